@@ -1,0 +1,179 @@
+/*
+ * core.h - memory helpers, diagnostics and time units shared by every module.
+ *
+ * Nothing here knows about any file format or about the terminal.
+ */
+#ifndef PROFVIEW_CORE_H
+#define PROFVIEW_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PV_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define PV_PRINTF(fmt, args)
+#endif
+
+/* ---- allocation: abort with a message on out-of-memory, never return NULL */
+
+void *pv_xmalloc(size_t size);
+void *pv_xcalloc(size_t count, size_t size);
+void *pv_xrealloc(void *ptr, size_t size);
+/* Grows an array of `*capacity` elements of `elem_size` so that it holds at
+ * least `needed` elements; doubles the capacity; overflow-checked. */
+void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size);
+char *pv_xstrdup(const char *s);
+char *pv_xstrndup(const char *s, size_t len);
+char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);
+
+/* ---- growable byte buffer (always NUL-terminated when len > 0 or after use) */
+
+typedef struct pv_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} pv_buf;
+
+void pv_buf_init(pv_buf *b);
+void pv_buf_free(pv_buf *b);
+void pv_buf_clear(pv_buf *b);
+void pv_buf_append(pv_buf *b, const char *s, size_t len);
+void pv_buf_puts(pv_buf *b, const char *s);
+void pv_buf_putc(pv_buf *b, char c);
+void pv_buf_printf(pv_buf *b, const char *fmt, ...) PV_PRINTF(2, 3);
+void pv_buf_vprintf(pv_buf *b, const char *fmt, va_list ap) PV_PRINTF(2, 0);
+/* The contents as a C string ("" for an empty buffer). */
+const char *pv_buf_cstr(pv_buf *b);
+
+/* ---- string pool: interned-free append-only storage of strings.
+ * Strings are referenced by a 32-bit offset; offset 0 is the empty string.
+ * Stored strings are NUL-terminated and may contain any byte but NUL. */
+
+typedef struct pv_strpool {
+    char *data;
+    size_t len;
+    size_t cap;
+} pv_strpool;
+
+void pv_strpool_init(pv_strpool *p);
+void pv_strpool_free(pv_strpool *p);
+uint32_t pv_strpool_add(pv_strpool *p, const char *s, size_t len);
+static inline const char *pv_strpool_get(const pv_strpool *p, uint32_t off)
+{
+    return off < p->len ? p->data + off : "";
+}
+
+/* ---- hash map from 64-bit keys to 32-bit values (open addressing). */
+
+typedef struct pv_hashmap {
+    uint64_t *keys;
+    uint32_t *values;
+    uint8_t *used;
+    size_t cap; /* power of two */
+    size_t count;
+} pv_hashmap;
+
+void pv_hashmap_init(pv_hashmap *m);
+void pv_hashmap_free(pv_hashmap *m);
+/* Inserts or replaces. */
+void pv_hashmap_put(pv_hashmap *m, uint64_t key, uint32_t value);
+/* Returns true and stores the value when the key exists. */
+bool pv_hashmap_get(const pv_hashmap *m, uint64_t key, uint32_t *value);
+uint64_t pv_hash_bytes(const void *data, size_t len);
+
+/* ---- diagnostics: errors and warnings about input, each naming the file,
+ * the place and the reason.  All are counted; the first PV_DIAG_KEEP are
+ * kept as text so that a file with a million bad lines stays cheap. */
+
+#define PV_DIAG_KEEP 200
+
+typedef enum pv_severity {
+    PV_SEV_WARNING,
+    PV_SEV_ERROR,
+} pv_severity;
+
+typedef struct pv_diag_entry {
+    pv_severity severity;
+    char *text;
+} pv_diag_entry;
+
+typedef struct pv_diag {
+    pv_diag_entry *entries;
+    size_t entry_count;
+    size_t entry_cap;
+    size_t warnings; /* total, including the ones not kept */
+    size_t errors;
+} pv_diag;
+
+void pv_diag_init(pv_diag *d);
+void pv_diag_free(pv_diag *d);
+void pv_diag_add(pv_diag *d, pv_severity sev, const char *fmt, ...) PV_PRINTF(3, 4);
+void pv_diag_vadd(pv_diag *d, pv_severity sev, const char *fmt, va_list ap) PV_PRINTF(3, 0);
+#define pv_warn(d, ...) pv_diag_add((d), PV_SEV_WARNING, __VA_ARGS__)
+#define pv_error(d, ...) pv_diag_add((d), PV_SEV_ERROR, __VA_ARGS__)
+
+/* ---- escaping: make any bytes safe to show or write.
+ * Control characters (0x00-0x1F, 0x7F) become \xNN; everything else is
+ * copied unchanged (invalid UTF-8 included; the TUI escapes it itself). */
+void pv_escape_controls(pv_buf *out, const char *s, size_t len);
+
+/* ---- progress and cancellation for long work (loading, indexing, export).
+ * `report` may be NULL.  Long loops call pv_progress_step every few thousand
+ * items and stop when it returns false (cancelled). */
+
+typedef struct pv_progress {
+    void (*report)(void *user, const char *what, uint64_t done, uint64_t total);
+    void *user;
+    volatile int *cancel; /* set non-zero (from a signal handler) to cancel */
+} pv_progress;
+
+bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uint64_t total);
+
+/* ---- numbers and time units */
+
+#define PV_NS_PER_US INT64_C(1000)
+#define PV_NS_PER_MS INT64_C(1000000)
+#define PV_NS_PER_S INT64_C(1000000000)
+
+/* Parses a time such as "4469", "4.469us", "12ms", "1.5s" (no unit = ns)
+ * into nanoseconds, exactly (decimal digits, no floating point).  The whole
+ * string must be consumed.  Returns false on a malformed or out-of-range
+ * value. */
+bool pv_parse_time(const char *s, int64_t *ns);
+/* Parses a signed decimal integer; the whole string must be consumed. */
+bool pv_parse_int64(const char *s, size_t len, int64_t *out);
+/* Parses hexadecimal digits, with or without a 0x prefix; whole string. */
+bool pv_parse_hex64(const char *s, size_t len, uint64_t *out);
+
+typedef enum pv_time_unit {
+    PV_UNIT_AUTO, /* pick ns/us/ms/s so that 1-3 digits stand before the point */
+    PV_UNIT_NS,
+    PV_UNIT_US,
+    PV_UNIT_MS,
+    PV_UNIT_S,
+} pv_time_unit;
+
+/* Writes a time for people: "1.234 ms", "0", "12 ns".  `out` of at least 32. */
+void pv_format_time_human(int64_t ns, pv_time_unit unit, char *out, size_t out_size);
+/* Parses a unit name ("auto", "ns", "us", "ms", "s"). */
+bool pv_time_unit_parse(const char *s, pv_time_unit *unit);
+
+/* ---- files */
+
+/* A read-only view of a whole file: mapped when possible. */
+typedef struct pv_mapped_file {
+    const unsigned char *data;
+    size_t size;
+    bool mapped; /* false: data was read into memory (or size is 0) */
+} pv_mapped_file;
+
+/* Returns 0 on success; otherwise errno, and *msg names the reason. */
+int pv_map_file(const char *path, pv_mapped_file *mf);
+void pv_unmap_file(pv_mapped_file *mf);
+
+#endif

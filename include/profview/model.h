@@ -1,0 +1,163 @@
+/*
+ * model.h - the loaded model as the rest of profview sees it: files, result
+ * sets, and views (typed columns, rows, an optional tree, detail views).
+ *
+ * Data flows one way: file -> loader -> model -> view -> (TUI | CLI | export).
+ * A view is a small struct of function pointers over whatever the loader
+ * built (STYLE.md habit 2); every consumer reads cells through one typed
+ * accessor, pv_view_cell (habit 3).  Most views are pv_table (table.h), a
+ * generic materialised table; a view over millions of events implements the
+ * operations itself and computes cells on demand.
+ */
+#ifndef PROFVIEW_MODEL_H
+#define PROFVIEW_MODEL_H
+
+#include "profview/core.h"
+
+#define PV_NO_ROW SIZE_MAX
+
+typedef enum pv_type {
+    PV_TYPE_INT,    /* signed 64-bit count or number */
+    PV_TYPE_FLOAT,  /* double (percentages, averages, analog values) */
+    PV_TYPE_TIME,   /* signed 64-bit nanoseconds */
+    PV_TYPE_HANDLE, /* 32-bit handle, written 0x + 8 upper-case hex digits */
+    PV_TYPE_HEX,    /* unsigned value, written 0x + upper-case hex, no padding */
+    PV_TYPE_STRING, /* bytes, possibly not UTF-8, never NUL */
+} pv_type;
+
+const char *pv_type_name(pv_type t);
+
+typedef struct pv_cell {
+    pv_type type;
+    bool present; /* false: the value does not exist for this row (empty cell) */
+    union {
+        int64_t i; /* INT, TIME */
+        double f;  /* FLOAT */
+        uint64_t u; /* HANDLE, HEX */
+        struct {
+            const char *ptr;
+            size_t len;
+        } s; /* STRING: valid until the view is changed or freed */
+    } v;
+} pv_cell;
+
+/* Column flags. */
+enum {
+    PV_COL_NAME = 1u << 0,     /* the view's name column (bare-text filter, search) */
+    PV_COL_HIDDEN = 1u << 1,   /* not shown by default in the TUI */
+    PV_COL_DESC = 1u << 2,     /* sorts descending by default (hits, times) */
+    PV_COL_TREE = 1u << 3,     /* the TUI draws the tree indentation in this column */
+};
+
+typedef struct pv_column {
+    const char *id;    /* stable column id (PRODUCT.md §6: a contract) */
+    const char *title; /* shown in the TUI header */
+    pv_type type;
+    unsigned flags;
+} pv_column;
+
+typedef struct pv_view pv_view;
+
+/* A detail view that a view offers for its rows (PRODUCT.md §2). */
+typedef struct pv_detail_def {
+    const char *id;    /* e.g. "call-routes" */
+    const char *title; /* e.g. "Call routes" */
+} pv_detail_def;
+
+typedef struct pv_view_ops {
+    size_t (*row_count)(const pv_view *v);
+    /* Fills *out for (row, col); row < row_count, col < column_count. */
+    void (*cell)(const pv_view *v, size_t row, size_t col, pv_cell *out);
+    /* Tree views: the parent row, or PV_NO_ROW at the top.  NULL for tables.
+     * Rows of a tree are stored in pre-order: every parent comes before its
+     * children, and siblings are in their natural order. */
+    size_t (*parent)(const pv_view *v, size_t row);
+    /* Opens detail view number `detail` (index into v->details) for `row`.
+     * Returns NULL when the row has none; the caller frees the result. */
+    pv_view *(*open_detail)(const pv_view *v, size_t detail, size_t row);
+    void (*destroy)(pv_view *v);
+} pv_view_ops;
+
+struct pv_view {
+    const pv_view_ops *ops;
+    char *id;    /* view id, e.g. "routines" */
+    char *title; /* e.g. "Routines" */
+    pv_column *columns;
+    size_t column_count;
+    const pv_detail_def *details; /* static storage, owned by the provider */
+    size_t detail_count;
+    void *impl;
+};
+
+/* ---- generic accessors; every consumer uses these */
+
+static inline size_t pv_view_rows(const pv_view *v) { return v->ops->row_count(v); }
+static inline void pv_view_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    v->ops->cell(v, row, col, out);
+}
+static inline bool pv_view_is_tree(const pv_view *v) { return v->ops->parent != NULL; }
+static inline size_t pv_view_parent(const pv_view *v, size_t row)
+{
+    return v->ops->parent ? v->ops->parent(v, row) : PV_NO_ROW;
+}
+/* Column index by id, case-insensitive; PV_NO_ROW when absent. */
+size_t pv_view_column(const pv_view *v, const char *id);
+/* The name column (PV_COL_NAME), or PV_NO_ROW. */
+size_t pv_view_name_column(const pv_view *v);
+/* Depth of a row in a tree (0 at the top). */
+size_t pv_view_depth(const pv_view *v, size_t row);
+/* The row whose `id` column equals `id` (linear search), or PV_NO_ROW. */
+size_t pv_view_find_id(const pv_view *v, int64_t id);
+/* Index of the detail with that id, or PV_NO_ROW. */
+size_t pv_view_detail_index(const pv_view *v, const char *detail_id);
+pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row);
+void pv_view_free(pv_view *v);
+
+/* ---- formatting a cell */
+
+/* Machine-exact text (PRODUCT.md §6): times as integer ns, handles 0x%08X,
+ * hex values 0x%X, floats with up to 6 significant decimals and no trailing
+ * zeros, strings raw (the writer escapes them).  An absent cell is "". */
+void pv_cell_format_exact(const pv_cell *c, pv_buf *out);
+/* Text for people: times in `unit`, thousands kept plain. */
+void pv_cell_format_human(const pv_cell *c, pv_time_unit unit, pv_buf *out);
+/* Compares two cells of the same type: <0, 0, >0.  Absent sorts first.
+ * Strings compare bytewise. */
+int pv_cell_compare(const pv_cell *a, const pv_cell *b);
+
+/* ---- result sets and files */
+
+typedef struct pv_result_set {
+    int64_t id;    /* INST_ID for AQTime; 1.. otherwise */
+    char *caption; /* shown in the Explorer */
+    char *kind;    /* e.g. "Function Trace", "winIDEA timeline" */
+    pv_view **views;
+    size_t view_count;
+    size_t view_cap;
+    /* Notes for `profview info` (e.g. which key reading a link used). */
+    char **notes;
+    size_t note_count;
+    size_t note_cap;
+} pv_result_set;
+
+typedef struct pv_file {
+    char *path;
+    const char *format; /* loader name, e.g. "winidea-text1" */
+    pv_result_set **sets;
+    size_t set_count;
+    size_t set_cap;
+    pv_diag diag; /* warnings and errors about this file */
+    void *loader_data;
+    void (*loader_free)(void *loader_data);
+} pv_file;
+
+pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);
+void pv_set_add_view(pv_result_set *s, pv_view *v);
+void pv_set_add_note(pv_result_set *s, const char *fmt, ...) PV_PRINTF(2, 3);
+pv_view *pv_set_find_view(const pv_result_set *s, const char *view_id);
+/* The result set with that id, or the first when id < 0; NULL when absent. */
+pv_result_set *pv_file_find_set(const pv_file *f, int64_t id);
+void pv_file_free(pv_file *f);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * query.h - the filter language (PRODUCT.md §4) and sorting, over any view.
+ *
+ * A filter is compiled once against a view's columns and evaluated through
+ * the typed cell accessor; it never allocates per row.  Row selections are
+ * arrays of row indices into the view, so the view itself is never copied.
+ */
+#ifndef PROFVIEW_QUERY_H
+#define PROFVIEW_QUERY_H
+
+#include "profview/model.h"
+
+typedef struct pv_query_error {
+    size_t position;    /* 0-based byte offset of the offending character */
+    char message[256];  /* e.g. "unexpected ')' at column 14" */
+} pv_query_error;
+
+/* Writes the expression, a caret line under the offending character and the
+ * message (three lines) into out. */
+void pv_query_error_render(const pv_query_error *err, const char *expr, pv_buf *out);
+
+typedef struct pv_filter pv_filter;
+
+/* Compiles `expr` for the columns of `v`.  Returns NULL and fills *err on a
+ * malformed expression, an unknown column or incompatible types.  An empty
+ * or all-blank expression compiles to NULL with err->message[0] == 0 (no
+ * filter). */
+pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error *err);
+bool pv_filter_match(const pv_filter *f, const pv_view *v, size_t row);
+void pv_filter_free(pv_filter *f);
+
+/* Selects the rows of `v` (all rows in view order when `in` is NULL, else
+ * the `n` rows of `in`) that match; in a tree, keeps the matching rows and
+ * their ancestors, in pre-order.  Returns the number of rows written to
+ * `out` (room for n, or pv_view_rows(v) when in is NULL); *matched (if not
+ * NULL) receives the number of rows that matched themselves. */
+size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n,
+                      size_t *out, size_t *matched);
+
+typedef struct pv_sort_key {
+    size_t column;
+    bool descending;
+} pv_sort_key;
+
+#define PV_SORT_MAX_KEYS 8
+
+/* Parses "COL[:desc|:asc][,COL...]" (column ids case-insensitive). */
+bool pv_sort_parse(const pv_view *v, const char *spec, pv_sort_key *keys, size_t *key_count,
+                   pv_query_error *err);
+/* Sorts the selection `rows` stably by the keys.  In a tree, siblings are
+ * sorted among themselves and the pre-order shape is kept. */
+void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, size_t *rows,
+                  size_t n);
+
+#endif

@@ -1,0 +1,61 @@
+/* cli.h - the command line (PRODUCT.md §6): options, commands, exit codes. */
+#ifndef PROFVIEW_CLI_H
+#define PROFVIEW_CLI_H
+
+#include "profview/load.h"
+#include "output.h"
+
+enum {
+    PV_EXIT_OK = 0,
+    PV_EXIT_USAGE = 1,
+    PV_EXIT_INPUT = 2,
+};
+
+/* Every option, once: X(enum suffix, long name, argument name or NULL, help). */
+#define PV_CLI_OPTIONS(X)                                                                         \
+    X(JSON, "json", NULL, "info: print JSON")                                                     \
+    X(VIEW, "view", "ID", "cat: the view (or detail view, with --parent) to print")               \
+    X(INSTANCE, "instance", "N", "the result set whose INST_ID is N (default: the first)")        \
+    X(PARENT, "parent", "ID", "cat: open a detail view of the row whose id is ID")                \
+    X(CONTEXT, "context", "NAME", "cat: only rows of this context or thread")                     \
+    X(FILTER, "filter", "EXPR", "cat: only rows matching the filter expression")                  \
+    X(SORT, "sort", "COL[:desc],...", "cat: sort by these columns")                               \
+    X(COLUMNS, "columns", "C1,C2,...", "cat: print exactly these columns, in this order")          \
+    X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
+    X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
+    X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
+    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json")                                 \
+    X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \
+    X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version")             \
+    X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
+    X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
+    X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
+    X(HELP, "help", NULL, "show this help")                                                       \
+    X(VERSION, "version", NULL, "show the version")
+
+typedef enum pv_cli_option {
+#define PV_CLI_ENUM(name, lng, arg, help) PV_OPT_##name,
+    PV_CLI_OPTIONS(PV_CLI_ENUM)
+#undef PV_CLI_ENUM
+    PV_OPT_COUNT
+} pv_cli_option;
+
+typedef struct pv_cli_args {
+    const char *command; /* "info", "cat", or NULL for the TUI */
+    const char **files;
+    size_t file_count;
+    const char *values[PV_OPT_COUNT]; /* argument of each option given, or "" for flags */
+    pv_load_options load;
+} pv_cli_args;
+
+static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a->values[o] != NULL; }
+
+int pv_cmd_info(const pv_cli_args *a);
+int pv_cmd_cat(const pv_cli_args *a);
+int pv_cmd_view(const pv_cli_args *a);
+
+/* Loads every file of the command; prints errors to stderr.  Returns NULL
+ * (after printing) when a file could not be loaded. */
+pv_file *pv_cli_load(const char *path, const pv_cli_args *a);
+
+#endif

@@ -1,0 +1,355 @@
+/* commands.c - `profview info` and `profview cat`, and the plain-text
+ * fallback of `profview FILE`. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
+{
+    pv_load_status status;
+    pv_file *f = pv_load_file(path, &a->load, &status);
+    if (status != PV_LOAD_OK) {
+        for (size_t i = 0; i < f->diag.entry_count; i++)
+            fprintf(stderr, "profview: %s%s\n",
+                    f->diag.entries[i].severity == PV_SEV_ERROR ? "error: " : "warning: ",
+                    f->diag.entries[i].text);
+        pv_file_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* ---- info */
+
+static void pv_info_text(const pv_file *f)
+{
+    printf("%s\n  format: %s\n", f->path, f->format ? f->format : "?");
+    if (f->diag.warnings || f->diag.errors)
+        printf("  warnings: %zu\n", f->diag.warnings + f->diag.errors);
+    for (size_t i = 0; i < f->diag.entry_count; i++)
+        printf("    %s\n", f->diag.entries[i].text);
+    if (f->diag.entry_count < f->diag.warnings + f->diag.errors)
+        printf("    ... and %zu more\n",
+               f->diag.warnings + f->diag.errors - f->diag.entry_count);
+    for (size_t s = 0; s < f->set_count; s++) {
+        const pv_result_set *set = f->sets[s];
+        printf("  result set %" PRId64 ": %s%s%s%s\n", set->id, set->caption,
+               set->kind[0] ? " (" : "", set->kind, set->kind[0] ? ")" : "");
+        for (size_t n = 0; n < set->note_count; n++)
+            printf("    note: %s\n", set->notes[n]);
+        for (size_t v = 0; v < set->view_count; v++) {
+            const pv_view *view = set->views[v];
+            printf("    %-22s %10zu rows%s", view->id, pv_view_rows(view),
+                   pv_view_is_tree(view) ? " (tree)" : "");
+            if (view->detail_count) {
+                printf("  details:");
+                for (size_t d = 0; d < view->detail_count; d++)
+                    printf(" %s", view->details[d].id);
+            }
+            printf("\n");
+        }
+    }
+}
+
+static void pv_info_json(const pv_file *f, pv_buf *out)
+{
+    pv_buf_puts(out, "{\"path\":");
+    pv_json_string(out, f->path, strlen(f->path));
+    pv_buf_puts(out, ",\"format\":");
+    pv_json_string(out, f->format ? f->format : "", f->format ? strlen(f->format) : 0);
+    pv_buf_printf(out, ",\"warning_count\":%zu,\"warnings\":[", f->diag.warnings + f->diag.errors);
+    for (size_t i = 0; i < f->diag.entry_count; i++) {
+        if (i)
+            pv_buf_putc(out, ',');
+        pv_json_string(out, f->diag.entries[i].text, strlen(f->diag.entries[i].text));
+    }
+    pv_buf_puts(out, "],\"result_sets\":[");
+    for (size_t s = 0; s < f->set_count; s++) {
+        const pv_result_set *set = f->sets[s];
+        pv_buf_printf(out, "%s{\"id\":%" PRId64 ",\"caption\":", s ? "," : "", set->id);
+        pv_json_string(out, set->caption, strlen(set->caption));
+        pv_buf_puts(out, ",\"kind\":");
+        pv_json_string(out, set->kind, strlen(set->kind));
+        pv_buf_puts(out, ",\"notes\":[");
+        for (size_t n = 0; n < set->note_count; n++) {
+            if (n)
+                pv_buf_putc(out, ',');
+            pv_json_string(out, set->notes[n], strlen(set->notes[n]));
+        }
+        pv_buf_puts(out, "],\"views\":[");
+        for (size_t v = 0; v < set->view_count; v++) {
+            const pv_view *view = set->views[v];
+            pv_buf_puts(out, v ? ",{\"id\":" : "{\"id\":");
+            pv_json_string(out, view->id, strlen(view->id));
+            pv_buf_printf(out, ",\"rows\":%zu,\"tree\":%s,\"details\":[", pv_view_rows(view),
+                          pv_view_is_tree(view) ? "true" : "false");
+            for (size_t d = 0; d < view->detail_count; d++) {
+                if (d)
+                    pv_buf_putc(out, ',');
+                pv_json_string(out, view->details[d].id, strlen(view->details[d].id));
+            }
+            pv_buf_puts(out, "]}");
+        }
+        pv_buf_puts(out, "]}");
+    }
+    pv_buf_puts(out, "]}");
+}
+
+int pv_cmd_info(const pv_cli_args *a)
+{
+    int rc = PV_EXIT_OK;
+    bool json = pv_cli_has(a, PV_OPT_JSON);
+    pv_buf out;
+    pv_buf_init(&out);
+    if (json)
+        pv_buf_puts(&out, "{\"files\":[");
+    size_t printed = 0;
+    for (size_t i = 0; i < a->file_count; i++) {
+        pv_file *f = pv_cli_load(a->files[i], a);
+        if (!f) {
+            rc = PV_EXIT_INPUT;
+            continue;
+        }
+        if (json) {
+            if (printed)
+                pv_buf_putc(&out, ',');
+            pv_info_json(f, &out);
+        } else {
+            pv_info_text(f);
+        }
+        printed++;
+        pv_file_free(f);
+    }
+    if (json) {
+        pv_buf_puts(&out, "]}\n");
+        fputs(pv_buf_cstr(&out), stdout);
+    }
+    pv_buf_free(&out);
+    return rc;
+}
+
+/* ---- cat */
+
+static void pv_list_views(const pv_result_set *set)
+{
+    fprintf(stderr, "views of this result set:");
+    for (size_t v = 0; v < set->view_count; v++)
+        fprintf(stderr, " %s", set->views[v]->id);
+    fprintf(stderr, "\n");
+}
+
+/* Finds the view (or detail view) to print.  *owned is set when the result
+ * must be freed by the caller. */
+static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_result_set *set,
+                            pv_view **out, bool *owned)
+{
+    const char *view_id = a->values[PV_OPT_VIEW];
+    *owned = false;
+    pv_view *v = pv_set_find_view(set, view_id);
+    if (v && !pv_cli_has(a, PV_OPT_PARENT)) {
+        *out = v;
+        return PV_EXIT_OK;
+    }
+    if (!pv_cli_has(a, PV_OPT_PARENT)) {
+        /* Is it a detail view?  Then --parent is needed. */
+        for (size_t i = 0; i < set->view_count; i++)
+            if (pv_view_detail_index(set->views[i], view_id) != PV_NO_ROW) {
+                fprintf(stderr,
+                        "profview: '%s' is a detail view of '%s': give --parent ID (the id of "
+                        "a '%s' row)\n",
+                        view_id, set->views[i]->id, set->views[i]->id);
+                return PV_EXIT_USAGE;
+            }
+        fprintf(stderr, "profview: %s: no view '%s'; ", f->path, view_id);
+        pv_list_views(set);
+        return PV_EXIT_USAGE;
+    }
+    int64_t parent_id;
+    const char *p = a->values[PV_OPT_PARENT];
+    if (!pv_parse_int64(p, strlen(p), &parent_id)) {
+        uint64_t hex;
+        if (!pv_parse_hex64(p, strlen(p), &hex) || strncasecmp(p, "0x", 2) != 0) {
+            fprintf(stderr, "profview: --parent takes a row id (a number), not '%s'\n", p);
+            return PV_EXIT_USAGE;
+        }
+        parent_id = (int64_t)hex;
+    }
+    for (size_t i = 0; i < set->view_count; i++) {
+        const pv_view *owner = set->views[i];
+        size_t d = pv_view_detail_index(owner, view_id);
+        if (d == PV_NO_ROW)
+            continue;
+        size_t row = pv_view_find_id(owner, parent_id);
+        if (row == PV_NO_ROW) {
+            fprintf(stderr, "profview: %s: view '%s' has no row with id %" PRId64 "\n", f->path,
+                    owner->id, parent_id);
+            return PV_EXIT_USAGE;
+        }
+        v = pv_view_open_detail(owner, d, row);
+        if (!v) {
+            fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
+                    parent_id, owner->id, view_id);
+            return PV_EXIT_INPUT;
+        }
+        *out = v;
+        *owned = true;
+        return PV_EXIT_OK;
+    }
+    fprintf(stderr, "profview: %s: no detail view '%s' in this result set; ", f->path, view_id);
+    pv_list_views(set);
+    return PV_EXIT_USAGE;
+}
+
+/* Parses --columns into column indices; all columns when absent. */
+static int pv_cat_columns(const pv_cli_args *a, const pv_view *v, size_t **cols, size_t *count)
+{
+    const char *spec = a->values[PV_OPT_COLUMNS];
+    if (!spec) {
+        *cols = pv_xmalloc(v->column_count * sizeof **cols);
+        for (size_t c = 0; c < v->column_count; c++)
+            (*cols)[c] = c;
+        *count = v->column_count;
+        return PV_EXIT_OK;
+    }
+    size_t n = 1;
+    for (const char *s = spec; *s; s++)
+        n += *s == ',';
+    *cols = pv_xmalloc(n * sizeof **cols);
+    *count = 0;
+    const char *s = spec;
+    for (;;) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        char *name = pv_xstrndup(s, len);
+        size_t c = pv_view_column(v, name);
+        if (c == PV_NO_ROW) {
+            fprintf(stderr, "profview: view '%s' has no column '%s'; columns:", v->id, name);
+            for (size_t i = 0; i < v->column_count; i++)
+                fprintf(stderr, " %s", v->columns[i].id);
+            fprintf(stderr, "\n");
+            free(name);
+            free(*cols);
+            *cols = NULL;
+            return PV_EXIT_USAGE;
+        }
+        free(name);
+        (*cols)[(*count)++] = c;
+        if (!end)
+            break;
+        s = end + 1;
+    }
+    return PV_EXIT_OK;
+}
+
+/* --context NAME keeps the rows whose `context` (or `thread`) column is NAME. */
+static size_t pv_cat_context(const pv_cli_args *a, const pv_view *v, size_t *rows, size_t n)
+{
+    const char *name = a->values[PV_OPT_CONTEXT];
+    size_t col = pv_view_column(v, "context");
+    if (col == PV_NO_ROW)
+        col = pv_view_column(v, "thread");
+    if (col == PV_NO_ROW)
+        return n;
+    pv_buf text;
+    pv_buf_init(&text);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        pv_cell c;
+        pv_view_cell(v, rows[i], col, &c);
+        pv_buf_clear(&text);
+        pv_cell_format_exact(&c, &text);
+        if (strcmp(pv_buf_cstr(&text), name) == 0)
+            rows[kept++] = rows[i];
+    }
+    pv_buf_free(&text);
+    return kept;
+}
+
+int pv_cmd_cat(const pv_cli_args *a)
+{
+    if (a->file_count != 1) {
+        fprintf(stderr, "profview: cat takes exactly one FILE\n");
+        return PV_EXIT_USAGE;
+    }
+    if (!pv_cli_has(a, PV_OPT_VIEW)) {
+        fprintf(stderr, "profview: cat needs --view ID (see 'profview info FILE')\n");
+        return PV_EXIT_USAGE;
+    }
+    pv_out_format format = PV_OUT_TSV;
+    if (pv_cli_has(a, PV_OPT_FORMAT) && !pv_out_format_parse(a->values[PV_OPT_FORMAT], &format)) {
+        fprintf(stderr, "profview: --format takes tsv, csv or json, not '%s'\n",
+                a->values[PV_OPT_FORMAT]);
+        return PV_EXIT_USAGE;
+    }
+    size_t limit = SIZE_MAX;
+    if (pv_cli_has(a, PV_OPT_LIMIT)) {
+        int64_t l;
+        const char *s = a->values[PV_OPT_LIMIT];
+        if (!pv_parse_int64(s, strlen(s), &l) || l < 0) {
+            fprintf(stderr, "profview: --limit takes a count, not '%s'\n", s);
+            return PV_EXIT_USAGE;
+        }
+        limit = (size_t)l;
+    }
+    int64_t instance = -1;
+    if (pv_cli_has(a, PV_OPT_INSTANCE)) {
+        const char *s = a->values[PV_OPT_INSTANCE];
+        if (!pv_parse_int64(s, strlen(s), &instance)) {
+            fprintf(stderr, "profview: --instance takes a number, not '%s'\n", s);
+            return PV_EXIT_USAGE;
+        }
+    }
+
+    pv_file *f = pv_cli_load(a->files[0], a);
+    if (!f)
+        return PV_EXIT_INPUT;
+    int rc = PV_EXIT_OK;
+    pv_result_set *set = pv_file_find_set(f, instance);
+    if (!set) {
+        fprintf(stderr, "profview: %s: no result set", f->path);
+        if (instance >= 0)
+            fprintf(stderr, " with INST_ID %" PRId64, instance);
+        fprintf(stderr, "\n");
+        pv_file_free(f);
+        return instance >= 0 ? PV_EXIT_USAGE : PV_EXIT_INPUT;
+    }
+    pv_view *v = NULL;
+    bool owned = false;
+    rc = pv_cat_find_view(a, f, set, &v, &owned);
+    size_t *cols = NULL, col_count = 0;
+    if (rc == PV_EXIT_OK)
+        rc = pv_cat_columns(a, v, &cols, &col_count);
+    if (rc == PV_EXIT_OK) {
+        size_t n = pv_view_rows(v);
+        size_t *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
+        for (size_t r = 0; r < n; r++)
+            rows[r] = r;
+        if (pv_cli_has(a, PV_OPT_CONTEXT))
+            n = pv_cat_context(a, v, rows, n);
+        if (n > limit)
+            n = limit;
+        if (!pv_write_rows(stdout, v, cols, col_count, rows, n, format)) {
+            fprintf(stderr, "profview: cannot write the output\n");
+            rc = PV_EXIT_INPUT;
+        }
+        free(rows);
+    }
+    free(cols);
+    if (owned)
+        pv_view_free(v);
+    pv_file_free(f);
+    return rc;
+}
+
+/* Until the TUI exists: print what was loaded and how to read it. */
+int pv_cmd_view(const pv_cli_args *a)
+{
+    int rc = pv_cmd_info(a);
+    if (rc == PV_EXIT_OK)
+        printf("\nRead a view with: profview cat FILE --view ID\n");
+    return rc;
+}

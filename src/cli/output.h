@@ -1,0 +1,23 @@
+/* output.h - writing view rows as TSV, CSV or JSON (PRODUCT.md §6). */
+#ifndef PROFVIEW_CLI_OUTPUT_H
+#define PROFVIEW_CLI_OUTPUT_H
+
+#include <stdio.h>
+
+#include "profview/model.h"
+
+typedef enum pv_out_format {
+    PV_OUT_TSV,
+    PV_OUT_CSV,
+    PV_OUT_JSON,
+} pv_out_format;
+
+bool pv_out_format_parse(const char *s, pv_out_format *f);
+/* Writes a JSON string literal (quotes included), control characters as \u00NN. */
+void pv_json_string(pv_buf *out, const char *s, size_t len);
+/* Writes the header (column ids) and the rows: `rows` are row indices of v,
+ * `cols` column indices.  Returns false on a write error. */
+bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
+                   const size_t *rows, size_t row_count, pv_out_format format);
+
+#endif

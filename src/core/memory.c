@@ -1,0 +1,272 @@
+/* memory.c - allocation that never returns NULL, growable buffers, the
+ * string pool and the 64-bit hash map. */
+#include "profview/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pv_out_of_memory(size_t size)
+{
+    fprintf(stderr, "profview: out of memory (asked for %zu bytes)\n", size);
+    abort();
+}
+
+void *pv_xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        pv_out_of_memory(size);
+    return p;
+}
+
+void *pv_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        pv_out_of_memory(count * size);
+    return p;
+}
+
+void *pv_xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        pv_out_of_memory(size);
+    return p;
+}
+
+void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size)
+{
+    if (needed <= *capacity)
+        return ptr;
+    size_t cap = *capacity ? *capacity : 8;
+    while (cap < needed) {
+        if (cap > SIZE_MAX / 2)
+            pv_out_of_memory(SIZE_MAX);
+        cap *= 2;
+    }
+    if (elem_size && cap > SIZE_MAX / elem_size)
+        pv_out_of_memory(SIZE_MAX);
+    ptr = pv_xrealloc(ptr, cap * elem_size);
+    *capacity = cap;
+    return ptr;
+}
+
+char *pv_xstrdup(const char *s)
+{
+    return pv_xstrndup(s, strlen(s));
+}
+
+char *pv_xstrndup(const char *s, size_t len)
+{
+    char *p = pv_xmalloc(len + 1);
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *pv_xasprintf(const char *fmt, ...)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    pv_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (!b.data)
+        return pv_xstrdup("");
+    return b.data;
+}
+
+/* ---- pv_buf */
+
+void pv_buf_init(pv_buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void pv_buf_free(pv_buf *b)
+{
+    free(b->data);
+    pv_buf_init(b);
+}
+
+void pv_buf_clear(pv_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+void pv_buf_append(pv_buf *b, const char *s, size_t len)
+{
+    b->data = pv_xgrow(b->data, &b->cap, b->len + len + 1, 1);
+    if (len)
+        memcpy(b->data + b->len, s, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void pv_buf_puts(pv_buf *b, const char *s)
+{
+    pv_buf_append(b, s, strlen(s));
+}
+
+void pv_buf_putc(pv_buf *b, char c)
+{
+    pv_buf_append(b, &c, 1);
+}
+
+void pv_buf_vprintf(pv_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0) {
+        va_end(ap2);
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        pv_buf_append(b, small, (size_t)n);
+    } else {
+        b->data = pv_xgrow(b->data, &b->cap, b->len + (size_t)n + 1, 1);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+        b->len += (size_t)n;
+    }
+    va_end(ap2);
+}
+
+void pv_buf_printf(pv_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pv_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *pv_buf_cstr(pv_buf *b)
+{
+    return b->data ? b->data : "";
+}
+
+/* ---- pv_strpool */
+
+void pv_strpool_init(pv_strpool *p)
+{
+    p->data = pv_xmalloc(64);
+    p->cap = 64;
+    p->data[0] = '\0';
+    p->len = 1; /* offset 0 is the empty string */
+}
+
+void pv_strpool_free(pv_strpool *p)
+{
+    free(p->data);
+    p->data = NULL;
+    p->len = p->cap = 0;
+}
+
+uint32_t pv_strpool_add(pv_strpool *p, const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    if (p->len + len + 1 > UINT32_MAX)
+        pv_out_of_memory(p->len + len + 1);
+    p->data = pv_xgrow(p->data, &p->cap, p->len + len + 1, 1);
+    uint32_t off = (uint32_t)p->len;
+    memcpy(p->data + off, s, len);
+    p->data[off + len] = '\0';
+    p->len += len + 1;
+    return off;
+}
+
+/* ---- pv_hashmap */
+
+static uint64_t pv_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return x;
+}
+
+uint64_t pv_hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return pv_mix64(h);
+}
+
+void pv_hashmap_init(pv_hashmap *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+void pv_hashmap_free(pv_hashmap *m)
+{
+    free(m->keys);
+    free(m->values);
+    free(m->used);
+    pv_hashmap_init(m);
+}
+
+static void pv_hashmap_insert_raw(pv_hashmap *m, uint64_t key, uint32_t value)
+{
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)pv_mix64(key) & mask;
+    while (m->used[i]) {
+        if (m->keys[i] == key) {
+            m->values[i] = value;
+            return;
+        }
+        i = (i + 1) & mask;
+    }
+    m->used[i] = 1;
+    m->keys[i] = key;
+    m->values[i] = value;
+    m->count++;
+}
+
+void pv_hashmap_put(pv_hashmap *m, uint64_t key, uint32_t value)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        pv_hashmap old = *m;
+        size_t cap = old.cap ? old.cap * 2 : 16;
+        m->keys = pv_xmalloc(cap * sizeof *m->keys);
+        m->values = pv_xmalloc(cap * sizeof *m->values);
+        m->used = pv_xcalloc(cap, 1);
+        m->cap = cap;
+        m->count = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.used[i])
+                pv_hashmap_insert_raw(m, old.keys[i], old.values[i]);
+        pv_hashmap_free(&old);
+    }
+    pv_hashmap_insert_raw(m, key, value);
+}
+
+bool pv_hashmap_get(const pv_hashmap *m, uint64_t key, uint32_t *value)
+{
+    if (m->cap == 0)
+        return false;
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)pv_mix64(key) & mask;
+    while (m->used[i]) {
+        if (m->keys[i] == key) {
+            *value = m->values[i];
+            return true;
+        }
+        i = (i + 1) & mask;
+    }
+    return false;
+}

@@ -1,0 +1,107 @@
+/* detect.c - choosing the loader for a file by its content. */
+#include "profview/load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PV_LOADER(sym) extern const pv_loader sym;
+#include "loaders.def"
+#undef PV_LOADER
+
+static const pv_loader *const pv_loader_table[] = {
+#define PV_LOADER(sym) &sym,
+#include "loaders.def"
+#undef PV_LOADER
+    NULL,
+};
+
+const pv_loader *const *pv_loaders(size_t *count)
+{
+    *count = PV_ARRAY_LEN(pv_loader_table) - 1;
+    return pv_loader_table;
+}
+
+const pv_loader *pv_loader_find(const char *name)
+{
+    for (size_t i = 0; pv_loader_table[i]; i++)
+        if (strcmp(pv_loader_table[i]->name, name) == 0)
+            return pv_loader_table[i];
+    return NULL;
+}
+
+void pv_load_options_init(pv_load_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+pv_file *pv_load_file(const char *path, const pv_load_options *o, pv_load_status *status)
+{
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup(path);
+    pv_diag_init(&f->diag);
+    *status = PV_LOAD_ERROR;
+
+    const pv_loader *loader = NULL;
+    if (o->format) {
+        loader = pv_loader_find(o->format);
+        if (!loader) {
+            pv_error(&f->diag, "%s: unknown format '%s'", path, o->format);
+            return f;
+        }
+    }
+
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pv_error(&f->diag, "%s: cannot open: %s", path, strerror(errno));
+        return f;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        pv_error(&f->diag, "%s: cannot read: %s", path,
+                 S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
+        close(fd);
+        return f;
+    }
+    unsigned char *head = pv_xmalloc(PV_PROBE_BYTES);
+    size_t len = 0;
+    while (len < PV_PROBE_BYTES) {
+        ssize_t n = read(fd, head + len, PV_PROBE_BYTES - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+
+    if (!loader) {
+        int best = 0;
+        for (size_t i = 0; pv_loader_table[i]; i++) {
+            int score = pv_loader_table[i]->probe(head, len, (uint64_t)st.st_size, path);
+            if (score > best) {
+                best = score;
+                loader = pv_loader_table[i];
+            }
+        }
+    }
+    free(head);
+    if (!loader) {
+        if (len == 0)
+            pv_error(&f->diag, "%s: the file is empty", path);
+        else
+            pv_error(&f->diag,
+                     "%s: byte 0: not a format profview knows (AQTime SQLite database, winIDEA "
+                     "Text1 or BIN, MSVC PLIST /T report)",
+                     path);
+        return f;
+    }
+    f->format = loader->name;
+    *status = loader->load(f, o);
+    if (*status == PV_LOAD_OK && f->diag.errors > 0 && f->set_count == 0)
+        *status = PV_LOAD_ERROR;
+    return f;
+}

@@ -1,0 +1,185 @@
+/* view.c - the generic side of views: lookup, tree depth, cell text and
+ * comparison.  Every consumer (CLI, TUI, query, export) goes through here. */
+#include "profview/model.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *pv_type_name(pv_type t)
+{
+    switch (t) {
+    case PV_TYPE_INT: return "int";
+    case PV_TYPE_FLOAT: return "float";
+    case PV_TYPE_TIME: return "time";
+    case PV_TYPE_HANDLE: return "handle";
+    case PV_TYPE_HEX: return "hex";
+    case PV_TYPE_STRING: return "string";
+    }
+    return "?";
+}
+
+size_t pv_view_column(const pv_view *v, const char *id)
+{
+    for (size_t i = 0; i < v->column_count; i++)
+        if (strcasecmp(v->columns[i].id, id) == 0)
+            return i;
+    return PV_NO_ROW;
+}
+
+size_t pv_view_name_column(const pv_view *v)
+{
+    for (size_t i = 0; i < v->column_count; i++)
+        if (v->columns[i].flags & PV_COL_NAME)
+            return i;
+    return PV_NO_ROW;
+}
+
+size_t pv_view_depth(const pv_view *v, size_t row)
+{
+    size_t depth = 0;
+    size_t limit = pv_view_rows(v);
+    for (size_t p = pv_view_parent(v, row); p != PV_NO_ROW && depth <= limit;
+         p = pv_view_parent(v, p))
+        depth++;
+    return depth;
+}
+
+size_t pv_view_find_id(const pv_view *v, int64_t id)
+{
+    size_t col = pv_view_column(v, "id");
+    if (col == PV_NO_ROW)
+        return PV_NO_ROW;
+    size_t n = pv_view_rows(v);
+    pv_cell c;
+    for (size_t r = 0; r < n; r++) {
+        pv_view_cell(v, r, col, &c);
+        if (!c.present)
+            continue;
+        if ((c.type == PV_TYPE_INT || c.type == PV_TYPE_TIME) && c.v.i == id)
+            return r;
+        if ((c.type == PV_TYPE_HANDLE || c.type == PV_TYPE_HEX) && c.v.u == (uint64_t)id)
+            return r;
+    }
+    return PV_NO_ROW;
+}
+
+size_t pv_view_detail_index(const pv_view *v, const char *detail_id)
+{
+    for (size_t i = 0; i < v->detail_count; i++)
+        if (strcasecmp(v->details[i].id, detail_id) == 0)
+            return i;
+    return PV_NO_ROW;
+}
+
+pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row)
+{
+    if (!v->ops->open_detail || detail >= v->detail_count || row >= pv_view_rows(v))
+        return NULL;
+    return v->ops->open_detail(v, detail, row);
+}
+
+void pv_view_free(pv_view *v)
+{
+    if (v)
+        v->ops->destroy(v);
+}
+
+/* Shortest decimal text that reads back as the same double, but at most 6
+ * decimals so that percentages stay readable and stable across platforms. */
+static void pv_format_float(double f, pv_buf *out)
+{
+    if (isnan(f)) {
+        pv_buf_puts(out, "nan");
+        return;
+    }
+    if (isinf(f)) {
+        pv_buf_puts(out, f < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (f == 0) {
+        pv_buf_putc(out, '0');
+        return;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.6f", f);
+    char *dot = strchr(tmp, '.');
+    if (dot) {
+        char *end = tmp + strlen(tmp) - 1;
+        while (end > dot && *end == '0')
+            *end-- = '\0';
+        if (end == dot)
+            *end = '\0';
+    }
+    if (strcmp(tmp, "-0") == 0)
+        strcpy(tmp, "0");
+    pv_buf_puts(out, tmp);
+}
+
+void pv_cell_format_exact(const pv_cell *c, pv_buf *out)
+{
+    if (!c->present)
+        return;
+    switch (c->type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME:
+        pv_buf_printf(out, "%" PRId64, c->v.i);
+        break;
+    case PV_TYPE_FLOAT:
+        pv_format_float(c->v.f, out);
+        break;
+    case PV_TYPE_HANDLE:
+        pv_buf_printf(out, "0x%08" PRIX64, c->v.u);
+        break;
+    case PV_TYPE_HEX:
+        pv_buf_printf(out, "0x%" PRIX64, c->v.u);
+        break;
+    case PV_TYPE_STRING:
+        pv_buf_append(out, c->v.s.ptr, c->v.s.len);
+        break;
+    }
+}
+
+void pv_cell_format_human(const pv_cell *c, pv_time_unit unit, pv_buf *out)
+{
+    if (!c->present)
+        return;
+    if (c->type == PV_TYPE_TIME) {
+        char tmp[48];
+        pv_format_time_human(c->v.i, unit, tmp, sizeof tmp);
+        pv_buf_puts(out, tmp);
+    } else if (c->type == PV_TYPE_FLOAT) {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.2f", c->v.f);
+        pv_buf_puts(out, tmp);
+    } else {
+        pv_cell_format_exact(c, out);
+    }
+}
+
+int pv_cell_compare(const pv_cell *a, const pv_cell *b)
+{
+    if (!a->present || !b->present)
+        return (int)a->present - (int)b->present;
+    switch (a->type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME:
+        return (a->v.i > b->v.i) - (a->v.i < b->v.i);
+    case PV_TYPE_FLOAT:
+        return (a->v.f > b->v.f) - (a->v.f < b->v.f);
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX:
+        return (a->v.u > b->v.u) - (a->v.u < b->v.u);
+    case PV_TYPE_STRING: {
+        size_t n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+        int r = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
+        if (r)
+            return r < 0 ? -1 : 1;
+        return (a->v.s.len > b->v.s.len) - (a->v.s.len < b->v.s.len);
+    }
+    }
+    return 0;
+}

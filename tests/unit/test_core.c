@@ -1,0 +1,159 @@
+/* Unit tests for src/core: time units, numbers, buffers, pool, hash map. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profview/core.h"
+
+static void test_parse_time_units(void **state)
+{
+    (void)state;
+    int64_t ns;
+    assert_true(pv_parse_time("4469", &ns));
+    assert_int_equal(ns, 4469);
+    assert_true(pv_parse_time("4.469us", &ns));
+    assert_int_equal(ns, 4469);
+    assert_true(pv_parse_time("12ms", &ns));
+    assert_int_equal(ns, 12000000);
+    assert_true(pv_parse_time("1.5s", &ns));
+    assert_int_equal(ns, 1500000000);
+    assert_true(pv_parse_time("7ns", &ns));
+    assert_int_equal(ns, 7);
+    assert_true(pv_parse_time("0.000000001s", &ns));
+    assert_int_equal(ns, 1);
+    assert_true(pv_parse_time("-2us", &ns));
+    assert_int_equal(ns, -2000);
+    assert_true(pv_parse_time("9223372036854775807", &ns));
+    assert_int_equal(ns, INT64_MAX);
+}
+
+static void test_parse_time_rejects(void **state)
+{
+    (void)state;
+    int64_t ns = 42;
+    assert_false(pv_parse_time("", &ns));
+    assert_false(pv_parse_time("ms", &ns));
+    assert_false(pv_parse_time("1.5", &ns));      /* finer than 1 ns */
+    assert_false(pv_parse_time("12 parsecs", &ns));
+    assert_false(pv_parse_time("9223372036854775808", &ns));
+    assert_false(pv_parse_time("99999999999s", &ns));
+    assert_int_equal(ns, 42);
+}
+
+static void test_parse_numbers(void **state)
+{
+    (void)state;
+    int64_t i;
+    uint64_t u;
+    assert_true(pv_parse_int64("-9223372036854775808", 20, &i));
+    assert_true(i == INT64_MIN);
+    assert_false(pv_parse_int64("12a", 3, &i));
+    assert_false(pv_parse_int64("-", 1, &i));
+    assert_true(pv_parse_hex64("1000000D", 8, &u));
+    assert_true(u == 0x1000000D);
+    assert_true(pv_parse_hex64("0xff", 4, &u));
+    assert_true(u == 255);
+    assert_false(pv_parse_hex64("0x", 2, &u));
+    assert_false(pv_parse_hex64("12G4", 4, &u));
+    assert_false(pv_parse_hex64("11112222333344445", 17, &u));
+}
+
+static void test_format_time_human(void **state)
+{
+    (void)state;
+    char out[32];
+    pv_format_time_human(1234567, PV_UNIT_AUTO, out, sizeof out);
+    assert_string_equal(out, "1.234 ms");
+    pv_format_time_human(999, PV_UNIT_AUTO, out, sizeof out);
+    assert_string_equal(out, "999 ns");
+    pv_format_time_human(0, PV_UNIT_AUTO, out, sizeof out);
+    assert_string_equal(out, "0");
+    pv_format_time_human(-4469, PV_UNIT_US, out, sizeof out);
+    assert_string_equal(out, "-4.469 us");
+    pv_format_time_human(INT64_MIN, PV_UNIT_S, out, sizeof out);
+    assert_string_equal(out, "-9223372036.854 s");
+}
+
+static void test_buf_and_escape(void **state)
+{
+    (void)state;
+    pv_buf b;
+    pv_buf_init(&b);
+    assert_string_equal(pv_buf_cstr(&b), "");
+    for (int i = 0; i < 1000; i++)
+        pv_buf_printf(&b, "%d,", i);
+    assert_int_equal(b.len, strlen(b.data));
+    assert_memory_equal(b.data, "0,1,2,", 6);
+    pv_buf_clear(&b);
+    pv_escape_controls(&b, "a\x1b[31mb\x7f", 8);
+    assert_string_equal(pv_buf_cstr(&b), "a\\x1B[31mb\\x7F");
+    pv_buf_free(&b);
+}
+
+static void test_strpool(void **state)
+{
+    (void)state;
+    pv_strpool p;
+    pv_strpool_init(&p);
+    uint32_t empty = pv_strpool_add(&p, "", 0);
+    uint32_t a = pv_strpool_add(&p, "main", 4);
+    uint32_t b = pv_strpool_add(&p, "otm(a, b);", 10);
+    assert_string_equal(pv_strpool_get(&p, empty), "");
+    assert_string_equal(pv_strpool_get(&p, a), "main");
+    assert_string_equal(pv_strpool_get(&p, b), "otm(a, b);");
+    assert_string_equal(pv_strpool_get(&p, 1u << 30), "");
+    pv_strpool_free(&p);
+}
+
+static void test_hashmap(void **state)
+{
+    (void)state;
+    pv_hashmap m;
+    pv_hashmap_init(&m);
+    uint32_t v;
+    assert_false(pv_hashmap_get(&m, 1, &v));
+    for (uint32_t i = 0; i < 10000; i++)
+        pv_hashmap_put(&m, (uint64_t)i * 0x10000001u, i);
+    pv_hashmap_put(&m, 0x10000001u * 7, 70);
+    assert_int_equal(m.count, 10000);
+    assert_true(pv_hashmap_get(&m, 0x10000001u * 7, &v));
+    assert_int_equal(v, 70);
+    assert_true(pv_hashmap_get(&m, (uint64_t)9999 * 0x10000001u, &v));
+    assert_int_equal(v, 9999);
+    assert_false(pv_hashmap_get(&m, 3, &v));
+    pv_hashmap_free(&m);
+}
+
+static void test_diag_keeps_errors_and_counts_all(void **state)
+{
+    (void)state;
+    pv_diag d;
+    pv_diag_init(&d);
+    for (int i = 0; i < PV_DIAG_KEEP + 50; i++)
+        pv_warn(&d, "f.txt:%d: bad", i + 1);
+    pv_error(&d, "f.txt:999: fatal");
+    assert_int_equal(d.warnings, PV_DIAG_KEEP + 50);
+    assert_int_equal(d.errors, 1);
+    assert_int_equal(d.entry_count, PV_DIAG_KEEP + 1);
+    assert_string_equal(d.entries[d.entry_count - 1].text, "f.txt:999: fatal");
+    pv_diag_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_time_units),
+        cmocka_unit_test(test_parse_time_rejects),
+        cmocka_unit_test(test_parse_numbers),
+        cmocka_unit_test(test_format_time_human),
+        cmocka_unit_test(test_buf_and_escape),
+        cmocka_unit_test(test_strpool),
+        cmocka_unit_test(test_hashmap),
+        cmocka_unit_test(test_diag_keeps_errors_and_counts_all),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
