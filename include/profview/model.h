@@ -47,6 +47,8 @@ enum {
     PV_COL_HIDDEN = 1u << 1,   /* not shown by default in the TUI */
     PV_COL_DESC = 1u << 2,     /* sorts descending by default (hits, times) */
     PV_COL_TREE = 1u << 3,     /* the TUI draws the tree indentation in this column */
+    PV_COL_GROUPED = 1u << 4,  /* the value depends only on the row's group (row_group):
+                                  a filter on such columns is evaluated once per group */
 };
 
 typedef struct pv_column {
@@ -76,6 +78,10 @@ typedef struct pv_view_ops {
      * Returns NULL when the row has none; the caller frees the result. */
     pv_view *(*open_detail)(const pv_view *v, size_t detail, size_t row);
     void (*destroy)(pv_view *v);
+    /* Optional: a small number identifying what the row is "of" (the area of a
+     * timeline event), so that conditions on PV_COL_GROUPED columns are
+     * decided once per group instead of once per row.  NULL: no groups. */
+    uint32_t (*row_group)(const pv_view *v, size_t row);
 } pv_view_ops;
 
 struct pv_view {
@@ -86,6 +92,7 @@ struct pv_view {
     size_t column_count;
     const pv_detail_def *details; /* static storage, owned by the provider */
     size_t detail_count;
+    uint32_t group_count; /* with ops->row_group: groups are 0 .. group_count-1 */
     void *impl;
 };
 

@@ -96,10 +96,11 @@ static void pv_table_ops_destroy(pv_view *v)
 
 static const pv_view_ops pv_table_flat_ops = {
     pv_table_ops_rows, pv_table_ops_cell, NULL, pv_table_ops_detail, pv_table_ops_destroy,
+    NULL,
 };
 static const pv_view_ops pv_table_tree_ops = {
     pv_table_ops_rows, pv_table_ops_cell, pv_table_ops_parent, pv_table_ops_detail,
-    pv_table_ops_destroy,
+    pv_table_ops_destroy, NULL,
 };
 
 pv_table *pv_table_new(const char *id, const char *title, const pv_column *columns,
