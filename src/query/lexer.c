@@ -235,7 +235,7 @@ void pv_query_error_render(const pv_query_error *err, const char *expr, pv_buf *
         if (((unsigned char)line.data[i] & 0xC0) != 0x80)
             pv_buf_putc(out, ' ');
     pv_buf_puts(out, "^\n");
-    pv_buf_puts(out, err->message);
+    pv_escape_controls(out, err->message, strlen(err->message));
     pv_buf_putc(out, '\n');
     pv_buf_free(&line);
 }
