@@ -4,10 +4,12 @@
  * pre-order shape is kept.
  *
  * Speed (PRODUCT.md §7: 1 M rows in < 0.2 s): every key cell is read once
- * into an array; numbers are encoded as order-preserving 64-bit integers and
- * the first key (for strings: its first 8 bytes) travels with each element,
- * so most comparisons touch no cell at all; a bottom-up merge sort keeps the
- * sort stable, which qsort does not. */
+ * into an array, and all comparisons are of 64-bit integers carried in the
+ * sorted elements.  Numbers are encoded order-preserving; a string is sorted
+ * 8 bytes at a time (bytes 0-7 first, then each run of equal prefixes by
+ * bytes 8-15, ...), and each run of equal keys is then sorted by the next
+ * key.  Every pass is a bottom-up merge sort, which is stable (qsort is not);
+ * pending runs sit on an explicit work list, never on the call stack. */
 #include "query_internal.h"
 
 #include <ctype.h>
@@ -16,25 +18,38 @@
 #include <string.h>
 #include <strings.h>
 
+#define PV_SORT_CHUNKS 4
+
 typedef struct pv_sort_col {
-    pv_type type;
     bool descending;
     uint64_t *num;     /* numbers, order-preserving encoding */
     const char **str;  /* strings: pointer and length */
     size_t *len;
     uint8_t *absent;   /* NULL when no cell of the selection is absent */
+    /* Strings: bytes 8*d .. 8*d+7 of every string for d < chunk_count, read
+     * in selection order at load time, so the refining passes do not chase
+     * string pointers in random order (cache misses dominate otherwise). */
+    uint64_t *chunks[PV_SORT_CHUNKS];
+    size_t chunk_count;
 } pv_sort_col;
 
 typedef struct pv_sort_ctx {
     pv_sort_col cols[PV_SORT_MAX_KEYS];
     size_t count;
-    size_t tie_start; /* equal first-key prefixes compare from this key on */
 } pv_sort_ctx;
 
 typedef struct pv_sort_elem {
-    uint64_t key; /* the first key, encoded; decides most comparisons alone */
+    uint64_t key; /* the part of the current sort key being ordered */
     size_t index; /* position in the selection being sorted */
 } pv_sort_elem;
+
+/* A run of elements [start, end) still to be ordered by `key`; for a string
+ * key, its elements are equal in the first `depth` bytes. */
+typedef struct pv_sort_run {
+    size_t start, end;
+    size_t key;
+    size_t depth;
+} pv_sort_run;
 
 /* Order-preserving unsigned encodings: a < b exactly when enc(a) < enc(b). */
 static uint64_t pv_encode_int(int64_t v) { return (uint64_t)v ^ (UINT64_C(1) << 63); }
@@ -48,52 +63,23 @@ static uint64_t pv_encode_float(double d)
     return (bits >> 63) ? ~bits : bits | (UINT64_C(1) << 63);
 }
 
-static uint64_t pv_string_prefix(const char *s, size_t len)
+/* Bytes depth .. depth+7 of a string, big-endian, zero-padded: strings hold
+ * no NUL, so the padding sorts a shorter string first, as memcmp would. */
+static uint64_t pv_string_chunk(const char *s, size_t len, size_t depth)
 {
     uint64_t k = 0;
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = depth; i < depth + 8; i++)
         k = (k << 8) | (i < len ? (uint8_t)s[i] : 0);
     return k;
 }
 
-static int pv_sort_compare_from(const pv_sort_ctx *ctx, size_t a, size_t b, size_t start)
-{
-    for (size_t k = start; k < ctx->count; k++) {
-        const pv_sort_col *c = &ctx->cols[k];
-        int r = 0;
-        bool aa = c->absent && c->absent[a];
-        bool ba = c->absent && c->absent[b];
-        if (aa || ba) {
-            r = aa == ba ? 0 : aa ? -1 : 1;
-        } else if (c->str) {
-            size_t la = c->len[a], lb = c->len[b];
-            size_t n = la < lb ? la : lb;
-            int m = n ? memcmp(c->str[a], c->str[b], n) : 0;
-            r = m ? (m < 0 ? -1 : 1) : (la > lb) - (la < lb);
-        } else {
-            r = (c->num[a] > c->num[b]) - (c->num[a] < c->num[b]);
-        }
-        if (r)
-            return c->descending ? -r : r;
-    }
-    return 0;
-}
-
-static inline bool pv_sort_less(const pv_sort_ctx *ctx, const pv_sort_elem *a,
-                                const pv_sort_elem *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key;
-    return pv_sort_compare_from(ctx, a->index, b->index, ctx->tie_start) < 0;
-}
-
 /* Stable: an element moves before an earlier one only when strictly less. */
-static void pv_insertion_sort(const pv_sort_ctx *ctx, pv_sort_elem *e, size_t n)
+static void pv_insertion_sort(pv_sort_elem *e, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         pv_sort_elem x = e[i];
         size_t j = i;
-        while (j > 0 && pv_sort_less(ctx, &x, &e[j - 1])) {
+        while (j > 0 && x.key < e[j - 1].key) {
             e[j] = e[j - 1];
             j--;
         }
@@ -101,12 +87,12 @@ static void pv_insertion_sort(const pv_sort_ctx *ctx, pv_sort_elem *e, size_t n)
     }
 }
 
-/* Bottom-up merge sort of e[0..n) using tmp[0..n). */
-static void pv_merge_sort(const pv_sort_ctx *ctx, pv_sort_elem *e, pv_sort_elem *tmp, size_t n)
+/* Bottom-up merge sort of e[0..n) by key, using tmp[0..n). */
+static void pv_merge_sort(pv_sort_elem *e, pv_sort_elem *tmp, size_t n)
 {
     const size_t run = 32;
     for (size_t i = 0; i < n; i += run)
-        pv_insertion_sort(ctx, e + i, n - i < run ? n - i : run);
+        pv_insertion_sort(e + i, n - i < run ? n - i : run);
     pv_sort_elem *src = e, *dst = tmp;
     for (size_t width = run; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
@@ -114,17 +100,48 @@ static void pv_merge_sort(const pv_sort_ctx *ctx, pv_sort_elem *e, pv_sort_elem 
             size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             size_t i = lo, j = mid, k = lo;
             /* Already in order (common for presorted data): copy. */
-            if (mid < hi && !pv_sort_less(ctx, &src[mid], &src[mid - 1])) {
+            if (mid < hi && src[mid].key >= src[mid - 1].key) {
                 memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
                 continue;
             }
             while (i < mid && j < hi)
-                dst[k++] = pv_sort_less(ctx, &src[j], &src[i]) ? src[j++] : src[i++];
+                dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
             while (i < mid)
                 dst[k++] = src[i++];
             while (j < hi)
                 dst[k++] = src[j++];
         }
+        pv_sort_elem *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, n * sizeof *e);
+}
+
+/* LSD radix sort by key, 8 bits a pass (stable); a pass whose byte is the
+ * same for every element is skipped, so small numbers take few passes. */
+static void pv_radix_sort(pv_sort_elem *e, pv_sort_elem *tmp, size_t n)
+{
+    size_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = e[i].key;
+        for (unsigned b = 0; b < 8; b++)
+            count[b][(k >> (8 * b)) & 0xFF]++;
+    }
+    pv_sort_elem *src = e, *dst = tmp;
+    for (unsigned b = 0; b < 8; b++) {
+        if (count[b][(src[0].key >> (8 * b)) & 0xFF] == n)
+            continue;
+        size_t offset[256];
+        size_t sum = 0;
+        for (unsigned d = 0; d < 256; d++) {
+            offset[d] = sum;
+            sum += count[b][d];
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[offset[(src[i].key >> (8 * b)) & 0xFF]++] = src[i];
         pv_sort_elem *t = src;
         src = dst;
         dst = t;
@@ -141,9 +158,8 @@ static void pv_sort_ctx_load(pv_sort_ctx *ctx, const pv_view *v, const pv_sort_k
     for (size_t k = 0; k < key_count; k++) {
         pv_sort_col *c = &ctx->cols[k];
         size_t col = keys[k].column;
-        c->type = v->columns[col].type;
         c->descending = keys[k].descending;
-        if (c->type == PV_TYPE_STRING) {
+        if (v->columns[col].type == PV_TYPE_STRING) {
             c->str = pv_xmalloc((n ? n : 1) * sizeof *c->str);
             c->len = pv_xmalloc((n ? n : 1) * sizeof *c->len);
         } else {
@@ -182,11 +198,23 @@ static void pv_sort_ctx_load(pv_sort_ctx *ctx, const pv_view *v, const pv_sort_k
                 break;
             }
         }
+        if (!c->str)
+            continue;
+        size_t longest = 0;
+        for (size_t i = 0; i < n; i++)
+            if (c->len[i] > longest)
+                longest = c->len[i];
+        c->chunk_count = (longest + 7) / 8;
+        if (c->chunk_count > PV_SORT_CHUNKS)
+            c->chunk_count = PV_SORT_CHUNKS;
+        if (c->chunk_count == 0)
+            c->chunk_count = 1;
+        for (size_t d = 0; d < c->chunk_count; d++)
+            c->chunks[d] = pv_xmalloc((n ? n : 1) * sizeof *c->chunks[d]);
+        for (size_t i = 0; i < n; i++)
+            for (size_t d = 0; d < c->chunk_count; d++)
+                c->chunks[d][i] = pv_string_chunk(c->str[i], c->len[i], 8 * d);
     }
-    /* A numeric first key without absent cells is exact in the element key;
-     * a string prefix or an absent cell (encoded 0) needs the full compare. */
-    const pv_sort_col *first = &ctx->cols[0];
-    ctx->tie_start = (first->num && !first->absent) ? 1 : 0;
 }
 
 static void pv_sort_ctx_free(pv_sort_ctx *ctx)
@@ -196,6 +224,115 @@ static void pv_sort_ctx_free(pv_sort_ctx *ctx)
         free(ctx->cols[k].str);
         free(ctx->cols[k].len);
         free(ctx->cols[k].absent);
+        for (size_t d = 0; d < ctx->cols[k].chunk_count; d++)
+            free(ctx->cols[k].chunks[d]);
+    }
+}
+
+/* Compares two elements by key k alone (for small runs, where reading the
+ * cells directly beats more passes). */
+static int pv_sort_compare_key(const pv_sort_ctx *ctx, size_t a, size_t b, size_t k)
+{
+    const pv_sort_col *c = &ctx->cols[k];
+    int r = 0;
+    bool aa = c->absent && c->absent[a];
+    bool ba = c->absent && c->absent[b];
+    if (aa || ba) {
+        r = aa == ba ? 0 : aa ? -1 : 1;
+    } else if (c->str) {
+        size_t la = c->len[a], lb = c->len[b];
+        size_t m = la < lb ? la : lb;
+        int d = m ? memcmp(c->str[a], c->str[b], m) : 0;
+        r = d ? (d < 0 ? -1 : 1) : (la > lb) - (la < lb);
+    } else {
+        r = (c->num[a] > c->num[b]) - (c->num[a] < c->num[b]);
+    }
+    return c->descending ? -r : r;
+}
+
+/* Stable insertion sort of a small run by key k. */
+static void pv_insertion_sort_key(const pv_sort_ctx *ctx, pv_sort_elem *e, size_t n, size_t k)
+{
+    for (size_t i = 1; i < n; i++) {
+        pv_sort_elem x = e[i];
+        size_t j = i;
+        while (j > 0 && pv_sort_compare_key(ctx, x.index, e[j - 1].index, k) < 0) {
+            e[j] = e[j - 1];
+            j--;
+        }
+        e[j] = x;
+    }
+}
+
+static void pv_run_push(pv_sort_run **runs, size_t *count, size_t *cap, pv_sort_run r)
+{
+    if (r.end - r.start < 2)
+        return;
+    *runs = pv_xgrow(*runs, cap, *count + 1, sizeof **runs);
+    (*runs)[(*count)++] = r;
+}
+
+/* Orders one run by key r.key (at string depth r.depth), stably, and queues
+ * the runs of equal 8-byte string chunks for the next 8 bytes. */
+static void pv_sort_run_step(const pv_sort_ctx *ctx, pv_sort_elem *e, pv_sort_elem *tmp,
+                             pv_sort_run r, pv_sort_run **runs, size_t *count, size_t *cap)
+{
+    const pv_sort_col *c = &ctx->cols[r.key];
+    size_t s = r.start, end = r.end;
+    if (end - s <= 16) {
+        /* Equal in the first r.depth bytes of this key, which the
+         * comparison re-reads harmlessly. */
+        pv_insertion_sort_key(ctx, e + s, end - s, r.key);
+        return;
+    }
+    if (r.depth == 0 && c->absent) {
+        /* Absent cells first ascending, last descending (pv_cell_compare
+         * order, reversed); stable partition through tmp. */
+        size_t k = s;
+        for (int pass = 0; pass < 2; pass++) {
+            bool want_absent = (pass == 0) != c->descending;
+            for (size_t i = s; i < end; i++)
+                if ((c->absent[e[i].index] != 0) == want_absent)
+                    tmp[k++] = e[i];
+        }
+        memcpy(e + s, tmp + s, (end - s) * sizeof *e);
+        size_t absent = 0;
+        for (size_t i = s; i < end; i++)
+            absent += c->absent[e[i].index];
+        if (c->descending)
+            end -= absent;
+        else
+            s += absent;
+    }
+    if (end - s < 2)
+        return;
+    uint64_t flip = c->descending ? UINT64_MAX : 0;
+    const uint64_t *src = c->num;
+    if (c->str && r.depth / 8 < c->chunk_count)
+        src = c->chunks[r.depth / 8];
+    if (src) {
+        for (size_t i = s; i < end; i++)
+            e[i].key = src[e[i].index] ^ flip;
+    } else {
+        for (size_t i = s; i < end; i++) {
+            size_t x = e[i].index;
+            e[i].key = pv_string_chunk(c->str[x], c->len[x], r.depth) ^ flip;
+        }
+    }
+    if (end - s > 1024)
+        pv_radix_sort(e + s, tmp + s, end - s);
+    else
+        pv_merge_sort(e + s, tmp + s, end - s);
+    for (size_t a = s; a < end;) {
+        size_t b = a + 1;
+        bool longer = c->str && c->len[e[a].index] > r.depth + 8;
+        while (b < end && e[b].key == e[a].key) {
+            longer = longer || (c->str && c->len[e[b].index] > r.depth + 8);
+            b++;
+        }
+        if (longer)
+            pv_run_push(runs, count, cap, (pv_sort_run){a, b, r.key, r.depth + 8});
+        a = b;
     }
 }
 
@@ -203,20 +340,23 @@ static void pv_sort_ctx_free(pv_sort_ctx *ctx)
 static pv_sort_elem *pv_sort_elements(const pv_sort_ctx *ctx, size_t n)
 {
     pv_sort_elem *e = pv_xmalloc((n ? n : 1) * sizeof *e);
-    const pv_sort_col *first = &ctx->cols[0];
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key;
-        if (first->absent && first->absent[i])
-            key = 0;
-        else if (first->str)
-            key = pv_string_prefix(first->str[i], first->len[i]);
-        else
-            key = first->num[i];
-        e[i].key = first->descending ? ~key : key;
-        e[i].index = i;
-    }
     pv_sort_elem *tmp = pv_xmalloc((n ? n : 1) * sizeof *tmp);
-    pv_merge_sort(ctx, e, tmp, n);
+    for (size_t i = 0; i < n; i++)
+        e[i].index = i;
+    pv_sort_run *runs = NULL;
+    size_t count = 0, cap = 0;
+    /* One stable pass per key, the last key first: afterwards the order is
+     * by the first key, ties by the second, and so on.  Whole-array passes
+     * beat refining many small runs of ties, whose cells would be read in
+     * random order. */
+    for (size_t k = ctx->count; k-- > 0;) {
+        pv_run_push(&runs, &count, &cap, (pv_sort_run){0, n, k, 0});
+        while (count > 0) {
+            pv_sort_run r = runs[--count];
+            pv_sort_run_step(ctx, e, tmp, r, &runs, &count, &cap);
+        }
+    }
+    free(runs);
     free(tmp);
     return e;
 }
