@@ -413,6 +413,21 @@ static unsigned char text1_event_code(char c)
     }
 }
 
+/* Whether the TIMELINE template suits text1_fast_event: no prefix or
+ * suffix, single-character separators that cannot be part of a number. */
+static bool text1_fast_template(const text1_template *t)
+{
+    if (t->has_unknown || t->free_first != SIZE_MAX || t->lit_len[0] || t->lit_len[t->count])
+        return false;
+    for (size_t i = 1; i < t->count; i++) {
+        char c = t->text[t->lit_off[i]];
+        if (t->lit_len[i] != 1 || text1_hex_digit[(unsigned char)c] || c == '-' || c == '\n' ||
+            c == '\r' || text1_is_blank(c))
+            return false;
+    }
+    return true;
+}
+
 /* ---- the parser */
 
 typedef enum text1_kind {
@@ -460,6 +475,7 @@ typedef struct text1_parser {
     uint32_t context;    /* CONTEXT(...) of a STATISTICS header, pool offset */
     size_t section;      /* index in d->sections */
     bool keep_lines;     /* keep the entry lines (unknown macros / opaque) */
+    bool fast;           /* TIMELINE lines may take text1_fast_event */
     text1_template tpl;
     size_t last_function; /* area index of the nearest type-0 row of the section */
 
@@ -594,6 +610,7 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     p->area_class = -1;
     p->context = 0;
     p->keep_lines = true;
+    p->fast = false;
     p->last_function = PV_WI_NONE;
     p->sections_seen++;
 
@@ -657,6 +674,7 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     /* Lines with unknown macros are kept whole (one per entry read) so that
      * an export can write those fields back (FORMATS.md §1). */
     p->keep_lines = p->tpl.has_unknown;
+    p->fast = kind == SECTION_TIMELINE && text1_fast_template(&p->tpl);
 }
 
 /* The field carrying `macro`, or NULL. */
@@ -889,6 +907,58 @@ static void text1_push_text_context(text1_parser *p, uint16_t id)
     tl->text_context[tl->count - 1] = id;
 }
 
+static void text1_put_le(unsigned char *r, uint64_t v, int bytes)
+{
+    for (int b = 0; b < bytes; b++)
+        r[b] = (unsigned char)(v >> (8 * b));
+}
+
+/* pv_wi_add_event, inlined for the TIMELINE fast path: the same v1.1
+ * record (winidea.h: a text timeline is always built in the v1.1 layout,
+ * core unknown), with the capacity grown in large steps. */
+static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsigned kind,
+                                     uint64_t data, int64_t time)
+{
+    if (tl->count == tl->owned_cap) {
+        size_t cap = tl->owned_cap;
+        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
+        tl->owned_cap = cap;
+    }
+    tl->records = tl->owned;
+    tl->version = 11;
+    unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
+    text1_put_le(r, handle, 4);
+    text1_put_le(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4), 4);
+    text1_put_le(r + 8, data, 8);
+    text1_put_le(r + 16, (uint64_t)time, 8);
+    tl->count++;
+}
+
+/* Appends one event and, when the section (or an earlier one) has a
+ * %CONTEXT% field, its context name. */
+static void text1_add_event(text1_parser *p, uint32_t handle, unsigned kind, uint64_t value,
+                            int64_t time, const char *ctx, size_t ctx_len, bool has_ctx_field)
+{
+    unsigned type = pv_wi_handle_type(handle);
+    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
+        p->saw_variable_write = true;
+    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
+        p->saw_state_entry = true;
+    text1_store_event(&p->d->timeline, handle, kind, value, time);
+    if (!has_ctx_field && !p->d->timeline.text_context)
+        return;
+    uint16_t id = UINT16_MAX;
+    if (ctx) {
+        size_t name = text1_context_name_id(p, ctx, ctx_len);
+        if (name < UINT16_MAX)
+            id = (uint16_t)name;
+        else if (name == UINT16_MAX)
+            text1_warn(p, "more than %u distinct context names; this one is not kept",
+                       UINT16_MAX - 1u);
+    }
+    text1_push_text_context(p, id);
+}
+
 static void text1_entry_event(text1_parser *p)
 {
     const text1_template *t = &p->tpl;
@@ -924,28 +994,89 @@ static void text1_entry_event(text1_parser *p)
         text1_warn_field(p, "bad decimal time", tf);
         return;
     }
-    unsigned kind = code - 1u;
-    unsigned type = (unsigned)(handle >> 28);
-    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
-        p->saw_variable_write = true;
-    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
-        p->saw_state_entry = true;
-    pv_wi_add_event(p->d, (uint32_t)handle, kind, value, time);
-
     size_t ci = t->field_of[T1_CONTEXT];
-    if (ci != SIZE_MAX || p->d->timeline.text_context) {
-        uint16_t id = UINT16_MAX;
-        if (ci != SIZE_MAX && !text1_is_empty(&t->fields[ci])) {
-            size_t name = text1_context_name_id(p, t->fields[ci].s, t->fields[ci].n);
-            if (name < UINT16_MAX)
-                id = (uint16_t)name;
-            else if (name == UINT16_MAX)
-                text1_warn(p, "more than %u distinct context names; this one is not kept",
-                           UINT16_MAX - 1u);
-        }
-        text1_push_text_context(p, id);
-    }
+    const text1_slice *cf = ci != SIZE_MAX && !text1_is_empty(&t->fields[ci]) ? &t->fields[ci]
+                                                                               : NULL;
+    text1_add_event(p, (uint32_t)handle, code - 1u, value, time, cf ? cf->s : NULL,
+                    cf ? cf->n : 0, ci != SIZE_MAX);
 }
+
+/* The fast path for the usual TIMELINE line (PRODUCT.md §7: 400 MB/s):
+ * with a template of single-character separators and no free text, read
+ * the fields in one forward scan, parsing numbers as the bytes go by,
+ * without finding the line end first.  Returns the start of the next line,
+ * or NULL when the line is anything unusual (blanks, a header, a bad or
+ * long number): then the general path reads it and says what is wrong. */
+static const char *text1_fast_event(text1_parser *p, const char *s, const char *end)
+{
+    const text1_template *t = &p->tpl;
+    uint64_t handle = 0, value = 0;
+    int64_t time = 0;
+    unsigned code = 0;
+    const char *ctx = NULL;
+    size_t ctx_len = 0;
+    const char *q = s;
+    for (size_t i = 0; i < t->count; i++) {
+        bool last = i + 1 == t->count;
+        char sep = last ? '\n' : t->text[t->lit_off[i + 1]];
+        unsigned macro = t->field_of[t->macro[i]] == i ? t->macro[i] : T1_UNKNOWN;
+        if (macro == T1_HANDLE || macro == T1_VALUE) {
+            const char *start = q;
+            uint64_t v = 0;
+            int digit;
+            while (q < end && (digit = text1_hex_digit[(unsigned char)*q]) != 0) {
+                v = v << 4 | (uint64_t)(digit - 1);
+                q++;
+            }
+            size_t digits = (size_t)(q - start);
+            if (macro == T1_HANDLE ? (digits == 0 || digits > 8) : digits > 16)
+                return NULL;
+            if (macro == T1_HANDLE)
+                handle = v;
+            else
+                value = v;
+        } else if (macro == T1_EVENT) {
+            if (q >= end || !(code = text1_event_code(*q)))
+                return NULL;
+            q++;
+        } else if (macro == T1_TIME) {
+            bool negative = q < end && *q == '-';
+            q += negative;
+            const char *start = q;
+            uint64_t v = 0;
+            while (q < end && (unsigned)(unsigned char)*q - '0' <= 9)
+                v = v * 10 + (unsigned)(unsigned char)*q++ - '0';
+            /* 18 digits cannot overflow; longer numbers take the checked path */
+            if (q == start || q - start > 18)
+                return NULL;
+            time = negative ? -(int64_t)v : (int64_t)v;
+        } else {
+            const char *start = q;
+            while (q < end && *q != sep && *q != '\n')
+                q++;
+            if (macro == T1_CONTEXT) {
+                const char *stop = q;
+                while (stop > start && (stop[-1] == '\r' || text1_is_blank(stop[-1])))
+                    stop--;
+                ctx = start;
+                ctx_len = (size_t)(stop - start);
+            }
+        }
+        if (!last) {
+            if (q >= end || *q != sep)
+                return NULL;
+            q++;
+        }
+    }
+    if (q < end && *q == '\r')
+        q++;
+    if (q < end && *q != '\n')
+        return NULL;
+    text1_add_event(p, (uint32_t)handle, code - 1u, value, time, ctx_len ? ctx : NULL, ctx_len,
+                    t->field_of[T1_CONTEXT] != SIZE_MAX);
+    return q < end ? q + 1 : end;
+}
+
 
 static void text1_entry(text1_parser *p, const char *s, size_t n)
 {
@@ -1175,11 +1306,24 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
         s += 3;
     bool cancelled = false;
     while (s < end) {
+        p.line++;
+        if (p.fast) {
+            const char *next = text1_fast_event(&p, s, end);
+            if (next) {
+                s = next;
+                if ((p.line & 0xFFFF) == 0 && progress &&
+                    !pv_progress_step(progress, "reading Text1",
+                                      (uint64_t)(s - (const char *)buf), len)) {
+                    cancelled = true;
+                    break;
+                }
+                continue;
+            }
+        }
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         const char *line_end = nl ? nl : end;
         const char *a = s;
         s = nl ? nl + 1 : end;
-        p.line++;
         while (a < line_end && text1_is_blank(*a))
             a++;
         const char *b = line_end;
