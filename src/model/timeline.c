@@ -763,7 +763,7 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         if (p->core_context[e->core] == PV_TL_NO_CONTEXT) {
             char name[16];
             snprintf(name, sizeof name, "core %u", (unsigned)e->core);
-            p->core_context[e->core] = tl_add_context(p, true, e->core, name);
+            p->core_context[e->core] = tl_add_context(p, false, e->core, name);
         }
         return p->core_context[e->core];
     case PV_TL_CONTEXT_UNKNOWN:
@@ -898,6 +898,11 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
         }
     }
     ix->time_last = prev;
+    bool any_core = false;
+    for (size_t c = 0; c < 256; c++)
+        any_core |= p.core_context[c] != PV_TL_NO_CONTEXT;
+    if (ix->context_source == PV_TL_CONTEXT_CORE && !any_core)
+        ix->context_source = PV_TL_CONTEXT_UNKNOWN; /* no record carried a core index */
     ix->window_first = window_first;
     ix->window_end = window_end < window_first ? window_first : window_end;
     /* Calls still open at the end of the recording end there (cut: they add
