@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The committed winIDEA samples are exactly what the generator makes
 # (sample-data/regen.sh), the generator is deterministic, its interval
-# bookkeeping passes its own tick-by-tick check, and its BIN records carry
-# the same events as its Text1 TIMELINE.
+# bookkeeping passes its own tick-by-tick check, its BIN records carry the
+# same events as its Text1 TIMELINE, and (with python3) its statistics agree
+# with sample-data/gen/check_stats.py.
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
@@ -56,6 +57,18 @@ od -An -v -w24 -tu4 "$tmp/b11.txt.BIN" | awk '$2 >= 4096 || $2 % 16 > 4 { bad = 
 od -An -v -w24 -tu4 "$tmp/b10.txt.BIN" | awk '$2 % 16777216 != 0 { bad = 1 } END { exit bad }' ||
   { echo "FAIL: BIN v1.0 word has bits outside 24-27"; fail=1; }
 [ "$(wc -l < "$tmp/text-events")" -ge 1500 ] || { echo "FAIL: fewer events than asked"; fail=1; }
+
+# 5. a third reading of FORMATS.md §3 (a naive sweep in Python) agrees with
+#    the statistics the generator wrote (needs python3; not a build dependency)
+if command -v python3 >/dev/null; then
+  "$gen" --seed 12 --tasks 8 --events 30000 --format text-ctx -o "$tmp/many.txt"
+  for f in "$src/sample-data/rtos.txt" "$src/sample-data/rtos-ctx.txt" "$tmp/many.txt" "$tmp/t.txt"; do
+    python3 "$src/sample-data/gen/check_stats.py" "$f" > "$tmp/check.out" ||
+      { echo "FAIL: check_stats.py $f:"; head -20 "$tmp/check.out"; fail=1; }
+  done
+else
+  echo "note: python3 not found: the check_stats.py cross-check was skipped"
+fi
 
 [ $fail -eq 0 ] && echo "ok: samples reproducible, bookkeeping checked, BIN = text"
 exit $fail
