@@ -8,7 +8,7 @@ src=${PV_SOURCE_DIR:?}
 pv=${PROFVIEW:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cols=handle,type,name,value,context,count,net,net_min,net_max,net_avg,gross,gross_min,gross_max
+cols=handle,value,context,count,net,net_min,net_max,net_avg,gross,gross_min,gross_max
 cols=$cols,gross_avg,call,call_min,call_max,call_avg,period_min,period_max,period_avg
 cols=$cols,outside,outside_min,outside_max,outside_avg
 fail=0
@@ -30,7 +30,7 @@ for name in rtos.txt rtos-ctx.txt rtos-v10.txt rtos-v11.txt; do
   if grep -q "$(printf '\tNeutral\t')" "$tmp/e"; then
     tail -n +2 "$tmp/computed.tsv" | sort > "$tmp/c"
   else
-    tail -n +2 "$tmp/computed.tsv" | awk -F'\t' '$5 != "Neutral"' | sort > "$tmp/c"
+    tail -n +2 "$tmp/computed.tsv" | awk -F'\t' '$3 != "Neutral"' | sort > "$tmp/c"
   fi
   rows=$(wc -l < "$tmp/e")
   if [ "$rows" -ne "$carried" ]; then
