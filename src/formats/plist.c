@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profview/load.h"
+#include "formats/plist.h"
 #include "profview/table.h"
 
 #define PLIST_MAX_TAG 10
@@ -1234,10 +1234,9 @@ static void plist_parser_free(plist_parser *p)
 
 /* ---- the loader */
 
-/* Parses `len` bytes of PLIST text (BOM, CRLF and blank lines accepted) and
- * fills f.  Returns PV_LOAD_ERROR when no record has a PLIST tag. */
-static pv_load_status plist_parse(pv_file *f, const char *data, size_t len,
-                                  const pv_load_options *o)
+/* BOM, CRLF and blank lines are accepted (FORMATS.md general rules). */
+pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
+                                    const pv_load_options *o)
 {
     plist_parser p;
     memset(&p, 0, sizeof p);
@@ -1290,7 +1289,7 @@ static pv_load_status plist_load(pv_file *f, const pv_load_options *o)
         pv_error(&f->diag, "%s: cannot read: %s", f->path, strerror(err));
         return PV_LOAD_ERROR;
     }
-    pv_load_status status = plist_parse(f, (const char *)mf.data, mf.size, o);
+    pv_load_status status = pv_plist_load_buffer(f, (const char *)mf.data, mf.size, o);
     pv_unmap_file(&mf);
     return status;
 }

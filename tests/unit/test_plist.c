@@ -588,6 +588,24 @@ static void test_missing_and_extra_fields(void **state)
     pv_file_free(f);
 }
 
+/* Free text with tabs in 0/1/4 records, and a global record given twice. */
+static void test_global_text_and_repeats(void **state)
+{
+    (void)state;
+    pv_file *f = load_ok("0\t3\tbanner\twith tab\n"
+                         "4\tdate\tPROFILE\t/I\ta.pbi\n"
+                         "2\t1\t0\t1\n"
+                         "2\t2\t0\t1\n");
+    assert_string_equal(summary(f, "banner"), "banner\twith tab");
+    assert_string_equal(summary(f, "command line"), "PROFILE\t/I\ta.pbi");
+    assert_true(diag_has(f, ": line 1: ", "taken as one banner", NULL));
+    assert_true(diag_has(f, ": line 2: ", "taken as one command line", NULL));
+    assert_true(diag_has(f, ": line 4: ", "a second 2 record (the first is on line 3)", NULL));
+    assert_string_equal(summary(f, "total time"), "2000000");
+    assert_int_equal(f->diag.warnings, 3);
+    pv_file_free(f);
+}
+
 static void test_bad_numbers(void **state)
 {
     (void)state;
@@ -683,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_stack_count_mismatches),
         cmocka_unit_test(test_unknown_tags),
         cmocka_unit_test(test_missing_and_extra_fields),
+        cmocka_unit_test(test_global_text_and_repeats),
         cmocka_unit_test(test_bad_numbers),
         cmocka_unit_test(test_crlf_bom_blank_lines),
         cmocka_unit_test(test_odd_inputs),
