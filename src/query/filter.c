@@ -33,6 +33,12 @@ typedef struct pv_node {
     size_t first;  /* AND, OR, NOT: first child in pv_filter.kids */
     size_t count;  /* number of children */
     size_t cond;   /* COND: index in pv_filter.conds */
+    bool grouped;  /* every condition below is on a PV_COL_GROUPED column */
+    /* On the largest grouped subtrees, when the view has row groups: the
+     * answer per group (0 unknown, 1 false, 2 true), so that a filter such
+     * as `type = state && handle < 0x10000100` costs one lookup per row. */
+    uint8_t *group_cache;
+    uint32_t group_cache_len;
 } pv_node;
 
 /* What a condition compares the cell with, already in the column's type. */
@@ -57,10 +63,7 @@ typedef struct pv_cond {
     size_t slen;
     regex_t re;
     bool has_re;
-    /* Per-group answers (0 unknown, 1 false, 2 true) when the column is
-     * PV_COL_GROUPED and the view has row groups; NULL otherwise. */
-    uint8_t *group_cache;
-    uint32_t group_cache_len;
+    bool grouped; /* the column is PV_COL_GROUPED */
 } pv_cond;
 
 struct pv_filter {
@@ -104,7 +107,9 @@ static size_t pv_filter_add_parent(pv_filter *f, pv_node_kind kind, const size_t
 {
     f->kids = pv_xgrow(f->kids, &f->kid_cap, f->kid_count + count, sizeof *f->kids);
     memcpy(f->kids + f->kid_count, children, count * sizeof *children);
-    pv_node node = {.kind = kind, .first = f->kid_count, .count = count};
+    pv_node node = {.kind = kind, .first = f->kid_count, .count = count, .grouped = true};
+    for (size_t i = 0; i < count; i++)
+        node.grouped = node.grouped && f->nodes[children[i]].grouped;
     f->kid_count += count;
     return pv_filter_add_node(f, node);
 }
@@ -143,12 +148,8 @@ static pv_cond *pv_new_cond(pv_parser *p, size_t column, pv_cond_kind kind, pv_q
     c->column = column;
     c->kind = kind;
     c->op = op;
-    const pv_view *v = p->view;
-    if ((v->columns[column].flags & PV_COL_GROUPED) && v->ops->row_group && v->group_count) {
-        c->group_cache = pv_xcalloc(v->group_count, 1);
-        c->group_cache_len = v->group_count;
-    }
-    pv_node n = {.kind = PV_NODE_COND, .cond = f->cond_count};
+    c->grouped = (p->view->columns[column].flags & PV_COL_GROUPED) != 0;
+    pv_node n = {.kind = PV_NODE_COND, .cond = f->cond_count, .grouped = c->grouped};
     f->cond_count++;
     *node = pv_filter_add_node(f, n);
     return c;
@@ -558,6 +559,31 @@ static size_t pv_parse_or(pv_parser *p)
     return pv_parse_list(p, PV_TOK_OR, PV_NODE_OR, pv_parse_and);
 }
 
+/* Gives a per-group cache to every grouped node whose parent is not grouped
+ * (model.h: conditions on PV_COL_GROUPED columns are decided once per
+ * group).  Children are created before their parent, so one pass from the
+ * root down over decreasing indices sees every parent first. */
+static void pv_filter_plan_groups(pv_filter *f, const pv_view *v)
+{
+    if (!v->ops->row_group || v->group_count == 0)
+        return;
+    bool *under = pv_xcalloc(f->node_count, sizeof *under); /* below a cached node */
+    for (size_t i = f->node_count; i-- > 0;) {
+        pv_node *n = &f->nodes[i];
+        if (i != f->root && !under[i] && !n->grouped)
+            continue;
+        bool cached_here = n->grouped && !under[i];
+        if (cached_here) {
+            n->group_cache = pv_xcalloc(v->group_count, 1);
+            n->group_cache_len = v->group_count;
+        }
+        if (n->kind != PV_NODE_COND)
+            for (size_t k = 0; k < n->count; k++)
+                under[f->kids[n->first + k]] = under[i] || cached_here;
+    }
+    free(under);
+}
+
 pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error *err)
 {
     pv_query_error scratch_err;
@@ -586,6 +612,7 @@ pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error 
     }
     f->scratch = pv_xmalloc(sizeof *f->scratch);
     pv_buf_init(f->scratch);
+    pv_filter_plan_groups(f, v);
     return f;
 }
 
@@ -595,7 +622,6 @@ void pv_filter_free(pv_filter *f)
         return;
     for (size_t i = 0; i < f->cond_count; i++) {
         free(f->conds[i].s);
-        free(f->conds[i].group_cache);
         if (f->conds[i].has_re)
             regfree(&f->conds[i].re);
     }
@@ -603,6 +629,8 @@ void pv_filter_free(pv_filter *f)
         pv_buf_free(f->scratch);
         free(f->scratch);
     }
+    for (size_t i = 0; i < f->node_count; i++)
+        free(f->nodes[i].group_cache);
     free(f->conds);
     free(f->nodes);
     free(f->kids);
@@ -706,29 +734,15 @@ static bool pv_cond_test_cell(const pv_filter *f, const pv_cond *c, const pv_vie
     return false;
 }
 
-static bool pv_cond_test(const pv_filter *f, const pv_cond *c, const pv_view *v, size_t row)
-{
-    if (c->group_cache) {
-        uint32_t g = v->ops->row_group(v, row);
-        if (g < c->group_cache_len) {
-            uint8_t known = c->group_cache[g];
-            if (known)
-                return known == 2;
-            bool r = pv_cond_test_cell(f, c, v, row);
-            c->group_cache[g] = r ? 2 : 1;
-            return r;
-        }
-    }
-    return pv_cond_test_cell(f, c, v, row);
-}
+static bool pv_node_eval(const pv_filter *f, size_t node, const pv_view *v, size_t row);
 
 /* Recursion depth is bounded by PV_QUERY_MAX_DEPTH (parse time). */
-static bool pv_node_eval(const pv_filter *f, size_t node, const pv_view *v, size_t row)
+static bool pv_node_eval_uncached(const pv_filter *f, const pv_node *n, const pv_view *v,
+                                  size_t row)
 {
-    const pv_node *n = &f->nodes[node];
     switch (n->kind) {
     case PV_NODE_COND:
-        return pv_cond_test(f, &f->conds[n->cond], v, row);
+        return pv_cond_test_cell(f, &f->conds[n->cond], v, row);
     case PV_NODE_NOT:
         return !pv_node_eval(f, f->kids[n->first], v, row);
     case PV_NODE_AND:
@@ -743,6 +757,23 @@ static bool pv_node_eval(const pv_filter *f, size_t node, const pv_view *v, size
         return false;
     }
     return false;
+}
+
+static bool pv_node_eval(const pv_filter *f, size_t node, const pv_view *v, size_t row)
+{
+    const pv_node *n = &f->nodes[node];
+    if (n->group_cache) {
+        uint32_t g = v->ops->row_group(v, row);
+        if (g < n->group_cache_len) {
+            uint8_t known = n->group_cache[g];
+            if (known)
+                return known == 2;
+            bool r = pv_node_eval_uncached(f, n, v, row);
+            n->group_cache[g] = r ? 2 : 1;
+            return r;
+        }
+    }
+    return pv_node_eval_uncached(f, n, v, row);
 }
 
 bool pv_filter_match(const pv_filter *f, const pv_view *v, size_t row)

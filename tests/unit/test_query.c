@@ -654,6 +654,7 @@ static const pv_column group_cols[] = {
 static const char *const area_names[] = {"g0", "g1", "g2", "g3", "g4",
                                          "g5", "g6", "g7", "g8", "g9"};
 static size_t area_reads;
+static size_t group_calls;
 
 static size_t group_rows(const pv_view *v)
 {
@@ -664,6 +665,7 @@ static size_t group_rows(const pv_view *v)
 static uint32_t group_of(const pv_view *v, size_t row)
 {
     (void)v;
+    group_calls++;
     return (uint32_t)(row % 10);
 }
 
@@ -712,6 +714,17 @@ static void test_grouped_columns(void **state)
     n = pv_filter_rows(f, &view, NULL, 0, rows, NULL);
     assert_int_equal(n, 0); /* rows 5, 15, ... are odd: X */
     assert_true(area_reads <= 10);
+    pv_filter_free(f);
+
+    /* A subtree of grouped conditions is decided as a whole: one group
+     * lookup per row, not one per condition. */
+    f = pv_filter_compile(&view, "area ~ /g[0-4]/ && !(area = g2 || area = g0)", NULL);
+    area_reads = 0;
+    group_calls = 0;
+    n = pv_filter_rows(f, &view, NULL, 0, rows, NULL);
+    assert_int_equal(n, 300); /* groups 1, 3, 4 */
+    assert_int_equal(group_calls, 1000);
+    assert_true(area_reads <= 30);
     pv_filter_free(f);
     free(rows);
 }
