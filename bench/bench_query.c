@@ -49,8 +49,8 @@ static const pv_column table_cols[] = {
 
 static pv_view *bench_make_table(size_t rows)
 {
-    static const char *const modules[] = {"app.exe", "kernel32.dll", "ntdll.dll", "libfoo.so",
-                                          "drivers/can.c", "rtos.c", "main.c", "crt0.s"};
+    static const char *const modules[] = {"app.exe",       "kernel32.dll", "ntdll.dll", "libfoo.so",
+                                          "drivers/can.c", "rtos.c",       "main.c",    "crt0.s"};
     pv_table *t = pv_table_new("routines", "Routines", table_cols, T_COUNT);
     pv_table_reserve(t, rows);
     char name[64];
@@ -98,7 +98,10 @@ static uint32_t bench_event_group(const pv_view *v, size_t row)
     return (uint32_t)((row * 2654435761u) % BENCH_AREAS);
 }
 
-static size_t bench_event_rows(const pv_view *v) { return ((const bench_events *)v->impl)->rows; }
+static size_t bench_event_rows(const pv_view *v)
+{
+    return ((const bench_events *)v->impl)->rows;
+}
 
 static void bench_event_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
@@ -131,7 +134,10 @@ static void bench_event_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     }
 }
 
-static void bench_event_destroy(pv_view *v) { free(v->impl); }
+static void bench_event_destroy(pv_view *v)
+{
+    free(v->impl);
+}
 
 static const pv_view_ops bench_event_ops = {
     bench_event_rows, bench_event_cell, NULL, NULL, bench_event_destroy, bench_event_group,

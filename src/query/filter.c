@@ -30,10 +30,10 @@ typedef enum pv_node_kind {
 
 typedef struct pv_node {
     pv_node_kind kind;
-    size_t first;  /* AND, OR, NOT: first child in pv_filter.kids */
-    size_t count;  /* number of children */
-    size_t cond;   /* COND: index in pv_filter.conds */
-    bool grouped;  /* every condition below is on a PV_COL_GROUPED column */
+    size_t first; /* AND, OR, NOT: first child in pv_filter.kids */
+    size_t count; /* number of children */
+    size_t cond;  /* COND: index in pv_filter.conds */
+    bool grouped; /* every condition below is on a PV_COL_GROUPED column */
     /* On the largest grouped subtrees, when the view has row groups: the
      * answer per group (0 unknown, 1 false, 2 true), so that a filter such
      * as `type = state && handle < 0x10000100` costs one lookup per row. */
@@ -64,6 +64,7 @@ typedef struct pv_cond {
     regex_t re;
     bool has_re;
     bool grouped; /* the column is PV_COL_GROUPED */
+    pv_type type; /* the column's type; a cell of another type never matches */
 } pv_cond;
 
 struct pv_filter {
@@ -114,7 +115,10 @@ static size_t pv_filter_add_parent(pv_filter *f, pv_node_kind kind, const size_t
     return pv_filter_add_node(f, node);
 }
 
-static const pv_token *pv_peek(const pv_parser *p) { return &p->tokens[p->at]; }
+static const pv_token *pv_peek(const pv_parser *p)
+{
+    return &p->tokens[p->at];
+}
 
 static void pv_advance(pv_parser *p)
 {
@@ -149,14 +153,14 @@ static pv_cond *pv_new_cond(pv_parser *p, size_t column, pv_cond_kind kind, pv_q
     c->kind = kind;
     c->op = op;
     c->grouped = (p->view->columns[column].flags & PV_COL_GROUPED) != 0;
+    c->type = p->view->columns[column].type;
     pv_node n = {.kind = PV_NODE_COND, .cond = f->cond_count, .grouped = c->grouped};
     f->cond_count++;
     *node = pv_filter_add_node(f, n);
     return c;
 }
 
-static bool pv_compile_regex(pv_parser *p, pv_cond *c, const char *pattern, bool icase,
-                             size_t pos)
+static bool pv_compile_regex(pv_parser *p, pv_cond *c, const char *pattern, bool icase, size_t pos)
 {
     int rc = regcomp(&c->re, pattern, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
     if (rc != 0) {
@@ -177,10 +181,16 @@ static bool pv_compile_regex(pv_parser *p, pv_cond *c, const char *pattern, bool
 static int64_t pv_count_multiplier(char c)
 {
     switch (c) {
-    case 'k': case 'K': return INT64_C(1000);
-    case 'M': return INT64_C(1000000);
-    case 'G': case 'g': return INT64_C(1000000000);
-    default: return 0;
+    case 'k':
+    case 'K':
+        return INT64_C(1000);
+    case 'M':
+        return INT64_C(1000000);
+    case 'G':
+    case 'g':
+        return INT64_C(1000000000);
+    default:
+        return 0;
     }
 }
 
@@ -331,8 +341,7 @@ static void pv_parse_condition(pv_parser *p, const pv_token *col_tok, const pv_t
     case PV_TYPE_TIME: {
         int64_t ns;
         if (pv_word_is_count_with_unit(text) && !pv_word_is_time(text)) {
-            pv_type_fail(p, val->pos, column, "'%s' is a count (write a time: 5us, 2ms, 1s)",
-                         text);
+            pv_type_fail(p, val->pos, column, "'%s' is a count (write a time: 5us, 2ms, 1s)", text);
             return;
         }
         if (!pv_parse_time(text, &ns)) {
@@ -400,8 +409,7 @@ static void pv_parse_condition(pv_parser *p, const pv_token *col_tok, const pv_t
          * value for them is hex with or without 0x: 10000004 = 0x10000004. */
         uint64_t u;
         if (!pv_parse_hex64(text, strlen(text), &u)) {
-            pv_type_fail(p, val->pos, column, "'%s' is not a hex value (write 0x1000000D)",
-                         text);
+            pv_type_fail(p, val->pos, column, "'%s' is not a hex value (write 0x1000000D)", text);
             return;
         }
         pv_cond *c = pv_new_cond(p, column, PV_COND_UINT, op, node);
@@ -600,8 +608,8 @@ pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error 
         return NULL;
     }
     pv_filter *f = pv_xcalloc(1, sizeof *f);
-    pv_parser p = {.view = v, .expr = expr, .tokens = tokens, .token_count = count,
-                   .f = f, .err = err};
+    pv_parser p = {
+        .view = v, .expr = expr, .tokens = tokens, .token_count = count, .f = f, .err = err};
     f->root = pv_parse_or(&p);
     if (!p.failed && pv_peek(&p)->kind != PV_TOK_END)
         pv_parse_unexpected(&p, pv_peek(&p), NULL);
@@ -675,8 +683,8 @@ static bool pv_contains_icase(const char *hay, size_t hlen, const char *needle, 
         if ((unsigned char)tolower((unsigned char)hay[i]) != first)
             continue;
         size_t k = 1;
-        while (k < nlen && (unsigned char)tolower((unsigned char)hay[i + k]) ==
-                               (unsigned char)needle[k])
+        while (k < nlen &&
+               (unsigned char)tolower((unsigned char)hay[i + k]) == (unsigned char)needle[k])
             k++;
         if (k == nlen)
             return true;
@@ -687,13 +695,20 @@ static bool pv_contains_icase(const char *hay, size_t hlen, const char *needle, 
 static bool pv_op_holds(pv_query_op op, int cmp)
 {
     switch (op) {
-    case PV_OP_EQ: return cmp == 0;
-    case PV_OP_NE: return cmp != 0;
-    case PV_OP_LT: return cmp < 0;
-    case PV_OP_LE: return cmp <= 0;
-    case PV_OP_GT: return cmp > 0;
-    case PV_OP_GE: return cmp >= 0;
-    default: return false;
+    case PV_OP_EQ:
+        return cmp == 0;
+    case PV_OP_NE:
+        return cmp != 0;
+    case PV_OP_LT:
+        return cmp < 0;
+    case PV_OP_LE:
+        return cmp <= 0;
+    case PV_OP_GT:
+        return cmp > 0;
+    case PV_OP_GE:
+        return cmp >= 0;
+    default:
+        return false;
     }
 }
 
@@ -703,7 +718,7 @@ static bool pv_cond_test_cell(const pv_filter *f, const pv_cond *c, const pv_vie
 {
     pv_cell cell;
     pv_view_cell(v, row, c->column, &cell);
-    if (!cell.present)
+    if (!cell.present || cell.type != c->type)
         return false;
     switch (c->kind) {
     case PV_COND_INT:
@@ -783,8 +798,8 @@ bool pv_filter_match(const pv_filter *f, const pv_view *v, size_t row)
     return pv_node_eval(f, f->root, v, row);
 }
 
-size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n,
-                      size_t *out, size_t *matched)
+size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n, size_t *out,
+                      size_t *matched)
 {
     if (!in)
         n = pv_view_rows(v);
@@ -812,8 +827,8 @@ size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, si
         self++;
         keep[row] |= 1;
         size_t steps = 0;
-        for (size_t p = pv_view_parent(v, row); p != PV_NO_ROW && p < total && !keep[p] &&
-                                                steps < total;
+        for (size_t p = pv_view_parent(v, row);
+             p != PV_NO_ROW && p < total && !keep[p] && steps < total;
              p = pv_view_parent(v, p), steps++)
             keep[p] = 2;
     }

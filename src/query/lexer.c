@@ -34,14 +34,7 @@ void pv_query_append_columns(pv_query_error *err, const pv_view *v)
  * token; '/' and '-' may occur inside it (paths, view ids, negative numbers). */
 static bool pv_is_word_char(char c)
 {
-    switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
-    case '(': case ')': case '"': case '\'': case '=': case '<': case '>':
-    case '!': case '~': case '&': case '|': case '\0':
-        return false;
-    default:
-        return true;
-    }
+    return c != '\0' && strchr(" \t\n\r\f\v()\"'=<>!~&|", c) == NULL;
 }
 
 static void pv_token_push(pv_token **tokens, size_t *count, size_t *cap, pv_token t)

@@ -32,11 +32,11 @@ typedef enum pv_query_op {
 
 typedef struct pv_token {
     pv_token_kind kind;
-    size_t pos; /* 0-based byte offset of the first character */
-    size_t len; /* bytes of source text */
-    pv_query_op op;   /* PV_TOK_OP */
-    char *text;       /* WORD, STRING (unescaped), REGEX (the pattern): owned */
-    bool icase;       /* REGEX with the i flag */
+    size_t pos;     /* 0-based byte offset of the first character */
+    size_t len;     /* bytes of source text */
+    pv_query_op op; /* PV_TOK_OP */
+    char *text;     /* WORD, STRING (unescaped), REGEX (the pattern): owned */
+    bool icase;     /* REGEX with the i flag */
 } pv_token;
 
 /* Splits `expr` into tokens (the last is PV_TOK_END).  Returns false and

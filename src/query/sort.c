@@ -22,10 +22,10 @@
 
 typedef struct pv_sort_col {
     bool descending;
-    uint64_t *num;     /* numbers, order-preserving encoding */
-    const char **str;  /* strings: pointer and length */
+    uint64_t *num;    /* numbers, order-preserving encoding */
+    const char **str; /* strings: pointer and length */
     size_t *len;
-    uint8_t *absent;   /* NULL when no cell of the selection is absent */
+    uint8_t *absent; /* NULL when no cell of the selection is absent */
     /* Strings: bytes 8*d .. 8*d+7 of every string for d < chunk_count, read
      * in selection order at load time, so the refining passes do not chase
      * string pointers in random order (cache misses dominate otherwise). */
@@ -52,7 +52,10 @@ typedef struct pv_sort_run {
 } pv_sort_run;
 
 /* Order-preserving unsigned encodings: a < b exactly when enc(a) < enc(b). */
-static uint64_t pv_encode_int(int64_t v) { return (uint64_t)v ^ (UINT64_C(1) << 63); }
+static uint64_t pv_encode_int(int64_t v)
+{
+    return (uint64_t)v ^ (UINT64_C(1) << 63);
+}
 
 static uint64_t pv_encode_float(double d)
 {
@@ -168,7 +171,9 @@ static void pv_sort_ctx_load(pv_sort_ctx *ctx, const pv_view *v, const pv_sort_k
         pv_cell cell;
         for (size_t i = 0; i < n; i++) {
             pv_view_cell(v, rows[i], col, &cell);
-            if (!cell.present) {
+            /* A cell of another type than its column (a view's bug) is
+             * treated as absent rather than read through the wrong member. */
+            if (!cell.present || cell.type != v->columns[col].type) {
                 if (!c->absent)
                     c->absent = pv_xcalloc(n, 1);
                 c->absent[i] = 1;
@@ -447,7 +452,10 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, s
     pv_sort_ctx_free(&ctx);
 }
 
-static bool pv_is_blank(char c) { return c == ' ' || c == '\t'; }
+static bool pv_is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 bool pv_sort_parse(const pv_view *v, const char *spec, pv_sort_key *keys, size_t *key_count,
                    pv_query_error *err)

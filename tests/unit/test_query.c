@@ -116,8 +116,8 @@ static void assert_error_at(const pv_view *v, const char *expr, size_t position,
 {
     pv_query_error err = filter_error(v, expr);
     if (err.position != position || !strstr(err.message, message_part))
-        fail_msg("'%s': got position %zu '%s', expected %zu '%s'", expr, err.position,
-                 err.message, position, message_part);
+        fail_msg("'%s': got position %zu '%s', expected %zu '%s'", expr, err.position, err.message,
+                 position, message_part);
 }
 
 /* ---- precedence and associativity */
@@ -138,8 +138,7 @@ static void test_precedence(void **state)
     assert_filter(v, "! ! ! hits = 7", "1,2,3,4,5,7,8");
     /* Long chains associate either way for && and ||; keywords any case. */
     assert_filter(v, "hits = 1 or hits = 7 OR hits = 0 Or hits = 1500", "1,3,5,6");
-    assert_filter(v, "hits > 0 and hits < 3000000 AND module = \"app.exe\" aNd pct > 10",
-                  "1,2,6");
+    assert_filter(v, "hits > 0 and hits < 3000000 AND module = \"app.exe\" aNd pct > 10", "1,2,6");
     assert_filter(v, "hits = 1 && pct = 50 || hits = 7 && pct = 1000 || hits = 0", "1,5,6");
     assert_filter(v, "(((hits = 1)))", "1");
     pv_view_free(v);
@@ -220,15 +219,15 @@ static void test_strings(void **state)
     assert_filter(v, "name == \"Wait\"", "4"); /* case-sensitive */
     assert_filter(v, "name = 'Zeta zeta'", "8");
     assert_filter(v, "name != wait", "1,2,3,4,7,8"); /* row 6 has no name */
-    assert_filter(v, "name < \"a\"", "2,4,8");      /* bytewise: upper case first */
+    assert_filter(v, "name < \"a\"", "2,4,8");       /* bytewise: upper case first */
     assert_filter(v, "name >= o", "3,5");
     assert_filter(v, "name > main", "3,5");
     assert_filter(v, "name <= a*b?c", "2,4,7,8");
     assert_filter(v, "module = \"lib.dll\"", "3,7");
     assert_filter(v, "module = app.exe", "1,2,6");
-    assert_filter(v, "module = \"\"", "");           /* absent is not the empty string */
+    assert_filter(v, "module = \"\"", ""); /* absent is not the empty string */
     assert_filter(v, "name = \"say \\\"hi\\\"\"", "");
-    assert_filter(v, "name = and", "");              /* a keyword stands as a value */
+    assert_filter(v, "name = and", ""); /* a keyword stands as a value */
     /* A plain number on a string column is text. */
     assert_filter(v, "name = 42", "");
     pv_view_free(v);
@@ -266,8 +265,8 @@ static void test_bare_text(void **state)
     assert_filter(v, "WAIT", "4,5");
     assert_filter(v, "\"zeta z\"", "8");
     assert_filter(v, "'A*B'", "7");
-    assert_filter(v, "name", "");           /* a column id alone is text */
-    assert_filter(v, "/^w/i", "4,5");       /* a bare regex searches the name column */
+    assert_filter(v, "name", "");     /* a column id alone is text */
+    assert_filter(v, "/^w/i", "4,5"); /* a bare regex searches the name column */
     assert_filter(v, "otm && hits > 1500", "2");
     assert_filter(v, "wait || main", "1,4,5");
     assert_filter(v, "!wait", "1,2,3,6,7,8");
@@ -417,8 +416,14 @@ static pv_view *make_tree(void)
         int64_t hits;
         size_t parent;
     } d[] = {
-        {"main", 5, PV_NO_ROW}, {"a", 2, 0}, {"otm", 2, 1},  {"b", 9, 1},
-        {"c", 2, 0},            {"otm2", 1, 4}, {"idle", 3, PV_NO_ROW}, {"x", 2, 6},
+        {"main", 5, PV_NO_ROW},
+        {"a", 2, 0},
+        {"otm", 2, 1},
+        {"b", 9, 1},
+        {"c", 2, 0},
+        {"otm2", 1, 4},
+        {"idle", 3, PV_NO_ROW},
+        {"x", 2, 6},
     };
     pv_table *t = pv_table_new("call-trace", "Call trace", tree_cols, T_COUNT);
     pv_table_make_tree(t);
@@ -685,14 +690,20 @@ static void group_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
     }
 }
 
-static void group_destroy(pv_view *v) { (void)v; }
+static void group_destroy(pv_view *v)
+{
+    (void)v;
+}
 
 static void test_grouped_columns(void **state)
 {
     (void)state;
     static const pv_view_ops ops = {group_rows, group_cell, NULL, NULL, group_destroy, group_of};
-    pv_view view = {.ops = &ops, .id = "timeline", .title = "Timeline",
-                    .columns = (pv_column *)group_cols, .column_count = G_COUNT,
+    pv_view view = {.ops = &ops,
+                    .id = "timeline",
+                    .title = "Timeline",
+                    .columns = (pv_column *)group_cols,
+                    .column_count = G_COUNT,
                     .group_count = 10};
     pv_filter *f = pv_filter_compile(&view, "area = g3 || area ~ /7$/ && event = X", NULL);
     assert_non_null(f);
