@@ -24,7 +24,9 @@ typedef struct pv_filter pv_filter;
 /* Compiles `expr` for the columns of `v`.  Returns NULL and fills *err on a
  * malformed expression, an unknown column or incompatible types.  An empty
  * or all-blank expression compiles to NULL with err->message[0] == 0 (no
- * filter). */
+ * filter).  Compiling touches nothing else, so a caller keeps its previous
+ * filter in force simply by replacing it only on success.  The grammar and
+ * the type rules are in docs/filter.md. */
 pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error *err);
 /* True when `row` of `v` matches; `v` must be the view the filter was
  * compiled for.  A filter keeps per-group answers and one scratch buffer, so
