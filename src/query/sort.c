@@ -70,10 +70,20 @@ static uint64_t pv_encode_float(double d)
  * no NUL, so the padding sorts a shorter string first, as memcmp would. */
 static uint64_t pv_string_chunk(const char *s, size_t len, size_t depth)
 {
+    if (depth >= len)
+        return 0;
+    unsigned char b[8] = {0};
+    memcpy(b, s + depth, len - depth < 8 ? len - depth : 8);
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t k;
+    memcpy(&k, b, sizeof k);
+    return __builtin_bswap64(k);
+#else
     uint64_t k = 0;
-    for (size_t i = depth; i < depth + 8; i++)
-        k = (k << 8) | (i < len ? (uint8_t)s[i] : 0);
+    for (size_t i = 0; i < 8; i++)
+        k = (k << 8) | b[i];
     return k;
+#endif
 }
 
 /* Stable: an element moves before an earlier one only when strictly less. */
