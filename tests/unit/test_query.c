@@ -291,6 +291,26 @@ static void test_empty_expression(void **state)
     pv_view_free(v);
 }
 
+static void test_flat_selection_in_place(void **state)
+{
+    (void)state;
+    pv_view *v = make_flat();
+    pv_filter *f = pv_filter_compile(v, "module = app.exe || hits = 0", NULL);
+    assert_non_null(f);
+    assert_true(pv_filter_match(f, v, 0));
+    assert_false(pv_filter_match(f, v, 2));
+    assert_true(pv_filter_match(f, v, 4)); /* hits 0, module absent */
+    /* A selection in its own order, filtered in place. */
+    size_t sel[] = {5, 4, 3, 2, 1, 0};
+    size_t matched = 99;
+    size_t n = pv_filter_rows(f, v, sel, PV_ARRAY_LEN(sel), sel, &matched);
+    assert_int_equal(n, 4);
+    assert_int_equal(matched, 4);
+    assert_string_equal(ids_of(v, sel, n), "6,5,2,1");
+    pv_filter_free(f);
+    pv_view_free(v);
+}
+
 /* ---- errors point at the offending character */
 
 static void test_error_positions(void **state)
@@ -751,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_regex_and_like),
         cmocka_unit_test(test_bare_text),
         cmocka_unit_test(test_empty_expression),
+        cmocka_unit_test(test_flat_selection_in_place),
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_error_render),
         cmocka_unit_test(test_nesting_is_bounded),
