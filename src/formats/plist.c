@@ -122,17 +122,17 @@ typedef struct plist_parser {
     /* Global records 0-4: pool offsets (0 = absent) and numbers. */
     uint32_t version, banner, method_text, method_desc, date, command_line;
     int64_t method, total_time, outside_time, call_depth, total_hits, units, units_hit;
-    bool has_method, has_total_time, has_outside_time, has_call_depth, has_total_hits,
-        has_units, has_units_hit;
+    bool has_method, has_total_time, has_outside_time, has_call_depth, has_total_hits, has_units,
+        has_units_hit;
     size_t global_line[6]; /* where each global record was seen (0 = not yet) */
 
     /* Attribution state (FORMATS.md §4: 8/9/10 attach to the last 6). */
-    size_t current_routine;   /* PLIST_NONE before the first 6 */
-    size_t current_stack;     /* the open 9 (or stray 10 run), PLIST_NONE if none */
-    size_t count_line;        /* line of the pending 8 record, 0 if none */
-    int64_t count_expected;   /* its number of stacks */
-    size_t count_seen;        /* 9 records since it */
-    size_t records;           /* recognised records (tags 0..10) */
+    size_t current_routine; /* PLIST_NONE before the first 6 */
+    size_t current_stack;   /* the open 9 (or stray 10 run), PLIST_NONE if none */
+    size_t count_line;      /* line of the pending 8 record, 0 if none */
+    int64_t count_expected; /* its number of stacks */
+    size_t count_seen;      /* 9 records since it */
+    size_t records;         /* recognised records (tags 0..10) */
 
     /* The fields of the current line. */
     plist_field *fields;
@@ -364,9 +364,8 @@ static void plist_close_stack(plist_parser *p)
 static void plist_close_count(plist_parser *p)
 {
     if (p->count_line && p->count_expected >= 0 && (uint64_t)p->count_expected != p->count_seen)
-        pv_warn(&p->f->diag,
-                "%s: line %zu: the record announces %" PRId64 " stacks but %zu follow", p->path,
-                p->count_line, p->count_expected, p->count_seen);
+        pv_warn(&p->f->diag, "%s: line %zu: the record announces %" PRId64 " stacks but %zu follow",
+                p->path, p->count_line, p->count_expected, p->count_seen);
     p->count_line = 0;
 }
 
@@ -383,8 +382,7 @@ static size_t plist_new_stack(plist_parser *p)
 
 static void plist_warn_stray(plist_parser *p)
 {
-    plist_warn(p,
-               "a %.*s record before any function record (6): kept as an unattached stack",
+    plist_warn(p, "a %.*s record before any function record (6): kept as an unattached stack",
                (int)p->fields[0].len, p->fields[0].s);
 }
 
@@ -503,8 +501,7 @@ static void plist_record_global(plist_parser *p, unsigned tag)
     default: /* 5: layout unknown (FORMATS.md §4): kept raw */
         plist_rest(p, 1, &s, &len);
         p->rec5 = pv_xgrow(p->rec5, &p->rec5_cap, p->rec5_count + 1, sizeof *p->rec5);
-        p->rec5[p->rec5_count++] =
-            (plist_raw){p->line_no, 0, pv_strpool_add(&p->text, s, len)};
+        p->rec5[p->rec5_count++] = (plist_raw){p->line_no, 0, pv_strpool_add(&p->text, s, len)};
         break;
     }
 }
@@ -514,8 +511,7 @@ static void plist_record_6(plist_parser *p)
     plist_close_stack(p);
     plist_close_count(p);
     plist_check_fields(p, 7, true, "function name");
-    p->routines = pv_xgrow(p->routines, &p->routine_cap, p->routine_count + 1,
-                           sizeof *p->routines);
+    p->routines = pv_xgrow(p->routines, &p->routine_cap, p->routine_count + 1, sizeof *p->routines);
     plist_routine *r = &p->routines[p->routine_count];
     memset(r, 0, sizeof *r);
     r->file_line = p->line_no;
@@ -615,12 +611,24 @@ static void plist_parse_line(plist_parser *p, const char *s, size_t len)
     }
     p->records++;
     switch (tag) {
-    case 6: plist_record_6(p); break;
-    case 7: plist_record_7(p); break;
-    case 8: plist_record_8(p); break;
-    case 9: plist_record_9(p); break;
-    case 10: plist_record_10(p); break;
-    default: plist_record_global(p, tag); break;
+    case 6:
+        plist_record_6(p);
+        break;
+    case 7:
+        plist_record_7(p);
+        break;
+    case 8:
+        plist_record_8(p);
+        break;
+    case 9:
+        plist_record_9(p);
+        break;
+    case 10:
+        plist_record_10(p);
+        break;
+    default:
+        plist_record_global(p, tag);
+        break;
     }
 }
 
@@ -634,8 +642,20 @@ static const pv_column plist_summary_columns[SUM_COLUMNS] = {
 };
 
 enum {
-    RT_ID, RT_ROUTINE, RT_MODULE, RT_EXE, RT_SOURCE, RT_HITS, RT_TIME, RT_CHILD,
-    RT_PERCENT_TIME, RT_PERCENT_HITS, RT_AVG_TIME, RT_AVG_CHILD, RT_COVERED, RT_FILE_LINE,
+    RT_ID,
+    RT_ROUTINE,
+    RT_MODULE,
+    RT_EXE,
+    RT_SOURCE,
+    RT_HITS,
+    RT_TIME,
+    RT_CHILD,
+    RT_PERCENT_TIME,
+    RT_PERCENT_HITS,
+    RT_AVG_TIME,
+    RT_AVG_CHILD,
+    RT_COVERED,
+    RT_FILE_LINE,
     RT_COLUMNS
 };
 static const pv_column plist_routine_columns[RT_COLUMNS] = {
@@ -655,8 +675,17 @@ static const pv_column plist_routine_columns[RT_COLUMNS] = {
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { LN_ID, LN_EXE, LN_SOURCE, LN_LINE, LN_HITS, LN_PERCENT_HITS, LN_COVERED, LN_FILE_LINE,
-       LN_COLUMNS };
+enum {
+    LN_ID,
+    LN_EXE,
+    LN_SOURCE,
+    LN_LINE,
+    LN_HITS,
+    LN_PERCENT_HITS,
+    LN_COVERED,
+    LN_FILE_LINE,
+    LN_COLUMNS
+};
 static const pv_column plist_line_columns[LN_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"exe", "Executable", PV_TYPE_STRING, PV_COL_HIDDEN},
@@ -668,8 +697,19 @@ static const pv_column plist_line_columns[LN_COLUMNS] = {
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { CT_ID, CT_PARENT, CT_CALL_NO, CT_ROUTINE, CT_DEPTH, CT_THREAD, CT_HITS, CT_TIME,
-       CT_CHILD, CT_STACKS, CT_COLUMNS };
+enum {
+    CT_ID,
+    CT_PARENT,
+    CT_CALL_NO,
+    CT_ROUTINE,
+    CT_DEPTH,
+    CT_THREAD,
+    CT_HITS,
+    CT_TIME,
+    CT_CHILD,
+    CT_STACKS,
+    CT_COLUMNS
+};
 static const pv_column plist_trace_columns[CT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -683,8 +723,19 @@ static const pv_column plist_trace_columns[CT_COLUMNS] = {
     {"stacks", "Stacks", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { ST_ID, ST_ROUTINE, ST_ATTACHED, ST_STACK_SIZE, ST_NAMES, ST_HITS, ST_TIME, ST_CHILD,
-       ST_PATH, ST_FILE_LINE, ST_COLUMNS };
+enum {
+    ST_ID,
+    ST_ROUTINE,
+    ST_ATTACHED,
+    ST_STACK_SIZE,
+    ST_NAMES,
+    ST_HITS,
+    ST_TIME,
+    ST_CHILD,
+    ST_PATH,
+    ST_FILE_LINE,
+    ST_COLUMNS
+};
 static const pv_column plist_stack_columns[ST_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
@@ -749,12 +800,18 @@ static void plist_summary_percent(pv_table *t, const char *key, int64_t part, in
 static const char *plist_method_name(int64_t method)
 {
     switch (method) {
-    case 321: return "line count";
-    case 324: return "line coverage";
-    case 521: return "function count";
-    case 522: return "function timing";
-    case 524: return "function coverage";
-    default: return NULL;
+    case 321:
+        return "line count";
+    case 324:
+        return "line coverage";
+    case 521:
+        return "function count";
+    case 522:
+        return "function timing";
+    case 524:
+        return "function coverage";
+    default:
+        return NULL;
     }
 }
 
@@ -825,8 +882,7 @@ static pv_view *plist_summary_view(const plist_parser *p)
         plist_summary_int(t, "routines", (int64_t)p->routine_count);
         plist_summary_int(t, "routines executed", executed);
         plist_summary_int(t, "routines never executed", (int64_t)p->routine_count - executed);
-        plist_summary_percent(t, "routine coverage percent", executed,
-                              (int64_t)p->routine_count);
+        plist_summary_percent(t, "routine coverage percent", executed, (int64_t)p->routine_count);
         plist_summary_int(t, "routine hits", hits);
         plist_summary_int(t, "routine time", time);
     }
@@ -888,8 +944,7 @@ static pv_view *plist_open_edges(void *ctx, const pv_view *owner, size_t detail,
     uint32_t self = g->routine_name[row];
     bool callers = detail == 0;
     pv_table *t = pv_table_new(plist_routine_details[detail].id,
-                               plist_routine_details[detail].title, plist_edge_columns,
-                               CE_COLUMNS);
+                               plist_routine_details[detail].title, plist_edge_columns, CE_COLUMNS);
     for (size_t i = 0; i < g->edge_count; i++) {
         const plist_edge *e = &g->edges[i];
         if ((callers ? e->callee : e->caller) != self)
@@ -1131,9 +1186,11 @@ static pv_table *plist_routines_table(const plist_parser *p)
         plist_set_opt(t, r, RT_TIME, rt->has & PLIST_HAS_TIME, rt->time);
         plist_set_opt(t, r, RT_CHILD, rt->has & PLIST_HAS_CHILD, rt->child);
         if ((rt->has & PLIST_HAS_TIME) && total_time > 0)
-            pv_table_set_float(t, r, RT_PERCENT_TIME, (double)rt->time * 100.0 / (double)total_time);
+            pv_table_set_float(t, r, RT_PERCENT_TIME,
+                               (double)rt->time * 100.0 / (double)total_time);
         if (hits && total_hits > 0)
-            pv_table_set_float(t, r, RT_PERCENT_HITS, (double)rt->hits * 100.0 / (double)total_hits);
+            pv_table_set_float(t, r, RT_PERCENT_HITS,
+                               (double)rt->hits * 100.0 / (double)total_hits);
         if (hits && rt->hits > 0 && (rt->has & PLIST_HAS_TIME))
             pv_table_set_int(t, r, RT_AVG_TIME, rt->time / rt->hits);
         if (hits && rt->hits > 0 && (rt->has & PLIST_HAS_CHILD))
@@ -1270,8 +1327,9 @@ pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
         pv_error(&f->diag, "%s: line %zu: loading cancelled", f->path, p.line_no);
         status = PV_LOAD_ERROR;
     } else if (p.records == 0) {
-        pv_error(&f->diag, "%s: line 1: no PLIST record (a line starting with a tag 0..10 and a "
-                           "tab) in the file",
+        pv_error(&f->diag,
+                 "%s: line 1: no PLIST record (a line starting with a tag 0..10 and a "
+                 "tab) in the file",
                  f->path);
         status = PV_LOAD_ERROR;
     } else {

@@ -254,14 +254,14 @@ static void test_method_codes(void **state)
 static void test_routines(void **state)
 {
     (void)state;
-    pv_file *f = load_ok(
-        "1\t522\tFunction timing\n"
-        "2\t200\t10\t3\n"
-        "3\t50\t4\t3\n"
-        "6\tC:\\Program Files\\App\\app.exe\tC:\\src\\main.obj\t1\t50\t200\tmain\n"
-        "6\tapp.exe\tview.obj\t4\t10.123456\t20.5\tCView::Draw(CDC *, int, const RECT &)\n"
-        "6\tapp.exe\tlib.obj\t45\t.25\t0.25\t?foo@@YAXH@Z\n"
-        "6\tapp.exe\tsolve.obj\t0\t0\t0\t_SOLVE_SYSTEM@8\n");
+    pv_file *f =
+        load_ok("1\t522\tFunction timing\n"
+                "2\t200\t10\t3\n"
+                "3\t50\t4\t3\n"
+                "6\tC:\\Program Files\\App\\app.exe\tC:\\src\\main.obj\t1\t50\t200\tmain\n"
+                "6\tapp.exe\tview.obj\t4\t10.123456\t20.5\tCView::Draw(CDC *, int, const RECT &)\n"
+                "6\tapp.exe\tlib.obj\t45\t.25\t0.25\t?foo@@YAXH@Z\n"
+                "6\tapp.exe\tsolve.obj\t0\t0\t0\t_SOLVE_SYSTEM@8\n");
     assert_int_equal(f->diag.warnings, 0);
     pv_view *v = view(f, "routines");
     assert_int_equal(pv_view_rows(v), 4);
@@ -344,45 +344,43 @@ static void test_lines_coverage(void **state)
 
 /* ---- attribution stacks */
 
-static const char stacks_one_per_record[] =
-    "1\t522\tFunction timing\n"
-    "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
-    "8\t1\n"
-    "9\t1\t1\t5\t100\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
-    "8\t2\n"
-    "9\t2\t3\t10\t20\n"
-    "10\tparse(a, b)\n"
-    "10\tmain\n"
-    "9\t3\t4\t20\t40\n"
-    "10\tparse(a, b)\n"
-    "10\tload file\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
-    "8\t1\n"
-    "9\t2\t2\t35\t75\n"
-    "10\tload file\n"
-    "10\tmain\n";
+static const char stacks_one_per_record[] = "1\t522\tFunction timing\n"
+                                            "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
+                                            "8\t1\n"
+                                            "9\t1\t1\t5\t100\n"
+                                            "10\tmain\n"
+                                            "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
+                                            "8\t2\n"
+                                            "9\t2\t3\t10\t20\n"
+                                            "10\tparse(a, b)\n"
+                                            "10\tmain\n"
+                                            "9\t3\t4\t20\t40\n"
+                                            "10\tparse(a, b)\n"
+                                            "10\tload file\n"
+                                            "10\tmain\n"
+                                            "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
+                                            "8\t1\n"
+                                            "9\t2\t2\t35\t75\n"
+                                            "10\tload file\n"
+                                            "10\tmain\n";
 
 /* The same stacks, with several names on one 10 record. */
-static const char stacks_several_per_record[] =
-    "1\t522\tFunction timing\n"
-    "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
-    "8\t1\n"
-    "9\t1\t1\t5\t100\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
-    "8\t2\n"
-    "9\t2\t3\t10\t20\n"
-    "10\tparse(a, b)\tmain\n"
-    "9\t3\t4\t20\t40\n"
-    "10\tparse(a, b)\n"
-    "10\tload file\tmain\n"
-    "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
-    "8\t1\n"
-    "9\t2\t2\t35\t75\n"
-    "10\tload file\tmain\n";
+static const char stacks_several_per_record[] = "1\t522\tFunction timing\n"
+                                                "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
+                                                "8\t1\n"
+                                                "9\t1\t1\t5\t100\n"
+                                                "10\tmain\n"
+                                                "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
+                                                "8\t2\n"
+                                                "9\t2\t3\t10\t20\n"
+                                                "10\tparse(a, b)\tmain\n"
+                                                "9\t3\t4\t20\t40\n"
+                                                "10\tparse(a, b)\n"
+                                                "10\tload file\tmain\n"
+                                                "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
+                                                "8\t1\n"
+                                                "9\t2\t2\t35\t75\n"
+                                                "10\tload file\tmain\n";
 
 static const char expected_trace[] = "main[1,5000000,100000000]\n"
                                      "main > parse(a, b)[3,10000000,20000000]\n"
@@ -657,8 +655,14 @@ static void test_odd_inputs(void **state)
 {
     (void)state;
     static const char *const inputs[] = {
-        "6", "6\t", "10\t", "9\t999999999999\t1\t1\t1\n10\ta\n", "8\t-1\n8\t\n",
-        "1\t522\n6\ta\n", "0\n1\n2\n3\n4\n5\n", "\t\t\t\n6\t\t\t\t\t\t\n",
+        "6",
+        "6\t",
+        "10\t",
+        "9\t999999999999\t1\t1\t1\n10\ta\n",
+        "8\t-1\n8\t\n",
+        "1\t522\n6\ta\n",
+        "0\n1\n2\n3\n4\n5\n",
+        "\t\t\t\n6\t\t\t\t\t\t\n",
         "7\ta.exe\ta.c\t1\t1\n6\ta.exe\ta.obj\t1\t1\t1\tmixed\n",
     };
     for (size_t i = 0; i < PV_ARRAY_LEN(inputs); i++) {
