@@ -277,10 +277,11 @@ static bool plist_parse_ms(const char *s, size_t len, int64_t *ns)
         return false;
     for (int k = scale; k < 6; k++)
         frac *= 10;
-    int64_t v = whole * PV_NS_PER_MS + frac + (round_up ? 1 : 0);
-    if (v < 0)
+    /* whole * 10^6 fits; adding the fraction may still pass INT64_MAX. */
+    uint64_t v = (uint64_t)whole * (uint64_t)PV_NS_PER_MS + (uint64_t)frac + (round_up ? 1u : 0u);
+    if (v > (uint64_t)INT64_MAX)
         return false;
-    *ns = v;
+    *ns = (int64_t)v;
     return true;
 }
 
@@ -336,7 +337,7 @@ static void plist_check_fields(plist_parser *p, size_t expected, bool text_last,
                    (int)p->fields[0].len, p->fields[0].s, p->field_count, expected);
     else if (p->field_count > expected && text_last)
         plist_warn(p,
-                   "a %.*s record has %zu fields, expected %zu; the fields from the %zuth on "
+                   "a %.*s record has %zu fields, expected %zu; the fields from number %zu on "
                    "are taken as one %s containing tabs",
                    (int)p->fields[0].len, p->fields[0].s, p->field_count, expected, expected,
                    last_name);
@@ -364,8 +365,9 @@ static void plist_close_stack(plist_parser *p)
 static void plist_close_count(plist_parser *p)
 {
     if (p->count_line && p->count_expected >= 0 && (uint64_t)p->count_expected != p->count_seen)
-        pv_warn(&p->f->diag, "%s: line %zu: the record announces %" PRId64 " stacks but %zu follow",
-                p->path, p->count_line, p->count_expected, p->count_seen);
+        pv_warn(&p->f->diag,
+                "%s: line %zu: the 8 record announces %" PRId64 " stacks but %zu follow", p->path,
+                p->count_line, p->count_expected, p->count_seen);
     p->count_line = 0;
 }
 
@@ -632,6 +634,15 @@ static void plist_parse_line(plist_parser *p, const char *s, size_t len)
     }
 }
 
+/* Adds `v` to a sum when `has`; every value read is >= 0, and a sum of
+ * absurd values saturates at INT64_MAX instead of overflowing. */
+static void plist_sum(int64_t *acc, bool has, int64_t v)
+{
+    if (!has)
+        return;
+    *acc = v > INT64_MAX - *acc ? INT64_MAX : *acc + v;
+}
+
 /* ---- views */
 
 enum { SUM_ID, SUM_KEY, SUM_VALUE, SUM_COLUMNS };
@@ -875,8 +886,8 @@ static pv_view *plist_summary_view(const plist_parser *p)
         int64_t hits = 0, time = 0, executed = 0;
         for (size_t i = 0; i < p->routine_count; i++) {
             const plist_routine *r = &p->routines[i];
-            hits += (r->has & PLIST_HAS_HITS) ? r->hits : 0;
-            time += (r->has & PLIST_HAS_TIME) ? r->time : 0;
+            plist_sum(&hits, r->has & PLIST_HAS_HITS, r->hits);
+            plist_sum(&time, r->has & PLIST_HAS_TIME, r->time);
             executed += (r->has & PLIST_HAS_HITS) && r->hits > 0;
         }
         plist_summary_int(t, "routines", (int64_t)p->routine_count);
@@ -890,7 +901,7 @@ static pv_view *plist_summary_view(const plist_parser *p)
         int64_t hits = 0, executed = 0;
         for (size_t i = 0; i < p->line_count; i++) {
             const plist_line *l = &p->lines[i];
-            hits += (l->has & PLIST_HAS_HITS) ? l->hits : 0;
+            plist_sum(&hits, l->has & PLIST_HAS_HITS, l->hits);
             executed += (l->has & PLIST_HAS_HITS) && l->hits > 0;
         }
         plist_summary_int(t, "lines", (int64_t)p->line_count);
@@ -988,9 +999,9 @@ static void plist_graph_add_edge(plist_graph *g, pv_hashmap *index, uint32_t cal
         pv_hashmap_put(index, key, at);
     }
     plist_edge *e = &g->edges[at];
-    e->hits += (s->has & PLIST_HAS_HITS) ? s->hits : 0;
-    e->time += (s->has & PLIST_HAS_TIME) ? s->time : 0;
-    e->child += (s->has & PLIST_HAS_CHILD) ? s->child : 0;
+    plist_sum(&e->hits, s->has & PLIST_HAS_HITS, s->hits);
+    plist_sum(&e->time, s->has & PLIST_HAS_TIME, s->time);
+    plist_sum(&e->child, s->has & PLIST_HAS_CHILD, s->child);
 }
 
 /* ---- the call-trace tree: a trie of the stack paths */
@@ -1143,9 +1154,9 @@ static void plist_attribution_views(plist_parser *p, pv_result_set *set, plist_g
         if (node != PLIST_NONE) {
             plist_node *nd = &trie.nodes[node];
             nd->stacks++;
-            nd->hits += (s->has & PLIST_HAS_HITS) ? s->hits : 0;
-            nd->time += (s->has & PLIST_HAS_TIME) ? s->time : 0;
-            nd->child += (s->has & PLIST_HAS_CHILD) ? s->child : 0;
+            plist_sum(&nd->hits, s->has & PLIST_HAS_HITS, s->hits);
+            plist_sum(&nd->time, s->has & PLIST_HAS_TIME, s->time);
+            plist_sum(&nd->child, s->has & PLIST_HAS_CHILD, s->child);
             nd->has |= s->has;
         }
         if (n >= 2)
@@ -1167,8 +1178,8 @@ static pv_table *plist_routines_table(const plist_parser *p)
     pv_table_reserve(t, p->routine_count);
     int64_t sum_time = 0, sum_hits = 0;
     for (size_t i = 0; i < p->routine_count; i++) {
-        sum_time += (p->routines[i].has & PLIST_HAS_TIME) ? p->routines[i].time : 0;
-        sum_hits += (p->routines[i].has & PLIST_HAS_HITS) ? p->routines[i].hits : 0;
+        plist_sum(&sum_time, p->routines[i].has & PLIST_HAS_TIME, p->routines[i].time);
+        plist_sum(&sum_hits, p->routines[i].has & PLIST_HAS_HITS, p->routines[i].hits);
     }
     int64_t total_time = plist_total(p->has_total_time, p->total_time, sum_time);
     int64_t total_hits = plist_total(p->has_total_hits, p->total_hits, sum_hits);
@@ -1207,7 +1218,7 @@ static pv_view *plist_lines_view(const plist_parser *p)
     pv_table_reserve(t, p->line_count);
     int64_t sum_hits = 0;
     for (size_t i = 0; i < p->line_count; i++)
-        sum_hits += (p->lines[i].has & PLIST_HAS_HITS) ? p->lines[i].hits : 0;
+        plist_sum(&sum_hits, p->lines[i].has & PLIST_HAS_HITS, p->lines[i].hits);
     int64_t total_hits = plist_total(p->has_total_hits, p->total_hits, sum_hits);
     for (size_t i = 0; i < p->line_count; i++) {
         const plist_line *l = &p->lines[i];

@@ -630,6 +630,18 @@ static void test_bad_numbers(void **state)
     assert_false(cell_present(v, 0, "covered"));
     assert_string_equal(cell(v, 2, "hits"), "4"); /* blanks around numbers are fine */
     assert_string_equal(cell(v, 2, "time"), "2500000");
+    /* Sums of absurd (but valid) values saturate instead of overflowing. */
+    pv_file *g = load_ok("6\ta\tb\t9000000000000000000\t9000000000000\t0\tx\n"
+                         "6\ta\tb\t9000000000000000000\t9000000000000\t0\ty\n");
+    assert_string_equal(summary(g, "routine hits"), "9223372036854775807");
+    assert_string_equal(summary(g, "routine time"), "9223372036854775807");
+    pv_file_free(g);
+    /* The largest time that fits, and the next one. */
+    g = load_ok("2\t9223372036854.775807\t9223372036854.775808\t0\n");
+    assert_string_equal(summary(g, "total time"), "9223372036854775807");
+    assert_null(summary(g, "outside time"));
+    assert_true(diag_has(g, "field 3 (outside time)", NULL));
+    pv_file_free(g);
     /* The stack without a size still takes its names, unchecked. */
     assert_string_equal(cell(view(f, "stacks"), 0, "path"), "ok");
     pv_file_free(f);
