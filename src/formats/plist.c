@@ -718,6 +718,8 @@ enum {
     CT_HITS,
     CT_TIME,
     CT_CHILD,
+    CT_PERCENT_TIME,
+    CT_PERCENT_PARENT,
     CT_STACKS,
     CT_COLUMNS
 };
@@ -731,6 +733,8 @@ static const pv_column plist_trace_columns[CT_COLUMNS] = {
     {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
     {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
     {"time_with_children", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {"percent_time", "% of total", PV_TYPE_FLOAT, PV_COL_DESC},
+    {"percent_parent", "% of parent", PV_TYPE_FLOAT, PV_COL_DESC},
     {"stacks", "Stacks", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
@@ -1043,10 +1047,22 @@ static size_t plist_trie_child(plist_trie *t, size_t parent, uint32_t name)
     return i;
 }
 
+/* The denominator of time percentages: record 2's total time when positive,
+ * otherwise the sum of the routines' times. */
+static int64_t plist_time_total(const plist_parser *p)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < p->routine_count; i++)
+        plist_sum(&sum, p->routines[i].has & PLIST_HAS_TIME, p->routines[i].time);
+    return plist_total(p->has_total_time, p->total_time, sum);
+}
+
 /* Builds the call-trace table from the trie in pre-order, without
- * recursion (the depth is the input's). */
+ * recursion (the depth is the input's).  Percentages are of the time with
+ * children: of the total time, and of the parent row's. */
 static pv_view *plist_trace_view(const plist_parser *p, const plist_trie *t)
 {
+    int64_t total = plist_time_total(p);
     pv_table *tab = pv_table_new("call-trace", "Call trace", plist_trace_columns, CT_COLUMNS);
     pv_table_make_tree(tab);
     pv_table_reserve(tab, t->count);
@@ -1075,16 +1091,24 @@ static pv_view *plist_trace_view(const plist_parser *p, const plist_trie *t)
         size_t r = pv_table_add_row(tab);
         row_of[n] = r;
         pv_table_set_int(tab, r, CT_ID, (int64_t)r + 1);
+        bool with_children = node->stacks && (node->has & PLIST_HAS_CHILD);
         if (node->parent != PLIST_NONE) {
             size_t pr = row_of[node->parent];
             pv_table_set_parent(tab, r, pr);
             pv_table_set_int(tab, r, CT_PARENT, (int64_t)pr + 1);
-            int64_t depth = 0;
+            int64_t depth = 0, parent_child;
             pv_table_get_int(tab, pr, CT_DEPTH, &depth);
             pv_table_set_int(tab, r, CT_DEPTH, depth + 1);
+            if (with_children && pv_table_get_int(tab, pr, CT_CHILD, &parent_child) &&
+                parent_child > 0)
+                pv_table_set_float(tab, r, CT_PERCENT_PARENT,
+                                   (double)node->child * 100.0 / (double)parent_child);
         } else {
             pv_table_set_int(tab, r, CT_DEPTH, 0);
         }
+        if (with_children && total > 0)
+            pv_table_set_float(tab, r, CT_PERCENT_TIME,
+                               (double)node->child * 100.0 / (double)total);
         pv_table_set_int(tab, r, CT_CALL_NO, call_no[n]);
         pv_table_set_cstr(tab, r, CT_ROUTINE, plist_name(&p->names, node->name));
         /* PLIST has no threads: the column stays empty (docs/plist.md). */
@@ -1176,12 +1200,10 @@ static pv_table *plist_routines_table(const plist_parser *p)
 {
     pv_table *t = pv_table_new("routines", "Routines", plist_routine_columns, RT_COLUMNS);
     pv_table_reserve(t, p->routine_count);
-    int64_t sum_time = 0, sum_hits = 0;
-    for (size_t i = 0; i < p->routine_count; i++) {
-        plist_sum(&sum_time, p->routines[i].has & PLIST_HAS_TIME, p->routines[i].time);
+    int64_t sum_hits = 0;
+    for (size_t i = 0; i < p->routine_count; i++)
         plist_sum(&sum_hits, p->routines[i].has & PLIST_HAS_HITS, p->routines[i].hits);
-    }
-    int64_t total_time = plist_total(p->has_total_time, p->total_time, sum_time);
+    int64_t total_time = plist_time_total(p);
     int64_t total_hits = plist_total(p->has_total_hits, p->total_hits, sum_hits);
     for (size_t i = 0; i < p->routine_count; i++) {
         const plist_routine *rt = &p->routines[i];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "profview/load.h"
 #include "profview/table.h"
@@ -74,6 +75,15 @@ static bool cell_present(const pv_view *v, size_t row, const char *col)
     pv_cell x;
     pv_view_cell(v, row, pv_view_column(v, col), &x);
     return x.present;
+}
+
+/* A FLOAT cell's value; NAN when absent. */
+static double cell_float(const pv_view *v, size_t row, const char *col)
+{
+    pv_cell x;
+    pv_view_cell(v, row, pv_view_column(v, col), &x);
+    assert_int_equal(x.type, PV_TYPE_FLOAT);
+    return x.present ? x.v.f : NAN;
 }
 
 /* The summary value of `key`, or NULL. */
@@ -408,6 +418,13 @@ static void test_attribution_names_per_record(void **state)
         assert_string_equal(cell(ct, 2, "call_no"), "2");
         assert_string_equal(cell(ct, 0, "parent"), "");
         assert_false(cell_present(ct, 0, "thread"));
+        /* Percentages of the time with children: of the total (no record 2:
+         * the routines' times, 5 + 30 + 35 ms) and of the parent row. */
+        assert_float_equal(cell_float(ct, 0, "percent_time"), 100.0 * 100 / 70, 1e-9);
+        assert_float_equal(cell_float(ct, 3, "percent_time"), 40.0 * 100 / 70, 1e-9);
+        assert_true(isnan(cell_float(ct, 0, "percent_parent")));
+        assert_float_equal(cell_float(ct, 2, "percent_parent"), 75.0, 1e-9);
+        assert_float_equal(cell_float(ct, 3, "percent_parent"), 40.0 * 100 / 75, 1e-9);
         pv_view *st = view(f, "stacks");
         assert_int_equal(pv_view_rows(st), 4);
         assert_string_equal(cell(st, 2, "path"), "parse(a, b) <- load file <- main");
