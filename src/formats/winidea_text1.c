@@ -455,6 +455,7 @@ typedef struct text1_pending_parent {
     size_t area;
     uint32_t handle;
     size_t line;
+    size_t fallback; /* the nearest preceding function, for a parent that is not found */
 } text1_pending_parent;
 
 /* A distinct %CONTEXT% text of the timeline, resolved to a context after the
@@ -796,7 +797,8 @@ static void text1_entry_area(text1_parser *p)
         p->pending = pv_xgrow(p->pending, &p->pending_cap, p->pending_count + 1,
                               sizeof *p->pending);
         p->pending[p->pending_count++] =
-            (text1_pending_parent){index, (uint32_t)parent, p->line};
+            (text1_pending_parent){index, (uint32_t)parent, p->line,
+                                   type == PV_WI_LINE ? p->last_function : PV_WI_NONE};
     } else if (type == PV_WI_LINE && p->last_function != PV_WI_NONE) {
         a->parent = (uint32_t)p->last_function;
     }
@@ -1211,7 +1213,10 @@ static void text1_resolve_areas(text1_parser *p)
             d->areas[pp->area].parent = parent;
         } else {
             p->line = pp->line;
-            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; no parent", pp->handle);
+            d->areas[pp->area].parent = (uint32_t)pp->fallback;
+            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; %s", pp->handle,
+                       pp->fallback != PV_WI_NONE ? "the nearest preceding function is used"
+                                                  : "no parent");
         }
     }
     for (size_t i = p->first_area; i < d->area_count; i++) {
