@@ -219,6 +219,14 @@ static void test_probe(void **state)
     records bad = {0};
     add_record(&bad, 0, 0x00001003, 0, 1);
     assert_int_equal(pv_wi_bin_probe(bad.bytes, bad.size, bad.size), 0);
+    /* detects as 1.0 (bits 24-27 set) but event code 9 is no event: not claimed */
+    records odd = {0};
+    add_record(&odd, 0, 0x09000000, 0, 1);
+    assert_int_equal(pv_wi_bin_detect_version(odd.bytes, odd.size, NULL, 0), 10);
+    assert_int_equal(pv_wi_bin_probe(odd.bytes, odd.size, odd.size), 0);
+    records v10 = {0};
+    add_record(&v10, 0, 0x03000000, 0, 1);
+    assert_int_equal(pv_wi_bin_probe(v10.bytes, v10.size, v10.size), 30);
 }
 
 /* ---- files: pairing and the loaders */
