@@ -645,10 +645,11 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     while (i < n && text1_is_blank(s[i]))
         i++;
     if (n - i >= 8 && text1_word_equals(s + i, 8, "CONTEXT(")) {
-        /* The context name ends at the first ')' followed by a blank or the
-         * end of the line: names such as "TSK: a(b)" keep their parentheses. */
+        /* The context name ends at the first ')' followed by a blank, a '%'
+         * or the end of the line: "TSK: a(b)" keeps its parentheses. */
         size_t start = i + 8, j = start;
-        while (j < n && !(s[j] == ')' && (j + 1 == n || text1_is_blank(s[j + 1]))))
+        while (j < n &&
+               !(s[j] == ')' && (j + 1 == n || text1_is_blank(s[j + 1]) || s[j + 1] == '%')))
             j++;
         if (j < n) {
             p->context = pv_strpool_add(&d->pool, s + start, j - start);

@@ -193,10 +193,12 @@ static void test_seed_statistics(void **state)
         "\n"
         "* STATISTICS(Functions) CONTEXT(TSK: extendedTaskSecond) "
         "%HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
-        "0000000D,,1,757304\n");
+        "0000000D,,1,757304\n"
+        "* STATISTICS(Functions) CONTEXT(ISR: tick(1))%HANDLE%,%COUNT%\n"
+        "0000000E,7\n");
     assert_true(p->ok);
     assert_int_equal(p->diag.warnings, 0);
-    assert_int_equal(p->d.stat_count, 9);
+    assert_int_equal(p->d.stat_count, 10);
     const pv_wi_stat_row *s = p->d.stats;
     assert_int_equal(s[0].handle, 0);
     assert_false(s[0].has_value);
@@ -216,6 +218,9 @@ static void test_seed_statistics(void **state)
     assert_string_equal(pv_strpool_get(&p->d.pool, s[6].context), "TSK: extendedTaskFirst");
     assert_int_equal(s[7].count, 195);
     assert_int_equal(s[7].t[PV_WI_STAT_NET], 737457);
+    assert_int_equal(s[9].handle, 0x0000000E);
+    assert_int_equal(s[9].count, 7);
+    assert_string_equal(pv_strpool_get(&p->d.pool, s[9].context), "ISR: tick(1)");
     assert_int_equal(s[8].handle, 0x0000000D);
     assert_string_equal(pv_strpool_get(&p->d.pool, s[8].context), "TSK: extendedTaskSecond");
     assert_string_equal(p->d.sections[2].header,
