@@ -910,10 +910,24 @@ static void text1_push_text_context(text1_parser *p, uint16_t id)
     tl->text_context[tl->count - 1] = id;
 }
 
-static void text1_put_le(unsigned char *r, uint64_t v, int bytes)
+static inline void text1_put_le32(unsigned char *r, uint32_t v)
 {
-    for (int b = 0; b < bytes; b++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 4); /* one store instead of a byte loop */
+#else
+    for (int b = 0; b < 4; b++)
         r[b] = (unsigned char)(v >> (8 * b));
+#endif
+}
+
+static inline void text1_put_le64(unsigned char *r, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 8);
+#else
+    for (int b = 0; b < 8; b++)
+        r[b] = (unsigned char)(v >> (8 * b));
+#endif
 }
 
 /* pv_wi_add_event, inlined for the TIMELINE fast path: the same v1.1
@@ -930,10 +944,10 @@ static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsign
     tl->records = tl->owned;
     tl->version = 11;
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
-    text1_put_le(r, handle, 4);
-    text1_put_le(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4), 4);
-    text1_put_le(r + 8, data, 8);
-    text1_put_le(r + 16, (uint64_t)time, 8);
+    text1_put_le32(r, handle);
+    text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
+    text1_put_le64(r + 8, data);
+    text1_put_le64(r + 16, (uint64_t)time);
     tl->count++;
 }
 
