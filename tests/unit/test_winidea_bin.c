@@ -338,7 +338,8 @@ static void test_loaders(void **state)
     pv_file *f = load("p.txt", 0, &status);
     assert_int_equal(status, PV_LOAD_OK);
     assert_string_equal(f->format, "winidea-text1");
-    const pv_wi_data *d = f->loader_data;
+    const pv_wi_data *d = pv_wi_file_data(f);
+    assert_non_null(d);
     assert_int_equal(d->area_count, 1);
     assert_int_equal(d->timeline.count, 2);
     assert_non_null(d->bin_path);
@@ -353,7 +354,8 @@ static void test_loaders(void **state)
     write_file("q.txt.bin", r.bytes, r.size);
     f = load("q.txt", 0, &status);
     assert_int_equal(status, PV_LOAD_OK);
-    d = f->loader_data;
+    d = pv_wi_file_data(f);
+    assert_non_null(d);
     assert_int_equal(d->timeline.count, 1);
     assert_null(d->bin_path);
     assert_int_equal(f->diag.warnings, 1);
@@ -374,7 +376,8 @@ static void test_loaders(void **state)
     f = load("alone.dat", 0, &status);
     assert_int_equal(status, PV_LOAD_OK);
     assert_string_equal(f->format, "winidea-bin");
-    d = f->loader_data;
+    d = pv_wi_file_data(f);
+    assert_non_null(d);
     assert_int_equal(d->area_count, 0);
     assert_int_equal(d->timeline.count, 2);
     assert_int_equal(d->timeline.version, 11);
@@ -384,7 +387,8 @@ static void test_loaders(void **state)
     /* --bin-version reaches the loader */
     f = load("alone.dat", 10, &status);
     assert_int_equal(status, PV_LOAD_OK);
-    d = f->loader_data;
+    d = pv_wi_file_data(f);
+    assert_non_null(d);
     assert_int_equal(d->timeline.version, 10);
     pv_file_free(f);
 }
