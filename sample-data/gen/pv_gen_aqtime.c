@@ -121,6 +121,28 @@ static void relations(int64_t inst, const char *const pairs[][2], size_t n)
         ins("RELATIONS", "iiss", (int64_t)k + 1, inst, pairs[k][0], pairs[k][1]);
 }
 
+/* A name as profview's TSV writes it (PRODUCT.md §6): tab, newline, CR and
+ * backslash escaped. */
+static const char *tsv(const char *s)
+{
+    static char buf[4][256];
+    static int which;
+    char *out = buf[which++ & 3];
+    size_t n = 0;
+    for (; *s && n + 3 < sizeof buf[0]; s++) {
+        const char *e = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r"
+                        : *s == '\\' ? "\\\\" : NULL;
+        if (e) {
+            out[n++] = e[0];
+            out[n++] = e[1];
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
 /* round(cycles * 1e9 / freq), cycles >= 0, in 64 bits (small samples). */
 static uint64_t cycles_ns(uint64_t cycles, uint64_t freq)
 {
@@ -340,7 +362,7 @@ static void gen_trace(const char *dir)
                 snprintf(parent, sizeof parent, "%lld", (long long)calls[c->parent].id);
             fprintf(expect, "call\t%d\t%lld\t%lld\t%s\t%d\t%s\t%llu\t%llu\n", inst,
                     (long long)thread_os[c->thread], (long long)c->id, parent, c->depth,
-                    ft_names[inst - 1][c->routine], (unsigned long long)t, (unsigned long long)w);
+                    tsv(ft_names[inst - 1][c->routine]), (unsigned long long)t, (unsigned long long)w);
         }
         /* Parameters of every third call. */
         int64_t pid = 1;
@@ -381,7 +403,7 @@ static void gen_trace(const char *dir)
                 src, (int64_t)(10 + r * 20), (int64_t)0, "unit", (int64_t)(100 + r),
                 (int64_t)inst, (int64_t)-1, (int64_t)r);
             fprintf(expect, "routine\t%d\t%d\t%s\t%lld\t%llu\t%llu\n", inst, 100 + r,
-                    ft_names[inst - 1][r], (long long)hits,
+                    tsv(ft_names[inst - 1][r]), (long long)hits,
                     (unsigned long long)(is_time ? cycles_ns(own, freq) : own),
                     (unsigned long long)(is_time ? cycles_ns(wc, freq) : wc));
         }
@@ -424,7 +446,7 @@ static void gen_trace(const char *dir)
                         inst == 1 ? "app.exe" : "game.exe", (int64_t)m, (int64_t)m, src,
                         (int64_t)(10 + m * 20), stack_id++, (int64_t)inst, route_id, (int64_t)pos);
                     fprintf(expect, "stack\t%d\t%lld\t%d\t%s\n", inst, (long long)route_id, pos,
-                            ft_names[inst - 1][m]);
+                            tsv(ft_names[inst - 1][m]));
                 }
                 route_id++;
             }
