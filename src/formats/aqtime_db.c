@@ -209,7 +209,8 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
         pv_hashmap_free(&m);
     }
     if (best == AQ_NONE) {
-        aq_warn(c, "table %s has no %s column: %s cannot be linked", parent->t->name,
+        if (parent->t->db_name) /* a missing table was reported already */
+            aq_warn(c, "table %s has no %s column: %s cannot be linked", parent->t->name,
                 readings[0], child_col_name);
         return out;
     }
@@ -640,28 +641,31 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
             default:
                 break;
             }
-            /* FORMATS.md §5: text where the seed documents a number is reported
-             * (table, row, column) and the cell is left empty. */
-            if (v->kind == AQ_V_TEXT && t->col_known[c] && !t->col_text[c]) {
-                const char *s = pv_strpool_get(&t->pool, v->v.s);
-                if (!aq_parse_number(s, v)) {
-                    pv_buf esc;
-                    pv_buf_init(&esc);
-                    pv_escape_controls(&esc, s, strnlen(s, 60));
-                    char idtxt[32] = "";
-                    if (id_col != AQ_NONE && id_col < c && row[id_col].kind == AQ_V_INT)
-                        snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
-                    pv_warn(&f->diag,
-                            "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell "
-                            "is left empty",
-                            f->path, t->db_name, row_no, idtxt, t->col_names[c],
-                            pv_buf_cstr(&esc));
-                    pv_buf_free(&esc);
-                    v->kind = AQ_V_NULL;
-                }
-            }
         }
-        if (row[t->inst_col].kind == AQ_V_REAL && row[t->inst_col].v.f == floor(row[t->inst_col].v.f)) {
+        /* FORMATS.md §5: text where the seed documents a number is reported
+         * (table, row, column) and the cell is left empty. */
+        char idtxt[32] = "";
+        if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
+            snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
+        for (size_t c = 0; c < t->col_count; c++) {
+            aq_value *v = &row[c];
+            if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
+                continue;
+            const char *s = pv_strpool_get(&t->pool, v->v.s);
+            if (aq_parse_number(s, v))
+                continue;
+            pv_buf esc;
+            pv_buf_init(&esc);
+            pv_escape_controls(&esc, s, strnlen(s, 60));
+            pv_warn(&f->diag,
+                    "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
+                    "empty",
+                    f->path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
+            pv_buf_free(&esc);
+            v->kind = AQ_V_NULL;
+        }
+        if (row[t->inst_col].kind == AQ_V_REAL &&
+            row[t->inst_col].v.f == floor(row[t->inst_col].v.f)) {
             row[t->inst_col].kind = AQ_V_INT;
             row[t->inst_col].v.i = (int64_t)row[t->inst_col].v.f;
         }
