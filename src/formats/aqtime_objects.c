@@ -540,12 +540,32 @@ static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
     pv_table_make_tree(vb.t);
     aq_pos_key *keys;
     size_t n = aq_ob_children(s, ob->tree_object, object, "REC_ID", &keys);
-    /* Pre-order, iteratively; siblings in REC_ID order (keys are sorted). */
+    /* Children lists in REC_ID order (keys are sorted), then pre-order,
+     * iteratively. */
+    size_t *first = pv_xmalloc((n ? n : 1) * sizeof *first);
+    size_t *last = pv_xmalloc((n ? n : 1) * sizeof *last);
+    size_t *sibling = pv_xmalloc((n ? n : 1) * sizeof *sibling);
+    size_t *key_of = pv_xmalloc((s->n ? s->n : 1) * sizeof *key_of);
+    for (size_t k = 0; k < n; k++) {
+        first[k] = last[k] = sibling[k] = AQ_NONE;
+        key_of[keys[k].pos] = k;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t p = ob->tree_parent[keys[k].pos];
+        if (p == AQ_NONE)
+            continue;
+        size_t pk = key_of[p];
+        if (first[pk] == AQ_NONE)
+            first[pk] = k;
+        else
+            sibling[last[pk]] = k;
+        last[pk] = k;
+    }
     size_t *stack = pv_xmalloc((n ? n : 1) * sizeof *stack);
     size_t *stack_row = pv_xmalloc((n ? n : 1) * sizeof *stack_row);
     bool *done = pv_xcalloc(n ? n : 1, sizeof *done);
     for (size_t root = 0; root < n; root++) {
-        if (done[root] || ob->tree_parent[keys[root].pos] != AQ_NONE)
+        if (ob->tree_parent[keys[root].pos] != AQ_NONE)
             continue;
         size_t depth_top = 0;
         size_t next = root;
@@ -578,21 +598,19 @@ static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
                 stack[depth_top] = next;
                 stack_row[depth_top] = row;
                 depth_top++;
-            }
-            if (depth_top == 0)
-                break;
-            /* The next child of the top frame not yet shown, else climb. */
-            size_t parent_i = keys[stack[depth_top - 1]].pos;
-            next = AQ_NONE;
-            for (size_t k = 0; k < n; k++)
-                if (!done[k] && ob->tree_parent[keys[k].pos] == parent_i) {
-                    next = k;
+                next = first[next];
+            } else {
+                /* Climb until a frame has a next sibling. */
+                if (--depth_top == 0)
                     break;
-                }
-            if (next == AQ_NONE)
-                depth_top--;
+                next = sibling[stack[depth_top]];
+            }
         }
     }
+    free(first);
+    free(last);
+    free(sibling);
+    free(key_of);
     free(stack);
     free(stack_row);
     free(done);

@@ -250,7 +250,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         {"call_no", "Call No", PV_TYPE_INT, 0},
         {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
         {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
-        {"thread", "Thread", PV_TYPE_INT, PV_COL_GROUPED},
+        {"thread", "Thread", PV_TYPE_INT, 0},
         {"time", "Time", aq_counter_type(c), PV_COL_DESC},
         {"time_with_children", "Time with Children", aq_counter_type(c), PV_COL_DESC},
         {"module", "Module Name", PV_TYPE_STRING, 0},
@@ -303,7 +303,6 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         else if (unresolved++ == 0)
             first_unresolved = t->row_no[ft->calls.rows[i]];
     }
-    free(keys);
     if (unresolved)
         aq_warn(c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
                 "thread (first: row %zu); they are shown at the top of their thread",
@@ -349,16 +348,22 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         else
             ok = !has_sibling && next < 0;
         if (!has_sibling && !ok) {
-            /* A last sibling may also point nowhere with any value that is no call. */
-            ok = true;
-            for (size_t j = 0; j < n && ok; j++)
-                if (ft->call_thread[j] == ft->call_thread[ord[k].pos] &&
-                    aq_int(t, ft->calls.rows[j], col_rec, &rec) && rec == next)
-                    ok = false;
+            /* A last sibling may point at anything that is no call of its thread. */
+            aq_call_key probe = {ft->call_thread[ord[k].pos], next, 0};
+            size_t lo = 0, hi = nkeys;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (aq_call_key_cmp(&keys[mid], &probe) < 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
         }
         if (!ok && next_bad++ == 0)
             first_next_bad = t->row_no[row];
     }
+    free(keys);
     if (next_bad)
         aq_warn(c, "table %s: COL_NEXT disagrees with the COL_CALL_NO order for %zu calls "
                 "(first: row %zu); the COL_CALL_NO order is shown", t->name, next_bad,
