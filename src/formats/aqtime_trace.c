@@ -560,7 +560,7 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
         const char *name = aq_routine_name(&ft->meta, m, tmp, sizeof tmp);
         if (name)
             pv_table_set_cstr(vb.t, row, RT_ROUTINE, name);
-        /* The routine's own row first, META_ROUTINES where it is silent. */
+        /* META_ROUTINES names the routine; the ROUTINES row where it is silent. */
         static const struct {
             size_t col;
             const char *name;
@@ -569,10 +569,11 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
                    {RT_SOURCE, "COL_SOURCE_FILE", true},
                    {RT_LINE, "COL_SOURCE_LINE", false}};
         for (size_t k = 0; k < PV_ARRAY_LEN(own); k++) {
-            size_t sc = aq_col(t, own[k].name);
-            bool has = aq_cell(t, src, sc)->kind != AQ_V_NULL;
-            const aq_sel *from = has ? &ft->routines : &ft->meta;
-            size_t pos = has ? i : m;
+            bool meta_has = m != AQ_NONE &&
+                            aq_cell(ft->meta.t, ft->meta.rows[m],
+                                    aq_col(ft->meta.t, own[k].name))->kind != AQ_V_NULL;
+            const aq_sel *from = meta_has ? &ft->meta : &ft->routines;
+            size_t pos = meta_has ? m : i;
             size_t fc = aq_col(from->t, own[k].name);
             if (own[k].text)
                 aq_set_text_col(vb.t, row, own[k].col, from, pos, fc);
