@@ -85,7 +85,7 @@
     X(RC_META_ROUTINES, "REFERENCE_COUNT_PROFILER_META_ROUTINES",                                \
       "ID INST_ID PARENT_ID REC_ID COL_ADDRESS COL_ANALYSIS_RESULT:t COL_CLASS_NAME:t "          \
       "COL_CODE_TYPE:t COL_HIT_COUNT COL_MODULE_NAME:t COL_NAMESPACE:t COL_PROFILELINES "        \
-      "COL_ROUTINENAME:t COL_ROUTINE_NAME:t COL_SOURCE_FILE:t COL_SOURCE_LINE "                  \
+      "COL_ROUTINENAME:t COL_SOURCE_FILE:t COL_SOURCE_LINE "                  \
       "COL_SYMBOL_MONIKER:t COL_TOKEN COL_UNIT_NAME:t")                                          \
     X(RC_OBJECTS, "REFERENCE_COUNT_PROFILER_OBJECTS",                                            \
       "ID INST_ID PARENT_ID REC_ID COL__ COL_ADDRESS COL_CLASSRID COL_GET_ "                     \

@@ -593,6 +593,27 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
         if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
             t->inst_col = c;
     }
+    /* FORMATS.md §5: missing columns are shown empty; say which. */
+    pv_buf missing;
+    pv_buf_init(&missing);
+    for (const char *sp = aq_table_specs[id].columns; *sp;) {
+        while (*sp == ' ')
+            sp++;
+        const char *e = sp;
+        while (*e && *e != ' ' && *e != ':')
+            e++;
+        char *name = pv_xstrndup(sp, (size_t)(e - sp));
+        if (name[0] && aq_col(t, name) == AQ_NONE)
+            pv_buf_printf(&missing, "%s%s", missing.len ? ", " : "", name);
+        free(name);
+        sp = e;
+        while (*sp && *sp != ' ')
+            sp++;
+    }
+    if (missing.len)
+        pv_warn(&f->diag, "%s: table %s has no column %s: shown empty", f->path, t->db_name,
+                pv_buf_cstr(&missing));
+    pv_buf_free(&missing);
     if (t->inst_col == AQ_NONE) {
         pv_error(&f->diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
                  "and are ignored", f->path, t->db_name);

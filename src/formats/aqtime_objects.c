@@ -563,7 +563,6 @@ static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
     }
     size_t *stack = pv_xmalloc((n ? n : 1) * sizeof *stack);
     size_t *stack_row = pv_xmalloc((n ? n : 1) * sizeof *stack_row);
-    bool *done = pv_xcalloc(n ? n : 1, sizeof *done);
     for (size_t root = 0; root < n; root++) {
         if (ob->tree_parent[keys[root].pos] != AQ_NONE)
             continue;
@@ -572,7 +571,6 @@ static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
         for (;;) {
             if (next != AQ_NONE) {
                 size_t i = keys[next].pos;
-                done[next] = true;
                 size_t row = pv_table_add_row(vb.t);
                 size_t depth = depth_top;
                 if (depth > 0) {
@@ -613,7 +611,6 @@ static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
     free(key_of);
     free(stack);
     free(stack_row);
-    free(done);
     free(keys);
     return pv_table_view(aq_view_finish(&vb));
 }

@@ -28,6 +28,11 @@ expect() {
 
 cat_view() { "$PROFVIEW" cat "$@" | tail -n +2; }
 
+# The samples are clean: no warning at all.
+for db in aqtime-trace aqtime-resource aqtime-refcount; do
+  "$PROFVIEW" info --json "$S/$db.db" | grep -q '"warning_count":0,' || { echo "FAIL: $db.db has warnings"; fail=1; }
+done
+
 T=$S/aqtime-trace.db
 for inst in 1 2; do
   expect "$S/aqtime-trace.expect.tsv" call $inst >"$tmp/e"
