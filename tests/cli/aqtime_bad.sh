@@ -67,6 +67,17 @@ grep -q "COL_PARENT_NO chain loops" "$tmp/loop.out" || bad "loop: no warning"
 run loop_cat cat "$tmp/loop.db" --view call-trace --columns id,parent,depth
 [ "$(tail -n +2 "$tmp/loop_cat.out" | cut -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 " ] || { bad "loop: rows"; cat "$tmp/loop_cat.out"; }
 
+# 3b. COL_NEXT that disagrees with the COL_CALL_NO order: a warning, COL_CALL_NO wins.
+sqlite3 "$tmp/next.db" "$INST
+CREATE TABLE FUNCTION_TRACE_PROFILER_CALL_TRACE (COL_CALL_NO INTEGER, COL_NEXT INTEGER, COL_PARENT_NO INTEGER, ID INTEGER, INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (3, -1, -1, 3, 1, 0, 2);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, -1, 1, 1, 0, 0);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (2, 0, -1, 2, 1, 0, 1);"
+run next info "$tmp/next.db"
+grep -q "COL_NEXT disagrees with the COL_CALL_NO order for 1 calls (first: row 3)" "$tmp/next.out" || { bad "next: no warning"; cat "$tmp/next.out"; }
+run next_cat cat "$tmp/next.db" --view call-trace --columns id
+[ "$(tail -n +2 "$tmp/next_cat.out" | tr '\n' ' ')" = "1 2 3 " ] || bad "next: order"
+
 # 4. Reference count: -1 booleans, a REFCOUNT_TREE loop, a thread entry.
 sqlite3 "$tmp/rc.db" "CREATE TABLE INSTANCES (INST_ID INTEGER, CAPTION TEXT);
 INSERT INTO INSTANCES VALUES (5, 'rc');

@@ -98,6 +98,19 @@ for inst in 1 2; do
     check "trace $inst: callers of $rname" "$tmp/e" "$tmp/a"
   done <"$tmp/routines"
 done
+# Count counter (result set 2): min, max, avg (rounded) and calls per routine
+# from the expected calls, exact because nothing is converted.
+expect "$S/aqtime-trace.expect.tsv" call 2 >"$tmp/calls"
+expect "$S/aqtime-trace.expect.tsv" routine 2 >"$tmp/routines"
+awk -F'\t' 'BEGIN{OFS="\t"} NR==FNR {id[$2]=$1; next}
+  {r=$5; n[r]++; s[r]+=$6; if(!(r in mn) || $6<mn[r]) mn[r]=$6; if(!(r in mx) || $6>mx[r]) mx[r]=$6}
+  END{for(r in n) print id[r], n[r], mn[r], mx[r], int(s[r]/n[r]+0.5)}' \
+  <(awk -F'\t' 'BEGIN{OFS="\t"}{print $1,$2}' "$tmp/routines") "$tmp/calls" | sort -n >"$tmp/e"
+cat_view "$T" --instance 2 --view routines --columns id,calls,min_time,max_time,avg_time |
+  awk -F'\t' '$2>0' | sort -n >"$tmp/a"
+check "trace 2: calls, min, max, avg per routine" "$tmp/e" "$tmp/a"
+[ "$(wc -l <"$tmp/e")" -ge 5 ] || { echo "FAIL: too few called routines in the sample"; fail=1; }
+
 # Count counter (result set 2): callees' time is the summed time with children.
 expect "$S/aqtime-trace.expect.tsv" call 2 >"$tmp/calls"
 awk -F'\t' 'BEGIN{OFS="\t"} {routine[$2]=$5; parent[$2]=$3; wc[$2]=$7; order[NR]=$2}
