@@ -769,12 +769,14 @@ static int aq_probe(const unsigned char *head, size_t len, uint64_t file_size, c
     static const char magic[16] = "SQLite format 3";
     if (len < 16 || memcmp(head, magic, 16) != 0)
         return 0;
-    /* The schema usually sits on page 1: AQTime's table names make it sure. */
+    /* Any SQLite file is likely ours (the load checks the tables); AQTime's
+     * table names in the first pages make it surer.  Another SQLite loader
+     * that finds its own marker should score between 85 and 95. */
     static const char needle[] = "_PROFILER_";
     for (size_t i = 0; i + sizeof needle - 1 <= len; i++)
         if (strncasecmp((const char *)head + i, needle, sizeof needle - 1) == 0)
-            return 90;
-    return 60;
+            return 95;
+    return 85;
 }
 
 /* ---- result sets */

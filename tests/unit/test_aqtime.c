@@ -195,9 +195,9 @@ static void test_probe(void **state)
     const pv_loader *l = pv_loader_find("aqtime");
     assert_non_null(l);
     unsigned char head[128] = "SQLite format 3";
-    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 60);
+    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 85);
     memcpy(head + 100, "RESOURCE_PROFILER_OBJECTS", 25);
-    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 90);
+    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 95);
     memcpy(head, "SQLite format 2", 15);
     assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 0);
     assert_int_equal(l->probe(head, 10, 10, "x"), 0);
