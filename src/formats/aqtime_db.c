@@ -935,7 +935,8 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     (void)o;
     sqlite3 *db = NULL;
     char *uri = aq_uri(f->path);
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                         NULL);
     free(uri);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,

@@ -274,7 +274,9 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     /* Parents: COL_PARENT_NO is the parent's REC_ID in the same thread. */
     size_t col_rec = aq_col(t, "REC_ID"), col_pno = aq_col(t, "COL_PARENT_NO"),
            col_cno = aq_col(t, "COL_CALL_NO"), col_id = aq_col(t, "ID"),
-           col_next = aq_col(t, "COL_NEXT");
+           col_next = aq_col(t, "COL_NEXT"), col_line = aq_col(t, "COL_LINE_NUMBER"),
+           col_module = aq_col(ft->meta.t, "COL_MODULE_NAME"),
+           col_os = aq_col(ft->threads.t, "COL_WIN32THREADID");
     aq_call_key *keys = pv_xmalloc((n ? n : 1) * sizeof *keys);
     size_t nkeys = 0;
     for (size_t i = 0; i < n; i++) {
@@ -436,20 +438,19 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 if (name)
                     pv_table_set_cstr(vb.t, row, CT_ROUTINE, name);
                 if (m != AQ_NONE) {
-                    aq_set_text_col(vb.t, row, CT_MODULE, &ft->meta, m,
-                                    aq_col(ft->meta.t, "COL_MODULE_NAME"));
+                    aq_set_text_col(vb.t, row, CT_MODULE, &ft->meta, m, col_module);
                     if (aq_ft_routine_id(ft, m, &v))
                         pv_table_set_int(vb.t, row, CT_ROUTINE_ID, v);
                 }
                 pv_table_set_int(vb.t, row, CT_DEPTH, (int64_t)depth);
                 if (ft->call_thread[call] != AQ_NONE)
                     aq_set_int_col(vb.t, row, CT_THREAD, &ft->threads, ft->call_thread[call],
-                                   aq_col(ft->threads.t, "COL_WIN32THREADID"));
+                                   col_os);
                 if (ft->call_has_own[call])
                     pv_table_set_int(vb.t, row, CT_TIME, aq_counter_value(c, ft->call_own[call]));
                 if (ft->call_has_wc[call])
                     pv_table_set_int(vb.t, row, CT_TWC, aq_counter_value(c, ft->call_wc[call]));
-                if (aq_int(t, src, aq_col(t, "COL_LINE_NUMBER"), &v))
+                if (aq_int(t, src, col_line, &v))
                     pv_table_set_int(vb.t, row, CT_LINE, v);
                 aq_view_fill_extras(&vb, row, src);
                 /* Aggregates for routines: recursion counted once. */
