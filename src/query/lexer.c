@@ -43,42 +43,100 @@ static void pv_token_push(pv_token **tokens, size_t *count, size_t *cap, pv_toke
     (*tokens)[(*count)++] = t;
 }
 
-/* Reads a quoted string starting at expr[i] (the quote).  A backslash takes
- * the next character literally.  Returns the index after the closing quote,
- * or 0 when the string is not closed. */
+static int pv_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The escapes that `profview cat` writes (PRODUCT.md §6: \t \n \r \\ and
+ * \xNN for other control characters), so that a value copied from its
+ * output matches.  At expr[i] == '\\': stores the byte and returns the
+ * length of the escape, or 0 when it is not one of these (NUL is never
+ * produced: cell strings hold none). */
+static size_t pv_lex_escape(const char *expr, size_t i, char *byte)
+{
+    switch (expr[i + 1]) {
+    case 't':
+        *byte = '\t';
+        return 2;
+    case 'n':
+        *byte = '\n';
+        return 2;
+    case 'r':
+        *byte = '\r';
+        return 2;
+    case 'x': {
+        int hi = pv_hex_digit(expr[i + 2]);
+        int lo = hi < 0 ? -1 : pv_hex_digit(expr[i + 3]);
+        if (lo < 0 || (hi == 0 && lo == 0))
+            return 0;
+        *byte = (char)(hi * 16 + lo);
+        return 4;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Reads a quoted string starting at expr[i] (the quote).  Besides the
+ * escapes above, a backslash before a backslash or a quote takes it
+ * literally; any other backslash is kept (so C:\src\main.c needs no
+ * doubling).  Returns the index after the closing quote, or 0 when the
+ * string is not closed. */
 static size_t pv_lex_string(const char *expr, size_t i, pv_buf *out)
 {
     char quote = expr[i++];
     pv_buf_clear(out);
-    for (; expr[i]; i++) {
-        if (expr[i] == '\\' && expr[i + 1]) {
-            pv_buf_putc(out, expr[++i]);
+    while (expr[i]) {
+        char byte;
+        size_t esc;
+        if (expr[i] == '\\' && (esc = pv_lex_escape(expr, i, &byte)) != 0) {
+            pv_buf_putc(out, byte);
+            i += esc;
+        } else if (expr[i] == '\\' &&
+                   (expr[i + 1] == '\\' || expr[i + 1] == '"' || expr[i + 1] == '\'')) {
+            pv_buf_putc(out, expr[i + 1]);
+            i += 2;
         } else if (expr[i] == quote) {
             return i + 1;
         } else {
-            pv_buf_putc(out, expr[i]);
+            pv_buf_putc(out, expr[i++]);
         }
     }
     return 0;
 }
 
-/* Reads /regex/flags starting at expr[i].  Inside, "\/" stands for '/';
- * every other backslash sequence is left for regcomp. */
+/* Reads /regex/flags starting at expr[i].  Inside, "\/" stands for '/', and
+ * \t \n \r \xNN for control characters (as `cat` writes them); every
+ * other backslash sequence is left for regcomp. */
 static size_t pv_lex_regex(const char *expr, size_t i, pv_buf *out)
 {
     i++;
     pv_buf_clear(out);
-    for (; expr[i]; i++) {
+    while (expr[i]) {
+        char byte;
+        size_t esc;
         if (expr[i] == '\\' && expr[i + 1] == '/') {
             pv_buf_putc(out, '/');
-            i++;
+            i += 2;
+        } else if (expr[i] == '\\' && (esc = pv_lex_escape(expr, i, &byte)) != 0 &&
+                   ((unsigned char)byte < 0x20 || byte == 0x7f)) {
+            pv_buf_putc(out, byte);
+            i += esc;
         } else if (expr[i] == '\\' && expr[i + 1]) {
             pv_buf_putc(out, '\\');
-            pv_buf_putc(out, expr[++i]);
+            pv_buf_putc(out, expr[i + 1]);
+            i += 2;
         } else if (expr[i] == '/') {
             return i + 1;
         } else {
-            pv_buf_putc(out, expr[i]);
+            pv_buf_putc(out, expr[i++]);
         }
     }
     return 0;

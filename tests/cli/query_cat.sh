@@ -121,7 +121,33 @@ check "tree sort keeps shape" "$tmp/exp" "$tmp/out"
 "$pv" cat "$plist" --view routines --filter '  ' >"$tmp/out"
 check "empty filter" "$tmp/routines.tsv" "$tmp/out"
 
-# 8. errors: usage error (exit 1), the expression, a caret, the message
+# 8. AQTime: a tree of several threads in result set 2, names with a tab
+# (written \t by cat, and matched by "\t" in a filter), '<' inside a quoted value
+aq=$src/sample-data/aqtime-trace.db
+if [ -f "$aq" ]; then
+  "$pv" cat "$aq" --instance 2 --view call-trace >"$tmp/aqcalls.tsv"
+  awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; print "id\troutine"; next }
+    { n++; id[n] = $(idx["id"]); par[$(idx["id"])] = $(idx["parent"]); name[n] = $(idx["routine"])
+      if ($(idx["routine"]) == "render\\tframe" && $(idx["thread"]) == 7002) hit[$(idx["id"])] = 1 }
+    END { for (k in hit) for (p = k; p != ""; p = par[p]) keep[p] = 1
+          for (i = 1; i <= n; i++) if (keep[id[i]]) print id[i] "\t" name[i] }' "$tmp/aqcalls.tsv" >"$tmp/exp"
+  "$pv" cat "$aq" --instance 2 --view call-trace --filter 'routine = "render\tframe" && thread = 7002' \
+    --columns id,routine >"$tmp/out"
+  check "AQTime tree filter, tab in a name" "$tmp/exp" "$tmp/out"
+  [ "$(wc -l <"$tmp/out")" -ge 3 ] || { echo "FAIL: AQTime filter selects too few rows"; fail=1; }
+fi
+aqr=$src/sample-data/aqtime-resource.db
+if [ -f "$aqr" ]; then
+  "$pv" cat "$aqr" --view objects >"$tmp/objects.tsv"
+  select_rows "$tmp/objects.tsv" 'f["class"] == "HANDLE<Event>" || f["size"] >= 400' size,id,class >"$tmp/sel"
+  { head -1 "$tmp/sel"; tail -n +2 "$tmp/sel" | sort -s -t$'\t' -k1,1nr; } >"$tmp/exp"
+  "$pv" cat "$aqr" --view objects --filter 'class = "HANDLE<Event>" || size >= 400' --sort size:desc \
+    --columns size,id,class >"$tmp/out"
+  check "AQTime objects, quoted '<', sort size:desc" "$tmp/exp" "$tmp/out"
+  [ "$(wc -l <"$tmp/out")" -ge 3 ] || { echo "FAIL: AQTime objects filter selects too few rows"; fail=1; }
+fi
+
+# 9. errors: usage error (exit 1), the expression, a caret, the message
 expect_error() { # name expected-stderr args...
   local name=$1 want=$2 rc=0
   shift 2

@@ -257,6 +257,40 @@ static void test_regex_and_like(void **state)
     pv_view_free(v);
 }
 
+/* Values accept the escapes `cat` writes (\t \n \r \\ \xNN), so a name
+ * copied from its output matches; other backslashes stay as they are. */
+static void test_escapes(void **state)
+{
+    (void)state;
+    static const pv_column c2[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+    };
+    static const char *const names[] = {"render\tframe", "C:\\src\\x.c",
+                                        "a\x01"
+                                        "b",
+                                        "q\"u'o"};
+    pv_table *t = pv_table_new("t", "T", c2, 2);
+    for (size_t i = 0; i < PV_ARRAY_LEN(names); i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, 1, names[i]);
+    }
+    pv_view *v = pv_table_view(t);
+    assert_filter(v, "name = \"render\\tframe\"", "1");
+    assert_filter(v, "name = 'render\\x09frame'", "1");
+    assert_filter(v, "name ~ /r\\tf/", "1");
+    assert_filter(v, "\"R\\tF\"", "1");
+    assert_filter(v, "name = \"C:\\\\src\\\\x.c\"", "2"); /* as cat prints it */
+    assert_filter(v, "name = \"C:\\src\\x.c\"", "2");     /* single backslashes */
+    assert_filter(v, "name ~ /^C:\\\\src/", "2");         /* regex: \\ is a backslash */
+    assert_filter(v, "name = \"a\\x01b\"", "3");
+    assert_filter(v, "name = \"a\\x00b\"", ""); /* no NUL: kept as text */
+    assert_filter(v, "name = \"q\\\"u'o\"", "4");
+    assert_filter(v, "name = 'q\"u\\'o'", "4");
+    pv_view_free(v);
+}
+
 static void test_bare_text(void **state)
 {
     (void)state;
@@ -769,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_float_handle_hex),
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_regex_and_like),
+        cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_bare_text),
         cmocka_unit_test(test_empty_expression),
         cmocka_unit_test(test_flat_selection_in_place),
