@@ -266,10 +266,7 @@ static void test_escapes(void **state)
         {"id", "Id", PV_TYPE_INT, 0},
         {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
     };
-    static const char *const names[] = {"render\tframe", "C:\\src\\x.c",
-                                        "a\x01"
-                                        "b",
-                                        "q\"u'o"};
+    static const char *const names[] = {"render\tframe", "C:\\src\\x.c", "a\001b", "q\"u'o"};
     pv_table *t = pv_table_new("t", "T", c2, 2);
     for (size_t i = 0; i < PV_ARRAY_LEN(names); i++) {
         size_t r = pv_table_add_row(t);
