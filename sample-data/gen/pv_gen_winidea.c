@@ -597,7 +597,8 @@ static void do_call(int c, frame *fn, frame *ln)
     ev_entry(c, callee);
 }
 
-/* One step of the running context c: time passes, then 1-3 events. */
+/* One step of the running context c: time passes (not right after a switch
+ * in text-ctx), then 1-3 events. */
 static void step(int c)
 {
     stack *st = &stacks[c];
