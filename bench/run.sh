@@ -82,7 +82,7 @@ row "BIN full index peak RSS (file + 16 B/event)" "$(mb "$best_kb")" "<= $(mb "$
 measure "text" "$pv" info "$text_txt"
 rate=failed
 [ "$best_s" != failed ] &&
-  rate=$(awk -v s="$text_size" -v t="$best_s" 'BEGIN { printf "%.0f", t > 0 ? s / 1e6 / t : 0 }')
+  rate=$(awk -v s="$text_size" -v t="$best_s" 'BEGIN { printf "%.0f", (t > 0 ? s / 1e6 / t : 0) }')
 row "Text1 load (info, $((text_size / 1000000)) MB, $text_events events)" "$(secs "$best_s")" "" ""
 row "Text1 throughput (parse + index)" "$rate MB/s" ">= 400 MB/s" "$(verdict "$rate" ">=" 400)"
 row "Text1 load peak RSS" "$(mb "$best_kb")" "" ""
