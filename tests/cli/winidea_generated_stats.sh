@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # profview's statistics recomputed from the timeline (FORMATS.md §3) equal
 # the statistics the generator wrote from its own bookkeeping, for every
-# generated sample, column by column.  (`statistics` vs `statistics-exported`;
+# generated sample, column by column; and every generated sample loads
+# without warnings.  (`statistics` vs `statistics-exported`;
 # the files carry no Neutral rows, so those are left out of `statistics`.)
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
@@ -16,6 +17,14 @@ for name in rtos.txt rtos-ctx.txt rtos-v10.txt rtos-v11.txt; do
   f=$src/sample-data/$name
   # rows the file carries: non-blank lines of its STATISTICS sections
   carried=$(tr -d '\r' < "$f" | awk '/^\* /{ s = ($2 ~ /^STATISTICS/) ; next } s && NF { n++ } END { print n + 0 }')
+  # a generated sample is well-formed: it loads without a single warning
+  if "$pv" info --json "$f" > "$tmp/info.json" 2> "$tmp/err"; then
+    grep -q '"warning_count":0,' "$tmp/info.json" ||
+      { echo "FAIL: $name: loads with warnings: $(head -c 400 "$tmp/info.json")"; fail=1; }
+  else
+    echo "FAIL: $name: info: $(head -3 "$tmp/err")"
+    fail=1
+  fi
   if ! "$pv" cat "$f" --view statistics-exported --columns "$cols" > "$tmp/exported.tsv" 2> "$tmp/err"; then
     echo "FAIL: $name: cat --view statistics-exported: $(head -3 "$tmp/err")"
     fail=1
