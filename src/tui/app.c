@@ -242,7 +242,7 @@ static pv_view *pv_item_view(const pv_app *a, const pv_item *it)
 
 static void pv_app_go(pv_app *a, const pv_location *to, bool push);
 
-static void pv_app_add_file(pv_app *a, pv_file *f)
+void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
     size_t fi = a->file_count++;
@@ -290,7 +290,7 @@ bool pv_app_poll(pv_app *a)
     bool errors = a->load_errors.len > 0;
     pthread_mutex_unlock(&a->lock);
     for (size_t i = 0; i < n; i++)
-        pv_app_add_file(a, got[i]);
+        pv_app_adopt_file(a, got[i]);
     free(got);
     if (errors && a->file_count) {
         pthread_mutex_lock(&a->lock);

@@ -19,6 +19,9 @@ void pv_app_free(pv_app *a);
 /* Adds a message shown on the prompt line (is_error: in the error role). */
 void pv_app_message(pv_app *a, bool is_error, const char *text);
 
+/* Adds a loaded file to the Explorer; the app owns it from now on (the
+ * loader thread's files come this way; tests hand in files they built). */
+void pv_app_adopt_file(pv_app *a, pv_file *f);
 /* Takes in what the loader thread finished.  Returns true when something
  * changed (redraw). */
 bool pv_app_poll(pv_app *a);
