@@ -1085,7 +1085,7 @@ const pv_grid *pv_app_draw(pv_app *a)
     int W = a->width, H = a->height;
     if (W < 20 || H < 5) {
         /* Too small for panes: say so rather than draw garbage. */
-        pv_grid_str(&a->grid, 0, 0, W, "profview: terminal too small", PV_ROLE_ERROR);
+        pv_grid_str(&a->grid, 0, 0, W, "too small", PV_ROLE_ERROR);
         a->cursor_on = false;
         return &a->grid;
     }
