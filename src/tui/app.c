@@ -623,7 +623,7 @@ static void pv_app_draw_explorer(pv_app *a, pv_rect r)
     pthread_mutex_lock(&a->lock);
     bool busy = a->queue_next < a->queue_count;
     char what[300];
-    snprintf(what, sizeof what, "loading %s", pv_basename(a->load_path));
+    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->queue[a->queue_next]) : "");
     pthread_mutex_unlock(&a->lock);
     if (busy && y < r.y + r.h)
         pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
@@ -661,6 +661,26 @@ static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t
         if (r->view->columns[shown[i]].flags & PV_COL_NAME)
             return shown[i];
     return shown[0];
+}
+
+/* Width of the last column: its content on screen, up to all the room. */
+static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int room,
+                             size_t tree_col, size_t count, int rows)
+{
+    int w = r->widths[c];
+    pv_buf text;
+    pv_buf_init(&text);
+    for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
+        size_t row = pv_report_row(r, k);
+        pv_app_cell_text(a, r->view, row, c, &text);
+        int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
+        if (c == tree_col)
+            cw += 2 * (int)pv_report_depth(r, k) + 2;
+        if (cw > w)
+            w = cw;
+    }
+    pv_buf_free(&text);
+    return w < room ? w : room;
 }
 
 /* Draws a report: header (with sort indicator) and the visible rows only. */
@@ -723,8 +743,11 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     for (size_t i = r->hscroll; i < n && x < rc.x + rc.w; i++) {
         size_t c = shown[i];
         const pv_column *col = &r->view->columns[c];
-        int w = r->widths[c];
         int room = rc.x + rc.w - x;
+        /* The last column may use all the room that is left. */
+        if (i + 1 == n && r->widths[c] < room)
+            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, count, rows);
+        int w = r->widths[c];
         char title[160];
         const char *ind = "";
         if (r->sort_count && r->sort[0].column == c)
@@ -880,7 +903,7 @@ static void pv_app_draw_status(pv_app *a, int y)
     bool busy = a->queue_next < a->queue_count;
     if (busy) {
         double elapsed = pv_now() - a->load_start;
-        pv_buf_printf(&s, " Loading %s", pv_basename(a->load_path));
+        pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
         if (a->load_what[0])
             pv_buf_printf(&s, ": %s", a->load_what);
         if (a->load_total) {
