@@ -116,7 +116,18 @@ struct pv_app {
     int overlay;
     size_t ov_cursor, ov_top;
     bool quit;
+
+    /* Work on a big view waits until the screen says it is being done. */
+    int work;
+    pv_report *work_report;
+    pv_sort_key work_key;
+    char work_filter[256];
 };
+
+/* Views with more rows than this are filtered and sorted only after the
+ * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
+#define PV_BIG_VIEW 200000
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT };
 
 static double pv_now(void)
 {
@@ -1438,16 +1449,9 @@ static void pv_app_prompt_key(pv_app *a, int key)
 
 /* ---- filter, sort, commands */
 
-static void pv_app_apply_filter(pv_app *a, const char *expr)
+static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
 {
-    pv_report *r = pv_app_focused_report(a);
-    if (!r) {
-        pv_app_message(a, true, "no report to filter");
-        return;
-    }
     size_t rows = pv_view_rows(r->view);
-    if (rows > 1000000)
-        pv_app_message(a, false, "filtering...");
     pv_query_error err;
     if (!pv_report_set_filter(r, expr, &err)) {
         pv_buf msg;
@@ -1472,20 +1476,62 @@ static void pv_app_apply_filter(pv_app *a, const char *expr)
     pv_app_message(a, false, text);
 }
 
+static void pv_app_apply_filter(pv_app *a, const char *expr)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r) {
+        pv_app_message(a, true, "no report to filter");
+        return;
+    }
+    size_t rows = pv_view_rows(r->view);
+    if (rows > PV_BIG_VIEW) {
+        char text[128];
+        snprintf(text, sizeof text, "Filtering %zu rows...", rows);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_FILTER;
+        a->work_report = r;
+        snprintf(a->work_filter, sizeof a->work_filter, "%s", expr);
+        return;
+    }
+    pv_app_filter_now(a, r, expr);
+}
+
 static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
 {
     pv_sort_key key = {col, (r->view->columns[col].flags & PV_COL_DESC) != 0};
     if (toggle_same && r->sort_count && r->sort[0].column == col)
         key.descending = !r->sort[0].descending;
 #if PV_TUI_HAVE_QUERY
-    if (pv_view_rows(r->view) > 1000000)
-        pv_app_message(a, false, "sorting...");
+    size_t rows = pv_view_rows(r->view);
+    if (rows > PV_BIG_VIEW) {
+        char text[128];
+        snprintf(text, sizeof text, "Sorting %zu rows by %s...", rows, r->view->columns[col].id);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_SORT;
+        a->work_report = r;
+        a->work_key = key;
+        return;
+    }
     pv_report_set_sort(r, &key, 1);
     a->message[0] = '\0';
 #else
     (void)key;
     pv_app_message(a, true, "sorting is not available in this build (no query module)");
 #endif
+}
+
+bool pv_app_has_work(const pv_app *a) { return a->work != PV_WORK_NONE; }
+
+void pv_app_work(pv_app *a)
+{
+    int work = a->work;
+    a->work = PV_WORK_NONE;
+    if (work == PV_WORK_FILTER) {
+        pv_app_filter_now(a, a->work_report, a->work_filter);
+    } else if (work == PV_WORK_SORT) {
+        pv_report_set_sort(a->work_report, &a->work_key, 1);
+        a->message[0] = '\0';
+    }
 }
 
 static void pv_app_goto(pv_app *a, const char *arg)

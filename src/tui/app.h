@@ -34,6 +34,10 @@ size_t pv_app_file_count(const pv_app *a);
 const char *pv_app_load_errors(const pv_app *a);
 
 void pv_app_key(pv_app *a, int key);
+/* Long work a key asked for (sorting or filtering a big view) is done by
+ * pv_app_work after the screen showed that it is being done. */
+bool pv_app_has_work(const pv_app *a);
+void pv_app_work(pv_app *a);
 /* A mouse event at screen (y, x): button 1 = click, 4/5 = wheel up/down. */
 void pv_app_mouse(pv_app *a, int y, int x, int button);
 /* Cancels long work (Ctrl-C while loading); returns true if there was any. */

@@ -210,6 +210,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
         pv_term_show(app, color);
+        if (pv_app_has_work(app)) {
+            pv_app_work(app);
+            continue;
+        }
         timeout(pv_app_loading(app) ? 100 : -1);
         wint_t wc;
         int rc = get_wch(&wc);
@@ -283,6 +287,10 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
         } else {
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);
+            if (pv_app_has_work(app)) {
+                pv_app_draw(app);
+                pv_app_work(app);
+            }
             pv_app_wait_loaded(app); /* :open loads before the next key */
         }
     }

@@ -142,6 +142,10 @@ static char *screen_after(pv_app *a, const char *keys)
             pv_app_resize(a, ev[i].width, ev[i].height);
         else
             pv_app_key(a, ev[i].key);
+        if (pv_app_has_work(a)) {
+            pv_app_draw(a);
+            pv_app_work(a);
+        }
     }
     free(ev);
     pv_buf out;
@@ -493,6 +497,32 @@ static void test_search(void **state)
     free(s);
     s = screen_after(a, "/nothing-like-this<Enter>");
     assert_non_null(strstr(s, "not found: nothing-like-this"));
+    free(s);
+    pv_app_free(a);
+}
+
+/* Mouse: click focuses and selects, the wheel scrolls, tabs switch. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "");
+    free(s);
+    pv_app_mouse(a, 4, 30, 1); /* the third row of the report */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "row 3/5"));
+    free(s);
+    pv_app_mouse(a, 15, 45, 1); /* the "Callees" tab */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "-[Callees]-"));
+    free(s);
+    pv_app_mouse(a, 5, 30, 5); /* wheel down over the report: 3 rows */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "row 5/5"));
+    free(s);
+    pv_app_mouse(a, 4, 5, 1); /* "Call trace (5)" in the Explorer */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "Report: Call trace"));
     free(s);
     pv_app_free(a);
 }
@@ -1031,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_screen_narrow),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_prompt),
+        cmocka_unit_test(test_mouse),
         cmocka_unit_test(test_screen_utf8),
         cmocka_unit_test(test_key_names),
         cmocka_unit_test(test_default_keys),
