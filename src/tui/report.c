@@ -90,6 +90,11 @@ static void pv_report_rebuild(pv_report *r)
             }
 }
 
+void pv_report_refresh(pv_report *r)
+{
+    pv_report_rebuild(r);
+}
+
 static void pv_report_apply_columns(pv_report *r, const char *columns)
 {
     char bad[64];
@@ -198,6 +203,72 @@ bool pv_report_select_row(pv_report *r, size_t model_row)
     return false;
 }
 
+/* Removes the visible descendants of the node at visible index k. */
+static void pv_report_splice_out(pv_report *r, size_t k)
+{
+    uint32_t d = r->vis_depth[k];
+    size_t e = k + 1;
+    while (e < r->vis_count && r->vis_depth[e] > d)
+        e++;
+    memmove(r->vis + k + 1, r->vis + e, (r->vis_count - e) * sizeof *r->vis);
+    memmove(r->vis_depth + k + 1, r->vis_depth + e, (r->vis_count - e) * sizeof *r->vis_depth);
+    r->vis_count -= e - (k + 1);
+}
+
+/* Inserts the descendants of the (expanded) node at visible index k that
+ * are visible: a walk over its subtree only, with an explicit stack. */
+static void pv_report_splice_in(pv_report *r, size_t k)
+{
+    size_t node = r->vis[k];
+    size_t n = pv_report_sel_count(r), p = node;
+    if (r->sel)
+        for (p = 0; p < n && r->sel[p] != node; p++)
+            ;
+    size_t cap = 64, sp = 0, add_cap = 64, added = 0;
+    size_t *stack = pv_xmalloc(cap * sizeof *stack);
+    uint8_t *hide = pv_xmalloc(cap);
+    size_t *rows = pv_xmalloc(add_cap * sizeof *rows);
+    uint32_t *depths = pv_xmalloc(add_cap * sizeof *depths);
+    stack[sp] = node;
+    hide[sp++] = pv_bit(r->collapsed, node);
+    for (size_t i = p + 1; i < n; i++) {
+        size_t row = pv_report_sel_row(r, i);
+        size_t parent = pv_view_parent(r->view, row);
+        while (sp > 0 && stack[sp - 1] != parent)
+            sp--;
+        if (sp == 0)
+            break;
+        bool hidden = hide[sp - 1];
+        if (!hidden) {
+            size_t c2 = add_cap;
+            rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
+            depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
+            rows[added] = row;
+            depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+        }
+        if (sp == cap) {
+            size_t hc = cap;
+            stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+            hide = pv_xgrow(hide, &hc, sp + 1, 1);
+        }
+        stack[sp] = row;
+        hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
+    }
+    size_t vcap = r->vis_count + added;
+    r->vis = pv_xrealloc(r->vis, (vcap ? vcap : 1) * sizeof *r->vis);
+    r->vis_depth = pv_xrealloc(r->vis_depth, (vcap ? vcap : 1) * sizeof *r->vis_depth);
+    memmove(r->vis + k + 1 + added, r->vis + k + 1, (r->vis_count - k - 1) * sizeof *r->vis);
+    memmove(r->vis_depth + k + 1 + added, r->vis_depth + k + 1,
+            (r->vis_count - k - 1) * sizeof *r->vis_depth);
+    memcpy(r->vis + k + 1, rows, added * sizeof *rows);
+    memcpy(r->vis_depth + k + 1, depths, added * sizeof *depths);
+    r->vis_count += added;
+    free(stack);
+    free(hide);
+    free(rows);
+    free(depths);
+}
+
 bool pv_report_tree(pv_report *r, pv_tree_op op)
 {
     size_t row = pv_report_selected(r);
@@ -211,16 +282,29 @@ bool pv_report_tree(pv_report *r, pv_tree_op op)
         }
         return false;
     }
+    /* Expanding or collapsing splices the visible list around the node:
+     * the cost is the node's subtree, not the whole view. */
+    size_t k = r->cursor;
+    bool was_collapsed = pv_bit(r->collapsed, row);
     switch (op) {
     case PV_TREE_TOGGLE:
-        pv_bit_set(r->collapsed, row, !pv_bit(r->collapsed, row));
-        break;
+        pv_bit_set(r->collapsed, row, !was_collapsed);
+        if (was_collapsed)
+            pv_report_splice_in(r, k);
+        else
+            pv_report_splice_out(r, k);
+        return true;
     case PV_TREE_EXPAND:
-        pv_bit_set(r->collapsed, row, false);
-        break;
+        if (was_collapsed) {
+            pv_bit_set(r->collapsed, row, false);
+            pv_report_splice_in(r, k);
+        }
+        return true;
     case PV_TREE_COLLAPSE:
-        if (!pv_bit(r->collapsed, row)) {
+        if (!was_collapsed) {
             pv_bit_set(r->collapsed, row, true);
+            pv_report_splice_out(r, k);
+            return true;
         } else {
             size_t p = pv_view_parent(r->view, row);
             if (p != PV_NO_ROW)
@@ -230,14 +314,14 @@ bool pv_report_tree(pv_report *r, pv_tree_op op)
         break;
     case PV_TREE_EXPAND_ALL: {
         /* The subtree follows the node in the selection (pre-order). */
-        size_t n = pv_report_sel_count(r), k = 0;
-        while (k < n && pv_report_sel_row(r, k) != row)
-            k++;
+        size_t n = pv_report_sel_count(r), at = r->sel ? 0 : row;
+        while (at < n && pv_report_sel_row(r, at) != row)
+            at++;
         size_t cap = 64, sp = 0;
         size_t *stack = pv_xmalloc(cap * sizeof *stack);
         stack[sp++] = row;
         pv_bit_set(r->collapsed, row, false);
-        for (size_t i = k + 1; i < n; i++) {
+        for (size_t i = at + 1; i < n; i++) {
             size_t child = pv_report_sel_row(r, i);
             size_t parent = pv_view_parent(r->view, child);
             while (sp > 0 && stack[sp - 1] != parent)
@@ -249,10 +333,11 @@ bool pv_report_tree(pv_report *r, pv_tree_op op)
             stack[sp++] = child;
         }
         free(stack);
-        break;
+        pv_report_splice_out(r, k);
+        pv_report_splice_in(r, k);
+        return true;
     }
     }
-    pv_report_rebuild(r);
     return true;
 }
 

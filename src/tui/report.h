@@ -74,6 +74,10 @@ typedef enum pv_tree_op {
  * with children (COLLAPSE on a leaf moves to its parent). */
 bool pv_report_tree(pv_report *r, pv_tree_op op);
 
+/* Rebuilds a tree's visible list from the collapsed bits in one pass (what
+ * the splicing of pv_report_tree must always agree with). */
+void pv_report_refresh(pv_report *r);
+
 /* Shown columns, in view order; returns how many were written to out. */
 size_t pv_report_shown(const pv_report *r, size_t *out, size_t max);
 /* Sets the shown columns from "a,b,c"; false (nothing changed) when a name

@@ -1047,6 +1047,44 @@ static void test_report_tree_ops(void **state)
     pv_file_free(f);
 }
 
+/* Expand and collapse splice the visible list; after any sequence it equals
+ * the list rebuilt from scratch. */
+static void test_report_splice_matches_rebuild(void **state)
+{
+    (void)state;
+    pv_table *t = pv_table_new("tree", "Tree", trace_cols, T_COUNT);
+    pv_table_make_tree(t);
+    size_t path[64], depth = 0;
+    unsigned seed = 12345;
+    for (size_t i = 0; i < 400; i++) {
+        size_t r = pv_table_add_row(t);
+        seed = seed * 1103515245u + 12345u;
+        size_t pop = (seed >> 16) % 3;
+        while (pop-- && depth)
+            depth--;
+        if (depth)
+            pv_table_set_parent(t, r, path[depth - 1]);
+        if (depth < 64)
+            path[depth++] = r;
+    }
+    pv_report r, fresh;
+    pv_report_open(&r, pv_table_view(t), true, NULL);
+    for (int step = 0; step < 300; step++) {
+        seed = seed * 1103515245u + 12345u;
+        pv_report_move_to(&r, (seed >> 8) % pv_report_count(&r));
+        pv_tree_op op = (pv_tree_op)((seed >> 20) % 4);
+        pv_report_tree(&r, op);
+        pv_report_open(&fresh, r.view, false, NULL);
+        memcpy(fresh.collapsed, r.collapsed, pv_view_rows(r.view) / 8 + 1);
+        pv_report_refresh(&fresh);
+        assert_int_equal(fresh.vis_count, r.vis_count);
+        assert_memory_equal(fresh.vis, r.vis, r.vis_count * sizeof *r.vis);
+        assert_memory_equal(fresh.vis_depth, r.vis_depth, r.vis_count * sizeof *r.vis_depth);
+        pv_report_close(&fresh);
+    }
+    pv_report_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1078,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_report_tree_ops),
+        cmocka_unit_test(test_report_splice_matches_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
