@@ -1,65 +1,955 @@
-/* winidea_views.c - the winIDEA result set: indexes the raw data and builds
- * the views (PRODUCT.md §2, §6). */
+/* winidea_views.c - the winIDEA result set: indexes the raw data
+ * (src/model/timeline.c) and builds the views (PRODUCT.md §2, §6).
+ *
+ * `timeline` and `call-trace` are virtual views over the index (50 M events
+ * are never materialised); the other views are small pv_tables. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profview/table.h"
+#include "profview/timeline.h"
 #include "profview/winidea.h"
+
+/* Detail views that list events stop here (a call of main holds them all). */
+#define WI_DETAIL_EVENT_LIMIT 100000u
+
+typedef struct wi_model {
+    pv_wi_data *d;
+    pv_timeline_index ix;
+    bool indexed;
+} wi_model;
+
+static void wi_model_destroy(void *p)
+{
+    wi_model *m = p;
+    if (m->indexed)
+        pv_timeline_index_free(&m->ix);
+    pv_wi_data_free(m->d);
+    free(m->d);
+    free(m);
+}
+
+static uint32_t wi_call_area(const pv_timeline_index *ix, size_t call)
+{
+    return ix->event_area[ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL];
+}
+
+static uint16_t wi_call_context(const pv_timeline_index *ix, size_t call)
+{
+    return ix->event_context[ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL];
+}
+
+static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
+{
+    pv_wi_event e;
+    pv_wi_event_at(ix->tl, i, &e);
+    return e.time;
+}
+
+/* A virtual view: columns copied, ops and impl given. */
+static pv_view *wi_virtual_view(const char *id, const char *title, const pv_column *cols,
+                                size_t n, const pv_view_ops *ops, void *impl)
+{
+    pv_view *v = pv_xcalloc(1, sizeof *v);
+    v->ops = ops;
+    v->id = pv_xstrdup(id);
+    v->title = pv_xstrdup(title);
+    v->columns = pv_xcalloc(n, sizeof *v->columns);
+    memcpy(v->columns, cols, n * sizeof *cols);
+    v->column_count = n;
+    v->impl = impl;
+    return v;
+}
+
+static void wi_virtual_destroy(pv_view *v)
+{
+    free(v->impl);
+    free(v->columns);
+    free(v->id);
+    free(v->title);
+    free(v);
+}
+
+static void wi_cell_int(pv_cell *out, pv_type type, int64_t v)
+{
+    out->type = type;
+    out->present = true;
+    out->v.i = v;
+}
+
+static void wi_cell_uint(pv_cell *out, pv_type type, uint64_t v)
+{
+    out->type = type;
+    out->present = true;
+    out->v.u = v;
+}
+
+static void wi_cell_str(pv_cell *out, const char *s)
+{
+    out->type = PV_TYPE_STRING;
+    out->present = true;
+    out->v.s.ptr = s;
+    out->v.s.len = strlen(s);
+}
+
+static void wi_cell_absent(pv_cell *out, pv_type type)
+{
+    out->type = type;
+    out->present = false;
+    out->v.u = 0;
+}
+
+static const char *wi_event_name(unsigned kind)
+{
+    static const char *const names[] = {"X", "S", "R", "E", "W"};
+    return kind < 5 ? names[kind] : "?";
+}
+
+/* ---- summary */
 
 enum { SUMMARY_ID, SUMMARY_KEY, SUMMARY_VALUE, SUMMARY_COLUMNS };
 
-static const pv_column pv_wi_summary_columns[SUMMARY_COLUMNS] = {
+static const pv_column wi_summary_columns[SUMMARY_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
     {"value", "Value", PV_TYPE_STRING, 0},
 };
 
-static void pv_wi_summary_add(pv_table *t, const char *key, const char *value)
+static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...) PV_PRINTF(3, 4);
+static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
 {
+    char value[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
     size_t r = pv_table_add_row(t);
     pv_table_set_int(t, r, SUMMARY_ID, (int64_t)r + 1);
     pv_table_set_cstr(t, r, SUMMARY_KEY, key);
     pv_table_set_cstr(t, r, SUMMARY_VALUE, value);
 }
 
-static pv_view *pv_wi_summary_view(const pv_file *f, const pv_wi_data *d)
+static const char *wi_context_source_name(pv_tl_context_source s)
 {
-    pv_table *t = pv_table_new("summary", "Summary", pv_wi_summary_columns, SUMMARY_COLUMNS);
-    char num[64];
-    pv_wi_summary_add(t, "format", f->format ? f->format : "winidea");
-    pv_wi_summary_add(t, "file", d->text_path ? d->text_path : f->path);
-    if (d->bin_path)
-        pv_wi_summary_add(t, "timeline file", d->bin_path);
-    if (d->has_total_time) {
-        snprintf(num, sizeof num, "%" PRId64, d->total_time);
-        pv_wi_summary_add(t, "total time", num);
+    switch (s) {
+    case PV_TL_CONTEXT_TEXT: return "timeline %CONTEXT%";
+    case PV_TL_CONTEXT_AREA: return "context area";
+    case PV_TL_CONTEXT_CORE: return "core index";
+    case PV_TL_CONTEXT_UNKNOWN: return "unknown";
     }
-    snprintf(num, sizeof num, "%zu", d->context_count);
-    pv_wi_summary_add(t, "contexts", num);
-    snprintf(num, sizeof num, "%zu", d->area_count);
-    pv_wi_summary_add(t, "areas", num);
-    snprintf(num, sizeof num, "%zu", d->timeline.count);
-    pv_wi_summary_add(t, "events", num);
+    return "?";
+}
+
+static pv_view *wi_summary_view(const pv_file *f, const wi_model *m)
+{
+    const pv_wi_data *d = m->d;
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("summary", "Summary", wi_summary_columns, SUMMARY_COLUMNS);
+    wi_summary_add(t, "format", "%s", f->format ? f->format : "winidea");
+    wi_summary_add(t, "file", "%s", d->text_path ? d->text_path : f->path);
+    if (d->bin_path)
+        wi_summary_add(t, "timeline file", "%s", d->bin_path);
+    if (d->has_total_time)
+        wi_summary_add(t, "total time", "%" PRId64, d->total_time);
+    wi_summary_add(t, "contexts", "%zu", ix->context_count);
+    wi_summary_add(t, "context source", "%s", wi_context_source_name(ix->context_source));
+    if (ix->context_area != PV_WI_NONE)
+        wi_summary_add(t, "context area", "%s (0x%08" PRIX32 ")",
+                       pv_tl_area_name(ix, ix->context_area), ix->areas[ix->context_area].handle);
+    wi_summary_add(t, "areas", "%zu", d->area_count);
+    size_t implicit = ix->area_count - d->area_count;
+    if (implicit)
+        wi_summary_add(t, "areas not in the mapping", "%zu", implicit);
+    wi_summary_add(t, "events", "%zu", d->timeline.count);
     if (d->timeline.count) {
-        snprintf(num, sizeof num, "%d.%d", d->timeline.version / 10, d->timeline.version % 10);
-        pv_wi_summary_add(t, "timeline record version", num);
+        wi_summary_add(t, "timeline record version", "%d.%d", d->timeline.version / 10,
+                       d->timeline.version % 10);
+        wi_summary_add(t, "first event time", "%" PRId64, ix->time_first);
+        wi_summary_add(t, "last event time", "%" PRId64, ix->time_last);
+        wi_summary_add(t, "recorded time", "%" PRId64, ix->time_last - ix->time_first);
+    }
+    if (ix->has_from)
+        wi_summary_add(t, "window from", "%" PRId64, ix->from);
+    if (ix->has_to)
+        wi_summary_add(t, "window to", "%" PRId64, ix->to);
+    if (ix->has_from || ix->has_to)
+        wi_summary_add(t, "events in window", "%zu", ix->window_end - ix->window_first);
+    wi_summary_add(t, "calls", "%zu", ix->call_count);
+    wi_summary_add(t, "timeline warnings", "%zu", ix->warnings);
+    return pv_table_view(t);
+}
+
+/* ---- contexts */
+
+enum { CTX_ID, CTX_HANDLE, CTX_NAME, CTX_EVENTS, CTX_CALLS, CTX_SOURCE, CTX_COLUMNS };
+
+static const pv_column wi_context_columns[CTX_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"handle", "Handle", PV_TYPE_HEX, 0},
+    {"name", "Context", PV_TYPE_STRING, PV_COL_NAME},
+    {"events", "Events", PV_TYPE_INT, PV_COL_DESC},
+    {"calls", "Calls", PV_TYPE_INT, PV_COL_DESC},
+    {"source", "Source", PV_TYPE_STRING, PV_COL_HIDDEN},
+};
+
+static pv_view *wi_contexts_view(const wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("contexts", "Contexts", wi_context_columns, CTX_COLUMNS);
+    for (size_t c = 0; c < ix->context_count; c++) {
+        const pv_tl_context *ctx = &ix->contexts[c];
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, CTX_ID, (int64_t)c + 1);
+        if (ctx->has_handle)
+            pv_table_set_uint(t, r, CTX_HANDLE, ctx->handle);
+        pv_table_set_cstr(t, r, CTX_NAME, pv_tl_context_name(ix, (uint16_t)c));
+        pv_table_set_int(t, r, CTX_EVENTS, (int64_t)ctx->events);
+        pv_table_set_int(t, r, CTX_CALLS,
+                         (int64_t)(ix->context_call_start[c + 1] - ix->context_call_start[c]));
+        pv_table_set_cstr(t, r, CTX_SOURCE, wi_context_source_name(ix->context_source));
     }
     return pv_table_view(t);
 }
 
-static void pv_wi_data_destroy(void *p)
+/* ---- lines */
+
+enum { LINE_ID, LINE_HANDLE, LINE_NAME, LINE_LINE, LINE_FUNCTION, LINE_FILE, LINE_COUNT,
+       LINE_COLUMNS };
+
+static const pv_column wi_line_columns[LINE_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {"name", "Source line", PV_TYPE_STRING, PV_COL_NAME},
+    {"line", "Line", PV_TYPE_INT, 0},
+    {"function", "Function", PV_TYPE_STRING, 0},
+    {"file", "File", PV_TYPE_STRING, PV_COL_HIDDEN},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+};
+
+static pv_view *wi_lines_view(const wi_model *m)
 {
-    pv_wi_data_free(p);
-    free(p);
+    const pv_timeline_index *ix = &m->ix;
+    const pv_wi_data *d = m->d;
+    pv_table *t = pv_table_new("lines", "Lines", wi_line_columns, LINE_COLUMNS);
+    for (size_t a = 0; a < ix->area_count; a++) {
+        const pv_tl_area *ar = &ix->areas[a];
+        if (ar->type != PV_WI_LINE)
+            continue;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, LINE_ID, (int64_t)a + 1);
+        pv_table_set_uint(t, r, LINE_HANDLE, ar->handle);
+        pv_table_set_cstr(t, r, LINE_NAME, pv_tl_area_name(ix, (uint32_t)a));
+        if (ar->has_value)
+            pv_table_set_int(t, r, LINE_LINE, (int64_t)ar->value);
+        if (ar->parent != PV_WI_NONE)
+            pv_table_set_cstr(t, r, LINE_FUNCTION, pv_tl_area_name(ix, ar->parent));
+        if (ar->data_area != PV_WI_NONE && d->areas[ar->data_area].file)
+            pv_table_set_cstr(t, r, LINE_FILE, pv_strpool_get(&d->pool, d->areas[ar->data_area].file));
+        const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NEUTRAL);
+        pv_table_set_int(t, r, LINE_COUNT, s ? s->count : 0);
+    }
+    return pv_table_view(t);
 }
+
+/* ---- statistics (recomputed) and statistics-exported */
+
+enum { ST_ID, ST_HANDLE, ST_TYPE, ST_NAME, ST_VALUE, ST_CONTEXT, ST_COUNT, ST_T0, ST_COLUMNS =
+       ST_T0 + PV_WI_STAT_COUNT };
+
+static pv_column wi_stat_columns[ST_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {"type", "Type", PV_TYPE_STRING, 0},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+    {"value", "Value", PV_TYPE_HEX, 0},
+    {"context", "Context", PV_TYPE_STRING, 0},
+    {"count", "Count", PV_TYPE_INT, PV_COL_DESC},
+};
+
+static void wi_init_stat_columns(void)
+{
+    static const char *const titles[PV_WI_STAT_COUNT] = {
+        "Net", "Net min", "Net max", "Net avg", "Gross", "Gross min", "Gross max",
+        "Gross avg", "Call", "Call min", "Call max", "Call avg", "Period min", "Period max",
+        "Period avg", "Outside", "Outside min", "Outside max", "Outside avg"};
+    for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+        wi_stat_columns[ST_T0 + k] =
+            (pv_column){pv_wi_stat_column[k], titles[k], PV_TYPE_TIME, PV_COL_DESC};
+}
+
+static const char *wi_stat_context_label(const pv_timeline_index *ix, uint16_t c)
+{
+    if (c == PV_TL_NEUTRAL)
+        return "Neutral";
+    if (c == PV_TL_NO_CONTEXT)
+        return "";
+    return pv_tl_context_name(ix, c);
+}
+
+static pv_view *wi_statistics_view(const wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("statistics", "Statistics", wi_stat_columns, ST_COLUMNS);
+    pv_table_reserve(t, ix->stat_count);
+    for (size_t i = 0; i < ix->stat_count; i++) {
+        const pv_tl_stat_row *s = &ix->stats[i];
+        const pv_tl_area *a = &ix->areas[s->area];
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
+        pv_table_set_uint(t, r, ST_HANDLE, a->handle);
+        pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(a->type));
+        pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, s->area));
+        if ((a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE) && a->has_value)
+            pv_table_set_uint(t, r, ST_VALUE, a->value);
+        pv_table_set_cstr(t, r, ST_CONTEXT, wi_stat_context_label(ix, s->context));
+        pv_table_set_int(t, r, ST_COUNT, s->count);
+        for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+            pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
+    }
+    return pv_table_view(t);
+}
+
+/* FORMATS.md §1/§3: Functions blocks without CONTEXT(...) belong to
+ * `Unknown`; with it, to the CONTEXTS entry it matches (then named as in
+ * CONTEXTS), else the label as written; Data and AUX rows have no context. */
+static pv_view *wi_statistics_exported_view(const wi_model *m)
+{
+    const pv_wi_data *d = m->d;
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("statistics-exported", "Statistics (as exported)",
+                               wi_stat_columns, ST_COLUMNS);
+    pv_table_reserve(t, d->stat_count);
+    for (size_t i = 0; i < d->stat_count; i++) {
+        const pv_wi_stat_row *s = &d->stats[i];
+        unsigned type = pv_wi_handle_type(s->handle);
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
+        pv_table_set_uint(t, r, ST_HANDLE, s->handle);
+        pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(type));
+        uint32_t area = pv_timeline_find_area(ix, s->handle, s->value);
+        if (area != PV_WI_NONE)
+            pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, area));
+        if ((type == PV_WI_STATE || type == PV_WI_AUX_STATE) && s->has_value)
+            pv_table_set_uint(t, r, ST_VALUE, s->value);
+        const char *label = "";
+        if (s->area_class == 0) {
+            const char *written = pv_strpool_get(&d->pool, s->context);
+            if (!s->context || !*written) {
+                label = "Unknown";
+            } else {
+                uint32_t c = pv_wi_match_context(d, written);
+                label = c == PV_WI_NONE ? written : pv_strpool_get(&d->pool, d->contexts[c].name);
+            }
+        }
+        pv_table_set_cstr(t, r, ST_CONTEXT, label);
+        if (s->has_count)
+            pv_table_set_int(t, r, ST_COUNT, s->count);
+        for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+            if (s->present & (1u << k))
+                pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
+    }
+    return pv_table_view(t);
+}
+
+/* ---- data (areas of types 2-5) and their value history */
+
+enum { DATA_ID, DATA_HANDLE, DATA_TYPE, DATA_NAME, DATA_VALUE, DATA_COUNT, DATA_NET,
+       DATA_COLUMNS };
+
+static const pv_column wi_data_columns[DATA_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {"type", "Type", PV_TYPE_STRING, 0},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+    {"value", "Value", PV_TYPE_HEX, 0},
+    {"count", "Count", PV_TYPE_INT, PV_COL_DESC},
+    {"net", "Time in state", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+enum { VH_ID, VH_TIME, VH_VALUE, VH_DURATION, VH_COLUMNS };
+
+static const pv_column wi_value_history_columns[VH_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"value", "Value", PV_TYPE_HEX, PV_COL_NAME},
+    {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+static const pv_detail_def wi_data_details[] = {{"value-history", "Value history"}};
+
+/* Does event i change the state of the variable with state key `key`, and
+ * to which state value?  (E on the state handle, or W on the variable.) */
+static bool wi_state_change(const pv_timeline_index *ix, size_t i, uint32_t key,
+                            const pv_wi_event *e)
+{
+    const pv_tl_area *a = &ix->areas[ix->event_area[i]];
+    if (a->state_key != key)
+        return false;
+    if (a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE)
+        return e->kind == PV_WI_ENTRY;
+    return e->kind == PV_WI_WRITE;
+}
+
+/* Value history: each write (variables, AUX) or each entry into the state
+ * (states), with the time until the next write / state change of the
+ * variable (or the end of the recording).  Only events in the window. */
+static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)detail;
+    wi_model *m = ctx;
+    const pv_timeline_index *ix = &m->ix;
+    int64_t id;
+    if (!pv_table_get_int((const pv_table *)owner->impl, row, DATA_ID, &id) || id < 1 ||
+        (size_t)id > ix->area_count)
+        return NULL;
+    uint32_t area = (uint32_t)(id - 1);
+    const pv_tl_area *a = &ix->areas[area];
+    bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
+    pv_table *t = pv_table_new("value-history", "Value history", wi_value_history_columns,
+                               VH_COLUMNS);
+    size_t open = PV_NO_ROW;
+    int64_t open_time = 0;
+    for (size_t i = ix->window_first; i < ix->window_end; i++) {
+        pv_wi_event e;
+        pv_wi_event_at(ix->tl, i, &e);
+        bool change = state ? wi_state_change(ix, i, a->state_key, &e)
+                            : ix->event_area[i] == area;
+        if (!change)
+            continue;
+        if (open != PV_NO_ROW) {
+            pv_table_set_int(t, open, VH_DURATION, e.time - open_time);
+            open = PV_NO_ROW;
+        }
+        if (state && (e.data & 0xFFFFFFFFu) != (a->value & 0xFFFFFFFFu))
+            continue;
+        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
+            break;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, VH_ID, (int64_t)i);
+        pv_table_set_int(t, r, VH_TIME, e.time);
+        pv_table_set_uint(t, r, VH_VALUE, e.data & 0xFFFFFFFFu);
+        open = r;
+        open_time = e.time;
+    }
+    if (open != PV_NO_ROW)
+        pv_table_set_int(t, open, VH_DURATION, ix->time_last - open_time);
+    return pv_table_view(t);
+}
+
+static pv_view *wi_data_view(wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("data", "Data", wi_data_columns, DATA_COLUMNS);
+    for (size_t a = 0; a < ix->area_count; a++) {
+        const pv_tl_area *ar = &ix->areas[a];
+        if (ar->type < PV_WI_VARIABLE || ar->type > PV_WI_AUX_STATE)
+            continue;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, DATA_ID, (int64_t)a + 1);
+        pv_table_set_uint(t, r, DATA_HANDLE, ar->handle);
+        pv_table_set_cstr(t, r, DATA_TYPE, pv_tl_type_name(ar->type));
+        pv_table_set_cstr(t, r, DATA_NAME, pv_tl_area_name(ix, (uint32_t)a));
+        if ((ar->type == PV_WI_STATE || ar->type == PV_WI_AUX_STATE) && ar->has_value)
+            pv_table_set_uint(t, r, DATA_VALUE, ar->value);
+        const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NO_CONTEXT);
+        pv_table_set_int(t, r, DATA_COUNT, s ? s->count : 0);
+        if (ar->type == PV_WI_STATE || ar->type == PV_WI_AUX_STATE)
+            pv_table_set_int(t, r, DATA_NET, s ? s->t[PV_WI_STAT_NET] : 0);
+    }
+    pv_table_set_details(t, wi_data_details, PV_ARRAY_LEN(wi_data_details), wi_value_history, m,
+                         NULL);
+    return pv_table_view(t);
+}
+
+/* ---- timeline: a virtual view, one row per event of the window */
+
+enum { TL_ID, TL_INDEX, TL_TIME, TL_CONTEXT, TL_CORE, TL_HANDLE, TL_NAME, TL_EVENT, TL_VALUE,
+       TL_DEPTH, TL_TYPE, TL_COLUMNS };
+
+static const pv_column wi_timeline_columns[TL_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"index", "Index", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"context", "Context", PV_TYPE_STRING, 0},
+    {"core", "Core", PV_TYPE_INT, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_GROUPED},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_GROUPED},
+    {"event", "Event", PV_TYPE_STRING, 0},
+    {"value", "Value", PV_TYPE_HEX, 0},
+    {"depth", "Depth", PV_TYPE_INT, 0},
+    {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
+};
+
+typedef struct wi_events_impl {
+    wi_model *m;
+    size_t first, count;
+} wi_events_impl;
+
+static size_t wi_timeline_rows(const pv_view *v)
+{
+    return ((const wi_events_impl *)v->impl)->count;
+}
+
+static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    size_t i = im->first + row;
+    uint32_t area = ix->event_area[i];
+    pv_wi_event e;
+    switch (col) {
+    case TL_ID:
+    case TL_INDEX:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+        return;
+    case TL_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+        return;
+    case TL_CONTEXT:
+        if (ix->event_context[i] == PV_TL_NO_CONTEXT)
+            wi_cell_absent(out, PV_TYPE_STRING);
+        else
+            wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[i]));
+        return;
+    case TL_CORE:
+        pv_wi_event_at(ix->tl, i, &e);
+        if (e.core == PV_WI_CORE_UNKNOWN)
+            wi_cell_absent(out, PV_TYPE_INT);
+        else
+            wi_cell_int(out, PV_TYPE_INT, e.core);
+        return;
+    case TL_HANDLE:
+        wi_cell_uint(out, PV_TYPE_HANDLE, ix->areas[area].handle);
+        return;
+    case TL_NAME:
+        wi_cell_str(out, pv_tl_area_name(ix, area));
+        return;
+    case TL_EVENT:
+        pv_wi_event_at(ix->tl, i, &e);
+        wi_cell_str(out, wi_event_name(e.kind));
+        return;
+    case TL_VALUE: {
+        /* the written value or state value; none for function/line events */
+        unsigned type = ix->areas[area].type;
+        if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
+            wi_cell_absent(out, PV_TYPE_HEX);
+            return;
+        }
+        pv_wi_event_at(ix->tl, i, &e);
+        wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        return;
+    }
+    case TL_DEPTH:
+        wi_cell_int(out, PV_TYPE_INT, ix->event_depth[i]);
+        return;
+    case TL_TYPE:
+        wi_cell_str(out, pv_tl_type_name(ix->areas[area].type));
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_INT);
+    }
+}
+
+static uint32_t wi_timeline_group(const pv_view *v, size_t row)
+{
+    const wi_events_impl *im = v->impl;
+    return im->m->ix.event_area[im->first + row];
+}
+
+enum { CS_ID, CS_POSITION, CS_ROUTINE, CS_HANDLE, CS_CONTEXT, CS_ENTRY, CS_COLUMNS };
+
+static const pv_column wi_call_stack_columns[CS_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"position", "Position", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {"context", "Context", PV_TYPE_STRING, 0},
+    {"entry_time", "Entered", PV_TYPE_TIME, 0},
+};
+
+static const pv_detail_def wi_timeline_details[] = {
+    {"call-stack-at", "Call stack"},
+};
+
+/* The enclosing function calls at event i, innermost first (position 0). */
+static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("call-stack-at", "Call stack", wi_call_stack_columns, CS_COLUMNS);
+    uint16_t c = ix->event_context[i];
+    if (c == PV_TL_NO_CONTEXT)
+        return pv_table_view(t);
+    uint32_t k = pv_timeline_call_at(ix, c, i);
+    for (size_t guard = 0; k != PV_TL_OPEN && guard <= ix->call_count; guard++) {
+        size_t r = pv_table_add_row(t);
+        uint32_t area = wi_call_area(ix, k);
+        pv_table_set_int(t, r, CS_ID, (int64_t)k + 1);
+        pv_table_set_int(t, r, CS_POSITION, (int64_t)r);
+        pv_table_set_cstr(t, r, CS_ROUTINE, pv_tl_area_name(ix, area));
+        pv_table_set_uint(t, r, CS_HANDLE, ix->areas[area].handle);
+        pv_table_set_cstr(t, r, CS_CONTEXT, pv_tl_context_name(ix, c));
+        pv_table_set_int(t, r, CS_ENTRY,
+                         (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+                             ? ix->time_first
+                             : wi_event_time(ix, ix->call_entry[k]));
+        k = ix->call_parent[k];
+    }
+    return pv_table_view(t);
+}
+
+static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
+{
+    const wi_events_impl *im = v->impl;
+    (void)detail;
+    return wi_call_stack_at(im->m, im->first + row);
+}
+
+static const pv_view_ops wi_timeline_ops = {
+    wi_timeline_rows, wi_timeline_cell, NULL, wi_timeline_detail, wi_virtual_destroy,
+    wi_timeline_group,
+};
+
+static pv_view *wi_timeline_view(wi_model *m)
+{
+    wi_events_impl *im = pv_xcalloc(1, sizeof *im);
+    im->m = m;
+    im->first = m->ix.window_first;
+    im->count = m->ix.window_end - m->ix.window_first;
+    pv_view *v = wi_virtual_view("timeline", "Timeline", wi_timeline_columns, TL_COLUMNS,
+                                 &wi_timeline_ops, im);
+    v->details = wi_timeline_details;
+    v->detail_count = PV_ARRAY_LEN(wi_timeline_details);
+    v->group_count = (uint32_t)m->ix.area_count;
+    return v;
+}
+
+/* ---- call-trace: a virtual tree, one row per reconstructed call */
+
+enum { CT_ID, CT_PARENT, CT_CALL_NO, CT_ROUTINE, CT_DEPTH, CT_THREAD, CT_TIME, CT_TWC,
+       CT_CALL, CT_ENTRY, CT_EXIT, CT_HANDLE, CT_IMPLICIT, CT_COLUMNS };
+
+static const pv_column wi_call_trace_columns[CT_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"call_no", "Call no", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+    {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"thread", "Context", PV_TYPE_STRING, 0},
+    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC | PV_COL_HIDDEN},
+    {"entry_time", "Entered", PV_TYPE_TIME, 0},
+    {"exit_time", "Exited", PV_TYPE_TIME, PV_COL_HIDDEN},
+    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_HIDDEN},
+    {"implicit", "Implicit", PV_TYPE_INT, PV_COL_HIDDEN},
+};
+
+static const pv_detail_def wi_call_trace_details[] = {{"call-events", "Events of the call"}};
+
+static size_t wi_calls_rows(const pv_view *v)
+{
+    return ((const wi_model *)v->impl)->ix.call_count;
+}
+
+static size_t wi_calls_parent(const pv_view *v, size_t row)
+{
+    uint32_t p = ((const wi_model *)v->impl)->ix.call_parent[row];
+    return p == PV_TL_OPEN ? PV_NO_ROW : p;
+}
+
+static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k)
+{
+    return (ix->call_entry[k] & PV_TL_IMPLICIT_CALL) ? ix->time_first
+                                                     : wi_event_time(ix, ix->call_entry[k]);
+}
+
+static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k)
+{
+    return ix->call_exit[k] == PV_TL_OPEN ? ix->time_last : wi_event_time(ix, ix->call_exit[k]);
+}
+
+static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
+    uint16_t c = wi_call_context(ix, row);
+    switch (col) {
+    case CT_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)row + 1);
+        return;
+    case CT_PARENT:
+        if (ix->call_parent[row] == PV_TL_OPEN)
+            wi_cell_absent(out, PV_TYPE_INT);
+        else
+            wi_cell_int(out, PV_TYPE_INT, (int64_t)ix->call_parent[row] + 1);
+        return;
+    case CT_CALL_NO:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)(row - ix->context_call_start[c]) + 1);
+        return;
+    case CT_ROUTINE:
+        wi_cell_str(out, pv_tl_area_name(ix, wi_call_area(ix, row)));
+        return;
+    case CT_DEPTH: {
+        int64_t depth = 0;
+        for (uint32_t p = ix->call_parent[row]; p != PV_TL_OPEN && depth <= (int64_t)ix->call_count;
+             p = ix->call_parent[p])
+            depth++;
+        wi_cell_int(out, PV_TYPE_INT, depth);
+        return;
+    }
+    case CT_THREAD:
+        wi_cell_str(out, pv_tl_context_name(ix, c));
+        return;
+    case CT_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, ix->call_net[row]);
+        return;
+    case CT_TWC:
+        wi_cell_int(out, PV_TYPE_TIME, ix->call_gross[row]);
+        return;
+    case CT_CALL: {
+        int64_t from = wi_call_entry_time(ix, row), to = wi_call_exit_time(ix, row);
+        if (ix->has_from && from < ix->from)
+            from = ix->from;
+        if (ix->has_to && to > ix->to)
+            to = ix->to;
+        wi_cell_int(out, PV_TYPE_TIME, to > from ? to - from : 0);
+        return;
+    }
+    case CT_ENTRY:
+        wi_cell_int(out, PV_TYPE_TIME, wi_call_entry_time(ix, row));
+        return;
+    case CT_EXIT:
+        if (ix->call_exit[row] == PV_TL_OPEN)
+            wi_cell_absent(out, PV_TYPE_TIME);
+        else
+            wi_cell_int(out, PV_TYPE_TIME, wi_call_exit_time(ix, row));
+        return;
+    case CT_HANDLE:
+        wi_cell_uint(out, PV_TYPE_HANDLE, ix->areas[wi_call_area(ix, row)].handle);
+        return;
+    case CT_IMPLICIT:
+        wi_cell_int(out, PV_TYPE_INT, (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 1 : 0);
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_INT);
+    }
+}
+
+enum { CE_ID, CE_INDEX, CE_TIME, CE_HANDLE, CE_NAME, CE_EVENT, CE_VALUE, CE_DEPTH, CE_COLUMNS };
+
+static const pv_column wi_call_event_columns[CE_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"index", "Index", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+    {"event", "Event", PV_TYPE_STRING, 0},
+    {"value", "Value", PV_TYPE_HEX, 0},
+    {"depth", "Depth", PV_TYPE_INT, 0},
+};
+
+/* The events of a call: every event of its context from its entry to its
+ * exit (the call's own E/S/R/X and what it called), in file order. */
+static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
+{
+    (void)detail;
+    const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
+    uint16_t c = wi_call_context(ix, row);
+    size_t from = (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 0 : ix->call_entry[row];
+    size_t to = ix->call_exit[row] == PV_TL_OPEN ? ix->event_count - 1 : ix->call_exit[row];
+    pv_table *t = pv_table_new("call-events", "Events of the call", wi_call_event_columns,
+                               CE_COLUMNS);
+    for (size_t i = from; i <= to && i < ix->event_count; i++) {
+        if (ix->event_context[i] != c)
+            continue;
+        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
+            break;
+        pv_wi_event e;
+        pv_wi_event_at(ix->tl, i, &e);
+        size_t r = pv_table_add_row(t);
+        uint32_t area = ix->event_area[i];
+        pv_table_set_int(t, r, CE_ID, (int64_t)i);
+        pv_table_set_int(t, r, CE_INDEX, (int64_t)i);
+        pv_table_set_int(t, r, CE_TIME, e.time);
+        pv_table_set_uint(t, r, CE_HANDLE, ix->areas[area].handle);
+        pv_table_set_cstr(t, r, CE_NAME, pv_tl_area_name(ix, area));
+        pv_table_set_cstr(t, r, CE_EVENT, wi_event_name(e.kind));
+        pv_table_set_int(t, r, CE_DEPTH, ix->event_depth[i]);
+    }
+    return pv_table_view(t);
+}
+
+static void wi_calls_destroy(pv_view *v)
+{
+    v->impl = NULL; /* the model belongs to the file */
+    free(v->columns);
+    free(v->id);
+    free(v->title);
+    free(v);
+}
+
+static const pv_view_ops wi_call_trace_ops = {
+    wi_calls_rows, wi_calls_cell, wi_calls_parent, wi_calls_detail, wi_calls_destroy, NULL,
+};
+
+static pv_view *wi_call_trace_view(wi_model *m)
+{
+    pv_view *v = wi_virtual_view("call-trace", "Call trace", wi_call_trace_columns, CT_COLUMNS,
+                                 &wi_call_trace_ops, m);
+    v->details = wi_call_trace_details;
+    v->detail_count = PV_ARRAY_LEN(wi_call_trace_details);
+    return v;
+}
+
+/* ---- routines: function areas with their Neutral statistics */
+
+enum { RT_ID, RT_ROUTINE, RT_MODULE, RT_HITS, RT_TIME, RT_TWC, RT_TIME_MIN, RT_TIME_MAX,
+       RT_TIME_AVG, RT_TWC_MIN, RT_TWC_MAX, RT_TWC_AVG, RT_CALL, RT_HANDLE, RT_COLUMNS };
+
+static const pv_column wi_routine_columns[RT_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"module", "Module", PV_TYPE_STRING, 0},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_min", "Min time", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_max", "Max time", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_avg", "Avg time", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children_min", "Min time with children", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children_max", "Max time with children", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children_avg", "Avg time with children", PV_TYPE_TIME, PV_COL_DESC},
+    {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC | PV_COL_HIDDEN},
+    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_HIDDEN},
+};
+
+enum { CC_ID, CC_ROUTINE, CC_HITS, CC_TIME, CC_COLUMNS };
+
+static const pv_column wi_caller_columns[CC_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {"time", "Time with children", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+static const pv_detail_def wi_routine_details[] = {
+    {"callers", "Callers"},
+    {"callees", "Callees"},
+};
+
+/* Callers (detail 0) or callees (detail 1) of a routine: per other routine,
+ * the number of calls between the two and their total time with children. */
+static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    wi_model *m = ctx;
+    const pv_timeline_index *ix = &m->ix;
+    int64_t id;
+    if (!pv_table_get_int((const pv_table *)owner->impl, row, RT_ID, &id) || id < 1 ||
+        (size_t)id > ix->area_count)
+        return NULL;
+    uint32_t area = (uint32_t)(id - 1);
+    int64_t *hits = pv_xcalloc(ix->area_count, sizeof *hits);
+    int64_t *time = pv_xcalloc(ix->area_count, sizeof *time);
+    for (size_t k = 0; k < ix->call_count; k++) {
+        uint32_t p = ix->call_parent[k];
+        if (p == PV_TL_OPEN)
+            continue;
+        uint32_t child = wi_call_area(ix, k), parent = wi_call_area(ix, p);
+        uint32_t other;
+        if (detail == 0 && child == area)
+            other = parent;
+        else if (detail == 1 && parent == area)
+            other = child;
+        else
+            continue;
+        hits[other]++;
+        time[other] += ix->call_gross[k];
+    }
+    pv_table *t = pv_table_new(wi_routine_details[detail].id, wi_routine_details[detail].title,
+                               wi_caller_columns, CC_COLUMNS);
+    for (size_t a = 0; a < ix->area_count; a++) {
+        if (!hits[a])
+            continue;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, CC_ID, (int64_t)a + 1);
+        pv_table_set_cstr(t, r, CC_ROUTINE, pv_tl_area_name(ix, (uint32_t)a));
+        pv_table_set_int(t, r, CC_HITS, hits[a]);
+        pv_table_set_int(t, r, CC_TIME, time[a]);
+    }
+    free(hits);
+    free(time);
+    return pv_table_view(t);
+}
+
+static pv_view *wi_routines_view(wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    const pv_wi_data *d = m->d;
+    pv_table *t = pv_table_new("routines", "Routines", wi_routine_columns, RT_COLUMNS);
+    for (size_t a = 0; a < ix->area_count; a++) {
+        const pv_tl_area *ar = &ix->areas[a];
+        if (ar->type != PV_WI_FUNCTION)
+            continue;
+        const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NEUTRAL);
+        if (!s)
+            continue;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, RT_ID, (int64_t)a + 1);
+        pv_table_set_cstr(t, r, RT_ROUTINE, pv_tl_area_name(ix, (uint32_t)a));
+        const char *module = "";
+        if (ar->data_area != PV_WI_NONE)
+            module = pv_strpool_get(&d->pool, d->areas[ar->data_area].file);
+        pv_table_set_cstr(t, r, RT_MODULE, module);
+        pv_table_set_int(t, r, RT_HITS, s->count);
+        pv_table_set_int(t, r, RT_TIME, s->t[PV_WI_STAT_NET]);
+        pv_table_set_int(t, r, RT_TWC, s->t[PV_WI_STAT_GROSS]);
+        pv_table_set_int(t, r, RT_TIME_MIN, s->t[PV_WI_STAT_NET_MIN]);
+        pv_table_set_int(t, r, RT_TIME_MAX, s->t[PV_WI_STAT_NET_MAX]);
+        pv_table_set_int(t, r, RT_TIME_AVG, s->t[PV_WI_STAT_NET_AVG]);
+        pv_table_set_int(t, r, RT_TWC_MIN, s->t[PV_WI_STAT_GROSS_MIN]);
+        pv_table_set_int(t, r, RT_TWC_MAX, s->t[PV_WI_STAT_GROSS_MAX]);
+        pv_table_set_int(t, r, RT_TWC_AVG, s->t[PV_WI_STAT_GROSS_AVG]);
+        pv_table_set_int(t, r, RT_CALL, s->t[PV_WI_STAT_CALL]);
+        pv_table_set_uint(t, r, RT_HANDLE, ar->handle);
+    }
+    pv_table_set_details(t, wi_routine_details, PV_ARRAY_LEN(wi_routine_details),
+                         wi_routine_detail, m, NULL);
+    return pv_table_view(t);
+}
+
+/* ---- the result set */
 
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
 {
-    (void)o;
-    f->loader_data = d;
-    f->loader_free = pv_wi_data_destroy;
+    wi_model *m = pv_xcalloc(1, sizeof *m);
+    m->d = d;
+    f->loader_data = m;
+    f->loader_free = wi_model_destroy;
+    pv_tl_options to;
+    memset(&to, 0, sizeof to);
+    if (o) {
+        to.context_area = o->context_area;
+        to.has_from = o->has_from;
+        to.from = o->from;
+        to.has_to = o->has_to;
+        to.to = o->to;
+        to.progress = o->progress;
+    }
+    to.file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : f->path);
+    if (!pv_timeline_index_build(&m->ix, d, &to, &f->diag))
+        return PV_LOAD_ERROR;
+    m->indexed = true;
+    wi_init_stat_columns();
     pv_result_set *set = pv_file_add_set(f, 1, "winIDEA profiler", "winIDEA timeline");
-    pv_set_add_view(set, pv_wi_summary_view(f, d));
+    pv_set_add_view(set, wi_summary_view(f, m));
+    pv_set_add_view(set, wi_contexts_view(m));
+    pv_set_add_view(set, wi_statistics_view(m));
+    pv_set_add_view(set, wi_statistics_exported_view(m));
+    pv_set_add_view(set, wi_timeline_view(m));
+    pv_set_add_view(set, wi_call_trace_view(m));
+    pv_set_add_view(set, wi_routines_view(m));
+    pv_set_add_view(set, wi_lines_view(m));
+    pv_set_add_view(set, wi_data_view(m));
     return PV_LOAD_OK;
 }

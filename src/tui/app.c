@@ -14,9 +14,6 @@
 #include "tui/keymap.h"
 #include "tui/report.h"
 
-#ifndef PV_TUI_HAVE_QUERY
-#define PV_TUI_HAVE_QUERY 0
-#endif
 
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
@@ -1456,14 +1453,10 @@ static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
     if (!pv_report_set_filter(r, expr, &err)) {
         pv_buf msg;
         pv_buf_init(&msg);
-#if PV_TUI_HAVE_QUERY
         if (err.message[0] && expr[0])
             pv_query_error_render(&err, expr, &msg);
         else
             pv_buf_puts(&msg, err.message);
-#else
-        pv_buf_puts(&msg, err.message);
-#endif
         pv_app_message(a, true, pv_buf_cstr(&msg));
         pv_buf_free(&msg);
         return;
@@ -1501,7 +1494,6 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
     pv_sort_key key = {col, (r->view->columns[col].flags & PV_COL_DESC) != 0};
     if (toggle_same && r->sort_count && r->sort[0].column == col)
         key.descending = !r->sort[0].descending;
-#if PV_TUI_HAVE_QUERY
     size_t rows = pv_view_rows(r->view);
     if (rows > PV_BIG_VIEW) {
         char text[128];
@@ -1514,10 +1506,6 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
     }
     pv_report_set_sort(r, &key, 1);
     a->message[0] = '\0';
-#else
-    (void)key;
-    pv_app_message(a, true, "sorting is not available in this build (no query module)");
-#endif
 }
 
 bool pv_app_has_work(const pv_app *a) { return a->work != PV_WORK_NONE; }

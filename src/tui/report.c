@@ -7,12 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* The query module (filter language and sorting) is written in parallel;
- * until it is merged the report offers neither. */
-#ifndef PV_TUI_HAVE_QUERY
-#define PV_TUI_HAVE_QUERY 0
-#endif
-
 static inline bool pv_bit(const uint8_t *bits, size_t i) { return bits && (bits[i >> 3] >> (i & 7)) & 1; }
 static inline void pv_bit_set(uint8_t *bits, size_t i, bool on)
 {
@@ -393,7 +387,6 @@ bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad
  * selected row. */
 static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *err)
 {
-#if PV_TUI_HAVE_QUERY
     size_t keep = pv_report_selected(r);
     pv_filter *f = NULL;
     if (expr[0]) {
@@ -430,15 +423,6 @@ static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *e
     if (keep != PV_NO_ROW && !pv_report_select_row(r, keep))
         r->cursor = 0;
     return true;
-#else
-    (void)r;
-    if (!expr[0] && !r->filter[0])
-        return true;
-    err->position = 0;
-    snprintf(err->message, sizeof err->message,
-             "filtering is not available in this build (no query module)");
-    return false;
-#endif
 }
 
 bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err)
@@ -483,18 +467,12 @@ bool pv_report_apply_sort_text(pv_report *r, const char *spec, pv_query_error *e
         pv_report_set_sort(r, NULL, 0);
         return true;
     }
-#if PV_TUI_HAVE_QUERY
     pv_sort_key keys[PV_SORT_MAX_KEYS];
     size_t count = 0;
     if (!pv_sort_parse(r->view, spec, keys, &count, err))
         return false;
     pv_report_set_sort(r, keys, count);
     return true;
-#else
-    snprintf(err->message, sizeof err->message,
-             "sorting is not available in this build (no query module)");
-    return false;
-#endif
 }
 
 static bool pv_contains_ci(const char *hay, size_t hay_len, const char *needle)

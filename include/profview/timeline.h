@@ -1,0 +1,137 @@
+/*
+ * timeline.h - the winIDEA timeline index (FORMATS.md §3): areas, contexts,
+ * per-context call stacks, event depths, reconstructed calls and the exact
+ * statistics, built in one pass over the 24-byte event records.
+ *
+ * Memory per event: area (u32) + context (u16) + depth (u16) = 8 bytes; per
+ * reconstructed function call 28 bytes more (entry, exit, parent, net, gross).
+ * The records themselves stay where they are (mapped BIN or text-built).
+ */
+#ifndef PROFVIEW_TIMELINE_H
+#define PROFVIEW_TIMELINE_H
+
+#include "profview/winidea.h"
+
+#define PV_TL_NO_CONTEXT UINT16_MAX  /* data/AUX events, data statistics rows */
+#define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */
+#define PV_TL_MAX_CONTEXTS 60000u
+#define PV_TL_IMPLICIT_CALL 0x80000000u /* bit of call_entry: an implicit frame */
+#define PV_TL_OPEN UINT32_MAX           /* call_exit of a call still open at the end */
+#define PV_TL_MAX_EVENTS 0x7FFFFFF0u    /* event indices are stored in 31 bits */
+
+/* One area as the index knows it: a mapping row, or an implicit entry for a
+ * handle (or state value) that the mapping does not list. */
+typedef struct pv_tl_area {
+    uint32_t handle;
+    uint8_t type;        /* top nibble of the handle (pv_wi_area_type; > 5 unknown) */
+    bool implicit;       /* not in the mapping: named by its hex handle */
+    bool has_value;
+    uint64_t value;      /* line number / state value */
+    uint32_t data_area;  /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
+    uint32_t parent;     /* index area of the function of a line / variable of a state */
+    uint32_t name;       /* display name, offset in the index pool */
+    uint32_t state_key;  /* variables and states: the state handle (3/5xxxxxxx) they share */
+} pv_tl_area;
+
+typedef enum pv_tl_context_source {
+    PV_TL_CONTEXT_TEXT = 1,    /* %CONTEXT% of the TIMELINE section */
+    PV_TL_CONTEXT_AREA = 2,    /* a context area (state variable holding CONTEXTS handles) */
+    PV_TL_CONTEXT_CORE = 3,    /* v1.1 core index: "core N" */
+    PV_TL_CONTEXT_UNKNOWN = 4, /* the single context "Unknown" */
+} pv_tl_context_source;
+
+typedef struct pv_tl_context {
+    bool has_handle;
+    uint64_t handle;     /* CONTEXTS handle (or core number for core contexts) */
+    uint32_t name;       /* index pool */
+    uint64_t events;     /* function/line events attributed to it */
+} pv_tl_context;
+
+/* One statistics row (FORMATS.md §3), values in PV_WI_STATS order. */
+typedef struct pv_tl_stat_row {
+    uint32_t area;       /* index area */
+    uint16_t context;    /* context index, PV_TL_NEUTRAL, or PV_TL_NO_CONTEXT (data) */
+    int64_t count;
+    int64_t t[PV_WI_STAT_COUNT];
+} pv_tl_stat_row;
+
+typedef struct pv_tl_options {
+    const char *context_area; /* name or hex handle, or NULL: detect */
+    bool has_from, has_to;
+    int64_t from, to;         /* inclusive window */
+    pv_progress progress;
+    const char *file;         /* for messages */
+} pv_tl_options;
+
+typedef struct pv_timeline_index {
+    const pv_wi_timeline *tl;
+    size_t event_count;
+    uint32_t *event_area;     /* per event: index area */
+    uint16_t *event_context;  /* per event: context, PV_TL_NO_CONTEXT for data/AUX */
+    uint16_t *event_depth;    /* per event: FORMATS.md §3 depth (saturated at 65535) */
+
+    pv_strpool pool;
+    pv_tl_area *areas;
+    size_t area_count, area_cap;
+    pv_tl_context *contexts;
+    size_t context_count, context_cap;
+    pv_tl_context_source context_source;
+    uint32_t context_area;    /* index area of the context variable, PV_WI_NONE */
+
+    bool has_from, has_to;
+    int64_t from, to;
+    size_t window_first, window_end; /* events with from <= time <= to: [first, end) */
+    int64_t time_first, time_last;   /* recording start and end */
+
+    /* Reconstructed function calls (type-0 areas), grouped by context; within
+     * a context implicit frames first (outermost first), then calls in entry
+     * order: that is pre-order of each context's call tree. */
+    size_t call_count;
+    uint32_t *call_entry;     /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */
+    uint32_t *call_exit;      /* event index of the X (or the mismatching event), PV_TL_OPEN */
+    uint32_t *call_parent;    /* call index, PV_TL_OPEN at the top */
+    int64_t *call_net;        /* net time of the call within the range */
+    int64_t *call_gross;      /* gross time of the call within the range */
+    size_t *context_call_start; /* context_count + 1 offsets into the calls */
+
+    pv_tl_stat_row *stats;    /* sorted by area, then context, Neutral last */
+    size_t stat_count;
+
+    size_t warnings;
+} pv_timeline_index;
+
+/* Builds the index over d's timeline, areas and contexts, with the
+ * statistics over the window of `o` (FORMATS.md §3).  Warnings (mismatched X,
+ * decreasing times, unknown event codes, ...) go to `diag`, each naming the
+ * event index and time.  Returns false only when cancelled or when the
+ * timeline is too large to index; `ix` is then freed. */
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
+                             const pv_tl_options *o, pv_diag *diag);
+void pv_timeline_index_free(pv_timeline_index *ix);
+/* Bytes the index holds beyond the records (for the benchmark). */
+size_t pv_timeline_index_memory(const pv_timeline_index *ix);
+
+static inline const char *pv_tl_area_name(const pv_timeline_index *ix, uint32_t area)
+{
+    return pv_strpool_get(&ix->pool, ix->areas[area].name);
+}
+static inline const char *pv_tl_context_name(const pv_timeline_index *ix, uint16_t c)
+{
+    return c < ix->context_count ? pv_strpool_get(&ix->pool, ix->contexts[c].name) : "";
+}
+/* "function", "line", "variable", "state", "aux", "aux-state" or "unknown". */
+const char *pv_tl_type_name(unsigned type);
+/* The index area of a handle (states: of (handle, value)), or PV_WI_NONE. */
+uint32_t pv_timeline_find_area(const pv_timeline_index *ix, uint32_t handle, uint64_t value);
+/* The statistics row of (area, context) (PV_TL_NEUTRAL / PV_TL_NO_CONTEXT), or NULL. */
+const pv_tl_stat_row *pv_timeline_find_stat(const pv_timeline_index *ix, uint32_t area,
+                                            uint16_t context);
+/* The innermost reconstructed call of context `c` open at event `event`, or
+ * PV_TL_OPEN.  Walk call_parent from it for the enclosing call stack. */
+uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t event);
+/* A CONTEXT(...) label of a STATISTICS header matched to a context (FORMATS.md
+ * §3: equal, or equal after removing a leading "XXX: " type prefix); the
+ * index into d->contexts or PV_WI_NONE. */
+uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label);
+
+#endif

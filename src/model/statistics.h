@@ -1,0 +1,95 @@
+/*
+ * statistics.h - the exact winIDEA statistics of FORMATS.md §3, as an
+ * accumulator that the timeline pass (timeline.c) feeds event by event.
+ *
+ * The pass owns the call stacks and decides what each event means (entry,
+ * suspend, resume, exit, implicit frame, write, state change, context
+ * switch); this module only turns those decisions into numbers.  Internal to
+ * src/model.
+ */
+#ifndef PROFVIEW_MODEL_STATISTICS_H
+#define PROFVIEW_MODEL_STATISTICS_H
+
+#include "profview/timeline.h"
+
+#define PV_STAT_NOT_ON_STACK INT32_MIN
+
+/* Accumulator of one (area, context) pair, or of one data/state/AUX area. */
+typedef struct pv_stat_acc {
+    uint32_t area;
+    uint16_t context;
+    bool seen;      /* the area had an event in this context (implicit-frame rule) */
+    int32_t top;    /* stack position code of the area's topmost frame (timeline.c) */
+
+    int64_t count;                       /* E in range / writes / state entries */
+    int64_t net, gross, call;            /* totals of the unions, clipped */
+    int64_t complete;                    /* complete activations (for MIN/MAX) */
+    int64_t net_min, net_max, gross_min, gross_max, call_min, call_max;
+    int64_t period_sum, period_n, period_min, period_max;
+    int64_t outside_sum, outside_n, outside_min, outside_max;
+
+    /* unions in progress: number of open activations / active frames */
+    int32_t inside_n, active_n;
+    int64_t inside_run0, inside_clock0, active_run0;
+    bool has_last_entry, has_last_exit;
+    int64_t last_entry, last_exit;       /* raw times, for period / outside */
+} pv_stat_acc;
+
+/* Per-frame part of a call stack entry. */
+typedef struct pv_stat_frame {
+    int64_t entry_time; /* time of the E; the recording start for implicit frames */
+    int64_t entry_run;  /* running clock of the context at entry */
+    int64_t net;        /* net time accumulated by this frame */
+    int64_t active_run; /* running clock when the frame last became active */
+    bool active;
+    bool implicit;
+} pv_stat_frame;
+
+typedef struct pv_stats {
+    int64_t lo, hi;        /* the range: [from, to] or unbounded */
+    int64_t start;         /* recording start (time of the first event) */
+    bool all_running;      /* contexts run in parallel (cores) or are unknown */
+    int64_t *run;          /* per context: running time accumulated until `since` */
+    size_t run_count, run_cap;
+    uint16_t running;      /* PV_TL_NO_CONTEXT: none yet */
+    int64_t since;
+    pv_stat_acc *accs;
+    size_t acc_count, acc_cap;
+    uint32_t *slot;        /* [area * stride + context] -> acc + 1 (function/line areas) */
+    size_t slot_areas, stride;
+    uint32_t *data_slot;   /* [area] -> acc + 1 (data, state, AUX areas) */
+    size_t data_slot_cap;
+    /* current state of each state variable: state key -> tracker */
+    pv_hashmap state_map;
+    uint32_t *state_area;  /* tracker -> index area of the current state, PV_WI_NONE */
+    int64_t *state_since;
+    size_t state_count, state_cap;
+} pv_stats;
+
+void pv_stats_init(pv_stats *st, const pv_tl_options *o, int64_t start, bool all_running);
+void pv_stats_free(pv_stats *st);
+/* Makes room for `count` contexts (their running clocks start at 0). */
+void pv_stats_set_context_count(pv_stats *st, size_t count);
+/* Context `c` becomes the running one at time t (ignored with all_running). */
+void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t);
+/* The accumulator of a function/line area in a context (created on first use). */
+uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context);
+/* The accumulator of a data/state/AUX area. */
+uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area);
+
+/* The events, already interpreted by the stack machine. */
+void pv_stats_entry(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t);
+void pv_stats_implicit(pv_stats *st, uint32_t acc, pv_stat_frame *f, bool active);
+void pv_stats_suspend(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t);
+void pv_stats_resume(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t);
+/* Ends a frame at t.  `matched`: by its own X (else popped by a mismatch or
+ * closed at the end).  Stores the frame's net and gross time in the range. */
+void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool matched,
+                   int64_t *net, int64_t *gross);
+void pv_stats_write(pv_stats *st, uint32_t area, int64_t t);
+/* State variable `state_key` enters the state area `area` at t. */
+void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t);
+/* Closes the open states at `end` and writes the rows into ix->stats. */
+void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end);
+
+#endif

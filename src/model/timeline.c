@@ -1,0 +1,996 @@
+/*
+ * timeline.c - the winIDEA timeline index (FORMATS.md §3): one pass over the
+ * event records that resolves each event's area and context, runs one call
+ * stack per context, gives every event its depth, reconstructs the function
+ * calls and feeds the statistics (statistics.c).
+ *
+ * The call stack of a context is kept as two arrays so that no frame ever
+ * moves: explicit frames (pushed by E) grow upwards, implicit frames (areas
+ * whose first event in the context was R, S or X, FORMATS.md §3) are listed
+ * in discovery order, the first discovered being the innermost.  Live
+ * implicit frames are implicit[lo .. n); implicit frames are popped
+ * innermost first, so lo only grows.  A frame is named by a position code:
+ * explicit i -> i, implicit j -> -(j + 1).
+ */
+#include "profview/timeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/statistics.h"
+
+#define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
+
+typedef struct tl_frame {
+    uint32_t area;
+    uint32_t acc;
+    int32_t prev_same; /* position code of the area's next frame below, or NOT_ON_STACK */
+    uint32_t call;     /* call index (function areas), TL_TOP_LEVEL otherwise */
+    uint32_t fn_call;  /* the innermost function call at or below this frame */
+    pv_stat_frame sf;
+} tl_frame;
+
+typedef struct tl_stack {
+    tl_frame *ex;
+    size_t ex_n, ex_cap;
+    tl_frame *im;
+    size_t im_lo, im_n, im_cap;
+    uint32_t *im_calls; /* implicit function calls, in discovery order */
+    size_t im_call_n, im_call_cap;
+} tl_stack;
+
+typedef struct tl_pass {
+    pv_timeline_index *ix;
+    const pv_wi_data *d;
+    const pv_tl_options *o;
+    pv_diag *diag;
+    const char *file;
+    pv_stats st;
+    pv_hashmap area_map;      /* handle (| state value << 32) -> index area */
+    pv_hashmap state_keys;    /* state keys that the mapping lists states for */
+    pv_hashmap context_map;   /* CONTEXTS handle -> context */
+    tl_stack *stacks;
+    size_t stack_cap;
+    uint16_t core_context[256];
+    uint16_t unknown_context;
+    uint32_t context_key;     /* state key of the context area, 0 = none */
+    size_t call_cap;
+    size_t i;                 /* the event being processed */
+    int64_t time;             /* its (effective) time */
+} tl_pass;
+
+const char *pv_tl_type_name(unsigned type)
+{
+    static const char *const names[] = {"function", "line", "variable",
+                                        "state",    "aux",  "aux-state"};
+    return type < PV_ARRAY_LEN(names) ? names[type] : "unknown";
+}
+
+static bool tl_is_state_type(unsigned type)
+{
+    return type == PV_WI_STATE || type == PV_WI_AUX_STATE;
+}
+
+/* Variables and their states share a state key: the state handle
+ * (FORMATS.md §1, TimelineStates: 20000000 writes select 30000000 states). */
+static uint32_t tl_state_key(uint32_t handle)
+{
+    unsigned type = pv_wi_handle_type(handle);
+    if (type == PV_WI_VARIABLE || type == PV_WI_STATE)
+        return (handle & 0x0FFFFFFFu) | 0x30000000u;
+    if (type == PV_WI_AUX || type == PV_WI_AUX_STATE)
+        return (handle & 0x0FFFFFFFu) | 0x50000000u;
+    return 0;
+}
+
+static uint64_t tl_area_key(uint32_t handle, uint64_t value)
+{
+    if (tl_is_state_type(pv_wi_handle_type(handle)))
+        return handle | (value & 0xFFFFFFFFu) << 32;
+    return handle;
+}
+
+static void tl_warn(tl_pass *p, const char *fmt, ...) PV_PRINTF(2, 3);
+static void tl_warn(tl_pass *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time,
+            msg);
+    p->ix->warnings++;
+}
+
+/* ---- areas */
+
+static uint32_t tl_add_area(pv_timeline_index *ix, const pv_tl_area *a)
+{
+    ix->areas = pv_xgrow(ix->areas, &ix->area_cap, ix->area_count + 1, sizeof *ix->areas);
+    ix->areas[ix->area_count] = *a;
+    return (uint32_t)ix->area_count++;
+}
+
+uint32_t pv_timeline_find_area(const pv_timeline_index *ix, uint32_t handle, uint64_t value)
+{
+    bool state = tl_is_state_type(pv_wi_handle_type(handle));
+    for (size_t a = 0; a < ix->area_count; a++)
+        if (ix->areas[a].handle == handle &&
+            (!state || (ix->areas[a].value & 0xFFFFFFFFu) == (value & 0xFFFFFFFFu)))
+            return (uint32_t)a;
+    return PV_WI_NONE;
+}
+
+/* Copies the mapping into the index and names every area for display: its
+ * own name, else (a state) its variable's name, else its hex handle. */
+static void tl_init_areas(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    const pv_wi_data *d = p->d;
+    uint32_t last_function = PV_WI_NONE;
+    for (size_t i = 0; i < d->area_count; i++) {
+        const pv_wi_area *src = &d->areas[i];
+        pv_tl_area a = {0};
+        a.handle = src->handle;
+        a.type = (uint8_t)pv_wi_handle_type(src->handle);
+        a.has_value = src->has_value;
+        a.value = src->value;
+        a.data_area = (uint32_t)i;
+        a.parent = src->parent < d->area_count ? src->parent : PV_WI_NONE;
+        if (a.type == PV_WI_FUNCTION)
+            last_function = (uint32_t)i;
+        else if (a.type == PV_WI_LINE && a.parent == PV_WI_NONE)
+            a.parent = last_function; /* FORMATS.md §1: nearest preceding function */
+        a.state_key = tl_state_key(src->handle);
+        tl_add_area(ix, &a);
+        uint64_t key = tl_area_key(a.handle, a.value);
+        uint32_t existing;
+        if (!pv_hashmap_get(&p->area_map, key, &existing))
+            pv_hashmap_put(&p->area_map, key, (uint32_t)i);
+        if (tl_is_state_type(a.type))
+            pv_hashmap_put(&p->state_keys, a.state_key, 1);
+    }
+    /* states without a parent: their variable, when the mapping has it */
+    for (size_t i = 0; i < ix->area_count; i++) {
+        pv_tl_area *a = &ix->areas[i];
+        uint32_t var;
+        if (tl_is_state_type(a->type) && a->parent == PV_WI_NONE &&
+            pv_hashmap_get(&p->area_map, a->state_key - 0x10000000u, &var))
+            a->parent = var;
+    }
+    for (size_t i = 0; i < ix->area_count; i++) {
+        pv_tl_area *a = &ix->areas[i];
+        const char *name = pv_strpool_get(&d->pool, d->areas[i].name);
+        if (!*name && a->parent != PV_WI_NONE && tl_is_state_type(a->type))
+            name = pv_strpool_get(&d->pool, d->areas[a->parent].name);
+        if (*name) {
+            a->name = pv_strpool_add(&ix->pool, name, strlen(name));
+        } else {
+            char hex[16];
+            int n = snprintf(hex, sizeof hex, "0x%08" PRIX32, a->handle);
+            a->name = pv_strpool_add(&ix->pool, hex, (size_t)n);
+        }
+    }
+}
+
+/* The area of (handle, value); an unknown one gets an implicit entry named
+ * by its hex handle, with its type from the top nibble. */
+static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
+{
+    uint64_t key = tl_area_key(handle, value);
+    uint32_t area;
+    if (pv_hashmap_get(&p->area_map, key, &area))
+        return area;
+    pv_tl_area a = {0};
+    a.handle = handle;
+    a.type = (uint8_t)pv_wi_handle_type(handle);
+    a.implicit = true;
+    a.data_area = PV_WI_NONE;
+    a.parent = PV_WI_NONE;
+    a.state_key = tl_state_key(handle);
+    if (tl_is_state_type(a.type)) {
+        a.has_value = true;
+        a.value = value & 0xFFFFFFFFu;
+        uint32_t var;
+        if (pv_hashmap_get(&p->area_map, a.state_key - 0x10000000u, &var))
+            a.parent = var;
+    }
+    if (a.parent != PV_WI_NONE) {
+        a.name = p->ix->areas[a.parent].name;
+    } else {
+        char hex[16];
+        int n = snprintf(hex, sizeof hex, "0x%08" PRIX32, handle);
+        a.name = pv_strpool_add(&p->ix->pool, hex, (size_t)n);
+    }
+    area = tl_add_area(p->ix, &a);
+    pv_hashmap_put(&p->area_map, key, area);
+    return area;
+}
+
+/* ---- contexts */
+
+static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, const char *name)
+{
+    pv_timeline_index *ix = p->ix;
+    if (ix->context_count >= PV_TL_MAX_CONTEXTS)
+        return (uint16_t)(ix->context_count - 1); /* saturate: never overflow u16 */
+    ix->contexts = pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1,
+                            sizeof *ix->contexts);
+    pv_tl_context *c = &ix->contexts[ix->context_count];
+    memset(c, 0, sizeof *c);
+    c->has_handle = has_handle;
+    c->handle = handle;
+    c->name = pv_strpool_add(&ix->pool, name, strlen(name));
+    pv_stats_set_context_count(&p->st, ix->context_count + 1);
+    return (uint16_t)ix->context_count++;
+}
+
+static uint16_t tl_unknown_context(tl_pass *p)
+{
+    if (p->unknown_context == PV_TL_NO_CONTEXT)
+        p->unknown_context = tl_add_context(p, false, 0, "Unknown");
+    return p->unknown_context;
+}
+
+/* The context selected by a state value of the context area: the CONTEXTS
+ * entry with that handle, or a new context named by the hex value. */
+static uint16_t tl_context_of_value(tl_pass *p, uint64_t value)
+{
+    uint32_t c;
+    if (pv_hashmap_get(&p->context_map, value, &c))
+        return (uint16_t)c;
+    char hex[24];
+    snprintf(hex, sizeof hex, "0x%" PRIX64, value);
+    tl_warn(p, "context area value %s is not a CONTEXTS handle; new context", hex);
+    uint16_t n = tl_add_context(p, true, value, hex);
+    pv_hashmap_put(&p->context_map, value, n);
+    return n;
+}
+
+static bool tl_all_contexts(const pv_hashmap *context_map, uint64_t value)
+{
+    uint32_t c;
+    return pv_hashmap_get(context_map, value, &c);
+}
+
+/* FORMATS.md §3 source (2): the context area.  Explicit (o->context_area,
+ * a name or a hex handle), else detected: a state variable whose state
+ * values in the mapping all are CONTEXTS handles (the one covering the most
+ * contexts; at least two unless there is one context), else a variable
+ * whose values written in the timeline all are CONTEXTS handles.  Returns
+ * the state key, or 0. */
+static uint32_t tl_find_context_area(tl_pass *p)
+{
+    const pv_timeline_index *ix = p->ix;
+    const char *want = p->o ? p->o->context_area : NULL;
+    if (want && *want) {
+        for (size_t a = 0; a < ix->area_count; a++)
+            if (ix->areas[a].state_key && ix->areas[a].data_area != PV_WI_NONE &&
+                strcmp(pv_strpool_get(&p->d->pool, p->d->areas[a].name), want) == 0)
+                return ix->areas[a].state_key;
+        uint64_t h;
+        if (pv_parse_hex64(want, strlen(want), &h) && h <= UINT32_MAX &&
+            tl_state_key((uint32_t)h))
+            return tl_state_key((uint32_t)h);
+        pv_warn(p->diag, "%s: context area '%s' is neither a data area name nor a hex handle; "
+                "contexts are detected automatically", p->file, want);
+        p->ix->warnings++;
+    }
+    if (p->d->context_count == 0)
+        return 0;
+    size_t need = p->d->context_count == 1 ? 1 : 2;
+    uint32_t best = 0;
+    size_t best_cover = 0;
+    {
+        /* per state key of the mapping: do all its states name contexts? */
+        pv_hashmap slots;
+        pv_hashmap_init(&slots);
+        uint32_t *keys = pv_xcalloc(ix->area_count + 1, sizeof *keys);
+        size_t *cover = pv_xcalloc(ix->area_count + 1, sizeof *cover);
+        bool *all = pv_xcalloc(ix->area_count + 1, sizeof *all);
+        size_t nkeys = 0;
+        for (size_t a = 0; a < ix->area_count; a++) {
+            const pv_tl_area *t = &ix->areas[a];
+            if (!tl_is_state_type(t->type))
+                continue;
+            uint32_t k;
+            if (!pv_hashmap_get(&slots, t->state_key, &k)) {
+                k = (uint32_t)nkeys++;
+                keys[k] = t->state_key;
+                all[k] = true;
+                pv_hashmap_put(&slots, t->state_key, k);
+            }
+            if (!t->has_value || !tl_all_contexts(&p->context_map, t->value))
+                all[k] = false;
+            else
+                cover[k]++;
+        }
+        for (size_t k = 0; k < nkeys; k++)
+            if (all[k] && cover[k] >= need && cover[k] > best_cover) {
+                best = keys[k];
+                best_cover = cover[k];
+            }
+        free(keys);
+        free(cover);
+        free(all);
+        pv_hashmap_free(&slots);
+    }
+    if (best)
+        return best;
+    /* From the written values: one extra pass over the records, only here. */
+    pv_hashmap keys; /* state key -> candidate slot */
+    pv_hashmap_init(&keys);
+    typedef struct { uint32_t key; bool all; bool multi; uint64_t first; size_t n; } cand;
+    cand *cands = NULL;
+    size_t cand_n = 0, cand_cap = 0;
+    const pv_wi_timeline *tl = &p->d->timeline;
+    for (size_t i = 0; i < tl->count; i++) {
+        pv_wi_event e;
+        pv_wi_event_at(tl, i, &e);
+        unsigned type = pv_wi_handle_type(e.handle);
+        bool write = (type == PV_WI_VARIABLE || type == PV_WI_AUX) && e.kind == PV_WI_WRITE;
+        bool state = tl_is_state_type(type) && e.kind == PV_WI_ENTRY;
+        if (!write && !state)
+            continue;
+        uint32_t key = tl_state_key(e.handle), k;
+        if (!pv_hashmap_get(&keys, key, &k)) {
+            cands = pv_xgrow(cands, &cand_cap, cand_n + 1, sizeof *cands);
+            cands[cand_n] = (cand){key, true, false, e.data, 0};
+            k = (uint32_t)cand_n++;
+            pv_hashmap_put(&keys, key, k);
+        }
+        cand *c = &cands[k];
+        c->n++;
+        if (c->all && !tl_all_contexts(&p->context_map, e.data))
+            c->all = false;
+        if (e.data != c->first)
+            c->multi = true;
+    }
+    size_t best_n = 0;
+    for (size_t k = 0; k < cand_n; k++)
+        if (cands[k].all && (cands[k].multi || need == 1) && cands[k].n > best_n) {
+            best = cands[k].key;
+            best_n = cands[k].n;
+        }
+    free(cands);
+    pv_hashmap_free(&keys);
+    return best;
+}
+
+/* ---- stacks */
+
+static tl_stack *tl_stack_of(tl_pass *p, uint16_t c)
+{
+    if (c >= p->stack_cap) {
+        size_t old = p->stack_cap;
+        p->stacks = pv_xgrow(p->stacks, &p->stack_cap, (size_t)c + 1, sizeof *p->stacks);
+        memset(p->stacks + old, 0, (p->stack_cap - old) * sizeof *p->stacks);
+    }
+    return &p->stacks[c];
+}
+
+static tl_frame *tl_frame_at(tl_stack *s, int32_t code)
+{
+    return code >= 0 ? &s->ex[code] : &s->im[-(code + 1)];
+}
+
+/* FORMATS.md §3: the number of frames below, implicit frames known by now included. */
+static size_t tl_depth_of(const tl_stack *s, int32_t code)
+{
+    if (code >= 0)
+        return (s->im_n - s->im_lo) + (size_t)code;
+    return s->im_n - 1 - (size_t)(-(code + 1));
+}
+
+static size_t tl_stack_size(const tl_stack *s)
+{
+    return (s->im_n - s->im_lo) + s->ex_n;
+}
+
+static uint16_t tl_depth16(size_t depth)
+{
+    return depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;
+}
+
+static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
+{
+    pv_timeline_index *ix = p->ix;
+    if (ix->call_count >= p->call_cap) {
+        size_t cap = p->call_cap ? p->call_cap * 2 : 1024;
+        ix->call_entry = pv_xrealloc(ix->call_entry, cap * sizeof *ix->call_entry);
+        ix->call_exit = pv_xrealloc(ix->call_exit, cap * sizeof *ix->call_exit);
+        ix->call_parent = pv_xrealloc(ix->call_parent, cap * sizeof *ix->call_parent);
+        ix->call_net = pv_xrealloc(ix->call_net, cap * sizeof *ix->call_net);
+        ix->call_gross = pv_xrealloc(ix->call_gross, cap * sizeof *ix->call_gross);
+        p->call_cap = cap;
+    }
+    size_t c = ix->call_count++;
+    ix->call_entry[c] = entry;
+    ix->call_exit[c] = PV_TL_OPEN;
+    ix->call_parent[c] = parent;
+    ix->call_net[c] = 0;
+    ix->call_gross[c] = 0;
+    return (uint32_t)c;
+}
+
+/* Ends frame `f` at the current event. */
+static void tl_end_frame(tl_pass *p, tl_frame *f, bool matched, bool at_end)
+{
+    int64_t net, gross;
+    pv_stats_exit(&p->st, f->acc, &f->sf, p->time, matched, &net, &gross);
+    p->st.accs[f->acc].top = f->prev_same;
+    if (f->call != TL_TOP_LEVEL) {
+        p->ix->call_net[f->call] = net;
+        p->ix->call_gross[f->call] = gross;
+        p->ix->call_exit[f->call] = at_end ? PV_TL_OPEN : (uint32_t)p->i;
+    }
+}
+
+/* Pops every frame above position `code` (each a mismatch, with a warning). */
+static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
+{
+    size_t keep_ex = code >= 0 ? (size_t)code + 1 : 0;
+    while (s->ex_n > keep_ex) {
+        tl_frame *f = &s->ex[s->ex_n - 1];
+        tl_warn(p, "exit of %s while %s is open above it: %s closed here",
+                pv_tl_area_name(p->ix, area), pv_tl_area_name(p->ix, f->area),
+                pv_tl_area_name(p->ix, f->area));
+        tl_end_frame(p, f, false, false);
+        s->ex_n--;
+    }
+    if (code < 0) {
+        size_t j = (size_t)(-(code + 1));
+        while (s->im_lo < j) {
+            tl_frame *f = &s->im[s->im_lo];
+            tl_warn(p, "implicit frame of %s ends while %s is open above it: %s closed here",
+                    pv_tl_area_name(p->ix, area), pv_tl_area_name(p->ix, f->area),
+                    pv_tl_area_name(p->ix, f->area));
+            tl_end_frame(p, f, false, false);
+            s->im_lo++;
+        }
+    }
+}
+
+/* FORMATS.md §3: an implicit frame goes to the very bottom of the stack. */
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc,
+                                bool active)
+{
+    s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
+    tl_frame *f = &s->im[s->im_n];
+    f->area = area;
+    f->acc = acc;
+    f->prev_same = PV_STAT_NOT_ON_STACK;
+    f->call = TL_TOP_LEVEL;
+    f->fn_call = TL_TOP_LEVEL;
+    if (p->ix->areas[area].type == PV_WI_FUNCTION) {
+        f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
+        f->fn_call = f->call;
+        s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1,
+                               sizeof *s->im_calls);
+        s->im_calls[s->im_call_n++] = f->call;
+    }
+    pv_stats_implicit(&p->st, acc, &f->sf, active);
+    int32_t code = -(int32_t)s->im_n - 1;
+    s->im_n++;
+    p->st.accs[acc].top = code;
+    return code;
+}
+
+/* One function/line event in context c.  Returns its depth. */
+static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kind)
+{
+    tl_stack *s = tl_stack_of(p, c);
+    uint32_t acc = pv_stats_acc(&p->st, area, c);
+    pv_stat_acc *a = &p->st.accs[acc];
+    bool first = !a->seen;
+    a->seen = true;
+    int32_t code = a->top;
+    if (kind == PV_WI_ENTRY) {
+        if (s->ex_n >= (size_t)INT32_MAX) {
+            tl_warn(p, "call stack too deep; entry ignored");
+            return tl_stack_size(s);
+        }
+        size_t depth = tl_stack_size(s);
+        s->ex = pv_xgrow(s->ex, &s->ex_cap, s->ex_n + 1, sizeof *s->ex);
+        tl_frame *below = s->ex_n ? &s->ex[s->ex_n - 1] : NULL;
+        tl_frame *f = &s->ex[s->ex_n];
+        f->area = area;
+        f->acc = acc;
+        f->prev_same = code;
+        uint32_t below_fn = below ? below->fn_call : TL_TOP_LEVEL;
+        f->call = TL_TOP_LEVEL;
+        f->fn_call = below_fn;
+        if (p->ix->areas[area].type == PV_WI_FUNCTION) {
+            f->call = tl_new_call(p, (uint32_t)p->i, below_fn);
+            f->fn_call = f->call;
+        }
+        p->st.accs[acc].top = (int32_t)s->ex_n;
+        s->ex_n++;
+        pv_stats_entry(&p->st, acc, &f->sf, p->time);
+        return depth;
+    }
+    if (code == PV_STAT_NOT_ON_STACK) {
+        if (!first) {
+            tl_warn(p, "%c of %s, which is not on the call stack of %s; ignored",
+                    pv_wi_event_char(kind), pv_tl_area_name(p->ix, area),
+                    pv_tl_context_name(p->ix, c));
+            return tl_stack_size(s);
+        }
+        code = tl_push_implicit(p, s, area, acc, kind != PV_WI_RESUME);
+    }
+    size_t depth = tl_depth_of(s, code);
+    tl_frame *f = tl_frame_at(s, code);
+    if (kind == PV_WI_SUSPEND) {
+        pv_stats_suspend(&p->st, acc, &f->sf, p->time);
+    } else if (kind == PV_WI_RESUME) {
+        pv_stats_resume(&p->st, acc, &f->sf, p->time);
+    } else {
+        tl_pop_above(p, s, code, area);
+        f = tl_frame_at(s, code);
+        tl_end_frame(p, f, true, false);
+        if (code >= 0)
+            s->ex_n--;
+        else
+            s->im_lo++;
+    }
+    return depth;
+}
+
+/* ---- calls: order and parents */
+
+/* Orders the calls by context (implicit frames outermost first, then entry
+ * order: the pre-order of each context's tree), resolves the parents of
+ * calls with no function frame below them (the innermost implicit function
+ * frame still open at their entry, FORMATS.md §3: implicit frames lie below
+ * every frame entered during the recording), and keeps only the calls that
+ * overlap the window. */
+static void tl_finish_calls(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t n = ix->call_count;
+    size_t nctx = ix->context_count;
+    size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
+    uint32_t *pos = pv_xmalloc((n ? n : 1) * sizeof *pos);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
+        start[ix->event_context[e] + 1]++;
+    }
+    for (size_t c = 0; c < nctx; c++)
+        start[c + 1] += start[c];
+    size_t *fill = pv_xmalloc((nctx + 1) * sizeof *fill);
+    for (size_t c = 0; c < nctx; c++) {
+        fill[c] = start[c];
+        tl_stack *s = c < p->stack_cap ? &p->stacks[c] : NULL;
+        size_t m = s ? s->im_call_n : 0;
+        for (size_t k = 0; k < m; k++)
+            pos[s->im_calls[k]] = (uint32_t)(start[c] + m - 1 - k);
+        fill[c] += m;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+            continue;
+        uint16_t c = ix->event_context[ix->call_entry[k]];
+        pos[k] = (uint32_t)fill[c]++;
+    }
+    free(fill);
+    /* permute, one array at a time through a scratch buffer */
+    int64_t *scratch = pv_xmalloc((n ? n : 1) * sizeof *scratch);
+    uint32_t *s32 = (uint32_t *)scratch;
+    for (size_t k = 0; k < n; k++)
+        scratch[pos[k]] = ix->call_net[k];
+    memcpy(ix->call_net, scratch, n * sizeof *scratch);
+    for (size_t k = 0; k < n; k++)
+        scratch[pos[k]] = ix->call_gross[k];
+    memcpy(ix->call_gross, scratch, n * sizeof *scratch);
+    for (size_t k = 0; k < n; k++)
+        s32[pos[k]] = ix->call_entry[k];
+    memcpy(ix->call_entry, s32, n * sizeof *s32);
+    for (size_t k = 0; k < n; k++)
+        s32[pos[k]] = ix->call_exit[k];
+    memcpy(ix->call_exit, s32, n * sizeof *s32);
+    for (size_t k = 0; k < n; k++)
+        s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[ix->call_parent[k]];
+    memcpy(ix->call_parent, s32, n * sizeof *s32);
+    free(pos);
+    /* parents of top-level calls */
+    for (size_t c = 0; c < nctx; c++) {
+        size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
+        size_t first = start[c];
+        /* implicit calls now at first .. first+m-1, outermost first: the
+         * parent of each is the next one out */
+        for (size_t k = 0; k < m; k++)
+            ix->call_parent[first + k] = k == 0 ? PV_TL_OPEN : (uint32_t)(first + k - 1);
+        size_t inner = m; /* candidates: innermost = first+m-1, moving outwards */
+        for (size_t k = first + m; k < start[c + 1]; k++) {
+            if (ix->call_parent[k] != TL_TOP_LEVEL)
+                continue;
+            uint32_t entry = ix->call_entry[k];
+            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
+                   ix->call_exit[first + inner - 1] <= entry)
+                inner--;
+            ix->call_parent[k] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
+        }
+    }
+    /* --from/--to: keep the calls that overlap the window */
+    if (ix->has_from || ix->has_to) {
+        size_t kept = 0;
+        uint32_t *map = s32;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t entry = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
+            int64_t t_entry = ix->time_first;
+            pv_wi_event e;
+            if (!(ix->call_entry[k] & PV_TL_IMPLICIT_CALL)) {
+                pv_wi_event_at(ix->tl, entry, &e);
+                t_entry = e.time;
+            }
+            int64_t t_exit = ix->time_last;
+            if (ix->call_exit[k] != PV_TL_OPEN) {
+                pv_wi_event_at(ix->tl, ix->call_exit[k], &e);
+                t_exit = e.time;
+            }
+            bool keep = (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
+            map[k] = keep ? (uint32_t)kept : PV_TL_OPEN;
+            if (!keep)
+                continue;
+            ix->call_entry[kept] = ix->call_entry[k];
+            ix->call_exit[kept] = ix->call_exit[k];
+            ix->call_parent[kept] =
+                ix->call_parent[k] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[k]];
+            ix->call_net[kept] = ix->call_net[k];
+            ix->call_gross[kept] = ix->call_gross[k];
+            kept++;
+        }
+        size_t *nstart = pv_xcalloc(nctx + 1, sizeof *nstart);
+        for (size_t k = 0; k < kept; k++) {
+            uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
+            nstart[ix->event_context[e] + 1]++;
+        }
+        for (size_t c = 0; c < nctx; c++)
+            nstart[c + 1] += nstart[c];
+        free(start);
+        start = nstart;
+        ix->call_count = kept;
+    }
+    free(scratch);
+    ix->context_call_start = start;
+}
+
+uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t event)
+{
+    if (c >= ix->context_count || !ix->context_call_start)
+        return PV_TL_OPEN;
+    size_t lo = ix->context_call_start[c], hi = ix->context_call_start[c + 1];
+    /* implicit calls first (all "entered" before everything), then by entry */
+    size_t first_explicit = lo;
+    while (first_explicit < hi && (ix->call_entry[first_explicit] & PV_TL_IMPLICIT_CALL))
+        first_explicit++;
+    size_t a = first_explicit, b = hi; /* last explicit call with entry <= event */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (ix->call_entry[mid] <= event)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    uint32_t k = a > first_explicit ? (uint32_t)(a - 1)
+                 : first_explicit > lo ? (uint32_t)(first_explicit - 1)
+                                       : PV_TL_OPEN;
+    size_t guard = 0;
+    while (k != PV_TL_OPEN && guard++ <= ix->call_count) {
+        bool entered = (ix->call_entry[k] & PV_TL_IMPLICIT_CALL) || ix->call_entry[k] <= event;
+        if (entered && (ix->call_exit[k] == PV_TL_OPEN || ix->call_exit[k] >= event))
+            return k;
+        k = ix->call_parent[k];
+    }
+    return PV_TL_OPEN;
+}
+
+/* ---- the pass */
+
+static void tl_free_pass(tl_pass *p)
+{
+    for (size_t c = 0; c < p->stack_cap; c++) {
+        free(p->stacks[c].ex);
+        free(p->stacks[c].im);
+        free(p->stacks[c].im_calls);
+    }
+    free(p->stacks);
+    pv_hashmap_free(&p->area_map);
+    pv_hashmap_free(&p->state_keys);
+    pv_hashmap_free(&p->context_map);
+    pv_stats_free(&p->st);
+}
+
+static void tl_setup_contexts(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    const pv_wi_data *d = p->d;
+    for (size_t c = 0; c < d->context_count && c < PV_TL_MAX_CONTEXTS - 1; c++)
+        pv_hashmap_put(&p->context_map, d->contexts[c].handle, (uint32_t)c);
+    if (d->timeline.text_context) {
+        ix->context_source = PV_TL_CONTEXT_TEXT;
+    } else if ((p->context_key = tl_find_context_area(p)) != 0) {
+        ix->context_source = PV_TL_CONTEXT_AREA;
+    } else if (d->timeline.version == 11 && d->timeline.count > 0) {
+        ix->context_source = PV_TL_CONTEXT_CORE;
+    } else {
+        ix->context_source = PV_TL_CONTEXT_UNKNOWN;
+    }
+    if (ix->context_source == PV_TL_CONTEXT_TEXT || ix->context_source == PV_TL_CONTEXT_AREA) {
+        for (size_t c = 0; c < d->context_count && c < PV_TL_MAX_CONTEXTS - 1; c++)
+            tl_add_context(p, true, d->contexts[c].handle,
+                           pv_strpool_get(&d->pool, d->contexts[c].name));
+    }
+    if (ix->context_source == PV_TL_CONTEXT_AREA) {
+        /* the context is unknown until the first context switch */
+        uint16_t u = tl_unknown_context(p);
+        pv_stats_switch(&p->st, u, p->st.start);
+        for (size_t a = 0; a < ix->area_count; a++)
+            if (ix->areas[a].state_key == p->context_key && ix->context_area == PV_WI_NONE &&
+                (ix->areas[a].type == PV_WI_VARIABLE || ix->areas[a].type == PV_WI_AUX))
+                ix->context_area = (uint32_t)a;
+        if (ix->context_area == PV_WI_NONE)
+            for (size_t a = 0; a < ix->area_count; a++)
+                if (ix->areas[a].state_key == p->context_key) {
+                    ix->context_area = (uint32_t)a;
+                    break;
+                }
+    }
+    if (ix->context_source == PV_TL_CONTEXT_UNKNOWN)
+        tl_unknown_context(p);
+}
+
+static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
+{
+    switch (p->ix->context_source) {
+    case PV_TL_CONTEXT_TEXT: {
+        /* the running context is the one of the latest function event */
+        uint16_t c = p->d->timeline.text_context[p->i];
+        if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
+            c = tl_unknown_context(p);
+        pv_stats_switch(&p->st, c, p->time);
+        return c;
+    }
+    case PV_TL_CONTEXT_AREA:
+        return p->st.running < p->ix->context_count ? p->st.running : tl_unknown_context(p);
+    case PV_TL_CONTEXT_CORE:
+        if (e->core == PV_WI_CORE_UNKNOWN)
+            return tl_unknown_context(p);
+        if (p->core_context[e->core] == PV_TL_NO_CONTEXT) {
+            char name[16];
+            snprintf(name, sizeof name, "core %u", (unsigned)e->core);
+            p->core_context[e->core] = tl_add_context(p, false, e->core, name);
+        }
+        return p->core_context[e->core];
+    case PV_TL_CONTEXT_UNKNOWN:
+        break;
+    }
+    return tl_unknown_context(p);
+}
+
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
+                             const pv_tl_options *o, pv_diag *diag)
+{
+    memset(ix, 0, sizeof *ix);
+    pv_strpool_init(&ix->pool);
+    ix->tl = &d->timeline;
+    ix->context_area = PV_WI_NONE;
+    const pv_wi_timeline *tl = &d->timeline;
+    size_t n = tl->count;
+    tl_pass p;
+    memset(&p, 0, sizeof p);
+    p.ix = ix;
+    p.d = d;
+    p.o = o;
+    p.diag = diag;
+    p.file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
+    p.unknown_context = PV_TL_NO_CONTEXT;
+    memset(p.core_context, 0xFF, sizeof p.core_context);
+    pv_hashmap_init(&p.area_map);
+    pv_hashmap_init(&p.state_keys);
+    pv_hashmap_init(&p.context_map);
+    if (n > PV_TL_MAX_EVENTS) {
+        pv_error(diag, "%s: %zu timeline events; at most %u can be indexed", p.file, n,
+                 PV_TL_MAX_EVENTS);
+        tl_free_pass(&p);
+        pv_timeline_index_free(ix);
+        return false;
+    }
+    ix->has_from = o && o->has_from;
+    ix->has_to = o && o->has_to;
+    ix->from = ix->has_from ? o->from : INT64_MIN;
+    ix->to = ix->has_to ? o->to : INT64_MAX;
+
+    pv_wi_event e;
+    int64_t start = 0;
+    if (n) {
+        pv_wi_event_at(tl, 0, &e);
+        start = e.time;
+    }
+    ix->time_first = start;
+    tl_init_areas(&p);
+    pv_stats_init(&p.st, o, start, false); /* all_running: once the source is known */
+    tl_setup_contexts(&p);
+    p.st.all_running =
+        ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
+
+    ix->event_count = n;
+    ix->event_area = pv_xmalloc((n ? n : 1) * sizeof *ix->event_area);
+    ix->event_context = pv_xmalloc((n ? n : 1) * sizeof *ix->event_context);
+    ix->event_depth = pv_xmalloc((n ? n : 1) * sizeof *ix->event_depth);
+
+    uint32_t last_handle = 0, last_area = PV_WI_NONE;
+    uint64_t last_value = 0;
+    int64_t prev = start;
+    size_t window_first = 0, window_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        pv_wi_event_at(tl, i, &e);
+        p.i = i;
+        if (e.time < prev) {
+            p.time = e.time;
+            tl_warn(&p, "time decreases (previous event at %" PRId64 "); event kept in place, "
+                    "timed at %" PRId64 " for the statistics", prev, prev);
+            e.time = prev; /* statistics use the non-decreasing effective time */
+        }
+        prev = e.time;
+        p.time = e.time;
+        if (e.time < ix->from)
+            window_first = i + 1;
+        if (e.time <= ix->to)
+            window_end = i + 1;
+        unsigned type = pv_wi_handle_type(e.handle);
+        bool state = tl_is_state_type(type);
+        uint32_t area;
+        if (e.handle == last_handle && last_area != PV_WI_NONE &&
+            (!state || e.data == last_value)) {
+            area = last_area;
+        } else {
+            area = tl_lookup_area(&p, e.handle, e.data);
+            last_handle = e.handle;
+            last_area = area;
+            last_value = e.data;
+        }
+        ix->event_area[i] = area;
+        uint16_t ctx = PV_TL_NO_CONTEXT;
+        size_t depth = 0;
+        if (e.kind > PV_WI_WRITE) {
+            tl_warn(&p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
+                    e.handle);
+        } else if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
+            if (e.kind == PV_WI_WRITE) {
+                tl_warn(&p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
+            } else {
+                ctx = tl_event_context(&p, &e);
+                ix->contexts[ctx].events++;
+                depth = tl_stack_event(&p, area, ctx, e.kind);
+            }
+        } else if (state) {
+            /* FORMATS.md §1 TimelineStates: E on the state handle selects the state */
+            if (e.kind == PV_WI_ENTRY) {
+                if (p.context_key && ix->areas[area].state_key == p.context_key)
+                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
+                pv_stats_state(&p.st, ix->areas[area].state_key, area, e.time);
+                /* The same write as a W on the variable would be: it counts as a
+                 * write of the variable the state belongs to. */
+                uint32_t variable = ix->areas[area].parent;
+                if (variable != PV_WI_NONE && variable < ix->area_count)
+                    pv_stats_write(&p.st, variable, e.time);
+            }
+        } else {
+            /* variables, AUX (and unknown types): every event is a write */
+            pv_stats_write(&p.st, area, e.time);
+            uint32_t key = ix->areas[area].state_key;
+            uint32_t dummy;
+            if (key && (e.kind == PV_WI_WRITE) &&
+                (pv_hashmap_get(&p.state_keys, key, &dummy) || key == p.context_key)) {
+                if (key == p.context_key)
+                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
+                uint32_t s = tl_lookup_area(&p, key, e.data);
+                pv_stats_state(&p.st, key, s, e.time);
+            }
+        }
+        ix->event_context[i] = ctx;
+        ix->event_depth[i] = tl_depth16(depth);
+        if ((i & 0xFFFFF) == 0xFFFFF && o &&
+            !pv_progress_step(&o->progress, "indexing timeline", i + 1, n)) {
+            tl_free_pass(&p);
+            pv_timeline_index_free(ix);
+            return false;
+        }
+    }
+    ix->time_last = prev;
+    bool any_core = false;
+    for (size_t c = 0; c < 256; c++)
+        any_core |= p.core_context[c] != PV_TL_NO_CONTEXT;
+    if (ix->context_source == PV_TL_CONTEXT_CORE && !any_core)
+        ix->context_source = PV_TL_CONTEXT_UNKNOWN; /* no record carried a core index */
+    ix->window_first = window_first;
+    ix->window_end = window_end < window_first ? window_first : window_end;
+    /* Calls still open at the end of the recording end there (cut: they add
+     * to the totals, not to MIN/MAX). */
+    p.time = prev;
+    p.i = n;
+    for (size_t c = 0; c < p.stack_cap; c++) {
+        tl_stack *s = &p.stacks[c];
+        while (s->ex_n > 0) {
+            tl_end_frame(&p, &s->ex[s->ex_n - 1], false, true);
+            s->ex_n--;
+        }
+        while (s->im_lo < s->im_n) {
+            tl_end_frame(&p, &s->im[s->im_lo], false, true);
+            s->im_lo++;
+        }
+    }
+    pv_stats_finish(&p.st, ix, prev);
+    tl_finish_calls(&p);
+    tl_free_pass(&p);
+    return true;
+}
+
+void pv_timeline_index_free(pv_timeline_index *ix)
+{
+    free(ix->event_area);
+    free(ix->event_context);
+    free(ix->event_depth);
+    pv_strpool_free(&ix->pool);
+    free(ix->areas);
+    free(ix->contexts);
+    free(ix->call_entry);
+    free(ix->call_exit);
+    free(ix->call_parent);
+    free(ix->call_net);
+    free(ix->call_gross);
+    free(ix->context_call_start);
+    free(ix->stats);
+    memset(ix, 0, sizeof *ix);
+}
+
+size_t pv_timeline_index_memory(const pv_timeline_index *ix)
+{
+    size_t bytes = ix->event_count * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
+    bytes += ix->call_count * (3 * sizeof(uint32_t) + 2 * sizeof(int64_t));
+    bytes += ix->area_count * sizeof(pv_tl_area) + ix->context_count * sizeof(pv_tl_context);
+    bytes += ix->stat_count * sizeof(pv_tl_stat_row) + ix->pool.cap;
+    return bytes;
+}
+
+const pv_tl_stat_row *pv_timeline_find_stat(const pv_timeline_index *ix, uint32_t area,
+                                            uint16_t context)
+{
+    size_t a = 0, b = ix->stat_count;
+    while (a < b) { /* rows sorted by area */
+        size_t mid = a + (b - a) / 2;
+        if (ix->stats[mid].area < area)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    for (; a < ix->stat_count && ix->stats[a].area == area; a++)
+        if (ix->stats[a].context == context)
+            return &ix->stats[a];
+    return NULL;
+}
+
+uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label)
+{
+    for (size_t c = 0; c < d->context_count; c++)
+        if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), label) == 0)
+            return (uint32_t)c;
+    /* a leading type prefix: "TSK: name", "ISR: name" */
+    const char *colon = strstr(label, ": ");
+    if (colon && colon > label) {
+        bool word = true;
+        for (const char *q = label; q < colon; q++)
+            if (*q == ' ')
+                word = false;
+        if (word)
+            for (size_t c = 0; c < d->context_count; c++)
+                if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), colon + 2) == 0)
+                    return (uint32_t)c;
+    }
+    return PV_WI_NONE;
+}
