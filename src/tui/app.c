@@ -392,6 +392,9 @@ void pv_app_free(pv_app *a)
 void pv_app_message(pv_app *a, bool is_error, const char *text)
 {
     snprintf(a->message, sizeof a->message, "%s", text);
+    size_t len = strlen(a->message);
+    while (len && a->message[len - 1] == '\n')
+        a->message[--len] = '\0';
     a->message_error = is_error;
 }
 
@@ -438,11 +441,13 @@ static pv_report *pv_app_report(pv_app *a)
     return &it->report;
 }
 
-/* The report of the focused pane (the Report's when the Explorer has focus). */
+/* The report of the focused pane (the Report's when the Explorer has focus
+ * or the Details pane is empty). */
 static pv_report *pv_app_focused_report(pv_app *a)
 {
-    if (a->focus == PV_PANE_DETAILS)
-        return a->det_open ? &a->det : NULL;
+    /* An empty Details pane hands its keys to the Report. */
+    if (a->focus == PV_PANE_DETAILS && a->det_open)
+        return &a->det;
     return pv_app_report(a);
 }
 
@@ -748,7 +753,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     }
     pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
     int xs[PV_MAX_SHOWN];
-    for (size_t i = r->hscroll; i < n && x < rc.x + rc.w; i++) {
+    size_t end = r->hscroll; /* columns hscroll .. end-1 are on screen */
+    for (size_t i = r->hscroll; i < n && x < rc.x + rc.w; i++, end = i) {
         size_t c = shown[i];
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
@@ -783,10 +789,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             break;
         size_t row = pv_report_row(r, k);
         bool selected = k == r->cursor;
-        for (size_t i = r->hscroll; i < n; i++) {
+        for (size_t i = r->hscroll; i < end; i++) {
             size_t c = shown[i];
-            if (xs[i] >= rc.x + rc.w)
-                break;
             const pv_column *col = &r->view->columns[c];
             int w = r->widths[c];
             int room = rc.x + rc.w - xs[i];
