@@ -1012,26 +1012,46 @@ static void pv_app_draw_prompt(pv_app *a, int y)
                     a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
 }
 
-/* A multi-line message (a filter error with its caret) stands above the
- * status bar until the next key. */
+static size_t pv_utf8_next(const char *s, size_t len, size_t pos);
+
+/* A multi-line message (a filter error with its caret, a bad config) stands
+ * above the status bar until the next key; long lines are wrapped. */
 static void pv_app_draw_message_box(pv_app *a, int bottom)
 {
     if (a->prompt || !strchr(a->message, '\n'))
         return;
-    int lines = 1;
-    for (const char *p = a->message; *p; p++)
-        lines += *p == '\n';
-    int y = bottom - lines + 1;
-    const char *p = a->message;
-    for (int i = 0; i < lines; i++, y++) {
+    struct {
+        const char *p;
+        size_t len;
+    } lines[64];
+    int count = 0;
+    size_t width = (size_t)a->width;
+    for (const char *p = a->message; *p && count < 64;) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (y >= 0) {
-            pv_grid_fill(&a->grid, y, 0, a->width, 1, a->message_error ? PV_ROLE_ERROR : PV_ROLE_NORMAL);
-            pv_grid_text(&a->grid, y, 0, a->width, p, len,
-                         a->message_error ? PV_ROLE_ERROR : PV_ROLE_NORMAL);
-        }
+        size_t start = 0;
+        do {
+            size_t end = start, cols = 0;
+            while (end < len && cols < width) {
+                end = pv_utf8_next(p, len, end);
+                cols++;
+            }
+            if (count < 64) {
+                lines[count].p = p + start;
+                lines[count].len = end - start;
+                count++;
+            }
+            start = end;
+        } while (start < len);
         p = e ? e + 1 : p + len;
+    }
+    pv_role role = a->message_error ? PV_ROLE_ERROR : PV_ROLE_NORMAL;
+    int y = bottom - count + 1;
+    for (int i = 0; i < count; i++, y++) {
+        if (y < 0)
+            continue;
+        pv_grid_fill(&a->grid, y, 0, a->width, 1, role);
+        pv_grid_text(&a->grid, y, 0, a->width, lines[i].p, lines[i].len, role);
     }
 }
 
