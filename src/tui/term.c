@@ -80,6 +80,7 @@ void pv_tui_print_keys(FILE *fp)
 /* ---- colours */
 
 static attr_t pv_term_attrs[PV_ROLE_COUNT];
+static short pv_term_pairs[PV_ROLE_COUNT]; /* setcchar takes the pair apart */
 
 static attr_t pv_term_style_attrs(unsigned attrs)
 {
@@ -107,9 +108,11 @@ static void pv_term_apply_theme(const pv_theme *t, bool color)
             int fg = pv_color_fallback(s->fg, COLORS);
             int bg = pv_color_fallback(s->bg, COLORS);
             init_pair((short)(r + 1), (short)fg, (short)bg);
-            a |= COLOR_PAIR(r + 1);
-        } else if (s->bg != PV_COLOR_DEFAULT && !(s->attrs & PV_ATTR_REVERSE)) {
-            a |= A_REVERSE;
+            pv_term_pairs[r] = (short)(r + 1);
+        } else {
+            pv_term_pairs[r] = 0;
+            if (s->bg != PV_COLOR_DEFAULT && !(s->attrs & PV_ATTR_REVERSE))
+                a |= A_REVERSE;
         }
         pv_term_attrs[r] = a;
     }
@@ -124,7 +127,7 @@ static void pv_term_paint(const pv_grid *g)
                 continue;
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
-            setcchar(&cc, wc, pv_term_attrs[c->role], 0, NULL);
+            setcchar(&cc, wc, pv_term_attrs[c->role], pv_term_pairs[c->role], NULL);
             mvadd_wch(y, x, &cc);
         }
     }

@@ -14,6 +14,8 @@ pv_tmux_wait "Report: Summary"
 s=$(pv_tmux_screen)
 expect_contains "utf8 line drawing" "$s" "─ Explorer ─"
 expect_contains "first view shown" "$s" "Report: Summary"
+colors=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -e -p -t 0)
+expect_contains "default theme: selected row black on cyan" "$colors" $'\e[30m\e[46mformat'
 pv_tmux_keys j j
 pv_tmux_wait "row 3/28"
 tmux -L "$PV_TMUX_SOCKET" resize-window -t 0 -x 70 -y 20
@@ -54,7 +56,18 @@ pv_tmux_wait "tty-checked"
 expect_contains "Ctrl-C restores the terminal" "$(pv_tmux_screen)" $'\nicanon'
 pv_tmux_stop
 
-# 3. SIGTERM from outside: the handler restores the terminal, then dies of it.
+# 3. NO_COLOR: attributes only (the selected row reversed), no colour at all.
+pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c 'NO_COLOR=1 $PROFVIEW $FILE; $AFTER'"
+pv_tmux_wait "Report: Summary"
+colors=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -e -p -t 0)
+expect_contains "NO_COLOR: selected row reversed" "$colors" $'\e[7mformat'
+if printf '%s' "$colors" | grep -q $'\e\[[34][0-7]m'; then fail "NO_COLOR: colour codes on screen"; fi
+echo "ok: NO_COLOR: no colour codes"
+pv_tmux_keys q
+pv_tmux_wait "tty-checked"
+pv_tmux_stop
+
+# 4. SIGTERM from outside: the handler restores the terminal, then dies of it.
 pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
 pv_tmux_wait "Report: Summary"
 pid=$(cat "$TMP/pid")
