@@ -345,7 +345,13 @@ int pv_tui_run(const pv_tui_options *o)
         rc = pv_term_loop(app, ascii);
     }
     if (pv_app_file_count(app) == 0 && pv_app_load_errors(app)[0]) {
-        fprintf(stderr, "%s", pv_app_load_errors(app));
+        /* Nothing loaded: the same messages as `profview info` gives. */
+        const char *p = pv_app_load_errors(app);
+        while (*p) {
+            size_t len = strcspn(p, "\n");
+            fprintf(stderr, "profview: error: %.*s\n", (int)len, p);
+            p += len + (p[len] == '\n');
+        }
         rc = 2;
     }
     pv_app_free(app);
