@@ -29,7 +29,10 @@ typedef struct bench_impl {
     size_t rows;
 } bench_impl;
 
-static size_t bench_rows(const pv_view *v) { return ((const bench_impl *)v->impl)->rows; }
+static size_t bench_rows(const pv_view *v)
+{
+    return ((const bench_impl *)v->impl)->rows;
+}
 
 static void bench_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
@@ -37,13 +40,19 @@ static void bench_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
     out->type = bench_cols[col].type;
     out->present = true;
     switch (col) {
-    case 0: out->v.i = (int64_t)row; break;
+    case 0:
+        out->v.i = (int64_t)row;
+        break;
     case 1:
         out->v.s.ptr = bench_names[row % 5];
         out->v.s.len = strlen(bench_names[row % 5]);
         break;
-    case 2: out->v.i = (int64_t)(row * 37 % 100000); break;
-    default: out->v.u = 0x10000000u + row % 64; break;
+    case 2:
+        out->v.i = (int64_t)(row * 37 % 100000);
+        break;
+    default:
+        out->v.u = 0x10000000u + row % 64;
+        break;
     }
 }
 
@@ -66,8 +75,8 @@ static void bench_destroy(pv_view *v)
 static pv_view *bench_view(size_t rows, bool tree)
 {
     static const pv_view_ops table_ops = {bench_rows, bench_cell, NULL, NULL, bench_destroy, NULL};
-    static const pv_view_ops tree_ops = {bench_rows, bench_cell, bench_parent, NULL, bench_destroy,
-                                         NULL};
+    static const pv_view_ops tree_ops = {bench_rows, bench_cell,    bench_parent,
+                                         NULL,       bench_destroy, NULL};
     pv_view *v = pv_xcalloc(1, sizeof *v);
     v->ops = tree ? &tree_ops : &table_ops;
     v->id = pv_xstrdup(tree ? "call-trace" : "timeline");

@@ -16,8 +16,8 @@ typedef struct pv_tui_options {
     const char *const *paths; /* files to load (in the background) */
     size_t path_count;
     pv_load_options load;
-    const char *theme;    /* --theme NAME, or NULL for the config's / default */
-    bool ascii;           /* --ascii: ASCII line drawing */
+    const char *theme; /* --theme NAME, or NULL for the config's / default */
+    bool ascii;        /* --ascii: ASCII line drawing */
     /* Scripted-keys mode (testing): read key names from keys_path, render
      * into a virtual width x height screen (no terminal), write the final
      * screen (and one at every <Dump> key) to dump_path ("-" = stdout). */

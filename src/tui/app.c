@@ -14,7 +14,6 @@
 #include "tui/keymap.h"
 #include "tui/report.h"
 
-
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
@@ -226,8 +225,14 @@ bool pv_app_cancel(pv_app *a)
     return busy;
 }
 
-size_t pv_app_file_count(const pv_app *a) { return a->file_count; }
-const char *pv_app_load_errors(const pv_app *a) { return pv_buf_cstr((pv_buf *)&a->load_errors); }
+size_t pv_app_file_count(const pv_app *a)
+{
+    return a->file_count;
+}
+const char *pv_app_load_errors(const pv_app *a)
+{
+    return pv_buf_cstr((pv_buf *)&a->load_errors);
+}
 
 static pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
 {
@@ -405,7 +410,10 @@ void pv_app_resize(pv_app *a, int width, int height)
     pv_grid_resize(&a->grid, a->width, a->height);
 }
 
-bool pv_app_done(const pv_app *a) { return a->quit; }
+bool pv_app_done(const pv_app *a)
+{
+    return a->quit;
+}
 
 const pv_theme *pv_app_theme(pv_app *a, bool *changed)
 {
@@ -643,15 +651,22 @@ static void pv_app_draw_explorer(pv_app *a, pv_rect r)
     pv_buf_free(&label);
 }
 
-static bool pv_type_numeric(pv_type t) { return t != PV_TYPE_STRING; }
+static bool pv_type_numeric(pv_type t)
+{
+    return t != PV_TYPE_STRING;
+}
 
 static int pv_type_min_width(pv_type t)
 {
     switch (t) {
-    case PV_TYPE_TIME: return 9;
-    case PV_TYPE_HANDLE: return 10;
-    case PV_TYPE_FLOAT: return 6;
-    default: return 3;
+    case PV_TYPE_TIME:
+        return 9;
+    case PV_TYPE_HANDLE:
+        return 10;
+    case PV_TYPE_FLOAT:
+        return 6;
+    default:
+        return 3;
     }
 }
 
@@ -822,11 +837,12 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
                 pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
         }
         if (selected)
-            pv_grid_paint(&a->grid, y, rc.x, rc.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+            pv_grid_paint(&a->grid, y, rc.x, rc.w,
+                          focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
     }
     if (count == 0 && rows > 0)
-        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, r->filter[0] ? "(no row matches the filter)" : "(no rows)",
-                    PV_ROLE_DIM);
+        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
+                    r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
     pv_buf_free(&text);
 }
 
@@ -858,7 +874,8 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
     if (!r) {
         if (body.h > 0)
             pv_grid_str(&a->grid, body.y, body.x, body.w,
-                        a->file_count ? "Select a view in the Explorer" : "Loading...", PV_ROLE_DIM);
+                        a->file_count ? "Select a view in the Explorer" : "Loading...",
+                        PV_ROLE_DIM);
         a->header_count = 0;
         return;
     }
@@ -896,11 +913,11 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
     if (a->det_open) {
         pv_app_draw_report(a, &a->det, body, focused, PV_PANE_DETAILS, false);
     } else {
-        const char *why = !owner ? "" : owner->view->detail_count == 0
-                                            ? "This view has no details"
-                                            : pv_report_count(owner) == 0
-                                                  ? "No row selected"
-                                                  : "Nothing of this kind for the selected row";
+        const char *why = !owner                           ? ""
+                          : owner->view->detail_count == 0 ? "This view has no details"
+                          : pv_report_count(owner) == 0
+                              ? "No row selected"
+                              : "Nothing of this kind for the selected row";
         pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
     }
 }
@@ -974,9 +991,12 @@ static void pv_app_draw_status(pv_app *a, int y)
 static const char *pv_prompt_prefix(int kind)
 {
     switch (kind) {
-    case PV_PROMPT_SEARCH: return "/";
-    case PV_PROMPT_FILTER: return "filter: ";
-    case PV_PROMPT_COMMAND: return ":";
+    case PV_PROMPT_SEARCH:
+        return "/";
+    case PV_PROMPT_FILTER:
+        return "filter: ";
+    case PV_PROMPT_COMMAND:
+        return ":";
     }
     return "";
 }
@@ -1085,7 +1105,8 @@ static void pv_app_draw_help(pv_app *a, pv_rect rc)
             pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
             pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
             pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
-            pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k), PV_ROLE_NORMAL);
+            pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
+                        PV_ROLE_NORMAL);
         } else if (k == PV_ACT_COUNT + 1) {
             pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
         } else if (k > PV_ACT_COUNT + 1 && k < total) {
@@ -1125,8 +1146,8 @@ static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
                      r->view->columns[c].id, r->view->columns[c].title);
         else
             snprintf(line, sizeof line, "%c %-20s %s",
-                     r->sort_count && r->sort[0].column == c ? '*' : ' ',
-                     r->view->columns[c].id, r->view->columns[c].title);
+                     r->sort_count && r->sort[0].column == c ? '*' : ' ', r->view->columns[c].id,
+                     r->view->columns[c].title);
         pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
         if (c == a->ov_cursor)
             pv_grid_paint(&a->grid, box.y + 1 + i, box.x, box.w, PV_ROLE_SELECTED);
@@ -1305,8 +1326,8 @@ static void pv_app_complete(pv_app *a)
             common = strlen(match);
         } else {
             size_t k = 0;
-            while (k < common && cands[i][k] && tolower((unsigned char)cands[i][k]) ==
-                                                     tolower((unsigned char)match[k]))
+            while (k < common && cands[i][k] &&
+                   tolower((unsigned char)cands[i][k]) == tolower((unsigned char)match[k]))
                 k++;
             common = k;
         }
@@ -1358,7 +1379,8 @@ static void pv_app_prompt_key(pv_app *a, int key)
         if (kind == PV_PROMPT_SEARCH) {
             snprintf(a->search, sizeof a->search, "%s", text);
             if (text[0] && pv_app_focused_report(a) &&
-                pv_report_search(pv_app_focused_report(a), text, a->search_origin, +1) == PV_NO_ROW) {
+                pv_report_search(pv_app_focused_report(a), text, a->search_origin, +1) ==
+                    PV_NO_ROW) {
                 char msg[200];
                 snprintf(msg, sizeof msg, "not found: %s", text);
                 pv_app_message(a, true, msg);
@@ -1532,7 +1554,10 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
     a->message[0] = '\0';
 }
 
-bool pv_app_has_work(const pv_app *a) { return a->work != PV_WORK_NONE; }
+bool pv_app_has_work(const pv_app *a)
+{
+    return a->work != PV_WORK_NONE;
+}
 
 void pv_app_work(pv_app *a)
 {
@@ -1730,7 +1755,8 @@ static void pv_app_history_step(pv_app *a, bool back)
     bool ok = back ? pv_history_back(&a->history, &here, &to)
                    : pv_history_forward(&a->history, &here, &to);
     if (!ok) {
-        pv_app_message(a, false, back ? "at the start of the history" : "at the end of the history");
+        pv_app_message(a, false,
+                       back ? "at the start of the history" : "at the end of the history");
         return;
     }
     pv_app_apply(a, &to);
@@ -1748,10 +1774,12 @@ static void pv_app_overlay_key(pv_app *a, int key)
             a->ov_top += (size_t)a->page_rows[PV_PANE_REPORT];
         else if (act == PV_ACT_PAGE_UP)
             a->ov_top = a->ov_top > (size_t)a->page_rows[PV_PANE_REPORT]
-                            ? a->ov_top - (size_t)a->page_rows[PV_PANE_REPORT] : 0;
+                            ? a->ov_top - (size_t)a->page_rows[PV_PANE_REPORT]
+                            : 0;
         else if (act == PV_ACT_FIRST)
             a->ov_top = 0;
-        else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC || key == PV_KEY_ENTER)
+        else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
+                 key == PV_KEY_ENTER)
             a->overlay = PV_OVERLAY_NONE;
         return;
     }
@@ -1832,12 +1860,24 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_PREV_PANE:
         a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
         break;
-    case PV_ACT_UP: pv_app_move(a, -1, false); break;
-    case PV_ACT_DOWN: pv_app_move(a, 1, false); break;
-    case PV_ACT_PAGE_UP: pv_app_move(a, -page, false); break;
-    case PV_ACT_PAGE_DOWN: pv_app_move(a, page, false); break;
-    case PV_ACT_FIRST: pv_app_move(a, 0, true); break;
-    case PV_ACT_LAST: pv_app_move(a, (long)(SIZE_MAX / 4), false); break;
+    case PV_ACT_UP:
+        pv_app_move(a, -1, false);
+        break;
+    case PV_ACT_DOWN:
+        pv_app_move(a, 1, false);
+        break;
+    case PV_ACT_PAGE_UP:
+        pv_app_move(a, -page, false);
+        break;
+    case PV_ACT_PAGE_DOWN:
+        pv_app_move(a, page, false);
+        break;
+    case PV_ACT_FIRST:
+        pv_app_move(a, 0, true);
+        break;
+    case PV_ACT_LAST:
+        pv_app_move(a, (long)(SIZE_MAX / 4), false);
+        break;
     case PV_ACT_LEFT:
         if (a->focus == PV_PANE_DETAILS) {
             if (a->det_tab > 0)
@@ -1859,7 +1899,9 @@ void pv_app_key(pv_app *a, int key)
                 r->hscroll++;
         }
         break;
-    case PV_ACT_OPEN: pv_app_open(a); break;
+    case PV_ACT_OPEN:
+        pv_app_open(a);
+        break;
     case PV_ACT_TOGGLE:
         if (r)
             pv_report_tree(r, PV_TREE_TOGGLE);
@@ -1876,8 +1918,12 @@ void pv_app_key(pv_app *a, int key)
         if (r)
             pv_report_tree(r, PV_TREE_EXPAND_ALL);
         break;
-    case PV_ACT_BACK: pv_app_history_step(a, true); break;
-    case PV_ACT_FORWARD: pv_app_history_step(a, false); break;
+    case PV_ACT_BACK:
+        pv_app_history_step(a, true);
+        break;
+    case PV_ACT_FORWARD:
+        pv_app_history_step(a, false);
+        break;
     case PV_ACT_SEARCH:
         if (a->focus == PV_PANE_EXPLORER)
             a->focus = PV_PANE_REPORT;
@@ -1933,8 +1979,12 @@ void pv_app_key(pv_app *a, int key)
         else if (r)
             pv_app_message(a, false, "not sorted: s or S sorts");
         break;
-    case PV_ACT_COMMAND: pv_app_prompt_open(a, PV_PROMPT_COMMAND, ""); break;
-    case PV_ACT_ZOOM: a->zoom = !a->zoom; break;
+    case PV_ACT_COMMAND:
+        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
+        break;
+    case PV_ACT_ZOOM:
+        a->zoom = !a->zoom;
+        break;
     case PV_ACT_SHRINK:
     case PV_ACT_GROW: {
         int d = act == PV_ACT_GROW ? 1 : -1;

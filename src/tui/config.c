@@ -29,8 +29,8 @@ static bool pv_config_words(yaml_document_t *doc, yaml_node_t *node, char sep, c
         return false;
     size_t used = 0;
     out[0] = '\0';
-    for (yaml_node_item_t *it = node->data.sequence.items.start;
-         it < node->data.sequence.items.top; it++) {
+    for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top;
+         it++) {
         const char *s = pv_yaml_scalar(yaml_document_get_node(doc, *it));
         if (!s)
             return false;
@@ -93,8 +93,7 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
             continue;
         }
         size_t i = c->column_view_count;
-        if (!pv_config_words(doc, v, ',', c->columns[i].columns,
-                             sizeof c->columns[i].columns)) {
+        if (!pv_config_words(doc, v, ',', c->columns[i].columns, sizeof c->columns[i].columns)) {
             pv_yaml_error(err, file, v, "columns of '%s': a list of column ids", view);
             ok = false;
             continue;
@@ -105,8 +104,7 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
     return ok;
 }
 
-bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char *file,
-                     pv_buf *err)
+bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char *file, pv_buf *err)
 {
     yaml_document_t doc;
     if (!pv_yaml_load(&doc, yaml, len, file, err))
@@ -122,8 +120,8 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
         yaml_document_delete(&doc);
         return false;
     }
-    for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-         p < root->data.mapping.pairs.top; p++) {
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
         yaml_node_t *k = yaml_document_get_node(&doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&doc, p->value);
         const char *key = pv_yaml_scalar(k);

@@ -17,7 +17,7 @@ typedef struct pv_location {
         size_t detail; /* detail index in the view above */
         size_t row;    /* the row of the view above it belongs to */
     } chain[PV_LOC_MAX_DEPTH];
-    size_t row;   /* selected row (model row index), or SIZE_MAX */
+    size_t row; /* selected row (model row index), or SIZE_MAX */
     char filter[256];
     char sort[128];
 } pv_location;

@@ -20,14 +20,13 @@ static const struct {
     const char *name;
     int key;
 } pv_key_names[] = {
-    {"Enter", PV_KEY_ENTER},     {"Return", PV_KEY_ENTER},  {"Tab", PV_KEY_TAB},
-    {"Esc", PV_KEY_ESC},         {"Escape", PV_KEY_ESC},    {"Space", ' '},
-    {"Up", PV_KEY_UP},           {"Down", PV_KEY_DOWN},     {"Left", PV_KEY_LEFT},
-    {"Right", PV_KEY_RIGHT},     {"PgUp", PV_KEY_PGUP},     {"PageUp", PV_KEY_PGUP},
-    {"PgDn", PV_KEY_PGDN},       {"PageDown", PV_KEY_PGDN}, {"Home", PV_KEY_HOME},
-    {"End", PV_KEY_END},         {"Backspace", PV_KEY_BACKSPACE},
-    {"Delete", PV_KEY_DELETE},   {"Insert", PV_KEY_INSERT}, {"Shift-Tab", PV_KEY_BTAB},
-    {"BackTab", PV_KEY_BTAB},
+    {"Enter", PV_KEY_ENTER},   {"Return", PV_KEY_ENTER},        {"Tab", PV_KEY_TAB},
+    {"Esc", PV_KEY_ESC},       {"Escape", PV_KEY_ESC},          {"Space", ' '},
+    {"Up", PV_KEY_UP},         {"Down", PV_KEY_DOWN},           {"Left", PV_KEY_LEFT},
+    {"Right", PV_KEY_RIGHT},   {"PgUp", PV_KEY_PGUP},           {"PageUp", PV_KEY_PGUP},
+    {"PgDn", PV_KEY_PGDN},     {"PageDown", PV_KEY_PGDN},       {"Home", PV_KEY_HOME},
+    {"End", PV_KEY_END},       {"Backspace", PV_KEY_BACKSPACE}, {"Delete", PV_KEY_DELETE},
+    {"Insert", PV_KEY_INSERT}, {"Shift-Tab", PV_KEY_BTAB},      {"BackTab", PV_KEY_BTAB},
 };
 
 const char *pv_action_name(pv_action a)

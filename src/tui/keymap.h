@@ -37,11 +37,11 @@ enum {
     PV_KEY_BTAB,
     PV_KEY_RESIZE,
     PV_KEY_MOUSE,
-    PV_KEY_F0,             /* F1 = PV_KEY_F0 + 1 ... F12 */
+    PV_KEY_F0, /* F1 = PV_KEY_F0 + 1 ... F12 */
     PV_KEY_LAST = PV_KEY_F0 + 13,
 };
 
-#define PV_KEY_CTRL(c) ((c) & 0x1f)
+#define PV_KEY_CTRL(c) ((c)&0x1f)
 #define PV_KEYS_PER_ACTION 6
 
 typedef struct pv_keymap {

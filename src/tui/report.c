@@ -7,7 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
-static inline bool pv_bit(const uint8_t *bits, size_t i) { return bits && (bits[i >> 3] >> (i & 7)) & 1; }
+static inline bool pv_bit(const uint8_t *bits, size_t i)
+{
+    return bits && (bits[i >> 3] >> (i & 7)) & 1;
+}
 static inline void pv_bit_set(uint8_t *bits, size_t i, bool on)
 {
     if (on)
@@ -451,9 +454,9 @@ void pv_report_sort_text(const pv_report *r, char *out, size_t size)
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < r->sort_count; i++) {
-        int w = snprintf(out + used, size - used, "%s%s%s", i ? "," : "",
-                         r->view->columns[r->sort[i].column].id,
-                         r->sort[i].descending ? ":desc" : "");
+        int w =
+            snprintf(out + used, size - used, "%s%s%s", i ? "," : "",
+                     r->view->columns[r->sort[i].column].id, r->sort[i].descending ? ":desc" : "");
         if (w < 0 || (size_t)w >= size - used)
             break;
         used += (size_t)w;

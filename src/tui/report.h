@@ -16,8 +16,8 @@
 
 typedef struct pv_report {
     pv_view *view;
-    bool owned;          /* free the view with the report (drilled-down details) */
-    size_t *sel;         /* NULL: every row, in view order */
+    bool owned;  /* free the view with the report (drilled-down details) */
+    size_t *sel; /* NULL: every row, in view order */
     size_t sel_count;
     /* Trees only (visible list built from pv_view_parent, pre-order). */
     uint8_t *collapsed;  /* bit per model row */
@@ -25,16 +25,16 @@ typedef struct pv_report {
     size_t *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
-    size_t cursor;       /* index in the visible list */
-    size_t top;          /* first visible index drawn */
-    size_t hscroll;      /* first shown column drawn (not counting the tree column) */
-    uint8_t *hidden;     /* per column: not shown */
-    int *widths;         /* per column: width learnt from the rows drawn so far */
+    size_t cursor;   /* index in the visible list */
+    size_t top;      /* first visible index drawn */
+    size_t hscroll;  /* first shown column drawn (not counting the tree column) */
+    uint8_t *hidden; /* per column: not shown */
+    int *widths;     /* per column: width learnt from the rows drawn so far */
     pv_sort_key sort[PV_SORT_MAX_KEYS];
     size_t sort_count;
-    char filter[256];    /* the expression in force ("" = none) */
-    size_t matched;      /* rows that matched the filter themselves */
-    char search[128];    /* the last search text */
+    char filter[256]; /* the expression in force ("" = none) */
+    size_t matched;   /* rows that matched the filter themselves */
+    char search[128]; /* the last search text */
 } pv_report;
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
@@ -45,7 +45,10 @@ typedef struct pv_report {
 void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns);
 void pv_report_close(pv_report *r);
 
-static inline size_t pv_report_count(const pv_report *r) { return r->vis ? r->vis_count : r->sel ? r->sel_count : pv_view_rows(r->view); }
+static inline size_t pv_report_count(const pv_report *r)
+{
+    return r->vis ? r->vis_count : r->sel ? r->sel_count : pv_view_rows(r->view);
+}
 /* Model row at visible index i (< count). */
 static inline size_t pv_report_row(const pv_report *r, size_t i)
 {
@@ -53,7 +56,10 @@ static inline size_t pv_report_row(const pv_report *r, size_t i)
 }
 /* The selected model row, or PV_NO_ROW when the report is empty. */
 size_t pv_report_selected(const pv_report *r);
-static inline size_t pv_report_depth(const pv_report *r, size_t i) { return r->vis_depth ? r->vis_depth[i] : 0; }
+static inline size_t pv_report_depth(const pv_report *r, size_t i)
+{
+    return r->vis_depth ? r->vis_depth[i] : 0;
+}
 bool pv_report_has_kids(const pv_report *r, size_t model_row);
 bool pv_report_is_collapsed(const pv_report *r, size_t model_row);
 

@@ -136,21 +136,36 @@ static void pv_term_paint(const pv_grid *g)
 static int pv_term_key(int code)
 {
     switch (code) {
-    case KEY_UP: return PV_KEY_UP;
-    case KEY_DOWN: return PV_KEY_DOWN;
-    case KEY_LEFT: return PV_KEY_LEFT;
-    case KEY_RIGHT: return PV_KEY_RIGHT;
-    case KEY_PPAGE: return PV_KEY_PGUP;
-    case KEY_NPAGE: return PV_KEY_PGDN;
-    case KEY_HOME: return PV_KEY_HOME;
-    case KEY_END: return PV_KEY_END;
-    case KEY_BACKSPACE: return PV_KEY_BACKSPACE;
-    case KEY_DC: return PV_KEY_DELETE;
-    case KEY_IC: return PV_KEY_INSERT;
-    case KEY_BTAB: return PV_KEY_BTAB;
-    case KEY_ENTER: return PV_KEY_ENTER;
-    case KEY_RESIZE: return PV_KEY_RESIZE;
-    case KEY_MOUSE: return PV_KEY_MOUSE;
+    case KEY_UP:
+        return PV_KEY_UP;
+    case KEY_DOWN:
+        return PV_KEY_DOWN;
+    case KEY_LEFT:
+        return PV_KEY_LEFT;
+    case KEY_RIGHT:
+        return PV_KEY_RIGHT;
+    case KEY_PPAGE:
+        return PV_KEY_PGUP;
+    case KEY_NPAGE:
+        return PV_KEY_PGDN;
+    case KEY_HOME:
+        return PV_KEY_HOME;
+    case KEY_END:
+        return PV_KEY_END;
+    case KEY_BACKSPACE:
+        return PV_KEY_BACKSPACE;
+    case KEY_DC:
+        return PV_KEY_DELETE;
+    case KEY_IC:
+        return PV_KEY_INSERT;
+    case KEY_BTAB:
+        return PV_KEY_BTAB;
+    case KEY_ENTER:
+        return PV_KEY_ENTER;
+    case KEY_RESIZE:
+        return PV_KEY_RESIZE;
+    case KEY_MOUSE:
+        return PV_KEY_MOUSE;
     }
     if (code >= KEY_F(1) && code <= KEY_F(12))
         return PV_KEY_F0 + (code - KEY_F0);
@@ -229,9 +244,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
         } else if (key == PV_KEY_MOUSE) {
             MEVENT ev;
             if (getmouse(&ev) == OK) {
-                int button = (ev.bstate & BUTTON4_PRESSED) ? 4
-                             : (ev.bstate & BUTTON5_PRESSED) ? 5
-                             : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1 : 0;
+                int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
+                             : (ev.bstate & BUTTON5_PRESSED)                     ? 5
+                             : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
+                                                                                 : 0;
                 if (button)
                     pv_app_mouse(app, ev.y, ev.x, button);
             }

@@ -22,14 +22,14 @@ void pv_text_escape(pv_buf *out, const char *s, size_t len, bool utf8);
 size_t pv_text_width(const char *s, size_t len, bool utf8);
 
 typedef struct pv_gcell {
-    uint32_t ch;   /* code point; 0 in the second column of a wide character */
-    uint8_t role;  /* pv_role */
+    uint32_t ch;  /* code point; 0 in the second column of a wide character */
+    uint8_t role; /* pv_role */
 } pv_gcell;
 
 typedef struct pv_grid {
     int width;
     int height;
-    bool utf8;     /* the terminal takes UTF-8 */
+    bool utf8; /* the terminal takes UTF-8 */
     pv_gcell *cells;
     pv_buf scratch;
 } pv_grid;

@@ -11,26 +11,25 @@
 
 /* The built-in default, in the same YAML a user writes; themes/default.yaml
  * holds the same roles (a unit test keeps them equal). */
-static const char pv_theme_default_yaml[] =
-    "name: default\n"
-    "roles:\n"
-    "  normal: default on default\n"
-    "  border: blue\n"
-    "  title: cyan\n"
-    "  title-focus: bright-white on blue bold\n"
-    "  header: yellow bold\n"
-    "  selected: black on cyan\n"
-    "  selected-unfocused: default on bright-black\n"
-    "  match: black on yellow\n"
-    "  tree: blue\n"
-    "  number: default\n"
-    "  dim: bright-black\n"
-    "  tab: cyan\n"
-    "  tab-active: black on cyan bold\n"
-    "  status: black on white\n"
-    "  prompt: default\n"
-    "  error: bright-red bold\n"
-    "  help-key: yellow bold\n";
+static const char pv_theme_default_yaml[] = "name: default\n"
+                                            "roles:\n"
+                                            "  normal: default on default\n"
+                                            "  border: blue\n"
+                                            "  title: cyan\n"
+                                            "  title-focus: bright-white on blue bold\n"
+                                            "  header: yellow bold\n"
+                                            "  selected: black on cyan\n"
+                                            "  selected-unfocused: default on bright-black\n"
+                                            "  match: black on yellow\n"
+                                            "  tree: blue\n"
+                                            "  number: default\n"
+                                            "  dim: bright-black\n"
+                                            "  tab: cyan\n"
+                                            "  tab-active: black on cyan bold\n"
+                                            "  status: black on white\n"
+                                            "  prompt: default\n"
+                                            "  error: bright-red bold\n"
+                                            "  help-key: yellow bold\n";
 
 static const char *const pv_role_names[] = {
 #define PV_ROLE_NAME(e, key, desc) key,
@@ -162,8 +161,8 @@ bool pv_theme_parse(pv_theme *t, const char *yaml, size_t len, const char *file,
                 char why[128];
                 const char *text = pv_yaml_scalar(rv);
                 if (!text) {
-                    pv_yaml_error(err, file, rv, "role '%s' needs a style such as 'white on blue bold'",
-                                  role);
+                    pv_yaml_error(err, file, rv,
+                                  "role '%s' needs a style such as 'white on blue bold'", role);
                     ok = false;
                 } else if (!pv_style_parse(text, &work.roles[r], why, sizeof why)) {
                     pv_yaml_error(err, file, rv, "role '%s': %s", role, why);

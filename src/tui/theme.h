@@ -10,30 +10,30 @@
 #include "profview/core.h"
 
 /* Every colour role, once: X(enum suffix, YAML key, description). */
-#define PV_THEME_ROLES(X)                                                      \
-    X(NORMAL, "normal", "text")                                                \
-    X(BORDER, "border", "pane borders")                                        \
-    X(TITLE, "title", "pane titles")                                           \
-    X(TITLE_FOCUS, "title-focus", "the focused pane's title")                  \
-    X(HEADER, "header", "column headers")                                      \
-    X(SELECTED, "selected", "the selected row in the focused pane")            \
-    X(SELECTED_DIM, "selected-unfocused", "the selected row elsewhere")        \
-    X(MATCH, "match", "search matches")                                        \
-    X(TREE, "tree", "tree lines and expanders")                                \
-    X(NUMBER, "number", "numbers")                                             \
-    X(DIM, "dim", "empty cells, hints")                                        \
-    X(TAB, "tab", "Details tabs")                                               \
-    X(TAB_ACTIVE, "tab-active", "the current Details tab")                     \
-    X(STATUS, "status", "the status bar")                                      \
-    X(PROMPT, "prompt", "the prompt line")                                     \
-    X(ERROR, "error", "messages about errors")                                 \
+#define PV_THEME_ROLES(X)                                                                          \
+    X(NORMAL, "normal", "text")                                                                    \
+    X(BORDER, "border", "pane borders")                                                            \
+    X(TITLE, "title", "pane titles")                                                               \
+    X(TITLE_FOCUS, "title-focus", "the focused pane's title")                                      \
+    X(HEADER, "header", "column headers")                                                          \
+    X(SELECTED, "selected", "the selected row in the focused pane")                                \
+    X(SELECTED_DIM, "selected-unfocused", "the selected row elsewhere")                            \
+    X(MATCH, "match", "search matches")                                                            \
+    X(TREE, "tree", "tree lines and expanders")                                                    \
+    X(NUMBER, "number", "numbers")                                                                 \
+    X(DIM, "dim", "empty cells, hints")                                                            \
+    X(TAB, "tab", "Details tabs")                                                                  \
+    X(TAB_ACTIVE, "tab-active", "the current Details tab")                                         \
+    X(STATUS, "status", "the status bar")                                                          \
+    X(PROMPT, "prompt", "the prompt line")                                                         \
+    X(ERROR, "error", "messages about errors")                                                     \
     X(HELP_KEY, "help-key", "keys on the help screen")
 
 typedef enum pv_role {
 #define PV_ROLE_ENUM(e, key, desc) PV_ROLE_##e,
     PV_THEME_ROLES(PV_ROLE_ENUM)
 #undef PV_ROLE_ENUM
-    PV_ROLE_COUNT
+        PV_ROLE_COUNT
 } pv_role;
 
 enum {
@@ -46,7 +46,7 @@ enum {
 #define PV_COLOR_DEFAULT (-1)
 
 typedef struct pv_style {
-    int fg;         /* 0-255, or PV_COLOR_DEFAULT */
+    int fg; /* 0-255, or PV_COLOR_DEFAULT */
     int bg;
     unsigned attrs; /* PV_ATTR_* */
 } pv_style;

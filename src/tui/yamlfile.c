@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool pv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char *file,
-                  pv_buf *err)
+bool pv_yaml_load(yaml_document_t *doc, const char *text, size_t len, const char *file, pv_buf *err)
 {
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {

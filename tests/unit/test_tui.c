@@ -2,13 +2,13 @@
  * theme files, escaping names for the terminal, the history stack, the
  * scripted-keys parser, and golden screens of the viewer over views built
  * here with pv_table (every pane and view kind). */
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,7 +97,10 @@ static pv_file *make_file(void)
     pv_table *tr = pv_table_new("call-trace", "Call trace", trace_cols, T_COUNT);
     pv_table_make_tree(tr);
     /* main > (parse_args, compute > (print_result)), main2 */
-    static const struct { const char *name; int parent; } calls[] = {
+    static const struct {
+        const char *name;
+        int parent;
+    } calls[] = {
         {"main", -1}, {"parse_args", 0}, {"compute", 0}, {"print_result", 2}, {"atexit", -1},
     };
     for (size_t i = 0; i < 5; i++) {
@@ -153,7 +156,6 @@ static char *screen_after(pv_app *a, const char *keys)
     pv_grid_dump(pv_app_draw(a), &out);
     return out.data;
 }
-
 
 static void check_screen(const char *keys, int w, int h, const char *expected)
 {
@@ -363,22 +365,20 @@ static const char golden_columns_chooser[] =
     " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
     "/data/demo.prof: 1 warning (see 'profview info')\n";
 
-static const char golden_narrow_terminal[] =
-    "- Report: Routines -------------------------------\n"
-    " Id Routine         Module   Hits      Time\n"
-    "  1 main            lib.dll     1  1.234 ms\n"
-    "  2 parse_args      app.exe     3  2.469 ms\n"
-    "  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
-    "  4 compute         app.exe     2  4.938 ms\n"
-    "  5 print_result    lib.dll     4  6.172 ms\n"
-    "\n"
-    "\n"
-    "\n"
-    "\n"
-    "\n"
-    " demo.prof | routines | row 1/5 | 1 warning\n"
-    "/data/demo.prof: 1 warning (see 'profview info')\n";
-
+static const char golden_narrow_terminal[] = "- Report: Routines -------------------------------\n"
+                                             " Id Routine         Module   Hits      Time\n"
+                                             "  1 main            lib.dll     1  1.234 ms\n"
+                                             "  2 parse_args      app.exe     3  2.469 ms\n"
+                                             "  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
+                                             "  4 compute         app.exe     2  4.938 ms\n"
+                                             "  5 print_result    lib.dll     4  6.172 ms\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             " demo.prof | routines | row 1/5 | 1 warning\n"
+                                             "/data/demo.prof: 1 warning (see 'profview info')\n";
 
 static void test_screen_table_with_details(void **state)
 {
@@ -799,7 +799,9 @@ static void test_bad_theme_names_file_and_line(void **state)
     pv_buf_init(&err);
     assert_false(pv_theme_parse(&t, bad, sizeof bad - 1, "themes/broken.yaml", &err));
     const char *e = pv_buf_cstr(&err);
-    assert_non_null(strstr(e, "themes/broken.yaml:4:13: role 'selected': 'on' needs a background colour, got 'mauve'"));
+    assert_non_null(strstr(
+        e,
+        "themes/broken.yaml:4:13: role 'selected': 'on' needs a background colour, got 'mauve'"));
     assert_non_null(strstr(e, "themes/broken.yaml:5:3: unknown colour role 'sparkle'"));
     /* Nothing of a bad theme is used. */
     assert_memory_equal(&t, &before, sizeof t);
@@ -886,10 +888,14 @@ static void test_escape(void **state)
     e = escaped("bad\xff\xc3(", 6, true); /* invalid UTF-8 */
     assert_string_equal(e, "bad\\xFF\\xC3(");
     free(e);
-    e = escaped("\xc2\x9b" "31m", 5, true); /* C1 CSI */
+    e = escaped("\xc2\x9b"
+                "31m",
+                5, true); /* C1 CSI */
     assert_string_equal(e, "\\u009B31m");
     free(e);
-    e = escaped("\xe2\x80\xae" "evil", 7, true); /* bidi override */
+    e = escaped("\xe2\x80\xae"
+                "evil",
+                7, true); /* bidi override */
     assert_string_equal(e, "\\u202Eevil");
     free(e);
     e = escaped("\xed\xa0\x80", 3, true); /* a surrogate is not UTF-8 */
@@ -982,10 +988,26 @@ static void test_keyscript(void **state)
     (void)state;
     size_t n, bad = 0;
     pv_script_event *ev = pv_script_parse("# comment\nj j Enter\n:sort hits<Enter>\n<Dump>\n"
-                                          "<Resize 60x20>\nCtrl-A\n", &n, &bad);
+                                          "<Resize 60x20>\nCtrl-A\n",
+                                          &n, &bad);
     assert_non_null(ev);
-    int expect[] = {'j', 'j', PV_KEY_ENTER, ':', 's', 'o', 'r', 't', ' ', 'h', 'i', 't', 's',
-                    PV_KEY_ENTER, PV_SCRIPT_DUMP, PV_SCRIPT_RESIZE, 1};
+    int expect[] = {'j',
+                    'j',
+                    PV_KEY_ENTER,
+                    ':',
+                    's',
+                    'o',
+                    'r',
+                    't',
+                    ' ',
+                    'h',
+                    'i',
+                    't',
+                    's',
+                    PV_KEY_ENTER,
+                    PV_SCRIPT_DUMP,
+                    PV_SCRIPT_RESIZE,
+                    1};
     assert_int_equal(n, PV_ARRAY_LEN(expect));
     for (size_t i = 0; i < n; i++)
         assert_int_equal(ev[i].key, expect[i]);
