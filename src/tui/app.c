@@ -116,7 +116,8 @@ struct pv_app {
     /* Work on a big view waits until the screen says it is being done. */
     int work;
     pv_report *work_report;
-    pv_sort_key work_key;
+    pv_sort_key work_keys[PV_SORT_MAX_KEYS];
+    size_t work_key_count;
     char work_filter[256];
 };
 
@@ -1547,7 +1548,8 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
         pv_app_message(a, false, text);
         a->work = PV_WORK_SORT;
         a->work_report = r;
-        a->work_key = key;
+        a->work_keys[0] = key;
+        a->work_key_count = 1;
         return;
     }
     pv_report_set_sort(r, &key, 1);
@@ -1566,7 +1568,7 @@ void pv_app_work(pv_app *a)
     if (work == PV_WORK_FILTER) {
         pv_app_filter_now(a, a->work_report, a->work_filter);
     } else if (work == PV_WORK_SORT) {
-        pv_report_set_sort(a->work_report, &a->work_key, 1);
+        pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
         a->message[0] = '\0';
     }
 }
@@ -1647,8 +1649,21 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
         pv_app_apply_filter(a, arg);
     } else if (strcmp(word, "sort") == 0) {
         pv_query_error err;
-        if (r && !pv_report_apply_sort_text(r, arg, &err))
+        memset(&err, 0, sizeof err);
+        if (r && arg[0] && pv_view_rows(r->view) > PV_BIG_VIEW) {
+            if (pv_sort_parse(r->view, arg, a->work_keys, &a->work_key_count, &err)) {
+                char text[200];
+                snprintf(text, sizeof text, "Sorting %zu rows by %s...", pv_view_rows(r->view),
+                         arg);
+                pv_app_message(a, false, text);
+                a->work = PV_WORK_SORT;
+                a->work_report = r;
+            } else {
+                pv_app_message(a, true, err.message);
+            }
+        } else if (r && !pv_report_apply_sort_text(r, arg, &err)) {
             pv_app_message(a, true, err.message);
+        }
     } else if (strcmp(word, "goto") == 0) {
         pv_app_goto(a, arg);
     } else if (strcmp(word, "columns") == 0) {

@@ -1069,6 +1069,76 @@ static void test_report_tree_ops(void **state)
     pv_file_free(f);
 }
 
+/* Sorting or filtering a big view first shows that it is working, then
+ * does the work (the terminal loop paints between the two). */
+static void test_big_sort_shows_progress(void **state)
+{
+    (void)state;
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("big");
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Big", "test");
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t rows = 250000;
+    pv_table_reserve(t, rows);
+    for (size_t i = 0; i < rows; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 7919) % rows));
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 80, 24);
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    pv_app_key(a, ':');
+    const char *cmd = "sort hits:desc";
+    for (const char *c = cmd; *c; c++)
+        pv_app_key(a, *c);
+    pv_app_key(a, PV_KEY_ENTER);
+    assert_true(pv_app_has_work(a));
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by hits:desc..."));
+    pv_app_work(a);
+    pv_app_key(a, 'g');
+    pv_app_key(a, 's'); /* sort by the next column: id, a big view */
+    assert_true(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by time..."));
+    pv_app_work(a);
+    assert_false(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "sort: time:desc"));
+    pv_app_key(a, 'f');
+    pv_app_key(a, 'h');
+    pv_app_key(a, 'i');
+    pv_app_key(a, 't');
+    pv_app_key(a, 's');
+    pv_app_key(a, '<');
+    pv_app_key(a, '5');
+    pv_app_key(a, PV_KEY_ENTER);
+    assert_true(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Filtering 250000 rows..."));
+    pv_app_work(a);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "5 of 250000 rows match"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "row 1/5"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+}
+
 /* Expand and collapse splice the visible list; after any sequence it equals
  * the list rebuilt from scratch. */
 static void test_report_splice_matches_rebuild(void **state)
@@ -1139,6 +1209,7 @@ int main(void)
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_report_tree_ops),
         cmocka_unit_test(test_report_splice_matches_rebuild),
+        cmocka_unit_test(test_big_sort_shows_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
