@@ -398,7 +398,12 @@ int pv_cmd_cat(const pv_cli_args *a)
  * script) and no scripted keys are given, print what was loaded instead. */
 int pv_cmd_view(const pv_cli_args *a)
 {
-    if (!pv_cli_has(a, PV_OPT_KEYS) && !isatty(STDOUT_FILENO)) {
+    /* PROFVIEW_TEST_KEYS=FILE is --keys FILE (testing, as tig's TIG_SCRIPT). */
+    const char *keys = a->values[PV_OPT_KEYS] ? a->values[PV_OPT_KEYS]
+                                              : getenv("PROFVIEW_TEST_KEYS");
+    if (keys && !keys[0])
+        keys = NULL;
+    if (!keys && !isatty(STDOUT_FILENO)) {
         int rc = pv_cmd_info(a);
         if (rc == PV_EXIT_OK)
             printf("\nRead a view with: profview cat FILE --view ID\n");
@@ -411,7 +416,7 @@ int pv_cmd_view(const pv_cli_args *a)
     o.load = a->load;
     o.theme = a->values[PV_OPT_THEME];
     o.ascii = pv_cli_has(a, PV_OPT_ASCII);
-    o.keys_path = a->values[PV_OPT_KEYS];
+    o.keys_path = keys;
     o.dump_path = a->values[PV_OPT_DUMP];
     if (pv_cli_has(a, PV_OPT_SIZE) &&
         !pv_tui_parse_size(a->values[PV_OPT_SIZE], &o.width, &o.height)) {
@@ -419,7 +424,7 @@ int pv_cmd_view(const pv_cli_args *a)
                 a->values[PV_OPT_SIZE]);
         return PV_EXIT_USAGE;
     }
-    if (!pv_cli_has(a, PV_OPT_KEYS) && !isatty(STDIN_FILENO)) {
+    if (!keys && !isatty(STDIN_FILENO)) {
         fprintf(stderr, "profview: the viewer needs a terminal on stdin\n");
         return PV_EXIT_USAGE;
     }

@@ -17,4 +17,7 @@ expect_contains "the bad one is named on screen" "$s" "$TMP/bad.bin: byte 0: not
 # Not a terminal and no --keys: the plain-text fallback, as before the TUI.
 out=$("$PROFVIEW" "$SAMPLES/plist-func-timing.txt" < /dev/null | cat)
 expect_contains "fallback lists the views" "$out" "Read a view with: profview cat FILE --view ID"
+# PROFVIEW_TEST_KEYS is --keys (the final screen goes to stdout).
+out=$(PROFVIEW_TEST_KEYS=$TMP/keys "$PROFVIEW" "$SAMPLES/plist-func-timing.txt" --size 80x24)
+expect_contains "PROFVIEW_TEST_KEYS drives the viewer" "$out" "row 2/28"
 echo PASS

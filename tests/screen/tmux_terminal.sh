@@ -67,15 +67,19 @@ pv_tmux_keys q
 pv_tmux_wait "tty-checked"
 pv_tmux_stop
 
-# 4. SIGTERM from outside: the handler restores the terminal, then dies of it.
-pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
-pv_tmux_wait "Report: Summary"
-pid=$(cat "$TMP/pid")
-kill -TERM "$pid"
-pv_tmux_wait "exit=143"
-pv_tmux_wait "tty-checked"
-s=$(pv_tmux_screen)
-expect_contains "SIGTERM restores canonical mode" "$s" $'\nicanon'
-expect_absent "SIGTERM gives the screen back" "$s" "Explorer"
-pv_tmux_stop
+# 4. Signals from outside (SIGTERM, SIGHUP) and a crash signal (SIGSEGV):
+# the handler restores the terminal, then the process dies of the signal.
+for sig in TERM:143 HUP:129 SEGV:139; do
+  name=${sig%%:*} status=${sig##*:}
+  pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
+  pv_tmux_wait "Report: Summary"
+  kill -"$name" "$(cat "$TMP/pid")"
+  pv_tmux_wait "exit=$status"
+  pv_tmux_wait "tty-checked"
+  s=$(pv_tmux_screen)
+  expect_contains "SIG$name restores canonical mode" "$s" $'\nicanon'
+  expect_contains "SIG$name restores echo" "$s" $'\necho'
+  expect_absent "SIG$name gives the screen back" "$s" "Explorer"
+  pv_tmux_stop
+done
 echo "PASS"
