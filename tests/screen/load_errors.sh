@@ -17,7 +17,15 @@ expect_contains "the bad one is named on screen" "$s" "$TMP/bad.bin: byte 0: not
 # Not a terminal and no --keys: the plain-text fallback, as before the TUI.
 out=$("$PROFVIEW" "$SAMPLES/plist-func-timing.txt" < /dev/null | cat)
 expect_contains "fallback lists the views" "$out" "Read a view with: profview cat FILE --view ID"
+# :open loads another file beside the first.
+s=$(pv_screen ":open $SAMPLES/rtos.txt<Enter>" "$SAMPLES/plist-func-timing.txt" --size 100x30)
+expect_contains ":open adds the file to the Explorer" "$s" $'\nrtos.txt '
+expect_contains ":open adds its views" "$s" "Timeline (3001)"
+s=$(pv_screen ":open $TMP/nothing-here<Enter>" "$SAMPLES/plist-func-timing.txt" --size 100x30)
+expect_contains ":open of a missing file says so" "$s" "$TMP/nothing-here: cannot open"
+
 # PROFVIEW_TEST_KEYS is --keys (the final screen goes to stdout).
-out=$(PROFVIEW_TEST_KEYS=$TMP/keys "$PROFVIEW" "$SAMPLES/plist-func-timing.txt" --size 80x24)
+printf 'j\n' > "$TMP/env-keys"
+out=$(PROFVIEW_TEST_KEYS=$TMP/env-keys "$PROFVIEW" "$SAMPLES/plist-func-timing.txt" --size 80x24)
 expect_contains "PROFVIEW_TEST_KEYS drives the viewer" "$out" "row 2/28"
 echo PASS
