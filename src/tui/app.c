@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "tui/group.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
@@ -444,7 +445,10 @@ static pv_report *pv_app_report(pv_app *a)
         return NULL;
     if (!it->opened) {
         pv_view *v = pv_item_view(a, it);
-        pv_report_open(&it->report, v, false, pv_config_columns(&a->cfg, v->id));
+        /* Call trees show one node per thread (PRODUCT.md §6). */
+        pv_view *grouped = pv_group_by_thread(v);
+        pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
+                       pv_config_columns(&a->cfg, v->id));
         it->opened = true;
     }
     return &it->report;

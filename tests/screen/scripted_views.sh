@@ -277,27 +277,27 @@ SCREEN
 )
 expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rtos.txt --size 100x30)" "$expected"
 
-# winIDEA call trace in ASCII: Enter collapses a call, Details shows its events
+# winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
 - Explorer --------------|- Report: Call trace -----------------------------------------------------
-rtos.txt                 | Call no Routine             Context       Time (net)  Time with children
-  winIDEA profiler       |       1 - Task_Fast         ID_TASK_FAST    1.169 us             1.520 us
-    Summary (14)         |       2     "Test.c"#Static ID_TASK_FAST      351 ns               351 ns
-    Contexts (6)         |       3 + Task_Fast         ID_TASK_FAST    2.139 us             6.989 us
-    Statistics (83)      |      12 - Task_Fast         ID_TASK_FAST    1.040 us             3.543 us
-    Statistics (as export|      13   - Sensor_Read     ID_TASK_FAST      744 ns             1.215 us
-    Timeline (3001)      |      14       CRC_Calc      ID_TASK_FAST      147 ns               147 ns
-    Call trace (582)     |      15       CRC_Calc      ID_TASK_FAST      324 ns               324 ns
-    Routines (11)        |      16     "Test.c"#Static ID_TASK_FAST      254 ns               254 ns
-    Lines (18)           |      17   - "Test.c"#Static ID_TASK_FAST      749 ns             1.034 us
-    Data (13)            |      18       memcpy_s      ID_TASK_FAST      285 ns               285 ns
-                         |      19 - Task_Fast         ID_TASK_FAST      969 ns             6.220 us
-                         |      20   - "Test.c"#Static ID_TASK_FAST    1.151 us             1.258 us
-                         |      21       memcpy_s      ID_TASK_FAST      107 ns               107 ns
-                         |      22   - "Test.c"#Static ID_TASK_FAST    2.253 us             3.113 us
-                         |      23       memcpy_s      ID_TASK_FAST      320 ns               320 ns
-                         |      24       memcpy_s      ID_TASK_FAST      155 ns               155 ns
-                         |      25       CRC_Calc      ID_TASK_FAST      385 ns               385 ns
+rtos.txt                 | Call no Routine               Context       Time (net)  Time with childre
+  winIDEA profiler       |         - ID_TASK_FAST        ID_TASK_FAST
+    Summary (14)         |       1   - Task_Fast         ID_TASK_FAST    1.169 us           1.520 us
+    Contexts (6)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
+    Statistics (83)      |       3   + Task_Fast         ID_TASK_FAST    2.139 us           6.989 us
+    Statistics (as export|      12   - Task_Fast         ID_TASK_FAST    1.040 us           3.543 us
+    Timeline (3001)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
+    Call trace (582)     |      14         CRC_Calc      ID_TASK_FAST      147 ns             147 ns
+    Routines (11)        |      15         CRC_Calc      ID_TASK_FAST      324 ns             324 ns
+    Lines (18)           |      16       "Test.c"#Static ID_TASK_FAST      254 ns             254 ns
+    Data (13)            |      17     - "Test.c"#Static ID_TASK_FAST      749 ns           1.034 us
+                         |      18         memcpy_s      ID_TASK_FAST      285 ns             285 ns
+                         |      19   - Task_Fast         ID_TASK_FAST      969 ns           6.220 us
+                         |      20     - "Test.c"#Static ID_TASK_FAST    1.151 us           1.258 us
+                         |      21         memcpy_s      ID_TASK_FAST      107 ns             107 ns
+                         |      22     - "Test.c"#Static ID_TASK_FAST    2.253 us           3.113 us
+                         |      23         memcpy_s      ID_TASK_FAST      320 ns             320 ns
+                         |      24         memcpy_s      ID_TASK_FAST      155 ns             155 ns
                          |- Details -[Events of the call]-------------------------------------------
                          | Index      Time     Handle Name                Event   Value  Depth
                          |   236 29.882 us 0x00000000 Task_Fast           E                  0
@@ -307,10 +307,45 @@ rtos.txt                 | Call no Routine             Context       Time (net) 
                          |   240 30.372 us 0x1000000C {                   X                  2
                          |   241 30.525 us 0x1000000D s_eMode = MODE_RUN; E                  2
                          |   242 30.565 us 0x1000000D s_eMode = MODE_RUN; S                  2
- rtos.txt | call-trace | row 3/574                                                           ? help
+ rtos.txt | call-trace | row 4/579                                                           ? help
 SCREEN
 )
-expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
+expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
+
+# Enter on a leaf call drills down: its events become the Report
+expected=$(cat <<'SCREEN'
+- Explorer --------------|- Report: Events of the call (Call trace) --------------------------------
+rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
+  winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
+    Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
+    Contexts (6)         |    75  8.634 us 0x1000000C {               X                  3
+    Statistics (83)      |    76  8.665 us 0x00000005 "Test.c"#Static X                  2
+    Statistics (as export|
+    Timeline (3001)      |
+    Call trace (582)     |
+    Routines (11)        |
+    Lines (18)           |
+    Data (13)            |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |- Details ----------------------------------------------------------------
+                         |This view has no details
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+ rtos.txt | call-events | row 1/4                                                            ? help
+SCREEN
+)
+expect_screen call_trace_drill_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
 
 # <Dump> writes intermediate screens; Backspace returns from a drill-down.
 s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-timing.txt --size 80x24)

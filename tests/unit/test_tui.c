@@ -18,6 +18,7 @@
 #include "profview/table.h"
 #include "tui/app.h"
 #include "tui/config.h"
+#include "tui/group.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/keyscript.h"
@@ -1069,6 +1070,62 @@ static void test_report_tree_ops(void **state)
     pv_file_free(f);
 }
 
+/* Call trees get one node per thread; the calls keep their order. */
+static void test_group_by_thread(void **state)
+{
+    (void)state;
+    enum { G_ID, G_ROUTINE, G_THREAD, G_COUNT };
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+        {"thread", "Thread", PV_TYPE_INT, 0},
+    };
+    /* 0 a(7) > 1 b(7);  2 c(9);  3 d(7) > 4 e(7) */
+    static const struct {
+        const char *name;
+        int parent;
+        int thread;
+    } rows[] = {
+        {"a", -1, 7}, {"b", 0, 7}, {"c", -1, 9}, {"d", -1, 7}, {"e", 3, 7},
+    };
+    pv_table *t = pv_table_new("call-trace", "Call trace", cols, G_COUNT);
+    pv_table_make_tree(t);
+    for (size_t i = 0; i < 5; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, G_ID, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, G_ROUTINE, rows[i].name);
+        pv_table_set_int(t, r, G_THREAD, rows[i].thread);
+        if (rows[i].parent >= 0)
+            pv_table_set_parent(t, r, (size_t)rows[i].parent);
+    }
+    pv_view *base = pv_table_view(t);
+    pv_view *g = pv_group_by_thread(base);
+    assert_non_null(g);
+    assert_int_equal(pv_view_rows(g), 7);
+    /* Thread 7: a b d e; Thread 9: c. */
+    static const char *const expect[] = {"Thread 7", "a", "b", "d", "e", "Thread 9", "c"};
+    static const size_t parents[] = {PV_NO_ROW, 0, 1, 0, 3, PV_NO_ROW, 5};
+    for (size_t r = 0; r < 7; r++) {
+        pv_cell c;
+        pv_view_cell(g, r, G_ROUTINE, &c);
+        assert_true(c.present);
+        assert_int_equal(c.v.s.len, strlen(expect[r]));
+        assert_memory_equal(c.v.s.ptr, expect[r], c.v.s.len);
+        assert_int_equal(pv_view_parent(g, r), parents[r]);
+    }
+    pv_cell c;
+    pv_view_cell(g, 0, G_ID, &c);
+    assert_false(c.present); /* a thread node has no id */
+    pv_view_cell(g, 5, G_THREAD, &c);
+    assert_int_equal(c.v.i, 9); /* ... but its thread, so a filter on thread keeps it */
+    assert_string_equal(g->id, "call-trace");
+    pv_view_free(g);
+    /* One thread only: no grouping. */
+    pv_table_set_int(t, 2, G_THREAD, 7);
+    assert_null(pv_group_by_thread(base));
+    pv_view_free(base);
+}
+
 /* Sorting or filtering a big view first shows that it is working, then
  * does the work (the terminal loop paints between the two). */
 static void test_big_sort_shows_progress(void **state)
@@ -1210,6 +1267,7 @@ int main(void)
         cmocka_unit_test(test_report_tree_ops),
         cmocka_unit_test(test_report_splice_matches_rebuild),
         cmocka_unit_test(test_big_sort_shows_progress),
+        cmocka_unit_test(test_group_by_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
