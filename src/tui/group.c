@@ -131,7 +131,7 @@ pv_view *pv_group_by_thread(pv_view *base)
      * runs until the next top-level row) and the size of every group. */
     uint32_t *group_of = pv_xmalloc(n * sizeof *group_of);
     pv_buf *values = NULL;
-    size_t *sizes = NULL, groups = 0, cap = 0, vcap = 0, scap = 0;
+    size_t *sizes = NULL, groups = 0, vcap = 0, scap = 0;
     pv_buf text;
     pv_buf_init(&text);
     uint32_t current = 0;
@@ -163,7 +163,6 @@ pv_view *pv_group_by_thread(pv_view *base)
         group_of[r] = current;
         sizes[current]++;
     }
-    (void)cap;
     pv_buf_free(&text);
     bool all_empty = groups == 1 && pv_buf_cstr(&values[0])[0] == '\0';
     if (groups < 2 || groups == 4096 || all_empty) {
