@@ -122,17 +122,17 @@ typedef struct plist_parser {
     /* Global records 0-4: pool offsets (0 = absent) and numbers. */
     uint32_t version, banner, method_text, method_desc, date, command_line;
     int64_t method, total_time, outside_time, call_depth, total_hits, units, units_hit;
-    bool has_method, has_total_time, has_outside_time, has_call_depth, has_total_hits,
-        has_units, has_units_hit;
+    bool has_method, has_total_time, has_outside_time, has_call_depth, has_total_hits, has_units,
+        has_units_hit;
     size_t global_line[6]; /* where each global record was seen (0 = not yet) */
 
     /* Attribution state (FORMATS.md §4: 8/9/10 attach to the last 6). */
-    size_t current_routine;   /* PLIST_NONE before the first 6 */
-    size_t current_stack;     /* the open 9 (or stray 10 run), PLIST_NONE if none */
-    size_t count_line;        /* line of the pending 8 record, 0 if none */
-    int64_t count_expected;   /* its number of stacks */
-    size_t count_seen;        /* 9 records since it */
-    size_t records;           /* recognised records (tags 0..10) */
+    size_t current_routine; /* PLIST_NONE before the first 6 */
+    size_t current_stack;   /* the open 9 (or stray 10 run), PLIST_NONE if none */
+    size_t count_line;      /* line of the pending 8 record, 0 if none */
+    int64_t count_expected; /* its number of stacks */
+    size_t count_seen;      /* 9 records since it */
+    size_t records;         /* recognised records (tags 0..10) */
 
     /* The fields of the current line. */
     plist_field *fields;
@@ -277,10 +277,11 @@ static bool plist_parse_ms(const char *s, size_t len, int64_t *ns)
         return false;
     for (int k = scale; k < 6; k++)
         frac *= 10;
-    int64_t v = whole * PV_NS_PER_MS + frac + (round_up ? 1 : 0);
-    if (v < 0)
+    /* whole * 10^6 fits; adding the fraction may still pass INT64_MAX. */
+    uint64_t v = (uint64_t)whole * (uint64_t)PV_NS_PER_MS + (uint64_t)frac + (round_up ? 1u : 0u);
+    if (v > (uint64_t)INT64_MAX)
         return false;
-    *ns = v;
+    *ns = (int64_t)v;
     return true;
 }
 
@@ -336,7 +337,7 @@ static void plist_check_fields(plist_parser *p, size_t expected, bool text_last,
                    (int)p->fields[0].len, p->fields[0].s, p->field_count, expected);
     else if (p->field_count > expected && text_last)
         plist_warn(p,
-                   "a %.*s record has %zu fields, expected %zu; the fields from the %zuth on "
+                   "a %.*s record has %zu fields, expected %zu; the fields from number %zu on "
                    "are taken as one %s containing tabs",
                    (int)p->fields[0].len, p->fields[0].s, p->field_count, expected, expected,
                    last_name);
@@ -365,7 +366,7 @@ static void plist_close_count(plist_parser *p)
 {
     if (p->count_line && p->count_expected >= 0 && (uint64_t)p->count_expected != p->count_seen)
         pv_warn(&p->f->diag,
-                "%s: line %zu: the record announces %" PRId64 " stacks but %zu follow", p->path,
+                "%s: line %zu: the 8 record announces %" PRId64 " stacks but %zu follow", p->path,
                 p->count_line, p->count_expected, p->count_seen);
     p->count_line = 0;
 }
@@ -383,8 +384,7 @@ static size_t plist_new_stack(plist_parser *p)
 
 static void plist_warn_stray(plist_parser *p)
 {
-    plist_warn(p,
-               "a %.*s record before any function record (6): kept as an unattached stack",
+    plist_warn(p, "a %.*s record before any function record (6): kept as an unattached stack",
                (int)p->fields[0].len, p->fields[0].s);
 }
 
@@ -503,8 +503,7 @@ static void plist_record_global(plist_parser *p, unsigned tag)
     default: /* 5: layout unknown (FORMATS.md §4): kept raw */
         plist_rest(p, 1, &s, &len);
         p->rec5 = pv_xgrow(p->rec5, &p->rec5_cap, p->rec5_count + 1, sizeof *p->rec5);
-        p->rec5[p->rec5_count++] =
-            (plist_raw){p->line_no, 0, pv_strpool_add(&p->text, s, len)};
+        p->rec5[p->rec5_count++] = (plist_raw){p->line_no, 0, pv_strpool_add(&p->text, s, len)};
         break;
     }
 }
@@ -514,8 +513,7 @@ static void plist_record_6(plist_parser *p)
     plist_close_stack(p);
     plist_close_count(p);
     plist_check_fields(p, 7, true, "function name");
-    p->routines = pv_xgrow(p->routines, &p->routine_cap, p->routine_count + 1,
-                           sizeof *p->routines);
+    p->routines = pv_xgrow(p->routines, &p->routine_cap, p->routine_count + 1, sizeof *p->routines);
     plist_routine *r = &p->routines[p->routine_count];
     memset(r, 0, sizeof *r);
     r->file_line = p->line_no;
@@ -615,13 +613,34 @@ static void plist_parse_line(plist_parser *p, const char *s, size_t len)
     }
     p->records++;
     switch (tag) {
-    case 6: plist_record_6(p); break;
-    case 7: plist_record_7(p); break;
-    case 8: plist_record_8(p); break;
-    case 9: plist_record_9(p); break;
-    case 10: plist_record_10(p); break;
-    default: plist_record_global(p, tag); break;
+    case 6:
+        plist_record_6(p);
+        break;
+    case 7:
+        plist_record_7(p);
+        break;
+    case 8:
+        plist_record_8(p);
+        break;
+    case 9:
+        plist_record_9(p);
+        break;
+    case 10:
+        plist_record_10(p);
+        break;
+    default:
+        plist_record_global(p, tag);
+        break;
     }
+}
+
+/* Adds `v` to a sum when `has`; every value read is >= 0, and a sum of
+ * absurd values saturates at INT64_MAX instead of overflowing. */
+static void plist_sum(int64_t *acc, bool has, int64_t v)
+{
+    if (!has)
+        return;
+    *acc = v > INT64_MAX - *acc ? INT64_MAX : *acc + v;
 }
 
 /* ---- views */
@@ -634,8 +653,20 @@ static const pv_column plist_summary_columns[SUM_COLUMNS] = {
 };
 
 enum {
-    RT_ID, RT_ROUTINE, RT_MODULE, RT_EXE, RT_SOURCE, RT_HITS, RT_TIME, RT_CHILD,
-    RT_PERCENT_TIME, RT_PERCENT_HITS, RT_AVG_TIME, RT_AVG_CHILD, RT_COVERED, RT_FILE_LINE,
+    RT_ID,
+    RT_ROUTINE,
+    RT_MODULE,
+    RT_EXE,
+    RT_SOURCE,
+    RT_HITS,
+    RT_TIME,
+    RT_CHILD,
+    RT_PERCENT_TIME,
+    RT_PERCENT_HITS,
+    RT_AVG_TIME,
+    RT_AVG_CHILD,
+    RT_COVERED,
+    RT_FILE_LINE,
     RT_COLUMNS
 };
 static const pv_column plist_routine_columns[RT_COLUMNS] = {
@@ -655,8 +686,17 @@ static const pv_column plist_routine_columns[RT_COLUMNS] = {
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { LN_ID, LN_EXE, LN_SOURCE, LN_LINE, LN_HITS, LN_PERCENT_HITS, LN_COVERED, LN_FILE_LINE,
-       LN_COLUMNS };
+enum {
+    LN_ID,
+    LN_EXE,
+    LN_SOURCE,
+    LN_LINE,
+    LN_HITS,
+    LN_PERCENT_HITS,
+    LN_COVERED,
+    LN_FILE_LINE,
+    LN_COLUMNS
+};
 static const pv_column plist_line_columns[LN_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"exe", "Executable", PV_TYPE_STRING, PV_COL_HIDDEN},
@@ -668,8 +708,21 @@ static const pv_column plist_line_columns[LN_COLUMNS] = {
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { CT_ID, CT_PARENT, CT_CALL_NO, CT_ROUTINE, CT_DEPTH, CT_THREAD, CT_HITS, CT_TIME,
-       CT_CHILD, CT_STACKS, CT_COLUMNS };
+enum {
+    CT_ID,
+    CT_PARENT,
+    CT_CALL_NO,
+    CT_ROUTINE,
+    CT_DEPTH,
+    CT_THREAD,
+    CT_HITS,
+    CT_TIME,
+    CT_CHILD,
+    CT_PERCENT_TIME,
+    CT_PERCENT_PARENT,
+    CT_STACKS,
+    CT_COLUMNS
+};
 static const pv_column plist_trace_columns[CT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -680,11 +733,24 @@ static const pv_column plist_trace_columns[CT_COLUMNS] = {
     {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
     {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
     {"time_with_children", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {"percent_time", "% of total", PV_TYPE_FLOAT, PV_COL_DESC},
+    {"percent_parent", "% of parent", PV_TYPE_FLOAT, PV_COL_DESC},
     {"stacks", "Stacks", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
-enum { ST_ID, ST_ROUTINE, ST_ATTACHED, ST_STACK_SIZE, ST_NAMES, ST_HITS, ST_TIME, ST_CHILD,
-       ST_PATH, ST_FILE_LINE, ST_COLUMNS };
+enum {
+    ST_ID,
+    ST_ROUTINE,
+    ST_ATTACHED,
+    ST_STACK_SIZE,
+    ST_NAMES,
+    ST_HITS,
+    ST_TIME,
+    ST_CHILD,
+    ST_PATH,
+    ST_FILE_LINE,
+    ST_COLUMNS
+};
 static const pv_column plist_stack_columns[ST_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
@@ -749,12 +815,18 @@ static void plist_summary_percent(pv_table *t, const char *key, int64_t part, in
 static const char *plist_method_name(int64_t method)
 {
     switch (method) {
-    case 321: return "line count";
-    case 324: return "line coverage";
-    case 521: return "function count";
-    case 522: return "function timing";
-    case 524: return "function coverage";
-    default: return NULL;
+    case 321:
+        return "line count";
+    case 324:
+        return "line coverage";
+    case 521:
+        return "function count";
+    case 522:
+        return "function timing";
+    case 524:
+        return "function coverage";
+    default:
+        return NULL;
     }
 }
 
@@ -818,15 +890,14 @@ static pv_view *plist_summary_view(const plist_parser *p)
         int64_t hits = 0, time = 0, executed = 0;
         for (size_t i = 0; i < p->routine_count; i++) {
             const plist_routine *r = &p->routines[i];
-            hits += (r->has & PLIST_HAS_HITS) ? r->hits : 0;
-            time += (r->has & PLIST_HAS_TIME) ? r->time : 0;
+            plist_sum(&hits, r->has & PLIST_HAS_HITS, r->hits);
+            plist_sum(&time, r->has & PLIST_HAS_TIME, r->time);
             executed += (r->has & PLIST_HAS_HITS) && r->hits > 0;
         }
         plist_summary_int(t, "routines", (int64_t)p->routine_count);
         plist_summary_int(t, "routines executed", executed);
         plist_summary_int(t, "routines never executed", (int64_t)p->routine_count - executed);
-        plist_summary_percent(t, "routine coverage percent", executed,
-                              (int64_t)p->routine_count);
+        plist_summary_percent(t, "routine coverage percent", executed, (int64_t)p->routine_count);
         plist_summary_int(t, "routine hits", hits);
         plist_summary_int(t, "routine time", time);
     }
@@ -834,7 +905,7 @@ static pv_view *plist_summary_view(const plist_parser *p)
         int64_t hits = 0, executed = 0;
         for (size_t i = 0; i < p->line_count; i++) {
             const plist_line *l = &p->lines[i];
-            hits += (l->has & PLIST_HAS_HITS) ? l->hits : 0;
+            plist_sum(&hits, l->has & PLIST_HAS_HITS, l->hits);
             executed += (l->has & PLIST_HAS_HITS) && l->hits > 0;
         }
         plist_summary_int(t, "lines", (int64_t)p->line_count);
@@ -888,8 +959,7 @@ static pv_view *plist_open_edges(void *ctx, const pv_view *owner, size_t detail,
     uint32_t self = g->routine_name[row];
     bool callers = detail == 0;
     pv_table *t = pv_table_new(plist_routine_details[detail].id,
-                               plist_routine_details[detail].title, plist_edge_columns,
-                               CE_COLUMNS);
+                               plist_routine_details[detail].title, plist_edge_columns, CE_COLUMNS);
     for (size_t i = 0; i < g->edge_count; i++) {
         const plist_edge *e = &g->edges[i];
         if ((callers ? e->callee : e->caller) != self)
@@ -933,9 +1003,9 @@ static void plist_graph_add_edge(plist_graph *g, pv_hashmap *index, uint32_t cal
         pv_hashmap_put(index, key, at);
     }
     plist_edge *e = &g->edges[at];
-    e->hits += (s->has & PLIST_HAS_HITS) ? s->hits : 0;
-    e->time += (s->has & PLIST_HAS_TIME) ? s->time : 0;
-    e->child += (s->has & PLIST_HAS_CHILD) ? s->child : 0;
+    plist_sum(&e->hits, s->has & PLIST_HAS_HITS, s->hits);
+    plist_sum(&e->time, s->has & PLIST_HAS_TIME, s->time);
+    plist_sum(&e->child, s->has & PLIST_HAS_CHILD, s->child);
 }
 
 /* ---- the call-trace tree: a trie of the stack paths */
@@ -977,10 +1047,22 @@ static size_t plist_trie_child(plist_trie *t, size_t parent, uint32_t name)
     return i;
 }
 
+/* The denominator of time percentages: record 2's total time when positive,
+ * otherwise the sum of the routines' times. */
+static int64_t plist_time_total(const plist_parser *p)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < p->routine_count; i++)
+        plist_sum(&sum, p->routines[i].has & PLIST_HAS_TIME, p->routines[i].time);
+    return plist_total(p->has_total_time, p->total_time, sum);
+}
+
 /* Builds the call-trace table from the trie in pre-order, without
- * recursion (the depth is the input's). */
+ * recursion (the depth is the input's).  Percentages are of the time with
+ * children: of the total time, and of the parent row's. */
 static pv_view *plist_trace_view(const plist_parser *p, const plist_trie *t)
 {
+    int64_t total = plist_time_total(p);
     pv_table *tab = pv_table_new("call-trace", "Call trace", plist_trace_columns, CT_COLUMNS);
     pv_table_make_tree(tab);
     pv_table_reserve(tab, t->count);
@@ -1009,16 +1091,24 @@ static pv_view *plist_trace_view(const plist_parser *p, const plist_trie *t)
         size_t r = pv_table_add_row(tab);
         row_of[n] = r;
         pv_table_set_int(tab, r, CT_ID, (int64_t)r + 1);
+        bool with_children = node->stacks && (node->has & PLIST_HAS_CHILD);
         if (node->parent != PLIST_NONE) {
             size_t pr = row_of[node->parent];
             pv_table_set_parent(tab, r, pr);
             pv_table_set_int(tab, r, CT_PARENT, (int64_t)pr + 1);
-            int64_t depth = 0;
+            int64_t depth = 0, parent_child;
             pv_table_get_int(tab, pr, CT_DEPTH, &depth);
             pv_table_set_int(tab, r, CT_DEPTH, depth + 1);
+            if (with_children && pv_table_get_int(tab, pr, CT_CHILD, &parent_child) &&
+                parent_child > 0)
+                pv_table_set_float(tab, r, CT_PERCENT_PARENT,
+                                   (double)node->child * 100.0 / (double)parent_child);
         } else {
             pv_table_set_int(tab, r, CT_DEPTH, 0);
         }
+        if (with_children && total > 0)
+            pv_table_set_float(tab, r, CT_PERCENT_TIME,
+                               (double)node->child * 100.0 / (double)total);
         pv_table_set_int(tab, r, CT_CALL_NO, call_no[n]);
         pv_table_set_cstr(tab, r, CT_ROUTINE, plist_name(&p->names, node->name));
         /* PLIST has no threads: the column stays empty (docs/plist.md). */
@@ -1088,9 +1178,9 @@ static void plist_attribution_views(plist_parser *p, pv_result_set *set, plist_g
         if (node != PLIST_NONE) {
             plist_node *nd = &trie.nodes[node];
             nd->stacks++;
-            nd->hits += (s->has & PLIST_HAS_HITS) ? s->hits : 0;
-            nd->time += (s->has & PLIST_HAS_TIME) ? s->time : 0;
-            nd->child += (s->has & PLIST_HAS_CHILD) ? s->child : 0;
+            plist_sum(&nd->hits, s->has & PLIST_HAS_HITS, s->hits);
+            plist_sum(&nd->time, s->has & PLIST_HAS_TIME, s->time);
+            plist_sum(&nd->child, s->has & PLIST_HAS_CHILD, s->child);
             nd->has |= s->has;
         }
         if (n >= 2)
@@ -1110,12 +1200,10 @@ static pv_table *plist_routines_table(const plist_parser *p)
 {
     pv_table *t = pv_table_new("routines", "Routines", plist_routine_columns, RT_COLUMNS);
     pv_table_reserve(t, p->routine_count);
-    int64_t sum_time = 0, sum_hits = 0;
-    for (size_t i = 0; i < p->routine_count; i++) {
-        sum_time += (p->routines[i].has & PLIST_HAS_TIME) ? p->routines[i].time : 0;
-        sum_hits += (p->routines[i].has & PLIST_HAS_HITS) ? p->routines[i].hits : 0;
-    }
-    int64_t total_time = plist_total(p->has_total_time, p->total_time, sum_time);
+    int64_t sum_hits = 0;
+    for (size_t i = 0; i < p->routine_count; i++)
+        plist_sum(&sum_hits, p->routines[i].has & PLIST_HAS_HITS, p->routines[i].hits);
+    int64_t total_time = plist_time_total(p);
     int64_t total_hits = plist_total(p->has_total_hits, p->total_hits, sum_hits);
     for (size_t i = 0; i < p->routine_count; i++) {
         const plist_routine *rt = &p->routines[i];
@@ -1131,9 +1219,11 @@ static pv_table *plist_routines_table(const plist_parser *p)
         plist_set_opt(t, r, RT_TIME, rt->has & PLIST_HAS_TIME, rt->time);
         plist_set_opt(t, r, RT_CHILD, rt->has & PLIST_HAS_CHILD, rt->child);
         if ((rt->has & PLIST_HAS_TIME) && total_time > 0)
-            pv_table_set_float(t, r, RT_PERCENT_TIME, (double)rt->time * 100.0 / (double)total_time);
+            pv_table_set_float(t, r, RT_PERCENT_TIME,
+                               (double)rt->time * 100.0 / (double)total_time);
         if (hits && total_hits > 0)
-            pv_table_set_float(t, r, RT_PERCENT_HITS, (double)rt->hits * 100.0 / (double)total_hits);
+            pv_table_set_float(t, r, RT_PERCENT_HITS,
+                               (double)rt->hits * 100.0 / (double)total_hits);
         if (hits && rt->hits > 0 && (rt->has & PLIST_HAS_TIME))
             pv_table_set_int(t, r, RT_AVG_TIME, rt->time / rt->hits);
         if (hits && rt->hits > 0 && (rt->has & PLIST_HAS_CHILD))
@@ -1150,7 +1240,7 @@ static pv_view *plist_lines_view(const plist_parser *p)
     pv_table_reserve(t, p->line_count);
     int64_t sum_hits = 0;
     for (size_t i = 0; i < p->line_count; i++)
-        sum_hits += (p->lines[i].has & PLIST_HAS_HITS) ? p->lines[i].hits : 0;
+        plist_sum(&sum_hits, p->lines[i].has & PLIST_HAS_HITS, p->lines[i].hits);
     int64_t total_hits = plist_total(p->has_total_hits, p->total_hits, sum_hits);
     for (size_t i = 0; i < p->line_count; i++) {
         const plist_line *l = &p->lines[i];
@@ -1270,8 +1360,9 @@ pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
         pv_error(&f->diag, "%s: line %zu: loading cancelled", f->path, p.line_no);
         status = PV_LOAD_ERROR;
     } else if (p.records == 0) {
-        pv_error(&f->diag, "%s: line 1: no PLIST record (a line starting with a tag 0..10 and a "
-                           "tab) in the file",
+        pv_error(&f->diag,
+                 "%s: line 1: no PLIST record (a line starting with a tag 0..10 and a "
+                 "tab) in the file",
                  f->path);
         status = PV_LOAD_ERROR;
     } else {

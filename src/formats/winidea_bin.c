@@ -118,7 +118,19 @@ int pv_wi_bin_probe(const unsigned char *head, size_t len, uint64_t file_size)
     size_t look = len < 64 * PV_WI_RECORD_SIZE ? len : 64 * PV_WI_RECORD_SIZE;
     if (!memchr(head, 0, look))
         return 0;
-    return pv_wi_bin_detect_version(head, len, NULL, 0) ? 30 : 0;
+    int version = pv_wi_bin_detect_version(head, len, NULL, 0);
+    if (!version)
+        return 0;
+    /* Rule 1 of the detection takes any word with bits 24-27 set as 1.0, so
+     * random bytes would pass: the probe also wants known event codes. */
+    pv_wi_timeline tl = {.records = head, .count = len / PV_WI_RECORD_SIZE, .version = version};
+    for (size_t i = 0; i < tl.count; i++) {
+        pv_wi_event e;
+        pv_wi_event_at(&tl, i, &e);
+        if (e.kind > PV_WI_WRITE)
+            return 0;
+    }
+    return 30;
 }
 
 bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned char *data,

@@ -455,6 +455,7 @@ typedef struct text1_pending_parent {
     size_t area;
     uint32_t handle;
     size_t line;
+    size_t fallback; /* the nearest preceding function, for a parent that is not found */
 } text1_pending_parent;
 
 /* A distinct %CONTEXT% text of the timeline, resolved to a context after the
@@ -644,10 +645,11 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     while (i < n && text1_is_blank(s[i]))
         i++;
     if (n - i >= 8 && text1_word_equals(s + i, 8, "CONTEXT(")) {
-        /* The context name ends at the first ')' followed by a blank or the
-         * end of the line: names such as "TSK: a(b)" keep their parentheses. */
+        /* The context name ends at the first ')' followed by a blank, a '%'
+         * or the end of the line: "TSK: a(b)" keeps its parentheses. */
         size_t start = i + 8, j = start;
-        while (j < n && !(s[j] == ')' && (j + 1 == n || text1_is_blank(s[j + 1]))))
+        while (j < n &&
+               !(s[j] == ')' && (j + 1 == n || text1_is_blank(s[j + 1]) || s[j + 1] == '%')))
             j++;
         if (j < n) {
             p->context = pv_strpool_add(&d->pool, s + start, j - start);
@@ -796,7 +798,8 @@ static void text1_entry_area(text1_parser *p)
         p->pending = pv_xgrow(p->pending, &p->pending_cap, p->pending_count + 1,
                               sizeof *p->pending);
         p->pending[p->pending_count++] =
-            (text1_pending_parent){index, (uint32_t)parent, p->line};
+            (text1_pending_parent){index, (uint32_t)parent, p->line,
+                                   type == PV_WI_LINE ? p->last_function : PV_WI_NONE};
     } else if (type == PV_WI_LINE && p->last_function != PV_WI_NONE) {
         a->parent = (uint32_t)p->last_function;
     }
@@ -907,10 +910,24 @@ static void text1_push_text_context(text1_parser *p, uint16_t id)
     tl->text_context[tl->count - 1] = id;
 }
 
-static void text1_put_le(unsigned char *r, uint64_t v, int bytes)
+static inline void text1_put_le32(unsigned char *r, uint32_t v)
 {
-    for (int b = 0; b < bytes; b++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 4); /* one store instead of a byte loop */
+#else
+    for (int b = 0; b < 4; b++)
         r[b] = (unsigned char)(v >> (8 * b));
+#endif
+}
+
+static inline void text1_put_le64(unsigned char *r, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 8);
+#else
+    for (int b = 0; b < 8; b++)
+        r[b] = (unsigned char)(v >> (8 * b));
+#endif
 }
 
 /* pv_wi_add_event, inlined for the TIMELINE fast path: the same v1.1
@@ -927,10 +944,10 @@ static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsign
     tl->records = tl->owned;
     tl->version = 11;
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
-    text1_put_le(r, handle, 4);
-    text1_put_le(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4), 4);
-    text1_put_le(r + 8, data, 8);
-    text1_put_le(r + 16, (uint64_t)time, 8);
+    text1_put_le32(r, handle);
+    text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
+    text1_put_le64(r + 8, data);
+    text1_put_le64(r + 16, (uint64_t)time);
     tl->count++;
 }
 
@@ -1211,7 +1228,10 @@ static void text1_resolve_areas(text1_parser *p)
             d->areas[pp->area].parent = parent;
         } else {
             p->line = pp->line;
-            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; no parent", pp->handle);
+            d->areas[pp->area].parent = (uint32_t)pp->fallback;
+            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; %s", pp->handle,
+                       pp->fallback != PV_WI_NONE ? "the nearest preceding function is used"
+                                                  : "no parent");
         }
     }
     for (size_t i = p->first_area; i < d->area_count; i++) {

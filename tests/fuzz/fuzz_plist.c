@@ -1,7 +1,7 @@
 /* fuzz_plist.c - libFuzzer target for the PLIST /T parser (built with
  * -DPV_FUZZ=ON and clang).  Probes and parses the input, then reads every
- * cell of every view and opens every detail of every row, so that what the
- * parser built is exercised too. */
+ * cell of every view and opens the details of the first rows, so that what
+ * the parser built is exercised too. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ static void fuzz_walk(const pv_view *v, pv_buf *text, int level)
             pv_buf_clear(text);
             pv_cell_format_exact(&cell, text);
         }
-        if (level > 0)
+        if (level > 0 || r >= 16) /* details of the first rows: enough, and fast */
             continue;
         for (size_t d = 0; d < v->detail_count; d++) {
             pv_view *detail = pv_view_open_detail(v, d, r);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "profview/load.h"
 #include "profview/table.h"
@@ -74,6 +75,15 @@ static bool cell_present(const pv_view *v, size_t row, const char *col)
     pv_cell x;
     pv_view_cell(v, row, pv_view_column(v, col), &x);
     return x.present;
+}
+
+/* A FLOAT cell's value; NAN when absent. */
+static double cell_float(const pv_view *v, size_t row, const char *col)
+{
+    pv_cell x;
+    pv_view_cell(v, row, pv_view_column(v, col), &x);
+    assert_int_equal(x.type, PV_TYPE_FLOAT);
+    return x.present ? x.v.f : NAN;
 }
 
 /* The summary value of `key`, or NULL. */
@@ -254,14 +264,14 @@ static void test_method_codes(void **state)
 static void test_routines(void **state)
 {
     (void)state;
-    pv_file *f = load_ok(
-        "1\t522\tFunction timing\n"
-        "2\t200\t10\t3\n"
-        "3\t50\t4\t3\n"
-        "6\tC:\\Program Files\\App\\app.exe\tC:\\src\\main.obj\t1\t50\t200\tmain\n"
-        "6\tapp.exe\tview.obj\t4\t10.123456\t20.5\tCView::Draw(CDC *, int, const RECT &)\n"
-        "6\tapp.exe\tlib.obj\t45\t.25\t0.25\t?foo@@YAXH@Z\n"
-        "6\tapp.exe\tsolve.obj\t0\t0\t0\t_SOLVE_SYSTEM@8\n");
+    pv_file *f =
+        load_ok("1\t522\tFunction timing\n"
+                "2\t200\t10\t3\n"
+                "3\t50\t4\t3\n"
+                "6\tC:\\Program Files\\App\\app.exe\tC:\\src\\main.obj\t1\t50\t200\tmain\n"
+                "6\tapp.exe\tview.obj\t4\t10.123456\t20.5\tCView::Draw(CDC *, int, const RECT &)\n"
+                "6\tapp.exe\tlib.obj\t45\t.25\t0.25\t?foo@@YAXH@Z\n"
+                "6\tapp.exe\tsolve.obj\t0\t0\t0\t_SOLVE_SYSTEM@8\n");
     assert_int_equal(f->diag.warnings, 0);
     pv_view *v = view(f, "routines");
     assert_int_equal(pv_view_rows(v), 4);
@@ -344,45 +354,43 @@ static void test_lines_coverage(void **state)
 
 /* ---- attribution stacks */
 
-static const char stacks_one_per_record[] =
-    "1\t522\tFunction timing\n"
-    "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
-    "8\t1\n"
-    "9\t1\t1\t5\t100\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
-    "8\t2\n"
-    "9\t2\t3\t10\t20\n"
-    "10\tparse(a, b)\n"
-    "10\tmain\n"
-    "9\t3\t4\t20\t40\n"
-    "10\tparse(a, b)\n"
-    "10\tload file\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
-    "8\t1\n"
-    "9\t2\t2\t35\t75\n"
-    "10\tload file\n"
-    "10\tmain\n";
+static const char stacks_one_per_record[] = "1\t522\tFunction timing\n"
+                                            "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
+                                            "8\t1\n"
+                                            "9\t1\t1\t5\t100\n"
+                                            "10\tmain\n"
+                                            "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
+                                            "8\t2\n"
+                                            "9\t2\t3\t10\t20\n"
+                                            "10\tparse(a, b)\n"
+                                            "10\tmain\n"
+                                            "9\t3\t4\t20\t40\n"
+                                            "10\tparse(a, b)\n"
+                                            "10\tload file\n"
+                                            "10\tmain\n"
+                                            "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
+                                            "8\t1\n"
+                                            "9\t2\t2\t35\t75\n"
+                                            "10\tload file\n"
+                                            "10\tmain\n";
 
 /* The same stacks, with several names on one 10 record. */
-static const char stacks_several_per_record[] =
-    "1\t522\tFunction timing\n"
-    "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
-    "8\t1\n"
-    "9\t1\t1\t5\t100\n"
-    "10\tmain\n"
-    "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
-    "8\t2\n"
-    "9\t2\t3\t10\t20\n"
-    "10\tparse(a, b)\tmain\n"
-    "9\t3\t4\t20\t40\n"
-    "10\tparse(a, b)\n"
-    "10\tload file\tmain\n"
-    "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
-    "8\t1\n"
-    "9\t2\t2\t35\t75\n"
-    "10\tload file\tmain\n";
+static const char stacks_several_per_record[] = "1\t522\tFunction timing\n"
+                                                "6\ta.exe\ta.obj\t1\t5\t100\tmain\n"
+                                                "8\t1\n"
+                                                "9\t1\t1\t5\t100\n"
+                                                "10\tmain\n"
+                                                "6\ta.exe\ta.obj\t7\t30\t60\tparse(a, b)\n"
+                                                "8\t2\n"
+                                                "9\t2\t3\t10\t20\n"
+                                                "10\tparse(a, b)\tmain\n"
+                                                "9\t3\t4\t20\t40\n"
+                                                "10\tparse(a, b)\n"
+                                                "10\tload file\tmain\n"
+                                                "6\ta.exe\ta.obj\t2\t35\t35\tload file\n"
+                                                "8\t1\n"
+                                                "9\t2\t2\t35\t75\n"
+                                                "10\tload file\tmain\n";
 
 static const char expected_trace[] = "main[1,5000000,100000000]\n"
                                      "main > parse(a, b)[3,10000000,20000000]\n"
@@ -410,6 +418,13 @@ static void test_attribution_names_per_record(void **state)
         assert_string_equal(cell(ct, 2, "call_no"), "2");
         assert_string_equal(cell(ct, 0, "parent"), "");
         assert_false(cell_present(ct, 0, "thread"));
+        /* Percentages of the time with children: of the total (no record 2:
+         * the routines' times, 5 + 30 + 35 ms) and of the parent row. */
+        assert_float_equal(cell_float(ct, 0, "percent_time"), 100.0 * 100 / 70, 1e-9);
+        assert_float_equal(cell_float(ct, 3, "percent_time"), 40.0 * 100 / 70, 1e-9);
+        assert_true(isnan(cell_float(ct, 0, "percent_parent")));
+        assert_float_equal(cell_float(ct, 2, "percent_parent"), 75.0, 1e-9);
+        assert_float_equal(cell_float(ct, 3, "percent_parent"), 40.0 * 100 / 75, 1e-9);
         pv_view *st = view(f, "stacks");
         assert_int_equal(pv_view_rows(st), 4);
         assert_string_equal(cell(st, 2, "path"), "parse(a, b) <- load file <- main");
@@ -632,6 +647,18 @@ static void test_bad_numbers(void **state)
     assert_false(cell_present(v, 0, "covered"));
     assert_string_equal(cell(v, 2, "hits"), "4"); /* blanks around numbers are fine */
     assert_string_equal(cell(v, 2, "time"), "2500000");
+    /* Sums of absurd (but valid) values saturate instead of overflowing. */
+    pv_file *g = load_ok("6\ta\tb\t9000000000000000000\t9000000000000\t0\tx\n"
+                         "6\ta\tb\t9000000000000000000\t9000000000000\t0\ty\n");
+    assert_string_equal(summary(g, "routine hits"), "9223372036854775807");
+    assert_string_equal(summary(g, "routine time"), "9223372036854775807");
+    pv_file_free(g);
+    /* The largest time that fits, and the next one. */
+    g = load_ok("2\t9223372036854.775807\t9223372036854.775808\t0\n");
+    assert_string_equal(summary(g, "total time"), "9223372036854775807");
+    assert_null(summary(g, "outside time"));
+    assert_true(diag_has(g, "field 3 (outside time)", NULL));
+    pv_file_free(g);
     /* The stack without a size still takes its names, unchecked. */
     assert_string_equal(cell(view(f, "stacks"), 0, "path"), "ok");
     pv_file_free(f);
@@ -657,8 +684,14 @@ static void test_odd_inputs(void **state)
 {
     (void)state;
     static const char *const inputs[] = {
-        "6", "6\t", "10\t", "9\t999999999999\t1\t1\t1\n10\ta\n", "8\t-1\n8\t\n",
-        "1\t522\n6\ta\n", "0\n1\n2\n3\n4\n5\n", "\t\t\t\n6\t\t\t\t\t\t\n",
+        "6",
+        "6\t",
+        "10\t",
+        "9\t999999999999\t1\t1\t1\n10\ta\n",
+        "8\t-1\n8\t\n",
+        "1\t522\n6\ta\n",
+        "0\n1\n2\n3\n4\n5\n",
+        "\t\t\t\n6\t\t\t\t\t\t\n",
         "7\ta.exe\ta.c\t1\t1\n6\ta.exe\ta.obj\t1\t1\t1\tmixed\n",
     };
     for (size_t i = 0; i < PV_ARRAY_LEN(inputs); i++) {

@@ -1,0 +1,246 @@
+/*
+ * aqtime.h - internal to the AQTime database loader (FORMATS.md §5).
+ *
+ * aqtime_db.c reads the tables of the seeds (aqtime-*-db.txt) from a SQLite
+ * file opened read-only into memory, converting and checking every value once;
+ * aqtime_trace.c and aqtime_objects.c build the views of one result set from
+ * those rows.  Nothing here draws, and nothing writes to the database.
+ */
+#ifndef PROFVIEW_AQTIME_H
+#define PROFVIEW_AQTIME_H
+
+#include "profview/load.h"
+#include "profview/table.h"
+
+/* Every table the seeds document, once: X(enum suffix, table name, columns).
+ * Columns are separated by blanks; ":t" marks a text column, every other
+ * documented column holds a number (text there is reported and left empty). */
+#define AQ_TABLES(X)                                                                              \
+    X(INSTANCES, "INSTANCES", "INST_ID CAPTION:t COUNTER_DESCRIPTION:t COUNTER_FREQUENCY "       \
+                              "COUNTER_NAME:t")                                                  \
+    X(RELATIONS, "RELATIONS", "ID INST_ID COL_CHILD_TABLE:t COL_PARENT_TABLE:t")                 \
+    X(FT_CALL_ROUTES, "FUNCTION_TRACE_PROFILER_CALL_ROUTES",                                     \
+      "ID INST_ID PARENT_ID REC_ID COL_RECID COL_HIT_COUNT COL_ROUTE_NO")                        \
+    X(FT_CALL_STACK, "FUNCTION_TRACE_PROFILER_CALL_STACK",                                       \
+      "ID INST_ID PARENT_ID REC_ID COL_CALL_NO COL_MODULE_NAME:t COL_RECID COL_ROUTINE_NAME "     \
+      "COL_SOURCE_FILE:t COL_SOURCE_LINE")                                                       \
+    X(FT_CALL_TRACE, "FUNCTION_TRACE_PROFILER_CALL_TRACE",                                       \
+      "ID INST_ID PARENT_ID REC_ID COL__S COL__S_WITH_CHILDREN COL_CALL_NO COL_LINE_NUMBER "     \
+      "COL_NEXT COL_PARENT_NO COL_RECID COL_ROUTINE_NAME")                                       \
+    X(FT_META_LINES, "FUNCTION_TRACE_PROFILER_META_LINES",                                       \
+      "ID INST_ID PARENT_ID REC_ID COL_SOURCE_LINE")                                             \
+    X(FT_META_ROUTINES, "FUNCTION_TRACE_PROFILER_META_ROUTINES",                                 \
+      "ID INST_ID PARENT_ID REC_ID COL_ACTIONACTIVE COL_ACTIONDISABLEROUTINE "                   \
+      "COL_ACTIONPLACEMENT COL_ACTIONTYPE COL_ADDRESS COL_ANALYSIS_RESULT:t "                    \
+      "COL_CALLINGCONVETION COL_CLASS_NAME:t COL_CODE_TYPE:t COL_ISCLASSFUNCTION "               \
+      "COL_LANGUAGEID COL_MODULE_NAME:t COL_NAMESPACE:t COL_PROFILELINES COL_ROUTINE_NAME:t "    \
+      "COL_SOURCE_FILE:t COL_SOURCE_LINE COL_SYMBOL_MONIKER:t COL_TOKEN COL_UNIT_NAME:t "        \
+      "COL_TRIGGERACTIVE COL_TRIGGERCYCLING COL_TRIGGERDISABLEROUTINE COL_TRIGGERENABLING "      \
+      "COL_TRIGGERGLOBAL COL_TRIGGERGLOBALHITCOUNT COL_TRIGGERPASSCOUNT COL_TRIGGERWORKCOUNT")   \
+    X(FT_METAPARAMETERS, "FUNCTION_TRACE_PROFILER_METAPARAMETERS",                               \
+      "ID INST_ID PARENT_ID REC_ID COL_TYPEID COL_TYPEMEMSIZE COL_TYPENAME:t")                   \
+    X(FT_PARAMS_ENTER, "FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER",                            \
+      "ID INST_ID PARENT_ID REC_ID COL_PARAM_NO COL_PARAM_TYPE:t COL_PARAM_VALUE:t")             \
+    X(FT_PARAMS_EXIT, "FUNCTION_TRACE_PROFILER_PARAMETERS_ON_EXIT",                              \
+      "ID INST_ID PARENT_ID REC_ID COL_PARAM_NO COL_PARAM_TYPE:t COL_PARAM_VALUE:t "             \
+      "COL_COMMENT:t")                                                                           \
+    X(FT_ROUTINES, "FUNCTION_TRACE_PROFILER_ROUTINES",                                           \
+      "ID INST_ID PARENT_ID REC_ID COL_ADDRESS COL_ANALYSIS_RESULT:t COL_CLASS_NAME:t "          \
+      "COL_CODE_TYPE:t COL_HIT_COUNT COL_MODULE_NAME:t COL_NAMESPACE:t COL_SOURCE_FILE:t "       \
+      "COL_SOURCE_LINE COL_TOKEN COL_UNIT_NAME:t")                                               \
+    X(FT_THREADS, "FUNCTION_TRACE_PROFILER_THREADS",                                             \
+      "ID INST_ID PARENT_ID REC_ID COL_LINE_NUMBER COL_WIN32THREADID")                           \
+    X(RS_CALL_STACK, "RESOURCE_PROFILER_CALL_STACK", "ID INST_ID PARENT_ID REC_ID COL_ROUTINERID") \
+    X(RS_CLASSES_DATA, "RESOURCE_PROFILER_CLASSES_DATA",                                         \
+      "ID INST_ID PARENT_ID REC_ID COL_CLASS_NAME:t COL_LIVE_COUNT COL_LIVE_SIZE "               \
+      "COL_MODULE_NAME:t COL_PEAK_CREATED COL_PEAK_SIZE COL_TOTAL_CREATED COL_TOTAL_SIZE")       \
+    X(RS_CREATION_CALL_STACK, "RESOURCE_PROFILER_CREATION_CALL_STACK",                           \
+      "ID INST_ID PARENT_ID REC_ID COL_HIT_COUNT COL_LINERID COL_ROUTINERID")                    \
+    X(RS_ERRORS, "RESOURCE_PROFILER_ERRORS",                                                     \
+      "ID INST_ID PARENT_ID REC_ID COL__ COL_DESCRIPTION:t COL_ERROR_CODE COL_KIND COL_NAME:t")  \
+    X(RS_META_CLASSES_DATA, "RESOURCE_PROFILER_META_CLASSES_DATA",                               \
+      "ID INST_ID PARENT_ID REC_ID COL_CLASS_NAME:t COL_MODULE_NAME:t COL_SYMBOL_MONIKER:t")     \
+    X(RS_META_LINES, "RESOURCE_PROFILER_META_LINES", "ID INST_ID PARENT_ID REC_ID COL_SOURCE_LINE") \
+    X(RS_META_ROUTINES, "RESOURCE_PROFILER_META_ROUTINES",                                       \
+      "ID INST_ID PARENT_ID REC_ID COL_HIT_COUNT COL_COMPILER COL_ADDRESS "                      \
+      "COL_ANALISYS_RESULT:t COL_CLASS_NAME:t COL_CODE_TYPE:t COL_MODULE_NAME:t "                \
+      "COL_NAMESPACE:t COL_PROFILELINES COL_ROUTINE_NAME:t COL_SOURCE_FILE:t COL_SOURCE_LINE "   \
+      "COL_SYMBOL_MONIKER:t COL_TOKEN COL_UNIT_NAME:t")                                          \
+    X(RS_OBJECTS, "RESOURCE_PROFILER_OBJECTS",                                                   \
+      "ID INST_ID PARENT_ID REC_ID COL__ COL_ADDRESS COL_CLASSRID COL_GET_ COL_SIZE "            \
+      "COL_THREADID")                                                                            \
+    X(RS_THREADS, "RESOURCE_PROFILER_THREADS",                                                   \
+      "ID INST_ID PARENT_ID REC_ID COL_SIZE COL_WIN32THREADID")                                  \
+    X(RC_ADDREF_STACK, "REFERENCE_COUNT_PROFILER_ADDREF_RELEASE_CALL_STACK",                     \
+      "ID INST_ID PARENT_ID REC_ID COL_CALL_NO COL_ROUTINE_NAME COL_SOURCE_LINE:t")              \
+    X(RC_CLASSES_DATA, "REFERENCE_COUNT_PROFILER_CLASSES_DATA",                                  \
+      "ID INST_ID PARENT_ID REC_ID COL_CLASS_NAME:t COL_LIVE_COUNT COL_LIVE_SIZE "               \
+      "COL_MODULE_NAME:t COL_PEAK_CREATED COL_PEAK_SIZE COL_TOTAL_CREATED COL_TOTAL_SIZE")       \
+    X(RC_CREATION_CALL_STACK, "REFERENCE_COUNT_PROFILER_CREATION_CALL_STACK",                    \
+      "ID INST_ID PARENT_ID REC_ID COL_HIT_COUNT COL_LINERID COL_ROUTINERID")                    \
+    X(RC_META_CLASSES_DATA, "REFERENCE_COUNT_PROFILER_META_CLASSES_DATA",                        \
+      "ID INST_ID PARENT_ID REC_ID COL_CLASS_NAME:t COL_MODULE_NAME:t COL_SYMBOL_MONIKER:t")     \
+    X(RC_META_LINES, "REFERENCE_COUNT_PROFILER_META_LINES",                                      \
+      "ID INST_ID PARENT_ID REC_ID COL_SOURCE_LINE")                                             \
+    X(RC_META_ROUTINES, "REFERENCE_COUNT_PROFILER_META_ROUTINES",                                \
+      "ID INST_ID PARENT_ID REC_ID COL_ADDRESS COL_ANALYSIS_RESULT:t COL_CLASS_NAME:t "          \
+      "COL_CODE_TYPE:t COL_HIT_COUNT COL_MODULE_NAME:t COL_NAMESPACE:t COL_PROFILELINES "        \
+      "COL_ROUTINENAME:t COL_SOURCE_FILE:t COL_SOURCE_LINE "                  \
+      "COL_SYMBOL_MONIKER:t COL_TOKEN COL_UNIT_NAME:t")                                          \
+    X(RC_OBJECTS, "REFERENCE_COUNT_PROFILER_OBJECTS",                                            \
+      "ID INST_ID PARENT_ID REC_ID COL__ COL_ADDRESS COL_CLASSRID COL_GET_ "                     \
+      "COL_LIVE_REFERENCES COL_PEAK_REFERENCES COL_SIZE COL_THREADRID COL_TOTAL_REFERENCES")     \
+    X(RC_REFCOUNT_TREE, "REFERENCE_COUNT_PROFILER_REFCOUNT_TREE",                                \
+      "ID INST_ID PARENT_ID REC_ID COL_ROUTINE_HITCOUNT_ON_ENTER COL_PARENT_INDEX "              \
+      "COL_RESULT_REFCOUNT COL_ROUTINE_NAME COL_SOURCE_LINE")                                    \
+    X(RC_REFERENCES, "REFERENCE_COUNT_PROFILER_REFERENCES",                                      \
+      "ID INST_ID PARENT_ID REC_ID COL__ COL_ADDREF_RELEASE")                                    \
+    X(RC_THREADS, "REFERENCE_COUNT_PROFILER_THREADS",                                            \
+      "ID INST_ID PARENT_ID REC_ID COL_NAME:t COL_SIZE COL_WIN32THREADID:t")
+
+typedef enum aq_table_id {
+#define AQ_TABLE_ENUM(sym, name, cols) AQ_T_##sym,
+    AQ_TABLES(AQ_TABLE_ENUM)
+#undef AQ_TABLE_ENUM
+    AQ_T_COUNT
+} aq_table_id;
+
+typedef enum aq_profiler {
+    AQ_PROF_TRACE,
+    AQ_PROF_RESOURCE,
+    AQ_PROF_REFCOUNT,
+    AQ_PROF_COUNT
+} aq_profiler;
+
+#define AQ_NONE SIZE_MAX
+
+/* One cell as read.  Numbers expected by the seed are converted once at
+ * load (text that is not a number becomes NULL with a warning). */
+enum { AQ_V_NULL, AQ_V_INT, AQ_V_REAL, AQ_V_TEXT };
+typedef struct aq_value {
+    union {
+        int64_t i;
+        double f;
+        uint32_t s; /* offset in the table's pool */
+    } v;
+    uint8_t kind;
+} aq_value;
+
+typedef struct aq_table {
+    const char *name;   /* the seed's name */
+    char *db_name;      /* as spelled in the database; NULL when absent */
+    size_t col_count;
+    char **col_names;   /* as spelled in the database */
+    bool *col_known;    /* documented by the seed */
+    bool *col_text;     /* documented as text */
+    size_t inst_col;    /* AQ_NONE when the table has no INST_ID */
+    size_t row_count;
+    size_t row_cap;
+    aq_value *cells;    /* row-major, row_count * col_count */
+    size_t *row_no;     /* 1-based position in the table, for messages */
+    pv_strpool pool;
+} aq_table;
+
+typedef struct aq_db {
+    char *path;
+    aq_table tables[AQ_T_COUNT];
+    bool has_profiler[AQ_PROF_COUNT];
+    void **owned; /* per-result-set data, freed with the file */
+    size_t owned_count;
+    size_t owned_cap;
+    void (**owned_free)(void *);
+    size_t owned_free_cap;
+} aq_db;
+
+/* ---- reading cells (aqtime_db.c) */
+
+/* Column index by name, case-insensitive (FORMATS.md §5), or AQ_NONE. */
+size_t aq_col(const aq_table *t, const char *name);
+/* The first of two spellings that exists (COL_ROUTINENAME / COL_ROUTINE_NAME). */
+size_t aq_col2(const aq_table *t, const char *a, const char *b);
+const aq_value *aq_cell(const aq_table *t, size_t row, size_t col);
+/* A number as int64 (reals rounded to nearest); false when absent. */
+bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out);
+bool aq_real(const aq_table *t, size_t row, size_t col, double *out);
+/* Like aq_int, and also reads a number written as text (decimal or 0x-hex)
+ * in a column the seed documents as text (e.g. a thread id "String"). */
+bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out);
+/* Text of a cell (numbers are written in decimal into `tmp`); NULL when absent. */
+const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size);
+int64_t aq_inst(const aq_table *t, size_t row);
+
+/* Rows of one result set, in table order. */
+typedef struct aq_sel {
+    aq_table *t;
+    size_t *rows;
+    size_t n;
+} aq_sel;
+
+void aq_select(aq_sel *s, aq_table *t, int64_t inst);
+void aq_sel_free(aq_sel *s);
+
+/* A link from a column of the child rows to the rows of a parent selection
+ * (FORMATS.md §5): the readings are tried in order (e.g. "ID" then
+ * "REC_ID"), the one that resolves more rows is kept (the first on a tie) and
+ * named in a note of the result set; unresolved rows are reported.  Returns,
+ * per child, the position in `parent` or AQ_NONE.  Child values < 0 mean
+ * "none" and are not counted as unresolved. */
+typedef struct aq_ctx aq_ctx;
+size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *child_col_name,
+                const aq_sel *parent, const char *const *readings, size_t reading_count);
+/* A map from the value of `col` to the position in `s` (first wins). */
+void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col);
+bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos);
+
+/* ---- views built over one table, with its remaining columns appended
+ * (FORMATS.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */
+typedef struct aq_view {
+    pv_table *t;
+    const aq_table *src;
+    size_t fixed;
+    size_t extra_count;
+    size_t *extra_src;
+} aq_view;
+
+/* `consumed`: table columns already shown by the fixed columns (or not worth
+ * showing), NULL-terminated; INST_ID is never appended. */
+void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_column *cols,
+                  size_t n, const aq_table *src, const char *const *consumed);
+void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row);
+pv_table *aq_view_finish(aq_view *vb);
+
+/* ---- what a result set's builders share */
+
+struct aq_ctx {
+    aq_db *db;
+    pv_file *f;          /* for diagnostics during the load only */
+    pv_result_set *set;
+    int64_t inst;
+    /* counter (FORMATS.md §5) */
+    bool time_counter;   /* COL__S in cycles converted to ns */
+    double frequency;
+    char *counter_name;  /* e.g. "Elapsed Time", "Misses" */
+};
+
+/* Keeps `p` alive until the file is freed. */
+void aq_db_own(aq_db *db, void *p, void (*free_fn)(void *));
+/* Converts a counter value: ns for a time counter, the value otherwise
+ * (round(cycles * 1e9 / frequency), exact for integral frequencies). */
+int64_t aq_counter_value(const aq_ctx *c, __int128 cycles);
+/* Time columns of the counter: PV_TYPE_TIME or PV_TYPE_INT. */
+pv_type aq_counter_type(const aq_ctx *c);
+/* Exposed for the tests: round(cycles * 1e9 / frequency), saturated. */
+int64_t aq_cycles_to_ns(__int128 cycles, double frequency);
+
+/* Name of a routine of a META_ROUTINES selection row, or NULL. */
+const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tmp_size);
+
+/* ---- the builders */
+void aq_build_trace(aq_ctx *c);
+void aq_build_objects(aq_ctx *c, aq_profiler p);
+/* A `threads` view (FT/RS/RC THREADS). */
+void aq_build_threads(aq_ctx *c, aq_table_id table);
+/* Adds a warning about the file, naming it. */
+void aq_warn(aq_ctx *c, const char *fmt, ...) PV_PRINTF(2, 3);
+
+#endif

@@ -1,0 +1,1062 @@
+/* aqtime_db.c - AQTime databases (FORMATS.md §5): detection, reading the
+ * seed's tables read-only into memory, result sets, and the helpers the view
+ * builders share (links, extra columns, counters). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sqlite3.h>
+
+#include "aqtime.h"
+
+static const struct {
+    const char *name;
+    const char *columns;
+} aq_table_specs[AQ_T_COUNT] = {
+#define AQ_TABLE_SPEC(sym, name, cols) {name, cols},
+    AQ_TABLES(AQ_TABLE_SPEC)
+#undef AQ_TABLE_SPEC
+};
+
+static const char *const aq_profiler_prefix[AQ_PROF_COUNT] = {
+    "FUNCTION_TRACE_PROFILER_",
+    "RESOURCE_PROFILER_",
+    "REFERENCE_COUNT_PROFILER_",
+};
+static const char *const aq_profiler_name[AQ_PROF_COUNT] = {
+    "Function Trace",
+    "Resource",
+    "Reference Count",
+};
+/* The table whose rows say that a result set holds this profiler's results. */
+static const aq_table_id aq_profiler_main[AQ_PROF_COUNT][3] = {
+    {AQ_T_FT_CALL_TRACE, AQ_T_FT_ROUTINES, AQ_T_FT_THREADS},
+    {AQ_T_RS_OBJECTS, AQ_T_RS_CLASSES_DATA, AQ_T_RS_ERRORS},
+    {AQ_T_RC_OBJECTS, AQ_T_RC_CLASSES_DATA, AQ_T_RC_REFERENCES},
+};
+
+/* ---- reading cells */
+
+size_t aq_col(const aq_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->col_count; c++)
+        if (strcasecmp(t->col_names[c], name) == 0)
+            return c;
+    return AQ_NONE;
+}
+
+size_t aq_col2(const aq_table *t, const char *a, const char *b)
+{
+    size_t c = aq_col(t, a);
+    return c != AQ_NONE ? c : aq_col(t, b);
+}
+
+const aq_value *aq_cell(const aq_table *t, size_t row, size_t col)
+{
+    static const aq_value null_value = {{0}, AQ_V_NULL};
+    if (col == AQ_NONE || row >= t->row_count || col >= t->col_count)
+        return &null_value;
+    return &t->cells[row * t->col_count + col];
+}
+
+bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out)
+{
+    const aq_value *v = aq_cell(t, row, col);
+    if (v->kind == AQ_V_INT) {
+        *out = v->v.i;
+        return true;
+    }
+    if (v->kind == AQ_V_REAL && isfinite(v->v.f) && fabs(v->v.f) < 9.2e18) {
+        *out = (int64_t)llround(v->v.f);
+        return true;
+    }
+    return false;
+}
+
+bool aq_real(const aq_table *t, size_t row, size_t col, double *out)
+{
+    const aq_value *v = aq_cell(t, row, col);
+    if (v->kind == AQ_V_INT) {
+        *out = (double)v->v.i;
+        return true;
+    }
+    if (v->kind == AQ_V_REAL) {
+        *out = v->v.f;
+        return true;
+    }
+    return false;
+}
+
+static bool aq_parse_number(const char *s, aq_value *out);
+
+bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out)
+{
+    if (aq_int(t, row, col, out))
+        return true;
+    const aq_value *v = aq_cell(t, row, col);
+    aq_value parsed;
+    if (v->kind != AQ_V_TEXT || !aq_parse_number(pv_strpool_get(&t->pool, v->v.s), &parsed) ||
+        parsed.kind != AQ_V_INT)
+        return false;
+    *out = parsed.v.i;
+    return true;
+}
+
+const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size)
+{
+    const aq_value *v = aq_cell(t, row, col);
+    switch (v->kind) {
+    case AQ_V_TEXT: return pv_strpool_get(&t->pool, v->v.s);
+    case AQ_V_INT: snprintf(tmp, tmp_size, "%" PRId64, v->v.i); return tmp;
+    case AQ_V_REAL: snprintf(tmp, tmp_size, "%.17g", v->v.f); return tmp;
+    default: return NULL;
+    }
+}
+
+int64_t aq_inst(const aq_table *t, size_t row)
+{
+    return t->cells[row * t->col_count + t->inst_col].v.i;
+}
+
+void aq_select(aq_sel *s, aq_table *t, int64_t inst)
+{
+    s->t = t;
+    s->n = 0;
+    s->rows = pv_xmalloc((t->row_count ? t->row_count : 1) * sizeof *s->rows);
+    for (size_t r = 0; r < t->row_count; r++)
+        if (aq_inst(t, r) == inst)
+            s->rows[s->n++] = r;
+}
+
+void aq_sel_free(aq_sel *s)
+{
+    free(s->rows);
+    s->rows = NULL;
+    s->n = 0;
+}
+
+void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col)
+{
+    pv_hashmap_init(m);
+    if (col == AQ_NONE)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        int64_t k;
+        uint32_t old;
+        if (aq_int(s->t, s->rows[i], col, &k) && !pv_hashmap_get(m, (uint64_t)k, &old))
+            pv_hashmap_put(m, (uint64_t)k, (uint32_t)i);
+    }
+}
+
+bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos)
+{
+    uint32_t v;
+    if (!pv_hashmap_get(m, (uint64_t)key, &v))
+        return false;
+    *pos = v;
+    return true;
+}
+
+void aq_warn(aq_ctx *c, const char *fmt, ...)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    pv_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pv_warn(&c->f->diag, "%s: result set %" PRId64 ": %s", c->f->path, c->inst, pv_buf_cstr(&b));
+    pv_buf_free(&b);
+}
+
+size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *child_col_name,
+                const aq_sel *parent, const char *const *readings, size_t reading_count)
+{
+    size_t *out = pv_xmalloc((child->n ? child->n : 1) * sizeof *out);
+    for (size_t i = 0; i < child->n; i++)
+        out[i] = AQ_NONE;
+    if (child_col == AQ_NONE || child->n == 0)
+        return out;
+    size_t wanted = 0;
+    for (size_t i = 0; i < child->n; i++) {
+        int64_t k;
+        if (aq_int(child->t, child->rows[i], child_col, &k) && k >= 0)
+            wanted++;
+    }
+    size_t best = AQ_NONE, best_count = 0;
+    size_t counts[4] = {0};
+    for (size_t r = 0; r < reading_count && r < 4; r++) {
+        size_t pcol = aq_col(parent->t, readings[r]);
+        if (pcol == AQ_NONE)
+            continue;
+        pv_hashmap m;
+        aq_keymap(&m, parent, pcol);
+        for (size_t i = 0; i < child->n; i++) {
+            int64_t k;
+            size_t pos;
+            if (aq_int(child->t, child->rows[i], child_col, &k) && k >= 0 &&
+                aq_keymap_get(&m, k, &pos))
+                counts[r]++;
+        }
+        if (best == AQ_NONE || counts[r] > best_count) {
+            best = r;
+            best_count = counts[r];
+        }
+        pv_hashmap_free(&m);
+    }
+    if (best == AQ_NONE) {
+        if (parent->t->db_name) /* a missing table was reported already */
+            aq_warn(c, "table %s has no %s column: %s cannot be linked", parent->t->name,
+                readings[0], child_col_name);
+        return out;
+    }
+    pv_hashmap m;
+    aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
+    size_t first_bad = AQ_NONE;
+    int64_t first_bad_value = 0;
+    for (size_t i = 0; i < child->n; i++) {
+        int64_t k;
+        size_t pos;
+        if (!aq_int(child->t, child->rows[i], child_col, &k) || k < 0)
+            continue;
+        if (aq_keymap_get(&m, k, &pos))
+            out[i] = pos;
+        else if (first_bad == AQ_NONE) {
+            first_bad = i;
+            first_bad_value = k;
+        }
+    }
+    pv_hashmap_free(&m);
+    if (reading_count > 1) {
+        pv_buf b;
+        pv_buf_init(&b);
+        pv_buf_printf(&b, "%s.%s -> %s.%s (%zu of %zu rows resolved", child->t->name,
+                      child_col_name, parent->t->name, readings[best], best_count, wanted);
+        for (size_t r = 0; r < reading_count && r < 4; r++)
+            if (r != best && aq_col(parent->t, readings[r]) != AQ_NONE)
+                pv_buf_printf(&b, "; as %s: %zu", readings[r], counts[r]);
+        pv_buf_puts(&b, ")");
+        pv_set_add_note(c->set, "%s", pv_buf_cstr(&b));
+        pv_buf_free(&b);
+    }
+    if (best_count < wanted)
+        aq_warn(c,
+                "table %s: %zu of %zu rows have a %s that matches no %s of %s (first: row %zu, "
+                "value %" PRId64 "); those links are left empty",
+                child->t->name, wanted - best_count, wanted, child_col_name, readings[best],
+                parent->t->name, child->t->row_no[child->rows[first_bad]], first_bad_value);
+    return out;
+}
+
+/* ---- counters (FORMATS.md §5) */
+
+int64_t aq_cycles_to_ns(__int128 cycles, double frequency)
+{
+    if (!(frequency > 0) || !isfinite(frequency))
+        return 0;
+    const __int128 limit = (__int128)INT64_MAX;
+    if (frequency == floor(frequency) && frequency < 9.0e18) {
+        /* Exact: round half away from zero of cycles * 1e9 / f in 128 bits. */
+        __int128 f = (__int128)(int64_t)frequency;
+        bool neg = cycles < 0;
+        __int128 mag = neg ? -cycles : cycles;
+        if (mag > ((__int128)1 << 90))
+            return neg ? INT64_MIN : INT64_MAX;
+        __int128 num = mag * 1000000000;
+        __int128 q = (num + f / 2) / f;
+        if (q > limit)
+            return neg ? INT64_MIN : INT64_MAX;
+        return neg ? -(int64_t)q : (int64_t)q;
+    }
+    long double v = roundl((long double)cycles * 1e9L / (long double)frequency);
+    if (v >= 9.2e18L)
+        return INT64_MAX;
+    if (v <= -9.2e18L)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
+int64_t aq_counter_value(const aq_ctx *c, __int128 cycles)
+{
+    if (c->time_counter)
+        return aq_cycles_to_ns(cycles, c->frequency);
+    if (cycles > (__int128)INT64_MAX)
+        return INT64_MAX;
+    if (cycles < (__int128)INT64_MIN)
+        return INT64_MIN;
+    return (int64_t)cycles;
+}
+
+pv_type aq_counter_type(const aq_ctx *c)
+{
+    return c->time_counter ? PV_TYPE_TIME : PV_TYPE_INT;
+}
+
+const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tmp_size)
+{
+    if (pos == AQ_NONE || pos >= meta->n)
+        return NULL;
+    size_t col = aq_col2(meta->t, "COL_ROUTINE_NAME", "COL_ROUTINENAME");
+    /* Reference Count spells it COL_ROUTINENAME; prefer a column holding text. */
+    size_t alt = aq_col(meta->t, "COL_ROUTINENAME");
+    if (alt != AQ_NONE && aq_cell(meta->t, meta->rows[pos], alt)->kind != AQ_V_NULL)
+        col = alt;
+    return aq_text(meta->t, meta->rows[pos], col, tmp, tmp_size);
+}
+
+/* ---- extra columns */
+
+/* COL_FOO_BAR -> "Foo Bar"; id "foo_bar". */
+static void aq_column_names(const char *name, char **id, char **title)
+{
+    const char *s = name;
+    if (strncasecmp(s, "COL_", 4) == 0)
+        s += 4;
+    size_t len = strlen(s);
+    while (len > 0 && s[len - 1] == '_')
+        len--;
+    while (len > 0 && *s == '_') {
+        s++;
+        len--;
+    }
+    pv_buf i, t;
+    pv_buf_init(&i);
+    pv_buf_init(&t);
+    bool word_start = true;
+    for (size_t k = 0; k < len; k++) {
+        unsigned char ch = (unsigned char)s[k];
+        pv_buf_putc(&i, (char)tolower(ch));
+        if (ch == '_') {
+            if (!word_start)
+                pv_buf_putc(&t, ' ');
+            word_start = true;
+            continue;
+        }
+        pv_buf_putc(&t, (char)(word_start ? toupper(ch) : tolower(ch)));
+        word_start = false;
+    }
+    *id = pv_xstrdup(len ? pv_buf_cstr(&i) : "col");
+    *title = pv_xstrdup(len ? pv_buf_cstr(&t) : name);
+    pv_buf_free(&i);
+    pv_buf_free(&t);
+}
+
+static pv_type aq_column_type(const aq_table *t, size_t col)
+{
+    bool any_real = false;
+    for (size_t r = 0; r < t->row_count; r++) {
+        const aq_value *v = aq_cell(t, r, col);
+        if (v->kind == AQ_V_TEXT)
+            return PV_TYPE_STRING;
+        if (v->kind == AQ_V_REAL && v->v.f != floor(v->v.f))
+            any_real = true;
+    }
+    if (t->col_text[col])
+        return PV_TYPE_STRING;
+    return any_real ? PV_TYPE_FLOAT : PV_TYPE_INT;
+}
+
+void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_column *cols,
+                  size_t n, const aq_table *src, const char *const *consumed)
+{
+    vb->src = src;
+    vb->fixed = n;
+    vb->extra_count = 0;
+    size_t total = n + (src ? src->col_count : 0);
+    pv_column *all = pv_xcalloc(total ? total : 1, sizeof *all);
+    memcpy(all, cols, n * sizeof *cols);
+    vb->extra_src = pv_xmalloc((src && src->col_count ? src->col_count : 1) * sizeof(size_t));
+    char **names = pv_xcalloc(total ? total : 1, 2 * sizeof(char *));
+    size_t name_count = 0;
+    for (size_t c = 0; src && c < src->col_count; c++) {
+        const char *cn = src->col_names[c];
+        if (strcasecmp(cn, "INST_ID") == 0)
+            continue;
+        bool skip = false;
+        for (size_t k = 0; consumed && consumed[k]; k++)
+            if (strcasecmp(consumed[k], cn) == 0)
+                skip = true;
+        if (skip)
+            continue;
+        char *cid, *ctitle;
+        aq_column_names(cn, &cid, &ctitle);
+        bool clash = false;
+        for (size_t k = 0; k < n + vb->extra_count; k++)
+            if (strcasecmp(all[k].id, cid) == 0)
+                clash = true;
+        if (clash) {
+            /* Keep the contract's column ids: the raw name, lower-case. */
+            free(cid);
+            cid = pv_xstrdup(cn);
+            for (char *p = cid; *p; p++)
+                *p = (char)tolower((unsigned char)*p);
+        }
+        names[name_count++] = cid;
+        names[name_count++] = ctitle;
+        pv_column *col = &all[n + vb->extra_count];
+        col->id = cid;
+        col->title = ctitle;
+        col->type = aq_column_type(src, c);
+        col->flags = 0;
+        vb->extra_src[vb->extra_count++] = c;
+    }
+    vb->t = pv_table_new(id, title, all, n + vb->extra_count);
+    for (size_t k = 0; k < name_count; k++)
+        free(names[k]);
+    free(names);
+    free(all);
+}
+
+void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
+{
+    const pv_view *v = pv_table_view(vb->t);
+    for (size_t e = 0; e < vb->extra_count; e++) {
+        size_t col = vb->fixed + e;
+        size_t sc = vb->extra_src[e];
+        const aq_value *val = aq_cell(vb->src, src_row, sc);
+        char tmp[64];
+        switch (v->columns[col].type) {
+        case PV_TYPE_STRING: {
+            const char *s = aq_text(vb->src, src_row, sc, tmp, sizeof tmp);
+            if (s)
+                pv_table_set_cstr(vb->t, row, col, s);
+            break;
+        }
+        case PV_TYPE_FLOAT: {
+            double d;
+            if (aq_real(vb->src, src_row, sc, &d))
+                pv_table_set_float(vb->t, row, col, d);
+            break;
+        }
+        default: {
+            int64_t i;
+            if (val->kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
+                pv_table_set_int(vb->t, row, col, i);
+            break;
+        }
+        }
+    }
+}
+
+pv_table *aq_view_finish(aq_view *vb)
+{
+    free(vb->extra_src);
+    vb->extra_src = NULL;
+    return vb->t;
+}
+
+void aq_db_own(aq_db *db, void *p, void (*free_fn)(void *))
+{
+    db->owned = pv_xgrow(db->owned, &db->owned_cap, db->owned_count + 1, sizeof *db->owned);
+    db->owned_free = pv_xgrow(db->owned_free, &db->owned_free_cap, db->owned_count + 1,
+                              sizeof *db->owned_free);
+    db->owned[db->owned_count] = p;
+    db->owned_free[db->owned_count] = free_fn;
+    db->owned_count++;
+}
+
+static void aq_db_free(void *p)
+{
+    aq_db *db = p;
+    if (!db)
+        return;
+    for (size_t i = 0; i < db->owned_count; i++)
+        db->owned_free[i](db->owned[i]);
+    free(db->owned);
+    free(db->owned_free);
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        aq_table *tab = &db->tables[t];
+        for (size_t c = 0; c < tab->col_count; c++)
+            free(tab->col_names[c]);
+        free(tab->col_names);
+        free(tab->col_known);
+        free(tab->col_text);
+        free(tab->cells);
+        free(tab->row_no);
+        free(tab->db_name);
+        pv_strpool_free(&tab->pool);
+    }
+    free(db->path);
+    free(db);
+}
+
+/* ---- reading the database */
+
+/* Is `name` documented for this table, and is it text? */
+static bool aq_spec_column(aq_table_id id, const char *name, bool *text)
+{
+    const char *s = aq_table_specs[id].columns;
+    size_t nl = strlen(name);
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != ':')
+            e++;
+        bool is_text = *e == ':';
+        size_t len = (size_t)(e - s);
+        if (len == nl && strncasecmp(s, name, len) == 0) {
+            *text = is_text;
+            return true;
+        }
+        s = e;
+        while (*s && *s != ' ')
+            s++;
+    }
+    return false;
+}
+
+/* Parses text where a number is expected: decimal, 0x-hex, or a real. */
+static bool aq_parse_number(const char *s, aq_value *out)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0)
+        return false;
+    int64_t i;
+    uint64_t u;
+    if (pv_parse_int64(s, len, &i)) {
+        out->kind = AQ_V_INT;
+        out->v.i = i;
+        return true;
+    }
+    if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && pv_parse_hex64(s, len, &u) &&
+        u <= (uint64_t)INT64_MAX) {
+        out->kind = AQ_V_INT;
+        out->v.i = (int64_t)u;
+        return true;
+    }
+    char *buf = pv_xstrndup(s, len);
+    char *end;
+    double d = strtod(buf, &end);
+    bool ok = *end == '\0' && end != buf && isfinite(d);
+    free(buf);
+    if (!ok)
+        return false;
+    if (d == floor(d) && fabs(d) < 9.0e18) {
+        out->kind = AQ_V_INT;
+        out->v.i = (int64_t)d;
+    } else {
+        out->kind = AQ_V_REAL;
+        out->v.f = d;
+    }
+    return true;
+}
+
+static char *aq_quote_ident(const char *name)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_putc(&b, '"');
+    for (const char *p = name; *p; p++) {
+        if (*p == '"')
+            pv_buf_putc(&b, '"');
+        pv_buf_putc(&b, *p);
+    }
+    pv_buf_putc(&b, '"');
+    return b.data;
+}
+
+/* Reads one table.  A read error (a corrupted page) keeps the rows read so
+ * far and says where it stopped. */
+static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
+{
+    char *q = aq_quote_ident(t->db_name);
+    char *sql = pv_xasprintf("SELECT * FROM %s", q);
+    free(q);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK) {
+        pv_error(&f->diag, "%s: table %s: cannot be read: %s", f->path, t->db_name,
+                 sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        t->col_count = 0;
+        return;
+    }
+    t->col_count = (size_t)sqlite3_column_count(st);
+    t->col_names = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_names);
+    t->col_known = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_known);
+    t->col_text = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_text);
+    t->inst_col = AQ_NONE;
+    for (size_t c = 0; c < t->col_count; c++) {
+        const char *n = sqlite3_column_name(st, (int)c);
+        t->col_names[c] = pv_xstrdup(n ? n : "");
+        t->col_known[c] = aq_spec_column(id, t->col_names[c], &t->col_text[c]);
+        if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
+            t->inst_col = c;
+    }
+    /* FORMATS.md §5: missing columns are shown empty; say which. */
+    pv_buf missing;
+    pv_buf_init(&missing);
+    for (const char *sp = aq_table_specs[id].columns; *sp;) {
+        while (*sp == ' ')
+            sp++;
+        const char *e = sp;
+        while (*e && *e != ' ' && *e != ':')
+            e++;
+        char *name = pv_xstrndup(sp, (size_t)(e - sp));
+        if (name[0] && aq_col(t, name) == AQ_NONE)
+            pv_buf_printf(&missing, "%s%s", missing.len ? ", " : "", name);
+        free(name);
+        sp = e;
+        while (*sp && *sp != ' ')
+            sp++;
+    }
+    if (missing.len)
+        pv_warn(&f->diag, "%s: table %s has no column %s: shown empty", f->path, t->db_name,
+                pv_buf_cstr(&missing));
+    pv_buf_free(&missing);
+    if (t->inst_col == AQ_NONE) {
+        pv_error(&f->diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
+                 "and are ignored", f->path, t->db_name);
+        sqlite3_finalize(st);
+        return;
+    }
+    size_t id_col = aq_col(t, "ID");
+    size_t row_no = 0;
+    size_t dropped = 0, first_dropped = 0;
+    for (;;) {
+        rc = sqlite3_step(st);
+        if (rc != SQLITE_ROW)
+            break;
+        row_no++;
+        if (t->row_count == t->row_cap) {
+            size_t cap = t->row_cap;
+            t->cells = pv_xgrow(t->cells, &cap, t->row_count + 1, t->col_count * sizeof *t->cells);
+            cap = t->row_cap;
+            t->row_no = pv_xgrow(t->row_no, &cap, t->row_count + 1, sizeof *t->row_no);
+            t->row_cap = cap;
+        }
+        aq_value *row = &t->cells[t->row_count * t->col_count];
+        for (size_t c = 0; c < t->col_count; c++) {
+            aq_value *v = &row[c];
+            v->kind = AQ_V_NULL;
+            v->v.i = 0;
+            switch (sqlite3_column_type(st, (int)c)) {
+            case SQLITE_INTEGER:
+                v->kind = AQ_V_INT;
+                v->v.i = sqlite3_column_int64(st, (int)c);
+                break;
+            case SQLITE_FLOAT:
+                v->kind = AQ_V_REAL;
+                v->v.f = sqlite3_column_double(st, (int)c);
+                if (!isfinite(v->v.f))
+                    v->kind = AQ_V_NULL;
+                break;
+            case SQLITE_TEXT:
+            case SQLITE_BLOB: {
+                const char *s = (const char *)sqlite3_column_text(st, (int)c);
+                size_t len = (size_t)sqlite3_column_bytes(st, (int)c);
+                v->kind = AQ_V_TEXT;
+                v->v.s = pv_strpool_add(&t->pool, s ? s : "", s ? strnlen(s, len) : 0);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        /* FORMATS.md §5: text where the seed documents a number is reported
+         * (table, row, column) and the cell is left empty. */
+        char idtxt[32] = "";
+        if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
+            snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
+        for (size_t c = 0; c < t->col_count; c++) {
+            aq_value *v = &row[c];
+            if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
+                continue;
+            const char *s = pv_strpool_get(&t->pool, v->v.s);
+            if (aq_parse_number(s, v))
+                continue;
+            pv_buf esc;
+            pv_buf_init(&esc);
+            pv_escape_controls(&esc, s, strnlen(s, 60));
+            pv_warn(&f->diag,
+                    "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
+                    "empty",
+                    f->path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
+            pv_buf_free(&esc);
+            v->kind = AQ_V_NULL;
+        }
+        if (row[t->inst_col].kind == AQ_V_REAL &&
+            row[t->inst_col].v.f == floor(row[t->inst_col].v.f)) {
+            row[t->inst_col].kind = AQ_V_INT;
+            row[t->inst_col].v.i = (int64_t)row[t->inst_col].v.f;
+        }
+        if (row[t->inst_col].kind != AQ_V_INT) {
+            if (dropped++ == 0)
+                first_dropped = row_no;
+            continue;
+        }
+        t->row_no[t->row_count] = row_no;
+        t->row_count++;
+    }
+    if (dropped)
+        pv_warn(&f->diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
+                "are ignored", f->path, t->db_name, dropped, first_dropped);
+    if (rc != SQLITE_DONE)
+        pv_error(&f->diag, "%s: table %s row %zu: %s; the rows after it are missing", f->path,
+                 t->db_name, row_no + 1, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+}
+
+static char *aq_uri(const char *path)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_puts(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/._-~", *p))
+            pv_buf_putc(&b, (char)*p);
+        else
+            pv_buf_printf(&b, "%%%02X", *p);
+    }
+    /* immutable: SQLite takes no lock and writes no journal beside the file. */
+    pv_buf_puts(&b, "?immutable=1");
+    return b.data;
+}
+
+/* Finds the seed's tables by name, case-insensitively. */
+static bool aq_find_tables(pv_file *f, sqlite3 *db, aq_db *a)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view')",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        pv_error(&f->diag, "%s: byte 0: not a readable SQLite database: %s", f->path,
+                 sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return false;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (!name)
+            continue;
+        for (size_t t = 0; t < AQ_T_COUNT; t++) {
+            if (strcasecmp(name, aq_table_specs[t].name) != 0)
+                continue;
+            if (a->tables[t].db_name)
+                pv_warn(&f->diag, "%s: tables %s and %s differ only in case; %s is used",
+                        f->path, a->tables[t].db_name, name, a->tables[t].db_name);
+            else
+                a->tables[t].db_name = pv_xstrdup(name);
+        }
+        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+            if (strncasecmp(name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
+                a->has_profiler[p] = true;
+    }
+    if (rc != SQLITE_DONE) {
+        pv_error(&f->diag, "%s: the database schema cannot be read: %s", f->path,
+                 sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return false;
+    }
+    sqlite3_finalize(st);
+    return true;
+}
+
+static int aq_probe(const unsigned char *head, size_t len, uint64_t file_size, const char *path)
+{
+    (void)file_size;
+    (void)path;
+    static const char magic[16] = "SQLite format 3";
+    if (len < 16 || memcmp(head, magic, 16) != 0)
+        return 0;
+    /* Any SQLite file is likely ours (the load checks the tables); AQTime's
+     * table names in the first pages make it surer.  Another SQLite loader
+     * that finds its own marker should score between 85 and 95. */
+    static const char needle[] = "_PROFILER_";
+    for (size_t i = 0; i + sizeof needle - 1 <= len; i++)
+        if (strncasecmp((const char *)head + i, needle, sizeof needle - 1) == 0)
+            return 95;
+    return 85;
+}
+
+/* ---- result sets */
+
+static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
+{
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+        {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
+        {"value", "Value", PV_TYPE_STRING, 0},
+    };
+    pv_table *t = pv_table_new("summary", "Summary", cols, PV_ARRAY_LEN(cols));
+    const char *facts[8][2];
+    size_t n = 0;
+    char inst[32], freq[64];
+    snprintf(inst, sizeof inst, "%" PRId64, c->inst);
+    facts[n][0] = "format";
+    facts[n++][1] = "AQTime database";
+    facts[n][0] = "file";
+    facts[n++][1] = c->f->path;
+    facts[n][0] = "result set";
+    facts[n++][1] = inst;
+    facts[n][0] = "caption";
+    facts[n++][1] = caption;
+    facts[n][0] = "profiler";
+    facts[n++][1] = aq_profiler_name[p];
+    if (c->counter_name && c->counter_name[0]) {
+        facts[n][0] = "counter";
+        facts[n++][1] = c->counter_name;
+    }
+    if (c->frequency > 0) {
+        snprintf(freq, sizeof freq, "%.17g", c->frequency);
+        facts[n][0] = "counter frequency";
+        facts[n++][1] = freq;
+        facts[n][0] = "counter unit";
+        facts[n++][1] = c->time_counter ? "time (cycles converted to ns)" : "count";
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, (int64_t)r + 1);
+        pv_table_set_cstr(t, r, 1, facts[i][0]);
+        pv_table_set_cstr(t, r, 2, facts[i][1]);
+    }
+    pv_set_add_view(c->set, pv_table_view(t));
+}
+
+void aq_build_threads(aq_ctx *c, aq_table_id table)
+{
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"thread", "Thread", PV_TYPE_INT, PV_COL_NAME},
+    };
+    static const char *const consumed[] = {"ID", "COL_WIN32THREADID", "PARENT_ID", NULL};
+    aq_table *src = &c->db->tables[table];
+    aq_sel s;
+    aq_select(&s, src, c->inst);
+    aq_view vb;
+    aq_view_init(&vb, "threads", "Threads", cols, PV_ARRAY_LEN(cols), src, consumed);
+    size_t id = aq_col(src, "ID"), os = aq_col(src, "COL_WIN32THREADID");
+    for (size_t i = 0; i < s.n; i++) {
+        size_t r = pv_table_add_row(vb.t);
+        int64_t v;
+        if (aq_int(src, s.rows[i], id, &v))
+            pv_table_set_int(vb.t, r, 0, v);
+        if (aq_int_any(src, s.rows[i], os, &v))
+            pv_table_set_int(vb.t, r, 1, v);
+        aq_view_fill_extras(&vb, r, s.rows[i]);
+    }
+    aq_sel_free(&s);
+    pv_set_add_view(c->set, pv_table_view(aq_view_finish(&vb)));
+}
+
+/* Which profilers hold rows of this result set. */
+static void aq_set_profilers(aq_db *a, int64_t inst, bool out[AQ_PROF_COUNT])
+{
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++) {
+        out[p] = false;
+        for (size_t k = 0; k < 3 && !out[p]; k++) {
+            aq_table *t = &a->tables[aq_profiler_main[p][k]];
+            for (size_t r = 0; r < t->row_count; r++)
+                if (aq_inst(t, r) == inst) {
+                    out[p] = true;
+                    break;
+                }
+        }
+    }
+}
+
+static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
+                        const char *counter_name, const char *counter_desc, double freq,
+                        bool freq_present)
+{
+    bool prof[AQ_PROF_COUNT];
+    aq_set_profilers(a, inst, prof);
+    size_t n = 0;
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+        n += prof[p];
+    if (n == 0) {
+        /* An empty result set still gets its node: the profiler whose tables exist. */
+        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+            if (a->has_profiler[p]) {
+                prof[p] = true;
+                break;
+            }
+    }
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++) {
+        if (!prof[p])
+            continue;
+        aq_ctx c;
+        memset(&c, 0, sizeof c);
+        c.db = a;
+        c.f = f;
+        c.inst = inst;
+        c.set = pv_file_add_set(f, inst, caption, aq_profiler_name[p]);
+        const char *cname = counter_desc && counter_desc[0] ? counter_desc : counter_name;
+        c.counter_name = pv_xstrdup(cname ? cname : "");
+        c.frequency = freq_present ? freq : 0;
+        if (p == AQ_PROF_TRACE) {
+            /* FORMATS.md §5: Elapsed Time, User Time and User+Kernel Time are
+             * stored in machine cycles; COUNTER_NAME says "Time" for them. */
+            bool is_time = (counter_name && strcasecmp(counter_name, "Time") == 0) ||
+                           (counter_desc && (strcasecmp(counter_desc, "Elapsed Time") == 0 ||
+                                             strcasecmp(counter_desc, "User Time") == 0 ||
+                                             strcasecmp(counter_desc, "User+Kernel Time") == 0));
+            if (!counter_name && !counter_desc)
+                is_time = true; /* AQTime's default counter is Elapsed Time */
+            if (is_time && freq_present && freq > 0)
+                c.time_counter = true;
+            else if (is_time)
+                aq_warn(&c, "INSTANCES: the counter is a time counter but COUNTER_FREQUENCY is "
+                            "missing or not positive: times are shown in machine cycles");
+            if (c.counter_name[0] == '\0') {
+                free(c.counter_name);
+                c.counter_name = pv_xstrdup(is_time ? "Elapsed Time" : "Counter");
+            }
+            pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
+                            c.time_counter ? "machine cycles shown as time" : "shown as counts");
+        }
+        aq_summary(&c, caption, (aq_profiler)p);
+        if (p == AQ_PROF_TRACE)
+            aq_build_trace(&c);
+        else
+            aq_build_objects(&c, (aq_profiler)p);
+        free(c.counter_name);
+    }
+}
+
+static int aq_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
+{
+    (void)o;
+    sqlite3 *db = NULL;
+    char *uri = aq_uri(f->path);
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                         NULL);
+    free(uri);
+    if (rc != SQLITE_OK) {
+        pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
+                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return PV_LOAD_ERROR;
+    }
+    aq_db *a = pv_xcalloc(1, sizeof *a);
+    a->path = pv_xstrdup(f->path);
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        a->tables[t].name = aq_table_specs[t].name;
+        a->tables[t].inst_col = AQ_NONE;
+        pv_strpool_init(&a->tables[t].pool);
+    }
+    f->loader_data = a;
+    f->loader_free = aq_db_free;
+    if (!aq_find_tables(f, db, a)) {
+        sqlite3_close(db);
+        return PV_LOAD_ERROR;
+    }
+    bool any = false;
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+        any = any || a->has_profiler[p];
+    if (!any) {
+        pv_error(&f->diag, "%s: a SQLite database without AQTime tables (no "
+                 "FUNCTION_TRACE_PROFILER_*, RESOURCE_PROFILER_* or REFERENCE_COUNT_PROFILER_* "
+                 "table)", f->path);
+        sqlite3_close(db);
+        return PV_LOAD_ERROR;
+    }
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        aq_table *tab = &a->tables[t];
+        bool wanted = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
+        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+            if (a->has_profiler[p] &&
+                strncasecmp(tab->name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
+                wanted = true;
+        if (!wanted)
+            continue;
+        if (!tab->db_name) {
+            if (t != AQ_T_RELATIONS)
+                pv_warn(&f->diag, "%s: table %s is missing: what it holds is shown empty",
+                        f->path, tab->name);
+            continue;
+        }
+        aq_read_table(f, db, (aq_table_id)t, tab);
+    }
+    sqlite3_close(db);
+
+    /* One result set per INSTANCES row (FORMATS.md §5). */
+    aq_table *inst = &a->tables[AQ_T_INSTANCES];
+    int64_t *seen = NULL;
+    size_t seen_count = 0, seen_cap = 0;
+    size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
+           cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
+    for (size_t r = 0; r < inst->row_count; r++) {
+        int64_t id = aq_inst(inst, r);
+        bool dup = false;
+        for (size_t k = 0; k < seen_count; k++)
+            dup = dup || seen[k] == id;
+        if (dup) {
+            pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
+                    "first row is used", f->path, inst->db_name, inst->row_no[r], id);
+            continue;
+        }
+        seen = pv_xgrow(seen, &seen_cap, seen_count + 1, sizeof *seen);
+        seen[seen_count++] = id;
+        char t1[64], t2[64], t3[64], capbuf[64];
+        const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
+        if (!caption) {
+            snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, id);
+            caption = capbuf;
+        }
+        double freq = 0;
+        bool has_freq = aq_real(inst, r, fr_col, &freq);
+        aq_add_sets(f, a, id, caption, aq_text(inst, r, cn_col, t2, sizeof t2),
+                    aq_text(inst, r, cd_col, t3, sizeof t3), freq, has_freq);
+    }
+    /* Rows of result sets that INSTANCES does not list still get a node. */
+    int64_t *orphans = NULL;
+    size_t orphan_count = 0, orphan_cap = 0;
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        aq_table *tab = &a->tables[t];
+        if (t == AQ_T_INSTANCES || t == AQ_T_RELATIONS)
+            continue;
+        for (size_t r = 0; r < tab->row_count; r++) {
+            int64_t id = aq_inst(tab, r);
+            bool known = false;
+            for (size_t k = 0; k < seen_count && !known; k++)
+                known = seen[k] == id;
+            for (size_t k = 0; k < orphan_count && !known; k++)
+                known = orphans[k] == id;
+            if (!known) {
+                orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
+                orphans[orphan_count++] = id;
+            }
+        }
+    }
+    if (orphan_count)
+        qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
+    for (size_t k = 0; k < orphan_count; k++) {
+        pv_warn(&f->diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
+                "caption or counter", f->path, orphans[k]);
+        char capbuf[64];
+        snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, orphans[k]);
+        aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false);
+    }
+    free(orphans);
+    free(seen);
+    if (f->set_count == 0) {
+        pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
+                 f->path);
+        return PV_LOAD_ERROR;
+    }
+    return PV_LOAD_OK;
+}
+
+const pv_loader pv_loader_aqtime = {
+    "aqtime",
+    "AQTime Function Trace, Resource and Reference Count results (SQLite database)",
+    aq_probe,
+    aq_load,
+};

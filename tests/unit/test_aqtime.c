@@ -1,0 +1,215 @@
+/* Unit tests for the AQTime loader (src/formats/aqtime*.c): the cycles-to-ns
+ * conversion (hand-computed values), the sum-first rule for totals
+ * (FORMATS.md §5), counter titles, extra columns, detection, and paths that
+ * need escaping in a SQLite URI.  Databases are built here with the SQLite
+ * C API in a temporary directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "formats/aqtime.h"
+#include "profview/load.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/pv_test_aqtime.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void make_db(const char *path, const char *sql)
+{
+    unlink(path);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *err = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "%s\n", err ? err : "?");
+    assert_int_equal(rc, SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static pv_file *load(const char *path)
+{
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    for (size_t i = 0; st != PV_LOAD_OK && i < f->diag.entry_count; i++)
+        fprintf(stderr, "%s\n", f->diag.entries[i].text);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_string_equal(f->format, "aqtime");
+    return f;
+}
+
+/* The cell of the row whose `id` is id, in column col_id. */
+static int64_t cell_int(const pv_view *v, int64_t id, const char *col_id, bool *present)
+{
+    size_t row = pv_view_find_id(v, id);
+    assert_true(row != PV_NO_ROW);
+    size_t col = pv_view_column(v, col_id);
+    assert_true(col != PV_NO_ROW);
+    pv_cell c;
+    pv_view_cell(v, row, col, &c);
+    *present = c.present;
+    return c.v.i;
+}
+
+static void test_cycles_to_ns(void **state)
+{
+    (void)state;
+    /* round(cycles * 1e9 / f), by hand. */
+    assert_int_equal(aq_cycles_to_ns(3579545, 3579545.0), 1000000000);
+    assert_int_equal(aq_cycles_to_ns(1, 3.0), 333333333);  /* 333333333.33 */
+    assert_int_equal(aq_cycles_to_ns(2, 3.0), 666666667);  /* 666666666.67 */
+    assert_int_equal(aq_cycles_to_ns(5, 2e9), 3);          /* 2.5 rounds away from 0 */
+    assert_int_equal(aq_cycles_to_ns(-5, 2e9), -3);
+    assert_int_equal(aq_cycles_to_ns(0, 2e9), 0);
+    /* 9e15 cycles at 1 GHz: 9e24 does not fit 64 bits; 128 bits keep it exact. */
+    assert_int_equal(aq_cycles_to_ns((__int128)9000000000000000LL, 1e9), 9000000000000000LL);
+    /* 2^62 + 1 cycles at 1 GHz stays exact (a double would lose the +1). */
+    assert_int_equal(aq_cycles_to_ns((((__int128)1) << 62) + 1, 1e9), (INT64_C(1) << 62) + 1);
+    /* A fractional frequency: 5 cycles at 2.5 Hz = 2 s. */
+    assert_int_equal(aq_cycles_to_ns(5, 2.5), 2000000000);
+    /* Saturation instead of overflow; no frequency gives 0. */
+    assert_int_equal(aq_cycles_to_ns(((__int128)1) << 80, 1.0), INT64_MAX);
+    assert_int_equal(aq_cycles_to_ns(100, 0.0), 0);
+}
+
+static const char *const trace_schema =
+    "CREATE TABLE INSTANCES (INST_ID INTEGER, CAPTION TEXT, COUNTER_DESCRIPTION TEXT, "
+    "COUNTER_FREQUENCY NUMERIC, COUNTER_NAME TEXT);"
+    "CREATE TABLE FUNCTION_TRACE_PROFILER_META_ROUTINES (COL_ROUTINE_NAME TEXT, ID INTEGER, "
+    "INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER);"
+    "CREATE TABLE FUNCTION_TRACE_PROFILER_ROUTINES (COL_HIT_COUNT INTEGER, ID INTEGER, INST_ID "
+    "INTEGER, PARENT_ID INTEGER, REC_ID INTEGER, COL_FOO_BAR TEXT);"
+    "CREATE TABLE FUNCTION_TRACE_PROFILER_THREADS (COL_WIN32THREADID INTEGER, ID INTEGER, "
+    "INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER);"
+    "CREATE TABLE FUNCTION_TRACE_PROFILER_CALL_TRACE (COL__S INTEGER, COL__S_WITH_CHILDREN "
+    "INTEGER, COL_CALL_NO INTEGER, COL_PARENT_NO INTEGER, COL_ROUTINE_NAME INTEGER, ID INTEGER, "
+    "INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER);";
+
+/* Two calls of one cycle each at 3 Hz: each is 333333333 ns when rounded
+ * alone, but the routine's total is round(2 cycles) = 666666667 ns. */
+static void test_total_from_summed_cycles(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/sum.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (4, 'timed', 'Elapsed Time', 3, 'Time');"
+             "INSERT INTO INSTANCES VALUES (6, 'other', 'CPU Cache Misses', 3, 'Misses');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES ('f', 0, 4, -1, -1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES ('g', 0, 6, -1, -1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_ROUTINES VALUES (2, 100, 4, -1, 0, 'hello');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_ROUTINES VALUES (2, 100, 6, -1, 0, NULL);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (77, 0, 4, -1, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 2, 1, -1, 0, 1, 4, 0, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 2, 0, 0, 2, 4, 0, 1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 9, 1, -1, 0, 1, 6, 0, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (4, 4, 2, 0, 0, 2, 6, 0, 1);",
+             trace_schema);
+    make_db(path, sql);
+    pv_file *f = load(path);
+    assert_int_equal(f->set_count, 2);
+
+    pv_result_set *s = pv_file_find_set(f, 4);
+    assert_non_null(s);
+    assert_string_equal(s->kind, "Function Trace");
+    pv_view *r = pv_set_find_view(s, "routines");
+    assert_non_null(r);
+    bool present;
+    assert_int_equal(cell_int(r, 100, "time", &present), 666666667);
+    assert_true(present);
+    /* The recursive call is inside the first: time with children counts it once. */
+    assert_int_equal(cell_int(r, 100, "time_with_children", &present), 666666667);
+    assert_int_equal(cell_int(r, 100, "avg_time", &present), 333333333);
+    assert_int_equal(r->columns[pv_view_column(r, "time")].type, PV_TYPE_TIME);
+    /* An extra column: COL_FOO_BAR -> id foo_bar, title "Foo Bar". */
+    size_t extra = pv_view_column(r, "foo_bar");
+    assert_true(extra != PV_NO_ROW);
+    assert_string_equal(r->columns[extra].title, "Foo Bar");
+    pv_view *ct = pv_set_find_view(s, "call-trace");
+    assert_int_equal(cell_int(ct, 2, "time", &present), 333333333);
+    assert_int_equal(cell_int(ct, 1, "time_with_children", &present), 666666667);
+    assert_int_equal(cell_int(ct, 2, "thread", &present), 77);
+
+    /* The count counter: plain counts, titled with the counter's name. */
+    s = pv_file_find_set(f, 6);
+    assert_non_null(s);
+    r = pv_set_find_view(s, "routines");
+    size_t tc = pv_view_column(r, "time");
+    assert_int_equal(r->columns[tc].type, PV_TYPE_INT);
+    assert_string_equal(r->columns[tc].title, "CPU Cache Misses");
+    assert_int_equal(cell_int(r, 100, "time", &present), 9);
+    assert_int_equal(cell_int(r, 100, "time_with_children", &present), 9);
+    ct = pv_set_find_view(s, "call-trace");
+    assert_string_equal(ct->columns[pv_view_column(ct, "time_with_children")].title,
+                        "CPU Cache Misses with Children");
+    /* No thread row in result set 6: the thread cell is empty, not borrowed from set 4. */
+    cell_int(ct, 1, "thread", &present);
+    assert_false(present);
+    pv_file_free(f);
+}
+
+/* A path with characters that mean something in a URI still opens. */
+static void test_uri_escaping(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/odd name?#%%25.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s INSERT INTO INSTANCES VALUES (1, 'x', NULL, NULL, NULL);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (5, 0, 1, -1, 0);",
+             trace_schema);
+    make_db(path, sql);
+    pv_file *f = load(path);
+    pv_view *t = pv_set_find_view(f->sets[0], "threads");
+    assert_int_equal(pv_view_rows(t), 1);
+    pv_file_free(f);
+}
+
+static void test_probe(void **state)
+{
+    (void)state;
+    const pv_loader *l = pv_loader_find("aqtime");
+    assert_non_null(l);
+    unsigned char head[128] = "SQLite format 3";
+    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 85);
+    memcpy(head + 100, "RESOURCE_PROFILER_OBJECTS", 25);
+    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 95);
+    memcpy(head, "SQLite format 2", 15);
+    assert_int_equal(l->probe(head, sizeof head, sizeof head, "x"), 0);
+    assert_int_equal(l->probe(head, 10, 10, "x"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cycles_to_ns),
+        cmocka_unit_test(test_total_from_summed_cycles),
+        cmocka_unit_test(test_uri_escaping),
+        cmocka_unit_test(test_probe),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
