@@ -8,6 +8,8 @@ source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 need_sample plist-func-timing.txt
 need_sample rtos.txt
+need_sample aqtime-refcount.db
+need_sample aqtime-trace.db
 cd "$SAMPLES"  # the summary view shows the path as given
 
 # Routines table: the selected routine's callers in Details
@@ -347,6 +349,76 @@ SCREEN
 )
 expect_screen call_trace_drill_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
 
+# AQTime reference counts: the object's ref-count call tree tab (a tree in Details)
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Objects ────────────────────────────────────────────────────────
+aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread  Live References  Peak Refere
+  Leaks - first run      │  1   1 CFile          4194304   376    2204                1            1
+    Summary (5)          │  2   2 HANDLE<Event>  4194560   312    2808                1            2
+    Classes Data (4)     │  3   3 CString        4194816   496    2808                1            1
+    Objects (8)          │  4   4 CFile          4195072    40    2808                2            2
+    References (25)      │  5   5 CBitmap        4195328   520    2204                0            1
+    Threads (2)          │  6   6 CFile          4195584   216    2204                2            3
+  Second run             │  7   7 HANDLE<Event>  4195840   432    2204                3            3
+    Summary (5)          │  8   8 CFile          4196096   656    2204                1            1
+    Classes Data (4)     │
+    Objects (8)          │
+    References (37)      │
+    Threads (2)          │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │─ Details ─ Creation Call Stack ─ References ─[Call Tree]─────────────────
+                         │ Id Routine Name       RefCount Change  Routine Hit Count on Enter  Source
+                         │ 11 ▾ <Root>                         1                           7      10
+                         │ 12   ▾ Thread 2808                 -2                           2      11
+                         │ 13     ▾ main                       2                           2      12
+                         │ 14         main                     0                           5      13
+                         │ 15       OpenFile                   0                           5      14
+                         │ 16       Worker::Run                2                           4      15
+                         │
+ aqtime-refcount.db │ refcount-tree │ row 1/6                                                ? help
+SCREEN
+)
+expect_screen aqtime_objects_refcount_tree "$(pv_screen $'Shift-Tab j j Tab j j\nTab Right Right' aqtime-refcount.db --size 100x30)" "$expected"
+
+# AQTime function trace, second result set: the call trace grouped by thread
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Call Trace ─────────────────────────────────────────────────────
+aqtime-trace.db          │ Id  Call No Routine Name                        Thread  CPU Cache Misses
+  Run 1 - Elapsed Time   │             ▾ Thread 7001                         7001
+    Summary (8)          │  1        1   ▾ WinMain                           7001             12898
+    Threads (2)          │  2        2     ▾ ReadFile(a, b)                  7001              5467
+    Call Trace (21)      │  3        3         exit_handler                  7001             15739
+    Routines (8)         │  4        4     render\x09frame                   7001             17315
+    Call Routes (17)     │             ▾ Thread 7002                         7002
+    Lines (24)           │  5        1     WinMain                           7002              4194
+  Run 2 - Cache Misses   │  6        2   ▾ render\x09frame                   7002              9195
+    Summary (8)          │  7        3     ▾ render\x09frame                 7002              1612
+    Threads (2)          │  8        4       ▾ CDocument::Serialize          7002              8922
+    Call Trace (23)      │  9        5         ▾ fib                         7002             15399
+    Routines (8)         │ 10        6           ▾ render\x09frame           7002             15215
+    Call Routes (20)     │ 11        7               CDocument::Serialize    7002              1672
+    Lines (24)           │ 12        8               CDocument::Serialize    7002             11786
+                         │ 13        9     ▾ CDocument::Serialize            7002              8326
+                         │ 14       10       ▾ CDocument::Serialize          7002              2871
+                         │ 15       11           memcpy                      7002             16218
+                         │─ Details ─[Parameters on enter]─ Parameters on exit ─────────────────────
+                         │Nothing of this kind for the selected row
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+ aqtime-trace.db │ call-trace │ row 1/25                                                     ? help
+SCREEN
+)
+expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' aqtime-trace.db --size 100x30)" "$expected"
+
 # <Dump> writes intermediate screens; Backspace returns from a drill-down.
 s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-timing.txt --size 80x24)
 [ "$(printf '%s\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
@@ -355,14 +427,20 @@ last=$(printf '%s\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
 expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers (Routines)"
 expect_screen back_returns "$last" "$first"
 
-# Every view of every sample opens and draws (no crash, status names it).
-for f in *.txt; do
-  ids=$("$PROFVIEW" info --json "$f" | grep -o '"id":"[a-z-]*"' | cut -d'"' -f4)
-  keys="Shift-Tab"
+# Every view of every sample (every format, every result set) opens and
+# draws: walk the Explorer with a <Dump> per item, then look for each view
+# id of `profview info` in a status bar.
+for f in *.txt *.db; do
+  ids=$("$PROFVIEW" info --json "$f" | grep -o '"id":"[a-z-]*"' | cut -d'"' -f4 | sort -u)
+  items=$("$PROFVIEW" info --json "$f" | grep -o '"id":' | wc -l)
+  keys=$'Shift-Tab
+<Dump>'
+  for ((i = 0; i < items + 2; i++)); do keys="$keys"$'
+j
+<Dump>'; done
+  s=$(pv_screen "$keys" "$f" --size 90x26)
   for id in $ids; do
-    s=$(pv_screen "$(printf "$keys")" "$f" --size 90x26)
-    case "$s" in *"│ $id │"*) ;; *) printf '%s\n' "$s" >&2; fail "$f: view $id not shown" ;; esac
-    keys="$keys\nj"
+    case "$s" in *"│ $id │"*) ;; *) fail "$f: view $id never shown" ;; esac
   done
 done
 echo "ok: every view of every sample draws"
