@@ -1,5 +1,12 @@
-import subprocess, os
-B = os.path.abspath("build/profview")
+#!/usr/bin/env python3
+"""Writes tests/screen/scripted_views.sh: the cases below with the screens
+profview draws for them now.  Run from the source tree after a change that
+moves pixels on purpose:  python3 tests/screen/regen-golden.py [BUILD_DIR]
+then READ the diff of scripted_views.sh screen by screen before committing:
+a golden screen is only a test if a person checked it once."""
+import subprocess, os, sys
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+B = os.path.abspath(os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "profview"))
 cases = [
  ("table_details", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab j", "Routines table: the selected routine's callers in Details"),
  ("tree_collapse", "plist-func-timing.txt", "80x24", [], "Shift-Tab j j Tab j j Space", "Call-trace tree: a node collapsed with Space"),
@@ -20,7 +27,8 @@ parts = ['''#!/usr/bin/env bash
 # habit: keys, a fixed screen size, the exact screen).  One case per pane and
 # view kind: table, tree, details tabs, help, filter error with its caret,
 # filter and sort, zoom, horizontal scroll, a winIDEA timeline and call
-# trace (another format, same generic rendering), ASCII line drawing.
+# trace and AQTime databases (other formats, same generic rendering), ASCII
+# line drawing.  Written by regen-golden.py; every screen was read by a person.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 need_sample plist-func-timing.txt
@@ -31,8 +39,9 @@ cd "$SAMPLES"  # the summary view shows the path as given
 ''']
 for name, f, size, extra, keys, what in cases:
     env = dict(os.environ, LC_ALL="C.UTF-8", XDG_CONFIG_HOME="/nonexistent")
-    open("/tmp/k","w").write(keys+"\n")
-    out = subprocess.run([B, f, "--keys", "/tmp/k", "--size", size, "--dump", "-"] + extra,
+    keyfile = os.path.abspath("build/.regen-keys")
+    open(keyfile, "w").write(keys + "\n")
+    out = subprocess.run([B, f, "--keys", keyfile, "--size", size, "--dump", "-"] + extra,
                          env=env, capture_output=True, text=True, cwd="sample-data").stdout
     out = out.rstrip("\n")
     ex = " ".join(extra)

@@ -3,7 +3,8 @@
 # habit: keys, a fixed screen size, the exact screen).  One case per pane and
 # view kind: table, tree, details tabs, help, filter error with its caret,
 # filter and sort, zoom, horizontal scroll, a winIDEA timeline and call
-# trace (another format, same generic rendering), ASCII line drawing.
+# trace and AQTime databases (other formats, same generic rendering), ASCII
+# line drawing.  Written by regen-golden.py; every screen was read by a person.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 need_sample plist-func-timing.txt
