@@ -202,11 +202,15 @@ static void pv_term_show(pv_app *app, bool color)
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
-    if (!initscr()) {
-        fprintf(stderr, "profview: cannot start the terminal (TERM=%s)\n",
+    /* newterm, not initscr: a terminal type without terminfo gets our
+     * message instead of curses exiting the process. */
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (!screen) {
+        fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
                 getenv("TERM") ? getenv("TERM") : "");
         return 2;
     }
+    set_term(screen);
     pv_term_active = 1;
     raw();
     noecho();
@@ -258,6 +262,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
         }
     }
     pv_term_restore();
+    delscreen(screen);
     return 0;
 }
 

@@ -82,4 +82,9 @@ for sig in TERM:143 HUP:129 SEGV:139; do
   expect_absent "SIG$name gives the screen back" "$s" "Explorer"
   pv_tmux_stop
 done
+# 5. A terminal type without terminfo: a message and exit status 2.
+pv_tmux_start 80 24 nosuchterm C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"
+pv_tmux_wait "exit=2"
+expect_contains "unknown TERM is named" "$(pv_tmux_screen)" "profview: cannot use the terminal (TERM=nosuchterm)"
+pv_tmux_stop
 echo "PASS"
