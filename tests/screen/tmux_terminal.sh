@@ -82,7 +82,20 @@ for sig in TERM:143 HUP:129 SEGV:139; do
   expect_absent "SIG$name gives the screen back" "$s" "Explorer"
   pv_tmux_stop
 done
-# 5. A terminal type without terminfo: a message and exit status 2.
+# 5. The other terminal types of PRODUCT.md §3 (when their terminfo exists).
+for term in xterm tmux-256color linux; do
+  if ! infocmp "$term" >/dev/null 2>&1; then echo "skip: no terminfo for $term"; continue; fi
+  pv_tmux_start 80 24 "$term" C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"
+  pv_tmux_wait "Report: Summary"
+  pv_tmux_keys j
+  pv_tmux_wait "row 2/28"
+  pv_tmux_keys q
+  pv_tmux_wait "tty-checked"
+  expect_contains "TERM=$term: runs and restores" "$(pv_tmux_screen)" $'\nicanon'
+  pv_tmux_stop
+done
+
+# 6. A terminal type without terminfo: a message and exit status 2.
 pv_tmux_start 80 24 nosuchterm C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"
 pv_tmux_wait "exit=2"
 expect_contains "unknown TERM is named" "$(pv_tmux_screen)" "profview: cannot use the terminal (TERM=nosuchterm)"
