@@ -521,6 +521,17 @@ static void test_mouse(void **state)
     s = screen_after(a, "");
     assert_non_null(strstr(s, "row 5/5"));
     free(s);
+    pv_app_mouse(a, 1, 52, 1); /* the "Hits" header: sorts, descending first */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "sort: hits:desc"));
+    free(s);
+    pv_app_mouse(a, 1, 52, 1); /* again: reversed */
+    s = screen_after(a, "");
+    if (!strstr(s, "| sort: hits "))
+        fprintf(stderr, "%s", s);
+    assert_non_null(strstr(s, "| sort: hits "));
+    assert_null(strstr(s, "hits:desc"));
+    free(s);
     pv_app_mouse(a, 4, 5, 1); /* "Call trace (5)" in the Explorer */
     s = screen_after(a, "");
     assert_non_null(strstr(s, "Report: Call trace"));
