@@ -19,6 +19,9 @@
 #include "tui/keyscript.h"
 #include "tui/yamlfile.h"
 
+/* Last: term.h defines macros (columns, lines...) that clash with our names. */
+#include <term.h>
+
 static volatile sig_atomic_t pv_term_active;
 
 /* Restores the terminal; safe to call more than once (atexit, signals). */
@@ -202,8 +205,15 @@ static void pv_term_show(pv_app *app, bool color)
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
-    /* newterm, not initscr: a terminal type without terminfo gets our
-     * message instead of curses exiting the process. */
+    /* Ask terminfo first (setupterm reports instead of exiting, and unlike
+     * a failed newterm leaks nothing), then newterm rather than initscr. */
+    int term_err = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &term_err) != OK) {
+        fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return 2;
+    }
+    del_curterm(cur_term);
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (!screen) {
         fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
