@@ -468,6 +468,29 @@ static void test_screen_narrow(void **state)
     pv_app_free(a);
 }
 
+/* < and > resize the Explorer (or the Details pane when it has focus). */
+static void test_pane_sizes(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "> >");
+    /* The separator moves from column 20 to 28 (4 columns a step). */
+    assert_int_equal(strchr(s, '|') - s, 28);
+    free(s);
+    s = screen_after(a, "< < < < < <");
+    assert_int_equal(strchr(s, '|') - s, 14); /* never narrower than 14 */
+    free(s);
+    s = screen_after(a, "Tab > >");
+    /* Details grows by 2 lines a step: its title moves from line 15 to 11. */
+    const char *line = s;
+    for (int i = 0; i < 11; i++)
+        line = strchr(line, '\n') + 1;
+    assert_non_null(strstr(line, "- Details -"));
+    assert_true(strstr(line, "- Details -") < strchr(line, '\n'));
+    free(s);
+    pv_app_free(a);
+}
+
 /* Search finds the data, moves the cursor and paints the matched cell. */
 static void test_search(void **state)
 {
@@ -1257,6 +1280,7 @@ int main(void)
         cmocka_unit_test(test_screen_drill_down_and_back),
         cmocka_unit_test(test_screen_columns),
         cmocka_unit_test(test_screen_narrow),
+        cmocka_unit_test(test_pane_sizes),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_prompt),
         cmocka_unit_test(test_mouse),
