@@ -169,19 +169,6 @@ static void check_screen(const char *keys, int w, int h, const char *expected)
     pv_app_free(a);
 }
 
-/* The demo screen for development: KEYS="j j" ./test_tui demo */
-static void test_demo(void **state)
-{
-    (void)state;
-    if (!getenv("KEYS"))
-        skip();
-    pv_app *a = make_app(80, 24, false);
-    char *s = screen_after(a, getenv("KEYS"));
-    printf("%s", s);
-    free(s);
-    pv_app_free(a);
-}
-
 /* ---- golden screens (tig's habit: keys, a fixed size, the screen) */
 
 static const char golden_table_with_details[] =
@@ -1271,7 +1258,6 @@ static void test_report_splice_matches_rebuild(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_demo),
         cmocka_unit_test(test_screen_table_with_details),
         cmocka_unit_test(test_screen_details_tabs),
         cmocka_unit_test(test_screen_tree_collapse),
