@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Navigation checked against the command line (an independent path through
+# the same model): :goto TIME, filter and sort counts, search, history.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample rtos.txt
+need_sample plist-func-timing.txt
+RTOS=$SAMPLES/rtos.txt
+PLIST=$SAMPLES/plist-func-timing.txt
+TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
+
+# :goto TIME selects the first timeline row at or after TIME.
+"$PROFVIEW" cat "$RTOS" --view timeline > "$TMP/timeline.tsv"
+rows=$(tail -n +2 "$TMP/timeline.tsv" | wc -l)
+want=$(awk -F'\t' 'NR > 1 && $3 >= 10000 { print NR - 1; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto 10us<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto 10us" "$s" "row $want/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto 42<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto 42" "$s" "row 42/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\nG' "$RTOS" --size 100x30)
+expect_contains "G goes to the last row" "$s" "row $rows/$rows"
+
+# A filter shows as many rows as `cat --filter` prints.
+n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
+s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
+expect_contains "filter count agrees with cat" "$s" "row $n/$n"
+expect_contains "filter match count in the status bar" "$s" "filter: hits>50 ($n)"
+# ... and an empty filter clears it.
+s=$(pv_screen $'Shift-Tab j Tab\n:filter hits>50<Enter>\n:filter<Enter>\nG' "$PLIST" --size 100x30)
+expect_contains "empty filter clears" "$s" "row 14/14"
+
+# Sorting: the first row is the one `cat --sort` prints first.
+first=$("$PROFVIEW" cat "$PLIST" --view routines --sort time:desc --columns routine | sed -n 2p)
+s=$(pv_screen $'Shift-Tab j Tab\n:sort time:desc<Enter>\ng' "$PLIST" --size 100x30)
+line=$(printf '%s\n' "$s" | sed -n 3p)
+expect_contains "sorted first row agrees with cat" "$line" "$first"
+expect_contains "sort in the status bar" "$s" "sort: time:desc"
+
+# Search: n goes on to the next match, N back; matches wrap.
+matches=$("$PROFVIEW" cat "$PLIST" --view routines --columns routine | tail -n +2 | grep -n 'CDC' | cut -d: -f1 | tr '\n' ' ')
+set -- $matches
+[ $# -ge 2 ] || fail "the sample should have two routines with CDC"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>' "$PLIST" --size 100x30)
+expect_contains "search finds the first match" "$s" "row $1/14"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>\nn' "$PLIST" --size 100x30)
+expect_contains "n finds the next" "$s" "row $2/14"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>\nn n' "$PLIST" --size 100x30)
+expect_contains "n wraps around" "$s" "row $1/14"
+
+# History: back to the previous view with its selection, and forward again.
+s=$(pv_screen $'Shift-Tab j Tab j j j\nShift-Tab j Tab\n[' "$PLIST" --size 100x30)
+expect_contains "back restores the view" "$s" "│ routines │ row 4/14"
+s=$(pv_screen $'Shift-Tab j Tab j j j\nShift-Tab j Tab\n[ ]' "$PLIST" --size 100x30)
+expect_contains "forward returns" "$s" "│ call-trace │"
+echo PASS
