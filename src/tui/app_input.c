@@ -177,9 +177,47 @@ static void pv_app_search_update(pv_app *a)
         pv_report_move_to(r, a->search_origin);
         return;
     }
-    size_t k = pv_report_search(r, a->search, a->search_origin, +1);
-    if (k != PV_NO_ROW)
+    /* While typing, look at a bounded number of rows per key; Enter or n
+     * searches them all (PRODUCT.md §7: no key blocks the UI). */
+    bool complete;
+    size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
+    if (k != PV_NO_ROW) {
         pv_report_move_to(r, k);
+        a->message[0] = '\0';
+    } else if (!complete) {
+        pv_app_message(a, false, "no match yet: Enter searches every row");
+    }
+}
+
+/* Searches the focused report from `from` in direction dir; on a big view
+ * only after the screen said so. */
+static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
+{
+    if (pv_report_count(r) > PV_BIG_VIEW) {
+        char text[200];
+        snprintf(text, sizeof text, "Searching %zu rows for '%s'...", pv_report_count(r),
+                 a->search);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_SEARCH;
+        a->work_report = r;
+        a->work_from = from;
+        a->work_dir = dir;
+        return;
+    }
+    pv_app_search_now(a, r, from, dir);
+}
+
+void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
+{
+    size_t k = pv_report_search(r, a->search, from, dir);
+    if (k == PV_NO_ROW) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "not found: %s", a->search);
+        pv_app_message(a, true, msg);
+    } else {
+        pv_report_move_to(r, k);
+        a->message[0] = '\0';
+    }
 }
 
 static void pv_app_prompt_key(pv_app *a, int key)
@@ -193,13 +231,8 @@ static void pv_app_prompt_key(pv_app *a, int key)
         a->prompt = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
             snprintf(a->search, sizeof a->search, "%s", text);
-            if (text[0] && pv_app_focused_report(a) &&
-                pv_report_search(pv_app_focused_report(a), text, a->search_origin, +1) ==
-                    PV_NO_ROW) {
-                char msg[200];
-                snprintf(msg, sizeof msg, "not found: %s", text);
-                pv_app_message(a, true, msg);
-            }
+            if (text[0] && pv_app_focused_report(a))
+                pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
         } else if (kind == PV_PROMPT_COMMAND) {
@@ -381,6 +414,8 @@ void pv_app_work(pv_app *a)
     a->work = PV_WORK_NONE;
     if (work == PV_WORK_FILTER) {
         pv_app_filter_now(a, a->work_report, a->work_filter);
+    } else if (work == PV_WORK_SEARCH) {
+        pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
     } else if (work == PV_WORK_SORT) {
         pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
         a->message[0] = '\0';
@@ -767,11 +802,7 @@ void pv_app_key(pv_app *a, int key)
             size_t n = pv_report_count(r);
             size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
                                   : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
-            size_t k = pv_report_search(r, a->search, from, dir);
-            if (k == PV_NO_ROW)
-                pv_app_message(a, true, "no match");
-            else
-                pv_report_move_to(r, k);
+            pv_app_search_from(a, r, from, dir);
         }
         break;
     case PV_ACT_FILTER:

@@ -116,12 +116,16 @@ struct pv_app {
     pv_sort_key work_keys[PV_SORT_MAX_KEYS];
     size_t work_key_count;
     char work_filter[256];
+    size_t work_from;
+    int work_dir;
 };
 
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH };
+/* Rows the incremental search looks at per key press. */
+#define PV_SEARCH_STEP 100000
 
 /* app.c */
 double pv_app_now(void);
@@ -148,5 +152,6 @@ extern const char *const pv_app_commands[];
 extern const char *const pv_app_command_help[];
 extern const size_t pv_app_command_count;
 size_t pv_app_utf8_next(const char *s, size_t len, size_t pos);
+void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir);
 
 #endif

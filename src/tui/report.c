@@ -491,7 +491,9 @@ static bool pv_contains_ci(const char *hay, size_t hay_len, const char *needle)
     return false;
 }
 
-bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, const char *text)
+/* One scratch buffer per search, not one allocation per cell. */
+static bool pv_report_cell_matches_buf(const pv_report *r, size_t model_row, size_t col,
+                                       const char *text, pv_buf *scratch)
 {
     pv_cell c;
     pv_view_cell(r->view, model_row, col, &c);
@@ -499,34 +501,65 @@ bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, co
         return false;
     if (c.type == PV_TYPE_STRING)
         return pv_contains_ci(c.v.s.ptr, c.v.s.len, text);
+    pv_buf_clear(scratch);
+    pv_cell_format_exact(&c, scratch);
+    return pv_contains_ci(pv_buf_cstr(scratch), scratch->len, text);
+}
+
+bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, const char *text)
+{
     pv_buf b;
     pv_buf_init(&b);
-    pv_cell_format_exact(&c, &b);
-    bool hit = pv_contains_ci(b.data ? b.data : "", b.len, text);
+    bool hit = pv_report_cell_matches_buf(r, model_row, col, text, &b);
     pv_buf_free(&b);
     return hit;
 }
 
-bool pv_report_row_matches(const pv_report *r, size_t model_row, const char *text)
+static bool pv_report_row_matches_buf(const pv_report *r, size_t model_row, const char *text,
+                                      pv_buf *scratch)
 {
     for (size_t c = 0; c < r->view->column_count; c++)
-        if (!r->hidden[c] && pv_report_cell_matches(r, model_row, c, text))
+        if (!r->hidden[c] && pv_report_cell_matches_buf(r, model_row, c, text, scratch))
             return true;
     return false;
 }
 
-size_t pv_report_search(const pv_report *r, const char *text, size_t from, int dir)
+bool pv_report_row_matches(const pv_report *r, size_t model_row, const char *text)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    bool hit = pv_report_row_matches_buf(r, model_row, text, &b);
+    pv_buf_free(&b);
+    return hit;
+}
+
+size_t pv_report_search_some(const pv_report *r, const char *text, size_t from, int dir,
+                             size_t limit, bool *complete)
 {
     size_t n = pv_report_count(r);
+    *complete = true;
     if (!n || !text[0])
         return PV_NO_ROW;
     if (from >= n)
         from = dir > 0 ? 0 : n - 1;
-    size_t i = from;
-    for (size_t step = 0; step < n; step++) {
-        if (pv_report_row_matches(r, pv_report_row(r, i), text))
-            return i;
+    pv_buf scratch;
+    pv_buf_init(&scratch);
+    size_t i = from, found = PV_NO_ROW, step;
+    for (step = 0; step < n && step < limit; step++) {
+        if (pv_report_row_matches_buf(r, pv_report_row(r, i), text, &scratch)) {
+            found = i;
+            break;
+        }
         i = dir > 0 ? (i + 1 == n ? 0 : i + 1) : (i == 0 ? n - 1 : i - 1);
     }
-    return PV_NO_ROW;
+    pv_buf_free(&scratch);
+    if (found == PV_NO_ROW && step < n)
+        *complete = false;
+    return found;
+}
+
+size_t pv_report_search(const pv_report *r, const char *text, size_t from, int dir)
+{
+    bool complete;
+    return pv_report_search_some(r, text, from, dir, SIZE_MAX, &complete);
 }

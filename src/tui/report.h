@@ -108,5 +108,10 @@ bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, co
  * (inclusive) that matches, wrapping around.  Returns the visible index or
  * PV_NO_ROW. */
 size_t pv_report_search(const pv_report *r, const char *text, size_t from, int dir);
+/* The same, looking at no more than `limit` rows; *complete is false when it
+ * stopped at the limit without a match (the incremental search of a huge
+ * view must not block a key press). */
+size_t pv_report_search_some(const pv_report *r, const char *text, size_t from, int dir,
+                             size_t limit, bool *complete);
 
 #endif

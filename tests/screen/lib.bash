@@ -78,6 +78,18 @@ pv_tmux_wait() {
   fail "timed out waiting for '$pattern'"
 }
 
+# pv_tmux_wait_line N PATTERN [SECONDS]: until line N of the pane shows it
+# (after a resize the old screen may still show the pattern elsewhere).
+pv_tmux_wait_line() {
+  local line=$1 pattern=$2 limit=${3:-10} i
+  for ((i = 0; i < limit * 20; i++)); do
+    if pv_tmux_screen | sed -n "${line}p" | grep -qF -- "$pattern"; then return 0; fi
+    sleep 0.05
+  done
+  pv_tmux_screen >&2
+  fail "timed out waiting for '$pattern' on line $line"
+}
+
 pv_tmux_stop() {
   tmux -L "$PV_TMUX_SOCKET" kill-server 2>/dev/null || true
   PV_TMUX_SOCKET=""

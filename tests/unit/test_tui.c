@@ -1061,6 +1061,13 @@ static void test_report_big_table(void **state)
     size_t shown[8];
     assert_int_equal(pv_report_shown(&r, shown, 8), 2);
     assert_int_equal(shown[0], R_HITS);
+    /* A bounded search stops at its limit and says so; a full one finds. */
+    bool complete = true;
+    assert_int_equal(pv_report_search_some(&r, "199999", 0, 1, 1000, &complete), PV_NO_ROW);
+    assert_false(complete);
+    assert_int_equal(pv_report_search(&r, "199999", 0, 1), 199999);
+    assert_int_equal(pv_report_search_some(&r, "zzz", 0, 1, SIZE_MAX, &complete), PV_NO_ROW);
+    assert_true(complete);
     pv_report_close(&r);
 }
 
