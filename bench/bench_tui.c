@@ -139,6 +139,13 @@ int main(int argc, char **argv)
     frame(a, "G (last)", 'G', 20);
     frame(a, "k", 'k', 200);
     frame(a, "g (first)", 'g', 20);
+    /* Incremental search: one key of a text that matches nothing looks at a
+     * bounded number of rows (PV_SEARCH_STEP), whatever the view's size. */
+    pv_app_key(a, '/');
+    frame(a, "/ key (none)", 'Q', 5);
+    pv_app_key(a, PV_KEY_BACKSPACE);
+    frame(a, "/ key digits", '7', 3); /* digits: numbers are formatted too */
+    pv_app_key(a, PV_KEY_ESC);
     /* The tree: opening builds the visible list once (collapsed: one pass). */
     pv_app_key(a, PV_KEY_BTAB);
     t0 = now();

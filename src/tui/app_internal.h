@@ -125,7 +125,7 @@ struct pv_app {
 #define PV_BIG_VIEW 200000
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH };
 /* Rows the incremental search looks at per key press. */
-#define PV_SEARCH_STEP 100000
+#define PV_SEARCH_STEP 30000
 
 /* app.c */
 double pv_app_now(void);

@@ -501,6 +501,17 @@ static bool pv_report_cell_matches_buf(const pv_report *r, size_t model_row, siz
         return false;
     if (c.type == PV_TYPE_STRING)
         return pv_contains_ci(c.v.s.ptr, c.v.s.len, text);
+    /* A number's exact text has only these characters: a needle with any
+     * other cannot match, and formatting the number is the slow part. */
+    static const char *const number_chars[] = {
+        [PV_TYPE_INT] = "-0123456789",
+        [PV_TYPE_TIME] = "-0123456789",
+        [PV_TYPE_FLOAT] = "-.0123456789infa",
+        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
+        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
+    };
+    if (text[strspn(text, number_chars[c.type])] != '\0')
+        return false;
     pv_buf_clear(scratch);
     pv_cell_format_exact(&c, scratch);
     return pv_contains_ci(pv_buf_cstr(scratch), scratch->len, text);
