@@ -2,6 +2,7 @@
  * theme files, escaping names for the terminal, the history stack, the
  * scripted-keys parser, and golden screens of the viewer over views built
  * here with pv_table (every pane and view kind). */
+#include <fcntl.h>
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1154,6 +1155,53 @@ static void test_group_by_thread(void **state)
     pv_view_free(base);
 }
 
+/* Loading runs in the background: while the loader waits (here on a FIFO
+ * with no writer yet) the screen is drawn and says what is loading. */
+static void test_loading_in_background(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pv-fifo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/slow.txt", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    const char *paths[] = {path};
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = paths;
+    o.path_count = 1;
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 80, 24);
+    assert_true(pv_app_loading(a));
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), " Loading slow.txt"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "(Ctrl-C cancels)"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "loading slow.txt")); /* Explorer */
+    /* Keys still work while loading. */
+    pv_app_key(a, '?');
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Help: keys"));
+    /* The writer comes and goes: an empty file, which no loader takes. */
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    close(fd);
+    pv_app_wait_loaded(a);
+    assert_false(pv_app_loading(a));
+    assert_int_equal(pv_app_file_count(a), 0);
+    assert_non_null(strstr(pv_app_load_errors(a), "slow.txt"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Sorting or filtering a big view first shows that it is working, then
  * does the work (the terminal loop paints between the two). */
 static void test_big_sort_shows_progress(void **state)
@@ -1296,6 +1344,7 @@ int main(void)
         cmocka_unit_test(test_report_splice_matches_rebuild),
         cmocka_unit_test(test_big_sort_shows_progress),
         cmocka_unit_test(test_group_by_thread),
+        cmocka_unit_test(test_loading_in_background),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
