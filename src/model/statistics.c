@@ -276,8 +276,9 @@ void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool
 
 void pv_stats_write(pv_stats *st, uint32_t area, int64_t t)
 {
+    uint32_t acc = pv_stats_data_acc(st, area); /* may move st->accs */
     if (stats_in_range(st, t))
-        st->accs[pv_stats_data_acc(st, area)].count++;
+        st->accs[acc].count++;
 }
 
 /* FORMATS.md §3: a state's net is the time from its entry to the variable's
@@ -287,8 +288,8 @@ static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
     uint32_t cur = st->state_area[tracker];
     if (cur == PV_WI_NONE)
         return;
-    st->accs[pv_stats_data_acc(st, cur)].net +=
-        stats_clock(st, t) - stats_clock(st, st->state_since[tracker]);
+    uint32_t acc = pv_stats_data_acc(st, cur); /* may move st->accs */
+    st->accs[acc].net += stats_clock(st, t) - stats_clock(st, st->state_since[tracker]);
 }
 
 void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
