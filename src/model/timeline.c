@@ -396,7 +396,7 @@ static uint16_t tl_depth16(size_t depth)
     return depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;
 }
 
-static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
+static void tl_grow_calls(tl_pass *p)
 {
     pv_timeline_index *ix = p->ix;
     if (ix->call_count >= p->call_cap) {
@@ -408,6 +408,12 @@ static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
         ix->call_gross = pv_xrealloc(ix->call_gross, cap * sizeof *ix->call_gross);
         p->call_cap = cap;
     }
+}
+
+static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
+{
+    pv_timeline_index *ix = p->ix;
+    tl_grow_calls(p);
     size_t c = ix->call_count++;
     ix->call_entry[c] = entry;
     ix->call_exit[c] = PV_TL_OPEN;
@@ -818,6 +824,7 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     p.st.all_running =
         ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
 
+    tl_grow_calls(&p); /* the call arrays always exist */
     ix->event_count = n;
     ix->event_area = pv_xmalloc((n ? n : 1) * sizeof *ix->event_area);
     ix->event_context = pv_xmalloc((n ? n : 1) * sizeof *ix->event_context);
