@@ -22,7 +22,8 @@
 
 #include "model/statistics.h"
 
-#define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
+#define TL_TOP_LEVEL UINT32_MAX
+#define TL_AREA_CACHE 4096 /* call parent still to resolve (below: implicit or none) */
 
 typedef struct tl_frame {
     uint32_t area;
@@ -58,6 +59,10 @@ typedef struct tl_pass {
     uint16_t unknown_context;
     uint32_t context_key;     /* state key of the context area, 0 = none */
     size_t call_cap;
+    /* direct-mapped cache in front of area_map: a nested call pattern
+     * alternates handles, so "the last handle" alone rarely hits */
+    uint64_t cache_key[TL_AREA_CACHE];
+    uint32_t cache_area[TL_AREA_CACHE];
     size_t i;                 /* the event being processed */
     int64_t time;             /* its (effective) time */
 } tl_pass;
@@ -104,6 +109,20 @@ static void tl_warn(tl_pass *p, const char *fmt, ...)
     pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time,
             msg);
     p->ix->warnings++;
+}
+
+/* ---- big arrays (one place to change how they are allocated; huge pages
+ * were tried and made the pass slower when memory is fragmented) */
+
+static void *tl_big_alloc(size_t bytes)
+{
+    return pv_xmalloc(bytes ? bytes : 1);
+}
+
+static void *tl_big_realloc(void *ptr, size_t old_bytes, size_t bytes)
+{
+    (void)old_bytes;
+    return pv_xrealloc(ptr, bytes ? bytes : 1);
 }
 
 /* ---- areas */
@@ -182,9 +201,15 @@ static void tl_init_areas(tl_pass *p)
 static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
 {
     uint64_t key = tl_area_key(handle, value);
+    size_t slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52) & (TL_AREA_CACHE - 1);
+    if (p->cache_key[slot] == key)
+        return p->cache_area[slot];
     uint32_t area;
-    if (pv_hashmap_get(&p->area_map, key, &area))
+    if (pv_hashmap_get(&p->area_map, key, &area)) {
+        p->cache_key[slot] = key;
+        p->cache_area[slot] = area;
         return area;
+    }
     pv_tl_area a = {0};
     a.handle = handle;
     a.type = (uint8_t)pv_wi_handle_type(handle);
@@ -396,24 +421,28 @@ static uint16_t tl_depth16(size_t depth)
     return depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;
 }
 
-static void tl_grow_calls(tl_pass *p)
+static void tl_grow_calls(tl_pass *p, size_t want)
 {
     pv_timeline_index *ix = p->ix;
-    if (ix->call_count >= p->call_cap) {
-        size_t cap = p->call_cap ? p->call_cap * 2 : 1024;
-        ix->call_entry = pv_xrealloc(ix->call_entry, cap * sizeof *ix->call_entry);
-        ix->call_exit = pv_xrealloc(ix->call_exit, cap * sizeof *ix->call_exit);
-        ix->call_parent = pv_xrealloc(ix->call_parent, cap * sizeof *ix->call_parent);
-        ix->call_net = pv_xrealloc(ix->call_net, cap * sizeof *ix->call_net);
-        ix->call_gross = pv_xrealloc(ix->call_gross, cap * sizeof *ix->call_gross);
-        p->call_cap = cap;
-    }
+    if (want <= p->call_cap)
+        return;
+    size_t cap = p->call_cap ? p->call_cap : 1024;
+    while (cap < want)
+        cap *= 2;
+    size_t old = p->call_cap;
+    ix->call_entry = tl_big_realloc(ix->call_entry, old * 4, cap * 4);
+    ix->call_exit = tl_big_realloc(ix->call_exit, old * 4, cap * 4);
+    ix->call_parent = tl_big_realloc(ix->call_parent, old * 4, cap * 4);
+    ix->call_net = tl_big_realloc(ix->call_net, old * 8, cap * 8);
+    ix->call_gross = tl_big_realloc(ix->call_gross, old * 8, cap * 8);
+    p->call_cap = cap;
 }
 
 static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
 {
     pv_timeline_index *ix = p->ix;
-    tl_grow_calls(p);
+    if (ix->call_count >= p->call_cap)
+        tl_grow_calls(p, ix->call_count + 1);
     size_t c = ix->call_count++;
     ix->call_entry[c] = entry;
     ix->call_exit[c] = PV_TL_OPEN;
@@ -501,7 +530,8 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
             return tl_stack_size(s);
         }
         size_t depth = tl_stack_size(s);
-        s->ex = pv_xgrow(s->ex, &s->ex_cap, s->ex_n + 1, sizeof *s->ex);
+        if (s->ex_n == s->ex_cap)
+            s->ex = pv_xgrow(s->ex, &s->ex_cap, s->ex_n + 1, sizeof *s->ex);
         tl_frame *below = s->ex_n ? &s->ex[s->ex_n - 1] : NULL;
         tl_frame *f = &s->ex[s->ex_n];
         f->area = area;
@@ -560,7 +590,7 @@ static void tl_finish_calls(tl_pass *p)
     size_t n = ix->call_count;
     size_t nctx = ix->context_count;
     size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
-    uint32_t *pos = pv_xmalloc((n ? n : 1) * sizeof *pos);
+    uint32_t *pos = tl_big_alloc((n ? n : 1) * sizeof *pos);
     for (size_t k = 0; k < n; k++) {
         uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
         start[ix->event_context[e] + 1]++;
@@ -584,7 +614,7 @@ static void tl_finish_calls(tl_pass *p)
     }
     free(fill);
     /* permute, one array at a time through a scratch buffer */
-    int64_t *scratch = pv_xmalloc((n ? n : 1) * sizeof *scratch);
+    int64_t *scratch = tl_big_alloc((n ? n : 1) * sizeof *scratch);
     uint32_t *s32 = (uint32_t *)scratch;
     for (size_t k = 0; k < n; k++)
         scratch[pos[k]] = ix->call_net[k];
@@ -796,6 +826,7 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     p.file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
     p.unknown_context = PV_TL_NO_CONTEXT;
     memset(p.core_context, 0xFF, sizeof p.core_context);
+    memset(p.cache_key, 0xFF, sizeof p.cache_key); /* UINT64_MAX is never a key */
     pv_hashmap_init(&p.area_map);
     pv_hashmap_init(&p.state_keys);
     pv_hashmap_init(&p.context_map);
@@ -824,11 +855,13 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     p.st.all_running =
         ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
 
-    tl_grow_calls(&p); /* the call arrays always exist */
+    /* the call arrays always exist; a call needs an E (and usually an X):
+     * room for n / 2 avoids growing in the common case */
+    tl_grow_calls(&p, n / 2 + 16);
     ix->event_count = n;
-    ix->event_area = pv_xmalloc((n ? n : 1) * sizeof *ix->event_area);
-    ix->event_context = pv_xmalloc((n ? n : 1) * sizeof *ix->event_context);
-    ix->event_depth = pv_xmalloc((n ? n : 1) * sizeof *ix->event_depth);
+    ix->event_area = tl_big_alloc((n ? n : 1) * sizeof *ix->event_area);
+    ix->event_context = tl_big_alloc((n ? n : 1) * sizeof *ix->event_context);
+    ix->event_depth = tl_big_alloc((n ? n : 1) * sizeof *ix->event_depth);
 
     uint32_t last_handle = 0, last_area = PV_WI_NONE;
     uint64_t last_value = 0;
