@@ -277,8 +277,10 @@ void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool
 void pv_stats_write(pv_stats *st, uint32_t area, int64_t t)
 {
     uint32_t acc = pv_stats_data_acc(st, area); /* may move st->accs */
-    if (stats_in_range(st, t))
+    if (stats_in_range(st, t)) {
         st->accs[acc].count++;
+        st->accs[acc].in_range = true;
+    }
 }
 
 /* FORMATS.md §3: a state's net is the time from its entry to the variable's
@@ -311,8 +313,10 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
     st->state_area[tracker] = area;
     st->state_since[tracker] = t;
     uint32_t acc = pv_stats_data_acc(st, area);
-    if (stats_in_range(st, t))
+    if (stats_in_range(st, t)) {
         st->accs[acc].count++;
+        st->accs[acc].in_range = true;
+    }
 }
 
 static int64_t stats_avg(int64_t total, int64_t n)
@@ -392,6 +396,16 @@ static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)
     }
 }
 
+static bool stats_row_is_zero(const pv_tl_stat_row *row)
+{
+    if (row->count)
+        return false;
+    for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+        if (row->t[k])
+            return false;
+    return true;
+}
+
 static int stats_compare_acc(const void *x, const void *y)
 {
     const pv_stat_acc *a = x, *b = y;
@@ -413,6 +427,7 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
     st->data_slot = NULL;
     st->slot_areas = st->data_slot_cap = 0;
     ix->stats = pv_xcalloc(st->acc_count * 2 + 1, sizeof *ix->stats);
+    bool windowed = st->lo != INT64_MIN || st->hi != INT64_MAX;
     size_t n = 0;
     for (size_t i = 0; i < st->acc_count;) {
         uint32_t area = st->accs[i].area;
@@ -420,15 +435,22 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
         bool function = type == PV_WI_FUNCTION || type == PV_WI_LINE;
         pv_stat_acc neutral;
         memset(&neutral, 0, sizeof neutral);
+        size_t rows = 0;
         for (; i < st->acc_count && st->accs[i].area == area; i++) {
-            pv_tl_stat_row *row = &ix->stats[n++];
+            pv_tl_stat_row *row = &ix->stats[n];
             row->area = area;
             row->context = st->accs[i].context;
             stats_fill_row(row, &st->accs[i], function);
+            /* With a window, a pair whose events all lie outside it and
+             * whose activations do not reach into it has no row. */
+            if (windowed && !st->accs[i].in_range && stats_row_is_zero(row))
+                continue;
+            n++;
+            rows++;
             if (function)
                 stats_neutral_add(&neutral, &st->accs[i]);
         }
-        if (function) {
+        if (function && rows > 0) {
             pv_tl_stat_row *row = &ix->stats[n++];
             row->area = area;
             row->context = PV_TL_NEUTRAL;

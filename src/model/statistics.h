@@ -19,6 +19,7 @@ typedef struct pv_stat_acc {
     uint32_t area;
     uint16_t context;
     bool seen;      /* the area had an event in this context (implicit-frame rule) */
+    bool in_range;  /* ... and one inside the range */
     int32_t top;    /* stack position code of the area's topmost frame (timeline.c) */
 
     int64_t count;                       /* E in range / writes / state entries */

@@ -523,6 +523,7 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
     pv_stat_acc *a = &p->st.accs[acc];
     bool first = !a->seen;
     a->seen = true;
+    a->in_range |= p->time >= p->st.lo && p->time <= p->st.hi;
     int32_t code = a->top;
     if (kind == PV_WI_ENTRY) {
         if (s->ex_n >= (size_t)INT32_MAX) {
@@ -762,9 +763,6 @@ static void tl_setup_contexts(tl_pass *p)
                            pv_strpool_get(&d->pool, d->contexts[c].name));
     }
     if (ix->context_source == PV_TL_CONTEXT_AREA) {
-        /* the context is unknown until the first context switch */
-        uint16_t u = tl_unknown_context(p);
-        pv_stats_switch(&p->st, u, p->st.start);
         for (size_t a = 0; a < ix->area_count; a++)
             if (ix->areas[a].state_key == p->context_key && ix->context_area == PV_WI_NONE &&
                 (ix->areas[a].type == PV_WI_VARIABLE || ix->areas[a].type == PV_WI_AUX))
@@ -792,7 +790,14 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         return c;
     }
     case PV_TL_CONTEXT_AREA:
-        return p->st.running < p->ix->context_count ? p->st.running : tl_unknown_context(p);
+        if (p->st.running == PV_TL_NO_CONTEXT) {
+            /* before the first context switch the context is unknown
+             * (FORMATS.md §3); it has been running since the start */
+            uint16_t u = tl_unknown_context(p);
+            p->st.running = u;
+            p->st.since = p->st.start;
+        }
+        return p->st.running;
     case PV_TL_CONTEXT_CORE:
         if (e->core == PV_WI_CORE_UNKNOWN)
             return tl_unknown_context(p);

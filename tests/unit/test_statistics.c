@@ -464,7 +464,13 @@ static void test_window_clipping(void **state)
     static const int64_t t[] = {0, 10, 20, 30, 40, 48, 60, 70};
     for (size_t i = 0; i < PV_ARRAY_LEN(t); i++)
         ev(x, FN_F, i % 2 ? 'X' : 'E', 0, t[i]);
+    ev(x, FN_G, 'E', 0, 80); /* g lies wholly after the window: no row */
+    ev(x, FN_G, 'X', 0, 90);
     window(x, 25, 65);
+    assert_null(pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0),
+                                      ctx(x, "Unknown")));
+    assert_null(pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0),
+                                      PV_TL_NEUTRAL));
     const pv_tl_stat_row *f = stat(x, FN_F, 0, ctx(x, "Unknown"));
     assert_int_equal(f->count, 2);
     assert_int_equal(T(f, CALL), 18);

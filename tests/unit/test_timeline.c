@@ -563,6 +563,61 @@ static void test_views_window(void **state)
     pv_file_free(f);
 }
 
+/* Garbage in: random handles, codes 0..15, times that sometimes go back,
+ * W on functions, exits of areas never entered.  The index is built, warns,
+ * and keeps its invariants: every call's parent comes before it (pre-order)
+ * and lies in the same context; depths stay below the event count. */
+static void test_random_events_keep_invariants(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    for (int round = 0; round < 20; round++) {
+        pv_wi_data *d = data_new();
+        pv_wi_add_context(d, 0x1, "A", 1);
+        pv_wi_add_context(d, 0x2, "B", 1);
+        size_t n = 500;
+        int64_t time = 0;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint32_t r = (uint32_t)(seed >> 33);
+            static const uint32_t handles[] = {0x0, 0x1, 0x2, 0x10000000u, 0x20000000u,
+                                               0x30000000u, 0x40000000u, 0x50000000u,
+                                               0xF0000000u};
+            uint32_t h = handles[r % PV_ARRAY_LEN(handles)];
+            unsigned kind = (r >> 8) % 16 < 12 ? (r >> 8) % 5 : (r >> 8) % 16;
+            time += (int64_t)((r >> 12) % 7) - 1;
+            pv_wi_add_event(d, h, kind, (r >> 16) % 3, time);
+        }
+        if (round % 2) { /* %CONTEXT% with valid, missing and out-of-range indices */
+            d->timeline.text_context = malloc(n * sizeof *d->timeline.text_context);
+            for (size_t i = 0; i < n; i++)
+                d->timeline.text_context[i] = (uint16_t)(i % 4 == 3 ? UINT16_MAX : i % 3);
+        }
+        pv_timeline_index ix;
+        pv_diag diag;
+        pv_diag_init(&diag);
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round % 3 == 0;
+        o.from = 50;
+        assert_true(pv_timeline_index_build(&ix, d, &o, &diag));
+        assert_true(diag.warnings > 0);
+        for (size_t k = 0; k < ix.call_count; k++) {
+            uint32_t p = ix.call_parent[k];
+            if (p == PV_TL_OPEN)
+                continue;
+            assert_true(p < k);
+            uint32_t ek = ix.call_entry[k] & 0x7FFFFFFFu, ep = ix.call_entry[p] & 0x7FFFFFFFu;
+            assert_int_equal(ix.event_context[ek], ix.event_context[ep]);
+        }
+        for (size_t i = 0; i < n; i++)
+            assert_true(ix.event_depth[i] < n);
+        pv_timeline_index_free(&ix);
+        pv_diag_free(&diag);
+        data_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -575,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_views_call_trace_routines),
         cmocka_unit_test(test_views_statistics_and_data),
         cmocka_unit_test(test_views_window),
+        cmocka_unit_test(test_random_events_keep_invariants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
