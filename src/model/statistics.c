@@ -123,7 +123,7 @@ static uint32_t stats_new_acc(pv_stats *st, uint32_t area, uint16_t context)
     return (uint32_t)st->acc_count++;
 }
 
-uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context)
+uint32_t pv_stats_acc_slow(pv_stats *st, uint32_t area, uint16_t context)
 {
     if (context >= st->stride)
         pv_stats_set_context_count(st, (size_t)context + 1);

@@ -16,24 +16,25 @@
 
 /* Accumulator of one (area, context) pair, or of one data/state/AUX area. */
 typedef struct pv_stat_acc {
+    /* hot: touched by every event of the pair (first cache line) */
     uint32_t area;
     uint16_t context;
     bool seen;      /* the area had an event in this context (implicit-frame rule) */
     bool in_range;  /* ... and one inside the range */
     int32_t top;    /* stack position code of the area's topmost frame (timeline.c) */
-
+    /* unions in progress: number of open activations / active frames */
+    int32_t inside_n, active_n;
+    bool has_last_entry, has_last_exit;
+    int64_t inside_run0, inside_clock0, active_run0;
+    int64_t last_entry, last_exit;       /* raw times, for period / outside */
     int64_t count;                       /* E in range / writes / state entries */
+
+    /* results */
     int64_t net, gross, call;            /* totals of the unions, clipped */
     int64_t complete;                    /* complete activations (for MIN/MAX) */
     int64_t net_min, net_max, gross_min, gross_max, call_min, call_max;
     int64_t period_sum, period_n, period_min, period_max;
     int64_t outside_sum, outside_n, outside_min, outside_max;
-
-    /* unions in progress: number of open activations / active frames */
-    int32_t inside_n, active_n;
-    int64_t inside_run0, inside_clock0, active_run0;
-    bool has_last_entry, has_last_exit;
-    int64_t last_entry, last_exit;       /* raw times, for period / outside */
 } pv_stat_acc;
 
 /* Per-frame part of a call stack entry. */
@@ -74,7 +75,16 @@ void pv_stats_set_context_count(pv_stats *st, size_t count);
 /* Context `c` becomes the running one at time t (ignored with all_running). */
 void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t);
 /* The accumulator of a function/line area in a context (created on first use). */
-uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context);
+uint32_t pv_stats_acc_slow(pv_stats *st, uint32_t area, uint16_t context);
+static inline uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context)
+{
+    if (area < st->slot_areas && context < st->stride) {
+        uint32_t s = st->slot[(size_t)area * st->stride + context];
+        if (s)
+            return s - 1;
+    }
+    return pv_stats_acc_slow(st, area, context);
+}
 /* The accumulator of a data/state/AUX area. */
 uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area);
 
