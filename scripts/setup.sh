@@ -3,7 +3,7 @@
 # As root it installs what is missing; otherwise it names the packages.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libncurses-dev libsqlite3-dev libyaml-dev
+packages=(build-essential clang libclang-rt-dev cmake pkg-config libncurses-dev libsqlite3-dev libyaml-dev
           libcmocka-dev tmux sqlite3 ncurses-term locales)
 
 missing=()

@@ -26,6 +26,9 @@ typedef struct pv_filter pv_filter;
  * or all-blank expression compiles to NULL with err->message[0] == 0 (no
  * filter). */
 pv_filter *pv_filter_compile(const pv_view *v, const char *expr, pv_query_error *err);
+/* True when `row` of `v` matches; `v` must be the view the filter was
+ * compiled for.  A filter keeps per-group answers and one scratch buffer, so
+ * it is evaluated by one thread at a time.  f == NULL matches every row. */
 bool pv_filter_match(const pv_filter *f, const pv_view *v, size_t row);
 void pv_filter_free(pv_filter *f);
 
@@ -33,7 +36,10 @@ void pv_filter_free(pv_filter *f);
  * the `n` rows of `in`) that match; in a tree, keeps the matching rows and
  * their ancestors, in pre-order.  Returns the number of rows written to
  * `out` (room for n, or pv_view_rows(v) when in is NULL); *matched (if not
- * NULL) receives the number of rows that matched themselves. */
+ * NULL) receives the number of rows that matched themselves.  `out` may be
+ * `in` (filtering in place).  A filter with f == NULL keeps every row.  In a
+ * tree, an ancestor that is not in `in` is not added (there is no room for
+ * it): pass every row (in == NULL) to keep whole ancestor chains. */
 size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n,
                       size_t *out, size_t *matched);
 
@@ -44,7 +50,10 @@ typedef struct pv_sort_key {
 
 #define PV_SORT_MAX_KEYS 8
 
-/* Parses "COL[:desc|:asc][,COL...]" (column ids case-insensitive). */
+/* Parses "COL[:desc|:asc][,COL...]" (column ids case-insensitive; the
+ * default is ascending).  Returns false and fills *err (position = the
+ * offending character) on an unknown column, a bad direction or more than
+ * PV_SORT_MAX_KEYS keys. */
 bool pv_sort_parse(const pv_view *v, const char *spec, pv_sort_key *keys, size_t *key_count,
                    pv_query_error *err);
 /* Sorts the selection `rows` stably by the keys.  In a tree, siblings are

@@ -184,8 +184,11 @@ pv_wi_stat_row *pv_wi_add_stat(pv_wi_data *d);
 
 /* Indexes the data (contexts, stacks, depths, statistics over the whole
  * recording or the window of `o`) and adds the winIDEA result set and views
- * to `f`.  Takes ownership of `d` (f->loader_data).  Warnings go to f->diag.
+ * to `f`.  Takes ownership of `d`.  Warnings go to f->diag.
  * Implemented by the timeline model (src/formats/winidea_views.c). */
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o);
+/* The raw data of a file that pv_wi_build loaded (f->loader_data holds the
+ * indexed model around it), or NULL for a file of another format. */
+const pv_wi_data *pv_wi_file_data(const pv_file *f);
 
 #endif

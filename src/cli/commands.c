@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "profview/query.h"
 
 pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 {
@@ -269,6 +270,48 @@ static size_t pv_cat_context(const pv_cli_args *a, const pv_view *v, size_t *row
     return kept;
 }
 
+/* Prints a filter or sort error as the expression, a caret under the
+ * offending character and the message (PRODUCT.md §4). */
+static void pv_cat_query_error(const char *option, const char *text, const pv_query_error *err)
+{
+    pv_buf msg;
+    pv_buf_init(&msg);
+    pv_query_error_render(err, text, &msg);
+    fprintf(stderr, "profview: bad %s:\n%s", option, pv_buf_cstr(&msg));
+    pv_buf_free(&msg);
+}
+
+/* --filter then --sort over the selection (PRODUCT.md §6: --context, then
+ * --filter, then --sort, then --limit).  Returns the new row count, or
+ * SIZE_MAX after printing a usage error. */
+static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, size_t *rows, size_t n)
+{
+    pv_query_error err;
+    if (pv_cli_has(a, PV_OPT_FILTER)) {
+        const char *expr = a->values[PV_OPT_FILTER];
+        pv_filter *filter = pv_filter_compile(v, expr, &err);
+        if (!filter && err.message[0]) {
+            pv_cat_query_error("--filter", expr, &err);
+            return SIZE_MAX;
+        }
+        if (filter) {
+            n = pv_filter_rows(filter, v, rows, n, rows, NULL);
+            pv_filter_free(filter);
+        }
+    }
+    if (pv_cli_has(a, PV_OPT_SORT)) {
+        const char *spec = a->values[PV_OPT_SORT];
+        pv_sort_key keys[PV_SORT_MAX_KEYS];
+        size_t key_count;
+        if (!pv_sort_parse(v, spec, keys, &key_count, &err)) {
+            pv_cat_query_error("--sort", spec, &err);
+            return SIZE_MAX;
+        }
+        pv_sort_rows(v, keys, key_count, rows, n);
+    }
+    return n;
+}
+
 int pv_cmd_cat(const pv_cli_args *a)
 {
     if (a->file_count != 1) {
@@ -330,9 +373,12 @@ int pv_cmd_cat(const pv_cli_args *a)
             rows[r] = r;
         if (pv_cli_has(a, PV_OPT_CONTEXT))
             n = pv_cat_context(a, v, rows, n);
-        if (n > limit)
+        n = pv_cat_filter_sort(a, v, rows, n);
+        if (n == SIZE_MAX)
+            rc = PV_EXIT_USAGE;
+        else if (n > limit)
             n = limit;
-        if (!pv_write_rows(stdout, v, cols, col_count, rows, n, format)) {
+        if (rc == PV_EXIT_OK && !pv_write_rows(stdout, v, cols, col_count, rows, n, format)) {
             fprintf(stderr, "profview: cannot write the output\n");
             rc = PV_EXIT_INPUT;
         }

@@ -953,3 +953,10 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     pv_set_add_view(set, wi_data_view(m));
     return PV_LOAD_OK;
 }
+
+const pv_wi_data *pv_wi_file_data(const pv_file *f)
+{
+    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
+        return NULL;
+    return ((const wi_model *)f->loader_data)->d;
+}

@@ -919,6 +919,11 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
                 if (p.context_key && ix->areas[area].state_key == p.context_key)
                     pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
                 pv_stats_state(&p.st, ix->areas[area].state_key, area, e.time);
+                /* The same write as a W on the variable would be: it counts as a
+                 * write of the variable the state belongs to. */
+                uint32_t variable = ix->areas[area].parent;
+                if (variable != PV_WI_NONE && variable < ix->area_count)
+                    pv_stats_write(&p.st, variable, e.time);
             }
         } else {
             /* variables, AUX (and unknown types): every event is a write */

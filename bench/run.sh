@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# profview benchmark driver (not run by the tests): see bench/README.md.
+#   bench/run.sh            build Release, generate data once, measure, print a table
+# Environment: BENCH_EVENTS (BIN events, default 50000000), BENCH_TEXT_EVENTS
+# (Text1 timeline events, default 15000000), BENCH_RUNS (repetitions, best
+# is kept, default 3), BENCH_BUILD (build dir, default build-release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+events=${BENCH_EVENTS:-50000000}
+text_events=${BENCH_TEXT_EVENTS:-15000000}
+runs=${BENCH_RUNS:-3}
+build=${BENCH_BUILD:-build-release}
+data=bench/data
+mkdir -p "$data"
+
+echo "== building Release in $build" >&2
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j2 >/dev/null
+pv=$build/profview
+gen=$build/pv_gen_winidea
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
+
+# Data: generated once and kept (bench/data/ is git-ignored).  The file name
+# carries the recipe, so changing it makes new data.
+bin_txt=$data/rtos-bin11-$events.txt
+text_txt=$data/rtos-text-$text_events.txt
+if [ ! -s "$bin_txt.BIN" ]; then
+  echo "== generating $events events (BIN v1.1)" >&2
+  /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen" --seed 1 --tasks 5 --events "$events" \
+    --format bin11 -o "$bin_txt"
+fi
+if [ ! -s "$text_txt" ]; then
+  echo "== generating $text_events events (Text1 timeline)" >&2
+  /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen" --seed 2 --tasks 5 --events "$text_events" \
+    --format text -o "$text_txt"
+fi
+bin_size=$(stat -c %s "$bin_txt.BIN")
+text_size=$(stat -c %s "$text_txt")
+bin_events=$((bin_size / 24))
+# warm the page cache: we measure profview, not the disk
+cat "$bin_txt.BIN" "$text_txt" > /dev/null
+
+# measure NAME CMD...: runs CMD $runs times; sets best_s and best_kb (peak
+# RSS of the fastest run); a failing command is reported, not hidden.
+measure() {
+  local name=$1
+  shift
+  best_s= best_kb=
+  for _ in $(seq "$runs"); do
+    if ! /usr/bin/time -f "%e %M" -o "$data/.time" "$@" > "$data/.out" 2> "$data/.err"; then
+      echo "   $name: FAILED: $(grep -v '^Command exited' "$data/.err" | head -2)" >&2
+      best_s=failed best_kb=-
+      return
+    fi
+    read -r s kb < "$data/.time"
+    if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
+      best_s=$s best_kb=$kb
+    fi
+  done
+}
+
+verdict() { # value bar: "<" or ">=" comparison
+  [ "$1" = failed ] && { echo FAIL; return; }
+  awk -v v="$1" -v b="$3" -v op="$2" 'BEGIN { ok = op == "<" ? v < b : v >= b; print ok ? "ok" : "MISS" }'
+}
+
+rows=()
+row() { rows+=("$(printf '%-50s %14s %16s %6s' "$1" "$2" "$3" "$4")"); }
+secs() { [ "$1" = failed ] && echo failed || echo "$1 s"; }
+mb() { [ "$1" = - ] && echo - || echo "$(($1 / 1024)) MB"; }
+
+measure "first screen" "$pv" cat "$bin_txt" --view timeline --limit 40
+row "BIN first screen (cat --view timeline --limit 40)" "$(secs "$best_s")" "< 0.2 s" \
+  "$(verdict "$best_s" "<" 0.2)"
+row "BIN first screen peak RSS" "$(mb "$best_kb")" "" ""
+measure "full index" "$pv" info "$bin_txt"
+row "BIN full index (info, $bin_events events)" "$(secs "$best_s")" "< 2 s" \
+  "$(verdict "$best_s" "<" 2)"
+limit_kb=$(((bin_size + 16 * bin_events) / 1024))
+if [ "$best_kb" = - ]; then ok=FAIL; elif [ "$best_kb" -le "$limit_kb" ]; then ok=ok; else ok=MISS; fi
+row "BIN full index peak RSS (file + 16 B/event)" "$(mb "$best_kb")" "<= $(mb "$limit_kb")" "$ok"
+measure "text" "$pv" info "$text_txt"
+rate=failed
+[ "$best_s" != failed ] &&
+  rate=$(awk -v s="$text_size" -v t="$best_s" 'BEGIN { printf "%.0f", t > 0 ? s / 1e6 / t : 0 }')
+row "Text1 load (info, $((text_size / 1000000)) MB, $text_events events)" "$(secs "$best_s")" "" ""
+row "Text1 throughput (parse + index)" "$rate MB/s" ">= 400 MB/s" "$(verdict "$rate" ">=" 400)"
+row "Text1 load peak RSS" "$(mb "$best_kb")" "" ""
+
+printf '%-50s %14s %16s %6s\n' "measure (best of $runs)" "result" "bar (PRODUCT §7)" ""
+printf '%s\n' "${rows[@]}"
+rm -f "$data/.time" "$data/.out" "$data/.err"

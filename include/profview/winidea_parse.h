@@ -1,0 +1,72 @@
+/*
+ * winidea_parse.h - reading winIDEA Text1 files and BIN timelines into a
+ * pv_wi_data (FORMATS.md §1, §2), before pv_wi_build indexes it.
+ *
+ * Used by the two loaders (winidea-text1, winidea-bin), the unit tests and
+ * the fuzz targets.  Nothing here draws or knows about views.
+ */
+#ifndef PROFVIEW_WINIDEA_PARSE_H
+#define PROFVIEW_WINIDEA_PARSE_H
+
+#include "profview/winidea.h"
+
+/* ---- Text1 (FORMATS.md §1) */
+
+/* Parses a whole Text1 file held in buf[0..len) into `d` (initialised with
+ * pv_wi_data_init; what it already holds is kept and added to).  `path`
+ * names the file in messages ("path:line: reason").  Every section header is
+ * kept in d->sections; unknown sections are kept whole; entry lines that do
+ * not fit their section's template are skipped with a warning.
+ *
+ * Returns false, with an error in `diag`, only when nothing in the buffer is
+ * a section header (it is not a Text1 file) or when `progress` cancelled;
+ * true otherwise, even when lines were skipped.  Never looks for a BIN.
+ * `progress` may be NULL. */
+bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, pv_wi_data *d,
+                       pv_diag *diag);
+bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size_t len,
+                                pv_wi_data *d, pv_diag *diag, const pv_progress *progress);
+
+/* How sure we are that `head` starts a Text1 file: 90 when the first
+ * non-blank line (after an optional UTF-8 BOM) is `* ` and a known section
+ * name, 60 when it is an unknown `* ` section and a known one follows within
+ * `head`, 0 otherwise. */
+int pv_wi_text1_probe(const unsigned char *head, size_t len);
+
+/* ---- BIN (FORMATS.md §2) */
+
+/* Decides the record version of the whole 24-byte records in data[0..size)
+ * by the rule of FORMATS.md §2: any word (bytes 4-7) with bits 24-27 set ->
+ * 1.0; else all words with bits 12-31 clear and event type <= 4 -> 1.1; else
+ * all words with bits 0-23 clear -> 1.0.  Returns 10, 11, or 0 when no
+ * version fits (or there is no whole record); then `why` (when not NULL)
+ * receives the reason, naming the byte offset of the first offending record. */
+int pv_wi_bin_detect_version(const unsigned char *data, size_t size, char *why, size_t why_size);
+
+/* How sure we are that `head` (the first bytes of a file of `file_size`
+ * bytes) is a BIN timeline: 30 when a version detects over the whole records
+ * of `head` and it looks binary; 0 for anything shorter than a record, a
+ * SQLite database, text (no NUL byte in the first records), or a
+ * tab-separated line whose first field is 0..10 (an MSVC PLIST report). */
+int pv_wi_bin_probe(const unsigned char *head, size_t len, uint64_t file_size);
+
+/* Makes data[0..size) the timeline of `d` (borrowed, not copied: it must
+ * outlive `d`).  `forced_version` is 10 or 11 to force a reading, 0 to
+ * detect.  `name` names the data in messages.  A tail that is not a whole
+ * record is ignored with a warning naming its byte offset.  Returns false,
+ * with a message of severity `sev` in `diag`, when there is no whole record
+ * or no version fits; `d` is then unchanged. */
+bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned char *data,
+                             size_t size, int forced_version, pv_diag *diag, pv_severity sev);
+
+/* Maps the BIN file `path` (pv_map_file) and attaches it as above; on
+ * success d->bin owns the mapping and d->bin_path is set. */
+bool pv_wi_bin_attach_file(pv_wi_data *d, const char *path, int forced_version, pv_diag *diag,
+                           pv_severity sev);
+
+/* The BIN that goes with the Text1 file `text_path` (FORMATS.md §2): the
+ * first regular file among X.BIN, X.bin, then X with its extension replaced
+ * by .BIN and .bin.  Returns a malloc'd path, or NULL when there is none. */
+char *pv_wi_bin_find_pair(const char *text_path);
+
+#endif

@@ -1,0 +1,1437 @@
+/*
+ * winidea_text1.c - the winIDEA Text1 parser (FORMATS.md §1).
+ *
+ * A Text1 file is a list of sections; each header `* NAME[(CLASS)]
+ * [CONTEXT(name)] FORMAT` is compiled once into a template (the macros and
+ * the literal text between them) and every entry line is split by that
+ * template, never by fixed columns.  Entry lines are scanned with
+ * memchr/memmem and parsed with hand-written number readers, without
+ * allocating, so that TIMELINE-heavy files read at hundreds of MB/s.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview/winidea_parse.h"
+
+/* ---- macros */
+
+enum {
+    T1_UNKNOWN,
+    T1_HANDLE,
+    T1_HANDLE_PARENT,
+    T1_HANDLE_STATE,
+    T1_NAME,
+    T1_NAME_PARENT,
+    T1_VALUE,
+    T1_VALUE_TYPE,
+    T1_VALUE_UNIT,
+    T1_FILE,
+    T1_PATH,
+    T1_FORMAT,
+    T1_CLASS,
+    T1_CONTEXT,
+    T1_COUNT,
+    T1_EVENT,
+    T1_TIME,
+    T1_TOTAL_TIME,
+    T1_STAT_FIRST, /* T1_STAT_FIRST + pv_wi_stat: the T.* macros */
+    T1_MACRO_COUNT = T1_STAT_FIRST + PV_WI_STAT_COUNT
+};
+
+/* The macros of the vendor document; `free_text` marks the fields that may
+ * contain the separator (FORMATS.md §1: matched by anchoring every other
+ * field from both ends of the line). */
+static const struct {
+    const char *name;
+    unsigned char macro;
+    bool free_text;
+} text1_macros[] = {
+    {"HANDLE", T1_HANDLE, false},
+    {"HANDLE.PARENT", T1_HANDLE_PARENT, false},
+    {"HANDLE.STATE", T1_HANDLE_STATE, false},
+    {"NAME", T1_NAME, true},
+    {"NAME.PARENT", T1_NAME_PARENT, true},
+    {"VALUE", T1_VALUE, false},
+    {"VALUE.TYPE", T1_VALUE_TYPE, false},
+    {"VALUE.UNIT", T1_VALUE_UNIT, false},
+    {"FILE", T1_FILE, true},
+    {"PATH", T1_PATH, true},
+    {"FORMAT", T1_FORMAT, true},
+    {"CLASS", T1_CLASS, false},
+    {"CONTEXT", T1_CONTEXT, false},
+    {"COUNT", T1_COUNT, false},
+    {"EVENT", T1_EVENT, false},
+    {"TIME", T1_TIME, false},
+    {"TOTAL_TIME", T1_TOTAL_TIME, false},
+};
+
+static bool text1_macro_is_free(unsigned macro)
+{
+    for (size_t i = 0; i < PV_ARRAY_LEN(text1_macros); i++)
+        if (text1_macros[i].macro == macro)
+            return text1_macros[i].free_text;
+    return false;
+}
+
+/* "%HANDLE%", "%T.NET%", ... for messages. */
+static const char *text1_macro_name(unsigned macro)
+{
+    static const char *const stat_names[PV_WI_STAT_COUNT] = {
+#define PV_WI_STAT_NAME(name, macro, column) "%" macro "%",
+        PV_WI_STATS(PV_WI_STAT_NAME)
+#undef PV_WI_STAT_NAME
+    };
+    static const char *const names[] = {
+        "an unknown macro", "%HANDLE%", "%HANDLE.PARENT%", "%HANDLE.STATE%", "%NAME%",
+        "%NAME.PARENT%", "%VALUE%", "%VALUE.TYPE%", "%VALUE.UNIT%", "%FILE%", "%PATH%",
+        "%FORMAT%", "%CLASS%", "%CONTEXT%", "%COUNT%", "%EVENT%", "%TIME%", "%TOTAL_TIME%",
+    };
+    _Static_assert(PV_ARRAY_LEN(names) == T1_STAT_FIRST, "one name per macro");
+    if (macro >= T1_STAT_FIRST && macro < T1_MACRO_COUNT)
+        return stat_names[macro - T1_STAT_FIRST];
+    return macro < T1_STAT_FIRST ? names[macro] : "?";
+}
+
+static unsigned char text1_ascii_upper(unsigned char c)
+{
+    return c >= 'a' && c <= 'z' ? (unsigned char)(c - 'a' + 'A') : c;
+}
+
+static bool text1_is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Looks a macro name up: case-insensitive, whitespace inside ignored
+ * (`T. OUTSIDE.MIN`, FORMATS.md §1). */
+static unsigned text1_macro_lookup(const char *s, size_t n)
+{
+    char norm[32];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text1_is_blank(s[i]))
+            continue;
+        if (len + 1 >= sizeof norm)
+            return T1_UNKNOWN;
+        norm[len++] = (char)text1_ascii_upper((unsigned char)s[i]);
+    }
+    norm[len] = '\0';
+    for (size_t i = 0; i < PV_ARRAY_LEN(text1_macros); i++)
+        if (strcmp(norm, text1_macros[i].name) == 0)
+            return text1_macros[i].macro;
+    for (unsigned i = 0; i < PV_WI_STAT_COUNT; i++)
+        if (strcmp(norm, pv_wi_stat_macro[i]) == 0)
+            return T1_STAT_FIRST + i;
+    return T1_UNKNOWN;
+}
+
+/* ---- templates */
+
+typedef struct text1_slice {
+    const char *s;
+    size_t n;
+} text1_slice;
+
+typedef struct text1_template {
+    size_t count;            /* fields (macros) */
+    unsigned char *macro;    /* per field */
+    char *text;              /* the literals, one after the other */
+    size_t *lit_off;         /* count + 1 literals: before field 0, between, after the last */
+    size_t *lit_len;
+    size_t free_first;       /* first and last free-text field, SIZE_MAX when none */
+    size_t free_last;
+    size_t field_of[T1_MACRO_COUNT]; /* first field carrying each macro, SIZE_MAX */
+    bool has_unknown;
+    bool adjacent;           /* two macros with no literal between them */
+    text1_slice *fields;     /* scratch for one line: count slices */
+} text1_template;
+
+static void text1_template_free(text1_template *t)
+{
+    free(t->macro);
+    free(t->text);
+    free(t->lit_off);
+    free(t->lit_len);
+    free(t->fields);
+    memset(t, 0, sizeof *t);
+}
+
+/* Compiles a FORMAT string ("%HANDLE%,%EVENT%,%VALUE%,%TIME%") into a
+ * template.  `%%` is a literal percent sign; an unterminated `%` starts
+ * literal text.  Leading blanks of the first literal and trailing blanks of
+ * the last are dropped, as they are from every line. */
+static void text1_template_compile(text1_template *t, const char *fmt, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t m = 0; m < T1_MACRO_COUNT; m++)
+        t->field_of[m] = SIZE_MAX;
+    t->free_first = t->free_last = SIZE_MAX;
+    t->text = pv_xmalloc(n + 1);
+    size_t text_len = 0, cap_fields = 0, cap_lits = 0;
+    size_t lit_start = 0;
+    size_t i = 0;
+    while (i < n) {
+        if (fmt[i] != '%') {
+            t->text[text_len++] = fmt[i++];
+            continue;
+        }
+        const char *close = memchr(fmt + i + 1, '%', n - i - 1);
+        if (!close) {
+            memcpy(t->text + text_len, fmt + i, n - i);
+            text_len += n - i;
+            break;
+        }
+        size_t name_len = (size_t)(close - (fmt + i + 1));
+        if (name_len == 0) {
+            t->text[text_len++] = '%';
+            i += 2;
+            continue;
+        }
+        t->lit_off = pv_xgrow(t->lit_off, &cap_lits, t->count + 2, sizeof *t->lit_off);
+        t->lit_len = pv_xrealloc(t->lit_len, cap_lits * sizeof *t->lit_len);
+        t->lit_off[t->count] = lit_start;
+        t->lit_len[t->count] = text_len - lit_start;
+        if (t->count > 0 && text_len == lit_start)
+            t->adjacent = true;
+        lit_start = text_len;
+        unsigned macro = text1_macro_lookup(fmt + i + 1, name_len);
+        t->macro = pv_xgrow(t->macro, &cap_fields, t->count + 1, 1);
+        t->macro[t->count] = (unsigned char)macro;
+        if (macro == T1_UNKNOWN)
+            t->has_unknown = true;
+        else if (t->field_of[macro] == SIZE_MAX)
+            t->field_of[macro] = t->count;
+        if (text1_macro_is_free(macro)) {
+            if (t->free_first == SIZE_MAX)
+                t->free_first = t->count;
+            t->free_last = t->count;
+        }
+        t->count++;
+        i = (size_t)(close - fmt) + 1;
+    }
+    t->lit_off = pv_xgrow(t->lit_off, &cap_lits, t->count + 1, sizeof *t->lit_off);
+    t->lit_len = pv_xrealloc(t->lit_len, cap_lits * sizeof *t->lit_len);
+    t->lit_off[t->count] = lit_start;
+    t->lit_len[t->count] = text_len - lit_start;
+    t->fields = pv_xcalloc(t->count ? t->count : 1, sizeof *t->fields);
+    /* The line's leading and trailing blanks are dropped before matching. */
+    while (t->lit_len[0] > 0 && text1_is_blank(t->text[t->lit_off[0]])) {
+        t->lit_off[0]++;
+        t->lit_len[0]--;
+    }
+    while (t->lit_len[t->count] > 0 &&
+           text1_is_blank(t->text[t->lit_off[t->count] + t->lit_len[t->count] - 1]))
+        t->lit_len[t->count]--;
+}
+
+static const char *text1_lit(const text1_template *t, size_t i)
+{
+    return t->text + t->lit_off[i];
+}
+
+/* First occurrence of lit in s[0..n), or SIZE_MAX. */
+static size_t text1_find(const char *s, size_t n, const char *lit, size_t lit_len)
+{
+    if (lit_len == 0)
+        return 0;
+    if (lit_len > n)
+        return SIZE_MAX;
+    size_t limit = n - lit_len + 1; /* candidate starts are below limit */
+    size_t from = 0;
+    while (from < limit) {
+        const char *q = memchr(s + from, lit[0], limit - from);
+        if (!q)
+            return SIZE_MAX;
+        size_t at = (size_t)(q - s);
+        if (lit_len == 1 || memcmp(q + 1, lit + 1, lit_len - 1) == 0)
+            return at;
+        from = at + 1;
+    }
+    return SIZE_MAX;
+}
+
+/* Last occurrence of lit in s[0..n), or SIZE_MAX. */
+static size_t text1_rfind(const char *s, size_t n, const char *lit, size_t lit_len)
+{
+    if (lit_len == 0)
+        return n;
+    if (lit_len > n)
+        return SIZE_MAX;
+    size_t limit = n - lit_len + 1; /* candidate starts are below limit */
+    /* A plain backward scan: the fields after a free-text one are short. */
+    while (limit > 0) {
+        limit--;
+        if (s[limit] == lit[0] && memcmp(s + limit, lit, lit_len) == 0)
+            return limit;
+    }
+    return SIZE_MAX;
+}
+
+/* Splits line s[0..n) by the template into t->fields.  Fields before the
+ * last free-text field are found from the start (so a first free-text field
+ * takes the shortest match), fields after it from the end, and the free-text
+ * field gets what lies between (FORMATS.md §1).  Without free-text fields
+ * the last field gets the rest of the line.  On failure *missing is the
+ * index of the literal that was not found (0 = the prefix). */
+static bool text1_template_match(const text1_template *t, const char *s, size_t n,
+                                 size_t *missing)
+{
+    text1_slice *f = t->fields;
+    size_t last = t->free_last != SIZE_MAX ? t->free_last : t->count - 1;
+    size_t prefix = t->lit_len[0];
+    if (n < prefix || memcmp(s, text1_lit(t, 0), prefix) != 0) {
+        *missing = 0;
+        return false;
+    }
+    size_t pos = prefix;
+    for (size_t i = 0; i < last; i++) {
+        size_t sep = t->lit_len[i + 1];
+        size_t at = text1_find(s + pos, n - pos, text1_lit(t, i + 1), sep);
+        if (at == SIZE_MAX) {
+            *missing = i + 1;
+            return false;
+        }
+        f[i].s = s + pos;
+        f[i].n = at;
+        pos += at + sep;
+    }
+    size_t suffix = t->lit_len[t->count];
+    if (n - pos < suffix || memcmp(s + n - suffix, text1_lit(t, t->count), suffix) != 0) {
+        *missing = t->count;
+        return false;
+    }
+    size_t end = n - suffix;
+    for (size_t i = t->count - 1; i > last; i--) {
+        size_t sep = t->lit_len[i];
+        size_t at = text1_rfind(s + pos, end - pos, text1_lit(t, i), sep);
+        if (at == SIZE_MAX) {
+            *missing = i;
+            return false;
+        }
+        f[i].s = s + pos + at + sep;
+        f[i].n = end - (pos + at + sep);
+        end = pos + at;
+    }
+    f[last].s = s + pos;
+    f[last].n = end - pos;
+    return true;
+}
+
+/* With two free-text fields the first took the shortest match; the split is
+ * ambiguous when the separator that ended it occurs again in the last one. */
+static bool text1_match_ambiguous(const text1_template *t)
+{
+    if (t->free_first == t->free_last)
+        return false;
+    const text1_slice *last = &t->fields[t->free_last];
+    size_t sep = t->lit_len[t->free_first + 1];
+    return sep > 0 &&
+           text1_find(last->s, last->n, text1_lit(t, t->free_first + 1), sep) != SIZE_MAX;
+}
+
+/* ---- values */
+
+static const signed char text1_hex_digit[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
+    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+    ['F'] = 16,
+};
+
+static void text1_trim(const char **s, size_t *n)
+{
+    while (*n > 0 && text1_is_blank(**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n > 0 && text1_is_blank((*s)[*n - 1]))
+        (*n)--;
+}
+
+/* Hex digits (an optional 0x prefix is accepted), at most max_digits. */
+static bool text1_parse_hex(const char *s, size_t n, size_t max_digits, uint64_t *out)
+{
+    text1_trim(&s, &n);
+    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        n -= 2;
+    }
+    if (n == 0 || n > max_digits)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = text1_hex_digit[(unsigned char)s[i]];
+        if (!d)
+            return false;
+        v = v << 4 | (uint64_t)(d - 1);
+    }
+    *out = v;
+    return true;
+}
+
+/* A signed decimal 64-bit integer. */
+static bool text1_parse_dec(const char *s, size_t n, int64_t *out)
+{
+    text1_trim(&s, &n);
+    if (n == 0)
+        return false;
+    bool negative = s[0] == '-';
+    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (i == n)
+        return false;
+    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9 || v > (limit - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = negative ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return true;
+}
+
+static bool text1_is_empty(const text1_slice *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!text1_is_blank(f->s[i]))
+            return false;
+    return true;
+}
+
+/* Event characters (FORMATS.md §2 codes); 0 = unknown. */
+static unsigned char text1_event_code(char c)
+{
+    switch (c) {
+    case 'X': return PV_WI_EXIT + 1;
+    case 'S': return PV_WI_SUSPEND + 1;
+    case 'R': return PV_WI_RESUME + 1;
+    case 'E': return PV_WI_ENTRY + 1;
+    case 'W': return PV_WI_WRITE + 1;
+    default: return 0;
+    }
+}
+
+/* Whether the TIMELINE template suits text1_fast_event: no prefix or
+ * suffix, single-character separators that cannot be part of a number. */
+static bool text1_fast_template(const text1_template *t)
+{
+    if (t->has_unknown || t->free_first != SIZE_MAX || t->lit_len[0] || t->lit_len[t->count])
+        return false;
+    for (size_t i = 1; i < t->count; i++) {
+        char c = t->text[t->lit_off[i]];
+        if (t->lit_len[i] != 1 || text1_hex_digit[(unsigned char)c] || c == '-' || c == '\n' ||
+            c == '\r' || text1_is_blank(c))
+            return false;
+    }
+    return true;
+}
+
+/* ---- the parser */
+
+typedef enum text1_kind {
+    SECTION_NONE,     /* before the first header */
+    SECTION_OPAQUE,   /* unknown, or known but not readable: lines kept as text */
+    SECTION_INFO,
+    SECTION_CONTEXTS,
+    SECTION_HANDLE,
+    SECTION_STATISTICS,
+    SECTION_TIMELINE,
+} text1_kind;
+
+static const struct {
+    const char *name;
+    text1_kind kind;
+} text1_sections[] = {
+    {"INFO", SECTION_INFO},         {"CONTEXTS", SECTION_CONTEXTS},
+    {"HANDLE", SECTION_HANDLE},     {"STATISTICS", SECTION_STATISTICS},
+    {"TIMELINE", SECTION_TIMELINE},
+};
+
+static const char *const text1_classes[] = {"Functions", "Data", "AUX"};
+
+typedef struct text1_pending_parent {
+    size_t area;
+    uint32_t handle;
+    size_t line;
+    size_t fallback; /* the nearest preceding function, for a parent that is not found */
+} text1_pending_parent;
+
+/* A distinct %CONTEXT% text of the timeline, resolved to a context after the
+ * whole file is read (CONTEXTS may come after TIMELINE). */
+typedef struct text1_context_name {
+    size_t off; /* in names */
+    size_t len;
+    uint64_t hash;
+} text1_context_name;
+
+typedef struct text1_parser {
+    const char *path;
+    pv_wi_data *d;
+    pv_diag *diag;
+    size_t line;
+    text1_kind kind;
+    int area_class;      /* 0 Functions, 1 Data, 2 AUX, -1 none given */
+    uint32_t context;    /* CONTEXT(...) of a STATISTICS header, pool offset */
+    size_t section;      /* index in d->sections */
+    bool keep_lines;     /* keep the entry lines (unknown macros / opaque) */
+    bool fast;           /* TIMELINE lines may take text1_fast_event */
+    text1_template tpl;
+    size_t last_function; /* area index of the nearest type-0 row of the section */
+
+    size_t first_area;
+    size_t *area_line; /* line of each area added, index - first_area */
+    size_t area_line_cap;
+    text1_pending_parent *pending;
+    size_t pending_count, pending_cap;
+
+    size_t text_context_cap;
+    char *names;
+    size_t names_len, names_cap;
+    text1_context_name *ctx_names;
+    size_t ctx_name_count, ctx_name_cap;
+    uint32_t *ctx_table; /* open addressing: ctx_name index + 1, 0 = free */
+    size_t ctx_table_cap;
+    size_t last_ctx;     /* the name of the previous line, SIZE_MAX */
+
+    bool saw_state_entry;    /* an E on a 3/5 handle */
+    bool saw_variable_write; /* a W on a 2/4 handle */
+    size_t sections_seen;
+} text1_parser;
+
+/* Quotes a field for a message: control bytes escaped, at most ~40 bytes. */
+static const char *text1_quote(pv_buf *b, const char *s, size_t n)
+{
+    pv_buf_clear(b);
+    pv_buf_putc(b, '\'');
+    pv_escape_controls(b, s, n > 40 ? 40 : n);
+    if (n > 40)
+        pv_buf_puts(b, "...");
+    pv_buf_putc(b, '\'');
+    return pv_buf_cstr(b);
+}
+
+static void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
+static void text1_warn(text1_parser *p, const char *fmt, ...)
+{
+    if (p->diag->entry_count >= PV_DIAG_KEEP) {
+        pv_warn(p->diag, "%s", ""); /* counted, not kept: no need to format it */
+        return;
+    }
+    pv_buf b;
+    pv_buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    pv_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pv_warn(p->diag, "%s:%zu: %s", p->path, p->line, pv_buf_cstr(&b));
+    pv_buf_free(&b);
+}
+
+/* Warns about a field that does not hold what its macro needs. */
+static void text1_warn_field(text1_parser *p, const char *what, const text1_slice *f)
+{
+    pv_buf q;
+    pv_buf_init(&q);
+    text1_warn(p, "%s %s; line skipped", what, text1_quote(&q, f->s, f->n));
+    pv_buf_free(&q);
+}
+
+static pv_wi_raw_section *text1_section_add(pv_wi_data *d, const char *header, size_t n,
+                                            bool known)
+{
+    d->sections =
+        pv_xgrow(d->sections, &d->section_cap, d->section_count + 1, sizeof *d->sections);
+    pv_wi_raw_section *s = &d->sections[d->section_count++];
+    memset(s, 0, sizeof *s);
+    s->header = pv_xstrndup(header, n);
+    s->known = known;
+    return s;
+}
+
+static void text1_section_keep_line(text1_parser *p, const char *s, size_t n)
+{
+    pv_wi_raw_section *sec = &p->d->sections[p->section];
+    sec->lines = pv_xgrow(sec->lines, &sec->line_cap, sec->line_count + 1, sizeof *sec->lines);
+    sec->lines[sec->line_count++] = pv_xstrndup(s, n);
+}
+
+static bool text1_word_equals(const char *s, size_t n, const char *word)
+{
+    size_t len = strlen(word);
+    if (n != len)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (text1_ascii_upper((unsigned char)s[i]) != text1_ascii_upper((unsigned char)word[i]))
+            return false;
+    return true;
+}
+
+static bool text1_is_word_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* The known section named s[0..n), or SECTION_OPAQUE. */
+static text1_kind text1_section_kind(const char *s, size_t n)
+{
+    for (size_t i = 0; i < PV_ARRAY_LEN(text1_sections); i++)
+        if (text1_word_equals(s, n, text1_sections[i].name))
+            return text1_sections[i].kind;
+    return SECTION_OPAQUE;
+}
+
+/* The macros a section cannot do without. */
+static const char *text1_missing_macro(const text1_template *t, text1_kind kind)
+{
+    static const struct {
+        text1_kind kind;
+        unsigned macro;
+        const char *name;
+    } required[] = {
+        {SECTION_CONTEXTS, T1_NAME, "%NAME%"},       {SECTION_HANDLE, T1_HANDLE, "%HANDLE%"},
+        {SECTION_STATISTICS, T1_HANDLE, "%HANDLE%"}, {SECTION_TIMELINE, T1_HANDLE, "%HANDLE%"},
+        {SECTION_TIMELINE, T1_EVENT, "%EVENT%"},     {SECTION_TIMELINE, T1_TIME, "%TIME%"},
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(required); i++)
+        if (required[i].kind == kind && t->field_of[required[i].macro] == SIZE_MAX)
+            return required[i].name;
+    return NULL;
+}
+
+/* Starts a section from its header line s[0..n) (leading blanks and the
+ * line break already removed; s[0] == '*'). */
+static void text1_begin_section(text1_parser *p, const char *s, size_t n)
+{
+    pv_wi_data *d = p->d;
+    text1_template_free(&p->tpl);
+    p->kind = SECTION_OPAQUE;
+    p->area_class = -1;
+    p->context = 0;
+    p->keep_lines = true;
+    p->fast = false;
+    p->last_function = PV_WI_NONE;
+    p->sections_seen++;
+
+    size_t i = 1;
+    while (i < n && text1_is_blank(s[i]))
+        i++;
+    size_t name_start = i;
+    while (i < n && text1_is_word_char(s[i]))
+        i++;
+    text1_kind kind = text1_section_kind(s + name_start, i - name_start);
+    if (kind != SECTION_OPAQUE && i < n && s[i] == '(') {
+        const char *close = memchr(s + i, ')', n - i);
+        size_t class_start = i + 1;
+        size_t class_len = close ? (size_t)(close - s) - class_start : 0;
+        p->area_class = -2;
+        for (int c = 0; close && c < (int)PV_ARRAY_LEN(text1_classes); c++)
+            if (text1_word_equals(s + class_start, class_len, text1_classes[c]))
+                p->area_class = c;
+        if (p->area_class == -2)
+            kind = SECTION_OPAQUE; /* HANDLE(OS) or a broken class: kept as text */
+        else
+            i = (size_t)(close - s) + 1;
+    } else if (kind != SECTION_OPAQUE && i < n && !text1_is_blank(s[i])) {
+        kind = SECTION_OPAQUE; /* "* TIMELINEX": another section */
+    }
+    p->section = d->section_count;
+    text1_section_add(d, s, n, kind != SECTION_OPAQUE);
+    if (kind == SECTION_OPAQUE)
+        return;
+
+    while (i < n && text1_is_blank(s[i]))
+        i++;
+    if (n - i >= 8 && text1_word_equals(s + i, 8, "CONTEXT(")) {
+        /* The context name ends at the first ')' followed by a blank, a '%'
+         * or the end of the line: "TSK: a(b)" keeps its parentheses. */
+        size_t start = i + 8, j = start;
+        while (j < n &&
+               !(s[j] == ')' && (j + 1 == n || text1_is_blank(s[j + 1]) || s[j + 1] == '%')))
+            j++;
+        if (j < n) {
+            p->context = pv_strpool_add(&d->pool, s + start, j - start);
+            i = j + 1;
+            while (i < n && text1_is_blank(s[i]))
+                i++;
+        }
+    }
+    text1_template_compile(&p->tpl, s + i, n - i);
+    if (p->tpl.count == 0) {
+        text1_warn(p, "%s section has no %%MACRO%% in its format; its lines are kept as text",
+                   text1_sections[kind - SECTION_INFO].name);
+        return;
+    }
+    const char *missing = text1_missing_macro(&p->tpl, kind);
+    if (missing) {
+        text1_warn(p, "%s section format has no %s; its lines are kept as text",
+                   text1_sections[kind - SECTION_INFO].name, missing);
+        return;
+    }
+    if (p->tpl.adjacent)
+        text1_warn(p, "two macros with no separator between them: one of them is read empty");
+    p->kind = kind;
+    /* Lines with unknown macros are kept whole (one per entry read) so that
+     * an export can write those fields back (FORMATS.md §1). */
+    p->keep_lines = p->tpl.has_unknown;
+    p->fast = kind == SECTION_TIMELINE && text1_fast_template(&p->tpl);
+}
+
+/* The field carrying `macro`, or NULL. */
+static const text1_slice *text1_field(const text1_parser *p, unsigned macro)
+{
+    size_t i = p->tpl.field_of[macro];
+    return i == SIZE_MAX ? NULL : &p->tpl.fields[i];
+}
+
+static uint32_t text1_pool_field(text1_parser *p, unsigned macro)
+{
+    const text1_slice *f = text1_field(p, macro);
+    return f ? pv_strpool_add(&p->d->pool, f->s, f->n) : 0;
+}
+
+/* VALUE of a mapping or statistics row (FORMATS.md §1 decision): the decimal
+ * line number of a line area, the hex state value of a state area; ignored
+ * for other areas.  Returns false (after a warning) when it is malformed. */
+static bool text1_area_value(text1_parser *p, uint32_t handle, bool *has, uint64_t *value)
+{
+    const text1_slice *f = text1_field(p, T1_VALUE);
+    *has = false;
+    *value = 0;
+    if (!f || text1_is_empty(f))
+        return true;
+    unsigned type = pv_wi_handle_type(handle);
+    if (type == PV_WI_LINE) {
+        int64_t line;
+        if (!text1_parse_dec(f->s, f->n, &line) || line < 0) {
+            text1_warn_field(p, "bad line number", f);
+            return false;
+        }
+        *value = (uint64_t)line;
+        *has = true;
+    } else if (type == PV_WI_STATE || type == PV_WI_AUX_STATE) {
+        if (!text1_parse_hex(f->s, f->n, 16, value)) {
+            text1_warn_field(p, "bad hex state value", f);
+            return false;
+        }
+        *has = true;
+    }
+    return true;
+}
+
+static bool text1_handle(text1_parser *p, uint32_t *handle)
+{
+    const text1_slice *f = text1_field(p, T1_HANDLE);
+    uint64_t h;
+    if (!text1_parse_hex(f->s, f->n, 8, &h)) {
+        text1_warn_field(p, "bad hex handle", f);
+        return false;
+    }
+    *handle = (uint32_t)h;
+    return true;
+}
+
+static void text1_entry_info(text1_parser *p)
+{
+    const text1_slice *f = text1_field(p, T1_TOTAL_TIME);
+    if (!f)
+        return;
+    int64_t t;
+    if (!text1_parse_dec(f->s, f->n, &t)) {
+        text1_warn_field(p, "bad decimal TOTAL_TIME", f);
+        return;
+    }
+    p->d->has_total_time = true;
+    p->d->total_time = t;
+}
+
+static void text1_entry_context(text1_parser *p)
+{
+    const text1_slice *name = text1_field(p, T1_NAME);
+    const text1_slice *hf = text1_field(p, T1_HANDLE);
+    uint64_t handle = UINT64_MAX;
+    if (hf && !text1_parse_hex(hf->s, hf->n, 16, &handle)) {
+        text1_warn_field(p, "bad hex context handle", hf);
+        return;
+    }
+    pv_wi_add_context(p->d, handle, name->s, name->n);
+}
+
+static void text1_entry_area(text1_parser *p)
+{
+    pv_wi_data *d = p->d;
+    uint32_t handle;
+    if (!text1_handle(p, &handle))
+        return;
+    bool has_value;
+    uint64_t value;
+    if (!text1_area_value(p, handle, &has_value, &value))
+        return;
+    const text1_slice *pf = text1_field(p, T1_HANDLE_PARENT);
+    uint64_t parent = 0;
+    bool has_parent = pf && !text1_is_empty(pf);
+    if (has_parent && !text1_parse_hex(pf->s, pf->n, 8, &parent)) {
+        text1_warn_field(p, "bad hex HANDLE.PARENT", pf);
+        return;
+    }
+    const text1_slice *name = text1_field(p, T1_NAME);
+    size_t index = pv_wi_add_area(d, handle, name ? name->s : NULL, name ? name->n : 0);
+    pv_wi_area *a = &d->areas[index];
+    a->file = text1_pool_field(p, T1_FILE);
+    a->path = text1_pool_field(p, T1_PATH);
+    a->value_type = text1_pool_field(p, T1_VALUE_TYPE);
+    a->value_unit = text1_pool_field(p, T1_VALUE_UNIT);
+    a->has_value = has_value;
+    a->value = value;
+
+    size_t slot = index - p->first_area;
+    p->area_line = pv_xgrow(p->area_line, &p->area_line_cap, slot + 1, sizeof *p->area_line);
+    p->area_line[slot] = p->line;
+
+    /* FORMATS.md §1: a line's parent is HANDLE.PARENT when present, else
+     * the nearest preceding type-0 row of the same HANDLE section.  Parent
+     * handles are resolved once the whole file is read. */
+    unsigned type = pv_wi_handle_type(handle);
+    if (has_parent) {
+        p->pending = pv_xgrow(p->pending, &p->pending_cap, p->pending_count + 1,
+                              sizeof *p->pending);
+        p->pending[p->pending_count++] =
+            (text1_pending_parent){index, (uint32_t)parent, p->line,
+                                   type == PV_WI_LINE ? p->last_function : PV_WI_NONE};
+    } else if (type == PV_WI_LINE && p->last_function != PV_WI_NONE) {
+        a->parent = (uint32_t)p->last_function;
+    }
+    if (type == PV_WI_FUNCTION)
+        p->last_function = index;
+}
+
+static void text1_entry_stat(text1_parser *p)
+{
+    pv_wi_stat_row row;
+    memset(&row, 0, sizeof row);
+    if (!text1_handle(p, &row.handle))
+        return;
+    if (!text1_area_value(p, row.handle, &row.has_value, &row.value))
+        return;
+    const text1_slice *cf = text1_field(p, T1_COUNT);
+    if (cf && !text1_is_empty(cf)) {
+        if (!text1_parse_dec(cf->s, cf->n, &row.count)) {
+            text1_warn_field(p, "bad decimal COUNT", cf);
+            return;
+        }
+        row.has_count = true;
+    }
+    for (unsigned s = 0; s < PV_WI_STAT_COUNT; s++) {
+        const text1_slice *tf = text1_field(p, T1_STAT_FIRST + s);
+        if (!tf || text1_is_empty(tf))
+            continue;
+        if (!text1_parse_dec(tf->s, tf->n, &row.t[s])) {
+            pv_buf what;
+            pv_buf_init(&what);
+            pv_buf_printf(&what, "bad decimal %s", pv_wi_stat_macro[s]);
+            text1_warn_field(p, pv_buf_cstr(&what), tf);
+            pv_buf_free(&what);
+            return;
+        }
+        row.present |= 1u << s;
+    }
+    /* The section's CONTEXT(...) as written; a %CONTEXT% field of the line,
+     * when it names one, is more specific. */
+    row.context = p->context;
+    const text1_slice *ctx = text1_field(p, T1_CONTEXT);
+    if (ctx && !text1_is_empty(ctx))
+        row.context = pv_strpool_add(&p->d->pool, ctx->s, ctx->n);
+    if (p->area_class >= 0) {
+        row.area_class = (uint8_t)p->area_class;
+    } else {
+        unsigned type = pv_wi_handle_type(row.handle);
+        row.area_class = (uint8_t)(type <= PV_WI_LINE ? 0 : type <= PV_WI_STATE ? 1 : 2);
+    }
+    *pv_wi_add_stat(p->d) = row;
+}
+
+/* The index of the distinct timeline context name s[0..n), adding it. */
+static size_t text1_context_name_id(text1_parser *p, const char *s, size_t n)
+{
+    if (p->last_ctx != SIZE_MAX) {
+        const text1_context_name *c = &p->ctx_names[p->last_ctx];
+        if (c->len == n && memcmp(p->names + c->off, s, n) == 0)
+            return p->last_ctx;
+    }
+    uint64_t h = pv_hash_bytes(s, n);
+    if (p->ctx_name_count * 2 >= p->ctx_table_cap) {
+        size_t cap = p->ctx_table_cap ? p->ctx_table_cap * 2 : 64;
+        uint32_t *table = pv_xcalloc(cap, sizeof *table);
+        for (size_t i = 0; i < p->ctx_name_count; i++) {
+            size_t slot = (size_t)p->ctx_names[i].hash & (cap - 1);
+            while (table[slot])
+                slot = (slot + 1) & (cap - 1);
+            table[slot] = (uint32_t)i + 1;
+        }
+        free(p->ctx_table);
+        p->ctx_table = table;
+        p->ctx_table_cap = cap;
+    }
+    size_t slot = (size_t)h & (p->ctx_table_cap - 1);
+    while (p->ctx_table[slot]) {
+        size_t id = p->ctx_table[slot] - 1;
+        const text1_context_name *c = &p->ctx_names[id];
+        if (c->hash == h && c->len == n && memcmp(p->names + c->off, s, n) == 0)
+            return p->last_ctx = id;
+        slot = (slot + 1) & (p->ctx_table_cap - 1);
+    }
+    p->names = pv_xgrow(p->names, &p->names_cap, p->names_len + n + 1, 1);
+    memcpy(p->names + p->names_len, s, n);
+    p->ctx_names = pv_xgrow(p->ctx_names, &p->ctx_name_cap, p->ctx_name_count + 1,
+                            sizeof *p->ctx_names);
+    p->ctx_names[p->ctx_name_count] = (text1_context_name){p->names_len, n, h};
+    p->names_len += n;
+    p->ctx_table[slot] = (uint32_t)p->ctx_name_count + 1;
+    return p->last_ctx = p->ctx_name_count++;
+}
+
+/* Appends the per-event context entry that goes with the event just added:
+ * `id` is a distinct-name index (remapped to a context at the end), or
+ * UINT16_MAX when the line named none. */
+static void text1_push_text_context(text1_parser *p, uint16_t id)
+{
+    pv_wi_timeline *tl = &p->d->timeline;
+    if (!tl->text_context) {
+        p->text_context_cap = 0;
+        tl->text_context = pv_xgrow(NULL, &p->text_context_cap, tl->count, sizeof(uint16_t));
+        for (size_t i = 0; i + 1 < tl->count; i++)
+            tl->text_context[i] = UINT16_MAX;
+    } else {
+        tl->text_context = pv_xgrow(tl->text_context, &p->text_context_cap, tl->count,
+                                    sizeof(uint16_t));
+    }
+    tl->text_context[tl->count - 1] = id;
+}
+
+static inline void text1_put_le32(unsigned char *r, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 4); /* one store instead of a byte loop */
+#else
+    for (int b = 0; b < 4; b++)
+        r[b] = (unsigned char)(v >> (8 * b));
+#endif
+}
+
+static inline void text1_put_le64(unsigned char *r, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(r, &v, 8);
+#else
+    for (int b = 0; b < 8; b++)
+        r[b] = (unsigned char)(v >> (8 * b));
+#endif
+}
+
+/* pv_wi_add_event, inlined for the TIMELINE fast path: the same v1.1
+ * record (winidea.h: a text timeline is always built in the v1.1 layout,
+ * core unknown), with the capacity grown in large steps. */
+static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsigned kind,
+                                     uint64_t data, int64_t time)
+{
+    if (tl->count == tl->owned_cap) {
+        size_t cap = tl->owned_cap;
+        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
+        tl->owned_cap = cap;
+    }
+    tl->records = tl->owned;
+    tl->version = 11;
+    unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
+    text1_put_le32(r, handle);
+    text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
+    text1_put_le64(r + 8, data);
+    text1_put_le64(r + 16, (uint64_t)time);
+    tl->count++;
+}
+
+/* Appends one event and, when the section (or an earlier one) has a
+ * %CONTEXT% field, its context name. */
+static void text1_add_event(text1_parser *p, uint32_t handle, unsigned kind, uint64_t value,
+                            int64_t time, const char *ctx, size_t ctx_len, bool has_ctx_field)
+{
+    unsigned type = pv_wi_handle_type(handle);
+    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
+        p->saw_variable_write = true;
+    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
+        p->saw_state_entry = true;
+    text1_store_event(&p->d->timeline, handle, kind, value, time);
+    if (!has_ctx_field && !p->d->timeline.text_context)
+        return;
+    uint16_t id = UINT16_MAX;
+    if (ctx) {
+        size_t name = text1_context_name_id(p, ctx, ctx_len);
+        if (name < UINT16_MAX)
+            id = (uint16_t)name;
+        else if (name == UINT16_MAX)
+            text1_warn(p, "more than %u distinct context names; this one is not kept",
+                       UINT16_MAX - 1u);
+    }
+    text1_push_text_context(p, id);
+}
+
+static void text1_entry_event(text1_parser *p)
+{
+    const text1_template *t = &p->tpl;
+    const text1_slice *hf = &t->fields[t->field_of[T1_HANDLE]];
+    const text1_slice *ef = &t->fields[t->field_of[T1_EVENT]];
+    const text1_slice *tf = &t->fields[t->field_of[T1_TIME]];
+    uint64_t handle;
+    if (!text1_parse_hex(hf->s, hf->n, 8, &handle)) {
+        text1_warn_field(p, "bad hex handle", hf);
+        return;
+    }
+    const char *ev = ef->s;
+    size_t ev_len = ef->n;
+    text1_trim(&ev, &ev_len);
+    unsigned char code = ev_len == 1 ? text1_event_code(ev[0]) : 0;
+    if (!code) {
+        text1_warn_field(p, "unknown event (not E, S, R, X or W)", ef);
+        return;
+    }
+    /* VALUE is 8 hex digits or empty; DATA is 64-bit, so up to 16 are read. */
+    uint64_t value = 0;
+    size_t vi = t->field_of[T1_VALUE];
+    if (vi != SIZE_MAX && t->fields[vi].n > 0 &&
+        !text1_parse_hex(t->fields[vi].s, t->fields[vi].n, 16, &value)) {
+        if (!text1_is_empty(&t->fields[vi])) {
+            text1_warn_field(p, "bad hex value", &t->fields[vi]);
+            return;
+        }
+        value = 0;
+    }
+    int64_t time;
+    if (!text1_parse_dec(tf->s, tf->n, &time)) {
+        text1_warn_field(p, "bad decimal time", tf);
+        return;
+    }
+    size_t ci = t->field_of[T1_CONTEXT];
+    const text1_slice *cf = ci != SIZE_MAX && !text1_is_empty(&t->fields[ci]) ? &t->fields[ci]
+                                                                               : NULL;
+    text1_add_event(p, (uint32_t)handle, code - 1u, value, time, cf ? cf->s : NULL,
+                    cf ? cf->n : 0, ci != SIZE_MAX);
+}
+
+/* The fast path for the usual TIMELINE line (PRODUCT.md §7: 400 MB/s):
+ * with a template of single-character separators and no free text, read
+ * the fields in one forward scan, parsing numbers as the bytes go by,
+ * without finding the line end first.  Returns the start of the next line,
+ * or NULL when the line is anything unusual (blanks, a header, a bad or
+ * long number): then the general path reads it and says what is wrong. */
+static const char *text1_fast_event(text1_parser *p, const char *s, const char *end)
+{
+    const text1_template *t = &p->tpl;
+    uint64_t handle = 0, value = 0;
+    int64_t time = 0;
+    unsigned code = 0;
+    const char *ctx = NULL;
+    size_t ctx_len = 0;
+    const char *q = s;
+    for (size_t i = 0; i < t->count; i++) {
+        bool last = i + 1 == t->count;
+        char sep = last ? '\n' : t->text[t->lit_off[i + 1]];
+        unsigned macro = t->field_of[t->macro[i]] == i ? t->macro[i] : T1_UNKNOWN;
+        if (macro == T1_HANDLE || macro == T1_VALUE) {
+            const char *start = q;
+            uint64_t v = 0;
+            int digit;
+            while (q < end && (digit = text1_hex_digit[(unsigned char)*q]) != 0) {
+                v = v << 4 | (uint64_t)(digit - 1);
+                q++;
+            }
+            size_t digits = (size_t)(q - start);
+            if (macro == T1_HANDLE ? (digits == 0 || digits > 8) : digits > 16)
+                return NULL;
+            if (macro == T1_HANDLE)
+                handle = v;
+            else
+                value = v;
+        } else if (macro == T1_EVENT) {
+            if (q >= end || !(code = text1_event_code(*q)))
+                return NULL;
+            q++;
+        } else if (macro == T1_TIME) {
+            bool negative = q < end && *q == '-';
+            q += negative;
+            const char *start = q;
+            uint64_t v = 0;
+            while (q < end && (unsigned)(unsigned char)*q - '0' <= 9)
+                v = v * 10 + (unsigned)(unsigned char)*q++ - '0';
+            /* 18 digits cannot overflow; longer numbers take the checked path */
+            if (q == start || q - start > 18)
+                return NULL;
+            time = negative ? -(int64_t)v : (int64_t)v;
+        } else {
+            const char *start = q;
+            while (q < end && *q != sep && *q != '\n')
+                q++;
+            if (macro == T1_CONTEXT) {
+                const char *stop = q;
+                while (stop > start && (stop[-1] == '\r' || text1_is_blank(stop[-1])))
+                    stop--;
+                ctx = start;
+                ctx_len = (size_t)(stop - start);
+            }
+        }
+        if (!last) {
+            if (q >= end || *q != sep)
+                return NULL;
+            q++;
+        }
+    }
+    if (q < end && *q == '\r')
+        q++;
+    if (q < end && *q != '\n')
+        return NULL;
+    text1_add_event(p, (uint32_t)handle, code - 1u, value, time, ctx_len ? ctx : NULL, ctx_len,
+                    t->field_of[T1_CONTEXT] != SIZE_MAX);
+    return q < end ? q + 1 : end;
+}
+
+
+static void text1_entry(text1_parser *p, const char *s, size_t n)
+{
+    if (p->kind == SECTION_OPAQUE) {
+        text1_section_keep_line(p, s, n);
+        return;
+    }
+    size_t missing;
+    if (!text1_template_match(&p->tpl, s, n, &missing)) {
+        pv_buf q;
+        pv_buf_init(&q);
+        const text1_template *t = &p->tpl;
+        if (missing == 0)
+            text1_warn(p, "does not fit the section format: it does not start with %s; line "
+                          "skipped",
+                       text1_quote(&q, text1_lit(t, 0), t->lit_len[0]));
+        else if (missing == t->count)
+            text1_warn(p, "does not fit the section format: it does not end with %s; line "
+                          "skipped",
+                       text1_quote(&q, text1_lit(t, missing), t->lit_len[missing]));
+        else
+            text1_warn(p, "missing fields: no %s after %s; line skipped",
+                       text1_quote(&q, text1_lit(t, missing), t->lit_len[missing]),
+                       text1_macro_name(t->macro[missing - 1]));
+        pv_buf_free(&q);
+        return;
+    }
+    if (text1_match_ambiguous(&p->tpl))
+        text1_warn(p, "two free-text fields and the separator occurs in both: the first took "
+                      "the shortest match");
+    size_t before_events = p->d->timeline.count, before_areas = p->d->area_count;
+    size_t before_stats = p->d->stat_count, before_contexts = p->d->context_count;
+    switch (p->kind) {
+    case SECTION_INFO: text1_entry_info(p); break;
+    case SECTION_CONTEXTS: text1_entry_context(p); break;
+    case SECTION_HANDLE: text1_entry_area(p); break;
+    case SECTION_STATISTICS: text1_entry_stat(p); break;
+    case SECTION_TIMELINE: text1_entry_event(p); break;
+    default: break;
+    }
+    /* Keep exactly the lines that were read, so lines[i] is entry i. */
+    if (p->keep_lines && (p->kind == SECTION_INFO || p->d->timeline.count != before_events ||
+                          p->d->area_count != before_areas || p->d->stat_count != before_stats ||
+                          p->d->context_count != before_contexts))
+        text1_section_keep_line(p, s, n);
+}
+
+/* ---- after the whole file: links that may point forward */
+
+/* FORMATS.md §3: a context name matches a CONTEXTS entry with that name, or
+ * whose name equals it after removing a leading type prefix ("TSK: "). */
+static size_t text1_find_context(const pv_wi_data *d, size_t first, size_t count,
+                                 const char *s, size_t n)
+{
+    for (size_t pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            size_t i = 0;
+            while (i < n && i < 16 && text1_is_word_char(s[i]))
+                i++;
+            if (i == 0 || i + 1 >= n || s[i] != ':' || !text1_is_blank(s[i + 1]))
+                return SIZE_MAX;
+            i++;
+            while (i < n && text1_is_blank(s[i]))
+                i++;
+            s += i;
+            n -= i;
+        }
+        for (size_t c = first; c < count; c++) {
+            const char *name = pv_strpool_get(&d->pool, d->contexts[c].name);
+            if (strlen(name) == n && memcmp(name, s, n) == 0)
+                return c;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static void text1_resolve_contexts(text1_parser *p, size_t first_event)
+{
+    pv_wi_data *d = p->d;
+    if (!d->timeline.text_context || p->ctx_name_count == 0)
+        return;
+    size_t known = d->context_count;
+    uint16_t *map = pv_xmalloc(p->ctx_name_count * sizeof *map);
+    for (size_t i = 0; i < p->ctx_name_count; i++) {
+        const char *s = p->names + p->ctx_names[i].off;
+        size_t n = p->ctx_names[i].len;
+        size_t c = text1_find_context(d, 0, known, s, n);
+        if (c == SIZE_MAX) /* kept as written, with no handle */
+            c = pv_wi_add_context(d, UINT64_MAX, s, n);
+        map[i] = c < UINT16_MAX ? (uint16_t)c : UINT16_MAX;
+    }
+    uint16_t *tc = d->timeline.text_context;
+    for (size_t e = first_event; e < d->timeline.count; e++)
+        if (tc[e] != UINT16_MAX)
+            tc[e] = map[tc[e]];
+    free(map);
+}
+
+static uint32_t text1_parent_handle(uint32_t state_handle)
+{
+    /* A state (type 3/5) belongs to the variable/AUX (type 2/4) with the same
+     * low 28 bits (FORMATS.md §1: all states of one variable share one handle). */
+    return (state_handle & 0x0FFFFFFFu) | ((pv_wi_handle_type(state_handle) - 1u) << 28);
+}
+
+static void text1_resolve_areas(text1_parser *p)
+{
+    pv_wi_data *d = p->d;
+    pv_hashmap owners; /* handle -> first area with it, states excluded */
+    pv_hashmap_init(&owners);
+    for (size_t i = 0; i < d->area_count; i++) {
+        uint32_t h = d->areas[i].handle;
+        unsigned type = pv_wi_handle_type(h);
+        if (type == PV_WI_STATE || type == PV_WI_AUX_STATE)
+            continue; /* states share their handle by design */
+        uint32_t first;
+        if (!pv_hashmap_get(&owners, h, &first)) {
+            pv_hashmap_put(&owners, h, (uint32_t)i);
+        } else if (i >= p->first_area) {
+            p->line = p->area_line[i - p->first_area];
+            if (first >= p->first_area)
+                text1_warn(p, "handle %08X defined again (first at line %zu); both kept, links "
+                              "go to the first", h, p->area_line[first - p->first_area]);
+            else
+                text1_warn(p, "handle %08X defined again; both kept, links go to the first", h);
+        }
+    }
+    for (size_t i = 0; i < p->pending_count; i++) {
+        const text1_pending_parent *pp = &p->pending[i];
+        uint32_t parent;
+        if (pv_hashmap_get(&owners, pp->handle, &parent) && parent != pp->area) {
+            d->areas[pp->area].parent = parent;
+        } else {
+            p->line = pp->line;
+            d->areas[pp->area].parent = (uint32_t)pp->fallback;
+            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; %s", pp->handle,
+                       pp->fallback != PV_WI_NONE ? "the nearest preceding function is used"
+                                                  : "no parent");
+        }
+    }
+    for (size_t i = p->first_area; i < d->area_count; i++) {
+        pv_wi_area *a = &d->areas[i];
+        unsigned type = pv_wi_handle_type(a->handle);
+        if (a->parent != PV_WI_NONE || (type != PV_WI_STATE && type != PV_WI_AUX_STATE))
+            continue;
+        uint32_t parent;
+        if (pv_hashmap_get(&owners, text1_parent_handle(a->handle), &parent))
+            a->parent = parent;
+    }
+    pv_hashmap_free(&owners);
+}
+
+/* TimelineStates (FORMATS.md §1): a state change arrives as W on a variable
+ * that has states, or as E on a state handle.  Remember which. */
+static void text1_detect_state_style(text1_parser *p, size_t first_event)
+{
+    pv_wi_data *d = p->d;
+    pv_hashmap with_states;
+    pv_hashmap_init(&with_states);
+    if (p->saw_variable_write)
+        for (size_t i = 0; i < d->area_count; i++) {
+            unsigned type = pv_wi_handle_type(d->areas[i].handle);
+            if (type == PV_WI_STATE || type == PV_WI_AUX_STATE)
+                pv_hashmap_put(&with_states, text1_parent_handle(d->areas[i].handle), 1);
+        }
+    size_t first_write = SIZE_MAX, first_entry = SIZE_MAX;
+    if (with_states.count > 0 || p->saw_state_entry) {
+        const pv_wi_timeline *tl = &d->timeline;
+        for (size_t e = first_event; e < tl->count; e++) {
+            pv_wi_event ev;
+            pv_wi_event_at(tl, e, &ev);
+            unsigned type = pv_wi_handle_type(ev.handle);
+            uint32_t unused;
+            if (first_write == SIZE_MAX && ev.kind == PV_WI_WRITE &&
+                (type == PV_WI_VARIABLE || type == PV_WI_AUX) &&
+                pv_hashmap_get(&with_states, ev.handle, &unused))
+                first_write = e;
+            if (first_entry == SIZE_MAX && ev.kind == PV_WI_ENTRY &&
+                (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
+                first_entry = e;
+            if (first_write != SIZE_MAX && first_entry != SIZE_MAX)
+                break;
+        }
+    }
+    pv_hashmap_free(&with_states);
+    if (first_write == SIZE_MAX && first_entry == SIZE_MAX)
+        return;
+    d->timeline.states_as_writes = first_write < first_entry;
+    if (first_write != SIZE_MAX && first_entry != SIZE_MAX)
+        pv_warn(p->diag,
+                "%s: TIMELINE mixes both TimelineStates styles (W on a state variable at event "
+                "%zu, E on a state handle at event %zu); both are read, an export writes %s",
+                p->path, first_write, first_entry,
+                d->timeline.states_as_writes ? "W on the variable" : "E on the state");
+}
+
+static void text1_parser_free(text1_parser *p)
+{
+    text1_template_free(&p->tpl);
+    free(p->area_line);
+    free(p->pending);
+    free(p->names);
+    free(p->ctx_names);
+    free(p->ctx_table);
+}
+
+bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, pv_wi_data *d,
+                       pv_diag *diag)
+{
+    return pv_wi_parse_text1_progress(path, buf, len, d, diag, NULL);
+}
+
+bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size_t len,
+                                pv_wi_data *d, pv_diag *diag, const pv_progress *progress)
+{
+    text1_parser p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.d = d;
+    p.diag = diag;
+    p.kind = SECTION_NONE;
+    p.first_area = d->area_count;
+    p.last_ctx = SIZE_MAX;
+    size_t first_event = d->timeline.count;
+    size_t stray_lines = 0, first_stray = 0;
+
+    const char *s = (const char *)buf;
+    const char *end = s + len;
+    if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        s += 3;
+    bool cancelled = false;
+    while (s < end) {
+        p.line++;
+        if (p.fast) {
+            const char *next = text1_fast_event(&p, s, end);
+            if (next) {
+                s = next;
+                if ((p.line & 0xFFFF) == 0 && progress &&
+                    !pv_progress_step(progress, "reading Text1",
+                                      (uint64_t)(s - (const char *)buf), len)) {
+                    cancelled = true;
+                    break;
+                }
+                continue;
+            }
+        }
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *line_end = nl ? nl : end;
+        const char *a = s;
+        s = nl ? nl + 1 : end;
+        while (a < line_end && text1_is_blank(*a))
+            a++;
+        const char *b = line_end;
+        while (b > a && (b[-1] == '\r' || text1_is_blank(b[-1])))
+            b--;
+        if (a == b)
+            continue;
+        size_t n = (size_t)(b - a);
+        if (a[0] == '*' && n >= 2 && text1_is_blank(a[1])) {
+            text1_begin_section(&p, a, n);
+        } else if (p.kind == SECTION_NONE) {
+            if (stray_lines++ == 0)
+                first_stray = p.line;
+        } else {
+            text1_entry(&p, a, n);
+        }
+        if ((p.line & 0xFFFF) == 0 && progress &&
+            !pv_progress_step(progress, "reading Text1", (uint64_t)(s - (const char *)buf),
+                              len)) {
+            cancelled = true;
+            break;
+        }
+    }
+    if (cancelled) {
+        pv_error(diag, "%s:%zu: cancelled", path, p.line);
+        text1_parser_free(&p);
+        return false;
+    }
+    if (p.sections_seen == 0) {
+        pv_error(diag, "%s:1: not a winIDEA Text1 file: no '* SECTION' header line", path);
+        text1_parser_free(&p);
+        return false;
+    }
+    if (stray_lines > 0) {
+        p.line = first_stray;
+        text1_warn(&p, "%zu line%s before the first section header; ignored", stray_lines,
+                   stray_lines == 1 ? "" : "s");
+    }
+    text1_resolve_areas(&p);
+    text1_resolve_contexts(&p, first_event);
+    text1_detect_state_style(&p, first_event);
+    text1_parser_free(&p);
+    return true;
+}
+
+int pv_wi_text1_probe(const unsigned char *head, size_t len)
+{
+    const char *s = (const char *)head;
+    const char *end = s + len;
+    if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        s += 3;
+    bool first = true;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *line_end = nl ? nl : end;
+        const char *a = s;
+        s = nl ? nl + 1 : end;
+        while (a < line_end && (text1_is_blank(*a) || *a == '\r'))
+            a++;
+        if (a == line_end)
+            continue;
+        bool header = line_end - a >= 2 && a[0] == '*' && text1_is_blank(a[1]);
+        if (!header)
+            return 0; /* an entry before any header (or after an unknown one): not ours */
+        a += 2;
+        while (a < line_end && text1_is_blank(*a))
+            a++;
+        const char *w = a;
+        while (a < line_end && text1_is_word_char(*a))
+            a++;
+        bool known = text1_section_kind(w, (size_t)(a - w)) != SECTION_OPAQUE &&
+                     (a == line_end || *a == '(' || text1_is_blank(*a) || *a == '\r');
+        if (known)
+            return first ? 90 : 60;
+        if (!first)
+            return 0;
+        first = false;
+        /* An unknown first section: look for the next header within head. */
+        while (s < end) {
+            nl = memchr(s, '\n', (size_t)(end - s));
+            const char *next = nl ? nl + 1 : end;
+            const char *c = s;
+            while (c < next && text1_is_blank(*c))
+                c++;
+            if (next - c >= 2 && c[0] == '*' && text1_is_blank(c[1]))
+                break;
+            s = next;
+        }
+    }
+    return 0;
+}

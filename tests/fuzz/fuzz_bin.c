@@ -1,0 +1,42 @@
+/* libFuzzer target for winIDEA BIN timelines (built with -DPV_FUZZ=ON): the
+ * probe, detection, attaching with each reading, and decoding every event. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profview/winidea_parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    (void)pv_wi_bin_probe(data, size, size);
+    char why[400];
+    int version = pv_wi_bin_detect_version(data, size, why, sizeof why);
+    if (version != 0 && version != 10 && version != 11)
+        __builtin_trap();
+    static const int readings[] = {0, 10, 11};
+    for (size_t r = 0; r < 3; r++) {
+        pv_wi_data d;
+        pv_wi_data_init(&d);
+        pv_diag diag;
+        pv_diag_init(&diag);
+        if (pv_wi_bin_attach_memory(&d, "fuzz.bin", data, size, readings[r], &diag,
+                                    PV_SEV_ERROR)) {
+            if (d.timeline.count != size / PV_WI_RECORD_SIZE)
+                __builtin_trap();
+            uint64_t sum = 0;
+            for (size_t i = 0; i < d.timeline.count; i++) {
+                pv_wi_event e;
+                pv_wi_event_at(&d.timeline, i, &e);
+                sum += e.handle + e.kind + e.core + e.data + (uint64_t)e.time;
+            }
+            (void)sum;
+        } else if (readings[r] != 0 && size >= PV_WI_RECORD_SIZE) {
+            __builtin_trap(); /* a forced reading never fails on whole records */
+        }
+        d.timeline.records = NULL; /* borrowed */
+        pv_wi_data_free(&d);
+        pv_diag_free(&diag);
+    }
+    return 0;
+}

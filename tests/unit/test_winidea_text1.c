@@ -1,0 +1,658 @@
+/* Unit tests for the winIDEA Text1 parser (FORMATS.md §1), through the parse
+ * API: the seed document's own examples, then the rules FORMATS.md adds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profview/winidea_parse.h"
+
+typedef struct parsed {
+    pv_wi_data d;
+    pv_diag diag;
+    bool ok;
+} parsed;
+
+static parsed *parse_n(const char *text, size_t len)
+{
+    parsed *p = calloc(1, sizeof *p);
+    pv_wi_data_init(&p->d);
+    pv_diag_init(&p->diag);
+    p->ok = pv_wi_parse_text1("t.txt", (const unsigned char *)text, len, &p->d, &p->diag);
+    return p;
+}
+
+static parsed *parse(const char *text)
+{
+    return parse_n(text, strlen(text));
+}
+
+static void parsed_free(parsed *p)
+{
+    pv_wi_data_free(&p->d);
+    pv_diag_free(&p->diag);
+    free(p);
+}
+
+/* The number of kept messages containing `needle`. */
+static size_t diag_count(const parsed *p, const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->diag.entry_count; i++)
+        if (strstr(p->diag.entries[i].text, needle))
+            n++;
+    return n;
+}
+
+static const char *area_name(const parsed *p, size_t i)
+{
+    return pv_strpool_get(&p->d.pool, p->d.areas[i].name);
+}
+
+static const char *context_name(const parsed *p, size_t i)
+{
+    return pv_strpool_get(&p->d.pool, p->d.contexts[i].name);
+}
+
+static pv_wi_event event(const parsed *p, size_t i)
+{
+    pv_wi_event e;
+    assert_true(i < p->d.timeline.count);
+    pv_wi_event_at(&p->d.timeline, i, &e);
+    return e;
+}
+
+/* ---- the seed's examples */
+
+static void test_seed_info_and_contexts(void **state)
+{
+    (void)state;
+    parsed *p = parse("* INFO %TOTAL_TIME%\n"
+                      "7962907051\n"
+                      "\n"
+                      "* CONTEXTS %NAME%,%HANDLE%\n"
+                      "ID_TASK_1MS,0x0\n"
+                      "ID_TASK_3MS_PHigh,0x1\n"
+                      "ID_TASK_10MS,0x2\n"
+                      "ID_TASK_100MS,0x3\n"
+                      "ID_TASK_3MS_PLow,0x4\n");
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings + p->diag.errors, 0);
+    assert_true(p->d.has_total_time);
+    assert_int_equal(p->d.total_time, INT64_C(7962907051));
+    assert_int_equal(p->d.context_count, 5);
+    assert_string_equal(context_name(p, 0), "ID_TASK_1MS");
+    assert_string_equal(context_name(p, 4), "ID_TASK_3MS_PLow");
+    assert_int_equal(p->d.contexts[1].handle, 1);
+    assert_int_equal(p->d.contexts[4].handle, 4);
+    /* every header is kept, in file order, for writing the file back */
+    assert_int_equal(p->d.section_count, 2);
+    assert_string_equal(p->d.sections[0].header, "* INFO %TOTAL_TIME%");
+    assert_string_equal(p->d.sections[1].header, "* CONTEXTS %NAME%,%HANDLE%");
+    assert_true(p->d.sections[1].known);
+    assert_int_equal(p->d.sections[1].line_count, 0);
+    parsed_free(p);
+}
+
+static const char seed_functions[] = "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
+                                     "00000000,main,\n"
+                                     "10000000,{,51\n"
+                                     "10000001,{,51\n"
+                                     "10000002,otm(fn_main);,52\n"
+                                     "10000003,CPU_Init();,54\n"
+                                     "10000004,TestStatic1();,59\n"
+                                     "10000005,TestStatic2();,60\n"
+                                     "10000006,},97\n"
+                                     "00000001,\"TestStatic1.c\"#StaticFunc,\n"
+                                     "10000007,{,6\n"
+                                     "10000008,g_cStaticSignal = STATIC;,7\n"
+                                     "10000009,},8\n";
+
+static void test_seed_function_mapping(void **state)
+{
+    (void)state;
+    parsed *p = parse(seed_functions);
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.area_count, 12);
+    assert_int_equal(p->d.areas[0].handle, 0x00000000);
+    assert_string_equal(area_name(p, 0), "main");
+    assert_false(p->d.areas[0].has_value);
+    assert_int_equal(p->d.areas[0].parent, PV_WI_NONE);
+    assert_string_equal(area_name(p, 3), "otm(fn_main);");
+    assert_int_equal(p->d.areas[3].handle, 0x10000002);
+    assert_true(p->d.areas[3].has_value);
+    assert_int_equal(p->d.areas[3].value, 52); /* decimal line number */
+    assert_string_equal(area_name(p, 5), "TestStatic1();");
+    assert_string_equal(area_name(p, 7), "}");
+    assert_int_equal(p->d.areas[7].value, 97);
+    assert_string_equal(area_name(p, 8), "\"TestStatic1.c\"#StaticFunc");
+    assert_int_equal(p->d.areas[8].handle, 1);
+    assert_string_equal(area_name(p, 10), "g_cStaticSignal = STATIC;");
+    assert_int_equal(p->d.areas[10].value, 7);
+    /* lines belong to the nearest preceding function of the section */
+    for (size_t i = 1; i <= 7; i++)
+        assert_int_equal(p->d.areas[i].parent, 0);
+    for (size_t i = 9; i <= 11; i++)
+        assert_int_equal(p->d.areas[i].parent, 8);
+    parsed_free(p);
+}
+
+static void test_seed_data_mapping_and_states(void **state)
+{
+    (void)state;
+    parsed *p = parse("* HANDLE(Data) %HANDLE%,%NAME%,%VALUE%\n"
+                      "20000000,TestStatic1##s_cStatic,\n"
+                      "30000000,,0\n"
+                      "30000000,,1\n"
+                      "20000001,iCounter,\n"
+                      "20000002,TestStatic2##s_cStatic,\n"
+                      "30000002,,0\n"
+                      "30000002,,2\n"
+                      "30000002,,1A\n");
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.area_count, 8);
+    assert_string_equal(area_name(p, 0), "TestStatic1##s_cStatic");
+    assert_string_equal(area_name(p, 1), "");
+    assert_true(p->d.areas[2].has_value);
+    assert_int_equal(p->d.areas[2].value, 1);
+    /* states belong to the variable with the same low 28 bits */
+    assert_int_equal(p->d.areas[1].parent, 0);
+    assert_int_equal(p->d.areas[2].parent, 0);
+    assert_int_equal(p->d.areas[3].parent, PV_WI_NONE);
+    assert_int_equal(p->d.areas[5].parent, 4);
+    assert_int_equal(p->d.areas[6].value, 2);
+    assert_int_equal(p->d.areas[7].value, 0x1A); /* a state value is hex */
+    assert_int_equal(p->d.areas[7].parent, 4);
+    parsed_free(p);
+}
+
+static void test_seed_statistics(void **state)
+{
+    (void)state;
+    parsed *p = parse(
+        "* STATISTICS(Functions) %HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
+        "00000000,,0,267\n"
+        "10000000,51,0,0\n"
+        "10000004,59,1,133\n"
+        "\n"
+        "* STATISTICS(Data) %HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
+        "20000000,,2,0\n"
+        "30000000,0,1,7521\n"
+        "30000000,10,1,3491\n"
+        "\n"
+        "* STATISTICS(Functions) CONTEXT(TSK: extendedTaskFirst) %HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
+        "00000000,,1,37266\n"
+        "00000010,,195,737457\n"
+        "\n"
+        "* STATISTICS(Functions) CONTEXT(TSK: extendedTaskSecond) "
+        "%HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
+        "0000000D,,1,757304\n"
+        "* STATISTICS(Functions) CONTEXT(ISR: tick(1))%HANDLE%,%COUNT%\n"
+        "0000000E,7\n");
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.stat_count, 10);
+    const pv_wi_stat_row *s = p->d.stats;
+    assert_int_equal(s[0].handle, 0);
+    assert_false(s[0].has_value);
+    assert_true(s[0].has_count);
+    assert_int_equal(s[0].count, 0);
+    assert_int_equal(s[0].t[PV_WI_STAT_NET], 267);
+    assert_int_equal(s[0].present, 1u << PV_WI_STAT_NET);
+    assert_int_equal(s[0].context, 0);
+    assert_int_equal(s[0].area_class, 0);
+    assert_int_equal(s[2].value, 59); /* a line's value is decimal */
+    assert_int_equal(s[2].count, 1);
+    assert_int_equal(s[2].t[PV_WI_STAT_NET], 133);
+    assert_int_equal(s[3].area_class, 1);
+    assert_int_equal(s[5].handle, 0x30000000);
+    assert_int_equal(s[5].value, 0x10); /* a state's value is hex */
+    assert_int_equal(s[5].t[PV_WI_STAT_NET], 3491);
+    assert_string_equal(pv_strpool_get(&p->d.pool, s[6].context), "TSK: extendedTaskFirst");
+    assert_int_equal(s[7].count, 195);
+    assert_int_equal(s[7].t[PV_WI_STAT_NET], 737457);
+    assert_int_equal(s[9].handle, 0x0000000E);
+    assert_int_equal(s[9].count, 7);
+    assert_string_equal(pv_strpool_get(&p->d.pool, s[9].context), "ISR: tick(1)");
+    assert_int_equal(s[8].handle, 0x0000000D);
+    assert_string_equal(pv_strpool_get(&p->d.pool, s[8].context), "TSK: extendedTaskSecond");
+    assert_string_equal(p->d.sections[2].header,
+                        "* STATISTICS(Functions) CONTEXT(TSK: extendedTaskFirst) "
+                        "%HANDLE%,%VALUE%,%COUNT%,%T.NET%");
+    parsed_free(p);
+}
+
+static void test_seed_timeline(void **state)
+{
+    (void)state;
+    parsed *p = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n"
+                      "20000000,W,00000001,4336\n"
+                      "00000000,R,,4469\n"
+                      "10000004,E,,4469\n"
+                      "10000004,S,,4602\n"
+                      "00000000,S,,4602\n"
+                      "00000000,X,,4700\n");
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.timeline.count, 6);
+    assert_int_equal(p->d.timeline.version, 11);
+    assert_null(p->d.timeline.text_context);
+    pv_wi_event e = event(p, 0);
+    assert_int_equal(e.handle, 0x20000000);
+    assert_int_equal(e.kind, PV_WI_WRITE);
+    assert_int_equal(e.data, 1);
+    assert_int_equal(e.time, 4336);
+    assert_int_equal(e.core, PV_WI_CORE_UNKNOWN);
+    e = event(p, 1);
+    assert_int_equal(e.kind, PV_WI_RESUME);
+    assert_int_equal(e.data, 0);
+    assert_int_equal(event(p, 2).kind, PV_WI_ENTRY);
+    assert_int_equal(event(p, 2).handle, 0x10000004);
+    assert_int_equal(event(p, 3).kind, PV_WI_SUSPEND);
+    assert_int_equal(event(p, 4).time, 4602);
+    assert_int_equal(event(p, 5).kind, PV_WI_EXIT);
+    parsed_free(p);
+}
+
+static const char states_mapping[] = "* HANDLE(DATA) %HANDLE%,%NAME%,%VALUE%\n"
+                                     "20000000,VAR,\n"
+                                     "30000000,,0\n"
+                                     "30000000,,5\n";
+
+static void test_timeline_states_as_writes(void **state)
+{
+    (void)state;
+    char text[512];
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                "20000000,W,00000005,4336\n",
+             states_mapping);
+    parsed *p = parse(text);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.area_count, 3); /* "DATA": class names are case-insensitive */
+    assert_true(p->d.timeline.states_as_writes);
+    pv_wi_event e = event(p, 0);
+    assert_int_equal(e.handle, 0x20000000);
+    assert_int_equal(e.kind, PV_WI_WRITE);
+    assert_int_equal(e.data, 5);
+    parsed_free(p);
+}
+
+static void test_timeline_states_as_entries(void **state)
+{
+    (void)state;
+    char text[512];
+    /* the seed's own line, with its leading blank */
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                " 30000000,E,00000005,4336\n",
+             states_mapping);
+    parsed *p = parse(text);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_false(p->d.timeline.states_as_writes);
+    pv_wi_event e = event(p, 0);
+    assert_int_equal(e.handle, 0x30000000);
+    assert_int_equal(e.kind, PV_WI_ENTRY);
+    assert_int_equal(e.data, 5);
+    assert_int_equal(e.time, 4336);
+    parsed_free(p);
+}
+
+/* ---- the template rules */
+
+static void test_separator_inside_names(void **state)
+{
+    (void)state;
+    parsed *p = parse("* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
+                      "00000000,otm(int a, int b),\n"
+                      "10000002,otm(a, b);,52\n"
+                      "* CONTEXTS %NAME%,%HANDLE%\n"
+                      "Task, the first,0x7\n");
+    assert_int_equal(p->diag.warnings, 0);
+    assert_string_equal(area_name(p, 0), "otm(int a, int b)");
+    assert_string_equal(area_name(p, 1), "otm(a, b);");
+    assert_int_equal(p->d.areas[1].value, 52);
+    assert_string_equal(context_name(p, 0), "Task, the first");
+    assert_int_equal(p->d.contexts[0].handle, 7);
+    parsed_free(p);
+}
+
+static void test_two_free_text_fields(void **state)
+{
+    (void)state;
+    parsed *p = parse("* HANDLE(Functions) %HANDLE%,%NAME%,%FILE%,%VALUE%\n"
+                      "00000000,main,main.c,\n"
+                      "10000000,f(a, b),dir,x.c,5\n");
+    assert_true(p->ok);
+    assert_int_equal(p->d.area_count, 2);
+    assert_string_equal(pv_strpool_get(&p->d.pool, p->d.areas[0].file), "main.c");
+    /* the first free-text field takes the shortest match, flagged as ambiguous */
+    assert_string_equal(area_name(p, 1), "f(a");
+    assert_string_equal(pv_strpool_get(&p->d.pool, p->d.areas[1].file), " b),dir,x.c");
+    assert_int_equal(p->d.areas[1].value, 5);
+    assert_int_equal(p->diag.warnings, 1);
+    assert_int_equal(diag_count(p, "t.txt:3: two free-text fields"), 1);
+    parsed_free(p);
+}
+
+static void test_unknown_section_and_macro_kept(void **state)
+{
+    (void)state;
+    parsed *p = parse("* FUTURE(Stuff) %A%;%B%\n"
+                      "1;2\n"
+                      "whatever, really\n"
+                      "* HANDLE(OS) %HANDLE%,%NAME%\n"
+                      "60000000,semaphore\n"
+                      "* TIMELINE %HANDLE%,%CORE%,%EVENT%,%VALUE%,%TIME%\n"
+                      "00000000,1,E,,100\n"
+                      "00000000,1,X,,200\n");
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.section_count, 3);
+    assert_false(p->d.sections[0].known);
+    assert_string_equal(p->d.sections[0].header, "* FUTURE(Stuff) %A%;%B%");
+    assert_int_equal(p->d.sections[0].line_count, 2);
+    assert_string_equal(p->d.sections[0].lines[1], "whatever, really");
+    /* an unknown class makes the section unknown: kept, not read */
+    assert_false(p->d.sections[1].known);
+    assert_int_equal(p->d.sections[1].line_count, 1);
+    assert_int_equal(p->d.area_count, 0);
+    /* an unknown macro is skipped; the lines are kept for writing back */
+    assert_true(p->d.sections[2].known);
+    assert_int_equal(p->d.timeline.count, 2);
+    assert_int_equal(event(p, 1).kind, PV_WI_EXIT);
+    assert_int_equal(event(p, 1).time, 200);
+    assert_int_equal(p->d.sections[2].line_count, 2);
+    assert_string_equal(p->d.sections[2].lines[0], "00000000,1,E,,100");
+    parsed_free(p);
+}
+
+static void test_macro_names_case_and_blanks(void **state)
+{
+    (void)state;
+    parsed *p = parse("* statistics(functions) %handle%,%Count%,%T. OUTSIDE.MIN%,%t.net.max%\n"
+                      "00000003,4,10,-20\n");
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.stat_count, 1);
+    assert_int_equal(p->d.stats[0].count, 4);
+    assert_int_equal(p->d.stats[0].t[PV_WI_STAT_OUTSIDE_MIN], 10);
+    assert_int_equal(p->d.stats[0].t[PV_WI_STAT_NET_MAX], -20);
+    assert_int_equal(p->d.stats[0].present,
+                     (1u << PV_WI_STAT_OUTSIDE_MIN) | (1u << PV_WI_STAT_NET_MAX));
+    parsed_free(p);
+}
+
+static void test_crlf_bom_blanks_and_bytes(void **state)
+{
+    (void)state;
+    static const char text[] = "\xEF\xBB\xBF"
+                               "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%  \r\n"
+                               "\r\n"
+                               "   \r\n"
+                               "  00000000,caf\xC3\xA9 \xFF\xFE,\t \r\n"
+                               "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\r\n"
+                               "00000000,E,,10\r\n"
+                               "00000000,X,,20   \r\n"
+                               "\t00000000,E,,30\r\n"
+                               "00000000,X,,40";
+    parsed *p = parse_n(text, sizeof text - 1);
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.area_count, 1);
+    assert_string_equal(area_name(p, 0), "caf\xC3\xA9 \xFF\xFE");
+    assert_string_equal(p->d.sections[0].header, "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%");
+    assert_int_equal(p->d.timeline.count, 4);
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(event(p, i).time, 10 * (int64_t)(i + 1));
+    parsed_free(p);
+}
+
+static void test_bad_lines_warn_and_are_skipped(void **state)
+{
+    (void)state;
+    parsed *p = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n" /* 1 */
+                      "0000000G,E,,10\n"                             /* 2: bad hex */
+                      "00000000,Q,,20\n"                             /* 3: unknown event */
+                      "00000000,E\n"                                 /* 4: short */
+                      "00000000,E,,3x\n"                             /* 5: bad time */
+                      "123456789,E,,50\n"                            /* 6: 9 hex digits */
+                      "00000000,E,zz,60\n"                           /* 7: bad value */
+                      "00000000,E,,9223372036854775807\n"            /* 8: fine, 19 digits */
+                      "00000000,E,,9223372036854775808\n"            /* 9: overflow */
+                      "00000000,X,,70\n");                           /* 10 */
+    assert_true(p->ok);
+    assert_int_equal(p->diag.warnings, 7);
+    assert_int_equal(diag_count(p, "t.txt:2: bad hex handle '0000000G'"), 1);
+    assert_int_equal(diag_count(p, "t.txt:3: unknown event"), 1);
+    assert_int_equal(diag_count(p, "t.txt:4: missing fields"), 1);
+    assert_int_equal(diag_count(p, "t.txt:5: bad decimal time '3x'"), 1);
+    assert_int_equal(diag_count(p, "t.txt:6: bad hex handle"), 1);
+    assert_int_equal(diag_count(p, "t.txt:7: bad hex value 'zz'"), 1);
+    assert_int_equal(diag_count(p, "t.txt:9: bad decimal time"), 1);
+    assert_int_equal(p->d.timeline.count, 2);
+    assert_int_equal(event(p, 0).time, INT64_MAX);
+    assert_int_equal(event(p, 1).time, 70);
+    parsed_free(p);
+}
+
+static void test_bad_mapping_and_statistics_lines(void **state)
+{
+    (void)state;
+    parsed *p = parse("text before any section\n"
+                      "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
+                      "00000000,main,\n"
+                      "10000000,{,fifty\n"
+                      "* STATISTICS(Data) %HANDLE%,%VALUE%,%COUNT%,%T.NET%\n"
+                      "30000000,XY,1,2\n"
+                      "30000000,1,one,2\n"
+                      "30000000,1,1,2\n");
+    assert_true(p->ok);
+    assert_int_equal(diag_count(p, "t.txt:1: 1 line before the first section header"), 1);
+    assert_int_equal(diag_count(p, "t.txt:4: bad line number 'fifty'"), 1);
+    assert_int_equal(diag_count(p, "t.txt:6: bad hex state value 'XY'"), 1);
+    assert_int_equal(diag_count(p, "t.txt:7: bad decimal COUNT 'one'"), 1);
+    assert_int_equal(p->diag.warnings, 4);
+    assert_int_equal(p->d.area_count, 1);
+    assert_int_equal(p->d.stat_count, 1);
+    parsed_free(p);
+}
+
+static void test_not_text1(void **state)
+{
+    (void)state;
+    parsed *p = parse("0\tMicrosoft (R) PLIST\n1\t521\n");
+    assert_false(p->ok);
+    assert_int_equal(p->diag.errors, 1);
+    assert_int_equal(diag_count(p, "t.txt:1: not a winIDEA Text1 file"), 1);
+    parsed_free(p);
+    p = parse("");
+    assert_false(p->ok);
+    parsed_free(p);
+}
+
+static void test_ten_megabyte_lines(void **state)
+{
+    (void)state;
+    size_t big = 10u << 20;
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_puts(&b, "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n00000000,");
+    for (size_t i = 0; i < big; i++)
+        pv_buf_putc(&b, (char)('a' + i % 26));
+    pv_buf_puts(&b, ",\n* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n00000000,E,,");
+    for (size_t i = 0; i < big; i++)
+        pv_buf_putc(&b, (char)('0' + i % 10));
+    pv_buf_puts(&b, "\n");
+    for (size_t i = 0; i < big; i++)
+        pv_buf_putc(&b, ',');
+    pv_buf_puts(&b, "\n00000000,E,,5\n");
+    parsed *p = parse_n(b.data, b.len);
+    pv_buf_free(&b);
+    assert_int_equal(p->d.area_count, 1);
+    assert_int_equal(strlen(area_name(p, 0)), big);
+    assert_int_equal(p->diag.warnings, 2);
+    assert_int_equal(diag_count(p, "t.txt:4: bad decimal time '0123456789"), 1);
+    assert_int_equal(diag_count(p, "t.txt:5: bad hex handle ''"), 1);
+    assert_int_equal(p->d.timeline.count, 1);
+    assert_int_equal(event(p, 0).time, 5);
+    parsed_free(p);
+}
+
+static void test_line_parent_rule(void **state)
+{
+    (void)state;
+    parsed *p = parse("* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%,%HANDLE.PARENT%\n"
+                      "00000000,first,,\n"
+                      "10000000,a,1,00000001\n" /* explicit parent, defined later */
+                      "10000001,b,2,\n"         /* nearest preceding function */
+                      "00000001,second,,\n"
+                      "10000002,c,3,\n"
+                      "10000003,d,4,0000000F\n" /* unknown parent */
+                      "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
+                      "10000004,e,5\n"          /* a new section: no function yet */
+                      "* HANDLE(AUX) %HANDLE%,%NAME%,%VALUE%\n"
+                      "40000001,adc,\n"
+                      "50000001,,FF\n");
+    assert_int_equal(p->d.areas[1].parent, 3);
+    assert_int_equal(p->d.areas[2].parent, 0);
+    assert_int_equal(p->d.areas[4].parent, 3);
+    /* an unknown HANDLE.PARENT falls back to the nearest function, with a warning */
+    assert_int_equal(p->d.areas[5].parent, 3);
+    assert_int_equal(diag_count(p, "t.txt:7: HANDLE.PARENT 0000000F is not an area"), 1);
+    assert_int_equal(p->d.areas[6].parent, PV_WI_NONE);
+    assert_int_equal(p->d.areas[8].parent, 7); /* AUX state -> AUX */
+    assert_int_equal(p->d.areas[8].value, 0xFF);
+    assert_int_equal(p->diag.warnings, 1);
+    parsed_free(p);
+}
+
+static void test_duplicate_handle_warns(void **state)
+{
+    (void)state;
+    parsed *p = parse("* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
+                      "00000000,main,\n"
+                      "00000000,main again,\n"
+                      "10000000,{,1\n");
+    assert_int_equal(p->d.area_count, 3);
+    assert_int_equal(diag_count(p, "t.txt:3: handle 00000000 defined again (first at line 2)"),
+                     1);
+    assert_int_equal(p->d.areas[2].parent, 1); /* nearest preceding type-0 row */
+    parsed_free(p);
+}
+
+static void test_timeline_context_field(void **state)
+{
+    (void)state;
+    parsed *p = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n"
+                      "00000000,E,,1\n"
+                      "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+                      "00000000,E,,2,TSK: extendedTaskFirst\n"
+                      "00000001,E,,3,extendedTaskSecond\n"
+                      "00000001,X,,4,\n"
+                      "00000002,E,,5,ISR: Unlisted\n"
+                      "00000002,X,,6,TSK: extendedTaskFirst\r\n"
+                      "* CONTEXTS %NAME%,%HANDLE%\n" /* after the timeline: still matched */
+                      "extendedTaskFirst,0x10\n"
+                      "extendedTaskSecond,0x11\n");
+    assert_int_equal(p->diag.warnings, 0);
+    assert_int_equal(p->d.timeline.count, 6);
+    const uint16_t *tc = p->d.timeline.text_context;
+    assert_non_null(tc);
+    assert_int_equal(tc[0], UINT16_MAX); /* the first section had no %CONTEXT% */
+    assert_int_equal(tc[1], 0);          /* "TSK: " prefix removed */
+    assert_int_equal(tc[2], 1);
+    assert_int_equal(tc[3], UINT16_MAX); /* empty: none named */
+    assert_int_equal(tc[4], 2);          /* unknown: a new context, as written */
+    assert_int_equal(tc[5], 0);
+    assert_int_equal(p->d.context_count, 3);
+    assert_string_equal(context_name(p, 2), "ISR: Unlisted");
+    assert_int_equal(p->d.contexts[2].handle, UINT64_MAX);
+    parsed_free(p);
+}
+
+static void test_general_path_matches_fast_path(void **state)
+{
+    (void)state;
+    /* the same events, once in the plain layout (fast path) and once with a
+     * prefix and multi-character separators (general path) */
+    parsed *a = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n"
+                      "20000000,W,FFFFFFFFFFFFFFFF,-5\n"
+                      "0000000A,E,,0\n");
+    parsed *b = parse("* TIMELINE ev: %HANDLE% | %EVENT% | %VALUE% | %TIME% ns\n"
+                      "ev: 20000000 | W | FFFFFFFFFFFFFFFF | -5 ns\n"
+                      "ev: 0000000A | E |  | 0 ns\n");
+    assert_int_equal(a->diag.warnings + b->diag.warnings, 0);
+    assert_int_equal(a->d.timeline.count, 2);
+    assert_int_equal(b->d.timeline.count, 2);
+    assert_memory_equal(a->d.timeline.records, b->d.timeline.records, 2 * PV_WI_RECORD_SIZE);
+    assert_int_equal(event(a, 0).data, UINT64_MAX);
+    assert_int_equal(event(a, 0).time, -5);
+    parsed_free(a);
+    parsed_free(b);
+}
+
+static void test_header_without_format(void **state)
+{
+    (void)state;
+    parsed *p = parse("* TIMELINE\n00000000,E,,1\n* TIMELINE %HANDLE%,%VALUE%\n1,2\n");
+    assert_true(p->ok);
+    assert_int_equal(p->d.timeline.count, 0);
+    assert_int_equal(diag_count(p, "t.txt:1: TIMELINE section has no %MACRO%"), 1);
+    assert_int_equal(diag_count(p, "t.txt:3: TIMELINE section format has no %EVENT%"), 1);
+    assert_int_equal(p->d.sections[0].line_count, 1);
+    assert_int_equal(p->d.sections[1].line_count, 1);
+    parsed_free(p);
+}
+
+static void test_probe(void **state)
+{
+    (void)state;
+    static const char seed[] = "* INFO %TOTAL_TIME%\n7962907051\n";
+    assert_int_equal(pv_wi_text1_probe((const unsigned char *)seed, sizeof seed - 1), 90);
+    static const char bom[] = "\xEF\xBB\xBF\r\n  \r\n* handle(Functions) %HANDLE%\r\n";
+    assert_int_equal(pv_wi_text1_probe((const unsigned char *)bom, sizeof bom - 1), 90);
+    static const char unknown_first[] = "* FUTURE %X%\nx\n* TIMELINE %HANDLE%\n";
+    assert_int_equal(
+        pv_wi_text1_probe((const unsigned char *)unknown_first, sizeof unknown_first - 1), 60);
+    static const char plist[] = "0\tMicrosoft (R) PLIST\n";
+    assert_int_equal(pv_wi_text1_probe((const unsigned char *)plist, sizeof plist - 1), 0);
+    static const char other[] = "* TIMELINES are fun\n";
+    assert_int_equal(pv_wi_text1_probe((const unsigned char *)other, sizeof other - 1), 0);
+    /* a text file never looks like a BIN, so Text1 wins */
+    assert_int_equal(pv_wi_bin_probe((const unsigned char *)seed, sizeof seed - 1, sizeof seed),
+                     0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_info_and_contexts),
+        cmocka_unit_test(test_seed_function_mapping),
+        cmocka_unit_test(test_seed_data_mapping_and_states),
+        cmocka_unit_test(test_seed_statistics),
+        cmocka_unit_test(test_seed_timeline),
+        cmocka_unit_test(test_timeline_states_as_writes),
+        cmocka_unit_test(test_timeline_states_as_entries),
+        cmocka_unit_test(test_separator_inside_names),
+        cmocka_unit_test(test_two_free_text_fields),
+        cmocka_unit_test(test_unknown_section_and_macro_kept),
+        cmocka_unit_test(test_macro_names_case_and_blanks),
+        cmocka_unit_test(test_crlf_bom_blanks_and_bytes),
+        cmocka_unit_test(test_bad_lines_warn_and_are_skipped),
+        cmocka_unit_test(test_bad_mapping_and_statistics_lines),
+        cmocka_unit_test(test_not_text1),
+        cmocka_unit_test(test_ten_megabyte_lines),
+        cmocka_unit_test(test_line_parent_rule),
+        cmocka_unit_test(test_duplicate_handle_warns),
+        cmocka_unit_test(test_timeline_context_field),
+        cmocka_unit_test(test_general_path_matches_fast_path),
+        cmocka_unit_test(test_header_without_format),
+        cmocka_unit_test(test_probe),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
