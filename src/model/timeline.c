@@ -284,10 +284,13 @@ static bool tl_all_contexts(const pv_hashmap *context_map, uint64_t value)
 
 /* FORMATS.md §3 source (2): the context area.  Explicit (o->context_area,
  * a name or a hex handle), else detected: a state variable whose state
- * values in the mapping all are CONTEXTS handles (the one covering the most
- * contexts; at least two unless there is one context), else a variable
- * whose values written in the timeline all are CONTEXTS handles.  Returns
- * the state key, or 0. */
+ * values in the mapping all are CONTEXTS handles, else a variable whose
+ * values written in the timeline all are CONTEXTS handles.  Decision: a
+ * candidate must also cover at least half of the CONTEXTS handles (and two
+ * of them when there are several), so that an ordinary flag with states 0
+ * and 1 is not taken for the running task because CONTEXTS happens to list
+ * handles 0x0 and 0x1 (the seed's own example); the candidate covering the
+ * most contexts wins, ties go to the first.  Returns the state key, or 0. */
 static uint32_t tl_find_context_area(tl_pass *p)
 {
     const pv_timeline_index *ix = p->ix;
@@ -307,7 +310,9 @@ static uint32_t tl_find_context_area(tl_pass *p)
     }
     if (p->d->context_count == 0)
         return 0;
-    size_t need = p->d->context_count == 1 ? 1 : 2;
+    size_t need = (p->d->context_count + 1) / 2;
+    if (need < 2 && p->d->context_count > 1)
+        need = 2;
     uint32_t best = 0;
     size_t best_cover = 0;
     {
@@ -349,7 +354,9 @@ static uint32_t tl_find_context_area(tl_pass *p)
     /* From the written values: one extra pass over the records, only here. */
     pv_hashmap keys; /* state key -> candidate slot */
     pv_hashmap_init(&keys);
-    typedef struct { uint32_t key; bool all; bool multi; uint64_t first; size_t n; } cand;
+    pv_hashmap seen; /* candidate << 32 | context -> 1: the distinct contexts written */
+    pv_hashmap_init(&seen);
+    typedef struct { uint32_t key; bool all; size_t distinct; size_t n; } cand;
     cand *cands = NULL;
     size_t cand_n = 0, cand_cap = 0;
     const pv_wi_timeline *tl = &p->d->timeline;
@@ -364,25 +371,34 @@ static uint32_t tl_find_context_area(tl_pass *p)
         uint32_t key = tl_state_key(e.handle), k;
         if (!pv_hashmap_get(&keys, key, &k)) {
             cands = pv_xgrow(cands, &cand_cap, cand_n + 1, sizeof *cands);
-            cands[cand_n] = (cand){key, true, false, e.data, 0};
+            cands[cand_n] = (cand){key, true, 0, 0};
             k = (uint32_t)cand_n++;
             pv_hashmap_put(&keys, key, k);
         }
         cand *c = &cands[k];
         c->n++;
-        if (c->all && !tl_all_contexts(&p->context_map, e.data))
+        if (!c->all)
+            continue;
+        uint32_t ctx, one;
+        if (!pv_hashmap_get(&p->context_map, e.data, &ctx)) {
             c->all = false;
-        if (e.data != c->first)
-            c->multi = true;
+            continue;
+        }
+        uint64_t pair = (uint64_t)k << 32 | ctx;
+        if (!pv_hashmap_get(&seen, pair, &one)) {
+            pv_hashmap_put(&seen, pair, 1);
+            c->distinct++;
+        }
     }
-    size_t best_n = 0;
+    size_t best_cover_w = 0;
     for (size_t k = 0; k < cand_n; k++)
-        if (cands[k].all && (cands[k].multi || need == 1) && cands[k].n > best_n) {
+        if (cands[k].all && cands[k].distinct >= need && cands[k].distinct > best_cover_w) {
             best = cands[k].key;
-            best_n = cands[k].n;
+            best_cover_w = cands[k].distinct;
         }
     free(cands);
     pv_hashmap_free(&keys);
+    pv_hashmap_free(&seen);
     return best;
 }
 

@@ -195,6 +195,46 @@ static void test_context_area_from_writes(void **state)
     data_free(d);
 }
 
+/* Decision (docs/winidea-model.md): a flag with states 0 and 1 is not a
+ * context area just because CONTEXTS lists handles 0x0 .. 0x4 (2 of 5 <
+ * half); named explicitly, it is. */
+static void test_context_area_needs_coverage(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    for (unsigned c = 0; c < 5; c++) {
+        char name[8];
+        snprintf(name, sizeof name, "T%u", c);
+        pv_wi_add_context(d, c, name, strlen(name));
+    }
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, 0x20000000u, "s_cStatic", 9);
+    add_state(d, 0x30000000u, 0);
+    add_state(d, 0x30000000u, 1);
+    ev(d, 0x20000000u, 'W', 1, 0);
+    ev(d, FN_F, 'E', 0, 1);
+    ev(d, 0x20000000u, 'W', 0, 2);
+    ev(d, FN_F, 'X', 0, 3);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_UNKNOWN);
+    assert_string_equal(ctx_of(&ix, 1), "Unknown");
+    pv_timeline_index_free(&ix);
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.context_area = "s_cStatic";
+    assert_true(pv_timeline_index_build(&ix, d, &o, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
+    assert_string_equal(ctx_of(&ix, 1), "T1");
+    /* f X at 3 runs in T0 (switched at 2): f's first event there, implicit */
+    assert_string_equal(ctx_of(&ix, 3), "T0");
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
 /* (3) the v1.1 core index, and (4) Unknown for a v1.0 timeline. */
 static void test_context_core_and_unknown(void **state)
 {
@@ -624,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_context_from_text),
         cmocka_unit_test(test_context_area_choice),
         cmocka_unit_test(test_context_area_from_writes),
+        cmocka_unit_test(test_context_area_needs_coverage),
         cmocka_unit_test(test_context_core_and_unknown),
         cmocka_unit_test(test_implicit_frame_order),
         cmocka_unit_test(test_views_timeline),
