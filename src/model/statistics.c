@@ -420,7 +420,8 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
         stats_state_close(st, (uint32_t)k, end);
     /* Rows only for pairs with at least one event: every accumulator was
      * created by an event.  Sorted by area, then context. */
-    qsort(st->accs, st->acc_count, sizeof *st->accs, stats_compare_acc);
+    if (st->acc_count > 1)
+        qsort(st->accs, st->acc_count, sizeof *st->accs, stats_compare_acc);
     free(st->slot);
     st->slot = NULL;
     free(st->data_slot);

@@ -658,6 +658,21 @@ static void test_random_events_keep_invariants(void **state)
     }
 }
 
+/* A mapping without a timeline: every view exists and is empty or small. */
+static void test_views_empty_timeline(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, NULL), PV_LOAD_OK);
+    assert_int_equal(pv_view_rows(view(f, "timeline")), 0);
+    assert_int_equal(pv_view_rows(view(f, "call-trace")), 0);
+    assert_int_equal(pv_view_rows(view(f, "statistics")), 0);
+    assert_int_equal(pv_view_rows(view(f, "routines")), 0);
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_views_statistics_and_data),
         cmocka_unit_test(test_views_window),
         cmocka_unit_test(test_random_events_keep_invariants),
+        cmocka_unit_test(test_views_empty_timeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
