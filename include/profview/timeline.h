@@ -98,7 +98,25 @@ typedef struct pv_timeline_index {
     size_t stat_count;
 
     size_t warnings;
+
+    /* Incremental indexing: events [0, indexed) have their area, context and
+     * depth; calls, statistics and time_last exist once complete. */
+    size_t indexed;
+    bool complete;
+    struct pv_tl_pass *pass;  /* the pass in progress (timeline.c), NULL when complete */
 } pv_timeline_index;
+
+/* Incremental form of pv_timeline_index_build, so that a first screen of
+ * events needs only a prefix of the pass: begin sets up areas, contexts and
+ * the window (window_first/window_end by binary search over the times);
+ * advance indexes the events up to `upto` (exclusive); finish indexes the
+ * rest and computes the calls and statistics.  advance/finish return false
+ * when cancelled through the options' progress (the index then stays
+ * incomplete; free it).  `d` and `diag` must outlive the index. */
+bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d,
+                             const pv_tl_options *o, pv_diag *diag);
+bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
+bool pv_timeline_index_finish(pv_timeline_index *ix);
 
 /* Builds the index over d's timeline, areas and contexts, with the
  * statistics over the window of `o` (FORMATS.md §3).  Warnings (mismatched X,

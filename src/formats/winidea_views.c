@@ -19,7 +19,24 @@ typedef struct wi_model {
     pv_wi_data *d;
     pv_timeline_index ix;
     bool indexed;
+    pv_file *f;
 } wi_model;
+
+/* The whole index (deferred loads finish it when a view needs it). */
+static void wi_model_complete(wi_model *m)
+{
+    if (!m->ix.complete)
+        pv_timeline_index_finish(&m->ix);
+}
+
+/* Events [0, upto) indexed; sequential readers advance in large steps. */
+static void wi_model_reach(wi_model *m, size_t upto)
+{
+    if (upto > m->ix.indexed) {
+        size_t step = m->ix.indexed + (1u << 16);
+        pv_timeline_index_advance(&m->ix, upto > step ? upto : step);
+    }
+}
 
 static void wi_model_destroy(void *p)
 {
@@ -497,6 +514,8 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     const wi_events_impl *im = v->impl;
     const pv_timeline_index *ix = &im->m->ix;
     size_t i = im->first + row;
+    if (i >= ix->indexed)
+        wi_model_reach(im->m, i + 1);
     uint32_t area = ix->event_area[i];
     pv_wi_event e;
     switch (col) {
@@ -555,7 +574,10 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
 static uint32_t wi_timeline_group(const pv_view *v, size_t row)
 {
     const wi_events_impl *im = v->impl;
-    return im->m->ix.event_area[im->first + row];
+    size_t i = im->first + row;
+    if (i >= im->m->ix.indexed)
+        wi_model_reach(im->m, i + 1);
+    return im->m->ix.event_area[i];
 }
 
 enum { CS_ID, CS_POSITION, CS_ROUTINE, CS_HANDLE, CS_CONTEXT, CS_ENTRY, CS_COLUMNS };
@@ -603,6 +625,7 @@ static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
 {
     const wi_events_impl *im = v->impl;
     (void)detail;
+    wi_model_complete(im->m);
     return wi_call_stack_at(im->m, im->first + row);
 }
 
@@ -650,11 +673,13 @@ static const pv_detail_def wi_call_trace_details[] = {{"call-events", "Events of
 
 static size_t wi_calls_rows(const pv_view *v)
 {
+    wi_model_complete(v->impl);
     return ((const wi_model *)v->impl)->ix.call_count;
 }
 
 static size_t wi_calls_parent(const pv_view *v, size_t row)
 {
+    wi_model_complete(v->impl); /* rows exist only once complete */
     uint32_t p = ((const wi_model *)v->impl)->ix.call_parent[row];
     return p == PV_TL_OPEN ? PV_NO_ROW : p;
 }
@@ -672,6 +697,7 @@ static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k)
 
 static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
+    wi_model_complete(v->impl);
     const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
     uint16_t c = wi_call_context(ix, row);
     switch (col) {
@@ -918,14 +944,84 @@ static pv_view *wi_routines_view(wi_model *m)
     return pv_table_view(t);
 }
 
+/* ---- deferred loads: a view built from the whole index on first use */
+
+typedef pv_view *(*wi_make_fn)(wi_model *m);
+
+typedef struct wi_lazy {
+    wi_model *m;
+    wi_make_fn make;
+    pv_view *inner;
+} wi_lazy;
+
+static pv_view *wi_lazy_inner(const pv_view *v)
+{
+    wi_lazy *l = v->impl;
+    if (!l->inner) {
+        wi_model_complete(l->m);
+        l->inner = l->make(l->m);
+    }
+    return l->inner;
+}
+
+static size_t wi_lazy_rows(const pv_view *v)
+{
+    return pv_view_rows(wi_lazy_inner(v));
+}
+
+static void wi_lazy_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    pv_view_cell(wi_lazy_inner(v), row, col, out);
+}
+
+static pv_view *wi_lazy_detail(const pv_view *v, size_t detail, size_t row)
+{
+    pv_view *inner = wi_lazy_inner(v);
+    return inner->ops->open_detail ? inner->ops->open_detail(inner, detail, row) : NULL;
+}
+
+static void wi_lazy_destroy(pv_view *v)
+{
+    wi_lazy *l = v->impl;
+    pv_view_free(l->inner);
+    wi_virtual_destroy(v); /* frees l */
+}
+
+static const pv_view_ops wi_lazy_ops = {
+    wi_lazy_rows, wi_lazy_cell, NULL, wi_lazy_detail, wi_lazy_destroy, NULL,
+};
+
+/* The columns and details of a (flat) view that `make` will build. */
+static pv_view *wi_lazy_view(wi_model *m, wi_make_fn make, const char *id, const char *title,
+                             const pv_column *cols, size_t n, const pv_detail_def *details,
+                             size_t detail_count)
+{
+    wi_lazy *l = pv_xcalloc(1, sizeof *l);
+    l->m = m;
+    l->make = make;
+    pv_view *v = wi_virtual_view(id, title, cols, n, &wi_lazy_ops, l);
+    v->details = details;
+    v->detail_count = detail_count;
+    return v;
+}
+
+static pv_view *wi_make_summary(wi_model *m) { return wi_summary_view(m->f, m); }
+static pv_view *wi_make_contexts(wi_model *m) { return wi_contexts_view(m); }
+static pv_view *wi_make_statistics(wi_model *m) { return wi_statistics_view(m); }
+static pv_view *wi_make_routines(wi_model *m) { return wi_routines_view(m); }
+static pv_view *wi_make_lines(wi_model *m) { return wi_lines_view(m); }
+static pv_view *wi_make_data(wi_model *m) { return wi_data_view(m); }
+
 /* ---- the result set */
 
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
 {
     wi_model *m = pv_xcalloc(1, sizeof *m);
     m->d = d;
+    m->f = f;
     f->loader_data = m;
     f->loader_free = wi_model_destroy;
+    bool defer = o && o->defer_index;
     pv_tl_options to;
     memset(&to, 0, sizeof to);
     if (o) {
@@ -934,23 +1030,46 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
         to.from = o->from;
         to.has_to = o->has_to;
         to.to = o->to;
-        to.progress = o->progress;
+        if (!defer)
+            to.progress = o->progress; /* the caller's progress lives only while loading */
     }
     to.file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : f->path);
-    if (!pv_timeline_index_build(&m->ix, d, &to, &f->diag))
+    if (!pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
         return PV_LOAD_ERROR;
     m->indexed = true;
+    if (!defer && !pv_timeline_index_finish(&m->ix))
+        return PV_LOAD_ERROR; /* cancelled */
     wi_init_stat_columns();
     pv_result_set *set = pv_file_add_set(f, 1, "winIDEA profiler", "winIDEA timeline");
-    pv_set_add_view(set, wi_summary_view(f, m));
-    pv_set_add_view(set, wi_contexts_view(m));
-    pv_set_add_view(set, wi_statistics_view(m));
+    if (!defer) {
+        pv_set_add_view(set, wi_summary_view(f, m));
+        pv_set_add_view(set, wi_contexts_view(m));
+        pv_set_add_view(set, wi_statistics_view(m));
+    } else {
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_summary, "summary", "Summary",
+                                          wi_summary_columns, SUMMARY_COLUMNS, NULL, 0));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
+                                          wi_context_columns, CTX_COLUMNS, NULL, 0));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
+                                          wi_stat_columns, ST_COLUMNS, NULL, 0));
+    }
     pv_set_add_view(set, wi_statistics_exported_view(m));
     pv_set_add_view(set, wi_timeline_view(m));
     pv_set_add_view(set, wi_call_trace_view(m));
-    pv_set_add_view(set, wi_routines_view(m));
-    pv_set_add_view(set, wi_lines_view(m));
-    pv_set_add_view(set, wi_data_view(m));
+    if (!defer) {
+        pv_set_add_view(set, wi_routines_view(m));
+        pv_set_add_view(set, wi_lines_view(m));
+        pv_set_add_view(set, wi_data_view(m));
+    } else {
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_routines, "routines", "Routines",
+                                          wi_routine_columns, RT_COLUMNS, wi_routine_details,
+                                          PV_ARRAY_LEN(wi_routine_details)));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
+                                          LINE_COLUMNS, NULL, 0));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns,
+                                          DATA_COLUMNS, wi_data_details,
+                                          PV_ARRAY_LEN(wi_data_details)));
+    }
     return PV_LOAD_OK;
 }
 
@@ -959,4 +1078,11 @@ const pv_wi_data *pv_wi_file_data(const pv_file *f)
     if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
         return NULL;
     return ((const wi_model *)f->loader_data)->d;
+}
+
+const pv_timeline_index *pv_wi_file_index(const pv_file *f)
+{
+    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
+        return NULL;
+    return &((const wi_model *)f->loader_data)->ix;
 }

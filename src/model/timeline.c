@@ -43,10 +43,11 @@ typedef struct tl_stack {
     size_t im_call_n, im_call_cap;
 } tl_stack;
 
-typedef struct tl_pass {
+struct pv_tl_pass {
     pv_timeline_index *ix;
     const pv_wi_data *d;
-    const pv_tl_options *o;
+    pv_tl_options opt;        /* a copy: the pass may outlive the caller's options */
+    const pv_tl_options *o;   /* = &opt */
     pv_diag *diag;
     const char *file;
     pv_stats st;
@@ -65,7 +66,11 @@ typedef struct tl_pass {
     uint32_t cache_area[TL_AREA_CACHE];
     size_t i;                 /* the event being processed */
     int64_t time;             /* its (effective) time */
-} tl_pass;
+    int64_t prev;             /* the previous event's effective time */
+    uint32_t last_handle, last_area;
+    uint64_t last_value;
+};
+typedef struct pv_tl_pass tl_pass;
 
 const char *pv_tl_type_name(unsigned type)
 {
@@ -838,7 +843,7 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     return tl_unknown_context(p);
 }
 
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
+bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d,
                              const pv_tl_options *o, pv_diag *diag)
 {
     memset(ix, 0, sizeof *ix);
@@ -847,23 +852,25 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     ix->context_area = PV_WI_NONE;
     const pv_wi_timeline *tl = &d->timeline;
     size_t n = tl->count;
-    tl_pass p;
-    memset(&p, 0, sizeof p);
-    p.ix = ix;
-    p.d = d;
-    p.o = o;
-    p.diag = diag;
-    p.file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
-    p.unknown_context = PV_TL_NO_CONTEXT;
-    memset(p.core_context, 0xFF, sizeof p.core_context);
-    memset(p.cache_key, 0xFF, sizeof p.cache_key); /* UINT64_MAX is never a key */
-    pv_hashmap_init(&p.area_map);
-    pv_hashmap_init(&p.state_keys);
-    pv_hashmap_init(&p.context_map);
+    tl_pass *p = pv_xcalloc(1, sizeof *p);
+    ix->pass = p;
+    p->ix = ix;
+    p->d = d;
+    if (o)
+        p->opt = *o;
+    p->o = &p->opt;
+    p->opt.context_area = NULL; /* only read here, below; the caller's string may go */
+    p->diag = diag;
+    p->file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
+    p->unknown_context = PV_TL_NO_CONTEXT;
+    memset(p->core_context, 0xFF, sizeof p->core_context);
+    memset(p->cache_key, 0xFF, sizeof p->cache_key); /* UINT64_MAX is never a key */
+    pv_hashmap_init(&p->area_map);
+    pv_hashmap_init(&p->state_keys);
+    pv_hashmap_init(&p->context_map);
     if (n > PV_TL_MAX_EVENTS) {
-        pv_error(diag, "%s: %zu timeline events; at most %u can be indexed", p.file, n,
+        pv_error(diag, "%s: %zu timeline events; at most %u can be indexed", p->file, n,
                  PV_TL_MAX_EVENTS);
-        tl_free_pass(&p);
         pv_timeline_index_free(ix);
         return false;
     }
@@ -872,137 +879,199 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     ix->from = ix->has_from ? o->from : INT64_MIN;
     ix->to = ix->has_to ? o->to : INT64_MAX;
 
-    pv_wi_event e;
     int64_t start = 0;
     if (n) {
+        pv_wi_event e;
         pv_wi_event_at(tl, 0, &e);
         start = e.time;
     }
     ix->time_first = start;
-    tl_init_areas(&p);
-    pv_stats_init(&p.st, o, start, false); /* all_running: once the source is known */
-    tl_setup_contexts(&p);
-    p.st.all_running =
+    p->prev = start;
+    p->last_area = PV_WI_NONE;
+    tl_init_areas(p);
+    pv_stats_init(&p->st, o, start, false); /* all_running: once the source is known */
+    p->opt.context_area = o ? o->context_area : NULL;
+    tl_setup_contexts(p);
+    p->opt.context_area = NULL;
+    p->st.all_running =
         ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
+
+    /* The window's events, by binary search over the recorded times (which
+     * ascend in a valid file), so that the timeline view knows its rows
+     * before the pass reaches them. */
+    size_t lo = 0, hi = n;
+    while (ix->has_from && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_wi_event e;
+        pv_wi_event_at(tl, mid, &e);
+        if (e.time < ix->from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ix->window_first = lo;
+    hi = n;
+    while (ix->has_to && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_wi_event e;
+        pv_wi_event_at(tl, mid, &e);
+        if (e.time <= ix->to)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ix->window_end = ix->has_to ? lo : n;
 
     /* the call arrays always exist; a call needs an E (and usually an X):
      * room for n / 2 avoids growing in the common case */
-    tl_grow_calls(&p, n / 2 + 16);
+    tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
     ix->event_area = tl_big_alloc((n ? n : 1) * sizeof *ix->event_area);
     ix->event_context = tl_big_alloc((n ? n : 1) * sizeof *ix->event_context);
     ix->event_depth = tl_big_alloc((n ? n : 1) * sizeof *ix->event_depth);
+    return true;
+}
 
-    uint32_t last_handle = 0, last_area = PV_WI_NONE;
-    uint64_t last_value = 0;
-    int64_t prev = start;
-    size_t window_first = 0, window_end = 0;
-    for (size_t i = 0; i < n; i++) {
+bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return true; /* complete */
+    const pv_wi_timeline *tl = ix->tl;
+    size_t n = ix->event_count;
+    if (upto > n)
+        upto = n;
+    pv_wi_event e;
+    for (size_t i = ix->indexed; i < upto; i++) {
         pv_wi_event_at(tl, i, &e);
-        p.i = i;
-        if (e.time < prev) {
-            p.time = e.time;
-            tl_warn(&p, "time decreases (previous event at %" PRId64 "); event kept in place, "
-                    "timed at %" PRId64 " for the statistics", prev, prev);
-            e.time = prev; /* statistics use the non-decreasing effective time */
+        p->i = i;
+        if (e.time < p->prev) {
+            p->time = e.time;
+            tl_warn(p, "time decreases (previous event at %" PRId64 "); event kept in place, "
+                    "timed at %" PRId64 " for the statistics", p->prev, p->prev);
+            e.time = p->prev; /* statistics use the non-decreasing effective time */
         }
-        prev = e.time;
-        p.time = e.time;
-        if (e.time < ix->from)
-            window_first = i + 1;
-        if (e.time <= ix->to)
-            window_end = i + 1;
+        p->prev = e.time;
+        p->time = e.time;
         unsigned type = pv_wi_handle_type(e.handle);
         bool state = tl_is_state_type(type);
         uint32_t area;
-        if (e.handle == last_handle && last_area != PV_WI_NONE &&
-            (!state || e.data == last_value)) {
-            area = last_area;
+        if (e.handle == p->last_handle && p->last_area != PV_WI_NONE &&
+            (!state || e.data == p->last_value)) {
+            area = p->last_area;
         } else {
-            area = tl_lookup_area(&p, e.handle, e.data);
-            last_handle = e.handle;
-            last_area = area;
-            last_value = e.data;
+            area = tl_lookup_area(p, e.handle, e.data);
+            p->last_handle = e.handle;
+            p->last_area = area;
+            p->last_value = e.data;
         }
         ix->event_area[i] = area;
         uint16_t ctx = PV_TL_NO_CONTEXT;
         size_t depth = 0;
         if (e.kind > PV_WI_WRITE) {
-            tl_warn(&p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
+            tl_warn(p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
                     e.handle);
         } else if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
             if (e.kind == PV_WI_WRITE) {
-                tl_warn(&p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
+                tl_warn(p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
             } else {
-                ctx = tl_event_context(&p, &e);
+                ctx = tl_event_context(p, &e);
                 ix->contexts[ctx].events++;
-                depth = tl_stack_event(&p, area, ctx, e.kind);
+                depth = tl_stack_event(p, area, ctx, e.kind);
             }
         } else if (state) {
             /* FORMATS.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
-                if (p.context_key && ix->areas[area].state_key == p.context_key)
-                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
-                pv_stats_state(&p.st, ix->areas[area].state_key, area, e.time);
+                if (p->context_key && ix->areas[area].state_key == p->context_key)
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
                 /* The same write as a W on the variable would be: it counts as a
                  * write of the variable the state belongs to. */
                 uint32_t variable = ix->areas[area].parent;
                 if (variable != PV_WI_NONE && variable < ix->area_count)
-                    pv_stats_write(&p.st, variable, e.time);
+                    pv_stats_write(&p->st, variable, e.time);
             }
         } else {
             /* variables, AUX (and unknown types): every event is a write */
-            pv_stats_write(&p.st, area, e.time);
+            pv_stats_write(&p->st, area, e.time);
             uint32_t key = ix->areas[area].state_key;
             uint32_t dummy;
             if (key && (e.kind == PV_WI_WRITE) &&
-                (pv_hashmap_get(&p.state_keys, key, &dummy) || key == p.context_key)) {
-                if (key == p.context_key)
-                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
-                uint32_t s = tl_lookup_area(&p, key, e.data);
-                pv_stats_state(&p.st, key, s, e.time);
+                (pv_hashmap_get(&p->state_keys, key, &dummy) || key == p->context_key)) {
+                if (key == p->context_key)
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                uint32_t s = tl_lookup_area(p, key, e.data);
+                pv_stats_state(&p->st, key, s, e.time);
             }
         }
         ix->event_context[i] = ctx;
         ix->event_depth[i] = tl_depth16(depth);
-        if ((i & 0xFFFFF) == 0xFFFFF && o &&
-            !pv_progress_step(&o->progress, "indexing timeline", i + 1, n)) {
-            tl_free_pass(&p);
-            pv_timeline_index_free(ix);
+        if ((i & 0xFFFFF) == 0xFFFFF &&
+            !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
+            ix->indexed = i + 1;
             return false;
         }
     }
-    ix->time_last = prev;
+    ix->indexed = upto;
+    return true;
+}
+
+bool pv_timeline_index_finish(pv_timeline_index *ix)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return true;
+    size_t n = ix->event_count;
+    if (!pv_timeline_index_advance(ix, n))
+        return false;
+    ix->time_last = p->prev;
     bool any_core = false;
     for (size_t c = 0; c < 256; c++)
-        any_core |= p.core_context[c] != PV_TL_NO_CONTEXT;
+        any_core |= p->core_context[c] != PV_TL_NO_CONTEXT;
     if (ix->context_source == PV_TL_CONTEXT_CORE && !any_core)
         ix->context_source = PV_TL_CONTEXT_UNKNOWN; /* no record carried a core index */
-    ix->window_first = window_first;
-    ix->window_end = window_end < window_first ? window_first : window_end;
     /* Calls still open at the end of the recording end there (cut: they add
      * to the totals, not to MIN/MAX). */
-    p.time = prev;
-    p.i = n;
-    for (size_t c = 0; c < p.stack_cap; c++) {
-        tl_stack *s = &p.stacks[c];
+    p->time = p->prev;
+    p->i = n;
+    for (size_t c = 0; c < p->stack_cap; c++) {
+        tl_stack *s = &p->stacks[c];
         while (s->ex_n > 0) {
-            tl_end_frame(&p, &s->ex[s->ex_n - 1], false, true);
+            tl_end_frame(p, &s->ex[s->ex_n - 1], false, true);
             s->ex_n--;
         }
         while (s->im_lo < s->im_n) {
-            tl_end_frame(&p, &s->im[s->im_lo], false, true);
+            tl_end_frame(p, &s->im[s->im_lo], false, true);
             s->im_lo++;
         }
     }
-    pv_stats_finish(&p.st, ix, prev);
-    tl_finish_calls(&p);
-    tl_free_pass(&p);
+    pv_stats_finish(&p->st, ix, p->prev);
+    tl_finish_calls(p);
+    tl_free_pass(p);
+    free(p);
+    ix->pass = NULL;
+    ix->complete = true;
+    return true;
+}
+
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
+                             const pv_tl_options *o, pv_diag *diag)
+{
+    if (!pv_timeline_index_begin(ix, d, o, diag))
+        return false;
+    if (!pv_timeline_index_finish(ix)) {
+        pv_timeline_index_free(ix);
+        return false;
+    }
     return true;
 }
 
 void pv_timeline_index_free(pv_timeline_index *ix)
 {
+    if (ix->pass) {
+        tl_free_pass(ix->pass);
+        free(ix->pass);
+    }
     free(ix->event_area);
     free(ix->event_context);
     free(ix->event_depth);

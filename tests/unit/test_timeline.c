@@ -658,6 +658,39 @@ static void test_random_events_keep_invariants(void **state)
     }
 }
 
+/* Deferred indexing (cat): the first events are read after indexing only a
+ * prefix; any other view finishes the index, with the same numbers as an
+ * eager load. */
+static void test_views_deferred_index(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    for (int i = 0; i < 200000; i++) /* f E/X pairs, 10 ns apart */
+        ev(d, FN_F, i % 2 ? 'X' : 'E', 0, (int64_t)i * 10);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    o.defer_index = true;
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_timeline_index *ix = pv_wi_file_index(f);
+    assert_non_null(ix);
+    const pv_view *tl = view(f, "timeline");
+    assert_int_equal(pv_view_rows(tl), 200000);
+    assert_int_equal(cell_int(tl, 1, "depth"), 0);
+    assert_false(ix->complete);
+    assert_true(ix->indexed < 200000);
+    const pv_view *st = view(f, "statistics");
+    assert_int_equal(pv_view_rows(st), 2); /* f in Unknown, Neutral */
+    assert_true(ix->complete);
+    /* 100000 calls of 10 ns each */
+    assert_int_equal(cell_int(st, 0, "count"), 100000);
+    assert_int_equal(cell_int(st, 0, "call"), 1000000);
+    assert_int_equal(cell_int(st, 0, "call_max"), 10);
+    assert_int_equal(pv_view_rows(view(f, "call-trace")), 100000);
+    assert_int_equal(pv_view_rows(view(f, "routines")), 1);
+    pv_file_free(f);
+}
+
 /* A mapping without a timeline: every view exists and is empty or small. */
 static void test_views_empty_timeline(void **state)
 {
@@ -688,6 +721,7 @@ int main(void)
         cmocka_unit_test(test_views_window),
         cmocka_unit_test(test_random_events_keep_invariants),
         cmocka_unit_test(test_views_empty_timeline),
+        cmocka_unit_test(test_views_deferred_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
