@@ -305,26 +305,98 @@ static const char *wi_stat_context_label(const pv_timeline_index *ix, uint16_t c
     return pv_tl_context_name(ix, c);
 }
 
-static pv_view *wi_statistics_view(const wi_model *m)
+/* Row r of `t` from statistics row i of the index. */
+static void wi_stat_fill(pv_table *t, size_t r, const pv_timeline_index *ix, size_t i)
+{
+    const pv_tl_stat_row *s = &ix->stats[i];
+    const pv_tl_area *a = &ix->areas[s->area];
+    pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
+    pv_table_set_uint(t, r, ST_HANDLE, a->handle);
+    pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(a->type));
+    pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, s->area));
+    if ((a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE) && a->has_value)
+        pv_table_set_uint(t, r, ST_VALUE, a->value);
+    pv_table_set_cstr(t, r, ST_CONTEXT, wi_stat_context_label(ix, s->context));
+    pv_table_set_int(t, r, ST_COUNT, s->count);
+    for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+        pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
+}
+
+enum { AC_ID, AC_THREAD, AC_ENTRY, AC_TIME, AC_TWC, AC_CALL, AC_COLUMNS };
+
+static const pv_column wi_area_call_columns[AC_COLUMNS] = {
+    {"id", "Call", PV_TYPE_INT, 0},
+    {"thread", "Context", PV_TYPE_STRING, PV_COL_NAME},
+    {"entry_time", "Entered", PV_TYPE_TIME, 0},
+    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+static const pv_detail_def wi_statistics_details[] = {
+    {"area-calls", "Calls"},
+    {"value-history", "Value history"},
+};
+
+static pv_view *wi_value_history_of(const wi_model *m, uint32_t area);
+static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k);
+static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
+
+/* The calls of a function area in one context (all contexts for Neutral);
+ * `id` is the call's id in `call-trace`. */
+static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
+    for (size_t k = 0; k < ix->call_count; k++) {
+        if (wi_call_area(ix, k) != area)
+            continue;
+        uint16_t c = wi_call_context(ix, k);
+        if (context != PV_TL_NEUTRAL && c != context)
+            continue;
+        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
+            break;
+        size_t r = pv_table_add_row(t);
+        int64_t from = wi_call_entry_time(ix, k), to = wi_call_exit_time(ix, k);
+        pv_table_set_int(t, r, AC_ID, (int64_t)k + 1);
+        pv_table_set_cstr(t, r, AC_THREAD, pv_tl_context_name(ix, c));
+        pv_table_set_int(t, r, AC_ENTRY, from);
+        pv_table_set_int(t, r, AC_TIME, ix->call_net[k]);
+        pv_table_set_int(t, r, AC_TWC, ix->call_gross[k]);
+        if (ix->has_from && from < ix->from)
+            from = ix->from;
+        if (ix->has_to && to > ix->to)
+            to = ix->to;
+        pv_table_set_int(t, r, AC_CALL, to > from ? to - from : 0);
+    }
+    return pv_table_view(t);
+}
+
+/* Details of a statistics row (PRODUCT.md §2): the area's calls (function
+ * rows), or its value history (data rows).  Row i is ix->stats[i]. */
+static pv_view *wi_statistics_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)owner;
+    const wi_model *m = ctx;
+    if (row >= m->ix.stat_count)
+        return NULL;
+    const pv_tl_stat_row *s = &m->ix.stats[row];
+    unsigned type = m->ix.areas[s->area].type;
+    bool function = type == PV_WI_FUNCTION || type == PV_WI_LINE;
+    if (detail == 0)
+        return type == PV_WI_FUNCTION ? wi_area_calls(m, s->area, s->context) : NULL;
+    return function ? NULL : wi_value_history_of(m, s->area);
+}
+
+static pv_view *wi_statistics_view(wi_model *m)
 {
     const pv_timeline_index *ix = &m->ix;
     pv_table *t = pv_table_new("statistics", "Statistics", wi_stat_columns, ST_COLUMNS);
     pv_table_reserve(t, ix->stat_count);
-    for (size_t i = 0; i < ix->stat_count; i++) {
-        const pv_tl_stat_row *s = &ix->stats[i];
-        const pv_tl_area *a = &ix->areas[s->area];
-        size_t r = pv_table_add_row(t);
-        pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
-        pv_table_set_uint(t, r, ST_HANDLE, a->handle);
-        pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(a->type));
-        pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, s->area));
-        if ((a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE) && a->has_value)
-            pv_table_set_uint(t, r, ST_VALUE, a->value);
-        pv_table_set_cstr(t, r, ST_CONTEXT, wi_stat_context_label(ix, s->context));
-        pv_table_set_int(t, r, ST_COUNT, s->count);
-        for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
-            pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
-    }
+    for (size_t i = 0; i < ix->stat_count; i++)
+        wi_stat_fill(t, pv_table_add_row(t), ix, i);
+    pv_table_set_details(t, wi_statistics_details, PV_ARRAY_LEN(wi_statistics_details),
+                         wi_statistics_detail, m, NULL);
     return pv_table_view(t);
 }
 
@@ -415,13 +487,17 @@ static bool wi_state_change(const pv_timeline_index *ix, size_t i, uint32_t key,
 static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail, size_t row)
 {
     (void)detail;
-    wi_model *m = ctx;
-    const pv_timeline_index *ix = &m->ix;
+    const wi_model *m = ctx;
     int64_t id;
     if (!pv_table_get_int((const pv_table *)owner->impl, row, DATA_ID, &id) || id < 1 ||
-        (size_t)id > ix->area_count)
+        (size_t)id > m->ix.area_count)
         return NULL;
-    uint32_t area = (uint32_t)(id - 1);
+    return wi_value_history_of(m, (uint32_t)(id - 1));
+}
+
+static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
+{
+    const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     pv_table *t = pv_table_new("value-history", "Value history", wi_value_history_columns,
@@ -593,7 +669,21 @@ static const pv_column wi_call_stack_columns[CS_COLUMNS] = {
 
 static const pv_detail_def wi_timeline_details[] = {
     {"call-stack-at", "Call stack"},
+    {"area-statistics", "Statistics of the area"},
 };
+
+/* The statistics rows of the event's area (every context, Neutral). */
+static pv_view *wi_area_statistics(const wi_model *m, size_t i)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("area-statistics", "Statistics of the area", wi_stat_columns,
+                               ST_COLUMNS);
+    uint32_t area = ix->event_area[i];
+    for (size_t k = 0; k < ix->stat_count; k++)
+        if (ix->stats[k].area == area)
+            wi_stat_fill(t, pv_table_add_row(t), ix, k);
+    return pv_table_view(t);
+}
 
 /* The enclosing function calls at event i, innermost first (position 0). */
 static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
@@ -624,8 +714,9 @@ static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
 static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
 {
     const wi_events_impl *im = v->impl;
-    (void)detail;
     wi_model_complete(im->m);
+    if (detail == 1)
+        return wi_area_statistics(im->m, im->first + row);
     return wi_call_stack_at(im->m, im->first + row);
 }
 
@@ -1051,7 +1142,8 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
         pv_set_add_view(set, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
                                           wi_context_columns, CTX_COLUMNS, NULL, 0));
         pv_set_add_view(set, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
-                                          wi_stat_columns, ST_COLUMNS, NULL, 0));
+                                          wi_stat_columns, ST_COLUMNS, wi_statistics_details,
+                                          PV_ARRAY_LEN(wi_statistics_details)));
     }
     pv_set_add_view(set, wi_statistics_exported_view(m));
     pv_set_add_view(set, wi_timeline_view(m));

@@ -455,6 +455,12 @@ static void test_views_timeline(void **state)
     assert_string_equal(cell_text(cs, 1, "routine"), "main");
     assert_int_equal(cell_int(cs, 1, "position"), 1);
     pv_view_free(cs);
+    /* the statistics of h: Unknown and Neutral */
+    pv_view *as = pv_view_open_detail(t, pv_view_detail_index(t, "area-statistics"), 5);
+    assert_int_equal(pv_view_rows(as), 2);
+    assert_string_equal(cell_text(as, 1, "context"), "Neutral");
+    assert_int_equal(cell_int(as, 0, "call"), 10);
+    pv_view_free(as);
     pv_file_free(f);
 }
 
@@ -542,6 +548,20 @@ static void test_views_statistics_and_data(void **state)
             assert_int_equal(cell_int(st, r, "net"), want);
         }
     assert_int_equal(state_rows, 2);
+
+    /* details: main's calls in Unknown (one, net 30); Mode state 5's history */
+    pv_view *calls = pv_view_open_detail(st, pv_view_detail_index(st, "area-calls"), 0);
+    assert_int_equal(pv_view_rows(calls), 1);
+    assert_int_equal(cell_int(calls, 0, "time"), 30);
+    assert_int_equal(cell_int(calls, 0, "call_time"), 50);
+    pv_view_free(calls);
+    size_t last = pv_view_rows(st) - 1; /* areas in mapping order: state 5 is last */
+    assert_string_equal(cell_text(st, last, "value"), "0x5");
+    pv_view *hist = pv_view_open_detail(st, pv_view_detail_index(st, "value-history"), last);
+    assert_int_equal(pv_view_rows(hist), 1);
+    assert_int_equal(cell_int(hist, 0, "duration"), 20);
+    pv_view_free(hist);
+    assert_null(pv_view_open_detail(st, pv_view_detail_index(st, "value-history"), 0));
 
     const pv_view *ex = view(f, "statistics-exported");
     has_columns(ex, cols);
