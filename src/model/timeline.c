@@ -635,34 +635,28 @@ static void tl_finish_calls(tl_pass *p)
         pos[k] = (uint32_t)fill[c]++;
     }
     free(fill);
-    /* Permute in place, following the cycles of pos (no second copy of the
-     * calls: at 50 M events that would be 100 MB more at the peak).  The
-     * parents are renamed first, while pos is intact. */
+    /* Permute through a scratch buffer, one array at a time.  The writes go
+     * to one sequential stream per context, which caches well; following
+     * the permutation's cycles in place instead was 6 times slower at 50 M
+     * events (a cache miss per step on each of the five arrays). */
+    int64_t *scratch = tl_big_alloc((n ? n : 1) * sizeof *scratch);
+    uint32_t *s32 = (uint32_t *)scratch;
     for (size_t k = 0; k < n; k++)
-        if (ix->call_parent[k] != TL_TOP_LEVEL)
-            ix->call_parent[k] = pos[ix->call_parent[k]];
-    for (size_t k = 0; k < n; k++) {
-        if (pos[k] == PV_TL_OPEN)
-            continue;
-        uint32_t entry = ix->call_entry[k], exit = ix->call_exit[k];
-        uint32_t parent = ix->call_parent[k];
-        int64_t net = ix->call_net[k], gross = ix->call_gross[k];
-        size_t j = k;
-        do {
-            /* the element that was at j goes to pos[j]; pick up the one there */
-            size_t d = pos[j];
-            pos[j] = PV_TL_OPEN;
-            uint32_t te = ix->call_entry[d], tx = ix->call_exit[d], tp = ix->call_parent[d];
-            int64_t tn = ix->call_net[d], tg = ix->call_gross[d];
-            ix->call_entry[d] = entry;
-            ix->call_exit[d] = exit;
-            ix->call_parent[d] = parent;
-            ix->call_net[d] = net;
-            ix->call_gross[d] = gross;
-            entry = te, exit = tx, parent = tp, net = tn, gross = tg;
-            j = d;
-        } while (j != k);
-    }
+        s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[ix->call_parent[k]];
+    memcpy(ix->call_parent, s32, n * sizeof *s32);
+    for (size_t k = 0; k < n; k++)
+        s32[pos[k]] = ix->call_entry[k];
+    memcpy(ix->call_entry, s32, n * sizeof *s32);
+    for (size_t k = 0; k < n; k++)
+        s32[pos[k]] = ix->call_exit[k];
+    memcpy(ix->call_exit, s32, n * sizeof *s32);
+    for (size_t k = 0; k < n; k++)
+        scratch[pos[k]] = ix->call_net[k];
+    memcpy(ix->call_net, scratch, n * sizeof *scratch);
+    for (size_t k = 0; k < n; k++)
+        scratch[pos[k]] = ix->call_gross[k];
+    memcpy(ix->call_gross, scratch, n * sizeof *scratch);
+    free(scratch);
     /* parents of top-level calls */
     for (size_t c = 0; c < nctx; c++) {
         size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
