@@ -25,6 +25,7 @@ typedef struct pv_tl_area {
     uint32_t handle;
     uint8_t type;        /* top nibble of the handle (pv_wi_area_type; > 5 unknown) */
     bool implicit;       /* not in the mapping: named by its hex handle */
+    bool has_states;     /* a variable whose states the mapping lists: writes select them */
     bool has_value;
     uint64_t value;      /* line number / state value */
     uint32_t data_area;  /* index into pv_wi_data.areas, PV_WI_NONE when implicit */

@@ -297,7 +297,10 @@ static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
 void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
 {
     uint32_t tracker;
-    if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
+    size_t cache = (state_key ^ (state_key >> 4)) & 15;
+    if (st->state_cache_key[cache] == state_key && state_key != 0) {
+        tracker = st->state_cache_tracker[cache];
+    } else if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
         size_t cap = st->state_cap;
         st->state_area = pv_xgrow(st->state_area, &cap, st->state_count + 1,
                                   sizeof *st->state_area);
@@ -309,6 +312,8 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
         st->state_area[tracker] = PV_WI_NONE;
         pv_hashmap_put(&st->state_map, state_key, tracker);
     }
+    st->state_cache_key[cache] = state_key;
+    st->state_cache_tracker[cache] = tracker;
     stats_state_close(st, tracker, t);
     st->state_area[tracker] = area;
     st->state_since[tracker] = t;

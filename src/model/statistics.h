@@ -65,6 +65,7 @@ typedef struct pv_stats {
     pv_hashmap state_map;
     uint32_t *state_area;  /* tracker -> index area of the current state, PV_WI_NONE */
     int64_t *state_since;
+    uint32_t state_cache_key[16], state_cache_tracker[16]; /* in front of state_map */
     size_t state_count, state_cap;
 } pv_stats;
 

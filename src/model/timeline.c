@@ -23,7 +23,7 @@
 #include "model/statistics.h"
 
 #define TL_TOP_LEVEL UINT32_MAX
-#define TL_AREA_CACHE 4096 /* call parent still to resolve (below: implicit or none) */
+#define TL_AREA_CACHE 1024 /* small enough for L1 */ /* call parent still to resolve (below: implicit or none) */
 
 typedef struct tl_frame {
     uint32_t area;
@@ -178,6 +178,12 @@ static void tl_init_areas(tl_pass *p)
         if (tl_is_state_type(a.type))
             pv_hashmap_put(&p->state_keys, a.state_key, 1);
     }
+    for (size_t i = 0; i < ix->area_count; i++) {
+        uint32_t one;
+        pv_tl_area *a = &ix->areas[i];
+        a->has_states = (a->type == PV_WI_VARIABLE || a->type == PV_WI_AUX) &&
+                        pv_hashmap_get(&p->state_keys, a->state_key, &one);
+    }
     /* states without a parent: their variable, when the mapping has it */
     for (size_t i = 0; i < ix->area_count; i++) {
         pv_tl_area *a = &ix->areas[i];
@@ -206,7 +212,7 @@ static void tl_init_areas(tl_pass *p)
 static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
 {
     uint64_t key = tl_area_key(handle, value);
-    size_t slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 52) & (TL_AREA_CACHE - 1);
+    size_t slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
     if (p->cache_key[slot] == key)
         return p->cache_area[slot];
     uint32_t area;
@@ -222,6 +228,9 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
     a.data_area = PV_WI_NONE;
     a.parent = PV_WI_NONE;
     a.state_key = tl_state_key(handle);
+    uint32_t one;
+    a.has_states = (a.type == PV_WI_VARIABLE || a.type == PV_WI_AUX) && a.state_key &&
+                   pv_hashmap_get(&p->state_keys, a.state_key, &one);
     if (tl_is_state_type(a.type)) {
         a.has_value = true;
         a.value = value & 0xFFFFFFFFu;
@@ -989,9 +998,8 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             /* variables, AUX (and unknown types): every event is a write */
             pv_stats_write(&p->st, area, e.time);
             uint32_t key = ix->areas[area].state_key;
-            uint32_t dummy;
-            if (key && (e.kind == PV_WI_WRITE) &&
-                (pv_hashmap_get(&p->state_keys, key, &dummy) || key == p->context_key)) {
+            if (key && e.kind == PV_WI_WRITE &&
+                (ix->areas[area].has_states || key == p->context_key)) {
                 if (key == p->context_key)
                     pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
                 uint32_t s = tl_lookup_area(p, key, e.data);
