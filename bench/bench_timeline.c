@@ -103,8 +103,7 @@ int main(int argc, char **argv)
         if (r % 64 == 0) {
             put(rec + i++ * PV_WI_RECORD_SIZE, 0x20000000u, PV_WI_WRITE, core, r, time);
         } else if (r % 64 == 1) {
-            put(rec + i++ * PV_WI_RECORD_SIZE, 0x20000001u, PV_WI_WRITE, core, (r >> 8) % 4,
-                time);
+            put(rec + i++ * PV_WI_RECORD_SIZE, 0x20000001u, PV_WI_WRITE, core, (r >> 8) % 4, time);
         } else if (*dp == 0 || (*dp < MAX_DEPTH && (r >> 8) % 2 == 0)) {
             uint32_t f = (r >> 12) % FUNCTIONS;
             if (*dp > 0 && i < n)
@@ -143,10 +142,10 @@ int main(int argc, char **argv)
     size_t per_event = n * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
     printf("events            %zu\n", n);
     printf("generate          %.3f s\n", t1 - t0);
-    printf("index+statistics  %.3f s  (%.1f M events/s)\n", t2 - t1,
-           (double)n / (t2 - t1) / 1e6);
+    printf("index+statistics  %.3f s  (%.1f M events/s)\n", t2 - t1, (double)n / (t2 - t1) / 1e6);
     printf("  cpu             %.3f s user + %.3f s system (wall time includes waiting for a "
-           "shared CPU)\n", u2 - u1, s2 - s1);
+           "shared CPU)\n",
+           u2 - u1, s2 - s1);
     printf("contexts          %zu\n", ix.context_count);
     printf("calls             %zu\n", ix.call_count);
     printf("statistics rows   %zu\n", ix.stat_count);

@@ -66,8 +66,8 @@ static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
 }
 
 /* A virtual view: columns copied, ops and impl given. */
-static pv_view *wi_virtual_view(const char *id, const char *title, const pv_column *cols,
-                                size_t n, const pv_view_ops *ops, void *impl)
+static pv_view *wi_virtual_view(const char *id, const char *title, const pv_column *cols, size_t n,
+                                const pv_view_ops *ops, void *impl)
 {
     pv_view *v = pv_xcalloc(1, sizeof *v);
     v->ops = ops;
@@ -151,10 +151,14 @@ static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
 static const char *wi_context_source_name(pv_tl_context_source s)
 {
     switch (s) {
-    case PV_TL_CONTEXT_TEXT: return "timeline %CONTEXT%";
-    case PV_TL_CONTEXT_AREA: return "context area";
-    case PV_TL_CONTEXT_CORE: return "core index";
-    case PV_TL_CONTEXT_UNKNOWN: return "unknown";
+    case PV_TL_CONTEXT_TEXT:
+        return "timeline %CONTEXT%";
+    case PV_TL_CONTEXT_AREA:
+        return "context area";
+    case PV_TL_CONTEXT_CORE:
+        return "core index";
+    case PV_TL_CONTEXT_UNKNOWN:
+        return "unknown";
     }
     return "?";
 }
@@ -232,8 +236,16 @@ static pv_view *wi_contexts_view(const wi_model *m)
 
 /* ---- lines */
 
-enum { LINE_ID, LINE_HANDLE, LINE_NAME, LINE_LINE, LINE_FUNCTION, LINE_FILE, LINE_COUNT,
-       LINE_COLUMNS };
+enum {
+    LINE_ID,
+    LINE_HANDLE,
+    LINE_NAME,
+    LINE_LINE,
+    LINE_FUNCTION,
+    LINE_FILE,
+    LINE_COUNT,
+    LINE_COLUMNS
+};
 
 static const pv_column wi_line_columns[LINE_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -263,7 +275,8 @@ static pv_view *wi_lines_view(const wi_model *m)
         if (ar->parent != PV_WI_NONE)
             pv_table_set_cstr(t, r, LINE_FUNCTION, pv_tl_area_name(ix, ar->parent));
         if (ar->data_area != PV_WI_NONE && d->areas[ar->data_area].file)
-            pv_table_set_cstr(t, r, LINE_FILE, pv_strpool_get(&d->pool, d->areas[ar->data_area].file));
+            pv_table_set_cstr(t, r, LINE_FILE,
+                              pv_strpool_get(&d->pool, d->areas[ar->data_area].file));
         const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NEUTRAL);
         pv_table_set_int(t, r, LINE_COUNT, s ? s->count : 0);
     }
@@ -272,8 +285,17 @@ static pv_view *wi_lines_view(const wi_model *m)
 
 /* ---- statistics (recomputed) and statistics-exported */
 
-enum { ST_ID, ST_HANDLE, ST_TYPE, ST_NAME, ST_VALUE, ST_CONTEXT, ST_COUNT, ST_T0, ST_COLUMNS =
-       ST_T0 + PV_WI_STAT_COUNT };
+enum {
+    ST_ID,
+    ST_HANDLE,
+    ST_TYPE,
+    ST_NAME,
+    ST_VALUE,
+    ST_CONTEXT,
+    ST_COUNT,
+    ST_T0,
+    ST_COLUMNS = ST_T0 + PV_WI_STAT_COUNT
+};
 
 static pv_column wi_stat_columns[ST_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -288,9 +310,10 @@ static pv_column wi_stat_columns[ST_COLUMNS] = {
 static void wi_init_stat_columns(void)
 {
     static const char *const titles[PV_WI_STAT_COUNT] = {
-        "Net", "Net min", "Net max", "Net avg", "Gross", "Gross min", "Gross max",
-        "Gross avg", "Call", "Call min", "Call max", "Call avg", "Period min", "Period max",
-        "Period avg", "Outside", "Outside min", "Outside max", "Outside avg"};
+        "Net",       "Net min",     "Net max",     "Net avg",    "Gross",
+        "Gross min", "Gross max",   "Gross avg",   "Call",       "Call min",
+        "Call max",  "Call avg",    "Period min",  "Period max", "Period avg",
+        "Outside",   "Outside min", "Outside max", "Outside avg"};
     for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
         wi_stat_columns[ST_T0 + k] =
             (pv_column){pv_wi_stat_column[k], titles[k], PV_TYPE_TIME, PV_COL_DESC};
@@ -407,8 +430,8 @@ static pv_view *wi_statistics_exported_view(const wi_model *m)
 {
     const pv_wi_data *d = m->d;
     const pv_timeline_index *ix = &m->ix;
-    pv_table *t = pv_table_new("statistics-exported", "Statistics (as exported)",
-                               wi_stat_columns, ST_COLUMNS);
+    pv_table *t = pv_table_new("statistics-exported", "Statistics (as exported)", wi_stat_columns,
+                               ST_COLUMNS);
     pv_table_reserve(t, d->stat_count);
     for (size_t i = 0; i < d->stat_count; i++) {
         const pv_wi_stat_row *s = &d->stats[i];
@@ -444,8 +467,7 @@ static pv_view *wi_statistics_exported_view(const wi_model *m)
 
 /* ---- data (areas of types 2-5) and their value history */
 
-enum { DATA_ID, DATA_HANDLE, DATA_TYPE, DATA_NAME, DATA_VALUE, DATA_COUNT, DATA_NET,
-       DATA_COLUMNS };
+enum { DATA_ID, DATA_HANDLE, DATA_TYPE, DATA_NAME, DATA_VALUE, DATA_COUNT, DATA_NET, DATA_COLUMNS };
 
 static const pv_column wi_data_columns[DATA_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -500,15 +522,14 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
-    pv_table *t = pv_table_new("value-history", "Value history", wi_value_history_columns,
-                               VH_COLUMNS);
+    pv_table *t =
+        pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
         pv_wi_event e;
         pv_wi_event_at(ix->tl, i, &e);
-        bool change = state ? wi_state_change(ix, i, a->state_key, &e)
-                            : ix->event_area[i] == area;
+        bool change = state ? wi_state_change(ix, i, a->state_key, &e) : ix->event_area[i] == area;
         if (!change)
             continue;
         if (open != PV_NO_ROW) {
@@ -558,8 +579,20 @@ static pv_view *wi_data_view(wi_model *m)
 
 /* ---- timeline: a virtual view, one row per event of the window */
 
-enum { TL_ID, TL_INDEX, TL_TIME, TL_CONTEXT, TL_CORE, TL_HANDLE, TL_NAME, TL_EVENT, TL_VALUE,
-       TL_DEPTH, TL_TYPE, TL_COLUMNS };
+enum {
+    TL_ID,
+    TL_INDEX,
+    TL_TIME,
+    TL_CONTEXT,
+    TL_CORE,
+    TL_HANDLE,
+    TL_NAME,
+    TL_EVENT,
+    TL_VALUE,
+    TL_DEPTH,
+    TL_TYPE,
+    TL_COLUMNS
+};
 
 static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -676,8 +709,8 @@ static const pv_detail_def wi_timeline_details[] = {
 static pv_view *wi_area_statistics(const wi_model *m, size_t i)
 {
     const pv_timeline_index *ix = &m->ix;
-    pv_table *t = pv_table_new("area-statistics", "Statistics of the area", wi_stat_columns,
-                               ST_COLUMNS);
+    pv_table *t =
+        pv_table_new("area-statistics", "Statistics of the area", wi_stat_columns, ST_COLUMNS);
     uint32_t area = ix->event_area[i];
     for (size_t k = 0; k < ix->stat_count; k++)
         if (ix->stats[k].area == area)
@@ -721,8 +754,8 @@ static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
 }
 
 static const pv_view_ops wi_timeline_ops = {
-    wi_timeline_rows, wi_timeline_cell, NULL, wi_timeline_detail, wi_virtual_destroy,
-    wi_timeline_group,
+    wi_timeline_rows,   wi_timeline_cell,   NULL,
+    wi_timeline_detail, wi_virtual_destroy, wi_timeline_group,
 };
 
 static pv_view *wi_timeline_view(wi_model *m)
@@ -741,8 +774,22 @@ static pv_view *wi_timeline_view(wi_model *m)
 
 /* ---- call-trace: a virtual tree, one row per reconstructed call */
 
-enum { CT_ID, CT_PARENT, CT_CALL_NO, CT_ROUTINE, CT_DEPTH, CT_THREAD, CT_TIME, CT_TWC,
-       CT_CALL, CT_ENTRY, CT_EXIT, CT_HANDLE, CT_IMPLICIT, CT_COLUMNS };
+enum {
+    CT_ID,
+    CT_PARENT,
+    CT_CALL_NO,
+    CT_ROUTINE,
+    CT_DEPTH,
+    CT_THREAD,
+    CT_TIME,
+    CT_TWC,
+    CT_CALL,
+    CT_ENTRY,
+    CT_EXIT,
+    CT_HANDLE,
+    CT_IMPLICIT,
+    CT_COLUMNS
+};
 
 static const pv_column wi_call_trace_columns[CT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -875,8 +922,8 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
     uint16_t c = wi_call_context(ix, row);
     size_t from = (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 0 : ix->call_entry[row];
     size_t to = ix->call_exit[row] == PV_TL_OPEN ? ix->event_count - 1 : ix->call_exit[row];
-    pv_table *t = pv_table_new("call-events", "Events of the call", wi_call_event_columns,
-                               CE_COLUMNS);
+    pv_table *t =
+        pv_table_new("call-events", "Events of the call", wi_call_event_columns, CE_COLUMNS);
     for (size_t i = from; i <= to && i < ix->event_count; i++) {
         if (ix->event_context[i] != c)
             continue;
@@ -921,8 +968,23 @@ static pv_view *wi_call_trace_view(wi_model *m)
 
 /* ---- routines: function areas with their Neutral statistics */
 
-enum { RT_ID, RT_ROUTINE, RT_MODULE, RT_HITS, RT_TIME, RT_TWC, RT_TIME_MIN, RT_TIME_MAX,
-       RT_TIME_AVG, RT_TWC_MIN, RT_TWC_MAX, RT_TWC_AVG, RT_CALL, RT_HANDLE, RT_COLUMNS };
+enum {
+    RT_ID,
+    RT_ROUTINE,
+    RT_MODULE,
+    RT_HITS,
+    RT_TIME,
+    RT_TWC,
+    RT_TIME_MIN,
+    RT_TIME_MAX,
+    RT_TIME_AVG,
+    RT_TWC_MIN,
+    RT_TWC_MAX,
+    RT_TWC_AVG,
+    RT_CALL,
+    RT_HANDLE,
+    RT_COLUMNS
+};
 
 static const pv_column wi_routine_columns[RT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -1030,8 +1092,8 @@ static pv_view *wi_routines_view(wi_model *m)
         pv_table_set_int(t, r, RT_CALL, s->t[PV_WI_STAT_CALL]);
         pv_table_set_uint(t, r, RT_HANDLE, ar->handle);
     }
-    pv_table_set_details(t, wi_routine_details, PV_ARRAY_LEN(wi_routine_details),
-                         wi_routine_detail, m, NULL);
+    pv_table_set_details(t, wi_routine_details, PV_ARRAY_LEN(wi_routine_details), wi_routine_detail,
+                         m, NULL);
     return pv_table_view(t);
 }
 
@@ -1096,12 +1158,30 @@ static pv_view *wi_lazy_view(wi_model *m, wi_make_fn make, const char *id, const
     return v;
 }
 
-static pv_view *wi_make_summary(wi_model *m) { return wi_summary_view(m->f, m); }
-static pv_view *wi_make_contexts(wi_model *m) { return wi_contexts_view(m); }
-static pv_view *wi_make_statistics(wi_model *m) { return wi_statistics_view(m); }
-static pv_view *wi_make_routines(wi_model *m) { return wi_routines_view(m); }
-static pv_view *wi_make_lines(wi_model *m) { return wi_lines_view(m); }
-static pv_view *wi_make_data(wi_model *m) { return wi_data_view(m); }
+static pv_view *wi_make_summary(wi_model *m)
+{
+    return wi_summary_view(m->f, m);
+}
+static pv_view *wi_make_contexts(wi_model *m)
+{
+    return wi_contexts_view(m);
+}
+static pv_view *wi_make_statistics(wi_model *m)
+{
+    return wi_statistics_view(m);
+}
+static pv_view *wi_make_routines(wi_model *m)
+{
+    return wi_routines_view(m);
+}
+static pv_view *wi_make_lines(wi_model *m)
+{
+    return wi_lines_view(m);
+}
+static pv_view *wi_make_data(wi_model *m)
+{
+    return wi_data_view(m);
+}
 
 /* ---- the result set */
 
@@ -1158,9 +1238,9 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
                                           PV_ARRAY_LEN(wi_routine_details)));
         pv_set_add_view(set, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
                                           LINE_COLUMNS, NULL, 0));
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns,
-                                          DATA_COLUMNS, wi_data_details,
-                                          PV_ARRAY_LEN(wi_data_details)));
+        pv_set_add_view(set,
+                        wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns, DATA_COLUMNS,
+                                     wi_data_details, PV_ARRAY_LEN(wi_data_details)));
     }
     return PV_LOAD_OK;
 }

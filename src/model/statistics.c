@@ -146,8 +146,8 @@ uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area)
 {
     if (area >= st->data_slot_cap) {
         size_t old = st->data_slot_cap;
-        st->data_slot = pv_xgrow(st->data_slot, &st->data_slot_cap, (size_t)area + 1,
-                                 sizeof *st->data_slot);
+        st->data_slot =
+            pv_xgrow(st->data_slot, &st->data_slot_cap, (size_t)area + 1, sizeof *st->data_slot);
         memset(st->data_slot + old, 0, (st->data_slot_cap - old) * sizeof *st->data_slot);
     }
     if (st->data_slot[area] == 0)
@@ -302,11 +302,11 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
         tracker = st->state_cache_tracker[cache];
     } else if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
         size_t cap = st->state_cap;
-        st->state_area = pv_xgrow(st->state_area, &cap, st->state_count + 1,
-                                  sizeof *st->state_area);
+        st->state_area =
+            pv_xgrow(st->state_area, &cap, st->state_count + 1, sizeof *st->state_area);
         cap = st->state_cap;
-        st->state_since = pv_xgrow(st->state_since, &cap, st->state_count + 1,
-                                   sizeof *st->state_since);
+        st->state_since =
+            pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
         st->state_cap = cap;
         tracker = (uint32_t)st->state_count++;
         st->state_area[tracker] = PV_WI_NONE;

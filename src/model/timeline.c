@@ -22,8 +22,8 @@
 
 #include "model/statistics.h"
 
-#define TL_TOP_LEVEL UINT32_MAX
-#define TL_AREA_CACHE 1024 /* small enough for L1 */ /* call parent still to resolve (below: implicit or none) */
+#define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
+#define TL_AREA_CACHE 1024      /* entries of the area cache: small enough for L1 */
 
 typedef struct tl_frame {
     uint32_t area;
@@ -46,29 +46,27 @@ typedef struct tl_stack {
 struct pv_tl_pass {
     pv_timeline_index *ix;
     const pv_wi_data *d;
-    pv_tl_options opt;        /* a copy: the pass may outlive the caller's options */
-    const pv_tl_options *o;   /* = &opt */
+    pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
+    const pv_tl_options *o; /* = &opt */
     pv_diag *diag;
     const char *file;
     pv_stats st;
-    pv_hashmap area_map;      /* handle (| state value << 32) -> index area */
-    pv_hashmap state_keys;    /* state keys that the mapping lists states for */
-    pv_hashmap context_map;   /* CONTEXTS handle -> context */
+    pv_hashmap area_map;    /* handle (| state value << 32) -> index area */
+    pv_hashmap state_keys;  /* state keys that the mapping lists states for */
+    pv_hashmap context_map; /* CONTEXTS handle -> context */
     tl_stack *stacks;
     size_t stack_cap;
     uint16_t core_context[256];
     uint16_t unknown_context;
-    uint32_t context_key;     /* state key of the context area, 0 = none */
+    uint32_t context_key; /* state key of the context area, 0 = none */
     size_t call_cap;
     /* direct-mapped cache in front of area_map: a nested call pattern
      * alternates handles, so "the last handle" alone rarely hits */
     uint64_t cache_key[TL_AREA_CACHE];
     uint32_t cache_area[TL_AREA_CACHE];
-    size_t i;                 /* the event being processed */
-    int64_t time;             /* its (effective) time */
-    int64_t prev;             /* the previous event's effective time */
-    uint32_t last_handle, last_area;
-    uint64_t last_value;
+    size_t i;     /* the event being processed */
+    int64_t time; /* its (effective) time */
+    int64_t prev; /* the previous event's effective time */
 };
 typedef struct pv_tl_pass tl_pass;
 
@@ -111,8 +109,7 @@ static void tl_warn(tl_pass *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time,
-            msg);
+    pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time, msg);
     p->ix->warnings++;
 }
 
@@ -257,8 +254,8 @@ static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, con
     pv_timeline_index *ix = p->ix;
     if (ix->context_count >= PV_TL_MAX_CONTEXTS)
         return (uint16_t)(ix->context_count - 1); /* saturate: never overflow u16 */
-    ix->contexts = pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1,
-                            sizeof *ix->contexts);
+    ix->contexts =
+        pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1, sizeof *ix->contexts);
     pv_tl_context *c = &ix->contexts[ix->context_count];
     memset(c, 0, sizeof *c);
     c->has_handle = has_handle;
@@ -315,11 +312,12 @@ static uint32_t tl_find_context_area(tl_pass *p)
                 strcmp(pv_strpool_get(&p->d->pool, p->d->areas[a].name), want) == 0)
                 return ix->areas[a].state_key;
         uint64_t h;
-        if (pv_parse_hex64(want, strlen(want), &h) && h <= UINT32_MAX &&
-            tl_state_key((uint32_t)h))
+        if (pv_parse_hex64(want, strlen(want), &h) && h <= UINT32_MAX && tl_state_key((uint32_t)h))
             return tl_state_key((uint32_t)h);
-        pv_warn(p->diag, "%s: context area '%s' is neither a data area name nor a hex handle; "
-                "contexts are detected automatically", p->file, want);
+        pv_warn(p->diag,
+                "%s: context area '%s' is neither a data area name nor a hex handle; "
+                "contexts are detected automatically",
+                p->file, want);
         p->ix->warnings++;
     }
     if (p->d->context_count == 0)
@@ -370,7 +368,12 @@ static uint32_t tl_find_context_area(tl_pass *p)
     pv_hashmap_init(&keys);
     pv_hashmap seen; /* candidate << 32 | context -> 1: the distinct contexts written */
     pv_hashmap_init(&seen);
-    typedef struct { uint32_t key; bool all; size_t distinct; size_t n; } cand;
+    typedef struct {
+        uint32_t key;
+        bool all;
+        size_t distinct;
+        size_t n;
+    } cand;
     cand *cands = NULL;
     size_t cand_n = 0, cand_cap = 0;
     const pv_wi_timeline *tl = &p->d->timeline;
@@ -521,8 +524,7 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
 }
 
 /* FORMATS.md §3: an implicit frame goes to the very bottom of the stack. */
-static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc,
-                                bool active)
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
     tl_frame *f = &s->im[s->im_n];
@@ -534,8 +536,7 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     if (p->ix->areas[area].type == PV_WI_FUNCTION) {
         f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
         f->fn_call = f->call;
-        s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1,
-                               sizeof *s->im_calls);
+        s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1, sizeof *s->im_calls);
         s->im_calls[s->im_call_n++] = f->call;
     }
     pv_stats_implicit(&p->st, acc, &f->sf, active);
@@ -746,7 +747,7 @@ uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t eve
         else
             b = mid;
     }
-    uint32_t k = a > first_explicit ? (uint32_t)(a - 1)
+    uint32_t k = a > first_explicit    ? (uint32_t)(a - 1)
                  : first_explicit > lo ? (uint32_t)(first_explicit - 1)
                                        : PV_TL_OPEN;
     size_t guard = 0;
@@ -846,8 +847,8 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     return tl_unknown_context(p);
 }
 
-bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d,
-                             const pv_tl_options *o, pv_diag *diag)
+bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag)
 {
     memset(ix, 0, sizeof *ix);
     pv_strpool_init(&ix->pool);
@@ -890,7 +891,6 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d,
     }
     ix->time_first = start;
     p->prev = start;
-    p->last_area = PV_WI_NONE;
     tl_init_areas(p);
     pv_stats_init(&p->st, o, start, false); /* all_running: once the source is known */
     p->opt.context_area = o ? o->context_area : NULL;
@@ -950,24 +950,22 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         p->i = i;
         if (e.time < p->prev) {
             p->time = e.time;
-            tl_warn(p, "time decreases (previous event at %" PRId64 "); event kept in place, "
-                    "timed at %" PRId64 " for the statistics", p->prev, p->prev);
+            tl_warn(p,
+                    "time decreases (previous event at %" PRId64 "); event kept in place, "
+                    "timed at %" PRId64 " for the statistics",
+                    p->prev, p->prev);
             e.time = p->prev; /* statistics use the non-decreasing effective time */
         }
         p->prev = e.time;
         p->time = e.time;
         unsigned type = pv_wi_handle_type(e.handle);
         bool state = tl_is_state_type(type);
-        uint32_t area;
-        if (e.handle == p->last_handle && p->last_area != PV_WI_NONE &&
-            (!state || e.data == p->last_value)) {
-            area = p->last_area;
-        } else {
-            area = tl_lookup_area(p, e.handle, e.data);
-            p->last_handle = e.handle;
-            p->last_area = area;
-            p->last_value = e.data;
-        }
+        /* the area: the direct-mapped cache inline, the hash map behind it */
+        uint64_t area_key = state ? e.handle | (e.data & 0xFFFFFFFFu) << 32 : e.handle;
+        size_t slot =
+            (size_t)((area_key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
+        uint32_t area = p->cache_key[slot] == area_key ? p->cache_area[slot]
+                                                       : tl_lookup_area(p, e.handle, e.data);
         ix->event_area[i] = area;
         uint16_t ctx = PV_TL_NO_CONTEXT;
         size_t depth = 0;
@@ -1056,8 +1054,8 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
     return true;
 }
 
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
-                             const pv_tl_options *o, pv_diag *diag)
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag)
 {
     if (!pv_timeline_index_begin(ix, d, o, diag))
         return false;

@@ -40,12 +40,18 @@ static fixture *fx_new(void)
 static unsigned kind_of(char k)
 {
     switch (k) {
-    case 'E': return PV_WI_ENTRY;
-    case 'S': return PV_WI_SUSPEND;
-    case 'R': return PV_WI_RESUME;
-    case 'X': return PV_WI_EXIT;
-    case 'W': return PV_WI_WRITE;
-    default: return (unsigned)k; /* raw code */
+    case 'E':
+        return PV_WI_ENTRY;
+    case 'S':
+        return PV_WI_SUSPEND;
+    case 'R':
+        return PV_WI_RESUME;
+    case 'X':
+        return PV_WI_EXIT;
+    case 'W':
+        return PV_WI_WRITE;
+    default:
+        return (unsigned)k; /* raw code */
     }
 }
 
@@ -467,10 +473,10 @@ static void test_window_clipping(void **state)
     ev(x, FN_G, 'E', 0, 80); /* g lies wholly after the window: no row */
     ev(x, FN_G, 'X', 0, 90);
     window(x, 25, 65);
-    assert_null(pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0),
-                                      ctx(x, "Unknown")));
-    assert_null(pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0),
-                                      PV_TL_NEUTRAL));
+    assert_null(
+        pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0), ctx(x, "Unknown")));
+    assert_null(
+        pv_timeline_find_stat(&x->ix, pv_timeline_find_area(&x->ix, FN_G, 0), PV_TL_NEUTRAL));
     const pv_tl_stat_row *f = stat(x, FN_F, 0, ctx(x, "Unknown"));
     assert_int_equal(f->count, 2);
     assert_int_equal(T(f, CALL), 18);

@@ -20,11 +20,16 @@
 static unsigned kind_of(char k)
 {
     switch (k) {
-    case 'E': return PV_WI_ENTRY;
-    case 'S': return PV_WI_SUSPEND;
-    case 'R': return PV_WI_RESUME;
-    case 'X': return PV_WI_EXIT;
-    default: return PV_WI_WRITE;
+    case 'E':
+        return PV_WI_ENTRY;
+    case 'S':
+        return PV_WI_SUSPEND;
+    case 'R':
+        return PV_WI_RESUME;
+    case 'X':
+        return PV_WI_EXIT;
+    default:
+        return PV_WI_WRITE;
     }
 }
 
@@ -427,8 +432,8 @@ static void test_views_timeline(void **state)
     (void)state;
     pv_file *f = build_views();
     const pv_view *t = view(f, "timeline");
-    static const char *const cols[] = {"id",   "index", "time",  "context", "core",
-                                       "handle", "name", "event", "value", "depth", NULL};
+    static const char *const cols[] = {"id",   "index", "time",  "context", "core", "handle",
+                                       "name", "event", "value", "depth",   NULL};
     has_columns(t, cols);
     assert_int_equal(pv_view_rows(t), 9);
     static const int64_t depth[] = {0, 0, 0, 0, 0, 1, 1, 0, 0};
@@ -500,8 +505,8 @@ static void test_views_call_trace_routines(void **state)
     pv_view_free(evs);
 
     const pv_view *rt = view(f, "routines");
-    static const char *const rcols[] = {"id", "routine", "module", "hits", "time",
-                                        "time_with_children", NULL};
+    static const char *const rcols[] = {
+        "id", "routine", "module", "hits", "time", "time_with_children", NULL};
     has_columns(rt, rcols);
     assert_int_equal(pv_view_rows(rt), 4);
     assert_string_equal(cell_text(rt, 2, "routine"), "g");
@@ -527,10 +532,11 @@ static void test_views_statistics_and_data(void **state)
     pv_file *f = build_views();
     const pv_view *st = view(f, "statistics");
     static const char *const cols[] = {
-        "id", "handle", "type", "name", "value", "context", "count", "net", "net_min",
-        "net_max", "net_avg", "gross", "gross_min", "gross_max", "gross_avg", "call",
-        "call_min", "call_max", "call_avg", "period_min", "period_max", "period_avg",
-        "outside", "outside_min", "outside_max", "outside_avg", NULL};
+        "id",          "handle",      "type",       "name",       "value",    "context",
+        "count",       "net",         "net_min",    "net_max",    "net_avg",  "gross",
+        "gross_min",   "gross_max",   "gross_avg",  "call",       "call_min", "call_max",
+        "call_avg",    "period_min",  "period_max", "period_avg", "outside",  "outside_min",
+        "outside_max", "outside_avg", NULL};
     has_columns(st, cols);
     /* main, f, g, h: Unknown + Neutral each = 8; Mode, state 5, state 0 = 3 */
     assert_int_equal(pv_view_rows(st), 11);
@@ -640,9 +646,9 @@ static void test_random_events_keep_invariants(void **state)
         for (size_t i = 0; i < n; i++) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
             uint32_t r = (uint32_t)(seed >> 33);
-            static const uint32_t handles[] = {0x0, 0x1, 0x2, 0x10000000u, 0x20000000u,
-                                               0x30000000u, 0x40000000u, 0x50000000u,
-                                               0xF0000000u};
+            static const uint32_t handles[] = {0x0,         0x1,         0x2,
+                                               0x10000000u, 0x20000000u, 0x30000000u,
+                                               0x40000000u, 0x50000000u, 0xF0000000u};
             uint32_t h = handles[r % PV_ARRAY_LEN(handles)];
             unsigned kind = (r >> 8) % 16 < 12 ? (r >> 8) % 5 : (r >> 8) % 16;
             time += (int64_t)((r >> 12) % 7) - 1;
