@@ -74,6 +74,7 @@ typedef struct pv_timeline_index {
     pv_strpool pool;
     pv_tl_area *areas;
     size_t area_count, area_cap;
+    pv_hashmap area_map; /* handle (| state value << 32) -> index area */
     pv_tl_context *contexts;
     size_t context_count, context_cap;
     pv_tl_context_source context_source;

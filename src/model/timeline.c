@@ -51,7 +51,6 @@ struct pv_tl_pass {
     pv_diag *diag;
     const char *file;
     pv_stats st;
-    pv_hashmap area_map;    /* handle (| state value << 32) -> index area */
     pv_hashmap state_keys;  /* state keys that the mapping lists states for */
     pv_hashmap context_map; /* CONTEXTS handle -> context */
     tl_stack *stacks;
@@ -138,12 +137,8 @@ static uint32_t tl_add_area(pv_timeline_index *ix, const pv_tl_area *a)
 
 uint32_t pv_timeline_find_area(const pv_timeline_index *ix, uint32_t handle, uint64_t value)
 {
-    bool state = tl_is_state_type(pv_wi_handle_type(handle));
-    for (size_t a = 0; a < ix->area_count; a++)
-        if (ix->areas[a].handle == handle &&
-            (!state || (ix->areas[a].value & 0xFFFFFFFFu) == (value & 0xFFFFFFFFu)))
-            return (uint32_t)a;
-    return PV_WI_NONE;
+    uint32_t area;
+    return pv_hashmap_get(&ix->area_map, tl_area_key(handle, value), &area) ? area : PV_WI_NONE;
 }
 
 /* Copies the mapping into the index and names every area for display: its
@@ -170,8 +165,8 @@ static void tl_init_areas(tl_pass *p)
         tl_add_area(ix, &a);
         uint64_t key = tl_area_key(a.handle, a.value);
         uint32_t existing;
-        if (!pv_hashmap_get(&p->area_map, key, &existing))
-            pv_hashmap_put(&p->area_map, key, (uint32_t)i);
+        if (!pv_hashmap_get(&p->ix->area_map, key, &existing))
+            pv_hashmap_put(&p->ix->area_map, key, (uint32_t)i);
         if (tl_is_state_type(a.type))
             pv_hashmap_put(&p->state_keys, a.state_key, 1);
     }
@@ -186,7 +181,7 @@ static void tl_init_areas(tl_pass *p)
         pv_tl_area *a = &ix->areas[i];
         uint32_t var;
         if (tl_is_state_type(a->type) && a->parent == PV_WI_NONE &&
-            pv_hashmap_get(&p->area_map, a->state_key - 0x10000000u, &var))
+            pv_hashmap_get(&p->ix->area_map, a->state_key - 0x10000000u, &var))
             a->parent = var;
     }
     for (size_t i = 0; i < ix->area_count; i++) {
@@ -213,7 +208,7 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
     if (p->cache_key[slot] == key)
         return p->cache_area[slot];
     uint32_t area;
-    if (pv_hashmap_get(&p->area_map, key, &area)) {
+    if (pv_hashmap_get(&p->ix->area_map, key, &area)) {
         p->cache_key[slot] = key;
         p->cache_area[slot] = area;
         return area;
@@ -232,7 +227,7 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
         a.has_value = true;
         a.value = value & 0xFFFFFFFFu;
         uint32_t var;
-        if (pv_hashmap_get(&p->area_map, a.state_key - 0x10000000u, &var))
+        if (pv_hashmap_get(&p->ix->area_map, a.state_key - 0x10000000u, &var))
             a.parent = var;
     }
     if (a.parent != PV_WI_NONE) {
@@ -243,7 +238,7 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
         a.name = pv_strpool_add(&p->ix->pool, hex, (size_t)n);
     }
     area = tl_add_area(p->ix, &a);
-    pv_hashmap_put(&p->area_map, key, area);
+    pv_hashmap_put(&p->ix->area_map, key, area);
     return area;
 }
 
@@ -770,7 +765,6 @@ static void tl_free_pass(tl_pass *p)
         free(p->stacks[c].im_calls);
     }
     free(p->stacks);
-    pv_hashmap_free(&p->area_map);
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
@@ -869,7 +863,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const p
     p->unknown_context = PV_TL_NO_CONTEXT;
     memset(p->core_context, 0xFF, sizeof p->core_context);
     memset(p->cache_key, 0xFF, sizeof p->cache_key); /* UINT64_MAX is never a key */
-    pv_hashmap_init(&p->area_map);
+    pv_hashmap_init(&ix->area_map);
     pv_hashmap_init(&p->state_keys);
     pv_hashmap_init(&p->context_map);
     if (n > PV_TL_MAX_EVENTS) {
@@ -1072,6 +1066,7 @@ void pv_timeline_index_free(pv_timeline_index *ix)
         tl_free_pass(ix->pass);
         free(ix->pass);
     }
+    pv_hashmap_free(&ix->area_map);
     free(ix->event_area);
     free(ix->event_context);
     free(ix->event_depth);
@@ -1114,22 +1109,34 @@ const pv_tl_stat_row *pv_timeline_find_stat(const pv_timeline_index *ix, uint32_
     return NULL;
 }
 
+/* The text after a leading type prefix ("TSK: name" -> "name"; the prefix
+ * is one word), or NULL when there is none. */
+static const char *tl_strip_type_prefix(const char *s)
+{
+    const char *colon = strstr(s, ": ");
+    if (!colon || colon == s)
+        return NULL;
+    for (const char *q = s; q < colon; q++)
+        if (*q == ' ')
+            return NULL;
+    return colon + 2;
+}
+
 uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label)
 {
     for (size_t c = 0; c < d->context_count; c++)
         if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), label) == 0)
             return (uint32_t)c;
-    /* a leading type prefix: "TSK: name", "ISR: name" */
-    const char *colon = strstr(label, ": ");
-    if (colon && colon > label) {
-        bool word = true;
-        for (const char *q = label; q < colon; q++)
-            if (*q == ' ')
-                word = false;
-        if (word)
-            for (size_t c = 0; c < d->context_count; c++)
-                if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), colon + 2) == 0)
-                    return (uint32_t)c;
+    /* FORMATS.md §3: equal after removing a leading type prefix ("TSK: ",
+     * "ISR: ") from the label, or (read the other way) from the name */
+    const char *bare = tl_strip_type_prefix(label);
+    for (size_t c = 0; c < d->context_count; c++) {
+        const char *name = pv_strpool_get(&d->pool, d->contexts[c].name);
+        if (bare && strcmp(name, bare) == 0)
+            return (uint32_t)c;
+        const char *bare_name = tl_strip_type_prefix(name);
+        if (bare_name && strcmp(bare_name, label) == 0)
+            return (uint32_t)c;
     }
     return PV_WI_NONE;
 }

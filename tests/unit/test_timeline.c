@@ -240,6 +240,23 @@ static void test_context_area_needs_coverage(void **state)
     data_free(d);
 }
 
+/* FORMATS.md §3: a STATISTICS CONTEXT(...) label matches a CONTEXTS name
+ * exactly, or after removing a one-word type prefix. */
+static void test_match_context_label(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x0, "extendedTaskFirst", 17);
+    pv_wi_add_context(d, 0x1, "ISR: timer", 10);
+    assert_int_equal(pv_wi_match_context(d, "extendedTaskFirst"), 0);
+    assert_int_equal(pv_wi_match_context(d, "TSK: extendedTaskFirst"), 0);
+    assert_int_equal(pv_wi_match_context(d, "ISR: timer"), 1);
+    assert_int_equal(pv_wi_match_context(d, "timer"), 1);
+    assert_int_equal(pv_wi_match_context(d, "two words: timer"), PV_WI_NONE);
+    assert_int_equal(pv_wi_match_context(d, "other"), PV_WI_NONE);
+    data_free(d);
+}
+
 /* (3) the v1.1 core index, and (4) Unknown for a v1.0 timeline. */
 static void test_context_core_and_unknown(void **state)
 {
@@ -739,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_context_area_choice),
         cmocka_unit_test(test_context_area_from_writes),
         cmocka_unit_test(test_context_area_needs_coverage),
+        cmocka_unit_test(test_match_context_label),
         cmocka_unit_test(test_context_core_and_unknown),
         cmocka_unit_test(test_implicit_frame_order),
         cmocka_unit_test(test_views_timeline),
