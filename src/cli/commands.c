@@ -350,7 +350,11 @@ int pv_cmd_cat(const pv_cli_args *a)
         }
     }
 
-    pv_file *f = pv_cli_load(a->files[0], a);
+    /* cat reads one view: a timeline indexes only as far as that view needs
+     * (the first screen of a 50 M-event BIN, PRODUCT.md §7) */
+    pv_cli_args deferred = *a;
+    deferred.load.defer_index = true;
+    pv_file *f = pv_cli_load(a->files[0], &deferred);
     if (!f)
         return PV_EXIT_INPUT;
     int rc = PV_EXIT_OK;
