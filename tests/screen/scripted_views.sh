@@ -251,7 +251,7 @@ expected=$(cat <<'SCREEN'
 rtos.txt                 │ Index      Time Context       Core     Handle Name
   winIDEA profiler       │     0         0                    0x20000000 OS_RunningTask
     Summary (14)         │     1    114 ns ID_TASK_COMM       0x10000010 len = CAN_Rx(buf, sizeof(bu
-    Contexts (6)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
+    Contexts (5)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
     Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009 memcpy_s
     Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009 memcpy_s
     Timeline (3001)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
@@ -266,7 +266,7 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
                          │    14  1.778 us                    0x20000002 "Test.c"##s_eMode
                          │    15  2.057 us ID_TASK_COMM       0x10000008 {
                          │    16  2.347 us ID_TASK_COMM       0x10000008 {
-                         │─ Details ─[Call stack]───────────────────────────────────────────────────
+                         │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
                          │ Position Routine         Handle Context        Entered
                          │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
                          │        1 Task_Comm   0x00000002 ID_TASK_COMM         0
@@ -286,7 +286,7 @@ expected=$(cat <<'SCREEN'
 rtos.txt                 | Call no Routine               Context       Time (net)  Time with childre
   winIDEA profiler       |         - ID_TASK_FAST        ID_TASK_FAST
     Summary (14)         |       1   - Task_Fast         ID_TASK_FAST    1.169 us           1.520 us
-    Contexts (6)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
+    Contexts (5)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
     Statistics (83)      |       3   + Task_Fast         ID_TASK_FAST    2.139 us           6.989 us
     Statistics (as export|      12   - Task_Fast         ID_TASK_FAST    1.040 us           3.543 us
     Timeline (3001)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
@@ -321,7 +321,7 @@ expected=$(cat <<'SCREEN'
 rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
   winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
     Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
-    Contexts (6)         |    75  8.634 us 0x1000000C {               X                  3
+    Contexts (5)         |    75  8.634 us 0x1000000C {               X                  3
     Statistics (83)      |    76  8.665 us 0x00000005 "Test.c"#Static X                  2
     Statistics (as export|
     Timeline (3001)      |
