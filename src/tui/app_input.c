@@ -748,6 +748,13 @@ void pv_app_key(pv_app *a, int key)
                 a->det_tab--;
         } else if (a->focus == PV_PANE_REPORT && r && r->hscroll > 0) {
             r->hscroll--;
+        } else if (a->focus == PV_PANE_EXPLORER && a->ex_cursor < a->item_count) {
+            /* To the result set or file the item belongs to. */
+            int kind = a->items[a->ex_cursor].kind;
+            size_t i = a->ex_cursor;
+            while (i > 0 && a->items[i].kind >= kind)
+                i--;
+            a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
         }
         break;
     case PV_ACT_RIGHT:

@@ -108,7 +108,7 @@ expected=$(cat <<'SCREEN'
  Shift-Tab          prev-pane      focus the previous pane
  Up k               up             move up
  Down j             down           move down
- Left h             left           scroll left; Details: previous tab
+ Left h             left           scroll left; Explorer: to the parent; Details
  Right l            right          scroll right; Explorer: open; Details: next t
  PgUp Ctrl-B        page-up        one page up
  PgDn Ctrl-F        page-down      one page down

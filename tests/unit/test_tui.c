@@ -257,7 +257,7 @@ static const char golden_help_screen[] =
     " Shift-Tab          prev-pane      focus the previous pane\n"
     " Up k               up             move up\n"
     " Down j             down           move down\n"
-    " Left h             left           scroll left; Details: previous tab\n"
+    " Left h             left           scroll left; Explorer: to the parent; Details\n"
     " Right l            right          scroll right; Explorer: open; Details: next t\n"
     " PgUp Ctrl-B        page-up        one page up\n"
     " PgDn Ctrl-F        page-down      one page down\n"
@@ -453,6 +453,27 @@ static void test_screen_narrow(void **state)
     char *s = screen_after(a, "<Resize 15x4>");
     assert_string_equal(s, "too small\n\n\n\n");
     free(s);
+    pv_app_free(a);
+}
+
+/* h in the Explorer goes to the result set, then the file. */
+static void test_explorer_parent(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "Shift-Tab j h");
+    free(s);
+    const pv_grid *g = pv_app_draw(a);
+    /* Line 2 is "  Run 1": selected (the focused Explorer's cursor). */
+    assert_int_equal(g->cells[2 * g->width + 2].role, PV_ROLE_SELECTED);
+    s = screen_after(a, "h");
+    free(s);
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[1 * g->width + 0].role, PV_ROLE_SELECTED);
+    s = screen_after(a, "h");
+    free(s);
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[1 * g->width + 0].role, PV_ROLE_SELECTED); /* stays at the top */
     pv_app_free(a);
 }
 
@@ -1322,6 +1343,7 @@ int main(void)
         cmocka_unit_test(test_screen_columns),
         cmocka_unit_test(test_screen_narrow),
         cmocka_unit_test(test_pane_sizes),
+        cmocka_unit_test(test_explorer_parent),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_prompt),
         cmocka_unit_test(test_mouse),
