@@ -610,6 +610,72 @@ static void pv_app_open(pv_app *a)
     }
 }
 
+/* The timeline row of an event index (rows are events in file order), or
+ * of the first event at or after a time (binary search: time order). */
+static size_t pv_timeline_row(const pv_view *tl, bool by_index, int64_t value)
+{
+    size_t n = pv_view_rows(tl);
+    if (by_index) {
+        size_t col = pv_view_column(tl, "index");
+        pv_cell c;
+        if (value >= 0 && (size_t)value < n && col != PV_NO_ROW) {
+            pv_view_cell(tl, (size_t)value, col, &c);
+            if (c.present && c.v.i == value)
+                return (size_t)value;
+        }
+        return pv_view_find_id(tl, value);
+    }
+    size_t col = pv_view_column(tl, "time");
+    if (col == PV_NO_ROW)
+        return PV_NO_ROW;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_cell c;
+        pv_view_cell(tl, mid, col, &c);
+        if (c.present && c.v.i < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n ? lo : (n ? n - 1 : PV_NO_ROW);
+}
+
+/* t (PRODUCT.md §3): the timeline of the same result set, at the selected
+ * event (a row with an `index`) or call (a row with an `entry_time`). */
+static void pv_app_open_timeline(pv_app *a)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW || a->loc.item >= a->item_count)
+        return;
+    size_t icol = pv_view_column(r->view, "index");
+    size_t tcol = pv_view_column(r->view, "entry_time");
+    size_t col = icol != PV_NO_ROW ? icol : tcol;
+    pv_cell c;
+    if (col != PV_NO_ROW)
+        pv_view_cell(r->view, row, col, &c);
+    if (col == PV_NO_ROW || !c.present) {
+        pv_app_message(a, true, "this row has no event or time to show in the timeline");
+        return;
+    }
+    const pv_item *here = &a->items[a->loc.item];
+    for (size_t i = 0; i < a->item_count; i++) {
+        const pv_item *it = &a->items[i];
+        if (it->kind != PV_ITEM_VIEW || it->file != here->file || it->set != here->set ||
+            strcmp(pv_item_view(a, it)->id, "timeline") != 0)
+            continue;
+        pv_location to;
+        memset(&to, 0, sizeof to);
+        to.item = i;
+        to.row = pv_timeline_row(pv_item_view(a, it), col == icol, c.v.i);
+        pv_app_go(a, &to, true);
+        a->focus = PV_PANE_REPORT;
+        return;
+    }
+    pv_app_message(a, true, "this result set has no timeline");
+}
+
 static void pv_app_history_step(pv_app *a, bool back)
 {
     if (!a->history_started)
@@ -845,6 +911,9 @@ void pv_app_key(pv_app *a, int key)
             pv_app_sort_by(a, r, r->sort[0].column, true);
         else if (r)
             pv_app_message(a, false, "not sorted: s or S sorts");
+        break;
+    case PV_ACT_TIMELINE:
+        pv_app_open_timeline(a);
         break;
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");

@@ -20,6 +20,18 @@ expect_contains ":goto 42" "$s" "row 42/$rows"
 s=$(pv_screen "$TO_TIMELINE"$'\nG' "$RTOS" --size 100x30)
 expect_contains "G goes to the last row" "$s" "row $rows/$rows"
 
+# t opens the timeline: at a call's entry time (the first event at or after
+# it), or at an event's index (from the Details of a call).
+entry=$("$PROFVIEW" cat "$RTOS" --view call-trace --columns id,entry_time | awk -F'\t' '$1 == 3 { print $2 }')
+want=$(awk -F'\t' -v t="$entry" 'NR > 1 && $3 >= t { print NR - 1; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j t' "$RTOS" --size 100x30)
+expect_contains "t from call 3 (entry $entry ns)" "$s" "│ timeline │ row $want/$rows"
+index=$("$PROFVIEW" cat "$RTOS" --view call-events --parent 3 --columns index | sed -n 3p)
+s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j\nTab j t' "$RTOS" --size 100x30)
+expect_contains "t from the second event of call 3 (index $index)" "$s" "│ timeline │ row $((index + 1))/$rows"
+s=$(pv_screen $'Shift-Tab j Tab t' "$PLIST" --size 100x30)
+expect_contains "t without a time says so" "$s" "this row has no event or time to show in the timeline"
+
 # A filter shows as many rows as `cat --filter` prints.
 n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
 s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
