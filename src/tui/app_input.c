@@ -676,6 +676,91 @@ static void pv_app_open_timeline(pv_app *a)
     pv_app_message(a, true, "this result set has no timeline");
 }
 
+/* Exact text of a cell, for comparing values of any type. */
+static void pv_app_cell_exact(const pv_view *v, size_t row, size_t col, pv_buf *out)
+{
+    pv_cell c;
+    pv_view_cell(v, row, col, &c);
+    pv_buf_clear(out);
+    pv_cell_format_exact(&c, out);
+}
+
+static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char *text,
+                           pv_buf *scratch)
+{
+    if (col == PV_NO_ROW)
+        return true;
+    pv_app_cell_exact(v, row, col, scratch);
+    return strcmp(pv_buf_cstr(scratch), text) == 0;
+}
+
+/* J / K, and % (PRODUCT.md §3, timeline stepping), over any view with the
+ * timeline's columns: the next row (dir) with the same `handle` (J/K), or
+ * the matching exit / entry of a call: same handle, context and depth, event
+ * X after an E, E before an X (%). */
+static void pv_app_step_event(pv_app *a, int dir, bool match_call)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW)
+        return;
+    const pv_view *v = r->view;
+    size_t handle = pv_view_column(v, "handle");
+    size_t event = pv_view_column(v, "event");
+    size_t context = pv_view_column(v, "context");
+    size_t depth = pv_view_column(v, "depth");
+    if (handle == PV_NO_ROW || (match_call && (event == PV_NO_ROW || depth == PV_NO_ROW))) {
+        pv_app_message(a, true, "this view has no events (handle, event, depth columns)");
+        return;
+    }
+    pv_buf scratch, want_handle, want_context, want_depth;
+    pv_buf_init(&scratch);
+    pv_buf_init(&want_handle);
+    pv_buf_init(&want_context);
+    pv_buf_init(&want_depth);
+    pv_app_cell_exact(v, row, handle, &want_handle);
+    const char *want_event = NULL;
+    if (match_call) {
+        pv_app_cell_exact(v, row, event, &scratch);
+        const char *ev = pv_buf_cstr(&scratch);
+        if (strcmp(ev, "E") == 0) {
+            want_event = "X";
+            dir = 1;
+        } else if (strcmp(ev, "X") == 0) {
+            want_event = "E";
+            dir = -1;
+        } else {
+            pv_app_message(a, true, "% works on an entry (E) or exit (X) event");
+            goto done;
+        }
+        if (context != PV_NO_ROW)
+            pv_app_cell_exact(v, row, context, &want_context);
+        pv_app_cell_exact(v, row, depth, &want_depth);
+    }
+    size_t n = pv_report_count(r);
+    for (size_t k = r->cursor; dir > 0 ? k + 1 < n : k > 0;) {
+        k = dir > 0 ? k + 1 : k - 1;
+        size_t other = pv_report_row(r, k);
+        if (!pv_app_cell_is(v, other, handle, pv_buf_cstr(&want_handle), &scratch))
+            continue;
+        if (match_call &&
+            (!pv_app_cell_is(v, other, event, want_event, &scratch) ||
+             !pv_app_cell_is(v, other, depth, pv_buf_cstr(&want_depth), &scratch) ||
+             (context != PV_NO_ROW &&
+              !pv_app_cell_is(v, other, context, pv_buf_cstr(&want_context), &scratch))))
+            continue;
+        pv_report_move_to(r, k);
+        goto done;
+    }
+    pv_app_message(a, true,
+                   match_call ? "no matching entry or exit" : "no other event of this area");
+done:
+    pv_buf_free(&scratch);
+    pv_buf_free(&want_handle);
+    pv_buf_free(&want_context);
+    pv_buf_free(&want_depth);
+}
+
 static void pv_app_history_step(pv_app *a, bool back)
 {
     if (!a->history_started)
@@ -914,6 +999,13 @@ void pv_app_key(pv_app *a, int key)
         break;
     case PV_ACT_TIMELINE:
         pv_app_open_timeline(a);
+        break;
+    case PV_ACT_NEXT_SAME:
+    case PV_ACT_PREV_SAME:
+        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1, false);
+        break;
+    case PV_ACT_MATCH_CALL:
+        pv_app_step_event(a, 1, true);
         break;
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");

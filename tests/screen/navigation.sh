@@ -32,6 +32,23 @@ expect_contains "t from the second event of call 3 (index $index)" "$s" "│ tim
 s=$(pv_screen $'Shift-Tab j Tab t' "$PLIST" --size 100x30)
 expect_contains "t without a time says so" "$s" "this row has no event or time to show in the timeline"
 
+# J / K: the next / previous event of the same area (handle); %: from an
+# entry to its exit (same handle, context, depth) and back.  Expected rows
+# come from the timeline as `cat` prints it (columns: id index time context
+# core handle name event value depth).
+next_same=$(awk -F'\t' 'NR == 4 { h = $6 } NR > 4 && $6 == h { print $2; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\nj j J' "$RTOS" --size 100x30)
+expect_contains "J from event 2" "$s" "row $((next_same + 1))/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\nj j J K' "$RTOS" --size 100x30)
+expect_contains "K back to event 2" "$s" "row 3/$rows"
+entry=$(awk -F'\t' 'NR > 1 && $8 == "E" && $7 == "CRC_Calc" { print $2; exit }' "$TMP/timeline.tsv")
+exit_=$(awk -F'\t' -v e="$entry" 'NR == e + 2 { h = $6; c = $4; d = $10 }
+  NR > e + 2 && $6 == h && $4 == c && $10 == d && $8 == "X" { print $2; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n%' "$RTOS" --size 100x30)
+expect_contains "% from entry $entry to exit $exit_" "$s" "row $((exit_ + 1))/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n% %' "$RTOS" --size 100x30)
+expect_contains "% back to the entry" "$s" "row $((entry + 1))/$rows"
+
 # A filter shows as many rows as `cat --filter` prints.
 n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
 s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
