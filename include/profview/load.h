@@ -19,6 +19,9 @@ typedef struct pv_load_options {
     int64_t from;
     int64_t to;
     pv_progress progress;
+    bool defer_index;         /* timelines: index on demand, so that the first events show
+                                 at once; views that need the whole index finish it when
+                                 read, and warnings of the index reach f->diag only then */
 } pv_load_options;
 
 void pv_load_options_init(pv_load_options *o);

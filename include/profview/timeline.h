@@ -12,7 +12,7 @@
 
 #include "profview/winidea.h"
 
-#define PV_TL_NO_CONTEXT UINT16_MAX  /* data/AUX events, data statistics rows */
+#define PV_TL_NO_CONTEXT UINT16_MAX    /* data/AUX events, data statistics rows */
 #define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */
 #define PV_TL_MAX_CONTEXTS 60000u
 #define PV_TL_IMPLICIT_CALL 0x80000000u /* bit of call_entry: an implicit frame */
@@ -23,14 +23,15 @@
  * handle (or state value) that the mapping does not list. */
 typedef struct pv_tl_area {
     uint32_t handle;
-    uint8_t type;        /* top nibble of the handle (pv_wi_area_type; > 5 unknown) */
-    bool implicit;       /* not in the mapping: named by its hex handle */
+    uint8_t type;    /* top nibble of the handle (pv_wi_area_type; > 5 unknown) */
+    bool implicit;   /* not in the mapping: named by its hex handle */
+    bool has_states; /* a variable whose states the mapping lists: writes select them */
     bool has_value;
-    uint64_t value;      /* line number / state value */
-    uint32_t data_area;  /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
-    uint32_t parent;     /* index area of the function of a line / variable of a state */
-    uint32_t name;       /* display name, offset in the index pool */
-    uint32_t state_key;  /* variables and states: the state handle (3/5xxxxxxx) they share */
+    uint64_t value;     /* line number / state value */
+    uint32_t data_area; /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
+    uint32_t parent;    /* index area of the function of a line / variable of a state */
+    uint32_t name;      /* display name, offset in the index pool */
+    uint32_t state_key; /* variables and states: the state handle (3/5xxxxxxx) they share */
 } pv_tl_area;
 
 typedef enum pv_tl_context_source {
@@ -42,15 +43,15 @@ typedef enum pv_tl_context_source {
 
 typedef struct pv_tl_context {
     bool has_handle;
-    uint64_t handle;     /* CONTEXTS handle (or core number for core contexts) */
-    uint32_t name;       /* index pool */
-    uint64_t events;     /* function/line events attributed to it */
+    uint64_t handle; /* CONTEXTS handle (or core number for core contexts) */
+    uint32_t name;   /* index pool */
+    uint64_t events; /* function/line events attributed to it */
 } pv_tl_context;
 
 /* One statistics row (FORMATS.md §3), values in PV_WI_STATS order. */
 typedef struct pv_tl_stat_row {
-    uint32_t area;       /* index area */
-    uint16_t context;    /* context index, PV_TL_NEUTRAL, or PV_TL_NO_CONTEXT (data) */
+    uint32_t area;    /* index area */
+    uint16_t context; /* context index, PV_TL_NEUTRAL, or PV_TL_NO_CONTEXT (data) */
     int64_t count;
     int64_t t[PV_WI_STAT_COUNT];
 } pv_tl_stat_row;
@@ -58,25 +59,26 @@ typedef struct pv_tl_stat_row {
 typedef struct pv_tl_options {
     const char *context_area; /* name or hex handle, or NULL: detect */
     bool has_from, has_to;
-    int64_t from, to;         /* inclusive window */
+    int64_t from, to; /* inclusive window */
     pv_progress progress;
-    const char *file;         /* for messages */
+    const char *file; /* for messages */
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
     const pv_wi_timeline *tl;
     size_t event_count;
-    uint32_t *event_area;     /* per event: index area */
-    uint16_t *event_context;  /* per event: context, PV_TL_NO_CONTEXT for data/AUX */
-    uint16_t *event_depth;    /* per event: FORMATS.md §3 depth (saturated at 65535) */
+    uint32_t *event_area;    /* per event: index area */
+    uint16_t *event_context; /* per event: context, PV_TL_NO_CONTEXT for data/AUX */
+    uint16_t *event_depth;   /* per event: FORMATS.md §3 depth (saturated at 65535) */
 
     pv_strpool pool;
     pv_tl_area *areas;
     size_t area_count, area_cap;
+    pv_hashmap area_map; /* handle (| state value << 32) -> index area */
     pv_tl_context *contexts;
     size_t context_count, context_cap;
     pv_tl_context_source context_source;
-    uint32_t context_area;    /* index area of the context variable, PV_WI_NONE */
+    uint32_t context_area; /* index area of the context variable, PV_WI_NONE */
 
     bool has_from, has_to;
     int64_t from, to;
@@ -87,26 +89,44 @@ typedef struct pv_timeline_index {
      * a context implicit frames first (outermost first), then calls in entry
      * order: that is pre-order of each context's call tree. */
     size_t call_count;
-    uint32_t *call_entry;     /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */
-    uint32_t *call_exit;      /* event index of the X (or the mismatching event), PV_TL_OPEN */
-    uint32_t *call_parent;    /* call index, PV_TL_OPEN at the top */
-    int64_t *call_net;        /* net time of the call within the range */
-    int64_t *call_gross;      /* gross time of the call within the range */
+    uint32_t *call_entry;  /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */
+    uint32_t *call_exit;   /* event index of the X (or the mismatching event), PV_TL_OPEN */
+    uint32_t *call_parent; /* call index, PV_TL_OPEN at the top */
+    int64_t *call_net;     /* net time of the call within the range */
+    int64_t *call_gross;   /* gross time of the call within the range */
     size_t *context_call_start; /* context_count + 1 offsets into the calls */
 
-    pv_tl_stat_row *stats;    /* sorted by area, then context, Neutral last */
+    pv_tl_stat_row *stats; /* sorted by area, then context, Neutral last */
     size_t stat_count;
 
     size_t warnings;
+
+    /* Incremental indexing: events [0, indexed) have their area, context and
+     * depth; calls, statistics and time_last exist once complete. */
+    size_t indexed;
+    bool complete;
+    struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
 } pv_timeline_index;
+
+/* Incremental form of pv_timeline_index_build, so that a first screen of
+ * events needs only a prefix of the pass: begin sets up areas, contexts and
+ * the window (window_first/window_end by binary search over the times);
+ * advance indexes the events up to `upto` (exclusive); finish indexes the
+ * rest and computes the calls and statistics.  advance/finish return false
+ * when cancelled through the options' progress (the index then stays
+ * incomplete; free it).  `d` and `diag` must outlive the index. */
+bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag);
+bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
+bool pv_timeline_index_finish(pv_timeline_index *ix);
 
 /* Builds the index over d's timeline, areas and contexts, with the
  * statistics over the window of `o` (FORMATS.md §3).  Warnings (mismatched X,
  * decreasing times, unknown event codes, ...) go to `diag`, each naming the
  * event index and time.  Returns false only when cancelled or when the
  * timeline is too large to index; `ix` is then freed. */
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
-                             const pv_tl_options *o, pv_diag *diag);
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag);
 void pv_timeline_index_free(pv_timeline_index *ix);
 /* Bytes the index holds beyond the records (for the benchmark). */
 size_t pv_timeline_index_memory(const pv_timeline_index *ix);

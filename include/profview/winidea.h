@@ -190,5 +190,9 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o);
 /* The raw data of a file that pv_wi_build loaded (f->loader_data holds the
  * indexed model around it), or NULL for a file of another format. */
 const pv_wi_data *pv_wi_file_data(const pv_file *f);
+/* The timeline index of such a file (complete unless the load deferred it:
+ * pv_load_options.defer_index), or NULL. */
+struct pv_timeline_index;
+const struct pv_timeline_index *pv_wi_file_index(const pv_file *f);
 
 #endif

@@ -18,6 +18,8 @@
  * header sections need them and INFO needs the end time); the second pass
  * streams the timeline.  Memory is constant whatever --events is.
  *
+ * It writes exactly --events events.
+ *
  * Usage: pv_gen_winidea [--seed N] [--tasks K] [--events N]
  *                       [--format text|text-ctx|bin10|bin11] [--check] -o PATH
  */
@@ -597,7 +599,8 @@ static void do_call(int c, frame *fn, frame *ln)
     ev_entry(c, callee);
 }
 
-/* One step of the running context c: time passes, then 1-3 events. */
+/* One step of the running context c: time passes (not right after a switch
+ * in text-ctx), then 1-3 events. */
 static void step(int c)
 {
     stack *st = &stacks[c];
@@ -728,7 +731,14 @@ static int64_t simulate(uint64_t seed, int64_t events)
     push_implicit(idle_ctx, contexts[idle_ctx].body, true);
 
     switch_context(low); /* the first event: the context area at time 0 */
+    /* A switch and a step emit at most 1 + 3 events; the last few are data
+     * writes (one event each, no stack touched), so the count is exact. */
     while (event_count < events) {
+        if (events - event_count < 4) {
+            advance(duration());
+            ev_write();
+            continue;
+        }
         int c = pick_context();
         if (c != running)
             switch_context(c);

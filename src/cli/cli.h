@@ -30,6 +30,9 @@ enum {
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
+    X(KEYS, "keys", "FILE", "testing: run the TUI on the key names in FILE, without a terminal")  \
+    X(SIZE, "size", "WxH", "testing: the virtual screen size for --keys (default 80x24)")         \
+    X(DUMP, "dump", "OUT", "testing: write the final screen (and each <Dump>) to OUT")            \
     X(HELP, "help", NULL, "show this help")                                                       \
     X(VERSION, "version", NULL, "show the version")
 

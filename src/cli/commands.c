@@ -6,8 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <unistd.h>
+
 #include "cli.h"
 #include "profview/query.h"
+#include "profview/tui.h"
 
 pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 {
@@ -347,7 +350,11 @@ int pv_cmd_cat(const pv_cli_args *a)
         }
     }
 
-    pv_file *f = pv_cli_load(a->files[0], a);
+    /* cat reads one view: a timeline indexes only as far as that view needs
+     * (the first screen of a 50 M-event BIN, PRODUCT.md §7) */
+    pv_cli_args deferred = *a;
+    deferred.load.defer_index = true;
+    pv_file *f = pv_cli_load(a->files[0], &deferred);
     if (!f)
         return PV_EXIT_INPUT;
     int rc = PV_EXIT_OK;
@@ -391,11 +398,39 @@ int pv_cmd_cat(const pv_cli_args *a)
     return rc;
 }
 
-/* Until the TUI exists: print what was loaded and how to read it. */
+/* `profview FILE...`: the TUI.  When stdout is not a terminal (a pipe, a
+ * script) and no scripted keys are given, print what was loaded instead. */
 int pv_cmd_view(const pv_cli_args *a)
 {
-    int rc = pv_cmd_info(a);
-    if (rc == PV_EXIT_OK)
-        printf("\nRead a view with: profview cat FILE --view ID\n");
-    return rc;
+    /* PROFVIEW_TEST_KEYS=FILE is --keys FILE (testing, as tig's TIG_SCRIPT). */
+    const char *keys = a->values[PV_OPT_KEYS] ? a->values[PV_OPT_KEYS]
+                                              : getenv("PROFVIEW_TEST_KEYS");
+    if (keys && !keys[0])
+        keys = NULL;
+    if (!keys && !isatty(STDOUT_FILENO)) {
+        int rc = pv_cmd_info(a);
+        if (rc == PV_EXIT_OK)
+            printf("\nRead a view with: profview cat FILE --view ID\n");
+        return rc;
+    }
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = a->files;
+    o.path_count = a->file_count;
+    o.load = a->load;
+    o.theme = a->values[PV_OPT_THEME];
+    o.ascii = pv_cli_has(a, PV_OPT_ASCII);
+    o.keys_path = keys;
+    o.dump_path = a->values[PV_OPT_DUMP];
+    if (pv_cli_has(a, PV_OPT_SIZE) &&
+        !pv_tui_parse_size(a->values[PV_OPT_SIZE], &o.width, &o.height)) {
+        fprintf(stderr, "profview: --size takes WIDTHxHEIGHT (e.g. 100x30), not '%s'\n",
+                a->values[PV_OPT_SIZE]);
+        return PV_EXIT_USAGE;
+    }
+    if (!keys && !isatty(STDIN_FILENO)) {
+        fprintf(stderr, "profview: the viewer needs a terminal on stdin\n");
+        return PV_EXIT_USAGE;
+    }
+    return pv_tui_run(&o);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "profview/tui.h"
 
 #ifndef PROFVIEW_VERSION
 #define PROFVIEW_VERSION "0.1.0"
@@ -54,6 +55,7 @@ static void pv_print_help(FILE *fp)
     fprintf(fp, "\nFormats (detected by content; --input-format NAME forces one):\n");
     for (size_t i = 0; i < count; i++)
         fprintf(fp, "  %-16s %s\n", loaders[i]->name, loaders[i]->description);
+    pv_tui_print_keys(fp);
     fprintf(fp, "\nTIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
                 "Exit status: 0 success, 1 usage error, 2 input error.\n");
 }

@@ -19,7 +19,24 @@ typedef struct wi_model {
     pv_wi_data *d;
     pv_timeline_index ix;
     bool indexed;
+    pv_file *f;
 } wi_model;
+
+/* The whole index (deferred loads finish it when a view needs it). */
+static void wi_model_complete(wi_model *m)
+{
+    if (!m->ix.complete)
+        pv_timeline_index_finish(&m->ix);
+}
+
+/* Events [0, upto) indexed; sequential readers advance in large steps. */
+static void wi_model_reach(wi_model *m, size_t upto)
+{
+    if (upto > m->ix.indexed) {
+        size_t step = m->ix.indexed + (1u << 16);
+        pv_timeline_index_advance(&m->ix, upto > step ? upto : step);
+    }
+}
 
 static void wi_model_destroy(void *p)
 {
@@ -49,8 +66,8 @@ static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
 }
 
 /* A virtual view: columns copied, ops and impl given. */
-static pv_view *wi_virtual_view(const char *id, const char *title, const pv_column *cols,
-                                size_t n, const pv_view_ops *ops, void *impl)
+static pv_view *wi_virtual_view(const char *id, const char *title, const pv_column *cols, size_t n,
+                                const pv_view_ops *ops, void *impl)
 {
     pv_view *v = pv_xcalloc(1, sizeof *v);
     v->ops = ops;
@@ -134,10 +151,14 @@ static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
 static const char *wi_context_source_name(pv_tl_context_source s)
 {
     switch (s) {
-    case PV_TL_CONTEXT_TEXT: return "timeline %CONTEXT%";
-    case PV_TL_CONTEXT_AREA: return "context area";
-    case PV_TL_CONTEXT_CORE: return "core index";
-    case PV_TL_CONTEXT_UNKNOWN: return "unknown";
+    case PV_TL_CONTEXT_TEXT:
+        return "timeline %CONTEXT%";
+    case PV_TL_CONTEXT_AREA:
+        return "context area";
+    case PV_TL_CONTEXT_CORE:
+        return "core index";
+    case PV_TL_CONTEXT_UNKNOWN:
+        return "unknown";
     }
     return "?";
 }
@@ -215,8 +236,16 @@ static pv_view *wi_contexts_view(const wi_model *m)
 
 /* ---- lines */
 
-enum { LINE_ID, LINE_HANDLE, LINE_NAME, LINE_LINE, LINE_FUNCTION, LINE_FILE, LINE_COUNT,
-       LINE_COLUMNS };
+enum {
+    LINE_ID,
+    LINE_HANDLE,
+    LINE_NAME,
+    LINE_LINE,
+    LINE_FUNCTION,
+    LINE_FILE,
+    LINE_COUNT,
+    LINE_COLUMNS
+};
 
 static const pv_column wi_line_columns[LINE_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -246,7 +275,8 @@ static pv_view *wi_lines_view(const wi_model *m)
         if (ar->parent != PV_WI_NONE)
             pv_table_set_cstr(t, r, LINE_FUNCTION, pv_tl_area_name(ix, ar->parent));
         if (ar->data_area != PV_WI_NONE && d->areas[ar->data_area].file)
-            pv_table_set_cstr(t, r, LINE_FILE, pv_strpool_get(&d->pool, d->areas[ar->data_area].file));
+            pv_table_set_cstr(t, r, LINE_FILE,
+                              pv_strpool_get(&d->pool, d->areas[ar->data_area].file));
         const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NEUTRAL);
         pv_table_set_int(t, r, LINE_COUNT, s ? s->count : 0);
     }
@@ -255,8 +285,17 @@ static pv_view *wi_lines_view(const wi_model *m)
 
 /* ---- statistics (recomputed) and statistics-exported */
 
-enum { ST_ID, ST_HANDLE, ST_TYPE, ST_NAME, ST_VALUE, ST_CONTEXT, ST_COUNT, ST_T0, ST_COLUMNS =
-       ST_T0 + PV_WI_STAT_COUNT };
+enum {
+    ST_ID,
+    ST_HANDLE,
+    ST_TYPE,
+    ST_NAME,
+    ST_VALUE,
+    ST_CONTEXT,
+    ST_COUNT,
+    ST_T0,
+    ST_COLUMNS = ST_T0 + PV_WI_STAT_COUNT
+};
 
 static pv_column wi_stat_columns[ST_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -271,9 +310,10 @@ static pv_column wi_stat_columns[ST_COLUMNS] = {
 static void wi_init_stat_columns(void)
 {
     static const char *const titles[PV_WI_STAT_COUNT] = {
-        "Net", "Net min", "Net max", "Net avg", "Gross", "Gross min", "Gross max",
-        "Gross avg", "Call", "Call min", "Call max", "Call avg", "Period min", "Period max",
-        "Period avg", "Outside", "Outside min", "Outside max", "Outside avg"};
+        "Net",       "Net min",     "Net max",     "Net avg",    "Gross",
+        "Gross min", "Gross max",   "Gross avg",   "Call",       "Call min",
+        "Call max",  "Call avg",    "Period min",  "Period max", "Period avg",
+        "Outside",   "Outside min", "Outside max", "Outside avg"};
     for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
         wi_stat_columns[ST_T0 + k] =
             (pv_column){pv_wi_stat_column[k], titles[k], PV_TYPE_TIME, PV_COL_DESC};
@@ -288,26 +328,98 @@ static const char *wi_stat_context_label(const pv_timeline_index *ix, uint16_t c
     return pv_tl_context_name(ix, c);
 }
 
-static pv_view *wi_statistics_view(const wi_model *m)
+/* Row r of `t` from statistics row i of the index. */
+static void wi_stat_fill(pv_table *t, size_t r, const pv_timeline_index *ix, size_t i)
+{
+    const pv_tl_stat_row *s = &ix->stats[i];
+    const pv_tl_area *a = &ix->areas[s->area];
+    pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
+    pv_table_set_uint(t, r, ST_HANDLE, a->handle);
+    pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(a->type));
+    pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, s->area));
+    if ((a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE) && a->has_value)
+        pv_table_set_uint(t, r, ST_VALUE, a->value);
+    pv_table_set_cstr(t, r, ST_CONTEXT, wi_stat_context_label(ix, s->context));
+    pv_table_set_int(t, r, ST_COUNT, s->count);
+    for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+        pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
+}
+
+enum { AC_ID, AC_THREAD, AC_ENTRY, AC_TIME, AC_TWC, AC_CALL, AC_COLUMNS };
+
+static const pv_column wi_area_call_columns[AC_COLUMNS] = {
+    {"id", "Call", PV_TYPE_INT, 0},
+    {"thread", "Context", PV_TYPE_STRING, PV_COL_NAME},
+    {"entry_time", "Entered", PV_TYPE_TIME, 0},
+    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
+    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+static const pv_detail_def wi_statistics_details[] = {
+    {"area-calls", "Calls"},
+    {"value-history", "Value history"},
+};
+
+static pv_view *wi_value_history_of(const wi_model *m, uint32_t area);
+static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k);
+static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
+
+/* The calls of a function area in one context (all contexts for Neutral);
+ * `id` is the call's id in `call-trace`. */
+static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
+    for (size_t k = 0; k < ix->call_count; k++) {
+        if (wi_call_area(ix, k) != area)
+            continue;
+        uint16_t c = wi_call_context(ix, k);
+        if (context != PV_TL_NEUTRAL && c != context)
+            continue;
+        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
+            break;
+        size_t r = pv_table_add_row(t);
+        int64_t from = wi_call_entry_time(ix, k), to = wi_call_exit_time(ix, k);
+        pv_table_set_int(t, r, AC_ID, (int64_t)k + 1);
+        pv_table_set_cstr(t, r, AC_THREAD, pv_tl_context_name(ix, c));
+        pv_table_set_int(t, r, AC_ENTRY, from);
+        pv_table_set_int(t, r, AC_TIME, ix->call_net[k]);
+        pv_table_set_int(t, r, AC_TWC, ix->call_gross[k]);
+        if (ix->has_from && from < ix->from)
+            from = ix->from;
+        if (ix->has_to && to > ix->to)
+            to = ix->to;
+        pv_table_set_int(t, r, AC_CALL, to > from ? to - from : 0);
+    }
+    return pv_table_view(t);
+}
+
+/* Details of a statistics row (PRODUCT.md §2): the area's calls (function
+ * rows), or its value history (data rows).  Row i is ix->stats[i]. */
+static pv_view *wi_statistics_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)owner;
+    const wi_model *m = ctx;
+    if (row >= m->ix.stat_count)
+        return NULL;
+    const pv_tl_stat_row *s = &m->ix.stats[row];
+    unsigned type = m->ix.areas[s->area].type;
+    bool function = type == PV_WI_FUNCTION || type == PV_WI_LINE;
+    if (detail == 0)
+        return type == PV_WI_FUNCTION ? wi_area_calls(m, s->area, s->context) : NULL;
+    return function ? NULL : wi_value_history_of(m, s->area);
+}
+
+static pv_view *wi_statistics_view(wi_model *m)
 {
     const pv_timeline_index *ix = &m->ix;
     pv_table *t = pv_table_new("statistics", "Statistics", wi_stat_columns, ST_COLUMNS);
     pv_table_reserve(t, ix->stat_count);
-    for (size_t i = 0; i < ix->stat_count; i++) {
-        const pv_tl_stat_row *s = &ix->stats[i];
-        const pv_tl_area *a = &ix->areas[s->area];
-        size_t r = pv_table_add_row(t);
-        pv_table_set_int(t, r, ST_ID, (int64_t)i + 1);
-        pv_table_set_uint(t, r, ST_HANDLE, a->handle);
-        pv_table_set_cstr(t, r, ST_TYPE, pv_tl_type_name(a->type));
-        pv_table_set_cstr(t, r, ST_NAME, pv_tl_area_name(ix, s->area));
-        if ((a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE) && a->has_value)
-            pv_table_set_uint(t, r, ST_VALUE, a->value);
-        pv_table_set_cstr(t, r, ST_CONTEXT, wi_stat_context_label(ix, s->context));
-        pv_table_set_int(t, r, ST_COUNT, s->count);
-        for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
-            pv_table_set_int(t, r, ST_T0 + k, s->t[k]);
-    }
+    for (size_t i = 0; i < ix->stat_count; i++)
+        wi_stat_fill(t, pv_table_add_row(t), ix, i);
+    pv_table_set_details(t, wi_statistics_details, PV_ARRAY_LEN(wi_statistics_details),
+                         wi_statistics_detail, m, NULL);
     return pv_table_view(t);
 }
 
@@ -318,8 +430,8 @@ static pv_view *wi_statistics_exported_view(const wi_model *m)
 {
     const pv_wi_data *d = m->d;
     const pv_timeline_index *ix = &m->ix;
-    pv_table *t = pv_table_new("statistics-exported", "Statistics (as exported)",
-                               wi_stat_columns, ST_COLUMNS);
+    pv_table *t = pv_table_new("statistics-exported", "Statistics (as exported)", wi_stat_columns,
+                               ST_COLUMNS);
     pv_table_reserve(t, d->stat_count);
     for (size_t i = 0; i < d->stat_count; i++) {
         const pv_wi_stat_row *s = &d->stats[i];
@@ -355,8 +467,7 @@ static pv_view *wi_statistics_exported_view(const wi_model *m)
 
 /* ---- data (areas of types 2-5) and their value history */
 
-enum { DATA_ID, DATA_HANDLE, DATA_TYPE, DATA_NAME, DATA_VALUE, DATA_COUNT, DATA_NET,
-       DATA_COLUMNS };
+enum { DATA_ID, DATA_HANDLE, DATA_TYPE, DATA_NAME, DATA_VALUE, DATA_COUNT, DATA_NET, DATA_COLUMNS };
 
 static const pv_column wi_data_columns[DATA_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
@@ -398,24 +509,27 @@ static bool wi_state_change(const pv_timeline_index *ix, size_t i, uint32_t key,
 static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail, size_t row)
 {
     (void)detail;
-    wi_model *m = ctx;
-    const pv_timeline_index *ix = &m->ix;
+    const wi_model *m = ctx;
     int64_t id;
     if (!pv_table_get_int((const pv_table *)owner->impl, row, DATA_ID, &id) || id < 1 ||
-        (size_t)id > ix->area_count)
+        (size_t)id > m->ix.area_count)
         return NULL;
-    uint32_t area = (uint32_t)(id - 1);
+    return wi_value_history_of(m, (uint32_t)(id - 1));
+}
+
+static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
+{
+    const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
-    pv_table *t = pv_table_new("value-history", "Value history", wi_value_history_columns,
-                               VH_COLUMNS);
+    pv_table *t =
+        pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
         pv_wi_event e;
         pv_wi_event_at(ix->tl, i, &e);
-        bool change = state ? wi_state_change(ix, i, a->state_key, &e)
-                            : ix->event_area[i] == area;
+        bool change = state ? wi_state_change(ix, i, a->state_key, &e) : ix->event_area[i] == area;
         if (!change)
             continue;
         if (open != PV_NO_ROW) {
@@ -465,8 +579,20 @@ static pv_view *wi_data_view(wi_model *m)
 
 /* ---- timeline: a virtual view, one row per event of the window */
 
-enum { TL_ID, TL_INDEX, TL_TIME, TL_CONTEXT, TL_CORE, TL_HANDLE, TL_NAME, TL_EVENT, TL_VALUE,
-       TL_DEPTH, TL_TYPE, TL_COLUMNS };
+enum {
+    TL_ID,
+    TL_INDEX,
+    TL_TIME,
+    TL_CONTEXT,
+    TL_CORE,
+    TL_HANDLE,
+    TL_NAME,
+    TL_EVENT,
+    TL_VALUE,
+    TL_DEPTH,
+    TL_TYPE,
+    TL_COLUMNS
+};
 
 static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -497,6 +623,8 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     const wi_events_impl *im = v->impl;
     const pv_timeline_index *ix = &im->m->ix;
     size_t i = im->first + row;
+    if (i >= ix->indexed)
+        wi_model_reach(im->m, i + 1);
     uint32_t area = ix->event_area[i];
     pv_wi_event e;
     switch (col) {
@@ -555,7 +683,10 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
 static uint32_t wi_timeline_group(const pv_view *v, size_t row)
 {
     const wi_events_impl *im = v->impl;
-    return im->m->ix.event_area[im->first + row];
+    size_t i = im->first + row;
+    if (i >= im->m->ix.indexed)
+        wi_model_reach(im->m, i + 1);
+    return im->m->ix.event_area[i];
 }
 
 enum { CS_ID, CS_POSITION, CS_ROUTINE, CS_HANDLE, CS_CONTEXT, CS_ENTRY, CS_COLUMNS };
@@ -571,7 +702,21 @@ static const pv_column wi_call_stack_columns[CS_COLUMNS] = {
 
 static const pv_detail_def wi_timeline_details[] = {
     {"call-stack-at", "Call stack"},
+    {"area-statistics", "Statistics of the area"},
 };
+
+/* The statistics rows of the event's area (every context, Neutral). */
+static pv_view *wi_area_statistics(const wi_model *m, size_t i)
+{
+    const pv_timeline_index *ix = &m->ix;
+    pv_table *t =
+        pv_table_new("area-statistics", "Statistics of the area", wi_stat_columns, ST_COLUMNS);
+    uint32_t area = ix->event_area[i];
+    for (size_t k = 0; k < ix->stat_count; k++)
+        if (ix->stats[k].area == area)
+            wi_stat_fill(t, pv_table_add_row(t), ix, k);
+    return pv_table_view(t);
+}
 
 /* The enclosing function calls at event i, innermost first (position 0). */
 static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
@@ -602,13 +747,15 @@ static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
 static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
 {
     const wi_events_impl *im = v->impl;
-    (void)detail;
+    wi_model_complete(im->m);
+    if (detail == 1)
+        return wi_area_statistics(im->m, im->first + row);
     return wi_call_stack_at(im->m, im->first + row);
 }
 
 static const pv_view_ops wi_timeline_ops = {
-    wi_timeline_rows, wi_timeline_cell, NULL, wi_timeline_detail, wi_virtual_destroy,
-    wi_timeline_group,
+    wi_timeline_rows,   wi_timeline_cell,   NULL,
+    wi_timeline_detail, wi_virtual_destroy, wi_timeline_group,
 };
 
 static pv_view *wi_timeline_view(wi_model *m)
@@ -627,8 +774,22 @@ static pv_view *wi_timeline_view(wi_model *m)
 
 /* ---- call-trace: a virtual tree, one row per reconstructed call */
 
-enum { CT_ID, CT_PARENT, CT_CALL_NO, CT_ROUTINE, CT_DEPTH, CT_THREAD, CT_TIME, CT_TWC,
-       CT_CALL, CT_ENTRY, CT_EXIT, CT_HANDLE, CT_IMPLICIT, CT_COLUMNS };
+enum {
+    CT_ID,
+    CT_PARENT,
+    CT_CALL_NO,
+    CT_ROUTINE,
+    CT_DEPTH,
+    CT_THREAD,
+    CT_TIME,
+    CT_TWC,
+    CT_CALL,
+    CT_ENTRY,
+    CT_EXIT,
+    CT_HANDLE,
+    CT_IMPLICIT,
+    CT_COLUMNS
+};
 
 static const pv_column wi_call_trace_columns[CT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -650,11 +811,13 @@ static const pv_detail_def wi_call_trace_details[] = {{"call-events", "Events of
 
 static size_t wi_calls_rows(const pv_view *v)
 {
+    wi_model_complete(v->impl);
     return ((const wi_model *)v->impl)->ix.call_count;
 }
 
 static size_t wi_calls_parent(const pv_view *v, size_t row)
 {
+    wi_model_complete(v->impl); /* rows exist only once complete */
     uint32_t p = ((const wi_model *)v->impl)->ix.call_parent[row];
     return p == PV_TL_OPEN ? PV_NO_ROW : p;
 }
@@ -672,6 +835,7 @@ static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k)
 
 static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
+    wi_model_complete(v->impl);
     const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
     uint16_t c = wi_call_context(ix, row);
     switch (col) {
@@ -758,8 +922,8 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
     uint16_t c = wi_call_context(ix, row);
     size_t from = (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 0 : ix->call_entry[row];
     size_t to = ix->call_exit[row] == PV_TL_OPEN ? ix->event_count - 1 : ix->call_exit[row];
-    pv_table *t = pv_table_new("call-events", "Events of the call", wi_call_event_columns,
-                               CE_COLUMNS);
+    pv_table *t =
+        pv_table_new("call-events", "Events of the call", wi_call_event_columns, CE_COLUMNS);
     for (size_t i = from; i <= to && i < ix->event_count; i++) {
         if (ix->event_context[i] != c)
             continue;
@@ -804,8 +968,23 @@ static pv_view *wi_call_trace_view(wi_model *m)
 
 /* ---- routines: function areas with their Neutral statistics */
 
-enum { RT_ID, RT_ROUTINE, RT_MODULE, RT_HITS, RT_TIME, RT_TWC, RT_TIME_MIN, RT_TIME_MAX,
-       RT_TIME_AVG, RT_TWC_MIN, RT_TWC_MAX, RT_TWC_AVG, RT_CALL, RT_HANDLE, RT_COLUMNS };
+enum {
+    RT_ID,
+    RT_ROUTINE,
+    RT_MODULE,
+    RT_HITS,
+    RT_TIME,
+    RT_TWC,
+    RT_TIME_MIN,
+    RT_TIME_MAX,
+    RT_TIME_AVG,
+    RT_TWC_MIN,
+    RT_TWC_MAX,
+    RT_TWC_AVG,
+    RT_CALL,
+    RT_HANDLE,
+    RT_COLUMNS
+};
 
 static const pv_column wi_routine_columns[RT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -913,9 +1092,95 @@ static pv_view *wi_routines_view(wi_model *m)
         pv_table_set_int(t, r, RT_CALL, s->t[PV_WI_STAT_CALL]);
         pv_table_set_uint(t, r, RT_HANDLE, ar->handle);
     }
-    pv_table_set_details(t, wi_routine_details, PV_ARRAY_LEN(wi_routine_details),
-                         wi_routine_detail, m, NULL);
+    pv_table_set_details(t, wi_routine_details, PV_ARRAY_LEN(wi_routine_details), wi_routine_detail,
+                         m, NULL);
     return pv_table_view(t);
+}
+
+/* ---- deferred loads: a view built from the whole index on first use */
+
+typedef pv_view *(*wi_make_fn)(wi_model *m);
+
+typedef struct wi_lazy {
+    wi_model *m;
+    wi_make_fn make;
+    pv_view *inner;
+} wi_lazy;
+
+static pv_view *wi_lazy_inner(const pv_view *v)
+{
+    wi_lazy *l = v->impl;
+    if (!l->inner) {
+        wi_model_complete(l->m);
+        l->inner = l->make(l->m);
+    }
+    return l->inner;
+}
+
+static size_t wi_lazy_rows(const pv_view *v)
+{
+    return pv_view_rows(wi_lazy_inner(v));
+}
+
+static void wi_lazy_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    pv_view_cell(wi_lazy_inner(v), row, col, out);
+}
+
+static pv_view *wi_lazy_detail(const pv_view *v, size_t detail, size_t row)
+{
+    pv_view *inner = wi_lazy_inner(v);
+    return inner->ops->open_detail ? inner->ops->open_detail(inner, detail, row) : NULL;
+}
+
+static void wi_lazy_destroy(pv_view *v)
+{
+    wi_lazy *l = v->impl;
+    pv_view_free(l->inner);
+    wi_virtual_destroy(v); /* frees l */
+}
+
+static const pv_view_ops wi_lazy_ops = {
+    wi_lazy_rows, wi_lazy_cell, NULL, wi_lazy_detail, wi_lazy_destroy, NULL,
+};
+
+/* The columns and details of a (flat) view that `make` will build. */
+static pv_view *wi_lazy_view(wi_model *m, wi_make_fn make, const char *id, const char *title,
+                             const pv_column *cols, size_t n, const pv_detail_def *details,
+                             size_t detail_count)
+{
+    wi_lazy *l = pv_xcalloc(1, sizeof *l);
+    l->m = m;
+    l->make = make;
+    pv_view *v = wi_virtual_view(id, title, cols, n, &wi_lazy_ops, l);
+    v->details = details;
+    v->detail_count = detail_count;
+    return v;
+}
+
+static pv_view *wi_make_summary(wi_model *m)
+{
+    return wi_summary_view(m->f, m);
+}
+static pv_view *wi_make_contexts(wi_model *m)
+{
+    return wi_contexts_view(m);
+}
+static pv_view *wi_make_statistics(wi_model *m)
+{
+    return wi_statistics_view(m);
+}
+static pv_view *wi_make_routines(wi_model *m)
+{
+    return wi_routines_view(m);
+}
+static pv_view *wi_make_lines(wi_model *m)
+{
+    return wi_lines_view(m);
+}
+static pv_view *wi_make_data(wi_model *m)
+{
+    return wi_data_view(m);
 }
 
 /* ---- the result set */
@@ -924,8 +1189,10 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
 {
     wi_model *m = pv_xcalloc(1, sizeof *m);
     m->d = d;
+    m->f = f;
     f->loader_data = m;
     f->loader_free = wi_model_destroy;
+    bool defer = o && o->defer_index;
     pv_tl_options to;
     memset(&to, 0, sizeof to);
     if (o) {
@@ -934,23 +1201,47 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
         to.from = o->from;
         to.has_to = o->has_to;
         to.to = o->to;
-        to.progress = o->progress;
+        if (!defer)
+            to.progress = o->progress; /* the caller's progress lives only while loading */
     }
     to.file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : f->path);
-    if (!pv_timeline_index_build(&m->ix, d, &to, &f->diag))
+    if (!pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
         return PV_LOAD_ERROR;
     m->indexed = true;
+    if (!defer && !pv_timeline_index_finish(&m->ix))
+        return PV_LOAD_ERROR; /* cancelled */
     wi_init_stat_columns();
     pv_result_set *set = pv_file_add_set(f, 1, "winIDEA profiler", "winIDEA timeline");
-    pv_set_add_view(set, wi_summary_view(f, m));
-    pv_set_add_view(set, wi_contexts_view(m));
-    pv_set_add_view(set, wi_statistics_view(m));
+    if (!defer) {
+        pv_set_add_view(set, wi_summary_view(f, m));
+        pv_set_add_view(set, wi_contexts_view(m));
+        pv_set_add_view(set, wi_statistics_view(m));
+    } else {
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_summary, "summary", "Summary",
+                                          wi_summary_columns, SUMMARY_COLUMNS, NULL, 0));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
+                                          wi_context_columns, CTX_COLUMNS, NULL, 0));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
+                                          wi_stat_columns, ST_COLUMNS, wi_statistics_details,
+                                          PV_ARRAY_LEN(wi_statistics_details)));
+    }
     pv_set_add_view(set, wi_statistics_exported_view(m));
     pv_set_add_view(set, wi_timeline_view(m));
     pv_set_add_view(set, wi_call_trace_view(m));
-    pv_set_add_view(set, wi_routines_view(m));
-    pv_set_add_view(set, wi_lines_view(m));
-    pv_set_add_view(set, wi_data_view(m));
+    if (!defer) {
+        pv_set_add_view(set, wi_routines_view(m));
+        pv_set_add_view(set, wi_lines_view(m));
+        pv_set_add_view(set, wi_data_view(m));
+    } else {
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_routines, "routines", "Routines",
+                                          wi_routine_columns, RT_COLUMNS, wi_routine_details,
+                                          PV_ARRAY_LEN(wi_routine_details)));
+        pv_set_add_view(set, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
+                                          LINE_COLUMNS, NULL, 0));
+        pv_set_add_view(set,
+                        wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns, DATA_COLUMNS,
+                                     wi_data_details, PV_ARRAY_LEN(wi_data_details)));
+    }
     return PV_LOAD_OK;
 }
 
@@ -959,4 +1250,11 @@ const pv_wi_data *pv_wi_file_data(const pv_file *f)
     if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
         return NULL;
     return ((const wi_model *)f->loader_data)->d;
+}
+
+const pv_timeline_index *pv_wi_file_index(const pv_file *f)
+{
+    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
+        return NULL;
+    return &((const wi_model *)f->loader_data)->ix;
 }

@@ -123,7 +123,7 @@ static uint32_t stats_new_acc(pv_stats *st, uint32_t area, uint16_t context)
     return (uint32_t)st->acc_count++;
 }
 
-uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context)
+uint32_t pv_stats_acc_slow(pv_stats *st, uint32_t area, uint16_t context)
 {
     if (context >= st->stride)
         pv_stats_set_context_count(st, (size_t)context + 1);
@@ -146,8 +146,8 @@ uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area)
 {
     if (area >= st->data_slot_cap) {
         size_t old = st->data_slot_cap;
-        st->data_slot = pv_xgrow(st->data_slot, &st->data_slot_cap, (size_t)area + 1,
-                                 sizeof *st->data_slot);
+        st->data_slot =
+            pv_xgrow(st->data_slot, &st->data_slot_cap, (size_t)area + 1, sizeof *st->data_slot);
         memset(st->data_slot + old, 0, (st->data_slot_cap - old) * sizeof *st->data_slot);
     }
     if (st->data_slot[area] == 0)
@@ -276,10 +276,10 @@ void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool
 
 void pv_stats_write(pv_stats *st, uint32_t area, int64_t t)
 {
+    uint32_t acc = pv_stats_data_acc(st, area); /* may move st->accs */
     if (stats_in_range(st, t)) {
-        /* The index first: pv_stats_data_acc may move st->accs. */
-        uint32_t acc = pv_stats_data_acc(st, area);
         st->accs[acc].count++;
+        st->accs[acc].in_range = true;
     }
 }
 
@@ -297,24 +297,31 @@ static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
 void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
 {
     uint32_t tracker;
-    if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
+    size_t cache = (state_key ^ (state_key >> 4)) & 15;
+    if (st->state_cache_key[cache] == state_key && state_key != 0) {
+        tracker = st->state_cache_tracker[cache];
+    } else if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
         size_t cap = st->state_cap;
-        st->state_area = pv_xgrow(st->state_area, &cap, st->state_count + 1,
-                                  sizeof *st->state_area);
+        st->state_area =
+            pv_xgrow(st->state_area, &cap, st->state_count + 1, sizeof *st->state_area);
         cap = st->state_cap;
-        st->state_since = pv_xgrow(st->state_since, &cap, st->state_count + 1,
-                                   sizeof *st->state_since);
+        st->state_since =
+            pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
         st->state_cap = cap;
         tracker = (uint32_t)st->state_count++;
         st->state_area[tracker] = PV_WI_NONE;
         pv_hashmap_put(&st->state_map, state_key, tracker);
     }
+    st->state_cache_key[cache] = state_key;
+    st->state_cache_tracker[cache] = tracker;
     stats_state_close(st, tracker, t);
     st->state_area[tracker] = area;
     st->state_since[tracker] = t;
     uint32_t acc = pv_stats_data_acc(st, area);
-    if (stats_in_range(st, t))
+    if (stats_in_range(st, t)) {
         st->accs[acc].count++;
+        st->accs[acc].in_range = true;
+    }
 }
 
 static int64_t stats_avg(int64_t total, int64_t n)
@@ -394,6 +401,16 @@ static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)
     }
 }
 
+static bool stats_row_is_zero(const pv_tl_stat_row *row)
+{
+    if (row->count)
+        return false;
+    for (size_t k = 0; k < PV_WI_STAT_COUNT; k++)
+        if (row->t[k])
+            return false;
+    return true;
+}
+
 static int stats_compare_acc(const void *x, const void *y)
 {
     const pv_stat_acc *a = x, *b = y;
@@ -408,13 +425,15 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
         stats_state_close(st, (uint32_t)k, end);
     /* Rows only for pairs with at least one event: every accumulator was
      * created by an event.  Sorted by area, then context. */
-    qsort(st->accs, st->acc_count, sizeof *st->accs, stats_compare_acc);
+    if (st->acc_count > 1)
+        qsort(st->accs, st->acc_count, sizeof *st->accs, stats_compare_acc);
     free(st->slot);
     st->slot = NULL;
     free(st->data_slot);
     st->data_slot = NULL;
     st->slot_areas = st->data_slot_cap = 0;
     ix->stats = pv_xcalloc(st->acc_count * 2 + 1, sizeof *ix->stats);
+    bool windowed = st->lo != INT64_MIN || st->hi != INT64_MAX;
     size_t n = 0;
     for (size_t i = 0; i < st->acc_count;) {
         uint32_t area = st->accs[i].area;
@@ -422,15 +441,22 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
         bool function = type == PV_WI_FUNCTION || type == PV_WI_LINE;
         pv_stat_acc neutral;
         memset(&neutral, 0, sizeof neutral);
+        size_t rows = 0;
         for (; i < st->acc_count && st->accs[i].area == area; i++) {
-            pv_tl_stat_row *row = &ix->stats[n++];
+            pv_tl_stat_row *row = &ix->stats[n];
             row->area = area;
             row->context = st->accs[i].context;
             stats_fill_row(row, &st->accs[i], function);
+            /* With a window, a pair whose events all lie outside it and
+             * whose activations do not reach into it has no row. */
+            if (windowed && !st->accs[i].in_range && stats_row_is_zero(row))
+                continue;
+            n++;
+            rows++;
             if (function)
                 stats_neutral_add(&neutral, &st->accs[i]);
         }
-        if (function) {
+        if (function && rows > 0) {
             pv_tl_stat_row *row = &ix->stats[n++];
             row->area = area;
             row->context = PV_TL_NEUTRAL;

@@ -16,23 +16,25 @@
 
 /* Accumulator of one (area, context) pair, or of one data/state/AUX area. */
 typedef struct pv_stat_acc {
+    /* hot: touched by every event of the pair (first cache line) */
     uint32_t area;
     uint16_t context;
-    bool seen;      /* the area had an event in this context (implicit-frame rule) */
-    int32_t top;    /* stack position code of the area's topmost frame (timeline.c) */
+    bool seen;     /* the area had an event in this context (implicit-frame rule) */
+    bool in_range; /* ... and one inside the range */
+    int32_t top;   /* stack position code of the area's topmost frame (timeline.c) */
+    /* unions in progress: number of open activations / active frames */
+    int32_t inside_n, active_n;
+    bool has_last_entry, has_last_exit;
+    int64_t inside_run0, inside_clock0, active_run0;
+    int64_t last_entry, last_exit; /* raw times, for period / outside */
+    int64_t count;                 /* E in range / writes / state entries */
 
-    int64_t count;                       /* E in range / writes / state entries */
-    int64_t net, gross, call;            /* totals of the unions, clipped */
-    int64_t complete;                    /* complete activations (for MIN/MAX) */
+    /* results */
+    int64_t net, gross, call; /* totals of the unions, clipped */
+    int64_t complete;         /* complete activations (for MIN/MAX) */
     int64_t net_min, net_max, gross_min, gross_max, call_min, call_max;
     int64_t period_sum, period_n, period_min, period_max;
     int64_t outside_sum, outside_n, outside_min, outside_max;
-
-    /* unions in progress: number of open activations / active frames */
-    int32_t inside_n, active_n;
-    int64_t inside_run0, inside_clock0, active_run0;
-    bool has_last_entry, has_last_exit;
-    int64_t last_entry, last_exit;       /* raw times, for period / outside */
 } pv_stat_acc;
 
 /* Per-frame part of a call stack entry. */
@@ -46,23 +48,24 @@ typedef struct pv_stat_frame {
 } pv_stat_frame;
 
 typedef struct pv_stats {
-    int64_t lo, hi;        /* the range: [from, to] or unbounded */
-    int64_t start;         /* recording start (time of the first event) */
-    bool all_running;      /* contexts run in parallel (cores) or are unknown */
-    int64_t *run;          /* per context: running time accumulated until `since` */
+    int64_t lo, hi;   /* the range: [from, to] or unbounded */
+    int64_t start;    /* recording start (time of the first event) */
+    bool all_running; /* contexts run in parallel (cores) or are unknown */
+    int64_t *run;     /* per context: running time accumulated until `since` */
     size_t run_count, run_cap;
-    uint16_t running;      /* PV_TL_NO_CONTEXT: none yet */
+    uint16_t running; /* PV_TL_NO_CONTEXT: none yet */
     int64_t since;
     pv_stat_acc *accs;
     size_t acc_count, acc_cap;
-    uint32_t *slot;        /* [area * stride + context] -> acc + 1 (function/line areas) */
+    uint32_t *slot; /* [area * stride + context] -> acc + 1 (function/line areas) */
     size_t slot_areas, stride;
-    uint32_t *data_slot;   /* [area] -> acc + 1 (data, state, AUX areas) */
+    uint32_t *data_slot; /* [area] -> acc + 1 (data, state, AUX areas) */
     size_t data_slot_cap;
     /* current state of each state variable: state key -> tracker */
     pv_hashmap state_map;
-    uint32_t *state_area;  /* tracker -> index area of the current state, PV_WI_NONE */
+    uint32_t *state_area; /* tracker -> index area of the current state, PV_WI_NONE */
     int64_t *state_since;
+    uint32_t state_cache_key[16], state_cache_tracker[16]; /* in front of state_map */
     size_t state_count, state_cap;
 } pv_stats;
 
@@ -73,7 +76,16 @@ void pv_stats_set_context_count(pv_stats *st, size_t count);
 /* Context `c` becomes the running one at time t (ignored with all_running). */
 void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t);
 /* The accumulator of a function/line area in a context (created on first use). */
-uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context);
+uint32_t pv_stats_acc_slow(pv_stats *st, uint32_t area, uint16_t context);
+static inline uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context)
+{
+    if (area < st->slot_areas && context < st->stride) {
+        uint32_t s = st->slot[(size_t)area * st->stride + context];
+        if (s)
+            return s - 1;
+    }
+    return pv_stats_acc_slow(st, area, context);
+}
 /* The accumulator of a data/state/AUX area. */
 uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area);
 

@@ -23,6 +23,7 @@
 #include "model/statistics.h"
 
 #define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
+#define TL_AREA_CACHE 1024      /* entries of the area cache: small enough for L1 */
 
 typedef struct tl_frame {
     uint32_t area;
@@ -42,25 +43,31 @@ typedef struct tl_stack {
     size_t im_call_n, im_call_cap;
 } tl_stack;
 
-typedef struct tl_pass {
+struct pv_tl_pass {
     pv_timeline_index *ix;
     const pv_wi_data *d;
-    const pv_tl_options *o;
+    pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
+    const pv_tl_options *o; /* = &opt */
     pv_diag *diag;
     const char *file;
     pv_stats st;
-    pv_hashmap area_map;      /* handle (| state value << 32) -> index area */
-    pv_hashmap state_keys;    /* state keys that the mapping lists states for */
-    pv_hashmap context_map;   /* CONTEXTS handle -> context */
+    pv_hashmap state_keys;  /* state keys that the mapping lists states for */
+    pv_hashmap context_map; /* CONTEXTS handle -> context */
     tl_stack *stacks;
     size_t stack_cap;
     uint16_t core_context[256];
     uint16_t unknown_context;
-    uint32_t context_key;     /* state key of the context area, 0 = none */
+    uint32_t context_key; /* state key of the context area, 0 = none */
     size_t call_cap;
-    size_t i;                 /* the event being processed */
-    int64_t time;             /* its (effective) time */
-} tl_pass;
+    /* direct-mapped cache in front of area_map: a nested call pattern
+     * alternates handles, so "the last handle" alone rarely hits */
+    uint64_t cache_key[TL_AREA_CACHE];
+    uint32_t cache_area[TL_AREA_CACHE];
+    size_t i;     /* the event being processed */
+    int64_t time; /* its (effective) time */
+    int64_t prev; /* the previous event's effective time */
+};
+typedef struct pv_tl_pass tl_pass;
 
 const char *pv_tl_type_name(unsigned type)
 {
@@ -101,9 +108,22 @@ static void tl_warn(tl_pass *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time,
-            msg);
+    pv_warn(p->diag, "%s: timeline event %zu (time %" PRId64 "): %s", p->file, p->i, p->time, msg);
     p->ix->warnings++;
+}
+
+/* ---- big arrays (one place to change how they are allocated; huge pages
+ * were tried and made the pass slower when memory is fragmented) */
+
+static void *tl_big_alloc(size_t bytes)
+{
+    return pv_xmalloc(bytes ? bytes : 1);
+}
+
+static void *tl_big_realloc(void *ptr, size_t old_bytes, size_t bytes)
+{
+    (void)old_bytes;
+    return pv_xrealloc(ptr, bytes ? bytes : 1);
 }
 
 /* ---- areas */
@@ -117,12 +137,8 @@ static uint32_t tl_add_area(pv_timeline_index *ix, const pv_tl_area *a)
 
 uint32_t pv_timeline_find_area(const pv_timeline_index *ix, uint32_t handle, uint64_t value)
 {
-    bool state = tl_is_state_type(pv_wi_handle_type(handle));
-    for (size_t a = 0; a < ix->area_count; a++)
-        if (ix->areas[a].handle == handle &&
-            (!state || (ix->areas[a].value & 0xFFFFFFFFu) == (value & 0xFFFFFFFFu)))
-            return (uint32_t)a;
-    return PV_WI_NONE;
+    uint32_t area;
+    return pv_hashmap_get(&ix->area_map, tl_area_key(handle, value), &area) ? area : PV_WI_NONE;
 }
 
 /* Copies the mapping into the index and names every area for display: its
@@ -149,17 +165,23 @@ static void tl_init_areas(tl_pass *p)
         tl_add_area(ix, &a);
         uint64_t key = tl_area_key(a.handle, a.value);
         uint32_t existing;
-        if (!pv_hashmap_get(&p->area_map, key, &existing))
-            pv_hashmap_put(&p->area_map, key, (uint32_t)i);
+        if (!pv_hashmap_get(&p->ix->area_map, key, &existing))
+            pv_hashmap_put(&p->ix->area_map, key, (uint32_t)i);
         if (tl_is_state_type(a.type))
             pv_hashmap_put(&p->state_keys, a.state_key, 1);
+    }
+    for (size_t i = 0; i < ix->area_count; i++) {
+        uint32_t one;
+        pv_tl_area *a = &ix->areas[i];
+        a->has_states = (a->type == PV_WI_VARIABLE || a->type == PV_WI_AUX) &&
+                        pv_hashmap_get(&p->state_keys, a->state_key, &one);
     }
     /* states without a parent: their variable, when the mapping has it */
     for (size_t i = 0; i < ix->area_count; i++) {
         pv_tl_area *a = &ix->areas[i];
         uint32_t var;
         if (tl_is_state_type(a->type) && a->parent == PV_WI_NONE &&
-            pv_hashmap_get(&p->area_map, a->state_key - 0x10000000u, &var))
+            pv_hashmap_get(&p->ix->area_map, a->state_key - 0x10000000u, &var))
             a->parent = var;
     }
     for (size_t i = 0; i < ix->area_count; i++) {
@@ -182,9 +204,15 @@ static void tl_init_areas(tl_pass *p)
 static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
 {
     uint64_t key = tl_area_key(handle, value);
+    size_t slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
+    if (p->cache_key[slot] == key)
+        return p->cache_area[slot];
     uint32_t area;
-    if (pv_hashmap_get(&p->area_map, key, &area))
+    if (pv_hashmap_get(&p->ix->area_map, key, &area)) {
+        p->cache_key[slot] = key;
+        p->cache_area[slot] = area;
         return area;
+    }
     pv_tl_area a = {0};
     a.handle = handle;
     a.type = (uint8_t)pv_wi_handle_type(handle);
@@ -192,11 +220,14 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
     a.data_area = PV_WI_NONE;
     a.parent = PV_WI_NONE;
     a.state_key = tl_state_key(handle);
+    uint32_t one;
+    a.has_states = (a.type == PV_WI_VARIABLE || a.type == PV_WI_AUX) && a.state_key &&
+                   pv_hashmap_get(&p->state_keys, a.state_key, &one);
     if (tl_is_state_type(a.type)) {
         a.has_value = true;
         a.value = value & 0xFFFFFFFFu;
         uint32_t var;
-        if (pv_hashmap_get(&p->area_map, a.state_key - 0x10000000u, &var))
+        if (pv_hashmap_get(&p->ix->area_map, a.state_key - 0x10000000u, &var))
             a.parent = var;
     }
     if (a.parent != PV_WI_NONE) {
@@ -207,7 +238,7 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
         a.name = pv_strpool_add(&p->ix->pool, hex, (size_t)n);
     }
     area = tl_add_area(p->ix, &a);
-    pv_hashmap_put(&p->area_map, key, area);
+    pv_hashmap_put(&p->ix->area_map, key, area);
     return area;
 }
 
@@ -218,8 +249,8 @@ static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, con
     pv_timeline_index *ix = p->ix;
     if (ix->context_count >= PV_TL_MAX_CONTEXTS)
         return (uint16_t)(ix->context_count - 1); /* saturate: never overflow u16 */
-    ix->contexts = pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1,
-                            sizeof *ix->contexts);
+    ix->contexts =
+        pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1, sizeof *ix->contexts);
     pv_tl_context *c = &ix->contexts[ix->context_count];
     memset(c, 0, sizeof *c);
     c->has_handle = has_handle;
@@ -259,10 +290,13 @@ static bool tl_all_contexts(const pv_hashmap *context_map, uint64_t value)
 
 /* FORMATS.md §3 source (2): the context area.  Explicit (o->context_area,
  * a name or a hex handle), else detected: a state variable whose state
- * values in the mapping all are CONTEXTS handles (the one covering the most
- * contexts; at least two unless there is one context), else a variable
- * whose values written in the timeline all are CONTEXTS handles.  Returns
- * the state key, or 0. */
+ * values in the mapping all are CONTEXTS handles, else a variable whose
+ * values written in the timeline all are CONTEXTS handles.  Decision: a
+ * candidate must also cover at least half of the CONTEXTS handles (and two
+ * of them when there are several), so that an ordinary flag with states 0
+ * and 1 is not taken for the running task because CONTEXTS happens to list
+ * handles 0x0 and 0x1 (the seed's own example); the candidate covering the
+ * most contexts wins, ties go to the first.  Returns the state key, or 0. */
 static uint32_t tl_find_context_area(tl_pass *p)
 {
     const pv_timeline_index *ix = p->ix;
@@ -273,16 +307,19 @@ static uint32_t tl_find_context_area(tl_pass *p)
                 strcmp(pv_strpool_get(&p->d->pool, p->d->areas[a].name), want) == 0)
                 return ix->areas[a].state_key;
         uint64_t h;
-        if (pv_parse_hex64(want, strlen(want), &h) && h <= UINT32_MAX &&
-            tl_state_key((uint32_t)h))
+        if (pv_parse_hex64(want, strlen(want), &h) && h <= UINT32_MAX && tl_state_key((uint32_t)h))
             return tl_state_key((uint32_t)h);
-        pv_warn(p->diag, "%s: context area '%s' is neither a data area name nor a hex handle; "
-                "contexts are detected automatically", p->file, want);
+        pv_warn(p->diag,
+                "%s: context area '%s' is neither a data area name nor a hex handle; "
+                "contexts are detected automatically",
+                p->file, want);
         p->ix->warnings++;
     }
     if (p->d->context_count == 0)
         return 0;
-    size_t need = p->d->context_count == 1 ? 1 : 2;
+    size_t need = (p->d->context_count + 1) / 2;
+    if (need < 2 && p->d->context_count > 1)
+        need = 2;
     uint32_t best = 0;
     size_t best_cover = 0;
     {
@@ -324,7 +361,14 @@ static uint32_t tl_find_context_area(tl_pass *p)
     /* From the written values: one extra pass over the records, only here. */
     pv_hashmap keys; /* state key -> candidate slot */
     pv_hashmap_init(&keys);
-    typedef struct { uint32_t key; bool all; bool multi; uint64_t first; size_t n; } cand;
+    pv_hashmap seen; /* candidate << 32 | context -> 1: the distinct contexts written */
+    pv_hashmap_init(&seen);
+    typedef struct {
+        uint32_t key;
+        bool all;
+        size_t distinct;
+        size_t n;
+    } cand;
     cand *cands = NULL;
     size_t cand_n = 0, cand_cap = 0;
     const pv_wi_timeline *tl = &p->d->timeline;
@@ -339,25 +383,34 @@ static uint32_t tl_find_context_area(tl_pass *p)
         uint32_t key = tl_state_key(e.handle), k;
         if (!pv_hashmap_get(&keys, key, &k)) {
             cands = pv_xgrow(cands, &cand_cap, cand_n + 1, sizeof *cands);
-            cands[cand_n] = (cand){key, true, false, e.data, 0};
+            cands[cand_n] = (cand){key, true, 0, 0};
             k = (uint32_t)cand_n++;
             pv_hashmap_put(&keys, key, k);
         }
         cand *c = &cands[k];
         c->n++;
-        if (c->all && !tl_all_contexts(&p->context_map, e.data))
+        if (!c->all)
+            continue;
+        uint32_t ctx, one;
+        if (!pv_hashmap_get(&p->context_map, e.data, &ctx)) {
             c->all = false;
-        if (e.data != c->first)
-            c->multi = true;
+            continue;
+        }
+        uint64_t pair = (uint64_t)k << 32 | ctx;
+        if (!pv_hashmap_get(&seen, pair, &one)) {
+            pv_hashmap_put(&seen, pair, 1);
+            c->distinct++;
+        }
     }
-    size_t best_n = 0;
+    size_t best_cover_w = 0;
     for (size_t k = 0; k < cand_n; k++)
-        if (cands[k].all && (cands[k].multi || need == 1) && cands[k].n > best_n) {
+        if (cands[k].all && cands[k].distinct >= need && cands[k].distinct > best_cover_w) {
             best = cands[k].key;
-            best_n = cands[k].n;
+            best_cover_w = cands[k].distinct;
         }
     free(cands);
     pv_hashmap_free(&keys);
+    pv_hashmap_free(&seen);
     return best;
 }
 
@@ -396,18 +449,28 @@ static uint16_t tl_depth16(size_t depth)
     return depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;
 }
 
+static void tl_grow_calls(tl_pass *p, size_t want)
+{
+    pv_timeline_index *ix = p->ix;
+    if (want <= p->call_cap)
+        return;
+    size_t cap = p->call_cap ? p->call_cap : 1024;
+    while (cap < want)
+        cap *= 2;
+    size_t old = p->call_cap;
+    ix->call_entry = tl_big_realloc(ix->call_entry, old * 4, cap * 4);
+    ix->call_exit = tl_big_realloc(ix->call_exit, old * 4, cap * 4);
+    ix->call_parent = tl_big_realloc(ix->call_parent, old * 4, cap * 4);
+    ix->call_net = tl_big_realloc(ix->call_net, old * 8, cap * 8);
+    ix->call_gross = tl_big_realloc(ix->call_gross, old * 8, cap * 8);
+    p->call_cap = cap;
+}
+
 static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
 {
     pv_timeline_index *ix = p->ix;
-    if (ix->call_count >= p->call_cap) {
-        size_t cap = p->call_cap ? p->call_cap * 2 : 1024;
-        ix->call_entry = pv_xrealloc(ix->call_entry, cap * sizeof *ix->call_entry);
-        ix->call_exit = pv_xrealloc(ix->call_exit, cap * sizeof *ix->call_exit);
-        ix->call_parent = pv_xrealloc(ix->call_parent, cap * sizeof *ix->call_parent);
-        ix->call_net = pv_xrealloc(ix->call_net, cap * sizeof *ix->call_net);
-        ix->call_gross = pv_xrealloc(ix->call_gross, cap * sizeof *ix->call_gross);
-        p->call_cap = cap;
-    }
+    if (ix->call_count >= p->call_cap)
+        tl_grow_calls(p, ix->call_count + 1);
     size_t c = ix->call_count++;
     ix->call_entry[c] = entry;
     ix->call_exit[c] = PV_TL_OPEN;
@@ -456,8 +519,7 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
 }
 
 /* FORMATS.md §3: an implicit frame goes to the very bottom of the stack. */
-static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc,
-                                bool active)
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
     tl_frame *f = &s->im[s->im_n];
@@ -469,8 +531,7 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     if (p->ix->areas[area].type == PV_WI_FUNCTION) {
         f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
         f->fn_call = f->call;
-        s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1,
-                               sizeof *s->im_calls);
+        s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1, sizeof *s->im_calls);
         s->im_calls[s->im_call_n++] = f->call;
     }
     pv_stats_implicit(&p->st, acc, &f->sf, active);
@@ -488,6 +549,7 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
     pv_stat_acc *a = &p->st.accs[acc];
     bool first = !a->seen;
     a->seen = true;
+    a->in_range |= p->time >= p->st.lo && p->time <= p->st.hi;
     int32_t code = a->top;
     if (kind == PV_WI_ENTRY) {
         if (s->ex_n >= (size_t)INT32_MAX) {
@@ -495,7 +557,8 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
             return tl_stack_size(s);
         }
         size_t depth = tl_stack_size(s);
-        s->ex = pv_xgrow(s->ex, &s->ex_cap, s->ex_n + 1, sizeof *s->ex);
+        if (s->ex_n == s->ex_cap)
+            s->ex = pv_xgrow(s->ex, &s->ex_cap, s->ex_n + 1, sizeof *s->ex);
         tl_frame *below = s->ex_n ? &s->ex[s->ex_n - 1] : NULL;
         tl_frame *f = &s->ex[s->ex_n];
         f->area = area;
@@ -554,7 +617,7 @@ static void tl_finish_calls(tl_pass *p)
     size_t n = ix->call_count;
     size_t nctx = ix->context_count;
     size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
-    uint32_t *pos = pv_xmalloc((n ? n : 1) * sizeof *pos);
+    uint32_t *pos = tl_big_alloc((n ? n : 1) * sizeof *pos);
     for (size_t k = 0; k < n; k++) {
         uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
         start[ix->event_context[e] + 1]++;
@@ -577,15 +640,15 @@ static void tl_finish_calls(tl_pass *p)
         pos[k] = (uint32_t)fill[c]++;
     }
     free(fill);
-    /* permute, one array at a time through a scratch buffer */
-    int64_t *scratch = pv_xmalloc((n ? n : 1) * sizeof *scratch);
+    /* Permute through a scratch buffer, one array at a time.  The writes go
+     * to one sequential stream per context, which caches well; following
+     * the permutation's cycles in place instead was 6 times slower at 50 M
+     * events (a cache miss per step on each of the five arrays). */
+    int64_t *scratch = tl_big_alloc((n ? n : 1) * sizeof *scratch);
     uint32_t *s32 = (uint32_t *)scratch;
     for (size_t k = 0; k < n; k++)
-        scratch[pos[k]] = ix->call_net[k];
-    memcpy(ix->call_net, scratch, n * sizeof *scratch);
-    for (size_t k = 0; k < n; k++)
-        scratch[pos[k]] = ix->call_gross[k];
-    memcpy(ix->call_gross, scratch, n * sizeof *scratch);
+        s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[ix->call_parent[k]];
+    memcpy(ix->call_parent, s32, n * sizeof *s32);
     for (size_t k = 0; k < n; k++)
         s32[pos[k]] = ix->call_entry[k];
     memcpy(ix->call_entry, s32, n * sizeof *s32);
@@ -593,9 +656,12 @@ static void tl_finish_calls(tl_pass *p)
         s32[pos[k]] = ix->call_exit[k];
     memcpy(ix->call_exit, s32, n * sizeof *s32);
     for (size_t k = 0; k < n; k++)
-        s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[ix->call_parent[k]];
-    memcpy(ix->call_parent, s32, n * sizeof *s32);
-    free(pos);
+        scratch[pos[k]] = ix->call_net[k];
+    memcpy(ix->call_net, scratch, n * sizeof *scratch);
+    for (size_t k = 0; k < n; k++)
+        scratch[pos[k]] = ix->call_gross[k];
+    memcpy(ix->call_gross, scratch, n * sizeof *scratch);
+    free(scratch);
     /* parents of top-level calls */
     for (size_t c = 0; c < nctx; c++) {
         size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
@@ -618,7 +684,7 @@ static void tl_finish_calls(tl_pass *p)
     /* --from/--to: keep the calls that overlap the window */
     if (ix->has_from || ix->has_to) {
         size_t kept = 0;
-        uint32_t *map = s32;
+        uint32_t *map = pos; /* reused: every entry is spent */
         for (size_t k = 0; k < n; k++) {
             uint32_t entry = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
             int64_t t_entry = ix->time_first;
@@ -655,7 +721,7 @@ static void tl_finish_calls(tl_pass *p)
         start = nstart;
         ix->call_count = kept;
     }
-    free(scratch);
+    free(pos);
     ix->context_call_start = start;
 }
 
@@ -676,7 +742,7 @@ uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t eve
         else
             b = mid;
     }
-    uint32_t k = a > first_explicit ? (uint32_t)(a - 1)
+    uint32_t k = a > first_explicit    ? (uint32_t)(a - 1)
                  : first_explicit > lo ? (uint32_t)(first_explicit - 1)
                                        : PV_TL_OPEN;
     size_t guard = 0;
@@ -699,7 +765,6 @@ static void tl_free_pass(tl_pass *p)
         free(p->stacks[c].im_calls);
     }
     free(p->stacks);
-    pv_hashmap_free(&p->area_map);
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
@@ -726,9 +791,6 @@ static void tl_setup_contexts(tl_pass *p)
                            pv_strpool_get(&d->pool, d->contexts[c].name));
     }
     if (ix->context_source == PV_TL_CONTEXT_AREA) {
-        /* the context is unknown until the first context switch */
-        uint16_t u = tl_unknown_context(p);
-        pv_stats_switch(&p->st, u, p->st.start);
         for (size_t a = 0; a < ix->area_count; a++)
             if (ix->areas[a].state_key == p->context_key && ix->context_area == PV_WI_NONE &&
                 (ix->areas[a].type == PV_WI_VARIABLE || ix->areas[a].type == PV_WI_AUX))
@@ -756,7 +818,14 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         return c;
     }
     case PV_TL_CONTEXT_AREA:
-        return p->st.running < p->ix->context_count ? p->st.running : tl_unknown_context(p);
+        if (p->st.running == PV_TL_NO_CONTEXT) {
+            /* before the first context switch the context is unknown
+             * (FORMATS.md §3); it has been running since the start */
+            uint16_t u = tl_unknown_context(p);
+            p->st.running = u;
+            p->st.since = p->st.start;
+        }
+        return p->st.running;
     case PV_TL_CONTEXT_CORE:
         if (e->core == PV_WI_CORE_UNKNOWN)
             return tl_unknown_context(p);
@@ -772,8 +841,8 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     return tl_unknown_context(p);
 }
 
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
-                             const pv_tl_options *o, pv_diag *diag)
+bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag)
 {
     memset(ix, 0, sizeof *ix);
     pv_strpool_init(&ix->pool);
@@ -781,22 +850,25 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     ix->context_area = PV_WI_NONE;
     const pv_wi_timeline *tl = &d->timeline;
     size_t n = tl->count;
-    tl_pass p;
-    memset(&p, 0, sizeof p);
-    p.ix = ix;
-    p.d = d;
-    p.o = o;
-    p.diag = diag;
-    p.file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
-    p.unknown_context = PV_TL_NO_CONTEXT;
-    memset(p.core_context, 0xFF, sizeof p.core_context);
-    pv_hashmap_init(&p.area_map);
-    pv_hashmap_init(&p.state_keys);
-    pv_hashmap_init(&p.context_map);
+    tl_pass *p = pv_xcalloc(1, sizeof *p);
+    ix->pass = p;
+    p->ix = ix;
+    p->d = d;
+    if (o)
+        p->opt = *o;
+    p->o = &p->opt;
+    p->opt.context_area = NULL; /* only read here, below; the caller's string may go */
+    p->diag = diag;
+    p->file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
+    p->unknown_context = PV_TL_NO_CONTEXT;
+    memset(p->core_context, 0xFF, sizeof p->core_context);
+    memset(p->cache_key, 0xFF, sizeof p->cache_key); /* UINT64_MAX is never a key */
+    pv_hashmap_init(&ix->area_map);
+    pv_hashmap_init(&p->state_keys);
+    pv_hashmap_init(&p->context_map);
     if (n > PV_TL_MAX_EVENTS) {
-        pv_error(diag, "%s: %zu timeline events; at most %u can be indexed", p.file, n,
+        pv_error(diag, "%s: %zu timeline events; at most %u can be indexed", p->file, n,
                  PV_TL_MAX_EVENTS);
-        tl_free_pass(&p);
         pv_timeline_index_free(ix);
         return false;
     }
@@ -805,134 +877,196 @@ bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d,
     ix->from = ix->has_from ? o->from : INT64_MIN;
     ix->to = ix->has_to ? o->to : INT64_MAX;
 
-    pv_wi_event e;
     int64_t start = 0;
     if (n) {
+        pv_wi_event e;
         pv_wi_event_at(tl, 0, &e);
         start = e.time;
     }
     ix->time_first = start;
-    tl_init_areas(&p);
-    pv_stats_init(&p.st, o, start, false); /* all_running: once the source is known */
-    tl_setup_contexts(&p);
-    p.st.all_running =
+    p->prev = start;
+    tl_init_areas(p);
+    pv_stats_init(&p->st, o, start, false); /* all_running: once the source is known */
+    p->opt.context_area = o ? o->context_area : NULL;
+    tl_setup_contexts(p);
+    p->opt.context_area = NULL;
+    p->st.all_running =
         ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
 
-    ix->event_count = n;
-    ix->event_area = pv_xmalloc((n ? n : 1) * sizeof *ix->event_area);
-    ix->event_context = pv_xmalloc((n ? n : 1) * sizeof *ix->event_context);
-    ix->event_depth = pv_xmalloc((n ? n : 1) * sizeof *ix->event_depth);
-
-    uint32_t last_handle = 0, last_area = PV_WI_NONE;
-    uint64_t last_value = 0;
-    int64_t prev = start;
-    size_t window_first = 0, window_end = 0;
-    for (size_t i = 0; i < n; i++) {
-        pv_wi_event_at(tl, i, &e);
-        p.i = i;
-        if (e.time < prev) {
-            p.time = e.time;
-            tl_warn(&p, "time decreases (previous event at %" PRId64 "); event kept in place, "
-                    "timed at %" PRId64 " for the statistics", prev, prev);
-            e.time = prev; /* statistics use the non-decreasing effective time */
-        }
-        prev = e.time;
-        p.time = e.time;
+    /* The window's events, by binary search over the recorded times (which
+     * ascend in a valid file), so that the timeline view knows its rows
+     * before the pass reaches them. */
+    size_t lo = 0, hi = n;
+    while (ix->has_from && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_wi_event e;
+        pv_wi_event_at(tl, mid, &e);
         if (e.time < ix->from)
-            window_first = i + 1;
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ix->window_first = lo;
+    hi = n;
+    while (ix->has_to && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_wi_event e;
+        pv_wi_event_at(tl, mid, &e);
         if (e.time <= ix->to)
-            window_end = i + 1;
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ix->window_end = ix->has_to ? lo : n;
+
+    /* the call arrays always exist; a call needs an E (and usually an X):
+     * room for n / 2 avoids growing in the common case */
+    tl_grow_calls(p, n / 2 + 16);
+    ix->event_count = n;
+    ix->event_area = tl_big_alloc((n ? n : 1) * sizeof *ix->event_area);
+    ix->event_context = tl_big_alloc((n ? n : 1) * sizeof *ix->event_context);
+    ix->event_depth = tl_big_alloc((n ? n : 1) * sizeof *ix->event_depth);
+    return true;
+}
+
+bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return true; /* complete */
+    const pv_wi_timeline *tl = ix->tl;
+    size_t n = ix->event_count;
+    if (upto > n)
+        upto = n;
+    pv_wi_event e;
+    for (size_t i = ix->indexed; i < upto; i++) {
+        pv_wi_event_at(tl, i, &e);
+        p->i = i;
+        if (e.time < p->prev) {
+            p->time = e.time;
+            tl_warn(p,
+                    "time decreases (previous event at %" PRId64 "); event kept in place, "
+                    "timed at %" PRId64 " for the statistics",
+                    p->prev, p->prev);
+            e.time = p->prev; /* statistics use the non-decreasing effective time */
+        }
+        p->prev = e.time;
+        p->time = e.time;
         unsigned type = pv_wi_handle_type(e.handle);
         bool state = tl_is_state_type(type);
-        uint32_t area;
-        if (e.handle == last_handle && last_area != PV_WI_NONE &&
-            (!state || e.data == last_value)) {
-            area = last_area;
-        } else {
-            area = tl_lookup_area(&p, e.handle, e.data);
-            last_handle = e.handle;
-            last_area = area;
-            last_value = e.data;
-        }
+        /* the area: the direct-mapped cache inline, the hash map behind it */
+        uint64_t area_key = state ? e.handle | (e.data & 0xFFFFFFFFu) << 32 : e.handle;
+        size_t slot =
+            (size_t)((area_key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
+        uint32_t area = p->cache_key[slot] == area_key ? p->cache_area[slot]
+                                                       : tl_lookup_area(p, e.handle, e.data);
         ix->event_area[i] = area;
         uint16_t ctx = PV_TL_NO_CONTEXT;
         size_t depth = 0;
         if (e.kind > PV_WI_WRITE) {
-            tl_warn(&p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
+            tl_warn(p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
                     e.handle);
         } else if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
             if (e.kind == PV_WI_WRITE) {
-                tl_warn(&p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
+                tl_warn(p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
             } else {
-                ctx = tl_event_context(&p, &e);
+                ctx = tl_event_context(p, &e);
                 ix->contexts[ctx].events++;
-                depth = tl_stack_event(&p, area, ctx, e.kind);
+                depth = tl_stack_event(p, area, ctx, e.kind);
             }
         } else if (state) {
             /* FORMATS.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
-                if (p.context_key && ix->areas[area].state_key == p.context_key)
-                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
-                pv_stats_state(&p.st, ix->areas[area].state_key, area, e.time);
+                if (p->context_key && ix->areas[area].state_key == p->context_key)
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
                 /* The same write as a W on the variable would be: it counts as a
                  * write of the variable the state belongs to. */
                 uint32_t variable = ix->areas[area].parent;
                 if (variable != PV_WI_NONE && variable < ix->area_count)
-                    pv_stats_write(&p.st, variable, e.time);
+                    pv_stats_write(&p->st, variable, e.time);
             }
         } else {
             /* variables, AUX (and unknown types): every event is a write */
-            pv_stats_write(&p.st, area, e.time);
+            pv_stats_write(&p->st, area, e.time);
             uint32_t key = ix->areas[area].state_key;
-            uint32_t dummy;
-            if (key && (e.kind == PV_WI_WRITE) &&
-                (pv_hashmap_get(&p.state_keys, key, &dummy) || key == p.context_key)) {
-                if (key == p.context_key)
-                    pv_stats_switch(&p.st, tl_context_of_value(&p, e.data), e.time);
-                uint32_t s = tl_lookup_area(&p, key, e.data);
-                pv_stats_state(&p.st, key, s, e.time);
+            if (key && e.kind == PV_WI_WRITE &&
+                (ix->areas[area].has_states || key == p->context_key)) {
+                if (key == p->context_key)
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                uint32_t s = tl_lookup_area(p, key, e.data);
+                pv_stats_state(&p->st, key, s, e.time);
             }
         }
         ix->event_context[i] = ctx;
         ix->event_depth[i] = tl_depth16(depth);
-        if ((i & 0xFFFFF) == 0xFFFFF && o &&
-            !pv_progress_step(&o->progress, "indexing timeline", i + 1, n)) {
-            tl_free_pass(&p);
-            pv_timeline_index_free(ix);
+        if ((i & 0xFFFFF) == 0xFFFFF &&
+            !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
+            ix->indexed = i + 1;
             return false;
         }
     }
-    ix->time_last = prev;
+    ix->indexed = upto;
+    return true;
+}
+
+bool pv_timeline_index_finish(pv_timeline_index *ix)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return true;
+    size_t n = ix->event_count;
+    if (!pv_timeline_index_advance(ix, n))
+        return false;
+    ix->time_last = p->prev;
     bool any_core = false;
     for (size_t c = 0; c < 256; c++)
-        any_core |= p.core_context[c] != PV_TL_NO_CONTEXT;
+        any_core |= p->core_context[c] != PV_TL_NO_CONTEXT;
     if (ix->context_source == PV_TL_CONTEXT_CORE && !any_core)
         ix->context_source = PV_TL_CONTEXT_UNKNOWN; /* no record carried a core index */
-    ix->window_first = window_first;
-    ix->window_end = window_end < window_first ? window_first : window_end;
     /* Calls still open at the end of the recording end there (cut: they add
      * to the totals, not to MIN/MAX). */
-    p.time = prev;
-    p.i = n;
-    for (size_t c = 0; c < p.stack_cap; c++) {
-        tl_stack *s = &p.stacks[c];
+    p->time = p->prev;
+    p->i = n;
+    for (size_t c = 0; c < p->stack_cap; c++) {
+        tl_stack *s = &p->stacks[c];
         while (s->ex_n > 0) {
-            tl_end_frame(&p, &s->ex[s->ex_n - 1], false, true);
+            tl_end_frame(p, &s->ex[s->ex_n - 1], false, true);
             s->ex_n--;
         }
         while (s->im_lo < s->im_n) {
-            tl_end_frame(&p, &s->im[s->im_lo], false, true);
+            tl_end_frame(p, &s->im[s->im_lo], false, true);
             s->im_lo++;
         }
     }
-    pv_stats_finish(&p.st, ix, prev);
-    tl_finish_calls(&p);
-    tl_free_pass(&p);
+    pv_stats_finish(&p->st, ix, p->prev);
+    tl_finish_calls(p);
+    tl_free_pass(p);
+    free(p);
+    ix->pass = NULL;
+    ix->complete = true;
+    return true;
+}
+
+bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+                             pv_diag *diag)
+{
+    if (!pv_timeline_index_begin(ix, d, o, diag))
+        return false;
+    if (!pv_timeline_index_finish(ix)) {
+        pv_timeline_index_free(ix);
+        return false;
+    }
     return true;
 }
 
 void pv_timeline_index_free(pv_timeline_index *ix)
 {
+    if (ix->pass) {
+        tl_free_pass(ix->pass);
+        free(ix->pass);
+    }
+    pv_hashmap_free(&ix->area_map);
     free(ix->event_area);
     free(ix->event_context);
     free(ix->event_depth);
@@ -975,22 +1109,34 @@ const pv_tl_stat_row *pv_timeline_find_stat(const pv_timeline_index *ix, uint32_
     return NULL;
 }
 
+/* The text after a leading type prefix ("TSK: name" -> "name"; the prefix
+ * is one word), or NULL when there is none. */
+static const char *tl_strip_type_prefix(const char *s)
+{
+    const char *colon = strstr(s, ": ");
+    if (!colon || colon == s)
+        return NULL;
+    for (const char *q = s; q < colon; q++)
+        if (*q == ' ')
+            return NULL;
+    return colon + 2;
+}
+
 uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label)
 {
     for (size_t c = 0; c < d->context_count; c++)
         if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), label) == 0)
             return (uint32_t)c;
-    /* a leading type prefix: "TSK: name", "ISR: name" */
-    const char *colon = strstr(label, ": ");
-    if (colon && colon > label) {
-        bool word = true;
-        for (const char *q = label; q < colon; q++)
-            if (*q == ' ')
-                word = false;
-        if (word)
-            for (size_t c = 0; c < d->context_count; c++)
-                if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), colon + 2) == 0)
-                    return (uint32_t)c;
+    /* FORMATS.md §3: equal after removing a leading type prefix ("TSK: ",
+     * "ISR: ") from the label, or (read the other way) from the name */
+    const char *bare = tl_strip_type_prefix(label);
+    for (size_t c = 0; c < d->context_count; c++) {
+        const char *name = pv_strpool_get(&d->pool, d->contexts[c].name);
+        if (bare && strcmp(name, bare) == 0)
+            return (uint32_t)c;
+        const char *bare_name = tl_strip_type_prefix(name);
+        if (bare_name && strcmp(bare_name, label) == 0)
+            return (uint32_t)c;
     }
     return PV_WI_NONE;
 }

@@ -1,0 +1,463 @@
+/* app.c - the viewer (PRODUCT.md §3): loading in the background, creation,
+ * and which view the Report shows (locations, history, drill-down, the
+ * Details of the selected row).  Terminal-independent: keys in, grid out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/app_internal.h"
+#include "tui/group.h"
+
+double pv_app_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- loading in the background (STYLE.md habit 5) */
+
+static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    pv_app *a = user;
+    pthread_mutex_lock(&a->lock);
+    snprintf(a->load_what, sizeof a->load_what, "%s", what ? what : "");
+    a->load_done = done;
+    a->load_total = total;
+    pthread_mutex_unlock(&a->lock);
+}
+
+static void *pv_app_loader(void *arg)
+{
+    pv_app *a = arg;
+    pthread_mutex_lock(&a->lock);
+    for (;;) {
+        while (!a->stopping && a->queue_next == a->queue_count)
+            pthread_cond_wait(&a->cond, &a->lock);
+        if (a->stopping)
+            break;
+        const char *path = a->queue[a->queue_next];
+        a->loader_busy = true;
+        snprintf(a->load_path, sizeof a->load_path, "%s", path);
+        a->load_what[0] = '\0';
+        a->load_done = a->load_total = 0;
+        a->load_start = pv_app_now();
+        pv_load_options o = a->opt.load;
+        o.progress.report = pv_app_progress;
+        o.progress.user = a;
+        o.progress.cancel = &a->cancel;
+        pthread_mutex_unlock(&a->lock);
+
+        pv_load_status status;
+        pv_file *f = pv_load_file(path, &o, &status);
+
+        pthread_mutex_lock(&a->lock);
+        if (status != PV_LOAD_OK) {
+            for (size_t i = 0; i < f->diag.entry_count; i++)
+                pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
+            if (f->diag.entry_count == 0)
+                pv_buf_printf(&a->load_errors, "%s: not loaded\n", path);
+            pv_file_free(f);
+        } else {
+            a->done = pv_xgrow(a->done, &a->done_cap, a->done_count + 1, sizeof *a->done);
+            a->done[a->done_count++] = f;
+        }
+        a->queue_next++;
+        a->loader_busy = false;
+        a->cancel = 0;
+        pthread_cond_broadcast(&a->cond);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return NULL;
+}
+
+void pv_app_enqueue(pv_app *a, const char *path)
+{
+    pthread_mutex_lock(&a->lock);
+    a->queue = pv_xgrow(a->queue, &a->queue_cap, a->queue_count + 1, sizeof *a->queue);
+    a->queue[a->queue_count++] = pv_xstrdup(path);
+    pthread_cond_broadcast(&a->cond);
+    pthread_mutex_unlock(&a->lock);
+}
+
+bool pv_app_loading(const pv_app *a)
+{
+    pv_app *m = (pv_app *)a;
+    pthread_mutex_lock(&m->lock);
+    bool busy = m->queue_next < m->queue_count || m->done_count > 0;
+    pthread_mutex_unlock(&m->lock);
+    return busy;
+}
+
+void pv_app_wait_loaded(pv_app *a)
+{
+    pthread_mutex_lock(&a->lock);
+    while (a->queue_next < a->queue_count)
+        pthread_cond_wait(&a->cond, &a->lock);
+    pthread_mutex_unlock(&a->lock);
+    pv_app_poll(a);
+}
+
+bool pv_app_cancel(pv_app *a)
+{
+    pthread_mutex_lock(&a->lock);
+    bool busy = a->loader_busy;
+    if (busy)
+        a->cancel = 1;
+    pthread_mutex_unlock(&a->lock);
+    return busy;
+}
+
+size_t pv_app_file_count(const pv_app *a)
+{
+    return a->file_count;
+}
+const char *pv_app_load_errors(const pv_app *a)
+{
+    return pv_buf_cstr((pv_buf *)&a->load_errors);
+}
+
+static pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
+{
+    a->items = pv_xgrow(a->items, &a->item_cap, a->item_count + 1, sizeof *a->items);
+    pv_item *it = &a->items[a->item_count++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->file = file;
+    it->set = set;
+    it->view = view;
+    return it;
+}
+
+pv_view *pv_item_view(const pv_app *a, const pv_item *it)
+{
+    if (it->kind != PV_ITEM_VIEW)
+        return NULL;
+    return a->files[it->file]->sets[it->set]->views[it->view];
+}
+
+void pv_app_adopt_file(pv_app *a, pv_file *f)
+{
+    a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
+    size_t fi = a->file_count++;
+    a->files[fi] = f;
+    size_t first_view = PV_NO_ROW;
+    pv_app_add_item(a, PV_ITEM_FILE, fi, 0, 0);
+    for (size_t s = 0; s < f->set_count; s++) {
+        pv_app_add_item(a, PV_ITEM_SET, fi, s, 0);
+        for (size_t v = 0; v < f->sets[s]->view_count; v++) {
+            if (first_view == PV_NO_ROW)
+                first_view = a->item_count;
+            pv_app_add_item(a, PV_ITEM_VIEW, fi, s, v);
+        }
+    }
+    if (f->diag.warnings + f->diag.errors) {
+        char text[512];
+        snprintf(text, sizeof text, "%s: %zu warning%s (see 'profview info')", f->path,
+                 f->diag.warnings + f->diag.errors,
+                 f->diag.warnings + f->diag.errors == 1 ? "" : "s");
+        pv_app_message(a, false, text);
+    }
+    /* The first view of the first file is shown as soon as it exists. */
+    if (first_view != PV_NO_ROW && !a->history_started) {
+        pv_location loc;
+        memset(&loc, 0, sizeof loc);
+        loc.item = first_view;
+        loc.row = PV_NO_ROW;
+        a->ex_cursor = first_view;
+        pv_app_go(a, &loc, false);
+        pv_history_init(&a->history, &loc);
+        a->history_started = true;
+    }
+}
+
+bool pv_app_poll(pv_app *a)
+{
+    pthread_mutex_lock(&a->lock);
+    size_t n = a->done_count;
+    pv_file **got = NULL;
+    if (n) {
+        got = pv_xmalloc(n * sizeof *got);
+        memcpy(got, a->done, n * sizeof *got);
+        a->done_count = 0;
+    }
+    bool errors = a->load_errors.len > 0;
+    pthread_mutex_unlock(&a->lock);
+    for (size_t i = 0; i < n; i++)
+        pv_app_adopt_file(a, got[i]);
+    free(got);
+    if (errors && a->file_count) {
+        pthread_mutex_lock(&a->lock);
+        char text[1024];
+        snprintf(text, sizeof text, "%s", pv_buf_cstr(&a->load_errors));
+        size_t len = strlen(text);
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        pv_buf_clear(&a->load_errors);
+        pthread_mutex_unlock(&a->lock);
+        pv_app_message(a, true, text);
+    }
+    return n > 0 || errors;
+}
+
+/* ---- creation */
+
+pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_theme *theme,
+                   bool utf8, bool ascii, int width, int height)
+{
+    pv_app *a = pv_xcalloc(1, sizeof *a);
+    a->opt = *o;
+    a->cfg = *cfg;
+    a->theme = *theme;
+    a->utf8 = utf8;
+    a->ascii = ascii;
+    a->unit = cfg->time_unit;
+    a->focus = PV_PANE_EXPLORER;
+    pv_grid_init(&a->grid, utf8);
+    pv_buf_init(&a->line);
+    pv_buf_init(&a->load_errors);
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->cond, NULL);
+    pv_app_resize(a, width, height);
+    for (size_t i = 0; i < o->path_count; i++)
+        pv_app_enqueue(a, o->paths[i]);
+    if (pthread_create(&a->thread, NULL, pv_app_loader, a) == 0)
+        a->thread_started = true;
+    else
+        pv_app_message(a, true, "cannot start the loading thread");
+    a->focus = PV_PANE_REPORT;
+    return a;
+}
+
+static void pv_app_close_details(pv_app *a)
+{
+    pv_report_close(&a->det);
+    a->det_open = false;
+    a->det_tried = false;
+}
+
+void pv_app_free(pv_app *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->lock);
+    a->stopping = true;
+    a->cancel = 1;
+    pthread_cond_broadcast(&a->cond);
+    pthread_mutex_unlock(&a->lock);
+    if (a->thread_started)
+        pthread_join(a->thread, NULL);
+    for (size_t i = 0; i < a->done_count; i++)
+        pv_file_free(a->done[i]);
+    free(a->done);
+    pv_app_close_details(a);
+    for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
+        pv_report_close(&a->drill[i]);
+    for (size_t i = 0; i < a->item_count; i++)
+        pv_report_close(&a->items[i].report);
+    free(a->items);
+    for (size_t i = 0; i < a->file_count; i++)
+        pv_file_free(a->files[i]);
+    free(a->files);
+    for (size_t i = 0; i < a->queue_count; i++)
+        free(a->queue[i]);
+    free(a->queue);
+    for (int k = 0; k < PV_PROMPT_KINDS; k++)
+        for (size_t i = 0; i < a->prompt_history_count[k]; i++)
+            free(a->prompt_history[k][i]);
+    if (a->history_started)
+        pv_history_free(&a->history);
+    pv_buf_free(&a->line);
+    pv_buf_free(&a->load_errors);
+    pv_grid_free(&a->grid);
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->cond);
+    free(a);
+}
+
+void pv_app_message(pv_app *a, bool is_error, const char *text)
+{
+    snprintf(a->message, sizeof a->message, "%s", text);
+    size_t len = strlen(a->message);
+    while (len && a->message[len - 1] == '\n')
+        a->message[--len] = '\0';
+    a->message_error = is_error;
+}
+
+void pv_app_resize(pv_app *a, int width, int height)
+{
+    a->width = width < 1 ? 1 : width;
+    a->height = height < 1 ? 1 : height;
+    pv_grid_resize(&a->grid, a->width, a->height);
+}
+
+bool pv_app_done(const pv_app *a)
+{
+    return a->quit;
+}
+
+const pv_theme *pv_app_theme(pv_app *a, bool *changed)
+{
+    *changed = a->theme_changed;
+    a->theme_changed = false;
+    return &a->theme;
+}
+
+bool pv_app_cursor(const pv_app *a, int *y, int *x)
+{
+    *y = a->cursor_y;
+    *x = a->cursor_x;
+    return a->cursor_on;
+}
+
+/* ---- locations: which view the Report shows */
+
+/* The report the Report pane shows, or NULL. */
+pv_report *pv_app_report(pv_app *a)
+{
+    if (a->loc.depth)
+        return a->drill[a->loc.depth - 1].view ? &a->drill[a->loc.depth - 1] : NULL;
+    if (a->loc.item >= a->item_count)
+        return NULL;
+    pv_item *it = &a->items[a->loc.item];
+    if (it->kind != PV_ITEM_VIEW)
+        return NULL;
+    if (!it->opened) {
+        pv_view *v = pv_item_view(a, it);
+        /* Call trees show one node per thread (PRODUCT.md §6). */
+        pv_view *grouped = pv_group_by_thread(v);
+        pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
+                       pv_config_columns(&a->cfg, v->id));
+        it->opened = true;
+    }
+    return &it->report;
+}
+
+/* The report of the focused pane (the Report's when the Explorer has focus
+ * or the Details pane is empty). */
+pv_report *pv_app_focused_report(pv_app *a)
+{
+    /* An empty Details pane hands its keys to the Report. */
+    if (a->focus == PV_PANE_DETAILS && a->det_open)
+        return &a->det;
+    return pv_app_report(a);
+}
+
+void pv_app_here(pv_app *a, pv_location *out)
+{
+    *out = a->loc;
+    pv_report *r = pv_app_report(a);
+    out->row = r ? pv_report_selected(r) : PV_NO_ROW;
+    out->filter[0] = out->sort[0] = '\0';
+    if (r) {
+        snprintf(out->filter, sizeof out->filter, "%s", r->filter);
+        pv_report_sort_text(r, out->sort, sizeof out->sort);
+    }
+}
+
+void pv_app_apply(pv_app *a, const pv_location *to)
+{
+    pv_app_close_details(a);
+    for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
+        pv_report_close(&a->drill[i]);
+    a->loc = *to;
+    a->loc.depth = 0;
+    if (to->item < a->item_count)
+        a->ex_cursor = to->item;
+    for (size_t i = 0; i < to->depth && i < PV_LOC_MAX_DEPTH; i++) {
+        pv_report *parent = pv_app_report(a);
+        if (!parent)
+            break;
+        pv_view *v = pv_view_open_detail(parent->view, to->chain[i].detail, to->chain[i].row);
+        if (!v)
+            break;
+        pv_report_open(&a->drill[i], v, true, pv_config_columns(&a->cfg, v->id));
+        a->loc.depth = i + 1;
+    }
+    pv_report *r = pv_app_report(a);
+    if (!r)
+        return;
+    pv_query_error err;
+    if (strcmp(r->filter, to->filter) != 0)
+        pv_report_set_filter(r, to->filter, &err);
+    char sort[128];
+    pv_report_sort_text(r, sort, sizeof sort);
+    if (strcmp(sort, to->sort) != 0)
+        pv_report_apply_sort_text(r, to->sort, &err);
+    if (to->row != PV_NO_ROW)
+        pv_report_select_row(r, to->row);
+}
+
+/* Shows `to`; with push, the place we leave goes into the history. */
+void pv_app_go(pv_app *a, const pv_location *to, bool push)
+{
+    if (push && a->history_started) {
+        pv_location here;
+        pv_app_here(a, &here);
+        pv_history_go(&a->history, &here, to);
+    }
+    pv_app_apply(a, to);
+}
+
+void pv_app_show_item(pv_app *a, size_t item)
+{
+    if (item >= a->item_count || a->items[item].kind != PV_ITEM_VIEW)
+        return;
+    if (a->loc.item == item && a->loc.depth == 0)
+        return;
+    pv_location to;
+    memset(&to, 0, sizeof to);
+    to.item = item;
+    to.row = PV_NO_ROW;
+    pv_item *it = &a->items[item];
+    if (it->opened) {
+        to.row = pv_report_selected(&it->report);
+        snprintf(to.filter, sizeof to.filter, "%s", it->report.filter);
+        pv_report_sort_text(&it->report, to.sort, sizeof to.sort);
+    }
+    pv_app_go(a, &to, true);
+}
+
+/* Opens detail tab `detail` of the selected row of `owner` as the Report. */
+void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row)
+{
+    if (a->loc.depth >= PV_LOC_MAX_DEPTH) {
+        pv_app_message(a, true, "drilled down as far as profview goes");
+        return;
+    }
+    pv_location to;
+    pv_app_here(a, &to);
+    to.chain[to.depth].detail = detail;
+    to.chain[to.depth].row = owner_row;
+    to.depth++;
+    to.row = select_row;
+    to.filter[0] = to.sort[0] = '\0';
+    pv_app_go(a, &to, true);
+    a->focus = PV_PANE_REPORT;
+}
+
+/* Keeps the Details pane on the selected row of the Report: the detail view
+ * is opened again only when the row, the view or the tab changed. */
+void pv_app_sync_details(pv_app *a)
+{
+    pv_report *r = pv_app_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    const pv_view *owner = r ? r->view : NULL;
+    if (owner && owner->detail_count && a->det_tab >= owner->detail_count)
+        a->det_tab = owner->detail_count - 1;
+    if (a->det_tried && a->det_owner == owner && a->det_row == row && a->det_tab_open == a->det_tab)
+        return;
+    pv_app_close_details(a);
+    a->det_tried = true;
+    a->det_owner = owner;
+    a->det_row = row;
+    a->det_tab_open = a->det_tab;
+    if (!owner || row == PV_NO_ROW || owner->detail_count == 0)
+        return;
+    pv_view *v = pv_view_open_detail(owner, a->det_tab, row);
+    if (v) {
+        pv_report_open(&a->det, v, true, pv_config_columns(&a->cfg, v->id));
+        a->det_open = true;
+    }
+}

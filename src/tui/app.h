@@ -1,0 +1,54 @@
+/* app.h - the viewer's state and behaviour, independent of the terminal:
+ * keys in, a pv_grid out.  term.c drives it with curses; the scripted-keys
+ * mode drives it from a file and dumps the grid. */
+#ifndef PROFVIEW_TUI_APP_H
+#define PROFVIEW_TUI_APP_H
+
+#include "profview/tui.h"
+#include "tui/config.h"
+#include "tui/text.h"
+#include "tui/theme.h"
+
+typedef struct pv_app pv_app;
+
+/* Creates the app and starts loading o->paths in a background thread. */
+pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_theme *theme,
+                   bool utf8, bool ascii, int width, int height);
+/* Stops loading (cancels), frees everything. */
+void pv_app_free(pv_app *a);
+/* Adds a message shown on the prompt line (is_error: in the error role). */
+void pv_app_message(pv_app *a, bool is_error, const char *text);
+
+/* Adds a loaded file to the Explorer; the app owns it from now on (the
+ * loader thread's files come this way; tests hand in files they built). */
+void pv_app_adopt_file(pv_app *a, pv_file *f);
+/* Takes in what the loader thread finished.  Returns true when something
+ * changed (redraw). */
+bool pv_app_poll(pv_app *a);
+bool pv_app_loading(const pv_app *a);
+/* Blocks until every queued file is loaded (scripted mode). */
+void pv_app_wait_loaded(pv_app *a);
+/* Files that loaded; when none did after loading, the caller quits with the
+ * errors (pv_app_load_errors). */
+size_t pv_app_file_count(const pv_app *a);
+const char *pv_app_load_errors(const pv_app *a);
+
+void pv_app_key(pv_app *a, int key);
+/* Long work a key asked for (sorting or filtering a big view) is done by
+ * pv_app_work after the screen showed that it is being done. */
+bool pv_app_has_work(const pv_app *a);
+void pv_app_work(pv_app *a);
+/* A mouse event at screen (y, x): button 1 = click, 4/5 = wheel up/down. */
+void pv_app_mouse(pv_app *a, int y, int x, int button);
+/* Cancels long work (Ctrl-C while loading); returns true if there was any. */
+bool pv_app_cancel(pv_app *a);
+void pv_app_resize(pv_app *a, int width, int height);
+/* Draws everything into the grid. */
+const pv_grid *pv_app_draw(pv_app *a);
+/* Where the terminal cursor belongs (the prompt), or false to hide it. */
+bool pv_app_cursor(const pv_app *a, int *y, int *x);
+bool pv_app_done(const pv_app *a);
+/* The theme, and whether it changed since the last call (for term.c). */
+const pv_theme *pv_app_theme(pv_app *a, bool *changed);
+
+#endif

@@ -1,0 +1,621 @@
+/* app_draw.c - drawing the panes, the status bar and the prompt into the
+ * grid (STYLE.md habit 4: format into a buffer of characters and roles;
+ * term.c paints it).  Only the rows on screen are ever read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app_internal.h"
+
+static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
+{
+    return a->ascii ? (uint32_t)plain : fancy;
+}
+
+static void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focused)
+{
+    pv_role role = focused ? PV_ROLE_TITLE_FOCUS : PV_ROLE_TITLE;
+    for (int i = 0; i < w; i++)
+        pv_grid_char(&a->grid, y, x + i, pv_app_glyph(a, 0x2500, '-'), PV_ROLE_BORDER);
+    if (w > 4) {
+        pv_grid_char(&a->grid, y, x + 1, ' ', role);
+        int used = pv_grid_str(&a->grid, y, x + 2, w - 4, title, role);
+        pv_grid_char(&a->grid, y, x + 2 + used, ' ', role);
+    }
+}
+
+static const char *pv_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
+{
+    const pv_file *f = a->files[it->file];
+    if (it->kind == PV_ITEM_FILE) {
+        pv_buf_puts(out, pv_basename(f->path));
+    } else if (it->kind == PV_ITEM_SET) {
+        const pv_result_set *s = f->sets[it->set];
+        pv_buf_printf(out, "  %s", s->caption);
+    } else {
+        const pv_view *v = f->sets[it->set]->views[it->view];
+        pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
+    }
+}
+
+static void pv_app_draw_explorer(pv_app *a, pv_rect r)
+{
+    bool focused = a->focus == PV_PANE_EXPLORER;
+    pv_app_title(a, r.y, r.x, r.w, "Explorer", focused);
+    int rows = r.h - 1;
+    a->page_rows[PV_PANE_EXPLORER] = rows > 1 ? rows : 1;
+    if (rows <= 0)
+        return;
+    if (a->ex_cursor < a->ex_top)
+        a->ex_top = a->ex_cursor;
+    if (a->ex_cursor >= a->ex_top + (size_t)rows)
+        a->ex_top = a->ex_cursor - (size_t)rows + 1;
+    pv_buf label;
+    pv_buf_init(&label);
+    int y = r.y + 1;
+    for (size_t i = a->ex_top; i < a->item_count && y < r.y + r.h; i++, y++) {
+        pv_buf_clear(&label);
+        pv_app_item_label(a, &a->items[i], &label);
+        pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
+        pv_grid_text(&a->grid, y, r.x, r.w, label.data, label.len, role);
+        if (i == a->ex_cursor)
+            pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+        else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
+            pv_grid_paint(&a->grid, y, r.x, r.w, PV_ROLE_TITLE);
+    }
+    pthread_mutex_lock(&a->lock);
+    bool busy = a->queue_next < a->queue_count;
+    char what[300];
+    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->queue[a->queue_next]) : "");
+    pthread_mutex_unlock(&a->lock);
+    if (busy && y < r.y + r.h)
+        pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
+    pv_buf_free(&label);
+}
+
+static bool pv_type_numeric(pv_type t)
+{
+    return t != PV_TYPE_STRING;
+}
+
+static int pv_type_min_width(pv_type t)
+{
+    switch (t) {
+    case PV_TYPE_TIME:
+        return 9;
+    case PV_TYPE_HANDLE:
+        return 10;
+    case PV_TYPE_FLOAT:
+        return 6;
+    default:
+        return 3;
+    }
+}
+
+static void pv_app_cell_text(const pv_app *a, const pv_view *v, size_t row, size_t col, pv_buf *out)
+{
+    pv_cell c;
+    pv_view_cell(v, row, col, &c);
+    pv_buf_clear(out);
+    pv_cell_format_human(&c, a->unit, out);
+}
+
+static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    if (!pv_view_is_tree(r->view) || n == 0)
+        return PV_NO_ROW;
+    for (size_t i = 0; i < n; i++)
+        if (r->view->columns[shown[i]].flags & PV_COL_TREE)
+            return shown[i];
+    for (size_t i = 0; i < n; i++)
+        if (r->view->columns[shown[i]].flags & PV_COL_NAME)
+            return shown[i];
+    return shown[0];
+}
+
+/* Width of the last column: its content on screen, up to all the room. */
+static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int room,
+                             size_t tree_col, size_t count, int rows)
+{
+    int w = r->widths[c];
+    pv_buf text;
+    pv_buf_init(&text);
+    for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
+        size_t row = pv_report_row(r, k);
+        pv_app_cell_text(a, r->view, row, c, &text);
+        int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
+        if (c == tree_col)
+            cw += 2 * (int)pv_report_depth(r, k) + 2;
+        if (cw > w)
+            w = cw;
+    }
+    pv_buf_free(&text);
+    return w < room ? w : room;
+}
+
+/* Draws a report: header (with sort indicator) and the visible rows only. */
+static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
+                               bool record_header)
+{
+    if (rc.h < 1 || rc.w < 1)
+        return;
+    int rows = rc.h - 1;
+    a->page_rows[pane] = rows > 1 ? rows : 1;
+    size_t count = pv_report_count(r);
+    if (count && r->cursor >= count)
+        r->cursor = count - 1;
+    if (r->cursor < r->top)
+        r->top = r->cursor;
+    if (rows > 0 && r->cursor >= r->top + (size_t)rows)
+        r->top = r->cursor - (size_t)rows + 1;
+    if (count <= (size_t)(rows > 0 ? rows : 0))
+        r->top = 0;
+
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
+    size_t tree_col = pv_app_tree_column(r, shown, n);
+    pv_buf text;
+    pv_buf_init(&text);
+    /* Column widths: learnt from the rows on screen (never from all rows),
+     * and only ever grow so that columns do not jump while scrolling. */
+    int cap = rc.w / 2 > 24 ? rc.w / 2 : 24;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = shown[i];
+        const pv_column *col = &r->view->columns[c];
+        int w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
+        if (w < pv_type_min_width(col->type))
+            w = pv_type_min_width(col->type);
+        for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
+            size_t row = pv_report_row(r, k);
+            pv_app_cell_text(a, r->view, row, c, &text);
+            int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
+            if (c == tree_col)
+                cw += 2 * (int)pv_report_depth(r, k) + 2;
+            if (cw > w)
+                w = cw;
+        }
+        if (w > cap)
+            w = cap;
+        if (w > r->widths[c])
+            r->widths[c] = w;
+    }
+    if (r->hscroll >= n)
+        r->hscroll = n ? n - 1 : 0;
+
+    /* Header. */
+    int x = rc.x;
+    if (record_header) {
+        a->header_y = rc.y;
+        a->header_count = 0;
+    }
+    pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
+    int xs[PV_MAX_SHOWN];
+    size_t end = r->hscroll; /* columns hscroll .. end-1 are on screen */
+    for (size_t i = r->hscroll; i < n && x < rc.x + rc.w; i++, end = i) {
+        size_t c = shown[i];
+        const pv_column *col = &r->view->columns[c];
+        int room = rc.x + rc.w - x;
+        /* The last column may use all the room that is left. */
+        if (i + 1 == n && r->widths[c] < room)
+            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, count, rows);
+        int w = r->widths[c];
+        char title[160];
+        const char *ind = "";
+        if (r->sort_count && r->sort[0].column == c)
+            ind = r->sort[0].descending ? (a->ascii ? "v" : "\xe2\x96\xbc")
+                                        : (a->ascii ? "^" : "\xe2\x96\xb2");
+        snprintf(title, sizeof title, "%s%s", col->title, ind);
+        int tw = (int)pv_text_width(title, strlen(title), a->utf8);
+        int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
+        pv_grid_str(&a->grid, rc.y, x + off, (w < room ? w : room) - off, title, PV_ROLE_HEADER);
+        xs[i] = x;
+        if (record_header && a->header_count < PV_MAX_SHOWN) {
+            a->header[a->header_count].x = x;
+            a->header[a->header_count].w = w;
+            a->header[a->header_count].col = c;
+            a->header_count++;
+        }
+        x += w + 1;
+    }
+
+    /* Rows: only the ones on screen. */
+    for (int line = 0; line < rows; line++) {
+        size_t k = r->top + (size_t)line;
+        int y = rc.y + 1 + line;
+        if (k >= count)
+            break;
+        size_t row = pv_report_row(r, k);
+        bool selected = k == r->cursor;
+        for (size_t i = r->hscroll; i < end; i++) {
+            size_t c = shown[i];
+            const pv_column *col = &r->view->columns[c];
+            int w = r->widths[c];
+            int room = rc.x + rc.w - xs[i];
+            if (w > room)
+                w = room;
+            int cx = xs[i];
+            if (c == tree_col) {
+                int indent = 2 * (int)pv_report_depth(r, k);
+                if (indent > w - 2)
+                    indent = w > 2 ? w - 2 : 0;
+                cx += indent;
+                uint32_t mark = ' ';
+                if (pv_report_has_kids(r, row))
+                    mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
+                                                          : pv_app_glyph(a, 0x25be, '-');
+                if (w - indent >= 2) {
+                    pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
+                    cx += 2;
+                }
+                w -= (cx - xs[i]);
+            }
+            pv_app_cell_text(a, r->view, row, c, &text);
+            const char *s = text.data ? text.data : "";
+            pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+            int tw = (int)pv_text_width(s, text.len, a->utf8);
+            int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
+            int used = pv_grid_text(&a->grid, y, cx + off, w - off, s, text.len, role);
+            if (a->search[0] && pv_report_cell_matches(r, row, c, a->search))
+                pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
+        }
+        if (selected)
+            pv_grid_paint(&a->grid, y, rc.x, rc.w,
+                          focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+    }
+    if (count == 0 && rows > 0)
+        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
+                    r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
+    pv_buf_free(&text);
+}
+
+/* The view the drilled-down report came from, for its title. */
+static const char *pv_app_report_parent_title(const pv_app *a)
+{
+    if (a->loc.depth >= 2)
+        return a->drill[a->loc.depth - 2].view->title;
+    const pv_item *it = &a->items[a->loc.item];
+    return pv_item_view(a, it)->title;
+}
+
+static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
+{
+    bool focused = a->focus == PV_PANE_REPORT;
+    pv_report *r = pv_app_report(a);
+    char title[256];
+    if (r) {
+        if (a->loc.depth)
+            snprintf(title, sizeof title, "Report: %s (%s)", r->view->title,
+                     pv_app_report_parent_title(a));
+        else
+            snprintf(title, sizeof title, "Report: %s", r->view->title);
+    } else {
+        snprintf(title, sizeof title, "Report");
+    }
+    pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
+    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
+    if (!r) {
+        if (body.h > 0)
+            pv_grid_str(&a->grid, body.y, body.x, body.w,
+                        a->file_count ? "Select a view in the Explorer" : "Loading...",
+                        PV_ROLE_DIM);
+        a->header_count = 0;
+        return;
+    }
+    pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
+}
+
+static void pv_app_draw_details(pv_app *a, pv_rect rc)
+{
+    bool focused = a->focus == PV_PANE_DETAILS;
+    pv_report *owner = pv_app_report(a);
+    a->tab_count = 0;
+    a->tabs_y = rc.y;
+    pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
+    if (owner && owner->view->detail_count) {
+        int x = rc.x + 11;
+        for (size_t d = 0; d < owner->view->detail_count && d < 32; d++) {
+            const char *t = owner->view->details[d].title;
+            int w = (int)pv_text_width(t, strlen(t), a->utf8) + 2;
+            if (x + w > rc.x + rc.w)
+                break;
+            pv_role role = d == a->det_tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
+            pv_grid_fill(&a->grid, rc.y, x, w, 1, role);
+            pv_grid_char(&a->grid, rc.y, x, d == a->det_tab ? (uint32_t)'[' : ' ', role);
+            pv_grid_str(&a->grid, rc.y, x + 1, w - 2, t, role);
+            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det_tab ? (uint32_t)']' : ' ', role);
+            a->tabs[d].x = x;
+            a->tabs[d].w = w;
+            a->tab_count = d + 1;
+            x += w + 1;
+        }
+    }
+    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
+    if (body.h <= 0)
+        return;
+    if (a->det_open) {
+        pv_app_draw_report(a, &a->det, body, focused, PV_PANE_DETAILS, false);
+    } else {
+        const char *why = !owner                           ? ""
+                          : owner->view->detail_count == 0 ? "This view has no details"
+                          : pv_report_count(owner) == 0
+                              ? "No row selected"
+                              : "Nothing of this kind for the selected row";
+        pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
+    }
+}
+
+static void pv_app_draw_status(pv_app *a, int y)
+{
+    pv_grid_fill(&a->grid, y, 0, a->width, 1, PV_ROLE_STATUS);
+    pv_buf s;
+    pv_buf_init(&s);
+    const char *sep = a->ascii ? " | " : " \xe2\x94\x82 ";
+    pthread_mutex_lock(&a->lock);
+    bool busy = a->queue_next < a->queue_count;
+    if (busy) {
+        double elapsed = pv_app_now() - a->load_start;
+        pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
+        if (a->load_what[0])
+            pv_buf_printf(&s, ": %s", a->load_what);
+        if (a->load_total) {
+            double frac = (double)a->load_done / (double)a->load_total;
+            pv_buf_printf(&s, " %3.0f%%", frac * 100);
+            if (elapsed > 0.2 && frac > 0) {
+                pv_buf_printf(&s, " %.0f/s ETA %.0fs", (double)a->load_done / elapsed,
+                              elapsed / frac - elapsed);
+            }
+        }
+        pv_buf_puts(&s, "  (Ctrl-C cancels)");
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (!busy) {
+        pv_report *r = pv_app_report(a);
+        pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+        if (it)
+            pv_buf_printf(&s, " %s", pv_basename(a->files[it->file]->path));
+        else
+            pv_buf_puts(&s, " profview");
+        if (r) {
+            pv_report *fr = pv_app_focused_report(a);
+            if (!fr)
+                fr = r;
+            size_t count = pv_report_count(fr);
+            pv_buf_printf(&s, "%s%s%srow %zu/%zu", sep, fr->view->id, sep,
+                          count ? fr->cursor + 1 : 0, count);
+            if (r->filter[0])
+                pv_buf_printf(&s, "%sfilter: %s (%zu)", sep, r->filter, r->matched);
+            if (r->sort_count) {
+                char sort[128];
+                pv_report_sort_text(r, sort, sizeof sort);
+                pv_buf_printf(&s, "%ssort: %s", sep, sort);
+            }
+        }
+        size_t warnings = 0;
+        for (size_t i = 0; i < a->file_count; i++)
+            warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
+        if (warnings)
+            pv_buf_printf(&s, "%s%zu warning%s", sep, warnings, warnings == 1 ? "" : "s");
+    }
+    pv_grid_text(&a->grid, y, 0, a->width, s.data ? s.data : "", s.len, PV_ROLE_STATUS);
+    char help[32];
+    pv_keymap_describe(&a->cfg.keys, PV_ACT_HELP, help, sizeof help);
+    char *space = strchr(help, ' ');
+    if (space)
+        *space = '\0';
+    char hint[48];
+    snprintf(hint, sizeof hint, "%s help ", help);
+    int hw = (int)strlen(hint);
+    if ((int)s.len + hw + 2 < a->width)
+        pv_grid_str(&a->grid, y, a->width - hw, hw, hint, PV_ROLE_STATUS);
+    pv_buf_free(&s);
+}
+
+static const char *pv_prompt_prefix(int kind)
+{
+    switch (kind) {
+    case PV_PROMPT_SEARCH:
+        return "/";
+    case PV_PROMPT_FILTER:
+        return "filter: ";
+    case PV_PROMPT_COMMAND:
+        return ":";
+    }
+    return "";
+}
+
+static void pv_app_draw_prompt(pv_app *a, int y)
+{
+    a->cursor_on = false;
+    if (a->prompt) {
+        const char *pre = pv_prompt_prefix(a->prompt);
+        int x = pv_grid_str(&a->grid, y, 0, a->width, pre, PV_ROLE_PROMPT);
+        /* Scroll the line so that the cursor stays visible. */
+        size_t start = 0;
+        size_t before = pv_text_width(a->line.data ? a->line.data : "", a->line_pos, a->utf8);
+        int room = a->width - x - 1;
+        if (room < 1)
+            room = 1;
+        if ((int)before > room) {
+            while (start < a->line_pos &&
+                   (int)pv_text_width(a->line.data + start, a->line_pos - start, a->utf8) > room)
+                start++;
+        }
+        pv_grid_text(&a->grid, y, x, a->width - x, a->line.data ? a->line.data + start : "",
+                     a->line.len - start, PV_ROLE_PROMPT);
+        a->cursor_y = y;
+        a->cursor_x = x + (int)pv_text_width(a->line.data ? a->line.data + start : "",
+                                             a->line_pos - start, a->utf8);
+        a->cursor_on = true;
+        return;
+    }
+    const char *nl = strchr(a->message, '\n');
+    if (!nl)
+        pv_grid_str(&a->grid, y, 0, a->width, a->message,
+                    a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
+}
+
+/* A multi-line message (a filter error with its caret, a bad config) stands
+ * above the status bar until the next key; long lines are wrapped. */
+static void pv_app_draw_message_box(pv_app *a, int bottom)
+{
+    if (a->prompt || !strchr(a->message, '\n'))
+        return;
+    struct {
+        const char *p;
+        size_t len;
+    } lines[64];
+    int count = 0;
+    size_t width = (size_t)a->width;
+    for (const char *p = a->message; *p && count < 64;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        size_t start = 0;
+        do {
+            size_t end = start, cols = 0;
+            while (end < len && cols < width) {
+                end = pv_app_utf8_next(p, len, end);
+                cols++;
+            }
+            if (count < 64) {
+                lines[count].p = p + start;
+                lines[count].len = end - start;
+                count++;
+            }
+            start = end;
+        } while (start < len);
+        p = e ? e + 1 : p + len;
+    }
+    pv_role role = a->message_error ? PV_ROLE_ERROR : PV_ROLE_NORMAL;
+    int y = bottom - count + 1;
+    for (int i = 0; i < count; i++, y++) {
+        if (y < 0)
+            continue;
+        pv_grid_fill(&a->grid, y, 0, a->width, 1, role);
+        pv_grid_text(&a->grid, y, 0, a->width, lines[i].p, lines[i].len, role);
+    }
+}
+
+static void pv_app_draw_help(pv_app *a, pv_rect rc)
+{
+    pv_app_title(a, rc.y, rc.x, rc.w, "Help: keys (q, Esc or ? closes)", true);
+    size_t total = PV_ACT_COUNT + 2 + pv_app_command_count;
+    int rows = rc.h - 1;
+    a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
+    if (rows > 0 && a->ov_top + (size_t)rows > total)
+        a->ov_top = total > (size_t)rows ? total - (size_t)rows : 0;
+    for (int i = 0; i < rows; i++) {
+        size_t k = a->ov_top + (size_t)i;
+        int y = rc.y + 1 + i;
+        if (k < PV_ACT_COUNT) {
+            char keys[64];
+            pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
+            pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
+            pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
+            pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
+                        PV_ROLE_NORMAL);
+        } else if (k == PV_ACT_COUNT + 1) {
+            pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
+        } else if (k > PV_ACT_COUNT + 1 && k < total) {
+            pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
+            pv_grid_str(&a->grid, y, rc.x + 2, rc.w - 2, pv_app_command_help[k - PV_ACT_COUNT - 2],
+                        PV_ROLE_NORMAL);
+        }
+    }
+}
+
+static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    size_t n = r->view->column_count;
+    int w = 44 < rc.w ? 44 : rc.w;
+    int h = (int)n + 1 < rc.h ? (int)n + 1 : rc.h;
+    pv_rect box = {rc.y, rc.x + (rc.w - w) / 2, w, h};
+    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
+    pv_app_title(a, box.y, box.x, box.w,
+                 a->overlay == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
+                                                  : "Sort by (Enter sorts, Esc)",
+                 true);
+    int rows = box.h - 1;
+    if (a->ov_cursor < a->ov_top)
+        a->ov_top = a->ov_cursor;
+    if (rows > 0 && a->ov_cursor >= a->ov_top + (size_t)rows)
+        a->ov_top = a->ov_cursor - (size_t)rows + 1;
+    for (int i = 0; i < rows; i++) {
+        size_t c = a->ov_top + (size_t)i;
+        if (c >= n)
+            break;
+        char line[200];
+        if (a->overlay == PV_OVERLAY_COLUMNS)
+            snprintf(line, sizeof line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
+                     r->view->columns[c].id, r->view->columns[c].title);
+        else
+            snprintf(line, sizeof line, "%c %-20s %s",
+                     r->sort_count && r->sort[0].column == c ? '*' : ' ', r->view->columns[c].id,
+                     r->view->columns[c].title);
+        pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
+        if (c == a->ov_cursor)
+            pv_grid_paint(&a->grid, box.y + 1 + i, box.x, box.w, PV_ROLE_SELECTED);
+    }
+}
+
+const pv_grid *pv_app_draw(pv_app *a)
+{
+    pv_app_sync_details(a);
+    pv_grid_fill(&a->grid, 0, 0, a->width, a->height, PV_ROLE_NORMAL);
+    int W = a->width, H = a->height;
+    if (W < 20 || H < 5) {
+        /* Too small for panes: say so rather than draw garbage. */
+        pv_grid_str(&a->grid, 0, 0, W, "too small", PV_ROLE_ERROR);
+        a->cursor_on = false;
+        return &a->grid;
+    }
+    int main_h = H - 2;
+    memset(a->rect, 0, sizeof a->rect);
+    if (a->overlay == PV_OVERLAY_HELP) {
+        pv_app_draw_help(a, (pv_rect){0, 0, W, main_h});
+    } else {
+        /* Below 60 columns or 12 lines only the focused pane is shown. */
+        bool single = a->zoom || W < 60 || main_h < 12;
+        if (single) {
+            a->rect[a->focus] = (pv_rect){0, 0, W, main_h};
+        } else {
+            int ew = W / 4 + a->ex_width_adj;
+            if (ew < 14)
+                ew = 14;
+            if (ew > W / 2)
+                ew = W / 2;
+            int dh = main_h / 3 + a->det_height_adj;
+            if (dh < 4)
+                dh = 4;
+            if (dh > main_h - 5)
+                dh = main_h - 5;
+            a->rect[PV_PANE_EXPLORER] = (pv_rect){0, 0, ew, main_h};
+            a->rect[PV_PANE_REPORT] = (pv_rect){0, ew + 1, W - ew - 1, main_h - dh};
+            a->rect[PV_PANE_DETAILS] = (pv_rect){main_h - dh, ew + 1, W - ew - 1, dh};
+            for (int y = 0; y < main_h; y++)
+                pv_grid_char(&a->grid, y, ew, pv_app_glyph(a, 0x2502, '|'), PV_ROLE_BORDER);
+        }
+        if (a->rect[PV_PANE_EXPLORER].w)
+            pv_app_draw_explorer(a, a->rect[PV_PANE_EXPLORER]);
+        if (a->rect[PV_PANE_REPORT].w)
+            pv_app_draw_report_pane(a, a->rect[PV_PANE_REPORT]);
+        if (a->rect[PV_PANE_DETAILS].w)
+            pv_app_draw_details(a, a->rect[PV_PANE_DETAILS]);
+        if (a->overlay == PV_OVERLAY_COLUMNS || a->overlay == PV_OVERLAY_SORT) {
+            pv_rect host = a->rect[a->focus].w ? a->rect[a->focus] : (pv_rect){0, 0, W, main_h};
+            pv_app_draw_chooser(a, host);
+        }
+    }
+    pv_app_draw_message_box(a, main_h - 1);
+    pv_app_draw_status(a, H - 2);
+    pv_app_draw_prompt(a, H - 1);
+    return &a->grid;
+}

@@ -1,0 +1,1085 @@
+/* app_input.c - keys (through the action table), the prompt with its
+ * readline keys, history and completion, the : commands, and the mouse. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui/app_internal.h"
+
+/* ---- the prompt: readline-style editing, history, completion */
+
+const char *const pv_app_commands[] = {"filter", "sort", "goto", "columns", "theme",
+                                       "set",    "open", "help", "quit"};
+const char *const pv_app_command_help[] = {
+    "filter EXPR      filter the report (empty clears)",
+    "sort COL[:desc],...  sort the report (empty: view order)",
+    "goto N|TIME      row N (1-based), or the first row at or after TIME",
+    "columns C1,C2,...  show these columns",
+    "theme NAME       default, light, monochrome, high-contrast, or your own",
+    "set unit=auto|ns|us|ms|s   set ascii=on|off",
+    "open FILE        load another file",
+    "help             this help",
+    "quit             quit",
+};
+const size_t pv_app_command_count = PV_ARRAY_LEN(pv_app_commands);
+
+static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
+{
+    a->prompt = kind;
+    pv_buf_clear(&a->line);
+    pv_buf_puts(&a->line, initial ? initial : "");
+    a->line_pos = a->line.len;
+    a->prompt_history_pos = a->prompt_history_count[kind];
+    a->message[0] = '\0';
+}
+
+static void pv_app_prompt_remember(pv_app *a)
+{
+    int k = a->prompt;
+    const char *text = pv_buf_cstr(&a->line);
+    if (!text[0])
+        return;
+    size_t n = a->prompt_history_count[k];
+    if (n && strcmp(a->prompt_history[k][n - 1], text) == 0)
+        return;
+    if (n == PV_PROMPT_HISTORY) {
+        free(a->prompt_history[k][0]);
+        memmove(a->prompt_history[k], a->prompt_history[k] + 1,
+                (PV_PROMPT_HISTORY - 1) * sizeof(char *));
+        n--;
+    }
+    a->prompt_history[k][n++] = pv_xstrdup(text);
+    a->prompt_history_count[k] = n;
+}
+
+static void pv_app_line_set(pv_app *a, const char *text)
+{
+    pv_buf_clear(&a->line);
+    pv_buf_puts(&a->line, text);
+    a->line_pos = a->line.len;
+}
+
+static void pv_app_line_delete(pv_app *a, size_t from, size_t to)
+{
+    if (to <= from || to > a->line.len)
+        return;
+    memmove(a->line.data + from, a->line.data + to, a->line.len - to + 1);
+    a->line.len -= to - from;
+    a->line_pos = from;
+}
+
+static void pv_app_line_insert(pv_app *a, const char *s, size_t len)
+{
+    pv_buf tail;
+    pv_buf_init(&tail);
+    pv_buf_append(&tail, a->line.data ? a->line.data + a->line_pos : "", a->line.len - a->line_pos);
+    a->line.len = a->line_pos;
+    pv_buf_append(&a->line, s, len);
+    a->line_pos = a->line.len;
+    pv_buf_append(&a->line, tail.data ? tail.data : "", tail.len);
+    pv_buf_free(&tail);
+}
+
+/* Moves over one UTF-8 character. */
+static size_t pv_utf8_prev(const char *s, size_t pos)
+{
+    if (pos == 0)
+        return 0;
+    pos--;
+    while (pos > 0 && ((unsigned char)s[pos] & 0xc0) == 0x80)
+        pos--;
+    return pos;
+}
+
+size_t pv_app_utf8_next(const char *s, size_t len, size_t pos)
+{
+    if (pos >= len)
+        return len;
+    pos++;
+    while (pos < len && ((unsigned char)s[pos] & 0xc0) == 0x80)
+        pos++;
+    return pos;
+}
+
+static const char *const pv_theme_names[] = {"default", "light", "monochrome", "high-contrast"};
+
+/* Completes the word before the cursor: command names, then column ids (for
+ * filter, sort, columns) or theme names. */
+static void pv_app_complete(pv_app *a)
+{
+    const char *line = pv_buf_cstr(&a->line);
+    size_t start = a->line_pos;
+    while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
+        start--;
+    char word[128];
+    size_t wl = a->line_pos - start < sizeof word - 1 ? a->line_pos - start : sizeof word - 1;
+    memcpy(word, line + start, wl);
+    word[wl] = '\0';
+    const char *cands[256];
+    size_t nc = 0;
+    bool first_word = a->prompt == PV_PROMPT_COMMAND && strspn(line, " ") == start;
+    if (first_word) {
+        for (size_t i = 0; i < pv_app_command_count; i++)
+            cands[nc++] = pv_app_commands[i];
+    } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "theme ", 6) == 0) {
+        for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
+            cands[nc++] = pv_theme_names[i];
+    } else {
+        pv_report *r = pv_app_focused_report(a);
+        for (size_t c = 0; r && c < r->view->column_count && nc < PV_ARRAY_LEN(cands); c++)
+            cands[nc++] = r->view->columns[c].id;
+    }
+    const char *match = NULL;
+    size_t common = 0, hits = 0;
+    for (size_t i = 0; i < nc; i++) {
+        if (strncasecmp(cands[i], word, wl) != 0)
+            continue;
+        if (!match) {
+            match = cands[i];
+            common = strlen(match);
+        } else {
+            size_t k = 0;
+            while (k < common && cands[i][k] &&
+                   tolower((unsigned char)cands[i][k]) == tolower((unsigned char)match[k]))
+                k++;
+            common = k;
+        }
+        hits++;
+    }
+    if (!match)
+        return;
+    pv_app_line_delete(a, start, a->line_pos);
+    pv_app_line_insert(a, match, common);
+    if (hits == 1 && first_word)
+        pv_app_line_insert(a, " ", 1);
+    if (hits > 1) {
+        char list[512];
+        size_t used = 0;
+        for (size_t i = 0; i < nc && used < sizeof list - 40; i++)
+            if (strncasecmp(cands[i], word, wl) == 0)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s ", cands[i]);
+        pv_app_message(a, false, list);
+    }
+}
+
+static void pv_app_run_command(pv_app *a, const char *cmd);
+static void pv_app_apply_filter(pv_app *a, const char *expr);
+
+static void pv_app_search_update(pv_app *a)
+{
+    pv_report *r = pv_app_focused_report(a);
+    snprintf(a->search, sizeof a->search, "%s", pv_buf_cstr(&a->line));
+    if (!r)
+        return;
+    if (!a->search[0]) {
+        pv_report_move_to(r, a->search_origin);
+        return;
+    }
+    /* While typing, look at a bounded number of rows per key; Enter or n
+     * searches them all (PRODUCT.md §7: no key blocks the UI). */
+    bool complete;
+    size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
+    if (k != PV_NO_ROW) {
+        pv_report_move_to(r, k);
+        a->message[0] = '\0';
+    } else if (!complete) {
+        pv_app_message(a, false, "no match yet: Enter searches every row");
+    }
+}
+
+/* Searches the focused report from `from` in direction dir; on a big view
+ * only after the screen said so. */
+static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
+{
+    if (pv_report_count(r) > PV_BIG_VIEW) {
+        char text[200];
+        snprintf(text, sizeof text, "Searching %zu rows for '%s'...", pv_report_count(r),
+                 a->search);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_SEARCH;
+        a->work_report = r;
+        a->work_from = from;
+        a->work_dir = dir;
+        return;
+    }
+    pv_app_search_now(a, r, from, dir);
+}
+
+void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
+{
+    size_t k = pv_report_search(r, a->search, from, dir);
+    if (k == PV_NO_ROW) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "not found: %s", a->search);
+        pv_app_message(a, true, msg);
+    } else {
+        pv_report_move_to(r, k);
+        a->message[0] = '\0';
+    }
+}
+
+static void pv_app_prompt_key(pv_app *a, int key)
+{
+    int kind = a->prompt;
+    const char *line = pv_buf_cstr(&a->line);
+    switch (key) {
+    case PV_KEY_ENTER: {
+        pv_app_prompt_remember(a);
+        char *text = pv_xstrdup(pv_buf_cstr(&a->line));
+        a->prompt = PV_PROMPT_NONE;
+        if (kind == PV_PROMPT_SEARCH) {
+            snprintf(a->search, sizeof a->search, "%s", text);
+            if (text[0] && pv_app_focused_report(a))
+                pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
+        } else if (kind == PV_PROMPT_FILTER) {
+            pv_app_apply_filter(a, text);
+        } else if (kind == PV_PROMPT_COMMAND) {
+            pv_app_run_command(a, text);
+        }
+        free(text);
+        return;
+    }
+    case PV_KEY_ESC:
+    case PV_KEY_CTRL('c'):
+    case PV_KEY_CTRL('g'):
+        if (kind == PV_PROMPT_SEARCH) {
+            pv_report *r = pv_app_focused_report(a);
+            if (r)
+                pv_report_move_to(r, a->search_origin);
+            a->search[0] = '\0';
+        }
+        a->prompt = PV_PROMPT_NONE;
+        return;
+    case PV_KEY_BACKSPACE:
+    case PV_KEY_CTRL('h'):
+        if (a->line_pos == 0 && a->line.len == 0) {
+            a->prompt = PV_PROMPT_NONE;
+            return;
+        }
+        pv_app_line_delete(a, pv_utf8_prev(line, a->line_pos), a->line_pos);
+        break;
+    case PV_KEY_DELETE:
+    case PV_KEY_CTRL('d'):
+        pv_app_line_delete(a, a->line_pos, pv_app_utf8_next(line, a->line.len, a->line_pos));
+        break;
+    case PV_KEY_LEFT:
+    case PV_KEY_CTRL('b'):
+        a->line_pos = pv_utf8_prev(line, a->line_pos);
+        return;
+    case PV_KEY_RIGHT:
+    case PV_KEY_CTRL('f'):
+        a->line_pos = pv_app_utf8_next(line, a->line.len, a->line_pos);
+        return;
+    case PV_KEY_HOME:
+    case PV_KEY_CTRL('a'):
+        a->line_pos = 0;
+        return;
+    case PV_KEY_END:
+    case PV_KEY_CTRL('e'):
+        a->line_pos = a->line.len;
+        return;
+    case PV_KEY_CTRL('k'):
+        pv_app_line_delete(a, a->line_pos, a->line.len);
+        break;
+    case PV_KEY_CTRL('u'):
+        pv_app_line_delete(a, 0, a->line_pos);
+        break;
+    case PV_KEY_CTRL('w'): {
+        size_t p = a->line_pos;
+        while (p > 0 && line[p - 1] == ' ')
+            p--;
+        while (p > 0 && line[p - 1] != ' ')
+            p--;
+        pv_app_line_delete(a, p, a->line_pos);
+        break;
+    }
+    case PV_KEY_UP:
+    case PV_KEY_CTRL('p'):
+        if (a->prompt_history_pos > 0)
+            pv_app_line_set(a, a->prompt_history[kind][--a->prompt_history_pos]);
+        return;
+    case PV_KEY_DOWN:
+    case PV_KEY_CTRL('n'):
+        if (a->prompt_history_pos + 1 < a->prompt_history_count[kind])
+            pv_app_line_set(a, a->prompt_history[kind][++a->prompt_history_pos]);
+        else {
+            a->prompt_history_pos = a->prompt_history_count[kind];
+            pv_app_line_set(a, "");
+        }
+        return;
+    case PV_KEY_TAB:
+        if (kind != PV_PROMPT_SEARCH)
+            pv_app_complete(a);
+        return;
+    default:
+        if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+            char u[4];
+            size_t n;
+            uint32_t c = (uint32_t)key;
+            if (c < 0x80) {
+                u[0] = (char)c, n = 1;
+            } else if (c < 0x800) {
+                u[0] = (char)(0xc0 | (c >> 6)), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
+            } else if (c < 0x10000) {
+                u[0] = (char)(0xe0 | (c >> 12)), u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+                u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
+            } else {
+                u[0] = (char)(0xf0 | (c >> 18)), u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+                u[2] = (char)(0x80 | ((c >> 6) & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
+            }
+            pv_app_line_insert(a, u, n);
+        } else {
+            return;
+        }
+    }
+    if (kind == PV_PROMPT_SEARCH)
+        pv_app_search_update(a);
+}
+
+/* ---- filter, sort, commands */
+
+static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
+{
+    size_t rows = pv_view_rows(r->view);
+    pv_query_error err;
+    if (!pv_report_set_filter(r, expr, &err)) {
+        pv_buf msg;
+        pv_buf_init(&msg);
+        if (err.message[0] && expr[0])
+            pv_query_error_render(&err, expr, &msg);
+        else
+            pv_buf_puts(&msg, err.message);
+        pv_app_message(a, true, pv_buf_cstr(&msg));
+        pv_buf_free(&msg);
+        return;
+    }
+    char text[300];
+    if (expr[0])
+        snprintf(text, sizeof text, "%zu of %zu rows match", r->matched, rows);
+    else
+        snprintf(text, sizeof text, "filter cleared");
+    pv_app_message(a, false, text);
+}
+
+static void pv_app_apply_filter(pv_app *a, const char *expr)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r) {
+        pv_app_message(a, true, "no report to filter");
+        return;
+    }
+    size_t rows = pv_view_rows(r->view);
+    if (rows > PV_BIG_VIEW) {
+        char text[128];
+        snprintf(text, sizeof text, "Filtering %zu rows...", rows);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_FILTER;
+        a->work_report = r;
+        snprintf(a->work_filter, sizeof a->work_filter, "%s", expr);
+        return;
+    }
+    pv_app_filter_now(a, r, expr);
+}
+
+static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
+{
+    pv_sort_key key = {col, (r->view->columns[col].flags & PV_COL_DESC) != 0};
+    if (toggle_same && r->sort_count && r->sort[0].column == col)
+        key.descending = !r->sort[0].descending;
+    size_t rows = pv_view_rows(r->view);
+    if (rows > PV_BIG_VIEW) {
+        char text[128];
+        snprintf(text, sizeof text, "Sorting %zu rows by %s...", rows, r->view->columns[col].id);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_SORT;
+        a->work_report = r;
+        a->work_keys[0] = key;
+        a->work_key_count = 1;
+        return;
+    }
+    pv_report_set_sort(r, &key, 1);
+    a->message[0] = '\0';
+}
+
+bool pv_app_has_work(const pv_app *a)
+{
+    return a->work != PV_WORK_NONE;
+}
+
+void pv_app_work(pv_app *a)
+{
+    int work = a->work;
+    a->work = PV_WORK_NONE;
+    if (work == PV_WORK_FILTER) {
+        pv_app_filter_now(a, a->work_report, a->work_filter);
+    } else if (work == PV_WORK_SEARCH) {
+        pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
+    } else if (work == PV_WORK_SORT) {
+        pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
+        a->message[0] = '\0';
+    }
+}
+
+static void pv_app_goto(pv_app *a, const char *arg)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    int64_t n;
+    if (pv_parse_int64(arg, strlen(arg), &n)) {
+        if (n < 1) {
+            pv_app_message(a, true, ":goto takes a row number from 1, or a time with a unit");
+            return;
+        }
+        pv_report_move_to(r, (size_t)(n - 1));
+        return;
+    }
+    int64_t t;
+    size_t col = pv_view_column(r->view, "time");
+    if (!pv_parse_time(arg, &t) || col == PV_NO_ROW) {
+        pv_app_message(a, true,
+                       col == PV_NO_ROW ? "this view has no time column: :goto takes a row number"
+                                        : ":goto takes a row number or a time (12ms, 4.5us)");
+        return;
+    }
+    size_t count = pv_report_count(r);
+    for (size_t i = 0; i < count; i++) {
+        pv_cell c;
+        pv_view_cell(r->view, pv_report_row(r, i), col, &c);
+        if (c.present && c.v.i >= t) {
+            pv_report_move_to(r, i);
+            return;
+        }
+    }
+    pv_app_message(a, true, "no row at or after that time");
+}
+
+static void pv_app_set_theme(pv_app *a, const char *name)
+{
+    pv_buf err;
+    pv_buf_init(&err);
+    pv_theme t;
+    if (pv_theme_load(&t, name, &err)) {
+        a->theme = t;
+        a->theme_changed = true;
+        char text[128];
+        snprintf(text, sizeof text, "theme %s", t.name[0] ? t.name : name);
+        pv_app_message(a, false, text);
+    } else {
+        pv_app_message(a, true, pv_buf_cstr(&err));
+    }
+    pv_buf_free(&err);
+}
+
+static void pv_app_run_command(pv_app *a, const char *cmd)
+{
+    while (*cmd == ' ')
+        cmd++;
+    char word[32];
+    size_t wl = strcspn(cmd, " ");
+    if (wl >= sizeof word)
+        wl = sizeof word - 1;
+    memcpy(word, cmd, wl);
+    word[wl] = '\0';
+    const char *arg = cmd + strcspn(cmd, " ");
+    while (*arg == ' ')
+        arg++;
+    pv_report *r = pv_app_focused_report(a);
+    if (!word[0])
+        return;
+    if (strcmp(word, "q") == 0 || strcmp(word, "quit") == 0) {
+        a->quit = true;
+    } else if (strcmp(word, "help") == 0) {
+        a->overlay = PV_OVERLAY_HELP;
+        a->ov_top = 0;
+    } else if (strcmp(word, "filter") == 0) {
+        pv_app_apply_filter(a, arg);
+    } else if (strcmp(word, "sort") == 0) {
+        pv_query_error err;
+        memset(&err, 0, sizeof err);
+        if (r && arg[0] && pv_view_rows(r->view) > PV_BIG_VIEW) {
+            if (pv_sort_parse(r->view, arg, a->work_keys, &a->work_key_count, &err)) {
+                char text[200];
+                snprintf(text, sizeof text, "Sorting %zu rows by %s...", pv_view_rows(r->view),
+                         arg);
+                pv_app_message(a, false, text);
+                a->work = PV_WORK_SORT;
+                a->work_report = r;
+            } else {
+                pv_app_message(a, true, err.message);
+            }
+        } else if (r && !pv_report_apply_sort_text(r, arg, &err)) {
+            pv_app_message(a, true, err.message);
+        }
+    } else if (strcmp(word, "goto") == 0) {
+        pv_app_goto(a, arg);
+    } else if (strcmp(word, "columns") == 0) {
+        char bad[64];
+        if (r && !pv_report_set_columns(r, arg, bad, sizeof bad)) {
+            char text[200];
+            snprintf(text, sizeof text, "no column '%s' in view '%s'", bad, r->view->id);
+            pv_app_message(a, true, text);
+        }
+    } else if (strcmp(word, "theme") == 0) {
+        pv_app_set_theme(a, arg);
+    } else if (strcmp(word, "set") == 0) {
+        if (strncmp(arg, "unit=", 5) == 0 && pv_time_unit_parse(arg + 5, &a->unit)) {
+            for (size_t i = 0; i < a->item_count; i++)
+                if (a->items[i].opened)
+                    memset(a->items[i].report.widths, 0,
+                           a->items[i].report.view->column_count * sizeof(int));
+        } else if (strcmp(arg, "ascii=on") == 0 || strcmp(arg, "ascii=off") == 0) {
+            a->ascii = strcmp(arg, "ascii=on") == 0 || !a->utf8;
+        } else {
+            pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
+        }
+    } else if (strcmp(word, "open") == 0) {
+        if (!arg[0])
+            pv_app_message(a, true, ":open FILE");
+        else
+            pv_app_enqueue(a, arg);
+    } else {
+        char text[160];
+        snprintf(text, sizeof text, "unknown command '%s' (try :help)", word);
+        pv_app_message(a, true, text);
+    }
+}
+
+/* ---- keys */
+
+static void pv_app_explorer_move(pv_app *a, long delta)
+{
+    if (!a->item_count)
+        return;
+    size_t c = a->ex_cursor;
+    if (delta < 0)
+        c = (size_t)-delta > c ? 0 : c - (size_t)-delta;
+    else
+        c = c + (size_t)delta >= a->item_count ? a->item_count - 1 : c + (size_t)delta;
+    a->ex_cursor = c;
+    pv_app_show_item(a, c);
+}
+
+static void pv_app_move(pv_app *a, long delta, bool absolute)
+{
+    if (a->focus == PV_PANE_EXPLORER) {
+        if (absolute)
+            a->ex_cursor = 0;
+        pv_app_explorer_move(a, delta);
+        return;
+    }
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    if (absolute)
+        r->cursor = 0;
+    pv_report_move(r, delta);
+}
+
+static void pv_app_open(pv_app *a)
+{
+    if (a->focus == PV_PANE_EXPLORER) {
+        pv_app_show_item(a, a->ex_cursor);
+        if (pv_app_report(a))
+            a->focus = PV_PANE_REPORT;
+        return;
+    }
+    if (a->focus == PV_PANE_DETAILS) {
+        pv_report *owner = pv_app_report(a);
+        if (a->det_open && owner)
+            pv_app_drill(a, a->det_tab, pv_report_selected(owner), pv_report_selected(&a->det));
+        return;
+    }
+    pv_report *r = pv_app_report(a);
+    if (!r)
+        return;
+    size_t row = pv_report_selected(r);
+    if (row == PV_NO_ROW)
+        return;
+    if (pv_report_has_kids(r, row)) {
+        pv_report_tree(r, PV_TREE_TOGGLE);
+        return;
+    }
+    if (r->view->detail_count) {
+        if (a->det_open)
+            pv_app_drill(a, a->det_tab, row, PV_NO_ROW);
+        else
+            pv_app_message(a, false, "nothing to open for this row");
+    }
+}
+
+/* The timeline row of an event index (rows are events in file order), or
+ * of the first event at or after a time (binary search: time order). */
+static size_t pv_timeline_row(const pv_view *tl, bool by_index, int64_t value)
+{
+    size_t n = pv_view_rows(tl);
+    if (by_index) {
+        size_t col = pv_view_column(tl, "index");
+        pv_cell c;
+        if (value >= 0 && (size_t)value < n && col != PV_NO_ROW) {
+            pv_view_cell(tl, (size_t)value, col, &c);
+            if (c.present && c.v.i == value)
+                return (size_t)value;
+        }
+        return pv_view_find_id(tl, value);
+    }
+    size_t col = pv_view_column(tl, "time");
+    if (col == PV_NO_ROW)
+        return PV_NO_ROW;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_cell c;
+        pv_view_cell(tl, mid, col, &c);
+        if (c.present && c.v.i < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n ? lo : (n ? n - 1 : PV_NO_ROW);
+}
+
+/* t (PRODUCT.md §3): the timeline of the same result set, at the selected
+ * event (a row with an `index`) or call (a row with an `entry_time`). */
+static void pv_app_open_timeline(pv_app *a)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW || a->loc.item >= a->item_count)
+        return;
+    size_t icol = pv_view_column(r->view, "index");
+    size_t tcol = pv_view_column(r->view, "entry_time");
+    size_t col = icol != PV_NO_ROW ? icol : tcol;
+    pv_cell c;
+    if (col != PV_NO_ROW)
+        pv_view_cell(r->view, row, col, &c);
+    if (col == PV_NO_ROW || !c.present) {
+        pv_app_message(a, true, "this row has no event or time to show in the timeline");
+        return;
+    }
+    const pv_item *here = &a->items[a->loc.item];
+    for (size_t i = 0; i < a->item_count; i++) {
+        const pv_item *it = &a->items[i];
+        if (it->kind != PV_ITEM_VIEW || it->file != here->file || it->set != here->set ||
+            strcmp(pv_item_view(a, it)->id, "timeline") != 0)
+            continue;
+        pv_location to;
+        memset(&to, 0, sizeof to);
+        to.item = i;
+        to.row = pv_timeline_row(pv_item_view(a, it), col == icol, c.v.i);
+        pv_app_go(a, &to, true);
+        a->focus = PV_PANE_REPORT;
+        return;
+    }
+    pv_app_message(a, true, "this result set has no timeline");
+}
+
+/* Exact text of a cell, for comparing values of any type. */
+static void pv_app_cell_exact(const pv_view *v, size_t row, size_t col, pv_buf *out)
+{
+    pv_cell c;
+    pv_view_cell(v, row, col, &c);
+    pv_buf_clear(out);
+    pv_cell_format_exact(&c, out);
+}
+
+static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char *text,
+                           pv_buf *scratch)
+{
+    if (col == PV_NO_ROW)
+        return true;
+    pv_app_cell_exact(v, row, col, scratch);
+    return strcmp(pv_buf_cstr(scratch), text) == 0;
+}
+
+/* J / K, and % (PRODUCT.md §3, timeline stepping), over any view with the
+ * timeline's columns: the next row (dir) with the same `handle` (J/K), or
+ * the matching exit / entry of a call: same handle, context and depth, event
+ * X after an E, E before an X (%). */
+static void pv_app_step_event(pv_app *a, int dir, bool match_call)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW)
+        return;
+    const pv_view *v = r->view;
+    size_t handle = pv_view_column(v, "handle");
+    size_t event = pv_view_column(v, "event");
+    size_t context = pv_view_column(v, "context");
+    size_t depth = pv_view_column(v, "depth");
+    if (handle == PV_NO_ROW || (match_call && (event == PV_NO_ROW || depth == PV_NO_ROW))) {
+        pv_app_message(a, true, "this view has no events (handle, event, depth columns)");
+        return;
+    }
+    pv_buf scratch, want_handle, want_context, want_depth;
+    pv_buf_init(&scratch);
+    pv_buf_init(&want_handle);
+    pv_buf_init(&want_context);
+    pv_buf_init(&want_depth);
+    pv_app_cell_exact(v, row, handle, &want_handle);
+    const char *want_event = NULL;
+    if (match_call) {
+        pv_app_cell_exact(v, row, event, &scratch);
+        const char *ev = pv_buf_cstr(&scratch);
+        if (strcmp(ev, "E") == 0) {
+            want_event = "X";
+            dir = 1;
+        } else if (strcmp(ev, "X") == 0) {
+            want_event = "E";
+            dir = -1;
+        } else {
+            pv_app_message(a, true, "% works on an entry (E) or exit (X) event");
+            goto done;
+        }
+        if (context != PV_NO_ROW)
+            pv_app_cell_exact(v, row, context, &want_context);
+        pv_app_cell_exact(v, row, depth, &want_depth);
+    }
+    size_t n = pv_report_count(r);
+    for (size_t k = r->cursor; dir > 0 ? k + 1 < n : k > 0;) {
+        k = dir > 0 ? k + 1 : k - 1;
+        size_t other = pv_report_row(r, k);
+        if (!pv_app_cell_is(v, other, handle, pv_buf_cstr(&want_handle), &scratch))
+            continue;
+        if (match_call &&
+            (!pv_app_cell_is(v, other, event, want_event, &scratch) ||
+             !pv_app_cell_is(v, other, depth, pv_buf_cstr(&want_depth), &scratch) ||
+             (context != PV_NO_ROW &&
+              !pv_app_cell_is(v, other, context, pv_buf_cstr(&want_context), &scratch))))
+            continue;
+        pv_report_move_to(r, k);
+        goto done;
+    }
+    pv_app_message(a, true,
+                   match_call ? "no matching entry or exit" : "no other event of this area");
+done:
+    pv_buf_free(&scratch);
+    pv_buf_free(&want_handle);
+    pv_buf_free(&want_context);
+    pv_buf_free(&want_depth);
+}
+
+static void pv_app_history_step(pv_app *a, bool back)
+{
+    if (!a->history_started)
+        return;
+    pv_location here, to;
+    pv_app_here(a, &here);
+    bool ok = back ? pv_history_back(&a->history, &here, &to)
+                   : pv_history_forward(&a->history, &here, &to);
+    if (!ok) {
+        pv_app_message(a, false,
+                       back ? "at the start of the history" : "at the end of the history");
+        return;
+    }
+    pv_app_apply(a, &to);
+}
+
+static void pv_app_overlay_key(pv_app *a, int key)
+{
+    pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
+    if (a->overlay == PV_OVERLAY_HELP) {
+        if (act == PV_ACT_DOWN)
+            a->ov_top++;
+        else if (act == PV_ACT_UP && a->ov_top)
+            a->ov_top--;
+        else if (act == PV_ACT_PAGE_DOWN)
+            a->ov_top += (size_t)a->page_rows[PV_PANE_REPORT];
+        else if (act == PV_ACT_PAGE_UP)
+            a->ov_top = a->ov_top > (size_t)a->page_rows[PV_PANE_REPORT]
+                            ? a->ov_top - (size_t)a->page_rows[PV_PANE_REPORT]
+                            : 0;
+        else if (act == PV_ACT_FIRST)
+            a->ov_top = 0;
+        else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
+                 key == PV_KEY_ENTER)
+            a->overlay = PV_OVERLAY_NONE;
+        return;
+    }
+    pv_report *r = pv_app_focused_report(a);
+    if (!r) {
+        a->overlay = PV_OVERLAY_NONE;
+        return;
+    }
+    size_t n = r->view->column_count;
+    if (act == PV_ACT_DOWN && a->ov_cursor + 1 < n) {
+        a->ov_cursor++;
+    } else if (act == PV_ACT_UP && a->ov_cursor > 0) {
+        a->ov_cursor--;
+    } else if (act == PV_ACT_FIRST) {
+        a->ov_cursor = 0;
+    } else if (act == PV_ACT_LAST) {
+        a->ov_cursor = n ? n - 1 : 0;
+    } else if (a->overlay == PV_OVERLAY_COLUMNS && (key == ' ' || act == PV_ACT_TOGGLE)) {
+        size_t shown[PV_MAX_SHOWN];
+        bool last = !r->hidden[a->ov_cursor] && pv_report_shown(r, shown, PV_MAX_SHOWN) == 1;
+        if (!last)
+            r->hidden[a->ov_cursor] = !r->hidden[a->ov_cursor];
+    } else if (a->overlay == PV_OVERLAY_SORT && key == PV_KEY_ENTER) {
+        a->overlay = PV_OVERLAY_NONE;
+        pv_app_sort_by(a, r, a->ov_cursor, true);
+    } else if (key == PV_KEY_ENTER || key == PV_KEY_ESC || act == PV_ACT_QUIT ||
+               (a->overlay == PV_OVERLAY_COLUMNS && act == PV_ACT_COLUMNS)) {
+        a->overlay = PV_OVERLAY_NONE;
+    }
+}
+
+void pv_app_key(pv_app *a, int key)
+{
+    if (key == PV_KEY_RESIZE || key == 0)
+        return;
+    if (a->prompt) {
+        pv_app_prompt_key(a, key);
+        return;
+    }
+    if (strchr(a->message, '\n'))
+        a->message[0] = '\0'; /* a caret message goes with the next key */
+    if (a->overlay) {
+        pv_app_overlay_key(a, key);
+        return;
+    }
+    if (key == PV_KEY_CTRL('c')) {
+        if (!pv_app_cancel(a))
+            a->quit = true;
+        return;
+    }
+    if (key == PV_KEY_ESC) {
+        a->message[0] = '\0';
+        a->search[0] = '\0';
+        return;
+    }
+    pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
+    pv_report *r = pv_app_focused_report(a);
+    long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
+    switch (act) {
+    case PV_ACT_NONE:
+        break;
+    case PV_ACT_QUIT:
+        if (a->loc.depth > 0) {
+            pv_location to;
+            pv_app_here(a, &to);
+            to.depth--;
+            to.row = to.chain[to.depth].row;
+            to.filter[0] = to.sort[0] = '\0';
+            pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
+            snprintf(to.filter, sizeof to.filter, "%s", parent->filter);
+            pv_report_sort_text(parent, to.sort, sizeof to.sort);
+            pv_app_go(a, &to, true);
+        } else {
+            a->quit = true;
+        }
+        break;
+    case PV_ACT_NEXT_PANE:
+    case PV_ACT_PREV_PANE:
+        a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
+        break;
+    case PV_ACT_UP:
+        pv_app_move(a, -1, false);
+        break;
+    case PV_ACT_DOWN:
+        pv_app_move(a, 1, false);
+        break;
+    case PV_ACT_PAGE_UP:
+        pv_app_move(a, -page, false);
+        break;
+    case PV_ACT_PAGE_DOWN:
+        pv_app_move(a, page, false);
+        break;
+    case PV_ACT_FIRST:
+        pv_app_move(a, 0, true);
+        break;
+    case PV_ACT_LAST:
+        pv_app_move(a, (long)(SIZE_MAX / 4), false);
+        break;
+    case PV_ACT_LEFT:
+        if (a->focus == PV_PANE_DETAILS) {
+            if (a->det_tab > 0)
+                a->det_tab--;
+        } else if (a->focus == PV_PANE_REPORT && r && r->hscroll > 0) {
+            r->hscroll--;
+        } else if (a->focus == PV_PANE_EXPLORER && a->ex_cursor < a->item_count) {
+            /* To the result set or file the item belongs to. */
+            int kind = a->items[a->ex_cursor].kind;
+            size_t i = a->ex_cursor;
+            while (i > 0 && a->items[i].kind >= kind)
+                i--;
+            a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
+        }
+        break;
+    case PV_ACT_RIGHT:
+        if (a->focus == PV_PANE_EXPLORER) {
+            pv_app_open(a);
+        } else if (a->focus == PV_PANE_DETAILS) {
+            pv_report *owner = pv_app_report(a);
+            if (owner && a->det_tab + 1 < owner->view->detail_count)
+                a->det_tab++;
+        } else if (r) {
+            size_t shown[PV_MAX_SHOWN];
+            if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
+                r->hscroll++;
+        }
+        break;
+    case PV_ACT_OPEN:
+        pv_app_open(a);
+        break;
+    case PV_ACT_TOGGLE:
+        if (r)
+            pv_report_tree(r, PV_TREE_TOGGLE);
+        break;
+    case PV_ACT_EXPAND:
+        if (r)
+            pv_report_tree(r, PV_TREE_EXPAND);
+        break;
+    case PV_ACT_COLLAPSE:
+        if (r)
+            pv_report_tree(r, PV_TREE_COLLAPSE);
+        break;
+    case PV_ACT_EXPAND_ALL:
+        if (r)
+            pv_report_tree(r, PV_TREE_EXPAND_ALL);
+        break;
+    case PV_ACT_BACK:
+        pv_app_history_step(a, true);
+        break;
+    case PV_ACT_FORWARD:
+        pv_app_history_step(a, false);
+        break;
+    case PV_ACT_SEARCH:
+        if (a->focus == PV_PANE_EXPLORER)
+            a->focus = PV_PANE_REPORT;
+        r = pv_app_focused_report(a);
+        a->search_origin = r ? r->cursor : 0;
+        pv_app_prompt_open(a, PV_PROMPT_SEARCH, "");
+        break;
+    case PV_ACT_SEARCH_NEXT:
+    case PV_ACT_SEARCH_PREV:
+        if (r && a->search[0]) {
+            int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
+            size_t n = pv_report_count(r);
+            size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
+                                  : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
+            pv_app_search_from(a, r, from, dir);
+        }
+        break;
+    case PV_ACT_FILTER:
+        if (a->focus == PV_PANE_EXPLORER)
+            a->focus = PV_PANE_REPORT;
+        r = pv_app_focused_report(a);
+        pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
+        break;
+    case PV_ACT_SORT_NEXT:
+        if (r) {
+            size_t shown[PV_MAX_SHOWN];
+            size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
+            size_t next = 0;
+            if (r->sort_count)
+                for (size_t i = 0; i < n; i++)
+                    if (shown[i] == r->sort[0].column)
+                        next = (i + 1) % n;
+            if (n)
+                pv_app_sort_by(a, r, shown[next], false);
+        }
+        break;
+    case PV_ACT_SORT_CHOOSE:
+    case PV_ACT_COLUMNS:
+        if (a->focus == PV_PANE_EXPLORER)
+            a->focus = PV_PANE_REPORT;
+        if (pv_app_focused_report(a)) {
+            a->overlay = act == PV_ACT_COLUMNS ? PV_OVERLAY_COLUMNS : PV_OVERLAY_SORT;
+            a->ov_cursor = a->ov_top = 0;
+        }
+        break;
+    case PV_ACT_SORT_REVERSE:
+        if (r && r->sort_count)
+            pv_app_sort_by(a, r, r->sort[0].column, true);
+        else if (r)
+            pv_app_message(a, false, "not sorted: s or S sorts");
+        break;
+    case PV_ACT_TIMELINE:
+        pv_app_open_timeline(a);
+        break;
+    case PV_ACT_NEXT_SAME:
+    case PV_ACT_PREV_SAME:
+        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1, false);
+        break;
+    case PV_ACT_MATCH_CALL:
+        pv_app_step_event(a, 1, true);
+        break;
+    case PV_ACT_COMMAND:
+        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
+        break;
+    case PV_ACT_ZOOM:
+        a->zoom = !a->zoom;
+        break;
+    case PV_ACT_SHRINK:
+    case PV_ACT_GROW: {
+        int d = act == PV_ACT_GROW ? 1 : -1;
+        if (a->focus == PV_PANE_DETAILS)
+            a->det_height_adj += 2 * d;
+        else
+            a->ex_width_adj += 4 * d;
+        break;
+    }
+    case PV_ACT_HELP:
+        a->overlay = PV_OVERLAY_HELP;
+        a->ov_top = 0;
+        break;
+    case PV_ACT_REDRAW:
+    case PV_ACT_COUNT:
+        break;
+    }
+}
+
+static bool pv_in(pv_rect r, int y, int x)
+{
+    return r.w > 0 && y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
+}
+
+void pv_app_mouse(pv_app *a, int y, int x, int button)
+{
+    if (a->prompt || a->overlay)
+        return;
+    for (int p = 0; p < PV_PANE_COUNT; p++) {
+        pv_rect rc = a->rect[p];
+        if (!pv_in(rc, y, x))
+            continue;
+        a->focus = p;
+        pv_report *r = pv_app_focused_report(a);
+        if (button == 4 || button == 5) {
+            long d = button == 4 ? -3 : 3;
+            if (p == PV_PANE_EXPLORER)
+                pv_app_explorer_move(a, d);
+            else if (r)
+                pv_report_move(r, d);
+            return;
+        }
+        if (p == PV_PANE_EXPLORER) {
+            if (y > rc.y && a->ex_top + (size_t)(y - rc.y - 1) < a->item_count) {
+                a->ex_cursor = a->ex_top + (size_t)(y - rc.y - 1);
+                pv_app_show_item(a, a->ex_cursor);
+            }
+            return;
+        }
+        if (p == PV_PANE_DETAILS && y == a->tabs_y) {
+            for (size_t t = 0; t < a->tab_count; t++)
+                if (x >= a->tabs[t].x && x < a->tabs[t].x + a->tabs[t].w)
+                    a->det_tab = t;
+            return;
+        }
+        if (p == PV_PANE_REPORT && y == a->header_y && r) {
+            for (size_t h = 0; h < a->header_count; h++)
+                if (x >= a->header[h].x && x <= a->header[h].x + a->header[h].w)
+                    pv_app_sort_by(a, r, a->header[h].col, true);
+            return;
+        }
+        /* Rows start two lines below the pane top (title, header). */
+        if (r && y >= rc.y + 2) {
+            size_t k = r->top + (size_t)(y - rc.y - 2);
+            if (k < pv_report_count(r))
+                pv_report_move_to(r, k);
+        }
+        return;
+    }
+}

@@ -1,0 +1,157 @@
+/* app_internal.h - the viewer's state, shared by app.c (loading, where the
+ * Report is), app_draw.c (panes into the grid) and app_input.c (keys,
+ * prompt, commands, mouse).  Not an API: only these three include it. */
+#ifndef PROFVIEW_TUI_APP_INTERNAL_H
+#define PROFVIEW_TUI_APP_INTERNAL_H
+
+#include <pthread.h>
+
+#include "tui/app.h"
+#include "tui/history.h"
+#include "tui/keymap.h"
+#include "tui/report.h"
+
+enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
+enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
+enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
+enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT };
+
+#define PV_PROMPT_HISTORY 50
+#define PV_MAX_SHOWN 256
+
+typedef struct pv_item {
+    int kind;
+    size_t file, set, view;
+    bool opened;
+    pv_report report; /* views only, opened when first shown */
+} pv_item;
+
+typedef struct pv_rect {
+    int y, x, w, h;
+} pv_rect;
+
+struct pv_app {
+    pv_tui_options opt;
+    pv_tui_config cfg;
+    pv_theme theme;
+    bool theme_changed;
+    bool utf8, ascii;
+    pv_time_unit unit;
+    pv_grid grid;
+    int width, height;
+
+    pv_file **files;
+    size_t file_count, file_cap;
+    pv_item *items;
+    size_t item_count, item_cap;
+    size_t ex_cursor, ex_top;
+
+    /* Loading: the thread takes paths from the queue and hands back files. */
+    pthread_t thread;
+    bool thread_started;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    char **queue;
+    size_t queue_count, queue_cap, queue_next;
+    pv_file **done;
+    size_t done_count, done_cap;
+    bool loader_busy;
+    bool stopping;
+    volatile int cancel;
+    char load_what[64];
+    char load_path[256];
+    uint64_t load_done, load_total;
+    double load_start;
+    pv_buf load_errors;
+
+    pv_location loc;
+    pv_report drill[PV_LOC_MAX_DEPTH];
+    pv_history history;
+    bool history_started;
+
+    pv_report det;
+    const pv_view *det_owner;
+    size_t det_row, det_tab, det_tab_open;
+    bool det_open;
+    bool det_tried; /* det_owner/det_row/det_tab_open say what was opened */
+
+    int focus;
+    bool zoom;
+    int ex_width_adj, det_height_adj;
+    int page_rows[PV_PANE_COUNT];
+    pv_rect rect[PV_PANE_COUNT];
+    int header_y;
+    size_t header_count;
+    struct {
+        int x, w;
+        size_t col;
+    } header[PV_MAX_SHOWN];
+    int tabs_y;
+    struct {
+        int x, w;
+    } tabs[32];
+    size_t tab_count;
+
+    int prompt;
+    pv_buf line;
+    size_t line_pos;
+    char *prompt_history[PV_PROMPT_KINDS][PV_PROMPT_HISTORY];
+    size_t prompt_history_count[PV_PROMPT_KINDS];
+    size_t prompt_history_pos;
+    size_t search_origin;
+    char search[128];
+    int cursor_y, cursor_x;
+    bool cursor_on;
+
+    char message[2048];
+    bool message_error;
+
+    int overlay;
+    size_t ov_cursor, ov_top;
+    bool quit;
+
+    /* Work on a big view waits until the screen says it is being done. */
+    int work;
+    pv_report *work_report;
+    pv_sort_key work_keys[PV_SORT_MAX_KEYS];
+    size_t work_key_count;
+    char work_filter[256];
+    size_t work_from;
+    int work_dir;
+};
+
+/* Views with more rows than this are filtered and sorted only after the
+ * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
+#define PV_BIG_VIEW 200000
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH };
+/* Rows the incremental search looks at per key press. */
+#define PV_SEARCH_STEP 30000
+
+/* app.c */
+double pv_app_now(void);
+void pv_app_enqueue(pv_app *a, const char *path);
+pv_view *pv_item_view(const pv_app *a, const pv_item *it);
+/* The report the Report pane shows (opened on first use), or NULL. */
+pv_report *pv_app_report(pv_app *a);
+/* The report of the focused pane (the Report's when the Explorer has focus
+ * or the Details pane is empty). */
+pv_report *pv_app_focused_report(pv_app *a);
+/* Where we are now (view, drill-down, selection, filter, sort). */
+void pv_app_here(pv_app *a, pv_location *out);
+/* Shows `to` without touching the history. */
+void pv_app_apply(pv_app *a, const pv_location *to);
+/* Shows `to`; with push, the place we leave goes into the history. */
+void pv_app_go(pv_app *a, const pv_location *to, bool push);
+void pv_app_show_item(pv_app *a, size_t item);
+/* Opens detail tab `detail` of `owner_row` as the Report. */
+void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
+void pv_app_sync_details(pv_app *a);
+
+/* app_input.c */
+extern const char *const pv_app_commands[];
+extern const char *const pv_app_command_help[];
+extern const size_t pv_app_command_count;
+size_t pv_app_utf8_next(const char *s, size_t len, size_t pos);
+void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir);
+
+#endif

@@ -1,0 +1,30 @@
+/* keyscript.h - the scripted-keys mode's input (testing, like tig's test
+ * suite): a text of key names, one or more per line.
+ *
+ *   j j Enter          a line of key names (all must be names): those keys
+ *   :filter hits>3<Enter>   any other line is typed as text, with <Name>
+ *                           for a named key inside it
+ *   <Dump>             writes the screen to the dump file now
+ *   <Resize 60x20>     resizes the virtual screen
+ *   # comment
+ */
+#ifndef PROFVIEW_TUI_KEYSCRIPT_H
+#define PROFVIEW_TUI_KEYSCRIPT_H
+
+#include <stddef.h>
+
+enum {
+    PV_SCRIPT_DUMP = -1,   /* event: dump the screen */
+    PV_SCRIPT_RESIZE = -2, /* event: resize to width x height */
+};
+
+typedef struct pv_script_event {
+    int key; /* a key (keymap.h), or PV_SCRIPT_* */
+    int width, height;
+} pv_script_event;
+
+/* Parses the script.  Returns the events (free them) and their count; on an
+ * unknown <Name> returns NULL with the line number in *bad_line. */
+pv_script_event *pv_script_parse(const char *text, size_t *count, size_t *bad_line);
+
+#endif

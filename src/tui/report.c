@@ -1,0 +1,576 @@
+/* report.c - the generic report core: visible rows, trees, filter, sort,
+ * search and columns over any pv_view. */
+#include "tui/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static inline bool pv_bit(const uint8_t *bits, size_t i)
+{
+    return bits && (bits[i >> 3] >> (i & 7)) & 1;
+}
+static inline void pv_bit_set(uint8_t *bits, size_t i, bool on)
+{
+    if (on)
+        bits[i >> 3] = (uint8_t)(bits[i >> 3] | (1u << (i & 7)));
+    else
+        bits[i >> 3] = (uint8_t)(bits[i >> 3] & ~(1u << (i & 7)));
+}
+
+static size_t pv_report_sel_count(const pv_report *r)
+{
+    return r->sel ? r->sel_count : pv_view_rows(r->view);
+}
+
+static size_t pv_report_sel_row(const pv_report *r, size_t i)
+{
+    return r->sel ? r->sel[i] : i;
+}
+
+/* Builds the visible list of a tree from the selection and the collapsed
+ * bits: one pass in pre-order with an explicit stack of open ancestors (no
+ * recursion, whatever the depth), so the cost is one pass per expand or
+ * collapse and nothing per frame. */
+static void pv_report_rebuild(pv_report *r)
+{
+    if (!pv_view_is_tree(r->view))
+        return;
+    size_t keep = pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
+    size_t rows = pv_view_rows(r->view);
+    size_t n = pv_report_sel_count(r);
+    memset(r->has_kids, 0, rows / 8 + 1);
+    free(r->vis);
+    free(r->vis_depth);
+    size_t cap = n < 1024 ? 1024 : n / 4 + 1024, count = 0;
+    r->vis = pv_xmalloc(cap * sizeof *r->vis);
+    r->vis_depth = pv_xmalloc(cap * sizeof *r->vis_depth);
+    size_t stack_cap = 64, sp = 0;
+    size_t *stack = pv_xmalloc(stack_cap * sizeof *stack);
+    uint8_t *hide = pv_xmalloc(stack_cap);
+    for (size_t i = 0; i < n; i++) {
+        size_t row = pv_report_sel_row(r, i);
+        size_t parent = pv_view_parent(r->view, row);
+        while (sp > 0 && stack[sp - 1] != parent)
+            sp--;
+        if (sp > 0)
+            pv_bit_set(r->has_kids, parent, true);
+        bool hidden = sp > 0 && hide[sp - 1];
+        if (!hidden) {
+            if (count == cap) {
+                size_t c2 = cap;
+                r->vis = pv_xgrow(r->vis, &cap, count + 1, sizeof *r->vis);
+                r->vis_depth = pv_xgrow(r->vis_depth, &c2, count + 1, sizeof *r->vis_depth);
+            }
+            r->vis[count] = row;
+            r->vis_depth[count++] = (uint32_t)(sp > UINT32_MAX ? UINT32_MAX : sp);
+        }
+        if (sp == stack_cap) {
+            size_t hc = stack_cap;
+            stack = pv_xgrow(stack, &stack_cap, sp + 1, sizeof *stack);
+            hide = pv_xgrow(hide, &hc, sp + 1, 1);
+        }
+        stack[sp] = row;
+        hide[sp] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
+        sp++;
+    }
+    free(stack);
+    free(hide);
+    r->vis_count = count;
+    r->cursor = 0;
+    if (keep != PV_NO_ROW)
+        for (size_t i = 0; i < count; i++)
+            if (r->vis[i] == keep) {
+                r->cursor = i;
+                break;
+            }
+}
+
+void pv_report_refresh(pv_report *r)
+{
+    pv_report_rebuild(r);
+}
+
+static void pv_report_apply_columns(pv_report *r, const char *columns)
+{
+    char bad[64];
+    if (!columns || !pv_report_set_columns(r, columns, bad, sizeof bad))
+        for (size_t c = 0; c < r->view->column_count; c++)
+            r->hidden[c] = (r->view->columns[c].flags & PV_COL_HIDDEN) != 0;
+}
+
+void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
+{
+    memset(r, 0, sizeof *r);
+    r->view = v;
+    r->owned = owned;
+    r->hidden = pv_xcalloc(v->column_count + 1, 1);
+    r->widths = pv_xcalloc(v->column_count + 1, sizeof *r->widths);
+    pv_report_apply_columns(r, columns);
+    if (pv_view_is_tree(v)) {
+        size_t rows = pv_view_rows(v);
+        r->collapsed = pv_xcalloc(rows / 8 + 1, 1);
+        r->has_kids = pv_xcalloc(rows / 8 + 1, 1);
+        if (rows > PV_REPORT_EXPAND_LIMIT)
+            memset(r->collapsed, 0xff, rows / 8 + 1);
+        pv_report_rebuild(r);
+    }
+}
+
+void pv_report_close(pv_report *r)
+{
+    if (!r->view)
+        return;
+    if (r->owned)
+        pv_view_free(r->view);
+    free(r->sel);
+    free(r->collapsed);
+    free(r->has_kids);
+    free(r->vis);
+    free(r->vis_depth);
+    free(r->hidden);
+    free(r->widths);
+    memset(r, 0, sizeof *r);
+}
+
+size_t pv_report_selected(const pv_report *r)
+{
+    size_t n = pv_report_count(r);
+    if (!n)
+        return PV_NO_ROW;
+    return pv_report_row(r, r->cursor < n ? r->cursor : n - 1);
+}
+
+bool pv_report_has_kids(const pv_report *r, size_t model_row)
+{
+    return pv_bit(r->has_kids, model_row);
+}
+
+bool pv_report_is_collapsed(const pv_report *r, size_t model_row)
+{
+    return pv_bit(r->collapsed, model_row);
+}
+
+void pv_report_move(pv_report *r, long delta)
+{
+    size_t n = pv_report_count(r);
+    if (!n) {
+        r->cursor = 0;
+        return;
+    }
+    if (delta < 0) {
+        size_t d = (size_t)-delta;
+        r->cursor = r->cursor > d ? r->cursor - d : 0;
+    } else {
+        size_t d = (size_t)delta;
+        r->cursor = r->cursor + d < n ? r->cursor + d : n - 1;
+    }
+}
+
+void pv_report_move_to(pv_report *r, size_t index)
+{
+    size_t n = pv_report_count(r);
+    r->cursor = n == 0 ? 0 : index < n ? index : n - 1;
+}
+
+bool pv_report_select_row(pv_report *r, size_t model_row)
+{
+    if (model_row >= pv_view_rows(r->view))
+        return false;
+    if (r->collapsed) {
+        /* Expand the ancestors so that the row is visible. */
+        bool changed = false;
+        size_t guard = pv_view_rows(r->view);
+        for (size_t p = pv_view_parent(r->view, model_row); p != PV_NO_ROW && guard--;
+             p = pv_view_parent(r->view, p))
+            if (pv_bit(r->collapsed, p)) {
+                pv_bit_set(r->collapsed, p, false);
+                changed = true;
+            }
+        if (changed)
+            pv_report_rebuild(r);
+    }
+    size_t n = pv_report_count(r);
+    for (size_t i = 0; i < n; i++)
+        if (pv_report_row(r, i) == model_row) {
+            r->cursor = i;
+            return true;
+        }
+    return false;
+}
+
+/* Removes the visible descendants of the node at visible index k. */
+static void pv_report_splice_out(pv_report *r, size_t k)
+{
+    uint32_t d = r->vis_depth[k];
+    size_t e = k + 1;
+    while (e < r->vis_count && r->vis_depth[e] > d)
+        e++;
+    memmove(r->vis + k + 1, r->vis + e, (r->vis_count - e) * sizeof *r->vis);
+    memmove(r->vis_depth + k + 1, r->vis_depth + e, (r->vis_count - e) * sizeof *r->vis_depth);
+    r->vis_count -= e - (k + 1);
+}
+
+/* Inserts the descendants of the (expanded) node at visible index k that
+ * are visible: a walk over its subtree only, with an explicit stack. */
+static void pv_report_splice_in(pv_report *r, size_t k)
+{
+    size_t node = r->vis[k];
+    size_t n = pv_report_sel_count(r), p = node;
+    if (r->sel)
+        for (p = 0; p < n && r->sel[p] != node; p++)
+            ;
+    size_t cap = 64, sp = 0, add_cap = 64, added = 0;
+    size_t *stack = pv_xmalloc(cap * sizeof *stack);
+    uint8_t *hide = pv_xmalloc(cap);
+    size_t *rows = pv_xmalloc(add_cap * sizeof *rows);
+    uint32_t *depths = pv_xmalloc(add_cap * sizeof *depths);
+    stack[sp] = node;
+    hide[sp++] = pv_bit(r->collapsed, node);
+    for (size_t i = p + 1; i < n; i++) {
+        size_t row = pv_report_sel_row(r, i);
+        size_t parent = pv_view_parent(r->view, row);
+        while (sp > 0 && stack[sp - 1] != parent)
+            sp--;
+        if (sp == 0)
+            break;
+        bool hidden = hide[sp - 1];
+        if (!hidden) {
+            size_t c2 = add_cap;
+            rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
+            depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
+            rows[added] = row;
+            depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+        }
+        if (sp == cap) {
+            size_t hc = cap;
+            stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+            hide = pv_xgrow(hide, &hc, sp + 1, 1);
+        }
+        stack[sp] = row;
+        hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
+    }
+    size_t vcap = r->vis_count + added;
+    r->vis = pv_xrealloc(r->vis, (vcap ? vcap : 1) * sizeof *r->vis);
+    r->vis_depth = pv_xrealloc(r->vis_depth, (vcap ? vcap : 1) * sizeof *r->vis_depth);
+    memmove(r->vis + k + 1 + added, r->vis + k + 1, (r->vis_count - k - 1) * sizeof *r->vis);
+    memmove(r->vis_depth + k + 1 + added, r->vis_depth + k + 1,
+            (r->vis_count - k - 1) * sizeof *r->vis_depth);
+    memcpy(r->vis + k + 1, rows, added * sizeof *rows);
+    memcpy(r->vis_depth + k + 1, depths, added * sizeof *depths);
+    r->vis_count += added;
+    free(stack);
+    free(hide);
+    free(rows);
+    free(depths);
+}
+
+bool pv_report_tree(pv_report *r, pv_tree_op op)
+{
+    size_t row = pv_report_selected(r);
+    if (!r->collapsed || row == PV_NO_ROW)
+        return false;
+    if (!pv_bit(r->has_kids, row)) {
+        if (op == PV_TREE_COLLAPSE) {
+            size_t p = pv_view_parent(r->view, row);
+            if (p != PV_NO_ROW)
+                pv_report_select_row(r, p);
+        }
+        return false;
+    }
+    /* Expanding or collapsing splices the visible list around the node:
+     * the cost is the node's subtree, not the whole view. */
+    size_t k = r->cursor;
+    bool was_collapsed = pv_bit(r->collapsed, row);
+    switch (op) {
+    case PV_TREE_TOGGLE:
+        pv_bit_set(r->collapsed, row, !was_collapsed);
+        if (was_collapsed)
+            pv_report_splice_in(r, k);
+        else
+            pv_report_splice_out(r, k);
+        return true;
+    case PV_TREE_EXPAND:
+        if (was_collapsed) {
+            pv_bit_set(r->collapsed, row, false);
+            pv_report_splice_in(r, k);
+        }
+        return true;
+    case PV_TREE_COLLAPSE:
+        if (!was_collapsed) {
+            pv_bit_set(r->collapsed, row, true);
+            pv_report_splice_out(r, k);
+            return true;
+        } else {
+            size_t p = pv_view_parent(r->view, row);
+            if (p != PV_NO_ROW)
+                pv_report_select_row(r, p);
+            return true;
+        }
+        break;
+    case PV_TREE_EXPAND_ALL: {
+        /* The subtree follows the node in the selection (pre-order). */
+        size_t n = pv_report_sel_count(r), at = r->sel ? 0 : row;
+        while (at < n && pv_report_sel_row(r, at) != row)
+            at++;
+        size_t cap = 64, sp = 0;
+        size_t *stack = pv_xmalloc(cap * sizeof *stack);
+        stack[sp++] = row;
+        pv_bit_set(r->collapsed, row, false);
+        for (size_t i = at + 1; i < n; i++) {
+            size_t child = pv_report_sel_row(r, i);
+            size_t parent = pv_view_parent(r->view, child);
+            while (sp > 0 && stack[sp - 1] != parent)
+                sp--;
+            if (sp == 0)
+                break;
+            pv_bit_set(r->collapsed, child, false);
+            stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+            stack[sp++] = child;
+        }
+        free(stack);
+        pv_report_splice_out(r, k);
+        pv_report_splice_in(r, k);
+        return true;
+    }
+    }
+    return true;
+}
+
+size_t pv_report_shown(const pv_report *r, size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->view->column_count && n < max; c++)
+        if (!r->hidden[c])
+            out[n++] = c;
+    return n;
+}
+
+bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad_size)
+{
+    size_t cols = r->view->column_count;
+    uint8_t *hidden = pv_xmalloc(cols + 1);
+    memset(hidden, 1, cols + 1);
+    const char *s = spec;
+    size_t shown = 0;
+    while (*s) {
+        while (*s == ',' || *s == ' ')
+            s++;
+        if (!*s)
+            break;
+        const char *start = s;
+        while (*s && *s != ',' && *s != ' ')
+            s++;
+        char name[64];
+        size_t len = (size_t)(s - start) < sizeof name - 1 ? (size_t)(s - start) : sizeof name - 1;
+        memcpy(name, start, len);
+        name[len] = '\0';
+        size_t c = pv_view_column(r->view, name);
+        if (c == PV_NO_ROW) {
+            snprintf(bad, bad_size, "%s", name);
+            free(hidden);
+            return false;
+        }
+        hidden[c] = 0;
+        shown++;
+    }
+    if (!shown) {
+        snprintf(bad, bad_size, "(no column)");
+        free(hidden);
+        return false;
+    }
+    memcpy(r->hidden, hidden, cols);
+    free(hidden);
+    r->hscroll = 0;
+    return true;
+}
+
+/* Re-derives the selection from the filter and the sort, keeping the
+ * selected row. */
+static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *err)
+{
+    size_t keep = pv_report_selected(r);
+    pv_filter *f = NULL;
+    if (expr[0]) {
+        f = pv_filter_compile(r->view, expr, err);
+        if (!f && err->message[0])
+            return false;
+    }
+    size_t rows = pv_view_rows(r->view);
+    size_t *sel = NULL, count = 0;
+    r->matched = 0;
+    if (f) {
+        sel = pv_xmalloc((rows ? rows : 1) * sizeof *sel);
+        count = pv_filter_rows(f, r->view, NULL, 0, sel, &r->matched);
+        pv_filter_free(f);
+    }
+    if (r->sort_count) {
+        if (!sel) {
+            sel = pv_xmalloc((rows ? rows : 1) * sizeof *sel);
+            for (size_t i = 0; i < rows; i++)
+                sel[i] = i;
+            count = rows;
+        }
+        pv_sort_rows(r->view, r->sort, r->sort_count, sel, count);
+    }
+    free(r->sel);
+    r->sel = sel;
+    r->sel_count = count;
+    if (expr != r->filter)
+        snprintf(r->filter, sizeof r->filter, "%s", expr);
+    r->cursor = 0;
+    r->top = 0;
+    if (pv_view_is_tree(r->view))
+        pv_report_rebuild(r);
+    if (keep != PV_NO_ROW && !pv_report_select_row(r, keep))
+        r->cursor = 0;
+    return true;
+}
+
+bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err)
+{
+    memset(err, 0, sizeof *err);
+    char copy[sizeof r->filter];
+    snprintf(copy, sizeof copy, "%s", expr);
+    return pv_report_reselect(r, copy, err);
+}
+
+void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count)
+{
+    if (count > PV_SORT_MAX_KEYS)
+        count = PV_SORT_MAX_KEYS;
+    memcpy(r->sort, keys, count * sizeof *keys);
+    r->sort_count = count;
+    pv_query_error err;
+    memset(&err, 0, sizeof err);
+    char copy[sizeof r->filter];
+    snprintf(copy, sizeof copy, "%s", r->filter);
+    pv_report_reselect(r, copy, &err);
+}
+
+void pv_report_sort_text(const pv_report *r, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < r->sort_count; i++) {
+        int w =
+            snprintf(out + used, size - used, "%s%s%s", i ? "," : "",
+                     r->view->columns[r->sort[i].column].id, r->sort[i].descending ? ":desc" : "");
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+}
+
+bool pv_report_apply_sort_text(pv_report *r, const char *spec, pv_query_error *err)
+{
+    memset(err, 0, sizeof *err);
+    if (!spec[0]) {
+        pv_report_set_sort(r, NULL, 0);
+        return true;
+    }
+    pv_sort_key keys[PV_SORT_MAX_KEYS];
+    size_t count = 0;
+    if (!pv_sort_parse(r->view, spec, keys, &count, err))
+        return false;
+    pv_report_set_sort(r, keys, count);
+    return true;
+}
+
+static bool pv_contains_ci(const char *hay, size_t hay_len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    if (n > hay_len)
+        return false;
+    for (size_t i = 0; i + n <= hay_len; i++)
+        if (strncasecmp(hay + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* One scratch buffer per search, not one allocation per cell. */
+static bool pv_report_cell_matches_buf(const pv_report *r, size_t model_row, size_t col,
+                                       const char *text, pv_buf *scratch)
+{
+    pv_cell c;
+    pv_view_cell(r->view, model_row, col, &c);
+    if (!c.present)
+        return false;
+    if (c.type == PV_TYPE_STRING)
+        return pv_contains_ci(c.v.s.ptr, c.v.s.len, text);
+    /* A number's exact text has only these characters: a needle with any
+     * other cannot match, and formatting the number is the slow part. */
+    static const char *const number_chars[] = {
+        [PV_TYPE_INT] = "-0123456789",
+        [PV_TYPE_TIME] = "-0123456789",
+        [PV_TYPE_FLOAT] = "-.0123456789infa",
+        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
+        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
+    };
+    if (text[strspn(text, number_chars[c.type])] != '\0')
+        return false;
+    pv_buf_clear(scratch);
+    pv_cell_format_exact(&c, scratch);
+    return pv_contains_ci(pv_buf_cstr(scratch), scratch->len, text);
+}
+
+bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, const char *text)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    bool hit = pv_report_cell_matches_buf(r, model_row, col, text, &b);
+    pv_buf_free(&b);
+    return hit;
+}
+
+static bool pv_report_row_matches_buf(const pv_report *r, size_t model_row, const char *text,
+                                      pv_buf *scratch)
+{
+    for (size_t c = 0; c < r->view->column_count; c++)
+        if (!r->hidden[c] && pv_report_cell_matches_buf(r, model_row, c, text, scratch))
+            return true;
+    return false;
+}
+
+bool pv_report_row_matches(const pv_report *r, size_t model_row, const char *text)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    bool hit = pv_report_row_matches_buf(r, model_row, text, &b);
+    pv_buf_free(&b);
+    return hit;
+}
+
+size_t pv_report_search_some(const pv_report *r, const char *text, size_t from, int dir,
+                             size_t limit, bool *complete)
+{
+    size_t n = pv_report_count(r);
+    *complete = true;
+    if (!n || !text[0])
+        return PV_NO_ROW;
+    if (from >= n)
+        from = dir > 0 ? 0 : n - 1;
+    pv_buf scratch;
+    pv_buf_init(&scratch);
+    size_t i = from, found = PV_NO_ROW, step;
+    for (step = 0; step < n && step < limit; step++) {
+        if (pv_report_row_matches_buf(r, pv_report_row(r, i), text, &scratch)) {
+            found = i;
+            break;
+        }
+        i = dir > 0 ? (i + 1 == n ? 0 : i + 1) : (i == 0 ? n - 1 : i - 1);
+    }
+    pv_buf_free(&scratch);
+    if (found == PV_NO_ROW && step < n)
+        *complete = false;
+    return found;
+}
+
+size_t pv_report_search(const pv_report *r, const char *text, size_t from, int dir)
+{
+    bool complete;
+    return pv_report_search_some(r, text, from, dir, SIZE_MAX, &complete);
+}

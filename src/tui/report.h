@@ -1,0 +1,117 @@
+/* report.h - the generic report core shared by the Report and Details panes
+ * (STYLE.md habit 2): selection, scrolling, tree expand/collapse, filter,
+ * sort, search and column choice over any pv_view.  Curses-free.
+ *
+ * Rows are addressed three ways: the model row (index in the view), the
+ * selection (model rows after filter and sort, in pre-order for trees; the
+ * identity when neither is set, without materialising it), and the visible
+ * list (the selection minus the descendants of collapsed tree nodes).
+ * Drawing asks only for the visible rows it shows, so a 50 M-row view
+ * scrolls like a 50-row one. */
+#ifndef PROFVIEW_TUI_REPORT_H
+#define PROFVIEW_TUI_REPORT_H
+
+#include "profview/model.h"
+#include "profview/query.h"
+
+typedef struct pv_report {
+    pv_view *view;
+    bool owned;  /* free the view with the report (drilled-down details) */
+    size_t *sel; /* NULL: every row, in view order */
+    size_t sel_count;
+    /* Trees only (visible list built from pv_view_parent, pre-order). */
+    uint8_t *collapsed;  /* bit per model row */
+    uint8_t *has_kids;   /* bit per model row: has children in the selection */
+    size_t *vis;         /* NULL for tables: the selection is the visible list */
+    uint32_t *vis_depth; /* depth of each visible row */
+    size_t vis_count;
+    size_t cursor;   /* index in the visible list */
+    size_t top;      /* first visible index drawn */
+    size_t hscroll;  /* first shown column drawn (not counting the tree column) */
+    uint8_t *hidden; /* per column: not shown */
+    int *widths;     /* per column: width learnt from the rows drawn so far */
+    pv_sort_key sort[PV_SORT_MAX_KEYS];
+    size_t sort_count;
+    char filter[256]; /* the expression in force ("" = none) */
+    size_t matched;   /* rows that matched the filter themselves */
+    char search[128]; /* the last search text */
+} pv_report;
+
+/* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
+ * shown columns when not NULL; otherwise PV_COL_HIDDEN columns are hidden.
+ * Trees with more than PV_REPORT_EXPAND_LIMIT rows start with only their
+ * top level shown, smaller ones fully expanded. */
+#define PV_REPORT_EXPAND_LIMIT 20000
+void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns);
+void pv_report_close(pv_report *r);
+
+static inline size_t pv_report_count(const pv_report *r)
+{
+    return r->vis ? r->vis_count : r->sel ? r->sel_count : pv_view_rows(r->view);
+}
+/* Model row at visible index i (< count). */
+static inline size_t pv_report_row(const pv_report *r, size_t i)
+{
+    return r->vis ? r->vis[i] : r->sel ? r->sel[i] : i;
+}
+/* The selected model row, or PV_NO_ROW when the report is empty. */
+size_t pv_report_selected(const pv_report *r);
+static inline size_t pv_report_depth(const pv_report *r, size_t i)
+{
+    return r->vis_depth ? r->vis_depth[i] : 0;
+}
+bool pv_report_has_kids(const pv_report *r, size_t model_row);
+bool pv_report_is_collapsed(const pv_report *r, size_t model_row);
+
+/* Moves the cursor by delta (clamped). */
+void pv_report_move(pv_report *r, long delta);
+void pv_report_move_to(pv_report *r, size_t index);
+/* Selects the model row (expanding its ancestors); false when it is not in
+ * the selection (filtered out). */
+bool pv_report_select_row(pv_report *r, size_t model_row);
+
+typedef enum pv_tree_op {
+    PV_TREE_TOGGLE,
+    PV_TREE_EXPAND,
+    PV_TREE_COLLAPSE,
+    PV_TREE_EXPAND_ALL,
+} pv_tree_op;
+/* Applies op to the selected node.  Returns false when it is not a node
+ * with children (COLLAPSE on a leaf moves to its parent). */
+bool pv_report_tree(pv_report *r, pv_tree_op op);
+
+/* Rebuilds a tree's visible list from the collapsed bits in one pass (what
+ * the splicing of pv_report_tree must always agree with). */
+void pv_report_refresh(pv_report *r);
+
+/* Shown columns, in view order; returns how many were written to out. */
+size_t pv_report_shown(const pv_report *r, size_t *out, size_t max);
+/* Sets the shown columns from "a,b,c"; false (nothing changed) when a name
+ * is unknown, naming it in bad. */
+bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad_size);
+
+/* Compiles and applies a filter (PRODUCT.md §4); "" clears it.  On error the
+ * previous filter stays and err says where. */
+bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err);
+/* Sorts by keys (count 0: view order); keeps the selected row selected. */
+void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count);
+/* The sort as "col:desc,col" text (for history and the status bar). */
+void pv_report_sort_text(const pv_report *r, char *out, size_t size);
+bool pv_report_apply_sort_text(pv_report *r, const char *spec, pv_query_error *err);
+
+/* Does the text occur (case-insensitive) in a shown cell of the model row?
+ * Searches the data (strings as stored; numbers in their exact text), not
+ * what is drawn. */
+bool pv_report_row_matches(const pv_report *r, size_t model_row, const char *text);
+bool pv_report_cell_matches(const pv_report *r, size_t model_row, size_t col, const char *text);
+/* Finds the next (dir > 0) or previous visible row from index `from`
+ * (inclusive) that matches, wrapping around.  Returns the visible index or
+ * PV_NO_ROW. */
+size_t pv_report_search(const pv_report *r, const char *text, size_t from, int dir);
+/* The same, looking at no more than `limit` rows; *complete is false when it
+ * stopped at the limit without a match (the incremental search of a huge
+ * view must not block a key press). */
+size_t pv_report_search_some(const pv_report *r, const char *text, size_t from, int dir,
+                             size_t limit, bool *complete);
+
+#endif

@@ -1,0 +1,390 @@
+/* term.c - the only file that talks to curses: terminal setup and restore,
+ * colours from the theme, painting the grid, reading keys and the mouse;
+ * and the scripted-keys mode, which needs no terminal at all. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profview/tui.h"
+#include "tui/app.h"
+#include "tui/config.h"
+#include "tui/keymap.h"
+#include "tui/keyscript.h"
+#include "tui/yamlfile.h"
+
+/* Last: term.h defines macros (columns, lines...) that clash with our names. */
+#include <term.h>
+
+static volatile sig_atomic_t pv_term_active;
+
+/* Restores the terminal; safe to call more than once (atexit, signals). */
+static void pv_term_restore(void)
+{
+    if (pv_term_active) {
+        pv_term_active = 0;
+        endwin();
+    }
+}
+
+static void pv_term_signal(int sig)
+{
+    /* endwin is what every curses program does here (tig, htop): the
+     * terminal must not stay in raw mode whatever killed us. */
+    pv_term_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void pv_term_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < PV_ARRAY_LEN(sigs); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = pv_term_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+bool pv_tui_parse_size(const char *s, int *width, int *height)
+{
+    int w = 0, h = 0;
+    const char *p = s;
+    while (*p >= '0' && *p <= '9' && w < 10000)
+        w = w * 10 + (*p++ - '0');
+    if (*p != 'x' || p == s)
+        return false;
+    const char *q = ++p;
+    while (*p >= '0' && *p <= '9' && h < 10000)
+        h = h * 10 + (*p++ - '0');
+    if (*p || p == q || w < 1 || h < 1 || w > 1000 || h > 1000)
+        return false;
+    *width = w;
+    *height = h;
+    return true;
+}
+
+void pv_tui_print_keys(FILE *fp)
+{
+    pv_keymap m;
+    pv_keymap_init_defaults(&m);
+    fprintf(fp, "\nKeys in the viewer (rebind them in $XDG_CONFIG_HOME/profview/config.yaml):\n");
+    pv_keymap_print(&m, fp);
+}
+
+/* ---- colours */
+
+static attr_t pv_term_attrs[PV_ROLE_COUNT];
+static short pv_term_pairs[PV_ROLE_COUNT]; /* setcchar takes the pair apart */
+
+static attr_t pv_term_style_attrs(unsigned attrs)
+{
+    attr_t a = A_NORMAL;
+    if (attrs & PV_ATTR_BOLD)
+        a |= A_BOLD;
+    if (attrs & PV_ATTR_REVERSE)
+        a |= A_REVERSE;
+    if (attrs & PV_ATTR_UNDERLINE)
+        a |= A_UNDERLINE;
+    if (attrs & PV_ATTR_DIM)
+        a |= A_DIM;
+    return a;
+}
+
+/* Colour pairs from the theme, with fallback to 8/16 colours; without colour
+ * (NO_COLOR, a monochrome terminal) only attributes, and a role that relied
+ * on a background colour is shown reversed. */
+static void pv_term_apply_theme(const pv_theme *t, bool color)
+{
+    for (int r = 0; r < PV_ROLE_COUNT; r++) {
+        const pv_style *s = &t->roles[r];
+        attr_t a = pv_term_style_attrs(s->attrs);
+        if (color) {
+            int fg = pv_color_fallback(s->fg, COLORS);
+            int bg = pv_color_fallback(s->bg, COLORS);
+            init_pair((short)(r + 1), (short)fg, (short)bg);
+            pv_term_pairs[r] = (short)(r + 1);
+        } else {
+            pv_term_pairs[r] = 0;
+            if (s->bg != PV_COLOR_DEFAULT && !(s->attrs & PV_ATTR_REVERSE))
+                a |= A_REVERSE;
+        }
+        pv_term_attrs[r] = a;
+    }
+}
+
+static void pv_term_paint(const pv_grid *g)
+{
+    for (int y = 0; y < g->height && y < LINES; y++) {
+        for (int x = 0; x < g->width && x < COLS; x++) {
+            const pv_gcell *c = &g->cells[(size_t)y * (size_t)g->width + (size_t)x];
+            if (c->ch == 0)
+                continue;
+            wchar_t wc[2] = {(wchar_t)c->ch, 0};
+            cchar_t cc;
+            setcchar(&cc, wc, pv_term_attrs[c->role], pv_term_pairs[c->role], NULL);
+            mvadd_wch(y, x, &cc);
+        }
+    }
+}
+
+static int pv_term_key(int code)
+{
+    switch (code) {
+    case KEY_UP:
+        return PV_KEY_UP;
+    case KEY_DOWN:
+        return PV_KEY_DOWN;
+    case KEY_LEFT:
+        return PV_KEY_LEFT;
+    case KEY_RIGHT:
+        return PV_KEY_RIGHT;
+    case KEY_PPAGE:
+        return PV_KEY_PGUP;
+    case KEY_NPAGE:
+        return PV_KEY_PGDN;
+    case KEY_HOME:
+        return PV_KEY_HOME;
+    case KEY_END:
+        return PV_KEY_END;
+    case KEY_BACKSPACE:
+        return PV_KEY_BACKSPACE;
+    case KEY_DC:
+        return PV_KEY_DELETE;
+    case KEY_IC:
+        return PV_KEY_INSERT;
+    case KEY_BTAB:
+        return PV_KEY_BTAB;
+    case KEY_ENTER:
+        return PV_KEY_ENTER;
+    case KEY_RESIZE:
+        return PV_KEY_RESIZE;
+    case KEY_MOUSE:
+        return PV_KEY_MOUSE;
+    }
+    if (code >= KEY_F(1) && code <= KEY_F(12))
+        return PV_KEY_F0 + (code - KEY_F0);
+    return 0;
+}
+
+static int pv_term_char(wint_t c)
+{
+    if (c == '\r')
+        return PV_KEY_ENTER;
+    if (c == 127 || c == 8)
+        return PV_KEY_BACKSPACE;
+    return (int)c;
+}
+
+static void pv_term_show(pv_app *app, bool color)
+{
+    bool changed;
+    const pv_theme *t = pv_app_theme(app, &changed);
+    if (changed)
+        pv_term_apply_theme(t, color);
+    const pv_grid *g = pv_app_draw(app);
+    pv_term_paint(g);
+    int cy, cx;
+    if (pv_app_cursor(app, &cy, &cx)) {
+        curs_set(1);
+        move(cy, cx);
+    } else {
+        curs_set(0);
+    }
+    refresh();
+}
+
+static int pv_term_loop(pv_app *app, bool ascii)
+{
+    (void)ascii;
+    /* Ask terminfo first (setupterm reports instead of exiting, and unlike
+     * a failed newterm leaks nothing), then newterm rather than initscr. */
+    int term_err = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &term_err) != OK) {
+        fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return 2;
+    }
+    del_curterm(cur_term);
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (!screen) {
+        fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return 2;
+    }
+    set_term(screen);
+    pv_term_active = 1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    bool color = has_colors() && !(getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
+    if (color) {
+        start_color();
+        use_default_colors();
+    }
+    bool changed;
+    pv_term_apply_theme(pv_app_theme(app, &changed), color);
+    pv_app_resize(app, COLS, LINES);
+    while (!pv_app_done(app)) {
+        pv_app_poll(app);
+        if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
+            break;
+        pv_term_show(app, color);
+        if (pv_app_has_work(app)) {
+            pv_app_work(app);
+            continue;
+        }
+        timeout(pv_app_loading(app) ? 100 : -1);
+        wint_t wc;
+        int rc = get_wch(&wc);
+        if (rc == ERR)
+            continue;
+        int key = rc == KEY_CODE_YES ? pv_term_key((int)wc) : pv_term_char(wc);
+        if (key == PV_KEY_RESIZE) {
+            pv_app_resize(app, COLS, LINES);
+            clear();
+        } else if (key == PV_KEY_MOUSE) {
+            MEVENT ev;
+            if (getmouse(&ev) == OK) {
+                int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
+                             : (ev.bstate & BUTTON5_PRESSED)                     ? 5
+                             : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
+                                                                                 : 0;
+                if (button)
+                    pv_app_mouse(app, ev.y, ev.x, button);
+            }
+        } else if (key == PV_KEY_CTRL('l')) {
+            clearok(curscr, TRUE);
+        } else {
+            pv_app_key(app, key);
+        }
+    }
+    pv_term_restore();
+    delscreen(screen);
+    return 0;
+}
+
+/* ---- scripted keys (testing) */
+
+static bool pv_script_dump(pv_app *app, FILE *out)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_grid_dump(pv_app_draw(app), &text);
+    bool ok = fwrite(text.data ? text.data : "", 1, text.len, out) == text.len;
+    pv_buf_free(&text);
+    return ok;
+}
+
+static int pv_script_run(pv_app *app, const pv_tui_options *o)
+{
+    size_t len;
+    char *text = pv_yaml_read_file(o->keys_path, &len);
+    if (!text) {
+        fprintf(stderr, "profview: %s: %s\n", o->keys_path, strerror(errno));
+        return 1;
+    }
+    size_t count, bad_line = 0;
+    pv_script_event *ev = pv_script_parse(text, &count, &bad_line);
+    free(text);
+    if (!ev) {
+        fprintf(stderr, "profview: %s:%zu: unknown key name\n", o->keys_path, bad_line);
+        return 1;
+    }
+    bool to_stdout = !o->dump_path || strcmp(o->dump_path, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(o->dump_path, "w");
+    if (!out) {
+        fprintf(stderr, "profview: %s: %s\n", o->dump_path, strerror(errno));
+        free(ev);
+        return 1;
+    }
+    pv_app_wait_loaded(app);
+    int rc = pv_app_file_count(app) ? 0 : 2;
+    for (size_t i = 0; i < count && rc == 0 && !pv_app_done(app); i++) {
+        if (ev[i].key == PV_SCRIPT_DUMP) {
+            pv_script_dump(app, out);
+            fputs("----\n", out);
+        } else if (ev[i].key == PV_SCRIPT_RESIZE) {
+            pv_app_resize(app, ev[i].width, ev[i].height);
+        } else {
+            pv_app_draw(app); /* keys act on what is on screen (page size...) */
+            pv_app_key(app, ev[i].key);
+            if (pv_app_has_work(app)) {
+                pv_app_draw(app);
+                pv_app_work(app);
+            }
+            pv_app_wait_loaded(app); /* :open loads before the next key */
+        }
+    }
+    if (rc == 0)
+        pv_script_dump(app, out);
+    if (!to_stdout && fclose(out) != 0)
+        rc = 1;
+    free(ev);
+    return rc;
+}
+
+int pv_tui_run(const pv_tui_options *o)
+{
+    setlocale(LC_ALL, "");
+    bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_buf err;
+    pv_buf_init(&err);
+    pv_config_load(&cfg, &err);
+    const char *theme_name = o->theme ? o->theme : cfg.theme[0] ? cfg.theme : "default";
+    pv_theme theme;
+    pv_buf theme_err;
+    pv_buf_init(&theme_err);
+    pv_theme_load(&theme, theme_name, &theme_err);
+    if (theme_err.len) {
+        if (err.len)
+            pv_buf_putc(&err, '\n');
+        pv_buf_append(&err, theme_err.data, theme_err.len);
+    }
+    pv_buf_free(&theme_err);
+    bool ascii = o->ascii || cfg.ascii || !utf8;
+    bool scripted = o->keys_path != NULL;
+    int width = scripted ? (o->width ? o->width : 80) : 80;
+    int height = scripted ? (o->height ? o->height : 24) : 24;
+    pv_app *app = pv_app_new(o, &cfg, &theme, utf8, ascii, width, height);
+    if (err.len) {
+        /* Bad config or theme: say where, keep going with the defaults. */
+        pv_buf_puts(&err, "\n(using the defaults; press any key)");
+        pv_app_message(app, true, pv_buf_cstr(&err));
+    }
+    pv_buf_free(&err);
+    int rc;
+    if (scripted) {
+        rc = pv_script_run(app, o);
+    } else {
+        atexit(pv_term_restore);
+        pv_term_signals();
+        rc = pv_term_loop(app, ascii);
+    }
+    if (pv_app_file_count(app) == 0 && pv_app_load_errors(app)[0]) {
+        /* Nothing loaded: the same messages as `profview info` gives. */
+        const char *p = pv_app_load_errors(app);
+        while (*p) {
+            size_t len = strcspn(p, "\n");
+            fprintf(stderr, "profview: error: %.*s\n", (int)len, p);
+            p += len + (p[len] == '\n');
+        }
+        rc = 2;
+    }
+    pv_app_free(app);
+    return rc;
+}

@@ -1,0 +1,226 @@
+/* text.c - escaping names for the terminal, and the drawing grid. */
+#include "tui/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* Length of the valid UTF-8 sequence at s (1-4) and its code point, or 0
+ * when the bytes are not valid UTF-8 (overlong, surrogate, truncated). */
+static size_t pv_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    size_t need;
+    uint32_t v, min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if ((c & 0xe0) == 0xc0) {
+        need = 2, v = c & 0x1fu, min = 0x80;
+    } else if ((c & 0xf0) == 0xe0) {
+        need = 3, v = c & 0x0fu, min = 0x800;
+    } else if ((c & 0xf8) == 0xf0) {
+        need = 4, v = c & 0x07u, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len < need)
+        return 0;
+    for (size_t i = 1; i < need; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3fu);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    *cp = v;
+    return need;
+}
+
+static int pv_cp_width(uint32_t cp, bool utf8)
+{
+    if (!utf8 || cp < 0x80)
+        return 1;
+    int w = wcwidth((wchar_t)cp);
+    return w < 0 ? -1 : w;
+}
+
+void pv_text_escape(pv_buf *out, const char *s, size_t len, bool utf8)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n = pv_utf8_decode(u + i, len - i, &cp);
+        if (n == 0) {
+            pv_buf_printf(out, "\\x%02X", u[i]);
+            i++;
+        } else if (cp < 0x20 || cp == 0x7f) {
+            pv_buf_printf(out, "\\x%02X", (unsigned)cp);
+            i++;
+        } else if (cp < 0x80) {
+            pv_buf_putc(out, (char)cp);
+            i++;
+        } else if (!utf8) {
+            for (size_t k = 0; k < n; k++)
+                pv_buf_printf(out, "\\x%02X", u[i + k]);
+            i += n;
+        } else if ((cp >= 0x80 && cp < 0xa0) || pv_cp_width(cp, true) < 0 ||
+                   (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+            /* C1 controls, unprintable and bidi overrides: never raw. */
+            pv_buf_printf(out, "\\u%04X", (unsigned)cp);
+            i += n;
+        } else {
+            pv_buf_append(out, s + i, n);
+            i += n;
+        }
+    }
+}
+
+size_t pv_text_width(const char *s, size_t len, bool utf8)
+{
+    pv_buf tmp;
+    pv_buf_init(&tmp);
+    pv_text_escape(&tmp, s, len, utf8);
+    size_t w = 0;
+    const unsigned char *u = (const unsigned char *)tmp.data;
+    for (size_t i = 0; i < tmp.len;) {
+        uint32_t cp;
+        size_t n = pv_utf8_decode(u + i, tmp.len - i, &cp);
+        if (!n)
+            n = 1, cp = '?';
+        int cw = pv_cp_width(cp, utf8);
+        w += cw > 0 ? (size_t)cw : 0;
+        i += n;
+    }
+    pv_buf_free(&tmp);
+    return w;
+}
+
+void pv_grid_init(pv_grid *g, bool utf8)
+{
+    memset(g, 0, sizeof *g);
+    g->utf8 = utf8;
+    pv_buf_init(&g->scratch);
+}
+
+void pv_grid_free(pv_grid *g)
+{
+    free(g->cells);
+    pv_buf_free(&g->scratch);
+    g->cells = NULL;
+}
+
+void pv_grid_resize(pv_grid *g, int width, int height)
+{
+    if (width < 1)
+        width = 1;
+    if (height < 1)
+        height = 1;
+    free(g->cells);
+    g->width = width;
+    g->height = height;
+    g->cells = pv_xcalloc((size_t)width * (size_t)height, sizeof *g->cells);
+    pv_grid_fill(g, 0, 0, width, height, PV_ROLE_NORMAL);
+}
+
+static pv_gcell *pv_grid_at(pv_grid *g, int y, int x)
+{
+    if (y < 0 || x < 0 || y >= g->height || x >= g->width)
+        return NULL;
+    return &g->cells[(size_t)y * (size_t)g->width + (size_t)x];
+}
+
+void pv_grid_fill(pv_grid *g, int y, int x, int w, int h, pv_role role)
+{
+    for (int r = y; r < y + h; r++)
+        for (int c = x; c < x + w; c++) {
+            pv_gcell *cell = pv_grid_at(g, r, c);
+            if (cell)
+                *cell = (pv_gcell){' ', (uint8_t)role};
+        }
+}
+
+void pv_grid_paint(pv_grid *g, int y, int x, int w, pv_role role)
+{
+    for (int c = x; c < x + w; c++) {
+        pv_gcell *cell = pv_grid_at(g, y, c);
+        if (cell)
+            cell->role = (uint8_t)role;
+    }
+}
+
+void pv_grid_char(pv_grid *g, int y, int x, uint32_t ch, pv_role role)
+{
+    pv_gcell *cell = pv_grid_at(g, y, x);
+    if (cell)
+        *cell = (pv_gcell){ch, (uint8_t)role};
+}
+
+int pv_grid_text(pv_grid *g, int y, int x, int max_w, const char *s, size_t len, pv_role role)
+{
+    pv_buf_clear(&g->scratch);
+    pv_text_escape(&g->scratch, s, len, g->utf8);
+    const unsigned char *u = (const unsigned char *)g->scratch.data;
+    size_t n = g->scratch.len;
+    int used = 0;
+    for (size_t i = 0; i < n && used < max_w;) {
+        uint32_t cp;
+        size_t k = pv_utf8_decode(u + i, n - i, &cp);
+        if (!k)
+            k = 1, cp = '?';
+        i += k;
+        int cw = pv_cp_width(cp, g->utf8);
+        if (cw == 0)
+            continue; /* combining marks: dropped rather than mis-placed */
+        if (used + cw > max_w)
+            break;
+        pv_grid_char(g, y, x + used, cp, role);
+        if (cw == 2)
+            pv_grid_char(g, y, x + used + 1, 0, role);
+        used += cw;
+    }
+    return used;
+}
+
+int pv_grid_str(pv_grid *g, int y, int x, int max_w, const char *s, pv_role role)
+{
+    return pv_grid_text(g, y, x, max_w, s, strlen(s), role);
+}
+
+static void pv_utf8_put(pv_buf *out, uint32_t c)
+{
+    char u[4];
+    size_t n;
+    if (c < 0x80) {
+        u[0] = (char)c, n = 1;
+    } else if (c < 0x800) {
+        u[0] = (char)(0xc0 | (c >> 6)), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
+    } else if (c < 0x10000) {
+        u[0] = (char)(0xe0 | (c >> 12)), u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+        u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
+    } else {
+        u[0] = (char)(0xf0 | (c >> 18)), u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+        u[2] = (char)(0x80 | ((c >> 6) & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
+    }
+    pv_buf_append(out, u, n);
+}
+
+void pv_grid_dump(const pv_grid *g, pv_buf *out)
+{
+    for (int y = 0; y < g->height; y++) {
+        size_t line_start = out->len;
+        size_t keep = out->len;
+        for (int x = 0; x < g->width; x++) {
+            const pv_gcell *c = &g->cells[(size_t)y * (size_t)g->width + (size_t)x];
+            if (c->ch == 0)
+                continue;
+            pv_utf8_put(out, c->ch);
+            if (c->ch != ' ')
+                keep = out->len;
+        }
+        (void)line_start;
+        out->len = keep;
+        pv_buf_putc(out, '\n');
+    }
+}

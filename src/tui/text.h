@@ -1,0 +1,52 @@
+/* text.h - safe display text and the character grid the TUI draws into.
+ *
+ * Names from input files can contain anything (PRODUCT.md §3): control
+ * characters, escape sequences, invalid UTF-8.  Everything drawn goes
+ * through pv_text_escape, so no byte of a name reaches the terminal raw.
+ * Panes draw into a pv_grid (characters + colour roles); term.c paints the
+ * grid with curses, and the scripted-keys mode dumps it as text (STYLE.md
+ * habit 4: format into a line buffer, then paint). */
+#ifndef PROFVIEW_TUI_TEXT_H
+#define PROFVIEW_TUI_TEXT_H
+
+#include <stdint.h>
+
+#include "profview/core.h"
+#include "tui/theme.h"
+
+/* Appends `len` bytes as printable text: control characters (C0, DEL, C1)
+ * and invalid UTF-8 bytes become \xNN (C1 as \u0080..), and, when `utf8` is
+ * false (a non-UTF-8 terminal), so does every byte >= 0x80. */
+void pv_text_escape(pv_buf *out, const char *s, size_t len, bool utf8);
+/* Columns that escaped text needs on screen. */
+size_t pv_text_width(const char *s, size_t len, bool utf8);
+
+typedef struct pv_gcell {
+    uint32_t ch;  /* code point; 0 in the second column of a wide character */
+    uint8_t role; /* pv_role */
+} pv_gcell;
+
+typedef struct pv_grid {
+    int width;
+    int height;
+    bool utf8; /* the terminal takes UTF-8 */
+    pv_gcell *cells;
+    pv_buf scratch;
+} pv_grid;
+
+void pv_grid_init(pv_grid *g, bool utf8);
+void pv_grid_free(pv_grid *g);
+void pv_grid_resize(pv_grid *g, int width, int height);
+/* Fills a rectangle with spaces of `role`. */
+void pv_grid_fill(pv_grid *g, int y, int x, int w, int h, pv_role role);
+/* Sets the role of w cells without changing their characters. */
+void pv_grid_paint(pv_grid *g, int y, int x, int w, pv_role role);
+void pv_grid_char(pv_grid *g, int y, int x, uint32_t ch, pv_role role);
+/* Draws escaped text at (y, x), at most max_w columns (clipped, never
+ * wrapped).  Returns the columns used. */
+int pv_grid_text(pv_grid *g, int y, int x, int max_w, const char *s, size_t len, pv_role role);
+int pv_grid_str(pv_grid *g, int y, int x, int max_w, const char *s, pv_role role);
+/* The grid as UTF-8 text, one line per row, trailing blanks removed. */
+void pv_grid_dump(const pv_grid *g, pv_buf *out);
+
+#endif

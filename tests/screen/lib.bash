@@ -1,0 +1,96 @@
+# Helpers for the screen tests (sourced, not run: the file is not *.sh).
+#
+# Scripted-keys screens:  pv_screen KEYS_TEXT [--size WxH] [FILE...] -> stdout
+# tmux-driven terminals:  pv_tmux_start CMD; pv_tmux_wait PATTERN; pv_tmux_keys ...;
+#                         pv_tmux_screen; pv_tmux_stop
+set -euo pipefail
+: "${PROFVIEW:?PROFVIEW must name the profview binary}"
+: "${PV_SOURCE_DIR:?PV_SOURCE_DIR must name the source tree}"
+SAMPLES=$PV_SOURCE_DIR/sample-data
+TMP=$(mktemp -d)
+PV_TMUX_SOCKET=""
+cleanup() {
+  if [ -n "$PV_TMUX_SOCKET" ]; then tmux -L "$PV_TMUX_SOCKET" kill-server 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+# No user config or theme may change what the tests see.
+export XDG_CONFIG_HOME=$TMP/config
+unset NO_COLOR
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+need_sample() {
+  [ -f "$SAMPLES/$1" ] || fail "sample $1 is missing (sample-data/ comes with the loaders)"
+}
+
+# pv_screen "keys" [profview args...]: the final screen of a scripted run.
+pv_screen() {
+  local keys=$1; shift
+  printf '%s\n' "$keys" > "$TMP/keys"
+  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" "$@" || fail "profview exited with $?"
+  cat "$TMP/screen"
+}
+
+# expect_screen NAME ACTUAL EXPECTED: exact comparison with a diff on failure.
+expect_screen() {
+  if [ "$2" != "$3" ]; then
+    diff -u <(printf '%s\n' "$3") <(printf '%s\n' "$2") >&2 || true
+    fail "screen '$1' differs"
+  fi
+  echo "ok: $1"
+}
+
+expect_contains() {
+  case "$2" in *"$3"*) echo "ok: $1" ;; *) printf '%s\n' "$2" >&2; fail "$1: no '$3' on screen" ;; esac
+}
+
+expect_absent() {
+  case "$2" in *"$3"*) printf '%s\n' "$2" >&2; fail "$1: '$3' should not be on screen" ;; *) echo "ok: $1" ;; esac
+}
+
+# ---- tmux
+
+pv_tmux_start() { # WIDTH HEIGHT TERM LANG COMMAND...
+  command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
+  local w=$1 h=$2 term=$3 lang=$4; shift 4
+  # A fresh server per session: a killed server may still hold its socket.
+  PV_TMUX_COUNT=$((${PV_TMUX_COUNT:-0} + 1))
+  PV_TMUX_SOCKET=pvtest$$-$PV_TMUX_COUNT
+  # -f /dev/null: no user tmux config; the pane runs the command through sh.
+  tmux -L "$PV_TMUX_SOCKET" -f /dev/null new-session -d -x "$w" -y "$h" \
+    "env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME=$XDG_CONFIG_HOME $*"
+  tmux -L "$PV_TMUX_SOCKET" set-option -g default-terminal "$term" >/dev/null 2>&1 || true
+}
+
+pv_tmux_screen() { tmux -L "$PV_TMUX_SOCKET" capture-pane -p -t 0; }
+
+pv_tmux_keys() { tmux -L "$PV_TMUX_SOCKET" send-keys -t 0 "$@"; }
+
+# pv_tmux_wait PATTERN [SECONDS]: until the pane shows PATTERN (fixed string).
+pv_tmux_wait() {
+  local pattern=$1 limit=${2:-10} i
+  for ((i = 0; i < limit * 20; i++)); do
+    if pv_tmux_screen | grep -qF -- "$pattern"; then return 0; fi
+    sleep 0.05
+  done
+  pv_tmux_screen >&2
+  fail "timed out waiting for '$pattern'"
+}
+
+# pv_tmux_wait_line N PATTERN [SECONDS]: until line N of the pane shows it
+# (after a resize the old screen may still show the pattern elsewhere).
+pv_tmux_wait_line() {
+  local line=$1 pattern=$2 limit=${3:-10} i
+  for ((i = 0; i < limit * 20; i++)); do
+    if pv_tmux_screen | sed -n "${line}p" | grep -qF -- "$pattern"; then return 0; fi
+    sleep 0.05
+  done
+  pv_tmux_screen >&2
+  fail "timed out waiting for '$pattern' on line $line"
+}
+
+pv_tmux_stop() {
+  tmux -L "$PV_TMUX_SOCKET" kill-server 2>/dev/null || true
+  PV_TMUX_SOCKET=""
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Files that do not load: alone, the viewer exits 2 with the reason; beside
+# a good file, the viewer opens and shows the reason on screen.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample plist-func-timing.txt
+printf 'j\n' > "$TMP/keys"
+rc=0
+"$PROFVIEW" "$TMP/missing.txt" --keys "$TMP/keys" --dump "$TMP/out" 2> "$TMP/err" || rc=$?
+[ "$rc" = 2 ] || fail "a missing file: exit status $rc, not 2"
+grep -qF "profview: error: $TMP/missing.txt: cannot open" "$TMP/err" || { cat "$TMP/err" >&2; fail "no reason given"; }
+echo "ok: nothing loadable exits 2 with the reason"
+printf 'garbage\001\002' > "$TMP/bad.bin"
+s=$(pv_screen 'j' "$SAMPLES/plist-func-timing.txt" "$TMP/bad.bin" --size 100x30)
+expect_contains "the good file is shown" "$s" "Report: Summary"
+expect_contains "the bad one is named on screen" "$s" "$TMP/bad.bin: byte 0: not a format profview knows"
+# Not a terminal and no --keys: the plain-text fallback, as before the TUI.
+out=$("$PROFVIEW" "$SAMPLES/plist-func-timing.txt" < /dev/null | cat)
+expect_contains "fallback lists the views" "$out" "Read a view with: profview cat FILE --view ID"
+# :open loads another file beside the first.
+s=$(pv_screen ":open $SAMPLES/rtos.txt<Enter>" "$SAMPLES/plist-func-timing.txt" --size 100x30)
+expect_contains ":open adds the file to the Explorer" "$s" $'\nrtos.txt '
+expect_contains ":open adds its views" "$s" "Timeline (3001)"
+s=$(pv_screen ":open $TMP/nothing-here<Enter>" "$SAMPLES/plist-func-timing.txt" --size 100x30)
+expect_contains ":open of a missing file says so" "$s" "$TMP/nothing-here: cannot open"
+
+# PROFVIEW_TEST_KEYS is --keys (the final screen goes to stdout).
+printf 'j\n' > "$TMP/env-keys"
+out=$(PROFVIEW_TEST_KEYS=$TMP/env-keys "$PROFVIEW" "$SAMPLES/plist-func-timing.txt" --size 80x24)
+expect_contains "PROFVIEW_TEST_KEYS drives the viewer" "$out" "row 2/28"
+echo PASS

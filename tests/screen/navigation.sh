@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Navigation checked against the command line (an independent path through
+# the same model): :goto TIME, filter and sort counts, search, history.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample rtos.txt
+need_sample plist-func-timing.txt
+RTOS=$SAMPLES/rtos.txt
+PLIST=$SAMPLES/plist-func-timing.txt
+TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
+
+# :goto TIME selects the first timeline row at or after TIME.
+"$PROFVIEW" cat "$RTOS" --view timeline > "$TMP/timeline.tsv"
+rows=$(tail -n +2 "$TMP/timeline.tsv" | wc -l)
+want=$(awk -F'\t' 'NR > 1 && $3 >= 10000 { print NR - 1; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto 10us<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto 10us" "$s" "row $want/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto 42<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto 42" "$s" "row 42/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\nG' "$RTOS" --size 100x30)
+expect_contains "G goes to the last row" "$s" "row $rows/$rows"
+
+# t opens the timeline: at a call's entry time (the first event at or after
+# it), or at an event's index (from the Details of a call).
+entry=$("$PROFVIEW" cat "$RTOS" --view call-trace --columns id,entry_time | awk -F'\t' '$1 == 3 { print $2 }')
+want=$(awk -F'\t' -v t="$entry" 'NR > 1 && $3 >= t { print NR - 1; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j t' "$RTOS" --size 100x30)
+expect_contains "t from call 3 (entry $entry ns)" "$s" "│ timeline │ row $want/$rows"
+index=$("$PROFVIEW" cat "$RTOS" --view call-events --parent 3 --columns index | sed -n 3p)
+s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j\nTab j t' "$RTOS" --size 100x30)
+expect_contains "t from the second event of call 3 (index $index)" "$s" "│ timeline │ row $((index + 1))/$rows"
+s=$(pv_screen $'Shift-Tab j Tab t' "$PLIST" --size 100x30)
+expect_contains "t without a time says so" "$s" "this row has no event or time to show in the timeline"
+
+# J / K: the next / previous event of the same area (handle); %: from an
+# entry to its exit (same handle, context, depth) and back.  Expected rows
+# come from the timeline as `cat` prints it (columns: id index time context
+# core handle name event value depth).
+next_same=$(awk -F'\t' 'NR == 4 { h = $6 } NR > 4 && $6 == h { print $2; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\nj j J' "$RTOS" --size 100x30)
+expect_contains "J from event 2" "$s" "row $((next_same + 1))/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\nj j J K' "$RTOS" --size 100x30)
+expect_contains "K back to event 2" "$s" "row 3/$rows"
+entry=$(awk -F'\t' 'NR > 1 && $8 == "E" && $7 == "CRC_Calc" { print $2; exit }' "$TMP/timeline.tsv")
+exit_=$(awk -F'\t' -v e="$entry" 'NR == e + 2 { h = $6; c = $4; d = $10 }
+  NR > e + 2 && $6 == h && $4 == c && $10 == d && $8 == "X" { print $2; exit }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n%' "$RTOS" --size 100x30)
+expect_contains "% from entry $entry to exit $exit_" "$s" "row $((exit_ + 1))/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n% %' "$RTOS" --size 100x30)
+expect_contains "% back to the entry" "$s" "row $((entry + 1))/$rows"
+
+# A filter shows as many rows as `cat --filter` prints.
+n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
+s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
+expect_contains "filter count agrees with cat" "$s" "row $n/$n"
+expect_contains "filter match count in the status bar" "$s" "filter: hits>50 ($n)"
+# ... and an empty filter clears it.
+s=$(pv_screen $'Shift-Tab j Tab\n:filter hits>50<Enter>\n:filter<Enter>\nG' "$PLIST" --size 100x30)
+expect_contains "empty filter clears" "$s" "row 14/14"
+
+# Sorting: the first row is the one `cat --sort` prints first.
+first=$("$PROFVIEW" cat "$PLIST" --view routines --sort time:desc --columns routine | sed -n 2p)
+s=$(pv_screen $'Shift-Tab j Tab\n:sort time:desc<Enter>\ng' "$PLIST" --size 100x30)
+line=$(printf '%s\n' "$s" | sed -n 3p)
+expect_contains "sorted first row agrees with cat" "$line" "$first"
+expect_contains "sort in the status bar" "$s" "sort: time:desc"
+
+# Search: n goes on to the next match, N back; matches wrap.
+matches=$("$PROFVIEW" cat "$PLIST" --view routines --columns routine | tail -n +2 | grep -n 'CDC' | cut -d: -f1 | tr '\n' ' ')
+set -- $matches
+[ $# -ge 2 ] || fail "the sample should have two routines with CDC"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>' "$PLIST" --size 100x30)
+expect_contains "search finds the first match" "$s" "row $1/14"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>\nn' "$PLIST" --size 100x30)
+expect_contains "n finds the next" "$s" "row $2/14"
+s=$(pv_screen $'Shift-Tab j Tab\n/CDC<Enter>\nn n' "$PLIST" --size 100x30)
+expect_contains "n wraps around" "$s" "row $1/14"
+
+# History: back to the previous view with its selection, and forward again.
+s=$(pv_screen $'Shift-Tab j Tab j j j\nShift-Tab j Tab\n[' "$PLIST" --size 100x30)
+expect_contains "back restores the view" "$s" "│ routines │ row 4/14"
+s=$(pv_screen $'Shift-Tab j Tab j j j\nShift-Tab j Tab\n[ ]' "$PLIST" --size 100x30)
+expect_contains "forward returns" "$s" "│ call-trace │"
+echo PASS

@@ -1,0 +1,448 @@
+#!/usr/bin/env bash
+# Golden screens of the viewer, driven by the scripted-keys mode (tig's
+# habit: keys, a fixed screen size, the exact screen).  One case per pane and
+# view kind: table, tree, details tabs, help, filter error with its caret,
+# filter and sort, zoom, horizontal scroll, a winIDEA timeline and call
+# trace and AQTime databases (other formats, same generic rendering), ASCII
+# line drawing.  Written by regen-golden.py; every screen was read by a person.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample plist-func-timing.txt
+need_sample rtos.txt
+need_sample aqtime-refcount.db
+need_sample aqtime-trace.db
+cd "$SAMPLES"  # the summary view shows the path as given
+
+# Routines table: the selected routine's callers in Details
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
+plist-func-timing.tx│Routine                       Module                      H
+  PLIST report      │main                          C:\src\demo app\main.obj    1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
+    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
+    Call trace (21) │parse, then check (v2)        C:\src\demo app\main.obj   73
+    Attribution stac│?Render@CView@@UAEXPAVCDC@@@Z C:\src\demo app\view.obj   26
+                    │?foo@@YAXH@Z                  C:\src\demo app\solver.obj 36
+                    │_MATMUL@12                    C:\src\demo app\main.obj   67
+                    │SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
+                    │std::vector<int,std::allocato C:\src\demo app\solver.obj 40
+                    │operator new(unsigned int)    C:\src\demo app\main.obj   22
+                    │qsort_compare (static)        C:\src\demo app\view.obj   55
+                    │Never Called(void)            C:\src\demo app\solver.obj  0
+                    │?unused@@YAXXZ                C:\src\demo app\main.obj    0
+                    │─ Details ─[Callers]─ Callees ─────────────────────────────
+                    │Routine                 Hits  With children      Time
+                    │qsort_compare (static)    12      64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+                    │
+                    │
+                    │
+ plist-func-timing.txt │ routines │ row 2/14                             ? help
+SCREEN
+)
+expect_screen table_details "$(pv_screen $'Shift-Tab j Tab j' plist-func-timing.txt --size 80x24)" "$expected"
+
+# Call-trace tree: a node collapsed with Space
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Call trace ──────────────────────────────────────
+plist-func-timing.tx│Routine                        Hits       Time  With childr
+  PLIST report      │▾ main                            1  51.000 ms   818.833 ms
+    Summary (28)    │  ▾ operator new(unsigned int    22   8.356 ms   483.694 ms
+    Routines (14)   │    ▸ qsort_compare (static)     27  83.000 ms   337.113 ms
+    Call trace (21) │    ▾ std::vector<int,std::al    40  41.648 ms   138.225 ms
+    Attribution stac│      ▾ qsort_compare (static    28  29.000 ms    96.577 ms
+                    │          parse, then check (    15  39.787 ms    39.787 ms
+                    │          ?Render@CView@@UAEX    26   2.538 ms     2.538 ms
+                    │          ?foo@@YAXH@Z           29  25.252 ms    25.252 ms
+                    │  ▾ compute_sum(int, char, do    36   1.592 ms   151.218 ms
+                    │    ▾ parse, then check (v2)     36  35.054 ms   149.626 ms
+                    │      ▾ ?foo@@YAXH@Z              7  52.818 ms    60.818 ms
+                    │          _MATMUL@12              3   8.000 ms     8.000 ms
+                    │        _MATMUL@12               30  53.754 ms    53.754 ms
+                    │─ Details ─────────────────────────────────────────────────
+                    │This view has no details
+                    │
+                    │
+                    │
+                    │
+                    │
+ plist-func-timing.txt │ call-trace │ row 3/15                           ? help
+SCREEN
+)
+expect_screen tree_collapse "$(pv_screen $'Shift-Tab j j Tab j j Space' plist-func-timing.txt --size 80x24)" "$expected"
+
+# Details focused, Right switches to the Callees tab
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
+plist-func-timing.tx│Routine                       Module                      H
+  PLIST report      │main                          C:\src\demo app\main.obj    1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
+    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
+    Call trace (21) │parse, then check (v2)        C:\src\demo app\main.obj   73
+    Attribution stac│?Render@CView@@UAEXPAVCDC@@@Z C:\src\demo app\view.obj   26
+                    │?foo@@YAXH@Z                  C:\src\demo app\solver.obj 36
+                    │_MATMUL@12                    C:\src\demo app\main.obj   67
+                    │SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
+                    │std::vector<int,std::allocato C:\src\demo app\solver.obj 40
+                    │operator new(unsigned int)    C:\src\demo app\main.obj   22
+                    │qsort_compare (static)        C:\src\demo app\view.obj   55
+                    │Never Called(void)            C:\src\demo app\solver.obj  0
+                    │?unused@@YAXXZ                C:\src\demo app\main.obj    0
+                    │─ Details ─ Callers ─[Callees]─────────────────────────────
+                    │Routine                        Hits  With children      Tim
+                    │compute_sum(int, char, double    36     151.218 ms 1.592 ms
+                    │_MATMUL@12                       34      86.811 ms 86.811 m
+                    │SOLVE_SYSTEM                     33      46.110 ms 46.110 m
+                    │operator new(unsigned int)       22     483.694 ms 8.356 ms
+                    │
+ plist-func-timing.txt │ callees │ row 1/4                               ? help
+SCREEN
+)
+expect_screen details_tabs "$(pv_screen $'Shift-Tab j Tab Tab Right' plist-func-timing.txt --size 80x24)" "$expected"
+
+# The help screen: the live key table
+expected=$(cat <<'SCREEN'
+─ Help: keys (q, Esc or ? closes) ──────────────────────────────────────────────
+ q                  quit           close the help or a drilled-down view; quit
+ Tab                next-pane      focus the next pane
+ Shift-Tab          prev-pane      focus the previous pane
+ Up k               up             move up
+ Down j             down           move down
+ Left h             left           scroll left; Explorer: to the parent; Details
+ Right l            right          scroll right; Explorer: open; Details: next t
+ PgUp Ctrl-B        page-up        one page up
+ PgDn Ctrl-F        page-down      one page down
+ Home g             first          first row
+ End G              last           last row
+ Enter              open           open / drill down; in a tree, expand or colla
+ Space              toggle         expand or collapse the tree node
+ +                  expand         expand the tree node
+ -                  collapse       collapse the tree node
+ *                  expand-all     expand everything below the node
+ Backspace [        back           back in the navigation history
+ ]                  forward        forward in the navigation history
+ /                  search         incremental search in the report
+ n                  search-next    next match
+ N                  search-prev    previous match
+ plist-func-timing.txt │ summary │ row 1/28                              ? help
+SCREEN
+)
+expect_screen help "$(pv_screen $'?' plist-func-timing.txt --size 80x24)" "$expected"
+
+# A bad filter: the caret message, and the previous filter stays
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
+plist-func-timing.tx│Routine                       Module                      H
+  PLIST report      │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
+    Summary (28)    │compute_sum(int, char, double C:\src\demo app\solver.obj 53
+    Routines (14)   │parse, then check (v2)        C:\src\demo app\main.obj   73
+    Call trace (21) │_MATMUL@12                    C:\src\demo app\main.obj   67
+    Attribution stac│SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
+                    │qsort_compare (static)        C:\src\demo app\view.obj   55
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │─ Details ─[Callers]─ Callees ─────────────────────────────
+                    │Routine                 Hits  With children      Time
+                    │qsort_compare (static)    12      64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+hits>>3
+     ^
+expected a value after '>', found '>' at column 6
+ plist-func-timing.txt │ routines │ row 1/6 │ filter: hits>50 (6)
+SCREEN
+)
+expect_screen filter_error_caret "$(pv_screen $'Shift-Tab j Tab\n:filter hits>50<Enter>\n:filter hits>>3<Enter>' plist-func-timing.txt --size 80x24)" "$expected"
+
+# Filter with f, sort chosen with S (ascending module)
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
+plist-func-timing.tx│Routine                       Module▲                     H
+  PLIST report      │parse, then check (v2)        C:\src\demo app\main.obj   73
+    Summary (28)    │_MATMUL@12                    C:\src\demo app\main.obj   67
+    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
+    Call trace (21) │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
+    Attribution stac│qsort_compare (static)        C:\src\demo app\view.obj   55
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │─ Details ─[Callers]─ Callees ─────────────────────────────
+                    │Routine                 Hits  With children      Time
+                    │qsort_compare (static)    12      64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+                    │
+                    │
+                    │
+ plist-func-timing.txt │ routines │ row 4/5 │ filter: hits>50 && time>70ms (5) │
+SCREEN
+)
+expect_screen filter_and_sort "$(pv_screen $'Shift-Tab j Tab\nf\nhits>50 && time>70ms<Enter>\nS j j Enter' plist-func-timing.txt --size 80x24)" "$expected"
+
+# z zooms the focused pane
+expected=$(cat <<'SCREEN'
+─ Report: Routines ─────────────────────────────────────────────────────────────
+Routine                                  Module                      Hits
+main                                     C:\src\demo app\main.obj       1 51.000
+CMainFrame::OnPaint(CDC *)               C:\src\demo app\view.obj      51 151.22
+compute_sum(int, char, double)           C:\src\demo app\solver.obj    53 79.532
+parse, then check (v2)                   C:\src\demo app\main.obj      73 78.043
+?Render@CView@@UAEXPAVCDC@@@Z            C:\src\demo app\view.obj      26 2.538
+?foo@@YAXH@Z                             C:\src\demo app\solver.obj    36 78.070
+_MATMUL@12                               C:\src\demo app\main.obj      67 148.56
+SOLVE_SYSTEM                             C:\src\demo app\view.obj      58 67.857
+std::vector<int,std::allocator<int> >::p C:\src\demo app\solver.obj    40 41.648
+operator new(unsigned int)               C:\src\demo app\main.obj      22 8.356
+qsort_compare (static)                   C:\src\demo app\view.obj      55 112.00
+Never Called(void)                       C:\src\demo app\solver.obj     0      0
+?unused@@YAXXZ                           C:\src\demo app\main.obj       0      0
+LOG_MESSAGE                              C:\src\demo app\view.obj       0      0
+
+
+
+
+
+
+ plist-func-timing.txt │ routines │ row 1/14                             ? help
+SCREEN
+)
+expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --size 80x24)" "$expected"
+
+# l scrolls the columns
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
+plist-func-timing.tx│ Hits       Time  With children  Time %  Hits %   Avg time
+  PLIST report      │    1  51.000 ms     818.833 ms    6.14    0.21  51.000 ms
+    Summary (28)    │   51 151.223 ms     151.529 ms   18.19   10.58   2.965 ms
+    Routines (14)   │   53  79.532 ms     229.158 ms    9.57   11.00   1.500 ms
+    Call trace (21) │   73  78.043 ms     192.615 ms    9.39   15.15   1.069 ms
+    Attribution stac│   26   2.538 ms       2.538 ms    0.31    5.39  97.615 us
+                    │   36  78.070 ms      86.070 ms    9.39    7.47   2.168 ms
+                    │   67 148.565 ms     148.565 ms   17.87   13.90   2.217 ms
+                    │   58  67.857 ms     235.999 ms    8.16   12.03   1.169 ms
+                    │   40  41.648 ms     138.225 ms    5.01    8.30   1.041 ms
+                    │   22   8.356 ms     483.694 ms    1.01    4.56 379.818 us
+                    │   55 112.000 ms     433.690 ms   13.47   11.41   2.036 ms
+                    │    0          0              0    0.00    0.00
+                    │    0          0              0    0.00    0.00
+                    │─ Details ─[Callers]─ Callees ─────────────────────────────
+                    │Routine   Hits  With children      Time
+                    │(no rows)
+                    │
+                    │
+                    │
+                    │
+ plist-func-timing.txt │ routines │ row 1/14                             ? help
+SCREEN
+)
+expect_screen hscroll "$(pv_screen $'Shift-Tab j Tab l l' plist-func-timing.txt --size 80x24)" "$expected"
+
+# winIDEA timeline: the call stack at the selected event
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Timeline ───────────────────────────────────────────────────────
+rtos.txt                 │ Index      Time Context       Core     Handle Name
+  winIDEA profiler       │     0         0                    0x20000000 OS_RunningTask
+    Summary (14)         │     1    114 ns ID_TASK_COMM       0x10000010 len = CAN_Rx(buf, sizeof(bu
+    Contexts (5)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
+    Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009 memcpy_s
+    Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009 memcpy_s
+    Timeline (3001)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
+    Call trace (582)     │     6    586 ns                    0x20000001 iCounter
+    Routines (11)        │     7    681 ns ID_TASK_COMM       0x00000007 CAN_Process
+    Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008 CRC_Calc
+    Data (13)            │     9    808 ns                    0x20000002 "Test.c"##s_eMode
+                         │    10  1.083 us ID_TASK_COMM       0x00000008 CRC_Calc
+                         │    11  1.083 us ID_TASK_COMM       0x00000007 CAN_Process
+                         │    12  1.427 us ID_TASK_COMM       0x00000007 CAN_Process
+                         │    13  1.427 us ID_TASK_COMM       0x00000002 Task_Comm
+                         │    14  1.778 us                    0x20000002 "Test.c"##s_eMode
+                         │    15  2.057 us ID_TASK_COMM       0x10000008 {
+                         │    16  2.347 us ID_TASK_COMM       0x10000008 {
+                         │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
+                         │ Position Routine         Handle Context        Entered
+                         │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
+                         │        1 Task_Comm   0x00000002 ID_TASK_COMM         0
+                         │
+                         │
+                         │
+                         │
+                         │
+ rtos.txt │ timeline │ row 3/3001                                                            ? help
+SCREEN
+)
+expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rtos.txt --size 100x30)" "$expected"
+
+# winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
+expected=$(cat <<'SCREEN'
+- Explorer --------------|- Report: Call trace -----------------------------------------------------
+rtos.txt                 | Call no Routine               Context       Time (net)  Time with childre
+  winIDEA profiler       |         - ID_TASK_FAST        ID_TASK_FAST
+    Summary (14)         |       1   - Task_Fast         ID_TASK_FAST    1.169 us           1.520 us
+    Contexts (5)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
+    Statistics (83)      |       3   + Task_Fast         ID_TASK_FAST    2.139 us           6.989 us
+    Statistics (as export|      12   - Task_Fast         ID_TASK_FAST    1.040 us           3.543 us
+    Timeline (3001)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
+    Call trace (582)     |      14         CRC_Calc      ID_TASK_FAST      147 ns             147 ns
+    Routines (11)        |      15         CRC_Calc      ID_TASK_FAST      324 ns             324 ns
+    Lines (18)           |      16       "Test.c"#Static ID_TASK_FAST      254 ns             254 ns
+    Data (13)            |      17     - "Test.c"#Static ID_TASK_FAST      749 ns           1.034 us
+                         |      18         memcpy_s      ID_TASK_FAST      285 ns             285 ns
+                         |      19   - Task_Fast         ID_TASK_FAST      969 ns           6.220 us
+                         |      20     - "Test.c"#Static ID_TASK_FAST    1.151 us           1.258 us
+                         |      21         memcpy_s      ID_TASK_FAST      107 ns             107 ns
+                         |      22     - "Test.c"#Static ID_TASK_FAST    2.253 us           3.113 us
+                         |      23         memcpy_s      ID_TASK_FAST      320 ns             320 ns
+                         |      24         memcpy_s      ID_TASK_FAST      155 ns             155 ns
+                         |- Details -[Events of the call]-------------------------------------------
+                         | Index      Time     Handle Name                Event   Value  Depth
+                         |   236 29.882 us 0x00000000 Task_Fast           E                  0
+                         |   237 30.145 us 0x00000000 Task_Fast           S                  0
+                         |   238 30.145 us 0x00000005 "Test.c"#Static     E                  1
+                         |   239 30.372 us 0x1000000C {                   E                  2
+                         |   240 30.372 us 0x1000000C {                   X                  2
+                         |   241 30.525 us 0x1000000D s_eMode = MODE_RUN; E                  2
+                         |   242 30.565 us 0x1000000D s_eMode = MODE_RUN; S                  2
+ rtos.txt | call-trace | row 4/579                                                           ? help
+SCREEN
+)
+expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
+
+# Enter on a leaf call drills down: its events become the Report
+expected=$(cat <<'SCREEN'
+- Explorer --------------|- Report: Events of the call (Call trace) --------------------------------
+rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
+  winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
+    Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
+    Contexts (5)         |    75  8.634 us 0x1000000C {               X                  3
+    Statistics (83)      |    76  8.665 us 0x00000005 "Test.c"#Static X                  2
+    Statistics (as export|
+    Timeline (3001)      |
+    Call trace (582)     |
+    Routines (11)        |
+    Lines (18)           |
+    Data (13)            |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |- Details ----------------------------------------------------------------
+                         |This view has no details
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+ rtos.txt | call-events | row 1/4                                                            ? help
+SCREEN
+)
+expect_screen call_trace_drill_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
+
+# AQTime reference counts: the object's ref-count call tree tab (a tree in Details)
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Objects ────────────────────────────────────────────────────────
+aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread  Live References  Peak Refere
+  Leaks - first run      │  1   1 CFile          4194304   376    2204                1            1
+    Summary (5)          │  2   2 HANDLE<Event>  4194560   312    2808                1            2
+    Classes Data (4)     │  3   3 CString        4194816   496    2808                1            1
+    Objects (8)          │  4   4 CFile          4195072    40    2808                2            2
+    References (25)      │  5   5 CBitmap        4195328   520    2204                0            1
+    Threads (2)          │  6   6 CFile          4195584   216    2204                2            3
+  Second run             │  7   7 HANDLE<Event>  4195840   432    2204                3            3
+    Summary (5)          │  8   8 CFile          4196096   656    2204                1            1
+    Classes Data (4)     │
+    Objects (8)          │
+    References (37)      │
+    Threads (2)          │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │─ Details ─ Creation Call Stack ─ References ─[Call Tree]─────────────────
+                         │ Id Routine Name       RefCount Change  Routine Hit Count on Enter  Source
+                         │ 11 ▾ <Root>                         1                           7      10
+                         │ 12   ▾ Thread 2808                 -2                           2      11
+                         │ 13     ▾ main                       2                           2      12
+                         │ 14         main                     0                           5      13
+                         │ 15       OpenFile                   0                           5      14
+                         │ 16       Worker::Run                2                           4      15
+                         │
+ aqtime-refcount.db │ refcount-tree │ row 1/6                                                ? help
+SCREEN
+)
+expect_screen aqtime_objects_refcount_tree "$(pv_screen $'Shift-Tab j j Tab j j\nTab Right Right' aqtime-refcount.db --size 100x30)" "$expected"
+
+# AQTime function trace, second result set: the call trace grouped by thread
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Call Trace ─────────────────────────────────────────────────────
+aqtime-trace.db          │ Id  Call No Routine Name                        Thread  CPU Cache Misses
+  Run 1 - Elapsed Time   │             ▾ Thread 7001                         7001
+    Summary (8)          │  1        1   ▾ WinMain                           7001             12898
+    Threads (2)          │  2        2     ▾ ReadFile(a, b)                  7001              5467
+    Call Trace (21)      │  3        3         exit_handler                  7001             15739
+    Routines (8)         │  4        4     render\x09frame                   7001             17315
+    Call Routes (17)     │             ▾ Thread 7002                         7002
+    Lines (24)           │  5        1     WinMain                           7002              4194
+  Run 2 - Cache Misses   │  6        2   ▾ render\x09frame                   7002              9195
+    Summary (8)          │  7        3     ▾ render\x09frame                 7002              1612
+    Threads (2)          │  8        4       ▾ CDocument::Serialize          7002              8922
+    Call Trace (23)      │  9        5         ▾ fib                         7002             15399
+    Routines (8)         │ 10        6           ▾ render\x09frame           7002             15215
+    Call Routes (20)     │ 11        7               CDocument::Serialize    7002              1672
+    Lines (24)           │ 12        8               CDocument::Serialize    7002             11786
+                         │ 13        9     ▾ CDocument::Serialize            7002              8326
+                         │ 14       10       ▾ CDocument::Serialize          7002              2871
+                         │ 15       11           memcpy                      7002             16218
+                         │─ Details ─[Parameters on enter]─ Parameters on exit ─────────────────────
+                         │Nothing of this kind for the selected row
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+ aqtime-trace.db │ call-trace │ row 1/25                                                     ? help
+SCREEN
+)
+expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' aqtime-trace.db --size 100x30)" "$expected"
+
+# <Dump> writes intermediate screens; Backspace returns from a drill-down.
+s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-timing.txt --size 80x24)
+[ "$(printf '%s\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
+first=$(printf '%s\n' "$s" | awk '/^----$/ { exit } { print }')
+last=$(printf '%s\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
+expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers (Routines)"
+expect_screen back_returns "$last" "$first"
+
+# Every view of every sample (every format, every result set) opens and
+# draws: walk the Explorer with a <Dump> per item, then look for each view
+# id of `profview info` in a status bar.
+for f in *.txt *.db; do
+  ids=$("$PROFVIEW" info --json "$f" | grep -o '"id":"[a-z-]*"' | cut -d'"' -f4 | sort -u)
+  items=$("$PROFVIEW" info --json "$f" | grep -o '"id":' | wc -l)
+  keys=$'Shift-Tab
+<Dump>'
+  for ((i = 0; i < items + 2; i++)); do keys="$keys"$'
+j
+<Dump>'; done
+  s=$(pv_screen "$keys" "$f" --size 90x26)
+  for id in $ids; do
+    case "$s" in *"│ $id │"*) ;; *) fail "$f: view $id never shown" ;; esac
+  done
+done
+echo "ok: every view of every sample draws"
+echo PASS

@@ -1,0 +1,771 @@
+/* Unit tests for src/model/timeline.c and the winIDEA views
+ * (src/formats/winidea_views.c): contexts from each of the four sources
+ * (FORMATS.md §3), depths, implicit frames, --context-area, and the views
+ * read through pv_view_cell. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profview/timeline.h"
+
+#define FN_F 0x00000001u
+#define FN_G 0x00000002u
+
+static unsigned kind_of(char k)
+{
+    switch (k) {
+    case 'E':
+        return PV_WI_ENTRY;
+    case 'S':
+        return PV_WI_SUSPEND;
+    case 'R':
+        return PV_WI_RESUME;
+    case 'X':
+        return PV_WI_EXIT;
+    default:
+        return PV_WI_WRITE;
+    }
+}
+
+static void ev(pv_wi_data *d, uint32_t handle, char kind, uint64_t value, int64_t time)
+{
+    pv_wi_add_event(d, handle, kind_of(kind), value, time);
+}
+
+static pv_wi_data *data_new(void)
+{
+    pv_wi_data *d = calloc(1, sizeof *d);
+    pv_wi_data_init(d);
+    return d;
+}
+
+static void data_free(pv_wi_data *d)
+{
+    pv_wi_data_free(d);
+    free(d);
+}
+
+static size_t add_state(pv_wi_data *d, uint32_t handle, uint64_t value)
+{
+    size_t a = pv_wi_add_area(d, handle, NULL, 0);
+    d->areas[a].has_value = true;
+    d->areas[a].value = value;
+    return a;
+}
+
+static const char *ctx_of(const pv_timeline_index *ix, size_t event)
+{
+    return pv_tl_context_name(ix, ix->event_context[event]);
+}
+
+/* (1) %CONTEXT%: each function event names its context; the running
+ * context is the one of the latest function event.
+ * f E@0 (A), g E@5 (B), g X@8 (B), f X@10 (A):
+ *   running(A) = [0,5) + [10,10) -> f gross = 5, call = 10; g gross 3.
+ * A line that named no context goes to Unknown. */
+static void test_context_from_text(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x0, "A", 1);
+    pv_wi_add_context(d, 0x1, "B", 1);
+    ev(d, FN_F, 'E', 0, 0);
+    ev(d, FN_G, 'E', 0, 5);
+    ev(d, FN_G, 'X', 0, 8);
+    ev(d, FN_F, 'X', 0, 10);
+    ev(d, FN_G, 'E', 0, 12);
+    static const uint16_t text[] = {0, 1, 1, 0, UINT16_MAX};
+    d->timeline.text_context = malloc(sizeof text);
+    memcpy(d->timeline.text_context, text, sizeof text);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_TEXT);
+    assert_string_equal(ctx_of(&ix, 0), "A");
+    assert_string_equal(ctx_of(&ix, 1), "B");
+    assert_string_equal(ctx_of(&ix, 4), "Unknown");
+    assert_int_equal(ix.event_depth[1], 0); /* B has its own stack */
+    const pv_tl_stat_row *f = pv_timeline_find_stat(&ix, 0, ix.event_context[0]);
+    assert_non_null(f);
+    assert_int_equal(f->t[PV_WI_STAT_GROSS], 5);
+    assert_int_equal(f->t[PV_WI_STAT_CALL], 10);
+    const pv_tl_stat_row *g = pv_timeline_find_stat(&ix, 1, ix.event_context[1]);
+    assert_int_equal(g->t[PV_WI_STAT_GROSS], 3);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* Two state variables whose states all are CONTEXTS handles (A = 1, B = 2):
+ * Other (20000005) and Task (20000006).  Events:
+ *   Task=1@0, Other=2@0, f E@1, Task=2@2, g E@3, g X@4, Task=1@5, f X@6.
+ * With Task: f in A, g in B (depth 0).  With Other: both in B, g depth 1. */
+static pv_wi_data *two_context_areas(void)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, FN_G, "g", 1);
+    pv_wi_add_area(d, 0x20000005u, "Other", 5);
+    add_state(d, 0x30000005u, 1);
+    add_state(d, 0x30000005u, 2);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4);
+    add_state(d, 0x30000006u, 1);
+    add_state(d, 0x30000006u, 2);
+    ev(d, 0x20000006u, 'W', 1, 0);
+    ev(d, 0x20000005u, 'W', 2, 0);
+    ev(d, FN_F, 'E', 0, 1);
+    ev(d, 0x20000006u, 'W', 2, 2);
+    ev(d, FN_G, 'E', 0, 3);
+    ev(d, FN_G, 'X', 0, 4);
+    ev(d, 0x20000006u, 'W', 1, 5);
+    ev(d, FN_F, 'X', 0, 6);
+    return d;
+}
+
+static void check_context_area(const char *option, const char *f_ctx, const char *g_ctx,
+                               unsigned g_depth, size_t warnings)
+{
+    pv_wi_data *d = two_context_areas();
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.context_area = option;
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, &o, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
+    assert_string_equal(ctx_of(&ix, 2), f_ctx);
+    assert_string_equal(ctx_of(&ix, 4), g_ctx);
+    assert_int_equal(ix.event_depth[4], g_depth);
+    assert_int_equal(diag.warnings, warnings);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* (2) the context area: detected (the first qualifying variable of the
+ * mapping: Other), by name, by variable handle, by state handle; an unknown
+ * name warns and falls back to detection. */
+static void test_context_area_choice(void **state)
+{
+    (void)state;
+    check_context_area(NULL, "B", "B", 1, 0);
+    check_context_area("Task", "A", "B", 0, 0);
+    check_context_area("Other", "B", "B", 1, 0);
+    check_context_area("20000006", "A", "B", 0, 0);
+    check_context_area("0x30000006", "A", "B", 0, 0);
+    check_context_area("nope", "B", "B", 1, 1);
+}
+
+/* (2) detected from the written values when the mapping lists no states:
+ * CurrentTask takes 0x1 then 0x2, both CONTEXTS handles; events before the
+ * first switch belong to Unknown. */
+static void test_context_area_from_writes(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "TSK: one", 8);
+    pv_wi_add_context(d, 0x2, "TSK: two", 8);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, 0x20000009u, "CurrentTask", 11);
+    pv_wi_add_area(d, 0x2000000Au, "Counter", 7);
+    ev(d, FN_F, 'E', 0, 0);
+    ev(d, FN_F, 'X', 0, 1);
+    ev(d, 0x2000000Au, 'W', 7, 1); /* 7 is not a context: not a candidate */
+    ev(d, 0x20000009u, 'W', 1, 2);
+    ev(d, FN_F, 'E', 0, 3);
+    ev(d, 0x20000009u, 'W', 2, 4);
+    ev(d, FN_F, 'E', 0, 5);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
+    assert_string_equal(pv_tl_area_name(&ix, ix.context_area), "CurrentTask");
+    assert_string_equal(ctx_of(&ix, 0), "Unknown");
+    assert_string_equal(ctx_of(&ix, 4), "TSK: one");
+    assert_string_equal(ctx_of(&ix, 6), "TSK: two");
+    assert_int_equal(ix.event_depth[6], 0);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* Decision (docs/winidea-model.md): a flag with states 0 and 1 is not a
+ * context area just because CONTEXTS lists handles 0x0 .. 0x4 (2 of 5 <
+ * half); named explicitly, it is. */
+static void test_context_area_needs_coverage(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    for (unsigned c = 0; c < 5; c++) {
+        char name[8];
+        snprintf(name, sizeof name, "T%u", c);
+        pv_wi_add_context(d, c, name, strlen(name));
+    }
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, 0x20000000u, "s_cStatic", 9);
+    add_state(d, 0x30000000u, 0);
+    add_state(d, 0x30000000u, 1);
+    ev(d, 0x20000000u, 'W', 1, 0);
+    ev(d, FN_F, 'E', 0, 1);
+    ev(d, 0x20000000u, 'W', 0, 2);
+    ev(d, FN_F, 'X', 0, 3);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_UNKNOWN);
+    assert_string_equal(ctx_of(&ix, 1), "Unknown");
+    pv_timeline_index_free(&ix);
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.context_area = "s_cStatic";
+    assert_true(pv_timeline_index_build(&ix, d, &o, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
+    assert_string_equal(ctx_of(&ix, 1), "T1");
+    /* f X at 3 runs in T0 (switched at 2): f's first event there, implicit */
+    assert_string_equal(ctx_of(&ix, 3), "T0");
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* FORMATS.md §3: a STATISTICS CONTEXT(...) label matches a CONTEXTS name
+ * exactly, or after removing a one-word type prefix. */
+static void test_match_context_label(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x0, "extendedTaskFirst", 17);
+    pv_wi_add_context(d, 0x1, "ISR: timer", 10);
+    assert_int_equal(pv_wi_match_context(d, "extendedTaskFirst"), 0);
+    assert_int_equal(pv_wi_match_context(d, "TSK: extendedTaskFirst"), 0);
+    assert_int_equal(pv_wi_match_context(d, "ISR: timer"), 1);
+    assert_int_equal(pv_wi_match_context(d, "timer"), 1);
+    assert_int_equal(pv_wi_match_context(d, "two words: timer"), PV_WI_NONE);
+    assert_int_equal(pv_wi_match_context(d, "other"), PV_WI_NONE);
+    data_free(d);
+}
+
+/* (3) the v1.1 core index, and (4) Unknown for a v1.0 timeline. */
+static void test_context_core_and_unknown(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    ev(d, FN_F, 'E', 0, 0);
+    ev(d, FN_F, 'E', 0, 1);
+    ev(d, FN_F, 'X', 0, 2);
+    unsigned char *r = d->timeline.owned;
+    r[4] = (unsigned char)(PV_WI_ENTRY | 3u << 4); /* core 3 */
+    r[5] = 0;
+    r[24 + 4] = (unsigned char)PV_WI_ENTRY; /* core 0 */
+    r[24 + 5] = 0;
+    /* event 2 keeps core 0xFF: Unknown */
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_CORE);
+    assert_string_equal(ctx_of(&ix, 0), "core 3");
+    assert_string_equal(ctx_of(&ix, 1), "core 0");
+    assert_string_equal(ctx_of(&ix, 2), "Unknown");
+    /* f X in Unknown is its first event there: an implicit frame, depth 0 */
+    assert_int_equal(ix.event_depth[2], 0);
+    pv_timeline_index_free(&ix);
+
+    /* the same records as v1.0: event type in bits 24-27, no core */
+    for (size_t i = 0; i < d->timeline.count; i++) {
+        unsigned char *w = d->timeline.owned + i * PV_WI_RECORD_SIZE + 4;
+        unsigned kind = w[0] & 0xFu;
+        w[0] = w[1] = w[2] = 0;
+        w[3] = (unsigned char)kind;
+    }
+    d->timeline.version = 10;
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_UNKNOWN);
+    assert_int_equal(ix.context_count, 1);
+    assert_string_equal(ctx_of(&ix, 0), "Unknown");
+    /* f E, f E (recursion), f X: depths 0, 1, 1 */
+    assert_int_equal(ix.event_depth[1], 1);
+    assert_int_equal(ix.event_depth[2], 1);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* Implicit frames: a S@0 (implicit, bottom), b E@5 X@6 (depth 1), c S@7
+ * (implicit, goes below a: depth 0), a R@8 (a is now at depth 1), a X@9,
+ * c R@10, c X@11.  Depths: 0 1 1 0 1 1 0 0. */
+static void test_implicit_frame_order(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    ev(d, 0xAu, 'S', 0, 0);
+    ev(d, 0xBu, 'E', 0, 5);
+    ev(d, 0xBu, 'X', 0, 6);
+    ev(d, 0xCu, 'S', 0, 7);
+    ev(d, 0xAu, 'R', 0, 8);
+    ev(d, 0xAu, 'X', 0, 9);
+    ev(d, 0xCu, 'R', 0, 10);
+    ev(d, 0xCu, 'X', 0, 11);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    static const uint16_t depth[] = {0, 1, 1, 0, 1, 1, 0, 0};
+    for (size_t i = 0; i < PV_ARRAY_LEN(depth); i++)
+        assert_int_equal(ix.event_depth[i], depth[i]);
+    assert_int_equal(diag.warnings, 0);
+    /* calls: c (outermost implicit), a (implicit), b; b's parent a, a's c */
+    assert_int_equal(ix.call_count, 3);
+    assert_string_equal(pv_tl_area_name(&ix, ix.event_area[ix.call_entry[0] & 0x7FFFFFFFu]),
+                        "0x0000000C");
+    assert_string_equal(pv_tl_area_name(&ix, ix.event_area[ix.call_entry[1] & 0x7FFFFFFFu]),
+                        "0x0000000A");
+    assert_int_equal(ix.call_parent[0], PV_TL_OPEN);
+    assert_int_equal(ix.call_parent[1], 0);
+    assert_int_equal(ix.call_parent[2], 1);
+    /* implicit area entries take their type from the top nibble */
+    assert_true(ix.areas[ix.event_area[0]].implicit);
+    assert_int_equal(ix.areas[ix.event_area[0]].type, PV_WI_FUNCTION);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* ---- views, through pv_view_cell */
+
+static pv_file *file_new(void)
+{
+    pv_file *f = calloc(1, sizeof *f);
+    f->path = strdup("test.txt");
+    pv_diag_init(&f->diag);
+    return f;
+}
+
+static const pv_view *view(const pv_file *f, const char *id)
+{
+    const pv_view *v = pv_set_find_view(f->sets[0], id);
+    assert_non_null(v);
+    return v;
+}
+
+static int64_t cell_int(const pv_view *v, size_t row, const char *col)
+{
+    size_t c = pv_view_column(v, col);
+    assert_int_not_equal(c, PV_NO_ROW);
+    pv_cell cell;
+    pv_view_cell(v, row, c, &cell);
+    assert_true(cell.present);
+    return cell.v.i;
+}
+
+static bool cell_present(const pv_view *v, size_t row, const char *col)
+{
+    pv_cell cell;
+    pv_view_cell(v, row, pv_view_column(v, col), &cell);
+    return cell.present;
+}
+
+static const char *cell_text(const pv_view *v, size_t row, const char *col)
+{
+    static char text[256];
+    size_t c = pv_view_column(v, col);
+    assert_int_not_equal(c, PV_NO_ROW);
+    pv_cell cell;
+    pv_view_cell(v, row, c, &cell);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(&cell, &b);
+    snprintf(text, sizeof text, "%s", pv_buf_cstr(&b));
+    pv_buf_free(&b);
+    return text;
+}
+
+static void has_columns(const pv_view *v, const char *const *ids)
+{
+    for (size_t i = 0; ids[i]; i++)
+        if (pv_view_column(v, ids[i]) == PV_NO_ROW)
+            fail_msg("view %s lacks column %s", v->id, ids[i]);
+}
+
+/* The missing-entry recording of test_statistics (g E@10 X@20, f X@30,
+ * main R@30, h E@40 X@50, main X@60) plus a line, a state variable and
+ * exported statistics. */
+static pv_file *build_views(void)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x7, "extendedTaskFirst", 17);
+    pv_wi_add_area(d, 0x0, "main", 4);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, FN_G, "g", 1);
+    pv_wi_add_area(d, 0x3u, "h", 1);
+    size_t line = pv_wi_add_area(d, 0x10000000u, "x = 1;", 6);
+    d->areas[line].has_value = true;
+    d->areas[line].value = 52;
+    pv_wi_add_area(d, 0x20000000u, "Mode", 4);
+    add_state(d, 0x30000000u, 0);
+    add_state(d, 0x30000000u, 5);
+    ev(d, FN_G, 'E', 0, 10);
+    ev(d, FN_G, 'X', 0, 20);
+    ev(d, FN_F, 'X', 0, 30);
+    ev(d, 0x0, 'R', 0, 30);
+    ev(d, 0x20000000u, 'W', 5, 35);
+    ev(d, 0x3u, 'E', 0, 40);
+    ev(d, 0x3u, 'X', 0, 50);
+    ev(d, 0x20000000u, 'W', 0, 55);
+    ev(d, 0x0, 'X', 0, 60);
+    pv_wi_stat_row *s = pv_wi_add_stat(d);
+    s->handle = 0x0;
+    s->has_count = true;
+    s->count = 1;
+    s->present = 1u << PV_WI_STAT_NET;
+    s->t[PV_WI_STAT_NET] = 267;
+    s = pv_wi_add_stat(d);
+    s->handle = FN_F;
+    s->context = pv_strpool_add(&d->pool, "TSK: extendedTaskFirst", 22);
+    s = pv_wi_add_stat(d);
+    s->handle = 0x30000000u;
+    s->has_value = true;
+    s->value = 5;
+    s->area_class = 1;
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, NULL), PV_LOAD_OK);
+    return f;
+}
+
+static void test_views_timeline(void **state)
+{
+    (void)state;
+    pv_file *f = build_views();
+    const pv_view *t = view(f, "timeline");
+    static const char *const cols[] = {"id",   "index", "time",  "context", "core", "handle",
+                                       "name", "event", "value", "depth",   NULL};
+    has_columns(t, cols);
+    assert_int_equal(pv_view_rows(t), 9);
+    static const int64_t depth[] = {0, 0, 0, 0, 0, 1, 1, 0, 0};
+    for (size_t r = 0; r < 9; r++)
+        assert_int_equal(cell_int(t, r, "depth"), depth[r]);
+    assert_string_equal(cell_text(t, 2, "event"), "X");
+    assert_string_equal(cell_text(t, 2, "name"), "f");
+    assert_string_equal(cell_text(t, 2, "handle"), "0x00000001");
+    assert_string_equal(cell_text(t, 4, "value"), "0x5");
+    assert_string_equal(cell_text(t, 4, "context"), ""); /* data: no context */
+    assert_false(cell_present(t, 0, "value"));
+    assert_false(cell_present(t, 0, "core"));
+    /* a context area is not detected (state values 0, 5 are not all handles) */
+    assert_string_equal(cell_text(t, 0, "context"), "Unknown");
+    /* events are grouped by area for filters */
+    assert_non_null(t->ops->row_group);
+    assert_int_equal(t->ops->row_group(t, 5), t->ops->row_group(t, 6));
+    assert_int_not_equal(t->ops->row_group(t, 5), t->ops->row_group(t, 0));
+    /* call-stack-at h E (event 5): h, then main */
+    pv_view *cs = pv_view_open_detail(t, pv_view_detail_index(t, "call-stack-at"), 5);
+    assert_non_null(cs);
+    assert_int_equal(pv_view_rows(cs), 2);
+    assert_string_equal(cell_text(cs, 0, "routine"), "h");
+    assert_string_equal(cell_text(cs, 1, "routine"), "main");
+    assert_int_equal(cell_int(cs, 1, "position"), 1);
+    pv_view_free(cs);
+    /* the statistics of h: Unknown and Neutral */
+    pv_view *as = pv_view_open_detail(t, pv_view_detail_index(t, "area-statistics"), 5);
+    assert_int_equal(pv_view_rows(as), 2);
+    assert_string_equal(cell_text(as, 1, "context"), "Neutral");
+    assert_int_equal(cell_int(as, 0, "call"), 10);
+    pv_view_free(as);
+    pv_file_free(f);
+}
+
+/* call-trace: main (implicit, outermost), f (implicit), g (inside f), h
+ * (inside main).  time = net, time_with_children = gross (see
+ * test_statistics: f 20/20, main 30/50, g 10/10, h 10/10). */
+static void test_views_call_trace_routines(void **state)
+{
+    (void)state;
+    pv_file *f = build_views();
+    const pv_view *ct = view(f, "call-trace");
+    static const char *const cols[] = {"id",    "parent", "call_no", "routine",
+                                       "depth", "thread", "time",    "time_with_children",
+                                       NULL};
+    has_columns(ct, cols);
+    assert_true(pv_view_is_tree(ct));
+    assert_int_equal(pv_view_rows(ct), 4);
+    static const char *const routine[] = {"main", "f", "g", "h"};
+    static const char *const parent[] = {"", "1", "2", "1"};
+    static const int64_t depth[] = {0, 1, 2, 1};
+    static const int64_t net[] = {30, 20, 10, 10};
+    static const int64_t gross[] = {50, 20, 10, 10};
+    for (size_t r = 0; r < 4; r++) {
+        assert_string_equal(cell_text(ct, r, "routine"), routine[r]);
+        assert_string_equal(cell_text(ct, r, "parent"), parent[r]);
+        assert_int_equal(cell_int(ct, r, "depth"), depth[r]);
+        assert_int_equal(cell_int(ct, r, "call_no"), (int64_t)r + 1);
+        assert_int_equal(cell_int(ct, r, "time"), net[r]);
+        assert_int_equal(cell_int(ct, r, "time_with_children"), gross[r]);
+        assert_string_equal(cell_text(ct, r, "thread"), "Unknown");
+        assert_int_equal((int64_t)pv_view_depth(ct, r), depth[r]);
+    }
+    /* the events of g's call: its E and X */
+    pv_view *evs = pv_view_open_detail(ct, pv_view_detail_index(ct, "call-events"), 2);
+    assert_int_equal(pv_view_rows(evs), 2);
+    assert_string_equal(cell_text(evs, 1, "event"), "X");
+    pv_view_free(evs);
+
+    const pv_view *rt = view(f, "routines");
+    static const char *const rcols[] = {
+        "id", "routine", "module", "hits", "time", "time_with_children", NULL};
+    has_columns(rt, rcols);
+    assert_int_equal(pv_view_rows(rt), 4);
+    assert_string_equal(cell_text(rt, 2, "routine"), "g");
+    assert_int_equal(cell_int(rt, 2, "hits"), 1);
+    assert_int_equal(cell_int(rt, 0, "time_with_children"), 50);
+    /* callers of g: f, once, g's time with children 10 */
+    pv_view *callers = pv_view_open_detail(rt, pv_view_detail_index(rt, "callers"), 2);
+    assert_int_equal(pv_view_rows(callers), 1);
+    assert_string_equal(cell_text(callers, 0, "routine"), "f");
+    assert_int_equal(cell_int(callers, 0, "hits"), 1);
+    assert_int_equal(cell_int(callers, 0, "time"), 10);
+    pv_view_free(callers);
+    /* callees of main: f and h */
+    pv_view *callees = pv_view_open_detail(rt, pv_view_detail_index(rt, "callees"), 0);
+    assert_int_equal(pv_view_rows(callees), 2);
+    pv_view_free(callees);
+    pv_file_free(f);
+}
+
+static void test_views_statistics_and_data(void **state)
+{
+    (void)state;
+    pv_file *f = build_views();
+    const pv_view *st = view(f, "statistics");
+    static const char *const cols[] = {
+        "id",          "handle",      "type",       "name",       "value",    "context",
+        "count",       "net",         "net_min",    "net_max",    "net_avg",  "gross",
+        "gross_min",   "gross_max",   "gross_avg",  "call",       "call_min", "call_max",
+        "call_avg",    "period_min",  "period_max", "period_avg", "outside",  "outside_min",
+        "outside_max", "outside_avg", NULL};
+    has_columns(st, cols);
+    /* main, f, g, h: Unknown + Neutral each = 8; Mode, state 5, state 0 = 3 */
+    assert_int_equal(pv_view_rows(st), 11);
+    assert_string_equal(cell_text(st, 0, "context"), "Unknown");
+    assert_string_equal(cell_text(st, 1, "context"), "Neutral");
+    assert_string_equal(cell_text(st, 0, "type"), "function");
+    assert_int_equal(cell_int(st, 0, "net"), 30);
+    size_t state_rows = 0;
+    for (size_t r = 0; r < pv_view_rows(st); r++)
+        if (strcmp(cell_text(st, r, "type"), "state") == 0) {
+            state_rows++;
+            assert_string_equal(cell_text(st, r, "context"), "");
+            /* state 5 from 35 to 55 = 20; state 0 from 55 to the end 60 = 5 */
+            int64_t want = strcmp(cell_text(st, r, "value"), "0x5") == 0 ? 20 : 5;
+            assert_int_equal(cell_int(st, r, "net"), want);
+        }
+    assert_int_equal(state_rows, 2);
+
+    /* details: main's calls in Unknown (one, net 30); Mode state 5's history */
+    pv_view *calls = pv_view_open_detail(st, pv_view_detail_index(st, "area-calls"), 0);
+    assert_int_equal(pv_view_rows(calls), 1);
+    assert_int_equal(cell_int(calls, 0, "time"), 30);
+    assert_int_equal(cell_int(calls, 0, "call_time"), 50);
+    pv_view_free(calls);
+    size_t last = pv_view_rows(st) - 1; /* areas in mapping order: state 5 is last */
+    assert_string_equal(cell_text(st, last, "value"), "0x5");
+    pv_view *hist = pv_view_open_detail(st, pv_view_detail_index(st, "value-history"), last);
+    assert_int_equal(pv_view_rows(hist), 1);
+    assert_int_equal(cell_int(hist, 0, "duration"), 20);
+    pv_view_free(hist);
+    assert_null(pv_view_open_detail(st, pv_view_detail_index(st, "value-history"), 0));
+
+    const pv_view *ex = view(f, "statistics-exported");
+    has_columns(ex, cols);
+    assert_int_equal(pv_view_rows(ex), 3);
+    assert_string_equal(cell_text(ex, 0, "context"), "Unknown");
+    assert_int_equal(cell_int(ex, 0, "net"), 267);
+    assert_false(cell_present(ex, 0, "gross")); /* not in the file */
+    assert_string_equal(cell_text(ex, 1, "context"), "extendedTaskFirst");
+    assert_string_equal(cell_text(ex, 2, "context"), "");
+    assert_string_equal(cell_text(ex, 2, "value"), "0x5");
+
+    const pv_view *lines = view(f, "lines");
+    static const char *const lcols[] = {"id", "handle", "name", "line", "function", NULL};
+    has_columns(lines, lcols);
+    assert_int_equal(pv_view_rows(lines), 1);
+    assert_int_equal(cell_int(lines, 0, "line"), 52);
+    assert_string_equal(cell_text(lines, 0, "function"), "h");
+
+    const pv_view *data = view(f, "data");
+    static const char *const dcols[] = {"id", "handle", "type", "name", "value", NULL};
+    has_columns(data, dcols);
+    assert_int_equal(pv_view_rows(data), 3);
+    assert_string_equal(cell_text(data, 2, "type"), "state");
+    assert_string_equal(cell_text(data, 2, "name"), "Mode");
+    pv_view *vh = pv_view_open_detail(data, pv_view_detail_index(data, "value-history"), 2);
+    assert_int_equal(pv_view_rows(vh), 1);
+    assert_int_equal(cell_int(vh, 0, "time"), 35);
+    assert_int_equal(cell_int(vh, 0, "duration"), 20);
+    pv_view_free(vh);
+
+    const pv_view *ctx = view(f, "contexts");
+    static const char *const ccols[] = {"id", "handle", "name", NULL};
+    has_columns(ctx, ccols);
+    assert_int_equal(pv_view_rows(ctx), 1);
+    pv_file_free(f);
+}
+
+/* --from/--to: the timeline holds only the events in the window. */
+static void test_views_window(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    static const int64_t t[] = {0, 10, 20, 30, 40, 48, 60, 70};
+    for (size_t i = 0; i < PV_ARRAY_LEN(t); i++)
+        ev(d, FN_F, i % 2 ? 'X' : 'E', 0, t[i]);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    o.has_from = o.has_to = true;
+    o.from = 25;
+    o.to = 65;
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_view *tl = view(f, "timeline");
+    assert_int_equal(pv_view_rows(tl), 4);
+    assert_int_equal(cell_int(tl, 0, "index"), 3);
+    assert_int_equal(cell_int(tl, 0, "time"), 30);
+    /* calls overlapping [25, 65]: those entered at 20, 40, 60 */
+    assert_int_equal(pv_view_rows(view(f, "call-trace")), 3);
+    pv_file_free(f);
+}
+
+/* Garbage in: random handles, codes 0..15, times that sometimes go back,
+ * W on functions, exits of areas never entered.  The index is built, warns,
+ * and keeps its invariants: every call's parent comes before it (pre-order)
+ * and lies in the same context; depths stay below the event count. */
+static void test_random_events_keep_invariants(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    for (int round = 0; round < 20; round++) {
+        pv_wi_data *d = data_new();
+        pv_wi_add_context(d, 0x1, "A", 1);
+        pv_wi_add_context(d, 0x2, "B", 1);
+        size_t n = 500;
+        int64_t time = 0;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint32_t r = (uint32_t)(seed >> 33);
+            static const uint32_t handles[] = {0x0,         0x1,         0x2,
+                                               0x10000000u, 0x20000000u, 0x30000000u,
+                                               0x40000000u, 0x50000000u, 0xF0000000u};
+            uint32_t h = handles[r % PV_ARRAY_LEN(handles)];
+            unsigned kind = (r >> 8) % 16 < 12 ? (r >> 8) % 5 : (r >> 8) % 16;
+            time += (int64_t)((r >> 12) % 7) - 1;
+            pv_wi_add_event(d, h, kind, (r >> 16) % 3, time);
+        }
+        if (round % 2) { /* %CONTEXT% with valid, missing and out-of-range indices */
+            d->timeline.text_context = malloc(n * sizeof *d->timeline.text_context);
+            for (size_t i = 0; i < n; i++)
+                d->timeline.text_context[i] = (uint16_t)(i % 4 == 3 ? UINT16_MAX : i % 3);
+        }
+        pv_timeline_index ix;
+        pv_diag diag;
+        pv_diag_init(&diag);
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round % 3 == 0;
+        o.from = 50;
+        assert_true(pv_timeline_index_build(&ix, d, &o, &diag));
+        assert_true(diag.warnings > 0);
+        for (size_t k = 0; k < ix.call_count; k++) {
+            uint32_t p = ix.call_parent[k];
+            if (p == PV_TL_OPEN)
+                continue;
+            assert_true(p < k);
+            uint32_t ek = ix.call_entry[k] & 0x7FFFFFFFu, ep = ix.call_entry[p] & 0x7FFFFFFFu;
+            assert_int_equal(ix.event_context[ek], ix.event_context[ep]);
+        }
+        for (size_t i = 0; i < n; i++)
+            assert_true(ix.event_depth[i] < n);
+        pv_timeline_index_free(&ix);
+        pv_diag_free(&diag);
+        data_free(d);
+    }
+}
+
+/* Deferred indexing (cat): the first events are read after indexing only a
+ * prefix; any other view finishes the index, with the same numbers as an
+ * eager load. */
+static void test_views_deferred_index(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    for (int i = 0; i < 200000; i++) /* f E/X pairs, 10 ns apart */
+        ev(d, FN_F, i % 2 ? 'X' : 'E', 0, (int64_t)i * 10);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    o.defer_index = true;
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_timeline_index *ix = pv_wi_file_index(f);
+    assert_non_null(ix);
+    const pv_view *tl = view(f, "timeline");
+    assert_int_equal(pv_view_rows(tl), 200000);
+    assert_int_equal(cell_int(tl, 1, "depth"), 0);
+    assert_false(ix->complete);
+    assert_true(ix->indexed < 200000);
+    const pv_view *st = view(f, "statistics");
+    assert_int_equal(pv_view_rows(st), 2); /* f in Unknown, Neutral */
+    assert_true(ix->complete);
+    /* 100000 calls of 10 ns each */
+    assert_int_equal(cell_int(st, 0, "count"), 100000);
+    assert_int_equal(cell_int(st, 0, "call"), 1000000);
+    assert_int_equal(cell_int(st, 0, "call_max"), 10);
+    assert_int_equal(pv_view_rows(view(f, "call-trace")), 100000);
+    assert_int_equal(pv_view_rows(view(f, "routines")), 1);
+    pv_file_free(f);
+}
+
+/* A mapping without a timeline: every view exists and is empty or small. */
+static void test_views_empty_timeline(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, NULL), PV_LOAD_OK);
+    assert_int_equal(pv_view_rows(view(f, "timeline")), 0);
+    assert_int_equal(pv_view_rows(view(f, "call-trace")), 0);
+    assert_int_equal(pv_view_rows(view(f, "statistics")), 0);
+    assert_int_equal(pv_view_rows(view(f, "routines")), 0);
+    pv_file_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_context_from_text),
+        cmocka_unit_test(test_context_area_choice),
+        cmocka_unit_test(test_context_area_from_writes),
+        cmocka_unit_test(test_context_area_needs_coverage),
+        cmocka_unit_test(test_match_context_label),
+        cmocka_unit_test(test_context_core_and_unknown),
+        cmocka_unit_test(test_implicit_frame_order),
+        cmocka_unit_test(test_views_timeline),
+        cmocka_unit_test(test_views_call_trace_routines),
+        cmocka_unit_test(test_views_statistics_and_data),
+        cmocka_unit_test(test_views_window),
+        cmocka_unit_test(test_random_events_keep_invariants),
+        cmocka_unit_test(test_views_empty_timeline),
+        cmocka_unit_test(test_views_deferred_index),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1372 @@
+/* Unit tests for src/tui: key names and rebinding (config), themes and bad
+ * theme files, escaping names for the terminal, the history stack, the
+ * scripted-keys parser, and golden screens of the viewer over views built
+ * here with pv_table (every pane and view kind). */
+#include <fcntl.h>
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profview/table.h"
+#include "tui/app.h"
+#include "tui/config.h"
+#include "tui/group.h"
+#include "tui/history.h"
+#include "tui/keymap.h"
+#include "tui/keyscript.h"
+#include "tui/report.h"
+#include "tui/text.h"
+#include "tui/theme.h"
+
+/* ---- a small profile built by hand */
+
+enum { R_ID, R_ROUTINE, R_MODULE, R_HITS, R_TIME, R_COUNT };
+static const pv_column routine_cols[] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"module", "Module", PV_TYPE_STRING, 0},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
+};
+enum { K_ID, K_ROUTINE, K_HITS, K_COUNT };
+static const pv_column caller_cols[] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+};
+static const pv_detail_def routine_details[] = {
+    {"callers", "Callers"},
+    {"callees", "Callees"},
+};
+enum { T_ID, T_PARENT, T_ROUTINE, T_DEPTH, T_TIME, T_COUNT };
+static const pv_column trace_cols[] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+    {"depth", "Depth", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+static const char *const routine_names[] = {"main", "parse_args", "load\x1b[2Jevil", "compute",
+                                            "print_result"};
+
+/* Callers of routine `row`: the routines before it; callees: after it. */
+static pv_view *open_callers(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)ctx;
+    (void)owner;
+    pv_table *t = pv_table_new(routine_details[detail].id, routine_details[detail].title,
+                               caller_cols, K_COUNT);
+    size_t from = detail == 0 ? 0 : row + 1, to = detail == 0 ? row : 5;
+    for (size_t i = from; i < to; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, K_ID, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, K_ROUTINE, routine_names[i]);
+        pv_table_set_int(t, r, K_HITS, (int64_t)(i * 10 + row));
+    }
+    return pv_table_view(t);
+}
+
+static pv_file *make_file(void)
+{
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("/data/demo.prof");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_warn(&f->diag, "demo.prof: line 3: a warning");
+    pv_result_set *set = pv_file_add_set(f, 1, "Run 1", "test");
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    for (size_t i = 0; i < 5; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, R_ROUTINE, routine_names[i]);
+        pv_table_set_cstr(t, r, R_MODULE, i % 2 ? "app.exe" : "lib.dll");
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 7) % 5 + 1));
+        pv_table_set_int(t, r, R_TIME, (int64_t)(i + 1) * 1234567);
+    }
+    pv_table_set_details(t, routine_details, 2, open_callers, NULL, NULL);
+    pv_set_add_view(set, pv_table_view(t));
+
+    pv_table *tr = pv_table_new("call-trace", "Call trace", trace_cols, T_COUNT);
+    pv_table_make_tree(tr);
+    /* main > (parse_args, compute > (print_result)), main2 */
+    static const struct {
+        const char *name;
+        int parent;
+    } calls[] = {
+        {"main", -1}, {"parse_args", 0}, {"compute", 0}, {"print_result", 2}, {"atexit", -1},
+    };
+    for (size_t i = 0; i < 5; i++) {
+        size_t r = pv_table_add_row(tr);
+        pv_table_set_int(tr, r, T_ID, (int64_t)i + 1);
+        if (calls[i].parent >= 0) {
+            pv_table_set_parent(tr, r, (size_t)calls[i].parent);
+            pv_table_set_int(tr, r, T_PARENT, calls[i].parent + 1);
+        }
+        pv_table_set_cstr(tr, r, T_ROUTINE, calls[i].name);
+        pv_table_set_int(tr, r, T_DEPTH, calls[i].parent < 0 ? 0 : calls[i].parent == 0 ? 1 : 2);
+        pv_table_set_int(tr, r, T_TIME, (int64_t)(5 - i) * 1000);
+    }
+    pv_set_add_view(set, pv_table_view(tr));
+    return f;
+}
+
+static pv_app *make_app(int w, int h, bool utf8)
+{
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, utf8, !utf8, w, h);
+    pv_app_adopt_file(a, make_file());
+    return a;
+}
+
+/* Feeds the key names of `keys` (a scripted-keys text) and returns the
+ * screen text (free it). */
+static char *screen_after(pv_app *a, const char *keys)
+{
+    size_t n, bad = 0;
+    pv_script_event *ev = pv_script_parse(keys, &n, &bad);
+    assert_non_null(ev);
+    for (size_t i = 0; i < n; i++) {
+        pv_app_draw(a);
+        if (ev[i].key == PV_SCRIPT_RESIZE)
+            pv_app_resize(a, ev[i].width, ev[i].height);
+        else
+            pv_app_key(a, ev[i].key);
+        if (pv_app_has_work(a)) {
+            pv_app_draw(a);
+            pv_app_work(a);
+        }
+    }
+    free(ev);
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    return out.data;
+}
+
+static void check_screen(const char *keys, int w, int h, const char *expected)
+{
+    pv_app *a = make_app(w, h, false);
+    char *s = screen_after(a, keys);
+    if (strcmp(s, expected) != 0)
+        fprintf(stderr, "keys: %s\n--- expected\n%s--- got\n%s", keys, expected, s);
+    assert_string_equal(s, expected);
+    free(s);
+    pv_app_free(a);
+}
+
+/* ---- golden screens (tig's habit: keys, a fixed size, the screen) */
+
+static const char golden_table_with_details[] =
+    "- Explorer ---------|- Report: Routines ----------------------------------------\n"
+    "demo.prof           | Id Routine         Module   Hits      Time\n"
+    "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
+    "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
+    "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
+    "                    |  4 compute         app.exe     2  4.938 ms\n"
+    "                    |  5 print_result    lib.dll     4  6.172 ms\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |- Details -[Callers]- Callees -----------------------------\n"
+    "                    | Id Routine     Hits\n"
+    "                    |  1 main           2\n"
+    "                    |  2 parse_args    12\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    " demo.prof | routines | row 3/5 | 1 warning                              ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_details_tabs[] =
+    "- Explorer ---------|- Report: Routines ----------------------------------------\n"
+    "demo.prof           | Id Routine         Module   Hits      Time\n"
+    "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
+    "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
+    "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
+    "                    |  4 compute         app.exe     2  4.938 ms\n"
+    "                    |  5 print_result    lib.dll     4  6.172 ms\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |- Details - Callers -[Callees]-----------------------------\n"
+    "                    | Id Routine          Hits\n"
+    "                    |  2 parse_args         10\n"
+    "                    |  3 load\\x1B[2Jevil    20\n"
+    "                    |  4 compute            30\n"
+    "                    |  5 print_result       40\n"
+    "                    |\n"
+    " demo.prof | callees | row 1/4 | 1 warning                               ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_tree_collapse[] =
+    "- Explorer ---------|- Report: Call trace --------------------------------------\n"
+    "demo.prof           | Id Routine             Depth      Time\n"
+    "  Run 1             |  1 - main                  0  5.000 us\n"
+    "    Routines (5)    |  2     parse_args          1  4.000 us\n"
+    "    Call trace (5)  |  3   + compute             1  3.000 us\n"
+    "                    |  5   atexit                0  1.000 us\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |- Details -------------------------------------------------\n"
+    "                    |This view has no details\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    " demo.prof | call-trace | row 3/4 | 1 warning                            ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_help_screen[] =
+    "- Help: keys (q, Esc or ? closes) ----------------------------------------------\n"
+    " q                  quit           close the help or a drilled-down view; quit\n"
+    " Tab                next-pane      focus the next pane\n"
+    " Shift-Tab          prev-pane      focus the previous pane\n"
+    " Up k               up             move up\n"
+    " Down j             down           move down\n"
+    " Left h             left           scroll left; Explorer: to the parent; Details\n"
+    " Right l            right          scroll right; Explorer: open; Details: next t\n"
+    " PgUp Ctrl-B        page-up        one page up\n"
+    " PgDn Ctrl-F        page-down      one page down\n"
+    " Home g             first          first row\n"
+    " End G              last           last row\n"
+    " Enter              open           open / drill down; in a tree, expand or colla\n"
+    " Space              toggle         expand or collapse the tree node\n"
+    " +                  expand         expand the tree node\n"
+    " -                  collapse       collapse the tree node\n"
+    " *                  expand-all     expand everything below the node\n"
+    " Backspace [        back           back in the navigation history\n"
+    " ]                  forward        forward in the navigation history\n"
+    " /                  search         incremental search in the report\n"
+    " n                  search-next    next match\n"
+    " N                  search-prev    previous match\n"
+    " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_zoom_report[] =
+    "- Report: Routines -------------------------------------------------------------\n"
+    " Id Routine         Module   Hits      Time\n"
+    "  1 main            lib.dll     1  1.234 ms\n"
+    "  2 parse_args      app.exe     3  2.469 ms\n"
+    "  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
+    "  4 compute         app.exe     2  4.938 ms\n"
+    "  5 print_result    lib.dll     4  6.172 ms\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    "\n"
+    " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_drill_down[] =
+    "- Explorer ---------|- Report: Callers (Routines) ------------------------------\n"
+    "demo.prof           | Id Routine   Hits\n"
+    "  Run 1             |  1 main         1\n"
+    "    Routines (5)    |\n"
+    "    Call trace (5)  |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |- Details -------------------------------------------------\n"
+    "                    |This view has no details\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    " demo.prof | callers | row 1/1 | 1 warning                               ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_columns_chooser[] =
+    "- Explorer ---------|- Report: Routines ----------------------------------------\n"
+    "demo.prof           | Id Routine          Hits      Time\n"
+    "  Run 1             |  1 main                1  1.234 ms\n"
+    "    Routines (5)    |  2 parse_args          3  2.469 ms\n"
+    "    Call trace (5)  |  3 load\\x1B[2Jevil     5  3.703 ms\n"
+    "                    |  4 compute             2  4.938 ms\n"
+    "                    |  5 print_result        4  6.172 ms\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |- Details -[Callers]- Callees -----------------------------\n"
+    "                    | Id Routine   Hits\n"
+    "                    |(no rows)\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    "                    |\n"
+    " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
+    "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static const char golden_narrow_terminal[] = "- Report: Routines -------------------------------\n"
+                                             " Id Routine         Module   Hits      Time\n"
+                                             "  1 main            lib.dll     1  1.234 ms\n"
+                                             "  2 parse_args      app.exe     3  2.469 ms\n"
+                                             "  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
+                                             "  4 compute         app.exe     2  4.938 ms\n"
+                                             "  5 print_result    lib.dll     4  6.172 ms\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             "\n"
+                                             " demo.prof | routines | row 1/5 | 1 warning\n"
+                                             "/data/demo.prof: 1 warning (see 'profview info')\n";
+
+static void test_screen_table_with_details(void **state)
+{
+    (void)state;
+    /* Row 3 selected: its callers (rows before it) show in Details. */
+    check_screen("j j", 80, 24, golden_table_with_details);
+}
+
+static void test_screen_details_tabs(void **state)
+{
+    (void)state;
+    check_screen("Tab Right", 80, 24, golden_details_tabs);
+}
+
+static void test_screen_tree_collapse(void **state)
+{
+    (void)state;
+    check_screen("Shift-Tab j Tab j j Space", 80, 24, golden_tree_collapse);
+    /* Expanding again brings the child back; * expands everything below. */
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "Shift-Tab j Tab j j Space Space");
+    assert_non_null(strstr(s, "print_result"));
+    free(s);
+    s = screen_after(a, "g - *");
+    assert_non_null(strstr(s, "print_result"));
+    assert_non_null(strstr(s, "- main"));
+    free(s);
+    pv_app_free(a);
+}
+
+static void test_screen_help(void **state)
+{
+    (void)state;
+    check_screen("?", 80, 24, golden_help_screen);
+    /* The help shows the live bindings: rebinding changes the screen. */
+    pv_app *a = make_app(80, 24, false);
+    char *s0 = screen_after(a, "");
+    char *s1 = screen_after(a, "? q");
+    assert_string_equal(s0, s1); /* q closes the help, does not quit */
+    assert_false(pv_app_done(a));
+    free(s0);
+    free(s1);
+    pv_app_free(a);
+}
+
+static void test_screen_zoom(void **state)
+{
+    (void)state;
+    check_screen("z", 80, 24, golden_zoom_report);
+}
+
+static void test_screen_drill_down_and_back(void **state)
+{
+    (void)state;
+    check_screen("j Enter", 80, 24, golden_drill_down);
+    /* Backspace returns to the routines with row 2 still selected. */
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "j Enter Backspace");
+    assert_non_null(strstr(s, "Report: Routines"));
+    assert_non_null(strstr(s, "row 2/5"));
+    free(s);
+    s = screen_after(a, "]");
+    assert_non_null(strstr(s, "Report: Callers (Routines)"));
+    free(s);
+    s = screen_after(a, "q");
+    assert_non_null(strstr(s, "Report: Routines"));
+    assert_false(pv_app_done(a));
+    free(s);
+    pv_app_free(a);
+}
+
+static void test_screen_columns(void **state)
+{
+    (void)state;
+    check_screen("c j j Space Enter", 80, 24, golden_columns_chooser);
+}
+
+static void test_screen_narrow(void **state)
+{
+    (void)state;
+    check_screen("<Resize 50x14>", 80, 24, golden_narrow_terminal);
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "<Resize 15x4>");
+    assert_string_equal(s, "too small\n\n\n\n");
+    free(s);
+    pv_app_free(a);
+}
+
+/* h in the Explorer goes to the result set, then the file. */
+static void test_explorer_parent(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "Shift-Tab j h");
+    free(s);
+    const pv_grid *g = pv_app_draw(a);
+    /* Line 2 is "  Run 1": selected (the focused Explorer's cursor). */
+    assert_int_equal(g->cells[2 * g->width + 2].role, PV_ROLE_SELECTED);
+    s = screen_after(a, "h");
+    free(s);
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[1 * g->width + 0].role, PV_ROLE_SELECTED);
+    s = screen_after(a, "h");
+    free(s);
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[1 * g->width + 0].role, PV_ROLE_SELECTED); /* stays at the top */
+    pv_app_free(a);
+}
+
+/* < and > resize the Explorer (or the Details pane when it has focus). */
+static void test_pane_sizes(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "> >");
+    /* The separator moves from column 20 to 28 (4 columns a step). */
+    assert_int_equal(strchr(s, '|') - s, 28);
+    free(s);
+    s = screen_after(a, "< < < < < <");
+    assert_int_equal(strchr(s, '|') - s, 14); /* never narrower than 14 */
+    free(s);
+    s = screen_after(a, "Tab > >");
+    /* Details grows by 2 lines a step: its title moves from line 15 to 11. */
+    const char *line = s;
+    for (int i = 0; i < 11; i++)
+        line = strchr(line, '\n') + 1;
+    assert_non_null(strstr(line, "- Details -"));
+    assert_true(strstr(line, "- Details -") < strchr(line, '\n'));
+    free(s);
+    pv_app_free(a);
+}
+
+/* Search finds the data, moves the cursor and paints the matched cell. */
+static void test_search(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "/comp");
+    assert_non_null(strstr(s, "row 4/5"));
+    assert_non_null(strstr(s, "\n/comp\n"));
+    free(s);
+    s = screen_after(a, "<Enter>");
+    const pv_grid *g = pv_app_draw(a);
+    /* "compute" is on screen line 5 (title, header, rows 1-3 before it). */
+    int y = 5, x = 0;
+    while (x < g->width && g->cells[y * g->width + x].ch != 'c')
+        x++;
+    assert_true(x < g->width);
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_SELECTED);
+    free(s);
+    /* Moving away shows the match highlight on the cell. */
+    s = screen_after(a, "g");
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_MATCH);
+    free(s);
+    /* Numbers are searched in their exact text, not the drawn one: 3703701 ns
+     * is shown as 3.703 ms. */
+    s = screen_after(a, "/3703701<Enter>");
+    assert_non_null(strstr(s, "row 3/5"));
+    free(s);
+    s = screen_after(a, "/nothing-like-this<Enter>");
+    assert_non_null(strstr(s, "not found: nothing-like-this"));
+    free(s);
+    pv_app_free(a);
+}
+
+/* Mouse: click focuses and selects, the wheel scrolls, tabs switch. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "");
+    free(s);
+    pv_app_mouse(a, 4, 30, 1); /* the third row of the report */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "row 3/5"));
+    free(s);
+    pv_app_mouse(a, 15, 45, 1); /* the "Callees" tab */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "-[Callees]-"));
+    free(s);
+    pv_app_mouse(a, 5, 30, 5); /* wheel down over the report: 3 rows */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "row 5/5"));
+    free(s);
+    pv_app_mouse(a, 1, 52, 1); /* the "Hits" header: sorts, descending first */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "sort: hits:desc"));
+    free(s);
+    pv_app_mouse(a, 1, 52, 1); /* again: reversed */
+    s = screen_after(a, "");
+    if (!strstr(s, "| sort: hits "))
+        fprintf(stderr, "%s", s);
+    assert_non_null(strstr(s, "| sort: hits "));
+    assert_null(strstr(s, "hits:desc"));
+    free(s);
+    pv_app_mouse(a, 4, 5, 1); /* "Call trace (5)" in the Explorer */
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "Report: Call trace"));
+    free(s);
+    pv_app_free(a);
+}
+
+/* The command prompt: completion, readline keys, history. */
+static void test_prompt(void **state)
+{
+    (void)state;
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, ":the<Tab>");
+    assert_non_null(strstr(s, "\n:theme\n"));
+    free(s);
+    s = screen_after(a, "mono<Tab>");
+    assert_non_null(strstr(s, "\n:theme monochrome\n"));
+    free(s);
+    s = screen_after(a, "<Ctrl-A>x<Ctrl-E>y<Ctrl-W>");
+    assert_non_null(strstr(s, "\n:xtheme\n"));
+    free(s);
+    s = screen_after(a, "<Ctrl-U><Ctrl-K>goto 4<Enter>");
+    assert_non_null(strstr(s, "row 4/5"));
+    free(s);
+    s = screen_after(a, ":<Up>");
+    assert_non_null(strstr(s, "\n:goto 4\n"));
+    free(s);
+    s = screen_after(a, "<Esc>:columns routine,time<Enter>");
+    assert_non_null(strstr(s, "|Routine              Time\n"));
+    free(s);
+    s = screen_after(a, ":columns nope<Enter>");
+    assert_non_null(strstr(s, "no column 'nope' in view 'routines'"));
+    free(s);
+    s = screen_after(a, ":frobnicate<Enter>");
+    assert_non_null(strstr(s, "unknown command 'frobnicate'"));
+    free(s);
+    s = screen_after(a, ":set unit=us<Enter>");
+    assert_non_null(strstr(s, "1234.567 us"));
+    free(s);
+    s = screen_after(a, ":quit<Enter>");
+    assert_true(pv_app_done(a));
+    free(s);
+    pv_app_free(a);
+}
+
+/* UTF-8 terminals get line drawing; names stay escaped. */
+static void test_screen_utf8(void **state)
+{
+    (void)state;
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        skip();
+    pv_app *a = make_app(80, 24, true);
+    char *s = screen_after(a, "");
+    assert_non_null(strstr(s, "\xe2\x94\x80 Explorer \xe2\x94\x80"));
+    assert_non_null(strstr(s, "load\\x1B[2Jevil"));
+    assert_null(strchr(s, '\x1b'));
+    free(s);
+    pv_app_free(a);
+    setlocale(LC_ALL, "C");
+}
+
+/* ---- keys and the config file */
+
+static void test_key_names(void **state)
+{
+    (void)state;
+    assert_int_equal(pv_key_parse("j"), 'j');
+    assert_int_equal(pv_key_parse("Enter"), PV_KEY_ENTER);
+    assert_int_equal(pv_key_parse("Ctrl-A"), 1);
+    assert_int_equal(pv_key_parse("C-w"), 23);
+    assert_int_equal(pv_key_parse("F1"), PV_KEY_F0 + 1);
+    assert_int_equal(pv_key_parse("F12"), PV_KEY_F0 + 12);
+    assert_int_equal(pv_key_parse("F13"), 0);
+    assert_int_equal(pv_key_parse("PgDn"), PV_KEY_PGDN);
+    assert_int_equal(pv_key_parse("Space"), ' ');
+    assert_int_equal(pv_key_parse("\xc3\xa9"), 0xe9);
+    assert_int_equal(pv_key_parse("Bogus"), 0);
+    assert_int_equal(pv_key_parse(""), 0);
+    char name[16];
+    for (int k = 1; k < 0x7f; k++) {
+        if (k > 26 && k < 0x20 && k != 27)
+            continue; /* Ctrl-\ and friends have no name */
+        pv_key_name(k, name, sizeof name);
+        assert_int_equal(pv_key_parse(name), k);
+    }
+    pv_key_name(PV_KEY_BTAB, name, sizeof name);
+    assert_string_equal(name, "Shift-Tab");
+}
+
+static void test_default_keys(void **state)
+{
+    (void)state;
+    pv_keymap m;
+    pv_keymap_init_defaults(&m);
+    /* Every action of actions.def has a key, and PRODUCT.md §3's keys act. */
+    for (int act = 0; act < PV_ACT_COUNT; act++)
+        assert_int_not_equal(m.keys[act][0], 0);
+    assert_int_equal(pv_keymap_lookup(&m, 'j'), PV_ACT_DOWN);
+    assert_int_equal(pv_keymap_lookup(&m, PV_KEY_TAB), PV_ACT_NEXT_PANE);
+    assert_int_equal(pv_keymap_lookup(&m, PV_KEY_BTAB), PV_ACT_PREV_PANE);
+    assert_int_equal(pv_keymap_lookup(&m, '\\'), PV_ACT_FILTER);
+    assert_int_equal(pv_keymap_lookup(&m, PV_KEY_F0 + 1), PV_ACT_HELP);
+    assert_int_equal(pv_keymap_lookup(&m, '['), PV_ACT_BACK);
+    assert_int_equal(pv_keymap_lookup(&m, 'x'), PV_ACT_NONE);
+    assert_int_equal(pv_action_find("expand-all"), PV_ACT_EXPAND_ALL);
+    assert_int_equal(pv_action_find("nope"), PV_ACT_NONE);
+}
+
+static void test_config_rebinds_keys(void **state)
+{
+    (void)state;
+    static const char yaml[] = "theme: light\n"
+                               "time_unit: us\n"
+                               "keys:\n"
+                               "  down: \"Ctrl-N x\"\n"
+                               "  up: [Ctrl-P, y]\n"
+                               "columns:\n"
+                               "  routines: [routine, hits]\n";
+    pv_tui_config c;
+    pv_config_init(&c);
+    pv_buf err;
+    pv_buf_init(&err);
+    assert_true(pv_config_parse(&c, yaml, sizeof yaml - 1, "config.yaml", &err));
+    assert_int_equal(err.len, 0);
+    assert_string_equal(c.theme, "light");
+    assert_int_equal(c.time_unit, PV_UNIT_US);
+    assert_int_equal(pv_keymap_lookup(&c.keys, 'x'), PV_ACT_DOWN);
+    assert_int_equal(pv_keymap_lookup(&c.keys, 14), PV_ACT_DOWN);
+    assert_int_equal(pv_keymap_lookup(&c.keys, 'j'), PV_ACT_NONE); /* replaced */
+    assert_int_equal(pv_keymap_lookup(&c.keys, 'y'), PV_ACT_UP);
+    assert_string_equal(pv_config_columns(&c, "routines"), "routine,hits");
+    assert_null(pv_config_columns(&c, "lines"));
+    pv_buf_free(&err);
+}
+
+static void test_config_errors_name_line(void **state)
+{
+    (void)state;
+    static const char yaml[] = "theme: light\n"
+                               "keys:\n"
+                               "  down: \"Ctrl-N Hyper-Q\"\n"
+                               "  teleport: t\n"
+                               "time_unit: fortnights\n"
+                               "colour: red\n";
+    pv_tui_config c;
+    pv_config_init(&c);
+    pv_buf err;
+    pv_buf_init(&err);
+    assert_false(pv_config_parse(&c, yaml, sizeof yaml - 1, "/home/u/config.yaml", &err));
+    const char *e = pv_buf_cstr(&err);
+    assert_non_null(strstr(e, "/home/u/config.yaml:3:9: action 'down': unknown key 'Hyper-Q'"));
+    assert_non_null(strstr(e, "/home/u/config.yaml:4:3: unknown action 'teleport'"));
+    assert_non_null(strstr(e, "/home/u/config.yaml:5:12: time_unit is auto, ns, us, ms or s"));
+    assert_non_null(strstr(e, "/home/u/config.yaml:6:1: unknown setting 'colour'"));
+    /* The good settings still apply; the bad binding left the default. */
+    assert_string_equal(c.theme, "light");
+    assert_int_equal(pv_keymap_lookup(&c.keys, 'j'), PV_ACT_DOWN);
+    pv_buf_clear(&err);
+    static const char broken[] = "keys:\n  down: [j\n  up: k\n";
+    assert_false(pv_config_parse(&c, broken, sizeof broken - 1, "c.yaml", &err));
+    assert_non_null(strstr(pv_buf_cstr(&err), "c.yaml:3:"));
+    pv_buf_free(&err);
+}
+
+static void test_rebound_key_drives_app(void **state)
+{
+    (void)state;
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_buf err;
+    pv_buf_init(&err);
+    static const char yaml[] = "keys:\n  down: x\n  help: F2\n";
+    assert_true(pv_config_parse(&cfg, yaml, sizeof yaml - 1, "c.yaml", &err));
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 80, 24);
+    pv_app_adopt_file(a, make_file());
+    char *s = screen_after(a, "x x j");
+    assert_non_null(strstr(s, "row 3/5"));
+    free(s);
+    s = screen_after(a, "F2");
+    assert_non_null(strstr(s, " x                  down"));
+    assert_non_null(strstr(s, "F2 help") ? strstr(s, "F2 help") : strstr(s, " F2 "));
+    free(s);
+    pv_app_free(a);
+    pv_buf_free(&err);
+}
+
+/* ---- themes */
+
+static char *read_source_file(const char *rel, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", PV_SOURCE_DIR, rel);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    char *buf = pv_xmalloc(1 << 16);
+    *len = fread(buf, 1, (1 << 16) - 1, fp);
+    buf[*len] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+static void test_theme_files(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"default", "light", "monochrome", "high-contrast"};
+    pv_theme builtin;
+    pv_theme_builtin(&builtin);
+    assert_string_equal(builtin.name, "default");
+    for (size_t i = 0; i < PV_ARRAY_LEN(names); i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "themes/%s.yaml", names[i]);
+        size_t len;
+        char *text = read_source_file(rel, &len);
+        pv_theme t;
+        pv_theme_builtin(&t);
+        memset(t.roles, 0x55, sizeof t.roles);
+        pv_buf err;
+        pv_buf_init(&err);
+        assert_true(pv_theme_parse(&t, text, len, rel, &err));
+        assert_string_equal(t.name, names[i]);
+        /* Every role is given by every theme file. */
+        for (size_t r = 0; r < PV_ROLE_COUNT; r++)
+            assert_true(t.roles[r].fg >= -1 && t.roles[r].fg < 256);
+        if (i == 0)
+            assert_memory_equal(t.roles, builtin.roles, sizeof t.roles);
+        if (strcmp(names[i], "monochrome") == 0)
+            for (size_t r = 0; r < PV_ROLE_COUNT; r++)
+                assert_true(t.roles[r].fg == PV_COLOR_DEFAULT && t.roles[r].bg == PV_COLOR_DEFAULT);
+        pv_buf_free(&err);
+        free(text);
+    }
+}
+
+static void test_theme_styles(void **state)
+{
+    (void)state;
+    pv_style s;
+    char why[128];
+    assert_true(pv_style_parse("bright-white on blue bold", &s, why, sizeof why));
+    assert_int_equal(s.fg, 15);
+    assert_int_equal(s.bg, 4);
+    assert_int_equal(s.attrs, PV_ATTR_BOLD);
+    assert_true(pv_style_parse("default reverse underline", &s, why, sizeof why));
+    assert_int_equal(s.fg, PV_COLOR_DEFAULT);
+    assert_int_equal(s.attrs, PV_ATTR_REVERSE | PV_ATTR_UNDERLINE);
+    assert_true(pv_style_parse("208 on 17", &s, why, sizeof why));
+    assert_int_equal(s.fg, 208);
+    assert_false(pv_style_parse("purple", &s, why, sizeof why));
+    assert_non_null(strstr(why, "'purple'"));
+    assert_false(pv_style_parse("red on", &s, why, sizeof why));
+    assert_false(pv_style_parse("256", &s, why, sizeof why));
+    /* Fallback: 256 colours to 16 and 8; bright to plain on 8 colours. */
+    assert_int_equal(pv_color_fallback(208, 256), 208);
+    assert_int_equal(pv_color_fallback(196, 16), 9);
+    assert_int_equal(pv_color_fallback(196, 8), 1);
+    assert_int_equal(pv_color_fallback(12, 8), 4);
+    assert_int_equal(pv_color_fallback(8, 8), 7);
+    assert_int_equal(pv_color_fallback(PV_COLOR_DEFAULT, 8), PV_COLOR_DEFAULT);
+}
+
+static void test_bad_theme_names_file_and_line(void **state)
+{
+    (void)state;
+    static const char bad[] = "name: broken\n"
+                              "roles:\n"
+                              "  normal: white\n"
+                              "  selected: black on mauve\n"
+                              "  sparkle: red\n";
+    pv_theme t;
+    pv_theme_builtin(&t);
+    pv_theme before = t;
+    pv_buf err;
+    pv_buf_init(&err);
+    assert_false(pv_theme_parse(&t, bad, sizeof bad - 1, "themes/broken.yaml", &err));
+    const char *e = pv_buf_cstr(&err);
+    assert_non_null(strstr(
+        e,
+        "themes/broken.yaml:4:13: role 'selected': 'on' needs a background colour, got 'mauve'"));
+    assert_non_null(strstr(e, "themes/broken.yaml:5:3: unknown colour role 'sparkle'"));
+    /* Nothing of a bad theme is used. */
+    assert_memory_equal(&t, &before, sizeof t);
+    pv_buf_clear(&err);
+    static const char syntax[] = "roles:\n  normal: [white\n";
+    assert_false(pv_theme_parse(&t, syntax, sizeof syntax - 1, "x.yaml", &err));
+    assert_non_null(strstr(pv_buf_cstr(&err), "x.yaml:3:"));
+    pv_buf_free(&err);
+}
+
+static void test_theme_lookup(void **state)
+{
+    (void)state;
+    /* A user's theme directory comes first, then the source tree's. */
+    char dir[] = "/tmp/pv-theme-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/profview", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/profview/themes", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/profview/themes/mine.yaml", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("name: mine\nroles:\n  normal: green on black\n", fp);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/profview/themes/bad.yaml", dir);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("name: bad\nroles:\n  normal: green on black\n  header: glitter\n", fp);
+    fclose(fp);
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    pv_theme t;
+    pv_buf err;
+    pv_buf_init(&err);
+    assert_true(pv_theme_load(&t, "mine", &err));
+    assert_string_equal(t.name, "mine");
+    assert_int_equal(t.roles[PV_ROLE_NORMAL].fg, 2);
+    assert_true(pv_theme_load(&t, "light", &err)); /* from the source tree */
+    assert_string_equal(t.name, "light");
+    assert_false(pv_theme_load(&t, "bad", &err));
+    assert_non_null(strstr(pv_buf_cstr(&err), "/profview/themes/bad.yaml:4:11: role 'header'"));
+    assert_string_equal(t.name, "default"); /* defaults used */
+    pv_buf_clear(&err);
+    assert_false(pv_theme_load(&t, "no-such-theme", &err));
+    assert_non_null(strstr(pv_buf_cstr(&err), "theme 'no-such-theme' not found"));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/profview/themes/mine.yaml", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/profview/themes", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/profview", dir);
+    rmdir(path);
+    rmdir(dir);
+    unsetenv("XDG_CONFIG_HOME");
+    pv_buf_free(&err);
+}
+
+/* ---- escaping */
+
+static char *escaped(const char *s, size_t len, bool utf8)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_text_escape(&b, s, len, utf8);
+    pv_buf_puts(&b, "");
+    return b.data;
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        skip();
+    char *e = escaped("a\x1b[2Jb\tc\x7f", 9, true);
+    assert_string_equal(e, "a\\x1B[2Jb\\x09c\\x7F");
+    free(e);
+    e = escaped("caf\xc3\xa9", 5, true); /* valid UTF-8 stays */
+    assert_string_equal(e, "caf\xc3\xa9");
+    free(e);
+    e = escaped("caf\xc3\xa9", 5, false); /* a non-UTF-8 terminal gets escapes */
+    assert_string_equal(e, "caf\\xC3\\xA9");
+    free(e);
+    e = escaped("bad\xff\xc3(", 6, true); /* invalid UTF-8 */
+    assert_string_equal(e, "bad\\xFF\\xC3(");
+    free(e);
+    e = escaped("\xc2\x9b"
+                "31m",
+                5, true); /* C1 CSI */
+    assert_string_equal(e, "\\u009B31m");
+    free(e);
+    e = escaped("\xe2\x80\xae"
+                "evil",
+                7, true); /* bidi override */
+    assert_string_equal(e, "\\u202Eevil");
+    free(e);
+    e = escaped("\xed\xa0\x80", 3, true); /* a surrogate is not UTF-8 */
+    assert_string_equal(e, "\\xED\\xA0\\x80");
+    free(e);
+    e = escaped("nul\0x", 5, true);
+    assert_string_equal(e, "nul\\x00x");
+    free(e);
+    assert_int_equal(pv_text_width("a\x1b", 2, true), 5);
+    assert_int_equal(pv_text_width("\xe6\xbc\xa2", 3, true), 2); /* wide CJK */
+    setlocale(LC_ALL, "C");
+}
+
+/* Whatever bytes a name holds, the grid holds only printable characters. */
+static void test_grid_never_holds_controls(void **state)
+{
+    (void)state;
+    pv_grid g;
+    pv_grid_init(&g, true);
+    pv_grid_resize(&g, 40, 2);
+    char bytes[256];
+    for (int i = 0; i < 256; i++)
+        bytes[i] = (char)i;
+    pv_grid_text(&g, 0, 0, 40, bytes, sizeof bytes, PV_ROLE_NORMAL);
+    pv_grid_text(&g, 1, 0, 40, bytes + 120, 136, PV_ROLE_NORMAL);
+    for (int i = 0; i < 80; i++) {
+        uint32_t c = g.cells[i].ch;
+        assert_true(c == 0 || (c >= 0x20 && c != 0x7f && (c < 0x80 || c >= 0xa0)));
+    }
+    pv_grid_free(&g);
+}
+
+/* ---- history */
+
+static pv_location loc(size_t item, size_t row)
+{
+    pv_location l;
+    memset(&l, 0, sizeof l);
+    l.item = item;
+    l.row = row;
+    return l;
+}
+
+static void test_history(void **state)
+{
+    (void)state;
+    pv_history h;
+    pv_location a = loc(1, 0), b = loc(2, 5), c = loc(3, 7), out;
+    pv_history_init(&h, &a);
+    assert_false(pv_history_back(&h, &a, &out));
+    pv_location a_moved = loc(1, 4); /* the row moved before leaving */
+    pv_history_go(&h, &a_moved, &b);
+    pv_history_go(&h, &b, &c);
+    assert_true(pv_history_back(&h, &c, &out));
+    assert_int_equal(out.item, 2);
+    assert_true(pv_history_back(&h, &out, &out));
+    assert_int_equal(out.item, 1);
+    assert_int_equal(out.row, 4); /* where we were, not where we arrived */
+    assert_false(pv_history_back(&h, &out, &out));
+    assert_true(pv_history_forward(&h, &out, &out));
+    assert_int_equal(out.item, 2);
+    /* Going somewhere new drops the forward entries. */
+    pv_location d = loc(9, 0);
+    pv_history_go(&h, &out, &d);
+    assert_false(pv_history_forward(&h, &d, &out));
+    assert_true(pv_history_back(&h, &d, &out));
+    assert_int_equal(out.item, 2);
+    pv_history_free(&h);
+    /* Bounded: the oldest entries go. */
+    pv_history_init(&h, &a);
+    pv_location cur = a;
+    for (size_t i = 0; i < PV_HISTORY_MAX * 2; i++) {
+        pv_location n = loc(100 + i, 0);
+        pv_history_go(&h, &cur, &n);
+        cur = n;
+    }
+    assert_true(h.count <= PV_HISTORY_MAX);
+    size_t steps = 0;
+    while (pv_history_back(&h, &cur, &cur))
+        steps++;
+    assert_int_equal(steps, h.count - 1);
+    assert_true(cur.item > 1);
+    pv_history_free(&h);
+}
+
+/* ---- the scripted-keys parser */
+
+static void test_keyscript(void **state)
+{
+    (void)state;
+    size_t n, bad = 0;
+    pv_script_event *ev = pv_script_parse("# comment\nj j Enter\n:sort hits<Enter>\n<Dump>\n"
+                                          "<Resize 60x20>\nCtrl-A\n",
+                                          &n, &bad);
+    assert_non_null(ev);
+    int expect[] = {'j',
+                    'j',
+                    PV_KEY_ENTER,
+                    ':',
+                    's',
+                    'o',
+                    'r',
+                    't',
+                    ' ',
+                    'h',
+                    'i',
+                    't',
+                    's',
+                    PV_KEY_ENTER,
+                    PV_SCRIPT_DUMP,
+                    PV_SCRIPT_RESIZE,
+                    1};
+    assert_int_equal(n, PV_ARRAY_LEN(expect));
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ev[i].key, expect[i]);
+    assert_int_equal(ev[15].width, 60);
+    assert_int_equal(ev[15].height, 20);
+    free(ev);
+    ev = pv_script_parse("j\n:x<Entr>\n", &n, &bad);
+    assert_null(ev);
+    assert_int_equal(bad, 2);
+}
+
+/* ---- the report core over a big view: nothing proportional to the rows
+ * happens when a table is opened or scrolled */
+
+static void test_report_big_table(void **state)
+{
+    (void)state;
+    pv_table *t = pv_table_new("big", "Big", routine_cols, R_COUNT);
+    pv_table_reserve(t, 200000);
+    for (size_t i = 0; i < 200000; i++)
+        pv_table_set_int(t, pv_table_add_row(t), R_HITS, (int64_t)i);
+    pv_report r;
+    pv_report_open(&r, pv_table_view(t), true, "hits,time");
+    assert_null(r.sel); /* no materialised row list for a plain table */
+    assert_null(r.vis);
+    assert_int_equal(pv_report_count(&r), 200000);
+    pv_report_move(&r, 150000);
+    assert_int_equal(pv_report_selected(&r), 150000);
+    size_t shown[8];
+    assert_int_equal(pv_report_shown(&r, shown, 8), 2);
+    assert_int_equal(shown[0], R_HITS);
+    /* A bounded search stops at its limit and says so; a full one finds. */
+    bool complete = true;
+    assert_int_equal(pv_report_search_some(&r, "199999", 0, 1, 1000, &complete), PV_NO_ROW);
+    assert_false(complete);
+    assert_int_equal(pv_report_search(&r, "199999", 0, 1), 199999);
+    assert_int_equal(pv_report_search_some(&r, "zzz", 0, 1, SIZE_MAX, &complete), PV_NO_ROW);
+    assert_true(complete);
+    pv_report_close(&r);
+}
+
+static void test_report_tree_ops(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    pv_view *v = f->sets[0]->views[1];
+    pv_report r;
+    pv_report_open(&r, v, false, NULL);
+    assert_int_equal(pv_report_count(&r), 5);
+    assert_true(r.hidden[T_PARENT]); /* PV_COL_HIDDEN */
+    assert_true(pv_report_has_kids(&r, 0));
+    assert_false(pv_report_has_kids(&r, 1));
+    assert_int_equal(pv_report_depth(&r, 3), 2);
+    pv_report_move_to(&r, 0);
+    assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE));
+    assert_int_equal(pv_report_count(&r), 2); /* main, atexit */
+    assert_int_equal(pv_report_row(&r, 1), 4);
+    /* Selecting a hidden row expands its ancestors. */
+    assert_true(pv_report_select_row(&r, 3));
+    assert_int_equal(pv_report_count(&r), 5);
+    assert_int_equal(pv_report_selected(&r), 3);
+    /* Collapse on a leaf goes to its parent. */
+    assert_false(pv_report_tree(&r, PV_TREE_COLLAPSE));
+    assert_int_equal(pv_report_selected(&r), 2);
+    pv_report_close(&r);
+    pv_file_free(f);
+}
+
+/* Call trees get one node per thread; the calls keep their order. */
+static void test_group_by_thread(void **state)
+{
+    (void)state;
+    enum { G_ID, G_ROUTINE, G_THREAD, G_COUNT };
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+        {"thread", "Thread", PV_TYPE_INT, 0},
+    };
+    /* 0 a(7) > 1 b(7);  2 c(9);  3 d(7) > 4 e(7) */
+    static const struct {
+        const char *name;
+        int parent;
+        int thread;
+    } rows[] = {
+        {"a", -1, 7}, {"b", 0, 7}, {"c", -1, 9}, {"d", -1, 7}, {"e", 3, 7},
+    };
+    pv_table *t = pv_table_new("call-trace", "Call trace", cols, G_COUNT);
+    pv_table_make_tree(t);
+    for (size_t i = 0; i < 5; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, G_ID, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, G_ROUTINE, rows[i].name);
+        pv_table_set_int(t, r, G_THREAD, rows[i].thread);
+        if (rows[i].parent >= 0)
+            pv_table_set_parent(t, r, (size_t)rows[i].parent);
+    }
+    pv_view *base = pv_table_view(t);
+    pv_view *g = pv_group_by_thread(base);
+    assert_non_null(g);
+    assert_int_equal(pv_view_rows(g), 7);
+    /* Thread 7: a b d e; Thread 9: c. */
+    static const char *const expect[] = {"Thread 7", "a", "b", "d", "e", "Thread 9", "c"};
+    static const size_t parents[] = {PV_NO_ROW, 0, 1, 0, 3, PV_NO_ROW, 5};
+    for (size_t r = 0; r < 7; r++) {
+        pv_cell c;
+        pv_view_cell(g, r, G_ROUTINE, &c);
+        assert_true(c.present);
+        assert_int_equal(c.v.s.len, strlen(expect[r]));
+        assert_memory_equal(c.v.s.ptr, expect[r], c.v.s.len);
+        assert_int_equal(pv_view_parent(g, r), parents[r]);
+    }
+    pv_cell c;
+    pv_view_cell(g, 0, G_ID, &c);
+    assert_false(c.present); /* a thread node has no id */
+    pv_view_cell(g, 5, G_THREAD, &c);
+    assert_int_equal(c.v.i, 9); /* ... but its thread, so a filter on thread keeps it */
+    assert_string_equal(g->id, "call-trace");
+    pv_view_free(g);
+    /* One thread only: no grouping. */
+    pv_table_set_int(t, 2, G_THREAD, 7);
+    assert_null(pv_group_by_thread(base));
+    pv_view_free(base);
+}
+
+/* Loading runs in the background: while the loader waits (here on a FIFO
+ * with no writer yet) the screen is drawn and says what is loading. */
+static void test_loading_in_background(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pv-fifo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/slow.txt", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    const char *paths[] = {path};
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = paths;
+    o.path_count = 1;
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 80, 24);
+    assert_true(pv_app_loading(a));
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), " Loading slow.txt"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "(Ctrl-C cancels)"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "loading slow.txt")); /* Explorer */
+    /* Keys still work while loading. */
+    pv_app_key(a, '?');
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Help: keys"));
+    /* The writer comes and goes: an empty file, which no loader takes. */
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    close(fd);
+    pv_app_wait_loaded(a);
+    assert_false(pv_app_loading(a));
+    assert_int_equal(pv_app_file_count(a), 0);
+    assert_non_null(strstr(pv_app_load_errors(a), "slow.txt"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Sorting or filtering a big view first shows that it is working, then
+ * does the work (the terminal loop paints between the two). */
+static void test_big_sort_shows_progress(void **state)
+{
+    (void)state;
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("big");
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Big", "test");
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t rows = 250000;
+    pv_table_reserve(t, rows);
+    for (size_t i = 0; i < rows; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 7919) % rows));
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 80, 24);
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    pv_app_key(a, ':');
+    const char *cmd = "sort hits:desc";
+    for (const char *c = cmd; *c; c++)
+        pv_app_key(a, *c);
+    pv_app_key(a, PV_KEY_ENTER);
+    assert_true(pv_app_has_work(a));
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by hits:desc..."));
+    pv_app_work(a);
+    pv_app_key(a, 'g');
+    pv_app_key(a, 's'); /* sort by the next column: id, a big view */
+    assert_true(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by time..."));
+    pv_app_work(a);
+    assert_false(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "sort: time:desc"));
+    pv_app_key(a, 'f');
+    pv_app_key(a, 'h');
+    pv_app_key(a, 'i');
+    pv_app_key(a, 't');
+    pv_app_key(a, 's');
+    pv_app_key(a, '<');
+    pv_app_key(a, '5');
+    pv_app_key(a, PV_KEY_ENTER);
+    assert_true(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Filtering 250000 rows..."));
+    pv_app_work(a);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "5 of 250000 rows match"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "row 1/5"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+}
+
+/* Expand and collapse splice the visible list; after any sequence it equals
+ * the list rebuilt from scratch. */
+static void test_report_splice_matches_rebuild(void **state)
+{
+    (void)state;
+    pv_table *t = pv_table_new("tree", "Tree", trace_cols, T_COUNT);
+    pv_table_make_tree(t);
+    size_t path[64], depth = 0;
+    unsigned seed = 12345;
+    for (size_t i = 0; i < 400; i++) {
+        size_t r = pv_table_add_row(t);
+        seed = seed * 1103515245u + 12345u;
+        size_t pop = (seed >> 16) % 3;
+        while (pop-- && depth)
+            depth--;
+        if (depth)
+            pv_table_set_parent(t, r, path[depth - 1]);
+        if (depth < 64)
+            path[depth++] = r;
+    }
+    pv_report r, fresh;
+    pv_report_open(&r, pv_table_view(t), true, NULL);
+    for (int step = 0; step < 300; step++) {
+        seed = seed * 1103515245u + 12345u;
+        pv_report_move_to(&r, (seed >> 8) % pv_report_count(&r));
+        pv_tree_op op = (pv_tree_op)((seed >> 20) % 4);
+        pv_report_tree(&r, op);
+        pv_report_open(&fresh, r.view, false, NULL);
+        memcpy(fresh.collapsed, r.collapsed, pv_view_rows(r.view) / 8 + 1);
+        pv_report_refresh(&fresh);
+        assert_int_equal(fresh.vis_count, r.vis_count);
+        assert_memory_equal(fresh.vis, r.vis, r.vis_count * sizeof *r.vis);
+        assert_memory_equal(fresh.vis_depth, r.vis_depth, r.vis_count * sizeof *r.vis_depth);
+        pv_report_close(&fresh);
+    }
+    pv_report_close(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_screen_table_with_details),
+        cmocka_unit_test(test_screen_details_tabs),
+        cmocka_unit_test(test_screen_tree_collapse),
+        cmocka_unit_test(test_screen_help),
+        cmocka_unit_test(test_screen_zoom),
+        cmocka_unit_test(test_screen_drill_down_and_back),
+        cmocka_unit_test(test_screen_columns),
+        cmocka_unit_test(test_screen_narrow),
+        cmocka_unit_test(test_pane_sizes),
+        cmocka_unit_test(test_explorer_parent),
+        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_prompt),
+        cmocka_unit_test(test_mouse),
+        cmocka_unit_test(test_screen_utf8),
+        cmocka_unit_test(test_key_names),
+        cmocka_unit_test(test_default_keys),
+        cmocka_unit_test(test_config_rebinds_keys),
+        cmocka_unit_test(test_config_errors_name_line),
+        cmocka_unit_test(test_rebound_key_drives_app),
+        cmocka_unit_test(test_theme_files),
+        cmocka_unit_test(test_theme_styles),
+        cmocka_unit_test(test_bad_theme_names_file_and_line),
+        cmocka_unit_test(test_theme_lookup),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_grid_never_holds_controls),
+        cmocka_unit_test(test_history),
+        cmocka_unit_test(test_keyscript),
+        cmocka_unit_test(test_report_big_table),
+        cmocka_unit_test(test_report_tree_ops),
+        cmocka_unit_test(test_report_splice_matches_rebuild),
+        cmocka_unit_test(test_big_sort_shows_progress),
+        cmocka_unit_test(test_group_by_thread),
+        cmocka_unit_test(test_loading_in_background),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
