@@ -254,8 +254,8 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
     Contexts (5)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
     Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009 memcpy_s
     Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009 memcpy_s
-    Timeline (3001)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Call trace (582)     │     6    586 ns                    0x20000001 iCounter
+    Timeline (3000)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
+    Call trace (581)     │     6    586 ns                    0x20000001 iCounter
     Routines (11)        │     7    681 ns ID_TASK_COMM       0x00000007 CAN_Process
     Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008 CRC_Calc
     Data (13)            │     9    808 ns                    0x20000002 "Test.c"##s_eMode
@@ -275,7 +275,7 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
                          │
                          │
                          │
- rtos.txt │ timeline │ row 3/3001                                                            ? help
+ rtos.txt │ timeline │ row 3/3000                                                            ? help
 SCREEN
 )
 expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rtos.txt --size 100x30)" "$expected"
@@ -289,8 +289,8 @@ rtos.txt                 | Call no Routine               Context       Time (net
     Contexts (5)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
     Statistics (83)      |       3   + Task_Fast         ID_TASK_FAST    2.139 us           6.989 us
     Statistics (as export|      12   - Task_Fast         ID_TASK_FAST    1.040 us           3.543 us
-    Timeline (3001)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
-    Call trace (582)     |      14         CRC_Calc      ID_TASK_FAST      147 ns             147 ns
+    Timeline (3000)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
+    Call trace (581)     |      14         CRC_Calc      ID_TASK_FAST      147 ns             147 ns
     Routines (11)        |      15         CRC_Calc      ID_TASK_FAST      324 ns             324 ns
     Lines (18)           |      16       "Test.c"#Static ID_TASK_FAST      254 ns             254 ns
     Data (13)            |      17     - "Test.c"#Static ID_TASK_FAST      749 ns           1.034 us
@@ -310,7 +310,7 @@ rtos.txt                 | Call no Routine               Context       Time (net
                          |   240 30.372 us 0x1000000C {                   X                  2
                          |   241 30.525 us 0x1000000D s_eMode = MODE_RUN; E                  2
                          |   242 30.565 us 0x1000000D s_eMode = MODE_RUN; S                  2
- rtos.txt | call-trace | row 4/579                                                           ? help
+ rtos.txt | call-trace | row 4/578                                                           ? help
 SCREEN
 )
 expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj j j Enter' rtos.txt --size 100x30 --ascii)" "$expected"
@@ -324,8 +324,8 @@ rtos.txt                 | Index      Time     Handle Name            Event   Va
     Contexts (5)         |    75  8.634 us 0x1000000C {               X                  3
     Statistics (83)      |    76  8.665 us 0x00000005 "Test.c"#Static X                  2
     Statistics (as export|
-    Timeline (3001)      |
-    Call trace (582)     |
+    Timeline (3000)      |
+    Call trace (581)     |
     Routines (11)        |
     Lines (18)           |
     Data (13)            |
