@@ -401,6 +401,17 @@ static void pv_app_draw_status(pv_app *a, int y)
             warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
         if (warnings)
             pv_buf_printf(&s, "%s%zu warning%s", sep, warnings, warnings == 1 ? "" : "s");
+        for (int m = 0; m < 2; m++)
+            if (a->marker_set[m]) {
+                char t[48];
+                pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
+                pv_buf_printf(&s, "%s%c %s", m == 0 ? sep : " ", m == 0 ? 'A' : 'B', t);
+            }
+        if (a->marker_set[0] && a->marker_set[1]) {
+            char t[48];
+            pv_format_time_human(a->marker[1] - a->marker[0], a->unit, t, sizeof t);
+            pv_buf_printf(&s, " B-A %s", t);
+        }
     }
     pv_grid_text(&a->grid, y, 0, a->width, s.data ? s.data : "", s.len, PV_ROLE_STATUS);
     char help[32];

@@ -15,7 +15,7 @@ const char *const pv_app_commands[] = {"filter", "sort", "goto", "columns", "the
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
-    "goto N|TIME      row N (1-based), or the first row at or after TIME",
+    "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
     "columns C1,C2,...  show these columns",
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
@@ -438,7 +438,14 @@ static void pv_app_goto(pv_app *a, const char *arg)
     }
     int64_t t;
     size_t col = pv_view_column(r->view, "time");
-    if (!pv_parse_time(arg, &t) || col == PV_NO_ROW) {
+    bool marker = (arg[0] == 'A' || arg[0] == 'B') && !arg[1];
+    if (marker && !a->marker_set[arg[0] - 'A']) {
+        pv_app_message(a, true, "that marker is not set (m sets A, M sets B)");
+        return;
+    }
+    if (marker)
+        t = a->marker[arg[0] - 'A'];
+    if ((!marker && !pv_parse_time(arg, &t)) || col == PV_NO_ROW) {
         pv_app_message(a, true,
                        col == PV_NO_ROW ? "this view has no time column: :goto takes a row number"
                                         : ":goto takes a row number or a time (12ms, 4.5us)");
@@ -639,6 +646,37 @@ static size_t pv_timeline_row(const pv_view *tl, bool by_index, int64_t value)
             hi = mid;
     }
     return lo < n ? lo : (n ? n - 1 : PV_NO_ROW);
+}
+
+/* The time of the selected row: an event's `time` (a row with an `index`),
+ * or a call's `entry_time`.  False when the row has neither. */
+static bool pv_app_row_time(pv_app *a, int64_t *t)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW)
+        return false;
+    size_t col = pv_view_column(r->view, "index") != PV_NO_ROW
+                     ? pv_view_column(r->view, "time")
+                     : pv_view_column(r->view, "entry_time");
+    if (col == PV_NO_ROW || r->view->columns[col].type != PV_TYPE_TIME)
+        return false;
+    pv_cell c;
+    pv_view_cell(r->view, row, col, &c);
+    *t = c.v.i;
+    return c.present;
+}
+
+/* m / M: markers A and B; the status bar shows them and B - A. */
+static void pv_app_set_marker(pv_app *a, int which)
+{
+    int64_t t;
+    if (!pv_app_row_time(a, &t)) {
+        pv_app_message(a, true, "markers need an event or a call (a row with a time)");
+        return;
+    }
+    a->marker[which] = t;
+    a->marker_set[which] = true;
 }
 
 /* t (PRODUCT.md §3): the timeline of the same result set, at the selected
@@ -1003,6 +1041,10 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_NEXT_SAME:
     case PV_ACT_PREV_SAME:
         pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1, false);
+        break;
+    case PV_ACT_MARK_A:
+    case PV_ACT_MARK_B:
+        pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
         break;
     case PV_ACT_MATCH_CALL:
         pv_app_step_event(a, 1, true);

@@ -116,6 +116,8 @@ struct pv_app {
     pv_sort_key work_keys[PV_SORT_MAX_KEYS];
     size_t work_key_count;
     char work_filter[256];
+    bool marker_set[2]; /* markers A and B (PRODUCT.md §3), times in ns */
+    int64_t marker[2];
     size_t work_from;
     int work_dir;
 };

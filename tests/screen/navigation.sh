@@ -49,6 +49,18 @@ expect_contains "% from entry $entry to exit $exit_" "$s" "row $((exit_ + 1))/$r
 s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n% %' "$RTOS" --size 100x30)
 expect_contains "% back to the entry" "$s" "row $((entry + 1))/$rows"
 
+# m / M set markers A and B at the selected event's time; the status bar
+# shows both and B - A; :goto A returns to A.
+tA=$(awk -F'\t' 'NR == 4 { print $3 }' "$TMP/timeline.tsv")
+tB=$(awk -F'\t' 'END { print $3 }' "$TMP/timeline.tsv")
+s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG M' "$RTOS" --size 120x30)
+# Times below 1 ms in human units, exact for integer nanoseconds.
+human() { awk -v t="$1" 'BEGIN { if (t < 1000) printf "%d ns", t; else printf "%.3f us", t / 1000 }'; }
+expect_contains "marker A at event 2 ($tA ns)" "$s" "A $(human "$tA") B $(human "$tB")"
+expect_contains "B - A" "$s" "B-A $(human $((tB - tA)))"
+s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG\n:goto A<Enter>' "$RTOS" --size 120x30)
+expect_contains ":goto A" "$s" "row 3/$rows"
+
 # A filter shows as many rows as `cat --filter` prints.
 n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
 s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
