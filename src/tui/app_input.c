@@ -1,6 +1,7 @@
 /* app_input.c - keys (through the action table), the prompt with its
  * readline keys, history and completion, the : commands, and the mouse. */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,13 @@
 
 /* ---- the prompt: readline-style editing, history, completion */
 
-const char *const pv_app_commands[] = {"filter", "sort", "goto", "columns", "theme",
-                                       "set",    "open", "help", "quit"};
+const char *const pv_app_commands[] = {"filter", "sort", "goto", "range", "columns",
+                                       "theme",  "set",  "open", "help",  "quit"};
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
     "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
+    "range            filter the report to the time between markers A and B",
     "columns C1,C2,...  show these columns",
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
@@ -522,6 +524,18 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
         }
     } else if (strcmp(word, "goto") == 0) {
         pv_app_goto(a, arg);
+    } else if (strcmp(word, "range") == 0) {
+        /* The markers' range as an ordinary filter (inclusive, like --from
+         * and --to), so it shows in the status bar and clears like one. */
+        if (!a->marker_set[0] || !a->marker_set[1]) {
+            pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
+        } else {
+            int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
+            int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+            char expr[128];
+            snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
+            pv_app_apply_filter(a, expr);
+        }
     } else if (strcmp(word, "columns") == 0) {
         char bad[64];
         if (r && !pv_report_set_columns(r, arg, bad, sizeof bad)) {

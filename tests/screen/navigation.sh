@@ -61,6 +61,13 @@ expect_contains "B - A" "$s" "B-A $(human $((tB - tA)))"
 s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG\n:goto A<Enter>' "$RTOS" --size 120x30)
 expect_contains ":goto A" "$s" "row 3/$rows"
 
+# :range filters to the events between the markers (inclusive).
+n=$(awk -F'\t' -v a="$tA" -v b="$tB" 'NR > 1 && $3 >= a && $3 <= b' "$TMP/timeline.tsv" | wc -l)
+s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG M\n:range<Enter>\nG' "$RTOS" --size 120x30)
+expect_contains ":range keeps the events from A to B" "$s" "row $n/$n"
+s=$(pv_screen "$TO_TIMELINE"$'\n:range<Enter>' "$RTOS" --size 120x30)
+expect_contains ":range without markers says so" "$s" ":range needs both markers"
+
 # A filter shows as many rows as `cat --filter` prints.
 n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)
 s=$(pv_screen $'Shift-Tab j Tab\nf\nhits>50<Enter>\nG' "$PLIST" --size 100x30)
