@@ -115,9 +115,16 @@ typedef struct pv_timeline_index {
  * rest and computes the calls and statistics.  advance/finish return false
  * when cancelled through the options' progress (the index then stays
  * incomplete; free it).  `d` and `diag` must outlive the index. */
-bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag);
 bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
+/* finish also confirms a BIN version detected over the first records only
+ * (d->timeline.version_checked < count, FORMATS.md §2) with the bits its
+ * pass gathered from every record; when the whole file decides otherwise it
+ * settles d->timeline.version, drops the warnings of the wrong reading,
+ * warns (naming the byte offset of the first record that contradicts) and
+ * indexes again.  When no version fits the whole file, the early reading is
+ * kept with a warning. */
 bool pv_timeline_index_finish(pv_timeline_index *ix);
 
 /* Builds the index over d's timeline, areas and contexts, with the
@@ -125,7 +132,7 @@ bool pv_timeline_index_finish(pv_timeline_index *ix);
  * decreasing times, unknown event codes, ...) go to `diag`, each naming the
  * event index and time.  Returns false only when cancelled or when the
  * timeline is too large to index; `ix` is then freed. */
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag);
 void pv_timeline_index_free(pv_timeline_index *ix);
 /* Bytes the index holds beyond the records (for the benchmark). */

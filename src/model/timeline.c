@@ -46,6 +46,10 @@ typedef struct tl_stack {
 struct pv_tl_pass {
     pv_timeline_index *ix;
     const pv_wi_data *d;
+    pv_wi_data *settle;        /* = d: finish may settle its BIN version */
+    char *context_area_option; /* a copy, for indexing again after settling */
+    pv_wi_version_bits bits;   /* gathered over every record (FORMATS.md §2) */
+    size_t diag_entries, diag_warnings, diag_errors; /* diag at begin */
     pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
     const pv_tl_options *o; /* = &opt */
     pv_diag *diag;
@@ -768,6 +772,7 @@ static void tl_free_pass(tl_pass *p)
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
+    free(p->context_area_option);
 }
 
 static void tl_setup_contexts(tl_pass *p)
@@ -841,7 +846,7 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     return tl_unknown_context(p);
 }
 
-bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag)
 {
     memset(ix, 0, sizeof *ix);
@@ -854,6 +859,12 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const p
     ix->pass = p;
     p->ix = ix;
     p->d = d;
+    p->settle = d;
+    p->diag_entries = diag->entry_count;
+    p->diag_warnings = diag->warnings;
+    p->diag_errors = diag->errors;
+    if (o && o->context_area)
+        p->context_area_option = pv_xstrdup(o->context_area);
     if (o)
         p->opt = *o;
     p->o = &p->opt;
@@ -939,7 +950,9 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
     if (upto > n)
         upto = n;
     pv_wi_event e;
+    pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
     for (size_t i = ix->indexed; i < upto; i++) {
+        pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
         p->i = i;
         if (e.time < p->prev) {
@@ -1003,11 +1016,60 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         if ((i & 0xFFFFF) == 0xFFFFF &&
             !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
             ix->indexed = i + 1;
+            p->bits = bits;
             return false;
         }
     }
     ix->indexed = upto;
+    p->bits = bits;
     return true;
+}
+
+/* Drops the diagnostics added since the pass began (those of a reading that
+ * turned out wrong). */
+static void tl_diag_rollback(tl_pass *p)
+{
+    pv_diag *diag = p->diag;
+    for (size_t i = p->diag_entries; i < diag->entry_count; i++)
+        free(diag->entries[i].text);
+    if (diag->entry_count > p->diag_entries)
+        diag->entry_count = p->diag_entries;
+    diag->warnings = p->diag_warnings;
+    diag->errors = p->diag_errors;
+}
+
+/* FORMATS.md §2: a BIN version decided over the first records is confirmed
+ * by the whole file.  Returns the version to index again with (then *at is
+ * the first record that contradicts the early one), or 0 when the early
+ * decision stands. */
+static int tl_confirm_version(tl_pass *p, size_t *at)
+{
+    pv_wi_timeline *tl = &p->settle->timeline;
+    size_t checked = tl->version_checked;
+    if (checked == 0 || checked >= tl->count)
+        return 0;
+    int early = tl->version;
+    int full = pv_wi_version_of_bits(&p->bits);
+    tl->version_checked = tl->count;
+    if (full == early)
+        return 0;
+    /* Only here, on a contradiction: find the record that caused it. */
+    *at = checked;
+    while (*at < tl->count &&
+           pv_wi_word_fits_version(pv_wi_le32(tl->records + *at * PV_WI_RECORD_SIZE + 4), early))
+        ++*at;
+    if (full == 0) {
+        pv_warn(p->diag,
+                "%s: byte offset %zu (record %zu, word 0x%08" PRIX32 "): not a v1.%d record, "
+                "as the first %zu records decided; the records mix both versions, and the "
+                "v1.%d reading is kept (--bin-version 1.0|1.1 forces a reading)",
+                p->file, *at * PV_WI_RECORD_SIZE, *at,
+                pv_wi_le32(tl->records + *at * PV_WI_RECORD_SIZE + 4), early - 10, checked,
+                early - 10);
+        p->ix->warnings++;
+        return 0;
+    }
+    return full;
 }
 
 bool pv_timeline_index_finish(pv_timeline_index *ix)
@@ -1018,6 +1080,32 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
     size_t n = ix->event_count;
     if (!pv_timeline_index_advance(ix, n))
         return false;
+    size_t at = 0;
+    int settled = tl_confirm_version(p, &at);
+    if (settled) {
+        /* Everything the index holds depends on the reading: index again,
+         * without the warnings of the wrong one. */
+        pv_wi_data *d = p->settle;
+        pv_diag *diag = p->diag;
+        const char *file = p->file;
+        int early = d->timeline.version;
+        tl_diag_rollback(p);
+        pv_warn(diag,
+                "%s: byte offset %zu (record %zu, word 0x%08" PRIX32 "): the file is v1.%d, "
+                "not v1.%d as its first %zu records decided; indexed again as v1.%d",
+                file, at * PV_WI_RECORD_SIZE, at,
+                pv_wi_le32(d->timeline.records + at * PV_WI_RECORD_SIZE + 4), settled - 10,
+                early - 10, PV_WI_BIN_EARLY_RECORDS, settled - 10);
+        d->timeline.version = settled;
+        pv_tl_options o = p->opt;
+        char *context_area = p->context_area_option; /* must outlive begin */
+        p->context_area_option = NULL;
+        o.context_area = context_area;
+        pv_timeline_index_free(ix);
+        bool ok = pv_timeline_index_begin(ix, d, &o, diag);
+        free(context_area);
+        return ok && pv_timeline_index_finish(ix);
+    }
     ix->time_last = p->prev;
     bool any_core = false;
     for (size_t c = 0; c < 256; c++)
@@ -1048,7 +1136,7 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
     return true;
 }
 
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag)
 {
     if (!pv_timeline_index_begin(ix, d, o, diag))

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "profview/timeline.h"
 #include "profview/winidea_parse.h"
 
 /* Records built by hand: handle, the version word, data, time. */
@@ -229,6 +230,119 @@ static void test_probe(void **state)
     assert_int_equal(pv_wi_bin_probe(v10.bytes, v10.size, v10.size), 30);
 }
 
+/* A large BIN: `early` variable writes (v1.1 word 4: a write whatever the
+ * version), then `tail` records appended by the caller. */
+static unsigned char *big_bin(size_t early, size_t tail, size_t *size)
+{
+    *size = (early + tail) * 24;
+    unsigned char *b = calloc(early + tail, 24);
+    assert_non_null(b);
+    for (size_t i = 0; i < early; i++) {
+        put_le(b + i * 24, 0x20000000u, 4);
+        put_le(b + i * 24 + 4, PV_WI_WRITE, 4);
+        put_le(b + i * 24 + 8, i, 8);
+        put_le(b + i * 24 + 16, i, 8);
+    }
+    return b;
+}
+
+static void put_at(unsigned char *b, size_t i, uint32_t handle, uint32_t word, int64_t time)
+{
+    put_le(b + i * 24, handle, 4);
+    put_le(b + i * 24 + 4, word, 4);
+    put_le(b + i * 24 + 16, (uint64_t)time, 8);
+}
+
+/* FORMATS.md §2: the first 1 M records decide the version for the first
+ * screen; a v1.0 word after them makes the index read the file again as
+ * v1.0, warning with the byte offset, without the wrong reading's warnings. */
+static void test_late_v10_word(void **state)
+{
+    (void)state;
+    size_t early = PV_WI_BIN_EARLY_RECORDS, size;
+    unsigned char *b = big_bin(early, 2, &size);
+    put_at(b, early, 0x00000000u, 0x03000000u, (int64_t)early);         /* v1.0 E */
+    put_at(b, early + 1, 0x00000000u, 0x00000000u, (int64_t)early + 5); /* X */
+    pv_wi_data d;
+    pv_wi_data_init(&d);
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "late.bin", b, size, 0, &diag, PV_SEV_ERROR));
+    assert_int_equal(d.timeline.version, 11); /* from the first 1 M records */
+    assert_int_equal(d.timeline.version_checked, early);
+    assert_int_equal(diag.warnings, 0);
+    /* read as v1.1, the E is an X on core 0 that the second X finds gone */
+    pv_wi_event e;
+    pv_wi_event_at(&d.timeline, early, &e);
+    assert_int_equal(e.kind, PV_WI_EXIT);
+
+    pv_timeline_index ix;
+    pv_tl_options o = {.file = "late.bin"};
+    assert_true(pv_timeline_index_build(&ix, &d, &o, &diag));
+    assert_int_equal(d.timeline.version, 10);
+    assert_int_equal(d.timeline.version_checked, early + 2);
+    char offset[64];
+    snprintf(offset, sizeof offset, "late.bin: byte offset %zu (record %zu", early * 24, early);
+    assert_true(diag_has(&diag, offset));
+    assert_true(diag_has(&diag, "the file is v1.0, not v1.1"));
+    assert_int_equal(diag.warnings, 1); /* the v1.1 reading's warning is gone */
+    assert_int_equal(ix.warnings, 0);
+    /* the v1.0 reading: one matched call, no core contexts */
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_UNKNOWN);
+    assert_int_equal(ix.context_count, 1);
+    assert_string_equal(pv_tl_context_name(&ix, 0), "Unknown");
+    assert_int_equal(ix.call_count, 1);
+    assert_int_equal(ix.call_entry[0], early);
+    assert_int_equal(ix.call_exit[0], early + 1);
+    assert_int_equal(ix.event_depth[early + 1], 0);
+    pv_timeline_index_free(&ix);
+
+    /* the same file read as v1.1 on request is not re-read */
+    pv_diag_free(&diag);
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "late.bin", b, size, 11, &diag, PV_SEV_ERROR));
+    assert_true(pv_timeline_index_build(&ix, &d, NULL, &diag));
+    assert_int_equal(d.timeline.version, 11);
+    assert_false(diag_has(&diag, "byte offset"));
+    assert_true(diag_has(&diag, "not on the call stack"));
+    pv_timeline_index_free(&ix);
+    pv_wi_data_free(&d);
+    pv_diag_free(&diag);
+    free(b);
+}
+
+/* A late word that fits neither the early reading nor the other: the early
+ * reading stays, with a warning naming the record. */
+static void test_late_mixed_word(void **state)
+{
+    (void)state;
+    size_t early = PV_WI_BIN_EARLY_RECORDS, size;
+    unsigned char *b = big_bin(early, 1, &size);
+    put_at(b, early, 0x20000000u, 0x00001004u, (int64_t)early); /* not v1.1, not v1.0 */
+    pv_wi_data d;
+    pv_wi_data_init(&d);
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "mix.bin", b, size, 0, &diag, PV_SEV_ERROR));
+    assert_int_equal(d.timeline.version, 11);
+    pv_timeline_index ix;
+    pv_tl_options o = {.file = "mix.bin"};
+    assert_true(pv_timeline_index_build(&ix, &d, &o, &diag));
+    assert_int_equal(d.timeline.version, 11);
+    char offset[80];
+    snprintf(offset, sizeof offset, "mix.bin: byte offset %zu (record %zu, word 0x00001004)",
+             early * 24, early);
+    assert_true(diag_has(&diag, offset));
+    assert_true(diag_has(&diag, "the records mix both versions"));
+    /* detected over all records, the same file is rejected */
+    char why[400];
+    assert_int_equal(pv_wi_bin_detect_version(b, size, why, sizeof why), 0);
+    pv_timeline_index_free(&ix);
+    pv_wi_data_free(&d);
+    pv_diag_free(&diag);
+    free(b);
+}
+
 /* ---- files: pairing and the loaders */
 
 static char tmpdir[64];
@@ -404,6 +518,8 @@ int main(void)
         cmocka_unit_test(test_forced_version),
         cmocka_unit_test(test_tail_and_truncated),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_late_v10_word),
+        cmocka_unit_test(test_late_mixed_word),
         cmocka_unit_test_setup_teardown(test_pairing_names, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_loaders, make_dir, remove_dir),
     };
