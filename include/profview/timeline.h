@@ -27,6 +27,8 @@ typedef struct pv_tl_area {
     bool implicit;   /* not in the mapping: named by its hex handle */
     bool has_states; /* a variable whose states the mapping lists: writes select them */
     bool has_value;
+    bool value_f64;     /* the mapping's VALUE.TYPE is F64: written DATA is an IEEE double
+                           (FORMATS.md §2); state values stay integers */
     uint64_t value;     /* line number / state value */
     uint32_t data_area; /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
     uint32_t parent;    /* index area of the function of a line / variable of a state */

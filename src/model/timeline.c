@@ -166,6 +166,8 @@ static void tl_init_areas(tl_pass *p)
         else if (a.type == PV_WI_LINE && a.parent == PV_WI_NONE)
             a.parent = last_function; /* FORMATS.md §1: nearest preceding function */
         a.state_key = tl_state_key(src->handle);
+        a.value_f64 = !tl_is_state_type(a.type) &&
+                      strcasecmp(pv_strpool_get(&d->pool, src->value_type), "F64") == 0;
         tl_add_area(ix, &a);
         uint64_t key = tl_area_key(a.handle, a.value);
         uint32_t existing;

@@ -507,6 +507,83 @@ static void test_loaders(void **state)
     pv_file_free(f);
 }
 
+/* The text of a cell as cat writes it. */
+static char *cell_text(const pv_view *v, size_t row, const char *column, pv_cell *cell)
+{
+    size_t col = pv_view_column(v, column);
+    assert_true(col != PV_NO_ROW);
+    pv_view_cell(v, row, col, cell);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(cell, &b);
+    char *text = pv_xstrdup(pv_buf_cstr(&b));
+    pv_buf_free(&b);
+    return text;
+}
+
+/* FORMATS.md §2: DATA of an area whose VALUE.TYPE is F64 is an IEEE double
+ * (all 64 bits); other areas show the low 32 bits in hex.  The value history
+ * keeps the bits as read in `raw`. */
+static void test_f64_values(void **state)
+{
+    (void)state;
+    static const char mapping[] = "* HANDLE(Data) %HANDLE%,%NAME%,%VALUE%,%VALUE.TYPE%\n"
+                                  "20000000,counter,,I64\n"
+                                  "* HANDLE(AUX) %HANDLE%,%NAME%,%VALUE%,%VALUE.TYPE%\n"
+                                  "40000000,voltage,,F64\n";
+    records r = {0};
+    add_record(&r, 0x40000000, PV_WI_WRITE, UINT64_C(0x400A000000000000), 100); /* 3.25 */
+    add_record(&r, 0x40000000, PV_WI_WRITE, UINT64_C(0xBFE0000000000000), 200); /* -0.5 */
+    add_record(&r, 0x20000000, PV_WI_WRITE, UINT64_C(0x100000007), 300);
+    write_file("f64.txt", mapping, sizeof mapping - 1);
+    write_file("f64.BIN", r.bytes, r.size);
+    pv_load_status status;
+    pv_file *f = load("f64.txt", 0, &status);
+    assert_int_equal(status, PV_LOAD_OK);
+    pv_result_set *set = pv_file_find_set(f, -1);
+    assert_non_null(set);
+    pv_view *tl = pv_set_find_view(set, "timeline");
+    assert_non_null(tl);
+    pv_cell cell;
+    char *text = cell_text(tl, 0, "value", &cell);
+    assert_int_equal(cell.type, PV_TYPE_FLOAT);
+    assert_true(cell.v.f == 3.25);
+    assert_string_equal(text, "3.25");
+    free(text);
+    text = cell_text(tl, 1, "value", &cell);
+    assert_string_equal(text, "-0.5");
+    free(text);
+    text = cell_text(tl, 2, "value", &cell); /* I64: the low 32 bits in hex */
+    assert_int_equal(cell.type, PV_TYPE_HEX);
+    assert_string_equal(text, "0x7");
+    free(text);
+
+    pv_view *data = pv_set_find_view(set, "data");
+    assert_non_null(data);
+    size_t voltage = PV_NO_ROW;
+    for (size_t row = 0; row < pv_view_rows(data); row++) {
+        text = cell_text(data, row, "name", &cell);
+        if (strcmp(text, "voltage") == 0)
+            voltage = row;
+        free(text);
+    }
+    assert_true(voltage != PV_NO_ROW);
+    size_t detail = pv_view_detail_index(data, "value-history");
+    assert_true(detail != PV_NO_ROW);
+    pv_view *history = pv_view_open_detail(data, detail, voltage);
+    assert_non_null(history);
+    assert_int_equal(pv_view_rows(history), 2);
+    text = cell_text(history, 0, "value", &cell);
+    assert_int_equal(cell.type, PV_TYPE_FLOAT);
+    assert_string_equal(text, "3.25");
+    free(text);
+    text = cell_text(history, 1, "raw", &cell);
+    assert_string_equal(text, "0xBFE0000000000000");
+    free(text);
+    pv_view_free(history);
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -522,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_late_mixed_word),
         cmocka_unit_test_setup_teardown(test_pairing_names, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_loaders, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_f64_values, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
