@@ -64,6 +64,11 @@ typedef struct pv_tl_options {
     int64_t from, to; /* inclusive window */
     pv_progress progress;
     const char *file; /* for messages */
+    /* Set by the index itself when it indexes again (timeline.c): the
+     * context-area state key decided over the whole timeline (0 = none).
+     * Callers leave both zero. */
+    bool context_decided;
+    uint32_t context_key;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
