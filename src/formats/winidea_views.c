@@ -541,10 +541,10 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     bool f64 = a->value_f64;
-    pv_table *t = f64 ? pv_table_new("value-history", "Value history",
-                                     wi_value_history_f64_columns, VH_F64_COLUMNS)
-                      : pv_table_new("value-history", "Value history",
-                                     wi_value_history_columns, VH_COLUMNS);
+    pv_table *t =
+        f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
+                           VH_F64_COLUMNS)
+            : pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {

@@ -54,10 +54,10 @@ typedef struct tl_ctx_cand {
 } tl_ctx_cand;
 
 typedef struct tl_ctx_detect {
-    bool active;    /* the index pass gathers from `from` on, finish confirms */
+    bool active; /* the index pass gathers from `from` on, finish confirms */
     size_t from;
-    size_t need;    /* distinct contexts a candidate must cover */
-    uint32_t early; /* the state key decided over the first events, 0 = none */
+    size_t need;     /* distinct contexts a candidate must cover */
+    uint32_t early;  /* the state key decided over the first events, 0 = none */
     pv_hashmap keys; /* state key -> candidate */
     pv_hashmap seen; /* candidate << 32 | context -> 1 */
     tl_ctx_cand *cands;
@@ -829,8 +829,8 @@ static void tl_setup_contexts(tl_pass *p)
         pv_hashmap_put(&p->context_map, d->contexts[c].handle, (uint32_t)c);
     if (d->timeline.text_context) {
         ix->context_source = PV_TL_CONTEXT_TEXT;
-    } else if ((p->context_key = p->opt.context_decided ? p->opt.context_key
-                                                         : tl_find_context_area(p)) != 0) {
+    } else if ((p->context_key =
+                    p->opt.context_decided ? p->opt.context_key : tl_find_context_area(p)) != 0) {
         ix->context_source = PV_TL_CONTEXT_AREA;
     } else if (d->timeline.version == 11 && d->timeline.count > 0) {
         ix->context_source = PV_TL_CONTEXT_CORE;
