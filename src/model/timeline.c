@@ -1196,7 +1196,10 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
         pv_timeline_index_free(ix);
         bool ok = pv_timeline_index_begin(ix, d, &o, diag);
         free(context_area);
-        return ok && pv_timeline_index_finish(ix);
+        if (!ok || !pv_timeline_index_finish(ix))
+            return false;
+        ix->warnings++; /* the warning above, which names the reason */
+        return true;
     }
     ix->time_last = p->prev;
     bool any_core = false;
