@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds profview twice (a normal build and one with AddressSanitizer
-# and UndefinedBehaviorSanitizer, both with -Werror) and runs every test in both.
+# and UndefinedBehaviorSanitizer, both with -Werror) and runs every test in both;
+# then runs every parser's fuzz target briefly (scripts/fuzz-smoke.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -20,4 +21,8 @@ for kind in normal sanitize; do
     status=1
   fi
 done
+echo "== fuzz smoke"
+if ! ./scripts/fuzz-smoke.sh; then
+  status=1
+fi
 exit $status

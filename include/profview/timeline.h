@@ -27,6 +27,8 @@ typedef struct pv_tl_area {
     bool implicit;   /* not in the mapping: named by its hex handle */
     bool has_states; /* a variable whose states the mapping lists: writes select them */
     bool has_value;
+    bool value_f64;     /* the mapping's VALUE.TYPE is F64: written DATA is an IEEE double
+                           (FORMATS.md §2); state values stay integers */
     uint64_t value;     /* line number / state value */
     uint32_t data_area; /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
     uint32_t parent;    /* index area of the function of a line / variable of a state */
@@ -62,6 +64,11 @@ typedef struct pv_tl_options {
     int64_t from, to; /* inclusive window */
     pv_progress progress;
     const char *file; /* for messages */
+    /* Set by the index itself when it indexes again (timeline.c): the
+     * context-area state key decided over the whole timeline (0 = none).
+     * Callers leave both zero. */
+    bool context_decided;
+    uint32_t context_key;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
@@ -115,9 +122,16 @@ typedef struct pv_timeline_index {
  * rest and computes the calls and statistics.  advance/finish return false
  * when cancelled through the options' progress (the index then stays
  * incomplete; free it).  `d` and `diag` must outlive the index. */
-bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag);
 bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
+/* finish also confirms a BIN version detected over the first records only
+ * (d->timeline.version_checked < count, FORMATS.md §2) with the bits its
+ * pass gathered from every record; when the whole file decides otherwise it
+ * settles d->timeline.version, drops the warnings of the wrong reading,
+ * warns (naming the byte offset of the first record that contradicts) and
+ * indexes again.  When no version fits the whole file, the early reading is
+ * kept with a warning. */
 bool pv_timeline_index_finish(pv_timeline_index *ix);
 
 /* Builds the index over d's timeline, areas and contexts, with the
@@ -125,7 +139,7 @@ bool pv_timeline_index_finish(pv_timeline_index *ix);
  * decreasing times, unknown event codes, ...) go to `diag`, each naming the
  * event index and time.  Returns false only when cancelled or when the
  * timeline is too large to index; `ix` is then freed. */
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag);
 void pv_timeline_index_free(pv_timeline_index *ix);
 /* Bytes the index holds beyond the records (for the benchmark). */

@@ -108,6 +108,10 @@ typedef struct pv_wi_timeline {
     const unsigned char *records;
     size_t count;
     int version;                 /* 10 or 11 */
+    size_t version_checked;      /* records the BIN version was detected over: count when
+                                    final, fewer when only the first ones were read (the
+                                    index pass confirms it, FORMATS.md §2), 0 when it was
+                                    not detected (forced, or built from text) */
     unsigned char *owned;        /* the memory records points into when built from text */
     size_t owned_cap;            /* in events */
     uint16_t *text_context;      /* per event: index into contexts from %CONTEXT%,
@@ -143,6 +147,50 @@ static inline void pv_wi_event_at(const pv_wi_timeline *tl, size_t i, pv_wi_even
     }
     e->data = pv_wi_le64(r + 8);
     e->time = (int64_t)pv_wi_le64(r + 16);
+}
+
+/* FORMATS.md §2 version detection as bits gathered over the record words
+ * (bytes 4-7), so that any pass over the records can decide or confirm. */
+typedef struct pv_wi_version_bits {
+    uint32_t v10_type; /* bits 24-27 seen: v1.0 (rule 1) */
+    uint32_t v10_low;  /* bits 0-23 seen: not v1.0 by rule 3 */
+    uint32_t v11_bad;  /* bits 12-31 or an event type > 4 seen: not v1.1 (rule 2) */
+} pv_wi_version_bits;
+
+/* FORMATS.md §2: the version of a large BIN is detected over its first 1 M
+ * records, so that the first screen does not wait for a pass over the whole
+ * file; the timeline index (which reads every record anyway) confirms it. */
+#define PV_WI_BIN_EARLY_RECORDS ((size_t)1 << 20)
+
+#define PV_WI_V10_TYPE 0x0F000000u
+#define PV_WI_V10_LOW 0x00FFFFFFu
+#define PV_WI_V11_HIGH 0xFFFFF000u
+
+static inline void pv_wi_version_bits_add(pv_wi_version_bits *b, uint32_t word)
+{
+    b->v10_type |= word & PV_WI_V10_TYPE;
+    b->v10_low |= word & PV_WI_V10_LOW;
+    b->v11_bad |= (word & PV_WI_V11_HIGH) | (uint32_t)((word & 0xFu) > PV_WI_WRITE);
+}
+
+/* The version the bits decide (FORMATS.md §2 rules 1-3): 10, 11, or 0. */
+static inline int pv_wi_version_of_bits(const pv_wi_version_bits *b)
+{
+    if (b->v10_type)
+        return 10;
+    if (!b->v11_bad)
+        return 11; /* an all-zero file lands here: every record an Exit on core 0 */
+    return b->v10_low ? 0 : 10;
+}
+
+/* Whether one word is consistent with a decision for `version`: for 1.1 it
+ * must fit the v1.1 layout; for 1.0 it must have bits 24-27 set or bits
+ * 0-23 clear. */
+static inline bool pv_wi_word_fits_version(uint32_t word, int version)
+{
+    if (version == 11)
+        return (word & PV_WI_V11_HIGH) == 0 && (word & 0xFu) <= PV_WI_WRITE;
+    return (word & PV_WI_V10_TYPE) != 0 || (word & PV_WI_V10_LOW) == 0;
 }
 
 /* A section kept as text: unknown sections, and the original headers (for

@@ -52,7 +52,9 @@ int pv_wi_bin_probe(const unsigned char *head, size_t len, uint64_t file_size);
 
 /* Makes data[0..size) the timeline of `d` (borrowed, not copied: it must
  * outlive `d`).  `forced_version` is 10 or 11 to force a reading, 0 to
- * detect.  `name` names the data in messages.  A tail that is not a whole
+ * detect: over the first PV_WI_BIN_EARLY_RECORDS records when they decide
+ * (d->timeline.version_checked tells how many were read; the timeline index
+ * confirms the decision over the rest), else over all of them.  `name` names the data in messages.  A tail that is not a whole
  * record is ignored with a warning naming its byte offset.  Returns false,
  * with a message of severity `sev` in `diag`, when there is no whole record
  * or no version fits; `d` is then unchanged. */

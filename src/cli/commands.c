@@ -373,7 +373,19 @@ int pv_cmd_cat(const pv_cli_args *a)
     size_t *cols = NULL, col_count = 0;
     if (rc == PV_EXIT_OK)
         rc = pv_cat_columns(a, v, &cols, &col_count);
-    if (rc == PV_EXIT_OK) {
+    bool select = pv_cli_has(a, PV_OPT_CONTEXT) || pv_cli_has(a, PV_OPT_FILTER) ||
+                  pv_cli_has(a, PV_OPT_SORT);
+    if (rc == PV_EXIT_OK && !select) {
+        /* View order, no selection: stream the rows (PRODUCT.md §7, the
+         * first screen of a 50 M-event timeline needs no row array). */
+        size_t n = pv_view_rows(v);
+        if (n > limit)
+            n = limit;
+        if (!pv_write_rows(stdout, v, cols, col_count, NULL, n, format)) {
+            fprintf(stderr, "profview: cannot write the output\n");
+            rc = PV_EXIT_INPUT;
+        }
+    } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
         size_t *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
         for (size_t r = 0; r < n; r++)

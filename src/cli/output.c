@@ -127,7 +127,7 @@ bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_co
             pv_buf_puts(&line, r ? ",\n{" : "\n{");
         for (size_t c = 0; c < col_count; c++) {
             pv_cell value;
-            pv_view_cell(v, rows[r], cols[c], &value);
+            pv_view_cell(v, rows ? rows[r] : r, cols[c], &value);
             pv_buf_clear(&cell);
             pv_cell_format_exact(&value, &cell);
             if (format == PV_OUT_JSON) {

@@ -16,7 +16,9 @@ bool pv_out_format_parse(const char *s, pv_out_format *f);
 /* Writes a JSON string literal (quotes included), control characters as \u00NN. */
 void pv_json_string(pv_buf *out, const char *s, size_t len);
 /* Writes the header (column ids) and the rows: `rows` are row indices of v,
- * `cols` column indices.  Returns false on a write error. */
+ * or NULL for rows 0 .. row_count-1 in view order (so that printing the
+ * first rows of a 50 M-row view needs no row array); `cols` column indices.
+ * Returns false on a write error. */
 bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
                    const size_t *rows, size_t row_count, pv_out_format format);
 

@@ -15,18 +15,9 @@
 
 #include "profview/winidea_parse.h"
 
-#define BIN_V10_TYPE 0x0F000000u /* v1.0: event type in bits 24-27 */
-#define BIN_V10_LOW 0x00FFFFFFu  /* v1.0 (third rule): bits 0-23 clear */
-#define BIN_V11_HIGH 0xFFFFF000u /* v1.1: bits 12-31 clear */
-
 static uint32_t bin_word(const unsigned char *data, size_t record)
 {
     return pv_wi_le32(data + record * PV_WI_RECORD_SIZE + 4);
-}
-
-static bool bin_fits_v11(uint32_t word)
-{
-    return (word & BIN_V11_HIGH) == 0 && (word & 0xFu) <= PV_WI_WRITE;
 }
 
 /* Explains why no version fits: the first record that fits neither reading
@@ -37,7 +28,7 @@ static void bin_explain_rejection(const unsigned char *data, size_t count, char 
     size_t not_v11 = SIZE_MAX, not_v10 = SIZE_MAX;
     for (size_t i = 0; i < count; i++) {
         uint32_t w = bin_word(data, i);
-        bool v11 = bin_fits_v11(w), v10 = (w & BIN_V10_LOW) == 0;
+        bool v11 = pv_wi_word_fits_version(w, 11), v10 = (w & PV_WI_V10_LOW) == 0;
         if (!v11 && !v10) {
             snprintf(why, why_size,
                      "byte offset %zu (record %zu): word 0x%08X fits neither record version "
@@ -70,22 +61,17 @@ int pv_wi_bin_detect_version(const unsigned char *data, size_t size, char *why, 
     }
     /* One pass, in blocks so that the OR-accumulation stays a tight loop and
      * a v1.0 file stops at its first block. */
-    uint32_t v10_type = 0, v10_low = 0, v11_bad = 0;
+    pv_wi_version_bits bits = {0, 0, 0};
     for (size_t start = 0; start < count; start += 4096) {
         size_t stop = count - start > 4096 ? start + 4096 : count;
-        for (size_t i = start; i < stop; i++) {
-            uint32_t w = bin_word(data, i);
-            v10_type |= w & BIN_V10_TYPE;
-            v10_low |= w & BIN_V10_LOW;
-            v11_bad |= (w & BIN_V11_HIGH) | (uint32_t)((w & 0xFu) > PV_WI_WRITE);
-        }
-        if (v10_type)
+        for (size_t i = start; i < stop; i++)
+            pv_wi_version_bits_add(&bits, bin_word(data, i));
+        if (bits.v10_type)
             return 10;
     }
-    if (!v11_bad)
-        return 11; /* an all-zero file lands here: every record an Exit on core 0 */
-    if (!v10_low)
-        return 10;
+    int version = pv_wi_version_of_bits(&bits);
+    if (version)
+        return version;
     if (why)
         bin_explain_rejection(data, count, why, why_size);
     return 0;
@@ -149,12 +135,21 @@ bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned cha
     }
     size_t count = size / PV_WI_RECORD_SIZE;
     int version = forced_version;
+    size_t checked = 0;
     if (version != 10 && version != 11) {
-        char why[400];
-        version = pv_wi_bin_detect_version(data, count * PV_WI_RECORD_SIZE, why, sizeof why);
+        /* FORMATS.md §2: the first 1 M records decide for the first screen;
+         * when they do not, all records are read (rule 1 may still find a
+         * v1.0 word further on, and a rejection names its reason). */
+        checked = count < PV_WI_BIN_EARLY_RECORDS ? count : PV_WI_BIN_EARLY_RECORDS;
+        version = pv_wi_bin_detect_version(data, checked * PV_WI_RECORD_SIZE, NULL, 0);
         if (!version) {
-            pv_diag_add(diag, sev, "%s: not a winIDEA BIN timeline: %s", name, why);
-            return false;
+            char why[400];
+            checked = count;
+            version = pv_wi_bin_detect_version(data, count * PV_WI_RECORD_SIZE, why, sizeof why);
+            if (!version) {
+                pv_diag_add(diag, sev, "%s: not a winIDEA BIN timeline: %s", name, why);
+                return false;
+            }
         }
     }
     /* FORMATS.md §2: the whole records load, the tail is reported. */
@@ -172,6 +167,7 @@ bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned cha
     tl->records = data;
     tl->count = count;
     tl->version = version;
+    tl->version_checked = checked;
     return true;
 }
 

@@ -103,6 +103,14 @@ static void wi_cell_uint(pv_cell *out, pv_type type, uint64_t v)
     out->v.u = v;
 }
 
+/* FORMATS.md §2: the DATA of an F64 area is an IEEE double, all 64 bits. */
+static double wi_data_f64(uint64_t data)
+{
+    double f;
+    memcpy(&f, &data, sizeof f);
+    return f;
+}
+
 static void wi_cell_str(pv_cell *out, const char *s)
 {
     out->type = PV_TYPE_STRING;
@@ -479,13 +487,23 @@ static const pv_column wi_data_columns[DATA_COLUMNS] = {
     {"net", "Time in state", PV_TYPE_TIME, PV_COL_DESC},
 };
 
-enum { VH_ID, VH_TIME, VH_VALUE, VH_DURATION, VH_COLUMNS };
+enum { VH_ID, VH_TIME, VH_VALUE, VH_DURATION, VH_COLUMNS, VH_RAW = VH_COLUMNS, VH_F64_COLUMNS };
 
 static const pv_column wi_value_history_columns[VH_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
     {"time", "Time", PV_TYPE_TIME, 0},
     {"value", "Value", PV_TYPE_HEX, PV_COL_NAME},
     {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
+};
+
+/* An F64 area (FORMATS.md §2): the value as a double, and the 64 bits of
+ * DATA exactly as read in `raw`. */
+static const pv_column wi_value_history_f64_columns[VH_F64_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"value", "Value", PV_TYPE_FLOAT, PV_COL_NAME},
+    {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
+    {"raw", "Raw DATA", PV_TYPE_HEX, 0},
 };
 
 static const pv_detail_def wi_data_details[] = {{"value-history", "Value history"}};
@@ -522,8 +540,11 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
+    bool f64 = a->value_f64;
     pv_table *t =
-        pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
+        f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
+                           VH_F64_COLUMNS)
+            : pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
@@ -543,7 +564,12 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
         size_t r = pv_table_add_row(t);
         pv_table_set_int(t, r, VH_ID, (int64_t)i);
         pv_table_set_int(t, r, VH_TIME, e.time);
-        pv_table_set_uint(t, r, VH_VALUE, e.data & 0xFFFFFFFFu);
+        if (f64) {
+            pv_table_set_float(t, r, VH_VALUE, wi_data_f64(e.data));
+            pv_table_set_uint(t, r, VH_RAW, e.data);
+        } else {
+            pv_table_set_uint(t, r, VH_VALUE, e.data & 0xFFFFFFFFu);
+        }
         open = r;
         open_time = e.time;
     }
@@ -666,6 +692,14 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             return;
         }
         pv_wi_event_at(ix->tl, i, &e);
+        if (ix->areas[area].value_f64) {
+            /* a FLOAT cell in the hex column: a filter on the column
+             * compares its raw 64 bits (the union), the text is the double */
+            out->type = PV_TYPE_FLOAT;
+            out->present = true;
+            out->v.f = wi_data_f64(e.data);
+            return;
+        }
         wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
         return;
     }

@@ -43,9 +43,35 @@ typedef struct tl_stack {
     size_t im_call_n, im_call_cap;
 } tl_stack;
 
+/* The context-area detection from written values (tl_find_context_area):
+ * per candidate state key, whether every value written is a CONTEXTS handle
+ * and how many distinct ones.  Decided over the first 1 M events for the
+ * first screen, gathered on by the index pass and confirmed at its end. */
+typedef struct tl_ctx_cand {
+    uint32_t key;
+    bool all;
+    size_t distinct;
+} tl_ctx_cand;
+
+typedef struct tl_ctx_detect {
+    bool active; /* the index pass gathers from `from` on, finish confirms */
+    size_t from;
+    size_t need;     /* distinct contexts a candidate must cover */
+    uint32_t early;  /* the state key decided over the first events, 0 = none */
+    pv_hashmap keys; /* state key -> candidate */
+    pv_hashmap seen; /* candidate << 32 | context -> 1 */
+    tl_ctx_cand *cands;
+    size_t cand_n, cand_cap;
+} tl_ctx_detect;
+
 struct pv_tl_pass {
     pv_timeline_index *ix;
     const pv_wi_data *d;
+    pv_wi_data *settle;        /* = d: finish may settle its BIN version */
+    char *context_area_option; /* a copy, for indexing again after settling */
+    pv_wi_version_bits bits;   /* gathered over every record (FORMATS.md §2) */
+    tl_ctx_detect cd;
+    size_t diag_entries, diag_warnings, diag_errors; /* diag at begin */
     pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
     const pv_tl_options *o; /* = &opt */
     pv_diag *diag;
@@ -162,6 +188,8 @@ static void tl_init_areas(tl_pass *p)
         else if (a.type == PV_WI_LINE && a.parent == PV_WI_NONE)
             a.parent = last_function; /* FORMATS.md §1: nearest preceding function */
         a.state_key = tl_state_key(src->handle);
+        a.value_f64 = !tl_is_state_type(a.type) &&
+                      strcasecmp(pv_strpool_get(&d->pool, src->value_type), "F64") == 0;
         tl_add_area(ix, &a);
         uint64_t key = tl_area_key(a.handle, a.value);
         uint32_t existing;
@@ -288,6 +316,62 @@ static bool tl_all_contexts(const pv_hashmap *context_map, uint64_t value)
     return pv_hashmap_get(context_map, value, &c);
 }
 
+/* One event for the written-values detection: a W on a variable/AUX or an
+ * E on a state. */
+static void tl_ctx_detect_event(tl_pass *p, const pv_wi_event *e)
+{
+    unsigned type = pv_wi_handle_type(e->handle);
+    bool write = (type == PV_WI_VARIABLE || type == PV_WI_AUX) && e->kind == PV_WI_WRITE;
+    bool state = tl_is_state_type(type) && e->kind == PV_WI_ENTRY;
+    if (!write && !state)
+        return;
+    tl_ctx_detect *cd = &p->cd;
+    uint32_t key = tl_state_key(e->handle), k;
+    if (!pv_hashmap_get(&cd->keys, key, &k)) {
+        cd->cands = pv_xgrow(cd->cands, &cd->cand_cap, cd->cand_n + 1, sizeof *cd->cands);
+        cd->cands[cd->cand_n] = (tl_ctx_cand){key, true, 0};
+        k = (uint32_t)cd->cand_n++;
+        pv_hashmap_put(&cd->keys, key, k);
+    }
+    tl_ctx_cand *c = &cd->cands[k];
+    if (!c->all)
+        return;
+    uint32_t ctx, one;
+    /* only the CONTEXTS of the file: the pass adds a context for each value
+     * of the context area that is not one (tl_context_of_value) */
+    if (!pv_hashmap_get(&p->context_map, e->data, &ctx) || ctx >= p->d->context_count) {
+        c->all = false;
+        return;
+    }
+    uint64_t pair = (uint64_t)k << 32 | ctx;
+    if (!pv_hashmap_get(&cd->seen, pair, &one)) {
+        pv_hashmap_put(&cd->seen, pair, 1);
+        c->distinct++;
+    }
+}
+
+/* The candidate covering the most contexts (ties: the first written), or 0. */
+static uint32_t tl_ctx_detect_decide(const tl_ctx_detect *cd)
+{
+    uint32_t best = 0;
+    size_t best_cover = 0;
+    for (size_t k = 0; k < cd->cand_n; k++)
+        if (cd->cands[k].all && cd->cands[k].distinct >= cd->need &&
+            cd->cands[k].distinct > best_cover) {
+            best = cd->cands[k].key;
+            best_cover = cd->cands[k].distinct;
+        }
+    return best;
+}
+
+static void tl_ctx_detect_free(tl_ctx_detect *cd)
+{
+    free(cd->cands);
+    pv_hashmap_free(&cd->keys);
+    pv_hashmap_free(&cd->seen);
+    memset(cd, 0, sizeof *cd);
+}
+
 /* FORMATS.md §3 source (2): the context area.  Explicit (o->context_area,
  * a name or a hex handle), else detected: a state variable whose state
  * values in the mapping all are CONTEXTS handles, else a variable whose
@@ -358,59 +442,24 @@ static uint32_t tl_find_context_area(tl_pass *p)
     }
     if (best)
         return best;
-    /* From the written values: one extra pass over the records, only here. */
-    pv_hashmap keys; /* state key -> candidate slot */
-    pv_hashmap_init(&keys);
-    pv_hashmap seen; /* candidate << 32 | context -> 1: the distinct contexts written */
-    pv_hashmap_init(&seen);
-    typedef struct {
-        uint32_t key;
-        bool all;
-        size_t distinct;
-        size_t n;
-    } cand;
-    cand *cands = NULL;
-    size_t cand_n = 0, cand_cap = 0;
+    /* From the written values: over the first 1 M events, so that the first
+     * screen does not wait for a pass over the whole timeline; the index
+     * pass gathers the rest and pv_timeline_index_finish confirms. */
+    tl_ctx_detect *cd = &p->cd;
+    cd->need = need;
     const pv_wi_timeline *tl = &p->d->timeline;
-    for (size_t i = 0; i < tl->count; i++) {
+    size_t upto = tl->count < PV_WI_BIN_EARLY_RECORDS ? tl->count : PV_WI_BIN_EARLY_RECORDS;
+    for (size_t i = 0; i < upto; i++) {
         pv_wi_event e;
         pv_wi_event_at(tl, i, &e);
-        unsigned type = pv_wi_handle_type(e.handle);
-        bool write = (type == PV_WI_VARIABLE || type == PV_WI_AUX) && e.kind == PV_WI_WRITE;
-        bool state = tl_is_state_type(type) && e.kind == PV_WI_ENTRY;
-        if (!write && !state)
-            continue;
-        uint32_t key = tl_state_key(e.handle), k;
-        if (!pv_hashmap_get(&keys, key, &k)) {
-            cands = pv_xgrow(cands, &cand_cap, cand_n + 1, sizeof *cands);
-            cands[cand_n] = (cand){key, true, 0, 0};
-            k = (uint32_t)cand_n++;
-            pv_hashmap_put(&keys, key, k);
-        }
-        cand *c = &cands[k];
-        c->n++;
-        if (!c->all)
-            continue;
-        uint32_t ctx, one;
-        if (!pv_hashmap_get(&p->context_map, e.data, &ctx)) {
-            c->all = false;
-            continue;
-        }
-        uint64_t pair = (uint64_t)k << 32 | ctx;
-        if (!pv_hashmap_get(&seen, pair, &one)) {
-            pv_hashmap_put(&seen, pair, 1);
-            c->distinct++;
-        }
+        tl_ctx_detect_event(p, &e);
     }
-    size_t best_cover_w = 0;
-    for (size_t k = 0; k < cand_n; k++)
-        if (cands[k].all && cands[k].distinct >= need && cands[k].distinct > best_cover_w) {
-            best = cands[k].key;
-            best_cover_w = cands[k].distinct;
-        }
-    free(cands);
-    pv_hashmap_free(&keys);
-    pv_hashmap_free(&seen);
+    best = tl_ctx_detect_decide(cd);
+    if (upto < tl->count) {
+        cd->active = true;
+        cd->from = upto;
+        cd->early = best;
+    }
     return best;
 }
 
@@ -768,6 +817,8 @@ static void tl_free_pass(tl_pass *p)
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
+    tl_ctx_detect_free(&p->cd);
+    free(p->context_area_option);
 }
 
 static void tl_setup_contexts(tl_pass *p)
@@ -778,7 +829,8 @@ static void tl_setup_contexts(tl_pass *p)
         pv_hashmap_put(&p->context_map, d->contexts[c].handle, (uint32_t)c);
     if (d->timeline.text_context) {
         ix->context_source = PV_TL_CONTEXT_TEXT;
-    } else if ((p->context_key = tl_find_context_area(p)) != 0) {
+    } else if ((p->context_key =
+                    p->opt.context_decided ? p->opt.context_key : tl_find_context_area(p)) != 0) {
         ix->context_source = PV_TL_CONTEXT_AREA;
     } else if (d->timeline.version == 11 && d->timeline.count > 0) {
         ix->context_source = PV_TL_CONTEXT_CORE;
@@ -841,7 +893,7 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     return tl_unknown_context(p);
 }
 
-bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag)
 {
     memset(ix, 0, sizeof *ix);
@@ -854,6 +906,12 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, const pv_wi_data *d, const p
     ix->pass = p;
     p->ix = ix;
     p->d = d;
+    p->settle = d;
+    p->diag_entries = diag->entry_count;
+    p->diag_warnings = diag->warnings;
+    p->diag_errors = diag->errors;
+    if (o && o->context_area)
+        p->context_area_option = pv_xstrdup(o->context_area);
     if (o)
         p->opt = *o;
     p->o = &p->opt;
@@ -939,8 +997,12 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
     if (upto > n)
         upto = n;
     pv_wi_event e;
+    pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
     for (size_t i = ix->indexed; i < upto; i++) {
+        pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
+        if (p->cd.active && i >= p->cd.from)
+            tl_ctx_detect_event(p, &e);
         p->i = i;
         if (e.time < p->prev) {
             p->time = e.time;
@@ -1003,11 +1065,83 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         if ((i & 0xFFFFF) == 0xFFFFF &&
             !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
             ix->indexed = i + 1;
+            p->bits = bits;
             return false;
         }
     }
     ix->indexed = upto;
+    p->bits = bits;
     return true;
+}
+
+/* "NAME (0xHANDLE)" of the variable (else the state) with state key `key`,
+ * or "none". */
+static void tl_context_key_label(const tl_pass *p, uint32_t key, char *out, size_t size)
+{
+    const pv_timeline_index *ix = p->ix;
+    uint32_t found = PV_WI_NONE;
+    for (size_t a = 0; a < ix->area_count && key; a++)
+        if (ix->areas[a].state_key == key &&
+            (found == PV_WI_NONE || ix->areas[a].type == PV_WI_VARIABLE ||
+             ix->areas[a].type == PV_WI_AUX)) {
+            found = (uint32_t)a;
+            if (ix->areas[a].type == PV_WI_VARIABLE || ix->areas[a].type == PV_WI_AUX)
+                break;
+        }
+    if (!key)
+        snprintf(out, size, "none");
+    else if (found == PV_WI_NONE)
+        snprintf(out, size, "0x%08" PRIX32, key);
+    else
+        snprintf(out, size, "%s (0x%08" PRIX32 ")", pv_tl_area_name(ix, found),
+                 ix->areas[found].handle);
+}
+
+/* Drops the diagnostics added since the pass began (those of a reading that
+ * turned out wrong). */
+static void tl_diag_rollback(tl_pass *p)
+{
+    pv_diag *diag = p->diag;
+    for (size_t i = p->diag_entries; i < diag->entry_count; i++)
+        free(diag->entries[i].text);
+    if (diag->entry_count > p->diag_entries)
+        diag->entry_count = p->diag_entries;
+    diag->warnings = p->diag_warnings;
+    diag->errors = p->diag_errors;
+}
+
+/* FORMATS.md §2: a BIN version decided over the first records is confirmed
+ * by the whole file.  Returns the version to index again with (then *at is
+ * the first record that contradicts the early one), or 0 when the early
+ * decision stands. */
+static int tl_confirm_version(tl_pass *p, size_t *at)
+{
+    pv_wi_timeline *tl = &p->settle->timeline;
+    size_t checked = tl->version_checked;
+    if (checked == 0 || checked >= tl->count)
+        return 0;
+    int early = tl->version;
+    int full = pv_wi_version_of_bits(&p->bits);
+    tl->version_checked = tl->count;
+    if (full == early)
+        return 0;
+    /* Only here, on a contradiction: find the record that caused it. */
+    *at = checked;
+    while (*at < tl->count &&
+           pv_wi_word_fits_version(pv_wi_le32(tl->records + *at * PV_WI_RECORD_SIZE + 4), early))
+        ++*at;
+    if (full == 0) {
+        pv_warn(p->diag,
+                "%s: byte offset %zu (record %zu, word 0x%08" PRIX32 "): not a v1.%d record, "
+                "as the first %zu records decided; the records mix both versions, and the "
+                "v1.%d reading is kept (--bin-version 1.0|1.1 forces a reading)",
+                p->file, *at * PV_WI_RECORD_SIZE, *at,
+                pv_wi_le32(tl->records + *at * PV_WI_RECORD_SIZE + 4), early - 10, checked,
+                early - 10);
+        p->ix->warnings++;
+        return 0;
+    }
+    return full;
 }
 
 bool pv_timeline_index_finish(pv_timeline_index *ix)
@@ -1018,6 +1152,55 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
     size_t n = ix->event_count;
     if (!pv_timeline_index_advance(ix, n))
         return false;
+    size_t at = 0;
+    int settled = tl_confirm_version(p, &at);
+    bool context_changed = false;
+    uint32_t context_key = 0;
+    if (!settled && p->cd.active) {
+        /* the context area from written values, over every event */
+        context_key = tl_ctx_detect_decide(&p->cd);
+        context_changed = context_key != p->cd.early;
+        p->cd.active = false;
+    }
+    if (settled || context_changed) {
+        /* Everything the index holds depends on the reading and on the
+         * contexts: index again, without the warnings of the wrong one. */
+        pv_wi_data *d = p->settle;
+        pv_diag *diag = p->diag;
+        const char *file = p->file;
+        pv_tl_options o = p->opt;
+        tl_diag_rollback(p);
+        if (settled) {
+            int early = d->timeline.version;
+            pv_warn(diag,
+                    "%s: byte offset %zu (record %zu, word 0x%08" PRIX32 "): the file is "
+                    "v1.%d, not v1.%d as its first %zu records decided; indexed again as v1.%d",
+                    file, at * PV_WI_RECORD_SIZE, at,
+                    pv_wi_le32(d->timeline.records + at * PV_WI_RECORD_SIZE + 4), settled - 10,
+                    early - 10, PV_WI_BIN_EARLY_RECORDS, settled - 10);
+            d->timeline.version = settled;
+        } else {
+            char early_name[64], full_name[64];
+            tl_context_key_label(p, p->cd.early, early_name, sizeof early_name);
+            tl_context_key_label(p, context_key, full_name, sizeof full_name);
+            pv_warn(diag,
+                    "%s: the context area is %s over the whole timeline, not %s as its first "
+                    "%zu events decided; indexed again",
+                    file, full_name, early_name, PV_WI_BIN_EARLY_RECORDS);
+            o.context_decided = true;
+            o.context_key = context_key;
+        }
+        char *context_area = p->context_area_option; /* must outlive begin */
+        p->context_area_option = NULL;
+        o.context_area = context_area;
+        pv_timeline_index_free(ix);
+        bool ok = pv_timeline_index_begin(ix, d, &o, diag);
+        free(context_area);
+        if (!ok || !pv_timeline_index_finish(ix))
+            return false;
+        ix->warnings++; /* the warning above, which names the reason */
+        return true;
+    }
     ix->time_last = p->prev;
     bool any_core = false;
     for (size_t c = 0; c < 256; c++)
@@ -1048,7 +1231,7 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
     return true;
 }
 
-bool pv_timeline_index_build(pv_timeline_index *ix, const pv_wi_data *d, const pv_tl_options *o,
+bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag)
 {
     if (!pv_timeline_index_begin(ix, d, o, diag))

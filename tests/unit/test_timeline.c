@@ -749,6 +749,116 @@ static void test_views_empty_timeline(void **state)
     pv_file_free(f);
 }
 
+/* Written-values detection of the context area over the first 1 M events,
+ * confirmed by the whole pass: `early` events of f (E/X pairs), then the
+ * writes of Task (0x1, 0x2: both CONTEXTS handles) with a call of g each.
+ * The first 1 M events decide no context area; the whole timeline decides
+ * Task, so the index is built again, with a warning, and matches an index
+ * told the context area from the start. */
+static pv_wi_data *late_context_writes(void)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, FN_G, "g", 1);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4); /* no states in the mapping */
+    int64_t t = 0;
+    for (size_t i = 0; i < PV_WI_BIN_EARLY_RECORDS; i += 2) {
+        ev(d, FN_F, 'E', 0, t++);
+        ev(d, FN_F, 'X', 0, t++);
+    }
+    ev(d, 0x20000006u, 'W', 1, t++);
+    ev(d, FN_G, 'E', 0, t++);
+    ev(d, FN_G, 'X', 0, t += 5);
+    ev(d, 0x20000006u, 'W', 2, t++);
+    ev(d, FN_G, 'E', 0, t++);
+    ev(d, FN_G, 'X', 0, t += 7);
+    return d;
+}
+
+static void test_context_area_late_writes(void **state)
+{
+    (void)state;
+    pv_wi_data *d = late_context_writes();
+    size_t n = d->timeline.count;
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
+    assert_int_equal(diag.warnings, 1);
+    assert_non_null(strstr(diag.entries[0].text, "the context area is Task (0x20000006) over "
+                                                 "the whole timeline, not none as its first"));
+    assert_string_equal(ctx_of(&ix, 0), "Unknown"); /* before the first switch */
+    assert_string_equal(ctx_of(&ix, n - 4), "A");
+    assert_string_equal(ctx_of(&ix, n - 1), "B");
+
+    /* the same as an index told the context area */
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.context_area = "Task";
+    pv_timeline_index told;
+    pv_diag told_diag;
+    pv_diag_init(&told_diag);
+    assert_true(pv_timeline_index_build(&told, d, &o, &told_diag));
+    assert_int_equal(told_diag.warnings, 0);
+    assert_int_equal(ix.context_count, told.context_count);
+    assert_int_equal(ix.call_count, told.call_count);
+    assert_int_equal(ix.stat_count, told.stat_count);
+    for (size_t r = 0; r < ix.stat_count; r++) {
+        assert_int_equal(ix.stats[r].area, told.stats[r].area);
+        assert_int_equal(ix.stats[r].context, told.stats[r].context);
+        assert_int_equal(ix.stats[r].count, told.stats[r].count);
+        assert_memory_equal(ix.stats[r].t, told.stats[r].t, sizeof ix.stats[r].t);
+    }
+    assert_memory_equal(ix.event_context, told.event_context, n * sizeof *ix.event_context);
+    assert_memory_equal(ix.event_depth, told.event_depth, n * sizeof *ix.event_depth);
+    pv_timeline_index_free(&told);
+    pv_diag_free(&told_diag);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
+/* The other way: Task qualifies over the first 1 M events, then writes a
+ * value that is no CONTEXTS handle: over the whole timeline no variable
+ * qualifies, so the contexts fall back to Unknown (text records carry no
+ * core). */
+static void test_context_area_late_disqualified(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4);
+    int64_t t = 0;
+    ev(d, 0x20000006u, 'W', 1, t++);
+    ev(d, 0x20000006u, 'W', 2, t++);
+    for (size_t i = 2; i < PV_WI_BIN_EARLY_RECORDS; i += 2) {
+        ev(d, FN_F, 'E', 0, t++);
+        ev(d, FN_F, 'X', 0, t++);
+    }
+    ev(d, 0x20000006u, 'W', 9, t++); /* not a CONTEXTS handle */
+    ev(d, FN_F, 'E', 0, t++);
+    ev(d, FN_F, 'X', 0, t++);
+    pv_timeline_index ix;
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
+    assert_int_equal(diag.warnings, 1); /* not the "new context" of the first reading */
+    assert_non_null(strstr(diag.entries[0].text, "the context area is none over the whole "
+                                                 "timeline, not Task (0x20000006)"));
+    assert_true(ix.context_source == PV_TL_CONTEXT_CORE ||
+                ix.context_source == PV_TL_CONTEXT_UNKNOWN);
+    assert_string_equal(ctx_of(&ix, 2), ctx_of(&ix, d->timeline.count - 1));
+    assert_int_equal(ix.context_count, 1);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&diag);
+    data_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -766,6 +876,8 @@ int main(void)
         cmocka_unit_test(test_random_events_keep_invariants),
         cmocka_unit_test(test_views_empty_timeline),
         cmocka_unit_test(test_views_deferred_index),
+        cmocka_unit_test(test_context_area_late_writes),
+        cmocka_unit_test(test_context_area_late_disqualified),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

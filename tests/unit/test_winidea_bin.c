@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "profview/timeline.h"
 #include "profview/winidea_parse.h"
 
 /* Records built by hand: handle, the version word, data, time. */
@@ -229,6 +230,119 @@ static void test_probe(void **state)
     assert_int_equal(pv_wi_bin_probe(v10.bytes, v10.size, v10.size), 30);
 }
 
+/* A large BIN: `early` variable writes (v1.1 word 4: a write whatever the
+ * version), then `tail` records appended by the caller. */
+static unsigned char *big_bin(size_t early, size_t tail, size_t *size)
+{
+    *size = (early + tail) * 24;
+    unsigned char *b = calloc(early + tail, 24);
+    assert_non_null(b);
+    for (size_t i = 0; i < early; i++) {
+        put_le(b + i * 24, 0x20000000u, 4);
+        put_le(b + i * 24 + 4, PV_WI_WRITE, 4);
+        put_le(b + i * 24 + 8, i, 8);
+        put_le(b + i * 24 + 16, i, 8);
+    }
+    return b;
+}
+
+static void put_at(unsigned char *b, size_t i, uint32_t handle, uint32_t word, int64_t time)
+{
+    put_le(b + i * 24, handle, 4);
+    put_le(b + i * 24 + 4, word, 4);
+    put_le(b + i * 24 + 16, (uint64_t)time, 8);
+}
+
+/* FORMATS.md §2: the first 1 M records decide the version for the first
+ * screen; a v1.0 word after them makes the index read the file again as
+ * v1.0, warning with the byte offset, without the wrong reading's warnings. */
+static void test_late_v10_word(void **state)
+{
+    (void)state;
+    size_t early = PV_WI_BIN_EARLY_RECORDS, size;
+    unsigned char *b = big_bin(early, 2, &size);
+    put_at(b, early, 0x00000000u, 0x03000000u, (int64_t)early);         /* v1.0 E */
+    put_at(b, early + 1, 0x00000000u, 0x00000000u, (int64_t)early + 5); /* X */
+    pv_wi_data d;
+    pv_wi_data_init(&d);
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "late.bin", b, size, 0, &diag, PV_SEV_ERROR));
+    assert_int_equal(d.timeline.version, 11); /* from the first 1 M records */
+    assert_int_equal(d.timeline.version_checked, early);
+    assert_int_equal(diag.warnings, 0);
+    /* read as v1.1, the E is an X on core 0 that the second X finds gone */
+    pv_wi_event e;
+    pv_wi_event_at(&d.timeline, early, &e);
+    assert_int_equal(e.kind, PV_WI_EXIT);
+
+    pv_timeline_index ix;
+    pv_tl_options o = {.file = "late.bin"};
+    assert_true(pv_timeline_index_build(&ix, &d, &o, &diag));
+    assert_int_equal(d.timeline.version, 10);
+    assert_int_equal(d.timeline.version_checked, early + 2);
+    char offset[64];
+    snprintf(offset, sizeof offset, "late.bin: byte offset %zu (record %zu", early * 24, early);
+    assert_true(diag_has(&diag, offset));
+    assert_true(diag_has(&diag, "the file is v1.0, not v1.1"));
+    assert_int_equal(diag.warnings, 1); /* the v1.1 reading's warning is gone */
+    assert_int_equal(ix.warnings, 1);
+    /* the v1.0 reading: one matched call, no core contexts */
+    assert_int_equal(ix.context_source, PV_TL_CONTEXT_UNKNOWN);
+    assert_int_equal(ix.context_count, 1);
+    assert_string_equal(pv_tl_context_name(&ix, 0), "Unknown");
+    assert_int_equal(ix.call_count, 1);
+    assert_int_equal(ix.call_entry[0], early);
+    assert_int_equal(ix.call_exit[0], early + 1);
+    assert_int_equal(ix.event_depth[early + 1], 0);
+    pv_timeline_index_free(&ix);
+
+    /* the same file read as v1.1 on request is not re-read */
+    pv_diag_free(&diag);
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "late.bin", b, size, 11, &diag, PV_SEV_ERROR));
+    assert_true(pv_timeline_index_build(&ix, &d, NULL, &diag));
+    assert_int_equal(d.timeline.version, 11);
+    assert_false(diag_has(&diag, "byte offset"));
+    assert_true(diag_has(&diag, "not on the call stack"));
+    pv_timeline_index_free(&ix);
+    pv_wi_data_free(&d);
+    pv_diag_free(&diag);
+    free(b);
+}
+
+/* A late word that fits neither the early reading nor the other: the early
+ * reading stays, with a warning naming the record. */
+static void test_late_mixed_word(void **state)
+{
+    (void)state;
+    size_t early = PV_WI_BIN_EARLY_RECORDS, size;
+    unsigned char *b = big_bin(early, 1, &size);
+    put_at(b, early, 0x20000000u, 0x00001004u, (int64_t)early); /* not v1.1, not v1.0 */
+    pv_wi_data d;
+    pv_wi_data_init(&d);
+    pv_diag diag;
+    pv_diag_init(&diag);
+    assert_true(pv_wi_bin_attach_memory(&d, "mix.bin", b, size, 0, &diag, PV_SEV_ERROR));
+    assert_int_equal(d.timeline.version, 11);
+    pv_timeline_index ix;
+    pv_tl_options o = {.file = "mix.bin"};
+    assert_true(pv_timeline_index_build(&ix, &d, &o, &diag));
+    assert_int_equal(d.timeline.version, 11);
+    char offset[80];
+    snprintf(offset, sizeof offset, "mix.bin: byte offset %zu (record %zu, word 0x00001004)",
+             early * 24, early);
+    assert_true(diag_has(&diag, offset));
+    assert_true(diag_has(&diag, "the records mix both versions"));
+    /* detected over all records, the same file is rejected */
+    char why[400];
+    assert_int_equal(pv_wi_bin_detect_version(b, size, why, sizeof why), 0);
+    pv_timeline_index_free(&ix);
+    pv_wi_data_free(&d);
+    pv_diag_free(&diag);
+    free(b);
+}
+
 /* ---- files: pairing and the loaders */
 
 static char tmpdir[64];
@@ -393,6 +507,83 @@ static void test_loaders(void **state)
     pv_file_free(f);
 }
 
+/* The text of a cell as cat writes it. */
+static char *cell_text(const pv_view *v, size_t row, const char *column, pv_cell *cell)
+{
+    size_t col = pv_view_column(v, column);
+    assert_true(col != PV_NO_ROW);
+    pv_view_cell(v, row, col, cell);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(cell, &b);
+    char *text = pv_xstrdup(pv_buf_cstr(&b));
+    pv_buf_free(&b);
+    return text;
+}
+
+/* FORMATS.md §2: DATA of an area whose VALUE.TYPE is F64 is an IEEE double
+ * (all 64 bits); other areas show the low 32 bits in hex.  The value history
+ * keeps the bits as read in `raw`. */
+static void test_f64_values(void **state)
+{
+    (void)state;
+    static const char mapping[] = "* HANDLE(Data) %HANDLE%,%NAME%,%VALUE%,%VALUE.TYPE%\n"
+                                  "20000000,counter,,I64\n"
+                                  "* HANDLE(AUX) %HANDLE%,%NAME%,%VALUE%,%VALUE.TYPE%\n"
+                                  "40000000,voltage,,F64\n";
+    records r = {0};
+    add_record(&r, 0x40000000, PV_WI_WRITE, UINT64_C(0x400A000000000000), 100); /* 3.25 */
+    add_record(&r, 0x40000000, PV_WI_WRITE, UINT64_C(0xBFE0000000000000), 200); /* -0.5 */
+    add_record(&r, 0x20000000, PV_WI_WRITE, UINT64_C(0x100000007), 300);
+    write_file("f64.txt", mapping, sizeof mapping - 1);
+    write_file("f64.BIN", r.bytes, r.size);
+    pv_load_status status;
+    pv_file *f = load("f64.txt", 0, &status);
+    assert_int_equal(status, PV_LOAD_OK);
+    pv_result_set *set = pv_file_find_set(f, -1);
+    assert_non_null(set);
+    pv_view *tl = pv_set_find_view(set, "timeline");
+    assert_non_null(tl);
+    pv_cell cell;
+    char *text = cell_text(tl, 0, "value", &cell);
+    assert_int_equal(cell.type, PV_TYPE_FLOAT);
+    assert_true(cell.v.f == 3.25);
+    assert_string_equal(text, "3.25");
+    free(text);
+    text = cell_text(tl, 1, "value", &cell);
+    assert_string_equal(text, "-0.5");
+    free(text);
+    text = cell_text(tl, 2, "value", &cell); /* I64: the low 32 bits in hex */
+    assert_int_equal(cell.type, PV_TYPE_HEX);
+    assert_string_equal(text, "0x7");
+    free(text);
+
+    pv_view *data = pv_set_find_view(set, "data");
+    assert_non_null(data);
+    size_t voltage = PV_NO_ROW;
+    for (size_t row = 0; row < pv_view_rows(data); row++) {
+        text = cell_text(data, row, "name", &cell);
+        if (strcmp(text, "voltage") == 0)
+            voltage = row;
+        free(text);
+    }
+    assert_true(voltage != PV_NO_ROW);
+    size_t detail = pv_view_detail_index(data, "value-history");
+    assert_true(detail != PV_NO_ROW);
+    pv_view *history = pv_view_open_detail(data, detail, voltage);
+    assert_non_null(history);
+    assert_int_equal(pv_view_rows(history), 2);
+    text = cell_text(history, 0, "value", &cell);
+    assert_int_equal(cell.type, PV_TYPE_FLOAT);
+    assert_string_equal(text, "3.25");
+    free(text);
+    text = cell_text(history, 1, "raw", &cell);
+    assert_string_equal(text, "0xBFE0000000000000");
+    free(text);
+    pv_view_free(history);
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,8 +595,11 @@ int main(void)
         cmocka_unit_test(test_forced_version),
         cmocka_unit_test(test_tail_and_truncated),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_late_v10_word),
+        cmocka_unit_test(test_late_mixed_word),
         cmocka_unit_test_setup_teardown(test_pairing_names, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_loaders, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_f64_values, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
