@@ -71,6 +71,8 @@ for sig in TERM:143 HUP:129 SEGV:139; do
   name=${sig%%:*} status=${sig##*:}
   pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
   pv_tmux_wait "Report: Summary"
+  # The shell writes the pid after forking: the screen can be up before that.
+  for _ in $(seq 100); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
   kill -"$name" "$(cat "$TMP/pid")"
   pv_tmux_wait "exit=$status"
   pv_tmux_wait "tty-checked"
