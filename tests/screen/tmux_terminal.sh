@@ -69,6 +69,7 @@ pv_tmux_stop
 # the handler restores the terminal, then the process dies of the signal.
 for sig in TERM:143 HUP:129 SEGV:139; do
   name=${sig%%:*} status=${sig##*:}
+  rm -f "$TMP/pid"
   pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
   pv_tmux_wait "Report: Summary"
   # The shell writes the pid after forking: the screen can be up before that.
