@@ -243,4 +243,22 @@ const pv_wi_data *pv_wi_file_data(const pv_file *f);
 struct pv_timeline_index;
 const struct pv_timeline_index *pv_wi_file_index(const pv_file *f);
 
+/* Indexing in slices, for an interactive viewer (docs/tui.md): after a load
+ * with defer_index, each call indexes up to `events` more events; the call
+ * that reaches the end also computes calls and statistics.  Returns true
+ * once nothing is left to do (also for a file without an index).  From the
+ * first call on, reading a `timeline` row that is not indexed yet never
+ * indexes: it gives the record's own columns (index, time, event) and the
+ * others absent.  Single-threaded: call it from the thread that reads the
+ * views. */
+bool pv_wi_file_index_step(pv_file *f, size_t events);
+/* Events indexed so far and in all; true when the index is complete (or
+ * the file has none: then both are 0). */
+bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total);
+/* True when reading `v` (a view of f; with `details`: opening its detail
+ * views) would first finish the index: the views built from the whole index
+ * (summary, contexts, statistics, call-trace, routines, lines, data) and
+ * every detail view, until the index is complete. */
+bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details);
+
 #endif

@@ -19,6 +19,8 @@ typedef struct wi_model {
     pv_wi_data *d;
     pv_timeline_index ix;
     bool indexed;
+    bool failed;  /* the index could not be finished: its views stay as they are */
+    bool stepped; /* a viewer indexes in slices (pv_wi_file_index_step): reads never advance */
     pv_file *f;
 } wi_model;
 
@@ -649,10 +651,30 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     const wi_events_impl *im = v->impl;
     const pv_timeline_index *ix = &im->m->ix;
     size_t i = im->first + row;
+    pv_wi_event e;
+    if (i >= ix->indexed && im->m->stepped) {
+        /* Not indexed yet and a viewer indexes in slices: only what the
+         * record itself says; the columns of the index are absent. */
+        switch (col) {
+        case TL_ID:
+        case TL_INDEX:
+            wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+            return;
+        case TL_TIME:
+            wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+            return;
+        case TL_EVENT:
+            pv_wi_event_at(ix->tl, i, &e);
+            wi_cell_str(out, wi_event_name(e.kind));
+            return;
+        default:
+            wi_cell_absent(out, wi_timeline_columns[col].type);
+            return;
+        }
+    }
     if (i >= ix->indexed)
         wi_model_reach(im->m, i + 1);
     uint32_t area = ix->event_area[i];
-    pv_wi_event e;
     switch (col) {
     case TL_ID:
     case TL_INDEX:
@@ -1291,4 +1313,49 @@ const pv_timeline_index *pv_wi_file_index(const pv_file *f)
     if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
         return NULL;
     return &((const wi_model *)f->loader_data)->ix;
+}
+
+static wi_model *wi_model_of(const pv_file *f)
+{
+    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
+        return NULL;
+    return f->loader_data;
+}
+
+bool pv_wi_file_index_step(pv_file *f, size_t events)
+{
+    wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return true;
+    m->stepped = true;
+    size_t left = m->ix.event_count - m->ix.indexed;
+    if (events && events < left) {
+        if (!pv_timeline_index_advance(&m->ix, m->ix.indexed + events))
+            m->failed = true;
+        return m->failed;
+    }
+    if (!pv_timeline_index_finish(&m->ix))
+        m->failed = true;
+    return true;
+}
+
+bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
+{
+    const wi_model *m = wi_model_of(f);
+    bool complete = !m || !m->indexed || m->ix.complete || m->failed;
+    *done = m && m->indexed ? m->ix.indexed : 0;
+    *total = m && m->indexed ? m->ix.event_count : 0;
+    if (complete)
+        *done = *total;
+    return complete;
+}
+
+bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return false;
+    if (details)
+        return true; /* call stacks, statistics of the area: the whole index */
+    return v->ops == &wi_lazy_ops || v->ops == &wi_call_trace_ops;
 }

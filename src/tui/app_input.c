@@ -893,8 +893,16 @@ void pv_app_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_CTRL('c')) {
-        if (!pv_app_cancel(a))
-            a->quit = true;
+        if (pv_app_cancel(a))
+            return;
+        if (pv_app_indexing(a)) {
+            /* The timeline keeps what is indexed; the views that need the
+             * whole index stay empty. */
+            a->index_stopped = true;
+            pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
+            return;
+        }
+        a->quit = true;
         return;
     }
     if (key == PV_KEY_ESC) {
@@ -904,6 +912,20 @@ void pv_app_key(pv_app *a, int key)
     }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
     pv_report *r = pv_app_focused_report(a);
+    if (r && pv_app_report_indexing(a) &&
+        (act == PV_ACT_SEARCH || act == PV_ACT_SEARCH_NEXT || act == PV_ACT_SEARCH_PREV ||
+         act == PV_ACT_FILTER || act == PV_ACT_SORT_NEXT || act == PV_ACT_SORT_CHOOSE ||
+         act == PV_ACT_SORT_REVERSE || act == PV_ACT_NEXT_SAME || act == PV_ACT_PREV_SAME ||
+         act == PV_ACT_MATCH_CALL)) {
+        /* They read names, contexts and depths of every row: the rows not
+         * indexed yet have none, and indexing them now would block. */
+        char progress[128], text[200];
+        pv_app_index_text(a, progress, sizeof progress);
+        snprintf(text, sizeof text, "%s: search, filter, sort, J/K and %% work once it is done",
+                 progress);
+        pv_app_message(a, true, text);
+        return;
+    }
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
     case PV_ACT_NONE:

@@ -120,7 +120,23 @@ struct pv_app {
     int64_t marker[2];
     size_t work_from;
     int work_dir;
+
+    /* Indexing in slices on this (the UI) thread between key presses
+     * (docs/tui.md "Loading and indexing"): the loader thread never touches
+     * an adopted file, so nothing is shared. */
+    bool index_stopped;     /* Ctrl-C: no more slices */
+    size_t index_slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
+    bool index_fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    double index_start;     /* when the current file's indexing started */
+    uint64_t index_start_done;
+    size_t index_file;      /* the file being indexed */
+    size_t *index_warnings; /* per file: warnings when adopted */
+    bool det_waiting;       /* the Details wait for the index */
 };
+
+/* One slice of background indexing takes about this long, so that a key
+ * pressed meanwhile waits less than a frame (PRODUCT.md §7: 16 ms). */
+#define PV_INDEX_SLICE_S 0.004
 
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
@@ -148,6 +164,11 @@ void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
 void pv_app_sync_details(pv_app *a);
+/* The file of the focused Report's view is still being indexed. */
+bool pv_app_report_indexing(const pv_app *a);
+/* Indexing progress of the file being indexed, for the screen ("indexing
+ * 34% 25 M events/s ETA 1.4 s"); empty when nothing is indexed. */
+void pv_app_index_text(const pv_app *a, char *out, size_t size);
 
 /* app_input.c */
 extern const char *const pv_app_commands[];
