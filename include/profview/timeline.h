@@ -113,6 +113,7 @@ typedef struct pv_timeline_index {
     size_t indexed;
     bool complete;
     struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
+    bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
 } pv_timeline_index;
 
 /* Incremental form of pv_timeline_index_build, so that a first screen of

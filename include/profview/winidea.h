@@ -260,5 +260,20 @@ bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total
  * (summary, contexts, statistics, call-trace, routines, lines, data) and
  * every detail view, until the index is complete. */
 bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details);
+/* True when `v` is f's `timeline` view, its index is complete and no event is
+ * earlier than the one before it: its rows (and any filtered subset of them,
+ * in view order) are in time order, so a time can be found by binary search. */
+bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v);
+/* The matching event of a function entry (E: its exit) or exit (X: its
+ * entry) from the reconstructed calls (FORMATS.md §3); false when the index
+ * is not complete, the call has no such event (open at the end, entered
+ * before the recording) or `event` is neither. */
+bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner);
+/* The entry and exit event of the call `id` of a row of the views whose ids
+ * are call numbers (`call-trace`, `area-calls`, `call-stack-at`); exit is
+ * UINT64_MAX for a call open at the end.  False for implicit calls (entered
+ * before the recording), other views or an incomplete index. */
+bool pv_wi_call_events(const pv_file *f, const char *view_id, int64_t id, uint64_t *entry,
+                       uint64_t *exit);
 
 #endif

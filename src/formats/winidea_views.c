@@ -1359,3 +1359,65 @@ bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details
         return true; /* call stacks, statistics of the area: the whole index */
     return v->ops == &wi_lazy_ops || v->ops == &wi_call_trace_ops;
 }
+
+bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v)
+{
+    const wi_model *m = wi_model_of(f);
+    return m && m->indexed && m->ix.complete && !m->ix.time_decreased &&
+           v->ops == &wi_timeline_ops;
+}
+
+bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || !m->ix.complete || event >= m->ix.event_count)
+        return false;
+    const pv_timeline_index *ix = &m->ix;
+    uint16_t c = ix->event_context[event];
+    if (c == PV_TL_NO_CONTEXT)
+        return false;
+    pv_wi_event e;
+    pv_wi_event_at(ix->tl, event, &e);
+    uint32_t k = pv_timeline_call_at(ix, c, event);
+    if (e.kind == PV_WI_ENTRY) {
+        /* the innermost call open at an E is the one it enters */
+        if (k == PV_TL_OPEN || ix->call_entry[k] != event || ix->call_exit[k] == PV_TL_OPEN)
+            return false;
+        *partner = ix->call_exit[k];
+        return true;
+    }
+    if (e.kind != PV_WI_EXIT)
+        return false;
+    /* An X ends the call of its area; calls above it that it popped end
+     * there too (mismatched exits, docs/winidea-model.md). */
+    for (size_t guard = 0; k != PV_TL_OPEN && guard <= ix->call_count; guard++) {
+        if (ix->call_exit[k] != event)
+            return false;
+        if (wi_call_area(ix, k) == ix->event_area[event]) {
+            if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+                return false; /* entered before the recording: no E */
+            *partner = ix->call_entry[k];
+            return true;
+        }
+        k = ix->call_parent[k];
+    }
+    return false;
+}
+
+bool pv_wi_call_events(const pv_file *f, const char *view_id, int64_t id, uint64_t *entry,
+                       uint64_t *exit)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || !m->ix.complete || id < 1 || (uint64_t)id > m->ix.call_count)
+        return false;
+    if (strcmp(view_id, "call-trace") != 0 && strcmp(view_id, "area-calls") != 0 &&
+        strcmp(view_id, "call-stack-at") != 0)
+        return false; /* their ids are call index + 1 */
+    size_t k = (size_t)(id - 1);
+    uint32_t in = m->ix.call_entry[k];
+    if (in & PV_TL_IMPLICIT_CALL)
+        return false;
+    *entry = in;
+    *exit = m->ix.call_exit[k] == PV_TL_OPEN ? UINT64_MAX : m->ix.call_exit[k];
+    return true;
+}

@@ -1005,6 +1005,7 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             tl_ctx_detect_event(p, &e);
         p->i = i;
         if (e.time < p->prev) {
+            ix->time_decreased = true; /* rows are no longer in time order */
             p->time = e.time;
             tl_warn(p,
                     "time decreases (previous event at %" PRId64 "); event kept in place, "

@@ -152,13 +152,18 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     if (a->opt.keys_path && !a->index_fixed_slice)
         pv_wi_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
     a->index_warnings[fi] = f->diag.warnings + f->diag.errors;
-    size_t first_view = PV_NO_ROW;
+    size_t first_view = PV_NO_ROW, any_view = PV_NO_ROW;
     pv_app_add_item(a, PV_ITEM_FILE, fi, 0, 0);
     for (size_t s = 0; s < f->set_count; s++) {
         pv_app_add_item(a, PV_ITEM_SET, fi, s, 0);
         for (size_t v = 0; v < f->sets[s]->view_count; v++) {
-            if (first_view == PV_NO_ROW)
+            /* The first view that can show rows now (a timeline's summary
+             * waits for its index; the timeline itself does not). */
+            if (first_view == PV_NO_ROW &&
+                !pv_wi_view_waits_for_index(f, f->sets[s]->views[v], false))
                 first_view = a->item_count;
+            if (any_view == PV_NO_ROW)
+                any_view = a->item_count;
             pv_app_add_item(a, PV_ITEM_VIEW, fi, s, v);
         }
     }
@@ -169,6 +174,8 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                  f->diag.warnings + f->diag.errors == 1 ? "" : "s");
         pv_app_message(a, false, text);
     }
+    if (first_view == PV_NO_ROW)
+        first_view = any_view;
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
         pv_location loc;
@@ -227,6 +234,9 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_grid_init(&a->grid, utf8);
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
+    pv_buf_init(&a->scan.handle);
+    pv_buf_init(&a->scan.context);
+    pv_buf_init(&a->scan.depth);
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
     pv_app_resize(a, width, height);
@@ -287,6 +297,9 @@ void pv_app_free(pv_app *a)
     if (a->history_started)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
+    pv_buf_free(&a->scan.handle);
+    pv_buf_free(&a->scan.context);
+    pv_buf_free(&a->scan.depth);
     pv_buf_free(&a->load_errors);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);

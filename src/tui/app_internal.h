@@ -30,6 +30,23 @@ typedef struct pv_rect {
     int y, x, w, h;
 } pv_rect;
 
+/* A scan over a report's rows that a key may stop (PV_WORK_SCAN): each
+ * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
+ * and keys are read (PRODUCT.md §7: no key blocks for more than 16 ms). */
+#define PV_SCAN_SLICE_S 0.005
+enum { PV_SCAN_TIME = 1, PV_SCAN_AREA, PV_SCAN_CALL };
+typedef struct pv_scan {
+    int kind;
+    pv_report *r;
+    size_t next;  /* the report position looked at next */
+    size_t first; /* where it started, for the percentage */
+    int dir;
+    int64_t time;                  /* PV_SCAN_TIME: the first row whose time >= this */
+    size_t col_time, col_handle, col_event, col_context, col_depth;
+    pv_buf handle, context, depth; /* the exact texts wanted */
+    const char *event;             /* PV_SCAN_CALL: "X" or "E" */
+} pv_scan;
+
 struct pv_app {
     pv_tui_options opt;
     pv_tui_config cfg;
@@ -132,6 +149,7 @@ struct pv_app {
     size_t index_file;      /* the file being indexed */
     size_t *index_warnings; /* per file: warnings when adopted */
     bool det_waiting;       /* the Details wait for the index */
+    pv_scan scan;           /* PV_WORK_SCAN */
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -141,7 +159,8 @@ struct pv_app {
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN };
+
 /* Rows the incremental search looks at per key press. */
 #define PV_SEARCH_STEP 30000
 

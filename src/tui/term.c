@@ -251,12 +251,13 @@ static int pv_term_loop(pv_app *app, bool ascii)
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
         pv_term_show(app, color);
-        if (pv_app_has_work(app)) {
+        struct pollfd in = {0, POLLIN, 0};
+        if (pv_app_has_work(app) && (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
             pv_app_work(app);
             continue;
         }
         bool indexing = pv_app_indexing(app);
-        timeout(indexing ? 0 : pv_app_loading(app) ? 100 : -1);
+        timeout(indexing || pv_app_has_work(app) ? 0 : pv_app_loading(app) ? 100 : -1);
         wint_t wc;
         int rc = get_wch(&wc);
         if (rc == ERR) {
@@ -264,7 +265,6 @@ static int pv_term_loop(pv_app *app, bool ascii)
              * slice is the longest a key waits) or it is time to redraw the
              * progress. */
             double until = pv_term_now() + 0.1;
-            struct pollfd in = {0, POLLIN, 0};
             while (indexing && pv_term_now() < until && poll(&in, 1, 0) == 0)
                 indexing = pv_app_index_slice(app);
             continue;
@@ -339,7 +339,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
         } else {
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);
-            if (pv_app_has_work(app)) {
+            while (pv_app_has_work(app)) { /* scans: every slice */
                 pv_app_draw(app);
                 pv_app_work(app);
             }
