@@ -1328,15 +1328,10 @@ bool pv_wi_file_index_step(pv_file *f, size_t events)
     if (!m || !m->indexed || m->ix.complete || m->failed)
         return true;
     m->stepped = true;
-    size_t left = m->ix.event_count - m->ix.indexed;
-    if (events && events < left) {
-        if (!pv_timeline_index_advance(&m->ix, m->ix.indexed + events))
-            m->failed = true;
-        return m->failed;
-    }
-    if (!pv_timeline_index_finish(&m->ix))
+    int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
+    if (r < 0)
         m->failed = true;
-    return true;
+    return r != 0;
 }
 
 bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)

@@ -48,7 +48,7 @@ expect_contains "Ctrl-C stops indexing" "$s" "indexing stopped at 0%"
 
 # Enough keys to finish (3000 events, 1000 per key): the counts appear.
 summary=$("$PROFVIEW" cat "$RTOS" --view summary | tail -n +2 | wc -l)
-s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Shift-Tab\nj j\nTab\nj' "$RTOS" --size 110x24)
+s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Shift-Tab\nj j\nTab\nj\n'"$(printf 'Ctrl-L %.0s' {1..30})" "$RTOS" --size 110x24)
 expect_contains "complete: the summary has its rows" "$s" "Summary ($summary)"
 expect_absent "complete: no progress left" "$s" "indexing"
 
