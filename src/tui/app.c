@@ -570,7 +570,10 @@ bool pv_app_index_slice(pv_app *a)
             double k = PV_INDEX_SLICE_S / took;
             k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
             size_t next = (size_t)((double)a->index_slice * k);
-            a->index_slice = next < 4096 ? 4096 : next;
+            /* Capped: the steps that finish the index cost 2-10 times less
+             * per unit than the pass, and a cheap step must not grow the
+             * slice that the next, dearer one gets. */
+            a->index_slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
         }
         if (complete) {
             a->index_start = 0;
