@@ -134,9 +134,9 @@ int main(int argc, char **argv)
         if (!pv_app_indexing(a))
             finish_worst = dt;
     }
-    printf("index complete: %.3f s in %zu slices, worst slice %.3f ms, last (calls, "
-           "statistics) %.3f ms\n",
-           now() - t_index, slices, slice_worst * 1e3, finish_worst * 1e3);
+    printf("index complete: %.3f s in %zu slices, last slice %.3f ms\n", now() - t_index, slices,
+           finish_worst * 1e3);
+    printf("longest indexing slice: %.3f ms\n", slice_worst * 1e3);
     worst_key = 0;
     frame(a, "g (first)", "g", 5);
     frame(a, go_time, go_time, 5);

@@ -577,6 +577,8 @@ bool pv_app_index_slice(pv_app *a)
         }
         if (complete) {
             a->index_start = 0;
+            if (strncmp(a->message, "indexing ", 9) == 0)
+                a->message[0] = '\0'; /* "... work once it is done": it is */
             a->det_tried = false; /* the Details may open now */
             size_t w = f->diag.warnings + f->diag.errors;
             if (w > a->index_warnings[i]) {
