@@ -143,6 +143,12 @@ pv_view *pv_item_view(const pv_app *a, const pv_item *it)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
+    if (a->work == PV_WORK_SCAN) {
+        /* The items (and the reports in them) may move below. */
+        a->work = PV_WORK_NONE;
+        a->scan.kind = 0;
+        pv_app_message(a, false, "search stopped");
+    }
     size_t cap = a->file_cap;
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
     if (cap != a->file_cap)
