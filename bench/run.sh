@@ -77,6 +77,27 @@ measure "first screen" "$pv" cat "$bin_txt" --view timeline --limit 40
 row "BIN first screen (cat --view timeline --limit 40)" "$(secs "$best_s")" "< 0.2 s" \
   "$(verdict "$best_s" "<" 0.2)"
 row "BIN first screen peak RSS" "$(mb "$best_kb")" "" ""
+# The viewer's first screen: scripted keys (none) and a dump of the first
+# frame; PROFVIEW_TEST_INDEX_SLICE keeps the scripted mode from indexing
+# before it (docs/tui.md "Testing options").
+: > "$data/.keys"
+measure "tui first screen" env PROFVIEW_TEST_INDEX_SLICE=1 "$pv" "$bin_txt" --keys "$data/.keys" \
+  --size 120x40 --dump "$data/.screen"
+row "TUI first screen (profview BIN.txt, first frame)" "$(secs "$best_s")" "< 0.2 s" \
+  "$(verdict "$best_s" "<" 0.2)"
+# Key latency while indexing and after (bench/bench_tui_file.c): the worst
+# key + frame after the index is complete.
+if [ -x "$build/bench_tui_file" ]; then
+  "$build/bench_tui_file" "$bin_txt" > "$data/.tui" 2>&1 || true
+  worst=$(sed -n 's/^worst key after indexing: \([0-9.]*\) ms/\1/p' "$data/.tui")
+  finish=$(sed -n 's/^longest indexing slice: \([0-9.]*\) ms/\1/p' "$data/.tui")
+  [ -n "$worst" ] || worst=failed
+  [ -n "$finish" ] || finish=failed
+  row "TUI worst key + frame, indexed (j G g PgDn :goto J K %)" "$worst ms" "< 16 ms" \
+    "$(verdict "$worst" "<" 16)"
+  row "TUI longest indexing slice (a key waits for it)" "$finish ms" "< 16 ms" \
+    "$(verdict "$finish" "<" 16)"
+fi
 measure "full index" "$pv" info "$bin_txt"
 row "BIN full index (info, $bin_events events)" "$(secs "$best_s")" "< 2 s" \
   "$(verdict "$best_s" "<" 2)"
@@ -103,4 +124,4 @@ fi
 
 printf '%-56s %14s %16s %6s\n' "measure (best of $runs)" "result" "bar (PRODUCT §7)" ""
 printf '%s\n' "${rows[@]}"
-rm -f "$data/.time" "$data/.out" "$data/.err"
+rm -f "$data/.time" "$data/.out" "$data/.err" "$data/.keys" "$data/.screen" "$data/.tui"

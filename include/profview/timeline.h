@@ -113,6 +113,7 @@ typedef struct pv_timeline_index {
     size_t indexed;
     bool complete;
     struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
+    bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
 } pv_timeline_index;
 
 /* Incremental form of pv_timeline_index_build, so that a first screen of
@@ -133,6 +134,11 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
  * indexes again.  When no version fits the whole file, the early reading is
  * kept with a warning. */
 bool pv_timeline_index_finish(pv_timeline_index *ix);
+/* finish in steps of about `budget` events or calls of work (a viewer calls
+ * it between key presses): 1 when complete, 0 when there is more to do, -1
+ * when cancelled or failed.  Indexing again after settling the BIN version
+ * or the context area (see finish) happens in one step. */
+int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget);
 
 /* Builds the index over d's timeline, areas and contexts, with the
  * statistics over the window of `o` (FORMATS.md §3).  Warnings (mismatched X,

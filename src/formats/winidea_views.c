@@ -19,6 +19,8 @@ typedef struct wi_model {
     pv_wi_data *d;
     pv_timeline_index ix;
     bool indexed;
+    bool failed;  /* the index could not be finished: its views stay as they are */
+    bool stepped; /* a viewer indexes in slices (pv_wi_file_index_step): reads never advance */
     pv_file *f;
 } wi_model;
 
@@ -649,10 +651,30 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     const wi_events_impl *im = v->impl;
     const pv_timeline_index *ix = &im->m->ix;
     size_t i = im->first + row;
+    pv_wi_event e;
+    if (i >= ix->indexed && im->m->stepped) {
+        /* Not indexed yet and a viewer indexes in slices: only what the
+         * record itself says; the columns of the index are absent. */
+        switch (col) {
+        case TL_ID:
+        case TL_INDEX:
+            wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+            return;
+        case TL_TIME:
+            wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+            return;
+        case TL_EVENT:
+            pv_wi_event_at(ix->tl, i, &e);
+            wi_cell_str(out, wi_event_name(e.kind));
+            return;
+        default:
+            wi_cell_absent(out, wi_timeline_columns[col].type);
+            return;
+        }
+    }
     if (i >= ix->indexed)
         wi_model_reach(im->m, i + 1);
     uint32_t area = ix->event_area[i];
-    pv_wi_event e;
     switch (col) {
     case TL_ID:
     case TL_INDEX:
@@ -1291,4 +1313,106 @@ const pv_timeline_index *pv_wi_file_index(const pv_file *f)
     if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
         return NULL;
     return &((const wi_model *)f->loader_data)->ix;
+}
+
+static wi_model *wi_model_of(const pv_file *f)
+{
+    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
+        return NULL;
+    return f->loader_data;
+}
+
+bool pv_wi_file_index_step(pv_file *f, size_t events)
+{
+    wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return true;
+    m->stepped = true;
+    int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
+    if (r < 0)
+        m->failed = true;
+    return r != 0;
+}
+
+bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
+{
+    const wi_model *m = wi_model_of(f);
+    bool complete = !m || !m->indexed || m->ix.complete || m->failed;
+    *done = m && m->indexed ? m->ix.indexed : 0;
+    *total = m && m->indexed ? m->ix.event_count : 0;
+    if (complete)
+        *done = *total;
+    return complete;
+}
+
+bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return false;
+    if (details)
+        return true; /* call stacks, statistics of the area: the whole index */
+    return v->ops == &wi_lazy_ops || v->ops == &wi_call_trace_ops;
+}
+
+bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v)
+{
+    const wi_model *m = wi_model_of(f);
+    return m && m->indexed && m->ix.complete && !m->ix.time_decreased &&
+           v->ops == &wi_timeline_ops;
+}
+
+bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || !m->ix.complete || event >= m->ix.event_count)
+        return false;
+    const pv_timeline_index *ix = &m->ix;
+    uint16_t c = ix->event_context[event];
+    if (c == PV_TL_NO_CONTEXT)
+        return false;
+    pv_wi_event e;
+    pv_wi_event_at(ix->tl, event, &e);
+    uint32_t k = pv_timeline_call_at(ix, c, event);
+    if (e.kind == PV_WI_ENTRY) {
+        /* the innermost call open at an E is the one it enters */
+        if (k == PV_TL_OPEN || ix->call_entry[k] != event || ix->call_exit[k] == PV_TL_OPEN)
+            return false;
+        *partner = ix->call_exit[k];
+        return true;
+    }
+    if (e.kind != PV_WI_EXIT)
+        return false;
+    /* An X ends the call of its area; calls above it that it popped end
+     * there too (mismatched exits, docs/winidea-model.md). */
+    for (size_t guard = 0; k != PV_TL_OPEN && guard <= ix->call_count; guard++) {
+        if (ix->call_exit[k] != event)
+            return false;
+        if (wi_call_area(ix, k) == ix->event_area[event]) {
+            if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+                return false; /* entered before the recording: no E */
+            *partner = ix->call_entry[k];
+            return true;
+        }
+        k = ix->call_parent[k];
+    }
+    return false;
+}
+
+bool pv_wi_call_events(const pv_file *f, const char *view_id, int64_t id, uint64_t *entry,
+                       uint64_t *exit)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || !m->ix.complete || id < 1 || (uint64_t)id > m->ix.call_count)
+        return false;
+    if (strcmp(view_id, "call-trace") != 0 && strcmp(view_id, "area-calls") != 0 &&
+        strcmp(view_id, "call-stack-at") != 0)
+        return false; /* their ids are call index + 1 */
+    size_t k = (size_t)(id - 1);
+    uint32_t in = m->ix.call_entry[k];
+    if (in & PV_TL_IMPLICIT_CALL)
+        return false;
+    *entry = in;
+    *exit = m->ix.call_exit[k] == PV_TL_OPEN ? UINT64_MAX : m->ix.call_exit[k];
+    return true;
 }

@@ -92,6 +92,16 @@ struct pv_tl_pass {
     size_t i;     /* the event being processed */
     int64_t time; /* its (effective) time */
     int64_t prev; /* the previous event's effective time */
+    /* Finishing in steps (pv_timeline_index_finish_step): the end of the
+     * pass is done (ended), then tl_finish_calls_step goes through its
+     * phases, fc_k being the next call of the current one. */
+    bool ended;
+    int fc_phase;
+    size_t fc_k, fc_c, fc_inner;
+    bool fc_in_context;
+    size_t *fc_start, *fc_fill;
+    uint32_t *fc_pos;
+    int64_t *fc_scratch;
 };
 typedef struct pv_tl_pass tl_pass;
 
@@ -660,118 +670,224 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
  * frame still open at their entry, FORMATS.md §3: implicit frames lie below
  * every frame entered during the recording), and keeps only the calls that
  * overlap the window. */
-static void tl_finish_calls(tl_pass *p)
+enum {
+    FC_COUNT,   /* calls per context */
+    FC_PLACE,   /* offsets, implicit frames' places (few) */
+    FC_POS,     /* every other call's place */
+    FC_PARENT,  /* permute the five arrays through the scratch buffer, */
+    FC_ENTRY,   /* each followed by its copy back (FC_x + FC_COPY) */
+    FC_EXIT,
+    FC_NET,
+    FC_GROSS,
+    FC_TOP = FC_GROSS + 6, /* parents of top-level calls */
+    FC_WINDOW,             /* --from/--to */
+    FC_DONE,
+};
+#define FC_COPY 5 /* FC_PARENT + FC_COPY .. FC_GROSS + FC_COPY: the copies back */
+
+/* One step of tl_finish_calls: at most about `budget` calls of work (the
+ * --from/--to pass goes in one piece); true when done.  Keeps its state in
+ * p (fc_*), so that a viewer can finish the index between key presses. */
+static bool tl_finish_calls_step(tl_pass *p, size_t budget)
 {
     pv_timeline_index *ix = p->ix;
     size_t n = ix->call_count;
     size_t nctx = ix->context_count;
-    size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
-    uint32_t *pos = tl_big_alloc((n ? n : 1) * sizeof *pos);
-    for (size_t k = 0; k < n; k++) {
-        uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-        start[ix->event_context[e] + 1]++;
-    }
-    for (size_t c = 0; c < nctx; c++)
-        start[c + 1] += start[c];
-    size_t *fill = pv_xmalloc((nctx + 1) * sizeof *fill);
-    for (size_t c = 0; c < nctx; c++) {
-        fill[c] = start[c];
-        tl_stack *s = c < p->stack_cap ? &p->stacks[c] : NULL;
-        size_t m = s ? s->im_call_n : 0;
-        for (size_t k = 0; k < m; k++)
-            pos[s->im_calls[k]] = (uint32_t)(start[c] + m - 1 - k);
-        fill[c] += m;
-    }
-    for (size_t k = 0; k < n; k++) {
-        if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+    size_t left = budget ? budget : 1;
+    while (p->fc_phase != FC_DONE) {
+        if (left == 0)
+            return false;
+        size_t k = p->fc_k;
+        size_t end = left >= n - k ? n : k + left;
+        size_t *start = p->fc_start;
+        uint32_t *pos = p->fc_pos;
+        uint32_t *s32 = (uint32_t *)p->fc_scratch;
+        int phase = p->fc_phase;
+        if (phase == FC_COUNT) {
+            if (!p->fc_start) {
+                p->fc_start = start = pv_xcalloc(nctx + 1, sizeof *start);
+                p->fc_pos = pos = tl_big_alloc((n ? n : 1) * sizeof *pos);
+            }
+            for (; k < end; k++) {
+                uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
+                start[ix->event_context[e] + 1]++;
+            }
+        } else if (phase == FC_PLACE) {
+            for (size_t c = 0; c < nctx; c++)
+                start[c + 1] += start[c];
+            size_t *fill = p->fc_fill = pv_xmalloc((nctx + 1) * sizeof *fill);
+            for (size_t c = 0; c < nctx; c++) {
+                fill[c] = start[c];
+                tl_stack *st = c < p->stack_cap ? &p->stacks[c] : NULL;
+                size_t m = st ? st->im_call_n : 0;
+                for (size_t q = 0; q < m; q++)
+                    pos[st->im_calls[q]] = (uint32_t)(start[c] + m - 1 - q);
+                fill[c] += m;
+            }
+            k = n;
+            end = p->fc_k; /* little work: no budget */
+        } else if (phase == FC_POS) {
+            for (; k < end; k++) {
+                if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+                    continue;
+                uint16_t c = ix->event_context[ix->call_entry[k]];
+                pos[k] = (uint32_t)p->fc_fill[c]++;
+            }
+            if (k == n) {
+                free(p->fc_fill);
+                p->fc_fill = NULL;
+            }
+        } else if (phase >= FC_PARENT && phase <= FC_GROSS) {
+            /* Permute through a scratch buffer, one array at a time.  The
+             * writes go to one sequential stream per context, which caches
+             * well; following the permutation's cycles in place instead was
+             * 6 times slower at 50 M events (a cache miss per step on each
+             * of the five arrays). */
+            if (!p->fc_scratch) {
+                p->fc_scratch = tl_big_alloc((n ? n : 1) * sizeof *p->fc_scratch);
+                s32 = (uint32_t *)p->fc_scratch;
+            }
+            int64_t *scratch = p->fc_scratch;
+            if (phase == FC_PARENT)
+                for (; k < end; k++)
+                    s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL
+                                                                     : pos[ix->call_parent[k]];
+            else if (phase == FC_ENTRY)
+                for (; k < end; k++)
+                    s32[pos[k]] = ix->call_entry[k];
+            else if (phase == FC_EXIT)
+                for (; k < end; k++)
+                    s32[pos[k]] = ix->call_exit[k];
+            else if (phase == FC_NET)
+                for (; k < end; k++)
+                    scratch[pos[k]] = ix->call_net[k];
+            else
+                for (; k < end; k++)
+                    scratch[pos[k]] = ix->call_gross[k];
+        } else if (phase >= FC_PARENT + FC_COPY && phase <= FC_GROSS + FC_COPY) {
+            int which = phase - FC_COPY;
+            if (which == FC_PARENT)
+                memcpy(ix->call_parent + k, s32 + k, (end - k) * sizeof *s32);
+            else if (which == FC_ENTRY)
+                memcpy(ix->call_entry + k, s32 + k, (end - k) * sizeof *s32);
+            else if (which == FC_EXIT)
+                memcpy(ix->call_exit + k, s32 + k, (end - k) * sizeof *s32);
+            else if (which == FC_NET)
+                memcpy(ix->call_net + k, p->fc_scratch + k, (end - k) * sizeof *p->fc_scratch);
+            else
+                memcpy(ix->call_gross + k, p->fc_scratch + k, (end - k) * sizeof *p->fc_scratch);
+            k = end;
+            if (k == n && which == FC_GROSS) {
+                free(p->fc_scratch);
+                p->fc_scratch = NULL;
+            }
+        } else if (phase == FC_TOP) {
+            /* parents of top-level calls, context by context (fc_c); the
+             * implicit calls are at first .. first+m-1, outermost first:
+             * the parent of each is the next one out */
+            size_t work = 0;
+            while (p->fc_c < nctx && work < left) {
+                size_t c = p->fc_c;
+                size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
+                size_t first = start[c];
+                if (!p->fc_in_context) {
+                    for (size_t q = 0; q < m; q++)
+                        ix->call_parent[first + q] =
+                            q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
+                    p->fc_inner = m; /* candidates: innermost = first+m-1, moving outwards */
+                    p->fc_k = first + m;
+                    p->fc_in_context = true;
+                    work += m;
+                }
+                size_t inner = p->fc_inner;
+                size_t q = p->fc_k;
+                for (; q < start[c + 1] && work < left; q++, work++) {
+                    if (ix->call_parent[q] != TL_TOP_LEVEL)
+                        continue;
+                    uint32_t entry = ix->call_entry[q];
+                    while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
+                           ix->call_exit[first + inner - 1] <= entry)
+                        inner--;
+                    ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
+                }
+                p->fc_inner = inner;
+                p->fc_k = q;
+                if (q >= start[c + 1]) {
+                    p->fc_c++;
+                    p->fc_in_context = false;
+                }
+            }
+            left -= work < left ? work : left;
+            if (p->fc_c < nctx)
+                continue;
+            p->fc_phase++;
+            p->fc_k = 0;
             continue;
-        uint16_t c = ix->event_context[ix->call_entry[k]];
-        pos[k] = (uint32_t)fill[c]++;
-    }
-    free(fill);
-    /* Permute through a scratch buffer, one array at a time.  The writes go
-     * to one sequential stream per context, which caches well; following
-     * the permutation's cycles in place instead was 6 times slower at 50 M
-     * events (a cache miss per step on each of the five arrays). */
-    int64_t *scratch = tl_big_alloc((n ? n : 1) * sizeof *scratch);
-    uint32_t *s32 = (uint32_t *)scratch;
-    for (size_t k = 0; k < n; k++)
-        s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[ix->call_parent[k]];
-    memcpy(ix->call_parent, s32, n * sizeof *s32);
-    for (size_t k = 0; k < n; k++)
-        s32[pos[k]] = ix->call_entry[k];
-    memcpy(ix->call_entry, s32, n * sizeof *s32);
-    for (size_t k = 0; k < n; k++)
-        s32[pos[k]] = ix->call_exit[k];
-    memcpy(ix->call_exit, s32, n * sizeof *s32);
-    for (size_t k = 0; k < n; k++)
-        scratch[pos[k]] = ix->call_net[k];
-    memcpy(ix->call_net, scratch, n * sizeof *scratch);
-    for (size_t k = 0; k < n; k++)
-        scratch[pos[k]] = ix->call_gross[k];
-    memcpy(ix->call_gross, scratch, n * sizeof *scratch);
-    free(scratch);
-    /* parents of top-level calls */
-    for (size_t c = 0; c < nctx; c++) {
-        size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
-        size_t first = start[c];
-        /* implicit calls now at first .. first+m-1, outermost first: the
-         * parent of each is the next one out */
-        for (size_t k = 0; k < m; k++)
-            ix->call_parent[first + k] = k == 0 ? PV_TL_OPEN : (uint32_t)(first + k - 1);
-        size_t inner = m; /* candidates: innermost = first+m-1, moving outwards */
-        for (size_t k = first + m; k < start[c + 1]; k++) {
-            if (ix->call_parent[k] != TL_TOP_LEVEL)
-                continue;
-            uint32_t entry = ix->call_entry[k];
-            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
-                   ix->call_exit[first + inner - 1] <= entry)
-                inner--;
-            ix->call_parent[k] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
-        }
-    }
-    /* --from/--to: keep the calls that overlap the window */
-    if (ix->has_from || ix->has_to) {
-        size_t kept = 0;
-        uint32_t *map = pos; /* reused: every entry is spent */
-        for (size_t k = 0; k < n; k++) {
-            uint32_t entry = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-            int64_t t_entry = ix->time_first;
-            pv_wi_event e;
-            if (!(ix->call_entry[k] & PV_TL_IMPLICIT_CALL)) {
-                pv_wi_event_at(ix->tl, entry, &e);
-                t_entry = e.time;
+        } else if (phase == FC_WINDOW) {
+            /* --from/--to: keep the calls that overlap the window */
+            if (ix->has_from || ix->has_to) {
+                size_t kept = 0;
+                uint32_t *map = pos; /* reused: every entry is spent */
+                for (size_t q = 0; q < n; q++) {
+                    uint32_t entry = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
+                    int64_t t_entry = ix->time_first;
+                    pv_wi_event e;
+                    if (!(ix->call_entry[q] & PV_TL_IMPLICIT_CALL)) {
+                        pv_wi_event_at(ix->tl, entry, &e);
+                        t_entry = e.time;
+                    }
+                    int64_t t_exit = ix->time_last;
+                    if (ix->call_exit[q] != PV_TL_OPEN) {
+                        pv_wi_event_at(ix->tl, ix->call_exit[q], &e);
+                        t_exit = e.time;
+                    }
+                    bool keep =
+                        (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
+                    map[q] = keep ? (uint32_t)kept : PV_TL_OPEN;
+                    if (!keep)
+                        continue;
+                    ix->call_entry[kept] = ix->call_entry[q];
+                    ix->call_exit[kept] = ix->call_exit[q];
+                    ix->call_parent[kept] =
+                        ix->call_parent[q] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[q]];
+                    ix->call_net[kept] = ix->call_net[q];
+                    ix->call_gross[kept] = ix->call_gross[q];
+                    kept++;
+                }
+                size_t *nstart = pv_xcalloc(nctx + 1, sizeof *nstart);
+                for (size_t q = 0; q < kept; q++) {
+                    uint32_t e = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
+                    nstart[ix->event_context[e] + 1]++;
+                }
+                for (size_t c = 0; c < nctx; c++)
+                    nstart[c + 1] += nstart[c];
+                free(start);
+                p->fc_start = start = nstart;
+                ix->call_count = kept;
             }
-            int64_t t_exit = ix->time_last;
-            if (ix->call_exit[k] != PV_TL_OPEN) {
-                pv_wi_event_at(ix->tl, ix->call_exit[k], &e);
-                t_exit = e.time;
-            }
-            bool keep = (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
-            map[k] = keep ? (uint32_t)kept : PV_TL_OPEN;
-            if (!keep)
-                continue;
-            ix->call_entry[kept] = ix->call_entry[k];
-            ix->call_exit[kept] = ix->call_exit[k];
-            ix->call_parent[kept] =
-                ix->call_parent[k] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[k]];
-            ix->call_net[kept] = ix->call_net[k];
-            ix->call_gross[kept] = ix->call_gross[k];
-            kept++;
+            free(pos);
+            p->fc_pos = NULL;
+            ix->context_call_start = start;
+            p->fc_start = NULL;
+            p->fc_phase = FC_DONE;
+            return true;
         }
-        size_t *nstart = pv_xcalloc(nctx + 1, sizeof *nstart);
-        for (size_t k = 0; k < kept; k++) {
-            uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-            nstart[ix->event_context[e] + 1]++;
+        left -= end - p->fc_k < left ? end - p->fc_k : left;
+        p->fc_k = k;
+        if (k >= n) {
+            /* permute X, copy X back, permute the next array... */
+            int next = phase + 1;
+            if (phase >= FC_PARENT && phase <= FC_GROSS)
+                next = phase + FC_COPY;
+            else if (phase >= FC_PARENT + FC_COPY && phase < FC_GROSS + FC_COPY)
+                next = phase - FC_COPY + 1;
+            else if (phase == FC_GROSS + FC_COPY)
+                next = FC_TOP;
+            p->fc_phase = next;
+            p->fc_k = 0;
         }
-        for (size_t c = 0; c < nctx; c++)
-            nstart[c + 1] += nstart[c];
-        free(start);
-        start = nstart;
-        ix->call_count = kept;
     }
-    free(pos);
-    ix->context_call_start = start;
+    return true;
 }
 
 uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t event)
@@ -819,6 +935,10 @@ static void tl_free_pass(tl_pass *p)
     pv_stats_free(&p->st);
     tl_ctx_detect_free(&p->cd);
     free(p->context_area_option);
+    free(p->fc_start);
+    free(p->fc_fill);
+    free(p->fc_pos);
+    free(p->fc_scratch);
 }
 
 static void tl_setup_contexts(tl_pass *p)
@@ -1005,6 +1125,7 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             tl_ctx_detect_event(p, &e);
         p->i = i;
         if (e.time < p->prev) {
+            ix->time_decreased = true; /* rows are no longer in time order */
             p->time = e.time;
             tl_warn(p,
                     "time decreases (previous event at %" PRId64 "); event kept in place, "
@@ -1144,14 +1265,14 @@ static int tl_confirm_version(tl_pass *p, size_t *at)
     return full;
 }
 
-bool pv_timeline_index_finish(pv_timeline_index *ix)
+/* The end of the pass once every event is indexed: confirms the BIN version
+ * and the context area (indexing again when the whole file decides
+ * otherwise: then complete, 1), ends the frames still open and computes the
+ * statistics (0: the calls are left to tl_finish_calls_step).  -1: failed. */
+static int tl_end_pass(pv_timeline_index *ix)
 {
     tl_pass *p = ix->pass;
-    if (!p)
-        return true;
     size_t n = ix->event_count;
-    if (!pv_timeline_index_advance(ix, n))
-        return false;
     size_t at = 0;
     int settled = tl_confirm_version(p, &at);
     bool context_changed = false;
@@ -1197,9 +1318,9 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
         bool ok = pv_timeline_index_begin(ix, d, &o, diag);
         free(context_area);
         if (!ok || !pv_timeline_index_finish(ix))
-            return false;
+            return -1;
         ix->warnings++; /* the warning above, which names the reason */
-        return true;
+        return 1;
     }
     ix->time_last = p->prev;
     bool any_core = false;
@@ -1223,12 +1344,48 @@ bool pv_timeline_index_finish(pv_timeline_index *ix)
         }
     }
     pv_stats_finish(&p->st, ix, p->prev);
-    tl_finish_calls(p);
+    return 0;
+}
+
+int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return 1;
+    size_t n = ix->event_count;
+    if (budget == 0)
+        budget = 1;
+    if (ix->indexed < n || n == 0) {
+        size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
+        if (!pv_timeline_index_advance(ix, upto))
+            return -1;
+        if (budget != SIZE_MAX)
+            return 0;
+    }
+    if (!p->ended) {
+        int r = tl_end_pass(ix);
+        if (r != 0)
+            return r; /* failed, or indexed again (and complete) */
+        p->ended = true;
+        if (budget != SIZE_MAX)
+            return 0;
+    }
+    if (!tl_finish_calls_step(p, budget))
+        return 0;
     tl_free_pass(p);
     free(p);
     ix->pass = NULL;
     ix->complete = true;
-    return true;
+    return 1;
+}
+
+bool pv_timeline_index_finish(pv_timeline_index *ix)
+{
+    for (;;) {
+        int r = pv_timeline_index_finish_step(ix, SIZE_MAX);
+        if (r != 0)
+            return r > 0;
+    }
 }
 
 bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,

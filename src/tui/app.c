@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "profview/winidea.h"
 #include "tui/app_internal.h"
 #include "tui/group.h"
 
@@ -44,6 +45,9 @@ static void *pv_app_loader(void *arg)
         a->load_done = a->load_total = 0;
         a->load_start = pv_app_now();
         pv_load_options o = a->opt.load;
+        /* The first screen must not wait for a timeline's index: the UI
+         * thread indexes it in slices once the file is adopted. */
+        o.defer_index = true;
         o.progress.report = pv_app_progress;
         o.progress.user = a;
         o.progress.cancel = &a->cancel;
@@ -139,16 +143,33 @@ pv_view *pv_item_view(const pv_app *a, const pv_item *it)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
+    if (a->work == PV_WORK_SCAN) {
+        /* The items (and the reports in them) may move below. */
+        a->work = PV_WORK_NONE;
+        a->scan.kind = 0;
+        pv_app_message(a, false, "search stopped");
+    }
+    size_t cap = a->file_cap;
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
+    if (cap != a->file_cap)
+        a->index_warnings = pv_xrealloc(a->index_warnings, a->file_cap * sizeof *a->index_warnings);
     size_t fi = a->file_count++;
     a->files[fi] = f;
-    size_t first_view = PV_NO_ROW;
+    if (a->opt.keys_path && !a->index_fixed_slice)
+        pv_wi_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
+    a->index_warnings[fi] = f->diag.warnings + f->diag.errors;
+    size_t first_view = PV_NO_ROW, any_view = PV_NO_ROW;
     pv_app_add_item(a, PV_ITEM_FILE, fi, 0, 0);
     for (size_t s = 0; s < f->set_count; s++) {
         pv_app_add_item(a, PV_ITEM_SET, fi, s, 0);
         for (size_t v = 0; v < f->sets[s]->view_count; v++) {
-            if (first_view == PV_NO_ROW)
+            /* The first view that can show rows now (a timeline's summary
+             * waits for its index; the timeline itself does not). */
+            if (first_view == PV_NO_ROW &&
+                !pv_wi_view_waits_for_index(f, f->sets[s]->views[v], false))
                 first_view = a->item_count;
+            if (any_view == PV_NO_ROW)
+                any_view = a->item_count;
             pv_app_add_item(a, PV_ITEM_VIEW, fi, s, v);
         }
     }
@@ -159,6 +180,8 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                  f->diag.warnings + f->diag.errors == 1 ? "" : "s");
         pv_app_message(a, false, text);
     }
+    if (first_view == PV_NO_ROW)
+        first_view = any_view;
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
         pv_location loc;
@@ -217,9 +240,19 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_grid_init(&a->grid, utf8);
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
+    pv_buf_init(&a->scan.handle);
+    pv_buf_init(&a->scan.context);
+    pv_buf_init(&a->scan.depth);
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
     pv_app_resize(a, width, height);
+    /* Tests only (docs/tui.md "Testing options"): index N events per key. */
+    const char *slice = getenv("PROFVIEW_TEST_INDEX_SLICE");
+    a->index_slice = 1u << 16;
+    if (slice && atol(slice) > 0) {
+        a->index_slice = (size_t)atol(slice);
+        a->index_fixed_slice = true;
+    }
     for (size_t i = 0; i < o->path_count; i++)
         pv_app_enqueue(a, o->paths[i]);
     if (pthread_create(&a->thread, NULL, pv_app_loader, a) == 0)
@@ -260,6 +293,7 @@ void pv_app_free(pv_app *a)
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
     free(a->files);
+    free(a->index_warnings);
     for (size_t i = 0; i < a->queue_count; i++)
         free(a->queue[i]);
     free(a->queue);
@@ -269,6 +303,9 @@ void pv_app_free(pv_app *a)
     if (a->history_started)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
+    pv_buf_free(&a->scan.handle);
+    pv_buf_free(&a->scan.context);
+    pv_buf_free(&a->scan.depth);
     pv_buf_free(&a->load_errors);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
@@ -325,6 +362,8 @@ pv_report *pv_app_report(pv_app *a)
         return NULL;
     if (!it->opened) {
         pv_view *v = pv_item_view(a, it);
+        if (pv_wi_view_waits_for_index(a->files[it->file], v, false))
+            return NULL; /* the Report says "indexing" until it is complete */
         /* Call trees show one node per thread (PRODUCT.md §6). */
         pv_view *grouped = pv_group_by_thread(v);
         pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
@@ -446,6 +485,13 @@ void pv_app_sync_details(pv_app *a)
     const pv_view *owner = r ? r->view : NULL;
     if (owner && owner->detail_count && a->det_tab >= owner->detail_count)
         a->det_tab = owner->detail_count - 1;
+    const pv_file *f = a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
+    a->det_waiting = owner && owner->detail_count && row != PV_NO_ROW &&
+                     pv_wi_view_waits_for_index(f, owner, true);
+    if (a->det_waiting) {
+        pv_app_close_details(a); /* opened again once the index is complete */
+        return;
+    }
     if (a->det_tried && a->det_owner == owner && a->det_row == row && a->det_tab_open == a->det_tab)
         return;
     pv_app_close_details(a);
@@ -460,4 +506,108 @@ void pv_app_sync_details(pv_app *a)
         pv_report_open(&a->det, v, true, pv_config_columns(&a->cfg, v->id));
         a->det_open = true;
     }
+}
+
+/* ---- indexing in slices (docs/tui.md "Loading and indexing") */
+
+bool pv_app_indexing(const pv_app *a)
+{
+    if (a->index_stopped)
+        return false;
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if (!pv_wi_file_index_progress(a->files[i], &done, &total))
+            return true;
+    }
+    return false;
+}
+
+bool pv_app_report_indexing(const pv_app *a)
+{
+    if (a->loc.item >= a->item_count)
+        return false;
+    uint64_t done, total;
+    return !pv_wi_file_index_progress(a->files[a->items[a->loc.item].file], &done, &total);
+}
+
+void pv_app_index_text(const pv_app *a, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if (pv_wi_file_index_progress(a->files[i], &done, &total) || !total)
+            continue;
+        double frac = (double)done / (double)total;
+        if (a->index_stopped) {
+            snprintf(out, size, "indexing stopped at %.0f%%", frac * 100);
+            return;
+        }
+        int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
+        double elapsed = pv_app_now() - a->index_start;
+        if (i == a->index_file && elapsed > 0.05 && done > a->index_start_done && n > 0 &&
+            (size_t)n < size) {
+            double rate = (double)(done - a->index_start_done) / elapsed;
+            snprintf(out + n, size - (size_t)n, " %.1f M events/s ETA %.1f s", rate / 1e6,
+                     (double)(total - done) / rate);
+        }
+        return;
+    }
+}
+
+bool pv_app_index_slice(pv_app *a)
+{
+    if (a->index_stopped)
+        return false;
+    for (size_t i = 0; i < a->file_count; i++) {
+        pv_file *f = a->files[i];
+        uint64_t done, total;
+        if (pv_wi_file_index_progress(f, &done, &total))
+            continue;
+        if (a->index_file != i || a->index_start == 0) {
+            a->index_file = i;
+            a->index_start = pv_app_now();
+            a->index_start_done = done;
+        }
+        double t0 = pv_app_now();
+        bool complete = pv_wi_file_index_step(f, a->index_slice);
+        double took = pv_app_now() - t0;
+        if (!a->index_fixed_slice && !complete && took > 0) {
+            /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
+            double k = PV_INDEX_SLICE_S / took;
+            k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+            size_t next = (size_t)((double)a->index_slice * k);
+            /* Capped: the steps that finish the index cost 2-10 times less
+             * per unit than the pass, and a cheap step must not grow the
+             * slice that the next, dearer one gets. */
+            a->index_slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
+        }
+        if (complete) {
+            a->index_start = 0;
+            if (strncmp(a->message, "indexing ", 9) == 0)
+                a->message[0] = '\0'; /* "... work once it is done": it is */
+            a->det_tried = false; /* the Details may open now */
+            size_t w = f->diag.warnings + f->diag.errors;
+            if (w > a->index_warnings[i]) {
+                char text[512];
+                snprintf(text, sizeof text, "%s: %zu warning%s (see 'profview info')", f->path, w,
+                         w == 1 ? "" : "s");
+                pv_app_message(a, false, text);
+                a->index_warnings[i] = w;
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+void pv_app_index_all(pv_app *a)
+{
+    bool fixed = a->index_fixed_slice;
+    size_t slice = a->index_slice;
+    a->index_fixed_slice = true;
+    a->index_slice = SIZE_MAX / 2;
+    while (pv_app_index_slice(a))
+        ;
+    a->index_fixed_slice = fixed;
+    a->index_slice = slice;
 }

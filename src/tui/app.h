@@ -37,6 +37,15 @@ void pv_app_key(pv_app *a, int key);
 /* Long work a key asked for (sorting or filtering a big view) is done by
  * pv_app_work after the screen showed that it is being done. */
 bool pv_app_has_work(const pv_app *a);
+/* The pending work is a scan that a key may stop: read keys before it. */
+bool pv_app_work_stoppable(const pv_app *a);
+/* A file is still being indexed (and Ctrl-C has not stopped it). */
+bool pv_app_indexing(const pv_app *a);
+/* Indexes one slice (about PV_INDEX_SLICE_S; tests: a fixed number of
+ * events); false when nothing is left to index. */
+bool pv_app_index_slice(pv_app *a);
+/* Tests and batch use: indexes everything now. */
+void pv_app_index_all(pv_app *a);
 void pv_app_work(pv_app *a);
 /* A mouse event at screen (y, x): button 1 = click, 4/5 = wheel up/down. */
 void pv_app_mouse(pv_app *a, int y, int x, int button);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/winidea.h"
 #include "tui/app_internal.h"
 
 static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
@@ -40,7 +41,10 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
         pv_buf_printf(out, "  %s", s->caption);
     } else {
         const pv_view *v = f->sets[it->set]->views[it->view];
-        pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
+        if (pv_wi_view_waits_for_index(f, v, false))
+            pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
+        else
+            pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
     }
 }
 
@@ -300,9 +304,20 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
     pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
     pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
     if (!r) {
+        char text[256] = "";
+        const pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+        if (it && it->kind == PV_ITEM_VIEW && !a->loc.depth) {
+            snprintf(title, sizeof title, "Report: %s", pv_item_view(a, it)->title);
+            pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
+            char progress[128];
+            pv_app_index_text(a, progress, sizeof progress);
+            snprintf(text, sizeof text, "This view needs the whole index: %s", progress);
+        }
         if (body.h > 0)
             pv_grid_str(&a->grid, body.y, body.x, body.w,
-                        a->file_count ? "Select a view in the Explorer" : "Loading...",
+                        text[0]          ? text
+                        : a->file_count ? "Select a view in the Explorer"
+                                        : "Loading...",
                         PV_ROLE_DIM);
         a->header_count = 0;
         return;
@@ -340,6 +355,11 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
         return;
     if (a->det_open) {
         pv_app_draw_report(a, &a->det, body, focused, PV_PANE_DETAILS, false);
+    } else if (a->det_waiting) {
+        char progress[128], text[256];
+        pv_app_index_text(a, progress, sizeof progress);
+        snprintf(text, sizeof text, "The details need the whole index: %s", progress);
+        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
     } else {
         const char *why = !owner                           ? ""
                           : owner->view->detail_count == 0 ? "This view has no details"
@@ -396,6 +416,11 @@ static void pv_app_draw_status(pv_app *a, int y)
                 pv_buf_printf(&s, "%ssort: %s", sep, sort);
             }
         }
+        char progress[128];
+        pv_app_index_text(a, progress, sizeof progress);
+        if (progress[0])
+            pv_buf_printf(&s, "%s%s%s", sep, progress,
+                          a->index_stopped ? "" : " (Ctrl-C stops)");
         size_t warnings = 0;
         for (size_t i = 0; i < a->file_count; i++)
             warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "profview/winidea.h"
 #include "tui/app_internal.h"
 
 /* ---- the prompt: readline-style editing, history, completion */
@@ -410,6 +411,15 @@ bool pv_app_has_work(const pv_app *a)
     return a->work != PV_WORK_NONE;
 }
 
+bool pv_app_work_stoppable(const pv_app *a)
+{
+    return a->work == PV_WORK_SCAN;
+}
+
+static void pv_app_scan_step(pv_app *a);
+static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char *text,
+                           pv_buf *scratch);
+
 void pv_app_work(pv_app *a)
 {
     int work = a->work;
@@ -421,6 +431,8 @@ void pv_app_work(pv_app *a)
     } else if (work == PV_WORK_SORT) {
         pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
         a->message[0] = '\0';
+    } else if (work == PV_WORK_SCAN) {
+        pv_app_scan_step(a);
     }
 }
 
@@ -454,15 +466,113 @@ static void pv_app_goto(pv_app *a, const char *arg)
         return;
     }
     size_t count = pv_report_count(r);
-    for (size_t i = 0; i < count; i++) {
-        pv_cell c;
-        pv_view_cell(r->view, pv_report_row(r, i), col, &c);
-        if (c.present && c.v.i >= t) {
-            pv_report_move_to(r, i);
-            return;
+    const pv_file *f = a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
+    if (!r->sort_count && !r->vis && pv_wi_view_time_ordered(f, r->view)) {
+        /* Rows in time order (and a filter keeps the order): binary search. */
+        size_t lo = 0, hi = count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            pv_cell c;
+            pv_view_cell(r->view, pv_report_row(r, mid), col, &c);
+            if (c.present && c.v.i < t)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
+        if (lo < count)
+            pv_report_move_to(r, lo);
+        else
+            pv_app_message(a, true, "no row at or after that time");
+        return;
     }
-    pv_app_message(a, true, "no row at or after that time");
+    /* Not known to be in time order (sorted, corrupt times, still being
+     * indexed...): look at every row, a slice per frame. */
+    pv_scan *s = &a->scan;
+    s->kind = PV_SCAN_TIME;
+    s->r = r;
+    s->next = s->first = 0;
+    s->dir = 1;
+    s->time = t;
+    s->col_time = col;
+    pv_app_scan_step(a);
+}
+
+/* The view row of timeline event `event` (rows are consecutive events from
+ * the window's first), or PV_NO_ROW. */
+static size_t pv_app_event_row(const pv_view *v, uint64_t event)
+{
+    size_t col = pv_view_column(v, "index");
+    size_t n = pv_view_rows(v);
+    if (col == PV_NO_ROW || n == 0)
+        return PV_NO_ROW;
+    pv_cell c;
+    pv_view_cell(v, 0, col, &c);
+    if (!c.present || c.v.i < 0 || event < (uint64_t)c.v.i || event - (uint64_t)c.v.i >= n)
+        return PV_NO_ROW;
+    size_t row = (size_t)(event - (uint64_t)c.v.i);
+    pv_view_cell(v, row, col, &c);
+    return c.present && (uint64_t)c.v.i == event ? row : PV_NO_ROW;
+}
+
+/* One slice of the scan in a->scan: moves to the row found, or says how far
+ * it got and leaves the rest to the next frame. */
+static void pv_app_scan_step(pv_app *a)
+{
+    pv_scan *s = &a->scan;
+    a->work = PV_WORK_NONE; /* again below when there is more to look at */
+    if (!s->kind)
+        return;
+    pv_report *r = s->r;
+    const pv_view *v = r->view;
+    size_t n = pv_report_count(r);
+    pv_buf scratch;
+    pv_buf_init(&scratch);
+    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    size_t looked = 0;
+    bool found = false;
+    while (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW) {
+        size_t k = s->next;
+        size_t row = pv_report_row(r, k);
+        s->next = s->dir > 0 ? k + 1 : k == 0 ? PV_NO_ROW : k - 1;
+        if (s->kind == PV_SCAN_TIME) {
+            pv_cell c;
+            pv_view_cell(v, row, s->col_time, &c);
+            found = c.present && c.v.i >= s->time;
+        } else {
+            found = pv_app_cell_is(v, row, s->col_handle, pv_buf_cstr(&s->handle), &scratch) &&
+                    (s->kind != PV_SCAN_CALL ||
+                     (pv_app_cell_is(v, row, s->col_event, s->event, &scratch) &&
+                      pv_app_cell_is(v, row, s->col_depth, pv_buf_cstr(&s->depth), &scratch) &&
+                      pv_app_cell_is(v, row, s->col_context, pv_buf_cstr(&s->context),
+                                     &scratch)));
+        }
+        if (found) {
+            pv_report_move_to(r, k);
+            break;
+        }
+        if (++looked % 1024 == 0 && pv_app_now() > until)
+            break;
+    }
+    pv_buf_free(&scratch);
+    bool more = !found && (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW);
+    if (found) {
+        a->message[0] = '\0';
+    } else if (!more) {
+        pv_app_message(a, true,
+                       s->kind == PV_SCAN_TIME   ? "no row at or after that time"
+                       : s->kind == PV_SCAN_CALL ? "no matching entry or exit"
+                                                 : "no other event of this area");
+    } else {
+        size_t done = s->dir > 0 ? s->next - s->first : s->first - s->next;
+        size_t todo = s->dir > 0 ? n - s->first : s->first + 1;
+        char text[128];
+        snprintf(text, sizeof text, "Searching... %.0f%% of %zu rows (any key stops)",
+                 100.0 * (double)done / (double)(todo ? todo : 1), todo);
+        pv_app_message(a, false, text);
+        a->work = PV_WORK_SCAN;
+        return;
+    }
+    s->kind = 0;
 }
 
 static void pv_app_set_theme(pv_app *a, const char *name)
@@ -720,7 +830,22 @@ static void pv_app_open_timeline(pv_app *a)
         pv_location to;
         memset(&to, 0, sizeof to);
         to.item = i;
-        to.row = pv_timeline_row(pv_item_view(a, it), col == icol, c.v.i);
+        /* A call: its own entry event (the model knows it), not the first
+         * event at its entry time, which may be another context's. */
+        bool by_index = col == icol;
+        int64_t value = c.v.i;
+        size_t idcol = pv_view_column(r->view, "id");
+        uint64_t entry, exit;
+        pv_cell id;
+        if (!by_index && idcol != PV_NO_ROW) {
+            pv_view_cell(r->view, row, idcol, &id);
+            if (id.present && pv_wi_call_events(a->files[here->file], r->view->id, id.v.i,
+                                                &entry, &exit)) {
+                by_index = true;
+                value = (int64_t)entry;
+            }
+        }
+        to.row = pv_timeline_row(pv_item_view(a, it), by_index, value);
         pv_app_go(a, &to, true);
         a->focus = PV_PANE_REPORT;
         return;
@@ -789,23 +914,41 @@ static void pv_app_step_event(pv_app *a, int dir, bool match_call)
             pv_app_cell_exact(v, row, context, &want_context);
         pv_app_cell_exact(v, row, depth, &want_depth);
     }
-    size_t n = pv_report_count(r);
-    for (size_t k = r->cursor; dir > 0 ? k + 1 < n : k > 0;) {
-        k = dir > 0 ? k + 1 : k - 1;
-        size_t other = pv_report_row(r, k);
-        if (!pv_app_cell_is(v, other, handle, pv_buf_cstr(&want_handle), &scratch))
-            continue;
-        if (match_call &&
-            (!pv_app_cell_is(v, other, event, want_event, &scratch) ||
-             !pv_app_cell_is(v, other, depth, pv_buf_cstr(&want_depth), &scratch) ||
-             (context != PV_NO_ROW &&
-              !pv_app_cell_is(v, other, context, pv_buf_cstr(&want_context), &scratch))))
-            continue;
-        pv_report_move_to(r, k);
-        goto done;
+    if (match_call) {
+        /* The model knows each call's entry and exit event: no scan. */
+        const pv_file *f =
+            a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
+        size_t icol = pv_view_column(v, "index");
+        pv_cell c;
+        uint64_t partner;
+        if (icol != PV_NO_ROW)
+            pv_view_cell(v, row, icol, &c);
+        if (icol != PV_NO_ROW && c.present && c.v.i >= 0 &&
+            pv_wi_event_partner(f, (uint64_t)c.v.i, &partner)) {
+            size_t to = pv_app_event_row(v, partner);
+            if (to != PV_NO_ROW && pv_report_select_row(r, to))
+                goto done;
+        }
     }
-    pv_app_message(a, true,
-                   match_call ? "no matching entry or exit" : "no other event of this area");
+    /* Otherwise look at the rows, a slice per frame. */
+    pv_scan *s = &a->scan;
+    s->kind = match_call ? PV_SCAN_CALL : PV_SCAN_AREA;
+    s->r = r;
+    s->dir = dir;
+    s->first = r->cursor;
+    s->next = dir > 0 ? r->cursor + 1 : r->cursor == 0 ? PV_NO_ROW : r->cursor - 1;
+    s->col_handle = handle;
+    s->col_event = event;
+    s->col_context = context;
+    s->col_depth = depth;
+    s->event = want_event;
+    pv_buf_clear(&s->handle);
+    pv_buf_append(&s->handle, want_handle.data ? want_handle.data : "", want_handle.len);
+    pv_buf_clear(&s->context);
+    pv_buf_append(&s->context, want_context.data ? want_context.data : "", want_context.len);
+    pv_buf_clear(&s->depth);
+    pv_buf_append(&s->depth, want_depth.data ? want_depth.data : "", want_depth.len);
+    pv_app_scan_step(a);
 done:
     pv_buf_free(&scratch);
     pv_buf_free(&want_handle);
@@ -882,6 +1025,14 @@ void pv_app_key(pv_app *a, int key)
 {
     if (key == PV_KEY_RESIZE || key == 0)
         return;
+    if (a->work == PV_WORK_SCAN) {
+        /* A key stops a scan (and Esc, Ctrl-C do nothing else). */
+        a->work = PV_WORK_NONE;
+        a->scan.kind = 0;
+        pv_app_message(a, false, "search stopped");
+        if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'))
+            return;
+    }
     if (a->prompt) {
         pv_app_prompt_key(a, key);
         return;
@@ -893,8 +1044,16 @@ void pv_app_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_CTRL('c')) {
-        if (!pv_app_cancel(a))
-            a->quit = true;
+        if (pv_app_cancel(a))
+            return;
+        if (pv_app_indexing(a)) {
+            /* The timeline keeps what is indexed; the views that need the
+             * whole index stay empty. */
+            a->index_stopped = true;
+            pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
+            return;
+        }
+        a->quit = true;
         return;
     }
     if (key == PV_KEY_ESC) {
@@ -904,6 +1063,20 @@ void pv_app_key(pv_app *a, int key)
     }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
     pv_report *r = pv_app_focused_report(a);
+    if (r && pv_app_report_indexing(a) &&
+        (act == PV_ACT_SEARCH || act == PV_ACT_SEARCH_NEXT || act == PV_ACT_SEARCH_PREV ||
+         act == PV_ACT_FILTER || act == PV_ACT_SORT_NEXT || act == PV_ACT_SORT_CHOOSE ||
+         act == PV_ACT_SORT_REVERSE || act == PV_ACT_NEXT_SAME || act == PV_ACT_PREV_SAME ||
+         act == PV_ACT_MATCH_CALL)) {
+        /* They read names, contexts and depths of every row: the rows not
+         * indexed yet have none, and indexing them now would block. */
+        char progress[128], text[200];
+        pv_app_index_text(a, progress, sizeof progress);
+        snprintf(text, sizeof text, "%s: search, filter, sort, J/K and %% work once it is done",
+                 progress);
+        pv_app_message(a, true, text);
+        return;
+    }
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
     case PV_ACT_NONE:

@@ -30,6 +30,23 @@ typedef struct pv_rect {
     int y, x, w, h;
 } pv_rect;
 
+/* A scan over a report's rows that a key may stop (PV_WORK_SCAN): each
+ * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
+ * and keys are read (PRODUCT.md §7: no key blocks for more than 16 ms). */
+#define PV_SCAN_SLICE_S 0.005
+enum { PV_SCAN_TIME = 1, PV_SCAN_AREA, PV_SCAN_CALL };
+typedef struct pv_scan {
+    int kind;
+    pv_report *r;
+    size_t next;  /* the report position looked at next */
+    size_t first; /* where it started, for the percentage */
+    int dir;
+    int64_t time;                  /* PV_SCAN_TIME: the first row whose time >= this */
+    size_t col_time, col_handle, col_event, col_context, col_depth;
+    pv_buf handle, context, depth; /* the exact texts wanted */
+    const char *event;             /* PV_SCAN_CALL: "X" or "E" */
+} pv_scan;
+
 struct pv_app {
     pv_tui_options opt;
     pv_tui_config cfg;
@@ -120,12 +137,33 @@ struct pv_app {
     int64_t marker[2];
     size_t work_from;
     int work_dir;
+
+    /* Indexing in slices on this (the UI) thread between key presses
+     * (docs/tui.md "Loading and indexing"): the loader thread never touches
+     * an adopted file, so nothing is shared. */
+    bool index_stopped;     /* Ctrl-C: no more slices */
+    size_t index_slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
+    bool index_fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    double index_start;     /* when the current file's indexing started */
+    uint64_t index_start_done;
+    size_t index_file;      /* the file being indexed */
+    size_t *index_warnings; /* per file: warnings when adopted */
+    bool det_waiting;       /* the Details wait for the index */
+    pv_scan scan;           /* PV_WORK_SCAN */
 };
+
+/* One slice of background indexing takes about this long, so that a key
+ * pressed meanwhile waits less than a frame (PRODUCT.md §7: 16 ms). */
+#define PV_INDEX_SLICE_S 0.004
+/* At most this many events (or calls) per slice: about 6 ms of the pass on
+ * the build machine (24 ns per event), the dearest unit of work. */
+#define PV_INDEX_SLICE_MAX (1u << 18)
 
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN };
+
 /* Rows the incremental search looks at per key press. */
 #define PV_SEARCH_STEP 30000
 
@@ -148,6 +186,11 @@ void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
 void pv_app_sync_details(pv_app *a);
+/* The file of the focused Report's view is still being indexed. */
+bool pv_app_report_indexing(const pv_app *a);
+/* Indexing progress of the file being indexed, for the screen ("indexing
+ * 34% 25 M events/s ETA 1.4 s"); empty when nothing is indexed. */
+void pv_app_index_text(const pv_app *a, char *out, size_t size);
 
 /* app_input.c */
 extern const char *const pv_app_commands[];

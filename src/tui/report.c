@@ -192,6 +192,26 @@ bool pv_report_select_row(pv_report *r, size_t model_row)
             pv_report_rebuild(r);
     }
     size_t n = pv_report_count(r);
+    if (!r->vis && !r->sel) {
+        r->cursor = model_row; /* every row in view order: no search */
+        return true;
+    }
+    if (!r->vis && !r->sort_count) {
+        /* filtered only: the selection is in view order, ascending */
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->sel[mid] < model_row)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n && r->sel[lo] == model_row) {
+            r->cursor = lo;
+            return true;
+        }
+        return false;
+    }
     for (size_t i = 0; i < n; i++)
         if (pv_report_row(r, i) == model_row) {
             r->cursor = i;

@@ -9,7 +9,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profview/tui.h"
@@ -202,6 +204,13 @@ static void pv_term_show(pv_app *app, bool color)
     refresh();
 }
 
+static double pv_term_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -242,15 +251,24 @@ static int pv_term_loop(pv_app *app, bool ascii)
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
         pv_term_show(app, color);
-        if (pv_app_has_work(app)) {
+        struct pollfd in = {0, POLLIN, 0};
+        if (pv_app_has_work(app) && (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
             pv_app_work(app);
             continue;
         }
-        timeout(pv_app_loading(app) ? 100 : -1);
+        bool indexing = pv_app_indexing(app);
+        timeout(indexing || pv_app_has_work(app) ? 0 : pv_app_loading(app) ? 100 : -1);
         wint_t wc;
         int rc = get_wch(&wc);
-        if (rc == ERR)
+        if (rc == ERR) {
+            /* Idle: index in slices of a few ms until a key arrives (the
+             * slice is the longest a key waits) or it is time to redraw the
+             * progress. */
+            double until = pv_term_now() + 0.1;
+            while (indexing && pv_term_now() < until && poll(&in, 1, 0) == 0)
+                indexing = pv_app_index_slice(app);
             continue;
+        }
         int key = rc == KEY_CODE_YES ? pv_term_key((int)wc) : pv_term_char(wc);
         if (key == PV_KEY_RESIZE) {
             pv_app_resize(app, COLS, LINES);
@@ -321,11 +339,12 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
         } else {
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);
-            if (pv_app_has_work(app)) {
+            while (pv_app_has_work(app)) { /* scans: every slice */
                 pv_app_draw(app);
                 pv_app_work(app);
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
+            pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */
         }
     }
     if (rc == 0)

@@ -734,6 +734,153 @@ static void test_views_deferred_index(void **state)
     pv_file_free(f);
 }
 
+/* Random events of test_random_events_keep_invariants' kind, `n` of them. */
+static pv_wi_data *random_data(uint64_t seed, size_t n, bool text_context)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    int64_t time = 0;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(seed >> 33);
+        static const uint32_t handles[] = {0x0,         0x1,         0x2,
+                                           0x10000000u, 0x20000000u, 0x30000000u,
+                                           0x40000000u, 0x50000000u, 0xF0000000u};
+        uint32_t h = handles[r % PV_ARRAY_LEN(handles)];
+        unsigned kind = (r >> 8) % 16 < 13 ? (r >> 8) % 4 : (r >> 8) % 16;
+        time += (int64_t)((r >> 12) % 7) - 1;
+        pv_wi_add_event(d, h, kind, (r >> 16) % 3, time);
+    }
+    if (text_context) {
+        d->timeline.text_context = malloc(n * sizeof *d->timeline.text_context);
+        for (size_t i = 0; i < n; i++)
+            d->timeline.text_context[i] = (uint16_t)(i % 4 == 3 ? UINT16_MAX : i % 3);
+    }
+    return d;
+}
+
+/* Finishing in small steps (a viewer between key presses) gives exactly the
+ * index that one pv_timeline_index_build gives: events, calls (order,
+ * parents, times), statistics, warnings. */
+static void test_finish_in_steps(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 12; round++) {
+        size_t n = 3000;
+        pv_wi_data *d1 = random_data(777 + (uint64_t)round, n, round % 2);
+        pv_wi_data *d2 = random_data(777 + (uint64_t)round, n, round % 2);
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round % 3 == 0;
+        o.from = 500;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d1, &o, &g1));
+        assert_true(pv_timeline_index_begin(&b, d2, &o, &g2));
+        size_t budget = 1 + (size_t)round * 7, steps = 0;
+        int r;
+        while ((r = pv_timeline_index_finish_step(&b, budget)) == 0)
+            steps++;
+        assert_int_equal(r, 1);
+        assert_true(steps > n / budget); /* it did go in steps */
+        assert_true(b.complete);
+        assert_true(a.call_count > 100);
+        assert_int_equal(a.call_count, b.call_count);
+        assert_memory_equal(a.call_entry, b.call_entry, a.call_count * sizeof *a.call_entry);
+        assert_memory_equal(a.call_exit, b.call_exit, a.call_count * sizeof *a.call_exit);
+        assert_memory_equal(a.call_parent, b.call_parent, a.call_count * sizeof *a.call_parent);
+        assert_memory_equal(a.call_net, b.call_net, a.call_count * sizeof *a.call_net);
+        assert_memory_equal(a.call_gross, b.call_gross, a.call_count * sizeof *a.call_gross);
+        assert_int_equal(a.context_count, b.context_count);
+        assert_memory_equal(a.context_call_start, b.context_call_start,
+                            (a.context_count + 1) * sizeof *a.context_call_start);
+        assert_memory_equal(a.event_depth, b.event_depth, n * sizeof *a.event_depth);
+        assert_memory_equal(a.event_context, b.event_context, n * sizeof *a.event_context);
+        assert_int_equal(a.stat_count, b.stat_count);
+        for (size_t k = 0; k < a.stat_count; k++) {
+            assert_int_equal(a.stats[k].area, b.stats[k].area);
+            assert_int_equal(a.stats[k].count, b.stats[k].count);
+            assert_memory_equal(a.stats[k].t, b.stats[k].t, sizeof a.stats[k].t);
+        }
+        assert_int_equal(g1.warnings, g2.warnings);
+        assert_int_equal(a.time_decreased, b.time_decreased);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d1);
+        data_free(d2);
+    }
+}
+
+/* The viewer's API: stepping, the stepped timeline (rows not indexed show
+ * only their record), which views wait, time order, E/X partners and the
+ * events of a call. */
+static void test_viewer_stepping(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    for (int i = 0; i < 2000; i++) /* f E/X pairs, 10 ns apart */
+        ev(d, FN_F, i % 2 ? 'X' : 'E', 0, (int64_t)i * 10);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    o.defer_index = true;
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_view *tl = view(f, "timeline");
+    const pv_view *st = view(f, "statistics");
+    uint64_t done, total;
+    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    assert_int_equal(total, 2000);
+    assert_false(pv_wi_file_index_step(f, 100));
+    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    assert_int_equal(done, 100);
+    assert_true(pv_wi_view_waits_for_index(f, st, false));
+    assert_true(pv_wi_view_waits_for_index(f, view(f, "call-trace"), false));
+    assert_false(pv_wi_view_waits_for_index(f, tl, false));
+    assert_true(pv_wi_view_waits_for_index(f, tl, true));
+    assert_false(pv_wi_view_time_ordered(f, tl)); /* not known yet */
+    assert_false(pv_wi_event_partner(f, 0, &done));
+    /* row 1500 is not indexed: its record's columns only, and reading it
+     * does not index */
+    assert_int_equal(cell_int(tl, 1500, "time"), 15000);
+    assert_int_equal(cell_int(tl, 1500, "index"), 1500);
+    assert_string_equal(cell_text(tl, 1500, "event"), "E");
+    assert_false(cell_present(tl, 1500, "name"));
+    assert_false(cell_present(tl, 1500, "depth"));
+    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    assert_int_equal(done, 100);
+    assert_true(cell_present(tl, 99, "name"));
+    size_t steps = 0;
+    while (!pv_wi_file_index_step(f, 64))
+        steps++;
+    assert_true(steps >= 2000 / 64);
+    assert_true(pv_wi_file_index_progress(f, &done, &total));
+    assert_false(pv_wi_view_waits_for_index(f, st, false));
+    assert_false(pv_wi_view_waits_for_index(f, tl, true));
+    assert_true(pv_wi_view_time_ordered(f, tl));
+    assert_false(pv_wi_view_time_ordered(f, st));
+    assert_true(cell_present(tl, 1500, "name"));
+    assert_int_equal(pv_view_rows(st), 2);
+    assert_int_equal(cell_int(st, 0, "count"), 1000);
+    uint64_t other = 0, entry = 0, exit = 0;
+    assert_true(pv_wi_event_partner(f, 1500, &other));
+    assert_int_equal(other, 1501);
+    assert_true(pv_wi_event_partner(f, 1501, &other));
+    assert_int_equal(other, 1500);
+    /* call 751 (id) is the 751st E/X pair: events 1500 and 1501 */
+    assert_true(pv_wi_call_events(f, "call-trace", 751, &entry, &exit));
+    assert_int_equal(entry, 1500);
+    assert_int_equal(exit, 1501);
+    assert_false(pv_wi_call_events(f, "routines", 751, &entry, &exit));
+    assert_false(pv_wi_call_events(f, "call-trace", 0, &entry, &exit));
+    assert_false(pv_wi_call_events(f, "call-trace", 1001, &entry, &exit));
+    pv_file_free(f);
+}
+
 /* A mapping without a timeline: every view exists and is empty or small. */
 static void test_views_empty_timeline(void **state)
 {
@@ -876,6 +1023,8 @@ int main(void)
         cmocka_unit_test(test_random_events_keep_invariants),
         cmocka_unit_test(test_views_empty_timeline),
         cmocka_unit_test(test_views_deferred_index),
+        cmocka_unit_test(test_finish_in_steps),
+        cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),
     };
