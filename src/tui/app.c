@@ -141,6 +141,25 @@ pv_view *pv_item_view(const pv_app *a, const pv_item *it)
     return a->files[it->file]->sets[it->set]->views[it->view];
 }
 
+/* A small timeline is indexed before its first screen (within a fraction
+ * of the 0.2 s first-screen budget), so that it opens on its summary like
+ * any other file; a large one opens at once and goes on indexing between
+ * key presses. */
+static void pv_app_index_briefly(pv_file *f)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (pv_wi_file_index_step(f, 65536))
+            return;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double ms = (double)(now.tv_sec - start.tv_sec) * 1e3 +
+                    (double)(now.tv_nsec - start.tv_nsec) / 1e6;
+        if (ms > 50)
+            return;
+    }
+}
+
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
     if (a->work == PV_WORK_SCAN) {
@@ -157,6 +176,8 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     a->files[fi] = f;
     if (a->opt.keys_path && !a->index_fixed_slice)
         pv_wi_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
+    else if (!a->index_fixed_slice)
+        pv_app_index_briefly(f);
     a->index_warnings[fi] = f->diag.warnings + f->diag.errors;
     size_t first_view = PV_NO_ROW, any_view = PV_NO_ROW;
     pv_app_add_item(a, PV_ITEM_FILE, fi, 0, 0);
