@@ -950,6 +950,12 @@ static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsign
         tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
         tl->owned_cap = cap;
     }
+    /* the next 65536 records (1.5 MB) are about to be written: one call maps
+     * their pages instead of 384 page faults */
+    if ((tl->count & 0xFFFF) == 0) {
+        size_t ahead = tl->owned_cap - tl->count < 65536 ? tl->owned_cap - tl->count : 65536;
+        pv_prefault(tl->owned + tl->count * PV_WI_RECORD_SIZE, ahead * PV_WI_RECORD_SIZE);
+    }
     tl->records = tl->owned;
     tl->version = 11;
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;

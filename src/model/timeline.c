@@ -152,6 +152,17 @@ static void *tl_big_realloc(void *ptr, size_t old_bytes, size_t bytes)
     return pv_xrealloc(ptr, bytes ? bytes : 1);
 }
 
+/* The per-event arrays from event i on (at most 65536 events) are about to
+ * be written in full: map their pages in one call each rather than one
+ * page fault per 4 KB (text1-perf: about 10% of a Text1 load). */
+static void tl_prefault_events(pv_timeline_index *ix, size_t i)
+{
+    size_t k = ix->event_count - i < 65536 ? ix->event_count - i : 65536;
+    pv_prefault(ix->event_area + i, k * sizeof *ix->event_area);
+    pv_prefault(ix->event_context + i, k * sizeof *ix->event_context);
+    pv_prefault(ix->event_depth + i, k * sizeof *ix->event_depth);
+}
+
 /* ---- areas */
 
 static uint32_t tl_add_area(pv_timeline_index *ix, const pv_tl_area *a)
@@ -999,6 +1010,8 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
     pv_wi_event e;
     pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
     for (size_t i = ix->indexed; i < upto; i++) {
+        if ((i & 0xFFFF) == 0)
+            tl_prefault_events(ix, i);
         pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
         if (p->cd.active && i >= p->cd.from)
