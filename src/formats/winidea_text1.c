@@ -1232,7 +1232,15 @@ static const char *text1_seed_event(text1_parser *p, const char *s)
     q += *q == '\r';
     if (*q != '\n')
         return NULL;
-    text1_add_event(p, (uint32_t)handle, code - 1u, value, time, NULL, 0, false);
+    /* text1_add_event with no context field, inlined */
+    unsigned kind = code - 1u, type = pv_wi_handle_type((uint32_t)handle);
+    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
+        p->saw_variable_write = true;
+    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
+        p->saw_state_entry = true;
+    text1_store_event(&p->d->timeline, (uint32_t)handle, kind, value, time);
+    if (p->d->timeline.text_context)
+        text1_push_text_context(p, UINT16_MAX);
     return q + 1;
 }
 
@@ -1401,7 +1409,11 @@ static void text1_detect_state_style(text1_parser *p, size_t first_event)
                 pv_hashmap_put(&with_states, text1_parent_handle(d->areas[i].handle), 1);
         }
     size_t first_write = SIZE_MAX, first_entry = SIZE_MAX;
-    if (with_states.count > 0 || p->saw_state_entry) {
+    /* what can be found: no E on a state handle was read at all when
+     * !saw_state_entry, so the scan stops at the first W (not at the end:
+     * a full pass over the events costs 10% of a load) */
+    bool want_write = with_states.count > 0, want_entry = p->saw_state_entry;
+    if (want_write || want_entry) {
         const pv_wi_timeline *tl = &d->timeline;
         for (size_t e = first_event; e < tl->count; e++) {
             pv_wi_event ev;
@@ -1415,7 +1427,8 @@ static void text1_detect_state_style(text1_parser *p, size_t first_event)
             if (first_entry == SIZE_MAX && ev.kind == PV_WI_ENTRY &&
                 (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
                 first_entry = e;
-            if (first_write != SIZE_MAX && first_entry != SIZE_MAX)
+            if ((!want_write || first_write != SIZE_MAX) &&
+                (!want_entry || first_entry != SIZE_MAX))
                 break;
         }
     }
