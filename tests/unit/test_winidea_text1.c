@@ -303,6 +303,40 @@ static void test_timeline_states_as_entries(void **state)
     parsed_free(p);
 }
 
+/* Both TimelineStates styles in one file: the first of each is named, the
+ * earlier one decides (the scan for them stops early only when nothing
+ * more can be found). */
+static void test_timeline_states_mixed(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                "00000001,E,,1\n"
+                                "20000000,W,00000005,2\n"
+                                "20000000,W,00000000,3\n"
+                                "30000000,E,00000005,4\n",
+             states_mapping);
+    parsed *p = parse(text);
+    assert_int_equal(p->diag.warnings, 1);
+    assert_int_equal(diag_count(p, "W on a state variable at event 1, E on a state handle at "
+                                   "event 3"),
+                     1);
+    assert_true(p->d.timeline.states_as_writes);
+    parsed_free(p);
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                "30000000,E,00000005,1\n"
+                                "00000001,E,,2\n"
+                                "20000001,W,00000005,3\n" /* no states: not a style */
+                                "20000000,W,00000000,4\n",
+             states_mapping);
+    p = parse(text);
+    assert_int_equal(diag_count(p, "W on a state variable at event 3, E on a state handle at "
+                                   "event 0"),
+                     1);
+    assert_false(p->d.timeline.states_as_writes);
+    parsed_free(p);
+}
+
 /* ---- the template rules */
 
 static void test_separator_inside_names(void **state)
@@ -729,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_seed_statistics),
         cmocka_unit_test(test_seed_timeline),
         cmocka_unit_test(test_timeline_states_as_writes),
+        cmocka_unit_test(test_timeline_states_mixed),
         cmocka_unit_test(test_timeline_states_as_entries),
         cmocka_unit_test(test_separator_inside_names),
         cmocka_unit_test(test_two_free_text_fields),
