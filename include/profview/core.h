@@ -27,6 +27,13 @@ void *pv_xrealloc(void *ptr, size_t size);
 /* Grows an array of `*capacity` elements of `elem_size` so that it holds at
  * least `needed` elements; doubles the capacity; overflow-checked. */
 void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size);
+/* Asks the system to back the whole pages inside [p, p + bytes) with memory
+ * now, in one call, instead of one page fault per page when they are first
+ * written (PRODUCT.md §7: the Text1 timeline and the index write hundreds
+ * of MB of fresh memory).  Only for memory about to be written in full: a
+ * best effort that changes no contents (Linux 5.14+ MADV_POPULATE_WRITE;
+ * elsewhere, or when refused, nothing happens). */
+void pv_prefault(void *p, size_t bytes);
 char *pv_xstrdup(const char *s);
 char *pv_xstrndup(const char *s, size_t len);
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);

@@ -2,9 +2,12 @@
  * string pool and the 64-bit hash map. */
 #include "profview/core.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void pv_out_of_memory(size_t size)
 {
@@ -51,6 +54,24 @@ void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size)
     ptr = pv_xrealloc(ptr, cap * elem_size);
     *capacity = cap;
     return ptr;
+}
+
+void pv_prefault(void *p, size_t bytes)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* <linux/mman.h>; older C libraries lack the name */
+#endif
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 char *pv_xstrdup(const char *s)

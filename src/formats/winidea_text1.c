@@ -477,6 +477,8 @@ typedef struct text1_parser {
     size_t section;      /* index in d->sections */
     bool keep_lines;     /* keep the entry lines (unknown macros / opaque) */
     bool fast;           /* TIMELINE lines may take text1_fast_event */
+    bool seed;           /* ... and text1_seed_event: the seed's four fields */
+    char seed_sep[3];    /* its separators */
     text1_template tpl;
     size_t last_function; /* area index of the nearest type-0 row of the section */
 
@@ -612,6 +614,7 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     p->context = 0;
     p->keep_lines = true;
     p->fast = false;
+    p->seed = false;
     p->last_function = PV_WI_NONE;
     p->sections_seen++;
 
@@ -677,6 +680,12 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
      * an export can write those fields back (FORMATS.md §1). */
     p->keep_lines = p->tpl.has_unknown;
     p->fast = kind == SECTION_TIMELINE && text1_fast_template(&p->tpl);
+    const text1_template *t = &p->tpl;
+    p->seed = p->fast && t->count == 4 && t->macro[0] == T1_HANDLE && t->macro[1] == T1_EVENT &&
+              t->macro[2] == T1_VALUE && t->macro[3] == T1_TIME;
+    if (p->seed)
+        for (size_t k = 0; k < 3; k++)
+            p->seed_sep[k] = t->text[t->lit_off[k + 1]];
 }
 
 /* The field carrying `macro`, or NULL. */
@@ -941,6 +950,12 @@ static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsign
         tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
         tl->owned_cap = cap;
     }
+    /* the next 65536 records (1.5 MB) are about to be written: one call maps
+     * their pages instead of 384 page faults */
+    if ((tl->count & 0xFFFF) == 0) {
+        size_t ahead = tl->owned_cap - tl->count < 65536 ? tl->owned_cap - tl->count : 65536;
+        pv_prefault(tl->owned + tl->count * PV_WI_RECORD_SIZE, ahead * PV_WI_RECORD_SIZE);
+    }
     tl->records = tl->owned;
     tl->version = 11;
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
@@ -1094,6 +1109,140 @@ static const char *text1_fast_event(text1_parser *p, const char *s, const char *
     return q < end ? q + 1 : end;
 }
 
+/* ---- the seed's layout, eight bytes at a time */
+
+/* The 8 bytes at s as a little-endian number: byte i (the i-th character)
+ * in bits 8i..8i+7. */
+static inline uint64_t text1_load8(const char *s)
+{
+    uint64_t x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&x, s, 8);
+#else
+    x = 0;
+    for (int b = 7; b >= 0; b--)
+        x = x << 8 | (unsigned char)s[b];
+#endif
+    return x;
+}
+
+#define TEXT1_ONES UINT64_C(0x0101010101010101)
+#define TEXT1_HIGH UINT64_C(0x8080808080808080)
+
+/* Whether each of the 8 characters in x is a hex digit (0-9, A-F, a-f);
+ * then *out is their value, the first character the most significant. */
+static inline bool text1_hex8(uint64_t x, uint64_t *out)
+{
+    if (x & TEXT1_HIGH)
+        return false;
+    /* per byte b < 0x80: b + (0x80 - lo) has its high bit set iff b >= lo,
+     * and no byte carries into the next */
+    uint64_t digit = (x + (0x80 - '0') * TEXT1_ONES) & ~(x + (0x80 - '9' - 1) * TEXT1_ONES);
+    uint64_t lower = x | 0x20 * TEXT1_ONES;
+    uint64_t letter =
+        (lower + (0x80 - 'a') * TEXT1_ONES) & ~(lower + (0x80 - 'f' - 1) * TEXT1_ONES);
+    if (((digit | letter) & TEXT1_HIGH) != TEXT1_HIGH)
+        return false;
+    /* a digit's value is its low nibble; a letter's (bit 6 set) that plus 9 */
+    uint64_t v = (x & 0x0F * TEXT1_ONES) + 9 * ((x >> 6) & TEXT1_ONES);
+    v = (v * 16 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);       /* two digits per 16 bits */
+    v = ((v << 8) + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);    /* four per 32 bits */
+    *out = ((v << 16) + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+    return true;
+}
+
+/* Whether each of the 8 characters in x is a decimal digit; then *out is
+ * their value, the first character the most significant. */
+static inline bool text1_dec8(uint64_t x, uint64_t *out)
+{
+    /* 0x30..0x39: high nibble 3, and adding 6 keeps it 3 */
+    if ((x & 0xF0 * TEXT1_ONES) != 0x30 * TEXT1_ONES ||
+        ((x + 0x06 * TEXT1_ONES) & 0xF0 * TEXT1_ONES) != 0x30 * TEXT1_ONES)
+        return false;
+    uint64_t v = x - 0x30 * TEXT1_ONES;
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);      /* 0..99 per 16 bits */
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);    /* 0..9999 per 32 bits */
+    *out = (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+    return true;
+}
+
+/* Up to `max` hex digits at *q (advanced past them); -1 for more than max. */
+static inline int text1_hex_run(const char **q, int max, uint64_t *out)
+{
+    const char *s = *q;
+    uint64_t v;
+    if (max >= 8 && text1_hex8(text1_load8(s), &v)) {
+        s += 8;
+    } else {
+        v = 0;
+    }
+    int digit;
+    while ((digit = text1_hex_digit[(unsigned char)*s]) != 0) {
+        if (s - *q >= max)
+            return -1;
+        v = v << 4 | (uint64_t)(digit - 1);
+        s++;
+    }
+    int n = (int)(s - *q);
+    *q = s;
+    *out = v;
+    return n;
+}
+
+/* The seed's layout, %HANDLE%,%EVENT%,%VALUE%,%TIME% (any single-character
+ * separators text1_fast_template accepts), with no bound checks per byte:
+ * the caller guarantees TEXT1_SEED_ROOM bytes after s, more than this path
+ * reads of any line (at most 9 + 2 + 2 + 17 + 1 + 1 + 19 + 2 bytes, and 8
+ * at once from inside those).  It accepts a subset of what
+ * text1_fast_event accepts and reads it the same way; NULL hands the line
+ * to text1_fast_event. */
+#define TEXT1_SEED_ROOM 64
+static const char *text1_seed_event(text1_parser *p, const char *s)
+{
+    const char *q = s;
+    uint64_t handle, value;
+    int n = text1_hex_run(&q, 8, &handle);
+    if (n <= 0 || *q != p->seed_sep[0])
+        return NULL;
+    unsigned code = text1_event_code(q[1]);
+    if (!code || q[2] != p->seed_sep[1])
+        return NULL;
+    q += 3;
+    if (*q == p->seed_sep[2]) {
+        value = 0;
+    } else if (text1_hex_run(&q, 16, &value) < 0 || *q != p->seed_sep[2]) {
+        return NULL;
+    }
+    q++;
+    bool negative = *q == '-';
+    q += negative;
+    const char *start = q;
+    uint64_t v = 0;
+    if (text1_dec8(text1_load8(q), &v))
+        q += 8;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
+        v = v * 10 + d;
+        q++;
+    }
+    /* 18 digits cannot overflow; longer numbers take the checked path */
+    if (q == start || q - start > 18)
+        return NULL;
+    int64_t time = negative ? -(int64_t)v : (int64_t)v;
+    q += *q == '\r';
+    if (*q != '\n')
+        return NULL;
+    /* text1_add_event with no context field, inlined */
+    unsigned kind = code - 1u, type = pv_wi_handle_type((uint32_t)handle);
+    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
+        p->saw_variable_write = true;
+    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
+        p->saw_state_entry = true;
+    text1_store_event(&p->d->timeline, (uint32_t)handle, kind, value, time);
+    if (p->d->timeline.text_context)
+        text1_push_text_context(p, UINT16_MAX);
+    return q + 1;
+}
 
 static void text1_entry(text1_parser *p, const char *s, size_t n)
 {
@@ -1260,7 +1409,11 @@ static void text1_detect_state_style(text1_parser *p, size_t first_event)
                 pv_hashmap_put(&with_states, text1_parent_handle(d->areas[i].handle), 1);
         }
     size_t first_write = SIZE_MAX, first_entry = SIZE_MAX;
-    if (with_states.count > 0 || p->saw_state_entry) {
+    /* what can be found: no E on a state handle was read at all when
+     * !saw_state_entry, so the scan stops at the first W (not at the end:
+     * a full pass over the events costs 10% of a load) */
+    bool want_write = with_states.count > 0, want_entry = p->saw_state_entry;
+    if (want_write || want_entry) {
         const pv_wi_timeline *tl = &d->timeline;
         for (size_t e = first_event; e < tl->count; e++) {
             pv_wi_event ev;
@@ -1274,7 +1427,8 @@ static void text1_detect_state_style(text1_parser *p, size_t first_event)
             if (first_entry == SIZE_MAX && ev.kind == PV_WI_ENTRY &&
                 (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
                 first_entry = e;
-            if (first_write != SIZE_MAX && first_entry != SIZE_MAX)
+            if ((!want_write || first_write != SIZE_MAX) &&
+                (!want_entry || first_entry != SIZE_MAX))
                 break;
         }
     }
@@ -1328,7 +1482,11 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
     while (s < end) {
         p.line++;
         if (p.fast) {
-            const char *next = text1_fast_event(&p, s, end);
+            const char *next = NULL;
+            if (p.seed && end - s >= TEXT1_SEED_ROOM)
+                next = text1_seed_event(&p, s);
+            if (!next)
+                next = text1_fast_event(&p, s, end);
             if (next) {
                 s = next;
                 if ((p.line & 0xFFFF) == 0 && progress &&

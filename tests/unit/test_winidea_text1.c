@@ -303,6 +303,40 @@ static void test_timeline_states_as_entries(void **state)
     parsed_free(p);
 }
 
+/* Both TimelineStates styles in one file: the first of each is named, the
+ * earlier one decides (the scan for them stops early only when nothing
+ * more can be found). */
+static void test_timeline_states_mixed(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                "00000001,E,,1\n"
+                                "20000000,W,00000005,2\n"
+                                "20000000,W,00000000,3\n"
+                                "30000000,E,00000005,4\n",
+             states_mapping);
+    parsed *p = parse(text);
+    assert_int_equal(p->diag.warnings, 1);
+    assert_int_equal(diag_count(p, "W on a state variable at event 1, E on a state handle at "
+                                   "event 3"),
+                     1);
+    assert_true(p->d.timeline.states_as_writes);
+    parsed_free(p);
+    snprintf(text, sizeof text, "%s* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%\n"
+                                "30000000,E,00000005,1\n"
+                                "00000001,E,,2\n"
+                                "20000001,W,00000005,3\n" /* no states: not a style */
+                                "20000000,W,00000000,4\n",
+             states_mapping);
+    p = parse(text);
+    assert_int_equal(diag_count(p, "W on a state variable at event 3, E on a state handle at "
+                                   "event 0"),
+                     1);
+    assert_false(p->d.timeline.states_as_writes);
+    parsed_free(p);
+}
+
 /* ---- the template rules */
 
 static void test_separator_inside_names(void **state)
@@ -596,6 +630,98 @@ static void test_general_path_matches_fast_path(void **state)
     parsed_free(b);
 }
 
+/* Lines for the seed layout's eight-digits-at-a-time path (used when 64
+ * bytes or more follow a line): digit runs of every length around 8, 16
+ * and 18, and the characters next to the digit and letter ranges. */
+static const char *const seed_lines[] = {
+    "20000000,W,00000001,4336",           "0000000a,E,,12345678",
+    "1,E,,0",                             "123456789,E,,50",
+    "20000000,W,FFFFFFFFFFFFFFFF,-5",     "20000000,W,1FFFFFFFFFFFFFFFF,7",
+    "00000000,E,,123456789012345678",     "00000000,E,,9223372036854775807",
+    "00000000,E,,9223372036854775808",    "0000000G,E,,10",
+    "00000000,E,,3x",                     "00000000,X,,70\r",
+    "ABCDEF12,W,abcdef12,1234567890",     "00000000,E,, 5",
+    "00000000,E,,-",                      "00000000,E,,12345678x",
+    "0000:000,E,,1",                      "000@0000,E,,1",
+    "000`0000,E,,1",                      "000g0000,E,,1",
+    "0000/000,E,,1",                      "00000000,E,,1234/678",
+    "00000000,E,,1234:678",               "0000\303\251000,E,,1",
+    "20000000,W,0000000F0,99",            "20000000,W,1234567,-98765432",
+    "20000000,W,,100000000",              "00000000;E,,1",
+};
+
+/* The warning's text after "t.txt:LINE: ". */
+static const char *after_place(const char *w)
+{
+    const char *c = strstr(w, ": ");
+    return c ? c + 2 : w;
+}
+
+static void test_seed_layout_path_matches_line_by_line(void **state)
+{
+    (void)state;
+    static const char header[] = "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n";
+    size_t n = sizeof seed_lines / sizeof *seed_lines;
+    pv_buf all;
+    pv_buf_init(&all);
+    pv_buf_puts(&all, header);
+    for (size_t i = 0; i < n; i++)
+        pv_buf_printf(&all, "%s\n", seed_lines[i]);
+    for (int pad = 0; pad < 100; pad++) /* room after every line */
+        pv_buf_puts(&all, "\n");
+    parsed *a = parse_n(all.data, all.len);
+    assert_true(a->ok);
+    /* each line alone, at the end of its text: the checked paths */
+    size_t events = 0, warnings = 0;
+    for (size_t i = 0; i < n; i++) {
+        pv_buf one;
+        pv_buf_init(&one);
+        pv_buf_printf(&one, "%s%s\n", header, seed_lines[i]);
+        parsed *b = parse_n(one.data, one.len);
+        assert_true(b->ok);
+        for (size_t e = 0; e < b->d.timeline.count; e++, events++) {
+            assert_true(events < a->d.timeline.count);
+            assert_memory_equal(a->d.timeline.records + events * PV_WI_RECORD_SIZE,
+                                b->d.timeline.records + e * PV_WI_RECORD_SIZE, PV_WI_RECORD_SIZE);
+        }
+        for (size_t w = 0; w < b->diag.entry_count; w++, warnings++) {
+            assert_true(warnings < a->diag.entry_count);
+            assert_string_equal(after_place(a->diag.entries[warnings].text),
+                                after_place(b->diag.entries[w].text));
+        }
+        parsed_free(b);
+        pv_buf_free(&one);
+    }
+    assert_int_equal(a->d.timeline.count, events);
+    assert_int_equal(a->diag.entry_count, warnings);
+    /* and what the lines say, written out by hand */
+    assert_int_equal(events, 12);
+    assert_int_equal(warnings, 16);
+    assert_int_equal(event(a, 0).handle, 0x20000000);
+    assert_int_equal(event(a, 0).data, 1);
+    assert_int_equal(event(a, 0).time, 4336);
+    assert_int_equal(event(a, 1).handle, 0xA);
+    assert_int_equal(event(a, 1).time, 12345678);
+    assert_int_equal(event(a, 2).handle, 1);
+    assert_int_equal(event(a, 3).data, UINT64_MAX);
+    assert_int_equal(event(a, 3).time, -5);
+    assert_int_equal(event(a, 4).time, 123456789012345678);
+    assert_int_equal(event(a, 5).time, INT64_MAX);
+    assert_int_equal(event(a, 6).kind, PV_WI_EXIT);
+    assert_int_equal(event(a, 6).time, 70);
+    assert_int_equal(event(a, 7).handle, 0xABCDEF12);
+    assert_int_equal(event(a, 7).data, 0xABCDEF12);
+    assert_int_equal(event(a, 7).time, 1234567890);
+    assert_int_equal(event(a, 8).time, 5);
+    assert_int_equal(event(a, 9).data, 0xF0);
+    assert_int_equal(event(a, 10).data, 0x1234567);
+    assert_int_equal(event(a, 10).time, -98765432);
+    assert_int_equal(event(a, 11).data, 0);
+    assert_int_equal(event(a, 11).time, 100000000);
+    parsed_free(a);
+    pv_buf_free(&all);
+}
+
 static void test_header_without_format(void **state)
 {
     (void)state;
@@ -637,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_seed_statistics),
         cmocka_unit_test(test_seed_timeline),
         cmocka_unit_test(test_timeline_states_as_writes),
+        cmocka_unit_test(test_timeline_states_mixed),
         cmocka_unit_test(test_timeline_states_as_entries),
         cmocka_unit_test(test_separator_inside_names),
         cmocka_unit_test(test_two_free_text_fields),
@@ -651,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_handle_warns),
         cmocka_unit_test(test_timeline_context_field),
         cmocka_unit_test(test_general_path_matches_fast_path),
+        cmocka_unit_test(test_seed_layout_path_matches_line_by_line),
         cmocka_unit_test(test_header_without_format),
         cmocka_unit_test(test_probe),
     };
