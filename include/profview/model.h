@@ -124,8 +124,8 @@ void pv_view_free(pv_view *v);
 /* ---- formatting a cell */
 
 /* Machine-exact text (PRODUCT.md §6): times as integer ns, handles 0x%08X,
- * hex values 0x%X, floats with up to 6 significant decimals and no trailing
- * zeros, strings raw (the writer escapes them).  An absent cell is "". */
+ * hex values 0x%X, floats as the shortest text that reads back as the same
+ * double, strings raw (the writer escapes them).  An absent cell is "". */
 void pv_cell_format_exact(const pv_cell *c, pv_buf *out);
 /* Text for people: times in `unit`, thousands kept plain. */
 void pv_cell_format_human(const pv_cell *c, pv_time_unit unit, pv_buf *out);

@@ -88,8 +88,9 @@ void pv_view_free(pv_view *v)
         v->ops->destroy(v);
 }
 
-/* Shortest decimal text that reads back as the same double, but at most 6
- * decimals so that percentages stay readable and stable across platforms. */
+/* The shortest decimal text that reads back as the same double (PRODUCT.md
+ * §6: output is machine-exact): 12.5, 0.30000000000000004, 1e-07.  An
+ * F64 value from a winIDEA area survives a round trip through `cat`. */
 static void pv_format_float(double f, pv_buf *out)
 {
     if (isnan(f)) {
@@ -101,21 +102,26 @@ static void pv_format_float(double f, pv_buf *out)
         return;
     }
     if (f == 0) {
-        pv_buf_putc(out, '0');
+        pv_buf_putc(out, '0'); /* -0 too: a zero is written 0 */
         return;
     }
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.6f", f);
-    char *dot = strchr(tmp, '.');
-    if (dot) {
-        char *end = tmp + strlen(tmp) - 1;
-        while (end > dot && *end == '0')
-            *end-- = '\0';
-        if (end == dot)
-            *end = '\0';
+    char tmp[400];
+    double mag = fabs(f);
+    if (mag >= 1e-6 && mag < 1e16) {
+        /* Plain decimals, as few as round-trip: 90, 12.5, 33.333333333333336. */
+        for (int decimals = 0; decimals <= 24; decimals++) {
+            snprintf(tmp, sizeof tmp, "%.*f", decimals, f);
+            if (strtod(tmp, NULL) == f) {
+                pv_buf_puts(out, tmp);
+                return;
+            }
+        }
     }
-    if (strcmp(tmp, "-0") == 0)
-        strcpy(tmp, "0");
+    for (int precision = 1; precision <= 17; precision++) {
+        snprintf(tmp, sizeof tmp, "%.*g", precision, f);
+        if (strtod(tmp, NULL) == f)
+            break;
+    }
     pv_buf_puts(out, tmp);
 }
 

@@ -162,12 +162,37 @@ static void test_writers_escape(void **state)
     pv_view_free(v);
 }
 
+static void expect_float_text(double f, const char *text)
+{
+    pv_cell c = {PV_TYPE_FLOAT, true, {.f = f}};
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(&c, &b);
+    assert_string_equal(pv_buf_cstr(&b), text);
+    assert_true(strtod(pv_buf_cstr(&b), NULL) == f); /* reads back exactly */
+    pv_buf_free(&b);
+}
+
+static void test_float_text_is_exact(void **state)
+{
+    (void)state;
+    expect_float_text(90.0, "90");
+    expect_float_text(12.5, "12.5");
+    expect_float_text(-2.5, "-2.5");
+    expect_float_text(0.1 + 0.2, "0.30000000000000004");
+    expect_float_text(100.0 / 3.0, "33.333333333333336");
+    expect_float_text(1e-7, "1e-07");
+    expect_float_text(1.5e20, "1.5e+20");
+    expect_float_text(3.3000000000000003, "3.3000000000000003"); /* an F64 sample value */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_cells_and_tree),
         cmocka_unit_test(test_exact_format),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_float_text_is_exact),
         cmocka_unit_test(test_writers_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
