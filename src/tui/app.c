@@ -167,6 +167,10 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
         a->work = PV_WORK_NONE;
         a->scan.kind = 0;
         pv_app_message(a, false, "search stopped");
+    } else if (a->work != PV_WORK_NONE) {
+        /* A filter, sort or search waiting for its frame points into the
+         * items, which may move below: do it now. */
+        pv_app_work(a);
     }
     size_t cap = a->file_cap;
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
