@@ -29,15 +29,64 @@ static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_
     pthread_mutex_unlock(&a->lock);
 }
 
+/* The loader's side of :stats (called and returning with a->lock held):
+ * the pending request's file over its window, with the options of the
+ * first load, indexed in full so that its statistics are complete. */
+static void pv_app_load_range(pv_app *a)
+{
+    char *path = a->range_path;
+    a->range_path = NULL;
+    a->range_want = false;
+    a->range_busy = true;
+    a->range_cancel = 0;
+    uint64_t gen = a->range_gen;
+    pv_load_options o = a->opt.load;
+    o.has_from = o.has_to = true;
+    o.from = a->range_lo;
+    o.to = a->range_hi;
+    o.defer_index = false;
+    o.progress.report = NULL;
+    o.progress.user = NULL;
+    o.progress.cancel = &a->range_cancel;
+    pthread_mutex_unlock(&a->lock);
+
+    pv_load_status status;
+    pv_file *f = pv_load_file(path, &o, &status);
+
+    pthread_mutex_lock(&a->lock);
+    if (gen != a->range_gen) {
+        pv_file_free(f); /* a newer request replaced this one */
+    } else if (status != PV_LOAD_OK) {
+        for (size_t i = 0; i < f->diag.entry_count; i++)
+            pv_buf_printf(&a->range_errors, "%s\n", f->diag.entries[i].text);
+        if (f->diag.entry_count == 0)
+            pv_buf_printf(&a->range_errors, "%s: not loaded\n", path);
+        pv_file_free(f);
+        a->range_done_gen = gen;
+    } else {
+        if (a->range_done)
+            pv_file_free(a->range_done);
+        a->range_done = f;
+        a->range_done_gen = gen;
+    }
+    free(path);
+    a->range_busy = false;
+    pthread_cond_broadcast(&a->cond);
+}
+
 static void *pv_app_loader(void *arg)
 {
     pv_app *a = arg;
     pthread_mutex_lock(&a->lock);
     for (;;) {
-        while (!a->stopping && a->queue_next == a->queue_count)
+        while (!a->stopping && a->queue_next == a->queue_count && !a->range_want)
             pthread_cond_wait(&a->cond, &a->lock);
         if (a->stopping)
             break;
+        if (a->queue_next == a->queue_count) {
+            pv_app_load_range(a);
+            continue;
+        }
         const char *path = a->queue[a->queue_next];
         a->loader_busy = true;
         snprintf(a->load_path, sizeof a->load_path, "%s", path);
@@ -89,7 +138,8 @@ bool pv_app_loading(const pv_app *a)
 {
     pv_app *m = (pv_app *)a;
     pthread_mutex_lock(&m->lock);
-    bool busy = m->queue_next < m->queue_count || m->done_count > 0;
+    bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->range_want ||
+                m->range_busy || m->range_done || m->range_errors.len;
     pthread_mutex_unlock(&m->lock);
     return busy;
 }
@@ -97,7 +147,7 @@ bool pv_app_loading(const pv_app *a)
 void pv_app_wait_loaded(pv_app *a)
 {
     pthread_mutex_lock(&a->lock);
-    while (a->queue_next < a->queue_count)
+    while (a->queue_next < a->queue_count || a->range_want || a->range_busy)
         pthread_cond_wait(&a->cond, &a->lock);
     pthread_mutex_unlock(&a->lock);
     pv_app_poll(a);
@@ -220,6 +270,91 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     }
 }
 
+/* ---- statistics between the markers (:stats) */
+
+static void pv_app_range_close(pv_app *a)
+{
+    if (a->range_open)
+        pv_report_close(&a->range_rep);
+    a->range_open = false;
+    pv_file_free(a->range_file);
+    a->range_file = NULL;
+}
+
+void pv_app_range_hide(pv_app *a)
+{
+    pthread_mutex_lock(&a->lock);
+    a->range_gen++; /* whatever is pending or loading is not wanted */
+    a->range_want = false;
+    free(a->range_path);
+    a->range_path = NULL;
+    if (a->range_busy)
+        a->range_cancel = 1;
+    pthread_mutex_unlock(&a->lock);
+    pv_app_range_close(a);
+    a->range_show = false;
+    a->range_failed = false;
+}
+
+void pv_app_range_request(pv_app *a)
+{
+    if (!a->marker_set[0] || !a->marker_set[1]) {
+        pv_app_message(a, true, ":stats needs both markers (m sets A, M sets B)");
+        return;
+    }
+    if (a->loc.item >= a->item_count) {
+        pv_app_message(a, true, ":stats needs a file");
+        return;
+    }
+    const pv_file *f = a->files[a->items[a->loc.item].file];
+    int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
+    int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+    pv_app_range_close(a);
+    a->range_show = true;
+    a->range_failed = false;
+    a->range_shown_lo = lo;
+    a->range_shown_hi = hi;
+    pthread_mutex_lock(&a->lock);
+    a->range_gen++;
+    free(a->range_path);
+    a->range_path = pv_xstrdup(f->path);
+    a->range_lo = lo;
+    a->range_hi = hi;
+    a->range_want = true;
+    if (a->range_busy)
+        a->range_cancel = 1; /* the loading one is out of date */
+    pthread_cond_broadcast(&a->cond);
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* The UI side: the newest window's statistics go into the Details pane. */
+static void pv_app_range_adopt(pv_app *a, pv_file *f, const char *errors)
+{
+    if (!a->range_show) {
+        pv_file_free(f);
+        return;
+    }
+    if (!f) {
+        a->range_failed = true;
+        pv_app_message(a, true, errors[0] ? errors : "the statistics could not be computed");
+        return;
+    }
+    pv_app_range_close(a);
+    a->range_file = f;
+    for (size_t s = 0; s < f->set_count && !a->range_open; s++)
+        for (size_t v = 0; v < f->sets[s]->view_count && !a->range_open; v++) {
+            pv_view *view = f->sets[s]->views[v];
+            if (strcmp(view->id, "statistics") == 0) {
+                pv_report_open(&a->range_rep, view, false, pv_config_columns(&a->cfg, view->id));
+                a->range_open = true;
+            }
+        }
+    if (!a->range_open) {
+        a->range_failed = true;
+        pv_app_message(a, true, "this file has no statistics view");
+    }
+}
+
 bool pv_app_poll(pv_app *a)
 {
     pthread_mutex_lock(&a->lock);
@@ -231,10 +366,18 @@ bool pv_app_poll(pv_app *a)
         a->done_count = 0;
     }
     bool errors = a->load_errors.len > 0;
+    pv_file *range = a->range_done;
+    a->range_done = NULL;
+    bool range_news = range || a->range_errors.len;
+    char range_text[1024];
+    snprintf(range_text, sizeof range_text, "%s", pv_buf_cstr(&a->range_errors));
+    pv_buf_clear(&a->range_errors);
     pthread_mutex_unlock(&a->lock);
     for (size_t i = 0; i < n; i++)
         pv_app_adopt_file(a, got[i]);
     free(got);
+    if (range_news)
+        pv_app_range_adopt(a, range, range_text);
     if (errors && a->file_count) {
         pthread_mutex_lock(&a->lock);
         char text[1024];
@@ -246,7 +389,7 @@ bool pv_app_poll(pv_app *a)
         pthread_mutex_unlock(&a->lock);
         pv_app_message(a, true, text);
     }
-    return n > 0 || errors;
+    return n > 0 || errors || range_news;
 }
 
 /* ---- creation */
@@ -265,6 +408,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_grid_init(&a->grid, utf8);
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
+    pv_buf_init(&a->range_errors);
     pv_buf_init(&a->scan.handle);
     pv_buf_init(&a->scan.context);
     pv_buf_init(&a->scan.depth);
@@ -310,6 +454,10 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
+    pv_app_range_close(a);
+    pv_file_free(a->range_done);
+    free(a->range_path);
+    pv_buf_free(&a->range_errors);
     for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
         pv_report_close(&a->drill[i]);
     for (size_t i = 0; i < a->item_count; i++)
@@ -403,6 +551,8 @@ pv_report *pv_app_report(pv_app *a)
 pv_report *pv_app_focused_report(pv_app *a)
 {
     /* An empty Details pane hands its keys to the Report. */
+    if (a->focus == PV_PANE_DETAILS && a->range_show)
+        return a->range_open ? &a->range_rep : pv_app_report(a);
     if (a->focus == PV_PANE_DETAILS && a->det_open)
         return &a->det;
     return pv_app_report(a);

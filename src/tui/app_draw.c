@@ -325,6 +325,36 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
     pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
 }
 
+/* :stats: the statistics between the markers instead of the row's details. */
+static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
+{
+    char lo[32], hi[32], title[96];
+    pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
+    pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+    snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
+    int x = rc.x + 11;
+    int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
+    if (x + w <= rc.x + rc.w) {
+        pv_grid_fill(&a->grid, rc.y, x, w, 1, PV_ROLE_TAB_ACTIVE);
+        pv_grid_char(&a->grid, rc.y, x, '[', PV_ROLE_TAB_ACTIVE);
+        pv_grid_str(&a->grid, rc.y, x + 1, w - 2, title, PV_ROLE_TAB_ACTIVE);
+        pv_grid_char(&a->grid, rc.y, x + w - 1, ']', PV_ROLE_TAB_ACTIVE);
+    }
+    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
+    if (body.h <= 0)
+        return;
+    if (a->range_open) {
+        pv_app_draw_report(a, &a->range_rep, body, focused, PV_PANE_DETAILS, false);
+    } else {
+        char text[160];
+        snprintf(text, sizeof text,
+                 a->range_failed ? "no statistics for %s..%s (:stats off hides this)"
+                                 : "computing statistics for %s..%s...",
+                 lo, hi);
+        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
+    }
+}
+
 static void pv_app_draw_details(pv_app *a, pv_rect rc)
 {
     bool focused = a->focus == PV_PANE_DETAILS;
@@ -332,6 +362,10 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
     a->tab_count = 0;
     a->tabs_y = rc.y;
     pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
+    if (a->range_show) {
+        pv_app_draw_range(a, rc, focused);
+        return;
+    }
     if (owner && owner->view->detail_count) {
         int x = rc.x + 11;
         for (size_t d = 0; d < owner->view->detail_count && d < 32; d++) {

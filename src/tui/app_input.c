@@ -12,13 +12,14 @@
 
 /* ---- the prompt: readline-style editing, history, completion */
 
-const char *const pv_app_commands[] = {"filter", "sort", "goto", "range", "columns",
+const char *const pv_app_commands[] = {"filter", "sort", "goto", "range", "stats", "columns",
                                        "theme",  "set",  "open", "help",  "quit"};
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
     "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
     "range            filter the report to the time between markers A and B",
+    "stats [off]      Details: the statistics between markers A and B (off: hide)",
     "columns C1,C2,...  show these columns",
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
@@ -646,6 +647,11 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
             snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
             pv_app_apply_filter(a, expr);
         }
+    } else if (strcmp(word, "stats") == 0) {
+        if (strcmp(arg, "off") == 0)
+            pv_app_range_hide(a);
+        else
+            pv_app_range_request(a);
     } else if (strcmp(word, "columns") == 0) {
         char bad[64];
         if (r && !pv_report_set_columns(r, arg, bad, sizeof bad)) {
@@ -719,6 +725,8 @@ static void pv_app_open(pv_app *a)
     }
     if (a->focus == PV_PANE_DETAILS) {
         pv_report *owner = pv_app_report(a);
+        if (a->range_show)
+            return; /* the range statistics have nothing to drill into */
         if (a->det_open && owner)
             pv_app_drill(a, a->det_tab, pv_report_selected(owner), pv_report_selected(&a->det));
         return;
@@ -801,6 +809,8 @@ static void pv_app_set_marker(pv_app *a, int which)
     }
     a->marker[which] = t;
     a->marker_set[which] = true;
+    if (a->range_show)
+        pv_app_range_request(a); /* the statistics follow the markers */
 }
 
 /* t (PRODUCT.md §3): the timeline of the same result set, at the selected

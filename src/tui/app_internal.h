@@ -150,6 +150,26 @@ struct pv_app {
     size_t *index_warnings; /* per file: warnings when adopted */
     bool det_waiting;       /* the Details wait for the index */
     pv_scan scan;           /* PV_WORK_SCAN */
+
+    /* Statistics between the markers (:stats, docs/tui.md): the loader
+     * thread loads the Report's file again over [lo, hi]; a newer request
+     * replaces a pending one (range_gen counts them). */
+    char *range_path;       /* under lock: the file of the pending request */
+    bool range_want;        /* under lock: a request waits for the loader */
+    bool range_busy;        /* under lock: the loader is loading one */
+    volatile int range_cancel;
+    int64_t range_lo, range_hi;       /* of the pending request (under lock) */
+    uint64_t range_gen;               /* under lock: the newest request */
+    pv_file *range_done;              /* under lock: loaded, not yet adopted */
+    uint64_t range_done_gen;
+    pv_buf range_errors;              /* under lock */
+    /* UI thread only: what the Details pane shows. */
+    bool range_show;                  /* :stats is on */
+    bool range_failed;
+    int64_t range_shown_lo, range_shown_hi; /* the range asked for last */
+    pv_file *range_file;              /* the adopted window, with its report */
+    pv_report range_rep;
+    bool range_open;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -186,6 +206,11 @@ void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
 void pv_app_sync_details(pv_app *a);
+/* :stats: asks the loader for the statistics between the markers (both
+ * set) of the Report's file; the Details pane shows them when they come. */
+void pv_app_range_request(pv_app *a);
+/* Hides the range statistics and frees the window file. */
+void pv_app_range_hide(pv_app *a);
 /* The file of the focused Report's view is still being indexed. */
 bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
