@@ -64,3 +64,15 @@ s=$(pv_screen "$TO_TIMELINE"$'\nm\n:stats<Enter>' "$RTOS" --size 140x40)
 expect_contains ":stats needs both markers" "$s" ":stats needs both markers"
 s=$(pv_screen "$TO_TIMELINE"$'\nm j M\n:stats<Enter>\n:stats off<Enter>' "$RTOS" --size 140x40)
 expect_absent ":stats off hides the range statistics" "$s" "[statistics "
+
+# In a terminal the statistics arrive by themselves (no key after :stats):
+# the window is loaded in the background and the screen polls for it.
+pv_tmux_start 140 40 xterm-256color C.UTF-8 "$PROFVIEW $RTOS"
+pv_tmux_wait "Timeline (3000)"
+pv_tmux_keys BTab j j j j Tab : g o t o Space 1 1 Enter m : g o t o Space 2 0 1 Enter M
+pv_tmux_wait "B-A"
+pv_tmux_keys : s t a t s Enter
+pv_tmux_wait "[statistics "
+pv_tmux_wait "ID_TASK_FAST      1  1.169 us"
+echo "ok: the range statistics arrive without a key"
+pv_tmux_stop
