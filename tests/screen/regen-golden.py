@@ -17,6 +17,8 @@ cases = [
  ("zoom", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab z", "z zooms the focused pane"),
  ("hscroll", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab l l", "l scrolls the columns"),
  ("timeline_call_stack", "rtos.txt", "100x30", [], "Shift-Tab\nj j j j\nTab j j", "winIDEA timeline: the call stack at the selected event"),
+ ("timeline_lanes", "rtos.txt", "100x40", [], "Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j", "winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)"),
+ ("timeline_lanes_ascii", "rtos.txt", "100x40", ["--ascii"], "Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j", "The lane strip in ASCII: # for events, | for the cursor"),
  ("call_trace_events_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j j Enter", "winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events"),
  ("call_trace_drill_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j Enter", "Enter on a leaf call drills down: its events become the Report"),
  ("aqtime_objects_refcount_tree", "aqtime-refcount.db", "100x30", [], "Shift-Tab j j Tab j j\nTab Right Right", "AQTime reference counts: the object's ref-count call tree tab (a tree in Details)"),

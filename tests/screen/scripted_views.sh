@@ -260,12 +260,12 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
     Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008 CRC_Calc
     Data (13)            │     9    808 ns                    0x20000002 "Test.c"##s_eMode
                          │    10  1.083 us ID_TASK_COMM       0x00000008 CRC_Calc
-                         │    11  1.083 us ID_TASK_COMM       0x00000007 CAN_Process
-                         │    12  1.427 us ID_TASK_COMM       0x00000007 CAN_Process
-                         │    13  1.427 us ID_TASK_COMM       0x00000002 Task_Comm
-                         │    14  1.778 us                    0x20000002 "Test.c"##s_eMode
-                         │    15  2.057 us ID_TASK_COMM       0x10000008 {
-                         │    16  2.347 us ID_TASK_COMM       0x10000008 {
+                         │─ Lanes 0..1.083 us ──────────────────────────────────────────────────────
+                         │ ID_TASK_FAST                        │
+                         │ ID_TASK_CONTROL                     │
+                         │ ID_TASK_COMM         █              █  █           █                    █
+                         │ ID_TASK_IDLE                        │
+                         │ ID_ISR_TIMER                        │
                          │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
                          │ Position Routine         Handle Context        Entered
                          │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
@@ -279,6 +279,96 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
 SCREEN
 )
 expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rtos.txt --size 100x30)" "$expected"
+
+# winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)
+expected=$(cat <<'SCREEN'
+─ Explorer ──────────────│─ Report: Timeline ───────────────────────────────────────────────────────
+rtos.txt                 │ Index       Time Context       Core     Handle Name
+  winIDEA profiler       │  1485 167.235 us                    0x20000001 iCounter
+    Summary (14)         │  1486 167.567 us                    0x20000001 iCounter
+    Contexts (5)         │  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Statistics (83)      │  1488 167.640 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Statistics (as export│  1489 167.674 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Timeline (3000)      │  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Call trace (581)     │  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Routines (11)        │  1492 167.767 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Lines (18)           │  1493 167.767 us                    0x40000000 AUX_IN0
+    Data (13)            │  1494 167.947 us ID_TASK_IDLE       0x0000000A Idle_Hook
+                         │  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
+                         │  1496 167.947 us                    0x20000000 OS_RunningTask
+                         │  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
+                         │  1498 168.249 us ID_TASK_FAST       0x10000000 {
+                         │  1499 168.532 us ID_TASK_FAST       0x10000000 {
+                         │  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
+                         │  1501 168.532 us ID_TASK_FAST       0x00000006 Sensor_Read
+                         │  1502 168.761 us                    0x40000000 AUX_IN0
+                         │─ Lanes 167.235 us..168.761 us ───────────────────────────────────────────
+                         │ ID_TASK_FAST                              █          █          █       │
+                         │ ID_TASK_CONTROL                                                         │
+                         │ ID_TASK_COMM                                                            │
+                         │ ID_TASK_IDLE                   ██  █      █                             │
+                         │ ID_ISR_TIMER                                                            │
+                         │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
+                         │ Position Routine      Handle Context    Entered
+                         │(no rows)
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+                         │
+ rtos.txt │ timeline │ row 1503/3000                                                         ? help
+SCREEN
+)
+expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40)" "$expected"
+
+# The lane strip in ASCII: # for events, | for the cursor
+expected=$(cat <<'SCREEN'
+- Explorer --------------|- Report: Timeline -------------------------------------------------------
+rtos.txt                 | Index       Time Context       Core     Handle Name
+  winIDEA profiler       |  1485 167.235 us                    0x20000001 iCounter
+    Summary (14)         |  1486 167.567 us                    0x20000001 iCounter
+    Contexts (5)         |  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Statistics (83)      |  1488 167.640 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Statistics (as export|  1489 167.674 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Timeline (3000)      |  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Call trace (581)     |  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Routines (11)        |  1492 167.767 us ID_TASK_IDLE       0x0000000A Idle_Hook
+    Lines (18)           |  1493 167.767 us                    0x40000000 AUX_IN0
+    Data (13)            |  1494 167.947 us ID_TASK_IDLE       0x0000000A Idle_Hook
+                         |  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
+                         |  1496 167.947 us                    0x20000000 OS_RunningTask
+                         |  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
+                         |  1498 168.249 us ID_TASK_FAST       0x10000000 {
+                         |  1499 168.532 us ID_TASK_FAST       0x10000000 {
+                         |  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
+                         |  1501 168.532 us ID_TASK_FAST       0x00000006 Sensor_Read
+                         |  1502 168.761 us                    0x40000000 AUX_IN0
+                         |- Lanes 167.235 us..168.761 us -------------------------------------------
+                         | ID_TASK_FAST                              #          #          #       |
+                         | ID_TASK_CONTROL                                                         |
+                         | ID_TASK_COMM                                                            |
+                         | ID_TASK_IDLE                   ##  #      #                             |
+                         | ID_ISR_TIMER                                                            |
+                         |- Details -[Call stack]- Statistics of the area --------------------------
+                         | Position Routine      Handle Context    Entered
+                         |(no rows)
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+                         |
+ rtos.txt | timeline | row 1503/3000                                                         ? help
+SCREEN
+)
+expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40 --ascii)" "$expected"
 
 # winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
