@@ -1056,6 +1056,11 @@ void pv_app_key(pv_app *a, int key)
     if (key == PV_KEY_CTRL('c')) {
         if (pv_app_cancel(a))
             return;
+        if (a->range_show && !a->range_open && !a->range_failed) {
+            pv_app_range_hide(a); /* the pending range statistics */
+            pv_app_message(a, false, "statistics stopped");
+            return;
+        }
         if (pv_app_indexing(a)) {
             /* The timeline keeps what is indexed; the views that need the
              * whole index stay empty. */
