@@ -62,12 +62,10 @@ static void pv_app_load_range(pv_app *a)
         if (f->diag.entry_count == 0)
             pv_buf_printf(&a->range_errors, "%s: not loaded\n", path);
         pv_file_free(f);
-        a->range_done_gen = gen;
     } else {
         if (a->range_done)
             pv_file_free(a->range_done);
         a->range_done = f;
-        a->range_done_gen = gen;
     }
     free(path);
     a->range_busy = false;

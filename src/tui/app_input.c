@@ -1318,8 +1318,9 @@ void pv_app_mouse(pv_app *a, int y, int x, int button)
                     pv_app_sort_by(a, r, a->header[h].col, true);
             return;
         }
-        /* Rows start two lines below the pane top (title, header). */
-        if (r && y >= rc.y + 2) {
+        /* Rows start two lines below the pane top (title, header) and
+         * take page_rows lines (the lane strip may follow them). */
+        if (r && y >= rc.y + 2 && y - rc.y - 2 < a->page_rows[p]) {
             size_t k = r->top + (size_t)(y - rc.y - 2);
             if (k < pv_report_count(r))
                 pv_report_move_to(r, k);

@@ -161,7 +161,6 @@ struct pv_app {
     int64_t range_lo, range_hi;       /* of the pending request (under lock) */
     uint64_t range_gen;               /* under lock: the newest request */
     pv_file *range_done;              /* under lock: loaded, not yet adopted */
-    uint64_t range_done_gen;
     pv_buf range_errors;              /* under lock */
     /* UI thread only: what the Details pane shows. */
     bool range_show;                  /* :stats is on */

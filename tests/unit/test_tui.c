@@ -1178,6 +1178,55 @@ static void test_group_by_thread(void **state)
 
 /* Loading runs in the background: while the loader waits (here on a FIFO
  * with no writer yet) the screen is drawn and says what is loading. */
+/* The lane strip under a winIDEA timeline: the cursor column is drawn in the
+ * selected-row role, and a click on the strip selects no row (the rows end
+ * above it). */
+static void test_lanes_cursor_and_click(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/sample-data/rtos.txt", PV_SOURCE_DIR);
+    const char *paths[] = {path};
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = paths;
+    o.path_count = 1;
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
+    pv_app_wait_loaded(a);
+    pv_app_index_all(a);
+    char *s = screen_after(a, "Shift-Tab j j j j Tab j j");
+    assert_non_null(strstr(s, "|- Lanes "));
+    assert_non_null(strstr(s, "row 3/3000"));
+    /* The ID_TASK_FAST lane has no event before 1 us: the cursor column is
+     * its only '|' right of the pane border. */
+    const char *lane = strstr(s, "| ID_TASK_FAST ");
+    assert_non_null(lane);
+    const char *line = lane;
+    while (line > s && line[-1] != '\n')
+        line--;
+    int y = 0;
+    for (const char *p = s; p < line; p++)
+        y += *p == '\n';
+    const char *bar = strchr(lane + 1, '|');
+    const char *eol = strchr(lane, '\n');
+    assert_non_null(bar);
+    assert_true(eol == NULL || bar < eol);
+    int x = (int)(bar - line);
+    const pv_grid *g = pv_app_draw(a);
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_SELECTED);
+    free(s);
+    pv_app_mouse(a, y, x, 1);
+    s = screen_after(a, "");
+    assert_non_null(strstr(s, "row 3/3000"));
+    free(s);
+    pv_app_free(a);
+}
+
 static void test_loading_in_background(void **state)
 {
     (void)state;
@@ -1367,6 +1416,7 @@ int main(void)
         cmocka_unit_test(test_big_sort_shows_progress),
         cmocka_unit_test(test_group_by_thread),
         cmocka_unit_test(test_loading_in_background),
+        cmocka_unit_test(test_lanes_cursor_and_click),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
