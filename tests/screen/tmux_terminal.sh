@@ -83,6 +83,16 @@ for sig in TERM:143 HUP:129 SEGV:139; do
   expect_absent "SIG$name gives the screen back" "$s" "Explorer"
   pv_tmux_stop
 done
+# A small winIDEA timeline is indexed before its first screen: it opens on
+# its Summary, like any other file (a big one opens on a view that needs no
+# index and goes on indexing between keys: tests/screen/indexing.sh).
+need_sample rtos.txt
+pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $SAMPLES/rtos.txt; $AFTER'"
+pv_tmux_wait "Report: Summary"
+expect_contains "small timeline opens on its summary" "$(pv_tmux_screen)" "Report: Summary"
+pv_tmux_keys q
+pv_tmux_wait "tty-checked"
+pv_tmux_stop
 # 5. The other terminal types of PRODUCT.md §3 (when their terminfo exists).
 for term in xterm tmux-256color linux; do
   if ! infocmp "$term" >/dev/null 2>&1; then echo "skip: no terminfo for $term"; continue; fi
