@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 static double bench_now(void)
 {

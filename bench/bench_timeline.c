@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "profview/timeline.h"
+#include "formats/winidea/timeline.h"
 
 #define CORES 4
 #define FUNCTIONS 200

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 #include "tui/app_internal.h"
 #include "tui/group.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 #include "tui/app_internal.h"
 
 static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)

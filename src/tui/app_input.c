@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 #include "tui/app_internal.h"
 
 /* ---- the prompt: readline-style editing, history, completion */

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

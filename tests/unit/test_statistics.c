@@ -1,4 +1,4 @@
-/* Unit tests for src/model/statistics.c: one test per rule of FORMATS.md §3
+/* Unit tests for src/formats/winidea/statistics.c: one test per rule of FORMATS.md §3
  * ("Decision - statistics").  Every expectation is computed by hand in the
  * comment above it. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "profview/timeline.h"
+#include "formats/winidea/timeline.h"
 
 #define MAIN 0x00000000u
 #define FN_F 0x00000001u

@@ -1,5 +1,5 @@
-/* Unit tests for src/model/timeline.c and the winIDEA views
- * (src/formats/winidea_views.c): contexts from each of the four sources
+/* Unit tests for src/formats/winidea/timeline.c and the winIDEA views
+ * (src/formats/winidea/views.c): contexts from each of the four sources
  * (FORMATS.md §3), depths, implicit frames, --context-area, and the views
  * read through pv_view_cell. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "profview/timeline.h"
+#include "formats/winidea/timeline.h"
 
 #define FN_F 0x00000001u
 #define FN_G 0x00000002u

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "profview/timeline.h"
-#include "profview/winidea_parse.h"
+#include "formats/winidea/timeline.h"
+#include "formats/winidea/parse.h"
 
 /* Records built by hand: handle, the version word, data, time. */
 typedef struct records {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 typedef struct parsed {
     pv_wi_data d;

@@ -1,12 +1,12 @@
 /*
- * winidea_load.c - the winidea-text1 and winidea-bin loaders: map the file,
- * parse it into a pv_wi_data (winidea_text1.c, winidea_bin.c), pair a Text1
+ * load.c - the winidea-text1 and winidea-bin loaders: map the file,
+ * parse it into a pv_wi_data (text1.c, bin.c), pair a Text1
  * file with its BIN (FORMATS.md §2) and hand the data to pv_wi_build.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 static int wi_text1_probe(const unsigned char *head, size_t len, uint64_t file_size,
                           const char *path)

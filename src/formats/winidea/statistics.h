@@ -10,7 +10,7 @@
 #ifndef PROFVIEW_MODEL_STATISTICS_H
 #define PROFVIEW_MODEL_STATISTICS_H
 
-#include "profview/timeline.h"
+#include "formats/winidea/timeline.h"
 
 #define PV_STAT_NOT_ON_STACK INT32_MIN
 

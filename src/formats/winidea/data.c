@@ -1,9 +1,9 @@
-/* winidea_data.c - the raw winIDEA data shared by the parsers and the
+/* data.c - the raw winIDEA data shared by the parsers and the
  * timeline model: building and freeing it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 
 const char *const pv_wi_stat_macro[PV_WI_STAT_COUNT] = {
 #define PV_WI_STAT_MACRO(name, macro, column) macro,

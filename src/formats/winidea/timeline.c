@@ -12,7 +12,7 @@
  * innermost first, so lo only grows.  A frame is named by a position code:
  * explicit i -> i, implicit j -> -(j + 1).
  */
-#include "profview/timeline.h"
+#include "formats/winidea/timeline.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/statistics.h"
+#include "formats/winidea/statistics.h"
 
 #define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
 #define TL_AREA_CACHE 1024      /* entries of the area cache: small enough for L1 */

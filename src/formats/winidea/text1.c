@@ -1,5 +1,5 @@
 /*
- * winidea_text1.c - the winIDEA Text1 parser (FORMATS.md §1).
+ * text1.c - the winIDEA Text1 parser (FORMATS.md §1).
  *
  * A Text1 file is a list of sections; each header `* NAME[(CLASS)]
  * [CONTEXT(name)] FORMAT` is compiled once into a template (the macros and
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 /* ---- macros */
 

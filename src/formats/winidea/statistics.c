@@ -26,7 +26,7 @@
  *   period = E to the next E, outside = the X that ends the union to the next
  *   E; both only when both ends lie inside the range, never clipped.
  */
-#include "model/statistics.h"
+#include "formats/winidea/statistics.h"
 
 #include <stdlib.h>
 #include <string.h>

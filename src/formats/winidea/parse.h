@@ -1,5 +1,5 @@
 /*
- * winidea_parse.h - reading winIDEA Text1 files and BIN timelines into a
+ * parse.h - reading winIDEA Text1 files and BIN timelines into a
  * pv_wi_data (FORMATS.md §1, §2), before pv_wi_build indexes it.
  *
  * Used by the two loaders (winidea-text1, winidea-bin), the unit tests and
@@ -8,7 +8,7 @@
 #ifndef PROFVIEW_WINIDEA_PARSE_H
 #define PROFVIEW_WINIDEA_PARSE_H
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 
 /* ---- Text1 (FORMATS.md §1) */
 

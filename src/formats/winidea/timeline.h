@@ -10,7 +10,7 @@
 #ifndef PROFVIEW_TIMELINE_H
 #define PROFVIEW_TIMELINE_H
 
-#include "profview/winidea.h"
+#include "formats/winidea/winidea.h"
 
 #define PV_TL_NO_CONTEXT UINT16_MAX    /* data/AUX events, data statistics rows */
 #define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */

@@ -1,5 +1,5 @@
-/* winidea_views.c - the winIDEA result set: indexes the raw data
- * (src/model/timeline.c) and builds the views (PRODUCT.md §2, §6).
+/* views.c - the winIDEA result set: indexes the raw data
+ * (src/formats/winidea/timeline.c) and builds the views (PRODUCT.md §2, §6).
  *
  * `timeline` and `call-trace` are virtual views over the index (50 M events
  * are never materialised); the other views are small pv_tables. */
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "profview/table.h"
-#include "profview/timeline.h"
-#include "profview/winidea.h"
+#include "formats/winidea/timeline.h"
+#include "formats/winidea/winidea.h"
 
 /* Detail views that list events stop here (a call of main holds them all). */
 #define WI_DETAIL_EVENT_LIMIT 100000u

@@ -1,5 +1,5 @@
 /*
- * winidea_bin.c - winIDEA BIN timelines (FORMATS.md §2): version detection,
+ * bin.c - winIDEA BIN timelines (FORMATS.md §2): version detection,
  * attaching the mapped records to a pv_wi_data, and finding the BIN that
  * goes with a Text1 file.
  *
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "profview/winidea_parse.h"
+#include "formats/winidea/parse.h"
 
 static uint32_t bin_word(const unsigned char *data, size_t record)
 {

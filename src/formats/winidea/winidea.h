@@ -2,9 +2,9 @@
  * winidea.h - winIDEA profiler data as read from a Text1 file and/or a BIN
  * timeline (FORMATS.md §1-§2), before indexing.
  *
- * The Text1/BIN parsers (src/formats/winidea_text1.c, winidea_bin.c) fill a
- * pv_wi_data; the timeline model (src/model/timeline.c, statistics.c,
- * src/formats/winidea_views.c) indexes it and builds the views.  Neither
+ * The Text1/BIN parsers (src/formats/winidea/text1.c, bin.c) fill a
+ * pv_wi_data; the timeline model (src/formats/winidea/timeline.c, statistics.c,
+ * src/formats/winidea/views.c) indexes it and builds the views.  Neither
  * side knows how the other works.
  */
 #ifndef PROFVIEW_WINIDEA_H
@@ -233,7 +233,7 @@ pv_wi_stat_row *pv_wi_add_stat(pv_wi_data *d);
 /* Indexes the data (contexts, stacks, depths, statistics over the whole
  * recording or the window of `o`) and adds the winIDEA result set and views
  * to `f`.  Takes ownership of `d`.  Warnings go to f->diag.
- * Implemented by the timeline model (src/formats/winidea_views.c). */
+ * Implemented by the timeline model (src/formats/winidea/views.c). */
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o);
 /* The raw data of a file that pv_wi_build loaded (f->loader_data holds the
  * indexed model around it), or NULL for a file of another format. */
