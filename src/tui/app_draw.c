@@ -8,6 +8,7 @@
 
 #include "formats/winidea/winidea.h"
 #include "tui/app_internal.h"
+#include "tui/commands.h"
 
 static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
 {
@@ -266,7 +267,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             int tw = (int)pv_text_width(s, text.len, a->utf8);
             int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
             int used = pv_grid_text(&a->grid, y, cx + off, w - off, s, text.len, role);
-            if (a->search[0] && pv_report_cell_matches(r, row, c, a->search))
+            if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
                 pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
         }
         if (selected)
@@ -634,8 +635,8 @@ static void pv_app_draw_status(pv_app *a, int y)
     if (busy) {
         double elapsed = pv_app_now() - a->load_start;
         pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
-        if (a->load_what[0])
-            pv_buf_printf(&s, ": %s", a->load_what);
+        if (a->load_what.len)
+            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load_what));
         if (a->load_total) {
             double frac = (double)a->load_done / (double)a->load_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
@@ -664,9 +665,8 @@ static void pv_app_draw_status(pv_app *a, int y)
             if (r->filter[0])
                 pv_buf_printf(&s, "%sfilter: %s (%zu)", sep, r->filter, r->matched);
             if (r->sort_count) {
-                char sort[128];
-                pv_report_sort_text(r, sort, sizeof sort);
-                pv_buf_printf(&s, "%ssort: %s", sep, sort);
+                pv_buf_printf(&s, "%ssort: ", sep);
+                pv_report_sort_text(r, &s);
             }
         }
         char progress[128];
@@ -743,17 +743,19 @@ static void pv_app_draw_prompt(pv_app *a, int y)
         a->cursor_on = true;
         return;
     }
-    const char *nl = strchr(a->message, '\n');
+    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
     if (!nl)
-        pv_grid_str(&a->grid, y, 0, a->width, a->message,
+        pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
                     a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
 }
 
 /* A multi-line message (a filter error with its caret, a bad config) stands
- * above the status bar until the next key; long lines are wrapped. */
+ * above the status bar until the next key; long lines are wrapped.  While
+ * the prompt is open (it has the last line), any message stands there: the
+ * completions of Tab. */
 static void pv_app_draw_message_box(pv_app *a, int bottom)
 {
-    if (a->prompt || !strchr(a->message, '\n'))
+    if (!a->message.len || (!a->prompt && !strchr(pv_buf_cstr(&a->message), '\n')))
         return;
     struct {
         const char *p;
@@ -761,7 +763,7 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
     } lines[64];
     int count = 0;
     size_t width = (size_t)a->width;
-    for (const char *p = a->message; *p && count < 64;) {
+    for (const char *p = pv_buf_cstr(&a->message); *p && count < 64;) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         size_t start = 0;
@@ -793,7 +795,7 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
 static void pv_app_draw_help(pv_app *a, pv_rect rc)
 {
     pv_app_title(a, rc.y, rc.x, rc.w, "Help: keys (q, Esc or ? closes)", true);
-    size_t total = PV_ACT_COUNT + 2 + pv_app_command_count;
+    size_t total = PV_ACT_COUNT + 2 + pv_command_count;
     int rows = rc.h - 1;
     a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
     if (rows > 0 && a->ov_top + (size_t)rows > total)
@@ -811,9 +813,19 @@ static void pv_app_draw_help(pv_app *a, pv_rect rc)
         } else if (k == PV_ACT_COUNT + 1) {
             pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
         } else if (k > PV_ACT_COUNT + 1 && k < total) {
+            /* :name ARGS, help (and aliases), from commands.def. */
+            const pv_command *c = &pv_commands[k - PV_ACT_COUNT - 2];
+            char usage[96];
+            pv_command_usage(c, usage, sizeof usage);
             pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
-            pv_grid_str(&a->grid, y, rc.x + 2, rc.w - 2, pv_app_command_help[k - PV_ACT_COUNT - 2],
-                        PV_ROLE_NORMAL);
+            pv_grid_str(&a->grid, y, rc.x + 2, 30, usage, PV_ROLE_HELP_KEY);
+            pv_buf help;
+            pv_buf_init(&help);
+            pv_buf_puts(&help, c->help);
+            if (c->aliases[0])
+                pv_buf_printf(&help, " (also :%s)", c->aliases);
+            pv_grid_str(&a->grid, y, rc.x + 33, rc.w - 33, pv_buf_cstr(&help), PV_ROLE_NORMAL);
+            pv_buf_free(&help);
         }
     }
 }

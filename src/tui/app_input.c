@@ -9,25 +9,9 @@
 
 #include "formats/winidea/winidea.h"
 #include "tui/app_internal.h"
+#include "tui/commands.h"
 
 /* ---- the prompt: readline-style editing, history, completion */
-
-const char *const pv_app_commands[] = {"filter", "sort", "goto", "range", "stats", "columns",
-                                       "theme",  "set",  "open", "help",  "quit"};
-const char *const pv_app_command_help[] = {
-    "filter EXPR      filter the report (empty clears)",
-    "sort COL[:desc],...  sort the report (empty: view order)",
-    "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
-    "range            filter the report to the time between markers A and B",
-    "stats [off]      Details: the statistics between markers A and B (off: hide)",
-    "columns C1,C2,...  show these columns",
-    "theme NAME       default, light, monochrome, high-contrast, or your own",
-    "set unit=auto|ns|us|ms|s   set ascii=on|off",
-    "open FILE        load another file",
-    "help             this help",
-    "quit             quit",
-};
-const size_t pv_app_command_count = PV_ARRAY_LEN(pv_app_commands);
 
 static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
 {
@@ -36,7 +20,7 @@ static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
     pv_buf_puts(&a->line, initial ? initial : "");
     a->line_pos = a->line.len;
     a->prompt_history_pos = a->prompt_history_count[kind];
-    a->message[0] = '\0';
+    pv_buf_clear(&a->message);
 }
 
 static void pv_app_prompt_remember(pv_app *a)
@@ -109,32 +93,48 @@ size_t pv_app_utf8_next(const char *s, size_t len, size_t pos)
 
 static const char *const pv_theme_names[] = {"default", "light", "monochrome", "high-contrast"};
 
-/* Completes the word before the cursor: command names, then column ids (for
- * filter, sort, columns) or theme names. */
+/* The candidates for the word being completed: command names for the first
+ * word of a : line, then what the command's table entry says it takes
+ * (commands.def); column ids in the filter prompt. */
+static size_t pv_app_candidates(pv_app *a, bool first_word, const char **cands, size_t max)
+{
+    const char *line = pv_buf_cstr(&a->line);
+    size_t nc = 0;
+    int complete = PV_ARG_COLUMN;
+    if (first_word) {
+        for (size_t i = 0; i < pv_command_count && nc < max; i++)
+            cands[nc++] = pv_commands[i].name;
+        return nc;
+    }
+    if (a->prompt == PV_PROMPT_COMMAND) {
+        const char *w = line + strspn(line, " ");
+        const pv_command *c = pv_command_find(w, strcspn(w, " "));
+        complete = c ? c->complete : PV_ARG_NONE;
+    }
+    if (complete == PV_ARG_THEME) {
+        for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names) && nc < max; i++)
+            cands[nc++] = pv_theme_names[i];
+    } else if (complete == PV_ARG_COLUMN) {
+        pv_report *r = pv_app_focused_report(a);
+        for (size_t c = 0; r && c < r->view->column_count && nc < max; c++)
+            cands[nc++] = r->view->columns[c].id;
+    }
+    return nc;
+}
+
+/* Completes the word before the cursor to the longest common prefix of the
+ * candidates; lists them when there are several. */
 static void pv_app_complete(pv_app *a)
 {
     const char *line = pv_buf_cstr(&a->line);
     size_t start = a->line_pos;
     while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
         start--;
-    char word[128];
-    size_t wl = a->line_pos - start < sizeof word - 1 ? a->line_pos - start : sizeof word - 1;
-    memcpy(word, line + start, wl);
-    word[wl] = '\0';
-    const char *cands[256];
-    size_t nc = 0;
+    const char *word = line + start;
+    size_t wl = a->line_pos - start;
     bool first_word = a->prompt == PV_PROMPT_COMMAND && strspn(line, " ") == start;
-    if (first_word) {
-        for (size_t i = 0; i < pv_app_command_count; i++)
-            cands[nc++] = pv_app_commands[i];
-    } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "theme ", 6) == 0) {
-        for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
-            cands[nc++] = pv_theme_names[i];
-    } else {
-        pv_report *r = pv_app_focused_report(a);
-        for (size_t c = 0; r && c < r->view->column_count && nc < PV_ARRAY_LEN(cands); c++)
-            cands[nc++] = r->view->columns[c].id;
-    }
+    const char *cands[PV_MAX_SHOWN];
+    size_t nc = pv_app_candidates(a, first_word, cands, PV_ARRAY_LEN(cands));
     const char *match = NULL;
     size_t common = 0, hits = 0;
     for (size_t i = 0; i < nc; i++) {
@@ -154,40 +154,39 @@ static void pv_app_complete(pv_app *a)
     }
     if (!match)
         return;
+    pv_buf list; /* the candidates, before the line changes under word */
+    pv_buf_init(&list);
+    for (size_t i = 0; hits > 1 && i < nc; i++)
+        if (strncasecmp(cands[i], word, wl) == 0)
+            pv_buf_printf(&list, "%s ", cands[i]);
     pv_app_line_delete(a, start, a->line_pos);
     pv_app_line_insert(a, match, common);
     if (hits == 1 && first_word)
         pv_app_line_insert(a, " ", 1);
-    if (hits > 1) {
-        char list[512];
-        size_t used = 0;
-        for (size_t i = 0; i < nc && used < sizeof list - 40; i++)
-            if (strncasecmp(cands[i], word, wl) == 0)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s ", cands[i]);
-        pv_app_message(a, false, list);
-    }
+    if (hits > 1)
+        pv_app_message(a, false, pv_buf_cstr(&list));
+    pv_buf_free(&list);
 }
-
-static void pv_app_run_command(pv_app *a, const char *cmd);
-static void pv_app_apply_filter(pv_app *a, const char *expr);
 
 static void pv_app_search_update(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
-    snprintf(a->search, sizeof a->search, "%s", pv_buf_cstr(&a->line));
+    pv_buf_clear(&a->search);
+    pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
     if (!r)
         return;
-    if (!a->search[0]) {
+    if (!a->search.len) {
         pv_report_move_to(r, a->search_origin);
         return;
     }
     /* While typing, look at a bounded number of rows per key; Enter or n
      * searches them all (PRODUCT.md §7: no key blocks the UI). */
     bool complete;
-    size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
+    size_t k = pv_report_search_some(r, pv_buf_cstr(&a->search), a->search_origin, +1,
+                                     PV_SEARCH_STEP, &complete);
     if (k != PV_NO_ROW) {
         pv_report_move_to(r, k);
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     } else if (!complete) {
         pv_app_message(a, false, "no match yet: Enter searches every row");
     }
@@ -198,10 +197,8 @@ static void pv_app_search_update(pv_app *a)
 static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 {
     if (pv_report_count(r) > PV_BIG_VIEW) {
-        char text[200];
-        snprintf(text, sizeof text, "Searching %zu rows for '%s'...", pv_report_count(r),
-                 a->search);
-        pv_app_message(a, false, text);
+        pv_app_messagef(a, false, "Searching %zu rows for '%s'...", pv_report_count(r),
+                        pv_buf_cstr(&a->search));
         a->work = PV_WORK_SEARCH;
         a->work_report = r;
         a->work_from = from;
@@ -213,14 +210,12 @@ static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 
 void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
 {
-    size_t k = pv_report_search(r, a->search, from, dir);
+    size_t k = pv_report_search(r, pv_buf_cstr(&a->search), from, dir);
     if (k == PV_NO_ROW) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "not found: %s", a->search);
-        pv_app_message(a, true, msg);
+        pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
     } else {
         pv_report_move_to(r, k);
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     }
 }
 
@@ -228,13 +223,15 @@ static void pv_app_prompt_key(pv_app *a, int key)
 {
     int kind = a->prompt;
     const char *line = pv_buf_cstr(&a->line);
+    pv_buf_clear(&a->message); /* Tab's completions go with the next key */
     switch (key) {
     case PV_KEY_ENTER: {
         pv_app_prompt_remember(a);
         char *text = pv_xstrdup(pv_buf_cstr(&a->line));
         a->prompt = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
-            snprintf(a->search, sizeof a->search, "%s", text);
+            pv_buf_clear(&a->search);
+            pv_buf_puts(&a->search, text);
             if (text[0] && pv_app_focused_report(a))
                 pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
@@ -252,7 +249,7 @@ static void pv_app_prompt_key(pv_app *a, int key)
             pv_report *r = pv_app_focused_report(a);
             if (r)
                 pv_report_move_to(r, a->search_origin);
-            a->search[0] = '\0';
+            pv_buf_clear(&a->search);
         }
         a->prompt = PV_PROMPT_NONE;
         return;
@@ -367,7 +364,7 @@ static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
     pv_app_message(a, false, text);
 }
 
-static void pv_app_apply_filter(pv_app *a, const char *expr)
+void pv_app_apply_filter(pv_app *a, const char *expr)
 {
     pv_report *r = pv_app_focused_report(a);
     if (!r) {
@@ -381,7 +378,8 @@ static void pv_app_apply_filter(pv_app *a, const char *expr)
         pv_app_message(a, false, text);
         a->work = PV_WORK_FILTER;
         a->work_report = r;
-        snprintf(a->work_filter, sizeof a->work_filter, "%s", expr);
+        pv_buf_clear(&a->work_filter);
+        pv_buf_puts(&a->work_filter, expr);
         return;
     }
     pv_app_filter_now(a, r, expr);
@@ -404,7 +402,7 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
         return;
     }
     pv_report_set_sort(r, &key, 1);
-    a->message[0] = '\0';
+    pv_buf_clear(&a->message);
 }
 
 bool pv_app_has_work(const pv_app *a)
@@ -426,18 +424,18 @@ void pv_app_work(pv_app *a)
     int work = a->work;
     a->work = PV_WORK_NONE;
     if (work == PV_WORK_FILTER) {
-        pv_app_filter_now(a, a->work_report, a->work_filter);
+        pv_app_filter_now(a, a->work_report, pv_buf_cstr(&a->work_filter));
     } else if (work == PV_WORK_SEARCH) {
         pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
     } else if (work == PV_WORK_SORT) {
         pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
     }
 }
 
-static void pv_app_goto(pv_app *a, const char *arg)
+void pv_app_goto(pv_app *a, const char *arg)
 {
     pv_report *r = pv_app_focused_report(a);
     if (!r)
@@ -557,7 +555,7 @@ static void pv_app_scan_step(pv_app *a)
     pv_buf_free(&scratch);
     bool more = !found && (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW);
     if (found) {
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     } else if (!more) {
         pv_app_message(a, true,
                        s->kind == PV_SCAN_TIME   ? "no row at or after that time"
@@ -574,114 +572,6 @@ static void pv_app_scan_step(pv_app *a)
         return;
     }
     s->kind = 0;
-}
-
-static void pv_app_set_theme(pv_app *a, const char *name)
-{
-    pv_buf err;
-    pv_buf_init(&err);
-    pv_theme t;
-    if (pv_theme_load(&t, name, &err)) {
-        a->theme = t;
-        a->theme_changed = true;
-        char text[128];
-        snprintf(text, sizeof text, "theme %s", t.name[0] ? t.name : name);
-        pv_app_message(a, false, text);
-    } else {
-        pv_app_message(a, true, pv_buf_cstr(&err));
-    }
-    pv_buf_free(&err);
-}
-
-static void pv_app_run_command(pv_app *a, const char *cmd)
-{
-    while (*cmd == ' ')
-        cmd++;
-    char word[32];
-    size_t wl = strcspn(cmd, " ");
-    if (wl >= sizeof word)
-        wl = sizeof word - 1;
-    memcpy(word, cmd, wl);
-    word[wl] = '\0';
-    const char *arg = cmd + strcspn(cmd, " ");
-    while (*arg == ' ')
-        arg++;
-    pv_report *r = pv_app_focused_report(a);
-    if (!word[0])
-        return;
-    if (strcmp(word, "q") == 0 || strcmp(word, "quit") == 0) {
-        a->quit = true;
-    } else if (strcmp(word, "help") == 0) {
-        a->overlay = PV_OVERLAY_HELP;
-        a->ov_top = 0;
-    } else if (strcmp(word, "filter") == 0) {
-        pv_app_apply_filter(a, arg);
-    } else if (strcmp(word, "sort") == 0) {
-        pv_query_error err;
-        memset(&err, 0, sizeof err);
-        if (r && arg[0] && pv_view_rows(r->view) > PV_BIG_VIEW) {
-            if (pv_sort_parse(r->view, arg, a->work_keys, &a->work_key_count, &err)) {
-                char text[200];
-                snprintf(text, sizeof text, "Sorting %zu rows by %s...", pv_view_rows(r->view),
-                         arg);
-                pv_app_message(a, false, text);
-                a->work = PV_WORK_SORT;
-                a->work_report = r;
-            } else {
-                pv_app_message(a, true, err.message);
-            }
-        } else if (r && !pv_report_apply_sort_text(r, arg, &err)) {
-            pv_app_message(a, true, err.message);
-        }
-    } else if (strcmp(word, "goto") == 0) {
-        pv_app_goto(a, arg);
-    } else if (strcmp(word, "range") == 0) {
-        /* The markers' range as an ordinary filter (inclusive, like --from
-         * and --to), so it shows in the status bar and clears like one. */
-        if (!a->marker_set[0] || !a->marker_set[1]) {
-            pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
-        } else {
-            int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-            int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
-            char expr[128];
-            snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
-            pv_app_apply_filter(a, expr);
-        }
-    } else if (strcmp(word, "stats") == 0) {
-        if (strcmp(arg, "off") == 0)
-            pv_app_range_hide(a);
-        else
-            pv_app_range_request(a);
-    } else if (strcmp(word, "columns") == 0) {
-        char bad[64];
-        if (r && !pv_report_set_columns(r, arg, bad, sizeof bad)) {
-            char text[200];
-            snprintf(text, sizeof text, "no column '%s' in view '%s'", bad, r->view->id);
-            pv_app_message(a, true, text);
-        }
-    } else if (strcmp(word, "theme") == 0) {
-        pv_app_set_theme(a, arg);
-    } else if (strcmp(word, "set") == 0) {
-        if (strncmp(arg, "unit=", 5) == 0 && pv_time_unit_parse(arg + 5, &a->unit)) {
-            for (size_t i = 0; i < a->item_count; i++)
-                if (a->items[i].opened)
-                    memset(a->items[i].report.widths, 0,
-                           a->items[i].report.view->column_count * sizeof(int));
-        } else if (strcmp(arg, "ascii=on") == 0 || strcmp(arg, "ascii=off") == 0) {
-            a->ascii = strcmp(arg, "ascii=on") == 0 || !a->utf8;
-        } else {
-            pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
-        }
-    } else if (strcmp(word, "open") == 0) {
-        if (!arg[0])
-            pv_app_message(a, true, ":open FILE");
-        else
-            pv_app_enqueue(a, arg);
-    } else {
-        char text[160];
-        snprintf(text, sizeof text, "unknown command '%s' (try :help)", word);
-        pv_app_message(a, true, text);
-    }
 }
 
 /* ---- keys */
@@ -971,15 +861,17 @@ static void pv_app_history_step(pv_app *a, bool back)
     if (!a->history_started)
         return;
     pv_location here, to;
+    memset(&to, 0, sizeof to);
     pv_app_here(a, &here);
     bool ok = back ? pv_history_back(&a->history, &here, &to)
                    : pv_history_forward(&a->history, &here, &to);
-    if (!ok) {
+    if (ok)
+        pv_app_apply(a, &to);
+    else
         pv_app_message(a, false,
                        back ? "at the start of the history" : "at the end of the history");
-        return;
-    }
-    pv_app_apply(a, &to);
+    pv_location_free(&here);
+    pv_location_free(&to);
 }
 
 static void pv_app_overlay_key(pv_app *a, int key)
@@ -1047,8 +939,8 @@ void pv_app_key(pv_app *a, int key)
         pv_app_prompt_key(a, key);
         return;
     }
-    if (strchr(a->message, '\n'))
-        a->message[0] = '\0'; /* a caret message goes with the next key */
+    if (strchr(pv_buf_cstr(&a->message), '\n'))
+        pv_buf_clear(&a->message); /* a caret message goes with the next key */
     if (a->overlay) {
         pv_app_overlay_key(a, key);
         return;
@@ -1072,8 +964,8 @@ void pv_app_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_ESC) {
-        a->message[0] = '\0';
-        a->search[0] = '\0';
+        pv_buf_clear(&a->message);
+        pv_buf_clear(&a->search);
         return;
     }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
@@ -1102,11 +994,10 @@ void pv_app_key(pv_app *a, int key)
             pv_app_here(a, &to);
             to.depth--;
             to.row = to.chain[to.depth].row;
-            to.filter[0] = to.sort[0] = '\0';
             pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
-            snprintf(to.filter, sizeof to.filter, "%s", parent->filter);
-            pv_report_sort_text(parent, to.sort, sizeof to.sort);
+            pv_app_location_texts(&to, parent);
             pv_app_go(a, &to, true);
+            pv_location_free(&to);
         } else {
             a->quit = true;
         }
@@ -1195,7 +1086,7 @@ void pv_app_key(pv_app *a, int key)
         break;
     case PV_ACT_SEARCH_NEXT:
     case PV_ACT_SEARCH_PREV:
-        if (r && a->search[0]) {
+        if (r && a->search.len) {
             int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
             size_t n = pv_report_count(r);
             size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
