@@ -183,7 +183,7 @@ static void pv_app_search_update(pv_app *a)
         return;
     }
     /* While typing, look at a bounded number of rows per key; Enter or n
-     * searches them all (PRODUCT.md §7: no key blocks the UI). */
+     * searches them all (docs/quality.md: no key blocks the UI). */
     bool complete;
     size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
     if (k != PV_NO_ROW) {
@@ -773,7 +773,7 @@ static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref)
     return false;
 }
 
-/* t (PRODUCT.md §3): where the selected row is on the result set's timeline
+/* t (docs/tui.md): where the selected row is on the result set's timeline
  * (pv_view_hooks.related, PV_REL_TIMELINE): an event itself, a call its
  * own entry event, an area its first event. */
 static void pv_app_open_timeline(pv_app *a)
@@ -791,7 +791,7 @@ static void pv_app_open_timeline(pv_app *a)
         pv_app_message(a, true, "this result set has no timeline");
 }
 
-/* J / K (PRODUCT.md §3, timeline stepping), over any view whose rows have
+/* J / K (docs/tui.md, timeline stepping), over any view whose rows have
  * an area (pv_view_hooks.row_area): the next row (dir) of the same area,
  * looked for a slice per frame. */
 static void pv_app_step_event(pv_app *a, int dir)
@@ -815,7 +815,7 @@ static void pv_app_step_event(pv_app *a, int dir)
     pv_app_scan_step(a);
 }
 
-/* % (PRODUCT.md §3): the other end of the selected row's call (an entry's
+/* % (docs/tui.md): the other end of the selected row's call (an entry's
  * exit and back, PV_REL_PARTNER), or for a call without events its caller
  * (PV_REL_CALLER). */
 static void pv_app_match_call(pv_app *a)
