@@ -148,6 +148,9 @@ typedef struct pv_result_set {
     size_t note_cap;
 } pv_result_set;
 
+struct pv_export_request;
+struct pv_export_target;
+
 typedef struct pv_file {
     char *path;
     const char *format; /* loader name, e.g. "winidea-text1" */
@@ -157,6 +160,12 @@ typedef struct pv_file {
     pv_diag diag; /* warnings and errors about this file */
     void *loader_data;
     void (*loader_free)(void *loader_data);
+    /* Capability: the format's own exports (Text1/BIN of a winIDEA timeline,
+     * AQTime's own SQLite schema), a pv_export_hook (export.h) returning a
+     * pv_export_status; NULL when the format has none (the generic profview
+     * SQLite schema, written from the views, still applies). */
+    int (*export)(const struct pv_file *f, const struct pv_export_request *r,
+                  struct pv_export_target *t, pv_diag *err);
 } pv_file;
 
 pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);

@@ -33,6 +33,11 @@ static const struct {
      "                [--filter EXPR] [--sort COL[:desc][,COL...]] [--columns C1,C2,...]\n"
      "                [--from TIME] [--to TIME] [--limit N] [--format tsv|csv|json]",
      pv_cmd_cat},
+    {"export",
+     "profview export FILE --format text1|bin|sqlite -o OUT [--bin-version 1.0|1.1]\n"
+     "                [--view ID] [--filter EXPR] [--from TIME] [--to TIME] [--context NAME]\n"
+     "                [--areas GLOB] [--profile FILE] [--force] [--instance N]",
+     pv_cmd_export},
 };
 
 static void pv_print_help(FILE *fp)
@@ -133,9 +138,11 @@ int main(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(sub_argc, sub_argv, ":h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(sub_argc, sub_argv, ":ho:", long_options, NULL)) != -1) {
         if (c == 'h') {
             args.values[PV_OPT_HELP] = "";
+        } else if (c == 'o') {
+            args.output = optarg;
         } else if (c >= 1000 && c < 1000 + PV_OPT_COUNT) {
             args.values[c - 1000] = optarg ? optarg : "";
         } else if (c == ':') {
