@@ -1248,6 +1248,7 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     m->f = f;
     f->loader_data = m;
     f->loader_free = wi_model_destroy;
+    f->export = pv_wi_export;
     bool defer = o && o->defer_index;
     pv_tl_options to;
     memset(&to, 0, sizeof to);
