@@ -19,6 +19,9 @@
 #include "profview/query.h"
 
 #define PV_SCHEMA_VERSION 1
+/* The database header's application_id: "PVW1" (the loader's probe,
+ * src/formats/profview_db.c, finds it at byte 68). */
+#define PV_SCHEMA_APPLICATION_ID 0x50565731
 
 typedef struct sq_writer {
     sqlite3 *db;
@@ -397,7 +400,9 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         sq_fail(&w, "cannot create the database");
         goto done;
     }
-    if (!sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+    pv_buf_printf(&w.sql, "PRAGMA application_id=%d;", PV_SCHEMA_APPLICATION_ID);
+    if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
+        !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                      "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;"
                      "PRAGMA temp_store=MEMORY; BEGIN;") ||
         !sq_exec(&w, sq_catalogue))
