@@ -131,6 +131,14 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
 pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
                                         pv_export_target *t, pv_diag *err);
 
+/* The rows of `v` to export: NULL with *n = every row (view order), or a
+ * malloc'd selection: the request's rows, or its --context (rows whose
+ * `context`/`thread` column is that name) and, when `selected_view`, its
+ * filter (a tree keeps ancestors).  *ok false (message in err) on a bad
+ * filter. */
+size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+                              size_t *n, pv_diag *err, bool *ok);
+
 /* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */
 bool pv_export_glob_match(const char *pattern, const char *s, size_t len);
 

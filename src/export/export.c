@@ -5,6 +5,7 @@
  * dispatch between the format's own hook and the generic SQLite writer.
  */
 #include "profview/export.h"
+#include "profview/query.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +68,68 @@ bool pv_export_glob_match(const char *pattern, const char *s, size_t len)
     while (p < plen && pattern[p] == '*')
         p++;
     return p == plen;
+}
+
+/* The rows of `v` to export: every row, or the request's selection. */
+size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+                              size_t *n, pv_diag *err, bool *ok)
+{
+    *ok = true;
+    size_t total = pv_view_rows(v);
+    if (selected_view && r->rows) {
+        size_t *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
+        memcpy(rows, r->rows, r->row_count * sizeof *rows);
+        *n = r->row_count;
+        return rows;
+    }
+    bool context = r->context && (pv_view_column(v, "context") != PV_NO_ROW ||
+                                  pv_view_column(v, "thread") != PV_NO_ROW);
+    if (!(selected_view && r->filter) && !context) {
+        *n = total;
+        return NULL; /* every row, in view order */
+    }
+    size_t *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
+    for (size_t i = 0; i < total; i++)
+        rows[i] = i;
+    size_t count = total;
+    if (context) {
+        size_t col = pv_view_column(v, "context");
+        if (col == PV_NO_ROW)
+            col = pv_view_column(v, "thread");
+        pv_buf text;
+        pv_buf_init(&text);
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            pv_cell c;
+            pv_view_cell(v, rows[i], col, &c);
+            pv_buf_clear(&text);
+            pv_cell_format_exact(&c, &text);
+            if (strcmp(pv_buf_cstr(&text), r->context) == 0)
+                rows[kept++] = rows[i];
+        }
+        pv_buf_free(&text);
+        count = kept;
+    }
+    if (selected_view && r->filter) {
+        pv_query_error qe;
+        pv_filter *f = pv_filter_compile(v, r->filter, &qe);
+        if (!f && qe.message[0]) {
+            pv_buf msg;
+            pv_buf_init(&msg);
+            pv_query_error_render(&qe, r->filter, &msg);
+            pv_error(err, "bad filter:\n%s", pv_buf_cstr(&msg));
+            pv_buf_free(&msg);
+            free(rows);
+            *ok = false;
+            return NULL;
+        }
+        if (f) {
+            count = pv_filter_rows(f, v, count == total ? NULL : rows, count, rows, NULL);
+            pv_filter_free(f);
+        }
+    }
+    *n = count;
+    return rows;
 }
 
 /* ---- the target: temporary files renamed into place */

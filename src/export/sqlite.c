@@ -16,7 +16,6 @@
 #include <strings.h>
 
 #include "profview/export.h"
-#include "profview/query.h"
 
 #define PV_SCHEMA_VERSION 1
 /* The database header's application_id: "PVW1" (the loader's probe,
@@ -94,69 +93,6 @@ static void sq_table_name(pv_buf *b, const pv_result_set *set, bool first_set, c
         pv_buf_putc(b, *s == '-' ? '_' : *s);
 }
 
-/* The rows of `v` to export: every row, or the request's selection. */
-static size_t *sq_select_rows(sq_writer *w, const pv_view *v, bool selected_view, size_t *n,
-                              bool *ok)
-{
-    *ok = true;
-    const pv_export_request *r = w->r;
-    size_t total = pv_view_rows(v);
-    if (selected_view && r->rows) {
-        size_t *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
-        memcpy(rows, r->rows, r->row_count * sizeof *rows);
-        *n = r->row_count;
-        return rows;
-    }
-    bool context = r->context && (pv_view_column(v, "context") != PV_NO_ROW ||
-                                  pv_view_column(v, "thread") != PV_NO_ROW);
-    if (!(selected_view && r->filter) && !context) {
-        *n = total;
-        return NULL; /* every row, in view order */
-    }
-    size_t *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
-    for (size_t i = 0; i < total; i++)
-        rows[i] = i;
-    size_t count = total;
-    if (context) {
-        size_t col = pv_view_column(v, "context");
-        if (col == PV_NO_ROW)
-            col = pv_view_column(v, "thread");
-        pv_buf text;
-        pv_buf_init(&text);
-        size_t kept = 0;
-        for (size_t i = 0; i < count; i++) {
-            pv_cell c;
-            pv_view_cell(v, rows[i], col, &c);
-            pv_buf_clear(&text);
-            pv_cell_format_exact(&c, &text);
-            if (strcmp(pv_buf_cstr(&text), r->context) == 0)
-                rows[kept++] = rows[i];
-        }
-        pv_buf_free(&text);
-        count = kept;
-    }
-    if (selected_view && r->filter) {
-        pv_query_error qe;
-        pv_filter *f = pv_filter_compile(v, r->filter, &qe);
-        if (!f && qe.message[0]) {
-            pv_buf msg;
-            pv_buf_init(&msg);
-            pv_query_error_render(&qe, r->filter, &msg);
-            pv_error(w->err, "bad filter:\n%s", pv_buf_cstr(&msg));
-            pv_buf_free(&msg);
-            free(rows);
-            *ok = false;
-            return NULL;
-        }
-        if (f) {
-            count = pv_filter_rows(f, v, count == total ? NULL : rows, count, rows, NULL);
-            pv_filter_free(f);
-        }
-    }
-    *n = count;
-    return rows;
-}
-
 static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bool first_set,
                                       const pv_view *v, size_t position, bool selected_view)
 {
@@ -166,7 +102,7 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     bool tree = pv_view_is_tree(v);
     size_t count;
     bool ok;
-    size_t *rows = sq_select_rows(w, v, selected_view, &count, &ok);
+    size_t *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
     if (!ok) {
         pv_buf_free(&table);
         return PV_EXPORT_USAGE;

@@ -953,6 +953,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     }
     f->loader_data = a;
     f->loader_free = aq_db_free;
+    f->export = pv_aq_export;
     if (!aq_find_tables(f, db, a)) {
         sqlite3_close(db);
         return PV_LOAD_ERROR;
