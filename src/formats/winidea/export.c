@@ -684,13 +684,13 @@ static bool wx_write_as_read(wx_ctx *c, bool timeline)
     return true;
 }
 
-/* TOTAL_TIME of a windowed export: the window's length, a missing bound
- * being the recording's first or last event (docs/export.md). */
+/* TOTAL_TIME of a windowed export: the length of the window clipped to the
+ * recording (its first and last event; docs/export.md). */
 static int64_t wx_window_total(const wx_ctx *c)
 {
     const pv_timeline_index *ix = c->ix;
-    int64_t from = ix->has_from ? ix->from : ix->time_first;
-    int64_t to = ix->has_to ? ix->to : ix->time_last;
+    int64_t from = ix->has_from && ix->from > ix->time_first ? ix->from : ix->time_first;
+    int64_t to = ix->has_to && ix->to < ix->time_last ? ix->to : ix->time_last;
     return to > from ? to - from : 0;
 }
 
