@@ -881,7 +881,7 @@ static bool wx_write_bin(wx_ctx *c, pv_export_writer *w, int version)
         if (same) {
             memcpy(p, tl->records + i * PV_WI_RECORD_SIZE, PV_WI_RECORD_SIZE);
         } else {
-            /* FORMATS.md §2: v1.0 has the type in bits 24-27; v1.1 the type in
+            /* docs/formats.md §2: v1.0 has the type in bits 24-27; v1.1 the type in
              * bits 0-3 and the core in bits 4-11 (0xFF: unknown) */
             uint32_t word = version == 10 ? (uint32_t)(e.kind & 0xF) << 24
                                           : (uint32_t)(e.kind & 0xF) | (uint32_t)e.core << 4;
