@@ -40,6 +40,9 @@ typedef struct pv_export_request {
     const size_t *rows;    /* with view_id: exactly these rows of the view (the viewer's
                               filtered rows, in view order), or NULL */
     size_t row_count;
+    bool has_from, has_to; /* timelines (Text1/BIN): a window of its own, inclusive, on top
+                              of the one the file was loaded with (the viewer's markers) */
+    int64_t from, to;
     const char *context;   /* only this context (timelines) / thread, or NULL */
     const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
     const char *profile;   /* Text1: a YAML export profile, or NULL for the default */

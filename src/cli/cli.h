@@ -25,6 +25,7 @@ enum {
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
     X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json; export: text1, bin or sqlite")   \
+    X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
     X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
     X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
     X(FORCE, "force", NULL, "export: replace OUT when it exists (never an input file)")           \
@@ -51,7 +52,6 @@ typedef struct pv_cli_args {
     const char **files;
     size_t file_count;
     const char *values[PV_OPT_COUNT]; /* argument of each option given, or "" for flags */
-    const char *output;               /* -o / --output */
     pv_load_options load;
 } pv_cli_args;
 

@@ -38,7 +38,7 @@ int pv_cmd_export(const pv_cli_args *a)
                 pv_cli_has(a, PV_OPT_FORMAT) ? "')" : "");
         return PV_EXIT_USAGE;
     }
-    if (!a->output || !a->output[0]) {
+    if (!a->values[PV_OPT_OUTPUT] || !a->values[PV_OPT_OUTPUT][0]) {
         fprintf(stderr, "profview: export needs -o OUT\n");
         return PV_EXIT_USAGE;
     }
@@ -82,7 +82,7 @@ int pv_cmd_export(const pv_cli_args *a)
 
     pv_diag err;
     pv_diag_init(&err);
-    pv_export_status st = pv_export_file(f, &r, a->output, pv_cli_has(a, PV_OPT_FORCE), &err);
+    pv_export_status st = pv_export_file(f, &r, a->values[PV_OPT_OUTPUT], pv_cli_has(a, PV_OPT_FORCE), &err);
     sigaction(SIGINT, &old, NULL);
     pv_export_print(&err);
     pv_diag_free(&err);

@@ -43,7 +43,8 @@ void pv_export_request_init(pv_export_request *r)
 
 bool pv_export_request_restricted(const pv_export_request *r)
 {
-    return r->view_id || r->filter || r->rows || r->context || r->areas;
+    return r->view_id || r->filter || r->rows || r->context || r->areas || r->has_from ||
+           r->has_to;
 }
 
 bool pv_export_glob_match(const char *pattern, const char *s, size_t len)

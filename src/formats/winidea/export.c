@@ -905,6 +905,9 @@ static bool wx_write_bin(wx_ctx *c, pv_export_writer *w, int version)
 
 /* ---- the hook */
 
+static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_index *ix,
+                     const pv_export_request *r, pv_export_target *t, pv_diag *err);
+
 static pv_export_status wx_write_file(wx_ctx *c, pv_export_target *t, const char *final,
                                       int what)
 {
@@ -948,6 +951,36 @@ int pv_wi_export(const pv_file *f, const pv_export_request *r, pv_export_target 
         pv_error(err, "%s: the timeline could not be indexed; nothing exported", f->path);
         return PV_EXPORT_FAILED;
     }
+    /* A window of the request (the viewer's markers): the statistics over
+     * it come from an index of their own over the same data. */
+    pv_timeline_index window;
+    bool own_window = r->has_from || r->has_to;
+    if (own_window) {
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = r->has_from || ix->has_from;
+        o.from = r->has_from && (!ix->has_from || r->from > ix->from) ? r->from : ix->from;
+        o.has_to = r->has_to || ix->has_to;
+        o.to = r->has_to && (!ix->has_to || r->to < ix->to) ? r->to : ix->to;
+        o.progress = r->progress;
+        o.file = f->path;
+        pv_diag scratch;
+        pv_diag_init(&scratch);
+        bool built = pv_timeline_index_build(&window, (pv_wi_data *)d, &o, &scratch);
+        pv_diag_free(&scratch);
+        if (!built)
+            return PV_EXPORT_CANCELLED;
+        ix = &window;
+    }
+    int st = wx_export(f, d, ix, r, t, err);
+    if (own_window)
+        pv_timeline_index_free(&window);
+    return st;
+}
+
+static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_index *ix,
+                     const pv_export_request *r, pv_export_target *t, pv_diag *err)
+{
     if (r->view_id && strcmp(r->view_id, "timeline") != 0) {
         pv_error(err, "%s: Text1 and BIN export the timeline; --view '%s' exports as SQLite "
                       "(--format sqlite)",
