@@ -10,7 +10,8 @@
  * What goes into the files is decided by the request and read from the
  * model: the profview SQLite schema from the views (src/export/sqlite.c),
  * format-specific files (winIDEA Text1/BIN, AQTime's own SQLite schema)
- * through the file-level export hook a loader puts in pv_file (model.h).
+ * through the file-level export hook a loader puts in its pv_file_hooks
+ * (hooks.h).
  */
 #ifndef PROFVIEW_EXPORT_H
 #define PROFVIEW_EXPORT_H
@@ -109,10 +110,10 @@ bool pv_export_writer_close(pv_export_writer *w, const char *final_name, pv_diag
 /* Closes without caring (the export failed anyway). */
 void pv_export_writer_discard(pv_export_writer *w);
 
-/* ---- the file-level hook (model.h: pv_file.export) */
+/* ---- the file-level hook (hooks.h: pv_file_hooks.export) */
 
-/* A loader whose format has format-specific exports sets pv_file.export to
- * a function of this type.  It writes `r` for `f` through `t` (adding its
+/* A loader whose format has format-specific exports sets
+ * pv_file_hooks.export to a function of this type.  It writes `r` for `f` through `t` (adding its
  * output files with pv_export_target_add) and returns PV_EXPORT_UNSUPPORTED,
  * writing nothing, for a request it does not handle (the generic writer
  * then takes it, or the export is a usage error).  Messages go to `err`. */

@@ -5,6 +5,7 @@
  * dispatch between the format's own hook and the generic SQLite writer.
  */
 #include "profview/export.h"
+#include "profview/hooks.h"
 #include "profview/query.h"
 
 #include <errno.h>
@@ -379,8 +380,8 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
      * main one is `out` (pv_export_target_path). */
     t.main_path = pv_xstrdup(out);
     pv_export_status st = PV_EXPORT_UNSUPPORTED;
-    if (f->export)
-        st = (pv_export_status)f->export(f, r, &t, err);
+    if (f->hooks && f->hooks->export)
+        st = (pv_export_status)f->hooks->export(f, r, &t, err);
     if (st == PV_EXPORT_UNSUPPORTED) {
         if (r->format == PV_EXPORT_SQLITE) {
             st = pv_export_sqlite_views(f, r, &t, err);

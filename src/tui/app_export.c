@@ -32,9 +32,10 @@ static bool pv_app_export_source(pv_app *a, pv_file **f, pv_result_set **set, pv
     return true;
 }
 
-static bool pv_app_export_is_timeline_file(const pv_file *f)
+/* A result set with a timeline: Text1 and BIN hold timelines. */
+static bool pv_app_export_has_timeline(const pv_result_set *set)
 {
-    return f->format && strncmp(f->format, "winidea", 7) == 0;
+    return pv_set_find_view(set, "timeline") != NULL;
 }
 
 /* The context (or thread) of the selected row, into out; false without. */
@@ -70,7 +71,7 @@ static void pv_app_export_defaults(pv_app *a, int format)
     pv_view *view;
     pv_report *r = pv_app_report(a);
     a->exp_what = PV_EXPORT_WHAT_SET;
-    bool timeline = pv_app_export_source(a, &f, &set, &view) && pv_app_export_is_timeline_file(f);
+    bool timeline = pv_app_export_source(a, &f, &set, &view) && pv_app_export_has_timeline(set);
     if (timeline && a->marker_set[0] && a->marker_set[1])
         a->exp_what = PV_EXPORT_WHAT_MARKERS;
     else if (r && r->filter[0])

@@ -24,6 +24,7 @@
 
 #include "formats/winidea/timeline.h"
 #include "profview/export.h"
+#include "profview/hooks.h"
 
 /* ---- the export profile: the format string of each section */
 
@@ -944,7 +945,7 @@ int pv_wi_export(const pv_file *f, const pv_export_request *r, pv_export_target 
     if (!d)
         return PV_EXPORT_UNSUPPORTED;
     /* a viewer may not have finished the index yet */
-    while (!pv_wi_file_index_step((pv_file *)f, (size_t)1 << 22)) {
+    while (!pv_file_index_step((pv_file *)f, (size_t)1 << 22)) {
     }
     const pv_timeline_index *ix = pv_wi_file_index(f);
     if (!ix || !ix->complete) {
