@@ -376,6 +376,10 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
     ign.sa_handler = SIG_IGN;
     sigaction(SIGXFSZ, &ign, &old);
 
+    /* A viewer may still be indexing the file in steps: the export reads
+     * every row, so the index is finished first. */
+    while (!pv_file_index_step((pv_file *)f, (size_t)1 << 22)) {
+    }
     /* The hook and the generic writer add their outputs to the target; the
      * main one is `out` (pv_export_target_path). */
     t.main_path = pv_xstrdup(out);

@@ -944,9 +944,6 @@ int pv_wi_export(const pv_file *f, const pv_export_request *r, pv_export_target 
     const pv_wi_data *d = pv_wi_file_data(f);
     if (!d)
         return PV_EXPORT_UNSUPPORTED;
-    /* a viewer may not have finished the index yet */
-    while (!pv_file_index_step((pv_file *)f, (size_t)1 << 22)) {
-    }
     const pv_timeline_index *ix = pv_wi_file_index(f);
     if (!ix || !ix->complete) {
         pv_error(err, "%s: the timeline could not be indexed; nothing exported", f->path);
