@@ -80,6 +80,11 @@ static void pv_cmd_columns(pv_app *a, const char *arg)
     pv_buf_free(&bad);
 }
 
+static void pv_cmd_export(pv_app *a, const char *arg)
+{
+    pv_app_export_command(a, arg);
+}
+
 static void pv_cmd_theme(pv_app *a, const char *name)
 {
     pv_buf err;

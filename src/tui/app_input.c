@@ -741,6 +741,10 @@ static void pv_app_history_step(pv_app *a, bool back)
 
 static void pv_app_overlay_key(pv_app *a, int key)
 {
+    if (a->overlay == PV_OVERLAY_EXPORT) {
+        pv_app_export_key(a, key);
+        return;
+    }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
     if (a->overlay == PV_OVERLAY_HELP) {
         if (act == PV_ACT_DOWN)
@@ -1006,6 +1010,9 @@ void pv_app_key(pv_app *a, int key)
         break;
     case PV_ACT_MATCH_CALL:
         pv_app_match_call(a);
+        break;
+    case PV_ACT_EXPORT:
+        pv_app_export_open(a);
         break;
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
