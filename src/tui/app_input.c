@@ -792,89 +792,36 @@ static void pv_app_overlay_key(pv_app *a, int key)
     }
 }
 
-void pv_app_key(pv_app *a, int key)
+/* ---- keys: one function per family of actions (actions.def) */
+
+/* q: up from a drilled-down view (to its parent, with the parent's filter
+ * and sort), otherwise quit. */
+static void pv_key_quit(pv_app *a, pv_action act)
 {
-    if (key == PV_KEY_RESIZE || key == 0)
-        return;
-    if (a->work == PV_WORK_SCAN) {
-        /* A key stops a scan (and Esc, Ctrl-C do nothing else). */
-        a->work = PV_WORK_NONE;
-        a->scan.kind = 0;
-        pv_app_message(a, false, "search stopped");
-        if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'))
-            return;
-    }
-    if (a->prompt) {
-        pv_app_prompt_key(a, key);
-        return;
-    }
-    if (strchr(pv_buf_cstr(&a->message), '\n'))
-        pv_buf_clear(&a->message); /* a caret message goes with the next key */
-    if (a->overlay) {
-        pv_app_overlay_key(a, key);
-        return;
-    }
-    if (key == PV_KEY_CTRL('c')) {
-        if (pv_app_cancel(a))
-            return;
-        if (a->range_show && !a->range_open && !a->range_failed) {
-            pv_app_range_hide(a); /* the pending range statistics */
-            pv_app_message(a, false, "statistics stopped");
-            return;
-        }
-        if (pv_app_indexing(a)) {
-            /* The timeline keeps what is indexed; the views that need the
-             * whole index stay empty. */
-            a->index_stopped = true;
-            pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
-            return;
-        }
+    (void)act;
+    if (a->loc.depth == 0) {
         a->quit = true;
         return;
     }
-    if (key == PV_KEY_ESC) {
-        pv_buf_clear(&a->message);
-        pv_buf_clear(&a->search);
-        return;
-    }
-    pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
-    pv_report *r = pv_app_focused_report(a);
-    if (r && pv_app_report_indexing(a) &&
-        (act == PV_ACT_SEARCH || act == PV_ACT_SEARCH_NEXT || act == PV_ACT_SEARCH_PREV ||
-         act == PV_ACT_FILTER || act == PV_ACT_SORT_NEXT || act == PV_ACT_SORT_CHOOSE ||
-         act == PV_ACT_SORT_REVERSE || act == PV_ACT_NEXT_SAME || act == PV_ACT_PREV_SAME ||
-         act == PV_ACT_MATCH_CALL)) {
-        /* They read names, contexts and depths of every row: the rows not
-         * indexed yet have none, and indexing them now would block. */
-        char progress[128], text[200];
-        pv_app_index_text(a, progress, sizeof progress);
-        snprintf(text, sizeof text, "%s: search, filter, sort, J/K and %% work once it is done",
-                 progress);
-        pv_app_message(a, true, text);
-        return;
-    }
+    pv_location to;
+    pv_app_here(a, &to);
+    to.depth--;
+    to.row = to.chain[to.depth].row;
+    pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
+    pv_app_location_texts(&to, parent);
+    pv_app_go(a, &to, true);
+    pv_location_free(&to);
+}
+
+static void pv_key_pane(pv_app *a, pv_action act)
+{
+    a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
+}
+
+static void pv_key_move(pv_app *a, pv_action act)
+{
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
-    case PV_ACT_NONE:
-        break;
-    case PV_ACT_QUIT:
-        if (a->loc.depth > 0) {
-            pv_location to;
-            pv_app_here(a, &to);
-            to.depth--;
-            to.row = to.chain[to.depth].row;
-            pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
-            pv_app_location_texts(&to, parent);
-            pv_app_go(a, &to, true);
-            pv_location_free(&to);
-        } else {
-            a->quit = true;
-        }
-        break;
-    case PV_ACT_NEXT_PANE:
-    case PV_ACT_PREV_PANE:
-        a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
-        break;
     case PV_ACT_UP:
         pv_app_move(a, -1, false);
         break;
@@ -890,152 +837,292 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_FIRST:
         pv_app_move(a, 0, true);
         break;
-    case PV_ACT_LAST:
+    default: /* PV_ACT_LAST */
         pv_app_move(a, (long)(SIZE_MAX / 4), false);
         break;
-    case PV_ACT_LEFT:
-        if (a->focus == PV_PANE_DETAILS) {
-            if (a->det_tab > 0)
-                a->det_tab--;
-        } else if (a->focus == PV_PANE_REPORT && r && r->hscroll > 0) {
+    }
+}
+
+/* Left: Details, the previous tab; Report, scroll left; Explorer, to the
+ * result set or file the item belongs to. */
+static void pv_key_left(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_report *r = pv_app_focused_report(a);
+    if (a->focus == PV_PANE_DETAILS) {
+        if (a->det_tab > 0)
+            a->det_tab--;
+    } else if (a->focus == PV_PANE_REPORT) {
+        if (r && r->hscroll > 0)
             r->hscroll--;
-        } else if (a->focus == PV_PANE_EXPLORER && a->ex_cursor < a->item_count) {
-            /* To the result set or file the item belongs to. */
-            int kind = a->items[a->ex_cursor].kind;
-            size_t i = a->ex_cursor;
-            while (i > 0 && a->items[i].kind >= kind)
-                i--;
-            a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
-        }
-        break;
-    case PV_ACT_RIGHT:
-        if (a->focus == PV_PANE_EXPLORER) {
-            pv_app_open(a);
-        } else if (a->focus == PV_PANE_DETAILS) {
-            pv_report *owner = pv_app_report(a);
-            if (owner && a->det_tab + 1 < owner->view->detail_count)
-                a->det_tab++;
-        } else if (r) {
-            size_t shown[PV_MAX_SHOWN];
-            if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
-                r->hscroll++;
-        }
-        break;
-    case PV_ACT_OPEN:
+    } else if (a->ex_cursor < a->item_count) {
+        int kind = a->items[a->ex_cursor].kind;
+        size_t i = a->ex_cursor;
+        while (i > 0 && a->items[i].kind >= kind)
+            i--;
+        a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
+    }
+}
+
+/* Right: Explorer, open; Details, the next tab; Report, scroll right. */
+static void pv_key_right(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_report *r = pv_app_focused_report(a);
+    if (a->focus == PV_PANE_EXPLORER) {
         pv_app_open(a);
-        break;
-    case PV_ACT_TOGGLE:
-        if (r)
-            pv_report_tree(r, PV_TREE_TOGGLE);
-        break;
-    case PV_ACT_EXPAND:
-        if (r)
-            pv_report_tree(r, PV_TREE_EXPAND);
-        break;
-    case PV_ACT_COLLAPSE:
-        if (r)
-            pv_report_tree(r, PV_TREE_COLLAPSE);
-        break;
-    case PV_ACT_EXPAND_ALL:
-        if (r)
-            pv_report_tree(r, PV_TREE_EXPAND_ALL);
-        break;
-    case PV_ACT_BACK:
-        pv_app_history_step(a, true);
-        break;
-    case PV_ACT_FORWARD:
-        pv_app_history_step(a, false);
-        break;
-    case PV_ACT_SEARCH:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        r = pv_app_focused_report(a);
+    } else if (a->focus == PV_PANE_DETAILS) {
+        pv_report *owner = pv_app_report(a);
+        if (owner && a->det_tab + 1 < owner->view->detail_count)
+            a->det_tab++;
+    } else if (r) {
+        size_t shown[PV_MAX_SHOWN];
+        if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
+            r->hscroll++;
+    }
+}
+
+static void pv_key_open(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open(a);
+}
+
+static void pv_key_tree(pv_app *a, pv_action act)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    pv_tree_op op = act == PV_ACT_TOGGLE     ? PV_TREE_TOGGLE
+                    : act == PV_ACT_EXPAND   ? PV_TREE_EXPAND
+                    : act == PV_ACT_COLLAPSE ? PV_TREE_COLLAPSE
+                                             : PV_TREE_EXPAND_ALL;
+    pv_report_tree(r, op);
+}
+
+static void pv_key_history(pv_app *a, pv_action act)
+{
+    pv_app_history_step(a, act == PV_ACT_BACK);
+}
+
+/* Search, filter, sort, J/K and % read the names, contexts and depths of
+ * every row: while the focused report's file is indexed, the rows not
+ * indexed yet have none, and indexing them now would block.  Says so and
+ * returns true then. */
+static bool pv_app_refused_while_indexing(pv_app *a)
+{
+    if (!pv_app_focused_report(a) || !pv_app_report_indexing(a))
+        return false;
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    pv_app_messagef(a, true, "%s: search, filter, sort, J/K and %% work once it is done", progress);
+    return true;
+}
+
+/* Keys that type into the Report move the focus there from the Explorer. */
+static pv_report *pv_app_focus_report_pane(pv_app *a)
+{
+    if (a->focus == PV_PANE_EXPLORER)
+        a->focus = PV_PANE_REPORT;
+    return pv_app_focused_report(a);
+}
+
+static void pv_key_search(pv_app *a, pv_action act)
+{
+    if (pv_app_refused_while_indexing(a))
+        return;
+    if (act == PV_ACT_SEARCH) {
+        pv_report *r = pv_app_focus_report_pane(a);
         a->search_origin = r ? r->cursor : 0;
         pv_app_prompt_open(a, PV_PROMPT_SEARCH, "");
-        break;
-    case PV_ACT_SEARCH_NEXT:
-    case PV_ACT_SEARCH_PREV:
-        if (r && a->search.len) {
-            int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
-            size_t n = pv_report_count(r);
-            size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
-                                  : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
-            pv_app_search_from(a, r, from, dir);
-        }
-        break;
-    case PV_ACT_FILTER:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        r = pv_app_focused_report(a);
-        pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
-        break;
-    case PV_ACT_SORT_NEXT:
-        if (r) {
-            size_t shown[PV_MAX_SHOWN];
-            size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
-            size_t next = 0;
-            if (r->sort_count)
-                for (size_t i = 0; i < n; i++)
-                    if (shown[i] == r->sort[0].column)
-                        next = (i + 1) % n;
-            if (n)
-                pv_app_sort_by(a, r, shown[next], false);
-        }
-        break;
-    case PV_ACT_SORT_CHOOSE:
-    case PV_ACT_COLUMNS:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        if (pv_app_focused_report(a)) {
-            a->overlay = act == PV_ACT_COLUMNS ? PV_OVERLAY_COLUMNS : PV_OVERLAY_SORT;
-            a->ov_cursor = a->ov_top = 0;
-        }
-        break;
-    case PV_ACT_SORT_REVERSE:
-        if (r && r->sort_count)
-            pv_app_sort_by(a, r, r->sort[0].column, true);
-        else if (r)
-            pv_app_message(a, false, "not sorted: s or S sorts");
-        break;
-    case PV_ACT_TIMELINE:
-        pv_app_open_timeline(a);
-        break;
-    case PV_ACT_NEXT_SAME:
-    case PV_ACT_PREV_SAME:
-        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
-        break;
-    case PV_ACT_MARK_A:
-    case PV_ACT_MARK_B:
-        pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
-        break;
-    case PV_ACT_MATCH_CALL:
-        pv_app_match_call(a);
-        break;
-    case PV_ACT_EXPORT:
-        pv_app_export_open(a);
-        break;
-    case PV_ACT_COMMAND:
-        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
-        break;
-    case PV_ACT_ZOOM:
-        a->zoom = !a->zoom;
-        break;
-    case PV_ACT_SHRINK:
-    case PV_ACT_GROW: {
-        int d = act == PV_ACT_GROW ? 1 : -1;
-        if (a->focus == PV_PANE_DETAILS)
-            a->det_height_adj += 2 * d;
-        else
-            a->ex_width_adj += 4 * d;
-        break;
+        return;
     }
-    case PV_ACT_HELP:
-        a->overlay = PV_OVERLAY_HELP;
-        a->ov_top = 0;
-        break;
-    case PV_ACT_REDRAW:
-    case PV_ACT_COUNT:
-        break;
+    pv_report *r = pv_app_focused_report(a);
+    if (!r || !a->search.len)
+        return;
+    int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
+    size_t n = pv_report_count(r);
+    size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
+                          : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
+    pv_app_search_from(a, r, from, dir);
+}
+
+static void pv_key_filter(pv_app *a, pv_action act)
+{
+    (void)act;
+    if (pv_app_refused_while_indexing(a))
+        return;
+    pv_report *r = pv_app_focus_report_pane(a);
+    pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
+}
+
+/* The column chooser (c) or the sort chooser (S) over the focused report. */
+static void pv_app_open_chooser(pv_app *a, int overlay)
+{
+    if (pv_app_focus_report_pane(a)) {
+        a->overlay = overlay;
+        a->ov_cursor = a->ov_top = 0;
+    }
+}
+
+/* s: the next shown column; S: choose; r: reverse. */
+static void pv_key_sort(pv_app *a, pv_action act)
+{
+    if (pv_app_refused_while_indexing(a))
+        return;
+    if (act == PV_ACT_SORT_CHOOSE) {
+        pv_app_open_chooser(a, PV_OVERLAY_SORT);
+        return;
+    }
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    if (act == PV_ACT_SORT_REVERSE) {
+        if (r->sort_count)
+            pv_app_sort_by(a, r, r->sort[0].column, true);
+        else
+            pv_app_message(a, false, "not sorted: s or S sorts");
+        return;
+    }
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
+    size_t next = 0;
+    if (r->sort_count)
+        for (size_t i = 0; i < n; i++)
+            if (shown[i] == r->sort[0].column)
+                next = (i + 1) % n;
+    if (n)
+        pv_app_sort_by(a, r, shown[next], false);
+}
+
+static void pv_key_columns(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open_chooser(a, PV_OVERLAY_COLUMNS);
+}
+
+static void pv_key_timeline(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open_timeline(a);
+}
+
+/* J / K: the next / previous event of the same area; %: a call's other end. */
+static void pv_key_step(pv_app *a, pv_action act)
+{
+    if (pv_app_refused_while_indexing(a))
+        return;
+    if (act == PV_ACT_MATCH_CALL)
+        pv_app_match_call(a);
+    else
+        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
+}
+
+static void pv_key_marker(pv_app *a, pv_action act)
+{
+    pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
+}
+
+static void pv_key_export(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_export_open(a);
+}
+
+static void pv_key_command(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
+}
+
+/* z zooms; < and > resize the Explorer, or the Details when focused. */
+static void pv_key_layout(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_ZOOM) {
+        a->zoom = !a->zoom;
+        return;
+    }
+    int d = act == PV_ACT_GROW ? 1 : -1;
+    if (a->focus == PV_PANE_DETAILS)
+        a->det_height_adj += 2 * d;
+    else
+        a->ex_width_adj += 4 * d;
+}
+
+static void pv_key_help(pv_app *a, pv_action act)
+{
+    (void)act;
+    a->overlay = PV_OVERLAY_HELP;
+    a->ov_top = 0;
+}
+
+/* Ctrl-L: the terminal layer redraws; nothing changes here. */
+static void pv_key_none(pv_app *a, pv_action act)
+{
+    (void)a;
+    (void)act;
+}
+
+/* Every action's family function, from actions.def. */
+static void (*const pv_key_handlers[PV_ACT_COUNT])(pv_app *a, pv_action act) = {
+#define PV_ACTION(e, name, keys, help, family) [PV_ACT_##e] = pv_key_##family,
+#include "tui/actions.def"
+#undef PV_ACTION
+};
+
+/* A key while a scan runs stops it; true when that is all the key does
+ * (Esc, Ctrl-C). */
+static bool pv_app_key_stops_scan(pv_app *a, int key)
+{
+    if (a->work != PV_WORK_SCAN)
+        return false;
+    a->work = PV_WORK_NONE;
+    a->scan.kind = 0;
+    pv_app_message(a, false, "search stopped");
+    return key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
+}
+
+/* Ctrl-C stops what runs, innermost first: loading, the range statistics
+ * being computed, indexing (the timeline keeps what is indexed; the views
+ * that need the whole index stay empty); with nothing running it quits. */
+static void pv_app_interrupt(pv_app *a)
+{
+    if (pv_app_cancel(a))
+        return;
+    if (a->range_show && !a->range_open && !a->range_failed) {
+        pv_app_range_hide(a);
+        pv_app_message(a, false, "statistics stopped");
+    } else if (pv_app_indexing(a)) {
+        a->index_stopped = true;
+        pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
+    } else {
+        a->quit = true;
+    }
+}
+
+/* A key goes to the first that takes it: a running scan, the prompt, an
+ * overlay, Ctrl-C and Esc, then the action bound to it (actions.def). */
+void pv_app_key(pv_app *a, int key)
+{
+    if (key == PV_KEY_RESIZE || key == 0 || pv_app_key_stops_scan(a, key))
+        return;
+    if (a->prompt) {
+        pv_app_prompt_key(a, key);
+        return;
+    }
+    if (strchr(pv_buf_cstr(&a->message), '\n'))
+        pv_buf_clear(&a->message); /* a caret message goes with the next key */
+    if (a->overlay) {
+        pv_app_overlay_key(a, key);
+    } else if (key == PV_KEY_CTRL('c')) {
+        pv_app_interrupt(a);
+    } else if (key == PV_KEY_ESC) {
+        pv_buf_clear(&a->message);
+        pv_buf_clear(&a->search);
+    } else {
+        pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
+        if (act > PV_ACT_NONE && act < PV_ACT_COUNT)
+            pv_key_handlers[act](a, act);
     }
 }
 
