@@ -41,6 +41,7 @@ typedef struct aq_ft {
     size_t *call_row;              /* call -> call-trace row */
     size_t *meta_first_row;        /* meta pos (meta.n: unknown) -> first row, AQ_NONE */
     char **lane_names;             /* thread pos -> "Thread <OS id>" */
+    size_t lane_count;
 } aq_ft;
 
 static void aq_ft_free(void *p)
@@ -69,7 +70,7 @@ static void aq_ft_free(void *p)
     free(ft->mparam_meta);
     free(ft->call_row);
     free(ft->meta_first_row);
-    for (size_t i = 0; ft->lane_names && i < ft->threads.n; i++)
+    for (size_t i = 0; i < ft->lane_count; i++)
         free(ft->lane_names[i]);
     free(ft->lane_names);
     free(ft);
@@ -1168,6 +1169,7 @@ static void aq_ft_lane_name(const pv_view *v, size_t lane, pv_cell *out)
                                     ? pv_xasprintf("Thread %" PRId64, os)
                                     : pv_xasprintf("Thread #%zu", i + 1);
         }
+        ft->lane_count = ft->threads.n;
     }
     out->type = PV_TYPE_STRING;
     out->present = true;
