@@ -1189,10 +1189,102 @@ static size_t aq_ft_row_lane(const pv_view *v, size_t row)
 
 static const pv_lane_hooks aq_ft_lanes = {aq_ft_lane_count, aq_ft_lane_name, aq_ft_row_lane};
 
+/* The statistics of a span of the call trace (`:stats` with markers on two
+ * calls, docs/aqtime.md): per routine, its calls among rows from..to, their
+ * own time (sum, min, max, average: as the routines view computes them
+ * over the whole trace) and time with children (a call inside another call
+ * of the same routine in the span counted once). */
+enum { RS_ID, RS_ROUTINE, RS_HITS, RS_TIME, RS_TWC, RS_MIN, RS_MAX, RS_AVG, RS_COUNT };
+
+static pv_view *aq_ft_range_statistics(const pv_view *v, size_t from, size_t to)
+{
+    const aq_ft_dctx *d = v->hook_ctx;
+    aq_ft *ft = d->ft;
+    if (d->kind != AQ_FT_CALLS || from > to || to >= d->n)
+        return NULL;
+    aq_ft_index_rows(ft);
+    const aq_ctx *c = &ft->c;
+    pv_type tt = aq_counter_type(c);
+    pv_column cols[RS_COUNT] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
+        {"hits", "Calls", PV_TYPE_INT, PV_COL_DESC},
+        {"time", "Time", tt, PV_COL_DESC},
+        {"time_with_children", "Time with Children", tt, PV_COL_DESC},
+        {"min_time", "Min Time", tt, PV_COL_DESC},
+        {"max_time", "Max Time", tt, PV_COL_DESC},
+        {"avg_time", "Avg Time", tt, PV_COL_DESC},
+    };
+    /* the counter's titles, as the call trace has them */
+    size_t ct = pv_view_column(v, "time"), cw = pv_view_column(v, "time_with_children");
+    if (ct != PV_NO_ROW)
+        cols[RS_TIME].title = v->columns[ct].title;
+    if (cw != PV_NO_ROW)
+        cols[RS_TWC].title = v->columns[cw].title;
+    pv_table *t = pv_table_new("range-routines", "Routines between the markers", cols, RS_COUNT);
+    size_t nm = ft->meta.n + 1; /* last slot: calls whose routine is unknown */
+    aq_routine_acc *acc = pv_xcalloc(nm, sizeof *acc);
+    size_t *order = pv_xmalloc(nm * sizeof *order);
+    size_t order_n = 0;
+    for (size_t row = from; row <= to; row++) {
+        size_t call = d->src[row];
+        size_t m = ft->call_meta[call] == AQ_NONE ? ft->meta.n : ft->call_meta[call];
+        aq_routine_acc *a = &acc[m];
+        if (a->calls++ == 0)
+            order[order_n++] = m;
+        if (ft->call_has_own[call]) {
+            int64_t own = ft->call_own[call];
+            a->own += own;
+            a->min = !a->has_own || own < a->min ? own : a->min;
+            a->max = !a->has_own || own > a->max ? own : a->max;
+            a->has_own = true;
+        }
+        /* outermost in the span: no caller of the same routine in it */
+        bool nested = false;
+        for (size_t p = ft->call_parent[call], guard = 0;
+             p != AQ_NONE && !nested && guard <= d->n && ft->call_row[p] >= from;
+             p = ft->call_parent[p], guard++)
+            nested = ft->call_meta[p] == ft->call_meta[call];
+        if (!nested && ft->call_has_wc[call])
+            a->wc_once += ft->call_wc[call];
+    }
+    char tmp[64];
+    for (size_t k = 0; k < order_n; k++) {
+        size_t m = order[k];
+        const aq_routine_acc *a = &acc[m];
+        size_t r = pv_table_add_row(t);
+        int64_t id;
+        if (m < ft->meta.n && aq_ft_routine_id(ft, m, &id))
+            pv_table_set_int(t, r, RS_ID, id);
+        const char *name = aq_routine_name(&ft->meta, m < ft->meta.n ? m : AQ_NONE, tmp, sizeof tmp);
+        if (name)
+            pv_table_set_cstr(t, r, RS_ROUTINE, name);
+        pv_table_set_int(t, r, RS_HITS, (int64_t)a->calls);
+        pv_table_set_int(t, r, RS_TWC, aq_counter_value(c, a->wc_once));
+        if (!a->has_own)
+            continue;
+        /* docs/aqtime.md "Counters": converted from the summed cycles */
+        pv_table_set_int(t, r, RS_TIME, aq_counter_value(c, a->own));
+        pv_table_set_int(t, r, RS_MIN, aq_counter_value(c, a->min));
+        pv_table_set_int(t, r, RS_MAX, aq_counter_value(c, a->max));
+        __int128 calls = (__int128)a->calls;
+        if (c->time_counter)
+            pv_table_set_int(t, r, RS_AVG, aq_cycles_to_ns(a->own, c->frequency * (double)a->calls));
+        else
+            pv_table_set_int(t, r, RS_AVG,
+                             aq_counter_value(c, (a->own >= 0 ? a->own + calls / 2
+                                                              : a->own - calls / 2) / calls));
+    }
+    free(acc);
+    free(order);
+    return pv_table_view(t);
+}
+
 static const pv_view_hooks aq_ft_trace_hooks = {
     .related = aq_ft_related,
     .row_area = aq_ft_row_area,
     .lanes = &aq_ft_lanes,
+    .range_statistics = aq_ft_range_statistics,
 };
 
 static const pv_view_hooks aq_ft_routine_hooks = {

@@ -1,6 +1,7 @@
 /* app_draw.c - drawing the panes, the status bar and the prompt into the
  * grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
  * term.c paints it).  Only the rows on screen are ever read. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -555,8 +556,13 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
 static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
 {
     char lo[32], hi[32], title[96];
-    pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
-    pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+    if (a->range_rows) {
+        snprintf(lo, sizeof lo, "row %" PRId64, a->range_shown_lo + 1);
+        snprintf(hi, sizeof hi, "%" PRId64, a->range_shown_hi + 1);
+    } else {
+        pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
+        pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+    }
     snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
     int x = rc.x + 11;
     int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
@@ -689,10 +695,13 @@ static void pv_app_draw_status(pv_app *a, int y)
         for (int m = 0; m < 2; m++)
             if (a->marker_set[m]) {
                 char t[48];
-                pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
+                if (a->marker_view[m])
+                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
+                else
+                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
                 pv_buf_printf(&s, "%s%c %s", m == 0 ? sep : " ", m == 0 ? 'A' : 'B', t);
             }
-        if (a->marker_set[0] && a->marker_set[1]) {
+        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
             char t[48];
             pv_format_time_human(a->marker[1] - a->marker[0], a->unit, t, sizeof t);
             pv_buf_printf(&s, " B-A %s", t);

@@ -8,8 +8,8 @@
 #   J / K  the next / previous call of the same routine
 #   t      from a routine: its first call in the call trace
 #   lanes  a lane per thread over the order of the Report's rows
-# The call trace has no clock (docs/aqtime.md): markers, :goto TIME and
-# :stats say so.
+# The call trace has no clock (docs/aqtime.md): :goto TIME says so;
+# markers go on calls, and :stats shows the routines between them.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 need_sample aqtime-trace.db
@@ -120,13 +120,71 @@ awk -F'\t' 'BEGIN { OFS = "\t" }
 s=$(pv_screen "$TO_TRACE"$'\n:filter routine_id = 104<Enter>' "$DB" --size 100x30 --ascii)
 check_lanes "the strip of a filtered trace" "$s" 1 "$TMP/lanes_fib"
 
-# No clock: markers, :goto TIME and :stats say so; :goto N still works.
-s=$(pv_screen "$TO_TRACE"$'\nj m' "$DB" --size 100x30)
-expect_contains "m on a call without a time" "$s" "markers need an event or a call (a row with a time)"
+# No clock: :goto TIME says so; :goto N still works.
 s=$(pv_screen "$TO_TRACE"$'\n:goto 1ms<Enter>' "$DB" --size 100x30)
 expect_contains ":goto TIME on the call trace" "$s" "this view has no time axis"
 s=$(pv_screen "$TO_TRACE"$'\n:goto 5<Enter>' "$DB" --size 100x30)
 expect_contains ":goto N on the call trace" "$s" "call-trace │ row 5/$rows"
 s=$(pv_screen "$TO_TRACE"$'\n:stats<Enter>' "$DB" --size 100x30)
 expect_contains ":stats without markers" "$s" ":stats needs both markers"
+
+# Markers on calls and :stats between them: per routine, the calls of the
+# rows from A to B (both included), their own counter (sum, min, max,
+# average rounded half away from zero) and with children (a call inside a
+# call of the same routine in the span counted once), checked against cat
+# on result set 2, a count counter (plain integers).
+"$PROFVIEW" cat "$DB" --instance 2 --view call-trace --columns id,parent,routine_id,time,time_with_children,thread |
+  tail -n +2 | awk -F'\t' 'BEGIN { OFS = "\t" }
+    $6 != last { n++; print n, "-", "", "", "", ""; last = $6 }
+    { n++; print n, $1, $2, $3, $4, $5 }' > "$TMP/g2.tsv"
+rows2=$(wc -l < "$TMP/g2.tsv")
+TO_TRACE2=$'Shift-Tab\nG k k k\nTab'
+stats_want() { # FROM TO (1-based Report rows): id calls time twc min max avg per routine
+  awk -F'\t' -v from="$1" -v to="$2" '
+    { pos[NR] = $1; id[NR] = $2; par[NR] = $3; r[NR] = $4; own[NR] = $5; wc[NR] = $6; row[$2] = NR }
+    END {
+      for (i = from; i <= to; i++) {
+        if (id[i] == "-") continue
+        k = r[i]; if (!(k in calls)) order[n++] = k
+        calls[k]++; sum[k] += own[i]
+        if (!(k in mn) || own[i] < mn[k]) mn[k] = own[i]
+        if (!(k in mx) || own[i] > mx[k]) mx[k] = own[i]
+        nested = 0
+        for (p = par[i]; p != "" && row[p] >= from && !nested; p = par[row[p]]) nested = r[row[p]] == k
+        if (!nested) twc[k] += wc[i]
+      }
+      for (j = 0; j < n; j++) { k = order[j]
+        avg = int((sum[k] + int(calls[k] / 2)) / calls[k])
+        print k, calls[k], sum[k], twc[k] + 0, mn[k], mx[k], avg }
+    }' "$TMP/g2.tsv"
+}
+stats_shown() {
+  printf '%s\n' "$1" | awk '/─ Details ─/ { d = 1; next } d && /│ Id / { h = 1; next }
+    h && /^ *│/ { sub(/^[^│]*│ */, ""); gsub(/ +/, " "); sub(/ $/, ""); if ($0 != "") print }'
+}
+check_stats() { # NAME FROM TO KEYS
+  local s got want
+  s=$(pv_screen "$TO_TRACE2"$'\n'"$4"$'\n:stats<Enter>\nTab\n:columns id,hits,time,time_with_children,min_time,max_time,avg_time<Enter>' "$DB" --size 120x50)
+  expect_contains "$1: the tab names the rows" "$s" "[statistics row $2..$3]"
+  got=$(stats_shown "$s")
+  want=$(stats_want "$2" "$3")
+  [ -n "$want" ] || fail "$1: no calls between rows $2 and $3"
+  if [ "$got" != "$want" ]; then
+    diff -u <(printf '%s\n' "$want") <(printf '%s\n' "$got") >&2 || true
+    printf '%s\n' "$s" >&2
+    fail "$1: the statistics of rows $2..$3 differ from cat"
+  fi
+  echo "ok: $1 ($(printf '%s\n' "$got" | wc -l) routines)"
+}
+check_stats ":stats over rows 3..14" 3 14 $':goto 3<Enter>\nm\n:goto 14<Enter>\nM'
+check_stats ":stats with B before A, across the threads" 4 "$rows2" $':goto '"$rows2"$'<Enter>\nm\n:goto 4<Enter>\nM'
+s=$(pv_screen "$TO_TRACE2"$'\n:goto 3<Enter>\nm\n:goto 6<Enter>\nM' "$DB" --size 120x40)
+expect_contains "markers on rows in the status bar" "$s" "A row 3 B row 6"
+s=$(pv_screen "$TO_TRACE2"$'\n:goto 3<Enter>\nm\n:goto 6<Enter>\nM\n:goto A<Enter>' "$DB" --size 120x40)
+expect_contains ":goto A on a row marker" "$s" "row 3/$rows2"
+s=$(pv_screen "$TO_TRACE2"$'\n:goto 3<Enter>\nm\n:goto 6<Enter>\nM\n:range<Enter>' "$DB" --size 120x40)
+expect_contains ":range needs times" "$s" ":range needs markers at times"
+# markers move: the statistics follow them
+s=$(pv_screen "$TO_TRACE2"$'\n:goto 3<Enter>\nm\n:goto 6<Enter>\nM\n:stats<Enter>\n:goto 9<Enter>\nM' "$DB" --size 120x40)
+expect_contains "a moved marker recomputes" "$s" "[statistics row 3..9]"
 echo PASS
