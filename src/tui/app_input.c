@@ -746,8 +746,10 @@ static void pv_app_set_marker(pv_app *a, int which)
     if (pv_app_row_time(a, &t)) {
         a->marker[which] = t;
         a->marker_view[which] = NULL;
-    } else if (row != PV_NO_ROW && pv_view_has_range_statistics(r->view)) {
-        /* no clock, but statistics of a span of rows (docs/tui.md) */
+    } else if (row != PV_NO_ROW && pv_view_has_range_statistics(r->view) && !a->loc.depth &&
+               r == pv_app_report(a)) {
+        /* no clock, but statistics of a span of rows (docs/tui.md); only in
+         * an Explorer item's own report, which lives as long as the viewer */
         a->marker[which] = 0;
         a->marker_view[which] = r->view;
         a->marker_row[which] = row;

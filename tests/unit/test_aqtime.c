@@ -242,6 +242,29 @@ static void test_trace_hooks(void **state)
     assert_int_equal(pv_view_row_lane(ct, 3), 0);
     assert_int_equal(pv_view_row_lane(ct, 4), 1);
     assert_int_equal(pv_view_lane_count(rt), 0);
+    /* statistics of the calls of rows 1..3 (g2 > g3, f4), at 1 GHz: g twice,
+     * own 2 + 2, with children 4 once (g3 is inside g2); f once */
+    pv_view *rs = pv_view_range_statistics(ct, 3, 1);
+    assert_non_null(rs);
+    assert_int_equal(pv_view_rows(rs), 2);
+    size_t gr = pv_view_find_id(rs, 11), fr = pv_view_find_id(rs, 10);
+    assert_int_equal(gr, 0);
+    assert_int_equal(fr, 1);
+    pv_cell c;
+    static const struct {
+        const char *col;
+        int64_t g, f;
+    } want[] = {{"hits", 2, 1}, {"time", 4, 1}, {"time_with_children", 4, 1},
+                {"min_time", 2, 1}, {"max_time", 2, 1}, {"avg_time", 2, 1}};
+    for (size_t k = 0; k < PV_ARRAY_LEN(want); k++) {
+        pv_view_cell(rs, gr, pv_view_column(rs, want[k].col), &c);
+        assert_int_equal(c.v.i, want[k].g);
+        pv_view_cell(rs, fr, pv_view_column(rs, want[k].col), &c);
+        assert_int_equal(c.v.i, want[k].f);
+    }
+    pv_view_free(rs);
+    assert_null(pv_view_range_statistics(ct, 0, 5)); /* past the end */
+    assert_null(pv_view_range_statistics(rt, 0, 1)); /* routines have none */
     /* no clock, nothing to index, no range view */
     int64_t t;
     assert_false(pv_view_has_time(ct));
