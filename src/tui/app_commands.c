@@ -50,6 +50,10 @@ static void pv_cmd_range(pv_app *a, const char *arg)
         pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
         return;
     }
+    if (a->marker_view[0] || a->marker_view[1]) {
+        pv_app_message(a, true, ":range needs markers at times (these are on rows)");
+        return;
+    }
     int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
     int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
     char expr[128];

@@ -455,6 +455,13 @@ void pv_app_goto(pv_app *a, const char *arg)
         pv_app_message(a, true, "that marker is not set (m sets A, M sets B)");
         return;
     }
+    int which = arg[0] - 'A';
+    if (marker && a->marker_view[which]) {
+        /* a marker on a row: that row, in its view */
+        if (a->marker_view[which] != r->view || !pv_report_select_row(r, a->marker_row[which]))
+            pv_app_message(a, true, "that marker is on a row of another view");
+        return;
+    }
     if (marker)
         t = a->marker[arg[0] - 'A'];
     if ((!marker && !pv_parse_time(arg, &t)) || !has_time) {
@@ -622,11 +629,22 @@ static bool pv_app_row_time(pv_app *a, int64_t *t)
 static void pv_app_set_marker(pv_app *a, int which)
 {
     int64_t t;
-    if (!pv_app_row_time(a, &t)) {
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (pv_app_row_time(a, &t)) {
+        a->marker[which] = t;
+        a->marker_view[which] = NULL;
+    } else if (row != PV_NO_ROW && pv_view_has_range_statistics(r->view) && !a->loc.depth &&
+               r == pv_app_report(a)) {
+        /* no clock, but statistics of a span of rows (docs/tui.md); only in
+         * an Explorer item's own report, which lives as long as the viewer */
+        a->marker[which] = 0;
+        a->marker_view[which] = r->view;
+        a->marker_row[which] = row;
+    } else {
         pv_app_message(a, true, "markers need an event or a call (a row with a time)");
         return;
     }
-    a->marker[which] = t;
     a->marker_set[which] = true;
     if (a->range_show)
         pv_app_range_request(a); /* the statistics follow the markers */
