@@ -1,11 +1,13 @@
 /* app_input.c - keys (through the action table), the prompt with its
  * readline keys, history and completion, the : commands, and the mouse. */
 #include <ctype.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "profview/hooks.h"
 #include "tui/group.h"
@@ -94,18 +96,81 @@ size_t pv_app_utf8_next(const char *s, size_t len, size_t pos)
 
 static const char *const pv_theme_names[] = {"default", "light", "monochrome", "high-contrast"};
 
+/* Candidates for completion: owned copies, any number. */
+typedef struct pv_cands {
+    char **v;
+    size_t count, cap;
+} pv_cands;
+
+static void pv_cands_add(pv_cands *c, const char *s, size_t len)
+{
+    c->v = pv_xgrow(c->v, &c->cap, c->count + 1, sizeof *c->v);
+    char *copy = pv_xmalloc(len + 1);
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    c->v[c->count++] = copy;
+}
+
+static void pv_cands_free(pv_cands *c)
+{
+    for (size_t i = 0; i < c->count; i++)
+        free(c->v[i]);
+    free(c->v);
+}
+
+static int pv_cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The files and directories (with a '/') whose path starts with `word`, in
+ * name order. */
+static void pv_app_file_candidates(const char *word, size_t wl, pv_cands *out)
+{
+    size_t first = out->count;
+    const char *slash = NULL;
+    for (size_t i = 0; i < wl; i++)
+        if (word[i] == '/')
+            slash = word + i;
+    size_t dl = slash ? (size_t)(slash - word) + 1 : 0; /* the directory part, with its '/' */
+    pv_buf dir, path;
+    pv_buf_init(&dir);
+    pv_buf_init(&path);
+    pv_buf_append(&dir, word, dl);
+    DIR *d = opendir(dl ? pv_buf_cstr(&dir) : ".");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+            strncmp(name, word + dl, wl - dl) != 0 || (name[0] == '.' && (wl == dl || word[dl] != '.')))
+            continue;
+        pv_buf_clear(&path);
+        pv_buf_printf(&path, "%s%s", pv_buf_cstr(&dir), name);
+        struct stat st;
+        if (stat(pv_buf_cstr(&path), &st) == 0 && S_ISDIR(st.st_mode))
+            pv_buf_putc(&path, '/');
+        pv_cands_add(out, path.data, path.len);
+    }
+    if (d)
+        closedir(d);
+    if (out->count > first)
+        qsort(out->v + first, out->count - first, sizeof *out->v, pv_cmp_str);
+    pv_buf_free(&dir);
+    pv_buf_free(&path);
+}
+
 /* The candidates for the word being completed: command names for the first
  * word of a : line, then what the command's table entry says it takes
  * (commands.def); column ids in the filter prompt. */
-static size_t pv_app_candidates(pv_app *a, bool first_word, const char **cands, size_t max)
+static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size_t wl,
+                              pv_cands *out)
 {
     const char *line = pv_buf_cstr(&a->line);
-    size_t nc = 0;
     int complete = PV_ARG_COLUMN;
     if (first_word) {
-        for (size_t i = 0; i < pv_command_count && nc < max; i++)
-            cands[nc++] = pv_commands[i].name;
-        return nc;
+        for (size_t i = 0; i < pv_command_count; i++)
+            pv_cands_add(out, pv_commands[i].name, strlen(pv_commands[i].name));
+        return;
     }
     if (a->prompt == PV_PROMPT_COMMAND) {
         const char *w = line + strspn(line, " ");
@@ -113,60 +178,75 @@ static size_t pv_app_candidates(pv_app *a, bool first_word, const char **cands, 
         complete = c ? c->complete : PV_ARG_NONE;
     }
     if (complete == PV_ARG_THEME) {
-        for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names) && nc < max; i++)
-            cands[nc++] = pv_theme_names[i];
+        for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
+            pv_cands_add(out, pv_theme_names[i], strlen(pv_theme_names[i]));
     } else if (complete == PV_ARG_COLUMN) {
         pv_report *r = pv_app_focused_report(a);
-        for (size_t c = 0; r && c < r->view->column_count && nc < max; c++)
-            cands[nc++] = r->view->columns[c].id;
+        for (size_t c = 0; r && c < r->view->column_count; c++)
+            pv_cands_add(out, r->view->columns[c].id, strlen(r->view->columns[c].id));
+    } else if (complete == PV_ARG_FILE) {
+        pv_app_file_candidates(word, wl, out);
     }
-    return nc;
 }
 
 /* Completes the word before the cursor to the longest common prefix of the
- * candidates; lists them when there are several. */
+ * candidates; lists them (above the prompt) when there are several. */
 static void pv_app_complete(pv_app *a)
 {
     const char *line = pv_buf_cstr(&a->line);
+    bool command = a->prompt == PV_PROMPT_COMMAND;
+    const char *w = line + strspn(line, " ");
+    const pv_command *cmd = command ? pv_command_find(w, strcspn(w, " ")) : NULL;
+    bool file = cmd && cmd->complete == PV_ARG_FILE && w + strcspn(w, " ") < line + a->line_pos;
+    /* A file name is the whole argument (it may hold any character). */
     size_t start = a->line_pos;
-    while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
-        start--;
+    if (file) {
+        start = (size_t)(w + strcspn(w, " ") - line);
+        while (start < a->line_pos && line[start] == ' ')
+            start++;
+    } else {
+        while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
+            start--;
+    }
     const char *word = line + start;
     size_t wl = a->line_pos - start;
-    bool first_word = a->prompt == PV_PROMPT_COMMAND && strspn(line, " ") == start;
-    const char *cands[PV_MAX_SHOWN];
-    size_t nc = pv_app_candidates(a, first_word, cands, PV_ARRAY_LEN(cands));
+    bool first_word = command && strspn(line, " ") == start;
+    pv_cands cands = {0};
+    pv_app_candidates(a, first_word, word, wl, &cands);
     const char *match = NULL;
     size_t common = 0, hits = 0;
-    for (size_t i = 0; i < nc; i++) {
-        if (strncasecmp(cands[i], word, wl) != 0)
+    for (size_t i = 0; i < cands.count; i++) {
+        const char *c = cands.v[i];
+        if ((file ? strncmp(c, word, wl) : strncasecmp(c, word, wl)) != 0)
             continue;
         if (!match) {
-            match = cands[i];
+            match = c;
             common = strlen(match);
         } else {
             size_t k = 0;
-            while (k < common && cands[i][k] &&
-                   tolower((unsigned char)cands[i][k]) == tolower((unsigned char)match[k]))
+            while (k < common && c[k] &&
+                   (file ? c[k] == match[k]
+                         : tolower((unsigned char)c[k]) == tolower((unsigned char)match[k])))
                 k++;
             common = k;
         }
         hits++;
     }
-    if (!match)
-        return;
-    pv_buf list; /* the candidates, before the line changes under word */
-    pv_buf_init(&list);
-    for (size_t i = 0; hits > 1 && i < nc; i++)
-        if (strncasecmp(cands[i], word, wl) == 0)
-            pv_buf_printf(&list, "%s ", cands[i]);
-    pv_app_line_delete(a, start, a->line_pos);
-    pv_app_line_insert(a, match, common);
-    if (hits == 1 && first_word)
-        pv_app_line_insert(a, " ", 1);
-    if (hits > 1)
-        pv_app_message(a, false, pv_buf_cstr(&list));
-    pv_buf_free(&list);
+    if (match) {
+        pv_buf list; /* the candidates, before the line changes under word */
+        pv_buf_init(&list);
+        for (size_t i = 0; hits > 1 && i < cands.count; i++)
+            if ((file ? strncmp(cands.v[i], word, wl) : strncasecmp(cands.v[i], word, wl)) == 0)
+                pv_buf_printf(&list, "%s ", cands.v[i]);
+        pv_app_line_delete(a, start, a->line_pos);
+        pv_app_line_insert(a, match, common);
+        if (hits == 1 && first_word)
+            pv_app_line_insert(a, " ", 1);
+        if (hits > 1)
+            pv_app_message(a, false, pv_buf_cstr(&list));
+        pv_buf_free(&list);
+    }
+    pv_cands_free(&cands);
 }
 
 static void pv_app_search_update(pv_app *a)
@@ -777,6 +857,8 @@ static void pv_app_overlay_key(pv_app *a, int key)
                             : 0;
         else if (act == PV_ACT_FIRST)
             a->ov_top = 0;
+        else if (act == PV_ACT_LAST)
+            a->ov_top = SIZE_MAX / 2; /* the drawing clamps it to the last page */
         else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
                  key == PV_KEY_ENTER)
             a->overlay = PV_OVERLAY_NONE;
@@ -974,13 +1056,17 @@ static void pv_key_filter(pv_app *a, pv_action act)
     pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
 }
 
-/* The column chooser (c) or the sort chooser (S) over the focused report. */
+/* The column chooser (c) or the sort chooser (S) over the focused report;
+ * the sort chooser starts on the column sorted by. */
 static void pv_app_open_chooser(pv_app *a, int overlay)
 {
-    if (pv_app_focus_report_pane(a)) {
-        a->overlay = overlay;
-        a->ov_cursor = a->ov_top = 0;
-    }
+    pv_report *r = pv_app_focus_report_pane(a);
+    if (!r)
+        return;
+    a->overlay = overlay;
+    a->ov_cursor = a->ov_top = 0;
+    if (overlay == PV_OVERLAY_SORT && r->sort_count)
+        a->ov_cursor = r->sort[0].column;
 }
 
 /* s: the next shown column; S: choose; r: reverse. */

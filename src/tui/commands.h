@@ -9,7 +9,7 @@
 #include "tui/app.h"
 
 /* What Tab completes in a command's argument. */
-enum { PV_ARG_NONE, PV_ARG_COLUMN, PV_ARG_THEME };
+enum { PV_ARG_NONE, PV_ARG_COLUMN, PV_ARG_THEME, PV_ARG_FILE };
 
 typedef struct pv_command {
     const char *name;

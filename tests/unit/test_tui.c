@@ -253,7 +253,7 @@ static const char golden_tree_collapse[] =
     "/data/demo.prof: 1 warning (see 'profview info')\n";
 
 static const char golden_help_screen[] =
-    "- Help: keys (q, Esc or ? closes) ----------------------------------------------\n"
+    "- Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ----------------------\n"
     " q                  quit           close the help or a drilled-down view; quit\n"
     " Tab                next-pane      focus the next pane\n"
     " Shift-Tab          prev-pane      focus the previous pane\n"
