@@ -16,6 +16,7 @@ enum {
     X(JSON, "json", NULL, "info: print JSON")                                                     \
     X(VIEW, "view", "ID", "cat: the view (or detail view, with --parent) to print")               \
     X(INSTANCE, "instance", "N", "the result set whose INST_ID is N (default: the first)")        \
+    X(INSTANCE_B, "instance-b", "N", "diff: the result set of B (default: as --instance)")       \
     X(PARENT, "parent", "ID", "cat: open a detail view of the row whose id is ID")                \
     X(CONTEXT, "context", "NAME", "cat: only rows of this context or thread")                     \
     X(FILTER, "filter", "EXPR", "cat: only rows matching the filter expression")                  \
@@ -24,7 +25,7 @@ enum {
     X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json")                                 \
+    X(FORMAT, "format", "FMT", "cat, diff: tsv (default), csv, json; cat: folded")                                 \
     X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
@@ -55,6 +56,7 @@ static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a-
 
 int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
+int pv_cmd_diff(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
 
 /* Loads every file of the command; prints errors to stderr.  Returns NULL
