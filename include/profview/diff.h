@@ -2,7 +2,8 @@
  * diff.h - the difference of two views of the same kind (two files, two
  * result sets, two time windows): rows matched by identity, and for every
  * numeric column C the columns C_a, C_b, C_delta (b - a) and C_ratio (b / a).
- * The result is a pv_table like any other view (docs/diff.md).
+ * The result is a view like any other (docs/diff.md), computed on demand
+ * from the two views, which must outlive it.
  */
 #ifndef PROFVIEW_DIFF_H
 #define PROFVIEW_DIFF_H
@@ -22,7 +23,8 @@ typedef struct pv_diff_counts {
  * A key repeated within one side is matched in order of appearance (the
  * n-th row with that key in a with the n-th in b).  Rows of a come first in
  * a's order, then the rows only in b in b's order.  `rows_a`/`rows_b`
- * select rows (NULL: all).  Returns NULL with a message when b lacks a key
+ * select rows (NULL: all).  The view reads a and b (free it first).
+ * Returns NULL with a message when b lacks a key
  * column of a.  `counts` may be NULL. */
 pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, const pv_view *b,
                        const size_t *rows_b, size_t count_b, pv_diff_counts *counts, char *err,

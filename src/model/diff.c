@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "profview/table.h"
 
 static bool diff_is_numeric(pv_type t)
 {
@@ -19,79 +18,180 @@ static bool diff_is_key_type(pv_type t)
     return t == PV_TYPE_STRING || t == PV_TYPE_HANDLE || t == PV_TYPE_HEX;
 }
 
-/* The keys of every selected row, each as the exact text of its key cells
- * separated by 0x1F, in one buffer. */
-typedef struct diff_keys {
-    pv_buf text;
-    size_t *start; /* count + 1 offsets */
-    uint64_t *hash;
-    size_t count;
-} diff_keys;
-
-static void diff_keys_build(diff_keys *k, const pv_view *v, const size_t *cols, size_t ncols,
-                            const size_t *rows, size_t count)
+/* A hash of a row's key cells, read as typed values (no text is made). */
+static uint64_t diff_mix(uint64_t h)
 {
-    pv_buf_init(&k->text);
-    k->count = count;
-    k->start = pv_xmalloc((count + 1) * sizeof *k->start);
-    k->hash = pv_xmalloc((count ? count : 1) * sizeof *k->hash);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t diff_hash_bytes(const char *s, size_t n, uint64_t h)
+{
+    h ^= n * UINT64_C(0x9E3779B97F4A7C15);
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = diff_mix(h ^ w) + UINT64_C(0x632BE59BD9B4E019);
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    return diff_mix(h ^ w ^ ((uint64_t)n << 56));
+}
+
+static uint64_t diff_row_hash(const pv_view *v, size_t row, const size_t *cols, size_t ncols)
+{
+    uint64_t h = UINT64_C(0x243F6A8885A308D3);
     pv_cell c;
-    for (size_t i = 0; i < count; i++) {
-        size_t r = rows ? rows[i] : i;
-        k->start[i] = k->text.len;
-        for (size_t j = 0; j < ncols; j++) {
-            pv_view_cell(v, r, cols[j], &c);
-            if (c.present)
-                pv_cell_format_exact(&c, &k->text);
-            pv_buf_putc(&k->text, c.present ? '\x1f' : '\x1e');
-        }
-        k->hash[i] = pv_hash_bytes(k->text.data + k->start[i], k->text.len - k->start[i]);
+    for (size_t j = 0; j < ncols; j++) {
+        pv_view_cell(v, row, cols[j], &c);
+        if (!c.present)
+            h = diff_mix(h ^ UINT64_C(0xA5A5A5A5));
+        else if (c.type == PV_TYPE_STRING)
+            h = diff_hash_bytes(c.v.s.ptr, c.v.s.len, h);
+        else
+            h = diff_mix(h ^ c.v.u) + 1; /* the union's bits: INT, HANDLE, HEX alike */
     }
-    k->start[count] = k->text.len;
+    return h;
 }
 
-static void diff_keys_free(diff_keys *k)
+static bool diff_rows_equal(const pv_view *a, size_t ra, const size_t *ca, const pv_view *b,
+                            size_t rb, const size_t *cb, size_t ncols)
 {
-    pv_buf_free(&k->text);
-    free(k->start);
-    free(k->hash);
+    pv_cell x, y;
+    for (size_t j = 0; j < ncols; j++) {
+        pv_view_cell(a, ra, ca[j], &x);
+        pv_view_cell(b, rb, cb[j], &y);
+        if (x.present != y.present)
+            return false;
+        if (x.present && pv_cell_compare(&x, &y) != 0)
+            return false;
+    }
+    return true;
 }
 
-static bool diff_keys_equal(const diff_keys *a, size_t i, const diff_keys *b, size_t j)
+/* The diff view is virtual: a (row of a, row of b) pair per row, cells
+ * read from the two views when asked (docs/diff.md: they must outlive it). */
+typedef struct diff_impl {
+    const pv_view *a, *b;
+    size_t *ra, *rb; /* PV_NO_ROW on the missing side */
+    size_t rows;
+    size_t nkeys, nnum;
+    size_t *key_a, *key_b, *num_a, *num_b;
+} diff_impl;
+
+static size_t diff_rows(const pv_view *v)
 {
-    size_t la = a->start[i + 1] - a->start[i], lb = b->start[j + 1] - b->start[j];
-    return a->hash[i] == b->hash[j] && la == lb &&
-           memcmp(a->text.data + a->start[i], b->text.data + b->start[j], la) == 0;
+    return ((const diff_impl *)v->impl)->rows;
 }
 
-static void diff_copy_cell(pv_table *t, size_t row, size_t col, const pv_cell *c)
+static void diff_numeric(const pv_view *v, size_t row, size_t col, pv_cell *c)
 {
-    if (!c->present) {
-        pv_table_clear(t, row, col);
-        return;
-    }
-    switch (c->type) {
-    case PV_TYPE_INT:
-    case PV_TYPE_TIME:
-        pv_table_set_int(t, row, col, c->v.i);
-        break;
-    case PV_TYPE_FLOAT:
-        pv_table_set_float(t, row, col, c->v.f);
-        break;
-    case PV_TYPE_HANDLE:
-    case PV_TYPE_HEX:
-        pv_table_set_uint(t, row, col, c->v.u);
-        break;
-    case PV_TYPE_STRING:
-        pv_table_set_str(t, row, col, c->v.s.ptr, c->v.s.len);
-        break;
-    }
+    pv_view_cell(v, row, col, c);
 }
 
 static double diff_as_double(const pv_cell *c)
 {
     return c->type == PV_TYPE_FLOAT ? c->v.f : (double)c->v.i;
 }
+
+static void diff_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const diff_impl *d = v->impl;
+    size_t ra = d->ra[row], rb = d->rb[row];
+    out->type = v->columns[col].type;
+    out->present = false;
+    out->v.u = 0;
+    if (col == 0) {
+        out->present = true;
+        out->v.i = (int64_t)row + 1;
+        return;
+    }
+    if (col == 1) {
+        const char *m = ra == PV_NO_ROW ? "b" : rb == PV_NO_ROW ? "a" : "both";
+        out->present = true;
+        out->v.s.ptr = m;
+        out->v.s.len = strlen(m);
+        return;
+    }
+    col -= 2;
+    if (col < d->nkeys) {
+        if (ra != PV_NO_ROW)
+            pv_view_cell(d->a, ra, d->key_a[col], out);
+        else
+            pv_view_cell(d->b, rb, d->key_b[col], out);
+        return;
+    }
+    col -= d->nkeys;
+    size_t q = col / 4, part = col % 4;
+    pv_type type = d->a->columns[d->num_a[q]].type;
+    pv_cell ca, cb;
+    ca.present = cb.present = false;
+    if (ra != PV_NO_ROW && (part != 1))
+        diff_numeric(d->a, ra, d->num_a[q], &ca);
+    if (rb != PV_NO_ROW && d->num_b[q] != PV_NO_ROW && part != 0) {
+        diff_numeric(d->b, rb, d->num_b[q], &cb);
+        /* b's column may be of another numeric type: take it as a's */
+        if (cb.present && cb.type != type) {
+            double x = diff_as_double(&cb);
+            cb.type = type;
+            if (type == PV_TYPE_FLOAT)
+                cb.v.f = x;
+            else
+                cb.v.i = (int64_t)x;
+        }
+    }
+    switch (part) {
+    case 0:
+        *out = ca;
+        out->type = type;
+        return;
+    case 1:
+        *out = cb;
+        out->type = type;
+        return;
+    case 2:
+        if (!ca.present || !cb.present)
+            return;
+        out->present = true;
+        if (type == PV_TYPE_FLOAT)
+            out->v.f = cb.v.f - ca.v.f;
+        else
+            out->v.i = (int64_t)((uint64_t)cb.v.i - (uint64_t)ca.v.i);
+        return;
+    default:
+        if (!ca.present || !cb.present || diff_as_double(&ca) == 0.0)
+            return;
+        out->present = true;
+        out->v.f = diff_as_double(&cb) / diff_as_double(&ca);
+        return;
+    }
+}
+
+static void diff_destroy(pv_view *v)
+{
+    diff_impl *d = v->impl;
+    free(d->ra);
+    free(d->rb);
+    free(d->key_a);
+    free(d->key_b);
+    free(d->num_a);
+    free(d->num_b);
+    free(d);
+    for (size_t c = 0; c < v->column_count; c++) {
+        free((char *)v->columns[c].id);
+        free((char *)v->columns[c].title);
+    }
+    free(v->columns);
+    free(v->id);
+    free(v->title);
+    free(v);
+}
+
+static const pv_view_ops diff_ops = {diff_rows, diff_cell, NULL, NULL, diff_destroy, NULL};
 
 pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, const pv_view *b,
                        const size_t *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
@@ -101,10 +201,16 @@ pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, c
         count_a = pv_view_rows(a);
     if (!rows_b)
         count_b = pv_view_rows(b);
+    if (count_a >= UINT32_MAX || count_b >= UINT32_MAX) {
+        snprintf(err, err_len, "views of more than 4 G rows cannot be compared");
+        return NULL;
+    }
+    diff_impl *d = pv_xcalloc(1, sizeof *d);
+    d->a = a;
+    d->b = b;
     /* key columns */
-    size_t *key_a = pv_xmalloc((a->column_count + 1) * sizeof *key_a);
-    size_t *key_b = pv_xmalloc((a->column_count + 1) * sizeof *key_b);
-    size_t nkeys = 0;
+    d->key_a = pv_xmalloc((a->column_count + 1) * sizeof *d->key_a);
+    d->key_b = pv_xmalloc((a->column_count + 1) * sizeof *d->key_b);
     bool flagged = false;
     for (size_t c = 0; c < a->column_count; c++)
         flagged |= (a->columns[c].flags & PV_COL_KEY) != 0;
@@ -117,184 +223,156 @@ pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, c
         if (cb == PV_NO_ROW || b->columns[cb].type != a->columns[c].type) {
             snprintf(err, err_len, "the second view '%s' has no %s column '%s' to match rows by",
                      b->id, pv_type_name(a->columns[c].type), a->columns[c].id);
-            free(key_a);
-            free(key_b);
+            d->ra = d->rb = NULL;
+            free(d->key_a);
+            free(d->key_b);
+            free(d);
             return NULL;
         }
-        key_a[nkeys] = c;
-        key_b[nkeys++] = cb;
+        d->key_a[d->nkeys] = c;
+        d->key_b[d->nkeys++] = cb;
     }
     /* numeric columns */
-    size_t *num_a = pv_xmalloc((a->column_count + 1) * sizeof *num_a);
-    size_t *num_b = pv_xmalloc((a->column_count + 1) * sizeof *num_b);
-    size_t nnum = 0;
+    d->num_a = pv_xmalloc((a->column_count + 1) * sizeof *d->num_a);
+    d->num_b = pv_xmalloc((a->column_count + 1) * sizeof *d->num_b);
     for (size_t c = 0; c < a->column_count; c++) {
         const pv_column *col = &a->columns[c];
         if (!diff_is_numeric(col->type) || strcasecmp(col->id, "id") == 0 ||
             strcasecmp(col->id, "parent") == 0)
             continue;
         bool is_key = false;
-        for (size_t k = 0; k < nkeys; k++)
-            is_key |= key_a[k] == c;
+        for (size_t k = 0; k < d->nkeys; k++)
+            is_key |= d->key_a[k] == c;
         if (is_key)
             continue;
         size_t cb = pv_view_column(b, col->id);
         if (cb != PV_NO_ROW && !diff_is_numeric(b->columns[cb].type))
             cb = PV_NO_ROW;
-        num_a[nnum] = c;
-        num_b[nnum++] = cb;
+        d->num_a[d->nnum] = c;
+        d->num_b[d->nnum++] = cb;
     }
 
-    /* the output columns */
-    size_t ncols = 2 + nkeys + 4 * nnum;
-    pv_column *cols = pv_xcalloc(ncols, sizeof *cols);
-    char **names = pv_xcalloc(ncols * 2, sizeof *names);
-    size_t k = 0;
-    cols[k++] = (pv_column){"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN};
-    cols[k++] = (pv_column){"match", "Match", PV_TYPE_STRING, 0};
-    for (size_t i = 0; i < nkeys; i++) {
-        const pv_column *src = &a->columns[key_a[i]];
-        cols[k++] = (pv_column){src->id, src->title, src->type,
-                                (src->flags & (PV_COL_NAME | PV_COL_HIDDEN)) | PV_COL_KEY};
-    }
-    static const char *const suffix[4] = {"_a", "_b", "_delta", "_ratio"};
-    static const char *const title_suffix[4] = {" (a)", " (b)", " Δ", " b/a"};
-    size_t name_count = 0;
-    for (size_t i = 0; i < nnum; i++) {
-        const pv_column *src = &a->columns[num_a[i]];
-        for (size_t s = 0; s < 4; s++) {
-            char *id = pv_xasprintf("%s%s", src->id, suffix[s]);
-            char *title = pv_xasprintf("%s%s", src->title, title_suffix[s]);
-            names[name_count++] = id;
-            names[name_count++] = title;
-            unsigned flags = (src->flags & (PV_COL_HIDDEN | PV_COL_DESC));
-            cols[k++] = (pv_column){id, title, s == 3 ? PV_TYPE_FLOAT : src->type, flags};
-        }
-    }
-    pv_table *t = pv_table_new("diff", "Diff", cols, ncols);
-    for (size_t i = 0; i < name_count; i++)
-        free(names[i]);
-    free(names);
-    free(cols);
-
-    /* match */
-    diff_keys ka, kb;
-    diff_keys_build(&ka, a, key_a, nkeys, rows_a, count_a);
-    diff_keys_build(&kb, b, key_b, nkeys, rows_b, count_b);
+    /* match: a hash table over a's keys; a repeated key chains its rows in
+     * order, and each b row takes the next unmatched one */
     size_t cap = 16;
-    while (cap < count_a * 2 + 2)
+    while (cap < count_a + count_a / 2 + 2)
         cap *= 2;
-    uint32_t *slot = pv_xmalloc(cap * sizeof *slot); /* first a-row index of a key */
-    uint32_t *tail = pv_xmalloc(cap * sizeof *tail); /* the next one to hand out */
+    /* one slot per distinct key of a, 16 bytes: the hash's upper half, its
+     * first row (an index into a's selection), the next to hand out, the
+     * last.  The hashes are computed first, so that the slot of a row a
+     * few rows ahead can be prefetched: the probes are cache misses. */
+    typedef struct {
+        uint32_t hash, first, tail, last;
+    } diff_slot;
+    enum { AHEAD = 16 };
+    size_t most = count_a > count_b ? count_a : count_b;
+    uint64_t *hashes = pv_xmalloc((most ? most : 1) * sizeof *hashes);
+    diff_slot *slots = pv_xmalloc(cap * sizeof *slots);
     for (size_t i = 0; i < cap; i++)
-        slot[i] = tail[i] = UINT32_MAX;
+        slots[i].first = UINT32_MAX;
+    for (size_t i = 0; i < count_a; i++)
+        hashes[i] = diff_row_hash(a, rows_a ? rows_a[i] : i, d->key_a, d->nkeys);
     uint32_t *next = pv_xmalloc((count_a ? count_a : 1) * sizeof *next);
-    uint32_t *last = pv_xmalloc(cap * sizeof *last);
     for (size_t i = 0; i < count_a; i++) {
-        size_t j = ka.hash[i] & (cap - 1);
-        while (slot[j] != UINT32_MAX && !diff_keys_equal(&ka, slot[j], &ka, i))
+        if (i + AHEAD < count_a)
+            __builtin_prefetch(&slots[hashes[i + AHEAD] & (cap - 1)], 1);
+        size_t r = rows_a ? rows_a[i] : i;
+        uint64_t h = hashes[i];
+        size_t j = h & (cap - 1);
+        while (slots[j].first != UINT32_MAX &&
+               (slots[j].hash != (uint32_t)(h >> 32) ||
+                !diff_rows_equal(a, rows_a ? rows_a[slots[j].first] : slots[j].first, d->key_a,
+                                 a, r, d->key_a, d->nkeys)))
             j = (j + 1) & (cap - 1);
         next[i] = UINT32_MAX;
-        if (slot[j] == UINT32_MAX) {
-            slot[j] = tail[j] = (uint32_t)i;
+        if (slots[j].first == UINT32_MAX) {
+            slots[j].first = slots[j].tail = (uint32_t)i;
+            slots[j].hash = (uint32_t)(h >> 32);
         } else {
-            next[last[j]] = (uint32_t)i;
+            next[slots[j].last] = (uint32_t)i;
         }
-        last[j] = (uint32_t)i;
+        slots[j].last = (uint32_t)i;
     }
-    free(last);
     size_t *partner_of_a = pv_xmalloc((count_a ? count_a : 1) * sizeof *partner_of_a);
     for (size_t i = 0; i < count_a; i++)
         partner_of_a[i] = PV_NO_ROW;
     size_t *only_b = pv_xmalloc((count_b ? count_b : 1) * sizeof *only_b);
     size_t only_b_count = 0, matched = 0;
+    for (size_t i = 0; i < count_b; i++)
+        hashes[i] = diff_row_hash(b, rows_b ? rows_b[i] : i, d->key_b, d->nkeys);
     for (size_t i = 0; i < count_b; i++) {
-        size_t j = kb.hash[i] & (cap - 1);
-        while (slot[j] != UINT32_MAX && !diff_keys_equal(&ka, slot[j], &kb, i))
+        if (i + AHEAD < count_b)
+            __builtin_prefetch(&slots[hashes[i + AHEAD] & (cap - 1)], 1);
+        size_t r = rows_b ? rows_b[i] : i;
+        uint64_t h = hashes[i];
+        size_t j = h & (cap - 1);
+        while (slots[j].first != UINT32_MAX &&
+               (slots[j].hash != (uint32_t)(h >> 32) ||
+                !diff_rows_equal(a, rows_a ? rows_a[slots[j].first] : slots[j].first, d->key_a,
+                                 b, r, d->key_b, d->nkeys)))
             j = (j + 1) & (cap - 1);
-        if (slot[j] != UINT32_MAX && tail[j] != UINT32_MAX) {
-            partner_of_a[tail[j]] = i;
-            tail[j] = next[tail[j]];
+        if (slots[j].first != UINT32_MAX && slots[j].tail != UINT32_MAX) {
+            partner_of_a[slots[j].tail] = r;
+            slots[j].tail = next[slots[j].tail];
             matched++;
         } else {
-            only_b[only_b_count++] = i;
+            only_b[only_b_count++] = r;
         }
     }
-    free(slot);
-    free(tail);
+    free(hashes);
+    free(slots);
     free(next);
-    diff_keys_free(&ka);
-    diff_keys_free(&kb);
 
-    /* fill */
-    pv_table_reserve(t, count_a + only_b_count);
-    pv_cell ca, cb;
-    for (size_t pass = 0; pass < 2; pass++) {
-        size_t n = pass == 0 ? count_a : only_b_count;
-        for (size_t i = 0; i < n; i++) {
-            size_t ra = PV_NO_ROW, rb = PV_NO_ROW;
-            if (pass == 0) {
-                ra = rows_a ? rows_a[i] : i;
-                if (partner_of_a[i] != PV_NO_ROW)
-                    rb = rows_b ? rows_b[partner_of_a[i]] : partner_of_a[i];
-            } else {
-                rb = rows_b ? rows_b[only_b[i]] : only_b[i];
-            }
-            size_t r = pv_table_add_row(t);
-            pv_table_set_int(t, r, 0, (int64_t)r + 1);
-            pv_table_set_cstr(t, r, 1, ra == PV_NO_ROW ? "b" : rb == PV_NO_ROW ? "a" : "both");
-            for (size_t q = 0; q < nkeys; q++) {
-                if (ra != PV_NO_ROW)
-                    pv_view_cell(a, ra, key_a[q], &ca);
-                else
-                    pv_view_cell(b, rb, key_b[q], &ca);
-                diff_copy_cell(t, r, 2 + q, &ca);
-            }
-            for (size_t q = 0; q < nnum; q++) {
-                size_t col = 2 + nkeys + 4 * q;
-                pv_type type = a->columns[num_a[q]].type;
-                ca.present = cb.present = false;
-                if (ra != PV_NO_ROW)
-                    pv_view_cell(a, ra, num_a[q], &ca);
-                if (rb != PV_NO_ROW && num_b[q] != PV_NO_ROW)
-                    pv_view_cell(b, rb, num_b[q], &cb);
-                /* b's column may be of another numeric type: take it as a's */
-                if (cb.present && cb.type != type) {
-                    double d = diff_as_double(&cb);
-                    cb.type = type;
-                    if (type == PV_TYPE_FLOAT)
-                        cb.v.f = d;
-                    else
-                        cb.v.i = (int64_t)d;
-                }
-                if (ca.present)
-                    diff_copy_cell(t, r, col, &ca);
-                if (cb.present)
-                    diff_copy_cell(t, r, col + 1, &cb);
-                if (ca.present && cb.present) {
-                    if (type == PV_TYPE_FLOAT)
-                        pv_table_set_float(t, r, col + 2, cb.v.f - ca.v.f);
-                    else
-                        pv_table_set_int(t, r, col + 2, (int64_t)((uint64_t)cb.v.i - (uint64_t)ca.v.i));
-                    double da = diff_as_double(&ca);
-                    if (da != 0.0)
-                        pv_table_set_float(t, r, col + 3, diff_as_double(&cb) / da);
-                }
-            }
-        }
+    /* rows: a's in a's order, then those only in b */
+    d->rows = count_a + only_b_count;
+    d->ra = pv_xmalloc((d->rows ? d->rows : 1) * sizeof *d->ra);
+    d->rb = pv_xmalloc((d->rows ? d->rows : 1) * sizeof *d->rb);
+    for (size_t i = 0; i < count_a; i++) {
+        d->ra[i] = rows_a ? rows_a[i] : i;
+        d->rb[i] = partner_of_a[i];
+    }
+    for (size_t i = 0; i < only_b_count; i++) {
+        d->ra[count_a + i] = PV_NO_ROW;
+        d->rb[count_a + i] = only_b[i];
     }
     free(partner_of_a);
     free(only_b);
-    free(key_a);
-    free(key_b);
-    free(num_a);
-    free(num_b);
+
+    /* the columns */
+    size_t ncols = 2 + d->nkeys + 4 * d->nnum;
+    pv_column *cols = pv_xcalloc(ncols, sizeof *cols);
+    size_t k = 0;
+    cols[k++] = (pv_column){pv_xstrdup("id"), pv_xstrdup("Id"), PV_TYPE_INT, PV_COL_HIDDEN};
+    cols[k++] = (pv_column){pv_xstrdup("match"), pv_xstrdup("Match"), PV_TYPE_STRING, 0};
+    for (size_t i = 0; i < d->nkeys; i++) {
+        const pv_column *src = &a->columns[d->key_a[i]];
+        cols[k++] = (pv_column){pv_xstrdup(src->id), pv_xstrdup(src->title), src->type,
+                                (src->flags & (PV_COL_NAME | PV_COL_HIDDEN)) | PV_COL_KEY};
+    }
+    static const char *const suffix[4] = {"_a", "_b", "_delta", "_ratio"};
+    static const char *const title_suffix[4] = {" (a)", " (b)", " delta", " b/a"};
+    for (size_t i = 0; i < d->nnum; i++) {
+        const pv_column *src = &a->columns[d->num_a[i]];
+        for (size_t s = 0; s < 4; s++) {
+            unsigned flags = src->flags & (PV_COL_HIDDEN | PV_COL_DESC);
+            cols[k++] = (pv_column){pv_xasprintf("%s%s", src->id, suffix[s]),
+                                    pv_xasprintf("%s%s", src->title, title_suffix[s]),
+                                    s == 3 ? PV_TYPE_FLOAT : src->type, flags};
+        }
+    }
+    pv_view *v = pv_xcalloc(1, sizeof *v);
+    v->ops = &diff_ops;
+    v->id = pv_xstrdup("diff");
+    v->title = pv_xasprintf("Diff of %s", a->title);
+    v->columns = cols;
+    v->column_count = ncols;
+    v->impl = d;
     if (counts) {
         counts->matched = matched;
         counts->only_a = count_a - matched;
         counts->only_b = only_b_count;
     }
-    return pv_table_view(t);
+    return v;
 }
 
 bool pv_diff_is_delta_column(const pv_view *diff, size_t col)
