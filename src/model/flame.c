@@ -272,7 +272,7 @@ pv_view *pv_flame_source(const pv_result_set *set)
 }
 
 /* The text of a thread/context cell as a frame name: `Thread <id>` for a
- * numeric thread (PRODUCT.md §6 names thread entries so), the name as is
+ * numeric thread (docs/cli.md names thread entries so), the name as is
  * for a context. */
 static void fl_context_name(const pv_cell *c, pv_buf *out)
 {
