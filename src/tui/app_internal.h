@@ -1,12 +1,14 @@
 /* app_internal.h - the viewer's state, shared by app.c (loading, where the
- * Report is), app_draw.c (panes into the grid) and app_input.c (keys,
- * prompt, commands, mouse).  Not an API: only these three include it. */
+ * Report is), app_draw.c (panes into the grid), app_input.c (keys,
+ * prompt, commands, mouse) and flame.c (flame graphs, :diff).  Not an API:
+ * only these include it. */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
 #include <pthread.h>
 
 #include "tui/app.h"
+#include "tui/flame.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
@@ -169,6 +171,13 @@ struct pv_app {
     pv_file *range_file;              /* the adopted window, with its report */
     pv_report range_rep;
     bool range_open;
+
+    /* Flame graph, icicle, sandwich (docs/flame.md); :diff (docs/diff.md):
+     * the diff view is the Report while diff_on. */
+    pv_flame_ui flame;
+    pv_report diff_rep;
+    bool diff_on;
+    char *diff_pending; /* :diff FILE: the file being loaded */
 };
 
 /* One slice of background indexing takes about this long, so that a key
