@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "profview/diff.h"
+#include "profview/hooks.h"
 #include "profview/query.h"
 #include "tui/app_internal.h"
 
@@ -221,6 +222,14 @@ void pv_flame_ui_open(pv_app *a, int mode)
         pv_view *tree = pv_flame_source(f->sets[it->set]);
         if (!tree) {
             pv_app_message(a, true, "this result set has no call tree to draw");
+            return;
+        }
+        if (pv_view_waits_for_index(tree, false)) {
+            /* reading it now would finish the index on this thread */
+            char progress[128], text[256];
+            pv_app_index_text(a, progress, sizeof progress);
+            snprintf(text, sizeof text, "the call tree needs the whole index: %s", progress);
+            pv_app_message(a, true, text);
             return;
         }
         if (mode == PV_FLAME_SANDWICH) {
