@@ -24,6 +24,8 @@ enum {
     X(COLUMNS, "columns", "C1,C2,...", "cat: print exactly these columns, in this order")          \
     X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
+    X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
+    X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
     X(FORMAT, "format", "FMT", "cat, diff: tsv (default), csv, json; cat: folded")                                 \
     X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \

@@ -554,7 +554,25 @@ int pv_cmd_diff(const pv_cli_args *a)
     pv_file *fa = pv_cli_load(a->files[0], &deferred);
     if (!fa)
         return PV_EXIT_INPUT;
-    pv_file *fb = pv_cli_load(a->files[1], &deferred);
+    /* --from-b/--to-b: another window of B (two windows of one timeline) */
+    pv_cli_args deferred_b = deferred;
+    const pv_cli_option win_opt[2] = {PV_OPT_FROM_B, PV_OPT_TO_B};
+    for (size_t w = 0; w < 2; w++) {
+        if (!pv_cli_has(a, win_opt[w]))
+            continue;
+        int64_t t;
+        if (!pv_parse_time(a->values[win_opt[w]], &t)) {
+            fprintf(stderr, "profview: --%s: '%s' is not a time (e.g. 4469, 4.469us, 12ms)\n",
+                    w ? "to-b" : "from-b", a->values[win_opt[w]]);
+            pv_file_free(fa);
+            return PV_EXIT_USAGE;
+        }
+        if (w == 0)
+            deferred_b.load.from = t, deferred_b.load.has_from = true;
+        else
+            deferred_b.load.to = t, deferred_b.load.has_to = true;
+    }
+    pv_file *fb = pv_cli_load(a->files[1], &deferred_b);
     if (!fb) {
         pv_file_free(fa);
         return PV_EXIT_INPUT;

@@ -36,7 +36,8 @@ static const struct {
      "                STACK SELF lines for flamegraph.pl, inferno, speedscope, flamelens)",
      pv_cmd_cat},
     {"diff",
-     "profview diff A B --view ID [--instance N] [--instance-b N] [cat's options]\n"
+     "profview diff A B --view ID [--instance N] [--instance-b N] [--from-b TIME] [--to-b TIME]\n"
+     "                [cat's options]\n"
      "                (rows matched by identity; C_a, C_b, C_delta, C_ratio per numeric C)",
      pv_cmd_diff},
 };

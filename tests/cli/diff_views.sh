@@ -146,7 +146,23 @@ if len(d) != len(set(k1) | set(k2)):
 print('ok: two result sets of one file: %d rows' % len(d))
 EOF
 
-# 4. errors
+# 4. two windows of one timeline: --from/--to cut A, --from-b/--to-b cut B
+"$pv" diff "$S/rtos.txt" "$S/rtos.txt" --view statistics --to 100us --from-b 100us --to-b 1s \
+  --filter 'match = "both"' --columns handle,value,context,net_a,net_b | tail -n +2 | sort >"$tmp/w"
+"$pv" cat "$S/rtos.txt" --view statistics --to 100us --columns handle,value,context,net | tail -n +2 \
+  | sort >"$tmp/w1"
+"$pv" cat "$S/rtos.txt" --view statistics --from 100us --to 1s --columns handle,value,context,net \
+  | tail -n +2 | sort >"$tmp/w2"
+join -t $'\t' <(awk -F'\t' '{ print $1 "|" $2 "|" $3 "\t" $4 }' "$tmp/w1" | sort) \
+               <(awk -F'\t' '{ print $1 "|" $2 "|" $3 "\t" $4 }' "$tmp/w2" | sort) \
+  | tr '|' '\t' | sort >"$tmp/wj"
+if [ -s "$tmp/w" ] && cmp -s "$tmp/w" "$tmp/wj" && awk -F'\t' '$4 != $5 { d++ } END { exit !d }' "$tmp/w"; then
+  echo "ok: two windows of one timeline ($(wc -l <"$tmp/w") rows in both)"
+else
+  echo "FAIL: --from-b/--to-b"; diff "$tmp/wj" "$tmp/w" | head; fail=1
+fi
+
+# 5. errors
 rc=0; "$pv" diff "$S/rtos.txt" --view routines >/dev/null 2>&1 || rc=$?
 [ $rc = 1 ] || { echo "FAIL: diff of one file: rc $rc"; fail=1; }
 rc=0; "$pv" diff "$S/rtos.txt" "$S/rtos.txt" >/dev/null 2>&1 || rc=$?
