@@ -27,7 +27,8 @@ typedef struct pv_flame_node {
     uint32_t name;         /* frame name: offset in pool */
     uint32_t name_len;
     uint32_t module;       /* offset in pool; 0 = none */
-    uint32_t group;        /* colour group: module index, else context index (0-based) */
+    uint32_t group;        /* colour group: module index when the frames have several
+                              modules, else context index (0-based) */
     uint32_t depth;        /* 0 = the root; 1 = the top frames */
     uint32_t context;      /* the top-level frame (thread/context) above it, or PV_FLAME_NONE */
     bool is_context;       /* a thread/context frame (no call of its own) */

@@ -236,7 +236,7 @@ static void fl_finish(pv_flame *fl)
     }
 }
 
-/* Colour groups: the module when the tree has modules, else the context
+/* Colour groups: the module when the frames have several, else the context
  * (its top-level frame); at most 64, the rest share colours round-robin. */
 static void fl_groups(pv_flame *fl)
 {
@@ -398,7 +398,20 @@ pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_cou
     free(node_of);
     fl_builder_done(&b);
     fl_finish(fl);
-    fl->by_module = col_module != PV_NO_ROW;
+    /* colour by module when the frames have at least two, else by context */
+    fl->by_module = false;
+    uint32_t first_module = UINT32_MAX;
+    for (size_t i = 0; col_module != PV_NO_ROW && i < fl->preorder_count; i++) {
+        const pv_flame_node *node = &fl->nodes[fl->preorder[i]];
+        if (node->is_context)
+            continue;
+        if (first_module == UINT32_MAX)
+            first_module = node->module;
+        else if (node->module != first_module) {
+            fl->by_module = true;
+            break;
+        }
+    }
     fl_groups(fl);
     return fl;
 }

@@ -93,6 +93,10 @@ static void test_flame_merges_paths(void **state)
     assert_true(fl->nodes[t7].is_context);
     assert_int_equal(fl->nodes[t7].total, 111);
     assert_int_equal(fl->nodes[0].total, 115);
+    /* no modules: colours by thread */
+    assert_false(fl->by_module);
+    assert_int_not_equal(fl->nodes[find_path(fl, "Thread 9;b")].group, fl->nodes[main].group);
+    assert_int_equal(fl->nodes[aa].group, fl->nodes[main].group);
     /* siblings by name: a, a;x sort after a, b */
     uint32_t first = fl->nodes[main].first_child;
     assert_string_equal(pv_flame_name(fl, first), "a");
