@@ -27,9 +27,13 @@ enum {
     X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
     X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat, diff: tsv (default), csv, json; cat: folded")                                 \
+    X(FORMAT, "format", "FMT", "cat, diff: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
+    X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
+    X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
+    X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
+    X(FORCE, "force", NULL, "export: replace OUT when it exists (never an input file)")           \
     X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \
-    X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version")             \
+    X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
@@ -60,6 +64,7 @@ int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
 int pv_cmd_diff(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
+int pv_cmd_export(const pv_cli_args *a);
 
 /* Loads every file of the command; prints errors to stderr.  Returns NULL
  * (after printing) when a file could not be loaded. */
