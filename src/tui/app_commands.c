@@ -130,6 +130,36 @@ static void pv_cmd_open(pv_app *a, const char *arg)
         pv_app_enqueue(a, arg);
 }
 
+/* :flame, :icicle, :sandwich: the graph (docs/flame.md), unless shown. */
+static void pv_app_flame_mode(pv_app *a, int mode)
+{
+    if (a->flame.mode != mode)
+        pv_flame_ui_open(a, mode);
+}
+
+static void pv_cmd_flame(pv_app *a, const char *arg)
+{
+    (void)arg;
+    pv_app_flame_mode(a, PV_FLAME_FLAME);
+}
+
+static void pv_cmd_icicle(pv_app *a, const char *arg)
+{
+    (void)arg;
+    pv_app_flame_mode(a, PV_FLAME_ICICLE);
+}
+
+static void pv_cmd_sandwich(pv_app *a, const char *arg)
+{
+    (void)arg;
+    pv_app_flame_mode(a, PV_FLAME_SANDWICH);
+}
+
+static void pv_cmd_diff(pv_app *a, const char *arg)
+{
+    pv_app_diff_command(a, arg);
+}
+
 static void pv_cmd_help(pv_app *a, const char *arg)
 {
     (void)arg;

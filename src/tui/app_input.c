@@ -254,7 +254,7 @@ static void pv_app_search_update(pv_app *a)
     pv_report *r = pv_app_focused_report(a);
     pv_buf_clear(&a->search);
     pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
-    if (!r)
+    if (!r || a->flame.mode)
         return;
     if (!a->search.len) {
         pv_report_move_to(r, a->search_origin);
@@ -313,7 +313,8 @@ static void pv_app_prompt_key(pv_app *a, int key)
         if (kind == PV_PROMPT_SEARCH) {
             pv_buf_clear(&a->search);
             pv_buf_puts(&a->search, text);
-            if (text[0] && pv_app_focused_report(a))
+            /* a graph highlights its matches itself (docs/flame.md) */
+            if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
                 pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
@@ -1029,8 +1030,6 @@ static pv_report *pv_app_focus_report_pane(pv_app *a)
 
 static void pv_key_search(pv_app *a, pv_action act)
 {
-    if (pv_app_refused_while_indexing(a))
-        return;
     if (act == PV_ACT_SEARCH) {
         pv_report *r = pv_app_focus_report_pane(a);
         a->search_origin = r ? r->cursor : 0;
@@ -1050,8 +1049,6 @@ static void pv_key_search(pv_app *a, pv_action act)
 static void pv_key_filter(pv_app *a, pv_action act)
 {
     (void)act;
-    if (pv_app_refused_while_indexing(a))
-        return;
     pv_report *r = pv_app_focus_report_pane(a);
     pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
 }
@@ -1072,8 +1069,6 @@ static void pv_app_open_chooser(pv_app *a, int overlay)
 /* s: the next shown column; S: choose; r: reverse. */
 static void pv_key_sort(pv_app *a, pv_action act)
 {
-    if (pv_app_refused_while_indexing(a))
-        return;
     if (act == PV_ACT_SORT_CHOOSE) {
         pv_app_open_chooser(a, PV_OVERLAY_SORT);
         return;
@@ -1114,8 +1109,6 @@ static void pv_key_timeline(pv_app *a, pv_action act)
 /* J / K: the next / previous event of the same area; %: a call's other end. */
 static void pv_key_step(pv_app *a, pv_action act)
 {
-    if (pv_app_refused_while_indexing(a))
-        return;
     if (act == PV_ACT_MATCH_CALL)
         pv_app_match_call(a);
     else
@@ -1125,6 +1118,14 @@ static void pv_key_step(pv_app *a, pv_action act)
 static void pv_key_marker(pv_app *a, pv_action act)
 {
     pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
+}
+
+/* F, I, W: the flame graph, the icicle, the sandwich (docs/flame.md). */
+static void pv_key_flame(pv_app *a, pv_action act)
+{
+    pv_flame_ui_open(a, act == PV_ACT_FLAME    ? PV_FLAME_FLAME
+                        : act == PV_ACT_ICICLE ? PV_FLAME_ICICLE
+                                               : PV_FLAME_SANDWICH);
 }
 
 static void pv_key_export(pv_app *a, pv_action act)
@@ -1173,6 +1174,32 @@ static void (*const pv_key_handlers[PV_ACT_COUNT])(pv_app *a, pv_action act) = {
 #include "tui/actions.def"
 #undef PV_ACTION
 };
+
+/* The families whose actions read the names, contexts and depths of every
+ * row: they wait for the index (pv_app_refused_while_indexing). */
+static bool pv_action_reads_every_row(pv_action act)
+{
+    void (*h)(pv_app *, pv_action) = pv_key_handlers[act];
+    return h == pv_key_search || h == pv_key_filter || h == pv_key_sort || h == pv_key_step;
+}
+
+/* An action: refused while the rows it reads are indexed, then the graphs
+ * (docs/flame.md) and the diff take the keys they use, then the action's
+ * family function. */
+static void pv_app_action(pv_app *a, pv_action act)
+{
+    bool valid = act > PV_ACT_NONE && act < PV_ACT_COUNT;
+    if (valid && pv_action_reads_every_row(act) && pv_app_refused_while_indexing(a))
+        return;
+    if (pv_flame_ui_key(a, act))
+        return;
+    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
+        pv_app_diff_close(a); /* back to the view it was made of */
+        return;
+    }
+    if (valid)
+        pv_key_handlers[act](a, act);
+}
 
 /* A key while a scan runs stops it; true when that is all the key does
  * (Esc, Ctrl-C). */
@@ -1224,9 +1251,7 @@ void pv_app_key(pv_app *a, int key)
         pv_buf_clear(&a->message);
         pv_buf_clear(&a->search);
     } else {
-        pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
-        if (act > PV_ACT_NONE && act < PV_ACT_COUNT)
-            pv_key_handlers[act](a, act);
+        pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
 }
 
