@@ -1198,7 +1198,7 @@ static void pv_app_interrupt(pv_app *a)
         pv_app_message(a, false, "statistics stopped");
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
-        pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
+        pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
     } else {
         a->quit = true;
     }
