@@ -785,7 +785,7 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
             continue;
         double frac = (double)done / (double)total;
         if (a->index_stopped) {
-            snprintf(out, size, "indexing stopped at %.0f%%", frac * 100);
+            snprintf(out, size, "indexing stopped at %.0f%% (:index resumes)", frac * 100);
             return;
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);

@@ -69,6 +69,22 @@ static void pv_cmd_stats(pv_app *a, const char *arg)
         pv_app_range_request(a);
 }
 
+/* Ctrl-C stopped the indexing: go on where it stopped (the index keeps what
+ * it has; docs/tui.md "Loading and indexing"). */
+static void pv_cmd_index(pv_app *a, const char *arg)
+{
+    (void)arg;
+    if (!a->index_stopped) {
+        pv_app_message(a, false, pv_app_indexing(a) ? "indexing is running (Ctrl-C stops it)"
+                                                    : "nothing to index: every file is indexed");
+        return;
+    }
+    a->index_stopped = false;
+    a->index_start = 0; /* the rate and ETA start again */
+    pv_app_message(a, false, pv_app_indexing(a) ? "indexing resumed"
+                                                : "nothing to index: every file is indexed");
+}
+
 static void pv_cmd_columns(pv_app *a, const char *arg)
 {
     pv_report *r = pv_app_focused_report(a);

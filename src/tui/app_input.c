@@ -265,12 +265,13 @@ static void pv_app_search_update(pv_app *a)
     bool complete;
     size_t k = pv_report_search_some(r, pv_buf_cstr(&a->search), a->search_origin, +1,
                                      PV_SEARCH_STEP, &complete);
-    if (k != PV_NO_ROW) {
-        pv_report_move_to(r, k);
+    /* No match: back where the search started (as vim and less do), not
+     * on the match of a shorter text. */
+    pv_report_move_to(r, k != PV_NO_ROW ? k : a->search_origin);
+    if (k != PV_NO_ROW)
         pv_buf_clear(&a->message);
-    } else if (!complete) {
+    else if (!complete)
         pv_app_message(a, false, "no match yet: Enter searches every row");
-    }
 }
 
 /* Searches the focused report from `from` in direction dir; on a big view
@@ -1225,7 +1226,7 @@ static void pv_app_interrupt(pv_app *a)
         pv_app_message(a, false, "statistics stopped");
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
-        pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
+        pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
     } else {
         a->quit = true;
     }
