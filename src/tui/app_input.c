@@ -513,6 +513,8 @@ void pv_app_work(pv_app *a)
         pv_buf_clear(&a->message);
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
+    } else if (work == PV_WORK_FLAME) {
+        pv_flame_ui_build_now(a);
     }
 }
 
