@@ -24,7 +24,7 @@ enum {
     X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json")                                 \
+    X(FORMAT, "format", "FMT", "cat, sql: tsv (default), csv or json")                                 \
     X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
@@ -55,6 +55,7 @@ static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a-
 
 int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
+int pv_cmd_sql(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
 
 /* Loads every file of the command; prints errors to stderr.  Returns NULL

@@ -33,6 +33,8 @@ static const struct {
      "                [--filter EXPR] [--sort COL[:desc][,COL...]] [--columns C1,C2,...]\n"
      "                [--from TIME] [--to TIME] [--limit N] [--format tsv|csv|json]",
      pv_cmd_cat},
+    {"sql", "profview sql FILE... \"SELECT ...\" [--format tsv|csv|json]   (docs/sql.md)",
+     pv_cmd_sql},
 };
 
 static void pv_print_help(FILE *fp)
