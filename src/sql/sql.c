@@ -301,6 +301,15 @@ static bool sql_bound_value(sqlite3_value *v, bool lower, bool *strict, int64_t 
     }
 }
 
+/* Is constraint i's value a constant integer (known now)? */
+static unsigned char sql_exact_bound(sqlite3_index_info *info, int i)
+{
+    sqlite3_value *v = NULL;
+    if (sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
+        return 0;
+    return sqlite3_value_type(v) == SQLITE_INTEGER;
+}
+
 static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
     sql_vtab *t = (sql_vtab *)vt;
@@ -353,13 +362,19 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
                 plan |= c->op == SQLITE_INDEX_CONSTRAINT_LT ? PLAN_HI_LT : PLAN_HI_LE;
             }
         }
-        /* SQLite still checks every row it gets (omit stays 0): the
-         * range is exact for numbers and a superset otherwise. */
+        /* The range is exact for integer values: when the value is a
+         * constant integer SQLite need not check the rows again (omit);
+         * otherwise (a float, text, a value known only later) it does, and
+         * the range is a superset. */
         int arg = 1;
-        if (lo >= 0)
+        if (lo >= 0) {
             info->aConstraintUsage[lo].argvIndex = arg++;
-        if (hi >= 0 && hi != lo)
+            info->aConstraintUsage[lo].omit = sql_exact_bound(info, lo);
+        }
+        if (hi >= 0 && hi != lo) {
             info->aConstraintUsage[hi].argvIndex = arg++;
+            info->aConstraintUsage[hi].omit = sql_exact_bound(info, hi);
+        }
         else if (hi == lo && hi >= 0)
             plan |= 16; /* one EQ argument gives both bounds */
         info->idxNum = plan | ((best_col + 1) << 8);
