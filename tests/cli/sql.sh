@@ -73,6 +73,16 @@ check "a float bound and a condition on an unordered column" "$tmp/cat" "$tmp/sq
 "$pv" sql "$rtos" "SELECT \"index\", name FROM timeline WHERE rowid BETWEEN 17 AND 40" >"$tmp/sql"
 check "rowid range is the row index" "$tmp/cat" "$tmp/sql"
 
+# other time columns (a call's net time, its entry) are not taken for the
+# row time: the same rows as awk finds (a tree's --filter keeps ancestors)
+"$pv" cat "$rtos" --view call-trace --columns id,time,entry_time |
+  awk -F'\t' 'NR == 1 { print "id"; next } $2 >= 300 && $2 <= 2000 && $3 > 100000 { print $1 }' \
+  >"$tmp/cat"
+"$pv" sql "$rtos" "SELECT id FROM call_trace WHERE time BETWEEN 300 AND 2000 AND entry_time > 100000" \
+  >"$tmp/sql"
+check "call_trace: time and entry_time conditions" "$tmp/cat" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -gt 5 ] || { echo "FAIL: call_trace test too small"; fail=1; }
+
 plist=$S/plist-func-timing.txt
 "$pv" cat "$plist" --view routines --filter 'hits > 5' --sort hits:desc --columns routine,hits \
   >"$tmp/cat"
