@@ -412,6 +412,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_grid_init(&a->grid, utf8);
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
+    pv_buf_init(&a->exp_path);
     pv_buf_init(&a->range_errors);
     pv_buf_init(&a->copied);
     pv_buf_init(&a->sql_names.text);
@@ -485,6 +486,7 @@ void pv_app_free(pv_app *a)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
     pv_buf_free(&a->load_errors);
+    pv_buf_free(&a->exp_path);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
     pthread_cond_destroy(&a->cond);

@@ -60,6 +60,13 @@ void pv_app_set_terminal(pv_app *a, bool (*stop)(void *ctx),
 /* The OSC 52 sequence that puts text on the clipboard (base64), wrapped in
  * DCS pieces for GNU screen's pass-through when `screen`. */
 void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out);
+/* An export runs on the UI thread: every few thousand rows it calls
+ * pump(user), which the terminal driver uses to draw a frame (the status
+ * bar shows the progress) and to read Ctrl-C (pv_app_export_interrupt). */
+void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user);
+/* True while an export runs; pv_app_export_interrupt cancels it. */
+bool pv_app_exporting(const pv_app *a);
+void pv_app_export_interrupt(pv_app *a);
 /* Draws everything into the grid. */
 const pv_grid *pv_app_draw(pv_app *a);
 /* Where the terminal cursor belongs (the prompt), or false to hide it. */

@@ -252,6 +252,31 @@ static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
     }
 }
 
+/* While an export runs on the UI thread: a frame every 0.1 s (its progress
+ * in the status bar) and Ctrl-C cancels it; other keys wait. */
+typedef struct pv_term_pump_ctx {
+    pv_app *app;
+    bool color;
+    double last;
+} pv_term_pump_ctx;
+
+static void pv_term_pump(void *user)
+{
+    pv_term_pump_ctx *p = user;
+    double now = pv_term_now();
+    if (now - p->last < 0.1)
+        return;
+    p->last = now;
+    pv_term_show(p->app, p->color);
+    timeout(0);
+    wint_t wc;
+    int rc;
+    while ((rc = get_wch(&wc)) != ERR) {
+        if (rc != KEY_CODE_YES && wc == PV_KEY_CTRL('c'))
+            pv_app_export_interrupt(p->app);
+    }
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -289,6 +314,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
     pv_app_resize(app, COLS, LINES);
     pv_term_ctx tctx = {app, color};
     pv_app_set_terminal(app, pv_term_stop, pv_term_clipboard, &tctx);
+    pv_term_pump_ctx pump = {app, color, 0};
+    pv_app_set_export_pump(app, pv_term_pump, &pump);
     while (!pv_app_done(app)) {
         pv_app_poll(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
