@@ -461,6 +461,8 @@ void pv_app_work(pv_app *a)
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
         pv_app_sql_run(a);
+    } else if (work == PV_WORK_FLAME) {
+        pv_flame_ui_build_now(a);
     }
 }
 
