@@ -176,6 +176,16 @@ static void pv_cmd_diff(pv_app *a, const char *arg)
     pv_app_diff_command(a, arg);
 }
 
+static void pv_cmd_sql(pv_app *a, const char *arg)
+{
+    pv_app_sql_start(a, arg);
+}
+
+static void pv_cmd_copy(pv_app *a, const char *arg)
+{
+    pv_app_copy_command(a, arg);
+}
+
 static void pv_cmd_help(pv_app *a, const char *arg)
 {
     (void)arg;

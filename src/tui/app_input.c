@@ -159,6 +159,15 @@ static void pv_app_file_candidates(const char *word, size_t wl, pv_cands *out)
     pv_buf_free(&path);
 }
 
+static void pv_app_sql_name(void *ctx, const char *name)
+{
+    pv_app_sql_names *n = ctx;
+    if (n->count >= PV_ARRAY_LEN(n->offsets))
+        return;
+    n->offsets[n->count++] = n->text.len;
+    pv_buf_append(&n->text, name, strlen(name) + 1);
+}
+
 /* The candidates for the word being completed: command names for the first
  * word of a : line, then what the command's table entry says it takes
  * (commands.def); column ids in the filter prompt. */
@@ -186,6 +195,15 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
             pv_cands_add(out, r->view->columns[c].id, strlen(r->view->columns[c].id));
     } else if (complete == PV_ARG_FILE) {
         pv_app_file_candidates(word, wl, out);
+    } else if (complete == PV_ARG_SQL) {
+        /* tables, functions, schemas, and table.column */
+        a->sql_names.count = 0;
+        pv_buf_clear(&a->sql_names.text);
+        pv_app_sql_complete(a, word, pv_app_sql_name, &a->sql_names);
+        for (size_t i = 0; i < a->sql_names.count; i++) {
+            const char *n = a->sql_names.text.data + a->sql_names.offsets[i];
+            pv_cands_add(out, n, strlen(n));
+        }
     }
 }
 
@@ -513,6 +531,8 @@ void pv_app_work(pv_app *a)
         pv_buf_clear(&a->message);
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
+    } else if (work == PV_WORK_SQL) {
+        pv_app_sql_run(a);
     } else if (work == PV_WORK_FLAME) {
         pv_flame_ui_build_now(a);
     }
@@ -1129,6 +1149,12 @@ static void pv_key_flame(pv_app *a, pv_action act)
     pv_flame_ui_open(a, act == PV_ACT_FLAME    ? PV_FLAME_FLAME
                         : act == PV_ACT_ICICLE ? PV_FLAME_ICICLE
                                                : PV_FLAME_SANDWICH);
+}
+
+/* y, Y: the selected cell or row to the clipboard. */
+static void pv_key_copy(pv_app *a, pv_action act)
+{
+    pv_app_copy_selection(a, act == PV_ACT_COPY_ROW);
 }
 
 static void pv_key_export(pv_app *a, pv_action act)

@@ -9,7 +9,7 @@
 #include "tui/app.h"
 
 /* What Tab completes in a command's argument. */
-enum { PV_ARG_NONE, PV_ARG_COLUMN, PV_ARG_THEME, PV_ARG_FILE };
+enum { PV_ARG_NONE, PV_ARG_COLUMN, PV_ARG_THEME, PV_ARG_FILE, PV_ARG_SQL };
 
 typedef struct pv_command {
     const char *name;
