@@ -56,7 +56,9 @@ static void pv_print_help(FILE *fp)
     for (size_t i = 0; i < count; i++)
         fprintf(fp, "  %-16s %s\n", loaders[i]->name, loaders[i]->description);
     pv_tui_print_keys(fp);
-    fprintf(fp, "\nTIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
+    fprintf(fp, "\nFILE may be - (standard input), a pipe, a FIFO or <(command): it is read\n"
+                "once, whole (an SQLite database through a private temporary file).\n"
+                "TIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
                 "Exit status: 0 success, 1 usage error, 2 input error.\n");
 }
 
