@@ -1,7 +1,7 @@
 /* fuzz_yaml.c - libFuzzer target for the YAML the viewer reads (built with
  * -DPV_FUZZ=ON and clang): every input is parsed both as a theme and as a
  * config.yaml (theme name, time unit, key bindings, default columns), and
- * every error message is built.  Seed it with themes/*.yaml. */
+ * every error message is built.  Seed it with the files of themes/. */
 #include <stdint.h>
 
 #include "tui/config.h"

@@ -267,7 +267,7 @@ static void test_running_follows_area_with_text_context(void **state)
     fx_free(x);
 }
 
-/* outside with recursion (FORMATS.md §3 via docs/winidea-model.md): an
+/* outside with recursion (docs/formats.md §3, docs/winidea-model.md): an
  * outside interval runs from the X that leaves the area (no activation of it
  * in that context still open) to the next E; inner X of nested activations
  * start none.  As when a BIN without contexts merges several tasks into
