@@ -17,6 +17,7 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 {
     pv_load_status status;
     pv_file *f = pv_load_file(path, &a->load, &status);
+    pv_cli_progress_end();
     if (status != PV_LOAD_OK) {
         for (size_t i = 0; i < f->diag.entry_count; i++)
             fprintf(stderr, "profview: %s%s\n",
