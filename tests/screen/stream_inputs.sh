@@ -12,13 +12,16 @@ printf 'j\nj\nTab\nj\n' > "$TMP/keys"
 # The dump of the scripted run, the name under which the file was seen made FILE.
 dump() { # NAME-SEEN profview-args... (stdin passed through)
   local seen=$1; shift
-  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" --size 100x24 "$@" || fail "profview $* exited with $?"
+  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" --size 160x24 "$@" || fail "profview $* exited with $?"
   local base=${seen##*/}   # in the Explorer's first row and the status bar
   sed -e "s#$seen#FILE#g" -e "s#^$base #FILE #" -e "s#^ $base │# FILE │#" -e "s/  */ /g" "$TMP/screen"
 }
 
+mkdir -p "$TMP/in"
 for s in "${samples[@]}"; do
-  file=$SAMPLES/$s
+  # a short path, so that no name is cut at the screen's edge
+  file=$TMP/in/$s
+  cp "$SAMPLES/$s" "$file"
   want=$(dump "$file" "$file")
   rm -f "$TMP/fifo"; mkfifo "$TMP/fifo"
   (sleep 0.05; cat "$file") > "$TMP/fifo" &
