@@ -195,8 +195,9 @@ const char *pv_input_path(const char *name);
 /* When `path` is not a regular file, reads it whole (once) and returns its
  * copy in *mf (borrowed: pv_unmap_file only forgets it); returns 0 then, or
  * errno.  For a regular file (or a directory) returns ENOTSUP and leaves
- * *mf empty: map it with pv_map_file. */
-int pv_input_capture(const char *path, pv_mapped_file *mf);
+ * *mf empty: map it with pv_map_file.  `progress` (may be NULL) hears of
+ * the bytes read ("reading input"). */
+int pv_input_capture(const char *path, pv_mapped_file *mf, const pv_progress *progress);
 /* Whether `path` is a stream input that was captured. */
 bool pv_input_is_stream(const char *path);
 /* A file for libraries that must open a path themselves (SQLite): for a

@@ -428,7 +428,8 @@ static bool pv_cli_stdin_to_tty(const pv_cli_args *a)
     if (tty < 0)
         return false;
     pv_mapped_file copy;
-    (void)pv_input_capture("/dev/stdin", &copy); /* a failure is reported by the loader */
+    (void)pv_input_capture("/dev/stdin", &copy, &a->load.progress); /* failures: the loader */
+    pv_cli_progress_end();
     bool ok = dup2(tty, STDIN_FILENO) == STDIN_FILENO;
     close(tty);
     return ok;

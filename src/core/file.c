@@ -12,12 +12,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Reads fd to its end into a malloc'd buffer.  Returns 0 or errno. */
-static int pv_read_fd(int fd, unsigned char **out, size_t *out_len)
+/* Reads fd to its end into a malloc'd buffer, reporting the bytes read to
+ * `progress` (may be NULL) every MiB.  Returns 0 or errno (ECANCELED). */
+static int pv_read_fd(int fd, unsigned char **out, size_t *out_len, const pv_progress *progress)
 {
-    size_t cap = 0, len = 0;
+    size_t cap = 0, len = 0, reported = 0;
     unsigned char *buf = NULL;
     for (;;) {
+        if (progress && len - reported >= (1u << 20)) {
+            reported = len;
+            if (!pv_progress_step(progress, "reading input", len, 0)) {
+                free(buf);
+                return ECANCELED;
+            }
+        }
         buf = pv_xgrow(buf, &cap, len + 65536, 1);
         ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0) {
@@ -87,7 +95,7 @@ const char *pv_input_path(const char *name)
     return strcmp(name, "-") == 0 ? "/dev/stdin" : name;
 }
 
-int pv_input_capture(const char *path, pv_mapped_file *mf)
+int pv_input_capture(const char *path, pv_mapped_file *mf, const pv_progress *progress)
 {
     memset(mf, 0, sizeof *mf);
     if (pv_stream_lookup(path, mf))
@@ -109,7 +117,7 @@ int pv_input_capture(const char *path, pv_mapped_file *mf)
     }
     unsigned char *data;
     size_t size;
-    int err = pv_read_fd(fd, &data, &size);
+    int err = pv_read_fd(fd, &data, &size, progress);
     close(fd);
     if (err)
         return err;
@@ -206,7 +214,7 @@ int pv_map_file(const char *path, pv_mapped_file *mf)
     /* Not mappable (a pipe, an empty or special file): read it. */
     unsigned char *buf;
     size_t len;
-    int err = pv_read_fd(fd, &buf, &len);
+    int err = pv_read_fd(fd, &buf, &len, NULL);
     close(fd);
     if (err)
         return err;

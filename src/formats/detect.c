@@ -58,7 +58,7 @@ pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status
     }
 
     pv_mapped_file stream;
-    int err = pv_input_capture(path, &stream);
+    int err = pv_input_capture(path, &stream, &o->progress);
     bool is_stream = err == 0;
     unsigned char *head = NULL;
     size_t len = 0;

@@ -29,6 +29,10 @@ grep -aq $'\r\e\\[K'"$tmp/big.txt" "$tmp/pty.out" || bad "the bar is not erased 
 in_pty "$pv cat $tmp/big.txt --view contexts" > "$tmp/pty.out"
 grep -aq 'profview: reading Text1 \[' "$tmp/pty.out" || bad "no progress bar for cat"
 grep -aq 'ID_TASK_FAST' "$tmp/pty.out" || bad "cat printed no rows"
+# A stream is read before it is parsed: its bytes show (no total is known).
+in_pty "cat $tmp/big.txt | $pv info -" > "$tmp/pty.out"
+grep -aqE 'profview: reading input  [0-9.]+ (kB|MB)  [0-9.]+ (kB|MB|GB)/s' "$tmp/pty.out" ||
+  { bad "no progress while a pipe is read:"; cat -v "$tmp/pty.out" | head -3; }
 echo "ok: progress on a terminal, erased before the output"
 
 # Redirected stderr: nothing but the output.

@@ -164,7 +164,7 @@ static void test_stream_input_read_once(void **state)
     snprintf(other, sizeof other, "/proc/self/fd/%d", fds[0]);
 
     pv_mapped_file a, b, c;
-    assert_int_equal(pv_input_capture(name, &a), 0);
+    assert_int_equal(pv_input_capture(name, &a, NULL), 0);
     assert_int_equal(a.size, sizeof text - 1);
     assert_memory_equal(a.data, text, a.size);
     assert_true(pv_input_is_stream(name));
@@ -176,7 +176,7 @@ static void test_stream_input_read_once(void **state)
     assert_int_equal(pv_map_file(other, &c), 0);
     assert_ptr_equal(c.data, a.data);
     pv_unmap_file(&c);
-    assert_int_equal(pv_input_capture(name, &b), 0);
+    assert_int_equal(pv_input_capture(name, &b, NULL), 0);
     assert_ptr_equal(b.data, a.data);
 
     char *tmp;
@@ -194,7 +194,7 @@ static void test_stream_input_read_once(void **state)
 
     /* A regular file is no stream: mapped as it is, no temporary copy. */
     const char *regular = PV_SOURCE_DIR "/sample-data/rtos.txt";
-    assert_int_equal(pv_input_capture(regular, &a), ENOTSUP);
+    assert_int_equal(pv_input_capture(regular, &a, NULL), ENOTSUP);
     assert_false(pv_input_is_stream(regular));
     assert_int_equal(pv_input_temp_copy(regular, &tmp), 0);
     assert_null(tmp);
