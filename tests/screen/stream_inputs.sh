@@ -37,6 +37,15 @@ for s in "${samples[@]}"; do
   expect_screen "$s: process substitution" "$got" "$want"
 done
 
+# :stats loads the file again over the markers' window: from a pipe, that
+# second load reads the kept copy (the pipe is empty by then).
+printf '%s\n' Shift-Tab 'j j j j' Tab ':goto 11<Enter>' m ':goto 201<Enter>' M ':stats<Enter>' \
+  > "$TMP/keys"
+want=$(dump "$TMP/in/rtos.txt" "$TMP/in/rtos.txt")
+expect_contains "range statistics shown" "$want" "[statistics "
+got=$(cat "$SAMPLES/rtos.txt" | dump /dev/stdin -)
+expect_screen "range statistics of a pipe" "$got" "$want"
+
 # A real terminal: data on stdin, keys from the terminal.
 file=$SAMPLES/plist-func-timing.txt
 pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c 'cat $file | $PROFVIEW -; echo exit=\$?; sleep 60'"
