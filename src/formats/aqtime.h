@@ -139,6 +139,16 @@ typedef struct aq_table {
     aq_value *cells;    /* row-major, row_count * col_count */
     size_t *row_no;     /* 1-based position in the table, for messages */
     pv_strpool pool;
+    /* Built once after reading (docs/aqtime.md, Scale): the rows grouped by
+     * INST_ID, so that a result set finds its rows without a table scan. */
+    size_t inst_count;
+    int64_t *insts;       /* the distinct INST_IDs, ascending */
+    size_t *inst_start;   /* inst_count + 1 offsets into inst_rows */
+    uint32_t *inst_rows;  /* rows of insts[k] at inst_start[k].., table order */
+    /* Derived once per table, not per view: the type of an extra column and
+     * whether a column holds any integer. */
+    pv_type *col_type;
+    bool *col_any_int;
 } aq_table;
 
 typedef struct aq_db {
@@ -168,6 +178,10 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out);
 /* Text of a cell (numbers are written in decimal into `tmp`); NULL when absent. */
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size);
 int64_t aq_inst(const aq_table *t, size_t row);
+/* Does the table hold rows of this INST_ID? */
+bool aq_has_inst(const aq_table *t, int64_t inst);
+/* The type an extra column of the table is shown with (derived at load). */
+pv_type aq_column_type(const aq_table *t, size_t col);
 
 /* Rows of one result set, in table order. */
 typedef struct aq_sel {

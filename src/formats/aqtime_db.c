@@ -122,14 +122,35 @@ int64_t aq_inst(const aq_table *t, size_t row)
     return t->cells[row * t->col_count + t->inst_col].v.i;
 }
 
+/* Position of `inst` among the table's distinct INST_IDs, or AQ_NONE. */
+static size_t aq_inst_group(const aq_table *t, int64_t inst)
+{
+    size_t lo = 0, hi = t->inst_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->insts[mid] < inst)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->inst_count && t->insts[lo] == inst ? lo : AQ_NONE;
+}
+
+bool aq_has_inst(const aq_table *t, int64_t inst)
+{
+    return aq_inst_group(t, inst) != AQ_NONE;
+}
+
 void aq_select(aq_sel *s, aq_table *t, int64_t inst)
 {
     s->t = t;
     s->n = 0;
-    s->rows = pv_xmalloc((t->row_count ? t->row_count : 1) * sizeof *s->rows);
-    for (size_t r = 0; r < t->row_count; r++)
-        if (aq_inst(t, r) == inst)
-            s->rows[s->n++] = r;
+    size_t g = aq_inst_group(t, inst);
+    size_t n = g == AQ_NONE ? 0 : t->inst_start[g + 1] - t->inst_start[g];
+    s->rows = pv_xmalloc((n ? n : 1) * sizeof *s->rows);
+    for (size_t k = 0; k < n; k++)
+        s->rows[k] = t->inst_rows[t->inst_start[g] + k];
+    s->n = n;
 }
 
 void aq_sel_free(aq_sel *s)
@@ -345,19 +366,9 @@ static void aq_column_names(const char *name, char **id, char **title)
     pv_buf_free(&t);
 }
 
-static pv_type aq_column_type(const aq_table *t, size_t col)
+pv_type aq_column_type(const aq_table *t, size_t col)
 {
-    bool any_real = false;
-    for (size_t r = 0; r < t->row_count; r++) {
-        const aq_value *v = aq_cell(t, r, col);
-        if (v->kind == AQ_V_TEXT)
-            return PV_TYPE_STRING;
-        if (v->kind == AQ_V_REAL && v->v.f != floor(v->v.f))
-            any_real = true;
-    }
-    if (t->col_text[col])
-        return PV_TYPE_STRING;
-    return any_real ? PV_TYPE_FLOAT : PV_TYPE_INT;
+    return t->col_type && col < t->col_count ? t->col_type[col] : PV_TYPE_STRING;
 }
 
 void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_column *cols,
@@ -477,6 +488,11 @@ static void aq_db_free(void *p)
         free(tab->col_text);
         free(tab->cells);
         free(tab->row_no);
+        free(tab->insts);
+        free(tab->inst_start);
+        free(tab->inst_rows);
+        free(tab->col_type);
+        free(tab->col_any_int);
         free(tab->db_name);
         pv_strpool_free(&tab->pool);
     }
@@ -707,6 +723,109 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
     sqlite3_finalize(st);
 }
 
+typedef struct aq_inst_pair {
+    int64_t id;
+    size_t group;
+} aq_inst_pair;
+
+static int aq_inst_pair_cmp(const void *a, const void *b)
+{
+    const aq_inst_pair *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Groups the rows by INST_ID and derives the column types, once per table
+ * (docs/aqtime.md, Scale): result sets then find their rows by a binary
+ * search instead of a table scan each.  Rows of one INST_ID usually come in
+ * runs, so the last group is tried before the map. */
+static void aq_index_table(aq_table *t)
+{
+    size_t n = t->row_count;
+    pv_hashmap m;
+    pv_hashmap_init(&m);
+    int64_t *ids = NULL;
+    size_t id_count = 0, id_cap = 0;
+    size_t *counts = NULL, counts_cap = 0;
+    uint32_t *group = pv_xmalloc((n ? n : 1) * sizeof *group);
+    int64_t last = 0;
+    uint32_t last_group = UINT32_MAX;
+    for (size_t r = 0; r < n; r++) {
+        int64_t id = aq_inst(t, r);
+        uint32_t gi;
+        if (last_group != UINT32_MAX && id == last) {
+            gi = last_group;
+        } else if (!pv_hashmap_get(&m, (uint64_t)id, &gi)) {
+            gi = (uint32_t)id_count;
+            ids = pv_xgrow(ids, &id_cap, id_count + 1, sizeof *ids);
+            size_t cc = counts_cap;
+            counts = pv_xgrow(counts, &cc, id_count + 1, sizeof *counts);
+            counts_cap = cc;
+            ids[id_count] = id;
+            counts[id_count] = 0;
+            id_count++;
+            pv_hashmap_put(&m, (uint64_t)id, gi);
+        }
+        last = id;
+        last_group = gi;
+        group[r] = gi;
+        counts[gi]++;
+    }
+    pv_hashmap_free(&m);
+    /* The distinct INST_IDs ascending, each with its group (first-seen order). */
+    aq_inst_pair *pairs = pv_xmalloc((id_count ? id_count : 1) * sizeof *pairs);
+    for (size_t k = 0; k < id_count; k++)
+        pairs[k] = (aq_inst_pair){ids[k], k};
+    qsort(pairs, id_count, sizeof *pairs, aq_inst_pair_cmp);
+    t->inst_count = id_count;
+    t->insts = pv_xmalloc((id_count ? id_count : 1) * sizeof *t->insts);
+    t->inst_start = pv_xmalloc((id_count + 1) * sizeof *t->inst_start);
+    size_t *next = pv_xmalloc((id_count ? id_count : 1) * sizeof *next);
+    size_t at = 0;
+    for (size_t k = 0; k < id_count; k++) {
+        t->insts[k] = pairs[k].id;
+        t->inst_start[k] = at;
+        next[pairs[k].group] = at;
+        at += counts[pairs[k].group];
+    }
+    t->inst_start[id_count] = at;
+    t->inst_rows = pv_xmalloc((n ? n : 1) * sizeof *t->inst_rows);
+    for (size_t r = 0; r < n; r++)
+        t->inst_rows[next[group[r]]++] = (uint32_t)r;
+    free(next);
+    free(pairs);
+    free(group);
+    free(counts);
+    free(ids);
+
+    /* Column types of extra columns: text anywhere makes a string column, a
+     * fractional number a float one, else integers. */
+    size_t nc = t->col_count;
+    t->col_type = pv_xmalloc((nc ? nc : 1) * sizeof *t->col_type);
+    t->col_any_int = pv_xcalloc(nc ? nc : 1, sizeof *t->col_any_int);
+    bool *any_text = pv_xcalloc(nc ? nc : 1, sizeof *any_text);
+    bool *any_real = pv_xcalloc(nc ? nc : 1, sizeof *any_real);
+    for (size_t r = 0; r < n; r++) {
+        const aq_value *row = &t->cells[r * nc];
+        for (size_t c = 0; c < nc; c++) {
+            switch (row[c].kind) {
+            case AQ_V_TEXT: any_text[c] = true; break;
+            case AQ_V_INT: t->col_any_int[c] = true; break;
+            case AQ_V_REAL:
+                if (row[c].v.f != floor(row[c].v.f))
+                    any_real[c] = true;
+                break;
+            default: break;
+            }
+        }
+    }
+    for (size_t c = 0; c < nc; c++)
+        t->col_type[c] = any_text[c] || t->col_text[c] ? PV_TYPE_STRING
+                         : any_real[c]                ? PV_TYPE_FLOAT
+                                                      : PV_TYPE_INT;
+    free(any_text);
+    free(any_real);
+}
+
 static char *aq_uri(const char *path)
 {
     pv_buf b;
@@ -854,14 +973,8 @@ static void aq_set_profilers(aq_db *a, int64_t inst, bool out[AQ_PROF_COUNT])
 {
     for (size_t p = 0; p < AQ_PROF_COUNT; p++) {
         out[p] = false;
-        for (size_t k = 0; k < 3 && !out[p]; k++) {
-            aq_table *t = &a->tables[aq_profiler_main[p][k]];
-            for (size_t r = 0; r < t->row_count; r++)
-                if (aq_inst(t, r) == inst) {
-                    out[p] = true;
-                    break;
-                }
-        }
+        for (size_t k = 0; k < 3 && !out[p]; k++)
+            out[p] = aq_has_inst(&a->tables[aq_profiler_main[p][k]], inst);
     }
 }
 
@@ -983,27 +1096,25 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
             continue;
         }
         aq_read_table(f, db, (aq_table_id)t, tab);
+        aq_index_table(tab);
     }
     sqlite3_close(db);
 
     /* One result set per INSTANCES row (FORMATS.md §5). */
     aq_table *inst = &a->tables[AQ_T_INSTANCES];
-    int64_t *seen = NULL;
-    size_t seen_count = 0, seen_cap = 0;
+    pv_hashmap seen;
+    pv_hashmap_init(&seen);
     size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
            cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
     for (size_t r = 0; r < inst->row_count; r++) {
         int64_t id = aq_inst(inst, r);
-        bool dup = false;
-        for (size_t k = 0; k < seen_count; k++)
-            dup = dup || seen[k] == id;
-        if (dup) {
+        uint32_t dummy;
+        if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
             pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
                     "first row is used", f->path, inst->db_name, inst->row_no[r], id);
             continue;
         }
-        seen = pv_xgrow(seen, &seen_cap, seen_count + 1, sizeof *seen);
-        seen[seen_count++] = id;
+        pv_hashmap_put(&seen, (uint64_t)id, 1);
         char t1[64], t2[64], t3[64], capbuf[64];
         const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
         if (!caption) {
@@ -1022,19 +1133,17 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         aq_table *tab = &a->tables[t];
         if (t == AQ_T_INSTANCES || t == AQ_T_RELATIONS)
             continue;
-        for (size_t r = 0; r < tab->row_count; r++) {
-            int64_t id = aq_inst(tab, r);
-            bool known = false;
-            for (size_t k = 0; k < seen_count && !known; k++)
-                known = seen[k] == id;
-            for (size_t k = 0; k < orphan_count && !known; k++)
-                known = orphans[k] == id;
-            if (!known) {
-                orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
-                orphans[orphan_count++] = id;
-            }
+        for (size_t k = 0; k < tab->inst_count; k++) {
+            int64_t id = tab->insts[k];
+            uint32_t dummy;
+            if (pv_hashmap_get(&seen, (uint64_t)id, &dummy))
+                continue;
+            pv_hashmap_put(&seen, (uint64_t)id, 2);
+            orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
+            orphans[orphan_count++] = id;
         }
     }
+    pv_hashmap_free(&seen);
     if (orphan_count)
         qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
     for (size_t k = 0; k < orphan_count; k++) {
@@ -1045,7 +1154,6 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false);
     }
     free(orphans);
-    free(seen);
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);

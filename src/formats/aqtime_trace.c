@@ -176,10 +176,7 @@ static size_t aq_routine_ref_col(const aq_table *t, const char **name)
     size_t a = aq_col(t, "COL_ROUTINE_NAME"), b = aq_col(t, "COL_RECID");
     size_t pick = a;
     if (a != AQ_NONE && b != AQ_NONE) {
-        bool any = false;
-        for (size_t r = 0; r < t->row_count && !any; r++)
-            any = aq_cell(t, r, a)->kind == AQ_V_INT;
-        if (!any)
+        if (!t->col_any_int || !t->col_any_int[a])
             pick = b;
     } else if (a == AQ_NONE) {
         pick = b;
