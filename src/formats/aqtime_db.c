@@ -55,17 +55,105 @@ size_t aq_col2(const aq_table *t, const char *a, const char *b)
     return c != AQ_NONE ? c : aq_col(t, b);
 }
 
-const aq_value *aq_cell(const aq_table *t, size_t row, size_t col)
+aq_value aq_cell(const aq_table *t, size_t row, size_t col)
 {
-    static const aq_value null_value = {{0}, AQ_V_NULL};
+    aq_value v = {{0}, AQ_V_NULL};
     if (col == AQ_NONE || row >= t->row_count || col >= t->col_count)
-        return &null_value;
-    return &t->cells[row * t->col_count + col];
+        return v;
+    const aq_colstore *cs = &t->cols[col];
+    if (cs->kind == AQ_COL_VAL)
+        return ((const aq_value *)cs->data)[row];
+    if (cs->nulls && (cs->nulls[row >> 3] >> (row & 7)) & 1)
+        return v;
+    v.kind = AQ_V_INT;
+    v.v.i = cs->kind == AQ_COL_I32 ? ((const int32_t *)cs->data)[row]
+                                   : ((const int64_t *)cs->data)[row];
+    return v;
+}
+
+/* Makes room for one more row in every column. */
+static void aq_table_grow(aq_table *t)
+{
+    if (t->row_count < t->row_cap)
+        return;
+    size_t cap = t->row_cap < 1024 ? 1024 : t->row_cap * 2;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
+        cs->data = pv_xrealloc(cs->data, cap * w);
+        if (cs->nulls) {
+            cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
+            memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
+        }
+    }
+    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    t->row_cap = cap;
+}
+
+/* Widens an integer column to 64 bits or to cells. */
+static void aq_col_widen(aq_table *t, aq_colstore *cs, uint8_t kind)
+{
+    size_t n = t->row_count, cap = t->row_cap;
+    if (kind == AQ_COL_I64) {
+        int64_t *d = pv_xmalloc(cap * sizeof *d);
+        const int32_t *o = cs->data;
+        for (size_t r = 0; r < n; r++)
+            d[r] = o[r];
+        free(cs->data);
+        cs->data = d;
+        cs->kind = AQ_COL_I64;
+        return;
+    }
+    aq_value *d = pv_xmalloc(cap * sizeof *d);
+    for (size_t r = 0; r < n; r++) {
+        d[r] = aq_cell(t, r, (size_t)(cs - t->cols));
+    }
+    free(cs->data);
+    free(cs->nulls);
+    cs->data = d;
+    cs->nulls = NULL;
+    cs->null_count = 0;
+    cs->kind = AQ_COL_VAL;
+}
+
+/* Appends a row of cells (the table has room: aq_table_grow). */
+static void aq_table_store(aq_table *t, const aq_value *row)
+{
+    size_t r = t->row_count;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        const aq_value *v = &row[c];
+        if (cs->kind != AQ_COL_VAL && (v->kind == AQ_V_REAL || v->kind == AQ_V_TEXT))
+            aq_col_widen(t, cs, AQ_COL_VAL);
+        else if (cs->kind == AQ_COL_I32 && v->kind == AQ_V_INT &&
+                 (v->v.i < INT32_MIN || v->v.i > INT32_MAX))
+            aq_col_widen(t, cs, AQ_COL_I64);
+        switch (cs->kind) {
+        case AQ_COL_VAL: ((aq_value *)cs->data)[r] = *v; break;
+        case AQ_COL_I32:
+        case AQ_COL_I64: {
+            int64_t i = v->kind == AQ_V_INT ? v->v.i : 0;
+            if (cs->kind == AQ_COL_I32)
+                ((int32_t *)cs->data)[r] = (int32_t)i;
+            else
+                ((int64_t *)cs->data)[r] = i;
+            if (v->kind == AQ_V_NULL) {
+                if (!cs->nulls)
+                    cs->nulls = pv_xcalloc(t->row_cap / 8, 1);
+                cs->nulls[r >> 3] |= (uint8_t)(1u << (r & 7));
+                cs->null_count++;
+            }
+            break;
+        }
+        }
+    }
+    t->row_count++;
 }
 
 bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     if (v->kind == AQ_V_INT) {
         *out = v->v.i;
         return true;
@@ -79,7 +167,8 @@ bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out)
 
 bool aq_real(const aq_table *t, size_t row, size_t col, double *out)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     if (v->kind == AQ_V_INT) {
         *out = (double)v->v.i;
         return true;
@@ -97,7 +186,8 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out)
 {
     if (aq_int(t, row, col, out))
         return true;
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     aq_value parsed;
     if (v->kind != AQ_V_TEXT || !aq_parse_number(pv_strpool_get(&t->pool, v->v.s), &parsed) ||
         parsed.kind != AQ_V_INT)
@@ -108,7 +198,8 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out)
 
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     switch (v->kind) {
     case AQ_V_TEXT: return pv_strpool_get(&t->pool, v->v.s);
     case AQ_V_INT: snprintf(tmp, tmp_size, "%" PRId64, v->v.i); return tmp;
@@ -119,7 +210,7 @@ const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t
 
 int64_t aq_inst(const aq_table *t, size_t row)
 {
-    return t->cells[row * t->col_count + t->inst_col].v.i;
+    return aq_cell(t, row, t->inst_col).v.i;
 }
 
 /* Position of `inst` among the table's distinct INST_IDs, or AQ_NONE. */
@@ -146,16 +237,12 @@ void aq_select(aq_sel *s, aq_table *t, int64_t inst)
     s->t = t;
     s->n = 0;
     size_t g = aq_inst_group(t, inst);
-    size_t n = g == AQ_NONE ? 0 : t->inst_start[g + 1] - t->inst_start[g];
-    s->rows = pv_xmalloc((n ? n : 1) * sizeof *s->rows);
-    for (size_t k = 0; k < n; k++)
-        s->rows[k] = t->inst_rows[t->inst_start[g] + k];
-    s->n = n;
+    s->rows = g == AQ_NONE ? NULL : t->inst_rows + t->inst_start[g];
+    s->n = g == AQ_NONE ? 0 : t->inst_start[g + 1] - t->inst_start[g];
 }
 
 void aq_sel_free(aq_sel *s)
 {
-    free(s->rows);
     s->rows = NULL;
     s->n = 0;
 }
@@ -269,7 +356,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 "table %s: %zu of %zu rows have a %s that matches no %s of %s (first: row %zu, "
                 "value %" PRId64 "); those links are left empty",
                 child->t->name, wanted - best_count, wanted, child_col_name, readings[best],
-                parent->t->name, child->t->row_no[child->rows[first_bad]], first_bad_value);
+                parent->t->name, aq_row_no(child->t, child->rows[first_bad]), first_bad_value);
     return out;
 }
 
@@ -324,7 +411,7 @@ const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tm
     size_t col = aq_col2(meta->t, "COL_ROUTINE_NAME", "COL_ROUTINENAME");
     /* Reference Count spells it COL_ROUTINENAME; prefer a column holding text. */
     size_t alt = aq_col(meta->t, "COL_ROUTINENAME");
-    if (alt != AQ_NONE && aq_cell(meta->t, meta->rows[pos], alt)->kind != AQ_V_NULL)
+    if (alt != AQ_NONE && aq_cell(meta->t, meta->rows[pos], alt).kind != AQ_V_NULL)
         col = alt;
     return aq_text(meta->t, meta->rows[pos], col, tmp, tmp_size);
 }
@@ -428,7 +515,7 @@ void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
     for (size_t e = 0; e < vb->extra_count; e++) {
         size_t col = vb->fixed + e;
         size_t sc = vb->extra_src[e];
-        const aq_value *val = aq_cell(vb->src, src_row, sc);
+        aq_value val = aq_cell(vb->src, src_row, sc);
         char tmp[64];
         switch (v->columns[col].type) {
         case PV_TYPE_STRING: {
@@ -445,7 +532,7 @@ void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
         }
         default: {
             int64_t i;
-            if (val->kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
+            if (val.kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
                 pv_table_set_int(vb->t, row, col, i);
             break;
         }
@@ -486,7 +573,11 @@ static void aq_db_free(void *p)
         free(tab->col_names);
         free(tab->col_known);
         free(tab->col_text);
-        free(tab->cells);
+        for (size_t c = 0; tab->cols && c < tab->col_count; c++) {
+            free(tab->cols[c].data);
+            free(tab->cols[c].nulls);
+        }
+        free(tab->cols);
         free(tab->row_no);
         free(tab->insts);
         free(tab->inst_start);
@@ -601,6 +692,7 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
     t->col_names = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_names);
     t->col_known = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_known);
     t->col_text = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_text);
+    t->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->cols);
     t->inst_col = AQ_NONE;
     for (size_t c = 0; c < t->col_count; c++) {
         const char *n = sqlite3_column_name(st, (int)c);
@@ -638,20 +730,14 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
     }
     size_t id_col = aq_col(t, "ID");
     size_t row_no = 0;
+    aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
     size_t dropped = 0, first_dropped = 0;
     for (;;) {
         rc = sqlite3_step(st);
         if (rc != SQLITE_ROW)
             break;
         row_no++;
-        if (t->row_count == t->row_cap) {
-            size_t cap = t->row_cap;
-            t->cells = pv_xgrow(t->cells, &cap, t->row_count + 1, t->col_count * sizeof *t->cells);
-            cap = t->row_cap;
-            t->row_no = pv_xgrow(t->row_no, &cap, t->row_count + 1, sizeof *t->row_no);
-            t->row_cap = cap;
-        }
-        aq_value *row = &t->cells[t->row_count * t->col_count];
+        aq_value *row = rowbuf;
         for (size_t c = 0; c < t->col_count; c++) {
             aq_value *v = &row[c];
             v->kind = AQ_V_NULL;
@@ -711,9 +797,11 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
                 first_dropped = row_no;
             continue;
         }
-        t->row_no[t->row_count] = row_no;
-        t->row_count++;
+        aq_table_grow(t);
+        t->row_no[t->row_count] = (uint32_t)row_no;
+        aq_table_store(t, row);
     }
+    free(rowbuf);
     if (dropped)
         pv_warn(&f->diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
                 "are ignored", f->path, t->db_name, dropped, first_dropped);
@@ -804,14 +892,19 @@ static void aq_index_table(aq_table *t)
     t->col_any_int = pv_xcalloc(nc ? nc : 1, sizeof *t->col_any_int);
     bool *any_text = pv_xcalloc(nc ? nc : 1, sizeof *any_text);
     bool *any_real = pv_xcalloc(nc ? nc : 1, sizeof *any_real);
-    for (size_t r = 0; r < n; r++) {
-        const aq_value *row = &t->cells[r * nc];
-        for (size_t c = 0; c < nc; c++) {
-            switch (row[c].kind) {
+    for (size_t c = 0; c < nc; c++) {
+        const aq_colstore *cs = &t->cols[c];
+        if (cs->kind != AQ_COL_VAL) {
+            t->col_any_int[c] = cs->null_count < n;
+            continue;
+        }
+        const aq_value *v = cs->data;
+        for (size_t r = 0; r < n; r++) {
+            switch (v[r].kind) {
             case AQ_V_TEXT: any_text[c] = true; break;
             case AQ_V_INT: t->col_any_int[c] = true; break;
             case AQ_V_REAL:
-                if (row[c].v.f != floor(row[c].v.f))
+                if (v[r].v.f != floor(v[r].v.f))
                     any_real[c] = true;
                 break;
             default: break;
@@ -1111,7 +1204,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         uint32_t dummy;
         if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
             pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
-                    "first row is used", f->path, inst->db_name, inst->row_no[r], id);
+                    "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
             continue;
         }
         pv_hashmap_put(&seen, (uint64_t)id, 1);

@@ -300,7 +300,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         if (lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == pno)
             ft->call_parent[i] = keys[lo].pos;
         else if (unresolved++ == 0)
-            first_unresolved = t->row_no[ft->calls.rows[i]];
+            first_unresolved = aq_row_no(t, ft->calls.rows[i]);
     }
     if (unresolved)
         aq_warn(c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
@@ -360,7 +360,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
             ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
         }
         if (!ok && next_bad++ == 0)
-            first_next_bad = t->row_no[row];
+            first_next_bad = aq_row_no(t, row);
     }
     free(keys);
     if (next_bad)
@@ -404,7 +404,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
             if (cycles++ == 0)
                 aq_warn(c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
                         "there and the call is shown at the top", t->name,
-                        t->row_no[ft->calls.rows[x]]);
+                        aq_row_no(t, ft->calls.rows[x]));
             ft->call_parent[x] = AQ_NONE;
             start = x;
         }
@@ -569,7 +569,7 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
         for (size_t k = 0; k < PV_ARRAY_LEN(own); k++) {
             bool meta_has = m != AQ_NONE &&
                             aq_cell(ft->meta.t, ft->meta.rows[m],
-                                    aq_col(ft->meta.t, own[k].name))->kind != AQ_V_NULL;
+                                    aq_col(ft->meta.t, own[k].name)).kind != AQ_V_NULL;
             const aq_sel *from = meta_has ? &ft->meta : &ft->routines;
             size_t pos = meta_has ? m : i;
             size_t fc = aq_col(from->t, own[k].name);
@@ -720,7 +720,7 @@ static pv_view *aq_ft_call_stack(aq_ft *ft, size_t route)
                    {CS_SOURCE, "COL_SOURCE_FILE", true},
                    {CS_LINE, "COL_SOURCE_LINE", false}};
         for (size_t j = 0; j < PV_ARRAY_LEN(own); j++) {
-            bool has = aq_cell(t, src, aq_col(t, own[j].name))->kind != AQ_V_NULL;
+            bool has = aq_cell(t, src, aq_col(t, own[j].name)).kind != AQ_V_NULL;
             const aq_sel *from = has ? &ft->stacks : &ft->meta;
             size_t pos = has ? i : m;
             if (own[j].text)
