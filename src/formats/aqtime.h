@@ -159,6 +159,7 @@ typedef struct aq_table {
      * whether a column holds any integer. */
     pv_type *col_type;
     bool *col_any_int;
+    bool *col_all_text; /* every cell that is not NULL is text */
 } aq_table;
 
 typedef struct aq_db {

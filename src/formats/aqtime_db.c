@@ -584,6 +584,7 @@ static void aq_db_free(void *p)
         free(tab->inst_rows);
         free(tab->col_type);
         free(tab->col_any_int);
+        free(tab->col_all_text);
         free(tab->db_name);
         pv_strpool_free(&tab->pool);
     }
@@ -890,16 +891,21 @@ static void aq_index_table(aq_table *t)
     size_t nc = t->col_count;
     t->col_type = pv_xmalloc((nc ? nc : 1) * sizeof *t->col_type);
     t->col_any_int = pv_xcalloc(nc ? nc : 1, sizeof *t->col_any_int);
+    t->col_all_text = pv_xcalloc(nc ? nc : 1, sizeof *t->col_all_text);
     bool *any_text = pv_xcalloc(nc ? nc : 1, sizeof *any_text);
     bool *any_real = pv_xcalloc(nc ? nc : 1, sizeof *any_real);
     for (size_t c = 0; c < nc; c++) {
         const aq_colstore *cs = &t->cols[c];
         if (cs->kind != AQ_COL_VAL) {
             t->col_any_int[c] = cs->null_count < n;
+            t->col_all_text[c] = !t->col_any_int[c];
             continue;
         }
         const aq_value *v = cs->data;
+        t->col_all_text[c] = true;
         for (size_t r = 0; r < n; r++) {
+            if (v[r].kind == AQ_V_INT || v[r].kind == AQ_V_REAL)
+                t->col_all_text[c] = false;
             switch (v[r].kind) {
             case AQ_V_TEXT: any_text[c] = true; break;
             case AQ_V_INT: t->col_any_int[c] = true; break;
