@@ -303,12 +303,17 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             continue;
         pv_hashmap m;
         aq_keymap(&m, parent, pcol);
+        /* The first reading's links are kept: when it wins (the usual case)
+         * the rows are not looked up again. */
         for (size_t i = 0; i < child->n; i++) {
             int64_t k;
             size_t pos;
             if (aq_int(child->t, child->rows[i], child_col, &k) && k >= 0 &&
-                aq_keymap_get(&m, k, &pos))
+                aq_keymap_get(&m, k, &pos)) {
                 counts[r]++;
+                if (r == 0)
+                    out[i] = pos;
+            }
         }
         if (best == AQ_NONE || counts[r] > best_count) {
             best = r;
@@ -322,23 +327,35 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 readings[0], child_col_name);
         return out;
     }
-    pv_hashmap m;
-    aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
     size_t first_bad = AQ_NONE;
     int64_t first_bad_value = 0;
-    for (size_t i = 0; i < child->n; i++) {
-        int64_t k;
-        size_t pos;
-        if (!aq_int(child->t, child->rows[i], child_col, &k) || k < 0)
-            continue;
-        if (aq_keymap_get(&m, k, &pos))
-            out[i] = pos;
-        else if (first_bad == AQ_NONE) {
-            first_bad = i;
-            first_bad_value = k;
+    if (best == 0) {
+        for (size_t i = 0; i < child->n && best_count < wanted; i++) {
+            int64_t k;
+            if (out[i] == AQ_NONE && aq_int(child->t, child->rows[i], child_col, &k) && k >= 0) {
+                first_bad = i;
+                first_bad_value = k;
+                break;
+            }
         }
+    } else {
+        pv_hashmap m;
+        aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
+        for (size_t i = 0; i < child->n; i++) {
+            int64_t k;
+            size_t pos;
+            out[i] = AQ_NONE;
+            if (!aq_int(child->t, child->rows[i], child_col, &k) || k < 0)
+                continue;
+            if (aq_keymap_get(&m, k, &pos))
+                out[i] = pos;
+            else if (first_bad == AQ_NONE) {
+                first_bad = i;
+                first_bad_value = k;
+            }
+        }
+        pv_hashmap_free(&m);
     }
-    pv_hashmap_free(&m);
     if (reading_count > 1) {
         pv_buf b;
         pv_buf_init(&b);
@@ -769,8 +786,6 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
         /* docs/formats.md §5: text where the seed documents a number is reported
          * (table, row, column) and the cell is left empty. */
         char idtxt[32] = "";
-        if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
-            snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
         for (size_t c = 0; c < t->col_count; c++) {
             aq_value *v = &row[c];
             if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
@@ -781,6 +796,8 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
             pv_buf esc;
             pv_buf_init(&esc);
             pv_escape_controls(&esc, s, strnlen(s, 60));
+            if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
+                snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
             pv_warn(&f->diag,
                     "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
                     "empty",

@@ -10,6 +10,23 @@
 
 #include "aqtime.h"
 
+#define AQ_NONE32 UINT32_MAX
+
+static inline size_t aq_u32_pos(uint32_t v)
+{
+    return v == AQ_NONE32 ? AQ_NONE : v;
+}
+
+/* A link of positions in 32 bits (the positions of one table's rows). */
+static uint32_t *aq_narrow(size_t *link, size_t n)
+{
+    uint32_t *out = pv_xmalloc((n ? n : 1) * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = link[i] == AQ_NONE ? AQ_NONE32 : (uint32_t)link[i];
+    free(link);
+    return out;
+}
+
 /* Readings of links whose key the seed contradicts (docs/formats.md §5). */
 static const char *const aq_id_then_rec[] = {"ID", "REC_ID"};
 static const char *const aq_id_only[] = {"ID"};
@@ -17,9 +34,10 @@ static const char *const aq_id_only[] = {"ID"};
 typedef struct aq_ft {
     aq_ctx c; /* copy; c.f and c.set are valid during the load only */
     aq_sel threads, calls, meta, routines, routes, stacks, lines, enter, exit, mparams;
-    size_t *call_thread;  /* call -> thread pos */
-    size_t *call_meta;    /* call -> meta pos */
-    size_t *call_parent;  /* call -> parent call pos (after cycles are broken) */
+    /* per call, 32 bits each (docs/aqtime.md, Scale); AQ_NONE32: none */
+    uint32_t *call_thread; /* call -> thread pos */
+    uint32_t *call_meta;   /* call -> meta pos */
+    uint32_t *call_parent; /* call -> parent call pos (after cycles are broken) */
     size_t col_own, col_wc; /* COL__S, COL__S_WITH_CHILDREN of the calls */
     size_t *routine_meta; /* routines pos -> meta pos */
     size_t *meta_routine; /* meta pos -> routines pos */
@@ -195,9 +213,9 @@ static pv_view *aq_ft_parameters(aq_ft *ft, bool on_exit, size_t call);
 /* ---- call trace */
 
 typedef struct aq_call_key {
-    size_t thread;
     int64_t rec;
-    size_t pos;
+    uint32_t thread; /* AQ_NONE32: none */
+    uint32_t pos;
 } aq_call_key;
 
 static int aq_call_key_cmp(const void *a, const void *b)
@@ -273,7 +291,7 @@ static void aq_ct_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
     out->type = v->columns[col].type;
     out->present = false;
     out->v.u = 0;
-    size_t m = ft->call_meta[call];
+    size_t m = aq_u32_pos(ft->call_meta[call]);
     switch (col) {
     case CT_ID:
         out->present = aq_int(t, src, cv->col_id, &out->v.i);
@@ -295,8 +313,8 @@ static void aq_ct_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
         out->v.i = cv->depth[row];
         return;
     case CT_THREAD:
-        if (ft->call_thread[call] != AQ_NONE)
-            out->present = aq_int(ft->threads.t, ft->threads.rows[ft->call_thread[call]],
+        if (aq_u32_pos(ft->call_thread[call]) != AQ_NONE)
+            out->present = aq_int(ft->threads.t, ft->threads.rows[aq_u32_pos(ft->call_thread[call])],
                                   cv->col_os, &out->v.i);
         return;
     case CT_TIME:
@@ -497,16 +515,21 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     for (size_t i = 0; i < n; i++) {
         int64_t rec;
         if (aq_int(t, ft->calls.rows[i], col_rec, &rec))
-            keys[nkeys++] = (aq_call_key){ft->call_thread[i], rec, i};
+            keys[nkeys++] = (aq_call_key){rec, ft->call_thread[i], (uint32_t)i};
     }
-    qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
+    /* Calls usually come thread by thread in REC_ID order: no sort then. */
+    bool sorted = true;
+    for (size_t k = 1; k < nkeys && sorted; k++)
+        sorted = aq_call_key_cmp(&keys[k - 1], &keys[k]) < 0;
+    if (!sorted)
+        qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
     size_t unresolved = 0, first_unresolved = 0;
     for (size_t i = 0; i < n; i++) {
-        ft->call_parent[i] = AQ_NONE;
+        ft->call_parent[i] = AQ_NONE32;
         int64_t pno;
         if (!aq_int(t, ft->calls.rows[i], col_pno, &pno) || pno < 0)
             continue;
-        aq_call_key probe = {ft->call_thread[i], pno, 0};
+        aq_call_key probe = {pno, ft->call_thread[i], 0};
         size_t lo = 0, hi = nkeys;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -516,7 +539,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 hi = mid;
         }
         if (lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == pno)
-            ft->call_parent[i] = keys[lo].pos;
+            ft->call_parent[i] = (uint32_t)keys[lo].pos;
         else if (unresolved++ == 0)
             first_unresolved = aq_row_no(t, ft->calls.rows[i]);
     }
@@ -531,8 +554,8 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     size_t ngroups = nthreads + 1 + n;
     uint32_t *group_start = pv_xcalloc(ngroups + 1, sizeof *group_start);
     for (size_t i = 0; i < n; i++) {
-        size_t p = ft->call_parent[i];
-        size_t th = ft->call_thread[i] == AQ_NONE ? nthreads : ft->call_thread[i];
+        size_t p = aq_u32_pos(ft->call_parent[i]);
+        size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
         group_start[(p == AQ_NONE ? th : nthreads + 1 + p) + 1]++;
     }
     for (size_t g = 0; g < ngroups; g++)
@@ -542,18 +565,23 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         uint32_t *fill = pv_xmalloc((ngroups ? ngroups : 1) * sizeof *fill);
         memcpy(fill, group_start, ngroups * sizeof *fill);
         for (size_t i = 0; i < n; i++) {
-            size_t p = ft->call_parent[i];
-            size_t th = ft->call_thread[i] == AQ_NONE ? nthreads : ft->call_thread[i];
+            size_t p = aq_u32_pos(ft->call_parent[i]);
+            size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
             members[fill[p == AQ_NONE ? th : nthreads + 1 + p]++] = (uint32_t)i;
         }
         free(fill);
     }
     aq_sib_ctx sib = {ft, cv->col_cno, cv->col_id};
     aq_sib = &sib;
-    for (size_t g = 0; g < ngroups; g++)
-        if (group_start[g + 1] - group_start[g] > 1)
-            qsort(members + group_start[g], group_start[g + 1] - group_start[g],
-                  sizeof *members, aq_sib_cmp);
+    for (size_t g = 0; g < ngroups; g++) {
+        uint32_t *m = members + group_start[g];
+        size_t count = group_start[g + 1] - group_start[g];
+        bool in_order = true;
+        for (size_t k = 1; k < count && in_order; k++)
+            in_order = aq_sib_cmp(&m[k - 1], &m[k]) < 0;
+        if (!in_order)
+            qsort(m, count, sizeof *members, aq_sib_cmp);
+    }
     aq_sib = NULL;
     size_t root_count = group_start[nthreads + 1];
 
@@ -573,7 +601,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 ok = !has_sibling && next < 0;
             if (!has_sibling && !ok) {
                 /* A last sibling may point at anything that is no call of its thread. */
-                aq_call_key probe = {ft->call_thread[members[k]], next, 0};
+                aq_call_key probe = {next, ft->call_thread[members[k]], 0};
                 size_t lo = 0, hi = nkeys;
                 while (lo < hi) {
                     size_t mid = lo + (hi - lo) / 2;
@@ -604,10 +632,12 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     uint32_t *row_of = pv_xmalloc(cap * sizeof *row_of);
     for (size_t i = 0; i < n; i++)
         row_of[i] = UINT32_MAX;
-    uint32_t *stack = pv_xmalloc(cap * sizeof *stack);
-    uint32_t *stack_next = pv_xmalloc(cap * sizeof *stack_next);
+    /* the stack grows with the depth; loop marks only when a loop is there */
+    size_t stack_cap = 64;
+    uint32_t *stack = pv_xmalloc(stack_cap * sizeof *stack);
+    uint32_t *stack_next = pv_xmalloc(stack_cap * sizeof *stack_next);
     size_t *active = pv_xcalloc(ft->meta.n + 1, sizeof *active);
-    uint32_t *walk_mark = pv_xcalloc(cap, sizeof *walk_mark);
+    uint32_t *walk_mark = NULL;
     size_t cycles = 0;
     size_t next_root = 0; /* index into members of the roots (first root_count entries) */
     size_t leftover = 0;
@@ -624,10 +654,12 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
             if (row_of[cand] != UINT32_MAX)
                 continue;
             /* Walk up to a call seen twice: that call closes a loop. */
+            if (!walk_mark)
+                walk_mark = pv_xcalloc(cap, sizeof *walk_mark);
             size_t x = cand;
             while (walk_mark[x] != cand + 1) {
                 walk_mark[x] = (uint32_t)(cand + 1);
-                size_t p = ft->call_parent[x];
+                size_t p = aq_u32_pos(ft->call_parent[x]);
                 if (p == AQ_NONE || row_of[p] != UINT32_MAX)
                     break;
                 x = p;
@@ -636,7 +668,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 aq_warn(c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
                         "there and the call is shown at the top", t->name,
                         aq_row_no(t, ft->calls.rows[x]));
-            ft->call_parent[x] = AQ_NONE;
+            ft->call_parent[x] = AQ_NONE32;
             start = x;
         }
         if (start == AQ_NONE)
@@ -653,7 +685,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 cv->parent[row] = depth > 0 ? row_of[stack[depth - 1]] : UINT32_MAX;
                 cv->depth[row] = (uint32_t)depth;
                 /* Aggregates for routines: recursion counted once. */
-                size_t m = ft->call_meta[call];
+                size_t m = aq_u32_pos(ft->call_meta[call]);
                 size_t mi = m == AQ_NONE ? ft->meta.n : m;
                 aq_routine_acc *a = &acc[mi];
                 a->calls++;
@@ -680,13 +712,18 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 }
             }
             if (child != AQ_NONE) {
+                if (depth + 1 == stack_cap) {
+                    stack_cap *= 2;
+                    stack = pv_xrealloc(stack, stack_cap * sizeof *stack);
+                    stack_next = pv_xrealloc(stack_next, stack_cap * sizeof *stack_next);
+                }
                 depth++;
                 stack[depth] = (uint32_t)child;
                 stack_next[depth] = 0;
                 continue;
             }
             /* exit */
-            size_t m = ft->call_meta[call];
+            size_t m = aq_u32_pos(ft->call_meta[call]);
             active[m == AQ_NONE ? ft->meta.n : m]--;
             if (depth == 0)
                 break;
@@ -1008,11 +1045,11 @@ static pv_view *aq_ft_callers(aq_ft *ft, size_t m, bool callees)
     size_t *order = pv_xmalloc(nm * sizeof *order);
     size_t order_n = 0;
     for (size_t i = 0; i < ft->calls.n; i++) {
-        size_t p = ft->call_parent[i];
+        size_t p = aq_u32_pos(ft->call_parent[i]);
         if (p == AQ_NONE)
             continue;
-        size_t me = callees ? ft->call_meta[p] : ft->call_meta[i];
-        size_t other = callees ? ft->call_meta[i] : ft->call_meta[p];
+        size_t me = callees ? aq_u32_pos(ft->call_meta[p]) : aq_u32_pos(ft->call_meta[i]);
+        size_t other = callees ? aq_u32_pos(ft->call_meta[i]) : aq_u32_pos(ft->call_meta[p]);
         if (me != m)
             continue;
         size_t slot = other == AQ_NONE ? ft->meta.n : other;
@@ -1182,10 +1219,12 @@ void aq_build_trace(aq_ctx *c)
     /* Links (docs/formats.md §5), always inside this INST_ID. */
     const char *rname;
     size_t rcol;
-    ft->call_thread = aq_link(c, &ft->calls, aq_col(ft->calls.t, "PARENT_ID"), "PARENT_ID",
-                              &ft->threads, aq_id_only, 1);
+    ft->call_thread = aq_narrow(aq_link(c, &ft->calls, aq_col(ft->calls.t, "PARENT_ID"),
+                                        "PARENT_ID", &ft->threads, aq_id_only, 1),
+                                ft->calls.n);
     rcol = aq_routine_ref_col(ft->calls.t, &rname);
-    ft->call_meta = aq_link(c, &ft->calls, rcol, rname, &ft->meta, aq_id_then_rec, 2);
+    ft->call_meta = aq_narrow(aq_link(c, &ft->calls, rcol, rname, &ft->meta, aq_id_then_rec, 2),
+                              ft->calls.n);
     ft->routine_meta = aq_link(c, &ft->routines, aq_col(ft->routines.t, "REC_ID"), "REC_ID",
                                &ft->meta, aq_id_then_rec, 2);
     ft->route_routine = aq_link(c, &ft->routes, aq_col(ft->routes.t, "PARENT_ID"), "PARENT_ID",
