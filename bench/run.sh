@@ -182,7 +182,7 @@ if command -v sqlite3 > /dev/null; then
   fi
   # profview's own SQLite export, when this build has it
   if "$pv" --help 2>&1 | grep -q '^  profview export'; then
-    measure "export" sh -c 'rm -f "$2"; "$0" export "$1" -o "$2"' "$pv" "$text_txt" "$data/.export.db"
+    measure "export" sh -c 'rm -f "$2"; "$0" export "$1" --format sqlite -o "$2"' "$pv" "$text_txt" "$data/.export.db"
     row "  profview export to SQLite ($(ratio "$med_s" "$import_s") of sqlite3 .import)" "$(mm)" "" ""
   else
     row "  profview export to SQLite" "not built" "" ""
