@@ -36,7 +36,7 @@ gen_aq=$build/pv_gen_aqtime
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
 
 # Which machine, and how busy it is (the figures depend on both).
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 mem_mb=$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 }' /proc/meminfo 2>/dev/null || echo "?")
 machine="$(uname -srm), ${cpu:-unknown CPU}, $(nproc) cores, ${mem_mb} MB"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
@@ -87,7 +87,7 @@ measure() {
   best_s= best_kb= best_cpu= all_s= med_s=
   for _ in $(seq "$runs"); do
     if ! /usr/bin/time -f "%e %M %U %S" -o "$data/.time" "$@" > "$data/.out" 2> "$data/.err"; then
-      echo "   $name: FAILED: $(grep -v '^Command exited' "$data/.err" | head -2)" >&2
+      echo "   $name: FAILED: $(grep -v '^Command exited' "$data/.err" | sed -n 1,2p)" >&2
       best_s=failed best_kb=- best_cpu=- med_s=failed
       return
     fi
@@ -181,7 +181,10 @@ if command -v sqlite3 > /dev/null; then
     row "  sqlite3 .import rows/s" "$(awk -v n="$csv_rows" -v t="$import_s" 'BEGIN { printf "%.2f M", (t > 0 ? n / t / 1e6 : 0) }')" "" ""
   fi
   # profview's own SQLite export, when this build has it
-  if "$pv" --help 2>&1 | grep -q '^  profview export'; then
+  # (the help is read whole first: grep -q closing the pipe early would
+  # fail the pipeline under pipefail)
+  help=$("$pv" --help 2>&1 || true)
+  if printf '%s\n' "$help" | grep '^  profview export' > /dev/null; then
     measure "export" sh -c 'rm -f "$2"; "$0" export "$1" --format sqlite -o "$2"' "$pv" "$text_txt" "$data/.export.db"
     row "  profview export to SQLite ($(ratio "$med_s" "$import_s") of sqlite3 .import)" "$(mm)" "" ""
   else
