@@ -1199,10 +1199,21 @@ static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
 static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
 {
     sqlite3 *db = NULL;
-    char *uri = aq_uri(f->path);
+    /* SQLite reads a path, not a pipe: a stream input goes through a private
+     * temporary copy, removed as soon as SQLite holds it open (immutable: it
+     * never opens the file again). */
+    char *tmp;
+    int err = pv_input_temp_copy(f->path, &tmp);
+    if (err) {
+        pv_error(&f->diag, "%s: cannot copy the input to a temporary file: %s", f->path,
+                 strerror(err));
+        return PV_LOAD_ERROR;
+    }
+    char *uri = aq_uri(tmp ? tmp : f->path);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                          NULL);
     free(uri);
+    pv_input_remove_temp(tmp);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
                  db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
