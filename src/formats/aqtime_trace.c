@@ -297,14 +297,44 @@ static size_t aq_ct_parent(const pv_view *v, size_t row)
     return p == UINT32_MAX ? PV_NO_ROW : p;
 }
 
-static void aq_ct_str(const aq_ct_view *cv, uint32_t off, pv_cell *out)
+/* Sets out to the string s (which outlives out). */
+static void aq_cell_set_str(pv_cell *out, const char *s)
 {
-    if (off == UINT32_MAX)
-        return;
-    const char *s = pv_strpool_get(&cv->pool, off);
     out->present = true;
     out->v.s.ptr = s;
     out->v.s.len = strlen(s);
+}
+
+static void aq_ct_str(const aq_ct_view *cv, uint32_t off, pv_cell *out)
+{
+    if (off != UINT32_MAX)
+        aq_cell_set_str(out, pv_strpool_get(&cv->pool, off));
+}
+
+/* The cell of extra column e, as aq_view_fill_extras would have written it. */
+static void aq_ct_extra_cell(const aq_ct_view *cv, size_t row, size_t e, pv_cell *out)
+{
+    const aq_table *t = cv->ft->calls.t;
+    size_t src = cv->ft->calls.rows[cv->pos[row]];
+    size_t sc = cv->extra_src[e];
+    switch (out->type) {
+    case PV_TYPE_STRING:
+        if (cv->extra_text[e]) {
+            aq_ct_str(cv, cv->extra_text[e][row], out);
+        } else {
+            aq_value val = aq_cell(t, src, sc);
+            if (val.kind == AQ_V_TEXT)
+                aq_cell_set_str(out, pv_strpool_get(&t->pool, val.v.s));
+        }
+        return;
+    case PV_TYPE_FLOAT:
+        out->present = aq_real(t, src, sc, &out->v.f);
+        return;
+    default:
+        if (aq_cell(t, src, sc).kind != AQ_V_TEXT)
+            out->present = aq_int(t, src, sc, &out->v.i);
+        return;
+    }
 }
 
 static void aq_ct_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
@@ -366,31 +396,8 @@ static void aq_ct_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
     case CT_ROUTINE_ID:
         out->present = aq_ft_routine_id(ft, m, &out->v.i);
         return;
-    default: break;
-    }
-    /* an extra column, as aq_view_fill_extras would have written it */
-    size_t e = col - cv->fixed;
-    size_t sc = cv->extra_src[e];
-    switch (out->type) {
-    case PV_TYPE_STRING:
-        if (cv->extra_text[e]) {
-            aq_ct_str(cv, cv->extra_text[e][row], out);
-        } else {
-            aq_value val = aq_cell(t, src, sc);
-            if (val.kind == AQ_V_TEXT) {
-                const char *s = pv_strpool_get(&t->pool, val.v.s);
-                out->present = true;
-                out->v.s.ptr = s;
-                out->v.s.len = strlen(s);
-            }
-        }
-        return;
-    case PV_TYPE_FLOAT:
-        out->present = aq_real(t, src, sc, &out->v.f);
-        return;
     default:
-        if (aq_cell(t, src, sc).kind != AQ_V_TEXT)
-            out->present = aq_int(t, src, sc, &out->v.i);
+        aq_ct_extra_cell(cv, row, col - cv->fixed, out);
         return;
     }
 }
@@ -464,12 +471,12 @@ static int aq_sib_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
+/* The call trace view with its columns (the extra ones as a table of them
+ * would have them) and the routines' strings in its pool; no rows yet. */
+static aq_ct_view *aq_ct_new(aq_ft *ft)
 {
     aq_ctx *c = &ft->c;
     const aq_table *t = ft->calls.t;
-    size_t n = ft->calls.n;
-    size_t nthreads = ft->threads.n;
     pv_column cols[CT_COUNT] = {
         {"id", "Id", PV_TYPE_INT, 0},
         {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -486,7 +493,6 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL__S", "COL__S_WITH_CHILDREN",
                                            "COL_CALL_NO", "COL_PARENT_NO", "COL_ROUTINE_NAME",
                                            "COL_LINE_NUMBER", NULL};
-    /* The columns (with the extra ones) as a table of them would have them. */
     aq_view vb;
     aq_view_init(&vb, "call-trace", "Call Trace", cols, CT_COUNT, t, consumed);
     if (!c->time_counter) {
@@ -498,22 +504,20 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     aq_ct_view *cv = pv_xcalloc(1, sizeof *cv);
     cv->ft = ft;
     pv_strpool_init(&cv->pool);
-    {
-        const pv_view *tv = pv_table_view(vb.t);
-        cv->view.ops = &aq_ct_ops;
-        cv->view.impl = cv;
-        cv->view.id = pv_xstrdup(tv->id);
-        cv->view.title = pv_xstrdup(tv->title);
-        cv->view.column_count = tv->column_count;
-        cv->view.columns = pv_xcalloc(tv->column_count, sizeof *cv->view.columns);
-        for (size_t k = 0; k < tv->column_count; k++) {
-            cv->view.columns[k] = tv->columns[k];
-            cv->view.columns[k].id = pv_xstrdup(tv->columns[k].id);
-            cv->view.columns[k].title = pv_xstrdup(tv->columns[k].title);
-        }
-        cv->view.details = aq_ft_call_details;
-        cv->view.detail_count = PV_ARRAY_LEN(aq_ft_call_details);
+    const pv_view *tv = pv_table_view(vb.t);
+    cv->view.ops = &aq_ct_ops;
+    cv->view.impl = cv;
+    cv->view.id = pv_xstrdup(tv->id);
+    cv->view.title = pv_xstrdup(tv->title);
+    cv->view.column_count = tv->column_count;
+    cv->view.columns = pv_xcalloc(tv->column_count, sizeof *cv->view.columns);
+    for (size_t k = 0; k < tv->column_count; k++) {
+        cv->view.columns[k] = tv->columns[k];
+        cv->view.columns[k].id = pv_xstrdup(tv->columns[k].id);
+        cv->view.columns[k].title = pv_xstrdup(tv->columns[k].title);
     }
+    cv->view.details = aq_ft_call_details;
+    cv->view.detail_count = PV_ARRAY_LEN(aq_ft_call_details);
     cv->fixed = vb.fixed;
     cv->extra_count = vb.extra_count;
     cv->extra_src = pv_xmalloc((vb.extra_count ? vb.extra_count : 1) * sizeof *cv->extra_src);
@@ -534,257 +538,359 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         cv->meta_name[m] = name ? pv_strpool_add(&cv->pool, name, strlen(name)) : UINT32_MAX;
         cv->meta_module[m] = aq_ct_keep(cv, ft->meta.t, ft->meta.rows[m], col_module);
     }
+    return cv;
+}
 
-    /* Parents: COL_PARENT_NO is the parent's REC_ID in the same thread. */
-    size_t col_rec = aq_col(t, "REC_ID"), col_pno = aq_col(t, "COL_PARENT_NO"),
-           col_next = aq_col(t, "COL_NEXT");
+/* The calls' (thread, REC_ID) keys, sorted for aq_call_key_find; sets *nkeys. */
+static aq_call_key *aq_ft_call_keys(const aq_ft *ft, size_t col_rec, size_t *nkeys)
+{
+    const aq_table *t = ft->calls.t;
+    size_t n = ft->calls.n;
     aq_call_key *keys = pv_xmalloc((n ? n : 1) * sizeof *keys);
-    size_t nkeys = 0;
+    size_t nk = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t rec;
         if (aq_int(t, ft->calls.rows[i], col_rec, &rec))
-            keys[nkeys++] = (aq_call_key){rec, ft->call_thread[i], (uint32_t)i};
+            keys[nk++] = (aq_call_key){rec, ft->call_thread[i], (uint32_t)i};
     }
     /* Calls usually come thread by thread in REC_ID order: no sort then. */
     bool sorted = true;
-    for (size_t k = 1; k < nkeys && sorted; k++)
+    for (size_t k = 1; k < nk && sorted; k++)
         sorted = aq_call_key_cmp(&keys[k - 1], &keys[k]) < 0;
     if (!sorted)
-        qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
+        qsort(keys, nk, sizeof *keys, aq_call_key_cmp);
+    *nkeys = nk;
+    return keys;
+}
+
+/* The call of `thread` whose REC_ID is `rec`, or AQ_NONE. */
+static size_t aq_call_key_find(const aq_call_key *keys, size_t nkeys, uint32_t thread, int64_t rec)
+{
+    aq_call_key probe = {rec, thread, 0};
+    size_t lo = 0, hi = nkeys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (aq_call_key_cmp(&keys[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < nkeys && keys[lo].thread == thread && keys[lo].rec == rec)
+        return keys[lo].pos;
+    return AQ_NONE;
+}
+
+/* Sets ft->call_parent: COL_PARENT_NO is the parent's REC_ID in the same
+ * thread; warns once about those that match none. */
+static void aq_ft_resolve_parents(aq_ft *ft, const aq_call_key *keys, size_t nkeys)
+{
+    const aq_table *t = ft->calls.t;
+    size_t col_pno = aq_col(t, "COL_PARENT_NO");
     size_t unresolved = 0, first_unresolved = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < ft->calls.n; i++) {
         ft->call_parent[i] = AQ_NONE32;
         int64_t pno;
         if (!aq_int(t, ft->calls.rows[i], col_pno, &pno) || pno < 0)
             continue;
-        aq_call_key probe = {pno, ft->call_thread[i], 0};
-        size_t lo = 0, hi = nkeys;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (aq_call_key_cmp(&keys[mid], &probe) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == pno)
-            ft->call_parent[i] = (uint32_t)keys[lo].pos;
+        size_t p = aq_call_key_find(keys, nkeys, ft->call_thread[i], pno);
+        if (p != AQ_NONE)
+            ft->call_parent[i] = (uint32_t)p;
         else if (unresolved++ == 0)
             first_unresolved = aq_row_no(t, ft->calls.rows[i]);
     }
     if (unresolved)
-        aq_warn(c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
+        aq_warn(&ft->c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
                 "thread (first: row %zu); they are shown at the top of their thread",
                 t->name, unresolved, first_unresolved);
+}
 
-    /* Children lists in sibling order: groups are the threads' roots
-     * (0..nthreads, the last for calls without a thread), then one per call;
-     * a counting pass places the members, a sort orders each group. */
-    size_t ngroups = nthreads + 1 + n;
-    uint32_t *group_start = pv_xcalloc(ngroups + 1, sizeof *group_start);
-    for (size_t i = 0; i < n; i++) {
-        size_t p = aq_u32_pos(ft->call_parent[i]);
-        size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
-        group_start[(p == AQ_NONE ? th : nthreads + 1 + p) + 1]++;
-    }
-    for (size_t g = 0; g < ngroups; g++)
-        group_start[g + 1] += group_start[g];
-    uint32_t *members = pv_xmalloc((n ? n : 1) * sizeof *members);
-    {
-        uint32_t *fill = pv_xmalloc((ngroups ? ngroups : 1) * sizeof *fill);
-        memcpy(fill, group_start, ngroups * sizeof *fill);
-        for (size_t i = 0; i < n; i++) {
-            size_t p = aq_u32_pos(ft->call_parent[i]);
-            size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
-            members[fill[p == AQ_NONE ? th : nthreads + 1 + p]++] = (uint32_t)i;
-        }
-        free(fill);
-    }
+/* Children lists in sibling order: groups are the threads' roots
+ * (0..nthreads, the last for calls without a thread), then one per call;
+ * group g's members are members[start[g] .. start[g + 1]). */
+typedef struct aq_ct_groups {
+    size_t nthreads, count;
+    uint32_t *start;   /* count + 1 entries */
+    uint32_t *members; /* call positions */
+} aq_ct_groups;
+
+/* The group call i belongs to: its parent's, else its thread's roots. */
+static size_t aq_ct_group_of(const aq_ft *ft, size_t nthreads, size_t i)
+{
+    size_t p = aq_u32_pos(ft->call_parent[i]);
+    size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
+    return p == AQ_NONE ? th : nthreads + 1 + p;
+}
+
+/* Fills g with every call in its group (a counting pass places them), each
+ * group in sibling order (aq_sib_cmp). */
+static void aq_ct_group_calls(const aq_ft *ft, const aq_ct_view *cv, aq_ct_groups *g)
+{
+    size_t n = ft->calls.n;
+    g->nthreads = ft->threads.n;
+    g->count = g->nthreads + 1 + n;
+    g->start = pv_xcalloc(g->count + 1, sizeof *g->start);
+    for (size_t i = 0; i < n; i++)
+        g->start[aq_ct_group_of(ft, g->nthreads, i) + 1]++;
+    for (size_t k = 0; k < g->count; k++)
+        g->start[k + 1] += g->start[k];
+    g->members = pv_xmalloc((n ? n : 1) * sizeof *g->members);
+    uint32_t *fill = pv_xmalloc((g->count ? g->count : 1) * sizeof *fill);
+    memcpy(fill, g->start, g->count * sizeof *fill);
+    for (size_t i = 0; i < n; i++)
+        g->members[fill[aq_ct_group_of(ft, g->nthreads, i)]++] = (uint32_t)i;
+    free(fill);
+
     aq_sib_ctx sib = {ft, cv->col_cno, cv->col_id};
     aq_sib = &sib;
-    for (size_t g = 0; g < ngroups; g++) {
-        uint32_t *m = members + group_start[g];
-        size_t count = group_start[g + 1] - group_start[g];
+    for (size_t k = 0; k < g->count; k++) {
+        uint32_t *m = g->members + g->start[k];
+        size_t count = g->start[k + 1] - g->start[k];
         bool in_order = true;
-        for (size_t k = 1; k < count && in_order; k++)
-            in_order = aq_sib_cmp(&m[k - 1], &m[k]) < 0;
+        for (size_t j = 1; j < count && in_order; j++)
+            in_order = aq_sib_cmp(&m[j - 1], &m[j]) < 0;
         if (!in_order)
-            qsort(m, count, sizeof *members, aq_sib_cmp);
+            qsort(m, count, sizeof *m, aq_sib_cmp);
     }
     aq_sib = NULL;
-    size_t root_count = group_start[nthreads + 1];
+}
 
-    /* COL_NEXT cross-check: the next sibling's REC_ID. */
+/* Warns once when COL_NEXT is not the next sibling's REC_ID (a last sibling
+ * may point at anything that is no call of its thread). */
+static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_key *keys,
+                             size_t nkeys, size_t col_rec)
+{
+    const aq_table *t = ft->calls.t;
+    size_t col_next = aq_col(t, "COL_NEXT");
     size_t next_bad = 0, first_next_bad = 0;
-    for (size_t g = 0; g < ngroups; g++) {
-        for (size_t k = group_start[g]; k < group_start[g + 1]; k++) {
+    for (size_t k = 0; k < g->count; k++) {
+        for (size_t j = g->start[k]; j < g->start[k + 1]; j++) {
             int64_t next, rec;
-            size_t row = ft->calls.rows[members[k]];
+            size_t row = ft->calls.rows[g->members[j]];
             if (!aq_int(t, row, col_next, &next))
                 continue;
-            bool has_sibling = k + 1 < group_start[g + 1];
+            bool has_sibling = j + 1 < g->start[k + 1];
             bool ok;
-            if (has_sibling && aq_int(t, ft->calls.rows[members[k + 1]], col_rec, &rec))
+            if (has_sibling && aq_int(t, ft->calls.rows[g->members[j + 1]], col_rec, &rec))
                 ok = next == rec;
             else
                 ok = !has_sibling && next < 0;
-            if (!has_sibling && !ok) {
-                /* A last sibling may point at anything that is no call of its thread. */
-                aq_call_key probe = {next, ft->call_thread[members[k]], 0};
-                size_t lo = 0, hi = nkeys;
-                while (lo < hi) {
-                    size_t mid = lo + (hi - lo) / 2;
-                    if (aq_call_key_cmp(&keys[mid], &probe) < 0)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
-            }
+            if (!has_sibling && !ok)
+                ok = aq_call_key_find(keys, nkeys, ft->call_thread[g->members[j]], next) == AQ_NONE;
             if (!ok && next_bad++ == 0)
                 first_next_bad = aq_row_no(t, row);
         }
     }
-    free(keys);
     if (next_bad)
-        aq_warn(c, "table %s: COL_NEXT disagrees with the COL_CALL_NO order for %zu calls "
+        aq_warn(&ft->c, "table %s: COL_NEXT disagrees with the COL_CALL_NO order for %zu calls "
                 "(first: row %zu); the COL_CALL_NO order is shown", t->name, next_bad,
                 first_next_bad);
+}
 
-    /* Pre-order, iteratively: roots in thread order, then any call left over
-     * (parent chains that loop) with the loop broken.  Loop candidates are
-     * tried in the sibling order of all groups, as before. */
-    size_t cap = n ? n : 1;
+/* The pre-order walk's state: rows are appended to cv as calls are met. */
+typedef struct aq_ct_walk {
+    aq_ft *ft;
+    aq_ct_view *cv;
+    const aq_ct_groups *g;
+    aq_routine_acc *acc;
+    uint32_t *row_of;          /* call -> row, UINT32_MAX: not shown yet */
+    uint32_t *stack, *stack_next; /* calls on the path, next child index of each */
+    size_t stack_cap;
+    size_t *active;            /* meta (ft->meta.n: none) -> calls on the path */
+    uint32_t *walk_mark;       /* loop search marks, made when a loop is there */
+    size_t cycles;             /* parent loops broken */
+    size_t next_root;          /* index into g->members of the roots */
+    size_t leftover;           /* index into g->members of the loop candidates */
+} aq_ct_walk;
+
+/* Breaks the parent loop above call cand (not shown yet, its chain reaches no
+ * shown call nor a root) at the first call seen twice; returns that call. */
+static size_t aq_ct_break_loop(aq_ct_walk *w, size_t cand)
+{
+    aq_ft *ft = w->ft;
+    const aq_table *t = ft->calls.t;
+    if (!w->walk_mark)
+        w->walk_mark = pv_xcalloc(ft->calls.n ? ft->calls.n : 1, sizeof *w->walk_mark);
+    size_t x = cand;
+    while (w->walk_mark[x] != cand + 1) {
+        w->walk_mark[x] = (uint32_t)(cand + 1);
+        size_t p = aq_u32_pos(ft->call_parent[x]);
+        if (p == AQ_NONE || w->row_of[p] != UINT32_MAX)
+            break;
+        x = p;
+    }
+    if (w->cycles++ == 0)
+        aq_warn(&ft->c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
+                "there and the call is shown at the top", t->name,
+                aq_row_no(t, ft->calls.rows[x]));
+    ft->call_parent[x] = AQ_NONE32;
+    return x;
+}
+
+/* The next call to start a subtree at: a root not shown yet in thread order,
+ * then any call left over (parent chains that loop, tried in the sibling
+ * order of all groups) with its loop broken; AQ_NONE when all are shown. */
+static size_t aq_ct_next_start(aq_ct_walk *w)
+{
+    size_t root_count = w->g->start[w->g->nthreads + 1];
+    while (w->next_root < root_count) {
+        size_t start = w->g->members[w->next_root++];
+        if (w->row_of[start] == UINT32_MAX)
+            return start;
+    }
+    while (w->leftover < w->ft->calls.n) {
+        size_t cand = w->g->members[w->leftover++];
+        if (w->row_of[cand] == UINT32_MAX)
+            return aq_ct_break_loop(w, cand);
+    }
+    return AQ_NONE;
+}
+
+/* Adds call's counts to its routine's aggregates (recursion counted once:
+ * the time with children only for the outermost active call). */
+static void aq_ct_acc_enter(aq_ct_walk *w, size_t call)
+{
+    aq_ft *ft = w->ft;
+    size_t m = aq_u32_pos(ft->call_meta[call]);
+    size_t mi = m == AQ_NONE ? ft->meta.n : m;
+    aq_routine_acc *a = &w->acc[mi];
+    a->calls++;
+    int64_t own, wc;
+    if (aq_ft_own(ft, call, &own)) {
+        a->own += own;
+        if (!a->has_own || own < a->min)
+            a->min = own;
+        if (!a->has_own || own > a->max)
+            a->max = own;
+        a->has_own = true;
+    }
+    if (w->active[mi]++ == 0 && aq_ft_wc(ft, call, &wc))
+        a->wc_once += wc;
+}
+
+/* Appends call as the next row, under the call below it on the stack. */
+static void aq_ct_add_row(aq_ct_walk *w, size_t call, size_t depth)
+{
+    aq_ct_view *cv = w->cv;
+    size_t row = cv->n++;
+    w->row_of[call] = (uint32_t)row;
+    cv->pos[row] = (uint32_t)call;
+    cv->parent[row] = depth > 0 ? w->row_of[w->stack[depth - 1]] : UINT32_MAX;
+    cv->depth[row] = (uint32_t)depth;
+    aq_ct_acc_enter(w, call);
+}
+
+/* The next child of the call at stack[depth] not shown yet (a broken loop
+ * may have shown it), or AQ_NONE. */
+static size_t aq_ct_next_child(aq_ct_walk *w, size_t depth)
+{
+    const aq_ct_groups *g = w->g;
+    size_t k = g->nthreads + 1 + w->stack[depth];
+    while (g->start[k] + w->stack_next[depth] < g->start[k + 1]) {
+        size_t cand = g->members[g->start[k] + w->stack_next[depth]++];
+        if (w->row_of[cand] == UINT32_MAX)
+            return cand;
+    }
+    return AQ_NONE;
+}
+
+/* Shows the subtree of start in pre-order, iteratively (the stack grows with
+ * the depth). */
+static void aq_ct_walk_tree(aq_ct_walk *w, size_t start)
+{
+    size_t depth = 0;
+    w->stack[0] = (uint32_t)start;
+    w->stack_next[0] = 0;
+    for (;;) {
+        size_t call = w->stack[depth];
+        if (w->stack_next[depth] == 0 && w->row_of[call] == UINT32_MAX)
+            aq_ct_add_row(w, call, depth);
+        size_t child = aq_ct_next_child(w, depth);
+        if (child != AQ_NONE) {
+            if (depth + 1 == w->stack_cap) {
+                w->stack_cap *= 2;
+                w->stack = pv_xrealloc(w->stack, w->stack_cap * sizeof *w->stack);
+                w->stack_next = pv_xrealloc(w->stack_next, w->stack_cap * sizeof *w->stack_next);
+            }
+            depth++;
+            w->stack[depth] = (uint32_t)child;
+            w->stack_next[depth] = 0;
+            continue;
+        }
+        /* exit */
+        size_t m = aq_u32_pos(w->ft->call_meta[call]);
+        w->active[m == AQ_NONE ? w->ft->meta.n : m]--;
+        if (depth == 0)
+            break;
+        depth--;
+    }
+}
+
+/* Fills cv's rows with every call in pre-order: roots in thread order, then
+ * any call left over with its loop broken; fills acc on the way. */
+static void aq_ct_walk_all(aq_ft *ft, aq_ct_view *cv, const aq_ct_groups *g,
+                           aq_routine_acc *acc)
+{
+    size_t n = ft->calls.n, cap = n ? n : 1;
     cv->pos = pv_xmalloc(cap * sizeof *cv->pos);
     cv->parent = pv_xmalloc(cap * sizeof *cv->parent);
     cv->depth = pv_xmalloc(cap * sizeof *cv->depth);
-    uint32_t *row_of = pv_xmalloc(cap * sizeof *row_of);
+    cv->n = 0;
+    aq_ct_walk w = {.ft = ft, .cv = cv, .g = g, .acc = acc, .stack_cap = 64};
+    w.row_of = pv_xmalloc(cap * sizeof *w.row_of);
     for (size_t i = 0; i < n; i++)
-        row_of[i] = UINT32_MAX;
-    /* the stack grows with the depth; loop marks only when a loop is there */
-    size_t stack_cap = 64;
-    uint32_t *stack = pv_xmalloc(stack_cap * sizeof *stack);
-    uint32_t *stack_next = pv_xmalloc(stack_cap * sizeof *stack_next);
-    size_t *active = pv_xcalloc(ft->meta.n + 1, sizeof *active);
-    uint32_t *walk_mark = NULL;
-    size_t cycles = 0;
-    size_t next_root = 0; /* index into members of the roots (first root_count entries) */
-    size_t leftover = 0;
-    size_t rows = 0;
-    for (;;) {
-        size_t start = AQ_NONE;
-        while (next_root < root_count && start == AQ_NONE) {
-            start = members[next_root++];
-            if (row_of[start] != UINT32_MAX)
-                start = AQ_NONE;
-        }
-        while (start == AQ_NONE && leftover < n) {
-            size_t cand = members[leftover++];
-            if (row_of[cand] != UINT32_MAX)
-                continue;
-            /* Walk up to a call seen twice: that call closes a loop. */
-            if (!walk_mark)
-                walk_mark = pv_xcalloc(cap, sizeof *walk_mark);
-            size_t x = cand;
-            while (walk_mark[x] != cand + 1) {
-                walk_mark[x] = (uint32_t)(cand + 1);
-                size_t p = aq_u32_pos(ft->call_parent[x]);
-                if (p == AQ_NONE || row_of[p] != UINT32_MAX)
-                    break;
-                x = p;
-            }
-            if (cycles++ == 0)
-                aq_warn(c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
-                        "there and the call is shown at the top", t->name,
-                        aq_row_no(t, ft->calls.rows[x]));
-            ft->call_parent[x] = AQ_NONE32;
-            start = x;
-        }
-        if (start == AQ_NONE)
-            break;
-        size_t depth = 0;
-        stack[0] = (uint32_t)start;
-        stack_next[0] = 0;
-        for (;;) {
-            size_t call = stack[depth];
-            if (stack_next[depth] == 0 && row_of[call] == UINT32_MAX) {
-                size_t row = rows++;
-                row_of[call] = (uint32_t)row;
-                cv->pos[row] = (uint32_t)call;
-                cv->parent[row] = depth > 0 ? row_of[stack[depth - 1]] : UINT32_MAX;
-                cv->depth[row] = (uint32_t)depth;
-                /* Aggregates for routines: recursion counted once. */
-                size_t m = aq_u32_pos(ft->call_meta[call]);
-                size_t mi = m == AQ_NONE ? ft->meta.n : m;
-                aq_routine_acc *a = &acc[mi];
-                a->calls++;
-                int64_t own, wc;
-                if (aq_ft_own(ft, call, &own)) {
-                    a->own += own;
-                    if (!a->has_own || own < a->min)
-                        a->min = own;
-                    if (!a->has_own || own > a->max)
-                        a->max = own;
-                    a->has_own = true;
-                }
-                if (active[mi]++ == 0 && aq_ft_wc(ft, call, &wc))
-                    a->wc_once += wc;
-            }
-            /* the next child not shown yet (a broken loop may have shown it) */
-            size_t g = nthreads + 1 + call;
-            size_t child = AQ_NONE;
-            while (group_start[g] + stack_next[depth] < group_start[g + 1]) {
-                size_t cand = members[group_start[g] + stack_next[depth]++];
-                if (row_of[cand] == UINT32_MAX) {
-                    child = cand;
-                    break;
-                }
-            }
-            if (child != AQ_NONE) {
-                if (depth + 1 == stack_cap) {
-                    stack_cap *= 2;
-                    stack = pv_xrealloc(stack, stack_cap * sizeof *stack);
-                    stack_next = pv_xrealloc(stack_next, stack_cap * sizeof *stack_next);
-                }
-                depth++;
-                stack[depth] = (uint32_t)child;
-                stack_next[depth] = 0;
-                continue;
-            }
-            /* exit */
-            size_t m = aq_u32_pos(ft->call_meta[call]);
-            active[m == AQ_NONE ? ft->meta.n : m]--;
-            if (depth == 0)
-                break;
-            depth--;
-        }
+        w.row_of[i] = UINT32_MAX;
+    w.stack = pv_xmalloc(w.stack_cap * sizeof *w.stack);
+    w.stack_next = pv_xmalloc(w.stack_cap * sizeof *w.stack_next);
+    w.active = pv_xcalloc(ft->meta.n + 1, sizeof *w.active);
+    for (size_t start; (start = aq_ct_next_start(&w)) != AQ_NONE;)
+        aq_ct_walk_tree(&w, start);
+    if (w.cycles > 1)
+        aq_warn(&ft->c, "table %s: %zu parent loops were broken in all", ft->calls.t->name,
+                w.cycles);
+    free(w.walk_mark);
+    free(w.active);
+    free(w.stack);
+    free(w.stack_next);
+    free(w.row_of);
+}
+
+/* Keeps per row the text of the extra string columns that hold numbers. */
+static void aq_ct_keep_extra_text(aq_ct_view *cv)
+{
+    const aq_ft *ft = cv->ft;
+    const aq_table *t = ft->calls.t;
+    for (size_t e = 0; e < cv->extra_count; e++) {
+        size_t sc = cv->extra_src[e];
+        if (cv->view.columns[cv->fixed + e].type != PV_TYPE_STRING || t->col_all_text[sc])
+            continue;
+        cv->extra_text[e] = pv_xmalloc((ft->calls.n ? ft->calls.n : 1) * sizeof **cv->extra_text);
+        for (size_t r = 0; r < cv->n; r++)
+            cv->extra_text[e][r] = aq_ct_keep(cv, t, ft->calls.rows[cv->pos[r]], sc);
     }
-    cv->n = rows;
+}
+
+/* Builds the call trace view (parents, sibling order, pre-order rows) and
+ * the routines' aggregates in acc (ft->meta.n + 1 entries). */
+static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
+{
+    aq_ct_view *cv = aq_ct_new(ft);
+    size_t col_rec = aq_col(ft->calls.t, "REC_ID"), nkeys;
+    aq_call_key *keys = aq_ft_call_keys(ft, col_rec, &nkeys);
+    aq_ft_resolve_parents(ft, keys, nkeys);
+    aq_ct_groups g;
+    aq_ct_group_calls(ft, cv, &g);
+    aq_ct_check_next(ft, &g, keys, nkeys, col_rec);
+    free(keys);
+    aq_ct_walk_all(ft, cv, &g, acc);
+    free(g.start);
+    free(g.members);
     /* the capability hooks read the rows through a detail context */
     cv->hook_rows = aq_ft_dctx_new(ft, AQ_FT_CALLS);
     cv->hook_rows->pos32 = cv->pos;
-    cv->hook_rows->n = rows;
+    cv->hook_rows->n = cv->n;
     aq_ft_hook_view(&cv->view, cv->hook_rows);
-    if (cycles > 1)
-        aq_warn(c, "table %s: %zu parent loops were broken in all", t->name, cycles);
-    free(walk_mark);
-    free(active);
-    free(stack);
-    free(stack_next);
-    free(row_of);
-    free(group_start);
-    free(members);
-
-    /* Extra string columns holding numbers: their text is kept per row. */
-    for (size_t e = 0; e < cv->extra_count; e++) {
-        size_t sc = cv->extra_src[e];
-        if (cv->view.columns[cv->fixed + e].type != PV_TYPE_STRING ||
-            t->col_all_text[sc])
-            continue;
-        cv->extra_text[e] = pv_xmalloc(cap * sizeof **cv->extra_text);
-        for (size_t r = 0; r < rows; r++)
-            cv->extra_text[e][r] = aq_ct_keep(cv, t, ft->calls.rows[cv->pos[r]], sc);
-    }
-    pv_set_add_view(c->set, &cv->view);
+    aq_ct_keep_extra_text(cv);
+    pv_set_add_view(ft->c.set, &cv->view);
 }
 
 /* ---- routines */
