@@ -18,7 +18,7 @@ const char *const pv_app_commands[] = {"filter", "sort",   "goto", "range", "sta
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
-    "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
+    "goto N|TIME|+TIME|-TIME|A|B|longest|shortest  row N (1-based), the first row at or after TIME (relative: from the selected row) or a marker, the longest/shortest call of the area",
     "range            filter the report to the time between markers A and B",
     "stats [off]      Details: the statistics between markers A and B (off: hide)",
     "columns C1,C2,...  show these columns",
@@ -442,7 +442,21 @@ static void pv_app_goto(pv_app *a, const char *arg)
     pv_report *r = pv_app_focused_report(a);
     if (!r)
         return;
-    int64_t n;
+    if (pv_lanes_goto(a, r, arg))
+        return;
+    char rel[48];
+    int64_t n, d, here;
+    size_t sel = pv_report_selected(r);
+    if ((arg[0] == '+' || arg[0] == '-') && pv_parse_time(arg + 1, &d) &&
+        !pv_parse_int64(arg + 1, strlen(arg + 1), &n)) {
+        /* :goto +1.5ms / -200us: relative to the selected row's time */
+        if (sel == PV_NO_ROW || !pv_view_row_time(r->view, sel, &here)) {
+            pv_app_message(a, true, "a relative :goto needs a selected row with a time");
+            return;
+        }
+        snprintf(rel, sizeof rel, "%" PRId64 "ns", arg[0] == '+' ? here + d : here - d);
+        arg = rel;
+    }
     if (pv_parse_int64(arg, strlen(arg), &n)) {
         if (n < 1) {
             pv_app_message(a, true, ":goto takes a row number from 1, or a time with a unit");
@@ -810,8 +824,17 @@ static void pv_app_open_timeline(pv_app *a)
         pv_app_message(a, true, "this row has no event or time to show in the timeline");
         return;
     }
-    if (!pv_app_show_ref(a, r, &ref))
+    const pv_view *from = r->view;
+    uint64_t area;
+    bool has_area = pv_view_row_area(from, row, &area);
+    if (!pv_app_show_ref(a, r, &ref)) {
         pv_app_message(a, true, "this result set has no timeline");
+        return;
+    }
+    /* from a routine, call, statistics or data row: its area pinned as a
+     * lane (docs/tui.md "Lane strip") */
+    if (has_area && ref.view != from)
+        pv_lanes_pin_area(a, ref.view, area, false);
 }
 
 /* J / K (docs/tui.md, timeline stepping), over any view whose rows have
@@ -985,6 +1008,8 @@ void pv_app_key(pv_app *a, int key)
         return;
     }
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
+    if (pv_lanes_key(a, act))
+        return;
     switch (act) {
     case PV_ACT_NONE:
         break;
@@ -1165,6 +1190,15 @@ void pv_app_key(pv_app *a, int key)
         a->overlay = PV_OVERLAY_HELP;
         a->ov_top = 0;
         break;
+    case PV_ACT_NEXT_CALL: /* pv_lanes_key */
+    case PV_ACT_PREV_CALL:
+    case PV_ACT_LONGEST:
+    case PV_ACT_SHORTEST:
+    case PV_ACT_PIN:
+    case PV_ACT_LANES_LEFT:
+    case PV_ACT_LANES_RIGHT:
+    case PV_ACT_LANES_FIT:
+    case PV_ACT_LANES_AB:
     case PV_ACT_REDRAW:
     case PV_ACT_COUNT:
         break;
@@ -1178,7 +1212,7 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->prompt || a->overlay)
+    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         pv_rect rc = a->rect[p];

@@ -1223,7 +1223,7 @@ static void test_group_forwards_hooks(void **state)
         {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
         {"thread", "Thread", PV_TYPE_INT, 0},
     };
-    static const pv_lane_hooks lanes = {tg_lanes, tg_lane_name, tg_row_lane};
+    static const pv_lane_hooks lanes = {.count = tg_lanes, .name = tg_lane_name, .row_lane = tg_row_lane};
     static const pv_view_hooks hooks = {.row_time = tg_time, .related = tg_related,
                                         .lanes = &lanes};
     /* base: 0 a(7) > 1 b(7);  2 c(9) > 3 d(9);  4 e(7) */
