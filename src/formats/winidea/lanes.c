@@ -309,6 +309,15 @@ static void lane_value(const pv_timeline_index *ix, pv_wi_lane *l)
     }
     if (l->occ_count)
         l->occ_length[l->occ_count - 1] = ix->time_last - l->time[l->n - 1];
+    l->max1 = pv_xmalloc((l->n / PV_WI_LANE_B1 + 1) * sizeof *l->max1);
+    l->max2 = pv_xmalloc((l->n / PV_WI_LANE_B2 + 1) * sizeof *l->max2);
+    for (size_t i = 0; i < l->n; i++) {
+        size_t b1 = i / PV_WI_LANE_B1, b2 = i / PV_WI_LANE_B2;
+        if (i % PV_WI_LANE_B1 == 0 || l->value[i] > l->max1[b1])
+            l->max1[b1] = l->value[i];
+        if (i % PV_WI_LANE_B2 == 0 || l->value[i] > l->max2[b2])
+            l->max2[b2] = l->value[i];
+    }
 }
 
 pv_wi_lane *pv_wi_lane_build(const pv_timeline_index *ix, uint32_t handle)
@@ -358,6 +367,8 @@ void pv_wi_lane_free(pv_wi_lane *l)
     free(l->cum_suspended);
     free(l->value);
     free(l->label_area);
+    free(l->max1);
+    free(l->max2);
     free(l->occ_event);
     free(l->occ_length);
     free(l);
@@ -389,7 +400,25 @@ static void lane_cum(const pv_wi_lane *l, int64_t t, int64_t *active, int64_t *s
     *suspended = l->cum_suspended[i] + (l->state[i] == PV_WI_LANE_SUSPENDED ? d : 0);
 }
 
-#define PV_WI_LANE_PEAK_SCAN 256 /* changes looked at for a bucket's peak */
+/* The largest value of transitions [from, to): values one by one up to a
+ * block boundary, then blocks of WI_LANE_B1, then of WI_LANE_B2 (at most
+ * 4 * 63 values and blocks plus n / 4096 big blocks per bucket). */
+static double lane_max(const pv_wi_lane *l, size_t from, size_t to)
+{
+    double m = l->value[from];
+    size_t i = from;
+    while (i < to && (i % PV_WI_LANE_B1 || i + PV_WI_LANE_B1 > to))
+        m = l->value[i] > m ? l->value[i] : m, i++;
+    while (i < to && (i % PV_WI_LANE_B2 || i + PV_WI_LANE_B2 > to) && i + PV_WI_LANE_B1 <= to)
+        m = l->max1[i / PV_WI_LANE_B1] > m ? l->max1[i / PV_WI_LANE_B1] : m, i += PV_WI_LANE_B1;
+    while (i + PV_WI_LANE_B2 <= to && i % PV_WI_LANE_B2 == 0)
+        m = l->max2[i / PV_WI_LANE_B2] > m ? l->max2[i / PV_WI_LANE_B2] : m, i += PV_WI_LANE_B2;
+    while (i + PV_WI_LANE_B1 <= to)
+        m = l->max1[i / PV_WI_LANE_B1] > m ? l->max1[i / PV_WI_LANE_B1] : m, i += PV_WI_LANE_B1;
+    for (; i < to; i++)
+        m = l->value[i] > m ? l->value[i] : m;
+    return m;
+}
 
 void pv_wi_lane_sample(const pv_timeline_index *ix, const pv_wi_lane *l, int64_t t0, int64_t t1,
                        pv_lane_sample *out)
@@ -416,11 +445,8 @@ void pv_wi_lane_sample(const pv_timeline_index *ix, const pv_wi_lane *l, int64_t
     out->has_value = true;
     out->value = l->value[end];
     out->changes = end + 1 - lo;
-    out->peak = out->value;
     size_t from = lo ? lo - 1 : 0; /* with the value in force at t0 */
-    if (end - from <= PV_WI_LANE_PEAK_SCAN)
-        for (size_t i = from; i <= end; i++)
-            out->peak = l->value[i] > out->peak ? l->value[i] : out->peak;
+    out->peak = lane_max(l, from, end + 1);
     uint32_t label = l->label_area[end];
     if (label != PV_WI_NONE) {
         const char *s = pv_tl_area_name(ix, label);
@@ -464,7 +490,7 @@ size_t pv_wi_lane_memory(const pv_wi_lane *l)
     if (l->kind == PV_AREA_LANE_ACTIVITY)
         per += sizeof *l->state + sizeof *l->cum_active + sizeof *l->cum_suspended;
     else
-        per += sizeof *l->value + sizeof *l->label_area;
+        per += sizeof *l->value + sizeof *l->label_area + sizeof *l->max1;
     return sizeof *l + l->n * per +
            l->occ_count * (sizeof *l->occ_event + sizeof *l->occ_length);
 }

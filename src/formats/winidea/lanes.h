@@ -13,6 +13,9 @@
 #include "formats/winidea/timeline.h"
 #include "profview/hooks.h"
 
+#define PV_WI_LANE_B1 64u
+#define PV_WI_LANE_B2 4096u
+
 enum { PV_WI_LANE_NONE = 0, PV_WI_LANE_SUSPENDED = 1, PV_WI_LANE_ACTIVE = 2 };
 
 typedef struct pv_wi_lane {
@@ -29,6 +32,7 @@ typedef struct pv_wi_lane {
     double *value;
     uint32_t *label_area;
     double lo, hi; /* VALUE: the range of the values */
+    double *max1, *max2; /* VALUE: the largest of each block of PV_WI_LANE_B1 / B2 values */
     /* Occurrences in event order: the entry event of each call (functions),
      * each hit (lines), each change (values), with its length in ns. */
     size_t occ_count;
