@@ -107,6 +107,8 @@ static bool pv_lanes_screen_span(const pv_app *a, const pv_report *r, int64_t *t
     return *t0 <= *t1;
 }
 
+static void pv_lanes_set(pv_app *a, const pv_report *r, int64_t t0, int64_t t1);
+
 /* The span the lanes show: the zoomed span of this view, else the rows on
  * screen.  A zoomed span follows the cursor: when the selected row moved
  * out of it, the span moves (same width) to centre it. */
@@ -119,8 +121,7 @@ static bool pv_lanes_span(pv_app *a, const pv_report *r, int64_t *t0, int64_t *t
     if (sel != a->lane_cursor_row && sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &ts) &&
         (ts < a->lane_t0 || ts > a->lane_t1)) {
         int64_t w = a->lane_t1 - a->lane_t0;
-        a->lane_t0 = ts - w / 2;
-        a->lane_t1 = a->lane_t0 + w;
+        pv_lanes_set(a, r, ts - w / 2, ts - w / 2 + w);
     }
     a->lane_cursor_row = sel;
     *t0 = a->lane_t0;
