@@ -172,6 +172,9 @@ struct pv_view_hooks {
      * through the area's own list (no scan of the rows); false when there
      * is none or the row has no area. */
     bool (*area_jump)(const pv_view *v, size_t row, pv_area_jump which, size_t *out);
+    /* The nesting depth of a row that is not a tree node (an event's call
+     * depth): the viewer indents the row's name by it.  False when none. */
+    bool (*row_depth)(const pv_view *v, size_t row, size_t *depth);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -204,6 +207,9 @@ bool pv_view_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1
 bool pv_view_area_value_range(const pv_view *v, uint64_t area, double *lo, double *hi);
 bool pv_view_time_span(const pv_view *v, int64_t *first, int64_t *last);
 bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t *out);
+/* pv_view_hooks.row_depth; false without it. */
+bool pv_view_has_row_depth(const pv_view *v);
+bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);
 bool pv_view_has_range_statistics(const pv_view *v);
 /* NULL without the hook or for rows out of range; from and to in any order. */
 pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to);

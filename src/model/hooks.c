@@ -158,3 +158,15 @@ bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t 
         return false;
     return v->hooks->area_jump(v, row, which, out) && *out < pv_view_rows(v);
 }
+
+bool pv_view_has_row_depth(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->row_depth;
+}
+
+bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth)
+{
+    if (!pv_view_has_row_depth(v) || row >= pv_view_rows(v))
+        return false;
+    return v->hooks->row_depth(v, row, depth);
+}

@@ -126,9 +126,32 @@ static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t
     return shown[0];
 }
 
+/* The column indented by the rows' depth in a view that is not a tree
+ * (pv_view_hooks.row_depth: a timeline's events by their call depth,
+ * docs/tui.md): its name column, or PV_NO_ROW. */
+static size_t pv_app_indent_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    if (pv_view_is_tree(r->view) || !pv_view_has_row_depth(r->view))
+        return PV_NO_ROW;
+    for (size_t i = 0; i < n; i++)
+        if (r->view->columns[shown[i]].flags & PV_COL_NAME)
+            return shown[i];
+    return PV_NO_ROW;
+}
+
+#define PV_INDENT_MAX 24 /* columns of indentation by depth at most */
+
+static int pv_app_row_indent(const pv_report *r, size_t row)
+{
+    size_t d;
+    if (!pv_view_row_depth(r->view, row, &d))
+        return 0;
+    return 2 * d > PV_INDENT_MAX ? PV_INDENT_MAX : 2 * (int)d;
+}
+
 /* Width of the last column: its content on screen, up to all the room. */
 static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int room,
-                             size_t tree_col, size_t count, int rows)
+                             size_t tree_col, size_t indent_col, size_t count, int rows)
 {
     int w = r->widths[c];
     pv_buf text;
@@ -139,6 +162,8 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
         int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
         if (c == tree_col)
             cw += 2 * (int)pv_report_depth(r, k) + 2;
+        else if (c == indent_col)
+            cw += pv_app_row_indent(r, row);
         if (cw > w)
             w = cw;
     }
@@ -167,6 +192,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     size_t shown[PV_MAX_SHOWN];
     size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
     size_t tree_col = pv_app_tree_column(r, shown, n);
+    size_t indent_col = pv_app_indent_column(r, shown, n);
     pv_buf text;
     pv_buf_init(&text);
     /* Column widths: learnt from the rows on screen (never from all rows),
@@ -184,6 +210,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
             if (c == tree_col)
                 cw += 2 * (int)pv_report_depth(r, k) + 2;
+            else if (c == indent_col)
+                cw += pv_app_row_indent(r, row);
             if (cw > w)
                 w = cw;
         }
@@ -210,7 +238,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
         if (i + 1 == n && r->widths[c] < room)
-            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, count, rows);
+            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
         int w = r->widths[c];
         char title[160];
         const char *ind = "";
@@ -261,6 +289,12 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
                     cx += 2;
                 }
                 w -= (cx - xs[i]);
+            } else if (c == indent_col) {
+                int indent = pv_app_row_indent(r, row);
+                if (indent > w - 1)
+                    indent = w > 1 ? w - 1 : 0;
+                cx += indent;
+                w -= indent;
             }
             pv_app_cell_text(a, r->view, row, c, &text);
             const char *s = text.data ? text.data : "";

@@ -725,6 +725,8 @@ static void pv_app_move(pv_app *a, long delta, bool absolute)
     pv_report_move(r, delta);
 }
 
+static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref);
+
 static void pv_app_open(pv_app *a)
 {
     if (a->focus == PV_PANE_EXPLORER) {
@@ -749,6 +751,16 @@ static void pv_app_open(pv_app *a)
         return;
     if (pv_report_has_kids(r, row)) {
         pv_report_tree(r, PV_TREE_TOGGLE);
+        return;
+    }
+    pv_row_ref call;
+    if (!a->loc.depth && pv_view_has_lanes(r->view) && pv_view_has_time(r->view) &&
+        !pv_view_is_tree(r->view) && pv_view_related(r->view, row, PV_REL_CALL, &call) &&
+        call.view != r->view) {
+        /* an event of a timeline: its call in the call trace (docs/tui.md
+         * "Jumps") */
+        if (!pv_app_show_ref(a, r, &call))
+            pv_app_message(a, true, "this result set has no call trace");
         return;
     }
     if (r->view->detail_count) {

@@ -641,6 +641,7 @@ enum {
     TL_VALUE,
     TL_DEPTH,
     TL_TYPE,
+    TL_DELTA,
     TL_COLUMNS
 };
 
@@ -656,6 +657,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"value", "Value", PV_TYPE_HEX, 0},
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
+    {"delta", "Delta", PV_TYPE_TIME, 0},
 };
 
 typedef struct wi_events_impl {
@@ -666,6 +668,17 @@ typedef struct wi_events_impl {
 static size_t wi_timeline_rows(const pv_view *v)
 {
     return ((const wi_events_impl *)v->impl)->count;
+}
+
+/* delta: the time since the previous event of the window (docs/winidea-model.md
+ * "Views"), absent for the first. */
+static void wi_tl_delta(const wi_events_impl *im, size_t i, pv_cell *out)
+{
+    if (i <= im->first) {
+        wi_cell_absent(out, PV_TYPE_TIME);
+        return;
+    }
+    wi_cell_int(out, PV_TYPE_TIME, wi_event_time(&im->m->ix, i) - wi_event_time(&im->m->ix, i - 1));
 }
 
 static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
@@ -684,6 +697,9 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             return;
         case TL_TIME:
             wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+            return;
+        case TL_DELTA:
+            wi_tl_delta(im, i, out);
             return;
         case TL_EVENT:
             pv_wi_event_at(ix->tl, i, &e);
@@ -752,6 +768,9 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         return;
     case TL_TYPE:
         wi_cell_str(out, pv_tl_type_name(ix->areas[area].type));
+        return;
+    case TL_DELTA:
+        wi_tl_delta(im, i, out);
         return;
     default:
         wi_cell_absent(out, PV_TYPE_INT);
@@ -1693,6 +1712,18 @@ static bool wi_tl_area_jump(const pv_view *v, size_t row, pv_area_jump which, si
     return true;
 }
 
+/* The event's depth (docs/winidea-model.md "Call stacks and depth"): the
+ * viewer indents its name by it; not known before the event is indexed. */
+static bool wi_tl_row_depth(const pv_view *v, size_t row, size_t *depth)
+{
+    const wi_events_impl *im = v->impl;
+    size_t i = im->first + row;
+    if (i >= im->m->ix.indexed)
+        return false;
+    *depth = im->m->ix.event_depth[i];
+    return true;
+}
+
 static const pv_lane_hooks wi_tl_lanes = {
     wi_tl_lane_count, wi_tl_lane_name,         wi_tl_row_lane,  wi_tl_area_kind,
     wi_tl_area_name,  wi_tl_area_sample, wi_tl_area_value_range, wi_tl_time_span,
@@ -1706,6 +1737,7 @@ static const pv_view_hooks wi_timeline_hooks = {
     .row_area = wi_tl_row_area,
     .lanes = &wi_tl_lanes,
     .area_jump = wi_tl_area_jump,
+    .row_depth = wi_tl_row_depth,
 };
 
 /* ---- event lists (call-events, value-history): `id` is the event */
