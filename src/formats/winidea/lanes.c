@@ -75,7 +75,13 @@ static void lane_grow(pv_wi_lane *l, size_t *cap, bool value)
  * state over the contexts) with the prefix sums. */
 static void lane_merge(const pv_timeline_index *ix, pv_wi_lane *l, lane_steps *v)
 {
-    qsort(v->s, v->n, sizeof *v->s, step_cmp);
+    /* each context's steps are in time order already: sort only when
+     * several contexts have some */
+    bool sorted = true;
+    for (size_t i = 1; i < v->n && sorted; i++)
+        sorted = v->s[i - 1].time <= v->s[i].time;
+    if (!sorted)
+        qsort(v->s, v->n, sizeof *v->s, step_cmp);
     uint8_t *cur = pv_xcalloc(ix->context_count + 1, 1);
     size_t count[3] = {ix->context_count + 1, 0, 0};
     size_t cap = 0;
@@ -227,12 +233,14 @@ static void lane_line(const pv_timeline_index *ix, pv_wi_lane *l)
         uint16_t c = ix->event_context[i];
         if ((ar->type != PV_WI_FUNCTION && ar->type != PV_WI_LINE) || c >= nc)
             continue;
+        bool hit = ar->type == PV_WI_LINE && ar->handle == l->handle;
+        if (!hit && !on[c] && open[c] == SIZE_MAX)
+            continue; /* nothing changes: no need to read the record's time */
         int64_t t = ev_time(ix, i);
         if (open[c] != SIZE_MAX) {
             l->occ_length[open[c]] = t - open_t[c];
             open[c] = SIZE_MAX;
         }
-        bool hit = ar->type == PV_WI_LINE && ar->handle == l->handle;
         if (hit) {
             open[c] = l->occ_count;
             open_t[c] = t;
