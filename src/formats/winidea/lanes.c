@@ -106,13 +106,20 @@ static void lane_merge(const pv_timeline_index *ix, pv_wi_lane *l, lane_steps *v
         last = st;
     }
     free(cur);
-    l->cum_active = pv_xcalloc(l->n + 1, sizeof *l->cum_active);
-    l->cum_suspended = pv_xcalloc(l->n + 1, sizeof *l->cum_suspended);
-    for (size_t i = 0; i + 1 < l->n; i++) {
-        int64_t d = l->time[i + 1] - l->time[i];
-        l->cum_active[i + 1] = l->cum_active[i] + (l->state[i] == PV_WI_LANE_ACTIVE ? d : 0);
-        l->cum_suspended[i + 1] =
-            l->cum_suspended[i] + (l->state[i] == PV_WI_LANE_SUSPENDED ? d : 0);
+    /* the sums before every PV_WI_LANE_CUM-th step (the rest is added up
+     * when asked: at most PV_WI_LANE_CUM - 1 steps) */
+    size_t blocks = l->n / PV_WI_LANE_CUM + 1;
+    l->cum_active = pv_xcalloc(blocks, sizeof *l->cum_active);
+    l->cum_suspended = pv_xcalloc(blocks, sizeof *l->cum_suspended);
+    int64_t act = 0, sus = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i % PV_WI_LANE_CUM == 0) {
+            l->cum_active[i / PV_WI_LANE_CUM] = act;
+            l->cum_suspended[i / PV_WI_LANE_CUM] = sus;
+        }
+        int64_t d = i + 1 < l->n ? l->time[i + 1] - l->time[i] : 0;
+        act += l->state[i] == PV_WI_LANE_ACTIVE ? d : 0;
+        sus += l->state[i] == PV_WI_LANE_SUSPENDED ? d : 0;
     }
     free(v->s);
 }
@@ -157,6 +164,9 @@ static void occ_finish(pv_wi_lane *l)
             l->shortest = i;
     }
     free(p);
+    /* the jumps need only the events from here on */
+    free(l->occ_length);
+    l->occ_length = NULL;
 }
 
 /* A function: one pass over the calls (pre-order per context, so the
@@ -403,9 +413,16 @@ static void lane_cum(const pv_wi_lane *l, int64_t t, int64_t *active, int64_t *s
     *active = *suspended = 0;
     if (i == SIZE_MAX)
         return;
+    size_t j = i / PV_WI_LANE_CUM * PV_WI_LANE_CUM;
+    int64_t act = l->cum_active[i / PV_WI_LANE_CUM], sus = l->cum_suspended[i / PV_WI_LANE_CUM];
+    for (; j < i; j++) {
+        int64_t d = l->time[j + 1] - l->time[j];
+        act += l->state[j] == PV_WI_LANE_ACTIVE ? d : 0;
+        sus += l->state[j] == PV_WI_LANE_SUSPENDED ? d : 0;
+    }
     int64_t d = t - l->time[i];
-    *active = l->cum_active[i] + (l->state[i] == PV_WI_LANE_ACTIVE ? d : 0);
-    *suspended = l->cum_suspended[i] + (l->state[i] == PV_WI_LANE_SUSPENDED ? d : 0);
+    *active = act + (l->state[i] == PV_WI_LANE_ACTIVE ? d : 0);
+    *suspended = sus + (l->state[i] == PV_WI_LANE_SUSPENDED ? d : 0);
 }
 
 /* The largest value of transitions [from, to): values one by one up to a
@@ -494,11 +511,11 @@ size_t pv_wi_lane_memory(const pv_wi_lane *l)
 {
     if (!l)
         return 0;
-    size_t per = sizeof *l->time;
+    size_t bytes = sizeof *l + l->n * sizeof *l->time + l->occ_count * sizeof *l->occ_event;
     if (l->kind == PV_AREA_LANE_ACTIVITY)
-        per += sizeof *l->state + sizeof *l->cum_active + sizeof *l->cum_suspended;
+        bytes += l->n * sizeof *l->state + (l->n / PV_WI_LANE_CUM + 1) * 2 * sizeof(int64_t);
     else
-        per += sizeof *l->value + sizeof *l->label_area + sizeof *l->max1;
-    return sizeof *l + l->n * per +
-           l->occ_count * (sizeof *l->occ_event + sizeof *l->occ_length);
+        bytes += l->n * (sizeof *l->value + sizeof *l->label_area) +
+                 (l->n / PV_WI_LANE_B1 + 1 + l->n / PV_WI_LANE_B2 + 1) * sizeof(double);
+    return bytes;
 }

@@ -15,6 +15,7 @@
 
 #define PV_WI_LANE_B1 64u
 #define PV_WI_LANE_B2 4096u
+#define PV_WI_LANE_CUM 64u /* steps per stored prefix sum */
 
 enum { PV_WI_LANE_NONE = 0, PV_WI_LANE_SUSPENDED = 1, PV_WI_LANE_ACTIVE = 2 };
 
@@ -28,13 +29,15 @@ typedef struct pv_wi_lane {
     size_t n;
     int64_t *time;
     uint8_t *state;
-    int64_t *cum_active, *cum_suspended; /* ACTIVITY: ns before time[i] */
+    /* ACTIVITY: ns active / suspended before step i * PV_WI_LANE_CUM */
+    int64_t *cum_active, *cum_suspended;
     double *value;
     uint32_t *label_area;
     double lo, hi; /* VALUE: the range of the values */
     double *max1, *max2; /* VALUE: the largest of each block of PV_WI_LANE_B1 / B2 values */
     /* Occurrences in event order: the entry event of each call (functions),
-     * each hit (lines), each change (values), with its length in ns. */
+     * each hit (lines), each change (values); their lengths in ns (a call's
+     * gross time) only while building: kept are the longest and shortest. */
     size_t occ_count;
     uint32_t *occ_event;
     int64_t *occ_length;
