@@ -440,6 +440,8 @@ void pv_app_work(pv_app *a)
         a->message[0] = '\0';
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
+    } else if (work == PV_WORK_FLAME) {
+        pv_flame_ui_build_now(a);
     }
 }
 

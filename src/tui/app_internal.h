@@ -231,7 +231,7 @@ struct pv_app {
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_FLAME };
 
 /* Rows the incremental search looks at per key press. */
 #define PV_SEARCH_STEP 30000
