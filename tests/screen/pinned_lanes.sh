@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Pinned area lanes, the axis, zoom and pan (docs/tui.md "Lane strip"),
 # checked against `profview cat --view timeline`: a hand-written recording
-# (two contexts, nested calls, a counter, a state variable with named
-# states); for every screen the test reads the span from the strip's title
-# and computes each pinned lane independently from cat's rows: per context
-# a stack of open calls (the pinned function active when innermost,
-# suspended when open below a callee), the ns of each state in each bucket
+# (two contexts, nested calls, a suspension, a counter, a state variable
+# with named states); for every screen the test reads the span from the
+# strip's title and computes each pinned lane independently from cat's
+# rows: per context the function's own events (active from E or R to S or
+# X, suspended from S to R), the ns of each state in each bucket
 # [t0 + ceil(b*span/W), t0 + ceil((b+1)*span/W)), span = t1 - t0 + 1, and
 # the cell of each bucket (UTF-8 eighths, ASCII #/-); values as sparkline
 # levels of the bucket's peak, state names written where the state starts.
@@ -47,6 +47,8 @@ T2,0x2
 900,T1,00000001,E,
 1000,,20000000,W,00000001
 1100,,20000001,W,00000007
+1150,T1,00000001,S,
+1180,T1,00000001,R,
 1200,T1,00000001,X,
 1300,,20000000,W,00000000
 1400,,20000001,W,00000004
@@ -88,14 +90,18 @@ sel = int(re.findall(r" row (\d+)/\d+ ", "\n".join(lines))[-1]) - 1
 cursor = bucket(ev[sel]["time"]) if t0 <= ev[sel]["time"] <= t1 else None
 marks = {bucket(int(t)): c for t, c in ((mb, "B"), (ma, "A")) if t and t0 <= int(t) <= t1}
 def activity(fn):
-    # per context: stack of open function names; state per interval
-    stacks, steps = {}, []
+    # per context the function's own events (docs/formats.md §3
+    # activations): active from E or R to S or X, suspended from S to R
+    st, steps = {}, []
     for e in ev:
-        if e["ctx"] == "": continue
-        st = stacks.setdefault(e["ctx"], [])
-        if e["kind"] == "E": st.append(e["name"])
-        elif e["kind"] == "X": st.pop()
-        steps.append((e["time"], dict((c, (2 if s and s[-1] == fn else 1 if fn in s else 0)) for c, s in stacks.items())))
+        if e["ctx"] == "" or e["name"] != fn: continue
+        d, s = st.get(e["ctx"], (0, 0))
+        if e["kind"] == "E": d, s = d + 1, 2
+        elif e["kind"] == "S": s = 1 if d else s
+        elif e["kind"] == "R": s = 2 if d else s
+        elif e["kind"] == "X": d -= 1; s = 2 if d else 0
+        st[e["ctx"]] = (d, s)
+        steps.append((e["time"], dict((c, v[1]) for c, v in st.items())))
     cells = []
     for b in range(W):
         a0, a1 = start(b), start(b + 1)

@@ -46,11 +46,18 @@ static size_t random_recs(uint64_t seed, rec *out, size_t max, unsigned write_mo
 {
     uint32_t stack[64];
     size_t depth = 0, n = 0;
+    bool suspended = false;
     int64_t t = 100;
     while (n + 70 < max) {
         uint64_t r = rng(&seed);
         t += (int64_t)(r % 5);
-        if ((r >> 8) % write_mod == 0) {
+        if (suspended) { /* the suspended routine resumes */
+            out[n++] = (rec){stack[depth - 1], 'R', 0, t};
+            suspended = false;
+        } else if (depth && (r >> 20) % 9 == 0) {
+            out[n++] = (rec){stack[depth - 1], 'S', 0, t};
+            suspended = true;
+        } else if ((r >> 8) % write_mod == 0) {
             out[n++] = (rec){VAR, 'W', (r >> 12) % 9, t};
         } else if (depth < 60 && (depth == 0 || (r >> 8) % 2 == 0)) {
             static const uint32_t fns[] = {FN_F, FN_G, FN_H};
@@ -61,6 +68,8 @@ static size_t random_recs(uint64_t seed, rec *out, size_t max, unsigned write_mo
             out[n++] = (rec){stack[--depth], 'X', 0, t};
         }
     }
+    if (suspended)
+        out[n++] = (rec){stack[depth - 1], 'R', 0, t += 1};
     while (depth)
         out[n++] = (rec){stack[--depth], 'X', 0, t += 2};
     return n;
@@ -78,6 +87,8 @@ static pv_file *build(const rec *recs, size_t n)
         pv_wi_add_event(d, recs[i].handle,
                         recs[i].kind == 'E'   ? PV_WI_ENTRY
                         : recs[i].kind == 'X' ? PV_WI_EXIT
+                        : recs[i].kind == 'S' ? PV_WI_SUSPEND
+                        : recs[i].kind == 'R' ? PV_WI_RESUME
                                               : PV_WI_WRITE,
                         recs[i].value, recs[i].time);
     pv_file *f = calloc(1, sizeof *f);
@@ -94,22 +105,25 @@ static const pv_view *timeline(const pv_file *f)
     return v;
 }
 
-/* Brute force: the state of `fn` in [recs[i].time, recs[i+1].time):
- * 2 when the innermost open call is fn's, 1 when one of fn's calls is
- * open, 0 otherwise. */
+/* Brute force: the state of `fn` in [recs[i].time, recs[i+1].time) from
+ * its own events (docs/formats.md §3 activations): 2 from an E or R to an
+ * S or X, 1 from an S to the R, 0 outside its calls. */
 static void brute_states(const rec *recs, size_t n, uint32_t fn, uint8_t *state)
 {
-    uint32_t stack[64];
     size_t depth = 0;
+    uint8_t st = 0;
     for (size_t i = 0; i < n; i++) {
-        if (recs[i].kind == 'E')
-            stack[depth++] = recs[i].handle;
-        else if (recs[i].kind == 'X')
-            depth--;
-        bool open = false;
-        for (size_t k = 0; k < depth; k++)
-            open |= stack[k] == fn;
-        state[i] = depth && stack[depth - 1] == fn ? 2 : open ? 1 : 0;
+        if (recs[i].handle == fn) {
+            if (recs[i].kind == 'E')
+                depth++, st = 2;
+            else if (recs[i].kind == 'S')
+                st = 1;
+            else if (recs[i].kind == 'R')
+                st = 2;
+            else if (recs[i].kind == 'X')
+                depth--, st = depth ? 2 : 0;
+        }
+        state[i] = st;
     }
 }
 

@@ -9,9 +9,9 @@
  * (no pass over the events while drawing).
  *
  * Activity of a function (docs/winidea-model.md "Area lanes"): in each
- * context, active while the innermost open call is a call of the function,
- * suspended while a call of it is open and one of its callees runs; over
- * all contexts, active when active in one, suspended when suspended in one.
+ * context, active from its E or R to its S or X, suspended from an S to
+ * the R (as docs/formats.md §3 reads activations); over all contexts,
+ * active when active in one, suspended when suspended in one.
  * A line is active from each of its hits until the next function or line
  * event of its context.
  */
@@ -169,60 +169,71 @@ static void occ_finish(pv_wi_lane *l)
     l->occ_length = NULL;
 }
 
-/* A function: one pass over the calls (pre-order per context, so the
- * intervals of a context nest and a stack turns them into steps). */
+/* A function (docs/winidea-model.md "Area lanes", the activations and
+ * active intervals of docs/formats.md §3): per context, active from an E
+ * or R of the function to its S or X, suspended from an S to its R, not
+ * entered outside its activations; an implicit frame (the first event of
+ * the function in a context is an S, R or X) runs from the recording's
+ * start.  One pass over the events (the records are read only for the
+ * function's own); the occurrences are its explicit calls from the index
+ * (their gross times for longest / shortest). */
 static void lane_function(const pv_timeline_index *ix, pv_wi_lane *l)
 {
-    uint8_t *is_a = pv_xcalloc(ix->call_count / 8 + 1, 1);
     lane_steps v = {0};
     size_t occ_cap = 0;
-    struct {
-        int64_t end;
-        uint8_t state;
-    } *stack = NULL;
-    size_t depth = 0, stack_cap = 0;
-    for (size_t c = 0; c < ix->context_count; c++) {
-        depth = 0;
-        for (size_t k = ix->context_call_start[c]; k < ix->context_call_start[c + 1]; k++) {
-            uint32_t entry = ix->call_entry[k];
-            bool implicit = (entry & PV_TL_IMPLICIT_CALL) != 0;
-            const pv_tl_area *ar = &ix->areas[ix->event_area[entry & ~PV_TL_IMPLICIT_CALL]];
-            bool mine = ar->type == PV_WI_FUNCTION && ar->handle == l->handle;
-            uint32_t p = ix->call_parent[k];
-            bool child = p != PV_TL_OPEN && (is_a[p / 8] >> (p % 8) & 1);
-            if (mine)
-                is_a[k / 8] |= (uint8_t)(1u << (k % 8));
-            if (!mine && !child)
-                continue;
-            int64_t s = implicit ? ix->time_first : ev_time(ix, entry);
-            int64_t e = ix->call_exit[k] == PV_TL_OPEN ? ix->time_last : ev_time(ix, ix->call_exit[k]);
-            if (e < s)
-                e = s;
-            if (mine && !implicit)
-                occ_add(l, &occ_cap, entry, ix->call_gross ? ix->call_gross[k] : e - s);
-            while (depth && stack[depth - 1].end <= s) {
-                depth--;
-                steps_add(&v, stack[depth].end, (uint16_t)c,
-                          depth ? stack[depth - 1].state : PV_WI_LANE_NONE);
-            }
-            if (depth == stack_cap) {
-                stack_cap = stack_cap ? stack_cap * 2 : 64;
-                stack = pv_xrealloc(stack, stack_cap * sizeof *stack);
-            }
-            uint8_t st = mine ? PV_WI_LANE_ACTIVE : PV_WI_LANE_SUSPENDED;
-            stack[depth].end = e;
-            stack[depth].state = st;
-            depth++;
-            steps_add(&v, s, (uint16_t)c, st);
+    for (size_t k = 0; k < ix->call_count; k++) {
+        uint32_t entry = ix->call_entry[k];
+        if (entry & PV_TL_IMPLICIT_CALL)
+            continue;
+        const pv_tl_area *ar = &ix->areas[ix->event_area[entry]];
+        if (ar->type == PV_WI_FUNCTION && ar->handle == l->handle)
+            occ_add(l, &occ_cap, entry, ix->call_gross ? ix->call_gross[k] : 0);
+    }
+    size_t nc = ix->context_count;
+    uint32_t *depth = pv_xcalloc(nc + 1, sizeof *depth);
+    uint8_t *seen = pv_xcalloc(nc + 1, 1);
+    for (size_t i = 0; i < ix->event_count; i++) {
+        const pv_tl_area *ar = &ix->areas[ix->event_area[i]];
+        uint16_t c = ix->event_context[i];
+        if (ar->type != PV_WI_FUNCTION || ar->handle != l->handle || c >= nc)
+            continue;
+        pv_wi_event e;
+        pv_wi_event_at(ix->tl, i, &e);
+        if (!seen[c] && e.kind != PV_WI_ENTRY) {
+            /* an implicit frame: open since the start */
+            depth[c] = 1;
+            steps_add(&v, ix->time_first, c,
+                      e.kind == PV_WI_RESUME ? PV_WI_LANE_SUSPENDED : PV_WI_LANE_ACTIVE);
         }
-        while (depth) {
-            depth--;
-            steps_add(&v, stack[depth].end, (uint16_t)c,
-                      depth ? stack[depth - 1].state : PV_WI_LANE_NONE);
+        seen[c] = 1;
+        switch (e.kind) {
+        case PV_WI_ENTRY:
+            depth[c]++;
+            steps_add(&v, e.time, c, PV_WI_LANE_ACTIVE);
+            break;
+        case PV_WI_SUSPEND:
+            if (depth[c])
+                steps_add(&v, e.time, c, PV_WI_LANE_SUSPENDED);
+            break;
+        case PV_WI_RESUME:
+            if (depth[c])
+                steps_add(&v, e.time, c, PV_WI_LANE_ACTIVE);
+            break;
+        case PV_WI_EXIT:
+            if (depth[c]) {
+                depth[c]--;
+                steps_add(&v, e.time, c, depth[c] ? PV_WI_LANE_ACTIVE : PV_WI_LANE_NONE);
+            }
+            break;
+        default:
+            break;
         }
     }
-    free(stack);
-    free(is_a);
+    for (size_t c = 0; c < nc; c++)
+        if (depth[c])
+            steps_add(&v, ix->time_last, (uint16_t)c, PV_WI_LANE_NONE);
+    free(depth);
+    free(seen);
     lane_merge(ix, l, &v);
 }
 
