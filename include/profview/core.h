@@ -176,11 +176,36 @@ bool pv_time_unit_parse(const char *s, pv_time_unit *unit);
 typedef struct pv_mapped_file {
     const unsigned char *data;
     size_t size;
-    bool mapped; /* false: data was read into memory (or size is 0) */
+    bool mapped;   /* false: data was read into memory (or size is 0) */
+    bool borrowed; /* data is the kept copy of a stream input (not freed here) */
 } pv_mapped_file;
 
-/* Returns 0 on success; otherwise errno, and *msg names the reason. */
+/* Returns 0 on success, otherwise errno.  A stream input already read by
+ * pv_input_capture is given from its copy (borrowed), never read again. */
 int pv_map_file(const char *path, pv_mapped_file *mf);
 void pv_unmap_file(pv_mapped_file *mf);
+
+/* ---- stream inputs (docs/input.md): pipes, FIFOs, /dev/stdin, `-`.  They
+ * can be read only once, so the first reader copies the whole stream into
+ * memory and every later reader of the same path (or of the same pipe under
+ * another name) gets that copy; the copies live until the process ends. */
+
+/* The path to read for a command-line name: "/dev/stdin" for "-". */
+const char *pv_input_path(const char *name);
+/* When `path` is not a regular file, reads it whole (once) and returns its
+ * copy in *mf (borrowed: pv_unmap_file only forgets it); returns 0 then, or
+ * errno.  For a regular file (or a directory) returns ENOTSUP and leaves
+ * *mf empty: map it with pv_map_file.  `progress` (may be NULL) hears of
+ * the bytes read ("reading input"). */
+int pv_input_capture(const char *path, pv_mapped_file *mf, const pv_progress *progress);
+/* Whether `path` is a stream input that was captured. */
+bool pv_input_is_stream(const char *path);
+/* A file for libraries that must open a path themselves (SQLite): for a
+ * captured stream, writes its copy to a new private temporary file (mode
+ * 0600, in $TMPDIR or /tmp) and returns its malloc'd name in *tmp, which the
+ * caller removes (pv_input_remove_temp) as soon as it has opened it; for
+ * any other path sets *tmp to NULL.  Returns 0 or errno. */
+int pv_input_temp_copy(const char *path, char **tmp);
+void pv_input_remove_temp(char *tmp);
 
 #endif

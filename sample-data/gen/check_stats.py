@@ -4,7 +4,10 @@ its TIMELINE, the naive way, and compares them with the STATISTICS sections.
 
 A third, independent reading of docs/formats.md §3 (the generator's run clocks and
 profview's model are the other two): time is swept from event to event and
-every open frame is charged directly.  It understands the generator's output
+every open frame is charged directly.  A %CONTEXT% field attributes events;
+the running context follows the context area whenever the file has one
+(docs/winidea-model.md, "Which context runs"), and the latest %CONTEXT% only
+without one (or before the area's first switch).  It understands the generator's output
 only (single-line fields, one free-text NAME at most, the context area is the
 state variable 20000000); it is a check of the generator, not a Text1 parser.
 
@@ -78,6 +81,7 @@ def recompute(context_names, events, state_vars):
     in_state = collections.Counter()
     current = {}
     running, prev = None, 0
+    area_switched = False
 
     def close(c, fr, complete):
         s = stats[(fr['area'], c)]
@@ -106,8 +110,11 @@ def recompute(context_names, events, state_vars):
                 entries[(var, value)] += 1
                 if var == CONTEXT_AREA:
                     running = value
+                    area_switched = True
             continue
         c = context_names[cname] if cname else running
+        if cname and not area_switched:
+            running = c  # no area (yet): the latest %CONTEXT% runs
         stack = stacks[c]
         s = stats[(h, c)]
         if e == 'E':

@@ -5,12 +5,19 @@
  * the tests to compare profview against.
  *
  *     pv_gen_aqtime OUTDIR
+ *     pv_gen_aqtime --scale trace|sets N OUT.db
  *
  * writes OUTDIR/aqtime-trace.db, aqtime-resource.db, aqtime-refcount.db and
  * their .expect.tsv files.  Deterministic: the same bytes of .expect and the
  * same `sqlite3 .dump` on every run.  Each database holds two result sets
  * whose ID and REC_ID values repeat, so that a join that forgets INST_ID
  * shows.  Standalone: it uses SQLite only, none of profview's code.
+ *
+ * --scale writes one database for the benchmark and the scale tests (no
+ * .expect file): `trace N` a Function Trace result set of N calls over 4
+ * threads and 256 routines (subtrees of up to 4096 calls, depth up to 24);
+ * `sets N` N small Function Trace result sets (one thread, two routines,
+ * three calls each) plus every tenth INST_ID without an INSTANCES row.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -169,10 +176,9 @@ static const char *const ft_names[2][FT_ROUTINES] = {
      "render\tframe", "exit_handler"},
 };
 
-static void gen_trace(const char *dir)
+/* The Function Trace tables of the seed, every column. */
+static void ft_schema(void)
 {
-    open_db(dir, "aqtime-trace");
-    instances_table();
     exec("CREATE TABLE FUNCTION_TRACE_PROFILER_CALL_ROUTES (COL_RECID INTEGER, COL_HIT_COUNT "
          "INTEGER, COL_ROUTE_NO INTEGER, ID INTEGER, INST_ID INTEGER, PARENT_ID INTEGER, REC_ID "
          "INTEGER)");
@@ -214,6 +220,13 @@ static void gen_trace(const char *dir)
     exec("CREATE TABLE FUNCTION_TRACE_PROFILER_THREADS (COL_LINE_NUMBER INTEGER, "
          "COL_WIN32THREADID INTEGER, ID INTEGER, INST_ID INTEGER, PARENT_ID INTEGER, REC_ID "
          "INTEGER)");
+}
+
+static void gen_trace(const char *dir)
+{
+    open_db(dir, "aqtime-trace");
+    instances_table();
+    ft_schema();
     static const char *const rel[][2] = {
         {"FUNCTION_TRACE_PROFILER_THREADS", NULL},
         {"FUNCTION_TRACE_PROFILER_CALL_TRACE", "FUNCTION_TRACE_PROFILER_THREADS"},
@@ -804,10 +817,203 @@ static void gen_objects(const char *dir, bool refcount)
     close_db();
 }
 
+/* ================================================================ scale */
+
+static sqlite3_stmt *prep(const char *sql)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        die(sql);
+    return st;
+}
+
+static void step_reset(sqlite3_stmt *st)
+{
+    if (sqlite3_step(st) != SQLITE_DONE)
+        die("insert");
+    sqlite3_reset(st);
+}
+
+static void scale_schema(void)
+{
+    exec("PRAGMA page_size=4096; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN");
+    instances_table();
+    ft_schema();
+}
+
+static const char *const meta_sql =
+    "INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES (COL_MODULE_NAME, COL_ROUTINE_NAME, "
+    "COL_SOURCE_FILE, COL_SOURCE_LINE, ID, INST_ID, PARENT_ID, REC_ID) VALUES(?,?,?,?,?,?,?,?)";
+static const char *const routines_sql =
+    "INSERT INTO FUNCTION_TRACE_PROFILER_ROUTINES (COL_HIT_COUNT, ID, INST_ID, PARENT_ID, REC_ID) "
+    "VALUES(?,?,?,?,?)";
+
+/* Meta routines 0..count-1 ("main", "routine_001", ...) and their ROUTINES
+ * rows (ID 100 + r) with their hit counts. */
+static void scale_meta(int64_t inst, int count, const int64_t *hits)
+{
+    sqlite3_stmt *meta = prep(meta_sql), *routines = prep(routines_sql);
+    for (int r = 0; r < count; r++) {
+        char name[64], src[64];
+        snprintf(name, sizeof name, r == 0 ? "main" : "routine_%03d", r);
+        snprintf(src, sizeof src, "src\\unit%d.cpp", r % 17);
+        sqlite3_bind_text(meta, 1, "app.exe", -1, SQLITE_STATIC);
+        sqlite3_bind_text(meta, 2, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(meta, 3, src, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(meta, 4, 10 + r * 7);
+        sqlite3_bind_int64(meta, 5, r);
+        sqlite3_bind_int64(meta, 6, inst);
+        sqlite3_bind_int64(meta, 7, -1);
+        sqlite3_bind_int64(meta, 8, -1);
+        step_reset(meta);
+        sqlite3_bind_int64(routines, 1, hits[r]);
+        sqlite3_bind_int64(routines, 2, 100 + r);
+        sqlite3_bind_int64(routines, 3, inst);
+        sqlite3_bind_int64(routines, 4, -1);
+        sqlite3_bind_int64(routines, 5, r);
+        step_reset(routines);
+    }
+    sqlite3_finalize(meta);
+    sqlite3_finalize(routines);
+}
+
+typedef struct sc_call {
+    int64_t own, wc, rec, call_no, next;
+    int parent; /* index in the subtree buffer, -1 for its root */
+    int routine;
+} sc_call;
+
+#define SC_SUBTREE 4096
+#define SC_DEPTH 24
+
+static void scale_call(sqlite3_stmt *st, const sc_call *c, int64_t parent_rec, int64_t id,
+                       int64_t inst, int64_t thread)
+{
+    int64_t v[12] = {c->own,  c->wc,           c->call_no, 10 + c->routine, c->next, parent_rec,
+                     c->routine, c->routine, id,        inst,            thread,  c->rec};
+    for (int k = 0; k < 12; k++)
+        sqlite3_bind_int64(st, k + 1, v[k]);
+    step_reset(st);
+}
+
+static void scale_trace(int64_t ncalls)
+{
+    scale_schema();
+    /* A 1 GHz counter: cycles are ns, so sums stay exact in the tests. */
+    ins("INSTANCES", "issds", (int64_t)1, "Scale - Elapsed Time", "Elapsed Time", 1e9, "Time");
+    const int threads = 4, routines = 256;
+    for (int t = 0; t < threads; t++)
+        ins("FUNCTION_TRACE_PROFILER_THREADS", "iiiiii", (int64_t)0, (int64_t)(4000 + t),
+            (int64_t)t, (int64_t)1, (int64_t)-1, (int64_t)t);
+    static int64_t hits[256];
+    sqlite3_stmt *st = prep("INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+    static sc_call buf[SC_SUBTREE];
+    int64_t id = 1;
+    for (int t = 0; t < threads; t++) {
+        int64_t left = ncalls / threads + (t < ncalls % threads);
+        int64_t rec = 0, call_no = 1;
+        while (left > 0) {
+            /* One root and its subtree, in pre-order. */
+            int budget = (int)(left < SC_SUBTREE ? left : 1 + rnd(SC_SUBTREE));
+            int n = 0, stack[SC_DEPTH], depth = 0;
+            buf[n] = (sc_call){0, 0, rec++, call_no++, -1, -1, 0};
+            stack[depth++] = n++;
+            while (depth > 0) {
+                if (n < budget && depth < SC_DEPTH && rnd(8) < 5) {
+                    int parent = stack[depth - 1];
+                    buf[n] = (sc_call){0, 0, rec++, call_no++, -1, parent,
+                                       1 + (int)rnd(routines - 1)};
+                    stack[depth++] = n++;
+                } else {
+                    depth--;
+                }
+            }
+            /* own times, then with children (children follow their parent) */
+            for (int i = 0; i < n; i++) {
+                buf[i].own = 40 + (int64_t)rnd(20000);
+                buf[i].wc = 0;
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                buf[i].wc += buf[i].own;
+                if (buf[i].parent >= 0)
+                    buf[buf[i].parent].wc += buf[i].wc;
+            }
+            /* COL_NEXT: the next sibling's REC_ID (pre-order: the next call
+             * with the same parent); the next root's for a root. */
+            static int last_at[SC_SUBTREE];
+            for (int i = 0; i < n; i++)
+                last_at[i] = -1;
+            for (int i = 1; i < n; i++) {
+                int p = buf[i].parent;
+                if (last_at[p] >= 0)
+                    buf[last_at[p]].next = buf[i].rec;
+                last_at[p] = i;
+            }
+            left -= n;
+            if (left > 0)
+                buf[0].next = rec;
+            for (int i = 0; i < n; i++)
+                hits[buf[i].routine]++;
+            for (int i = 0; i < n; i++)
+                scale_call(st, &buf[i], buf[i].parent >= 0 ? buf[buf[i].parent].rec : -1, id++,
+                           1, t);
+        }
+    }
+    sqlite3_finalize(st);
+    scale_meta(1, routines, hits);
+}
+
+/* N small result sets: INST_IDs 1..N, every tenth without an INSTANCES row. */
+static void scale_sets(int64_t nsets)
+{
+    scale_schema();
+    sqlite3_stmt *st = prep("INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (int64_t inst = 1; inst <= nsets; inst++) {
+        if (inst % 10 != 0) {
+            char cap[64];
+            snprintf(cap, sizeof cap, "Run %lld", (long long)inst);
+            ins("INSTANCES", "issds", inst, cap, "Elapsed Time", 1000000.0, "Time");
+        }
+        ins("FUNCTION_TRACE_PROFILER_THREADS", "iiiiii", (int64_t)0, 5000 + inst, (int64_t)0,
+            inst, (int64_t)-1, (int64_t)0);
+        static const int64_t hits[2] = {1, 2};
+        scale_meta(inst, 2, hits);
+        /* main (inst us) calls routine_001 twice (1 us each). */
+        sc_call c[3] = {{(int64_t)inst, (int64_t)inst + 2, 0, 1, -1, -1, 0},
+                        {1, 1, 1, 2, 2, 0, 1},
+                        {1, 1, 2, 3, -1, 0, 1}};
+        for (int k = 0; k < 3; k++)
+            scale_call(st, &c[k], k ? 0 : -1, k + 1, inst, 0);
+    }
+    sqlite3_finalize(st);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 5 && strcmp(argv[1], "--scale") == 0) {
+        char *end;
+        long long n = strtoll(argv[3], &end, 10);
+        if (*end || n < 1 || (strcmp(argv[2], "trace") != 0 && strcmp(argv[2], "sets") != 0)) {
+            fprintf(stderr, "usage: pv_gen_aqtime --scale trace|sets N OUT.db\n");
+            return 1;
+        }
+        unlink(argv[4]);
+        if (sqlite3_open(argv[4], &db) != SQLITE_OK)
+            die(argv[4]);
+        if (strcmp(argv[2], "trace") == 0)
+            scale_trace(n);
+        else
+            scale_sets(n);
+        exec("COMMIT");
+        if (sqlite3_close(db) != SQLITE_OK)
+            die(argv[4]);
+        return 0;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: pv_gen_aqtime OUTDIR\n");
+        fprintf(stderr, "usage: pv_gen_aqtime OUTDIR\n       pv_gen_aqtime --scale "
+                        "trace|sets N OUT.db\n");
         return 1;
     }
     gen_trace(argv[1]);

@@ -520,16 +520,19 @@ static void ev_state(int var, uint32_t value, int *current, int64_t *since)
 static int state_current[VAR_COUNT];
 static int64_t state_since[VAR_COUNT];
 
-/* text-ctx: with %CONTEXT% a reader may take the running context from the
- * latest function event rather than from the context area, so there the
- * first step after a switch takes no time and emits a function event: both
- * readings then give the same running(c) (docs/formats.md §3). */
-static bool switch_at_event;
-static bool just_switched;
+/* text-ctx: the TIMELINE names each event's context (%CONTEXT%) and also
+ * has the context area.  running(c) follows the area (docs/winidea-model.md,
+ * "Which context runs"), so here a quarter of the switches are followed by a
+ * long gap (1-4 us) before the new context's first event: a reader that took
+ * the running context from the latest %CONTEXT% would charge that gap to
+ * the context switched away from. */
+static bool gap_after_switch;
+static int64_t pending_gap;
 
 static void switch_context(int c)
 {
-    just_switched = switch_at_event;
+    if (gap_after_switch && rng_percent() < 25)
+        pending_gap = rng_range(1000, 4000);
     if (running >= 0)
         run_total[running] += now - run_since;
     running = c;
@@ -599,21 +602,21 @@ static void do_call(int c, frame *fn, frame *ln)
     ev_entry(c, callee);
 }
 
-/* One step of the running context c: time passes (not right after a switch
- * in text-ctx), then 1-3 events. */
+/* One step of the running context c: time passes (and, in text-ctx, the
+ * gap after a switch), then 1-3 events. */
 static void step(int c)
 {
     stack *st = &stacks[c];
+    if (pending_gap) {
+        advance(pending_gap);
+        pending_gap = 0;
+    }
     if (st->depth == 0) { /* activation of a task or the ISR */
         contexts[c].pending = false;
-        just_switched = false;
         ev_entry(c, contexts[c].body);
         return;
     }
-    bool force = just_switched; /* this step must be a function event at `now` */
-    just_switched = false;
-    if (!force)
-        advance(duration());
+    advance(duration());
     frame *top = &st->f[st->depth - 1];
     if (areas[top->area].is_line) {
         frame *fn = &st->f[st->depth - 2];
@@ -631,16 +634,12 @@ static void step(int c)
     if (!f->endless)
         top->steps_left--;
     int r = rng_percent();
-    if (force && r >= 85)
-        r = 0;
     if (f->line_count && r < 50) {
         int line = f->first_line + top->next_line;
         top->next_line = (top->next_line + 1) % f->line_count;
         ev_entry(c, line);
     } else if (f->callee_count && r < 85) {
         do_call(c, top, NULL);
-    } else if (force) {
-        do_return(c); /* a leaf: it returns early */
     } else {
         ev_write();
     }
@@ -695,7 +694,7 @@ static int64_t simulate(uint64_t seed, int64_t events)
     event_count = 0;
     counter_value = 0;
     isr_pending = false;
-    just_switched = false;
+    pending_gap = 0;
     memset(func_stats, 0, sizeof func_stats);
     memset(var_stats, 0, sizeof var_stats);
     memset(state_stats, 0, sizeof state_stats);
@@ -963,7 +962,7 @@ int main(int argc, char **argv)
     build_program(tasks);
     if (format == FMT_BIN11)
         eol = "\r\n";
-    switch_at_event = format == FMT_TEXT_CTX;
+    gap_after_switch = format == FMT_TEXT_CTX;
 
     /* Pass 1: statistics and the end time only. */
     out.format = format;

@@ -67,6 +67,11 @@ int pv_cmd_diff(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
 int pv_cmd_export(const pv_cli_args *a);
 
+/* The progress bar on stderr (progress.c): attach sets p's reporter when
+ * stderr is a terminal; end erases the bar. */
+void pv_cli_progress_attach(pv_progress *p);
+void pv_cli_progress_end(void);
+
 /* Loads every file of the command; prints errors to stderr.  Returns NULL
  * (after printing) when a file could not be loaded. */
 pv_file *pv_cli_load(const char *path, const pv_cli_args *a);

@@ -1,5 +1,6 @@
 /* commands.c - `profview info`, `profview cat` and `profview diff`, and the plain-text
  * fallback of `profview FILE`. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 {
     pv_load_status status;
     pv_file *f = pv_load_file(path, &a->load, &status);
+    pv_cli_progress_end();
     if (status != PV_LOAD_OK) {
         for (size_t i = 0; i < f->diag.entry_count; i++)
             fprintf(stderr, "profview: %s%s\n",
@@ -516,6 +518,29 @@ int pv_cmd_cat(const pv_cli_args *a)
     return rc;
 }
 
+/* `profview -` (or /dev/stdin) with the data on stdin: reads it now (the
+ * loaders then read that copy, docs/input.md) and takes the keys from the
+ * terminal, /dev/tty, as `less` does.  False when no file is stdin or there
+ * is no terminal. */
+static bool pv_cli_stdin_to_tty(const pv_cli_args *a)
+{
+    bool reads_stdin = false;
+    for (size_t i = 0; i < a->file_count; i++)
+        if (strcmp(pv_input_path(a->files[i]), "/dev/stdin") == 0)
+            reads_stdin = true;
+    if (!reads_stdin)
+        return false;
+    int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+    if (tty < 0)
+        return false;
+    pv_mapped_file copy;
+    (void)pv_input_capture("/dev/stdin", &copy, &a->load.progress); /* failures: the loader */
+    pv_cli_progress_end();
+    bool ok = dup2(tty, STDIN_FILENO) == STDIN_FILENO;
+    close(tty);
+    return ok;
+}
+
 /* ---- diff */
 
 int pv_cmd_diff(const pv_cli_args *a)
@@ -635,7 +660,7 @@ int pv_cmd_view(const pv_cli_args *a)
                 a->values[PV_OPT_SIZE]);
         return PV_EXIT_USAGE;
     }
-    if (!keys && !isatty(STDIN_FILENO)) {
+    if (!keys && !isatty(STDIN_FILENO) && !pv_cli_stdin_to_tty(a)) {
         fprintf(stderr, "profview: the viewer needs a terminal on stdin\n");
         return PV_EXIT_USAGE;
     }

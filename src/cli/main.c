@@ -70,7 +70,10 @@ static void pv_print_help(FILE *fp)
     for (size_t i = 0; i < count; i++)
         fprintf(fp, "  %-16s %s\n", loaders[i]->name, loaders[i]->description);
     pv_tui_print_keys(fp);
-    fprintf(fp, "\nTIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
+    fprintf(fp, "\nFILE may be - (standard input), a pipe, a FIFO or <(command): it is read\n"
+                "once, whole (an SQLite database through a private temporary file).\n"
+                "On a terminal, a big input shows a progress bar on stderr while it loads.\n"
+                "TIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
                 "Exit status: 0 success, 1 usage error, 2 input error.\n");
 }
 
@@ -91,6 +94,7 @@ static int pv_cli_prepare(pv_cli_args *a)
 {
     pv_load_options_init(&a->load);
     a->load.format = a->values[PV_OPT_INPUT_FORMAT];
+    pv_cli_progress_attach(&a->load.progress); /* the viewer sets its own */
     a->load.context_area = a->values[PV_OPT_CONTEXT_AREA];
     if (a->load.format && !pv_loader_find(a->load.format))
         return pv_usage_error("unknown --input-format '%s'", a->load.format);

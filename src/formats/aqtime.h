@@ -126,6 +126,16 @@ typedef struct aq_value {
     uint8_t kind;
 } aq_value;
 
+/* A column as stored (docs/aqtime.md, Scale): integers in 32 bits while they
+ * fit, then 64; any real or text makes the column hold aq_value cells. */
+enum { AQ_COL_I32, AQ_COL_I64, AQ_COL_VAL };
+typedef struct aq_colstore {
+    uint8_t kind;
+    void *data;        /* int32_t[], int64_t[] or aq_value[], row_cap entries */
+    uint8_t *nulls;    /* AQ_COL_I32/I64: bit set = NULL; NULL while none is */
+    size_t null_count; /* AQ_COL_I32/I64 */
+} aq_colstore;
+
 typedef struct aq_table {
     const char *name;   /* the seed's name */
     char *db_name;      /* as spelled in the database; NULL when absent */
@@ -136,9 +146,20 @@ typedef struct aq_table {
     size_t inst_col;    /* AQ_NONE when the table has no INST_ID */
     size_t row_count;
     size_t row_cap;
-    aq_value *cells;    /* row-major, row_count * col_count */
-    size_t *row_no;     /* 1-based position in the table, for messages */
+    aq_colstore *cols;  /* col_count columns of row_count values */
+    uint32_t *row_no;   /* 1-based position in the table, for messages */
     pv_strpool pool;
+    /* Built once after reading (docs/aqtime.md, Scale): the rows grouped by
+     * INST_ID, so that a result set finds its rows without a table scan. */
+    size_t inst_count;
+    int64_t *insts;       /* the distinct INST_IDs, ascending */
+    size_t *inst_start;   /* inst_count + 1 offsets into inst_rows */
+    uint32_t *inst_rows;  /* rows of insts[k] at inst_start[k].., table order */
+    /* Derived once per table, not per view: the type of an extra column and
+     * whether a column holds any integer. */
+    pv_type *col_type;
+    bool *col_any_int;
+    bool *col_all_text; /* every cell that is not NULL is text */
 } aq_table;
 
 typedef struct aq_db {
@@ -158,7 +179,9 @@ typedef struct aq_db {
 size_t aq_col(const aq_table *t, const char *name);
 /* The first of two spellings that exists (COL_ROUTINENAME / COL_ROUTINE_NAME). */
 size_t aq_col2(const aq_table *t, const char *a, const char *b);
-const aq_value *aq_cell(const aq_table *t, size_t row, size_t col);
+aq_value aq_cell(const aq_table *t, size_t row, size_t col);
+/* The 1-based position of a row in the database table, for messages. */
+static inline size_t aq_row_no(const aq_table *t, size_t row) { return t->row_no[row]; }
 /* A number as int64 (reals rounded to nearest); false when absent. */
 bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out);
 bool aq_real(const aq_table *t, size_t row, size_t col, double *out);
@@ -168,11 +191,16 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out);
 /* Text of a cell (numbers are written in decimal into `tmp`); NULL when absent. */
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size);
 int64_t aq_inst(const aq_table *t, size_t row);
+/* Does the table hold rows of this INST_ID? */
+bool aq_has_inst(const aq_table *t, int64_t inst);
+/* The type an extra column of the table is shown with (derived at load). */
+pv_type aq_column_type(const aq_table *t, size_t col);
 
-/* Rows of one result set, in table order. */
+/* Rows of one result set, in table order (they point into the table's
+ * grouping by INST_ID: nothing to free). */
 typedef struct aq_sel {
     aq_table *t;
-    size_t *rows;
+    const uint32_t *rows;
     size_t n;
 } aq_sel;
 

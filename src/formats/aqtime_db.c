@@ -56,17 +56,105 @@ size_t aq_col2(const aq_table *t, const char *a, const char *b)
     return c != AQ_NONE ? c : aq_col(t, b);
 }
 
-const aq_value *aq_cell(const aq_table *t, size_t row, size_t col)
+aq_value aq_cell(const aq_table *t, size_t row, size_t col)
 {
-    static const aq_value null_value = {{0}, AQ_V_NULL};
+    aq_value v = {{0}, AQ_V_NULL};
     if (col == AQ_NONE || row >= t->row_count || col >= t->col_count)
-        return &null_value;
-    return &t->cells[row * t->col_count + col];
+        return v;
+    const aq_colstore *cs = &t->cols[col];
+    if (cs->kind == AQ_COL_VAL)
+        return ((const aq_value *)cs->data)[row];
+    if (cs->nulls && (cs->nulls[row >> 3] >> (row & 7)) & 1)
+        return v;
+    v.kind = AQ_V_INT;
+    v.v.i = cs->kind == AQ_COL_I32 ? ((const int32_t *)cs->data)[row]
+                                   : ((const int64_t *)cs->data)[row];
+    return v;
+}
+
+/* Makes room for one more row in every column. */
+static void aq_table_grow(aq_table *t)
+{
+    if (t->row_count < t->row_cap)
+        return;
+    size_t cap = t->row_cap < 1024 ? 1024 : t->row_cap * 2;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
+        cs->data = pv_xrealloc(cs->data, cap * w);
+        if (cs->nulls) {
+            cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
+            memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
+        }
+    }
+    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    t->row_cap = cap;
+}
+
+/* Widens an integer column to 64 bits or to cells. */
+static void aq_col_widen(aq_table *t, aq_colstore *cs, uint8_t kind)
+{
+    size_t n = t->row_count, cap = t->row_cap;
+    if (kind == AQ_COL_I64) {
+        int64_t *d = pv_xmalloc(cap * sizeof *d);
+        const int32_t *o = cs->data;
+        for (size_t r = 0; r < n; r++)
+            d[r] = o[r];
+        free(cs->data);
+        cs->data = d;
+        cs->kind = AQ_COL_I64;
+        return;
+    }
+    aq_value *d = pv_xmalloc(cap * sizeof *d);
+    for (size_t r = 0; r < n; r++) {
+        d[r] = aq_cell(t, r, (size_t)(cs - t->cols));
+    }
+    free(cs->data);
+    free(cs->nulls);
+    cs->data = d;
+    cs->nulls = NULL;
+    cs->null_count = 0;
+    cs->kind = AQ_COL_VAL;
+}
+
+/* Appends a row of cells (the table has room: aq_table_grow). */
+static void aq_table_store(aq_table *t, const aq_value *row)
+{
+    size_t r = t->row_count;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        const aq_value *v = &row[c];
+        if (cs->kind != AQ_COL_VAL && (v->kind == AQ_V_REAL || v->kind == AQ_V_TEXT))
+            aq_col_widen(t, cs, AQ_COL_VAL);
+        else if (cs->kind == AQ_COL_I32 && v->kind == AQ_V_INT &&
+                 (v->v.i < INT32_MIN || v->v.i > INT32_MAX))
+            aq_col_widen(t, cs, AQ_COL_I64);
+        switch (cs->kind) {
+        case AQ_COL_VAL: ((aq_value *)cs->data)[r] = *v; break;
+        case AQ_COL_I32:
+        case AQ_COL_I64: {
+            int64_t i = v->kind == AQ_V_INT ? v->v.i : 0;
+            if (cs->kind == AQ_COL_I32)
+                ((int32_t *)cs->data)[r] = (int32_t)i;
+            else
+                ((int64_t *)cs->data)[r] = i;
+            if (v->kind == AQ_V_NULL) {
+                if (!cs->nulls)
+                    cs->nulls = pv_xcalloc(t->row_cap / 8, 1);
+                cs->nulls[r >> 3] |= (uint8_t)(1u << (r & 7));
+                cs->null_count++;
+            }
+            break;
+        }
+        }
+    }
+    t->row_count++;
 }
 
 bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     if (v->kind == AQ_V_INT) {
         *out = v->v.i;
         return true;
@@ -80,7 +168,8 @@ bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out)
 
 bool aq_real(const aq_table *t, size_t row, size_t col, double *out)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     if (v->kind == AQ_V_INT) {
         *out = (double)v->v.i;
         return true;
@@ -98,7 +187,8 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out)
 {
     if (aq_int(t, row, col, out))
         return true;
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     aq_value parsed;
     if (v->kind != AQ_V_TEXT || !aq_parse_number(pv_strpool_get(&t->pool, v->v.s), &parsed) ||
         parsed.kind != AQ_V_INT)
@@ -109,7 +199,8 @@ bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out)
 
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size)
 {
-    const aq_value *v = aq_cell(t, row, col);
+    aq_value cell = aq_cell(t, row, col);
+    const aq_value *v = &cell;
     switch (v->kind) {
     case AQ_V_TEXT: return pv_strpool_get(&t->pool, v->v.s);
     case AQ_V_INT: snprintf(tmp, tmp_size, "%" PRId64, v->v.i); return tmp;
@@ -120,22 +211,39 @@ const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t
 
 int64_t aq_inst(const aq_table *t, size_t row)
 {
-    return t->cells[row * t->col_count + t->inst_col].v.i;
+    return aq_cell(t, row, t->inst_col).v.i;
+}
+
+/* Position of `inst` among the table's distinct INST_IDs, or AQ_NONE. */
+static size_t aq_inst_group(const aq_table *t, int64_t inst)
+{
+    size_t lo = 0, hi = t->inst_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->insts[mid] < inst)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->inst_count && t->insts[lo] == inst ? lo : AQ_NONE;
+}
+
+bool aq_has_inst(const aq_table *t, int64_t inst)
+{
+    return aq_inst_group(t, inst) != AQ_NONE;
 }
 
 void aq_select(aq_sel *s, aq_table *t, int64_t inst)
 {
     s->t = t;
     s->n = 0;
-    s->rows = pv_xmalloc((t->row_count ? t->row_count : 1) * sizeof *s->rows);
-    for (size_t r = 0; r < t->row_count; r++)
-        if (aq_inst(t, r) == inst)
-            s->rows[s->n++] = r;
+    size_t g = aq_inst_group(t, inst);
+    s->rows = g == AQ_NONE ? NULL : t->inst_rows + t->inst_start[g];
+    s->n = g == AQ_NONE ? 0 : t->inst_start[g + 1] - t->inst_start[g];
 }
 
 void aq_sel_free(aq_sel *s)
 {
-    free(s->rows);
     s->rows = NULL;
     s->n = 0;
 }
@@ -196,12 +304,17 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             continue;
         pv_hashmap m;
         aq_keymap(&m, parent, pcol);
+        /* The first reading's links are kept: when it wins (the usual case)
+         * the rows are not looked up again. */
         for (size_t i = 0; i < child->n; i++) {
             int64_t k;
             size_t pos;
             if (aq_int(child->t, child->rows[i], child_col, &k) && k >= 0 &&
-                aq_keymap_get(&m, k, &pos))
+                aq_keymap_get(&m, k, &pos)) {
                 counts[r]++;
+                if (r == 0)
+                    out[i] = pos;
+            }
         }
         if (best == AQ_NONE || counts[r] > best_count) {
             best = r;
@@ -215,23 +328,35 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 readings[0], child_col_name);
         return out;
     }
-    pv_hashmap m;
-    aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
     size_t first_bad = AQ_NONE;
     int64_t first_bad_value = 0;
-    for (size_t i = 0; i < child->n; i++) {
-        int64_t k;
-        size_t pos;
-        if (!aq_int(child->t, child->rows[i], child_col, &k) || k < 0)
-            continue;
-        if (aq_keymap_get(&m, k, &pos))
-            out[i] = pos;
-        else if (first_bad == AQ_NONE) {
-            first_bad = i;
-            first_bad_value = k;
+    if (best == 0) {
+        for (size_t i = 0; i < child->n && best_count < wanted; i++) {
+            int64_t k;
+            if (out[i] == AQ_NONE && aq_int(child->t, child->rows[i], child_col, &k) && k >= 0) {
+                first_bad = i;
+                first_bad_value = k;
+                break;
+            }
         }
+    } else {
+        pv_hashmap m;
+        aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
+        for (size_t i = 0; i < child->n; i++) {
+            int64_t k;
+            size_t pos;
+            out[i] = AQ_NONE;
+            if (!aq_int(child->t, child->rows[i], child_col, &k) || k < 0)
+                continue;
+            if (aq_keymap_get(&m, k, &pos))
+                out[i] = pos;
+            else if (first_bad == AQ_NONE) {
+                first_bad = i;
+                first_bad_value = k;
+            }
+        }
+        pv_hashmap_free(&m);
     }
-    pv_hashmap_free(&m);
     if (reading_count > 1) {
         pv_buf b;
         pv_buf_init(&b);
@@ -249,7 +374,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 "table %s: %zu of %zu rows have a %s that matches no %s of %s (first: row %zu, "
                 "value %" PRId64 "); those links are left empty",
                 child->t->name, wanted - best_count, wanted, child_col_name, readings[best],
-                parent->t->name, child->t->row_no[child->rows[first_bad]], first_bad_value);
+                parent->t->name, aq_row_no(child->t, child->rows[first_bad]), first_bad_value);
     return out;
 }
 
@@ -304,7 +429,7 @@ const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tm
     size_t col = aq_col2(meta->t, "COL_ROUTINE_NAME", "COL_ROUTINENAME");
     /* Reference Count spells it COL_ROUTINENAME; prefer a column holding text. */
     size_t alt = aq_col(meta->t, "COL_ROUTINENAME");
-    if (alt != AQ_NONE && aq_cell(meta->t, meta->rows[pos], alt)->kind != AQ_V_NULL)
+    if (alt != AQ_NONE && aq_cell(meta->t, meta->rows[pos], alt).kind != AQ_V_NULL)
         col = alt;
     return aq_text(meta->t, meta->rows[pos], col, tmp, tmp_size);
 }
@@ -346,19 +471,9 @@ static void aq_column_names(const char *name, char **id, char **title)
     pv_buf_free(&t);
 }
 
-static pv_type aq_column_type(const aq_table *t, size_t col)
+pv_type aq_column_type(const aq_table *t, size_t col)
 {
-    bool any_real = false;
-    for (size_t r = 0; r < t->row_count; r++) {
-        const aq_value *v = aq_cell(t, r, col);
-        if (v->kind == AQ_V_TEXT)
-            return PV_TYPE_STRING;
-        if (v->kind == AQ_V_REAL && v->v.f != floor(v->v.f))
-            any_real = true;
-    }
-    if (t->col_text[col])
-        return PV_TYPE_STRING;
-    return any_real ? PV_TYPE_FLOAT : PV_TYPE_INT;
+    return t->col_type && col < t->col_count ? t->col_type[col] : PV_TYPE_STRING;
 }
 
 void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_column *cols,
@@ -418,7 +533,7 @@ void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
     for (size_t e = 0; e < vb->extra_count; e++) {
         size_t col = vb->fixed + e;
         size_t sc = vb->extra_src[e];
-        const aq_value *val = aq_cell(vb->src, src_row, sc);
+        aq_value val = aq_cell(vb->src, src_row, sc);
         char tmp[64];
         switch (v->columns[col].type) {
         case PV_TYPE_STRING: {
@@ -435,7 +550,7 @@ void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
         }
         default: {
             int64_t i;
-            if (val->kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
+            if (val.kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
                 pv_table_set_int(vb->t, row, col, i);
             break;
         }
@@ -476,8 +591,18 @@ static void aq_db_free(void *p)
         free(tab->col_names);
         free(tab->col_known);
         free(tab->col_text);
-        free(tab->cells);
+        for (size_t c = 0; tab->cols && c < tab->col_count; c++) {
+            free(tab->cols[c].data);
+            free(tab->cols[c].nulls);
+        }
+        free(tab->cols);
         free(tab->row_no);
+        free(tab->insts);
+        free(tab->inst_start);
+        free(tab->inst_rows);
+        free(tab->col_type);
+        free(tab->col_any_int);
+        free(tab->col_all_text);
         free(tab->db_name);
         pv_strpool_free(&tab->pool);
     }
@@ -567,7 +692,33 @@ static char *aq_quote_ident(const char *name)
 
 /* Reads one table.  A read error (a corrupted page) keeps the rows read so
  * far and says where it stopped. */
-static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
+/* Progress of the whole read (docs/aqtime.md, Scale): rows read of about
+ * `total` (the tables' largest rowids), reported every 16 k rows. */
+typedef struct aq_read_progress {
+    const pv_progress *p;
+    uint64_t done, total;
+    bool cancelled;
+} aq_read_progress;
+
+/* The largest rowid of a table (its row count when nothing was deleted),
+ * found in the b-tree without a scan; 0 when it has none (a view). */
+static uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
+{
+    char *q = aq_quote_ident(name);
+    char *sql = pv_xasprintf("SELECT max(rowid) FROM %s", q);
+    free(q);
+    sqlite3_stmt *st = NULL;
+    uint64_t n = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_int64(st, 0) > 0)
+        n = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    free(sql);
+    return n;
+}
+
+static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
+                          aq_read_progress *prog)
 {
     char *q = aq_quote_ident(t->db_name);
     char *sql = pv_xasprintf("SELECT * FROM %s", q);
@@ -586,6 +737,7 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
     t->col_names = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_names);
     t->col_known = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_known);
     t->col_text = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_text);
+    t->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->cols);
     t->inst_col = AQ_NONE;
     for (size_t c = 0; c < t->col_count; c++) {
         const char *n = sqlite3_column_name(st, (int)c);
@@ -623,20 +775,20 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
     }
     size_t id_col = aq_col(t, "ID");
     size_t row_no = 0;
+    aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
     size_t dropped = 0, first_dropped = 0;
     for (;;) {
         rc = sqlite3_step(st);
         if (rc != SQLITE_ROW)
             break;
         row_no++;
-        if (t->row_count == t->row_cap) {
-            size_t cap = t->row_cap;
-            t->cells = pv_xgrow(t->cells, &cap, t->row_count + 1, t->col_count * sizeof *t->cells);
-            cap = t->row_cap;
-            t->row_no = pv_xgrow(t->row_no, &cap, t->row_count + 1, sizeof *t->row_no);
-            t->row_cap = cap;
+        if ((row_no & 0x3FFF) == 0 &&
+            !pv_progress_step(prog->p, "reading AQTime tables", prog->done + row_no,
+                              prog->total)) {
+            prog->cancelled = true;
+            break;
         }
-        aq_value *row = &t->cells[t->row_count * t->col_count];
+        aq_value *row = rowbuf;
         for (size_t c = 0; c < t->col_count; c++) {
             aq_value *v = &row[c];
             v->kind = AQ_V_NULL;
@@ -667,8 +819,6 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
         /* docs/formats.md §5: text where the seed documents a number is reported
          * (table, row, column) and the cell is left empty. */
         char idtxt[32] = "";
-        if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
-            snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
         for (size_t c = 0; c < t->col_count; c++) {
             aq_value *v = &row[c];
             if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
@@ -679,6 +829,8 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
             pv_buf esc;
             pv_buf_init(&esc);
             pv_escape_controls(&esc, s, strnlen(s, 60));
+            if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
+                snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
             pv_warn(&f->diag,
                     "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
                     "empty",
@@ -696,16 +848,132 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
                 first_dropped = row_no;
             continue;
         }
-        t->row_no[t->row_count] = row_no;
-        t->row_count++;
+        aq_table_grow(t);
+        t->row_no[t->row_count] = (uint32_t)row_no;
+        aq_table_store(t, row);
     }
+    free(rowbuf);
     if (dropped)
         pv_warn(&f->diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
                 "are ignored", f->path, t->db_name, dropped, first_dropped);
-    if (rc != SQLITE_DONE)
+    prog->done += row_no;
+    if (rc != SQLITE_DONE && !prog->cancelled)
         pv_error(&f->diag, "%s: table %s row %zu: %s; the rows after it are missing", f->path,
                  t->db_name, row_no + 1, sqlite3_errmsg(db));
     sqlite3_finalize(st);
+}
+
+typedef struct aq_inst_pair {
+    int64_t id;
+    size_t group;
+} aq_inst_pair;
+
+static int aq_inst_pair_cmp(const void *a, const void *b)
+{
+    const aq_inst_pair *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Groups the rows by INST_ID and derives the column types, once per table
+ * (docs/aqtime.md, Scale): result sets then find their rows by a binary
+ * search instead of a table scan each.  Rows of one INST_ID usually come in
+ * runs, so the last group is tried before the map. */
+static void aq_index_table(aq_table *t)
+{
+    size_t n = t->row_count;
+    pv_hashmap m;
+    pv_hashmap_init(&m);
+    int64_t *ids = NULL;
+    size_t id_count = 0, id_cap = 0;
+    size_t *counts = NULL, counts_cap = 0;
+    uint32_t *group = pv_xmalloc((n ? n : 1) * sizeof *group);
+    int64_t last = 0;
+    uint32_t last_group = UINT32_MAX;
+    for (size_t r = 0; r < n; r++) {
+        int64_t id = aq_inst(t, r);
+        uint32_t gi;
+        if (last_group != UINT32_MAX && id == last) {
+            gi = last_group;
+        } else if (!pv_hashmap_get(&m, (uint64_t)id, &gi)) {
+            gi = (uint32_t)id_count;
+            ids = pv_xgrow(ids, &id_cap, id_count + 1, sizeof *ids);
+            size_t cc = counts_cap;
+            counts = pv_xgrow(counts, &cc, id_count + 1, sizeof *counts);
+            counts_cap = cc;
+            ids[id_count] = id;
+            counts[id_count] = 0;
+            id_count++;
+            pv_hashmap_put(&m, (uint64_t)id, gi);
+        }
+        last = id;
+        last_group = gi;
+        group[r] = gi;
+        counts[gi]++;
+    }
+    pv_hashmap_free(&m);
+    /* The distinct INST_IDs ascending, each with its group (first-seen order). */
+    aq_inst_pair *pairs = pv_xmalloc((id_count ? id_count : 1) * sizeof *pairs);
+    for (size_t k = 0; k < id_count; k++)
+        pairs[k] = (aq_inst_pair){ids[k], k};
+    qsort(pairs, id_count, sizeof *pairs, aq_inst_pair_cmp);
+    t->inst_count = id_count;
+    t->insts = pv_xmalloc((id_count ? id_count : 1) * sizeof *t->insts);
+    t->inst_start = pv_xmalloc((id_count + 1) * sizeof *t->inst_start);
+    size_t *next = pv_xmalloc((id_count ? id_count : 1) * sizeof *next);
+    size_t at = 0;
+    for (size_t k = 0; k < id_count; k++) {
+        t->insts[k] = pairs[k].id;
+        t->inst_start[k] = at;
+        next[pairs[k].group] = at;
+        at += counts[pairs[k].group];
+    }
+    t->inst_start[id_count] = at;
+    t->inst_rows = pv_xmalloc((n ? n : 1) * sizeof *t->inst_rows);
+    for (size_t r = 0; r < n; r++)
+        t->inst_rows[next[group[r]]++] = (uint32_t)r;
+    free(next);
+    free(pairs);
+    free(group);
+    free(counts);
+    free(ids);
+
+    /* Column types of extra columns: text anywhere makes a string column, a
+     * fractional number a float one, else integers. */
+    size_t nc = t->col_count;
+    t->col_type = pv_xmalloc((nc ? nc : 1) * sizeof *t->col_type);
+    t->col_any_int = pv_xcalloc(nc ? nc : 1, sizeof *t->col_any_int);
+    t->col_all_text = pv_xcalloc(nc ? nc : 1, sizeof *t->col_all_text);
+    bool *any_text = pv_xcalloc(nc ? nc : 1, sizeof *any_text);
+    bool *any_real = pv_xcalloc(nc ? nc : 1, sizeof *any_real);
+    for (size_t c = 0; c < nc; c++) {
+        const aq_colstore *cs = &t->cols[c];
+        if (cs->kind != AQ_COL_VAL) {
+            t->col_any_int[c] = cs->null_count < n;
+            t->col_all_text[c] = !t->col_any_int[c];
+            continue;
+        }
+        const aq_value *v = cs->data;
+        t->col_all_text[c] = true;
+        for (size_t r = 0; r < n; r++) {
+            if (v[r].kind == AQ_V_INT || v[r].kind == AQ_V_REAL)
+                t->col_all_text[c] = false;
+            switch (v[r].kind) {
+            case AQ_V_TEXT: any_text[c] = true; break;
+            case AQ_V_INT: t->col_any_int[c] = true; break;
+            case AQ_V_REAL:
+                if (v[r].v.f != floor(v[r].v.f))
+                    any_real[c] = true;
+                break;
+            default: break;
+            }
+        }
+    }
+    for (size_t c = 0; c < nc; c++)
+        t->col_type[c] = any_text[c] || t->col_text[c] ? PV_TYPE_STRING
+                         : any_real[c]                ? PV_TYPE_FLOAT
+                                                      : PV_TYPE_INT;
+    free(any_text);
+    free(any_real);
 }
 
 static char *aq_uri(const char *path)
@@ -855,14 +1123,8 @@ static void aq_set_profilers(aq_db *a, int64_t inst, bool out[AQ_PROF_COUNT])
 {
     for (size_t p = 0; p < AQ_PROF_COUNT; p++) {
         out[p] = false;
-        for (size_t k = 0; k < 3 && !out[p]; k++) {
-            aq_table *t = &a->tables[aq_profiler_main[p][k]];
-            for (size_t r = 0; r < t->row_count; r++)
-                if (aq_inst(t, r) == inst) {
-                    out[p] = true;
-                    break;
-                }
-        }
+        for (size_t k = 0; k < 3 && !out[p]; k++)
+            out[p] = aq_has_inst(&a->tables[aq_profiler_main[p][k]], inst);
     }
 }
 
@@ -936,12 +1198,22 @@ static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
 
 static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
 {
-    (void)o;
     sqlite3 *db = NULL;
-    char *uri = aq_uri(f->path);
+    /* SQLite reads a path, not a pipe: a stream input goes through a private
+     * temporary copy, removed as soon as SQLite holds it open (immutable: it
+     * never opens the file again). */
+    char *tmp;
+    int err = pv_input_temp_copy(f->path, &tmp);
+    if (err) {
+        pv_error(&f->diag, "%s: cannot copy the input to a temporary file: %s", f->path,
+                 strerror(err));
+        return PV_LOAD_ERROR;
+    }
+    char *uri = aq_uri(tmp ? tmp : f->path);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                          NULL);
     free(uri);
+    pv_input_remove_temp(tmp);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
                  db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -972,14 +1244,21 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         sqlite3_close(db);
         return PV_LOAD_ERROR;
     }
+    bool wanted[AQ_T_COUNT];
+    aq_read_progress prog = {&o->progress, 0, 0, false};
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         aq_table *tab = &a->tables[t];
-        bool wanted = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
+        wanted[t] = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
         for (size_t p = 0; p < AQ_PROF_COUNT; p++)
             if (a->has_profiler[p] &&
                 strncasecmp(tab->name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
-                wanted = true;
-        if (!wanted)
+                wanted[t] = true;
+        if (wanted[t] && tab->db_name)
+            prog.total += aq_table_size_hint(db, tab->db_name);
+    }
+    for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
+        aq_table *tab = &a->tables[t];
+        if (!wanted[t])
             continue;
         if (!tab->db_name) {
             if (t != AQ_T_RELATIONS)
@@ -987,28 +1266,30 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
                         f->path, tab->name);
             continue;
         }
-        aq_read_table(f, db, (aq_table_id)t, tab);
+        aq_read_table(f, db, (aq_table_id)t, tab, &prog);
+        aq_index_table(tab);
     }
     sqlite3_close(db);
+    if (prog.cancelled) {
+        pv_error(&f->diag, "%s: cancelled", f->path);
+        return PV_LOAD_ERROR;
+    }
 
     /* One result set per INSTANCES row (docs/formats.md §5). */
     aq_table *inst = &a->tables[AQ_T_INSTANCES];
-    int64_t *seen = NULL;
-    size_t seen_count = 0, seen_cap = 0;
+    pv_hashmap seen;
+    pv_hashmap_init(&seen);
     size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
            cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
     for (size_t r = 0; r < inst->row_count; r++) {
         int64_t id = aq_inst(inst, r);
-        bool dup = false;
-        for (size_t k = 0; k < seen_count; k++)
-            dup = dup || seen[k] == id;
-        if (dup) {
+        uint32_t dummy;
+        if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
             pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
-                    "first row is used", f->path, inst->db_name, inst->row_no[r], id);
+                    "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
             continue;
         }
-        seen = pv_xgrow(seen, &seen_cap, seen_count + 1, sizeof *seen);
-        seen[seen_count++] = id;
+        pv_hashmap_put(&seen, (uint64_t)id, 1);
         char t1[64], t2[64], t3[64], capbuf[64];
         const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
         if (!caption) {
@@ -1027,19 +1308,17 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         aq_table *tab = &a->tables[t];
         if (t == AQ_T_INSTANCES || t == AQ_T_RELATIONS)
             continue;
-        for (size_t r = 0; r < tab->row_count; r++) {
-            int64_t id = aq_inst(tab, r);
-            bool known = false;
-            for (size_t k = 0; k < seen_count && !known; k++)
-                known = seen[k] == id;
-            for (size_t k = 0; k < orphan_count && !known; k++)
-                known = orphans[k] == id;
-            if (!known) {
-                orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
-                orphans[orphan_count++] = id;
-            }
+        for (size_t k = 0; k < tab->inst_count; k++) {
+            int64_t id = tab->insts[k];
+            uint32_t dummy;
+            if (pv_hashmap_get(&seen, (uint64_t)id, &dummy))
+                continue;
+            pv_hashmap_put(&seen, (uint64_t)id, 2);
+            orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
+            orphans[orphan_count++] = id;
         }
     }
+    pv_hashmap_free(&seen);
     if (orphan_count)
         qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
     for (size_t k = 0; k < orphan_count; k++) {
@@ -1050,7 +1329,6 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false);
     }
     free(orphans);
-    free(seen);
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);

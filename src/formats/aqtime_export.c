@@ -290,7 +290,8 @@ static pv_export_status aqx_write_table(sqlite3 *db, const aq_table *t, const bo
         if (!keep[row])
             continue;
         for (size_t c = 0; c < t->col_count; c++) {
-            const aq_value *v = aq_cell(t, row, c);
+            aq_value cell = aq_cell(t, row, c);
+            const aq_value *v = &cell;
             int k = (int)c + 1;
             switch (v->kind) {
             case AQ_V_INT: sqlite3_bind_int64(ins, k, v->v.i); break;

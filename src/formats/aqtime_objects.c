@@ -237,7 +237,7 @@ static void aq_ob_entries(aq_ob *ob, const aq_sel *s, int64_t **kind_out, size_t
             if (v > INT64_MIN + 2 && aq_keymap_get(&threads, -v - 2, &pos))
                 target[i] = pos;
             else if (bad++ == 0)
-                first_bad = s->t->row_no[s->rows[i]];
+                first_bad = aq_row_no(s->t, s->rows[i]);
         }
     }
     if (bad)
@@ -387,7 +387,7 @@ static void aq_ob_errors(aq_ob *ob)
                 snprintf(tmp, sizeof tmp, "%" PRId64, k);
                 pv_table_set_cstr(vb.t, row, ER_KIND, tmp);
                 if (odd++ == 0)
-                    first_odd = ob->errors.t->row_no[ob->errors.rows[i]];
+                    first_odd = aq_row_no(ob->errors.t, ob->errors.rows[i]);
             }
         }
         aq_ob_set_text(vb.t, row, ER_NAME, &ob->errors, i, "COL_NAME");
@@ -680,7 +680,7 @@ static void aq_ob_resolve_lines(aq_ob *ob)
         else if (aq_keymap_get(&global, lid, &pos))
             ob->cstack_line[i] = pos;
         else if (bad++ == 0)
-            first_bad = ob->cstack.t->row_no[ob->cstack.rows[i]];
+            first_bad = aq_row_no(ob->cstack.t, ob->cstack.rows[i]);
     }
     if (bad)
         aq_warn(&ob->c, "table %s: %zu rows have a COL_LINERID that matches no line (first: row "
@@ -722,7 +722,7 @@ static void aq_ob_resolve_tree(aq_ob *ob)
         if (lo < nk && keys[lo].a == probe.a && keys[lo].b == pi && keys[lo].pos != i)
             ob->tree_parent[i] = keys[lo].pos;
         else if (bad++ == 0)
-            first_bad = s->t->row_no[s->rows[i]];
+            first_bad = aq_row_no(s->t, s->rows[i]);
     }
     free(keys);
     if (bad)
@@ -746,7 +746,7 @@ static void aq_ob_resolve_tree(aq_ob *ob)
             if (loops++ == 0)
                 aq_warn(&ob->c, "table %s row %zu: its COL_PARENT_INDEX chain loops; the loop is "
                         "broken there and the entry is shown at the top", s->t->name,
-                        s->t->row_no[s->rows[x]]);
+                        aq_row_no(s->t, s->rows[x]));
             ob->tree_parent[x] = AQ_NONE;
         }
         for (size_t y = i; y != AQ_NONE && state[y] == 0; y = ob->tree_parent[y])

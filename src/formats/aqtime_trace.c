@@ -11,6 +11,23 @@
 #include "profview/hooks.h"
 #include "aqtime.h"
 
+#define AQ_NONE32 UINT32_MAX
+
+static inline size_t aq_u32_pos(uint32_t v)
+{
+    return v == AQ_NONE32 ? AQ_NONE : v;
+}
+
+/* A link of positions in 32 bits (the positions of one table's rows). */
+static uint32_t *aq_narrow(size_t *link, size_t n)
+{
+    uint32_t *out = pv_xmalloc((n ? n : 1) * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = link[i] == AQ_NONE ? AQ_NONE32 : (uint32_t)link[i];
+    free(link);
+    return out;
+}
+
 /* Readings of links whose key the seed contradicts (docs/formats.md §5). */
 static const char *const aq_id_then_rec[] = {"ID", "REC_ID"};
 static const char *const aq_id_only[] = {"ID"};
@@ -18,12 +35,11 @@ static const char *const aq_id_only[] = {"ID"};
 typedef struct aq_ft {
     aq_ctx c; /* copy; c.f and c.set are valid during the load only */
     aq_sel threads, calls, meta, routines, routes, stacks, lines, enter, exit, mparams;
-    size_t *call_thread;  /* call -> thread pos */
-    size_t *call_meta;    /* call -> meta pos */
-    size_t *call_parent;  /* call -> parent call pos (after cycles are broken) */
-    int64_t *call_own;    /* counter values in the file's unit (cycles) */
-    int64_t *call_wc;
-    uint8_t *call_has_own, *call_has_wc;
+    /* per call, 32 bits each (docs/aqtime.md, Scale); AQ_NONE32: none */
+    uint32_t *call_thread; /* call -> thread pos */
+    uint32_t *call_meta;   /* call -> meta pos */
+    uint32_t *call_parent; /* call -> parent call pos (after cycles are broken) */
+    size_t col_own, col_wc; /* COL__S, COL__S_WITH_CHILDREN of the calls */
     size_t *routine_meta; /* routines pos -> meta pos */
     size_t *meta_routine; /* meta pos -> routines pos */
     size_t *route_routine;
@@ -54,10 +70,6 @@ static void aq_ft_free(void *p)
     free(ft->call_thread);
     free(ft->call_meta);
     free(ft->call_parent);
-    free(ft->call_own);
-    free(ft->call_wc);
-    free(ft->call_has_own);
-    free(ft->call_has_wc);
     free(ft->routine_meta);
     free(ft->meta_routine);
     free(ft->route_routine);
@@ -76,6 +88,17 @@ static void aq_ft_free(void *p)
     free(ft);
 }
 
+/* A call's own time and time with children, in the file's unit (cycles). */
+static bool aq_ft_own(const aq_ft *ft, size_t call, int64_t *v)
+{
+    return aq_int(ft->calls.t, ft->calls.rows[call], ft->col_own, v);
+}
+
+static bool aq_ft_wc(const aq_ft *ft, size_t call, int64_t *v)
+{
+    return aq_int(ft->calls.t, ft->calls.rows[call], ft->col_wc, v);
+}
+
 /* ---- detail plumbing: each table with details keeps its rows' sources */
 
 enum aq_ft_kind { AQ_FT_CALLS, AQ_FT_ROUTINES, AQ_FT_ROUTES };
@@ -86,7 +109,15 @@ typedef struct aq_ft_dctx {
     size_t *src; /* view row -> position in the kind's selection */
     size_t n;
     size_t cap;
+    /* the call trace (a view of its own): its row -> call array instead */
+    const uint32_t *pos32;
 } aq_ft_dctx;
+
+/* The position in the kind's selection of view row `row` (< d->n). */
+static inline size_t aq_ft_dctx_pos(const aq_ft_dctx *d, size_t row)
+{
+    return d->pos32 ? d->pos32[row] : d->src[row];
+}
 
 static aq_ft_dctx *aq_ft_dctx_new(aq_ft *ft, enum aq_ft_kind kind)
 {
@@ -124,6 +155,7 @@ static const pv_detail_def aq_ft_route_details[] = {
 
 static pv_view *aq_ft_open(void *ctx, const pv_view *owner, size_t detail, size_t row);
 static void aq_ft_hook(pv_table *t, aq_ft_dctx *d);
+static void aq_ft_hook_view(pv_view *v, aq_ft_dctx *d);
 
 static void aq_ft_attach(pv_table *t, aq_ft_dctx *d)
 {
@@ -193,10 +225,7 @@ static size_t aq_routine_ref_col(const aq_table *t, const char **name)
     size_t a = aq_col(t, "COL_ROUTINE_NAME"), b = aq_col(t, "COL_RECID");
     size_t pick = a;
     if (a != AQ_NONE && b != AQ_NONE) {
-        bool any = false;
-        for (size_t r = 0; r < t->row_count && !any; r++)
-            any = aq_cell(t, r, a)->kind == AQ_V_INT;
-        if (!any)
+        if (!t->col_any_int || !t->col_any_int[a])
             pick = b;
     } else if (a == AQ_NONE) {
         pick = b;
@@ -205,12 +234,14 @@ static size_t aq_routine_ref_col(const aq_table *t, const char **name)
     return pick;
 }
 
+static pv_view *aq_ft_parameters(aq_ft *ft, bool on_exit, size_t call);
+
 /* ---- call trace */
 
 typedef struct aq_call_key {
-    size_t thread;
     int64_t rec;
-    size_t pos;
+    uint32_t thread; /* AQ_NONE32: none */
+    uint32_t pos;
 } aq_call_key;
 
 static int aq_call_key_cmp(const void *a, const void *b)
@@ -220,26 +251,6 @@ static int aq_call_key_cmp(const void *a, const void *b)
         return x->thread < y->thread ? -1 : 1;
     if (x->rec != y->rec)
         return x->rec < y->rec ? -1 : 1;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/* Sibling order: thread, COL_CALL_NO, then ID, then table order. */
-typedef struct aq_order_key {
-    size_t group; /* thread for roots, parent call for children */
-    int64_t call_no;
-    int64_t id;
-    size_t pos;
-} aq_order_key;
-
-static int aq_order_cmp(const void *a, const void *b)
-{
-    const aq_order_key *x = a, *y = b;
-    if (x->group != y->group)
-        return x->group < y->group ? -1 : 1;
-    if (x->call_no != y->call_no)
-        return x->call_no < y->call_no ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
@@ -254,6 +265,204 @@ typedef struct aq_routine_acc {
     int64_t min, max;
     bool has_own;
 } aq_routine_acc;
+
+/* The call trace is a view of its own (docs/aqtime.md, Scale): per row only
+ * the call's position, its parent row and its depth are kept (12 bytes); the
+ * cells are read from the call table when asked.  Strings come from pools
+ * that live as long as the view (a sort keeps their pointers). */
+typedef struct aq_ct_view {
+    pv_view view;
+    aq_ft *ft;
+    size_t n;
+    uint32_t *pos;    /* row -> call position in ft->calls */
+    uint32_t *parent; /* row -> parent row, UINT32_MAX at the top */
+    uint32_t *depth;
+    size_t col_id, col_cno, col_line, col_os;
+    uint32_t *meta_name, *meta_module; /* meta pos -> offset in pool, UINT32_MAX: none */
+    size_t fixed, extra_count;
+    size_t *extra_src;
+    uint32_t **extra_text; /* per extra string column holding numbers: row -> pool offset */
+    pv_strpool pool;
+    aq_ft_dctx *hook_rows; /* the hooks' context: rows by cv->pos (pos32) */
+} aq_ct_view;
+
+static size_t aq_ct_rows(const pv_view *v)
+{
+    return ((const aq_ct_view *)v->impl)->n;
+}
+
+static size_t aq_ct_parent(const pv_view *v, size_t row)
+{
+    uint32_t p = ((const aq_ct_view *)v->impl)->parent[row];
+    return p == UINT32_MAX ? PV_NO_ROW : p;
+}
+
+static void aq_ct_str(const aq_ct_view *cv, uint32_t off, pv_cell *out)
+{
+    if (off == UINT32_MAX)
+        return;
+    const char *s = pv_strpool_get(&cv->pool, off);
+    out->present = true;
+    out->v.s.ptr = s;
+    out->v.s.len = strlen(s);
+}
+
+static void aq_ct_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const aq_ct_view *cv = v->impl;
+    const aq_ft *ft = cv->ft;
+    const aq_table *t = ft->calls.t;
+    size_t call = cv->pos[row];
+    size_t src = ft->calls.rows[call];
+    int64_t i;
+    out->type = v->columns[col].type;
+    out->present = false;
+    out->v.u = 0;
+    size_t m = aq_u32_pos(ft->call_meta[call]);
+    switch (col) {
+    case CT_ID:
+        out->present = aq_int(t, src, cv->col_id, &out->v.i);
+        return;
+    case CT_PARENT:
+        if (cv->parent[row] != UINT32_MAX)
+            out->present = aq_int(t, ft->calls.rows[cv->pos[cv->parent[row]]], cv->col_id,
+                                  &out->v.i);
+        return;
+    case CT_CALL_NO:
+        out->present = aq_int(t, src, cv->col_cno, &out->v.i);
+        return;
+    case CT_ROUTINE:
+        if (m != AQ_NONE)
+            aq_ct_str(cv, cv->meta_name[m], out);
+        return;
+    case CT_DEPTH:
+        out->present = true;
+        out->v.i = cv->depth[row];
+        return;
+    case CT_THREAD:
+        if (aq_u32_pos(ft->call_thread[call]) != AQ_NONE)
+            out->present = aq_int(ft->threads.t, ft->threads.rows[aq_u32_pos(ft->call_thread[call])],
+                                  cv->col_os, &out->v.i);
+        return;
+    case CT_TIME:
+        if (aq_ft_own(ft, call, &i)) {
+            out->present = true;
+            out->v.i = aq_counter_value(&ft->c, i);
+        }
+        return;
+    case CT_TWC:
+        if (aq_ft_wc(ft, call, &i)) {
+            out->present = true;
+            out->v.i = aq_counter_value(&ft->c, i);
+        }
+        return;
+    case CT_MODULE:
+        if (m != AQ_NONE)
+            aq_ct_str(cv, cv->meta_module[m], out);
+        return;
+    case CT_LINE:
+        out->present = aq_int(t, src, cv->col_line, &out->v.i);
+        return;
+    case CT_ROUTINE_ID:
+        out->present = aq_ft_routine_id(ft, m, &out->v.i);
+        return;
+    default: break;
+    }
+    /* an extra column, as aq_view_fill_extras would have written it */
+    size_t e = col - cv->fixed;
+    size_t sc = cv->extra_src[e];
+    switch (out->type) {
+    case PV_TYPE_STRING:
+        if (cv->extra_text[e]) {
+            aq_ct_str(cv, cv->extra_text[e][row], out);
+        } else {
+            aq_value val = aq_cell(t, src, sc);
+            if (val.kind == AQ_V_TEXT) {
+                const char *s = pv_strpool_get(&t->pool, val.v.s);
+                out->present = true;
+                out->v.s.ptr = s;
+                out->v.s.len = strlen(s);
+            }
+        }
+        return;
+    case PV_TYPE_FLOAT:
+        out->present = aq_real(t, src, sc, &out->v.f);
+        return;
+    default:
+        if (aq_cell(t, src, sc).kind != AQ_V_TEXT)
+            out->present = aq_int(t, src, sc, &out->v.i);
+        return;
+    }
+}
+
+static pv_view *aq_ct_detail(const pv_view *v, size_t detail, size_t row)
+{
+    const aq_ct_view *cv = v->impl;
+    if (row >= cv->n)
+        return NULL;
+    return aq_ft_parameters(cv->ft, detail == 1, cv->pos[row]);
+}
+
+static void aq_ct_destroy(pv_view *v)
+{
+    aq_ct_view *cv = v->impl;
+    for (size_t c = 0; c < v->column_count; c++) {
+        free((char *)v->columns[c].id);
+        free((char *)v->columns[c].title);
+    }
+    free(v->columns);
+    free(v->id);
+    free(v->title);
+    free(cv->pos);
+    free(cv->parent);
+    free(cv->depth);
+    free(cv->meta_name);
+    free(cv->meta_module);
+    for (size_t e = 0; e < cv->extra_count; e++)
+        free(cv->extra_text[e]);
+    free(cv->extra_text);
+    free(cv->extra_src);
+    pv_strpool_free(&cv->pool);
+    aq_ft_dctx_free(cv->hook_rows);
+    free(cv);
+}
+
+static const pv_view_ops aq_ct_ops = {
+    aq_ct_rows, aq_ct_cell, aq_ct_parent, aq_ct_detail, aq_ct_destroy, NULL,
+};
+
+/* Stable text of a cell for the view's pool, or UINT32_MAX when absent. */
+static uint32_t aq_ct_keep(aq_ct_view *cv, const aq_table *t, size_t row, size_t col)
+{
+    char tmp[64];
+    const char *s = aq_text(t, row, col, tmp, sizeof tmp);
+    return s ? pv_strpool_add(&cv->pool, s, strlen(s)) : UINT32_MAX;
+}
+
+/* Sibling order: COL_CALL_NO, then ID, then table order. */
+typedef struct aq_sib_ctx {
+    const aq_ft *ft;
+    size_t col_cno, col_id;
+} aq_sib_ctx;
+static _Thread_local const aq_sib_ctx *aq_sib;
+
+static int aq_sib_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const aq_table *t = aq_sib->ft->calls.t;
+    const uint32_t *rows = aq_sib->ft->calls.rows;
+    int64_t xa = INT64_MAX, ya = INT64_MAX;
+    aq_int(t, rows[x], aq_sib->col_cno, &xa);
+    aq_int(t, rows[y], aq_sib->col_cno, &ya);
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    xa = ya = INT64_MAX;
+    aq_int(t, rows[x], aq_sib->col_id, &xa);
+    aq_int(t, rows[y], aq_sib->col_id, &ya);
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    return (x > y) - (x < y);
+}
 
 static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
 {
@@ -277,6 +486,7 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL__S", "COL__S_WITH_CHILDREN",
                                            "COL_CALL_NO", "COL_PARENT_NO", "COL_ROUTINE_NAME",
                                            "COL_LINE_NUMBER", NULL};
+    /* The columns (with the extra ones) as a table of them would have them. */
     aq_view vb;
     aq_view_init(&vb, "call-trace", "Call Trace", cols, CT_COUNT, t, consumed);
     if (!c->time_counter) {
@@ -285,30 +495,69 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
         pv_table_set_column_title(vb.t, CT_TWC, title);
         free(title);
     }
-    pv_table_make_tree(vb.t);
-    aq_ft_dctx *dctx = aq_ft_dctx_new(ft, AQ_FT_CALLS);
+    aq_ct_view *cv = pv_xcalloc(1, sizeof *cv);
+    cv->ft = ft;
+    pv_strpool_init(&cv->pool);
+    {
+        const pv_view *tv = pv_table_view(vb.t);
+        cv->view.ops = &aq_ct_ops;
+        cv->view.impl = cv;
+        cv->view.id = pv_xstrdup(tv->id);
+        cv->view.title = pv_xstrdup(tv->title);
+        cv->view.column_count = tv->column_count;
+        cv->view.columns = pv_xcalloc(tv->column_count, sizeof *cv->view.columns);
+        for (size_t k = 0; k < tv->column_count; k++) {
+            cv->view.columns[k] = tv->columns[k];
+            cv->view.columns[k].id = pv_xstrdup(tv->columns[k].id);
+            cv->view.columns[k].title = pv_xstrdup(tv->columns[k].title);
+        }
+        cv->view.details = aq_ft_call_details;
+        cv->view.detail_count = PV_ARRAY_LEN(aq_ft_call_details);
+    }
+    cv->fixed = vb.fixed;
+    cv->extra_count = vb.extra_count;
+    cv->extra_src = pv_xmalloc((vb.extra_count ? vb.extra_count : 1) * sizeof *cv->extra_src);
+    memcpy(cv->extra_src, vb.extra_src, vb.extra_count * sizeof *cv->extra_src);
+    cv->extra_text = pv_xcalloc(vb.extra_count ? vb.extra_count : 1, sizeof *cv->extra_text);
+    pv_view_free(pv_table_view(aq_view_finish(&vb)));
+
+    cv->col_id = aq_col(t, "ID");
+    cv->col_cno = aq_col(t, "COL_CALL_NO");
+    cv->col_line = aq_col(t, "COL_LINE_NUMBER");
+    cv->col_os = aq_col(ft->threads.t, "COL_WIN32THREADID");
+    size_t col_module = aq_col(ft->meta.t, "COL_MODULE_NAME");
+    cv->meta_name = pv_xmalloc((ft->meta.n ? ft->meta.n : 1) * sizeof *cv->meta_name);
+    cv->meta_module = pv_xmalloc((ft->meta.n ? ft->meta.n : 1) * sizeof *cv->meta_module);
+    for (size_t m = 0; m < ft->meta.n; m++) {
+        char tmp[64];
+        const char *name = aq_routine_name(&ft->meta, m, tmp, sizeof tmp);
+        cv->meta_name[m] = name ? pv_strpool_add(&cv->pool, name, strlen(name)) : UINT32_MAX;
+        cv->meta_module[m] = aq_ct_keep(cv, ft->meta.t, ft->meta.rows[m], col_module);
+    }
 
     /* Parents: COL_PARENT_NO is the parent's REC_ID in the same thread. */
     size_t col_rec = aq_col(t, "REC_ID"), col_pno = aq_col(t, "COL_PARENT_NO"),
-           col_cno = aq_col(t, "COL_CALL_NO"), col_id = aq_col(t, "ID"),
-           col_next = aq_col(t, "COL_NEXT"), col_line = aq_col(t, "COL_LINE_NUMBER"),
-           col_module = aq_col(ft->meta.t, "COL_MODULE_NAME"),
-           col_os = aq_col(ft->threads.t, "COL_WIN32THREADID");
+           col_next = aq_col(t, "COL_NEXT");
     aq_call_key *keys = pv_xmalloc((n ? n : 1) * sizeof *keys);
     size_t nkeys = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t rec;
         if (aq_int(t, ft->calls.rows[i], col_rec, &rec))
-            keys[nkeys++] = (aq_call_key){ft->call_thread[i], rec, i};
+            keys[nkeys++] = (aq_call_key){rec, ft->call_thread[i], (uint32_t)i};
     }
-    qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
+    /* Calls usually come thread by thread in REC_ID order: no sort then. */
+    bool sorted = true;
+    for (size_t k = 1; k < nkeys && sorted; k++)
+        sorted = aq_call_key_cmp(&keys[k - 1], &keys[k]) < 0;
+    if (!sorted)
+        qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
     size_t unresolved = 0, first_unresolved = 0;
     for (size_t i = 0; i < n; i++) {
-        ft->call_parent[i] = AQ_NONE;
+        ft->call_parent[i] = AQ_NONE32;
         int64_t pno;
         if (!aq_int(t, ft->calls.rows[i], col_pno, &pno) || pno < 0)
             continue;
-        aq_call_key probe = {ft->call_thread[i], pno, 0};
+        aq_call_key probe = {pno, ft->call_thread[i], 0};
         size_t lo = 0, hi = nkeys;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -318,69 +567,82 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 hi = mid;
         }
         if (lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == pno)
-            ft->call_parent[i] = keys[lo].pos;
+            ft->call_parent[i] = (uint32_t)keys[lo].pos;
         else if (unresolved++ == 0)
-            first_unresolved = t->row_no[ft->calls.rows[i]];
+            first_unresolved = aq_row_no(t, ft->calls.rows[i]);
     }
     if (unresolved)
         aq_warn(c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
                 "thread (first: row %zu); they are shown at the top of their thread",
                 t->name, unresolved, first_unresolved);
 
-    /* Children lists in sibling order (CSR). */
-    aq_order_key *ord = pv_xmalloc((n ? n : 1) * sizeof *ord);
+    /* Children lists in sibling order: groups are the threads' roots
+     * (0..nthreads, the last for calls without a thread), then one per call;
+     * a counting pass places the members, a sort orders each group. */
+    size_t ngroups = nthreads + 1 + n;
+    uint32_t *group_start = pv_xcalloc(ngroups + 1, sizeof *group_start);
     for (size_t i = 0; i < n; i++) {
-        size_t p = ft->call_parent[i];
-        size_t th = ft->call_thread[i] == AQ_NONE ? nthreads : ft->call_thread[i];
-        ord[i].group = p == AQ_NONE ? th : nthreads + 1 + p;
-        ord[i].call_no = INT64_MAX;
-        aq_int(t, ft->calls.rows[i], col_cno, &ord[i].call_no);
-        ord[i].id = INT64_MAX;
-        aq_int(t, ft->calls.rows[i], col_id, &ord[i].id);
-        ord[i].pos = i;
+        size_t p = aq_u32_pos(ft->call_parent[i]);
+        size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
+        group_start[(p == AQ_NONE ? th : nthreads + 1 + p) + 1]++;
     }
-    qsort(ord, n, sizeof *ord, aq_order_cmp);
-    size_t *first_child = pv_xmalloc((n + 1) * sizeof *first_child);
-    size_t *child_count = pv_xcalloc(n + 1, sizeof *child_count);
-    size_t root_count = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (ord[k].group <= nthreads) {
-            root_count++;
-        } else {
-            size_t p = ord[k].group - nthreads - 1;
-            if (child_count[p]++ == 0)
-                first_child[p] = k;
+    for (size_t g = 0; g < ngroups; g++)
+        group_start[g + 1] += group_start[g];
+    uint32_t *members = pv_xmalloc((n ? n : 1) * sizeof *members);
+    {
+        uint32_t *fill = pv_xmalloc((ngroups ? ngroups : 1) * sizeof *fill);
+        memcpy(fill, group_start, ngroups * sizeof *fill);
+        for (size_t i = 0; i < n; i++) {
+            size_t p = aq_u32_pos(ft->call_parent[i]);
+            size_t th = aq_u32_pos(ft->call_thread[i]) == AQ_NONE ? nthreads : aq_u32_pos(ft->call_thread[i]);
+            members[fill[p == AQ_NONE ? th : nthreads + 1 + p]++] = (uint32_t)i;
         }
+        free(fill);
     }
+    aq_sib_ctx sib = {ft, cv->col_cno, cv->col_id};
+    aq_sib = &sib;
+    for (size_t g = 0; g < ngroups; g++) {
+        uint32_t *m = members + group_start[g];
+        size_t count = group_start[g + 1] - group_start[g];
+        bool in_order = true;
+        for (size_t k = 1; k < count && in_order; k++)
+            in_order = aq_sib_cmp(&m[k - 1], &m[k]) < 0;
+        if (!in_order)
+            qsort(m, count, sizeof *members, aq_sib_cmp);
+    }
+    aq_sib = NULL;
+    size_t root_count = group_start[nthreads + 1];
 
     /* COL_NEXT cross-check: the next sibling's REC_ID. */
     size_t next_bad = 0, first_next_bad = 0;
-    for (size_t k = 0; k < n; k++) {
-        int64_t next, rec;
-        size_t row = ft->calls.rows[ord[k].pos];
-        if (!aq_int(t, row, col_next, &next))
-            continue;
-        bool has_sibling = k + 1 < n && ord[k + 1].group == ord[k].group;
-        bool ok;
-        if (has_sibling && aq_int(t, ft->calls.rows[ord[k + 1].pos], col_rec, &rec))
-            ok = next == rec;
-        else
-            ok = !has_sibling && next < 0;
-        if (!has_sibling && !ok) {
-            /* A last sibling may point at anything that is no call of its thread. */
-            aq_call_key probe = {ft->call_thread[ord[k].pos], next, 0};
-            size_t lo = 0, hi = nkeys;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (aq_call_key_cmp(&keys[mid], &probe) < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
+    for (size_t g = 0; g < ngroups; g++) {
+        for (size_t k = group_start[g]; k < group_start[g + 1]; k++) {
+            int64_t next, rec;
+            size_t row = ft->calls.rows[members[k]];
+            if (!aq_int(t, row, col_next, &next))
+                continue;
+            bool has_sibling = k + 1 < group_start[g + 1];
+            bool ok;
+            if (has_sibling && aq_int(t, ft->calls.rows[members[k + 1]], col_rec, &rec))
+                ok = next == rec;
+            else
+                ok = !has_sibling && next < 0;
+            if (!has_sibling && !ok) {
+                /* A last sibling may point at anything that is no call of its thread. */
+                aq_call_key probe = {next, ft->call_thread[members[k]], 0};
+                size_t lo = 0, hi = nkeys;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (aq_call_key_cmp(&keys[mid], &probe) < 0)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
             }
-            ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
+            if (!ok && next_bad++ == 0)
+                first_next_bad = aq_row_no(t, row);
         }
-        if (!ok && next_bad++ == 0)
-            first_next_bad = t->row_no[row];
     }
     free(keys);
     if (next_bad)
@@ -389,93 +651,74 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                 first_next_bad);
 
     /* Pre-order, iteratively: roots in thread order, then any call left over
-     * (parent chains that loop) with the loop broken. */
-    size_t *row_of = pv_xmalloc((n ? n : 1) * sizeof *row_of);
+     * (parent chains that loop) with the loop broken.  Loop candidates are
+     * tried in the sibling order of all groups, as before. */
+    size_t cap = n ? n : 1;
+    cv->pos = pv_xmalloc(cap * sizeof *cv->pos);
+    cv->parent = pv_xmalloc(cap * sizeof *cv->parent);
+    cv->depth = pv_xmalloc(cap * sizeof *cv->depth);
+    uint32_t *row_of = pv_xmalloc(cap * sizeof *row_of);
     for (size_t i = 0; i < n; i++)
-        row_of[i] = AQ_NONE;
-    size_t *stack = pv_xmalloc((n ? n : 1) * sizeof *stack);
-    size_t *stack_next = pv_xmalloc((n ? n : 1) * sizeof *stack_next);
+        row_of[i] = UINT32_MAX;
+    /* the stack grows with the depth; loop marks only when a loop is there */
+    size_t stack_cap = 64;
+    uint32_t *stack = pv_xmalloc(stack_cap * sizeof *stack);
+    uint32_t *stack_next = pv_xmalloc(stack_cap * sizeof *stack_next);
     size_t *active = pv_xcalloc(ft->meta.n + 1, sizeof *active);
-    size_t *walk_mark = pv_xcalloc(n ? n : 1, sizeof *walk_mark);
+    uint32_t *walk_mark = NULL;
     size_t cycles = 0;
-    size_t next_root = 0; /* index into ord of the roots (first root_count entries) */
+    size_t next_root = 0; /* index into members of the roots (first root_count entries) */
     size_t leftover = 0;
-    char tmp[64];
+    size_t rows = 0;
     for (;;) {
         size_t start = AQ_NONE;
         while (next_root < root_count && start == AQ_NONE) {
-            start = ord[next_root++].pos;
-            if (row_of[start] != AQ_NONE)
+            start = members[next_root++];
+            if (row_of[start] != UINT32_MAX)
                 start = AQ_NONE;
         }
         while (start == AQ_NONE && leftover < n) {
-            size_t cand = ord[leftover++].pos;
-            if (row_of[cand] != AQ_NONE)
+            size_t cand = members[leftover++];
+            if (row_of[cand] != UINT32_MAX)
                 continue;
             /* Walk up to a call seen twice: that call closes a loop. */
+            if (!walk_mark)
+                walk_mark = pv_xcalloc(cap, sizeof *walk_mark);
             size_t x = cand;
             while (walk_mark[x] != cand + 1) {
-                walk_mark[x] = cand + 1;
-                size_t p = ft->call_parent[x];
-                if (p == AQ_NONE || row_of[p] != AQ_NONE)
+                walk_mark[x] = (uint32_t)(cand + 1);
+                size_t p = aq_u32_pos(ft->call_parent[x]);
+                if (p == AQ_NONE || row_of[p] != UINT32_MAX)
                     break;
                 x = p;
             }
             if (cycles++ == 0)
                 aq_warn(c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
                         "there and the call is shown at the top", t->name,
-                        t->row_no[ft->calls.rows[x]]);
-            ft->call_parent[x] = AQ_NONE;
+                        aq_row_no(t, ft->calls.rows[x]));
+            ft->call_parent[x] = AQ_NONE32;
             start = x;
         }
         if (start == AQ_NONE)
             break;
         size_t depth = 0;
-        stack[0] = start;
+        stack[0] = (uint32_t)start;
         stack_next[0] = 0;
-        /* enter */
         for (;;) {
             size_t call = stack[depth];
-            if (stack_next[depth] == 0 && row_of[call] == AQ_NONE) {
-                size_t row = pv_table_add_row(vb.t);
-                row_of[call] = row;
-                aq_ft_dctx_push(dctx, call);
-                size_t src = ft->calls.rows[call];
-                if (depth > 0)
-                    pv_table_set_parent(vb.t, row, row_of[stack[depth - 1]]);
-                int64_t v;
-                if (aq_int(t, src, col_id, &v))
-                    pv_table_set_int(vb.t, row, CT_ID, v);
-                if (depth > 0 && aq_int(t, ft->calls.rows[stack[depth - 1]], col_id, &v))
-                    pv_table_set_int(vb.t, row, CT_PARENT, v);
-                if (aq_int(t, src, col_cno, &v))
-                    pv_table_set_int(vb.t, row, CT_CALL_NO, v);
-                size_t m = ft->call_meta[call];
-                const char *name = aq_routine_name(&ft->meta, m, tmp, sizeof tmp);
-                if (name)
-                    pv_table_set_cstr(vb.t, row, CT_ROUTINE, name);
-                if (m != AQ_NONE) {
-                    aq_set_text_col(vb.t, row, CT_MODULE, &ft->meta, m, col_module);
-                    if (aq_ft_routine_id(ft, m, &v))
-                        pv_table_set_int(vb.t, row, CT_ROUTINE_ID, v);
-                }
-                pv_table_set_int(vb.t, row, CT_DEPTH, (int64_t)depth);
-                if (ft->call_thread[call] != AQ_NONE)
-                    aq_set_int_col(vb.t, row, CT_THREAD, &ft->threads, ft->call_thread[call],
-                                   col_os);
-                if (ft->call_has_own[call])
-                    pv_table_set_int(vb.t, row, CT_TIME, aq_counter_value(c, ft->call_own[call]));
-                if (ft->call_has_wc[call])
-                    pv_table_set_int(vb.t, row, CT_TWC, aq_counter_value(c, ft->call_wc[call]));
-                if (aq_int(t, src, col_line, &v))
-                    pv_table_set_int(vb.t, row, CT_LINE, v);
-                aq_view_fill_extras(&vb, row, src);
+            if (stack_next[depth] == 0 && row_of[call] == UINT32_MAX) {
+                size_t row = rows++;
+                row_of[call] = (uint32_t)row;
+                cv->pos[row] = (uint32_t)call;
+                cv->parent[row] = depth > 0 ? row_of[stack[depth - 1]] : UINT32_MAX;
+                cv->depth[row] = (uint32_t)depth;
                 /* Aggregates for routines: recursion counted once. */
+                size_t m = aq_u32_pos(ft->call_meta[call]);
                 size_t mi = m == AQ_NONE ? ft->meta.n : m;
                 aq_routine_acc *a = &acc[mi];
                 a->calls++;
-                if (ft->call_has_own[call]) {
-                    int64_t own = ft->call_own[call];
+                int64_t own, wc;
+                if (aq_ft_own(ft, call, &own)) {
                     a->own += own;
                     if (!a->has_own || own < a->min)
                         a->min = own;
@@ -483,33 +726,44 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
                         a->max = own;
                     a->has_own = true;
                 }
-                if (active[mi]++ == 0 && ft->call_has_wc[call])
-                    a->wc_once += ft->call_wc[call];
+                if (active[mi]++ == 0 && aq_ft_wc(ft, call, &wc))
+                    a->wc_once += wc;
             }
-            size_t k = stack_next[depth]++;
+            /* the next child not shown yet (a broken loop may have shown it) */
+            size_t g = nthreads + 1 + call;
             size_t child = AQ_NONE;
-            while (k < child_count[call]) {
-                size_t cand = ord[first_child[call] + k].pos;
-                if (row_of[cand] == AQ_NONE) {
+            while (group_start[g] + stack_next[depth] < group_start[g + 1]) {
+                size_t cand = members[group_start[g] + stack_next[depth]++];
+                if (row_of[cand] == UINT32_MAX) {
                     child = cand;
                     break;
                 }
-                k = stack_next[depth]++;
             }
             if (child != AQ_NONE) {
+                if (depth + 1 == stack_cap) {
+                    stack_cap *= 2;
+                    stack = pv_xrealloc(stack, stack_cap * sizeof *stack);
+                    stack_next = pv_xrealloc(stack_next, stack_cap * sizeof *stack_next);
+                }
                 depth++;
-                stack[depth] = child;
+                stack[depth] = (uint32_t)child;
                 stack_next[depth] = 0;
                 continue;
             }
             /* exit */
-            size_t m = ft->call_meta[call];
+            size_t m = aq_u32_pos(ft->call_meta[call]);
             active[m == AQ_NONE ? ft->meta.n : m]--;
             if (depth == 0)
                 break;
             depth--;
         }
     }
+    cv->n = rows;
+    /* the capability hooks read the rows through a detail context */
+    cv->hook_rows = aq_ft_dctx_new(ft, AQ_FT_CALLS);
+    cv->hook_rows->pos32 = cv->pos;
+    cv->hook_rows->n = rows;
+    aq_ft_hook_view(&cv->view, cv->hook_rows);
     if (cycles > 1)
         aq_warn(c, "table %s: %zu parent loops were broken in all", t->name, cycles);
     free(walk_mark);
@@ -517,12 +771,20 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     free(stack);
     free(stack_next);
     free(row_of);
-    free(first_child);
-    free(child_count);
-    free(ord);
-    pv_table *tab = aq_view_finish(&vb);
-    aq_ft_attach(tab, dctx);
-    pv_set_add_view(c->set, pv_table_view(tab));
+    free(group_start);
+    free(members);
+
+    /* Extra string columns holding numbers: their text is kept per row. */
+    for (size_t e = 0; e < cv->extra_count; e++) {
+        size_t sc = cv->extra_src[e];
+        if (cv->view.columns[cv->fixed + e].type != PV_TYPE_STRING ||
+            t->col_all_text[sc])
+            continue;
+        cv->extra_text[e] = pv_xmalloc(cap * sizeof **cv->extra_text);
+        for (size_t r = 0; r < rows; r++)
+            cv->extra_text[e][r] = aq_ct_keep(cv, t, ft->calls.rows[cv->pos[r]], sc);
+    }
+    pv_set_add_view(c->set, &cv->view);
 }
 
 /* ---- routines */
@@ -589,7 +851,7 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
         for (size_t k = 0; k < PV_ARRAY_LEN(own); k++) {
             bool meta_has = m != AQ_NONE &&
                             aq_cell(ft->meta.t, ft->meta.rows[m],
-                                    aq_col(ft->meta.t, own[k].name))->kind != AQ_V_NULL;
+                                    aq_col(ft->meta.t, own[k].name)).kind != AQ_V_NULL;
             const aq_sel *from = meta_has ? &ft->meta : &ft->routines;
             size_t pos = meta_has ? m : i;
             size_t fc = aq_col(from->t, own[k].name);
@@ -740,7 +1002,7 @@ static pv_view *aq_ft_call_stack(aq_ft *ft, size_t route)
                    {CS_SOURCE, "COL_SOURCE_FILE", true},
                    {CS_LINE, "COL_SOURCE_LINE", false}};
         for (size_t j = 0; j < PV_ARRAY_LEN(own); j++) {
-            bool has = aq_cell(t, src, aq_col(t, own[j].name))->kind != AQ_V_NULL;
+            bool has = aq_cell(t, src, aq_col(t, own[j].name)).kind != AQ_V_NULL;
             const aq_sel *from = has ? &ft->stacks : &ft->meta;
             size_t pos = has ? i : m;
             if (own[j].text)
@@ -816,18 +1078,19 @@ static pv_view *aq_ft_callers(aq_ft *ft, size_t m, bool callees)
     size_t *order = pv_xmalloc(nm * sizeof *order);
     size_t order_n = 0;
     for (size_t i = 0; i < ft->calls.n; i++) {
-        size_t p = ft->call_parent[i];
+        size_t p = aq_u32_pos(ft->call_parent[i]);
         if (p == AQ_NONE)
             continue;
-        size_t me = callees ? ft->call_meta[p] : ft->call_meta[i];
-        size_t other = callees ? ft->call_meta[i] : ft->call_meta[p];
+        size_t me = callees ? aq_u32_pos(ft->call_meta[p]) : aq_u32_pos(ft->call_meta[i]);
+        size_t other = callees ? aq_u32_pos(ft->call_meta[i]) : aq_u32_pos(ft->call_meta[p]);
         if (me != m)
             continue;
         size_t slot = other == AQ_NONE ? ft->meta.n : other;
         if (hits[slot]++ == 0)
             order[order_n++] = slot;
-        if (ft->call_has_wc[i])
-            time[slot] += ft->call_wc[i];
+        int64_t wc;
+        if (aq_ft_wc(ft, i, &wc))
+            time[slot] += wc;
     }
     char tmp[64];
     for (size_t k = 0; k < order_n; k++) {
@@ -945,7 +1208,7 @@ static pv_view *aq_ft_open(void *ctx, const pv_view *owner, size_t detail, size_
     if (row >= d->n)
         return NULL;
     aq_ft *ft = d->ft;
-    size_t pos = d->src[row];
+    size_t pos = aq_ft_dctx_pos(d, row);
     switch (d->kind) {
     case AQ_FT_CALLS:
         return aq_ft_parameters(ft, detail == 1, pos);
@@ -989,10 +1252,12 @@ void aq_build_trace(aq_ctx *c)
     /* Links (docs/formats.md §5), always inside this INST_ID. */
     const char *rname;
     size_t rcol;
-    ft->call_thread = aq_link(c, &ft->calls, aq_col(ft->calls.t, "PARENT_ID"), "PARENT_ID",
-                              &ft->threads, aq_id_only, 1);
+    ft->call_thread = aq_narrow(aq_link(c, &ft->calls, aq_col(ft->calls.t, "PARENT_ID"),
+                                        "PARENT_ID", &ft->threads, aq_id_only, 1),
+                                ft->calls.n);
     rcol = aq_routine_ref_col(ft->calls.t, &rname);
-    ft->call_meta = aq_link(c, &ft->calls, rcol, rname, &ft->meta, aq_id_then_rec, 2);
+    ft->call_meta = aq_narrow(aq_link(c, &ft->calls, rcol, rname, &ft->meta, aq_id_then_rec, 2),
+                              ft->calls.n);
     ft->routine_meta = aq_link(c, &ft->routines, aq_col(ft->routines.t, "REC_ID"), "REC_ID",
                                &ft->meta, aq_id_then_rec, 2);
     ft->route_routine = aq_link(c, &ft->routes, aq_col(ft->routes.t, "PARENT_ID"), "PARENT_ID",
@@ -1020,16 +1285,8 @@ void aq_build_trace(aq_ctx *c)
 
     size_t n = ft->calls.n ? ft->calls.n : 1;
     ft->call_parent = pv_xmalloc(n * sizeof *ft->call_parent);
-    ft->call_own = pv_xcalloc(n, sizeof *ft->call_own);
-    ft->call_wc = pv_xcalloc(n, sizeof *ft->call_wc);
-    ft->call_has_own = pv_xcalloc(n, 1);
-    ft->call_has_wc = pv_xcalloc(n, 1);
-    size_t s_col = aq_col(ft->calls.t, "COL__S"),
-           w_col = aq_col(ft->calls.t, "COL__S_WITH_CHILDREN");
-    for (size_t i = 0; i < ft->calls.n; i++) {
-        ft->call_has_own[i] = aq_int(ft->calls.t, ft->calls.rows[i], s_col, &ft->call_own[i]);
-        ft->call_has_wc[i] = aq_int(ft->calls.t, ft->calls.rows[i], w_col, &ft->call_wc[i]);
-    }
+    ft->col_own = aq_col(ft->calls.t, "COL__S");
+    ft->col_wc = aq_col(ft->calls.t, "COL__S_WITH_CHILDREN");
 
     aq_build_threads(c, AQ_T_FT_THREADS);
     aq_routine_acc *acc = pv_xcalloc(ft->meta.n + 1, sizeof *acc);
@@ -1062,9 +1319,9 @@ static void aq_ft_index_rows(aq_ft *ft)
     for (size_t m = 0; m <= ft->meta.n; m++)
         ft->meta_first_row[m] = AQ_NONE;
     for (size_t row = d->n; row-- > 0;) {
-        size_t call = d->src[row];
+        size_t call = aq_ft_dctx_pos(d, row);
         ft->call_row[call] = row;
-        size_t m = ft->call_meta[call];
+        size_t m = aq_u32_pos(ft->call_meta[call]);
         ft->meta_first_row[m == AQ_NONE ? ft->meta.n : m] = row;
     }
 }
@@ -1097,7 +1354,7 @@ static bool aq_ft_src(const pv_view *v, size_t row, const aq_ft_dctx **d, size_t
     *d = v->hook_ctx;
     if (row >= (*d)->n)
         return false;
-    *pos = (*d)->src[row];
+    *pos = aq_ft_dctx_pos(*d, row);
     return true;
 }
 
@@ -1107,7 +1364,7 @@ static size_t aq_ft_row_meta(const aq_ft_dctx *d, size_t pos)
     const aq_ft *ft = d->ft;
     switch (d->kind) {
     case AQ_FT_CALLS:
-        return ft->call_meta[pos];
+        return aq_u32_pos(ft->call_meta[pos]);
     case AQ_FT_ROUTINES:
         return ft->routine_meta[pos];
     case AQ_FT_ROUTES:
@@ -1132,7 +1389,7 @@ static bool aq_ft_related(const pv_view *v, size_t row, pv_relation rel, pv_row_
     if (d->kind == AQ_FT_CALLS && (rel == PV_REL_TIMELINE || rel == PV_REL_CALL))
         return aq_ft_trace_ref(ft, pos, out);
     if (d->kind == AQ_FT_CALLS && rel == PV_REL_CALLER)
-        return aq_ft_trace_ref(ft, ft->call_parent[pos], out);
+        return aq_ft_trace_ref(ft, aq_u32_pos(ft->call_parent[pos]), out);
     if (rel == PV_REL_FIRST || (d->kind != AQ_FT_CALLS && rel == PV_REL_TIMELINE))
         return aq_ft_first_ref(ft, aq_ft_row_meta(d, pos), out);
     return false;
@@ -1183,7 +1440,7 @@ static size_t aq_ft_row_lane(const pv_view *v, size_t row)
     size_t pos;
     if (!aq_ft_src(v, row, &d, &pos))
         return PV_NO_ROW;
-    size_t th = d->ft->call_thread[pos];
+    size_t th = aq_u32_pos(d->ft->call_thread[pos]);
     return th == AQ_NONE ? PV_NO_ROW : th;
 }
 
@@ -1228,13 +1485,14 @@ static pv_view *aq_ft_range_statistics(const pv_view *v, size_t from, size_t to)
     size_t *order = pv_xmalloc(nm * sizeof *order);
     size_t order_n = 0;
     for (size_t row = from; row <= to; row++) {
-        size_t call = d->src[row];
-        size_t m = ft->call_meta[call] == AQ_NONE ? ft->meta.n : ft->call_meta[call];
+        size_t call = aq_ft_dctx_pos(d, row);
+        size_t cm = aq_u32_pos(ft->call_meta[call]);
+        size_t m = cm == AQ_NONE ? ft->meta.n : cm;
         aq_routine_acc *a = &acc[m];
         if (a->calls++ == 0)
             order[order_n++] = m;
-        if (ft->call_has_own[call]) {
-            int64_t own = ft->call_own[call];
+        int64_t own, wc;
+        if (aq_ft_own(ft, call, &own)) {
             a->own += own;
             a->min = !a->has_own || own < a->min ? own : a->min;
             a->max = !a->has_own || own > a->max ? own : a->max;
@@ -1242,12 +1500,12 @@ static pv_view *aq_ft_range_statistics(const pv_view *v, size_t from, size_t to)
         }
         /* outermost in the span: no caller of the same routine in it */
         bool nested = false;
-        for (size_t p = ft->call_parent[call], guard = 0;
+        for (size_t p = aq_u32_pos(ft->call_parent[call]), guard = 0;
              p != AQ_NONE && !nested && guard <= d->n && ft->call_row[p] >= from;
-             p = ft->call_parent[p], guard++)
+             p = aq_u32_pos(ft->call_parent[p]), guard++)
             nested = ft->call_meta[p] == ft->call_meta[call];
-        if (!nested && ft->call_has_wc[call])
-            a->wc_once += ft->call_wc[call];
+        if (!nested && aq_ft_wc(ft, call, &wc))
+            a->wc_once += wc;
     }
     char tmp[64];
     for (size_t k = 0; k < order_n; k++) {
@@ -1295,7 +1553,11 @@ static const pv_view_hooks aq_ft_routine_hooks = {
 
 static void aq_ft_hook(pv_table *t, aq_ft_dctx *d)
 {
-    pv_view *v = pv_table_view(t);
+    aq_ft_hook_view(pv_table_view(t), d);
+}
+
+static void aq_ft_hook_view(pv_view *v, aq_ft_dctx *d)
+{
     v->hook_ctx = d;
     if (d->kind == AQ_FT_CALLS) {
         v->hooks = &aq_ft_trace_hooks;

@@ -38,8 +38,11 @@ void pv_load_options_init(pv_load_options *o)
     memset(o, 0, sizeof *o);
 }
 
-pv_file *pv_load_file(const char *path, const pv_load_options *o, pv_load_status *status)
+pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status *status)
 {
+    /* `-` is standard input; a stream (pipe, FIFO, /dev/stdin) is read once,
+     * whole, and the loaders read that copy (docs/input.md). */
+    const char *path = pv_input_path(name);
     pv_file *f = pv_xcalloc(1, sizeof *f);
     f->path = pv_xstrdup(path);
     pv_diag_init(&f->diag);
@@ -54,34 +57,49 @@ pv_file *pv_load_file(const char *path, const pv_load_options *o, pv_load_status
         }
     }
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        pv_error(&f->diag, "%s: cannot open: %s", path, strerror(errno));
-        return f;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        pv_error(&f->diag, "%s: cannot read: %s", path,
-                 S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
-        close(fd);
-        return f;
-    }
-    unsigned char *head = pv_xmalloc(PV_PROBE_BYTES);
+    pv_mapped_file stream;
+    int err = pv_input_capture(path, &stream, &o->progress);
+    bool is_stream = err == 0;
+    unsigned char *head = NULL;
     size_t len = 0;
-    while (len < PV_PROBE_BYTES) {
-        ssize_t n = read(fd, head + len, PV_PROBE_BYTES - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        len += (size_t)n;
+    uint64_t size = 0;
+    if (is_stream) {
+        len = stream.size < PV_PROBE_BYTES ? stream.size : PV_PROBE_BYTES;
+        size = stream.size;
+    } else if (err != ENOTSUP) {
+        pv_error(&f->diag, "%s: cannot open: %s", path, strerror(err));
+        return f;
+    } else {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            pv_error(&f->diag, "%s: cannot open: %s", path, strerror(errno));
+            return f;
+        }
+        struct stat st;
+        if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+            pv_error(&f->diag, "%s: cannot read: %s", path,
+                     S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
+            close(fd);
+            return f;
+        }
+        head = pv_xmalloc(PV_PROBE_BYTES);
+        while (len < PV_PROBE_BYTES) {
+            ssize_t n = read(fd, head + len, PV_PROBE_BYTES - len);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            len += (size_t)n;
+        }
+        close(fd);
+        size = (uint64_t)st.st_size;
     }
-    close(fd);
+    const unsigned char *probe_bytes = is_stream ? stream.data : head;
 
     if (!loader) {
         int best = 0;
         for (size_t i = 0; pv_loader_table[i]; i++) {
-            int score = pv_loader_table[i]->probe(head, len, (uint64_t)st.st_size, path);
+            int score = pv_loader_table[i]->probe(probe_bytes, len, size, path);
             if (score > best) {
                 best = score;
                 loader = pv_loader_table[i];
@@ -91,7 +109,9 @@ pv_file *pv_load_file(const char *path, const pv_load_options *o, pv_load_status
     free(head);
     if (!loader) {
         if (len == 0)
-            pv_error(&f->diag, "%s: the file is empty", path);
+            pv_error(&f->diag, is_stream ? "%s: the input is empty (nothing came through the pipe)"
+                                         : "%s: the file is empty",
+                     path);
         else
             pv_error(&f->diag,
                      "%s: byte 0: not a format profview knows (AQTime SQLite database, winIDEA "

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tui/yamlfile.h"
 
@@ -220,6 +222,37 @@ static bool pv_theme_try(pv_theme *t, const char *path, pv_buf *err, bool *found
     return ok;
 }
 
+/* The themes that come with profview (docs/tui.md, "Themes"): those
+ * installed beside the binary (PV_THEME_REL_DIR from the directory of the
+ * running executable, so that an installed copy finds its own wherever it
+ * was installed or moved), then those of the source tree it was built from
+ * (PV_THEME_DIR).  Returns how many of the two exist. */
+static size_t pv_theme_dirs(char dirs[2][4096])
+{
+    size_t n = 0;
+#ifdef PV_THEME_REL_DIR
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            struct stat st;
+            int w = snprintf(dirs[n], sizeof dirs[n], "%.3000s/%s", exe, PV_THEME_REL_DIR);
+            if (w > 0 && (size_t)w < sizeof dirs[n] && stat(dirs[n], &st) == 0 &&
+                S_ISDIR(st.st_mode))
+                n++;
+        }
+    }
+#endif
+#ifdef PV_THEME_DIR
+    snprintf(dirs[n], sizeof dirs[n], "%s", PV_THEME_DIR);
+    n++;
+#endif
+    return n;
+}
+
 bool pv_theme_load(pv_theme *t, const char *name, pv_buf *err)
 {
     pv_theme_builtin(t);
@@ -249,22 +282,23 @@ bool pv_theme_load(pv_theme *t, const char *name, pv_buf *err)
             return false;
         }
     }
-#ifdef PV_THEME_DIR
-    snprintf(path, sizeof path, "%s/%s.yaml", PV_THEME_DIR, name);
-    if (pv_theme_try(t, path, err, &found))
-        return true;
-    if (found) {
-        pv_theme_builtin(t);
-        return false;
+    char dirs[2][4096];
+    size_t ndirs = pv_theme_dirs(dirs);
+    for (size_t i = 0; i < ndirs; i++) {
+        snprintf(path, sizeof path, "%.3500s/%.500s.yaml", dirs[i], name);
+        if (pv_theme_try(t, path, err, &found))
+            return true;
+        if (found) {
+            pv_theme_builtin(t);
+            return false;
+        }
     }
-#endif
     if (strcmp(name, "default") == 0)
         return true;
     pv_buf_printf(err, "theme '%s' not found (looked in %s/profview/themes", name,
                   xdg && *xdg ? xdg : "~/.config");
-#ifdef PV_THEME_DIR
-    pv_buf_printf(err, " and %s", PV_THEME_DIR);
-#endif
+    for (size_t i = 0; i < ndirs; i++)
+        pv_buf_printf(err, "%s%s", i + 1 < ndirs ? ", " : " and ", dirs[i]);
     pv_buf_puts(err, "); using the default theme");
     return false;
 }

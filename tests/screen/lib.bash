@@ -14,6 +14,12 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
+# tmux servers put their sockets under $TMUX_TMPDIR: a private one inside
+# $TMP, so that nothing is left in the user's tmux directory (cleanup removes
+# it), and no tmux the tests run under is reached.
+export TMUX_TMPDIR=$TMP/tmux
+mkdir -p "$TMUX_TMPDIR"
+unset TMUX
 # No user config or theme may change what the tests see.
 export XDG_CONFIG_HOME=$TMP/config
 unset NO_COLOR

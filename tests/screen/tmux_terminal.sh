@@ -20,6 +20,8 @@ pv_tmux_keys j j
 pv_tmux_wait "row 3/28"
 tmux -L "$PV_TMUX_SOCKET" resize-window -t 0 -x 70 -y 20
 pv_tmux_wait_line 19 "row 3/28"
+# tmux moves the old lines up at once; the title comes with the redraw
+pv_tmux_wait_line 1 "Report: Summary"
 s=$(pv_tmux_screen)
 [ "$(printf '%s\n' "$s" | wc -l)" -le 20 ] || fail "resize: more than 20 lines"
 longest=$(printf '%s\n' "$s" | LC_ALL=C.UTF-8 wc -L)

@@ -173,6 +173,63 @@ static void test_total_from_summed_cycles(void **state)
     pv_file_free(f);
 }
 
+typedef struct progress_seen {
+    size_t calls;
+    uint64_t last_done, total;
+} progress_seen;
+
+static void progress_report(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    progress_seen *p = user;
+    assert_string_equal(what, "reading AQTime tables");
+    assert_true(done >= p->last_done);
+    p->calls++;
+    p->last_done = done;
+    p->total = total;
+}
+
+/* A large table reports its progress (rows of about the tables' rowids) and
+ * a cancel stops the read with a clear error. */
+static void test_progress_and_cancel(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/big.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'big', 'Elapsed Time', 1000, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (7, 0, 1, -1, 0);"
+             "WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 39999) "
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE SELECT 1, 1, x + 1, -1, 0, x + 1, 1, "
+             "0, x FROM c;",
+             trace_schema);
+    make_db(path, sql);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    progress_seen seen = {0, 0, 0};
+    o.progress.report = progress_report;
+    o.progress.user = &seen;
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(seen.calls, 2); /* rows 16384 and 32768 of the call trace */
+    assert_int_equal(seen.last_done, 1 + 32768); /* the INSTANCES row was read first */
+    assert_int_equal(seen.total, 40002);
+    pv_view *ct = pv_set_find_view(pv_file_find_set(f, 1), "call-trace");
+    assert_int_equal(pv_view_rows(ct), 40000);
+    pv_file_free(f);
+
+    volatile int cancel = 1;
+    o.progress.cancel = &cancel;
+    f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_ERROR);
+    bool said = false;
+    for (size_t i = 0; i < f->diag.entry_count; i++)
+        said = said || strstr(f->diag.entries[i].text, "big.db: cancelled") != NULL;
+    assert_true(said);
+    pv_file_free(f);
+}
+
 /* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
  * caller of a call, a routine's first call, the routine as the area, a lane
  * per thread, and no time axis. */
@@ -315,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_total_from_summed_cycles),
         cmocka_unit_test(test_trace_hooks),
         cmocka_unit_test(test_uri_escaping),
+        cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_probe),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -4,6 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -143,6 +148,60 @@ static void test_diag_keeps_errors_and_counts_all(void **state)
     pv_diag_free(&d);
 }
 
+/* A pipe is read once, whole; every later reader gets that copy (by the
+ * same name, and by another name of the same pipe); SQLite's temporary copy
+ * is private and removed (docs/input.md). */
+static void test_stream_input_read_once(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    static const char text[] = "first line\nsecond line\n";
+    assert_int_equal(write(fds[1], text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fds[1]);
+    char name[32], other[40];
+    snprintf(name, sizeof name, "/dev/fd/%d", fds[0]);
+    snprintf(other, sizeof other, "/proc/self/fd/%d", fds[0]);
+
+    pv_mapped_file a, b, c;
+    assert_int_equal(pv_input_capture(name, &a, NULL), 0);
+    assert_int_equal(a.size, sizeof text - 1);
+    assert_memory_equal(a.data, text, a.size);
+    assert_true(pv_input_is_stream(name));
+    /* The pipe is empty now: a second read would give nothing. */
+    assert_int_equal(pv_map_file(name, &b), 0);
+    assert_ptr_equal(b.data, a.data);
+    assert_int_equal(b.size, a.size);
+    pv_unmap_file(&b); /* borrowed: the copy stays */
+    assert_int_equal(pv_map_file(other, &c), 0);
+    assert_ptr_equal(c.data, a.data);
+    pv_unmap_file(&c);
+    assert_int_equal(pv_input_capture(name, &b, NULL), 0);
+    assert_ptr_equal(b.data, a.data);
+
+    char *tmp;
+    assert_int_equal(pv_input_temp_copy(name, &tmp), 0);
+    assert_non_null(tmp);
+    struct stat st;
+    assert_int_equal(stat(tmp, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal((size_t)st.st_size, sizeof text - 1);
+    char *keep = pv_xstrdup(tmp);
+    pv_input_remove_temp(tmp);
+    assert_int_not_equal(stat(keep, &st), 0);
+    free(keep);
+    close(fds[0]);
+
+    /* A regular file is no stream: mapped as it is, no temporary copy. */
+    const char *regular = PV_SOURCE_DIR "/sample-data/rtos.txt";
+    assert_int_equal(pv_input_capture(regular, &a, NULL), ENOTSUP);
+    assert_false(pv_input_is_stream(regular));
+    assert_int_equal(pv_input_temp_copy(regular, &tmp), 0);
+    assert_null(tmp);
+    assert_string_equal(pv_input_path("-"), "/dev/stdin");
+    assert_string_equal(pv_input_path("a.txt"), "a.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_strpool),
         cmocka_unit_test(test_hashmap),
         cmocka_unit_test(test_diag_keeps_errors_and_counts_all),
+        cmocka_unit_test(test_stream_input_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

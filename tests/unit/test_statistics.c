@@ -207,6 +207,106 @@ static void test_preemption_by_context_area(void **state)
     fx_free(x);
 }
 
+/* running(c) follows the context area even when %CONTEXT% names the
+ * events' contexts (docs/winidea-model.md, "Which context runs"): the area
+ * switches to B at 10, but B's first event comes only at 40.
+ * CONTEXTS A 0x1, B 0x2; RunningTask 20000000, states 30000000 = 1, 2.
+ *   RT=1@0, f E@0 (A), RT=2@10, g X@40 (B: implicit since 0), h E@40 (B),
+ *   h X@45 (B), RT=1@50, f X@60 (A).
+ *   running(A) = [0,10) + [50,60) = 20;  running(B) = [10,50) = 40
+ *   f: call 60, gross = net = 20 (complete: MIN = MAX = 20)
+ *   g: call = [0,40) = 40, gross = net = |[0,40) ∩ running(B)| = 30 (cut)
+ *   h: call = gross = net = 5
+ * (From the latest %CONTEXT% instead, B would run from 40 only: f gross 50,
+ * g gross 0.) */
+static void test_running_follows_area_with_text_context(void **state)
+{
+    (void)state;
+    fixture *x = fx_new();
+    pv_wi_add_context(&x->d, 0x1, "A", 1);
+    pv_wi_add_context(&x->d, 0x2, "B", 1);
+    pv_wi_add_area(&x->d, 0x20000000u, "RunningTask", 11);
+    for (uint64_t v = 1; v <= 2; v++) {
+        size_t s = pv_wi_add_area(&x->d, 0x30000000u, NULL, 0);
+        x->d.areas[s].has_value = true;
+        x->d.areas[s].value = v;
+    }
+    ev(x, 0x20000000u, 'W', 1, 0);
+    ev(x, FN_F, 'E', 0, 0);
+    ev(x, 0x20000000u, 'W', 2, 10);
+    ev(x, FN_G, 'X', 0, 40);
+    ev(x, FN_H, 'E', 0, 40);
+    ev(x, FN_H, 'X', 0, 45);
+    ev(x, 0x20000000u, 'W', 1, 50);
+    ev(x, FN_F, 'X', 0, 60);
+    static const uint16_t text[] = {UINT16_MAX, 0, UINT16_MAX, 1, 1, 1, UINT16_MAX, 0};
+    x->d.timeline.text_context = malloc(sizeof text);
+    memcpy(x->d.timeline.text_context, text, sizeof text);
+    build(x, NULL);
+    assert_int_equal(x->ix.context_source, PV_TL_CONTEXT_TEXT);
+    assert_int_not_equal(x->ix.context_area, PV_WI_NONE);
+    uint16_t a = ctx(x, "A"), b = ctx(x, "B");
+    const pv_tl_stat_row *f = stat(x, FN_F, 0, a);
+    assert_int_equal(f->count, 1);
+    assert_int_equal(T(f, CALL), 60);
+    assert_int_equal(T(f, GROSS), 20);
+    assert_int_equal(T(f, NET), 20);
+    assert_int_equal(T(f, GROSS_MIN), 20);
+    assert_int_equal(T(f, GROSS_MAX), 20);
+    const pv_tl_stat_row *g = stat(x, FN_G, 0, b);
+    assert_int_equal(g->count, 0);
+    assert_int_equal(T(g, CALL), 40);
+    assert_int_equal(T(g, GROSS), 30);
+    assert_int_equal(T(g, NET), 30);
+    assert_int_equal(T(g, GROSS_MAX), 0); /* cut by the start: not complete */
+    const pv_tl_stat_row *h = stat(x, FN_H, 0, b);
+    assert_int_equal(T(h, CALL), 5);
+    assert_int_equal(T(h, GROSS), 5);
+    assert_int_equal(T(h, NET), 5);
+    assert_int_equal(x->ix.warnings, 0);
+    fx_free(x);
+}
+
+/* outside with recursion (docs/formats.md §3, docs/winidea-model.md): an
+ * outside interval runs from the X that leaves the area (no activation of it
+ * in that context still open) to the next E; inner X of nested activations
+ * start none.  As when a BIN without contexts merges several tasks into
+ * Unknown: f E@0, f E@10 (nested), f X@20 (inner: f still open), f X@30
+ * (leaves f), f E@50, f E@55, f X@60 (inner), f X@70 (leaves), f E@100,
+ * f X@110.
+ *   outside intervals: 30 -> 50 = 20 and 70 -> 100 = 30 (the inner X@20 and
+ *   X@60 start none): total 50, MIN 20, MAX 30, AVG 50 / 2 = 25
+ *   periods (E to E): 10, 40, 5, 45: MIN 5, MAX 45, AVG 100 / 4 = 25
+ *   count 5; call = |inside| = |[0,30) ∪ [50,70) ∪ [100,110)| = 60 (nested
+ *   activations lie inside the outer ones); MIN/MAX over every complete
+ *   activation: MIN = [55,60) = 5, MAX = [0,30) = 30 */
+static void test_outside_with_recursion(void **state)
+{
+    (void)state;
+    fixture *x = fx_new();
+    static const struct { char k; int64_t t; } evs[] = {
+        {'E', 0}, {'E', 10}, {'X', 20}, {'X', 30}, {'E', 50},
+        {'E', 55}, {'X', 60}, {'X', 70}, {'E', 100}, {'X', 110},
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        ev(x, FN_F, evs[i].k, 0, evs[i].t);
+    build(x, NULL);
+    const pv_tl_stat_row *f = stat(x, FN_F, 0, ctx(x, "Unknown"));
+    assert_int_equal(f->count, 5);
+    assert_int_equal(T(f, OUTSIDE), 50);
+    assert_int_equal(T(f, OUTSIDE_MIN), 20);
+    assert_int_equal(T(f, OUTSIDE_MAX), 30);
+    assert_int_equal(T(f, OUTSIDE_AVG), 25);
+    assert_int_equal(T(f, PERIOD_MIN), 5);
+    assert_int_equal(T(f, PERIOD_MAX), 45);
+    assert_int_equal(T(f, PERIOD_AVG), 25);
+    assert_int_equal(T(f, CALL), 60);
+    assert_int_equal(T(f, CALL_MIN), 5);
+    assert_int_equal(T(f, CALL_MAX), 30);
+    assert_int_equal(x->ix.warnings, 0);
+    fx_free(x);
+}
+
 /* Missing entry at the start: g E@10 X@20, f X@30 (implicit), main R@30
  * (implicit, suspended from the start), h E@40 X@50, main X@60.
  * Recording start = 10 (first event).
@@ -550,6 +650,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_suspension_net_gross_call),
         cmocka_unit_test(test_preemption_by_context_area),
+        cmocka_unit_test(test_running_follows_area_with_text_context),
+        cmocka_unit_test(test_outside_with_recursion),
         cmocka_unit_test(test_missing_entry_implicit_frame),
         cmocka_unit_test(test_call_open_at_end),
         cmocka_unit_test(test_equal_timestamps),

@@ -65,6 +65,11 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
         else
             pv_wi_bin_attach_file(d, bin, o->bin_version, &f->diag, PV_SEV_WARNING);
         free(bin);
+    } else if (d->timeline.count == 0 && pv_input_is_stream(f->path)) {
+        pv_warn(&f->diag,
+                "%s: the TIMELINE section has no events, and a Text1 read from a pipe has no "
+                ".BIN beside it: open the file itself (its BIN is found beside it) or the BIN",
+                f->path);
     }
     return pv_wi_build(f, d, o);
 }

@@ -84,6 +84,7 @@ struct pv_tl_pass {
     uint16_t core_context[256];
     uint16_t unknown_context;
     uint32_t context_key; /* state key of the context area, 0 = none */
+    bool area_switched;   /* the context area has switched the running context */
     size_t call_cap;
     /* direct-mapped cache in front of area_map: a nested call pattern
      * alternates handles, so "the last handle" alone rarely hits */
@@ -973,10 +974,13 @@ static void tl_setup_contexts(tl_pass *p)
     const pv_wi_data *d = p->d;
     for (size_t c = 0; c < d->context_count && c < PV_TL_MAX_CONTEXTS - 1; c++)
         pv_hashmap_put(&p->context_map, d->contexts[c].handle, (uint32_t)c);
+    /* The context area is looked for even when %CONTEXT% attributes the
+     * events: then running(c) follows the area (docs/winidea-model.md,
+     * "Which context runs"). */
+    p->context_key = p->opt.context_decided ? p->opt.context_key : tl_find_context_area(p);
     if (d->timeline.text_context) {
         ix->context_source = PV_TL_CONTEXT_TEXT;
-    } else if ((p->context_key =
-                    p->opt.context_decided ? p->opt.context_key : tl_find_context_area(p)) != 0) {
+    } else if (p->context_key != 0) {
         ix->context_source = PV_TL_CONTEXT_AREA;
     } else if (d->timeline.version == 11 && d->timeline.count > 0) {
         ix->context_source = PV_TL_CONTEXT_CORE;
@@ -988,7 +992,7 @@ static void tl_setup_contexts(tl_pass *p)
             tl_add_context(p, true, d->contexts[c].handle,
                            pv_strpool_get(&d->pool, d->contexts[c].name));
     }
-    if (ix->context_source == PV_TL_CONTEXT_AREA) {
+    if (p->context_key != 0) {
         for (size_t a = 0; a < ix->area_count; a++)
             if (ix->areas[a].state_key == p->context_key && ix->context_area == PV_WI_NONE &&
                 (ix->areas[a].type == PV_WI_VARIABLE || ix->areas[a].type == PV_WI_AUX))
@@ -1008,11 +1012,14 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
 {
     switch (p->ix->context_source) {
     case PV_TL_CONTEXT_TEXT: {
-        /* the running context is the one of the latest function event */
+        /* %CONTEXT% attributes the event.  The running context is the
+         * context area's once it has switched; without an area (or before
+         * its first switch) it is the one of the latest function event. */
         uint16_t c = p->d->timeline.text_context[p->i];
         if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
             c = tl_unknown_context(p);
-        pv_stats_switch(&p->st, c, p->time);
+        if (!p->area_switched)
+            pv_stats_switch(&p->st, c, p->time);
         return c;
     }
     case PV_TL_CONTEXT_AREA:
@@ -1188,8 +1195,10 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         } else if (state) {
             /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
-                if (p->context_key && ix->areas[area].state_key == p->context_key)
+                if (p->context_key && ix->areas[area].state_key == p->context_key) {
                     pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    p->area_switched = true;
+                }
                 pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
                 /* The same write as a W on the variable would be: it counts as a
                  * write of the variable the state belongs to. */
@@ -1203,8 +1212,10 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             uint32_t key = ix->areas[area].state_key;
             if (key && e.kind == PV_WI_WRITE &&
                 (ix->areas[area].has_states || key == p->context_key)) {
-                if (key == p->context_key)
+                if (key == p->context_key) {
                     pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    p->area_switched = true;
+                }
                 uint32_t s = tl_lookup_area(p, key, e.data);
                 pv_stats_state(&p->st, key, s, e.time);
             }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# bench/run.sh --quick works: on small generated data, with the build under
+# test, it prints the machine, the load, and every row of its table (profview
+# and the reference tools side by side) without a failed command.  Timings
+# are never asserted (speed is measured by bench/, not by the tests).
+set -euo pipefail
+: "${PV_SOURCE_DIR:?}" "${PV_BUILD_DIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+BENCH_BUILD=$PV_BUILD_DIR BENCH_DATA=$tmp/data BENCH_EVENTS=20000 BENCH_TEXT_EVENTS=20000 \
+  BENCH_AQ_CALLS=3000 BENCH_AQ_SETS=50 \
+  bash "$PV_SOURCE_DIR/bench/run.sh" --quick >"$tmp/out" 2>"$tmp/err" ||
+  { echo "FAIL: bench/run.sh --quick exited with $?"; cat "$tmp/err"; fail=1; }
+for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN full index (info, 20000 events)' \
+  'BIN full index peak RSS' 'Text1 throughput' '  wc -l of the Text1 file (profview takes [-0-9.x]*)' \
+  '  cat > /dev/null' '  awk: entries per handle' '  sqlite3 .import of the 20000 events as CSV' \
+  '  profview export to SQLite ([-0-9.x]* of sqlite3 .import) *[0-9.]* / [0-9.]* s' 'AQTime Function Trace load (info, 3000 calls)' \
+  'AQTime peak RSS per call' 'AQTime 50 result sets'; do
+  grep -q -- "$label" "$tmp/out" || { echo "FAIL: no row '$label'"; fail=1; }
+done
+if grep -q 'failed\|FAIL' "$tmp/out" "$tmp/err"; then
+  echo "FAIL: a benchmark command failed:"
+  grep 'failed\|FAIL' "$tmp/out" "$tmp/err"
+  fail=1
+fi
+[ "$fail" -eq 0 ] || { cat "$tmp/out"; }
+exit $fail
