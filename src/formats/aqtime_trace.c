@@ -238,12 +238,26 @@ typedef struct aq_routine_acc {
     bool has_own;
 } aq_routine_acc;
 
-static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
+/* What building the call trace shares between its steps. */
+typedef struct aq_ct {
+    aq_ft *ft;
+    const aq_table *t; /* ft->calls.t */
+    size_t n;          /* calls */
+    size_t nthreads;
+    size_t col_rec, col_pno, col_cno, col_id, col_next, col_line; /* of t */
+    size_t col_module;                                            /* of ft->meta.t */
+    size_t col_os;                                                /* of ft->threads.t */
+    aq_call_key *keys; /* (thread, REC_ID, call) of the calls that have a REC_ID, sorted */
+    size_t nkeys;
+    /* the tree: ord = calls in sibling order, roots (group <= nthreads) first */
+    aq_order_key *ord;
+    size_t *first_child, *child_count; /* per call: its children in ord */
+    size_t root_count;
+} aq_ct;
+
+/* The view and its columns, titled after the file's counter. */
+static void aq_ct_view_init(aq_ctx *c, const aq_table *t, aq_view *vb)
 {
-    aq_ctx *c = &ft->c;
-    const aq_table *t = ft->calls.t;
-    size_t n = ft->calls.n;
-    size_t nthreads = ft->threads.n;
     pv_column cols[CT_COUNT] = {
         {"id", "Id", PV_TYPE_INT, 0},
         {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -260,249 +274,341 @@ static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL__S", "COL__S_WITH_CHILDREN",
                                            "COL_CALL_NO", "COL_PARENT_NO", "COL_ROUTINE_NAME",
                                            "COL_LINE_NUMBER", NULL};
-    aq_view vb;
-    aq_view_init(&vb, "call-trace", "Call Trace", cols, CT_COUNT, t, consumed);
+    aq_view_init(vb, "call-trace", "Call Trace", cols, CT_COUNT, t, consumed);
     if (!c->time_counter) {
         char *title = pv_xasprintf("%s with Children", c->counter_name);
-        pv_table_set_column_title(vb.t, CT_TIME, c->counter_name);
-        pv_table_set_column_title(vb.t, CT_TWC, title);
+        pv_table_set_column_title(vb->t, CT_TIME, c->counter_name);
+        pv_table_set_column_title(vb->t, CT_TWC, title);
         free(title);
     }
-    pv_table_make_tree(vb.t);
-    aq_ft_dctx *dctx = aq_ft_dctx_new(ft, AQ_FT_CALLS);
+    pv_table_make_tree(vb->t);
+}
 
-    /* Parents: COL_PARENT_NO is the parent's REC_ID in the same thread. */
-    size_t col_rec = aq_col(t, "REC_ID"), col_pno = aq_col(t, "COL_PARENT_NO"),
-           col_cno = aq_col(t, "COL_CALL_NO"), col_id = aq_col(t, "ID"),
-           col_next = aq_col(t, "COL_NEXT"), col_line = aq_col(t, "COL_LINE_NUMBER"),
-           col_module = aq_col(ft->meta.t, "COL_MODULE_NAME"),
-           col_os = aq_col(ft->threads.t, "COL_WIN32THREADID");
-    aq_call_key *keys = pv_xmalloc((n ? n : 1) * sizeof *keys);
-    size_t nkeys = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t rec;
-        if (aq_int(t, ft->calls.rows[i], col_rec, &rec))
-            keys[nkeys++] = (aq_call_key){ft->call_thread[i], rec, i};
+/* The call of `thread` whose REC_ID is `rec`, or AQ_NONE. */
+static size_t aq_ct_find_rec(const aq_ct *ct, size_t thread, int64_t rec)
+{
+    aq_call_key probe = {thread, rec, 0};
+    size_t lo = 0, hi = ct->nkeys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (aq_call_key_cmp(&ct->keys[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    qsort(keys, nkeys, sizeof *keys, aq_call_key_cmp);
+    if (lo < ct->nkeys && ct->keys[lo].thread == thread && ct->keys[lo].rec == rec)
+        return ct->keys[lo].pos;
+    return AQ_NONE;
+}
+
+/* Parents: COL_PARENT_NO is the parent's REC_ID in the same thread. */
+static void aq_ct_resolve_parents(aq_ct *ct)
+{
+    aq_ft *ft = ct->ft;
+    const aq_table *t = ct->t;
+    ct->keys = pv_xmalloc((ct->n ? ct->n : 1) * sizeof *ct->keys);
+    for (size_t i = 0; i < ct->n; i++) {
+        int64_t rec;
+        if (aq_int(t, ft->calls.rows[i], ct->col_rec, &rec))
+            ct->keys[ct->nkeys++] = (aq_call_key){ft->call_thread[i], rec, i};
+    }
+    qsort(ct->keys, ct->nkeys, sizeof *ct->keys, aq_call_key_cmp);
     size_t unresolved = 0, first_unresolved = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < ct->n; i++) {
         ft->call_parent[i] = AQ_NONE;
         int64_t pno;
-        if (!aq_int(t, ft->calls.rows[i], col_pno, &pno) || pno < 0)
+        if (!aq_int(t, ft->calls.rows[i], ct->col_pno, &pno) || pno < 0)
             continue;
-        aq_call_key probe = {ft->call_thread[i], pno, 0};
-        size_t lo = 0, hi = nkeys;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (aq_call_key_cmp(&keys[mid], &probe) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == pno)
-            ft->call_parent[i] = keys[lo].pos;
-        else if (unresolved++ == 0)
+        ft->call_parent[i] = aq_ct_find_rec(ct, ft->call_thread[i], pno);
+        if (ft->call_parent[i] == AQ_NONE && unresolved++ == 0)
             first_unresolved = t->row_no[ft->calls.rows[i]];
     }
     if (unresolved)
-        aq_warn(c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
+        aq_warn(&ft->c, "table %s: %zu calls have a COL_PARENT_NO that matches no REC_ID of their "
                 "thread (first: row %zu); they are shown at the top of their thread",
                 t->name, unresolved, first_unresolved);
+}
 
-    /* Children lists in sibling order (CSR). */
-    aq_order_key *ord = pv_xmalloc((n ? n : 1) * sizeof *ord);
+/* Children lists in sibling order (CSR): ord, first_child, child_count. */
+static void aq_ct_order_children(aq_ct *ct)
+{
+    aq_ft *ft = ct->ft;
+    size_t n = ct->n, nthreads = ct->nthreads;
+    aq_order_key *ord = ct->ord = pv_xmalloc((n ? n : 1) * sizeof *ord);
     for (size_t i = 0; i < n; i++) {
         size_t p = ft->call_parent[i];
         size_t th = ft->call_thread[i] == AQ_NONE ? nthreads : ft->call_thread[i];
         ord[i].group = p == AQ_NONE ? th : nthreads + 1 + p;
         ord[i].call_no = INT64_MAX;
-        aq_int(t, ft->calls.rows[i], col_cno, &ord[i].call_no);
+        aq_int(ct->t, ft->calls.rows[i], ct->col_cno, &ord[i].call_no);
         ord[i].id = INT64_MAX;
-        aq_int(t, ft->calls.rows[i], col_id, &ord[i].id);
+        aq_int(ct->t, ft->calls.rows[i], ct->col_id, &ord[i].id);
         ord[i].pos = i;
     }
     qsort(ord, n, sizeof *ord, aq_order_cmp);
-    size_t *first_child = pv_xmalloc((n + 1) * sizeof *first_child);
-    size_t *child_count = pv_xcalloc(n + 1, sizeof *child_count);
-    size_t root_count = 0;
+    ct->first_child = pv_xmalloc((n + 1) * sizeof *ct->first_child);
+    ct->child_count = pv_xcalloc(n + 1, sizeof *ct->child_count);
     for (size_t k = 0; k < n; k++) {
         if (ord[k].group <= nthreads) {
-            root_count++;
+            ct->root_count++;
         } else {
             size_t p = ord[k].group - nthreads - 1;
-            if (child_count[p]++ == 0)
-                first_child[p] = k;
+            if (ct->child_count[p]++ == 0)
+                ct->first_child[p] = k;
         }
     }
+}
 
-    /* COL_NEXT cross-check: the next sibling's REC_ID. */
+/* COL_NEXT cross-check: the next sibling's REC_ID; a last sibling may point
+ * at anything that is no call of its thread. */
+static void aq_ct_check_next(const aq_ct *ct)
+{
+    aq_ft *ft = ct->ft;
+    const aq_table *t = ct->t;
+    const aq_order_key *ord = ct->ord;
+    size_t n = ct->n;
     size_t next_bad = 0, first_next_bad = 0;
     for (size_t k = 0; k < n; k++) {
         int64_t next, rec;
         size_t row = ft->calls.rows[ord[k].pos];
-        if (!aq_int(t, row, col_next, &next))
+        if (!aq_int(t, row, ct->col_next, &next))
             continue;
         bool has_sibling = k + 1 < n && ord[k + 1].group == ord[k].group;
         bool ok;
-        if (has_sibling && aq_int(t, ft->calls.rows[ord[k + 1].pos], col_rec, &rec))
+        if (has_sibling && aq_int(t, ft->calls.rows[ord[k + 1].pos], ct->col_rec, &rec))
             ok = next == rec;
         else
             ok = !has_sibling && next < 0;
-        if (!has_sibling && !ok) {
-            /* A last sibling may point at anything that is no call of its thread. */
-            aq_call_key probe = {ft->call_thread[ord[k].pos], next, 0};
-            size_t lo = 0, hi = nkeys;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (aq_call_key_cmp(&keys[mid], &probe) < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            ok = !(lo < nkeys && keys[lo].thread == probe.thread && keys[lo].rec == next);
-        }
+        if (!has_sibling && !ok)
+            ok = aq_ct_find_rec(ct, ft->call_thread[ord[k].pos], next) == AQ_NONE;
         if (!ok && next_bad++ == 0)
             first_next_bad = t->row_no[row];
     }
-    free(keys);
     if (next_bad)
-        aq_warn(c, "table %s: COL_NEXT disagrees with the COL_CALL_NO order for %zu calls "
+        aq_warn(&ft->c, "table %s: COL_NEXT disagrees with the COL_CALL_NO order for %zu calls "
                 "(first: row %zu); the COL_CALL_NO order is shown", t->name, next_bad,
                 first_next_bad);
+}
 
-    /* Pre-order, iteratively: roots in thread order, then any call left over
-     * (parent chains that loop) with the loop broken. */
-    size_t *row_of = pv_xmalloc((n ? n : 1) * sizeof *row_of);
-    for (size_t i = 0; i < n; i++)
-        row_of[i] = AQ_NONE;
-    size_t *stack = pv_xmalloc((n ? n : 1) * sizeof *stack);
-    size_t *stack_next = pv_xmalloc((n ? n : 1) * sizeof *stack_next);
-    size_t *active = pv_xcalloc(ft->meta.n + 1, sizeof *active);
-    size_t *walk_mark = pv_xcalloc(n ? n : 1, sizeof *walk_mark);
-    size_t cycles = 0;
-    size_t next_root = 0; /* index into ord of the roots (first root_count entries) */
-    size_t leftover = 0;
-    char tmp[64];
-    for (;;) {
-        size_t start = AQ_NONE;
-        while (next_root < root_count && start == AQ_NONE) {
-            start = ord[next_root++].pos;
-            if (row_of[start] != AQ_NONE)
-                start = AQ_NONE;
-        }
-        while (start == AQ_NONE && leftover < n) {
-            size_t cand = ord[leftover++].pos;
-            if (row_of[cand] != AQ_NONE)
-                continue;
-            /* Walk up to a call seen twice: that call closes a loop. */
-            size_t x = cand;
-            while (walk_mark[x] != cand + 1) {
-                walk_mark[x] = cand + 1;
-                size_t p = ft->call_parent[x];
-                if (p == AQ_NONE || row_of[p] != AQ_NONE)
-                    break;
-                x = p;
-            }
-            if (cycles++ == 0)
-                aq_warn(c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
-                        "there and the call is shown at the top", t->name,
-                        t->row_no[ft->calls.rows[x]]);
-            ft->call_parent[x] = AQ_NONE;
-            start = x;
-        }
-        if (start == AQ_NONE)
-            break;
-        size_t depth = 0;
-        stack[0] = start;
-        stack_next[0] = 0;
-        /* enter */
-        for (;;) {
-            size_t call = stack[depth];
-            if (stack_next[depth] == 0 && row_of[call] == AQ_NONE) {
-                size_t row = pv_table_add_row(vb.t);
-                row_of[call] = row;
-                aq_ft_dctx_push(dctx, call);
-                size_t src = ft->calls.rows[call];
-                if (depth > 0)
-                    pv_table_set_parent(vb.t, row, row_of[stack[depth - 1]]);
-                int64_t v;
-                if (aq_int(t, src, col_id, &v))
-                    pv_table_set_int(vb.t, row, CT_ID, v);
-                if (depth > 0 && aq_int(t, ft->calls.rows[stack[depth - 1]], col_id, &v))
-                    pv_table_set_int(vb.t, row, CT_PARENT, v);
-                if (aq_int(t, src, col_cno, &v))
-                    pv_table_set_int(vb.t, row, CT_CALL_NO, v);
-                size_t m = ft->call_meta[call];
-                const char *name = aq_routine_name(&ft->meta, m, tmp, sizeof tmp);
-                if (name)
-                    pv_table_set_cstr(vb.t, row, CT_ROUTINE, name);
-                if (m != AQ_NONE) {
-                    aq_set_text_col(vb.t, row, CT_MODULE, &ft->meta, m, col_module);
-                    if (aq_ft_routine_id(ft, m, &v))
-                        pv_table_set_int(vb.t, row, CT_ROUTINE_ID, v);
-                }
-                pv_table_set_int(vb.t, row, CT_DEPTH, (int64_t)depth);
-                if (ft->call_thread[call] != AQ_NONE)
-                    aq_set_int_col(vb.t, row, CT_THREAD, &ft->threads, ft->call_thread[call],
-                                   col_os);
-                if (ft->call_has_own[call])
-                    pv_table_set_int(vb.t, row, CT_TIME, aq_counter_value(c, ft->call_own[call]));
-                if (ft->call_has_wc[call])
-                    pv_table_set_int(vb.t, row, CT_TWC, aq_counter_value(c, ft->call_wc[call]));
-                if (aq_int(t, src, col_line, &v))
-                    pv_table_set_int(vb.t, row, CT_LINE, v);
-                aq_view_fill_extras(&vb, row, src);
-                /* Aggregates for routines: recursion counted once. */
-                size_t mi = m == AQ_NONE ? ft->meta.n : m;
-                aq_routine_acc *a = &acc[mi];
-                a->calls++;
-                if (ft->call_has_own[call]) {
-                    int64_t own = ft->call_own[call];
-                    a->own += own;
-                    if (!a->has_own || own < a->min)
-                        a->min = own;
-                    if (!a->has_own || own > a->max)
-                        a->max = own;
-                    a->has_own = true;
-                }
-                if (active[mi]++ == 0 && ft->call_has_wc[call])
-                    a->wc_once += ft->call_wc[call];
-            }
-            size_t k = stack_next[depth]++;
-            size_t child = AQ_NONE;
-            while (k < child_count[call]) {
-                size_t cand = ord[first_child[call] + k].pos;
-                if (row_of[cand] == AQ_NONE) {
-                    child = cand;
-                    break;
-                }
-                k = stack_next[depth]++;
-            }
-            if (child != AQ_NONE) {
-                depth++;
-                stack[depth] = child;
-                stack_next[depth] = 0;
-                continue;
-            }
-            /* exit */
-            size_t m = ft->call_meta[call];
-            active[m == AQ_NONE ? ft->meta.n : m]--;
-            if (depth == 0)
+/* The state of the pre-order walk that adds the rows. */
+typedef struct aq_ct_walk {
+    aq_ct *ct;
+    aq_view *vb;
+    aq_ft_dctx *dctx;
+    aq_routine_acc *acc; /* per meta routine (+1: none) */
+    size_t *row_of;      /* call -> view row, AQ_NONE before it is added */
+    size_t *stack;       /* the calls from the start down to the current one */
+    size_t *stack_next;  /* per stack level: the next child to look at */
+    size_t *active;      /* per meta routine (+1): calls on the stack (recursion) */
+    size_t *walk_mark;   /* loop search: call + 1 of the candidate that visited */
+    size_t cycles;
+    size_t next_root; /* index into ord of the roots (first root_count entries) */
+    size_t leftover;  /* index into ord of the next candidate left over */
+} aq_ct_walk;
+
+/* A call left over by the walks from the roots: its parent chain loops.
+ * Walks up to a call seen twice, which closes the loop, and makes that call
+ * a root (with a warning the first time).  AQ_NONE when none is left. */
+static size_t aq_ct_break_loop(aq_ct_walk *w)
+{
+    aq_ct *ct = w->ct;
+    aq_ft *ft = ct->ft;
+    while (w->leftover < ct->n) {
+        size_t cand = ct->ord[w->leftover++].pos;
+        if (w->row_of[cand] != AQ_NONE)
+            continue;
+        size_t x = cand;
+        while (w->walk_mark[x] != cand + 1) {
+            w->walk_mark[x] = cand + 1;
+            size_t p = ft->call_parent[x];
+            if (p == AQ_NONE || w->row_of[p] != AQ_NONE)
                 break;
-            depth--;
+            x = p;
         }
+        if (w->cycles++ == 0)
+            aq_warn(&ft->c, "table %s row %zu: its COL_PARENT_NO chain loops; the loop is broken "
+                    "there and the call is shown at the top", ct->t->name,
+                    ct->t->row_no[ft->calls.rows[x]]);
+        ft->call_parent[x] = AQ_NONE;
+        return x;
     }
-    if (cycles > 1)
-        aq_warn(c, "table %s: %zu parent loops were broken in all", t->name, cycles);
-    free(walk_mark);
-    free(active);
-    free(stack);
-    free(stack_next);
-    free(row_of);
-    free(first_child);
-    free(child_count);
-    free(ord);
+    return AQ_NONE;
+}
+
+/* The call the next walk starts from: the next root in thread order not yet
+ * shown, then calls left over (parent chains that loop); AQ_NONE at the end. */
+static size_t aq_ct_next_start(aq_ct_walk *w)
+{
+    const aq_ct *ct = w->ct;
+    while (w->next_root < ct->root_count) {
+        size_t start = ct->ord[w->next_root++].pos;
+        if (w->row_of[start] == AQ_NONE)
+            return start;
+    }
+    return aq_ct_break_loop(w);
+}
+
+/* The routine aggregates of call `call` of meta routine `mi` (recursion
+ * counted once in the time with children). */
+static void aq_ct_accumulate(aq_ct_walk *w, size_t call, size_t mi)
+{
+    const aq_ft *ft = w->ct->ft;
+    aq_routine_acc *a = &w->acc[mi];
+    a->calls++;
+    if (ft->call_has_own[call]) {
+        int64_t own = ft->call_own[call];
+        a->own += own;
+        if (!a->has_own || own < a->min)
+            a->min = own;
+        if (!a->has_own || own > a->max)
+            a->max = own;
+        a->has_own = true;
+    }
+    if (w->active[mi]++ == 0 && ft->call_has_wc[call])
+        a->wc_once += ft->call_wc[call];
+}
+
+/* Adds the row of the call at stack level `depth`. */
+static void aq_ct_add_row(aq_ct_walk *w, size_t depth)
+{
+    const aq_ct *ct = w->ct;
+    aq_ft *ft = ct->ft;
+    aq_ctx *c = &ft->c;
+    const aq_table *t = ct->t;
+    pv_table *vt = w->vb->t;
+    size_t call = w->stack[depth];
+    size_t row = pv_table_add_row(vt);
+    w->row_of[call] = row;
+    aq_ft_dctx_push(w->dctx, call);
+    size_t src = ft->calls.rows[call];
+    if (depth > 0)
+        pv_table_set_parent(vt, row, w->row_of[w->stack[depth - 1]]);
+    int64_t v;
+    if (aq_int(t, src, ct->col_id, &v))
+        pv_table_set_int(vt, row, CT_ID, v);
+    if (depth > 0 && aq_int(t, ft->calls.rows[w->stack[depth - 1]], ct->col_id, &v))
+        pv_table_set_int(vt, row, CT_PARENT, v);
+    if (aq_int(t, src, ct->col_cno, &v))
+        pv_table_set_int(vt, row, CT_CALL_NO, v);
+    size_t m = ft->call_meta[call];
+    char tmp[64];
+    const char *name = aq_routine_name(&ft->meta, m, tmp, sizeof tmp);
+    if (name)
+        pv_table_set_cstr(vt, row, CT_ROUTINE, name);
+    if (m != AQ_NONE) {
+        aq_set_text_col(vt, row, CT_MODULE, &ft->meta, m, ct->col_module);
+        if (aq_ft_routine_id(ft, m, &v))
+            pv_table_set_int(vt, row, CT_ROUTINE_ID, v);
+    }
+    pv_table_set_int(vt, row, CT_DEPTH, (int64_t)depth);
+    if (ft->call_thread[call] != AQ_NONE)
+        aq_set_int_col(vt, row, CT_THREAD, &ft->threads, ft->call_thread[call], ct->col_os);
+    if (ft->call_has_own[call])
+        pv_table_set_int(vt, row, CT_TIME, aq_counter_value(c, ft->call_own[call]));
+    if (ft->call_has_wc[call])
+        pv_table_set_int(vt, row, CT_TWC, aq_counter_value(c, ft->call_wc[call]));
+    if (aq_int(t, src, ct->col_line, &v))
+        pv_table_set_int(vt, row, CT_LINE, v);
+    aq_view_fill_extras(w->vb, row, src);
+    aq_ct_accumulate(w, call, m == AQ_NONE ? ft->meta.n : m);
+}
+
+/* The next child not yet shown of the call at stack level `depth`, or AQ_NONE. */
+static size_t aq_ct_next_child(aq_ct_walk *w, size_t depth)
+{
+    const aq_ct *ct = w->ct;
+    size_t call = w->stack[depth];
+    while (w->stack_next[depth] < ct->child_count[call]) {
+        size_t cand = ct->ord[ct->first_child[call] + w->stack_next[depth]++].pos;
+        if (w->row_of[cand] == AQ_NONE)
+            return cand;
+    }
+    return AQ_NONE;
+}
+
+/* One tree from `start`, in pre-order, iteratively: each call's row is added
+ * when it is entered, then its children not yet shown. */
+static void aq_ct_walk_tree(aq_ct_walk *w, size_t start)
+{
+    const aq_ft *ft = w->ct->ft;
+    size_t depth = 0;
+    w->stack[0] = start;
+    w->stack_next[0] = 0;
+    for (;;) {
+        size_t call = w->stack[depth];
+        if (w->stack_next[depth] == 0 && w->row_of[call] == AQ_NONE)
+            aq_ct_add_row(w, depth); /* enter */
+        size_t child = aq_ct_next_child(w, depth);
+        if (child != AQ_NONE) {
+            depth++;
+            w->stack[depth] = child;
+            w->stack_next[depth] = 0;
+            continue;
+        }
+        /* exit */
+        size_t m = ft->call_meta[call];
+        w->active[m == AQ_NONE ? ft->meta.n : m]--;
+        if (depth == 0)
+            break;
+        depth--;
+    }
+}
+
+/* The rows in pre-order: trees from the roots in thread order, then from any
+ * call left over (parent chains that loop) with the loop broken. */
+static void aq_ct_add_rows(aq_ct *ct, aq_view *vb, aq_ft_dctx *dctx, aq_routine_acc *acc)
+{
+    size_t n = ct->n ? ct->n : 1;
+    aq_ct_walk w = {.ct = ct, .vb = vb, .dctx = dctx, .acc = acc};
+    w.row_of = pv_xmalloc(n * sizeof *w.row_of);
+    for (size_t i = 0; i < ct->n; i++)
+        w.row_of[i] = AQ_NONE;
+    w.stack = pv_xmalloc(n * sizeof *w.stack);
+    w.stack_next = pv_xmalloc(n * sizeof *w.stack_next);
+    w.active = pv_xcalloc(ct->ft->meta.n + 1, sizeof *w.active);
+    w.walk_mark = pv_xcalloc(n, sizeof *w.walk_mark);
+    for (size_t start; (start = aq_ct_next_start(&w)) != AQ_NONE;)
+        aq_ct_walk_tree(&w, start);
+    if (w.cycles > 1)
+        aq_warn(&ct->ft->c, "table %s: %zu parent loops were broken in all", ct->t->name,
+                w.cycles);
+    free(w.walk_mark);
+    free(w.active);
+    free(w.stack);
+    free(w.stack_next);
+    free(w.row_of);
+}
+
+/* The call-trace view: a tree per thread; fills the routine aggregates. */
+static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
+{
+    aq_ctx *c = &ft->c;
+    const aq_table *t = ft->calls.t;
+    aq_ct ct = {
+        .ft = ft,
+        .t = t,
+        .n = ft->calls.n,
+        .nthreads = ft->threads.n,
+        .col_rec = aq_col(t, "REC_ID"),
+        .col_pno = aq_col(t, "COL_PARENT_NO"),
+        .col_cno = aq_col(t, "COL_CALL_NO"),
+        .col_id = aq_col(t, "ID"),
+        .col_next = aq_col(t, "COL_NEXT"),
+        .col_line = aq_col(t, "COL_LINE_NUMBER"),
+        .col_module = aq_col(ft->meta.t, "COL_MODULE_NAME"),
+        .col_os = aq_col(ft->threads.t, "COL_WIN32THREADID"),
+    };
+    aq_view vb;
+    aq_ct_view_init(c, t, &vb);
+    aq_ft_dctx *dctx = aq_ft_dctx_new(ft, AQ_FT_CALLS);
+    aq_ct_resolve_parents(&ct);
+    aq_ct_order_children(&ct);
+    aq_ct_check_next(&ct);
+    free(ct.keys);
+    aq_ct_add_rows(&ct, &vb, dctx, acc);
+    free(ct.first_child);
+    free(ct.child_count);
+    free(ct.ord);
     pv_table *tab = aq_view_finish(&vb);
     aq_ft_attach(tab, dctx);
     pv_set_add_view(c->set, pv_table_view(tab));
