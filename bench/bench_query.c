@@ -1,4 +1,4 @@
-/* bench_query.c - how fast the filter and the sort are (PRODUCT.md §7:
+/* bench_query.c - how fast the filter and the sort are (docs/quality.md:
  * sorting 1 M rows in < 0.2 s), on generated data:
  *
  *   - a 1 M-row pv_table with a column of every type: filter, sort by a

@@ -1,6 +1,6 @@
 /*
  * bench_text1.c - measures the Text1 parser on a generated TIMELINE-heavy
- * file held in memory (PRODUCT.md §7: Text1 parses at 400 MB/s or more).
+ * file held in memory (docs/quality.md: Text1 parses at 400 MB/s or more).
  *
  *   bench_text1 [MEGABYTES] [--context]
  *

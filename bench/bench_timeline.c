@@ -1,5 +1,5 @@
 /* bench_timeline.c - indexes a synthetic winIDEA timeline and prints the
- * time and the index memory per event (PRODUCT.md §7: 50 M events fully
+ * time and the index memory per event (docs/quality.md: 50 M events fully
  * indexed in under 2 s on one core, at most 16 bytes per event).
  *
  *     bench_timeline [EVENTS]      (default 50000000)

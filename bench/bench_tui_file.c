@@ -1,4 +1,4 @@
-/* bench_tui_file - the viewer on a real file (PRODUCT.md §7: first screen
+/* bench_tui_file - the viewer on a real file (docs/quality.md: first screen
  * < 0.2 s, no key blocking the UI for more than 16 ms).
  *
  * Runs the viewer without a terminal, as `profview FILE` does: the file is

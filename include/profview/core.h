@@ -29,7 +29,7 @@ void *pv_xrealloc(void *ptr, size_t size);
 void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size);
 /* Asks the system to back the whole pages inside [p, p + bytes) with memory
  * now, in one call, instead of one page fault per page when they are first
- * written (PRODUCT.md §7: the Text1 timeline and the index write hundreds
+ * written (docs/quality.md: the Text1 timeline and the index write hundreds
  * of MB of fresh memory).  Only for memory about to be written in full: a
  * best effort that changes no contents (Linux 5.14+ MADV_POPULATE_WRITE;
  * elsewhere, or when refused, nothing happens). */

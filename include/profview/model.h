@@ -4,7 +4,7 @@
  *
  * Data flows one way: file -> loader -> model -> view -> (TUI | CLI | export).
  * A view is a small struct of function pointers over whatever the loader
- * built (STYLE.md habit 2); every consumer reads cells through one typed
+ * built (docs/code-style.md habit 2); every consumer reads cells through one typed
  * accessor, pv_view_cell (habit 3).  Most views are pv_table (table.h), a
  * generic materialised table; a view over millions of events implements the
  * operations itself and computes cells on demand.
@@ -52,7 +52,7 @@ enum {
 };
 
 typedef struct pv_column {
-    const char *id;    /* stable column id (PRODUCT.md §6: a contract) */
+    const char *id;    /* stable column id (docs/cli.md: a contract) */
     const char *title; /* shown in the TUI header */
     pv_type type;
     unsigned flags;
@@ -60,7 +60,7 @@ typedef struct pv_column {
 
 typedef struct pv_view pv_view;
 
-/* A detail view that a view offers for its rows (PRODUCT.md §2). */
+/* A detail view that a view offers for its rows (docs/cli.md). */
 typedef struct pv_detail_def {
     const char *id;    /* e.g. "call-routes" */
     const char *title; /* e.g. "Call routes" */
@@ -123,7 +123,7 @@ void pv_view_free(pv_view *v);
 
 /* ---- formatting a cell */
 
-/* Machine-exact text (PRODUCT.md §6): times as integer ns, handles 0x%08X,
+/* Machine-exact text (docs/cli.md): times as integer ns, handles 0x%08X,
  * hex values 0x%X, floats as the shortest text that reads back as the same
  * double, strings raw (the writer escapes them).  An absent cell is "". */
 void pv_cell_format_exact(const pv_cell *c, pv_buf *out);

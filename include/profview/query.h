@@ -1,5 +1,5 @@
 /*
- * query.h - the filter language (PRODUCT.md §4) and sorting, over any view.
+ * query.h - the filter language (docs/filter.md) and sorting, over any view.
  *
  * A filter is compiled once against a view's columns and evaluated through
  * the typed cell accessor; it never allocates per row.  Row selections are

@@ -1,5 +1,5 @@
 /*
- * tui.h - the interactive viewer (PRODUCT.md §3): Explorer | Report over
+ * tui.h - the interactive viewer (docs/tui.md): Explorer | Report over
  * Details, status bar, prompt.  It renders any pv_view generically, so every
  * format loaded now or later is shown without TUI changes.
  *

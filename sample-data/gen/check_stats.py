@@ -2,7 +2,7 @@
 """Recomputes the statistics of a Text1 file written by pv_gen_winidea from
 its TIMELINE, the naive way, and compares them with the STATISTICS sections.
 
-A third, independent reading of FORMATS.md §3 (the generator's run clocks and
+A third, independent reading of docs/formats.md §3 (the generator's run clocks and
 profview's model are the other two): time is swept from event to event and
 every open frame is charged directly.  It understands the generator's output
 only (single-line fields, one free-text NAME at most, the context area is the
@@ -27,7 +27,7 @@ def read(path):
             section = line[2:].split(' ')[0]
             fmt = line.split('%')[1::2]
             stat_context = ''
-            if 'CONTEXT(' in line:  # "TSK: name" -> "name" (FORMATS.md §3 prefix rule)
+            if 'CONTEXT(' in line:  # "TSK: name" -> "name" (docs/formats.md §3 prefix rule)
                 stat_context = line.split('CONTEXT(')[1].split(')')[0].split(': ', 1)[-1]
             continue
         if not line.strip():

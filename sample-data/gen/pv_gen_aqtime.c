@@ -121,7 +121,7 @@ static void relations(int64_t inst, const char *const pairs[][2], size_t n)
         ins("RELATIONS", "iiss", (int64_t)k + 1, inst, pairs[k][0], pairs[k][1]);
 }
 
-/* A name as profview's TSV writes it (PRODUCT.md §6): tab, newline, CR and
+/* A name as profview's TSV writes it (docs/cli.md): tab, newline, CR and
  * backslash escaped. */
 static const char *tsv(const char *s)
 {

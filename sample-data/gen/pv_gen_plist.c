@@ -6,7 +6,7 @@
  *
  *     pv_gen_plist [OUTDIR]        (default ".")
  *
- * Files (FORMATS.md §4 records; field layouts as the seed gives them):
+ * Files (docs/formats.md §4 records; field layouts as the seed gives them):
  *   plist-func-timing.txt   method 522, CRLF, full paths, attribution stacks
  *                           (innermost name first, the function included),
  *                           one name per 10 record or several on one record

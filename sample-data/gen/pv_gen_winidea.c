@@ -3,12 +3,12 @@
  *
  * Simulates a small multi-task RTOS (periodic tasks with priorities, an idle
  * task, a timer ISR) and writes what winIDEA would export for it: a Text1
- * file (FORMATS.md §1) with mapping, per-context statistics and a TIMELINE,
+ * file (docs/formats.md §1) with mapping, per-context statistics and a TIMELINE,
  * or a Text1 mapping + statistics with a BIN v1.0 / v1.1 timeline beside it
- * (FORMATS.md §2).
+ * (docs/formats.md §2).
  *
  * It shares no code with profview on purpose: the STATISTICS it writes come
- * from the simulation's own bookkeeping of intervals (FORMATS.md §3), so
+ * from the simulation's own bookkeeping of intervals (docs/formats.md §3), so
  * profview's recomputation from the timeline can be checked against them.
  *
  * Output is a pure function of the command line (seeded PRNG, no clock, no
@@ -102,7 +102,7 @@ static int add_function(const char *name, int min_steps, int max_steps, const ch
 
 static void add_callee(int f, int callee) { areas[f].callees[areas[f].callee_count++] = callee; }
 
-/* Data areas (FORMATS.md §1: 2xxxxxxx variables, 3xxxxxxx their states,
+/* Data areas (docs/formats.md §1: 2xxxxxxx variables, 3xxxxxxx their states,
  * 4xxxxxxx AUX). */
 enum { VAR_CONTEXT = 0, VAR_COUNTER = 1, VAR_MODE = 2, VAR_COUNT = 3 };
 #define MODE_STATES 4
@@ -184,7 +184,7 @@ static void build_program(int tasks)
     contexts[isr_ctx].body = isr;
 }
 
-/* ---- statistics bookkeeping (FORMATS.md §3, whole recording) */
+/* ---- statistics bookkeeping (docs/formats.md §3, whole recording) */
 
 /* Statistics of one (area, context), or of one data area / state. */
 typedef struct stat {
@@ -375,7 +375,7 @@ static void emit(uint32_t handle, char kind, bool has_value, uint32_t value, int
     sink_reserve(&out, 128);
     char *p = out.buf + out.len;
     if (out.format == FMT_BIN10 || out.format == FMT_BIN11) {
-        static const char codes[] = "XSREW"; /* FORMATS.md §2: X0 S1 R2 E3 W4 */
+        static const char codes[] = "XSREW"; /* docs/formats.md §2: X0 S1 R2 E3 W4 */
         uint32_t code = (uint32_t)(strchr(codes, kind) - codes);
         /* v1.1: core index 0 (a single-core target) in bits 4-11 */
         uint32_t word = out.format == FMT_BIN10 ? code << 24 : code;
@@ -443,7 +443,7 @@ static frame *ev_entry(int c, int a)
     }
     stat *s = &func_stats[a][c];
     s->count++;
-    /* period: E to the next E; outside: X to the next E (FORMATS.md §3) */
+    /* period: E to the next E; outside: X to the next E (docs/formats.md §3) */
     if (s->has_last_entry) {
         int64_t p = now - s->last_entry;
         minmax(p, &s->period_min, &s->period_max, s->period_n == 0);
@@ -523,7 +523,7 @@ static int64_t state_since[VAR_COUNT];
 /* text-ctx: with %CONTEXT% a reader may take the running context from the
  * latest function event rather than from the context area, so there the
  * first step after a switch takes no time and emits a function event: both
- * readings then give the same running(c) (FORMATS.md §3). */
+ * readings then give the same running(c) (docs/formats.md §3). */
 static bool switch_at_event;
 static bool just_switched;
 
@@ -712,7 +712,7 @@ static int64_t simulate(uint64_t seed, int64_t events)
     }
     isr_next = rng_range(5000, 30000);
 
-    /* The recording starts in the middle of things (FORMATS.md §3 implicit
+    /* The recording starts in the middle of things (docs/formats.md §3 implicit
      * frames): the lowest-priority task is inside a call its body made
      * outside any line, and that callee is inside one of its lines (or
      * not).  Innermost first is how they reveal themselves; the idle loop
@@ -775,7 +775,7 @@ static void stat_values(const stat *s, int64_t v[19])
 }
 
 /* A data row (variable, state, AUX) carries only count and net; every
- * other column is 0 (FORMATS.md §3). */
+ * other column is 0 (docs/formats.md §3). */
 static void write_stat_row(FILE *f, uint32_t handle, const char *name, const char *value,
                            const stat *s, bool data)
 {
@@ -834,7 +834,7 @@ static void write_header(FILE *f, int format, int64_t end)
     fprintf(f, "* HANDLE(AUX) %%HANDLE%%,%%NAME%%,%%VALUE%%%s40000000,%s,%s%s", eol, aux_name,
             eol, eol);
 
-    /* FORMATS.md §3: one block per context, rows only for areas with events */
+    /* docs/formats.md §3: one block per context, rows only for areas with events */
     for (int c = 0; c < context_count; c++) {
         bool any = false;
         for (int a = 0; a < area_count; a++)

@@ -1,4 +1,4 @@
-/* cli.h - the command line (PRODUCT.md §6): options, commands, exit codes. */
+/* cli.h - the command line (docs/cli.md): options, commands, exit codes. */
 #ifndef PROFVIEW_CLI_H
 #define PROFVIEW_CLI_H
 

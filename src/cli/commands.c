@@ -274,7 +274,7 @@ static size_t pv_cat_context(const pv_cli_args *a, const pv_view *v, size_t *row
 }
 
 /* Prints a filter or sort error as the expression, a caret under the
- * offending character and the message (PRODUCT.md §4). */
+ * offending character and the message (docs/filter.md). */
 static void pv_cat_query_error(const char *option, const char *text, const pv_query_error *err)
 {
     pv_buf msg;
@@ -284,7 +284,7 @@ static void pv_cat_query_error(const char *option, const char *text, const pv_qu
     pv_buf_free(&msg);
 }
 
-/* --filter then --sort over the selection (PRODUCT.md §6: --context, then
+/* --filter then --sort over the selection (docs/cli.md: --context, then
  * --filter, then --sort, then --limit).  Returns the new row count, or
  * SIZE_MAX after printing a usage error. */
 static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, size_t *rows, size_t n)
@@ -351,7 +351,7 @@ int pv_cmd_cat(const pv_cli_args *a)
     }
 
     /* cat reads one view: a timeline indexes only as far as that view needs
-     * (the first screen of a 50 M-event BIN, PRODUCT.md §7) */
+     * (the first screen of a 50 M-event BIN, docs/quality.md) */
     pv_cli_args deferred = *a;
     deferred.load.defer_index = true;
     pv_file *f = pv_cli_load(a->files[0], &deferred);
@@ -376,7 +376,7 @@ int pv_cmd_cat(const pv_cli_args *a)
     bool select = pv_cli_has(a, PV_OPT_CONTEXT) || pv_cli_has(a, PV_OPT_FILTER) ||
                   pv_cli_has(a, PV_OPT_SORT);
     if (rc == PV_EXIT_OK && !select) {
-        /* View order, no selection: stream the rows (PRODUCT.md §7, the
+        /* View order, no selection: stream the rows (docs/quality.md, the
          * first screen of a 50 M-event timeline needs no row array). */
         size_t n = pv_view_rows(v);
         if (n > limit)

@@ -1,4 +1,4 @@
-/* output.h - writing view rows as TSV, CSV or JSON (PRODUCT.md §6). */
+/* output.h - writing view rows as TSV, CSV or JSON (docs/cli.md). */
 #ifndef PROFVIEW_CLI_OUTPUT_H
 #define PROFVIEW_CLI_OUTPUT_H
 

@@ -1,5 +1,5 @@
 /*
- * aqtime.h - internal to the AQTime database loader (FORMATS.md §5).
+ * aqtime.h - internal to the AQTime database loader (docs/formats.md §5).
  *
  * aqtime_db.c reads the tables of the seeds (aqtime-*-db.txt) from a SQLite
  * file opened read-only into memory, converting and checking every value once;
@@ -154,7 +154,7 @@ typedef struct aq_db {
 
 /* ---- reading cells (aqtime_db.c) */
 
-/* Column index by name, case-insensitive (FORMATS.md §5), or AQ_NONE. */
+/* Column index by name, case-insensitive (docs/formats.md §5), or AQ_NONE. */
 size_t aq_col(const aq_table *t, const char *name);
 /* The first of two spellings that exists (COL_ROUTINENAME / COL_ROUTINE_NAME). */
 size_t aq_col2(const aq_table *t, const char *a, const char *b);
@@ -180,7 +180,7 @@ void aq_select(aq_sel *s, aq_table *t, int64_t inst);
 void aq_sel_free(aq_sel *s);
 
 /* A link from a column of the child rows to the rows of a parent selection
- * (FORMATS.md §5): the readings are tried in order (e.g. "ID" then
+ * (docs/formats.md §5): the readings are tried in order (e.g. "ID" then
  * "REC_ID"), the one that resolves more rows is kept (the first on a tie) and
  * named in a note of the result set; unresolved rows are reported.  Returns,
  * per child, the position in `parent` or AQ_NONE.  Child values < 0 mean
@@ -193,7 +193,7 @@ void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col);
 bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos);
 
 /* ---- views built over one table, with its remaining columns appended
- * (FORMATS.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */
+ * (docs/formats.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */
 typedef struct aq_view {
     pv_table *t;
     const aq_table *src;
@@ -216,7 +216,7 @@ struct aq_ctx {
     pv_file *f;          /* for diagnostics during the load only */
     pv_result_set *set;
     int64_t inst;
-    /* counter (FORMATS.md §5) */
+    /* counter (docs/formats.md §5) */
     bool time_counter;   /* COL__S in cycles converted to ns */
     double frequency;
     char *counter_name;  /* e.g. "Elapsed Time", "Misses" */

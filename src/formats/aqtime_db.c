@@ -1,4 +1,4 @@
-/* aqtime_db.c - AQTime databases (FORMATS.md §5): detection, reading the
+/* aqtime_db.c - AQTime databases (docs/formats.md §5): detection, reading the
  * seed's tables read-only into memory, result sets, and the helpers the view
  * builders share (links, extra columns, counters). */
 #include <ctype.h>
@@ -252,7 +252,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
     return out;
 }
 
-/* ---- counters (FORMATS.md §5) */
+/* ---- counters (docs/formats.md §5) */
 
 int64_t aq_cycles_to_ns(__int128 cycles, double frequency)
 {
@@ -593,7 +593,7 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
         if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
             t->inst_col = c;
     }
-    /* FORMATS.md §5: missing columns are shown empty; say which. */
+    /* docs/formats.md §5: missing columns are shown empty; say which. */
     pv_buf missing;
     pv_buf_init(&missing);
     for (const char *sp = aq_table_specs[id].columns; *sp;) {
@@ -663,7 +663,7 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t)
                 break;
             }
         }
-        /* FORMATS.md §5: text where the seed documents a number is reported
+        /* docs/formats.md §5: text where the seed documents a number is reported
          * (table, row, column) and the cell is left empty. */
         char idtxt[32] = "";
         if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
@@ -895,7 +895,7 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
         c.counter_name = pv_xstrdup(cname ? cname : "");
         c.frequency = freq_present ? freq : 0;
         if (p == AQ_PROF_TRACE) {
-            /* FORMATS.md §5: Elapsed Time, User Time and User+Kernel Time are
+            /* docs/formats.md §5: Elapsed Time, User Time and User+Kernel Time are
              * stored in machine cycles; COUNTER_NAME says "Time" for them. */
             bool is_time = (counter_name && strcasecmp(counter_name, "Time") == 0) ||
                            (counter_desc && (strcasecmp(counter_desc, "Elapsed Time") == 0 ||
@@ -986,7 +986,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     }
     sqlite3_close(db);
 
-    /* One result set per INSTANCES row (FORMATS.md §5). */
+    /* One result set per INSTANCES row (docs/formats.md §5). */
     aq_table *inst = &a->tables[AQ_T_INSTANCES];
     int64_t *seen = NULL;
     size_t seen_count = 0, seen_cap = 0;

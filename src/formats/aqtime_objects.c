@@ -1,5 +1,5 @@
 /* aqtime_objects.c - the Resource and Reference Count result sets
- * (FORMATS.md §5; seeds aqtime-resource-db.txt, aqtime-reference-count-db.txt):
+ * (docs/formats.md §5; seeds aqtime-resource-db.txt, aqtime-reference-count-db.txt):
  * classes, objects with their creation call stacks, errors with their call
  * stacks, references with their AddRef/Release call stacks, the ref-count
  * call tree, threads.  Every link is resolved and checked at load; details
@@ -30,7 +30,7 @@ typedef struct aq_ob {
     int64_t *tree_kind;
 } aq_ob;
 
-/* What a COL_ROUTINE_NAME value names (FORMATS.md §5). */
+/* What a COL_ROUTINE_NAME value names (docs/formats.md §5). */
 enum { AQ_ENTRY_NONE, AQ_ENTRY_ROUTINE, AQ_ENTRY_ROOT, AQ_ENTRY_THREAD };
 
 static void aq_ob_free(void *p)
@@ -81,7 +81,7 @@ static void aq_ob_set_text(pv_table *t, size_t row, size_t col, const aq_sel *s,
         pv_table_set_cstr(t, row, col, v);
 }
 
-/* The operating-system id of a thread (PRODUCT.md §6). */
+/* The operating-system id of a thread (docs/cli.md). */
 static bool aq_ob_thread_os(const aq_ob *ob, size_t pos, int64_t *out)
 {
     return pos != AQ_NONE &&
@@ -211,7 +211,7 @@ static void aq_ob_entry_name(const aq_ob *ob, int64_t kind, size_t target, int64
 
 /* Resolves COL_ROUTINE_NAME of every row of `s`: >= 0 a routine (META_ROUTINES
  * by ID, then REC_ID), -1 <Root>, <= -2 the thread whose REC_ID is -v-2
- * (FORMATS.md §5 decision). */
+ * (docs/formats.md §5 decision). */
 static void aq_ob_entries(aq_ob *ob, const aq_sel *s, int64_t **kind_out, size_t **target_out)
 {
     size_t col = aq_col(s->t, "COL_ROUTINE_NAME");
@@ -458,7 +458,7 @@ static const pv_column aq_stack_cols[] = {
     {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
 };
 
-/* Creation, error and AddRef/Release call stacks (PRODUCT.md §6). */
+/* Creation, error and AddRef/Release call stacks (docs/cli.md). */
 static pv_view *aq_ob_stack(aq_ob *ob, int which, size_t owner)
 {
     static const char *const ids[] = {"creation-call-stack", "error-call-stack",

@@ -1,4 +1,4 @@
-/* aqtime_trace.c - the Function Trace result set (FORMATS.md §5; seed
+/* aqtime_trace.c - the Function Trace result set (docs/formats.md §5; seed
  * aqtime-function-trace-db.txt): threads, the call trace as a tree per
  * thread, routines with times aggregated from the trace, call routes and
  * their call stacks, parameters on enter/exit, callers/callees, meta lines
@@ -10,7 +10,7 @@
 
 #include "aqtime.h"
 
-/* Readings of links whose key the seed contradicts (FORMATS.md §5). */
+/* Readings of links whose key the seed contradicts (docs/formats.md §5). */
 static const char *const aq_id_then_rec[] = {"ID", "REC_ID"};
 static const char *const aq_id_only[] = {"ID"};
 
@@ -693,7 +693,7 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
             const aq_routine_acc *a = &acc[m];
             pv_table_set_int(vb.t, row, RT_CALLS, (int64_t)a->calls);
             if (a->has_own) {
-                /* FORMATS.md §5: the total is converted from the summed cycles. */
+                /* docs/formats.md §5: the total is converted from the summed cycles. */
                 pv_table_set_int(vb.t, row, RT_TIME, aq_counter_value(c, a->own));
                 pv_table_set_int(vb.t, row, RT_MIN, aq_counter_value(c, a->min));
                 pv_table_set_int(vb.t, row, RT_MAX, aq_counter_value(c, a->max));
@@ -885,7 +885,7 @@ static pv_view *aq_ft_parameters(aq_ft *ft, bool on_exit, size_t call)
 
 /* Callers (or callees) of the routine whose meta position is `m`: calls
  * between the two routines, with the total time with children of those calls
- * (PRODUCT.md §6). */
+ * (docs/cli.md). */
 static pv_view *aq_ft_callers(aq_ft *ft, size_t m, bool callees)
 {
     static const pv_column cols[] = {
@@ -1075,7 +1075,7 @@ void aq_build_trace(aq_ctx *c)
     aq_select(&ft->mparams, &T[AQ_T_FT_METAPARAMETERS], c->inst);
     ft->c.counter_name = c->counter_name;
 
-    /* Links (FORMATS.md §5), always inside this INST_ID. */
+    /* Links (docs/formats.md §5), always inside this INST_ID. */
     const char *rname;
     size_t rcol;
     ft->call_thread = aq_link(c, &ft->calls, aq_col(ft->calls.t, "PARENT_ID"), "PARENT_ID",

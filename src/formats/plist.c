@@ -1,4 +1,4 @@
-/* plist.c - MSVC PLIST /T tab-delimited reports (FORMATS.md §4).
+/* plist.c - MSVC PLIST /T tab-delimited reports (docs/formats.md §4).
  *
  * One record per line, fields separated by tabs, the first field a format
  * tag: 0..5 global records, 6 function records, 7 line records, 8/9/10 the
@@ -7,7 +7,7 @@
  * summary, routines (with callers/callees details), lines, call-trace (a tree
  * built from the stacks), stacks, and records (records it could not place).
  *
- * Decisions where the seed and FORMATS.md are silent (docs/plist.md):
+ * Decisions where the seed and docs/formats.md are silent (docs/plist.md):
  *   - stack names are listed from the callee outwards: the first name is the
  *     innermost frame, the last the outermost caller.  When the first name is
  *     the function of the stack, the stack includes it; otherwise the stack
@@ -126,7 +126,7 @@ typedef struct plist_parser {
         has_units_hit;
     size_t global_line[6]; /* where each global record was seen (0 = not yet) */
 
-    /* Attribution state (FORMATS.md §4: 8/9/10 attach to the last 6). */
+    /* Attribution state (docs/formats.md §4: 8/9/10 attach to the last 6). */
     size_t current_routine; /* PLIST_NONE before the first 6 */
     size_t current_stack;   /* the open 9 (or stray 10 run), PLIST_NONE if none */
     size_t count_line;      /* line of the pending 8 record, 0 if none */
@@ -500,7 +500,7 @@ static void plist_record_global(plist_parser *p, unsigned tag)
         plist_rest(p, 2, &s, &len);
         p->command_line = pv_strpool_add(&p->text, s, len);
         break;
-    default: /* 5: layout unknown (FORMATS.md §4): kept raw */
+    default: /* 5: layout unknown (docs/formats.md §4): kept raw */
         plist_rest(p, 1, &s, &len);
         p->rec5 = pv_xgrow(p->rec5, &p->rec5_cap, p->rec5_count + 1, sizeof *p->rec5);
         p->rec5[p->rec5_count++] = (plist_raw){p->line_no, 0, pv_strpool_add(&p->text, s, len)};
@@ -525,7 +525,7 @@ static void plist_record_6(plist_parser *p)
         r->has |= PLIST_HAS_TIME;
     if (plist_field_ms(p, 5, "child", &r->child))
         r->has |= PLIST_HAS_CHILD;
-    /* FORMATS.md §4: the name is the last field, whatever it contains. */
+    /* docs/formats.md §4: the name is the last field, whatever it contains. */
     const char *s;
     size_t len;
     plist_rest(p, 6, &s, &len);
@@ -583,7 +583,7 @@ static bool plist_parse_tag(const char *s, size_t len, unsigned *tag)
 /* Splits one line (without its end of line) into fields and dispatches. */
 static void plist_parse_line(plist_parser *p, const char *s, size_t len)
 {
-    /* Trailing blanks and CR are not data (FORMATS.md general rules). */
+    /* Trailing blanks and CR are not data (docs/formats.md general rules). */
     while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
         len--;
     size_t lead = 0;
@@ -833,7 +833,7 @@ static const char *plist_method_name(int64_t method)
 static bool plist_is_function_profile(const plist_parser *p)
 {
     if (p->has_method)
-        return p->method > 400; /* FORMATS.md §4 */
+        return p->method > 400; /* docs/formats.md §4 */
     return p->routine_count > 0 || p->stack_count > 0 || p->line_count == 0;
 }
 
@@ -975,7 +975,7 @@ static pv_view *plist_open_edges(void *ctx, const pv_view *owner, size_t detail,
 }
 
 /* Fills path[] (outermost caller first) for stack `s`; returns its length.
- * FORMATS.md §4 leaves the order open; docs/plist.md: names are listed from
+ * docs/formats.md §4 leaves the order open; docs/plist.md: names are listed from
  * the callee outwards, and the function itself is added as the innermost
  * frame unless the stack starts with it. */
 static size_t plist_stack_path(const plist_parser *p, const plist_stack *s, uint32_t *path)
@@ -1324,7 +1324,7 @@ static void plist_parser_free(plist_parser *p)
 
 /* ---- the loader */
 
-/* BOM, CRLF and blank lines are accepted (FORMATS.md general rules). */
+/* BOM, CRLF and blank lines are accepted (docs/formats.md general rules). */
 pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
                                     const pv_load_options *o)
 {
@@ -1398,7 +1398,7 @@ static bool plist_probe_line(const unsigned char *s, size_t len)
     return digits > 0 && v <= PLIST_MAX_TAG && i < len && s[i] == '\t';
 }
 
-/* Looks at the first five non-blank lines (FORMATS.md: a first field that is
+/* Looks at the first five non-blank lines (docs/formats.md: a first field that is
  * a PLIST tag). */
 static int plist_probe(const unsigned char *head, size_t len, uint64_t file_size, const char *path)
 {

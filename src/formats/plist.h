@@ -5,7 +5,7 @@
 
 #include "profview/load.h"
 
-/* Parses `len` bytes of PLIST text as the loader does (FORMATS.md §4) and
+/* Parses `len` bytes of PLIST text as the loader does (docs/formats.md §4) and
  * fills f, whose path names the input in messages.  PV_LOAD_ERROR when no
  * line is a PLIST record. */
 pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,

@@ -88,8 +88,8 @@ void pv_view_free(pv_view *v)
         v->ops->destroy(v);
 }
 
-/* The shortest decimal text that reads back as the same double (PRODUCT.md
- * §6: output is machine-exact): 12.5, 0.30000000000000004, 1e-07.  An
+/* The shortest decimal text that reads back as the same double (docs/cli.md:
+ * output is machine-exact): 12.5, 0.30000000000000004, 1e-07.  An
  * F64 value from a winIDEA area survives a round trip through `cat`. */
 static void pv_format_float(double f, pv_buf *out)
 {

@@ -1,4 +1,4 @@
-/* filter.c - the filter language of PRODUCT.md §4: parsing into a small tree
+/* filter.c - the filter language of docs/filter.md: parsing into a small tree
  * of conditions, converting every constant to the column's type once, and
  * evaluating the tree for a row through the typed cell accessor.
  *
@@ -176,7 +176,7 @@ static bool pv_compile_regex(pv_parser *p, pv_cond *c, const char *pattern, bool
 
 /* ---- constants in the column's type */
 
-/* The count multipliers of PRODUCT.md §4: 1k = 1000 (decimal, like the
+/* The count multipliers of docs/filter.md: 1k = 1000 (decimal, like the
  * hit counts they filter), M = 10^6, G = 10^9. */
 static int64_t pv_count_multiplier(char c)
 {
@@ -405,7 +405,7 @@ static void pv_parse_condition(pv_parser *p, const pv_token *col_tok, const pv_t
     }
     case PV_TYPE_HANDLE:
     case PV_TYPE_HEX: {
-        /* Handles and state values are written in hex (PRODUCT.md §6), so a
+        /* Handles and state values are written in hex (docs/cli.md), so a
          * value for them is hex with or without 0x: 10000004 = 0x10000004. */
         uint64_t u;
         if (!pv_parse_hex64(text, strlen(text), &u)) {
@@ -534,7 +534,7 @@ static size_t pv_parse_unary(pv_parser *p)
 }
 
 /* One level of the n-ary operators: `&&` lists of unary terms, `||` lists
- * of `&&` lists, so that `&&` binds tighter (PRODUCT.md §4). */
+ * of `&&` lists, so that `&&` binds tighter (docs/filter.md). */
 static size_t pv_parse_list(pv_parser *p, pv_token_kind sep, pv_node_kind kind,
                             size_t (*term)(pv_parser *))
 {
@@ -814,7 +814,7 @@ size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, si
             *matched = kept;
         return kept;
     }
-    /* A tree keeps the matching rows and their ancestors (PRODUCT.md §4).
+    /* A tree keeps the matching rows and their ancestors (docs/filter.md).
      * keep[row]: 1 = matched itself, 2 = kept as an ancestor.  Each walk up
      * stops at the first row already kept, so the whole pass is linear. */
     size_t total = pv_view_rows(v);

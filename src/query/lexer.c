@@ -1,4 +1,4 @@
-/* lexer.c - splits a filter expression (PRODUCT.md §4) into tokens, and
+/* lexer.c - splits a filter expression (docs/filter.md) into tokens, and
  * renders an error with a caret under the offending character. */
 #include "query_internal.h"
 
@@ -54,7 +54,7 @@ static int pv_hex_digit(char c)
     return -1;
 }
 
-/* The escapes that `profview cat` writes (PRODUCT.md §6: \t \n \r \\ and
+/* The escapes that `profview cat` writes (docs/cli.md: \t \n \r \\ and
  * \xNN for other control characters), so that a value copied from its
  * output matches.  At expr[i] == '\\': stores the byte and returns the
  * length of the escape, or 0 when it is not one of these (NUL is never
@@ -224,7 +224,7 @@ bool pv_query_lex(const char *expr, pv_token **tokens_out, size_t *count_out, pv
             t.kind = PV_TOK_WORD;
             t.len = end - i;
             t.text = pv_xstrndup(expr + i, t.len);
-            /* Keywords are case-insensitive (PRODUCT.md §4); they keep their
+            /* Keywords are case-insensitive (docs/filter.md); they keep their
              * text so that a keyword can still stand as a value. */
             if (strcasecmp(t.text, "and") == 0) {
                 t.kind = PV_TOK_AND;

@@ -1,9 +1,9 @@
-/* sort.c - sorting a row selection by one or more columns (PRODUCT.md §4):
+/* sort.c - sorting a row selection by one or more columns (docs/filter.md):
  * stable, ascending or descending, absent cells first (ascending) as
  * pv_cell_compare orders them; in a tree, siblings are sorted and the
  * pre-order shape is kept.
  *
- * Speed (PRODUCT.md §7: 1 M rows in < 0.2 s): every key cell is read once
+ * Speed (docs/quality.md: 1 M rows in < 0.2 s): every key cell is read once
  * into an array, and all comparisons are of 64-bit integers carried in the
  * sorted elements.  Numbers are encoded order-preserving; a string is sorted
  * 8 bytes at a time (bytes 0-7 first, then each run of equal prefixes by

@@ -1,4 +1,4 @@
-/* app.c - the viewer (PRODUCT.md §3): loading in the background, creation,
+/* app.c - the viewer (docs/tui.md): loading in the background, creation,
  * and which view the Report shows (locations, history, drill-down, the
  * Details of the selected row).  Terminal-independent: keys in, grid out. */
 #include <stdio.h>
@@ -17,7 +17,7 @@ double pv_app_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ---- loading in the background (STYLE.md habit 5) */
+/* ---- loading in the background (docs/code-style.md habit 5) */
 
 static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_t total)
 {
@@ -535,7 +535,7 @@ pv_report *pv_app_report(pv_app *a)
         pv_view *v = pv_item_view(a, it);
         if (pv_wi_view_waits_for_index(a->files[it->file], v, false))
             return NULL; /* the Report says "indexing" until it is complete */
-        /* Call trees show one node per thread (PRODUCT.md §6). */
+        /* Call trees show one node per thread (docs/cli.md). */
         pv_view *grouped = pv_group_by_thread(v);
         pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
                        pv_config_columns(&a->cfg, v->id));

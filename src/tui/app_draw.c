@@ -1,5 +1,5 @@
 /* app_draw.c - drawing the panes, the status bar and the prompt into the
- * grid (STYLE.md habit 4: format into a buffer of characters and roles;
+ * grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
  * term.c paints it).  Only the rows on screen are ever read. */
 #include <stdint.h>
 #include <stdio.h>
@@ -288,7 +288,7 @@ static const char *pv_app_report_parent_title(const pv_app *a)
     return pv_item_view(a, it)->title;
 }
 
-/* ---- the lane strip under a winIDEA timeline (PRODUCT.md §3) */
+/* ---- the lane strip under a winIDEA timeline (docs/tui.md) */
 
 #define PV_LANES_MAX 8          /* contexts drawn at most */
 #define PV_LANE_LABEL_MAX 16    /* columns for a context's name */

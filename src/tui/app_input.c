@@ -182,7 +182,7 @@ static void pv_app_search_update(pv_app *a)
         return;
     }
     /* While typing, look at a bounded number of rows per key; Enter or n
-     * searches them all (PRODUCT.md §7: no key blocks the UI). */
+     * searches them all (docs/quality.md: no key blocks the UI). */
     bool complete;
     size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
     if (k != PV_NO_ROW) {
@@ -813,7 +813,7 @@ static void pv_app_set_marker(pv_app *a, int which)
         pv_app_range_request(a); /* the statistics follow the markers */
 }
 
-/* t (PRODUCT.md §3): the timeline of the same result set, at the selected
+/* t (docs/tui.md): the timeline of the same result set, at the selected
  * event (a row with an `index`) or call (a row with an `entry_time`). */
 static void pv_app_open_timeline(pv_app *a)
 {
@@ -881,7 +881,7 @@ static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char 
     return strcmp(pv_buf_cstr(scratch), text) == 0;
 }
 
-/* J / K, and % (PRODUCT.md §3, timeline stepping), over any view with the
+/* J / K, and % (docs/tui.md, timeline stepping), over any view with the
  * timeline's columns: the next row (dir) with the same `handle` (J/K), or
  * the matching exit / entry of a call: same handle, context and depth, event
  * X after an E, E before an X (%). */

@@ -32,7 +32,7 @@ typedef struct pv_rect {
 
 /* A scan over a report's rows that a key may stop (PV_WORK_SCAN): each
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
- * and keys are read (PRODUCT.md §7: no key blocks for more than 16 ms). */
+ * and keys are read (docs/quality.md: no key blocks for more than 16 ms). */
 #define PV_SCAN_SLICE_S 0.005
 enum { PV_SCAN_TIME = 1, PV_SCAN_AREA, PV_SCAN_CALL };
 typedef struct pv_scan {
@@ -133,7 +133,7 @@ struct pv_app {
     pv_sort_key work_keys[PV_SORT_MAX_KEYS];
     size_t work_key_count;
     char work_filter[256];
-    bool marker_set[2]; /* markers A and B (PRODUCT.md §3), times in ns */
+    bool marker_set[2]; /* markers A and B (docs/tui.md), times in ns */
     int64_t marker[2];
     size_t work_from;
     int work_dir;
@@ -172,14 +172,14 @@ struct pv_app {
 };
 
 /* One slice of background indexing takes about this long, so that a key
- * pressed meanwhile waits less than a frame (PRODUCT.md §7: 16 ms). */
+ * pressed meanwhile waits less than a frame (docs/quality.md: 16 ms). */
 #define PV_INDEX_SLICE_S 0.004
 /* At most this many events (or calls) per slice: about 6 ms of the pass on
  * the build machine (24 ns per event), the dearest unit of work. */
 #define PV_INDEX_SLICE_MAX (1u << 18)
 
 /* Views with more rows than this are filtered and sorted only after the
- * screen shows "Sorting N rows..." (PRODUCT.md §3: long work shows itself). */
+ * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN };
 

@@ -1,4 +1,4 @@
-/* config.c - config.yaml (PRODUCT.md §3: theme, key bindings, default
+/* config.c - config.yaml (docs/tui.md: theme, key bindings, default
  * columns, time unit).  The keys section is read through the action table
  * (actions.def), so every action is rebindable by its name. */
 #include "tui/config.h"

@@ -1,4 +1,4 @@
-/* group.h - call trees grouped by thread in the TUI (PRODUCT.md §6:
+/* group.h - call trees grouped by thread in the TUI (docs/cli.md:
  * "threads are a column here, and group the tree in the TUI"). */
 #ifndef PROFVIEW_TUI_GROUP_H
 #define PROFVIEW_TUI_GROUP_H

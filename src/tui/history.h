@@ -1,5 +1,4 @@
-/* history.h - the navigation history behind Backspace / [ / ] (PRODUCT.md
- * §3): where the user was (view, drill-down path, selection, filter, sort).
+/* history.h - the navigation history behind Backspace / [ / ] (docs/tui.md): where the user was (view, drill-down path, selection, filter, sort).
  * Curses-free, unit-tested. */
 #ifndef PROFVIEW_TUI_HISTORY_H
 #define PROFVIEW_TUI_HISTORY_H

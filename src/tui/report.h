@@ -1,5 +1,5 @@
 /* report.h - the generic report core shared by the Report and Details panes
- * (STYLE.md habit 2): selection, scrolling, tree expand/collapse, filter,
+ * (docs/code-style.md habit 2): selection, scrolling, tree expand/collapse, filter,
  * sort, search and column choice over any pv_view.  Curses-free.
  *
  * Rows are addressed three ways: the model row (index in the view), the
@@ -90,7 +90,7 @@ size_t pv_report_shown(const pv_report *r, size_t *out, size_t max);
  * is unknown, naming it in bad. */
 bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad_size);
 
-/* Compiles and applies a filter (PRODUCT.md §4); "" clears it.  On error the
+/* Compiles and applies a filter (docs/filter.md); "" clears it.  On error the
  * previous filter stays and err says where. */
 bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err);
 /* Sorts by keys (count 0: view order); keeps the selected row selected. */

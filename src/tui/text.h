@@ -1,10 +1,10 @@
 /* text.h - safe display text and the character grid the TUI draws into.
  *
- * Names from input files can contain anything (PRODUCT.md §3): control
+ * Names from input files can contain anything (docs/tui.md): control
  * characters, escape sequences, invalid UTF-8.  Everything drawn goes
  * through pv_text_escape, so no byte of a name reaches the terminal raw.
  * Panes draw into a pv_grid (characters + colour roles); term.c paints the
- * grid with curses, and the scripted-keys mode dumps it as text (STYLE.md
+ * grid with curses, and the scripted-keys mode dumps it as text (docs/code-style.md
  * habit 4: format into a line buffer, then paint). */
 #ifndef PROFVIEW_TUI_TEXT_H
 #define PROFVIEW_TUI_TEXT_H

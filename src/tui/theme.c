@@ -1,4 +1,4 @@
-/* theme.c - themes read from YAML (PRODUCT.md §3, STYLE.md habit 6). */
+/* theme.c - themes read from YAML (docs/tui.md, docs/code-style.md habit 6). */
 #include "tui/theme.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* theme.h - colour roles and themes (STYLE.md habit 6: themes are data).
+/* theme.h - colour roles and themes (docs/code-style.md habit 6: themes are data).
  * A theme maps each role to a foreground, a background and attributes; it
  * is read from YAML.  Curses-free: term.c turns a theme into colour pairs. */
 #ifndef PROFVIEW_TUI_THEME_H

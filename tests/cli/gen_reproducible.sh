@@ -58,7 +58,7 @@ od -An -v -w24 -tu4 "$tmp/b10.txt.BIN" | awk '$2 % 16777216 != 0 { bad = 1 } END
   { echo "FAIL: BIN v1.0 word has bits outside 24-27"; fail=1; }
 [ "$(wc -l < "$tmp/text-events")" -eq 1500 ] || { echo "FAIL: not the 1500 events asked for"; fail=1; }
 
-# 5. a third reading of FORMATS.md §3 (a naive sweep in Python) agrees with
+# 5. a third reading of docs/formats.md §3 (a naive sweep in Python) agrees with
 #    the statistics the generator wrote (needs python3; not a build dependency)
 if command -v python3 >/dev/null; then
   "$gen" --seed 12 --tasks 8 --events 30000 --format text-ctx -o "$tmp/many.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `profview cat --filter EXPR --sort SPEC` end to end on the committed
-# samples (PRODUCT.md §4, §6).  Every expected output is derived here with
+# samples (docs/filter.md, §6).  Every expected output is derived here with
 # awk/sort from the unfiltered, unsorted `cat` of the same view, so the test
 # checks the filter and the sort, not the loaders.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad winIDEA input through the real binary: every problem names the file
 # and the place (line or byte offset); usable files load with warnings
-# (exit 0), unusable ones fail with exit status 2 (PRODUCT.md §6).
+# (exit 0), unusable ones fail with exit status 2 (docs/cli.md).
 set -u
 : "${PROFVIEW:?set PROFVIEW to the profview binary}"
 dir=$(mktemp -d /tmp/pv-wi-bad-XXXXXX)

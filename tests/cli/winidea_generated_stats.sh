@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# profview's statistics recomputed from the timeline (FORMATS.md §3) equal
+# profview's statistics recomputed from the timeline (docs/formats.md §3) equal
 # the statistics the generator wrote from its own bookkeeping, for every
 # generated sample (committed, and fresh larger ones of every format),
 # column by column; and every generated sample loads

@@ -93,7 +93,7 @@ expect_contains "small timeline opens on its summary" "$(pv_tmux_screen)" "Repor
 pv_tmux_keys q
 pv_tmux_wait "tty-checked"
 pv_tmux_stop
-# 5. The other terminal types of PRODUCT.md §3 (when their terminfo exists).
+# 5. The other terminal types of docs/tui.md (when their terminfo exists).
 for term in xterm tmux-256color linux; do
   if ! infocmp "$term" >/dev/null 2>&1; then echo "skip: no terminfo for $term"; continue; fi
   pv_tmux_start 80 24 "$term" C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"

@@ -1,6 +1,6 @@
 /* Unit tests for the AQTime loader (src/formats/aqtime*.c): the cycles-to-ns
  * conversion (hand-computed values), the sum-first rule for totals
- * (FORMATS.md §5), counter titles, extra columns, detection, and paths that
+ * (docs/formats.md §5), counter titles, extra columns, detection, and paths that
  * need escaping in a SQLite URI.  Databases are built here with the SQLite
  * C API in a temporary directory. */
 #include <setjmp.h>

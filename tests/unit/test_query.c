@@ -1,4 +1,4 @@
-/* Unit tests for src/query: the filter language of PRODUCT.md §4 over a
+/* Unit tests for src/query: the filter language of docs/filter.md over a
  * pv_table with a column of every type.  Expected row sets are worked out
  * by hand from the fixture below. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests for src/formats/winidea/statistics.c: one test per rule of FORMATS.md §3
+/* Unit tests for src/formats/winidea/statistics.c: one test per rule of docs/formats.md §3
  * ("Decision - statistics").  Every expectation is computed by hand in the
  * comment above it. */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /* Unit tests for src/formats/winidea/timeline.c and the winIDEA views
  * (src/formats/winidea/views.c): contexts from each of the four sources
- * (FORMATS.md §3), depths, implicit frames, --context-area, and the views
+ * (docs/formats.md §3), depths, implicit frames, --context-area, and the views
  * read through pv_view_cell. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -240,7 +240,7 @@ static void test_context_area_needs_coverage(void **state)
     data_free(d);
 }
 
-/* FORMATS.md §3: a STATISTICS CONTEXT(...) label matches a CONTEXTS name
+/* docs/formats.md §3: a STATISTICS CONTEXT(...) label matches a CONTEXTS name
  * exactly, or after removing a one-word type prefix. */
 static void test_match_context_label(void **state)
 {

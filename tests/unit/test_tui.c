@@ -658,7 +658,7 @@ static void test_default_keys(void **state)
     (void)state;
     pv_keymap m;
     pv_keymap_init_defaults(&m);
-    /* Every action of actions.def has a key, and PRODUCT.md §3's keys act. */
+    /* Every action of actions.def has a key, and docs/tui.md's keys act. */
     for (int act = 0; act < PV_ACT_COUNT; act++)
         assert_int_not_equal(m.keys[act][0], 0);
     assert_int_equal(pv_keymap_lookup(&m, 'j'), PV_ACT_DOWN);

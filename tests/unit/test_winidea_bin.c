@@ -1,4 +1,4 @@
-/* Unit tests for winIDEA BIN timelines (FORMATS.md §2): version detection,
+/* Unit tests for winIDEA BIN timelines (docs/formats.md §2): version detection,
  * attaching, the tail rule, pairing with a Text1 file, and both loaders. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -253,7 +253,7 @@ static void put_at(unsigned char *b, size_t i, uint32_t handle, uint32_t word, i
     put_le(b + i * 24 + 16, (uint64_t)time, 8);
 }
 
-/* FORMATS.md §2: the first 1 M records decide the version for the first
+/* docs/formats.md §2: the first 1 M records decide the version for the first
  * screen; a v1.0 word after them makes the index read the file again as
  * v1.0, warning with the byte offset, without the wrong reading's warnings. */
 static void test_late_v10_word(void **state)
@@ -521,7 +521,7 @@ static char *cell_text(const pv_view *v, size_t row, const char *column, pv_cell
     return text;
 }
 
-/* FORMATS.md §2: DATA of an area whose VALUE.TYPE is F64 is an IEEE double
+/* docs/formats.md §2: DATA of an area whose VALUE.TYPE is F64 is an IEEE double
  * (all 64 bits); other areas show the low 32 bits in hex.  The value history
  * keeps the bits as read in `raw`. */
 static void test_f64_values(void **state)

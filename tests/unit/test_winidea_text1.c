@@ -1,5 +1,5 @@
-/* Unit tests for the winIDEA Text1 parser (FORMATS.md §1), through the parse
- * API: the seed document's own examples, then the rules FORMATS.md adds. */
+/* Unit tests for the winIDEA Text1 parser (docs/formats.md §1), through the parse
+ * API: the seed document's own examples, then the rules docs/formats.md adds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

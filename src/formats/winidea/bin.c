@@ -1,5 +1,5 @@
 /*
- * bin.c - winIDEA BIN timelines (FORMATS.md §2): version detection,
+ * bin.c - winIDEA BIN timelines (docs/formats.md §2): version detection,
  * attaching the mapped records to a pv_wi_data, and finding the BIN that
  * goes with a Text1 file.
  *
@@ -137,7 +137,7 @@ bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned cha
     int version = forced_version;
     size_t checked = 0;
     if (version != 10 && version != 11) {
-        /* FORMATS.md §2: the first 1 M records decide for the first screen;
+        /* docs/formats.md §2: the first 1 M records decide for the first screen;
          * when they do not, all records are read (rule 1 may still find a
          * v1.0 word further on, and a rejection names its reason). */
         checked = count < PV_WI_BIN_EARLY_RECORDS ? count : PV_WI_BIN_EARLY_RECORDS;
@@ -152,7 +152,7 @@ bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned cha
             }
         }
     }
-    /* FORMATS.md §2: the whole records load, the tail is reported. */
+    /* docs/formats.md §2: the whole records load, the tail is reported. */
     if (size % PV_WI_RECORD_SIZE)
         pv_warn(diag,
                 "%s: byte offset %zu: the last %zu bytes are not a whole %d-byte record "

@@ -1,7 +1,7 @@
 /*
  * load.c - the winidea-text1 and winidea-bin loaders: map the file,
  * parse it into a pv_wi_data (text1.c, bin.c), pair a Text1
- * file with its BIN (FORMATS.md §2) and hand the data to pv_wi_build.
+ * file with its BIN (docs/formats.md §2) and hand the data to pv_wi_build.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ static void wi_data_delete(pv_wi_data *d)
 }
 
 /* Reads the Text1 file, then the BIN beside it when the text has no
- * TIMELINE events of its own (FORMATS.md §2: when both have events, the
+ * TIMELINE events of its own (docs/formats.md §2: when both have events, the
  * text wins).  A BIN that cannot be read is a warning: the text is usable. */
 static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
 {
@@ -70,7 +70,7 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
 }
 
 /* A BIN opened alone: no areas are known, the views show handles in hex and
- * the type from the top nibble (FORMATS.md §2). */
+ * the type from the top nibble (docs/formats.md §2). */
 static pv_load_status wi_bin_load(pv_file *f, const pv_load_options *o)
 {
     pv_wi_data *d = wi_data_new();

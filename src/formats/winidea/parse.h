@@ -1,6 +1,6 @@
 /*
  * parse.h - reading winIDEA Text1 files and BIN timelines into a
- * pv_wi_data (FORMATS.md §1, §2), before pv_wi_build indexes it.
+ * pv_wi_data (docs/formats.md §1, §2), before pv_wi_build indexes it.
  *
  * Used by the two loaders (winidea-text1, winidea-bin), the unit tests and
  * the fuzz targets.  Nothing here draws or knows about views.
@@ -10,7 +10,7 @@
 
 #include "formats/winidea/winidea.h"
 
-/* ---- Text1 (FORMATS.md §1) */
+/* ---- Text1 (docs/formats.md §1) */
 
 /* Parses a whole Text1 file held in buf[0..len) into `d` (initialised with
  * pv_wi_data_init; what it already holds is kept and added to).  `path`
@@ -33,10 +33,10 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
  * `head`, 0 otherwise. */
 int pv_wi_text1_probe(const unsigned char *head, size_t len);
 
-/* ---- BIN (FORMATS.md §2) */
+/* ---- BIN (docs/formats.md §2) */
 
 /* Decides the record version of the whole 24-byte records in data[0..size)
- * by the rule of FORMATS.md §2: any word (bytes 4-7) with bits 24-27 set ->
+ * by the rule of docs/formats.md §2: any word (bytes 4-7) with bits 24-27 set ->
  * 1.0; else all words with bits 12-31 clear and event type <= 4 -> 1.1; else
  * all words with bits 0-23 clear -> 1.0.  Returns 10, 11, or 0 when no
  * version fits (or there is no whole record); then `why` (when not NULL)
@@ -66,7 +66,7 @@ bool pv_wi_bin_attach_memory(pv_wi_data *d, const char *name, const unsigned cha
 bool pv_wi_bin_attach_file(pv_wi_data *d, const char *path, int forced_version, pv_diag *diag,
                            pv_severity sev);
 
-/* The BIN that goes with the Text1 file `text_path` (FORMATS.md §2): the
+/* The BIN that goes with the Text1 file `text_path` (docs/formats.md §2): the
  * first regular file among X.BIN, X.bin, then X with its extension replaced
  * by .BIN and .bin.  Returns a malloc'd path, or NULL when there is none. */
 char *pv_wi_bin_find_pair(const char *text_path);

@@ -1,8 +1,8 @@
 /*
- * statistics.c - the exact winIDEA statistics (FORMATS.md §3, "Decision -
+ * statistics.c - the exact winIDEA statistics (docs/formats.md §3, "Decision -
  * statistics").
  *
- * Vocabulary (as in FORMATS.md §3), for an area a in a context c:
+ * Vocabulary (as in docs/formats.md §3), for an area a in a context c:
  *   activation  an E and its matching X, an implicit frame's start, or the end
  *               of the recording for a call still open;
  *   inside(a,c) the union of a's activations in c;
@@ -202,7 +202,7 @@ void pv_stats_entry(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t)
         a->active_run0 = r;
 }
 
-/* FORMATS.md §3: an implicit frame was entered at the start of the
+/* docs/formats.md §3: an implicit frame was entered at the start of the
  * recording, where every running clock is 0.  It is active from the start
  * when its first event is S or X, suspended from the start when it is R. */
 void pv_stats_implicit(pv_stats *st, uint32_t acc, pv_stat_frame *f, bool active)
@@ -283,7 +283,7 @@ void pv_stats_write(pv_stats *st, uint32_t area, int64_t t)
     }
 }
 
-/* FORMATS.md §3: a state's net is the time from its entry to the variable's
+/* docs/formats.md §3: a state's net is the time from its entry to the variable's
  * next state change (or the end of the range), clipped to the range. */
 static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
 {
@@ -366,7 +366,7 @@ static void stats_fill_row(pv_tl_stat_row *row, const pv_stat_acc *a, bool funct
     t[PV_WI_STAT_OUTSIDE_AVG] = stats_avg(a->outside_sum, a->outside_n);
 }
 
-/* FORMATS.md §3 Neutral: counts and totals summed over the contexts; MIN =
+/* docs/formats.md §3 Neutral: counts and totals summed over the contexts; MIN =
  * the smallest MIN among the contexts that have one, MAX the largest;
  * averages = summed totals / summed counts (or interval numbers). */
 static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)

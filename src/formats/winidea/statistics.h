@@ -1,5 +1,5 @@
 /*
- * statistics.h - the exact winIDEA statistics of FORMATS.md §3, as an
+ * statistics.h - the exact winIDEA statistics of docs/formats.md §3, as an
  * accumulator that the timeline pass (timeline.c) feeds event by event.
  *
  * The pass owns the call stacks and decides what each event means (entry,

@@ -1,5 +1,5 @@
 /*
- * text1.c - the winIDEA Text1 parser (FORMATS.md §1).
+ * text1.c - the winIDEA Text1 parser (docs/formats.md §1).
  *
  * A Text1 file is a list of sections; each header `* NAME[(CLASS)]
  * [CONTEXT(name)] FORMAT` is compiled once into a template (the macros and
@@ -40,7 +40,7 @@ enum {
 };
 
 /* The macros of the vendor document; `free_text` marks the fields that may
- * contain the separator (FORMATS.md §1: matched by anchoring every other
+ * contain the separator (docs/formats.md §1: matched by anchoring every other
  * field from both ends of the line). */
 static const struct {
     const char *name;
@@ -104,7 +104,7 @@ static bool text1_is_blank(char c)
 }
 
 /* Looks a macro name up: case-insensitive, whitespace inside ignored
- * (`T. OUTSIDE.MIN`, FORMATS.md §1). */
+ * (`T. OUTSIDE.MIN`, docs/formats.md §1). */
 static unsigned text1_macro_lookup(const char *s, size_t n)
 {
     char norm[32];
@@ -271,7 +271,7 @@ static size_t text1_rfind(const char *s, size_t n, const char *lit, size_t lit_l
 /* Splits line s[0..n) by the template into t->fields.  Fields before the
  * last free-text field are found from the start (so a first free-text field
  * takes the shortest match), fields after it from the end, and the free-text
- * field gets what lies between (FORMATS.md §1).  Without free-text fields
+ * field gets what lies between (docs/formats.md §1).  Without free-text fields
  * the last field gets the rest of the line.  On failure *missing is the
  * index of the literal that was not found (0 = the prefix). */
 static bool text1_template_match(const text1_template *t, const char *s, size_t n,
@@ -400,7 +400,7 @@ static bool text1_is_empty(const text1_slice *f)
     return true;
 }
 
-/* Event characters (FORMATS.md §2 codes); 0 = unknown. */
+/* Event characters (docs/formats.md §2 codes); 0 = unknown. */
 static unsigned char text1_event_code(char c)
 {
     switch (c) {
@@ -677,7 +677,7 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
         text1_warn(p, "two macros with no separator between them: one of them is read empty");
     p->kind = kind;
     /* Lines with unknown macros are kept whole (one per entry read) so that
-     * an export can write those fields back (FORMATS.md §1). */
+     * an export can write those fields back (docs/formats.md §1). */
     p->keep_lines = p->tpl.has_unknown;
     p->fast = kind == SECTION_TIMELINE && text1_fast_template(&p->tpl);
     const text1_template *t = &p->tpl;
@@ -701,7 +701,7 @@ static uint32_t text1_pool_field(text1_parser *p, unsigned macro)
     return f ? pv_strpool_add(&p->d->pool, f->s, f->n) : 0;
 }
 
-/* VALUE of a mapping or statistics row (FORMATS.md §1 decision): the decimal
+/* VALUE of a mapping or statistics row (docs/formats.md §1 decision): the decimal
  * line number of a line area, the hex state value of a state area; ignored
  * for other areas.  Returns false (after a warning) when it is malformed. */
 static bool text1_area_value(text1_parser *p, uint32_t handle, bool *has, uint64_t *value)
@@ -799,7 +799,7 @@ static void text1_entry_area(text1_parser *p)
     p->area_line = pv_xgrow(p->area_line, &p->area_line_cap, slot + 1, sizeof *p->area_line);
     p->area_line[slot] = p->line;
 
-    /* FORMATS.md §1: a line's parent is HANDLE.PARENT when present, else
+    /* docs/formats.md §1: a line's parent is HANDLE.PARENT when present, else
      * the nearest preceding type-0 row of the same HANDLE section.  Parent
      * handles are resolved once the whole file is read. */
     unsigned type = pv_wi_handle_type(handle);
@@ -1033,7 +1033,7 @@ static void text1_entry_event(text1_parser *p)
                     cf ? cf->n : 0, ci != SIZE_MAX);
 }
 
-/* The fast path for the usual TIMELINE line (PRODUCT.md §7: 400 MB/s):
+/* The fast path for the usual TIMELINE line (docs/quality.md: 400 MB/s):
  * with a template of single-character separators and no free text, read
  * the fields in one forward scan, parsing numbers as the bytes go by,
  * without finding the line end first.  Returns the start of the next line,
@@ -1292,7 +1292,7 @@ static void text1_entry(text1_parser *p, const char *s, size_t n)
 
 /* ---- after the whole file: links that may point forward */
 
-/* FORMATS.md §3: a context name matches a CONTEXTS entry with that name, or
+/* docs/formats.md §3: a context name matches a CONTEXTS entry with that name, or
  * whose name equals it after removing a leading type prefix ("TSK: "). */
 static size_t text1_find_context(const pv_wi_data *d, size_t first, size_t count,
                                  const char *s, size_t n)
@@ -1344,7 +1344,7 @@ static void text1_resolve_contexts(text1_parser *p, size_t first_event)
 static uint32_t text1_parent_handle(uint32_t state_handle)
 {
     /* A state (type 3/5) belongs to the variable/AUX (type 2/4) with the same
-     * low 28 bits (FORMATS.md §1: all states of one variable share one handle). */
+     * low 28 bits (docs/formats.md §1: all states of one variable share one handle). */
     return (state_handle & 0x0FFFFFFFu) | ((pv_wi_handle_type(state_handle) - 1u) << 28);
 }
 
@@ -1395,7 +1395,7 @@ static void text1_resolve_areas(text1_parser *p)
     pv_hashmap_free(&owners);
 }
 
-/* TimelineStates (FORMATS.md §1): a state change arrives as W on a variable
+/* TimelineStates (docs/formats.md §1): a state change arrives as W on a variable
  * that has states, or as E on a state handle.  Remember which. */
 static void text1_detect_state_style(text1_parser *p, size_t first_event)
 {

@@ -1,12 +1,12 @@
 /*
- * timeline.c - the winIDEA timeline index (FORMATS.md §3): one pass over the
+ * timeline.c - the winIDEA timeline index (docs/formats.md §3): one pass over the
  * event records that resolves each event's area and context, runs one call
  * stack per context, gives every event its depth, reconstructs the function
  * calls and feeds the statistics (statistics.c).
  *
  * The call stack of a context is kept as two arrays so that no frame ever
  * moves: explicit frames (pushed by E) grow upwards, implicit frames (areas
- * whose first event in the context was R, S or X, FORMATS.md §3) are listed
+ * whose first event in the context was R, S or X, docs/formats.md §3) are listed
  * in discovery order, the first discovered being the innermost.  Live
  * implicit frames are implicit[lo .. n); implicit frames are popped
  * innermost first, so lo only grows.  A frame is named by a position code:
@@ -69,7 +69,7 @@ struct pv_tl_pass {
     const pv_wi_data *d;
     pv_wi_data *settle;        /* = d: finish may settle its BIN version */
     char *context_area_option; /* a copy, for indexing again after settling */
-    pv_wi_version_bits bits;   /* gathered over every record (FORMATS.md §2) */
+    pv_wi_version_bits bits;   /* gathered over every record (docs/formats.md §2) */
     tl_ctx_detect cd;
     size_t diag_entries, diag_warnings, diag_errors; /* diag at begin */
     pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
@@ -119,7 +119,7 @@ static bool tl_is_state_type(unsigned type)
 }
 
 /* Variables and their states share a state key: the state handle
- * (FORMATS.md §1, TimelineStates: 20000000 writes select 30000000 states). */
+ * (docs/formats.md §1, TimelineStates: 20000000 writes select 30000000 states). */
 static uint32_t tl_state_key(uint32_t handle)
 {
     unsigned type = pv_wi_handle_type(handle);
@@ -221,7 +221,7 @@ static void tl_init_areas(tl_pass *p)
         if (a.type == PV_WI_FUNCTION)
             last_function = (uint32_t)i;
         else if (a.type == PV_WI_LINE && a.parent == PV_WI_NONE)
-            a.parent = last_function; /* FORMATS.md §1: nearest preceding function */
+            a.parent = last_function; /* docs/formats.md §1: nearest preceding function */
         a.state_key = tl_state_key(src->handle);
         a.value_f64 = !tl_is_state_type(a.type) &&
                       strcasecmp(pv_strpool_get(&d->pool, src->value_type), "F64") == 0;
@@ -407,7 +407,7 @@ static void tl_ctx_detect_free(tl_ctx_detect *cd)
     memset(cd, 0, sizeof *cd);
 }
 
-/* FORMATS.md §3 source (2): the context area.  Explicit (o->context_area,
+/* docs/formats.md §3 source (2): the context area.  Explicit (o->context_area,
  * a name or a hex handle), else detected: a state variable whose state
  * values in the mapping all are CONTEXTS handles, else a variable whose
  * values written in the timeline all are CONTEXTS handles.  Decision: a
@@ -515,7 +515,7 @@ static tl_frame *tl_frame_at(tl_stack *s, int32_t code)
     return code >= 0 ? &s->ex[code] : &s->im[-(code + 1)];
 }
 
-/* FORMATS.md §3: the number of frames below, implicit frames known by now included. */
+/* docs/formats.md §3: the number of frames below, implicit frames known by now included. */
 static size_t tl_depth_of(const tl_stack *s, int32_t code)
 {
     if (code >= 0)
@@ -604,7 +604,7 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
     }
 }
 
-/* FORMATS.md §3: an implicit frame goes to the very bottom of the stack. */
+/* docs/formats.md §3: an implicit frame goes to the very bottom of the stack. */
 static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
@@ -694,7 +694,7 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
 /* Orders the calls by context (implicit frames outermost first, then entry
  * order: the pre-order of each context's tree), resolves the parents of
  * calls with no function frame below them (the innermost implicit function
- * frame still open at their entry, FORMATS.md §3: implicit frames lie below
+ * frame still open at their entry, docs/formats.md §3: implicit frames lie below
  * every frame entered during the recording), and keeps only the calls that
  * overlap the window.  The steps, in order: */
 enum {
@@ -1100,7 +1100,7 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
     case PV_TL_CONTEXT_AREA:
         if (p->st.running == PV_TL_NO_CONTEXT) {
             /* before the first context switch the context is unknown
-             * (FORMATS.md §3); it has been running since the start */
+             * (docs/formats.md §3); it has been running since the start */
             uint16_t u = tl_unknown_context(p);
             p->st.running = u;
             p->st.since = p->st.start;
@@ -1268,7 +1268,7 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
                 depth = tl_stack_event(p, area, ctx, e.kind);
             }
         } else if (state) {
-            /* FORMATS.md §1 TimelineStates: E on the state handle selects the state */
+            /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
                 if (p->context_key && ix->areas[area].state_key == p->context_key)
                     pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
@@ -1341,7 +1341,7 @@ static void tl_diag_rollback(tl_pass *p)
     diag->errors = p->diag_errors;
 }
 
-/* FORMATS.md §2: a BIN version decided over the first records is confirmed
+/* docs/formats.md §2: a BIN version decided over the first records is confirmed
  * by the whole file.  Returns the version to index again with (then *at is
  * the first record that contradicts the early one), or 0 when the early
  * decision stands. */
@@ -1577,7 +1577,7 @@ uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label)
     for (size_t c = 0; c < d->context_count; c++)
         if (strcmp(pv_strpool_get(&d->pool, d->contexts[c].name), label) == 0)
             return (uint32_t)c;
-    /* FORMATS.md §3: equal after removing a leading type prefix ("TSK: ",
+    /* docs/formats.md §3: equal after removing a leading type prefix ("TSK: ",
      * "ISR: ") from the label, or (read the other way) from the name */
     const char *bare = tl_strip_type_prefix(label);
     for (size_t c = 0; c < d->context_count; c++) {

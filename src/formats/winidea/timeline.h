@@ -1,5 +1,5 @@
 /*
- * timeline.h - the winIDEA timeline index (FORMATS.md §3): areas, contexts,
+ * timeline.h - the winIDEA timeline index (docs/formats.md §3): areas, contexts,
  * per-context call stacks, event depths, reconstructed calls and the exact
  * statistics, built in one pass over the 24-byte event records.
  *
@@ -28,7 +28,7 @@ typedef struct pv_tl_area {
     bool has_states; /* a variable whose states the mapping lists: writes select them */
     bool has_value;
     bool value_f64;     /* the mapping's VALUE.TYPE is F64: written DATA is an IEEE double
-                           (FORMATS.md §2); state values stay integers */
+                           (docs/formats.md §2); state values stay integers */
     uint64_t value;     /* line number / state value */
     uint32_t data_area; /* index into pv_wi_data.areas, PV_WI_NONE when implicit */
     uint32_t parent;    /* index area of the function of a line / variable of a state */
@@ -50,7 +50,7 @@ typedef struct pv_tl_context {
     uint64_t events; /* function/line events attributed to it */
 } pv_tl_context;
 
-/* One statistics row (FORMATS.md §3), values in PV_WI_STATS order. */
+/* One statistics row (docs/formats.md §3), values in PV_WI_STATS order. */
 typedef struct pv_tl_stat_row {
     uint32_t area;    /* index area */
     uint16_t context; /* context index, PV_TL_NEUTRAL, or PV_TL_NO_CONTEXT (data) */
@@ -76,7 +76,7 @@ typedef struct pv_timeline_index {
     size_t event_count;
     uint32_t *event_area;    /* per event: index area */
     uint16_t *event_context; /* per event: context, PV_TL_NO_CONTEXT for data/AUX */
-    uint16_t *event_depth;   /* per event: FORMATS.md §3 depth (saturated at 65535) */
+    uint16_t *event_depth;   /* per event: docs/formats.md §3 depth (saturated at 65535) */
 
     pv_strpool pool;
     pv_tl_area *areas;
@@ -127,7 +127,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
                              pv_diag *diag);
 bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
 /* finish also confirms a BIN version detected over the first records only
- * (d->timeline.version_checked < count, FORMATS.md §2) with the bits its
+ * (d->timeline.version_checked < count, docs/formats.md §2) with the bits its
  * pass gathered from every record; when the whole file decides otherwise it
  * settles d->timeline.version, drops the warnings of the wrong reading,
  * warns (naming the byte offset of the first record that contradicts) and
@@ -141,7 +141,7 @@ bool pv_timeline_index_finish(pv_timeline_index *ix);
 int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget);
 
 /* Builds the index over d's timeline, areas and contexts, with the
- * statistics over the window of `o` (FORMATS.md §3).  Warnings (mismatched X,
+ * statistics over the window of `o` (docs/formats.md §3).  Warnings (mismatched X,
  * decreasing times, unknown event codes, ...) go to `diag`, each naming the
  * event index and time.  Returns false only when cancelled or when the
  * timeline is too large to index; `ix` is then freed. */
@@ -169,7 +169,7 @@ const pv_tl_stat_row *pv_timeline_find_stat(const pv_timeline_index *ix, uint32_
 /* The innermost reconstructed call of context `c` open at event `event`, or
  * PV_TL_OPEN.  Walk call_parent from it for the enclosing call stack. */
 uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t event);
-/* A CONTEXT(...) label of a STATISTICS header matched to a context (FORMATS.md
+/* A CONTEXT(...) label of a STATISTICS header matched to a context (docs/formats.md
  * §3: equal, or equal after removing a leading "XXX: " type prefix); the
  * index into d->contexts or PV_WI_NONE. */
 uint32_t pv_wi_match_context(const pv_wi_data *d, const char *label);

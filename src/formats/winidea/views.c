@@ -1,5 +1,5 @@
 /* views.c - the winIDEA result set: indexes the raw data
- * (src/formats/winidea/timeline.c) and builds the views (PRODUCT.md §2, §6).
+ * (src/formats/winidea/timeline.c) and builds the views (docs/cli.md).
  *
  * `timeline` and `call-trace` are virtual views over the index (50 M events
  * are never materialised); the other views are small pv_tables. */
@@ -105,7 +105,7 @@ static void wi_cell_uint(pv_cell *out, pv_type type, uint64_t v)
     out->v.u = v;
 }
 
-/* FORMATS.md §2: the DATA of an F64 area is an IEEE double, all 64 bits. */
+/* docs/formats.md §2: the DATA of an F64 area is an IEEE double, all 64 bits. */
 static double wi_data_f64(uint64_t data)
 {
     double f;
@@ -405,7 +405,7 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
     return pv_table_view(t);
 }
 
-/* Details of a statistics row (PRODUCT.md §2): the area's calls (function
+/* Details of a statistics row (docs/cli.md): the area's calls (function
  * rows), or its value history (data rows).  Row i is ix->stats[i]. */
 static pv_view *wi_statistics_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
 {
@@ -433,7 +433,7 @@ static pv_view *wi_statistics_view(wi_model *m)
     return pv_table_view(t);
 }
 
-/* FORMATS.md §1/§3: Functions blocks without CONTEXT(...) belong to
+/* docs/formats.md §1/§3: Functions blocks without CONTEXT(...) belong to
  * `Unknown`; with it, to the CONTEXTS entry it matches (then named as in
  * CONTEXTS), else the label as written; Data and AUX rows have no context. */
 static pv_view *wi_statistics_exported_view(const wi_model *m)
@@ -498,7 +498,7 @@ static const pv_column wi_value_history_columns[VH_COLUMNS] = {
     {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
 };
 
-/* An F64 area (FORMATS.md §2): the value as a double, and the 64 bits of
+/* An F64 area (docs/formats.md §2): the value as a double, and the 64 bits of
  * DATA exactly as read in `raw`. */
 static const pv_column wi_value_history_f64_columns[VH_F64_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},

@@ -1,6 +1,6 @@
 /*
  * winidea.h - winIDEA profiler data as read from a Text1 file and/or a BIN
- * timeline (FORMATS.md §1-§2), before indexing.
+ * timeline (docs/formats.md §1-§2), before indexing.
  *
  * The Text1/BIN parsers (src/formats/winidea/text1.c, bin.c) fill a
  * pv_wi_data; the timeline model (src/formats/winidea/timeline.c, statistics.c,
@@ -12,7 +12,7 @@
 
 #include "profview/load.h"
 
-/* Area types: the top nibble of a handle (FORMATS.md §1). */
+/* Area types: the top nibble of a handle (docs/formats.md §1). */
 typedef enum pv_wi_area_type {
     PV_WI_FUNCTION = 0,
     PV_WI_LINE = 1,
@@ -24,7 +24,7 @@ typedef enum pv_wi_area_type {
 
 static inline unsigned pv_wi_handle_type(uint32_t handle) { return handle >> 28; }
 
-/* Event kinds, with the BIN codes as values (FORMATS.md §2). */
+/* Event kinds, with the BIN codes as values (docs/formats.md §2). */
 typedef enum pv_wi_event_kind {
     PV_WI_EXIT = 0,    /* X */
     PV_WI_SUSPEND = 1, /* S */
@@ -110,7 +110,7 @@ typedef struct pv_wi_timeline {
     int version;                 /* 10 or 11 */
     size_t version_checked;      /* records the BIN version was detected over: count when
                                     final, fewer when only the first ones were read (the
-                                    index pass confirms it, FORMATS.md §2), 0 when it was
+                                    index pass confirms it, docs/formats.md §2), 0 when it was
                                     not detected (forced, or built from text) */
     unsigned char *owned;        /* the memory records points into when built from text */
     size_t owned_cap;            /* in events */
@@ -149,7 +149,7 @@ static inline void pv_wi_event_at(const pv_wi_timeline *tl, size_t i, pv_wi_even
     e->time = (int64_t)pv_wi_le64(r + 16);
 }
 
-/* FORMATS.md §2 version detection as bits gathered over the record words
+/* docs/formats.md §2 version detection as bits gathered over the record words
  * (bytes 4-7), so that any pass over the records can decide or confirm. */
 typedef struct pv_wi_version_bits {
     uint32_t v10_type; /* bits 24-27 seen: v1.0 (rule 1) */
@@ -157,7 +157,7 @@ typedef struct pv_wi_version_bits {
     uint32_t v11_bad;  /* bits 12-31 or an event type > 4 seen: not v1.1 (rule 2) */
 } pv_wi_version_bits;
 
-/* FORMATS.md §2: the version of a large BIN is detected over its first 1 M
+/* docs/formats.md §2: the version of a large BIN is detected over its first 1 M
  * records, so that the first screen does not wait for a pass over the whole
  * file; the timeline index (which reads every record anyway) confirms it. */
 #define PV_WI_BIN_EARLY_RECORDS ((size_t)1 << 20)
@@ -173,7 +173,7 @@ static inline void pv_wi_version_bits_add(pv_wi_version_bits *b, uint32_t word)
     b->v11_bad |= (word & PV_WI_V11_HIGH) | (uint32_t)((word & 0xFu) > PV_WI_WRITE);
 }
 
-/* The version the bits decide (FORMATS.md §2 rules 1-3): 10, 11, or 0. */
+/* The version the bits decide (docs/formats.md §2 rules 1-3): 10, 11, or 0. */
 static inline int pv_wi_version_of_bits(const pv_wi_version_bits *b)
 {
     if (b->v10_type)
@@ -265,7 +265,7 @@ bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details
  * in view order) are in time order, so a time can be found by binary search. */
 bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v);
 /* The matching event of a function entry (E: its exit) or exit (X: its
- * entry) from the reconstructed calls (FORMATS.md §3); false when the index
+ * entry) from the reconstructed calls (docs/formats.md §3); false when the index
  * is not complete, the call has no such event (open at the end, entered
  * before the recording) or `event` is neither. */
 bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner);
