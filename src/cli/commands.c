@@ -1,5 +1,6 @@
 /* commands.c - `profview info` and `profview cat`, and the plain-text
  * fallback of `profview FILE`. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,13 @@ int pv_cmd_info(const pv_cli_args *a)
 }
 
 /* ---- cat */
+
+/* The rows could not be written (docs/cli.md: an output error). */
+static int pv_cat_write_failed(void)
+{
+    fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    return PV_EXIT_OUTPUT;
+}
 
 static void pv_list_views(const pv_result_set *set)
 {
@@ -382,8 +390,7 @@ int pv_cmd_cat(const pv_cli_args *a)
         if (n > limit)
             n = limit;
         if (!pv_write_rows(stdout, v, cols, col_count, NULL, n, format)) {
-            fprintf(stderr, "profview: cannot write the output\n");
-            rc = PV_EXIT_INPUT;
+            rc = pv_cat_write_failed();
         }
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
@@ -398,8 +405,7 @@ int pv_cmd_cat(const pv_cli_args *a)
         else if (n > limit)
             n = limit;
         if (rc == PV_EXIT_OK && !pv_write_rows(stdout, v, cols, col_count, rows, n, format)) {
-            fprintf(stderr, "profview: cannot write the output\n");
-            rc = PV_EXIT_INPUT;
+            rc = pv_cat_write_failed();
         }
         free(rows);
     }
