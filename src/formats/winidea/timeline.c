@@ -913,12 +913,12 @@ static bool tl_call_in_window(const pv_timeline_index *ix, size_t q)
     pv_wi_event e;
     int64_t t_entry = ix->time_first;
     if (!(ix->call_entry[q] & PV_TL_IMPLICIT_CALL)) {
-        pv_wi_event_at(ix->tl, ix->call_entry[q], &e);
+        pv_timeline_event(ix, ix->call_entry[q], &e);
         t_entry = e.time;
     }
     int64_t t_exit = ix->time_last;
     if (ix->call_exit[q] != PV_TL_OPEN) {
-        pv_wi_event_at(ix->tl, ix->call_exit[q], &e);
+        pv_timeline_event(ix, ix->call_exit[q], &e);
         t_exit = e.time;
     }
     return (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
@@ -1166,7 +1166,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     int64_t start = 0;
     if (n) {
         pv_wi_event e;
-        pv_wi_event_at(tl, 0, &e);
+        pv_timeline_event(ix, 0, &e);
         start = e.time;
     }
     ix->time_first = start;
@@ -1186,7 +1186,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     while (ix->has_from && lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         pv_wi_event e;
-        pv_wi_event_at(tl, mid, &e);
+        pv_timeline_event(ix, mid, &e);
         if (e.time < ix->from)
             lo = mid + 1;
         else
@@ -1197,7 +1197,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     while (ix->has_to && lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         pv_wi_event e;
-        pv_wi_event_at(tl, mid, &e);
+        pv_timeline_event(ix, mid, &e);
         if (e.time <= ix->to)
             lo = mid + 1;
         else
@@ -1234,6 +1234,11 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         if (p->cd.active && i >= p->cd.from)
             tl_ctx_detect_event(p, &e);
         p->i = i;
+        if (e.time != pv_tl_clamp_time(e.time)) {
+            p->time = e.time;
+            tl_warn(p, "time beyond +/-2^62 ns; read as %" PRId64, pv_tl_clamp_time(e.time));
+            e.time = pv_tl_clamp_time(e.time);
+        }
         if (e.time < p->prev) {
             ix->time_decreased = true; /* rows are no longer in time order */
             p->time = e.time;

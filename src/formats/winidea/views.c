@@ -63,7 +63,7 @@ static uint16_t wi_call_context(const pv_timeline_index *ix, size_t call)
 static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
 {
     pv_wi_event e;
-    pv_wi_event_at(ix->tl, i, &e);
+    pv_timeline_event(ix, i, &e);
     return e.time;
 }
 
@@ -551,7 +551,7 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
         pv_wi_event e;
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         bool change = state ? wi_state_change(ix, i, a->state_key, &e) : ix->event_area[i] == area;
         if (!change)
             continue;
@@ -664,7 +664,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
             return;
         case TL_EVENT:
-            pv_wi_event_at(ix->tl, i, &e);
+            pv_timeline_event(ix, i, &e);
             wi_cell_str(out, wi_event_name(e.kind));
             return;
         default:
@@ -690,7 +690,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[i]));
         return;
     case TL_CORE:
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         if (e.core == PV_WI_CORE_UNKNOWN)
             wi_cell_absent(out, PV_TYPE_INT);
         else
@@ -703,7 +703,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         wi_cell_str(out, pv_tl_area_name(ix, area));
         return;
     case TL_EVENT:
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         wi_cell_str(out, wi_event_name(e.kind));
         return;
     case TL_VALUE: {
@@ -713,7 +713,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_cell_absent(out, PV_TYPE_HEX);
             return;
         }
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         if (ix->areas[area].value_f64) {
             /* a FLOAT cell in the hex column: a filter on the column
              * compares its raw 64 bits (the union), the text is the double */
@@ -986,7 +986,7 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
         if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
             break;
         pv_wi_event e;
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         size_t r = pv_table_add_row(t);
         uint32_t area = ix->event_area[i];
         pv_table_set_int(t, r, CE_ID, (int64_t)i);
@@ -1099,7 +1099,7 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
         else
             continue;
         hits[other]++;
-        time[other] += ix->call_gross[k];
+        time[other] = pv_add_sat(time[other], ix->call_gross[k]); /* many calls: saturates */
     }
     pv_table *t = pv_table_new(wi_routine_details[detail].id, wi_routine_details[detail].title,
                                wi_caller_columns, CC_COLUMNS);
@@ -1372,7 +1372,7 @@ bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner)
     if (c == PV_TL_NO_CONTEXT)
         return false;
     pv_wi_event e;
-    pv_wi_event_at(ix->tl, event, &e);
+    pv_timeline_event(ix, event, &e);
     uint32_t k = pv_timeline_call_at(ix, c, event);
     if (e.kind == PV_WI_ENTRY) {
         /* the innermost call open at an E is the one it enters */
