@@ -619,6 +619,7 @@ enum {
     TL_VALUE,
     TL_DEPTH,
     TL_TYPE,
+    TL_VALUE_F64, /* only when the file has F64 areas (docs/winidea-model.md) */
     TL_COLUMNS
 };
 
@@ -634,6 +635,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"value", "Value", PV_TYPE_HEX, 0},
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
+    {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
 };
 
 typedef struct wi_events_impl {
@@ -714,17 +716,21 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             return;
         }
         pv_timeline_event(ix, i, &e);
-        if (ix->areas[area].value_f64) {
-            /* a FLOAT cell in the hex column: a filter on the column
-             * compares its raw 64 bits (the union), the text is the double */
-            out->type = PV_TYPE_FLOAT;
-            out->present = true;
-            out->v.f = wi_data_f64(e.data);
-            return;
-        }
-        wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        /* an F64 area's value is all 64 bits of DATA, as read; the double
+         * they hold is in value_f64 */
+        wi_cell_uint(out, PV_TYPE_HEX, ix->areas[area].value_f64 ? e.data : e.data & 0xFFFFFFFFu);
         return;
     }
+    case TL_VALUE_F64:
+        if (!ix->areas[area].value_f64) {
+            wi_cell_absent(out, PV_TYPE_FLOAT);
+            return;
+        }
+        pv_timeline_event(ix, i, &e);
+        out->type = PV_TYPE_FLOAT;
+        out->present = true;
+        out->v.f = wi_data_f64(e.data);
+        return;
     case TL_DEPTH:
         wi_cell_int(out, PV_TYPE_INT, ix->event_depth[i]);
         return;
@@ -820,8 +826,13 @@ static pv_view *wi_timeline_view(wi_model *m)
     im->m = m;
     im->first = m->ix.window_first;
     im->count = m->ix.window_end - m->ix.window_first;
-    pv_view *v = wi_virtual_view("timeline", "Timeline", wi_timeline_columns, TL_COLUMNS,
-                                 &wi_timeline_ops, im);
+    /* value_f64 exists only where it can hold a value, so that the
+     * timeline of a file without F64 areas keeps its columns */
+    bool f64 = false;
+    for (size_t a = 0; a < m->ix.area_count && !f64; a++)
+        f64 = m->ix.areas[a].value_f64;
+    pv_view *v = wi_virtual_view("timeline", "Timeline", wi_timeline_columns,
+                                 f64 ? TL_COLUMNS : TL_VALUE_F64, &wi_timeline_ops, im);
     v->details = wi_timeline_details;
     v->detail_count = PV_ARRAY_LEN(wi_timeline_details);
     v->group_count = (uint32_t)m->ix.area_count;
