@@ -59,6 +59,10 @@ typedef struct pv_column {
 } pv_column;
 
 typedef struct pv_view pv_view;
+typedef struct pv_file pv_file;
+/* Optional capabilities of views and files (profview/hooks.h). */
+typedef struct pv_view_hooks pv_view_hooks;
+typedef struct pv_file_hooks pv_file_hooks;
 
 /* A detail view that a view offers for its rows (docs/cli.md). */
 typedef struct pv_detail_def {
@@ -94,6 +98,11 @@ struct pv_view {
     size_t detail_count;
     uint32_t group_count; /* with ops->row_group: groups are 0 .. group_count-1 */
     void *impl;
+    /* Optional capabilities (profview/hooks.h), NULL: none.  hook_ctx is
+     * the format's own pointer for them (impl may be a generic pv_table);
+     * it outlives the view. */
+    const pv_view_hooks *hooks;
+    void *hook_ctx;
 };
 
 /* ---- generic accessors; every consumer uses these */
@@ -156,7 +165,7 @@ typedef struct pv_result_set {
     size_t note_cap;
 } pv_result_set;
 
-typedef struct pv_file {
+struct pv_file {
     char *path;
     const char *format; /* loader name, e.g. "winidea-text1" */
     pv_result_set **sets;
@@ -165,7 +174,8 @@ typedef struct pv_file {
     pv_diag diag; /* warnings and errors about this file */
     void *loader_data;
     void (*loader_free)(void *loader_data);
-} pv_file;
+    const pv_file_hooks *hooks; /* optional capabilities (profview/hooks.h), NULL: none */
+};
 
 pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);
 void pv_set_add_view(pv_result_set *s, pv_view *v);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/winidea/winidea.h"
+#include "profview/hooks.h"
 #include "tui/app_internal.h"
 #include "tui/group.h"
 
@@ -198,7 +198,7 @@ static void pv_app_index_briefly(pv_file *f)
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        if (pv_wi_file_index_step(f, 65536))
+        if (pv_file_index_step(f, 65536))
             return;
         clock_gettime(CLOCK_MONOTONIC, &now);
         double ms = (double)(now.tv_sec - start.tv_sec) * 1e3 +
@@ -227,7 +227,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     size_t fi = a->file_count++;
     a->files[fi] = f;
     if (a->opt.keys_path && !a->index_fixed_slice)
-        pv_wi_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
+        pv_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
     else if (!a->index_fixed_slice)
         pv_app_index_briefly(f);
     a->index_warnings[fi] = f->diag.warnings + f->diag.errors;
@@ -239,7 +239,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
             /* The first view that can show rows now (a timeline's summary
              * waits for its index; the timeline itself does not). */
             if (first_view == PV_NO_ROW &&
-                !pv_wi_view_waits_for_index(f, f->sets[s]->views[v], false))
+                !pv_view_waits_for_index(f->sets[s]->views[v], false))
                 first_view = a->item_count;
             if (any_view == PV_NO_ROW)
                 any_view = a->item_count;
@@ -305,6 +305,10 @@ void pv_app_range_request(pv_app *a)
         return;
     }
     const pv_file *f = a->files[a->items[a->loc.item].file];
+    if (!pv_file_range_view(f)) {
+        pv_app_message(a, true, "this file has no statistics over a time range");
+        return;
+    }
     int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
     int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
     pv_app_range_close(a);
@@ -339,14 +343,15 @@ static void pv_app_range_adopt(pv_app *a, pv_file *f, const char *errors)
     }
     pv_app_range_close(a);
     a->range_file = f;
-    for (size_t s = 0; s < f->set_count && !a->range_open; s++)
-        for (size_t v = 0; v < f->sets[s]->view_count && !a->range_open; v++) {
-            pv_view *view = f->sets[s]->views[v];
-            if (strcmp(view->id, "statistics") == 0) {
-                pv_report_open(&a->range_rep, view, false, pv_config_columns(&a->cfg, view->id));
-                a->range_open = true;
-            }
+    /* The view the format computes over the window (pv_file_hooks). */
+    const char *id = pv_file_range_view(f);
+    for (size_t s = 0; id && s < f->set_count && !a->range_open; s++) {
+        pv_view *view = pv_set_find_view(f->sets[s], id);
+        if (view) {
+            pv_report_open(&a->range_rep, view, false, pv_config_columns(&a->cfg, view->id));
+            a->range_open = true;
         }
+    }
     if (!a->range_open) {
         a->range_failed = true;
         pv_app_message(a, true, "this file has no statistics view");
@@ -407,9 +412,6 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
     pv_buf_init(&a->range_errors);
-    pv_buf_init(&a->scan.handle);
-    pv_buf_init(&a->scan.context);
-    pv_buf_init(&a->scan.depth);
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
     pv_app_resize(a, width, height);
@@ -474,9 +476,6 @@ void pv_app_free(pv_app *a)
     if (a->history_started)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
-    pv_buf_free(&a->scan.handle);
-    pv_buf_free(&a->scan.context);
-    pv_buf_free(&a->scan.depth);
     pv_buf_free(&a->load_errors);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
@@ -533,7 +532,7 @@ pv_report *pv_app_report(pv_app *a)
         return NULL;
     if (!it->opened) {
         pv_view *v = pv_item_view(a, it);
-        if (pv_wi_view_waits_for_index(a->files[it->file], v, false))
+        if (pv_view_waits_for_index(v, false))
             return NULL; /* the Report says "indexing" until it is complete */
         /* Call trees show one node per thread (docs/cli.md). */
         pv_view *grouped = pv_group_by_thread(v);
@@ -658,9 +657,8 @@ void pv_app_sync_details(pv_app *a)
     const pv_view *owner = r ? r->view : NULL;
     if (owner && owner->detail_count && a->det_tab >= owner->detail_count)
         a->det_tab = owner->detail_count - 1;
-    const pv_file *f = a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
     a->det_waiting = owner && owner->detail_count && row != PV_NO_ROW &&
-                     pv_wi_view_waits_for_index(f, owner, true);
+                     pv_view_waits_for_index(owner, true);
     if (a->det_waiting) {
         pv_app_close_details(a); /* opened again once the index is complete */
         return;
@@ -689,7 +687,7 @@ bool pv_app_indexing(const pv_app *a)
         return false;
     for (size_t i = 0; i < a->file_count; i++) {
         uint64_t done, total;
-        if (!pv_wi_file_index_progress(a->files[i], &done, &total))
+        if (!pv_file_index_progress(a->files[i], &done, &total))
             return true;
     }
     return false;
@@ -700,7 +698,7 @@ bool pv_app_report_indexing(const pv_app *a)
     if (a->loc.item >= a->item_count)
         return false;
     uint64_t done, total;
-    return !pv_wi_file_index_progress(a->files[a->items[a->loc.item].file], &done, &total);
+    return !pv_file_index_progress(a->files[a->items[a->loc.item].file], &done, &total);
 }
 
 void pv_app_index_text(const pv_app *a, char *out, size_t size)
@@ -708,7 +706,7 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
     out[0] = '\0';
     for (size_t i = 0; i < a->file_count; i++) {
         uint64_t done, total;
-        if (pv_wi_file_index_progress(a->files[i], &done, &total) || !total)
+        if (pv_file_index_progress(a->files[i], &done, &total) || !total)
             continue;
         double frac = (double)done / (double)total;
         if (a->index_stopped) {
@@ -734,7 +732,7 @@ bool pv_app_index_slice(pv_app *a)
     for (size_t i = 0; i < a->file_count; i++) {
         pv_file *f = a->files[i];
         uint64_t done, total;
-        if (pv_wi_file_index_progress(f, &done, &total))
+        if (pv_file_index_progress(f, &done, &total))
             continue;
         if (a->index_file != i || a->index_start == 0) {
             a->index_file = i;
@@ -742,7 +740,7 @@ bool pv_app_index_slice(pv_app *a)
             a->index_start_done = done;
         }
         double t0 = pv_app_now();
-        bool complete = pv_wi_file_index_step(f, a->index_slice);
+        bool complete = pv_file_index_step(f, a->index_slice);
         double took = pv_app_now() - t0;
         if (!a->index_fixed_slice && !complete && took > 0) {
             /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/winidea/winidea.h"
+#include "profview/hooks.h"
 #include "tui/app_internal.h"
 
 static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
@@ -42,7 +42,7 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
         pv_buf_printf(out, "  %s", s->caption);
     } else {
         const pv_view *v = f->sets[it->set]->views[it->view];
-        if (pv_wi_view_waits_for_index(f, v, false))
+        if (pv_view_waits_for_index(v, false))
             pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
         else
             pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
@@ -288,76 +288,31 @@ static const char *pv_app_report_parent_title(const pv_app *a)
     return pv_item_view(a, it)->title;
 }
 
-/* ---- the lane strip under a winIDEA timeline (docs/tui.md) */
+/* ---- the lane strip (docs/tui.md "Lane strip"): under a view with a time
+ * axis and lanes (pv_view_hooks), what runs when */
 
-#define PV_LANES_MAX 8          /* contexts drawn at most */
-#define PV_LANE_LABEL_MAX 16    /* columns for a context's name */
-#define PV_LANE_BUCKET_ROWS 128 /* events looked at per time bucket at most */
+#define PV_LANES_MAX 8          /* lanes drawn at most */
+#define PV_LANE_LABEL_MAX 16    /* columns for a lane's name */
+#define PV_LANE_BUCKET_ROWS 128 /* rows looked at per time bucket at most */
 
-typedef struct pv_lanes {
-    const pv_view *contexts; /* the file's contexts view (names, lane order) */
-    size_t name_col;
-    size_t lanes;
-    size_t col_time, col_context, col_type;
-} pv_lanes;
-
-/* The strip is drawn for views with `time`, `context` and `type` columns
- * (the winIDEA timeline) at the top level, once the file's contexts view can
- * be read without waiting for the index. */
-static bool pv_app_lanes_for(pv_app *a, const pv_report *r, pv_lanes *out)
+/* The strip is drawn at the top level for views whose rows have a time
+ * and lanes, once the lanes are known (a winIDEA timeline: once its index
+ * is complete). */
+static size_t pv_app_lanes_for(const pv_app *a, const pv_report *r)
 {
-    if (a->loc.depth || a->loc.item >= a->item_count)
-        return false;
-    const pv_item *it = &a->items[a->loc.item];
-    const pv_file *f = a->files[it->file];
-    out->col_time = pv_view_column(r->view, "time");
-    out->col_context = pv_view_column(r->view, "context");
-    out->col_type = pv_view_column(r->view, "type");
-    if (out->col_time == PV_NO_ROW || out->col_context == PV_NO_ROW || out->col_type == PV_NO_ROW)
-        return false;
-    const pv_result_set *set = f->sets[it->set];
-    out->contexts = NULL;
-    for (size_t v = 0; v < set->view_count; v++)
-        if (strcmp(set->views[v]->id, "contexts") == 0)
-            out->contexts = set->views[v];
-    if (!out->contexts || pv_wi_view_waits_for_index(f, out->contexts, false))
-        return false;
-    out->name_col = pv_view_column(out->contexts, "name");
-    size_t n = pv_view_rows(out->contexts);
-    out->lanes = n < PV_LANES_MAX ? n : PV_LANES_MAX;
-    return out->name_col != PV_NO_ROW && out->lanes > 0;
+    if (a->loc.depth || !pv_view_has_time(r->view))
+        return 0;
+    size_t n = pv_view_lane_count(r->view);
+    return n < PV_LANES_MAX ? n : PV_LANES_MAX;
 }
 
-static int64_t pv_app_row_time_at(const pv_view *v, size_t col, size_t row, bool *ok)
-{
-    pv_cell c;
-    pv_view_cell(v, row, col, &c);
-    *ok = c.present;
-    return c.present ? c.v.i : 0;
-}
-
-/* Marks lane cells for one event row: a function or line event of a
- * context that has a lane. */
-static void pv_app_lanes_mark(const pv_lanes *l, const pv_view *v, size_t row, size_t bucket,
+/* Marks the lane cell of one row: a row that shows a drawn lane running. */
+static void pv_app_lanes_mark(const pv_view *v, size_t lanes, size_t row, size_t bucket,
                               size_t width, uint8_t *cells)
 {
-    pv_cell type, ctx, name;
-    pv_view_cell(v, row, l->col_type, &type);
-    if (!type.present || type.type != PV_TYPE_STRING ||
-        !((type.v.s.len == 8 && memcmp(type.v.s.ptr, "function", 8) == 0) ||
-          (type.v.s.len == 4 && memcmp(type.v.s.ptr, "line", 4) == 0)))
-        return;
-    pv_view_cell(v, row, l->col_context, &ctx);
-    if (!ctx.present || ctx.type != PV_TYPE_STRING)
-        return;
-    for (size_t k = 0; k < l->lanes; k++) {
-        pv_view_cell(l->contexts, k, l->name_col, &name);
-        if (name.present && name.type == PV_TYPE_STRING && name.v.s.len == ctx.v.s.len &&
-            memcmp(name.v.s.ptr, ctx.v.s.ptr, ctx.v.s.len) == 0) {
-            cells[k * width + bucket] = 1;
-            return;
-        }
-    }
+    size_t k = pv_view_row_lane(v, row);
+    if (k < lanes)
+        cells[k * width + bucket] = 1;
 }
 
 /* The time bucket of t (t0 <= t < t0 + span) among `width`. */
@@ -368,14 +323,13 @@ static size_t pv_lane_bucket(int64_t t, int64_t t0, double span, size_t width)
 }
 
 /* The first row of a time-ordered view whose time is >= t. */
-static size_t pv_app_lanes_lower(const pv_view *v, size_t col, int64_t t)
+static size_t pv_app_lanes_lower(const pv_view *v, int64_t t)
 {
     size_t lo = 0, hi = pv_view_rows(v);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        bool ok;
-        int64_t x = pv_app_row_time_at(v, col, mid, &ok);
-        if (ok && x < t)
+        int64_t x;
+        if (pv_view_row_time(v, mid, &x) && x < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -383,22 +337,22 @@ static size_t pv_app_lanes_lower(const pv_view *v, size_t col, int64_t t)
     return lo;
 }
 
-/* One lane per context (contexts view order) over the time span of the
- * rows on screen; a cell is filled when the context had function or line
- * events in its time bucket; the selected event's bucket is the cursor
- * column.  Bounded work per frame: in a time-ordered timeline each bucket
- * is found by binary search and at most PV_LANE_BUCKET_ROWS events of it
- * are looked at; otherwise only the rows on screen are. */
-static void pv_app_draw_lanes(pv_app *a, const pv_report *r, const pv_lanes *l, pv_rect rc,
+/* One lane per lane of the view (its order, at most PV_LANES_MAX) over the
+ * time span of the rows on screen; a cell is filled when a row in its time
+ * bucket shows the lane running; the selected row's bucket is the cursor
+ * column.  Bounded work per frame: in a view in time order each bucket is
+ * found by binary search and at most PV_LANE_BUCKET_ROWS rows of it are
+ * looked at; otherwise only the rows on screen are. */
+static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
                               bool focused)
 {
+    const pv_view *v = r->view;
     size_t count = pv_report_count(r);
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
     for (size_t i = r->top; i < count && i < r->top + page; i++) {
-        bool ok;
-        int64_t t = pv_app_row_time_at(r->view, l->col_time, pv_report_row(r, i), &ok);
-        if (ok) {
+        int64_t t;
+        if (pv_view_row_time(v, pv_report_row(r, i), &t)) {
             t0 = t < t0 ? t : t0;
             t1 = t > t1 ? t : t1;
         }
@@ -415,9 +369,9 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, const pv_lanes *l, 
     pv_app_title(a, rc.y, rc.x, rc.w, title, false);
 
     size_t label = 0;
-    for (size_t k = 0; k < l->lanes; k++) {
+    for (size_t k = 0; k < lanes; k++) {
         pv_cell name;
-        pv_view_cell(l->contexts, k, l->name_col, &name);
+        pv_view_lane_name(v, k, &name);
         size_t w = name.present && name.type == PV_TYPE_STRING
                        ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
                        : 0;
@@ -428,25 +382,23 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, const pv_lanes *l, 
     if (cx >= rc.x + rc.w)
         return;
     size_t width = (size_t)(rc.x + rc.w - cx);
-    uint8_t *cells = pv_xcalloc(l->lanes * width, 1);
+    uint8_t *cells = pv_xcalloc(lanes * width, 1);
     /* bucket b holds the times t with floor((t - t0) * width / span) == b
      * (pv_lane_bucket; the same expression everywhere, so that a row's
      * bucket does not depend on how it was found); the differences
      * saturate, times of any view may be far apart */
     double span = (double)pv_sub_sat(t1, t0) + 1.0;
-    const pv_file *f = a->files[a->items[a->loc.item].file];
-    if (pv_wi_view_time_ordered(f, r->view) && !r->sel && !r->vis) {
-        size_t rows = pv_view_rows(r->view);
+    if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
+        size_t rows = pv_view_rows(v);
         for (size_t b = 0; b < width; b++) {
             /* at or before the first time of bucket b */
             double off = (double)b * span / (double)width; /* < span <= 2^63 */
             int64_t from =
                 pv_sub_sat(pv_add_sat(t0, off < 0x1p63 ? (int64_t)off : INT64_MAX), 1);
-            size_t row = pv_app_lanes_lower(r->view, l->col_time, from);
+            size_t row = pv_app_lanes_lower(v, from);
             for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
-                bool ok;
-                int64_t t = pv_app_row_time_at(r->view, l->col_time, row, &ok);
-                if (!ok || t < t0)
+                int64_t t;
+                if (!pv_view_row_time(v, row, &t) || t < t0)
                     continue;
                 if (t > t1)
                     break;
@@ -454,33 +406,29 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, const pv_lanes *l, 
                 if (tb > b)
                     break;
                 if (tb == b)
-                    pv_app_lanes_mark(l, r->view, row, b, width, cells);
+                    pv_app_lanes_mark(v, lanes, row, b, width, cells);
             }
         }
     } else {
         for (size_t i = r->top; i < count && i < r->top + page; i++) {
             size_t row = pv_report_row(r, i);
-            bool ok;
-            int64_t t = pv_app_row_time_at(r->view, l->col_time, row, &ok);
-            if (ok)
-                pv_app_lanes_mark(l, r->view, row, pv_lane_bucket(t, t0, span, width), width,
+            int64_t t;
+            if (pv_view_row_time(v, row, &t))
+                pv_app_lanes_mark(v, lanes, row, pv_lane_bucket(t, t0, span, width), width,
                                   cells);
         }
     }
     size_t cursor = PV_NO_ROW;
     size_t sel = pv_report_selected(r);
-    if (sel != PV_NO_ROW) {
-        bool ok;
-        int64_t t = pv_app_row_time_at(r->view, l->col_time, sel, &ok);
-        if (ok && t >= t0 && t <= t1)
-            cursor = pv_lane_bucket(t, t0, span, width);
-    }
+    int64_t ts;
+    if (sel != PV_NO_ROW && pv_view_row_time(v, sel, &ts) && ts >= t0 && ts <= t1)
+        cursor = pv_lane_bucket(ts, t0, span, width);
     uint32_t full = a->ascii || !a->utf8 ? (uint32_t)'#' : 0x2588;
     pv_role cur = focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
-    for (size_t k = 0; k < l->lanes && (int)k + 1 < rc.h; k++) {
+    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
         int y = rc.y + 1 + (int)k;
         pv_cell name;
-        pv_view_cell(l->contexts, k, l->name_col, &name);
+        pv_view_lane_name(v, k, &name);
         if (name.present && name.type == PV_TYPE_STRING) {
             char buf[128];
             snprintf(buf, sizeof buf, "%.*s", (int)(name.v.s.len < 127 ? name.v.s.len : 127),
@@ -533,17 +481,17 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
         a->header_count = 0;
         return;
     }
-    pv_lanes lanes;
+    size_t lanes = pv_app_lanes_for(a, r);
     /* The strip takes a title row and a row per lane, leaving the events
      * at least 6 rows (header and 5 events). */
-    int strip = pv_app_lanes_for(a, r, &lanes) ? (int)lanes.lanes + 1 : 0;
+    int strip = lanes ? (int)lanes + 1 : 0;
     if (strip && body.h - strip < 6)
         strip = 0;
     body.h -= strip;
     pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
     if (strip) {
         pv_rect lr = {body.y + body.h, body.x, body.w, strip};
-        pv_app_draw_lanes(a, r, &lanes, lr, focused);
+        pv_app_draw_lanes(a, r, lanes, lr, focused);
     }
 }
 

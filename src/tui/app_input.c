@@ -7,7 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/winidea/winidea.h"
+#include "profview/hooks.h"
+#include "tui/group.h"
 #include "tui/app_internal.h"
 
 /* ---- the prompt: readline-style editing, history, completion */
@@ -418,8 +419,6 @@ bool pv_app_work_stoppable(const pv_app *a)
 }
 
 static void pv_app_scan_step(pv_app *a);
-static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char *text,
-                           pv_buf *scratch);
 
 void pv_app_work(pv_app *a)
 {
@@ -452,7 +451,7 @@ static void pv_app_goto(pv_app *a, const char *arg)
         return;
     }
     int64_t t;
-    size_t col = pv_view_column(r->view, "time");
+    bool has_time = pv_view_has_time(r->view);
     bool marker = (arg[0] == 'A' || arg[0] == 'B') && !arg[1];
     if (marker && !a->marker_set[arg[0] - 'A']) {
         pv_app_message(a, true, "that marker is not set (m sets A, M sets B)");
@@ -460,22 +459,20 @@ static void pv_app_goto(pv_app *a, const char *arg)
     }
     if (marker)
         t = a->marker[arg[0] - 'A'];
-    if ((!marker && !pv_parse_time(arg, &t)) || col == PV_NO_ROW) {
+    if ((!marker && !pv_parse_time(arg, &t)) || !has_time) {
         pv_app_message(a, true,
-                       col == PV_NO_ROW ? "this view has no time column: :goto takes a row number"
-                                        : ":goto takes a row number or a time (12ms, 4.5us)");
+                       !has_time ? "this view has no time axis: :goto takes a row number"
+                                 : ":goto takes a row number or a time (12ms, 4.5us)");
         return;
     }
     size_t count = pv_report_count(r);
-    const pv_file *f = a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
-    if (!r->sort_count && !r->vis && pv_wi_view_time_ordered(f, r->view)) {
+    if (!r->sort_count && !r->vis && pv_view_time_ordered(r->view)) {
         /* Rows in time order (and a filter keeps the order): binary search. */
         size_t lo = 0, hi = count;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            pv_cell c;
-            pv_view_cell(r->view, pv_report_row(r, mid), col, &c);
-            if (c.present && c.v.i < t)
+            int64_t x;
+            if (pv_view_row_time(r->view, pv_report_row(r, mid), &x) && x < t)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -494,25 +491,7 @@ static void pv_app_goto(pv_app *a, const char *arg)
     s->next = s->first = 0;
     s->dir = 1;
     s->time = t;
-    s->col_time = col;
     pv_app_scan_step(a);
-}
-
-/* The view row of timeline event `event` (rows are consecutive events from
- * the window's first), or PV_NO_ROW. */
-static size_t pv_app_event_row(const pv_view *v, uint64_t event)
-{
-    size_t col = pv_view_column(v, "index");
-    size_t n = pv_view_rows(v);
-    if (col == PV_NO_ROW || n == 0)
-        return PV_NO_ROW;
-    pv_cell c;
-    pv_view_cell(v, 0, col, &c);
-    if (!c.present || c.v.i < 0 || event < (uint64_t)c.v.i || event - (uint64_t)c.v.i >= n)
-        return PV_NO_ROW;
-    size_t row = (size_t)(event - (uint64_t)c.v.i);
-    pv_view_cell(v, row, col, &c);
-    return c.present && (uint64_t)c.v.i == event ? row : PV_NO_ROW;
 }
 
 /* One slice of the scan in a->scan: moves to the row found, or says how far
@@ -526,8 +505,6 @@ static void pv_app_scan_step(pv_app *a)
     pv_report *r = s->r;
     const pv_view *v = r->view;
     size_t n = pv_report_count(r);
-    pv_buf scratch;
-    pv_buf_init(&scratch);
     double until = pv_app_now() + PV_SCAN_SLICE_S;
     size_t looked = 0;
     bool found = false;
@@ -536,16 +513,11 @@ static void pv_app_scan_step(pv_app *a)
         size_t row = pv_report_row(r, k);
         s->next = s->dir > 0 ? k + 1 : k == 0 ? PV_NO_ROW : k - 1;
         if (s->kind == PV_SCAN_TIME) {
-            pv_cell c;
-            pv_view_cell(v, row, s->col_time, &c);
-            found = c.present && c.v.i >= s->time;
+            int64_t t;
+            found = pv_view_row_time(v, row, &t) && t >= s->time;
         } else {
-            found = pv_app_cell_is(v, row, s->col_handle, pv_buf_cstr(&s->handle), &scratch) &&
-                    (s->kind != PV_SCAN_CALL ||
-                     (pv_app_cell_is(v, row, s->col_event, s->event, &scratch) &&
-                      pv_app_cell_is(v, row, s->col_depth, pv_buf_cstr(&s->depth), &scratch) &&
-                      pv_app_cell_is(v, row, s->col_context, pv_buf_cstr(&s->context),
-                                     &scratch)));
+            uint64_t area;
+            found = pv_view_row_area(v, row, &area) && area == s->area;
         }
         if (found) {
             pv_report_move_to(r, k);
@@ -554,15 +526,13 @@ static void pv_app_scan_step(pv_app *a)
         if (++looked % 1024 == 0 && pv_app_now() > until)
             break;
     }
-    pv_buf_free(&scratch);
     bool more = !found && (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW);
     if (found) {
         a->message[0] = '\0';
     } else if (!more) {
         pv_app_message(a, true,
-                       s->kind == PV_SCAN_TIME   ? "no row at or after that time"
-                       : s->kind == PV_SCAN_CALL ? "no matching entry or exit"
-                                                 : "no other event of this area");
+                       s->kind == PV_SCAN_TIME ? "no row at or after that time"
+                                               : "no other event of this area");
     } else {
         size_t done = s->dir > 0 ? s->next - s->first : s->first - s->next;
         size_t todo = s->dir > 0 ? n - s->first : s->first + 1;
@@ -749,54 +719,13 @@ static void pv_app_open(pv_app *a)
     }
 }
 
-/* The timeline row of an event index (rows are events in file order), or
- * of the first event at or after a time (binary search: time order). */
-static size_t pv_timeline_row(const pv_view *tl, bool by_index, int64_t value)
-{
-    size_t n = pv_view_rows(tl);
-    if (by_index) {
-        size_t col = pv_view_column(tl, "index");
-        pv_cell c;
-        if (value >= 0 && (size_t)value < n && col != PV_NO_ROW) {
-            pv_view_cell(tl, (size_t)value, col, &c);
-            if (c.present && c.v.i == value)
-                return (size_t)value;
-        }
-        return pv_view_find_id(tl, value);
-    }
-    size_t col = pv_view_column(tl, "time");
-    if (col == PV_NO_ROW)
-        return PV_NO_ROW;
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        pv_cell c;
-        pv_view_cell(tl, mid, col, &c);
-        if (c.present && c.v.i < value)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n ? lo : (n ? n - 1 : PV_NO_ROW);
-}
-
-/* The time of the selected row: an event's `time` (a row with an `index`),
- * or a call's `entry_time`.  False when the row has neither. */
+/* The time of the selected row (pv_view_hooks.row_time: an event's time, a
+ * call's entry).  False when the row has none. */
 static bool pv_app_row_time(pv_app *a, int64_t *t)
 {
     pv_report *r = pv_app_focused_report(a);
     size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
-    if (row == PV_NO_ROW)
-        return false;
-    size_t col = pv_view_column(r->view, "index") != PV_NO_ROW
-                     ? pv_view_column(r->view, "time")
-                     : pv_view_column(r->view, "entry_time");
-    if (col == PV_NO_ROW || r->view->columns[col].type != PV_TYPE_TIME)
-        return false;
-    pv_cell c;
-    pv_view_cell(r->view, row, col, &c);
-    *t = c.v.i;
-    return c.present;
+    return row != PV_NO_ROW && pv_view_row_time(r->view, row, t);
 }
 
 /* m / M: markers A and B; the status bar shows them and B - A. */
@@ -813,157 +742,93 @@ static void pv_app_set_marker(pv_app *a, int which)
         pv_app_range_request(a); /* the statistics follow the markers */
 }
 
-/* t (docs/tui.md): the timeline of the same result set, at the selected
- * event (a row with an `index`) or call (a row with an `entry_time`). */
+/* Shows row `ref->row` of `ref->view`, a view of the Report's file: the
+ * Report itself (or its Details), or the Explorer item showing that view.
+ * False when no item shows it. */
+static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref)
+{
+    if (ref->view == from->view) {
+        return pv_report_select_row(from, ref->row);
+    }
+    if (a->loc.item >= a->item_count)
+        return false;
+    const pv_item *here = &a->items[a->loc.item];
+    for (size_t i = 0; i < a->item_count; i++) {
+        const pv_item *it = &a->items[i];
+        if (it->kind != PV_ITEM_VIEW || it->file != here->file || pv_item_view(a, it) != ref->view)
+            continue;
+        pv_location to;
+        memset(&to, 0, sizeof to);
+        to.item = i;
+        to.row = PV_NO_ROW;
+        pv_app_go(a, &to, true);
+        a->focus = PV_PANE_REPORT;
+        pv_report *r = pv_app_report(a);
+        /* the Report may show the view grouped by thread (group.c) */
+        size_t row = r ? pv_group_row_of(r->view, ref->view, ref->row) : PV_NO_ROW;
+        if (row != PV_NO_ROW)
+            pv_report_select_row(r, row);
+        return true;
+    }
+    return false;
+}
+
+/* t (docs/tui.md): where the selected row is on the result set's timeline
+ * (pv_view_hooks.related, PV_REL_TIMELINE): an event itself, a call its
+ * own entry event, an area its first event. */
 static void pv_app_open_timeline(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
     size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
     if (row == PV_NO_ROW || a->loc.item >= a->item_count)
         return;
-    size_t icol = pv_view_column(r->view, "index");
-    size_t tcol = pv_view_column(r->view, "entry_time");
-    size_t col = icol != PV_NO_ROW ? icol : tcol;
-    pv_cell c;
-    if (col != PV_NO_ROW)
-        pv_view_cell(r->view, row, col, &c);
-    if (col == PV_NO_ROW || !c.present) {
+    pv_row_ref ref;
+    if (!pv_view_related(r->view, row, PV_REL_TIMELINE, &ref)) {
         pv_app_message(a, true, "this row has no event or time to show in the timeline");
         return;
     }
-    const pv_item *here = &a->items[a->loc.item];
-    for (size_t i = 0; i < a->item_count; i++) {
-        const pv_item *it = &a->items[i];
-        if (it->kind != PV_ITEM_VIEW || it->file != here->file || it->set != here->set ||
-            strcmp(pv_item_view(a, it)->id, "timeline") != 0)
-            continue;
-        pv_location to;
-        memset(&to, 0, sizeof to);
-        to.item = i;
-        /* A call: its own entry event (the model knows it), not the first
-         * event at its entry time, which may be another context's. */
-        bool by_index = col == icol;
-        int64_t value = c.v.i;
-        size_t idcol = pv_view_column(r->view, "id");
-        uint64_t entry, exit;
-        pv_cell id;
-        if (!by_index && idcol != PV_NO_ROW) {
-            pv_view_cell(r->view, row, idcol, &id);
-            if (id.present && pv_wi_call_events(a->files[here->file], r->view->id, id.v.i,
-                                                &entry, &exit)) {
-                by_index = true;
-                value = (int64_t)entry;
-            }
-        }
-        to.row = pv_timeline_row(pv_item_view(a, it), by_index, value);
-        pv_app_go(a, &to, true);
-        a->focus = PV_PANE_REPORT;
-        return;
-    }
-    pv_app_message(a, true, "this result set has no timeline");
+    if (!pv_app_show_ref(a, r, &ref))
+        pv_app_message(a, true, "this result set has no timeline");
 }
 
-/* Exact text of a cell, for comparing values of any type. */
-static void pv_app_cell_exact(const pv_view *v, size_t row, size_t col, pv_buf *out)
-{
-    pv_cell c;
-    pv_view_cell(v, row, col, &c);
-    pv_buf_clear(out);
-    pv_cell_format_exact(&c, out);
-}
-
-static bool pv_app_cell_is(const pv_view *v, size_t row, size_t col, const char *text,
-                           pv_buf *scratch)
-{
-    if (col == PV_NO_ROW)
-        return true;
-    pv_app_cell_exact(v, row, col, scratch);
-    return strcmp(pv_buf_cstr(scratch), text) == 0;
-}
-
-/* J / K, and % (docs/tui.md, timeline stepping), over any view with the
- * timeline's columns: the next row (dir) with the same `handle` (J/K), or
- * the matching exit / entry of a call: same handle, context and depth, event
- * X after an E, E before an X (%). */
-static void pv_app_step_event(pv_app *a, int dir, bool match_call)
+/* J / K (docs/tui.md, timeline stepping), over any view whose rows have
+ * an area (pv_view_hooks.row_area): the next row (dir) of the same area,
+ * looked for a slice per frame. */
+static void pv_app_step_event(pv_app *a, int dir)
 {
     pv_report *r = pv_app_focused_report(a);
     size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
     if (row == PV_NO_ROW)
         return;
-    const pv_view *v = r->view;
-    size_t handle = pv_view_column(v, "handle");
-    size_t event = pv_view_column(v, "event");
-    size_t context = pv_view_column(v, "context");
-    size_t depth = pv_view_column(v, "depth");
-    if (handle == PV_NO_ROW || (match_call && (event == PV_NO_ROW || depth == PV_NO_ROW))) {
-        pv_app_message(a, true, "this view has no events (handle, event, depth columns)");
+    uint64_t area;
+    if (!pv_view_row_area(r->view, row, &area)) {
+        pv_app_message(a, true, "this row has no area (routine, variable) to step through");
         return;
     }
-    pv_buf scratch, want_handle, want_context, want_depth;
-    pv_buf_init(&scratch);
-    pv_buf_init(&want_handle);
-    pv_buf_init(&want_context);
-    pv_buf_init(&want_depth);
-    pv_app_cell_exact(v, row, handle, &want_handle);
-    const char *want_event = NULL;
-    if (match_call) {
-        pv_app_cell_exact(v, row, event, &scratch);
-        const char *ev = pv_buf_cstr(&scratch);
-        if (strcmp(ev, "E") == 0) {
-            want_event = "X";
-            dir = 1;
-        } else if (strcmp(ev, "X") == 0) {
-            want_event = "E";
-            dir = -1;
-        } else {
-            pv_app_message(a, true, "% works on an entry (E) or exit (X) event");
-            goto done;
-        }
-        if (context != PV_NO_ROW)
-            pv_app_cell_exact(v, row, context, &want_context);
-        pv_app_cell_exact(v, row, depth, &want_depth);
-    }
-    if (match_call) {
-        /* The model knows each call's entry and exit event: no scan. */
-        const pv_file *f =
-            a->loc.item < a->item_count ? a->files[a->items[a->loc.item].file] : NULL;
-        size_t icol = pv_view_column(v, "index");
-        pv_cell c;
-        uint64_t partner;
-        if (icol != PV_NO_ROW)
-            pv_view_cell(v, row, icol, &c);
-        if (icol != PV_NO_ROW && c.present && c.v.i >= 0 &&
-            pv_wi_event_partner(f, (uint64_t)c.v.i, &partner)) {
-            size_t to = pv_app_event_row(v, partner);
-            if (to != PV_NO_ROW && pv_report_select_row(r, to))
-                goto done;
-        }
-    }
-    /* Otherwise look at the rows, a slice per frame. */
     pv_scan *s = &a->scan;
-    s->kind = match_call ? PV_SCAN_CALL : PV_SCAN_AREA;
+    s->kind = PV_SCAN_AREA;
     s->r = r;
     s->dir = dir;
     s->first = r->cursor;
     s->next = dir > 0 ? r->cursor + 1 : r->cursor == 0 ? PV_NO_ROW : r->cursor - 1;
-    s->col_handle = handle;
-    s->col_event = event;
-    s->col_context = context;
-    s->col_depth = depth;
-    s->event = want_event;
-    pv_buf_clear(&s->handle);
-    pv_buf_append(&s->handle, want_handle.data ? want_handle.data : "", want_handle.len);
-    pv_buf_clear(&s->context);
-    pv_buf_append(&s->context, want_context.data ? want_context.data : "", want_context.len);
-    pv_buf_clear(&s->depth);
-    pv_buf_append(&s->depth, want_depth.data ? want_depth.data : "", want_depth.len);
+    s->area = area;
     pv_app_scan_step(a);
-done:
-    pv_buf_free(&scratch);
-    pv_buf_free(&want_handle);
-    pv_buf_free(&want_context);
-    pv_buf_free(&want_depth);
+}
+
+/* % (docs/tui.md): the other end of the selected row's call (an entry's
+ * exit and back, PV_REL_PARTNER), or for a call without events its caller
+ * (PV_REL_CALLER). */
+static void pv_app_match_call(pv_app *a)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW)
+        return;
+    pv_row_ref ref;
+    bool found = pv_view_related(r->view, row, PV_REL_PARTNER, &ref) ||
+                 (pv_view_related(r->view, row, PV_REL_CALLER, &ref) && ref.view == r->view);
+    if (!found || !pv_app_show_ref(a, r, &ref))
+        pv_app_message(a, true, "no matching entry, exit or caller in this view");
 }
 
 static void pv_app_history_step(pv_app *a, bool back)
@@ -1242,14 +1107,14 @@ void pv_app_key(pv_app *a, int key)
         break;
     case PV_ACT_NEXT_SAME:
     case PV_ACT_PREV_SAME:
-        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1, false);
+        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
         break;
     case PV_ACT_MARK_A:
     case PV_ACT_MARK_B:
         pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
         break;
     case PV_ACT_MATCH_CALL:
-        pv_app_step_event(a, 1, true);
+        pv_app_match_call(a);
         break;
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");

@@ -34,17 +34,15 @@ typedef struct pv_rect {
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
  * and keys are read (docs/quality.md: no key blocks for more than 16 ms). */
 #define PV_SCAN_SLICE_S 0.005
-enum { PV_SCAN_TIME = 1, PV_SCAN_AREA, PV_SCAN_CALL };
+enum { PV_SCAN_TIME = 1, PV_SCAN_AREA };
 typedef struct pv_scan {
     int kind;
     pv_report *r;
     size_t next;  /* the report position looked at next */
     size_t first; /* where it started, for the percentage */
     int dir;
-    int64_t time;                  /* PV_SCAN_TIME: the first row whose time >= this */
-    size_t col_time, col_handle, col_event, col_context, col_depth;
-    pv_buf handle, context, depth; /* the exact texts wanted */
-    const char *event;             /* PV_SCAN_CALL: "X" or "E" */
+    int64_t time;  /* PV_SCAN_TIME: the first row whose time (row_time) >= this */
+    uint64_t area; /* PV_SCAN_AREA: the next row with this area (row_area) */
 } pv_scan;
 
 struct pv_app {

@@ -2,6 +2,8 @@
  * thread, without copying the tree: two index arrays map rows both ways. */
 #include "tui/group.h"
 
+#include "profview/hooks.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,10 @@ typedef struct pv_group_impl {
     uint32_t *node; /* group -> its row */
     char **labels;  /* group -> "Thread 12" or the context name */
     pv_buf *values; /* group -> the thread cell's exact text */
+    /* The base's hooks (profview/hooks.h), forwarded with rows mapped: only
+     * those the base has. */
+    pv_view_hooks hooks;
+    pv_lane_hooks lanes;
 } pv_group_impl;
 
 static size_t pv_group_rows(const pv_view *v)
@@ -109,6 +115,88 @@ static void pv_group_destroy(pv_view *v)
 static const pv_view_ops pv_group_ops = {
     pv_group_rows, pv_group_cell, pv_group_parent, pv_group_detail, pv_group_destroy, NULL,
 };
+
+/* ---- the base's hooks, rows mapped both ways; a thread node is the row
+ * of no call (its lane is its thread's) */
+
+static bool pv_group_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    const pv_group_impl *g = v->impl;
+    return g->map[row] != UINT32_MAX && pv_view_row_time(g->base, g->map[row], t);
+}
+
+static bool pv_group_waits(const pv_view *v, bool details)
+{
+    return pv_view_waits_for_index(((const pv_group_impl *)v->impl)->base, details);
+}
+
+static bool pv_group_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    const pv_group_impl *g = v->impl;
+    if (g->map[row] == UINT32_MAX || !pv_view_related(g->base, g->map[row], rel, out))
+        return false;
+    if (out->view == g->base) {
+        out->view = (pv_view *)v;
+        out->row = g->inv[out->row];
+    }
+    return true;
+}
+
+static bool pv_group_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    const pv_group_impl *g = v->impl;
+    return g->map[row] != UINT32_MAX && pv_view_row_area(g->base, g->map[row], area);
+}
+
+static size_t pv_group_lane_count(const pv_view *v)
+{
+    return pv_view_lane_count(((const pv_group_impl *)v->impl)->base);
+}
+
+static void pv_group_lane_name(const pv_view *v, size_t lane, pv_cell *out)
+{
+    pv_view_lane_name(((const pv_group_impl *)v->impl)->base, lane, out);
+}
+
+static size_t pv_group_row_lane(const pv_view *v, size_t row)
+{
+    const pv_group_impl *g = v->impl;
+    uint32_t b = g->map[row];
+    if (b == UINT32_MAX && row + 1 < g->rows)
+        b = g->map[row + 1]; /* a node: its thread's first call */
+    return b == UINT32_MAX ? PV_NO_ROW : pv_view_row_lane(g->base, b);
+}
+
+static void pv_group_set_hooks(pv_view *v, pv_group_impl *g)
+{
+    const pv_view_hooks *h = g->base->hooks;
+    v->hooks = NULL;
+    v->hook_ctx = NULL;
+    if (!h)
+        return;
+    g->hooks.row_time = h->row_time ? pv_group_row_time : NULL;
+    g->hooks.time_ordered = NULL; /* the nodes and the grouping reorder the rows */
+    g->hooks.waits_for_index = h->waits_for_index ? pv_group_waits : NULL;
+    g->hooks.related = h->related ? pv_group_related : NULL;
+    g->hooks.row_area = h->row_area ? pv_group_row_area : NULL;
+    if (pv_view_has_lanes(g->base)) {
+        g->lanes.count = pv_group_lane_count;
+        g->lanes.name = pv_group_lane_name;
+        g->lanes.row_lane = pv_group_row_lane;
+        g->hooks.lanes = &g->lanes;
+    }
+    v->hooks = &g->hooks;
+}
+
+size_t pv_group_row_of(const pv_view *v, const pv_view *base, size_t row)
+{
+    if (v == base)
+        return row;
+    if (v->ops != &pv_group_ops)
+        return PV_NO_ROW;
+    const pv_group_impl *g = v->impl;
+    return g->base == base && row < pv_view_rows(base) ? g->inv[row] : PV_NO_ROW;
+}
 
 pv_view *pv_group_by_thread(pv_view *base)
 {
@@ -211,5 +299,6 @@ pv_view *pv_group_by_thread(pv_view *base)
     v->ops = &pv_group_ops;
     v->group_count = 0;
     v->impl = g;
+    pv_group_set_hooks(v, g);
     return v;
 }

@@ -12,5 +12,10 @@
  * The new view reads cells, parents and details through `base` (which must
  * outlive it); freeing it leaves `base` alone.  Costs 8 bytes per row. */
 pv_view *pv_group_by_thread(pv_view *base);
+/* The row of `v` that shows row `row` of `base`: the same row when `v` is
+ * `base`, its place among the thread nodes when `v` groups `base`, else
+ * PV_NO_ROW.  The grouped view forwards the base's capability hooks
+ * (profview/hooks.h) with the rows mapped. */
+size_t pv_group_row_of(const pv_view *v, const pv_view *base, size_t row);
 
 #endif

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "formats/winidea/timeline.h"
+#include "profview/hooks.h"
 
 #define FN_F 0x00000001u
 #define FN_G 0x00000002u
@@ -816,9 +817,10 @@ static void test_finish_in_steps(void **state)
     }
 }
 
-/* The viewer's API: stepping, the stepped timeline (rows not indexed show
- * only their record), which views wait, time order, E/X partners and the
- * events of a call. */
+/* The capability hooks the viewer uses (profview/hooks.h): stepping, the
+ * stepped timeline (rows not indexed show only their record), which views
+ * wait, time order, time of a row, E/X partners, the events of a call, the
+ * first event of an area, areas for J/K and the lanes. */
 static void test_viewer_stepping(void **state)
 {
     (void)state;
@@ -830,20 +832,30 @@ static void test_viewer_stepping(void **state)
     o.defer_index = true;
     pv_file *f = file_new();
     assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    assert_string_equal(pv_file_range_view(f), "statistics");
     const pv_view *tl = view(f, "timeline");
     const pv_view *st = view(f, "statistics");
+    const pv_view *ct = view(f, "call-trace");
     uint64_t done, total;
-    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    pv_row_ref ref;
+    assert_false(pv_file_index_progress(f, &done, &total));
     assert_int_equal(total, 2000);
-    assert_false(pv_wi_file_index_step(f, 100));
-    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    assert_false(pv_file_index_step(f, 100));
+    assert_false(pv_file_index_progress(f, &done, &total));
     assert_int_equal(done, 100);
-    assert_true(pv_wi_view_waits_for_index(f, st, false));
-    assert_true(pv_wi_view_waits_for_index(f, view(f, "call-trace"), false));
-    assert_false(pv_wi_view_waits_for_index(f, tl, false));
-    assert_true(pv_wi_view_waits_for_index(f, tl, true));
-    assert_false(pv_wi_view_time_ordered(f, tl)); /* not known yet */
-    assert_false(pv_wi_event_partner(f, 0, &done));
+    assert_true(pv_view_waits_for_index(st, false));
+    assert_true(pv_view_waits_for_index(ct, false));
+    assert_false(pv_view_waits_for_index(tl, false));
+    assert_true(pv_view_waits_for_index(tl, true));
+    assert_false(pv_view_time_ordered(tl)); /* not known yet */
+    assert_false(pv_view_related(tl, 0, PV_REL_PARTNER, &ref));
+    assert_int_equal(pv_view_lane_count(tl), 0); /* lanes once complete */
+    int64_t t = 0;
+    assert_true(pv_view_has_time(tl));
+    assert_true(pv_view_row_time(tl, 1500, &t)); /* the record's own time */
+    assert_int_equal(t, 15000);
+    uint64_t area = 0;
+    assert_false(pv_view_row_area(tl, 1500, &area)); /* not indexed: no area yet */
     /* row 1500 is not indexed: its record's columns only, and reading it
      * does not index */
     assert_int_equal(cell_int(tl, 1500, "time"), 15000);
@@ -851,33 +863,66 @@ static void test_viewer_stepping(void **state)
     assert_string_equal(cell_text(tl, 1500, "event"), "E");
     assert_false(cell_present(tl, 1500, "name"));
     assert_false(cell_present(tl, 1500, "depth"));
-    assert_false(pv_wi_file_index_progress(f, &done, &total));
+    assert_false(pv_file_index_progress(f, &done, &total));
     assert_int_equal(done, 100);
     assert_true(cell_present(tl, 99, "name"));
     size_t steps = 0;
-    while (!pv_wi_file_index_step(f, 64))
+    while (!pv_file_index_step(f, 64))
         steps++;
     assert_true(steps >= 2000 / 64);
-    assert_true(pv_wi_file_index_progress(f, &done, &total));
-    assert_false(pv_wi_view_waits_for_index(f, st, false));
-    assert_false(pv_wi_view_waits_for_index(f, tl, true));
-    assert_true(pv_wi_view_time_ordered(f, tl));
-    assert_false(pv_wi_view_time_ordered(f, st));
+    assert_true(pv_file_index_progress(f, &done, &total));
+    assert_int_equal(done, total);
+    assert_false(pv_view_waits_for_index(st, false));
+    assert_false(pv_view_waits_for_index(tl, true));
+    assert_true(pv_view_time_ordered(tl));
+    assert_false(pv_view_time_ordered(st));
+    assert_false(pv_view_time_ordered(ct));
     assert_true(cell_present(tl, 1500, "name"));
     assert_int_equal(pv_view_rows(st), 2);
     assert_int_equal(cell_int(st, 0, "count"), 1000);
-    uint64_t other = 0, entry = 0, exit = 0;
-    assert_true(pv_wi_event_partner(f, 1500, &other));
-    assert_int_equal(other, 1501);
-    assert_true(pv_wi_event_partner(f, 1501, &other));
-    assert_int_equal(other, 1500);
-    /* call 751 (id) is the 751st E/X pair: events 1500 and 1501 */
-    assert_true(pv_wi_call_events(f, "call-trace", 751, &entry, &exit));
-    assert_int_equal(entry, 1500);
-    assert_int_equal(exit, 1501);
-    assert_false(pv_wi_call_events(f, "routines", 751, &entry, &exit));
-    assert_false(pv_wi_call_events(f, "call-trace", 0, &entry, &exit));
-    assert_false(pv_wi_call_events(f, "call-trace", 1001, &entry, &exit));
+    /* %: entry 1500 and exit 1501 are partners, in the timeline itself */
+    assert_true(pv_view_related(tl, 1500, PV_REL_PARTNER, &ref));
+    assert_ptr_equal(ref.view, tl);
+    assert_int_equal(ref.row, 1501);
+    assert_true(pv_view_related(tl, 1501, PV_REL_PARTNER, &ref));
+    assert_int_equal(ref.row, 1500);
+    /* the call of an event, and its events back */
+    assert_true(pv_view_related(tl, 1501, PV_REL_CALL, &ref));
+    assert_ptr_equal(ref.view, ct);
+    assert_int_equal(ref.row, 750);
+    /* call 751 (id; row 750) is the 751st E/X pair: events 1500 and 1501 */
+    assert_true(pv_view_related(ct, 750, PV_REL_ENTRY, &ref));
+    assert_ptr_equal(ref.view, tl);
+    assert_int_equal(ref.row, 1500);
+    assert_true(pv_view_related(ct, 750, PV_REL_EXIT, &ref));
+    assert_int_equal(ref.row, 1501);
+    assert_true(pv_view_related(ct, 750, PV_REL_TIMELINE, &ref));
+    assert_int_equal(ref.row, 1500);
+    assert_false(pv_view_related(ct, 750, PV_REL_PARTNER, &ref)); /* a call has no partner */
+    assert_false(pv_view_related(ct, 750, PV_REL_CALLER, &ref));  /* f at the top */
+    assert_true(pv_view_row_time(ct, 750, &t));
+    assert_int_equal(t, 15000);
+    /* t on a routine: the first event of its area */
+    const pv_view *rt = view(f, "routines");
+    assert_true(pv_view_related(rt, 0, PV_REL_TIMELINE, &ref));
+    assert_ptr_equal(ref.view, tl);
+    assert_int_equal(ref.row, 0);
+    assert_false(pv_view_has_time(rt));
+    /* J/K: the event, its call and its routine share the area key */
+    uint64_t a2 = 0, a3 = 0;
+    assert_true(pv_view_row_area(tl, 1500, &area));
+    assert_true(pv_view_row_area(ct, 750, &a2));
+    assert_true(pv_view_row_area(rt, 0, &a3));
+    assert_int_equal(area, FN_F);
+    assert_int_equal(a2, FN_F);
+    assert_int_equal(a3, FN_F);
+    /* lanes: the one context, which f's events show running */
+    assert_int_equal(pv_view_lane_count(tl), 1);
+    pv_cell name;
+    pv_view_lane_name(tl, 0, &name);
+    assert_true(name.present);
+    assert_int_equal(pv_view_row_lane(tl, 1500), 0);
+    assert_int_equal(pv_view_lane_count(st), 0);
     pv_file_free(f);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/hooks.h"
 #include "profview/table.h"
 #include "formats/winidea/timeline.h"
 #include "formats/winidea/winidea.h"
@@ -22,6 +23,10 @@ typedef struct wi_model {
     bool failed;  /* the index could not be finished: its views stay as they are */
     bool stepped; /* a viewer indexes in slices (pv_wi_file_index_step): reads never advance */
     pv_file *f;
+    pv_view *timeline;   /* the set's timeline and call-trace views (related rows) */
+    pv_view *call_trace;
+    uint32_t *area_first; /* per index area: its first event in the window, PV_WI_NONE;
+                             computed on first use once the index is complete */
 } wi_model;
 
 /* The whole index (deferred loads finish it when a view needs it). */
@@ -45,10 +50,14 @@ static void wi_model_destroy(void *p)
     wi_model *m = p;
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
+    free(m->area_first);
     pv_wi_data_free(m->d);
     free(m->d);
     free(m);
 }
+
+static pv_view *wi_hook_view(wi_model *m, pv_view *v);
+static const pv_file_hooks wi_file_hooks;
 
 static uint32_t wi_call_area(const pv_timeline_index *ix, size_t call)
 {
@@ -416,9 +425,11 @@ static pv_view *wi_statistics_detail(void *ctx, const pv_view *owner, size_t det
     const pv_tl_stat_row *s = &m->ix.stats[row];
     unsigned type = m->ix.areas[s->area].type;
     bool function = type == PV_WI_FUNCTION || type == PV_WI_LINE;
+    wi_model *mm = ctx;
     if (detail == 0)
-        return type == PV_WI_FUNCTION ? wi_area_calls(m, s->area, s->context) : NULL;
-    return function ? NULL : wi_value_history_of(m, s->area);
+        return type == PV_WI_FUNCTION ? wi_hook_view(mm, wi_area_calls(m, s->area, s->context))
+                                      : NULL;
+    return function ? NULL : wi_hook_view(mm, wi_value_history_of(m, s->area));
 }
 
 static pv_view *wi_statistics_view(wi_model *m)
@@ -534,7 +545,7 @@ static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail,
     if (!pv_table_get_int((const pv_table *)owner->impl, row, DATA_ID, &id) || id < 1 ||
         (size_t)id > m->ix.area_count)
         return NULL;
-    return wi_value_history_of(m, (uint32_t)(id - 1));
+    return wi_hook_view(ctx, wi_value_history_of(m, (uint32_t)(id - 1)));
 }
 
 static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
@@ -811,8 +822,8 @@ static pv_view *wi_timeline_detail(const pv_view *v, size_t detail, size_t row)
     const wi_events_impl *im = v->impl;
     wi_model_complete(im->m);
     if (detail == 1)
-        return wi_area_statistics(im->m, im->first + row);
-    return wi_call_stack_at(im->m, im->first + row);
+        return wi_hook_view(im->m, wi_area_statistics(im->m, im->first + row));
+    return wi_hook_view(im->m, wi_call_stack_at(im->m, im->first + row));
 }
 
 static const pv_view_ops wi_timeline_ops = {
@@ -1008,7 +1019,7 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
         pv_table_set_cstr(t, r, CE_EVENT, wi_event_name(e.kind));
         pv_table_set_int(t, r, CE_DEPTH, ix->event_depth[i]);
     }
-    return pv_table_view(t);
+    return wi_hook_view(v->impl, pv_table_view(t));
 }
 
 static void wi_calls_destroy(pv_view *v)
@@ -1125,7 +1136,7 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
     }
     free(hits);
     free(time);
-    return pv_table_view(t);
+    return wi_hook_view(m, pv_table_view(t));
 }
 
 static pv_view *wi_routines_view(wi_model *m)
@@ -1252,6 +1263,16 @@ static pv_view *wi_make_data(wi_model *m)
 
 /* ---- the result set */
 
+/* Adds a view to the set with the hooks of its kind of rows. */
+static void wi_add_view(pv_result_set *set, wi_model *m, pv_view *v)
+{
+    pv_set_add_view(set, wi_hook_view(m, v));
+    if (strcmp(v->id, "timeline") == 0)
+        m->timeline = v;
+    else if (strcmp(v->id, "call-trace") == 0)
+        m->call_trace = v;
+}
+
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
 {
     wi_model *m = pv_xcalloc(1, sizeof *m);
@@ -1259,6 +1280,7 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     m->f = f;
     f->loader_data = m;
     f->loader_free = wi_model_destroy;
+    f->hooks = &wi_file_hooks;
     bool defer = o && o->defer_index;
     pv_tl_options to;
     memset(&to, 0, sizeof to);
@@ -1280,105 +1302,105 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     wi_init_stat_columns();
     pv_result_set *set = pv_file_add_set(f, 1, "winIDEA profiler", "winIDEA timeline");
     if (!defer) {
-        pv_set_add_view(set, wi_summary_view(f, m));
-        pv_set_add_view(set, wi_contexts_view(m));
-        pv_set_add_view(set, wi_statistics_view(m));
+        wi_add_view(set, m, wi_summary_view(f, m));
+        wi_add_view(set, m, wi_contexts_view(m));
+        wi_add_view(set, m, wi_statistics_view(m));
     } else {
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_summary, "summary", "Summary",
+        wi_add_view(set, m, wi_lazy_view(m, wi_make_summary, "summary", "Summary",
                                           wi_summary_columns, SUMMARY_COLUMNS, NULL, 0));
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
+        wi_add_view(set, m, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
                                           wi_context_columns, CTX_COLUMNS, NULL, 0));
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
+        wi_add_view(set, m, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
                                           wi_stat_columns, ST_COLUMNS, wi_statistics_details,
                                           PV_ARRAY_LEN(wi_statistics_details)));
     }
-    pv_set_add_view(set, wi_statistics_exported_view(m));
-    pv_set_add_view(set, wi_timeline_view(m));
-    pv_set_add_view(set, wi_call_trace_view(m));
+    wi_add_view(set, m, wi_statistics_exported_view(m));
+    wi_add_view(set, m, wi_timeline_view(m));
+    wi_add_view(set, m, wi_call_trace_view(m));
     if (!defer) {
-        pv_set_add_view(set, wi_routines_view(m));
-        pv_set_add_view(set, wi_lines_view(m));
-        pv_set_add_view(set, wi_data_view(m));
+        wi_add_view(set, m, wi_routines_view(m));
+        wi_add_view(set, m, wi_lines_view(m));
+        wi_add_view(set, m, wi_data_view(m));
     } else {
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_routines, "routines", "Routines",
+        wi_add_view(set, m, wi_lazy_view(m, wi_make_routines, "routines", "Routines",
                                           wi_routine_columns, RT_COLUMNS, wi_routine_details,
                                           PV_ARRAY_LEN(wi_routine_details)));
-        pv_set_add_view(set, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
+        wi_add_view(set, m, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
                                           LINE_COLUMNS, NULL, 0));
-        pv_set_add_view(set,
+        wi_add_view(set, m,
                         wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns, DATA_COLUMNS,
                                      wi_data_details, PV_ARRAY_LEN(wi_data_details)));
     }
     return PV_LOAD_OK;
 }
 
-const pv_wi_data *pv_wi_file_data(const pv_file *f)
+/* ---- capability hooks (profview/hooks.h, docs/winidea-model.md "What the
+ * viewer asks the model"): every view of the set carries the hooks of its
+ * kind of rows, with the model as hook_ctx. */
+
+static bool wi_model_ready(const wi_model *m)
 {
-    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
-        return NULL;
-    return ((const wi_model *)f->loader_data)->d;
+    return m && m->indexed && m->ix.complete;
 }
 
-const pv_timeline_index *pv_wi_file_index(const pv_file *f)
+/* A view's model (its hook_ctx). */
+static wi_model *wi_view_model(const pv_view *v)
 {
-    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
-        return NULL;
-    return &((const wi_model *)f->loader_data)->ix;
+    return v->hook_ctx;
 }
 
-static wi_model *wi_model_of(const pv_file *f)
+/* The int in column 0 (the `id` of every winIDEA view) of a row. */
+static bool wi_row_id(const pv_view *v, size_t row, int64_t *id)
 {
-    if (!f || f->loader_free != wi_model_destroy || !f->loader_data)
-        return NULL;
-    return f->loader_data;
+    pv_cell c;
+    pv_view_cell(v, row, 0, &c);
+    *id = c.v.i;
+    return c.present && (c.type == PV_TYPE_INT || c.type == PV_TYPE_TIME);
 }
 
-bool pv_wi_file_index_step(pv_file *f, size_t events)
+/* The timeline row of event i, or PV_NO_ROW outside the window. */
+static bool wi_timeline_ref(const wi_model *m, size_t i, pv_row_ref *out)
 {
-    wi_model *m = wi_model_of(f);
-    if (!m || !m->indexed || m->ix.complete || m->failed)
-        return true;
-    m->stepped = true;
-    int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
-    if (r < 0)
-        m->failed = true;
-    return r != 0;
-}
-
-bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
-{
-    const wi_model *m = wi_model_of(f);
-    bool complete = !m || !m->indexed || m->ix.complete || m->failed;
-    *done = m && m->indexed ? m->ix.indexed : 0;
-    *total = m && m->indexed ? m->ix.event_count : 0;
-    if (complete)
-        *done = *total;
-    return complete;
-}
-
-bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details)
-{
-    const wi_model *m = wi_model_of(f);
-    if (!m || !m->indexed || m->ix.complete || m->failed)
+    if (!m->timeline || i < m->ix.window_first || i >= m->ix.window_end)
         return false;
-    if (details)
-        return true; /* call stacks, statistics of the area: the whole index */
-    return v->ops == &wi_lazy_ops || v->ops == &wi_call_trace_ops;
+    out->view = m->timeline;
+    out->row = i - m->ix.window_first;
+    return true;
 }
 
-bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v)
+static bool wi_call_ref(const wi_model *m, size_t k, pv_row_ref *out)
 {
-    const wi_model *m = wi_model_of(f);
-    return m && m->indexed && m->ix.complete && !m->ix.time_decreased &&
-           v->ops == &wi_timeline_ops;
-}
-
-bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner)
-{
-    const wi_model *m = wi_model_of(f);
-    if (!m || !m->indexed || !m->ix.complete || event >= m->ix.event_count)
+    if (!m->call_trace || k >= m->ix.call_count)
         return false;
+    out->view = m->call_trace;
+    out->row = k;
+    return true;
+}
+
+/* The first timeline row at or after time t (binary search over the
+ * window's times, as the rows are in file order). */
+static bool wi_timeline_at_time(const wi_model *m, int64_t t, pv_row_ref *out)
+{
     const pv_timeline_index *ix = &m->ix;
+    size_t lo = ix->window_first, hi = ix->window_end;
+    if (!m->timeline || lo >= hi)
+        return false;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (wi_event_time(ix, mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return wi_timeline_ref(m, lo < ix->window_end ? lo : ix->window_end - 1, out);
+}
+
+/* The matching event of an entry (its exit) or an exit (its entry) from the
+ * reconstructed calls (docs/winidea-model.md); false when the call has no
+ * such event (open at the end, entered before the recording) or the event
+ * is neither. */
+static bool wi_event_partner(const pv_timeline_index *ix, size_t event, size_t *partner)
+{
     uint16_t c = ix->event_context[event];
     if (c == PV_TL_NO_CONTEXT)
         return false;
@@ -1410,20 +1432,432 @@ bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner)
     return false;
 }
 
-bool pv_wi_call_events(const pv_file *f, const char *view_id, int64_t id, uint64_t *entry,
-                       uint64_t *exit)
+/* The first event of every area in the window, computed once (one pass
+ * over the index's area of each event). */
+static uint32_t wi_area_first(wi_model *m, uint32_t area)
+{
+    const pv_timeline_index *ix = &m->ix;
+    if (!m->area_first) {
+        m->area_first = pv_xmalloc((ix->area_count ? ix->area_count : 1) * sizeof *m->area_first);
+        for (size_t a = 0; a < ix->area_count; a++)
+            m->area_first[a] = PV_WI_NONE;
+        for (size_t i = ix->window_end; i-- > ix->window_first;)
+            m->area_first[ix->event_area[i]] = (uint32_t)i;
+    }
+    return area < ix->area_count ? m->area_first[area] : PV_WI_NONE;
+}
+
+/* Relations of a call k, shared by every view whose rows are calls. */
+static bool wi_call_related(wi_model *m, size_t k, pv_relation rel, pv_row_ref *out)
+{
+    const pv_timeline_index *ix = &m->ix;
+    bool implicit = (ix->call_entry[k] & PV_TL_IMPLICIT_CALL) != 0;
+    switch (rel) {
+    case PV_REL_TIMELINE:
+        /* A call entered before the recording has no E: the first event
+         * at its entry time (the recording's start). */
+        if (implicit)
+            return wi_timeline_at_time(m, wi_call_entry_time(ix, k), out);
+        return wi_timeline_ref(m, ix->call_entry[k], out);
+    case PV_REL_ENTRY:
+        return !implicit && wi_timeline_ref(m, ix->call_entry[k], out);
+    case PV_REL_EXIT:
+        return ix->call_exit[k] != PV_TL_OPEN && wi_timeline_ref(m, ix->call_exit[k], out);
+    case PV_REL_CALLER:
+        return ix->call_parent[k] != PV_TL_OPEN && wi_call_ref(m, ix->call_parent[k], out);
+    case PV_REL_CALL:
+        return wi_call_ref(m, k, out);
+    case PV_REL_FIRST: {
+        uint32_t first = wi_area_first(m, wi_call_area(ix, k));
+        return first != PV_WI_NONE && wi_timeline_ref(m, first, out);
+    }
+    case PV_REL_PARTNER:
+        break;
+    }
+    return false;
+}
+
+/* Relations of an event i (rows of the timeline and of event lists). */
+static bool wi_event_related(wi_model *m, size_t i, pv_relation rel, pv_row_ref *out)
+{
+    const pv_timeline_index *ix = &m->ix;
+    if (rel == PV_REL_TIMELINE)
+        return wi_timeline_ref(m, i, out);
+    if (rel == PV_REL_FIRST) {
+        uint32_t first = wi_area_first(m, ix->event_area[i]);
+        return first != PV_WI_NONE && wi_timeline_ref(m, first, out);
+    }
+    uint16_t c = ix->event_context[i];
+    uint32_t k = c == PV_TL_NO_CONTEXT ? PV_TL_OPEN : pv_timeline_call_at(ix, c, i);
+    if (k == PV_TL_OPEN)
+        return false;
+    return wi_call_related(m, k, rel, out);
+}
+
+/* ---- the timeline: rows are events im->first + row */
+
+static bool wi_tl_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    const wi_events_impl *im = v->impl;
+    *t = wi_event_time(&im->m->ix, im->first + row);
+    return true;
+}
+
+static bool wi_tl_time_ordered(const pv_view *v)
+{
+    const wi_model *m = wi_view_model(v);
+    return wi_model_ready(m) && !m->ix.time_decreased;
+}
+
+static bool wi_waits_for_index(const pv_view *v, bool details)
+{
+    const wi_model *m = wi_view_model(v);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return false;
+    if (details)
+        return true; /* call stacks, statistics of the area: the whole index */
+    return v->ops == &wi_lazy_ops || v->ops == &wi_call_trace_ops;
+}
+
+static bool wi_tl_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    const wi_events_impl *im = v->impl;
+    wi_model *m = im->m;
+    size_t i = im->first + row;
+    if (rel == PV_REL_TIMELINE)
+        return wi_timeline_ref(m, i, out);
+    if (!wi_model_ready(m))
+        return false;
+    if (rel != PV_REL_PARTNER)
+        return wi_event_related(m, i, rel, out);
+    size_t partner;
+    if (!wi_event_partner(&m->ix, i, &partner) || partner < im->first ||
+        partner - im->first >= im->count)
+        return false;
+    out->view = (pv_view *)v;
+    out->row = partner - im->first;
+    return true;
+}
+
+/* The area key of J / K: the handle (the events of a state variable's
+ * states share it). */
+static bool wi_tl_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    const wi_events_impl *im = v->impl;
+    size_t i = im->first + row;
+    if (i >= im->m->ix.indexed && im->m->stepped)
+        return false;
+    if (i >= im->m->ix.indexed)
+        wi_model_reach(im->m, i + 1);
+    *area = im->m->ix.areas[im->m->ix.event_area[i]].handle;
+    return true;
+}
+
+/* Lanes: the contexts, once the index is complete (docs/tui.md "Lane
+ * strip"); function and line events show their context running. */
+static size_t wi_tl_lane_count(const pv_view *v)
+{
+    const wi_model *m = wi_view_model(v);
+    return wi_model_ready(m) ? m->ix.context_count : 0;
+}
+
+static void wi_tl_lane_name(const pv_view *v, size_t lane, pv_cell *out)
+{
+    const wi_model *m = wi_view_model(v);
+    wi_cell_str(out, pv_tl_context_name(&m->ix, (uint16_t)lane));
+}
+
+static size_t wi_tl_row_lane(const pv_view *v, size_t row)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    size_t i = im->first + row;
+    if (!wi_model_ready(im->m))
+        return PV_NO_ROW;
+    unsigned type = ix->areas[ix->event_area[i]].type;
+    if (type != PV_WI_FUNCTION && type != PV_WI_LINE)
+        return PV_NO_ROW;
+    uint16_t c = ix->event_context[i];
+    return c == PV_TL_NO_CONTEXT ? PV_NO_ROW : c;
+}
+
+static const pv_lane_hooks wi_tl_lanes = {wi_tl_lane_count, wi_tl_lane_name, wi_tl_row_lane};
+
+static const pv_view_hooks wi_timeline_hooks = {
+    .row_time = wi_tl_row_time,
+    .time_ordered = wi_tl_time_ordered,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_tl_related,
+    .row_area = wi_tl_row_area,
+    .lanes = &wi_tl_lanes,
+};
+
+/* ---- event lists (call-events, value-history): `id` is the event */
+
+static bool wi_ev_event(const pv_view *v, size_t row, size_t *event)
+{
+    const wi_model *m = wi_view_model(v);
+    int64_t id;
+    if (!wi_model_ready(m) || !wi_row_id(v, row, &id) || id < 0 ||
+        (uint64_t)id >= m->ix.event_count)
+        return false;
+    *event = (size_t)id;
+    return true;
+}
+
+static bool wi_ev_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    size_t i;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    *t = wi_event_time(&wi_view_model(v)->ix, i);
+    return true;
+}
+
+static bool wi_ev_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    wi_model *m = wi_view_model(v);
+    size_t i, partner;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    if (rel != PV_REL_PARTNER)
+        return wi_event_related(m, i, rel, out);
+    if (!wi_event_partner(&m->ix, i, &partner))
+        return false;
+    /* the partner's row in this list (rows ascend by event) */
+    size_t lo = 0, hi = pv_view_rows(v);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, at;
+        if (wi_ev_event(v, mid, &at) && at < partner)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t at;
+    if (lo >= pv_view_rows(v) || !wi_ev_event(v, lo, &at) || at != partner)
+        return false;
+    out->view = (pv_view *)v;
+    out->row = lo;
+    return true;
+}
+
+static bool wi_ev_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    size_t i;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    const pv_timeline_index *ix = &wi_view_model(v)->ix;
+    *area = ix->areas[ix->event_area[i]].handle;
+    return true;
+}
+
+static const pv_view_hooks wi_events_hooks = {
+    .row_time = wi_ev_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_ev_related,
+    .row_area = wi_ev_row_area,
+};
+
+/* ---- calls (call-trace: row k is call k; area-calls, call-stack-at:
+ * `id` is call k + 1) */
+
+static bool wi_calls_call(const pv_view *v, size_t row, size_t *call)
+{
+    const wi_model *m = wi_view_model(v);
+    if (!wi_model_ready(m))
+        return false;
+    if (v->ops == &wi_call_trace_ops) {
+        *call = row;
+        return row < m->ix.call_count;
+    }
+    int64_t id;
+    if (!wi_row_id(v, row, &id) || id < 1 || (uint64_t)id > m->ix.call_count)
+        return false;
+    *call = (size_t)(id - 1);
+    return true;
+}
+
+static bool wi_calls_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    size_t k;
+    if (!wi_calls_call(v, row, &k))
+        return false;
+    *t = wi_call_entry_time(&wi_view_model(v)->ix, k);
+    return true;
+}
+
+static bool wi_calls_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    size_t k;
+    return wi_calls_call(v, row, &k) && wi_call_related(wi_view_model(v), k, rel, out);
+}
+
+static bool wi_calls_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    size_t k;
+    if (!wi_calls_call(v, row, &k))
+        return false;
+    const pv_timeline_index *ix = &wi_view_model(v)->ix;
+    *area = ix->areas[wi_call_area(ix, k)].handle;
+    return true;
+}
+
+static const pv_view_hooks wi_calls_hooks = {
+    .row_time = wi_calls_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_calls_related,
+    .row_area = wi_calls_row_area,
+};
+
+/* ---- areas: `id` is area + 1 (routines, lines, data, callers, callees),
+ * a statistics row + 1 (statistics, area-statistics) or an exported
+ * statistics row + 1 (statistics-exported) */
+
+typedef enum { WI_ID_AREA, WI_ID_STAT, WI_ID_EXPORTED } wi_id_kind;
+
+static bool wi_area_of(const pv_view *v, size_t row, wi_id_kind kind, uint32_t *area)
+{
+    const wi_model *m = wi_view_model(v);
+    int64_t id;
+    if (!wi_model_ready(m) || !wi_row_id(v, row, &id) || id < 1)
+        return false;
+    size_t i = (size_t)(id - 1);
+    if (kind == WI_ID_AREA) {
+        *area = (uint32_t)i;
+        return i < m->ix.area_count;
+    }
+    if (kind == WI_ID_STAT) {
+        if (i >= m->ix.stat_count)
+            return false;
+        *area = m->ix.stats[i].area;
+        return true;
+    }
+    if (i >= m->d->stat_count)
+        return false;
+    *area = pv_timeline_find_area(&m->ix, m->d->stats[i].handle, m->d->stats[i].value);
+    return *area != PV_WI_NONE;
+}
+
+static bool wi_areas_related(const pv_view *v, size_t row, wi_id_kind kind, pv_relation rel,
+                             pv_row_ref *out)
+{
+    uint32_t area;
+    if ((rel != PV_REL_FIRST && rel != PV_REL_TIMELINE) || !wi_area_of(v, row, kind, &area))
+        return false;
+    uint32_t first = wi_area_first(wi_view_model(v), area);
+    return first != PV_WI_NONE && wi_timeline_ref(wi_view_model(v), first, out);
+}
+
+static bool wi_areas_row_area(const pv_view *v, size_t row, wi_id_kind kind, uint64_t *key)
+{
+    uint32_t area;
+    if (!wi_area_of(v, row, kind, &area))
+        return false;
+    *key = wi_view_model(v)->ix.areas[area].handle;
+    return true;
+}
+
+#define WI_AREA_HOOKS(name, kind)                                                                 \
+    static bool name##_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)    \
+    {                                                                                             \
+        return wi_areas_related(v, row, kind, rel, out);                                          \
+    }                                                                                             \
+    static bool name##_row_area(const pv_view *v, size_t row, uint64_t *key)                      \
+    {                                                                                             \
+        return wi_areas_row_area(v, row, kind, key);                                              \
+    }                                                                                             \
+    static const pv_view_hooks name = {                                                           \
+        .waits_for_index = wi_waits_for_index,                                                    \
+        .related = name##_related,                                                                \
+        .row_area = name##_row_area,                                                              \
+    };
+WI_AREA_HOOKS(wi_area_hooks, WI_ID_AREA)
+WI_AREA_HOOKS(wi_stat_hooks, WI_ID_STAT)
+WI_AREA_HOOKS(wi_exported_hooks, WI_ID_EXPORTED)
+#undef WI_AREA_HOOKS
+
+/* summary, contexts: they only wait for the index. */
+static const pv_view_hooks wi_plain_hooks = {.waits_for_index = wi_waits_for_index};
+
+static pv_view *wi_hooked(wi_model *m, pv_view *v, const pv_view_hooks *hooks)
+{
+    if (v) {
+        v->hooks = hooks;
+        v->hook_ctx = m;
+    }
+    return v;
+}
+
+/* The hooks of a view by its id (the set's views and their details). */
+static pv_view *wi_hook_view(wi_model *m, pv_view *v)
+{
+    static const struct {
+        const char *id;
+        const pv_view_hooks *hooks;
+    } kinds[] = {
+        {"timeline", &wi_timeline_hooks},   {"call-trace", &wi_calls_hooks},
+        {"area-calls", &wi_calls_hooks},    {"call-stack-at", &wi_calls_hooks},
+        {"call-events", &wi_events_hooks},  {"value-history", &wi_events_hooks},
+        {"routines", &wi_area_hooks},       {"lines", &wi_area_hooks},
+        {"data", &wi_area_hooks},           {"callers", &wi_area_hooks},
+        {"callees", &wi_area_hooks},        {"statistics", &wi_stat_hooks},
+        {"area-statistics", &wi_stat_hooks}, {"statistics-exported", &wi_exported_hooks},
+    };
+    if (!v)
+        return NULL;
+    for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++)
+        if (strcmp(v->id, kinds[k].id) == 0)
+            return wi_hooked(m, v, kinds[k].hooks);
+    return wi_hooked(m, v, &wi_plain_hooks);
+}
+
+/* ---- file hooks */
+
+static wi_model *wi_model_of(const pv_file *f)
+{
+    if (!f || f->hooks != &wi_file_hooks || !f->loader_data)
+        return NULL;
+    return f->loader_data;
+}
+
+static bool wi_file_index_step(pv_file *f, size_t events)
+{
+    wi_model *m = wi_model_of(f);
+    if (!m || !m->indexed || m->ix.complete || m->failed)
+        return true;
+    m->stepped = true;
+    int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
+    if (r < 0)
+        m->failed = true;
+    return r != 0;
+}
+
+static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
 {
     const wi_model *m = wi_model_of(f);
-    if (!m || !m->indexed || !m->ix.complete || id < 1 || (uint64_t)id > m->ix.call_count)
-        return false;
-    if (strcmp(view_id, "call-trace") != 0 && strcmp(view_id, "area-calls") != 0 &&
-        strcmp(view_id, "call-stack-at") != 0)
-        return false; /* their ids are call index + 1 */
-    size_t k = (size_t)(id - 1);
-    uint32_t in = m->ix.call_entry[k];
-    if (in & PV_TL_IMPLICIT_CALL)
-        return false;
-    *entry = in;
-    *exit = m->ix.call_exit[k] == PV_TL_OPEN ? UINT64_MAX : m->ix.call_exit[k];
-    return true;
+    bool complete = !m || !m->indexed || m->ix.complete || m->failed;
+    *done = m && m->indexed ? m->ix.indexed : 0;
+    *total = m && m->indexed ? m->ix.event_count : 0;
+    if (complete)
+        *done = *total;
+    return complete;
+}
+
+static const pv_file_hooks wi_file_hooks = {
+    .index_step = wi_file_index_step,
+    .index_progress = wi_file_index_progress,
+    .range_view = "statistics",
+};
+
+
+const pv_wi_data *pv_wi_file_data(const pv_file *f)
+{
+    const wi_model *m = wi_model_of(f);
+    return m ? m->d : NULL;
+}
+
+const pv_timeline_index *pv_wi_file_index(const pv_file *f)
+{
+    const wi_model *m = wi_model_of(f);
+    return m ? &m->ix : NULL;
 }

@@ -236,44 +236,17 @@ pv_wi_stat_row *pv_wi_add_stat(pv_wi_data *d);
  * Implemented by the timeline model (src/formats/winidea/views.c). */
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o);
 /* The raw data of a file that pv_wi_build loaded (f->loader_data holds the
- * indexed model around it), or NULL for a file of another format. */
+ * indexed model around it; the file's hooks say it is one), or NULL for a
+ * file of another format. */
 const pv_wi_data *pv_wi_file_data(const pv_file *f);
 /* The timeline index of such a file (complete unless the load deferred it:
  * pv_load_options.defer_index), or NULL. */
 struct pv_timeline_index;
 const struct pv_timeline_index *pv_wi_file_index(const pv_file *f);
 
-/* Indexing in slices, for an interactive viewer (docs/tui.md): after a load
- * with defer_index, each call indexes up to `events` more events; the call
- * that reaches the end also computes calls and statistics.  Returns true
- * once nothing is left to do (also for a file without an index).  From the
- * first call on, reading a `timeline` row that is not indexed yet never
- * indexes: it gives the record's own columns (index, time, event) and the
- * others absent.  Single-threaded: call it from the thread that reads the
- * views. */
-bool pv_wi_file_index_step(pv_file *f, size_t events);
-/* Events indexed so far and in all; true when the index is complete (or
- * the file has none: then both are 0). */
-bool pv_wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total);
-/* True when reading `v` (a view of f; with `details`: opening its detail
- * views) would first finish the index: the views built from the whole index
- * (summary, contexts, statistics, call-trace, routines, lines, data) and
- * every detail view, until the index is complete. */
-bool pv_wi_view_waits_for_index(const pv_file *f, const pv_view *v, bool details);
-/* True when `v` is f's `timeline` view, its index is complete and no event is
- * earlier than the one before it: its rows (and any filtered subset of them,
- * in view order) are in time order, so a time can be found by binary search. */
-bool pv_wi_view_time_ordered(const pv_file *f, const pv_view *v);
-/* The matching event of a function entry (E: its exit) or exit (X: its
- * entry) from the reconstructed calls (docs/formats.md §3); false when the index
- * is not complete, the call has no such event (open at the end, entered
- * before the recording) or `event` is neither. */
-bool pv_wi_event_partner(const pv_file *f, uint64_t event, uint64_t *partner);
-/* The entry and exit event of the call `id` of a row of the views whose ids
- * are call numbers (`call-trace`, `area-calls`, `call-stack-at`); exit is
- * UINT64_MAX for a call open at the end.  False for implicit calls (entered
- * before the recording), other views or an incomplete index. */
-bool pv_wi_call_events(const pv_file *f, const char *view_id, int64_t id, uint64_t *entry,
-                       uint64_t *exit);
+/* What the viewer asks of the model (index in steps, time of a row,
+ * related rows, lanes) goes through the capability hooks that pv_wi_build
+ * sets on the file and its views (profview/hooks.h, docs/winidea-model.md
+ * "What the viewer asks the model"). */
 
 #endif

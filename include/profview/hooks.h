@@ -1,0 +1,133 @@
+/*
+ * hooks.h - optional capabilities that a format gives its files and views
+ * (docs/model.md "Capability hooks").
+ *
+ * The viewer, the command line and the exporters know no format: what a
+ * format can do beyond rows and cells (index in steps, put rows on a time
+ * axis, relate an event to its call, say what runs when) it offers through
+ * these small vtables.  A NULL table or a NULL function means "not
+ * supported"; the accessors below answer for that case, so a consumer calls
+ * them on any view of any format.  A format sets the tables on the files
+ * and views it builds (pv_file.hooks, pv_view.hooks and pv_view.hook_ctx).
+ *
+ * Every hook is called from the thread that reads the file's views and
+ * never blocks for long: a hook that would need work it has not done yet
+ * (an index being built in steps) answers "not now" (false, 0) instead.
+ */
+#ifndef PROFVIEW_HOOKS_H
+#define PROFVIEW_HOOKS_H
+
+#include "profview/model.h"
+
+/* ---- file hooks */
+
+struct pv_file_hooks {
+    /* Indexes about `budget` more units of work (events, calls) of a file
+     * loaded with pv_load_options.defer_index.  Returns true once nothing is
+     * left to do (complete, or failed: the views then stay as they are).
+     * From the first call on, reading a view never indexes by itself: rows
+     * not indexed yet show what is known without the index, and the views
+     * that need the whole index say so (waits_for_index). */
+    bool (*index_step)(pv_file *f, size_t budget);
+    /* Units indexed so far and in all; true when nothing is left to index
+     * (then *done == *total). */
+    bool (*index_progress)(const pv_file *f, uint64_t *done, uint64_t *total);
+    /* The id of the view that a load with pv_load_options.has_from/has_to
+     * computes over that time window only (the statistics between two
+     * times, `:stats`), or NULL when the format has none. */
+    const char *range_view;
+};
+
+/* ---- view hooks */
+
+/* Rows related to a row (pv_view_hooks.related). */
+typedef enum pv_relation {
+    /* The other end of the row's call: an entry event's exit event, an exit
+     * event's entry event (in the same view). */
+    PV_REL_PARTNER,
+    /* The call that called the row's call (its parent in the call tree). */
+    PV_REL_CALLER,
+    /* The call an event belongs to (the innermost call open at it), as a
+     * row of the result set's call tree. */
+    PV_REL_CALL,
+    /* The entry / exit event of the row's call (a call, or an event's call)
+     * as a row of the result set's timeline. */
+    PV_REL_ENTRY,
+    PV_REL_EXIT,
+    /* The first event (or call) of the row's area (routine, variable). */
+    PV_REL_FIRST,
+    /* Where the row is on the result set's timeline (the view of its events
+     * or calls in the order they happened): an event itself, a call its
+     * entry, an area its first event (`t` in the viewer). */
+    PV_REL_TIMELINE,
+} pv_relation;
+
+/* A row of a view of the same result set: `view` is one of the views of
+ * the set (or `v` itself), never a view the caller must free. */
+typedef struct pv_row_ref {
+    pv_view *view;
+    size_t row;
+} pv_row_ref;
+
+/* Lanes: what runs when (the viewer's lane strip).  A lane is something
+ * that runs over time: a context (task, core), a thread.  Rows of the view
+ * belong to a lane when they show it running (an event of a function, a
+ * call).  Further kinds of lanes (an area pinned by the user, the value of
+ * a variable over time: docs/model.md) extend this table. */
+typedef struct pv_lane_hooks {
+    /* Lanes, in the order to draw them; 0 when they are not known yet. */
+    size_t (*count)(const pv_view *v);
+    /* The name of lane `lane` (< count) as a STRING cell, valid until the
+     * view changes. */
+    void (*name)(const pv_view *v, size_t lane, pv_cell *out);
+    /* The lane that row `row` shows running, or PV_NO_ROW (the row is no
+     * activity of a lane: a data write, a group node). */
+    size_t (*row_lane)(const pv_view *v, size_t row);
+} pv_lane_hooks;
+
+struct pv_view_hooks {
+    /* The time of a row in ns (an event's time, a call's entry), false when
+     * the row has none.  Views with this hook have a time axis: markers,
+     * `:goto TIME`, the lane strip's span. */
+    bool (*row_time)(const pv_view *v, size_t row, int64_t *t);
+    /* True when the view's rows are in time order now (row_time never
+     * decreases from a row to the next), so that any subset of them in view
+     * order is too and a time is found by binary search. */
+    bool (*time_ordered)(const pv_view *v);
+    /* True when reading the view (with `details`: opening its detail views)
+     * would first wait for the file's index to be complete; the viewer then
+     * says "indexing" instead of reading it. */
+    bool (*waits_for_index)(const pv_view *v, bool details);
+    /* The row related to `row` by `rel` (above); false when there is none
+     * or it is not known now (index incomplete). */
+    bool (*related)(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out);
+    /* A key of the row's area (routine, variable: what `J` / `K` step
+     * through): rows with equal keys are of the same area.  False when the
+     * row has no area. */
+    bool (*row_area)(const pv_view *v, size_t row, uint64_t *area);
+    const pv_lane_hooks *lanes;
+};
+
+/* ---- accessors: every consumer uses these; they answer "not supported"
+ * (false, 0, NULL) when a hook is missing. */
+
+/* True when nothing is left to index (also for a file without the hook). */
+bool pv_file_index_step(pv_file *f, size_t budget);
+/* *done and *total (0 and 0 without the hook); true when complete. */
+bool pv_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total);
+/* pv_file_hooks.range_view, or NULL. */
+const char *pv_file_range_view(const pv_file *f);
+
+bool pv_view_has_time(const pv_view *v);
+bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);
+bool pv_view_time_ordered(const pv_view *v);
+bool pv_view_waits_for_index(const pv_view *v, bool details);
+bool pv_view_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out);
+bool pv_view_row_area(const pv_view *v, size_t row, uint64_t *area);
+bool pv_view_has_lanes(const pv_view *v);
+size_t pv_view_lane_count(const pv_view *v);
+/* An absent STRING cell when the lane has no name. */
+void pv_view_lane_name(const pv_view *v, size_t lane, pv_cell *out);
+size_t pv_view_row_lane(const pv_view *v, size_t row);
+
+#endif

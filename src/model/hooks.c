@@ -1,0 +1,91 @@
+/* hooks.c - the accessors of the optional capability hooks
+ * (profview/hooks.h, docs/model.md): each answers "not supported" when the
+ * format did not give the hook. */
+#include "profview/hooks.h"
+
+bool pv_file_index_step(pv_file *f, size_t budget)
+{
+    if (!f || !f->hooks || !f->hooks->index_step)
+        return true;
+    return f->hooks->index_step(f, budget ? budget : 1);
+}
+
+bool pv_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
+{
+    *done = *total = 0;
+    if (!f || !f->hooks || !f->hooks->index_progress)
+        return true;
+    return f->hooks->index_progress(f, done, total);
+}
+
+const char *pv_file_range_view(const pv_file *f)
+{
+    return f && f->hooks ? f->hooks->range_view : NULL;
+}
+
+bool pv_view_has_time(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->row_time;
+}
+
+bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    if (!pv_view_has_time(v) || row >= pv_view_rows(v))
+        return false;
+    return v->hooks->row_time(v, row, t);
+}
+
+bool pv_view_time_ordered(const pv_view *v)
+{
+    return pv_view_has_time(v) && v->hooks->time_ordered && v->hooks->time_ordered(v);
+}
+
+bool pv_view_waits_for_index(const pv_view *v, bool details)
+{
+    return v && v->hooks && v->hooks->waits_for_index && v->hooks->waits_for_index(v, details);
+}
+
+bool pv_view_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    if (!v || !v->hooks || !v->hooks->related || row >= pv_view_rows(v))
+        return false;
+    out->view = NULL;
+    out->row = PV_NO_ROW;
+    return v->hooks->related(v, row, rel, out) && out->view && out->row != PV_NO_ROW &&
+           out->row < pv_view_rows(out->view);
+}
+
+bool pv_view_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    if (!v || !v->hooks || !v->hooks->row_area || row >= pv_view_rows(v))
+        return false;
+    return v->hooks->row_area(v, row, area);
+}
+
+bool pv_view_has_lanes(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->lanes && v->hooks->lanes->count &&
+           v->hooks->lanes->name && v->hooks->lanes->row_lane;
+}
+
+size_t pv_view_lane_count(const pv_view *v)
+{
+    return pv_view_has_lanes(v) ? v->hooks->lanes->count(v) : 0;
+}
+
+void pv_view_lane_name(const pv_view *v, size_t lane, pv_cell *out)
+{
+    out->type = PV_TYPE_STRING;
+    out->present = false;
+    out->v.s.ptr = "";
+    out->v.s.len = 0;
+    if (lane < pv_view_lane_count(v))
+        v->hooks->lanes->name(v, lane, out);
+}
+
+size_t pv_view_row_lane(const pv_view *v, size_t row)
+{
+    if (!pv_view_has_lanes(v) || row >= pv_view_rows(v))
+        return PV_NO_ROW;
+    return v->hooks->lanes->row_lane(v, row);
+}
