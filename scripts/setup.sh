@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential clang libclang-rt-dev cmake pkg-config libncurses-dev libsqlite3-dev libyaml-dev
-          libcmocka-dev tmux sqlite3 ncurses-term locales)
+          libcmocka-dev tmux sqlite3 ncurses-term locales python3)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -25,9 +25,13 @@ enum {
     X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json")                                 \
+    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json; export: text1, bin or sqlite")   \
+    X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
+    X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
+    X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
+    X(FORCE, "force", NULL, "export: replace OUT when it exists (never an input file)")           \
     X(INPUT_FORMAT, "input-format", "NAME", "read the files as this format (skip detection)")     \
-    X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version")             \
+    X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
@@ -57,6 +61,7 @@ static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a-
 int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
+int pv_cmd_export(const pv_cli_args *a);
 
 /* Loads every file of the command; prints errors to stderr.  Returns NULL
  * (after printing) when a file could not be loaded. */

@@ -34,6 +34,11 @@ static const struct {
      "                [--filter EXPR] [--sort COL[:desc][,COL...]] [--columns C1,C2,...]\n"
      "                [--from TIME] [--to TIME] [--limit N] [--format tsv|csv|json]",
      pv_cmd_cat},
+    {"export",
+     "profview export FILE --format text1|bin|sqlite -o OUT [--bin-version 1.0|1.1]\n"
+     "                [--view ID] [--filter EXPR] [--from TIME] [--to TIME] [--context NAME]\n"
+     "                [--areas GLOB] [--profile FILE] [--force] [--instance N]",
+     pv_cmd_export},
 };
 
 static void pv_print_help(FILE *fp)
@@ -111,15 +116,14 @@ static int pv_run(int argc, char **argv)
     pv_cli_args args;
     memset(&args, 0, sizeof args);
 
-    struct option long_options[PV_OPT_COUNT + 2];
+    struct option long_options[PV_OPT_COUNT + 1];
     for (size_t i = 0; i < PV_OPT_COUNT; i++) {
         long_options[i].name = pv_option_info[i].name;
         long_options[i].has_arg = pv_option_info[i].arg ? required_argument : no_argument;
         long_options[i].flag = NULL;
         long_options[i].val = 1000 + (int)i;
     }
-    long_options[PV_OPT_COUNT] = (struct option){"output", required_argument, NULL, 'o'};
-    long_options[PV_OPT_COUNT + 1] = (struct option){NULL, 0, NULL, 0};
+    long_options[PV_OPT_COUNT] = (struct option){NULL, 0, NULL, 0};
 
     int first = 1;
     if (argc > 1) {
@@ -135,9 +139,11 @@ static int pv_run(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(sub_argc, sub_argv, ":h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(sub_argc, sub_argv, ":ho:", long_options, NULL)) != -1) {
         if (c == 'h') {
             args.values[PV_OPT_HELP] = "";
+        } else if (c == 'o') {
+            args.values[PV_OPT_OUTPUT] = optarg;
         } else if (c >= 1000 && c < 1000 + PV_OPT_COUNT) {
             args.values[c - 1000] = optarg ? optarg : "";
         } else if (c == ':') {

@@ -240,6 +240,12 @@ void aq_build_trace(aq_ctx *c);
 void aq_build_objects(aq_ctx *c, aq_profiler p);
 /* A `threads` view (FT/RS/RC THREADS). */
 void aq_build_threads(aq_ctx *c, aq_table_id table);
+/* The format's export hook (pv_file.export, export.h): AQTime's own schema
+ * from the rows in memory (aqtime_export.c, docs/export.md). */
+struct pv_export_request;
+struct pv_export_target;
+int pv_aq_export(const pv_file *f, const struct pv_export_request *r,
+                 struct pv_export_target *t, pv_diag *err);
 /* Adds a warning about the file, naming it. */
 void aq_warn(aq_ctx *c, const char *fmt, ...) PV_PRINTF(2, 3);
 

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "aqtime.h"
+#include "profview/hooks.h"
 
 static const struct {
     const char *name;
@@ -933,6 +934,9 @@ static int aq_cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What an AQTime file can do beyond its views: its own exports. */
+static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
+
 static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
 {
     (void)o;
@@ -956,6 +960,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     }
     f->loader_data = a;
     f->loader_free = aq_db_free;
+    f->hooks = &aq_file_hooks;
     if (!aq_find_tables(f, db, a)) {
         sqlite3_close(db);
         return PV_LOAD_ERROR;

@@ -411,6 +411,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_grid_init(&a->grid, utf8);
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
+    pv_buf_init(&a->exp_path);
     pv_buf_init(&a->range_errors);
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
@@ -477,6 +478,7 @@ void pv_app_free(pv_app *a)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
     pv_buf_free(&a->load_errors);
+    pv_buf_free(&a->exp_path);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
     pthread_cond_destroy(&a->cond);

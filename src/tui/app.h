@@ -52,6 +52,13 @@ void pv_app_mouse(pv_app *a, int y, int x, int button);
 /* Cancels long work (Ctrl-C while loading); returns true if there was any. */
 bool pv_app_cancel(pv_app *a);
 void pv_app_resize(pv_app *a, int width, int height);
+/* An export runs on the UI thread: every few thousand rows it calls
+ * pump(user), which the terminal driver uses to draw a frame (the status
+ * bar shows the progress) and to read Ctrl-C (pv_app_export_interrupt). */
+void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user);
+/* True while an export runs; pv_app_export_interrupt cancels it. */
+bool pv_app_exporting(const pv_app *a);
+void pv_app_export_interrupt(pv_app *a);
 /* Draws everything into the grid. */
 const pv_grid *pv_app_draw(pv_app *a);
 /* Where the terminal cursor belongs (the prompt), or false to hide it. */

@@ -13,8 +13,8 @@
 
 /* ---- the prompt: readline-style editing, history, completion */
 
-const char *const pv_app_commands[] = {"filter", "sort", "goto", "range", "stats", "columns",
-                                       "theme",  "set",  "open", "help",  "quit"};
+const char *const pv_app_commands[] = {"filter", "sort",   "goto", "range", "stats", "columns",
+                                       "export", "theme",  "set",  "open",  "help",  "quit"};
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
@@ -22,6 +22,7 @@ const char *const pv_app_command_help[] = {
     "range            filter the report to the time between markers A and B",
     "stats [off]      Details: the statistics between markers A and B (off: hide)",
     "columns C1,C2,...  show these columns",
+    "export FORMAT PATH  text1|bin|sqlite: what e would export, without the dialog",
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
     "open FILE        load another file",
@@ -642,6 +643,8 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
         } else {
             pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
         }
+    } else if (strcmp(word, "export") == 0) {
+        pv_app_export_command(a, arg);
     } else if (strcmp(word, "open") == 0) {
         if (!arg[0])
             pv_app_message(a, true, ":open FILE");
@@ -849,6 +852,10 @@ static void pv_app_history_step(pv_app *a, bool back)
 
 static void pv_app_overlay_key(pv_app *a, int key)
 {
+    if (a->overlay == PV_OVERLAY_EXPORT) {
+        pv_app_export_key(a, key);
+        return;
+    }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
     if (a->overlay == PV_OVERLAY_HELP) {
         if (act == PV_ACT_DOWN)
@@ -1115,6 +1122,9 @@ void pv_app_key(pv_app *a, int key)
         break;
     case PV_ACT_MATCH_CALL:
         pv_app_match_call(a);
+        break;
+    case PV_ACT_EXPORT:
+        pv_app_export_open(a);
         break;
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");

@@ -1,6 +1,7 @@
 /* app_internal.h - the viewer's state, shared by app.c (loading, where the
- * Report is), app_draw.c (panes into the grid) and app_input.c (keys,
- * prompt, commands, mouse).  Not an API: only these three include it. */
+ * Report is), app_draw.c (panes into the grid), app_input.c (keys,
+ * prompt, commands, mouse) and app_export.c (the export dialog).  Not an
+ * API: only these four include it. */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
@@ -14,7 +15,15 @@
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
-enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT };
+enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
+/* What the export dialog exports (docs/tui.md). */
+enum {
+    PV_EXPORT_WHAT_ROWS,
+    PV_EXPORT_WHAT_SET,
+    PV_EXPORT_WHAT_MARKERS,
+    PV_EXPORT_WHAT_CONTEXT,
+    PV_EXPORT_WHAT_COUNT
+};
 
 #define PV_PROMPT_HISTORY 50
 #define PV_MAX_SHOWN 256
@@ -167,6 +176,22 @@ struct pv_app {
     pv_file *range_file;              /* the adopted window, with its report */
     pv_report range_rep;
     bool range_open;
+
+    /* The export dialog (app_export.c). */
+    int exp_format;        /* pv_export_format */
+    int exp_what;          /* PV_EXPORT_WHAT_* */
+    int exp_field;         /* 0 format, 1 what, 2 path */
+    pv_buf exp_path;
+    size_t exp_path_pos;
+    bool exp_confirm;      /* the path exists: Enter replaces it, Esc keeps it */
+    bool exp_running;      /* the status bar shows the export's progress */
+    volatile int exp_cancel;
+    uint64_t exp_done, exp_total;
+    double exp_start;
+    /* Set by the terminal driver: shows a frame and reads Ctrl-C while an
+     * export runs (the export runs on this thread). */
+    void (*exp_pump)(void *user);
+    void *exp_pump_user;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -213,6 +238,12 @@ bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
  * 34% 25 M events/s ETA 1.4 s"); empty when nothing is indexed. */
 void pv_app_index_text(const pv_app *a, char *out, size_t size);
+
+/* app_export.c */
+extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
+void pv_app_export_open(pv_app *a);
+void pv_app_export_key(pv_app *a, int key);
+void pv_app_export_command(pv_app *a, const char *arg);
 
 /* app_input.c */
 extern const char *const pv_app_commands[];

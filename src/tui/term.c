@@ -211,6 +211,31 @@ static double pv_term_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* While an export runs on the UI thread: a frame every 0.1 s (its progress
+ * in the status bar) and Ctrl-C cancels it; other keys wait. */
+typedef struct pv_term_pump_ctx {
+    pv_app *app;
+    bool color;
+    double last;
+} pv_term_pump_ctx;
+
+static void pv_term_pump(void *user)
+{
+    pv_term_pump_ctx *p = user;
+    double now = pv_term_now();
+    if (now - p->last < 0.1)
+        return;
+    p->last = now;
+    pv_term_show(p->app, p->color);
+    timeout(0);
+    wint_t wc;
+    int rc;
+    while ((rc = get_wch(&wc)) != ERR) {
+        if (rc != KEY_CODE_YES && wc == PV_KEY_CTRL('c'))
+            pv_app_export_interrupt(p->app);
+    }
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -246,6 +271,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
     bool changed;
     pv_term_apply_theme(pv_app_theme(app, &changed), color);
     pv_app_resize(app, COLS, LINES);
+    pv_term_pump_ctx pump = {app, color, 0};
+    pv_app_set_export_pump(app, pv_term_pump, &pump);
     while (!pv_app_done(app)) {
         pv_app_poll(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)

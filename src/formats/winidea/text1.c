@@ -549,6 +549,10 @@ static pv_wi_raw_section *text1_section_add(pv_wi_data *d, const char *header, s
     memset(s, 0, sizeof *s);
     s->header = pv_xstrndup(header, n);
     s->known = known;
+    s->first_context = d->context_count;
+    s->first_area = d->area_count;
+    s->first_stat = d->stat_count;
+    s->first_event = d->timeline.count;
     return s;
 }
 
@@ -1507,8 +1511,11 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
         const char *b = line_end;
         while (b > a && (b[-1] == '\r' || text1_is_blank(b[-1])))
             b--;
-        if (a == b)
+        if (a == b) {
+            if (d->section_count > 0)
+                d->sections[d->section_count - 1].blank_after++;
             continue;
+        }
         size_t n = (size_t)(b - a);
         if (a[0] == '*' && n >= 2 && text1_is_blank(a[1])) {
             text1_begin_section(&p, a, n);

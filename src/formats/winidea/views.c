@@ -1847,6 +1847,7 @@ static const pv_file_hooks wi_file_hooks = {
     .index_step = wi_file_index_step,
     .index_progress = wi_file_index_progress,
     .range_view = "statistics",
+    .export = pv_wi_export,
 };
 
 

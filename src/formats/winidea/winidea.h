@@ -201,6 +201,11 @@ typedef struct pv_wi_raw_section {
     size_t line_count;
     size_t line_cap;
     bool known;   /* false: unknown section, kept opaque */
+    /* The entries the section read start at these indices of d->contexts,
+     * d->areas, d->stats and d->timeline; they end where the next section's
+     * start (or at the count): an export writes them back under this header. */
+    size_t first_context, first_area, first_stat, first_event;
+    size_t blank_after; /* blank lines read in the section (written back after it) */
 } pv_wi_raw_section;
 
 typedef struct pv_wi_data {
@@ -243,6 +248,14 @@ const pv_wi_data *pv_wi_file_data(const pv_file *f);
  * pv_load_options.defer_index), or NULL. */
 struct pv_timeline_index;
 const struct pv_timeline_index *pv_wi_file_index(const pv_file *f);
+
+/* The format's export hook (pv_file_hooks.export, export.h): Text1 and BIN
+ * from the raw data and the index (src/formats/winidea/export.c,
+ * docs/export.md). */
+struct pv_export_request;
+struct pv_export_target;
+int pv_wi_export(const pv_file *f, const struct pv_export_request *r,
+                 struct pv_export_target *t, pv_diag *err);
 
 /* What the viewer asks of the model (index in steps, time of a row,
  * related rows, lanes) goes through the capability hooks that pv_wi_build

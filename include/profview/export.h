@@ -1,0 +1,149 @@
+/*
+ * export.h - writing what is shown to Text1, BIN or SQLite (docs/export.md).
+ *
+ * The generic part (src/export/) owns the output files: each is written as
+ * a temporary file in the target's directory and renamed into place only
+ * when the whole export succeeded; an existing file is replaced only when
+ * asked (force); an input file is never written.  On any error or a cancel
+ * every temporary file is removed, so nothing is left behind.
+ *
+ * What goes into the files is decided by the request and read from the
+ * model: the profview SQLite schema from the views (src/export/sqlite.c),
+ * format-specific files (winIDEA Text1/BIN, AQTime's own SQLite schema)
+ * through the file-level export hook a loader puts in its pv_file_hooks
+ * (hooks.h).
+ */
+#ifndef PROFVIEW_EXPORT_H
+#define PROFVIEW_EXPORT_H
+
+#include <stdio.h>
+
+#include "profview/model.h"
+
+typedef enum pv_export_format {
+    PV_EXPORT_TEXT1,
+    PV_EXPORT_BIN,
+    PV_EXPORT_SQLITE,
+} pv_export_format;
+
+/* "text1", "bin", "sqlite" -> format; false for anything else. */
+bool pv_export_format_parse(const char *name, pv_export_format *out);
+const char *pv_export_format_name(pv_export_format f);
+
+/* What to export.  The time window is the one the file was loaded with
+ * (pv_load_options.from/to): the views and statistics already are over it. */
+typedef struct pv_export_request {
+    pv_export_format format;
+    int bin_version;       /* BIN: 10 or 11; 0 = the source's version (1.1 without one) */
+    int64_t instance;      /* result set INST_ID; < 0: every result set of the file */
+    const char *view_id;   /* NULL: whole result sets; else only this view's rows */
+    const char *filter;    /* filter expression over that view (or the timeline), or NULL */
+    const size_t *rows;    /* with view_id: exactly these rows of the view (the viewer's
+                              filtered rows, in view order), or NULL */
+    size_t row_count;
+    bool has_from, has_to; /* timelines (Text1/BIN): a window of its own, inclusive, on top
+                              of the one the file was loaded with (the viewer's markers) */
+    int64_t from, to;
+    const char *context;   /* only this context (timelines) / thread, or NULL */
+    const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
+    const char *profile;   /* Text1: a YAML export profile, or NULL for the default */
+    pv_progress progress;
+} pv_export_request;
+
+void pv_export_request_init(pv_export_request *r);
+
+/* True when the request selects less than the whole result set(s). */
+bool pv_export_request_restricted(const pv_export_request *r);
+
+typedef enum pv_export_status {
+    PV_EXPORT_OK = 0,
+    PV_EXPORT_USAGE = 1,       /* the request does not fit the file (message says what fits) */
+    PV_EXPORT_FAILED = 2,      /* I/O error, or the data could not be written */
+    PV_EXPORT_CANCELLED = 3,
+    PV_EXPORT_UNSUPPORTED = 4, /* a hook's answer: this format is not mine to write */
+} pv_export_status;
+
+/* ---- the output files of one export */
+
+typedef struct pv_export_target pv_export_target;
+
+/* Creates a temporary file beside `final_path` (same directory, so the
+ * rename is atomic) and returns its path (owned by the target) in *temp.
+ * The file is created empty, mode 0644 minus the umask.  Returns false with
+ * a message in `err` when the directory cannot be written, when
+ * final_path exists and the target does not force, or when final_path is
+ * one of the files the export reads. */
+bool pv_export_target_add(pv_export_target *t, const char *final_path, const char **temp,
+                          pv_diag *err);
+/* Also protects `path` (a file the export reads, e.g. a BIN beside the
+ * input) from being the target. */
+void pv_export_target_protect(pv_export_target *t, const char *path);
+/* The main output path (-o OUT). */
+const char *pv_export_target_path(const pv_export_target *t);
+
+/* A buffered writer on a target file that remembers the first error. */
+typedef struct pv_export_writer {
+    int fd;
+    char *buf;
+    size_t len, cap;
+    int error; /* errno of the first failed write, 0 */
+    uint64_t written;
+    const char *path; /* the temporary file (for messages) */
+} pv_export_writer;
+
+bool pv_export_writer_open(pv_export_writer *w, const char *temp_path, pv_diag *err);
+void pv_export_writer_write(pv_export_writer *w, const void *data, size_t len);
+static inline void pv_export_writer_putc(pv_export_writer *w, char c)
+{
+    if (w->len == w->cap)
+        pv_export_writer_write(w, &c, 1);
+    else
+        w->buf[w->len++] = c;
+}
+/* Room for `len` bytes at the end of the buffer (len <= 4096): write them,
+ * then pv_export_writer_commit(w, n). */
+char *pv_export_writer_reserve(pv_export_writer *w, size_t len);
+static inline void pv_export_writer_commit(pv_export_writer *w, size_t n) { w->len += n; }
+/* Flushes, fsyncs and closes; false (message in err, naming `final_name`)
+ * on any error of the whole life of the writer. */
+bool pv_export_writer_close(pv_export_writer *w, const char *final_name, pv_diag *err);
+/* Closes without caring (the export failed anyway). */
+void pv_export_writer_discard(pv_export_writer *w);
+
+/* ---- the file-level hook (hooks.h: pv_file_hooks.export) */
+
+/* A loader whose format has format-specific exports sets
+ * pv_file_hooks.export to a function of this type.  It writes `r` for `f` through `t` (adding its
+ * output files with pv_export_target_add) and returns PV_EXPORT_UNSUPPORTED,
+ * writing nothing, for a request it does not handle (the generic writer
+ * then takes it, or the export is a usage error).  Messages go to `err`. */
+typedef int (*pv_export_hook)(const pv_file *f, const pv_export_request *r,
+                              pv_export_target *t, pv_diag *err);
+
+/* ---- running an export */
+
+/* Exports `r` from `f` to `out` (plus `out`.BIN for a BIN export with a
+ * mapping).  With `force`, existing files are replaced (never an input).
+ * Messages (naming the file and what happened) go to `err`.  Nothing is
+ * left behind unless PV_EXPORT_OK is returned. */
+pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, const char *out,
+                                bool force, pv_diag *err);
+
+/* The generic SQLite writer (the profview schema, docs/export.md) over the
+ * views of the requested result sets; used when the file's hook does not
+ * write SQLite itself. */
+pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
+                                        pv_export_target *t, pv_diag *err);
+
+/* The rows of `v` to export: NULL with *n = every row (view order), or a
+ * malloc'd selection: the request's rows, or its --context (rows whose
+ * `context`/`thread` column is that name) and, when `selected_view`, its
+ * filter (a tree keeps ancestors).  *ok false (message in err) on a bad
+ * filter. */
+size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+                              size_t *n, pv_diag *err, bool *ok);
+
+/* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */
+bool pv_export_glob_match(const char *pattern, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,409 @@
+/*
+ * export.c - the generic part of every export (docs/export.md): output
+ * files written beside their target and renamed into place, refusal to
+ * overwrite, protection of the inputs, cleanup on error or cancel, and the
+ * dispatch between the format's own hook and the generic SQLite writer.
+ */
+#include "profview/export.h"
+#include "profview/hooks.h"
+#include "profview/query.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const pv_export_format_names[] = {"text1", "bin", "sqlite"};
+
+bool pv_export_format_parse(const char *name, pv_export_format *out)
+{
+    for (size_t i = 0; i < PV_ARRAY_LEN(pv_export_format_names); i++)
+        if (strcasecmp(name, pv_export_format_names[i]) == 0) {
+            *out = (pv_export_format)i;
+            return true;
+        }
+    return false;
+}
+
+const char *pv_export_format_name(pv_export_format f)
+{
+    return (size_t)f < PV_ARRAY_LEN(pv_export_format_names) ? pv_export_format_names[f] : "?";
+}
+
+void pv_export_request_init(pv_export_request *r)
+{
+    memset(r, 0, sizeof *r);
+    r->instance = -1;
+}
+
+bool pv_export_request_restricted(const pv_export_request *r)
+{
+    return r->view_id || r->filter || r->rows || r->context || r->areas || r->has_from ||
+           r->has_to;
+}
+
+bool pv_export_glob_match(const char *pattern, const char *s, size_t len)
+{
+    /* Iterative with one backtrack point: linear in practice, never recursive. */
+    size_t p = 0, i = 0, star_p = SIZE_MAX, star_i = 0;
+    size_t plen = strlen(pattern);
+    while (i < len) {
+        if (p < plen && (pattern[p] == '?' || pattern[p] == s[i])) {
+            p++;
+            i++;
+        } else if (p < plen && pattern[p] == '*') {
+            star_p = p++;
+            star_i = i;
+        } else if (star_p != SIZE_MAX) {
+            p = star_p + 1;
+            i = ++star_i;
+        } else {
+            return false;
+        }
+    }
+    while (p < plen && pattern[p] == '*')
+        p++;
+    return p == plen;
+}
+
+/* The rows of `v` to export: every row, or the request's selection. */
+size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+                              size_t *n, pv_diag *err, bool *ok)
+{
+    *ok = true;
+    size_t total = pv_view_rows(v);
+    if (selected_view && r->rows) {
+        size_t *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
+        memcpy(rows, r->rows, r->row_count * sizeof *rows);
+        *n = r->row_count;
+        return rows;
+    }
+    bool context = r->context && (pv_view_column(v, "context") != PV_NO_ROW ||
+                                  pv_view_column(v, "thread") != PV_NO_ROW);
+    if (!(selected_view && r->filter) && !context) {
+        *n = total;
+        return NULL; /* every row, in view order */
+    }
+    size_t *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
+    for (size_t i = 0; i < total; i++)
+        rows[i] = i;
+    size_t count = total;
+    if (context) {
+        size_t col = pv_view_column(v, "context");
+        if (col == PV_NO_ROW)
+            col = pv_view_column(v, "thread");
+        pv_buf text;
+        pv_buf_init(&text);
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            pv_cell c;
+            pv_view_cell(v, rows[i], col, &c);
+            pv_buf_clear(&text);
+            pv_cell_format_exact(&c, &text);
+            if (strcmp(pv_buf_cstr(&text), r->context) == 0)
+                rows[kept++] = rows[i];
+        }
+        pv_buf_free(&text);
+        count = kept;
+    }
+    if (selected_view && r->filter) {
+        pv_query_error qe;
+        pv_filter *f = pv_filter_compile(v, r->filter, &qe);
+        if (!f && qe.message[0]) {
+            pv_buf msg;
+            pv_buf_init(&msg);
+            pv_query_error_render(&qe, r->filter, &msg);
+            pv_error(err, "bad filter:\n%s", pv_buf_cstr(&msg));
+            pv_buf_free(&msg);
+            free(rows);
+            *ok = false;
+            return NULL;
+        }
+        if (f) {
+            count = pv_filter_rows(f, v, count == total ? NULL : rows, count, rows, NULL);
+            pv_filter_free(f);
+        }
+    }
+    *n = count;
+    return rows;
+}
+
+/* ---- the target: temporary files renamed into place */
+
+typedef struct pv_export_output {
+    char *final_path;
+    char *temp_path;
+} pv_export_output;
+
+struct pv_export_target {
+    char *main_path;
+    bool force;
+    mode_t mode;
+    pv_export_output *outputs;
+    size_t output_count, output_cap;
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } inputs[8];
+    size_t input_count;
+};
+
+void pv_export_target_protect(pv_export_target *t, const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0 || t->input_count == PV_ARRAY_LEN(t->inputs))
+        return;
+    t->inputs[t->input_count].dev = st.st_dev;
+    t->inputs[t->input_count].ino = st.st_ino;
+    t->input_count++;
+}
+
+const char *pv_export_target_path(const pv_export_target *t)
+{
+    return t->main_path;
+}
+
+bool pv_export_target_add(pv_export_target *t, const char *final_path, const char **temp,
+                          pv_diag *err)
+{
+    struct stat st;
+    if (stat(final_path, &st) == 0) {
+        for (size_t i = 0; i < t->input_count; i++)
+            if (t->inputs[i].dev == st.st_dev && t->inputs[i].ino == st.st_ino) {
+                pv_error(err, "%s: is a file this export reads; refusing to write it",
+                         final_path);
+                return false;
+            }
+        if (S_ISDIR(st.st_mode)) {
+            pv_error(err, "%s: is a directory", final_path);
+            return false;
+        }
+        if (!t->force) {
+            pv_error(err, "%s: exists; not replaced (use --force to replace it)", final_path);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < t->output_count; i++)
+        if (strcmp(t->outputs[i].final_path, final_path) == 0) {
+            pv_error(err, "%s: named twice as an output", final_path);
+            return false;
+        }
+    /* The temporary file lives in the target's directory, so that the
+     * final rename is atomic and a full disk shows up before it. */
+    const char *slash = strrchr(final_path, '/');
+    size_t dir_len = slash ? (size_t)(slash - final_path) + 1 : 0;
+    const char *base = final_path + dir_len;
+    pv_buf tmpl;
+    pv_buf_init(&tmpl);
+    pv_buf_append(&tmpl, final_path, dir_len);
+    pv_buf_printf(&tmpl, ".%s.pv-XXXXXX", base);
+    char *path = pv_xstrdup(pv_buf_cstr(&tmpl));
+    pv_buf_free(&tmpl);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        int e = errno;
+        pv_error(err, "%s: cannot create a file in its directory: %s", final_path,
+                 strerror(e));
+        free(path);
+        return false;
+    }
+    (void)fchmod(fd, t->mode);
+    close(fd);
+    t->outputs = pv_xgrow(t->outputs, &t->output_cap, t->output_count + 1, sizeof *t->outputs);
+    t->outputs[t->output_count].final_path = pv_xstrdup(final_path);
+    t->outputs[t->output_count].temp_path = path;
+    t->output_count++;
+    *temp = path;
+    return true;
+}
+
+static void pv_export_target_abort(pv_export_target *t)
+{
+    for (size_t i = 0; i < t->output_count; i++)
+        if (t->outputs[i].temp_path)
+            unlink(t->outputs[i].temp_path);
+}
+
+/* Renames every temporary file into place, the main output last (so that a
+ * reader that finds OUT also finds OUT.BIN). */
+static bool pv_export_target_commit(pv_export_target *t, pv_diag *err)
+{
+    for (size_t k = t->output_count; k-- > 0;) {
+        pv_export_output *o = &t->outputs[k];
+        if (!t->force && access(o->final_path, F_OK) == 0) {
+            pv_error(err, "%s: appeared while exporting; not replaced", o->final_path);
+            pv_export_target_abort(t);
+            return false;
+        }
+        if (rename(o->temp_path, o->final_path) != 0) {
+            pv_error(err, "%s: cannot rename the finished export into place: %s",
+                     o->final_path, strerror(errno));
+            pv_export_target_abort(t);
+            return false;
+        }
+        free(o->temp_path);
+        o->temp_path = NULL;
+    }
+    return true;
+}
+
+static void pv_export_target_free(pv_export_target *t)
+{
+    for (size_t i = 0; i < t->output_count; i++) {
+        free(t->outputs[i].final_path);
+        free(t->outputs[i].temp_path);
+    }
+    free(t->outputs);
+}
+
+/* ---- the buffered writer */
+
+#define PV_EXPORT_BUF (1u << 20)
+
+bool pv_export_writer_open(pv_export_writer *w, const char *temp_path, pv_diag *err)
+{
+    memset(w, 0, sizeof *w);
+    w->path = temp_path;
+    w->fd = open(temp_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (w->fd < 0) {
+        pv_error(err, "%s: cannot open: %s", temp_path, strerror(errno));
+        return false;
+    }
+    w->cap = PV_EXPORT_BUF;
+    w->buf = pv_xmalloc(w->cap);
+    return true;
+}
+
+static void pv_export_writer_flush(pv_export_writer *w)
+{
+    size_t off = 0;
+    while (off < w->len && !w->error) {
+        ssize_t n = write(w->fd, w->buf + off, w->len - off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            w->error = errno;
+        } else if (n == 0) {
+            w->error = ENOSPC;
+        } else {
+            off += (size_t)n;
+            w->written += (uint64_t)n;
+        }
+    }
+    w->len = 0;
+}
+
+void pv_export_writer_write(pv_export_writer *w, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        if (w->len == w->cap)
+            pv_export_writer_flush(w);
+        size_t n = w->cap - w->len < len ? w->cap - w->len : len;
+        memcpy(w->buf + w->len, p, n);
+        w->len += n;
+        p += n;
+        len -= n;
+    }
+}
+
+char *pv_export_writer_reserve(pv_export_writer *w, size_t len)
+{
+    if (w->cap - w->len < len)
+        pv_export_writer_flush(w);
+    return w->buf + w->len;
+}
+
+bool pv_export_writer_close(pv_export_writer *w, const char *final_name, pv_diag *err)
+{
+    pv_export_writer_flush(w);
+    if (!w->error && fsync(w->fd) != 0 && errno != EINVAL && errno != EROFS)
+        w->error = errno;
+    if (close(w->fd) != 0 && !w->error)
+        w->error = errno;
+    w->fd = -1;
+    free(w->buf);
+    w->buf = NULL;
+    if (w->error) {
+        pv_error(err, "%s: write failed after %" PRIu64 " bytes: %s", final_name, w->written,
+                 strerror(w->error));
+        return false;
+    }
+    return true;
+}
+
+void pv_export_writer_discard(pv_export_writer *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    w->fd = -1;
+    free(w->buf);
+    w->buf = NULL;
+}
+
+/* ---- running an export */
+
+static const char *pv_export_fit_message(const pv_file *f)
+{
+    (void)f;
+    return "Text1 and BIN hold winIDEA timelines; use --format sqlite for this file";
+}
+
+pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, const char *out,
+                                bool force, pv_diag *err)
+{
+    pv_export_target t;
+    memset(&t, 0, sizeof t);
+    t.force = force;
+    mode_t mask = umask(0);
+    umask(mask);
+    t.mode = 0666 & ~mask;
+    pv_export_target_protect(&t, f->path);
+    if (!out || !*out) {
+        pv_error(err, "no output file given (-o OUT)");
+        return PV_EXPORT_USAGE;
+    }
+    /* A file larger than RLIMIT_FSIZE must fail the write (EFBIG), not kill
+     * the process before it can clean up. */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGXFSZ, &ign, &old);
+
+    /* A viewer may still be indexing the file in steps: the export reads
+     * every row, so the index is finished first. */
+    while (!pv_file_index_step((pv_file *)f, (size_t)1 << 22)) {
+    }
+    /* The hook and the generic writer add their outputs to the target; the
+     * main one is `out` (pv_export_target_path). */
+    t.main_path = pv_xstrdup(out);
+    pv_export_status st = PV_EXPORT_UNSUPPORTED;
+    if (f->hooks && f->hooks->export)
+        st = (pv_export_status)f->hooks->export(f, r, &t, err);
+    if (st == PV_EXPORT_UNSUPPORTED) {
+        if (r->format == PV_EXPORT_SQLITE) {
+            st = pv_export_sqlite_views(f, r, &t, err);
+        } else {
+            pv_error(err, "%s: is %s: %s", f->path, f->format ? f->format : "not a timeline",
+                     pv_export_fit_message(f));
+            st = PV_EXPORT_USAGE;
+        }
+    }
+    if (st == PV_EXPORT_OK && !pv_export_target_commit(&t, err))
+        st = PV_EXPORT_FAILED;
+    if (st != PV_EXPORT_OK) {
+        pv_export_target_abort(&t);
+        if (st == PV_EXPORT_CANCELLED)
+            pv_error(err, "%s: export cancelled; nothing written", out);
+    }
+    pv_export_target_free(&t);
+    free(t.main_path);
+    sigaction(SIGXFSZ, &old, NULL);
+    return st;
+}

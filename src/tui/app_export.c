@@ -1,0 +1,434 @@
+/* app_export.c - the export dialog (`e`) and `:export FORMAT PATH`
+ * (docs/tui.md, docs/export.md): what to include, preselected from the
+ * filter and the markers; a path with completion; a confirmation before
+ * replacing a file; the export itself through the generic export API, with
+ * its progress in the status bar and Ctrl-C to cancel (nothing is left). */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "profview/export.h"
+#include "tui/app_internal.h"
+
+const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT] = {
+    "the view's filtered rows",
+    "the whole result set",
+    "the timeline between markers A and B",
+    "the selected row's context",
+};
+
+/* The file and result set of the Report, or false. */
+static bool pv_app_export_source(pv_app *a, pv_file **f, pv_result_set **set, pv_view **view)
+{
+    if (a->loc.item >= a->item_count)
+        return false;
+    pv_item *it = &a->items[a->loc.item];
+    *f = a->files[it->file];
+    *set = (*f)->sets[it->set];
+    *view = it->kind == PV_ITEM_VIEW ? pv_item_view(a, it) : NULL;
+    return true;
+}
+
+/* A result set with a timeline: Text1 and BIN hold timelines. */
+static bool pv_app_export_has_timeline(const pv_result_set *set)
+{
+    return pv_set_find_view(set, "timeline") != NULL;
+}
+
+/* The context (or thread) of the selected row, into out; false without. */
+static bool pv_app_export_row_context(pv_app *a, char *out, size_t size)
+{
+    pv_report *r = pv_app_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW)
+        return false;
+    size_t col = pv_view_column(r->view, "context");
+    if (col == PV_NO_ROW)
+        col = pv_view_column(r->view, "thread");
+    if (col == PV_NO_ROW)
+        return false;
+    pv_cell c;
+    pv_view_cell(r->view, row, col, &c);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(&c, &b);
+    bool ok = c.present && b.len > 0 && b.len < size;
+    if (ok)
+        snprintf(out, size, "%s", pv_buf_cstr(&b));
+    pv_buf_free(&b);
+    return ok;
+}
+
+/* Preselection: the markers when both are set on a timeline file, the
+ * filtered rows when a filter is in force, else the whole result set. */
+static void pv_app_export_defaults(pv_app *a, int format)
+{
+    pv_file *f;
+    pv_result_set *set;
+    pv_view *view;
+    pv_report *r = pv_app_report(a);
+    a->exp_what = PV_EXPORT_WHAT_SET;
+    bool timeline = pv_app_export_source(a, &f, &set, &view) && pv_app_export_has_timeline(set);
+    if (timeline && a->marker_set[0] && a->marker_set[1])
+        a->exp_what = PV_EXPORT_WHAT_MARKERS;
+    else if (r && r->filter[0])
+        a->exp_what = PV_EXPORT_WHAT_ROWS;
+    a->exp_format = format >= 0 ? format : timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
+    a->exp_field = 2;
+    a->exp_confirm = false;
+}
+
+static const char *pv_app_export_ext(int format)
+{
+    return format == PV_EXPORT_SQLITE ? ".db" : ".txt";
+}
+
+void pv_app_export_open(pv_app *a)
+{
+    pv_file *f;
+    pv_result_set *set;
+    pv_view *view;
+    if (!pv_app_export_source(a, &f, &set, &view)) {
+        pv_app_message(a, true, "nothing to export: open a file first");
+        return;
+    }
+    pv_app_export_defaults(a, -1);
+    /* a path beside nothing: NAME-export.EXT in the current directory */
+    const char *base = strrchr(f->path, '/');
+    base = base ? base + 1 : f->path;
+    char name[256];
+    snprintf(name, sizeof name, "%s", base);
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    pv_buf_clear(&a->exp_path);
+    pv_buf_printf(&a->exp_path, "%s-export%s", name, pv_app_export_ext(a->exp_format));
+    a->exp_path_pos = a->exp_path.len;
+    a->overlay = PV_OVERLAY_EXPORT;
+    a->message[0] = '\0';
+}
+
+/* Tab on the path: completes the last component from the directory's
+ * entries (the common prefix; a directory gets its '/'). */
+static void pv_app_export_complete(pv_app *a)
+{
+    const char *path = pv_buf_cstr(&a->exp_path);
+    const char *slash = strrchr(path, '/');
+    char dir[1024];
+    const char *prefix = slash ? slash + 1 : path;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
+    else
+        snprintf(dir, sizeof dir, "./");
+    size_t plen = strlen(prefix);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char common[256] = "";
+    size_t hits = 0;
+    bool is_dir = false;
+    pv_buf list;
+    pv_buf_init(&list);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (strncmp(e->d_name, prefix, plen) != 0 || (plen == 0 && e->d_name[0] == '.'))
+            continue;
+        if (hits++ == 0) {
+            snprintf(common, sizeof common, "%s", e->d_name);
+            char full[1300];
+            snprintf(full, sizeof full, "%s%s", dir, e->d_name);
+            struct stat st;
+            is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+        } else {
+            size_t k = 0;
+            while (common[k] && common[k] == e->d_name[k])
+                k++;
+            common[k] = '\0';
+        }
+        if (list.len < 400)
+            pv_buf_printf(&list, "%s ", e->d_name);
+    }
+    closedir(d);
+    if (hits) {
+        size_t keep = slash ? (size_t)(slash - path + 1) : 0;
+        pv_buf tmp;
+        pv_buf_init(&tmp);
+        pv_buf_append(&tmp, path, keep);
+        pv_buf_puts(&tmp, common);
+        if (hits == 1 && is_dir)
+            pv_buf_putc(&tmp, '/');
+        pv_buf_clear(&a->exp_path);
+        pv_buf_append(&a->exp_path, tmp.data, tmp.len);
+        a->exp_path_pos = a->exp_path.len;
+        pv_buf_free(&tmp);
+        if (hits > 1)
+            pv_app_message(a, false, pv_buf_cstr(&list));
+    }
+    pv_buf_free(&list);
+}
+
+/* ---- running the export */
+
+static void pv_app_export_progress(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    pv_app *a = user;
+    (void)what;
+    a->exp_done = done;
+    a->exp_total = total;
+    if (a->exp_pump)
+        a->exp_pump(a->exp_pump_user); /* draws the status bar, reads Ctrl-C */
+}
+
+static void pv_app_export_run(pv_app *a, bool force)
+{
+    pv_file *f;
+    pv_result_set *set;
+    pv_view *view;
+    if (!pv_app_export_source(a, &f, &set, &view))
+        return;
+    pv_report *r = pv_app_report(a);
+    pv_export_request req;
+    pv_export_request_init(&req);
+    req.format = (pv_export_format)a->exp_format;
+    req.instance = set->id;
+    char filter[300], context[256];
+    switch (a->exp_what) {
+    case PV_EXPORT_WHAT_ROWS:
+        if (!r || !view || a->loc.depth > 0) {
+            pv_app_message(a, true, "export: a detail view's rows go with their result set "
+                                    "(choose the whole result set)");
+            return;
+        }
+        req.view_id = view->id;
+        if (r->view == view && r->sel) {
+            req.rows = r->sel;
+            req.row_count = r->sel_count;
+        } else if (r->filter[0]) {
+            req.filter = r->filter; /* a call tree grouped by thread: its own filter */
+        }
+        break;
+    case PV_EXPORT_WHAT_MARKERS: {
+        if (!a->marker_set[0] || !a->marker_set[1]) {
+            pv_app_message(a, true, "export: set markers A and B first (m, M)");
+            return;
+        }
+        int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
+        int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+        if (req.format == PV_EXPORT_SQLITE) {
+            snprintf(filter, sizeof filter, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
+            req.view_id = "timeline";
+            req.filter = filter;
+        } else {
+            req.has_from = req.has_to = true;
+            req.from = lo;
+            req.to = hi;
+        }
+        break;
+    }
+    case PV_EXPORT_WHAT_CONTEXT:
+        if (!pv_app_export_row_context(a, context, sizeof context)) {
+            pv_app_message(a, true, "export: the selected row has no context or thread");
+            return;
+        }
+        req.context = context;
+        break;
+    default: break;
+    }
+    const char *path = pv_buf_cstr(&a->exp_path);
+    struct stat st;
+    if (!force && stat(path, &st) == 0) {
+        /* ask, in the dialog */
+        a->overlay = PV_OVERLAY_EXPORT;
+        a->exp_confirm = true;
+        return;
+    }
+    a->overlay = PV_OVERLAY_NONE;
+    a->exp_confirm = false;
+    a->exp_cancel = 0;
+    a->exp_running = true;
+    a->exp_done = a->exp_total = 0;
+    a->exp_start = pv_app_now();
+    req.progress.report = pv_app_export_progress;
+    req.progress.user = a;
+    req.progress.cancel = &a->exp_cancel;
+    pv_diag err;
+    pv_diag_init(&err);
+    pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
+    a->exp_running = false;
+    char text[1024];
+    if (st2 == PV_EXPORT_OK) {
+        snprintf(text, sizeof text, "exported %s to %s (%s)", pv_export_what_names[a->exp_what],
+                 path, pv_export_format_name(req.format));
+        pv_app_message(a, false, text);
+    } else if (st2 == PV_EXPORT_CANCELLED) {
+        snprintf(text, sizeof text, "export cancelled: nothing written to %s", path);
+        pv_app_message(a, false, text);
+    } else {
+        pv_buf msg;
+        pv_buf_init(&msg);
+        for (size_t i = 0; i < err.entry_count; i++)
+            pv_buf_printf(&msg, "%s%s", i ? "; " : "", err.entries[i].text);
+        snprintf(text, sizeof text, "export failed: %s", err.entry_count ? pv_buf_cstr(&msg) : "?");
+        pv_buf_free(&msg);
+        pv_app_message(a, true, text);
+    }
+    pv_diag_free(&err);
+}
+
+static size_t pv_app_export_utf8(uint32_t c, char *u)
+{
+    if (c < 0x80) {
+        u[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        u[0] = (char)(0xc0 | (c >> 6));
+        u[1] = (char)(0x80 | (c & 0x3f));
+        return 2;
+    }
+    if (c < 0x10000) {
+        u[0] = (char)(0xe0 | (c >> 12));
+        u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+        u[2] = (char)(0x80 | (c & 0x3f));
+        return 3;
+    }
+    u[0] = (char)(0xf0 | (c >> 18));
+    u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+    u[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+    u[3] = (char)(0x80 | (c & 0x3f));
+    return 4;
+}
+
+/* ---- the dialog's keys: Up/Down choose the field, Left/Right the option
+ * (or move in the path), typing edits the path, Tab completes it, Enter
+ * exports, Esc closes. */
+void pv_app_export_key(pv_app *a, int key)
+{
+    if (a->exp_confirm) {
+        if (key == PV_KEY_ENTER || key == 'y' || key == 'Y')
+            pv_app_export_run(a, true);
+        else if (key == PV_KEY_ESC || key == 'n' || key == 'N' || key == PV_KEY_CTRL('c'))
+            a->exp_confirm = false;
+        return;
+    }
+    if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) {
+        a->overlay = PV_OVERLAY_NONE;
+        return;
+    }
+    if (key == PV_KEY_ENTER) {
+        pv_app_export_run(a, false);
+        return;
+    }
+    if (key == PV_KEY_UP) {
+        a->exp_field = (a->exp_field + 2) % 3;
+        return;
+    }
+    if (key == PV_KEY_DOWN) {
+        a->exp_field = (a->exp_field + 1) % 3;
+        return;
+    }
+    if (a->exp_field < 2) {
+        int d = key == PV_KEY_LEFT ? -1 : (key == PV_KEY_RIGHT || key == ' ') ? 1 : 0;
+        if (!d)
+            return;
+        if (a->exp_field == 0) {
+            int old = a->exp_format;
+            a->exp_format = (a->exp_format + 3 + d) % 3;
+            /* the path's extension follows the format while it is the default one */
+            const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp_format);
+            size_t len = a->exp_path.len, ol = strlen(oe);
+            if (len > ol && strcmp(a->exp_path.data + len - ol, oe) == 0) {
+                a->exp_path.len = len - ol;
+                a->exp_path.data[a->exp_path.len] = '\0';
+                pv_buf_puts(&a->exp_path, ne);
+                a->exp_path_pos = a->exp_path.len;
+            }
+        } else {
+            a->exp_what = (a->exp_what + PV_EXPORT_WHAT_COUNT + d) % PV_EXPORT_WHAT_COUNT;
+        }
+        return;
+    }
+    /* the path */
+    if (key == PV_KEY_TAB) {
+        pv_app_export_complete(a);
+    } else if (key == PV_KEY_LEFT) {
+        while (a->exp_path_pos > 0) {
+            a->exp_path_pos--;
+            if (((unsigned char)a->exp_path.data[a->exp_path_pos] & 0xc0) != 0x80)
+                break;
+        }
+    } else if (key == PV_KEY_RIGHT) {
+        a->exp_path_pos = pv_app_utf8_next(a->exp_path.data, a->exp_path.len, a->exp_path_pos);
+    } else if (key == PV_KEY_HOME || key == PV_KEY_CTRL('a')) {
+        a->exp_path_pos = 0;
+    } else if (key == PV_KEY_END || key == PV_KEY_CTRL('e')) {
+        a->exp_path_pos = a->exp_path.len;
+    } else if (key == PV_KEY_CTRL('u')) {
+        pv_buf_clear(&a->exp_path);
+        a->exp_path_pos = 0;
+    } else if (key == PV_KEY_BACKSPACE && a->exp_path_pos > 0) {
+        size_t from = a->exp_path_pos;
+        do
+            from--;
+        while (from > 0 && ((unsigned char)a->exp_path.data[from] & 0xc0) == 0x80);
+        memmove(a->exp_path.data + from, a->exp_path.data + a->exp_path_pos,
+                a->exp_path.len - a->exp_path_pos + 1);
+        a->exp_path.len -= a->exp_path_pos - from;
+        a->exp_path_pos = from;
+    } else if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+        char enc[4];
+        size_t n = pv_app_export_utf8((uint32_t)key, enc);
+        pv_buf tail;
+        pv_buf_init(&tail);
+        pv_buf_append(&tail, a->exp_path.data ? a->exp_path.data + a->exp_path_pos : "",
+                      a->exp_path.len - a->exp_path_pos);
+        a->exp_path.len = a->exp_path_pos;
+        pv_buf_append(&a->exp_path, enc, n);
+        a->exp_path_pos = a->exp_path.len;
+        pv_buf_append(&a->exp_path, tail.data ? tail.data : "", tail.len);
+        pv_buf_free(&tail);
+    }
+}
+
+/* :export FORMAT PATH - the dialog's preselection, without the dialog. */
+void pv_app_export_command(pv_app *a, const char *arg)
+{
+    char fmt[16];
+    size_t fl = strcspn(arg, " ");
+    snprintf(fmt, sizeof fmt, "%.*s", (int)(fl < sizeof fmt ? fl : sizeof fmt - 1), arg);
+    const char *path = arg + fl;
+    while (*path == ' ')
+        path++;
+    pv_export_format format;
+    if (!fmt[0] || !path[0] || !pv_export_format_parse(fmt, &format)) {
+        pv_app_message(a, true, ":export text1|bin|sqlite PATH (e opens the export dialog)");
+        return;
+    }
+    pv_file *f;
+    pv_result_set *set;
+    pv_view *view;
+    if (!pv_app_export_source(a, &f, &set, &view)) {
+        pv_app_message(a, true, "nothing to export: open a file first");
+        return;
+    }
+    pv_app_export_defaults(a, (int)format);
+    pv_buf_clear(&a->exp_path);
+    pv_buf_puts(&a->exp_path, path);
+    a->exp_path_pos = a->exp_path.len;
+    pv_app_export_run(a, false);
+}
+
+void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user)
+{
+    a->exp_pump = pump;
+    a->exp_pump_user = user;
+}
+
+bool pv_app_exporting(const pv_app *a) { return a->exp_running; }
+
+void pv_app_export_interrupt(pv_app *a) { a->exp_cancel = 1; }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# `profview export` round trips (docs/export.md): every format exported,
+# loaded back, and every view compared with the source's; unfiltered Text1
+# and BIN exports of the samples byte-identical (apart from line endings).
+set -euo pipefail
+pv=${PROFVIEW:?}
+src=${PV_SOURCE_DIR:?}/sample-data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+views_of() { # file [instance]
+  "$pv" info --json "$1" | python3 -c '
+import json, sys
+inst = int(sys.argv[1]) if len(sys.argv) > 1 else None
+for s in json.load(sys.stdin)["files"][0]["result_sets"]:
+    if inst is None or s["id"] == inst:
+        print(" ".join(v["id"] for v in s["views"])); break' "${@:2}"
+}
+
+# The summary names the file it was read from: that row is left out.
+same_views() { # label source export [instance]
+  local inst=() views
+  [ $# -ge 4 ] && inst=(--instance "$4")
+  views=$(views_of "$1" ${4:+"$4"})
+  [ -n "$views" ] || { echo "FAIL: $1: no views"; fail=1; return; }
+  for v in $views; do
+    case " ${skip_views:-} " in *" $v "*) continue ;; esac
+    if ! cmp -s <("$pv" cat "$2" "${inst[@]}" --view "$v" | grep -v -P '^\d+\t(timeline )?file\t') \
+                <("$pv" cat "$3" "${inst[@]}" --view "$v" | grep -v -P '^\d+\t(timeline )?file\t'); then
+      echo "FAIL: $1: view $v differs after the round trip"
+      diff <("$pv" cat "$2" "${inst[@]}" --view "$v") <("$pv" cat "$3" "${inst[@]}" --view "$v") | head -5
+      fail=1
+    fi
+  done
+}
+
+# 1. Text1 of every Text1 sample: byte-identical, and the same views
+for f in rtos.txt rtos-ctx.txt seed-example.txt; do
+  "$pv" export "$src/$f" --format text1 -o "$tmp/$f"
+  cmp "$src/$f" "$tmp/$f" || { echo "FAIL: $f: Text1 export not byte-identical"; fail=1; }
+done
+same_views "$src/rtos.txt" "$src/rtos.txt" "$tmp/rtos.txt"
+
+# 2. BIN of both versions: mapping and records byte-identical (the v1.1
+#    sample's mapping has CRLF line endings)
+for f in rtos-v10.txt rtos-v11.txt; do
+  "$pv" export "$src/$f" --format bin -o "$tmp/$f"
+  cmp <(tr -d '\r' <"$src/$f") "$tmp/$f" || { echo "FAIL: $f: mapping differs"; fail=1; }
+  cmp "$src/$f.BIN" "$tmp/$f.BIN" || { echo "FAIL: $f.BIN: records differ"; fail=1; }
+  same_views "$src/$f" "$src/$f" "$tmp/$f"
+done
+# a BIN opened alone: OUT holds the records
+"$pv" export "$src/rtos-v10.txt.BIN" --format bin -o "$tmp/alone.bin"
+cmp "$src/rtos-v10.txt.BIN" "$tmp/alone.bin" || { echo "FAIL: BIN alone differs"; fail=1; }
+# a Text1 timeline to BIN and back to Text1: the same events
+"$pv" export "$src/rtos.txt" --format bin -o "$tmp/tb.txt"
+[ -f "$tmp/tb.txt.BIN" ] || { echo "FAIL: no tb.txt.BIN"; fail=1; }
+cmp <("$pv" cat "$src/rtos.txt" --view timeline --columns index,time,handle,event,value,context,depth) \
+    <("$pv" cat "$tmp/tb.txt" --view timeline --columns index,time,handle,event,value,context,depth) ||
+  { echo "FAIL: Text1 -> BIN timeline differs"; fail=1; }
+
+# 3. v1.1 -> v1.0 -> v1.1 keeps every field both versions have; the core
+#    becomes 0xFF (unknown) after v1.0
+"$pv" export "$src/rtos-v11.txt" --format bin --bin-version 1.0 -o "$tmp/c10.txt"
+"$pv" export "$tmp/c10.txt" --format bin --bin-version 1.1 -o "$tmp/c11.txt"
+python3 - "$src/rtos-v11.txt.BIN" "$tmp/c10.txt.BIN" "$tmp/c11.txt.BIN" <<'PY' || fail=1
+import struct, sys
+a, b, c = (open(p, 'rb').read() for p in sys.argv[1:])
+assert len(a) == len(b) == len(c) and len(a) % 24 == 0, "sizes differ"
+for i in range(0, len(a), 24):
+    h1, w1, d1, t1 = struct.unpack_from('<IIQq', a, i)
+    h0, w0, d0, t0 = struct.unpack_from('<IIQq', b, i)
+    h2, w2, d2, t2 = struct.unpack_from('<IIQq', c, i)
+    assert (h1, d1, t1) == (h0, d0, t0) == (h2, d2, t2), "record %d: fields differ" % (i // 24)
+    assert (w0 >> 24) & 0xF == w1 & 0xF and w0 & 0xFFFFFF == 0, "record %d: v1.0 type" % (i // 24)
+    assert w2 & 0xF == w1 & 0xF and (w2 >> 4) & 0xFF == 0xFF, "record %d: v1.1 word %x" % (i // 24, w2)
+PY
+# (the summary names the record version; v1.0 has no core column)
+skip_views="summary timeline" same_views "$src/rtos-v11.txt" "$src/rtos-v11.txt" "$tmp/c10.txt"
+cmp <("$pv" cat "$src/rtos-v11.txt" --view timeline --columns index,time,context,handle,name,event,value,depth) \
+    <("$pv" cat "$tmp/c10.txt" --view timeline --columns index,time,context,handle,name,event,value,depth) ||
+  { echo "FAIL: v1.1 -> v1.0 timeline differs"; fail=1; }
+
+# 4. SQLite: winIDEA and PLIST in the profview schema, AQTime in its own
+for f in rtos.txt rtos-ctx.txt rtos-v10.txt seed-example.txt plist-func-timing.txt \
+         plist-func-count.txt plist-line-count.txt plist-line-coverage.txt; do
+  "$pv" export "$src/$f" --format sqlite -o "$tmp/$f.db"
+  [ "$("$pv" info --json "$tmp/$f.db" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["format"])')" = profview-sqlite ] ||
+    { echo "FAIL: $f.db not detected as profview-sqlite"; fail=1; }
+  same_views "$src/$f" "$src/$f" "$tmp/$f.db"
+done
+[ "$(sqlite3 "$tmp/rtos.txt.db" 'SELECT name || version FROM profview_schema')" = profview1 ] ||
+  { echo "FAIL: no profview_schema version row"; fail=1; }
+for idx in timeline_by_time timeline_by_handle call_trace_by_parent; do
+  sqlite3 "$tmp/rtos.txt.db" "SELECT name FROM sqlite_master WHERE type='index'" | grep -qx "$idx" ||
+    { echo "FAIL: no index $idx"; fail=1; }
+done
+for f in aqtime-trace.db aqtime-resource.db aqtime-refcount.db; do
+  "$pv" export "$src/$f" --format sqlite -o "$tmp/$f"
+  [ "$("$pv" info --json "$tmp/$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["format"])')" = aqtime ] ||
+    { echo "FAIL: $f export not detected as AQTime"; fail=1; }
+  # the seed's tables, INSTANCES and RELATIONS included, with the same rows
+  for t in $(sqlite3 "$src/$f" .tables); do
+    cmp -s <(sqlite3 "$src/$f" "SELECT * FROM $t ORDER BY rowid") \
+           <(sqlite3 "$tmp/$f" "SELECT * FROM $t ORDER BY rowid") ||
+      { echo "FAIL: $f: table $t differs"; fail=1; }
+  done
+  for inst in 1 2; do same_views "$src/$f" "$src/$f" "$tmp/$f" "$inst"; done
+done
+# --instance exports one result set
+"$pv" export "$src/aqtime-trace.db" --format sqlite --instance 2 -o "$tmp/inst2.db"
+[ "$(sqlite3 "$tmp/inst2.db" 'SELECT group_concat(DISTINCT INST_ID) FROM FUNCTION_TRACE_PROFILER_CALL_TRACE')" = 2 ] ||
+  { echo "FAIL: --instance 2 exported other result sets"; fail=1; }
+same_views "$src/aqtime-trace.db" "$src/aqtime-trace.db" "$tmp/inst2.db" 2
+
+# 5. a filtered view in the profview schema: exactly the rows cat prints
+"$pv" export "$src/rtos.txt" --format sqlite --view timeline --filter 'event = E && time < 100us' -o "$tmp/f.db"
+cmp <("$pv" cat "$src/rtos.txt" --view timeline --filter 'event = E && time < 100us' | cut -f2-) \
+    <("$pv" cat "$tmp/f.db" --view timeline | cut -f2-) || { echo "FAIL: filtered timeline"; fail=1; }
+
+# 6. Text1/BIN from an AQTime or PLIST input: a usage error naming what fits
+for f in aqtime-trace.db plist-func-timing.txt; do
+  set +e
+  "$pv" export "$src/$f" --format text1 -o "$tmp/x.txt" 2>"$tmp/err"
+  rc=$?
+  set -e
+  [ $rc -eq 1 ] || { echo "FAIL: $f --format text1: exit $rc, not 1"; fail=1; }
+  grep -q 'sqlite' "$tmp/err" || { echo "FAIL: $f: message does not say which format fits"; fail=1; }
+  [ ! -e "$tmp/x.txt" ] || { echo "FAIL: $f: a file was written"; fail=1; }
+done
+exit $fail

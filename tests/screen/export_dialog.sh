@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The export dialog (e) and :export (docs/tui.md, docs/export.md): the
+# preselection follows the markers and the filter; what it writes equals
+# what `profview export` writes for the same selection; an existing file is
+# replaced only after a confirmation.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample rtos.txt
+need_sample plist-func-timing.txt
+RTOS=$SAMPLES/rtos.txt
+PLIST=$SAMPLES/plist-func-timing.txt
+TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
+
+"$PROFVIEW" cat "$RTOS" --view timeline > "$TMP/timeline.tsv"
+row_time() { awk -F'\t' -v n="$1" 'NR == n + 1 { print $3 }' "$TMP/timeline.tsv"; }
+
+# 1. markers A (row 11) and B (row 31) on the timeline: e preselects Text1
+#    and the markers' window; the file equals the command line's export
+keys="$TO_TIMELINE"$'\nj j j j j j j j j j\nm\nPgDn PgDn\nM\ne\n<Dump>\nCtrl-U\n'"$TMP/win.txt"$'\nEnter'
+screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
+first=$(sed -n '1,/^----$/p' "$TMP/screen")
+expect_contains "dialog title" "$first" "Export (Enter exports, Esc closes)"
+expect_contains "Text1 preselected for a timeline" "$first" "[Text1]"
+expect_contains "markers preselected" "$first" "< the timeline between markers A and B >"
+expect_contains "export reported" "$screen" "exported the timeline between markers A and B to $TMP/win.txt (text1)"
+from=$(row_time 11)
+to=$(row_time 31)
+"$PROFVIEW" export "$RTOS" --format text1 --from "$from" --to "$to" -o "$TMP/cli.txt"
+cmp "$TMP/win.txt" "$TMP/cli.txt" || fail "dialog export differs from profview export --from $from --to $to"
+echo "ok: dialog export equals the command line's"
+
+# 2. the same path again: a confirmation; Esc keeps the file, y replaces it
+sum=$(md5sum < "$TMP/win.txt")
+keys="$TO_TIMELINE"$'\ne\nUp Up Left Down Down\nCtrl-U\n'"$TMP/win.txt"$'\nEnter\n<Dump>\nEsc\nEsc'
+screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
+expect_contains "confirmation asked" "$(sed -n '1,/^----$/p' "$TMP/screen")" "$TMP/win.txt exists: Enter (or y) replaces it"
+[ "$(md5sum < "$TMP/win.txt")" = "$sum" ] || fail "Esc at the confirmation replaced the file"
+echo "ok: Esc keeps the file"
+keys="$TO_TIMELINE"$'\ne\nUp Up Left Down Down\nCtrl-U\n'"$TMP/win.txt"$'\nEnter\ny'
+screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
+# Up Up Left: the format from Text1 to SQLite; no markers: the whole result set
+[ "$(sqlite3 "$TMP/win.txt" 'SELECT count(*) FROM timeline')" = 3000 ] ||
+  fail "y at the confirmation did not replace the file with the whole result set"
+echo "ok: y replaces it"
+
+# 3. :export after a filter: the view's filtered rows, SQLite for PLIST
+keys=$'Shift-Tab\nj\nTab\nf\nhits > 10\nEnter\n:export sqlite '"$TMP/rows.db"$'\nEnter'
+screen=$(pv_screen "$keys" --size 100x30 "$PLIST")
+expect_contains ":export reported" "$screen" "exported the view's filtered rows to $TMP/rows.db (sqlite)"
+view=$(sqlite3 "$TMP/rows.db" 'SELECT view_id FROM profview_views')
+"$PROFVIEW" cat "$PLIST" --view "$view" --filter 'hits > 10' > "$TMP/want.tsv"
+"$PROFVIEW" cat "$TMP/rows.db" --view "$view" > "$TMP/got.tsv"
+[ "$(wc -l < "$TMP/want.tsv")" -gt 2 ] || fail "the filter keeps too few rows to test"
+cmp "$TMP/want.tsv" "$TMP/got.tsv" || fail ":export rows differ from cat --filter"
+echo "ok: :export wrote the filtered rows"
+
+# 4. a bad :export: usage in the message line, nothing written
+screen=$(pv_screen $':export text1 '"$TMP/p.txt"$'\nEnter' --size 250x30 "$PLIST")
+expect_contains "Text1 of PLIST refused" "$screen" "export failed: $PLIST: is plist: Text1 and BIN"
+[ ! -e "$TMP/p.txt" ] || fail "a refused export wrote a file"
+echo "ok: refused export wrote nothing"
