@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan, coverage) and runs each one
 # for a fixed number of inputs from a fixed seed, starting from the bundled
-# samples: a crash, leak or UB report in any parser fails the run.
+# samples: a crash, leak or UB report in any parser or in the model built from
+# it fails the run.  The winIDEA targets build the timeline model three times
+# per input (tests/fuzz/fuzz_winidea.h): they run a tenth of the inputs.
 # Usage: scripts/fuzz-smoke.sh [RUNS]   (longer sessions: run build/fuzz/fuzz_X by hand)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,7 @@ corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 seed_files() {
   case "$1" in
-    text1) ls sample-data/rtos*.txt sample-data/seed-example.txt ;;
+    text1) ls sample-data/rtos.txt sample-data/rtos-ctx.txt sample-data/seed-example.txt ;;
     bin) ls sample-data/*.BIN ;;
     plist) ls sample-data/plist-*.txt ;;
     aqtime) ls sample-data/*.db ;;
@@ -26,12 +28,21 @@ for target in "$dir"/fuzz_*; do
   name=${target##*/fuzz_}
   mkdir -p "$corpus/$name"
   for f in $(seed_files "$name"); do cp "$f" "$corpus/$name/"; done
+  # a Text1 mapping and its BIN as one input (fuzz_text1.c: the "*BIN*" line)
+  if [ "$name" = text1 ]; then
+    for v in v10 v11; do
+      { cat "sample-data/rtos-$v.txt"; printf '\n*BIN*\n'; cat "sample-data/rtos-$v.txt.BIN"; } \
+        > "$corpus/$name/rtos-$v.pair"
+    done
+  fi
+  n=$runs
+  case "$name" in text1 | bin) n=$(( (runs + 9) / 10 )) ;; esac
   [ "$name" = query ] && printf 'hits > 1k && (name ~ /^a(b|c)$/ || not x like "*y?")' > "$corpus/$name/seed"
   dict=()
   [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
-  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$runs" -seed=1 -max_len=65536 "${dict[@]}" \
+  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 -max_len=65536 "${dict[@]}" \
        "$corpus/$name" > "$corpus/$name.log" 2>&1; then
-    echo "fuzz $name: $runs runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash"
+    echo "fuzz $name: $n runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash"
   else
     echo "fuzz $name: FAILED"; tail -40 "$corpus/$name.log"; status=1
   fi
