@@ -1470,7 +1470,7 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     size_t n = ix->event_count;
     if (budget == 0)
         budget = 1;
-    if (ix->indexed < n || n == 0) {
+    if (ix->indexed < n) {
         size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
         if (!pv_timeline_index_advance(ix, upto))
             return -1;
