@@ -116,6 +116,12 @@ struct pv_view_hooks {
      * row has no area. */
     bool (*row_area)(const pv_view *v, size_t row, uint64_t *area);
     const pv_lane_hooks *lanes;
+    /* The statistics of rows `from` .. `to` (inclusive, from <= to, rows of
+     * this view in its order) as a new view that the caller frees: for a
+     * view without a clock, what the statistics of a time window
+     * (pv_file_hooks.range_view) are for a timeline (`:stats` with markers
+     * on rows).  NULL when there are none. */
+    pv_view *(*range_statistics)(const pv_view *v, size_t from, size_t to);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -139,5 +145,8 @@ size_t pv_view_lane_count(const pv_view *v);
 /* An absent STRING cell when the lane has no name. */
 void pv_view_lane_name(const pv_view *v, size_t lane, pv_cell *out);
 size_t pv_view_row_lane(const pv_view *v, size_t row);
+bool pv_view_has_range_statistics(const pv_view *v);
+/* NULL without the hook or for rows out of range; from and to in any order. */
+pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to);
 
 #endif

@@ -89,3 +89,17 @@ size_t pv_view_row_lane(const pv_view *v, size_t row)
         return PV_NO_ROW;
     return v->hooks->lanes->row_lane(v, row);
 }
+
+bool pv_view_has_range_statistics(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->range_statistics;
+}
+
+pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to)
+{
+    size_t n = v ? pv_view_rows(v) : 0;
+    if (!pv_view_has_range_statistics(v) || from >= n || to >= n)
+        return NULL;
+    return from <= to ? v->hooks->range_statistics(v, from, to)
+                      : v->hooks->range_statistics(v, to, from);
+}

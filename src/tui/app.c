@@ -277,6 +277,34 @@ static void pv_app_range_close(pv_app *a)
     a->range_open = false;
     pv_file_free(a->range_file);
     a->range_file = NULL;
+    pv_view_free(a->range_view);
+    a->range_view = NULL;
+    a->range_rows = false;
+}
+
+/* :stats with both markers on rows of one view without a clock: its
+ * range_statistics hook computes them here, at once. */
+static void pv_app_range_rows(pv_app *a)
+{
+    if (a->marker_view[0] != a->marker_view[1]) {
+        pv_app_message(a, true, ":stats needs both markers in one view");
+        return;
+    }
+    pv_app_range_hide(a);
+    size_t lo = a->marker_row[0] < a->marker_row[1] ? a->marker_row[0] : a->marker_row[1];
+    size_t hi = a->marker_row[0] < a->marker_row[1] ? a->marker_row[1] : a->marker_row[0];
+    a->range_show = true;
+    a->range_rows = true;
+    a->range_shown_lo = (int64_t)lo;
+    a->range_shown_hi = (int64_t)hi;
+    a->range_view = pv_view_range_statistics(a->marker_view[0], lo, hi);
+    if (!a->range_view) {
+        a->range_failed = true;
+        return;
+    }
+    pv_report_open(&a->range_rep, a->range_view, false,
+                   pv_config_columns(&a->cfg, a->range_view->id));
+    a->range_open = true;
 }
 
 void pv_app_range_hide(pv_app *a)
@@ -298,6 +326,10 @@ void pv_app_range_request(pv_app *a)
 {
     if (!a->marker_set[0] || !a->marker_set[1]) {
         pv_app_message(a, true, ":stats needs both markers (m sets A, M sets B)");
+        return;
+    }
+    if (a->marker_view[0] || a->marker_view[1]) {
+        pv_app_range_rows(a);
         return;
     }
     if (a->loc.item >= a->item_count) {

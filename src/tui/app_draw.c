@@ -296,12 +296,11 @@ static const char *pv_app_report_parent_title(const pv_app *a)
 #define PV_LANE_LABEL_MAX 16    /* columns for a lane's name */
 #define PV_LANE_BUCKET_ROWS 128 /* rows looked at per time bucket at most */
 
-/* The strip is drawn at the top level for views whose rows have a time
- * and lanes, once the lanes are known (a winIDEA timeline: once its index
- * is complete). */
+/* The strip is drawn at the top level for views with lanes, once the lanes
+ * are known (a winIDEA timeline: once its index is complete). */
 static size_t pv_app_lanes_for(const pv_app *a, const pv_report *r)
 {
-    if (a->loc.depth || !pv_view_has_time(r->view))
+    if (a->loc.depth)
         return 0;
     size_t n = pv_view_lane_count(r->view);
     return n < PV_LANES_MAX ? n : PV_LANES_MAX;
@@ -344,9 +343,97 @@ static size_t pv_app_lanes_lower(const pv_view *v, int64_t t)
  * column.  Bounded work per frame: in a view in time order each bucket is
  * found by binary search and at most PV_LANE_BUCKET_ROWS rows of it are
  * looked at; otherwise only the rows on screen are. */
+/* The lane names, `label` columns wide at most; returns the width used. */
+static size_t pv_app_lane_label_width(const pv_app *a, const pv_view *v, size_t lanes)
+{
+    size_t label = 0;
+    for (size_t k = 0; k < lanes; k++) {
+        pv_cell name;
+        pv_view_lane_name(v, k, &name);
+        size_t w = name.present && name.type == PV_TYPE_STRING
+                       ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
+                       : 0;
+        label = w > label ? w : label;
+    }
+    return label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
+}
+
+/* Draws the lanes' names and cells (cells[lane * width + bucket]) with the
+ * cursor column at bucket `cursor` (PV_NO_ROW: none). */
+static void pv_app_lane_rows(pv_app *a, const pv_view *v, size_t lanes, pv_rect rc, int label,
+                             int cx, size_t width, const uint8_t *cells, size_t cursor,
+                             bool focused)
+{
+    uint32_t full = a->ascii || !a->utf8 ? (uint32_t)'#' : 0x2588;
+    pv_role cur = focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
+    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
+        int y = rc.y + 1 + (int)k;
+        pv_cell name;
+        pv_view_lane_name(v, k, &name);
+        if (name.present && name.type == PV_TYPE_STRING) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "%.*s", (int)(name.v.s.len < 127 ? name.v.s.len : 127),
+                     name.v.s.ptr);
+            pv_grid_str(&a->grid, y, rc.x + 1, label, buf, PV_ROLE_NORMAL);
+        }
+        /* The cursor column shows on an empty cell too (and in --dump). */
+        for (size_t b = 0; b < width; b++)
+            pv_grid_char(&a->grid, y, cx + (int)b,
+                         cells[k * width + b] ? full
+                         : b == cursor        ? pv_app_glyph(a, 0x2502, '|')
+                                              : ' ',
+                         b == cursor ? cur : PV_ROLE_NUMBER);
+    }
+}
+
+/* A view with lanes but no time (an AQTime call trace, docs/tui.md "Lane
+ * strip"): the lanes over the order of all the Report's rows, one bucket
+ * per column; row i covers [i, i + 1) of the axis [0, count), bucket b the
+ * part [b * count / width, (b + 1) * count / width), and the rows covering
+ * a part of it are in it (with fewer rows than columns a row spans several
+ * buckets); at most PV_LANE_BUCKET_ROWS of them are read. */
+static void pv_app_draw_row_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
+                                  bool focused)
+{
+    const pv_view *v = r->view;
+    size_t count = pv_report_count(r);
+    char title[96];
+    snprintf(title, sizeof title, "Lanes rows 1..%zu", count);
+    pv_app_title(a, rc.y, rc.x, rc.w, count ? title : "Lanes", false);
+    if (!count) {
+        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no rows", PV_ROLE_DIM);
+        return;
+    }
+    size_t label = pv_app_lane_label_width(a, v, lanes);
+    int cx = rc.x + 1 + (int)label + 1;
+    if (cx >= rc.x + rc.w)
+        return;
+    size_t width = (size_t)(rc.x + rc.w - cx);
+    uint8_t *cells = pv_xcalloc(lanes * width, 1);
+    for (size_t b = 0; b < width; b++) {
+        /* [floor(b * count / width), ceil((b + 1) * count / width)) */
+        uint64_t from = (uint64_t)b * count / width;
+        uint64_t to = ((uint64_t)(b + 1) * count + width - 1) / width;
+        for (uint64_t i = from, n = 0; i < to && n < PV_LANE_BUCKET_ROWS; i++, n++) {
+            size_t k = pv_view_row_lane(v, pv_report_row(r, (size_t)i));
+            if (k < lanes)
+                cells[k * width + b] = 1;
+        }
+    }
+    size_t cursor = PV_NO_ROW;
+    if (pv_report_selected(r) != PV_NO_ROW && r->cursor < count)
+        cursor = (size_t)((uint64_t)r->cursor * width / count);
+    pv_app_lane_rows(a, v, lanes, rc, (int)label, cx, width, cells, cursor, focused);
+    free(cells);
+}
+
 static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
                               bool focused)
 {
+    if (!pv_view_has_time(r->view)) {
+        pv_app_draw_row_lanes(a, r, lanes, rc, focused);
+        return;
+    }
     const pv_view *v = r->view;
     size_t count = pv_report_count(r);
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
@@ -369,16 +456,7 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_re
     snprintf(title, sizeof title, "Lanes %s..%s", lo, hi);
     pv_app_title(a, rc.y, rc.x, rc.w, title, false);
 
-    size_t label = 0;
-    for (size_t k = 0; k < lanes; k++) {
-        pv_cell name;
-        pv_view_lane_name(v, k, &name);
-        size_t w = name.present && name.type == PV_TYPE_STRING
-                       ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
-                       : 0;
-        label = w > label ? w : label;
-    }
-    label = label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
+    size_t label = pv_app_lane_label_width(a, v, lanes);
     int cx = rc.x + 1 + (int)label + 1;
     if (cx >= rc.x + rc.w)
         return;
@@ -424,26 +502,7 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_re
     int64_t ts;
     if (sel != PV_NO_ROW && pv_view_row_time(v, sel, &ts) && ts >= t0 && ts <= t1)
         cursor = pv_lane_bucket(ts, t0, span, width);
-    uint32_t full = a->ascii || !a->utf8 ? (uint32_t)'#' : 0x2588;
-    pv_role cur = focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
-    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
-        int y = rc.y + 1 + (int)k;
-        pv_cell name;
-        pv_view_lane_name(v, k, &name);
-        if (name.present && name.type == PV_TYPE_STRING) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "%.*s", (int)(name.v.s.len < 127 ? name.v.s.len : 127),
-                     name.v.s.ptr);
-            pv_grid_str(&a->grid, y, rc.x + 1, (int)label, buf, PV_ROLE_NORMAL);
-        }
-        /* The cursor column shows on an empty cell too (and in --dump). */
-        for (size_t b = 0; b < width; b++)
-            pv_grid_char(&a->grid, y, cx + (int)b,
-                         cells[k * width + b] ? full
-                         : b == cursor        ? pv_app_glyph(a, 0x2502, '|')
-                                              : ' ',
-                         b == cursor ? cur : PV_ROLE_NUMBER);
-    }
+    pv_app_lane_rows(a, v, lanes, rc, (int)label, cx, width, cells, cursor, focused);
     free(cells);
 }
 
@@ -500,8 +559,13 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
 static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
 {
     char lo[32], hi[32], title[96];
-    pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
-    pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+    if (a->range_rows) {
+        snprintf(lo, sizeof lo, "row %" PRId64, a->range_shown_lo + 1);
+        snprintf(hi, sizeof hi, "%" PRId64, a->range_shown_hi + 1);
+    } else {
+        pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
+        pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+    }
     snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
     int x = rc.x + 11;
     int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
@@ -648,10 +712,13 @@ static void pv_app_draw_status(pv_app *a, int y)
         for (int m = 0; m < 2; m++)
             if (a->marker_set[m]) {
                 char t[48];
-                pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
+                if (a->marker_view[m])
+                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
+                else
+                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
                 pv_buf_printf(&s, "%s%c %s", m == 0 ? sep : " ", m == 0 ? 'A' : 'B', t);
             }
-        if (a->marker_set[0] && a->marker_set[1]) {
+        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
             char t[48];
             pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
             pv_buf_printf(&s, " B-A %s", t);

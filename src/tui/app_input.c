@@ -458,6 +458,13 @@ static void pv_app_goto(pv_app *a, const char *arg)
         pv_app_message(a, true, "that marker is not set (m sets A, M sets B)");
         return;
     }
+    int which = arg[0] - 'A';
+    if (marker && a->marker_view[which]) {
+        /* a marker on a row: that row, in its view */
+        if (a->marker_view[which] != r->view || !pv_report_select_row(r, a->marker_row[which]))
+            pv_app_message(a, true, "that marker is on a row of another view");
+        return;
+    }
     if (marker)
         t = a->marker[arg[0] - 'A'];
     if ((!marker && !pv_parse_time(arg, &t)) || !has_time) {
@@ -611,6 +618,8 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
          * and --to), so it shows in the status bar and clears like one. */
         if (!a->marker_set[0] || !a->marker_set[1]) {
             pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
+        } else if (a->marker_view[0] || a->marker_view[1]) {
+            pv_app_message(a, true, ":range needs markers at times (these are on rows)");
         } else {
             int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
             int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
@@ -735,11 +744,22 @@ static bool pv_app_row_time(pv_app *a, int64_t *t)
 static void pv_app_set_marker(pv_app *a, int which)
 {
     int64_t t;
-    if (!pv_app_row_time(a, &t)) {
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (pv_app_row_time(a, &t)) {
+        a->marker[which] = t;
+        a->marker_view[which] = NULL;
+    } else if (row != PV_NO_ROW && pv_view_has_range_statistics(r->view) && !a->loc.depth &&
+               r == pv_app_report(a)) {
+        /* no clock, but statistics of a span of rows (docs/tui.md); only in
+         * an Explorer item's own report, which lives as long as the viewer */
+        a->marker[which] = 0;
+        a->marker_view[which] = r->view;
+        a->marker_row[which] = row;
+    } else {
         pv_app_message(a, true, "markers need an event or a call (a row with a time)");
         return;
     }
-    a->marker[which] = t;
     a->marker_set[which] = true;
     if (a->range_show)
         pv_app_range_request(a); /* the statistics follow the markers */

@@ -142,6 +142,10 @@ struct pv_app {
     char work_filter[256];
     bool marker_set[2]; /* markers A and B (docs/tui.md), times in ns */
     int64_t marker[2];
+    /* A marker on a row of a view without a clock (docs/tui.md "Markers
+     * without a clock"): that view (NULL for a time marker) and its row. */
+    const pv_view *marker_view[2];
+    size_t marker_row[2];
     size_t work_from;
     int work_dir;
 
@@ -174,6 +178,8 @@ struct pv_app {
     bool range_failed;
     int64_t range_shown_lo, range_shown_hi; /* the range asked for last */
     pv_file *range_file;              /* the adopted window, with its report */
+    bool range_rows;                  /* the markers are rows: range_shown_* are rows */
+    pv_view *range_view;              /* ... and these their statistics (range_statistics) */
     pv_report range_rep;
     bool range_open;
 

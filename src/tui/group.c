@@ -167,6 +167,20 @@ static size_t pv_group_row_lane(const pv_view *v, size_t row)
     return b == UINT32_MAX ? PV_NO_ROW : pv_view_row_lane(g->base, b);
 }
 
+/* The base rows from the first call at or after `from` to the last one at
+ * or before `to` (the grouping keeps the base's order within a thread). */
+static pv_view *pv_group_range_statistics(const pv_view *v, size_t from, size_t to)
+{
+    const pv_group_impl *g = v->impl;
+    while (from < to && g->map[from] == UINT32_MAX)
+        from++;
+    while (to > from && g->map[to] == UINT32_MAX)
+        to--;
+    if (g->map[from] == UINT32_MAX || g->map[to] == UINT32_MAX)
+        return NULL;
+    return pv_view_range_statistics(g->base, g->map[from], g->map[to]);
+}
+
 static void pv_group_set_hooks(pv_view *v, pv_group_impl *g)
 {
     const pv_view_hooks *h = g->base->hooks;
@@ -179,6 +193,7 @@ static void pv_group_set_hooks(pv_view *v, pv_group_impl *g)
     g->hooks.waits_for_index = h->waits_for_index ? pv_group_waits : NULL;
     g->hooks.related = h->related ? pv_group_related : NULL;
     g->hooks.row_area = h->row_area ? pv_group_row_area : NULL;
+    g->hooks.range_statistics = h->range_statistics ? pv_group_range_statistics : NULL;
     if (pv_view_has_lanes(g->base)) {
         g->lanes.count = pv_group_lane_count;
         g->lanes.name = pv_group_lane_name;

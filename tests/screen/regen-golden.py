@@ -22,7 +22,8 @@ cases = [
  ("call_trace_events_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j j Enter", "winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events"),
  ("call_trace_drill_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j Enter", "Enter on a leaf call drills down: its events become the Report"),
  ("aqtime_objects_refcount_tree", "aqtime-refcount.db", "100x30", [], "Shift-Tab j j Tab j j\nTab Right Right", "AQTime reference counts: the object's ref-count call tree tab (a tree in Details)"),
- ("aqtime_second_result_set", "aqtime-trace.db", "100x30", [], "Shift-Tab\nG k k k\nTab", "AQTime function trace, second result set: the call trace grouped by thread"),
+ ("aqtime_second_result_set", "aqtime-trace.db", "100x30", [], "Shift-Tab\nG k k k\nTab", "AQTime function trace, second result set: the call trace grouped by thread, its lane strip a lane per thread over the rows' order"),
+ ("aqtime_trace_lanes_ascii", "aqtime-trace.db", "100x30", ["--ascii"], "Shift-Tab\nj j\nTab\nj j j j j j j", "AQTime call trace in ASCII: the lane strip (a lane per thread over the rows' order, the cursor column at the selected call)"),
 ]
 parts = ['''#!/usr/bin/env bash
 # Golden screens of the viewer, driven by the scripted-keys mode (tig's

@@ -475,7 +475,7 @@ SCREEN
 )
 expect_screen aqtime_objects_refcount_tree "$(pv_screen $'Shift-Tab j j Tab j j\nTab Right Right' aqtime-refcount.db --size 100x30)" "$expected"
 
-# AQTime function trace, second result set: the call trace grouped by thread
+# AQTime function trace, second result set: the call trace grouped by thread, its lane strip a lane per thread over the rows' order
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Call Trace ─────────────────────────────────────────────────────
 aqtime-trace.db          │ Id  Call No Routine Name                        Thread  CPU Cache Misses
@@ -493,9 +493,9 @@ aqtime-trace.db          │ Id  Call No Routine Name                        Thr
     Routines (8)         │ 10        6           ▾ render\x09frame           7002             15215
     Call Routes (20)     │ 11        7               CDocument::Serialize    7002              1672
     Lines (24)           │ 12        8               CDocument::Serialize    7002             11786
-                         │ 13        9     ▾ CDocument::Serialize            7002              8326
-                         │ 14       10       ▾ CDocument::Serialize          7002              2871
-                         │ 15       11           memcpy                      7002             16218
+                         │─ Lanes rows 1..25 ───────────────────────────────────────────────────────
+                         │ Thread 7001 █████████████
+                         │ Thread 7002 │           █████████████████████████████████████████████████
                          │─ Details ─[Parameters on enter]─ Parameters on exit ─────────────────────
                          │Nothing of this kind for the selected row
                          │
@@ -509,6 +509,41 @@ aqtime-trace.db          │ Id  Call No Routine Name                        Thr
 SCREEN
 )
 expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' aqtime-trace.db --size 100x30)" "$expected"
+
+# AQTime call trace in ASCII: the lane strip (a lane per thread over the rows' order, the cursor column at the selected call)
+expected=$(cat <<'SCREEN'
+- Explorer --------------|- Report: Call Trace -----------------------------------------------------
+aqtime-trace.db          | Id  Call No Routine Name            Thread       Time  Time with Children
+  Run 1 - Elapsed Time   |             - Thread 4120             4120
+    Summary (8)          |  1        1   - main                  4120 298.921 us           20.538 ms
+    Threads (2)          |  2        2       load_config         4120   3.596 ms            3.596 ms
+    Call Trace (21)      |  3        3     - Matrix::multiply    4120   4.326 ms           13.439 ms
+    Routines (8)         |  4        4       - parse_args        4120   1.257 ms            9.112 ms
+    Call Routes (17)     |  5        5           fib             4120   2.933 ms            2.933 ms
+    Lines (24)           |  6        6           fib             4120   2.813 ms            2.813 ms
+  Run 2 - Cache Misses   |  7        7           fib             4120   2.107 ms            2.107 ms
+    Summary (8)          |  8        8       log_write           4120   3.203 ms            3.203 ms
+    Threads (2)          |  9        9   - log_write             4120   2.310 ms           23.946 ms
+    Call Trace (23)      | 10       10       Matrix::multiply    4120   1.183 ms            1.183 ms
+    Routines (8)         | 11       11     - parse_args          4120 276.851 us           20.452 ms
+    Call Routes (20)     | 12       12       - qsort_r           4120 845.079 us            7.514 ms
+    Lines (24)           | 13       13         - log_write       4120   4.576 ms            6.669 ms
+                         |- Lanes rows 1..23 -------------------------------------------------------
+                         | Thread 4120 ######################################################
+                         | Thread 5332                   |                                  ########
+                         |- Details -[Parameters on enter]- Parameters on exit ---------------------
+                         | Id  Param No Param Type   Param Value   Rec Id
+                         |  5         1 int          528                0
+                         |  6         2 const char * "a,b"              1
+                         |
+                         |
+                         |
+                         |
+                         |
+ aqtime-trace.db | call-trace | row 8/23                                                     ? help
+SCREEN
+)
+expect_screen aqtime_trace_lanes_ascii "$(pv_screen $'Shift-Tab\nj j\nTab\nj j j j j j j' aqtime-trace.db --size 100x30 --ascii)" "$expected"
 
 # <Dump> writes intermediate screens; Backspace returns from a drill-down.
 s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-timing.txt --size 80x24)

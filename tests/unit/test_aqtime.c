@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "formats/aqtime.h"
+#include "profview/hooks.h"
 #include "profview/load.h"
 
 static char tmpdir[256];
@@ -172,6 +173,110 @@ static void test_total_from_summed_cycles(void **state)
     pv_file_free(f);
 }
 
+/* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
+ * caller of a call, a routine's first call, the routine as the area, a lane
+ * per thread, and no time axis. */
+static void test_trace_hooks(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/hooks.db", tmpdir);
+    /* thread 77: f(1) > g(2) > g(3); f(4).  thread 88: g(5). */
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'run', 'Elapsed Time', 1000000000, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES ('f', 10, 1, -1, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES ('g', 11, 1, -1, 1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_ROUTINES VALUES (2, 10, 1, -1, 0, NULL);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_ROUTINES VALUES (3, 11, 1, -1, 1, NULL);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (77, 0, 1, -1, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (88, 1, 1, -1, 1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 9, 1, -1, 10, 1, 1, 0, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (2, 4, 2, 0, 11, 2, 1, 0, 1);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (2, 2, 3, 1, 11, 3, 1, 0, 2);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 4, -1, 10, 4, 1, 0, 3);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (7, 7, 1, -1, 11, 5, 1, 1, 0);",
+             trace_schema);
+    make_db(path, sql);
+    pv_file *f = load(path);
+    pv_result_set *s = pv_file_find_set(f, 1);
+    pv_view *ct = pv_set_find_view(s, "call-trace");
+    pv_view *rt = pv_set_find_view(s, "routines");
+    assert_int_equal(pv_view_rows(ct), 5);
+    /* rows in pre-order, threads in THREADS order: ids 1 2 3 4 5 */
+    for (size_t r = 0; r < 5; r++)
+        assert_int_equal(pv_view_find_id(ct, (int64_t)r + 1), r);
+    pv_row_ref ref;
+    assert_true(pv_view_related(ct, 2, PV_REL_CALLER, &ref)); /* g(3) -> g(2) */
+    assert_ptr_equal(ref.view, ct);
+    assert_int_equal(ref.row, 1);
+    assert_true(pv_view_related(ct, 1, PV_REL_CALLER, &ref)); /* g(2) -> f(1) */
+    assert_int_equal(ref.row, 0);
+    assert_false(pv_view_related(ct, 0, PV_REL_CALLER, &ref)); /* top of its thread */
+    assert_false(pv_view_related(ct, 1, PV_REL_PARTNER, &ref)); /* no entry/exit rows */
+    assert_true(pv_view_related(ct, 3, PV_REL_TIMELINE, &ref));  /* a call: itself */
+    assert_int_equal(ref.row, 3);
+    assert_true(pv_view_related(ct, 4, PV_REL_FIRST, &ref)); /* g's first call: g(2) */
+    assert_int_equal(ref.row, 1);
+    /* t from a routine: its first call */
+    size_t g_row = pv_view_find_id(rt, 11), f_row = pv_view_find_id(rt, 10);
+    assert_true(pv_view_related(rt, g_row, PV_REL_TIMELINE, &ref));
+    assert_ptr_equal(ref.view, ct);
+    assert_int_equal(ref.row, 1);
+    assert_true(pv_view_related(rt, f_row, PV_REL_TIMELINE, &ref));
+    assert_int_equal(ref.row, 0);
+    /* J / K: calls of g share an area with g's routine row, not with f */
+    uint64_t a1, a2, a3, a4;
+    assert_true(pv_view_row_area(ct, 1, &a1));
+    assert_true(pv_view_row_area(ct, 4, &a2));
+    assert_true(pv_view_row_area(rt, g_row, &a3));
+    assert_true(pv_view_row_area(ct, 0, &a4));
+    assert_true(a1 == a2 && a2 == a3 && a1 != a4);
+    /* lanes: a thread each */
+    assert_int_equal(pv_view_lane_count(ct), 2);
+    pv_cell name;
+    pv_view_lane_name(ct, 1, &name);
+    assert_true(name.present);
+    assert_int_equal(name.v.s.len, strlen("Thread 88"));
+    assert_memory_equal(name.v.s.ptr, "Thread 88", name.v.s.len);
+    assert_int_equal(pv_view_row_lane(ct, 3), 0);
+    assert_int_equal(pv_view_row_lane(ct, 4), 1);
+    assert_int_equal(pv_view_lane_count(rt), 0);
+    /* statistics of the calls of rows 1..3 (g2 > g3, f4), at 1 GHz: g twice,
+     * own 2 + 2, with children 4 once (g3 is inside g2); f once */
+    pv_view *rs = pv_view_range_statistics(ct, 3, 1);
+    assert_non_null(rs);
+    assert_int_equal(pv_view_rows(rs), 2);
+    size_t gr = pv_view_find_id(rs, 11), fr = pv_view_find_id(rs, 10);
+    assert_int_equal(gr, 0);
+    assert_int_equal(fr, 1);
+    pv_cell c;
+    static const struct {
+        const char *col;
+        int64_t g, f;
+    } want[] = {{"hits", 2, 1}, {"time", 4, 1}, {"time_with_children", 4, 1},
+                {"min_time", 2, 1}, {"max_time", 2, 1}, {"avg_time", 2, 1}};
+    for (size_t k = 0; k < PV_ARRAY_LEN(want); k++) {
+        pv_view_cell(rs, gr, pv_view_column(rs, want[k].col), &c);
+        assert_int_equal(c.v.i, want[k].g);
+        pv_view_cell(rs, fr, pv_view_column(rs, want[k].col), &c);
+        assert_int_equal(c.v.i, want[k].f);
+    }
+    pv_view_free(rs);
+    assert_null(pv_view_range_statistics(ct, 0, 5)); /* past the end */
+    assert_null(pv_view_range_statistics(rt, 0, 1)); /* routines have none */
+    /* no clock, nothing to index, no range view */
+    int64_t t;
+    assert_false(pv_view_has_time(ct));
+    assert_false(pv_view_row_time(ct, 0, &t));
+    assert_false(pv_view_waits_for_index(ct, true));
+    assert_null(pv_file_range_view(f));
+    uint64_t done, total;
+    assert_true(pv_file_index_step(f, 10));
+    assert_true(pv_file_index_progress(f, &done, &total));
+    pv_file_free(f);
+}
+
 /* A path with characters that mean something in a URI still opens. */
 static void test_uri_escaping(void **state)
 {
@@ -208,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cycles_to_ns),
         cmocka_unit_test(test_total_from_summed_cycles),
+        cmocka_unit_test(test_trace_hooks),
         cmocka_unit_test(test_uri_escaping),
         cmocka_unit_test(test_probe),
     };

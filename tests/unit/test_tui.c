@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "profview/hooks.h"
 #include "profview/table.h"
 #include "tui/app.h"
 #include "tui/config.h"
@@ -1176,6 +1177,105 @@ static void test_group_by_thread(void **state)
     pv_view_free(base);
 }
 
+/* Hooks of a test base view for the grouping: the caller is the tree
+ * parent, the time is 100 * row, the lane is the thread (7 -> 0, 9 -> 1). */
+static bool tg_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    if (rel != PV_REL_CALLER || pv_view_parent(v, row) == PV_NO_ROW)
+        return false;
+    out->view = (pv_view *)v;
+    out->row = pv_view_parent(v, row);
+    return true;
+}
+static bool tg_time(const pv_view *v, size_t row, int64_t *t)
+{
+    (void)v;
+    *t = 100 * (int64_t)row;
+    return true;
+}
+static size_t tg_lanes(const pv_view *v)
+{
+    (void)v;
+    return 2;
+}
+static void tg_lane_name(const pv_view *v, size_t lane, pv_cell *out)
+{
+    (void)v;
+    out->type = PV_TYPE_STRING;
+    out->present = true;
+    out->v.s.ptr = lane ? "nine" : "seven";
+    out->v.s.len = strlen(out->v.s.ptr);
+}
+static size_t tg_row_lane(const pv_view *v, size_t row)
+{
+    pv_cell c;
+    pv_view_cell(v, row, 2, &c);
+    return c.v.i == 9 ? 1 : 0;
+}
+
+/* The grouped view forwards its base's hooks with the rows mapped both
+ * ways (docs/model.md); a thread node is no call (its lane: its thread). */
+static void test_group_forwards_hooks(void **state)
+{
+    (void)state;
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+        {"thread", "Thread", PV_TYPE_INT, 0},
+    };
+    static const pv_lane_hooks lanes = {tg_lanes, tg_lane_name, tg_row_lane};
+    static const pv_view_hooks hooks = {.row_time = tg_time, .related = tg_related,
+                                        .lanes = &lanes};
+    /* base: 0 a(7) > 1 b(7);  2 c(9) > 3 d(9);  4 e(7) */
+    static const int parent[] = {-1, 0, -1, 2, -1}, thread[] = {7, 7, 9, 9, 7};
+    pv_table *t = pv_table_new("call-trace", "Call trace", cols, 3);
+    pv_table_make_tree(t);
+    for (size_t i = 0; i < 5; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, 1, "x");
+        pv_table_set_int(t, r, 2, thread[i]);
+        if (parent[i] >= 0)
+            pv_table_set_parent(t, r, (size_t)parent[i]);
+    }
+    pv_view *base = pv_table_view(t);
+    base->hooks = &hooks;
+    pv_view *g = pv_group_by_thread(base);
+    assert_non_null(g);
+    /* grouped: 0 [7] 1 a 2 b 3 e 4 [9] 5 c 6 d */
+    static const size_t row_of[] = {1, 2, 5, 6, 3};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(pv_group_row_of(g, base, i), row_of[i]);
+    assert_int_equal(pv_group_row_of(base, base, 3), 3);
+    pv_row_ref ref;
+    assert_true(pv_view_related(g, 6, PV_REL_CALLER, &ref)); /* d -> c */
+    assert_ptr_equal(ref.view, g);
+    assert_int_equal(ref.row, 5);
+    assert_false(pv_view_related(g, 4, PV_REL_CALLER, &ref)); /* a node */
+    assert_false(pv_view_related(g, 5, PV_REL_CALLER, &ref)); /* c at the top */
+    int64_t time = 0;
+    assert_true(pv_view_row_time(g, 3, &time)); /* e is base row 4 */
+    assert_int_equal(time, 400);
+    assert_false(pv_view_row_time(g, 0, &time));
+    assert_false(pv_view_time_ordered(g));
+    assert_false(pv_view_waits_for_index(g, true)); /* the base has no such hook */
+    assert_int_equal(pv_view_lane_count(g), 2);
+    assert_int_equal(pv_view_row_lane(g, 4), 1); /* node of thread 9 */
+    assert_int_equal(pv_view_row_lane(g, 3), 0);
+    pv_cell name;
+    pv_view_lane_name(g, 1, &name);
+    assert_int_equal(name.v.s.len, 4);
+    pv_view_free(g);
+    /* without hooks, the grouped view has none either */
+    base->hooks = NULL;
+    g = pv_group_by_thread(base);
+    assert_non_null(g);
+    assert_false(pv_view_has_lanes(g));
+    assert_false(pv_view_has_time(g));
+    pv_view_free(g);
+    pv_view_free(base);
+}
+
 /* Loading runs in the background: while the loader waits (here on a FIFO
  * with no writer yet) the screen is drawn and says what is loading. */
 /* The lane strip under a winIDEA timeline: the cursor column is drawn in the
@@ -1415,6 +1515,7 @@ int main(void)
         cmocka_unit_test(test_report_splice_matches_rebuild),
         cmocka_unit_test(test_big_sort_shows_progress),
         cmocka_unit_test(test_group_by_thread),
+        cmocka_unit_test(test_group_forwards_hooks),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
     };

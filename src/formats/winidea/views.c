@@ -26,7 +26,9 @@ typedef struct wi_model {
     pv_view *timeline;   /* the set's timeline and call-trace views (related rows) */
     pv_view *call_trace;
     uint32_t *area_first; /* per index area: its first event in the window, PV_WI_NONE;
-                             computed on first use once the index is complete */
+                             built after the index, in steps for a viewer */
+    size_t area_first_next; /* the event its pass looks at next */
+    bool area_first_done;
 } wi_model;
 
 /* The whole index (deferred loads finish it when a view needs it). */
@@ -1432,19 +1434,35 @@ static bool wi_event_partner(const pv_timeline_index *ix, size_t event, size_t *
     return false;
 }
 
-/* The first event of every area in the window, computed once (one pass
- * over the index's area of each event). */
-static uint32_t wi_area_first(wi_model *m, uint32_t area)
+/* The first event of every area in the window: one pass over the index's
+ * area of each event (28 ms per 10 M events), up to `budget` events per
+ * call; true once done.  A viewer runs it in slices after the index
+ * (wi_file_index_step), so that no key waits for it. */
+static bool wi_area_first_step(wi_model *m, size_t budget)
 {
     const pv_timeline_index *ix = &m->ix;
+    if (m->area_first_done)
+        return true;
     if (!m->area_first) {
         m->area_first = pv_xmalloc((ix->area_count ? ix->area_count : 1) * sizeof *m->area_first);
         for (size_t a = 0; a < ix->area_count; a++)
             m->area_first[a] = PV_WI_NONE;
-        for (size_t i = ix->window_end; i-- > ix->window_first;)
-            m->area_first[ix->event_area[i]] = (uint32_t)i;
+        m->area_first_next = ix->window_first;
     }
-    return area < ix->area_count ? m->area_first[area] : PV_WI_NONE;
+    size_t end = ix->window_end - m->area_first_next > budget ? m->area_first_next + budget
+                                                              : ix->window_end;
+    for (size_t i = m->area_first_next; i < end; i++)
+        if (m->area_first[ix->event_area[i]] == PV_WI_NONE)
+            m->area_first[ix->event_area[i]] = (uint32_t)i;
+    m->area_first_next = end;
+    m->area_first_done = end == ix->window_end;
+    return m->area_first_done;
+}
+
+static uint32_t wi_area_first(wi_model *m, uint32_t area)
+{
+    wi_area_first_step(m, SIZE_MAX);
+    return area < m->ix.area_count ? m->area_first[area] : PV_WI_NONE;
 }
 
 /* Relations of a call k, shared by every view whose rows are calls. */
@@ -1509,10 +1527,17 @@ static bool wi_tl_time_ordered(const pv_view *v)
     return wi_model_ready(m) && !m->ix.time_decreased;
 }
 
+/* Nothing left for a viewer to wait for: the index, and after it (in a
+ * viewer's slices) the first event of every area. */
+static bool wi_viewer_complete(const wi_model *m)
+{
+    return !m || !m->indexed || m->failed || (m->ix.complete && (m->area_first_done || !m->stepped));
+}
+
 static bool wi_waits_for_index(const pv_view *v, bool details)
 {
     const wi_model *m = wi_view_model(v);
-    if (!m || !m->indexed || m->ix.complete || m->failed)
+    if (wi_viewer_complete(m))
         return false;
     if (details)
         return true; /* call stacks, statistics of the area: the whole index */
@@ -1823,19 +1848,25 @@ static wi_model *wi_model_of(const pv_file *f)
 static bool wi_file_index_step(pv_file *f, size_t events)
 {
     wi_model *m = wi_model_of(f);
-    if (!m || !m->indexed || m->ix.complete || m->failed)
+    if (!m || !m->indexed || m->failed)
         return true;
     m->stepped = true;
-    int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
-    if (r < 0)
-        m->failed = true;
-    return r != 0;
+    if (!m->ix.complete) {
+        int r = pv_timeline_index_finish_step(&m->ix, events ? events : 1);
+        if (r < 0)
+            m->failed = true;
+        if (r <= 0)
+            return r < 0;
+        if (events != SIZE_MAX)
+            return false; /* the first events of the areas in the next slices */
+    }
+    return wi_area_first_step(m, events ? events : 1);
 }
 
 static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
 {
     const wi_model *m = wi_model_of(f);
-    bool complete = !m || !m->indexed || m->ix.complete || m->failed;
+    bool complete = wi_viewer_complete(m);
     *done = m && m->indexed ? m->ix.indexed : 0;
     *total = m && m->indexed ? m->ix.event_count : 0;
     if (complete)
