@@ -255,6 +255,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     }
     if (first_view == PV_NO_ROW)
         first_view = any_view;
+    pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
         pv_location loc;
@@ -487,6 +488,9 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
+    pv_flame_ui_close(a);
+    pv_app_diff_close(a);
+    free(a->diff_pending);
     pv_app_range_close(a);
     pv_file_free(a->range_done);
     free(a->range_path);
@@ -557,6 +561,8 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 /* The report the Report pane shows, or NULL. */
 pv_report *pv_app_report(pv_app *a)
 {
+    if (a->diff_on)
+        return &a->diff_rep;
     if (a->loc.depth)
         return a->drill[a->loc.depth - 1].view ? &a->drill[a->loc.depth - 1] : NULL;
     if (a->loc.item >= a->item_count)
@@ -604,6 +610,8 @@ void pv_app_here(pv_app *a, pv_location *out)
 void pv_app_apply(pv_app *a, const pv_location *to)
 {
     pv_app_close_details(a);
+    pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
+    pv_flame_ui_close(a);
     for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
         pv_report_close(&a->drill[i]);
     a->loc = *to;

@@ -13,8 +13,9 @@
 
 /* ---- the prompt: readline-style editing, history, completion */
 
-const char *const pv_app_commands[] = {"filter", "sort",   "goto", "range", "stats", "columns",
-                                       "export", "theme",  "set",  "open",  "help",  "quit"};
+const char *const pv_app_commands[] = {"filter", "sort",  "goto",  "range",    "stats",
+                                       "columns", "export", "theme", "set",     "open",
+                                       "flame",  "icicle", "sandwich", "diff", "help",  "quit"};
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
@@ -26,6 +27,10 @@ const char *const pv_app_command_help[] = {
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
     "open FILE        load another file",
+    "flame            flame graph of the call tree (F)",
+    "icicle           the flame graph top-down (I)",
+    "sandwich         callers and callees of the selected routine (W)",
+    "diff FILE|N|off  compare the view with FILE's (or result set N's); in a graph: colour by change",
     "help             this help",
     "quit             quit",
 };
@@ -177,7 +182,7 @@ static void pv_app_search_update(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
     snprintf(a->search, sizeof a->search, "%s", pv_buf_cstr(&a->line));
-    if (!r)
+    if (!r || a->flame.mode)
         return;
     if (!a->search[0]) {
         pv_report_move_to(r, a->search_origin);
@@ -237,7 +242,8 @@ static void pv_app_prompt_key(pv_app *a, int key)
         a->prompt = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
             snprintf(a->search, sizeof a->search, "%s", text);
-            if (text[0] && pv_app_focused_report(a))
+            /* a graph highlights its matches itself (docs/flame.md) */
+            if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
                 pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
@@ -652,6 +658,14 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
         } else {
             pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
         }
+    } else if (strcmp(word, "flame") == 0 || strcmp(word, "icicle") == 0 ||
+               strcmp(word, "sandwich") == 0) {
+        int mode = word[0] == 'f' ? PV_FLAME_FLAME : word[0] == 'i' ? PV_FLAME_ICICLE
+                                                                   : PV_FLAME_SANDWICH;
+        if (a->flame.mode != mode)
+            pv_flame_ui_open(a, mode);
+    } else if (strcmp(word, "diff") == 0) {
+        pv_app_diff_command(a, arg);
     } else if (strcmp(word, "export") == 0) {
         pv_app_export_command(a, arg);
     } else if (strcmp(word, "open") == 0) {
@@ -984,6 +998,12 @@ void pv_app_key(pv_app *a, int key)
         pv_app_message(a, true, text);
         return;
     }
+    if (pv_flame_ui_key(a, act))
+        return;
+    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
+        pv_app_diff_close(a); /* back to the view it was made of */
+        return;
+    }
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
     case PV_ACT_NONE:
@@ -1164,6 +1184,15 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_HELP:
         a->overlay = PV_OVERLAY_HELP;
         a->ov_top = 0;
+        break;
+    case PV_ACT_FLAME:
+        pv_flame_ui_open(a, PV_FLAME_FLAME);
+        break;
+    case PV_ACT_ICICLE:
+        pv_flame_ui_open(a, PV_FLAME_ICICLE);
+        break;
+    case PV_ACT_SANDWICH:
+        pv_flame_ui_open(a, PV_FLAME_SANDWICH);
         break;
     case PV_ACT_REDRAW:
     case PV_ACT_COUNT:

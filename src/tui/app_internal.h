@@ -1,13 +1,14 @@
 /* app_internal.h - the viewer's state, shared by app.c (loading, where the
  * Report is), app_draw.c (panes into the grid), app_input.c (keys,
- * prompt, commands, mouse) and app_export.c (the export dialog).  Not an
- * API: only these four include it. */
+ * prompt, commands, mouse), app_export.c (the export dialog) and flame.c
+ * (flame graphs, :diff).  Not an API: only these include it. */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
 #include <pthread.h>
 
 #include "tui/app.h"
+#include "tui/flame.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
@@ -183,6 +184,12 @@ struct pv_app {
     pv_report range_rep;
     bool range_open;
 
+    /* Flame graph, icicle, sandwich (docs/flame.md); :diff (docs/diff.md):
+     * the diff view is the Report while diff_on. */
+    pv_flame_ui flame;
+    pv_report diff_rep;
+    bool diff_on;
+    char *diff_pending; /* :diff FILE: the file being loaded */
     /* The export dialog (app_export.c). */
     int exp_format;        /* pv_export_format */
     int exp_what;          /* PV_EXPORT_WHAT_* */
