@@ -28,7 +28,7 @@ enum {
     X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
     X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat, diff: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
+    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
     X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
     X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
     X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
@@ -63,6 +63,7 @@ static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a-
 
 int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
+int pv_cmd_sql(const pv_cli_args *a);
 int pv_cmd_diff(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
 int pv_cmd_export(const pv_cli_args *a);

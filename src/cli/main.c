@@ -36,6 +36,8 @@ static const struct {
      "                (--view flame: call paths merged from the root; --format folded:\n"
      "                STACK SELF lines for flamegraph.pl, inferno, speedscope, flamelens)",
      pv_cmd_cat},
+    {"sql", "profview sql FILE... \"SELECT ...\" [--format tsv|csv|json]   (docs/sql.md)",
+     pv_cmd_sql},
     {"diff",
      "profview diff A B --view ID [--instance N] [--instance-b N] [--from-b TIME] [--to-b TIME]\n"
      "                [cat's options]\n"

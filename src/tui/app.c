@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "profview/hooks.h"
+#include "profview/sql.h"
 #include "tui/app_internal.h"
 #include "tui/group.h"
 
@@ -170,7 +171,7 @@ const char *pv_app_load_errors(const pv_app *a)
     return pv_buf_cstr((pv_buf *)&a->load_errors);
 }
 
-static pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
+pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
 {
     a->items = pv_xgrow(a->items, &a->item_cap, a->item_count + 1, sizeof *a->items);
     pv_item *it = &a->items[a->item_count++];
@@ -446,6 +447,9 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_buf_init(&a->load_errors);
     pv_buf_init(&a->exp_path);
     pv_buf_init(&a->range_errors);
+    pv_buf_init(&a->copied);
+    pv_buf_init(&a->sql_names.text);
+    a->sql_file = PV_NO_ROW;
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
     pv_app_resize(a, width, height);
@@ -500,6 +504,10 @@ void pv_app_free(pv_app *a)
     for (size_t i = 0; i < a->item_count; i++)
         pv_report_close(&a->items[i].report);
     free(a->items);
+    pv_sql_free(a->sql);
+    free(a->sql_pending);
+    pv_buf_free(&a->copied);
+    pv_buf_free(&a->sql_names.text);
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
     free(a->files);

@@ -197,6 +197,28 @@ static uint32_t *fl_match_paths(const pv_flame *fl, const pv_flame *b)
 
 /* ---- open, close */
 
+/* The sandwich of `routine` in the graph (u->fl). */
+static void fl_sandwich(pv_app *a, const char *routine)
+{
+    pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
+    if (u->sw_valid)
+        pv_sandwich_free(&u->sw);
+    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
+    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
+    if (!u->sw_valid) {
+        pv_sandwich_free(&u->sw);
+        pv_app_message(a, true, "the routine has no calls in the call tree");
+        u->mode = u->graph_mode;
+        return;
+    }
+    u->mode = PV_FLAME_SANDWICH;
+    u->sw_callers = false;
+    u->sw_sel = u->sw.callees->nodes[0].first_child;
+    u->top = 0;
+}
+
 void pv_flame_ui_open(pv_app *a, int mode)
 {
     pv_flame_ui *u = &a->flame;
@@ -254,8 +276,23 @@ void pv_flame_ui_open(pv_app *a, int mode)
         snprintf(u->tree_file, sizeof u->tree_file, "%s", slash ? slash + 1 : f->path);
         /* the Report's filter applies when the Report is the call tree */
         const char *filter = strcmp(r->view->id, tree->id) == 0 ? r->filter : "";
-        fl_build(a, filter);
         u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+        size_t calls = pv_view_rows(tree);
+        if (calls > PV_BIG_VIEW) {
+            /* a big tree: the screen says so before the merge (docs/tui.md:
+             * long work shows itself); pv_app_work builds it */
+            snprintf(u->filter, sizeof u->filter, "%s", filter);
+            snprintf(u->sw_name, sizeof u->sw_name, "%s", routine ? routine : "");
+            u->pending_mode = mode;
+            u->mode = mode;
+            a->focus = PV_PANE_REPORT;
+            a->work = PV_WORK_FLAME;
+            char text[160];
+            snprintf(text, sizeof text, "Building the flame graph of %zu calls...", calls);
+            pv_app_message(a, false, text);
+            return;
+        }
+        fl_build(a, filter);
     } else if (u->fl && u->mode != PV_FLAME_SANDWICH) {
         snprintf(name, sizeof name, "%s", pv_flame_name(u->fl, u->sel));
         routine = name;
@@ -270,21 +307,23 @@ void pv_flame_ui_open(pv_app *a, int mode)
     }
     u->mode = mode;
     a->focus = PV_PANE_REPORT;
-    if (mode == PV_FLAME_SANDWICH && u->fl && routine) {
-        if (u->sw_valid)
-            pv_sandwich_free(&u->sw);
-        u->sw_valid = pv_sandwich_build(u->fl, routine, strlen(routine), NULL, &u->sw);
-        snprintf(u->sw_name, sizeof u->sw_name, "%s", routine);
-        if (!u->sw_valid) {
-            pv_sandwich_free(&u->sw);
-            pv_app_message(a, true, "the routine has no calls in the call tree");
-            u->mode = u->graph_mode;
-            return;
-        }
-        u->sw_callers = false;
-        u->sw_sel = u->sw.callees->nodes[0].first_child;
-        u->top = 0;
-    }
+    if (mode == PV_FLAME_SANDWICH && u->fl && routine)
+        fl_sandwich(a, routine);
+}
+
+void pv_flame_ui_build_now(pv_app *a)
+{
+    pv_flame_ui *u = &a->flame;
+    if (!u->mode || !u->tree)
+        return;
+    char filter[256], routine[256];
+    snprintf(filter, sizeof filter, "%s", u->filter);
+    snprintf(routine, sizeof routine, "%s", u->sw_name);
+    fl_build(a, filter);
+    a->message[0] = '\0';
+    if (u->pending_mode == PV_FLAME_SANDWICH && u->fl && routine[0])
+        fl_sandwich(a, routine);
+    u->pending_mode = PV_FLAME_OFF;
 }
 
 void pv_flame_ui_close(pv_app *a)
@@ -292,6 +331,7 @@ void pv_flame_ui_close(pv_app *a)
     pv_flame_ui *u = &a->flame;
     fl_clear_graph(u);
     u->mode = PV_FLAME_OFF;
+    u->pending_mode = PV_FLAME_OFF;
     u->tree = NULL;
 }
 
@@ -705,7 +745,8 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     pv_flame_ui *u = &a->flame;
     /* the Report's filter changed: the graph follows it */
     pv_report *r = pv_app_report(a);
-    if (r && u->tree && strcmp(r->view->id, u->tree->id) == 0 && strcmp(r->filter, u->filter) != 0)
+    if (r && u->tree && !u->pending_mode && strcmp(r->view->id, u->tree->id) == 0 &&
+        strcmp(r->filter, u->filter) != 0)
         fl_build(a, r->filter);
     const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"
                        : u->mode == PV_FLAME_ICICLE ? "Icicle"
@@ -719,7 +760,10 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     if (rc->h < 2 || rc->w < 4)
         return;
     if (!u->fl) {
-        pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
+        if (u->pending_mode)
+            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, a->message, PV_ROLE_DIM);
+        else
+            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
         return;
     }
     if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {

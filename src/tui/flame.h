@@ -34,12 +34,15 @@ typedef struct pv_flame_ui {
     bool sw_callers;     /* the selection is in the callers (else the callees) */
     uint32_t sw_sel;
     char sw_name[256];
+    int pending_mode;    /* a big tree: the mode to show once pv_app_work built it */
 } pv_flame_ui;
 
 /* Opens the flame graph (or icicle, or the sandwich of the selected
  * routine) of the focused Report's call tree.  Says why not otherwise. */
 void pv_flame_ui_open(pv_app *a, int mode);
 void pv_flame_ui_close(pv_app *a);
+/* PV_WORK_FLAME: merges the big call tree that pv_flame_ui_open deferred. */
+void pv_flame_ui_build_now(pv_app *a);
 /* Keys while a graph is shown; true when the action was taken. */
 bool pv_flame_ui_key(pv_app *a, pv_action act);
 /* Draws the graph into the Report pane's rectangle, and the selected

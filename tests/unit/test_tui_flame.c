@@ -286,6 +286,58 @@ static void test_diff_screen(void **state)
     pv_app_free(a);
 }
 
+/* A call tree over PV_BIG_VIEW rows: the screen says the graph is being
+ * built before the merge runs (as for a big sort). */
+static void test_big_tree_shows_work(void **state)
+{
+    (void)state;
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, true, false, 100, 24);
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("/data/big.prof");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run 1", "test");
+    pv_table *t = pv_table_new("call-trace", "Call trace", trace_cols, T_COUNT);
+    pv_table_make_tree(t);
+    size_t n = 200001;
+    pv_table_reserve(t, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, T_ID, (int64_t)r + 1);
+        pv_table_set_cstr(t, r, T_ROUTINE, i % 2 ? "leaf" : "loop");
+        pv_table_set_int(t, r, T_THREAD, 1);
+        pv_table_set_int(t, r, T_TIME, 1);
+        pv_table_set_int(t, r, T_TWC, i % 2 ? 1 : 2);
+        if (i % 2)
+            pv_table_set_parent(t, r, r - 1);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    pv_app_key(a, 'F');
+    assert_true(pv_app_has_work(a));
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(out.data, "Building the flame graph of 200001 calls"));
+    pv_app_work(a);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    int x;
+    assert_true(find_text(out.data, "loop", &x) >= 0);
+    assert_true(find_text(out.data, "leaf", &x) >= 0);
+    assert_non_null(strstr(out.data, "Calls     100001") || strstr(out.data, "Calls     0"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_flame_filter_and_ascii),
         cmocka_unit_test(test_sandwich_screen),
         cmocka_unit_test(test_diff_screen),
+        cmocka_unit_test(test_big_tree_shows_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
