@@ -735,9 +735,11 @@ static bool wx_write_generated(wx_ctx *c, bool timeline)
 
     wx_header(c, "INFO", NULL, c->profile.format[WX_INFO]);
     wx_format_compile(&fmt, c->profile.format[WX_INFO]);
+    /* TOTAL_TIME: the window's, the input's, or (a BIN alone has none) the
+     * recording's, from its first to its last event */
     bool windowed = ix->has_from || ix->has_to;
-    wx_info_entry(c, &fmt, windowed || d->has_total_time,
-                  windowed ? wx_window_total(c) : d->total_time);
+    wx_info_entry(c, &fmt, true,
+                  windowed || !d->has_total_time ? wx_window_total(c) : d->total_time);
     wx_format_free(&fmt);
     first = false;
 
