@@ -147,6 +147,23 @@ int main(int argc, char **argv)
     frame(a, "K at the end", "K", 20);
     frame(a, "% at the end", "%", 20);
     printf("worst key after indexing: %.3f ms\n", worst_key * 1e3);
+    /* the flame graph of the whole call tree (docs/flame.md): F builds it
+     * (the merge of every call), then keys redraw it */
+    worst_key = 0;
+    frame(a, "F (build)", "F", 1);
+    frame(a, "k (flame)", "k", 10);
+    frame(a, "l (flame)", "l", 20);
+    frame(a, "h (flame)", "h", 20);
+    frame(a, "Enter (zoom)", "\n", 1);
+    {
+        double b0 = now();
+        pv_app_key(a, PV_KEY_BACKSPACE);
+        pv_app_draw(a);
+        printf("  %-14s %8.3f ms\n", "Backspace", (now() - b0) * 1e3);
+    }
+    frame(a, "I (icicle)", "I", 5);
+    frame(a, "W (sandwich)", "W", 1);
+    printf("worst flame key: %.3f ms\n", worst_key * 1e3);
     pv_app_free(a);
     return 0;
 }

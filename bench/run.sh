@@ -97,6 +97,24 @@ if [ -x "$build/bench_tui_file" ]; then
     "$(verdict "$worst" "<" 16)"
   row "TUI longest indexing slice (a key waits for it)" "$finish ms" "< 16 ms" \
     "$(verdict "$finish" "<" 16)"
+  # the flame graph: F merges every call; the other keys redraw it
+  fbuild=$(sed -n 's/^  F (build) *avg *\([0-9.]*\) ms.*/\1/p' "$data/.tui")
+  fworst=$(sed -n 's/^worst flame key: \([0-9.]*\) ms/\1/p' "$data/.tui")
+  [ -n "$fbuild" ] || fbuild=failed
+  [ -n "$fworst" ] || fworst=failed
+  row "TUI flame graph of the whole call tree (F, after the index)" "$fbuild ms" "< 1000 ms" \
+    "$(verdict "$fbuild" "<" 1000)"
+  row "TUI worst key + frame in the flame graph (k l h Enter I W)" "$fworst ms" "" ""
+fi
+# Flame merge CPU time and the diff of two 1 M-row views (bench/bench_flame.c)
+if [ -x "$build/bench_flame" ]; then
+  "$build/bench_flame" "$bin_txt" > "$data/.flame" 2>&1 || true
+  fcpu=$(sed -n 's/^flame build .* \([0-9.]*\) s cpu.*/\1/p' "$data/.flame")
+  dcpu=$(sed -n 's/^diff of 2 x .* \([0-9.]*\) s cpu.*/\1/p' "$data/.flame")
+  [ -n "$fcpu" ] || fcpu=failed
+  [ -n "$dcpu" ] || dcpu=failed
+  row "flame merge of the call tree (bench_flame, CPU)" "$fcpu s" "< 1 s" "$(verdict "$fcpu" "<" 1)"
+  row "diff of two 1 M-row views (bench_flame, CPU)" "$dcpu s" "< 0.5 s" "$(verdict "$dcpu" "<" 0.5)"
 fi
 measure "full index" "$pv" info "$bin_txt"
 row "BIN full index (info, $bin_events events)" "$(secs "$best_s")" "< 2 s" \

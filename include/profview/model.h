@@ -49,6 +49,8 @@ enum {
     PV_COL_TREE = 1u << 3,     /* the TUI draws the tree indentation in this column */
     PV_COL_GROUPED = 1u << 4,  /* the value depends only on the row's group (row_group):
                                   a filter on such columns is evaluated once per group */
+    PV_COL_KEY = 1u << 5,      /* part of the row's identity across files (diff matching,
+                                  docs/diff.md); without any, every text column is */
 };
 
 typedef struct pv_column {

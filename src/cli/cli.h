@@ -17,6 +17,7 @@ enum {
     X(JSON, "json", NULL, "info: print JSON")                                                     \
     X(VIEW, "view", "ID", "cat: the view (or detail view, with --parent) to print")               \
     X(INSTANCE, "instance", "N", "the result set whose INST_ID is N (default: the first)")        \
+    X(INSTANCE_B, "instance-b", "N", "diff: the result set of B (default: as --instance)")       \
     X(PARENT, "parent", "ID", "cat: open a detail view of the row whose id is ID")                \
     X(CONTEXT, "context", "NAME", "cat: only rows of this context or thread")                     \
     X(FILTER, "filter", "EXPR", "cat: only rows matching the filter expression")                  \
@@ -24,8 +25,10 @@ enum {
     X(COLUMNS, "columns", "C1,C2,...", "cat: print exactly these columns, in this order")          \
     X(FROM, "from", "TIME", "timelines: start of the time window (inclusive; 12ms, 4.5us, ns)")  \
     X(TO, "to", "TIME", "timelines: end of the time window (inclusive)")                          \
+    X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
+    X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat: tsv (default), csv or json; export: text1, bin or sqlite")   \
+    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
     X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
     X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
     X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
@@ -60,6 +63,8 @@ static inline bool pv_cli_has(const pv_cli_args *a, pv_cli_option o) { return a-
 
 int pv_cmd_info(const pv_cli_args *a);
 int pv_cmd_cat(const pv_cli_args *a);
+int pv_cmd_sql(const pv_cli_args *a);
+int pv_cmd_diff(const pv_cli_args *a);
 int pv_cmd_view(const pv_cli_args *a);
 int pv_cmd_export(const pv_cli_args *a);
 

@@ -1,4 +1,4 @@
-/* commands.c - `profview info` and `profview cat`, and the plain-text
+/* commands.c - `profview info`, `profview cat` and `profview diff`, and the plain-text
  * fallback of `profview FILE`. */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "profview/diff.h"
+#include "profview/flame.h"
 #include "profview/query.h"
 #include "profview/tui.h"
 
@@ -164,6 +166,25 @@ static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_res
     pv_view *v = pv_set_find_view(set, view_id);
     if (v && !pv_cli_has(a, PV_OPT_PARENT)) {
         *out = v;
+        return PV_EXIT_OK;
+    }
+    if (!v && strcmp(view_id, "flame") == 0 && !pv_cli_has(a, PV_OPT_PARENT)) {
+        /* derived from the call tree (docs/flame.md) */
+        pv_view *tree = pv_flame_source(set);
+        if (!tree) {
+            fprintf(stderr, "profview: %s: this result set has no call tree to fold; ", f->path);
+            pv_list_views(set);
+            return PV_EXIT_USAGE;
+        }
+        char err[256];
+        pv_flame *fl = pv_flame_build(tree, NULL, 0, err, sizeof err);
+        if (!fl) {
+            fprintf(stderr, "profview: %s: %s\n", f->path, err);
+            return PV_EXIT_INPUT;
+        }
+        *out = pv_flame_view(fl);
+        *owned = true;
+        pv_flame_free(fl);
         return PV_EXIT_OK;
     }
     if (!pv_cli_has(a, PV_OPT_PARENT)) {
@@ -323,20 +344,93 @@ static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, size_t 
     return n;
 }
 
-int pv_cmd_cat(const pv_cli_args *a)
+/* Writes `STACK SELF` lines (docs/flame.md), the input of flamegraph.pl,
+ * inferno, speedscope and flamelens; paths without self time are left out. */
+static bool pv_write_folded(FILE *fp, const pv_view *v, const size_t *rows, size_t n)
 {
-    if (a->file_count != 1) {
-        fprintf(stderr, "profview: cat takes exactly one FILE\n");
+    size_t col_stack = pv_view_column(v, "stack"), col_self = pv_view_column(v, "self");
+    pv_buf line;
+    pv_buf_init(&line);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        size_t r = rows ? rows[i] : i;
+        pv_cell stack, self;
+        pv_view_cell(v, r, col_stack, &stack);
+        pv_view_cell(v, r, col_self, &self);
+        if (!stack.present || !self.present || self.v.i <= 0)
+            continue;
+        pv_buf_clear(&line);
+        pv_buf_append(&line, stack.v.s.ptr, stack.v.s.len);
+        pv_buf_printf(&line, " %" PRId64 "\n", self.v.i);
+        ok = fwrite(line.data, 1, line.len, fp) == line.len;
+    }
+    pv_buf_free(&line);
+    return ok && fflush(fp) == 0;
+}
+
+/* Parses --format: tsv, csv, json, or folded (for a view with `stack` and
+ * `self`). */
+static int pv_cat_format(const pv_cli_args *a, pv_out_format *format, bool *folded)
+{
+    *format = PV_OUT_TSV;
+    *folded = false;
+    if (!pv_cli_has(a, PV_OPT_FORMAT))
+        return PV_EXIT_OK;
+    const char *name = a->values[PV_OPT_FORMAT];
+    if (strcmp(name, "folded") == 0) {
+        *folded = true;
+        return PV_EXIT_OK;
+    }
+    if (!pv_out_format_parse(name, format)) {
+        fprintf(stderr, "profview: --format takes tsv, csv, json or folded, not '%s'\n", name);
         return PV_EXIT_USAGE;
     }
-    if (!pv_cli_has(a, PV_OPT_VIEW)) {
-        fprintf(stderr, "profview: cat needs --view ID (see 'profview info FILE')\n");
+    return PV_EXIT_OK;
+}
+
+/* --instance / --instance-b: -1 when absent. */
+static int pv_cat_instance(const pv_cli_args *a, pv_cli_option opt, int64_t *instance)
+{
+    *instance = -1;
+    if (!pv_cli_has(a, opt))
+        return PV_EXIT_OK;
+    const char *s = a->values[opt];
+    if (!pv_parse_int64(s, strlen(s), instance)) {
+        fprintf(stderr, "profview: --%s takes a number, not '%s'\n",
+                opt == PV_OPT_INSTANCE ? "instance" : "instance-b", s);
         return PV_EXIT_USAGE;
     }
-    pv_out_format format = PV_OUT_TSV;
-    if (pv_cli_has(a, PV_OPT_FORMAT) && !pv_out_format_parse(a->values[PV_OPT_FORMAT], &format)) {
-        fprintf(stderr, "profview: --format takes tsv, csv or json, not '%s'\n",
-                a->values[PV_OPT_FORMAT]);
+    return PV_EXIT_OK;
+}
+
+static pv_result_set *pv_cat_set(const pv_file *f, int64_t instance, int *rc)
+{
+    pv_result_set *set = pv_file_find_set(f, instance);
+    if (!set) {
+        fprintf(stderr, "profview: %s: no result set", f->path);
+        if (instance >= 0)
+            fprintf(stderr, " with INST_ID %" PRId64, instance);
+        fprintf(stderr, "\n");
+        *rc = instance >= 0 ? PV_EXIT_USAGE : PV_EXIT_INPUT;
+    }
+    return set;
+}
+
+/* The selection and output options of cat (--columns, --context, --filter,
+ * --sort, --limit, --format) applied to v, written to stdout. */
+static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
+{
+    pv_out_format format;
+    bool folded;
+    int rc = pv_cat_format(a, &format, &folded);
+    if (rc != PV_EXIT_OK)
+        return rc;
+    if (folded && (pv_view_column(v, "stack") == PV_NO_ROW ||
+                   pv_view_column(v, "self") == PV_NO_ROW ||
+                   v->columns[pv_view_column(v, "self")].type == PV_TYPE_STRING)) {
+        fprintf(stderr, "profview: --format folded needs a view with stack and self columns "
+                        "(--view flame), not '%s'\n",
+                v->id);
         return PV_EXIT_USAGE;
     }
     size_t limit = SIZE_MAX;
@@ -349,38 +443,8 @@ int pv_cmd_cat(const pv_cli_args *a)
         }
         limit = (size_t)l;
     }
-    int64_t instance = -1;
-    if (pv_cli_has(a, PV_OPT_INSTANCE)) {
-        const char *s = a->values[PV_OPT_INSTANCE];
-        if (!pv_parse_int64(s, strlen(s), &instance)) {
-            fprintf(stderr, "profview: --instance takes a number, not '%s'\n", s);
-            return PV_EXIT_USAGE;
-        }
-    }
-
-    /* cat reads one view: a timeline indexes only as far as that view needs
-     * (the first screen of a 50 M-event BIN, docs/quality.md) */
-    pv_cli_args deferred = *a;
-    deferred.load.defer_index = true;
-    pv_file *f = pv_cli_load(a->files[0], &deferred);
-    if (!f)
-        return PV_EXIT_INPUT;
-    int rc = PV_EXIT_OK;
-    pv_result_set *set = pv_file_find_set(f, instance);
-    if (!set) {
-        fprintf(stderr, "profview: %s: no result set", f->path);
-        if (instance >= 0)
-            fprintf(stderr, " with INST_ID %" PRId64, instance);
-        fprintf(stderr, "\n");
-        pv_file_free(f);
-        return instance >= 0 ? PV_EXIT_USAGE : PV_EXIT_INPUT;
-    }
-    pv_view *v = NULL;
-    bool owned = false;
-    rc = pv_cat_find_view(a, f, set, &v, &owned);
     size_t *cols = NULL, col_count = 0;
-    if (rc == PV_EXIT_OK)
-        rc = pv_cat_columns(a, v, &cols, &col_count);
+    rc = pv_cat_columns(a, v, &cols, &col_count);
     bool select = pv_cli_has(a, PV_OPT_CONTEXT) || pv_cli_has(a, PV_OPT_FILTER) ||
                   pv_cli_has(a, PV_OPT_SORT);
     if (rc == PV_EXIT_OK && !select) {
@@ -389,9 +453,10 @@ int pv_cmd_cat(const pv_cli_args *a)
         size_t n = pv_view_rows(v);
         if (n > limit)
             n = limit;
-        if (!pv_write_rows(stdout, v, cols, col_count, NULL, n, format)) {
+        bool ok = folded ? pv_write_folded(stdout, v, NULL, n)
+                         : pv_write_rows(stdout, v, cols, col_count, NULL, n, format);
+        if (!ok)
             rc = pv_cat_write_failed();
-        }
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
         size_t *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
@@ -404,15 +469,143 @@ int pv_cmd_cat(const pv_cli_args *a)
             rc = PV_EXIT_USAGE;
         else if (n > limit)
             n = limit;
-        if (rc == PV_EXIT_OK && !pv_write_rows(stdout, v, cols, col_count, rows, n, format)) {
-            rc = pv_cat_write_failed();
+        if (rc == PV_EXIT_OK) {
+            bool ok = folded ? pv_write_folded(stdout, v, rows, n)
+                             : pv_write_rows(stdout, v, cols, col_count, rows, n, format);
+            if (!ok)
+                rc = pv_cat_write_failed();
         }
         free(rows);
     }
     free(cols);
+    return rc;
+}
+
+int pv_cmd_cat(const pv_cli_args *a)
+{
+    if (a->file_count != 1) {
+        fprintf(stderr, "profview: cat takes exactly one FILE\n");
+        return PV_EXIT_USAGE;
+    }
+    if (!pv_cli_has(a, PV_OPT_VIEW)) {
+        fprintf(stderr, "profview: cat needs --view ID (see 'profview info FILE')\n");
+        return PV_EXIT_USAGE;
+    }
+    pv_out_format format;
+    bool folded;
+    int64_t instance;
+    int rc = pv_cat_format(a, &format, &folded);
+    if (rc == PV_EXIT_OK)
+        rc = pv_cat_instance(a, PV_OPT_INSTANCE, &instance);
+    if (rc != PV_EXIT_OK)
+        return rc;
+
+    /* cat reads one view: a timeline indexes only as far as that view needs
+     * (the first screen of a 50 M-event BIN, docs/quality.md) */
+    pv_cli_args deferred = *a;
+    deferred.load.defer_index = true;
+    pv_file *f = pv_cli_load(a->files[0], &deferred);
+    if (!f)
+        return PV_EXIT_INPUT;
+    pv_result_set *set = pv_cat_set(f, instance, &rc);
+    pv_view *v = NULL;
+    bool owned = false;
+    if (set)
+        rc = pv_cat_find_view(a, f, set, &v, &owned);
+    if (rc == PV_EXIT_OK)
+        rc = pv_cat_write(a, v);
     if (owned)
         pv_view_free(v);
     pv_file_free(f);
+    return rc;
+}
+
+/* ---- diff */
+
+int pv_cmd_diff(const pv_cli_args *a)
+{
+    if (a->file_count != 2) {
+        fprintf(stderr, "profview: diff takes two files, A and B (the same file twice "
+                        "compares two result sets: --instance N --instance-b M)\n");
+        return PV_EXIT_USAGE;
+    }
+    if (!pv_cli_has(a, PV_OPT_VIEW)) {
+        fprintf(stderr, "profview: diff needs --view ID (see 'profview info FILE')\n");
+        return PV_EXIT_USAGE;
+    }
+    if (pv_cli_has(a, PV_OPT_PARENT)) {
+        fprintf(stderr, "profview: diff compares whole views; --parent is for cat\n");
+        return PV_EXIT_USAGE;
+    }
+    pv_out_format format;
+    bool folded;
+    int64_t inst_a, inst_b;
+    int rc = pv_cat_format(a, &format, &folded);
+    if (rc == PV_EXIT_OK)
+        rc = pv_cat_instance(a, PV_OPT_INSTANCE, &inst_a);
+    if (rc == PV_EXIT_OK)
+        rc = pv_cat_instance(a, PV_OPT_INSTANCE_B, &inst_b);
+    if (rc != PV_EXIT_OK)
+        return rc;
+    if (folded) {
+        fprintf(stderr, "profview: diff writes tsv, csv or json\n");
+        return PV_EXIT_USAGE;
+    }
+    if (inst_b < 0)
+        inst_b = inst_a;
+    pv_cli_args deferred = *a;
+    deferred.load.defer_index = true;
+    pv_file *fa = pv_cli_load(a->files[0], &deferred);
+    if (!fa)
+        return PV_EXIT_INPUT;
+    /* --from-b/--to-b: another window of B (two windows of one timeline) */
+    pv_cli_args deferred_b = deferred;
+    const pv_cli_option win_opt[2] = {PV_OPT_FROM_B, PV_OPT_TO_B};
+    for (size_t w = 0; w < 2; w++) {
+        if (!pv_cli_has(a, win_opt[w]))
+            continue;
+        int64_t t;
+        if (!pv_parse_time(a->values[win_opt[w]], &t)) {
+            fprintf(stderr, "profview: --%s: '%s' is not a time (e.g. 4469, 4.469us, 12ms)\n",
+                    w ? "to-b" : "from-b", a->values[win_opt[w]]);
+            pv_file_free(fa);
+            return PV_EXIT_USAGE;
+        }
+        if (w == 0)
+            deferred_b.load.from = t, deferred_b.load.has_from = true;
+        else
+            deferred_b.load.to = t, deferred_b.load.has_to = true;
+    }
+    pv_file *fb = pv_cli_load(a->files[1], &deferred_b);
+    if (!fb) {
+        pv_file_free(fa);
+        return PV_EXIT_INPUT;
+    }
+    pv_view *va = NULL, *vb = NULL;
+    bool owned_a = false, owned_b = false;
+    pv_result_set *sa = pv_cat_set(fa, inst_a, &rc);
+    pv_result_set *sb = sa ? pv_cat_set(fb, inst_b, &rc) : NULL;
+    if (sa && sb)
+        rc = pv_cat_find_view(a, fa, sa, &va, &owned_a);
+    if (sa && sb && rc == PV_EXIT_OK)
+        rc = pv_cat_find_view(a, fb, sb, &vb, &owned_b);
+    if (rc == PV_EXIT_OK) {
+        char err[256];
+        pv_view *d = pv_diff_views(va, NULL, 0, vb, NULL, 0, NULL, err, sizeof err);
+        if (!d) {
+            fprintf(stderr, "profview: %s vs %s: %s\n", fa->path, fb->path, err);
+            rc = PV_EXIT_INPUT;
+        } else {
+            rc = pv_cat_write(a, d);
+            pv_view_free(d);
+        }
+    }
+    if (owned_a)
+        pv_view_free(va);
+    if (owned_b)
+        pv_view_free(vb);
+    pv_file_free(fa);
+    pv_file_free(fb);
     return rc;
 }
 

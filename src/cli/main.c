@@ -32,8 +32,17 @@ static const struct {
     {"cat",
      "profview cat FILE --view ID [--instance N] [--context NAME] [--parent ID]\n"
      "                [--filter EXPR] [--sort COL[:desc][,COL...]] [--columns C1,C2,...]\n"
-     "                [--from TIME] [--to TIME] [--limit N] [--format tsv|csv|json]",
+     "                [--from TIME] [--to TIME] [--limit N] [--format tsv|csv|json|folded]\n"
+     "                (--view flame: call paths merged from the root; --format folded:\n"
+     "                STACK SELF lines for flamegraph.pl, inferno, speedscope, flamelens)",
      pv_cmd_cat},
+    {"sql", "profview sql FILE... \"SELECT ...\" [--format tsv|csv|json]   (docs/sql.md)",
+     pv_cmd_sql},
+    {"diff",
+     "profview diff A B --view ID [--instance N] [--instance-b N] [--from-b TIME] [--to-b TIME]\n"
+     "                [cat's options]\n"
+     "                (rows matched by identity; C_a, C_b, C_delta, C_ratio per numeric C)",
+     pv_cmd_diff},
     {"export",
      "profview export FILE --format text1|bin|sqlite -o OUT [--bin-version 1.0|1.1]\n"
      "                [--view ID] [--filter EXPR] [--from TIME] [--to TIME] [--context NAME]\n"

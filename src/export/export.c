@@ -280,11 +280,20 @@ bool pv_export_writer_open(pv_export_writer *w, const char *temp_path, pv_diag *
     return true;
 }
 
+static void pv_export_writer_raw(pv_export_writer *w, const char *data, size_t len);
+
 static void pv_export_writer_flush(pv_export_writer *w)
 {
+    pv_export_writer_raw(w, w->buf, w->len);
+    w->len = 0;
+}
+
+/* write(2) of data[0..len), to the end or the first error. */
+static void pv_export_writer_raw(pv_export_writer *w, const char *data, size_t len)
+{
     size_t off = 0;
-    while (off < w->len && !w->error) {
-        ssize_t n = write(w->fd, w->buf + off, w->len - off);
+    while (off < len && !w->error) {
+        ssize_t n = write(w->fd, data + off, len - off);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -296,12 +305,18 @@ static void pv_export_writer_flush(pv_export_writer *w)
             w->written += (uint64_t)n;
         }
     }
-    w->len = 0;
 }
 
 void pv_export_writer_write(pv_export_writer *w, const void *data, size_t len)
 {
     const char *p = data;
+    if (len >= w->cap) {
+        /* a large block (BIN records copied as they are): no copy through
+         * the buffer, straight from where it is (a mapped file) */
+        pv_export_writer_flush(w);
+        pv_export_writer_raw(w, p, len);
+        return;
+    }
     while (len > 0) {
         if (w->len == w->cap)
             pv_export_writer_flush(w);

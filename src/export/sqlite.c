@@ -72,10 +72,10 @@ static const char *sq_type(pv_type t)
 }
 
 /* Columns that get an index (docs/export.md: events by time and by area,
- * calls by parent, rows by id). */
+ * calls by parent). */
 static bool sq_indexed_column(const char *id)
 {
-    static const char *const names[] = {"id", "time", "handle", "parent"};
+    static const char *const names[] = {"time", "handle", "parent"};
     for (size_t i = 0; i < PV_ARRAY_LEN(names); i++)
         if (strcasecmp(id, names[i]) == 0)
             return true;
@@ -211,7 +211,7 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
             case PV_TYPE_HEX: sqlite3_bind_int64(st, k, (sqlite3_int64)cell.v.u); break;
             case PV_TYPE_STRING:
                 sqlite3_bind_text(st, k, cell.v.s.len ? cell.v.s.ptr : "", (int)cell.v.s.len,
-                                  SQLITE_TRANSIENT);
+                                  SQLITE_STATIC);
                 break;
             }
         }
@@ -331,15 +331,16 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
     w.rows_total = total;
     pv_buf_init(&w.sql);
     pv_export_status status = PV_EXPORT_FAILED;
-    if (sqlite3_open_v2(temp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK) {
+    if (sqlite3_open_v2(temp, &w.db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
         sq_fail(&w, "cannot create the database");
         goto done;
     }
     pv_buf_printf(&w.sql, "PRAGMA application_id=%d;", PV_SCHEMA_APPLICATION_ID);
     if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
         !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;"
+                     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-262144;"
                      "PRAGMA temp_store=MEMORY; BEGIN;") ||
         !sq_exec(&w, sq_catalogue))
         goto done;

@@ -257,8 +257,8 @@ static void aq_ob_classes(aq_ob *ob)
 {
     static const pv_column cols[CL_COUNT] = {
         {"id", "Id", PV_TYPE_INT, 0},
-        {"class", "Class Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
+        {"class", "Class Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+        {"module", "Module Name", PV_TYPE_STRING, PV_COL_KEY},
         {"live_count", "Live Count", PV_TYPE_INT, PV_COL_DESC},
         {"live_size", "Live Size", PV_TYPE_INT, PV_COL_DESC},
         {"peak_created", "Peak Created", PV_TYPE_INT, PV_COL_DESC},

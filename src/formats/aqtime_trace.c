@@ -645,8 +645,8 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
     pv_type tt = aq_counter_type(c);
     pv_column cols[RT_COUNT] = {
         {"id", "Id", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
+        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+        {"module", "Module Name", PV_TYPE_STRING, PV_COL_KEY},
         {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
         {"time", "Time", tt, PV_COL_DESC},
         {"time_with_children", "Time with Children", tt, PV_COL_DESC},

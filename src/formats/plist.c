@@ -671,8 +671,8 @@ enum {
 };
 static const pv_column plist_routine_columns[RT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"module", "Module", PV_TYPE_STRING, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+    {"module", "Module", PV_TYPE_STRING, PV_COL_KEY},
     {"exe", "Executable", PV_TYPE_STRING, PV_COL_HIDDEN},
     {"source", "Object module", PV_TYPE_STRING, PV_COL_HIDDEN},
     {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "profview/hooks.h"
+#include "profview/sql.h"
 #include "tui/app_internal.h"
 #include "tui/group.h"
 
@@ -170,7 +171,7 @@ const char *pv_app_load_errors(const pv_app *a)
     return pv_buf_cstr((pv_buf *)&a->load_errors);
 }
 
-static pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
+pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
 {
     a->items = pv_xgrow(a->items, &a->item_cap, a->item_count + 1, sizeof *a->items);
     pv_item *it = &a->items[a->item_count++];
@@ -255,6 +256,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     }
     if (first_view == PV_NO_ROW)
         first_view = any_view;
+    pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
         pv_location loc;
@@ -445,6 +447,9 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_buf_init(&a->load_errors);
     pv_buf_init(&a->exp_path);
     pv_buf_init(&a->range_errors);
+    pv_buf_init(&a->copied);
+    pv_buf_init(&a->sql_names.text);
+    a->sql_file = PV_NO_ROW;
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->cond, NULL);
     pv_app_resize(a, width, height);
@@ -487,6 +492,9 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
+    pv_flame_ui_close(a);
+    pv_app_diff_close(a);
+    free(a->diff_pending);
     pv_app_range_close(a);
     pv_file_free(a->range_done);
     free(a->range_path);
@@ -496,6 +504,10 @@ void pv_app_free(pv_app *a)
     for (size_t i = 0; i < a->item_count; i++)
         pv_report_close(&a->items[i].report);
     free(a->items);
+    pv_sql_free(a->sql);
+    free(a->sql_pending);
+    pv_buf_free(&a->copied);
+    pv_buf_free(&a->sql_names.text);
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
     free(a->files);
@@ -557,6 +569,8 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 /* The report the Report pane shows, or NULL. */
 pv_report *pv_app_report(pv_app *a)
 {
+    if (a->diff_on)
+        return &a->diff_rep;
     if (a->loc.depth)
         return a->drill[a->loc.depth - 1].view ? &a->drill[a->loc.depth - 1] : NULL;
     if (a->loc.item >= a->item_count)
@@ -604,6 +618,8 @@ void pv_app_here(pv_app *a, pv_location *out)
 void pv_app_apply(pv_app *a, const pv_location *to)
 {
     pv_app_close_details(a);
+    pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
+    pv_flame_ui_close(a);
     for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
         pv_report_close(&a->drill[i]);
     a->loc = *to;

@@ -52,6 +52,14 @@ void pv_app_mouse(pv_app *a, int y, int x, int button);
 /* Cancels long work (Ctrl-C while loading); returns true if there was any. */
 bool pv_app_cancel(pv_app *a);
 void pv_app_resize(pv_app *a, int width, int height);
+/* The terminal's part (term.c): `stop` draws the screen and returns true
+ * when Ctrl-C was pressed (a long :sql polls it); `clipboard` writes an
+ * OSC 52 sequence to the terminal. */
+void pv_app_set_terminal(pv_app *a, bool (*stop)(void *ctx),
+                         void (*clipboard)(void *ctx, const char *bytes, size_t len), void *ctx);
+/* The OSC 52 sequence that puts text on the clipboard (base64), wrapped in
+ * DCS pieces for GNU screen's pass-through when `screen`. */
+void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out);
 /* An export runs on the UI thread: every few thousand rows it calls
  * pump(user), which the terminal driver uses to draw a frame (the status
  * bar shows the progress) and to read Ctrl-C (pv_app_export_interrupt). */

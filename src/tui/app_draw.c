@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/diff.h"
 #include "profview/hooks.h"
 #include "tui/app_internal.h"
 
@@ -264,6 +265,15 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             pv_app_cell_text(a, r->view, row, c, &text);
             const char *s = text.data ? text.data : "";
             pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+            if (pv_diff_is_delta_column(r->view, c)) {
+                /* a diff: times and counts that fell are better */
+                pv_cell dc;
+                pv_view_cell(r->view, row, c, &dc);
+                if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f < 0 : dc.v.i < 0))
+                    role = PV_ROLE_BETTER;
+                else if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f > 0 : dc.v.i > 0))
+                    role = PV_ROLE_WORSE;
+            }
             int tw = (int)pv_text_width(s, text.len, a->utf8);
             int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
             int used = pv_grid_text(&a->grid, y, cx + off, w - off, s, text.len, role);
@@ -509,6 +519,11 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_re
 static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
 {
     bool focused = a->focus == PV_PANE_REPORT;
+    if (a->flame.mode) {
+        /* the graph draws the Details pane's body too (the frame's statistics) */
+        pv_flame_ui_draw(a, &rc, &a->rect[PV_PANE_DETAILS]);
+        return;
+    }
     pv_report *r = pv_app_report(a);
     char title[256];
     if (r) {
@@ -597,6 +612,8 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
     a->tab_count = 0;
     a->tabs_y = rc.y;
     pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
+    if (a->flame.mode)
+        return; /* drawn with the graph */
     if (a->range_show) {
         pv_app_draw_range(a, rc, focused);
         return;

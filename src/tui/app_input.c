@@ -13,8 +13,10 @@
 
 /* ---- the prompt: readline-style editing, history, completion */
 
-const char *const pv_app_commands[] = {"filter", "sort",   "goto", "range", "stats", "columns",
-                                       "export", "theme",  "set",  "open",  "help",  "quit"};
+const char *const pv_app_commands[] = {"filter", "sort",  "goto",  "range",    "stats",
+                                       "columns", "export", "theme", "set",     "open",
+                                       "flame",  "icicle", "sandwich", "diff", "sql",
+                                       "copy",   "help",  "quit"};
 const char *const pv_app_command_help[] = {
     "filter EXPR      filter the report (empty clears)",
     "sort COL[:desc],...  sort the report (empty: view order)",
@@ -26,6 +28,12 @@ const char *const pv_app_command_help[] = {
     "theme NAME       default, light, monochrome, high-contrast, or your own",
     "set unit=auto|ns|us|ms|s   set ascii=on|off",
     "open FILE        load another file",
+    "sql SELECT ...   run a read-only SQL query over the views; the result opens as a view",
+    "copy view|row|cell|FILE  copy to the clipboard (OSC 52, TSV), or write the view to FILE",
+    "flame            flame graph of the call tree (F)",
+    "icicle           the flame graph top-down (I)",
+    "sandwich         callers and callees of the selected routine (W)",
+    "diff FILE|N|off  compare the view with FILE's (or result set N's); in a graph: colour by change",
     "help             this help",
     "quit             quit",
 };
@@ -111,8 +119,17 @@ size_t pv_app_utf8_next(const char *s, size_t len, size_t pos)
 
 static const char *const pv_theme_names[] = {"default", "light", "monochrome", "high-contrast"};
 
+static void pv_app_sql_name(void *ctx, const char *name)
+{
+    pv_app_sql_names *n = ctx;
+    if (n->count >= PV_ARRAY_LEN(n->offsets))
+        return;
+    n->offsets[n->count++] = n->text.len;
+    pv_buf_append(&n->text, name, strlen(name) + 1);
+}
+
 /* Completes the word before the cursor: command names, then column ids (for
- * filter, sort, columns) or theme names. */
+ * filter, sort, columns), theme names, or SQL tables and columns (:sql). */
 static void pv_app_complete(pv_app *a)
 {
     const char *line = pv_buf_cstr(&a->line);
@@ -132,6 +149,13 @@ static void pv_app_complete(pv_app *a)
     } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "theme ", 6) == 0) {
         for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
             cands[nc++] = pv_theme_names[i];
+    } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "sql ", 4) == 0) {
+        /* tables, functions, schemas, and table.column */
+        a->sql_names.count = 0;
+        pv_buf_clear(&a->sql_names.text);
+        pv_app_sql_complete(a, word, pv_app_sql_name, &a->sql_names);
+        for (size_t i = 0; i < a->sql_names.count && nc < PV_ARRAY_LEN(cands); i++)
+            cands[nc++] = a->sql_names.text.data + a->sql_names.offsets[i];
     } else {
         pv_report *r = pv_app_focused_report(a);
         for (size_t c = 0; r && c < r->view->column_count && nc < PV_ARRAY_LEN(cands); c++)
@@ -177,7 +201,7 @@ static void pv_app_search_update(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
     snprintf(a->search, sizeof a->search, "%s", pv_buf_cstr(&a->line));
-    if (!r)
+    if (!r || a->flame.mode)
         return;
     if (!a->search[0]) {
         pv_report_move_to(r, a->search_origin);
@@ -237,7 +261,8 @@ static void pv_app_prompt_key(pv_app *a, int key)
         a->prompt = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
             snprintf(a->search, sizeof a->search, "%s", text);
-            if (text[0] && pv_app_focused_report(a))
+            /* a graph highlights its matches itself (docs/flame.md) */
+            if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
                 pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
@@ -434,6 +459,10 @@ void pv_app_work(pv_app *a)
         a->message[0] = '\0';
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
+    } else if (work == PV_WORK_SQL) {
+        pv_app_sql_run(a);
+    } else if (work == PV_WORK_FLAME) {
+        pv_flame_ui_build_now(a);
     }
 }
 
@@ -652,6 +681,18 @@ static void pv_app_run_command(pv_app *a, const char *cmd)
         } else {
             pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
         }
+    } else if (strcmp(word, "sql") == 0) {
+        pv_app_sql_start(a, arg);
+    } else if (strcmp(word, "copy") == 0) {
+        pv_app_copy_command(a, arg);
+    } else if (strcmp(word, "flame") == 0 || strcmp(word, "icicle") == 0 ||
+               strcmp(word, "sandwich") == 0) {
+        int mode = word[0] == 'f' ? PV_FLAME_FLAME : word[0] == 'i' ? PV_FLAME_ICICLE
+                                                                   : PV_FLAME_SANDWICH;
+        if (a->flame.mode != mode)
+            pv_flame_ui_open(a, mode);
+    } else if (strcmp(word, "diff") == 0) {
+        pv_app_diff_command(a, arg);
     } else if (strcmp(word, "export") == 0) {
         pv_app_export_command(a, arg);
     } else if (strcmp(word, "open") == 0) {
@@ -984,6 +1025,12 @@ void pv_app_key(pv_app *a, int key)
         pv_app_message(a, true, text);
         return;
     }
+    if (pv_flame_ui_key(a, act))
+        return;
+    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
+        pv_app_diff_close(a); /* back to the view it was made of */
+        return;
+    }
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
     case PV_ACT_NONE:
@@ -1149,6 +1196,10 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_COMMAND:
         pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
         break;
+    case PV_ACT_COPY_CELL:
+    case PV_ACT_COPY_ROW:
+        pv_app_copy_selection(a, act == PV_ACT_COPY_ROW);
+        break;
     case PV_ACT_ZOOM:
         a->zoom = !a->zoom;
         break;
@@ -1164,6 +1215,15 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_HELP:
         a->overlay = PV_OVERLAY_HELP;
         a->ov_top = 0;
+        break;
+    case PV_ACT_FLAME:
+        pv_flame_ui_open(a, PV_FLAME_FLAME);
+        break;
+    case PV_ACT_ICICLE:
+        pv_flame_ui_open(a, PV_FLAME_ICICLE);
+        break;
+    case PV_ACT_SANDWICH:
+        pv_flame_ui_open(a, PV_FLAME_SANDWICH);
         break;
     case PV_ACT_REDRAW:
     case PV_ACT_COUNT:

@@ -1,13 +1,14 @@
 /* app_internal.h - the viewer's state, shared by app.c (loading, where the
  * Report is), app_draw.c (panes into the grid), app_input.c (keys,
- * prompt, commands, mouse) and app_export.c (the export dialog).  Not an
- * API: only these four include it. */
+ * prompt, commands, mouse), app_export.c (the export dialog) and flame.c
+ * (flame graphs, :diff).  Not an API: only these include it. */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
 #include <pthread.h>
 
 #include "tui/app.h"
+#include "tui/flame.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
@@ -34,6 +35,13 @@ typedef struct pv_item {
     bool opened;
     pv_report report; /* views only, opened when first shown */
 } pv_item;
+
+/* Names offered by :sql completion (offsets into text, NUL-separated). */
+typedef struct pv_app_sql_names {
+    pv_buf text;
+    size_t count;
+    size_t offsets[256];
+} pv_app_sql_names;
 
 typedef struct pv_rect {
     int y, x, w, h;
@@ -183,6 +191,26 @@ struct pv_app {
     pv_report range_rep;
     bool range_open;
 
+    /* :sql (app_sql.c, docs/sql.md): one connection over every file. */
+    struct pv_sql *sql;   /* made at the first query */
+    size_t sql_files;     /* files[0 .. sql_files) are exposed to it */
+    size_t sql_file;      /* the file holding the results, or PV_NO_ROW */
+    size_t sql_count;     /* queries shown (numbers the result views) */
+    char *sql_pending;    /* PV_WORK_SQL: the query to run */
+    double sql_start, sql_shown;
+    /* The terminal (term.c; NULL in the scripted mode): draws the screen
+     * and says whether Ctrl-C was pressed; writes bytes to the terminal. */
+    bool (*term_stop)(void *ctx);
+    void (*term_clipboard)(void *ctx, const char *bytes, size_t len);
+    void *term_ctx;
+    pv_buf copied;        /* the text last copied */
+    pv_app_sql_names sql_names; /* completion candidates of :sql */
+    /* Flame graph, icicle, sandwich (docs/flame.md); :diff (docs/diff.md):
+     * the diff view is the Report while diff_on. */
+    pv_flame_ui flame;
+    pv_report diff_rep;
+    bool diff_on;
+    char *diff_pending; /* :diff FILE: the file being loaded */
     /* The export dialog (app_export.c). */
     int exp_format;        /* pv_export_format */
     int exp_what;          /* PV_EXPORT_WHAT_* */
@@ -210,13 +238,19 @@ struct pv_app {
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
+       PV_WORK_FLAME };
+
+/* The most text `y`, `Y` and `:copy view` send to the clipboard: the OSC 52
+ * sequence (base64, 4/3 of it) stays under tmux's 1 MiB limit. */
+#define PV_COPY_MAX (512 * 1024)
 
 /* Rows the incremental search looks at per key press. */
 #define PV_SEARCH_STEP 30000
 
 /* app.c */
 double pv_app_now(void);
+pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view);
 void pv_app_enqueue(pv_app *a, const char *path);
 pv_view *pv_item_view(const pv_app *a, const pv_item *it);
 /* The report the Report pane shows (opened on first use), or NULL. */
@@ -245,6 +279,17 @@ bool pv_app_report_indexing(const pv_app *a);
  * 34% 25 M events/s ETA 1.4 s"); empty when nothing is indexed. */
 void pv_app_index_text(const pv_app *a, char *out, size_t size);
 
+/* app_sql.c */
+/* :sql QUERY: runs it (as work, after the screen says so). */
+void pv_app_sql_start(pv_app *a, const char *query);
+void pv_app_sql_run(pv_app *a);
+/* Table, function and column names for the prompt's completion. */
+void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
+                         void *ctx);
+/* y / Y: the selected cell (the leftmost column shown) or row as TSV. */
+void pv_app_copy_selection(pv_app *a, bool whole_row);
+/* :copy view|row|cell|FILE */
+void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
 extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
 void pv_app_export_open(pv_app *a);

@@ -211,6 +211,47 @@ static double pv_term_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The app's view of the terminal during long work (:sql): draw, and was
+ * Ctrl-C pressed?  Other keys wait for the loop. */
+typedef struct pv_term_ctx {
+    pv_app *app;
+    bool color;
+} pv_term_ctx;
+
+static bool pv_term_stop(void *ctx)
+{
+    pv_term_ctx *t = ctx;
+    pv_term_show(t->app, t->color);
+    timeout(0);
+    wint_t wc;
+    int rc = get_wch(&wc);
+    if (rc == OK && wc == PV_KEY_CTRL('c'))
+        return true;
+    if (rc == OK)
+        unget_wch((wchar_t)wc);
+    else if (rc == KEY_CODE_YES)
+        ungetch((int)wc);
+    return false;
+}
+
+/* Writes an OSC 52 sequence (built by the app: base64, nothing from a file
+ * raw) straight to the terminal, between two curses updates. */
+static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
+{
+    (void)ctx;
+    fflush(stdout);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(STDOUT_FILENO, bytes + done, len - done);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            break;
+        }
+        done += (size_t)n;
+    }
+}
+
 /* While an export runs on the UI thread: a frame every 0.1 s (its progress
  * in the status bar) and Ctrl-C cancels it; other keys wait. */
 typedef struct pv_term_pump_ctx {
@@ -271,6 +312,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
     bool changed;
     pv_term_apply_theme(pv_app_theme(app, &changed), color);
     pv_app_resize(app, COLS, LINES);
+    pv_term_ctx tctx = {app, color};
+    pv_app_set_terminal(app, pv_term_stop, pv_term_clipboard, &tctx);
     pv_term_pump_ctx pump = {app, color, 0};
     pv_app_set_export_pump(app, pv_term_pump, &pump);
     while (!pv_app_done(app)) {
@@ -316,6 +359,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_key(app, key);
         }
     }
+    pv_app_set_terminal(app, NULL, NULL, NULL);
     pv_term_restore();
     delscreen(screen);
     return 0;

@@ -29,7 +29,15 @@ static const char pv_theme_default_yaml[] = "name: default\n"
                                             "  status: black on white\n"
                                             "  prompt: default\n"
                                             "  error: bright-red bold\n"
-                                            "  help-key: yellow bold\n";
+                                            "  help-key: yellow bold\n"
+                                            "  flame-1: black on yellow\n"
+                                            "  flame-2: black on red\n"
+                                            "  flame-3: black on magenta\n"
+                                            "  flame-4: black on 208\n"
+                                            "  flame-edge: bright-black\n"
+                                            "  flame-match: black on bright-cyan bold\n"
+                                            "  better: bright-green\n"
+                                            "  worse: bright-red\n";
 
 static const char *const pv_role_names[] = {
 #define PV_ROLE_NAME(e, key, desc) key,

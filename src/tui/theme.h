@@ -27,7 +27,15 @@
     X(STATUS, "status", "the status bar")                                                          \
     X(PROMPT, "prompt", "the prompt line")                                                         \
     X(ERROR, "error", "messages about errors")                                                     \
-    X(HELP_KEY, "help-key", "keys on the help screen")
+    X(HELP_KEY, "help-key", "keys on the help screen")                                             \
+    X(FLAME_1, "flame-1", "flame graph frames of the 1st, 5th... module or context")              \
+    X(FLAME_2, "flame-2", "flame graph frames of the 2nd, 6th... module or context")              \
+    X(FLAME_3, "flame-3", "flame graph frames of the 3rd, 7th... module or context")              \
+    X(FLAME_4, "flame-4", "flame graph frames of the 4th, 8th... module or context")              \
+    X(FLAME_EDGE, "flame-edge", "the partial cell that ends a flame graph frame")                   \
+    X(FLAME_MATCH, "flame-match", "flame graph frames that match the search")                       \
+    X(BETTER, "better", "diff: a time or count that fell (and its flame frames)")                  \
+    X(WORSE, "worse", "diff: a time or count that rose (and its flame frames)")
 
 typedef enum pv_role {
 #define PV_ROLE_ENUM(e, key, desc) PV_ROLE_##e,

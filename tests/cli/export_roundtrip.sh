@@ -53,6 +53,14 @@ done
 # a BIN opened alone: OUT holds the records
 "$pv" export "$src/rtos-v10.txt.BIN" --format bin -o "$tmp/alone.bin"
 cmp "$src/rtos-v10.txt.BIN" "$tmp/alone.bin" || { echo "FAIL: BIN alone differs"; fail=1; }
+# a BIN alone to Text1: the same events, TOTAL_TIME from the first to the last
+"$pv" export "$src/rtos-v11.txt.BIN" --format text1 -o "$tmp/alone.txt"
+cmp <("$pv" cat "$src/rtos-v11.txt.BIN" --view timeline --columns index,time,handle,event,value) \
+    <("$pv" cat "$tmp/alone.txt" --view timeline --columns index,time,handle,event,value) ||
+  { echo "FAIL: BIN alone -> Text1: events differ"; fail=1; }
+span=$("$pv" cat "$src/rtos-v11.txt.BIN" --view timeline --columns time | awk 'NR==2{a=$1} NR>1{b=$1} END{print b-a}')
+[ "$(sed -n 2p "$tmp/alone.txt")" = "$span" ] ||
+  { echo "FAIL: BIN alone -> Text1: TOTAL_TIME $(sed -n 2p "$tmp/alone.txt") != $span"; fail=1; }
 # a Text1 timeline to BIN and back to Text1: the same events
 "$pv" export "$src/rtos.txt" --format bin -o "$tmp/tb.txt"
 [ -f "$tmp/tb.txt.BIN" ] || { echo "FAIL: no tb.txt.BIN"; fail=1; }

@@ -1480,6 +1480,50 @@ static void test_report_splice_matches_rebuild(void **state)
     pv_report_close(&r);
 }
 
+/* OSC 52: base64 of the text (RFC 4648 padding), BEL-terminated; for GNU
+ * screen the same sequence cut into DCS pieces of at most 76 bytes. */
+static void test_osc52_sequence(void **state)
+{
+    (void)state;
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_osc52_sequence("hello", 5, false, &b);
+    assert_string_equal(pv_buf_cstr(&b), "\033]52;c;aGVsbG8=\a");
+    pv_buf_clear(&b);
+    pv_osc52_sequence("a\x1b]2;x\a", 7, false, &b);
+    assert_string_equal(pv_buf_cstr(&b), "\033]52;c;YRtdMjt4Bw==\a");
+    assert_null(memchr(b.data + 1, 0x1b, b.len - 1)); /* only the introducer */
+    pv_buf_clear(&b);
+    pv_osc52_sequence("", 0, false, &b);
+    assert_string_equal(pv_buf_cstr(&b), "\033]52;c;\a");
+    /* screen: pieces, which put together are the plain sequence */
+    char text[200];
+    memset(text, 'x', sizeof text);
+    pv_buf plain;
+    pv_buf_init(&plain);
+    pv_osc52_sequence(text, sizeof text, false, &plain);
+    pv_buf_clear(&b);
+    pv_osc52_sequence(text, sizeof text, true, &b);
+    pv_buf joined;
+    pv_buf_init(&joined);
+    const char *p = pv_buf_cstr(&b);
+    size_t pieces = 0;
+    while (*p) {
+        assert_memory_equal(p, "\033P", 2);
+        const char *end = strstr(p + 2, "\033\\");
+        assert_non_null(end);
+        assert_true(end - (p + 2) <= 76);
+        pv_buf_append(&joined, p + 2, (size_t)(end - (p + 2)));
+        p = end + 2;
+        pieces++;
+    }
+    assert_true(pieces > 1);
+    assert_string_equal(pv_buf_cstr(&joined), pv_buf_cstr(&plain));
+    pv_buf_free(&joined);
+    pv_buf_free(&plain);
+    pv_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1518,6 +1562,7 @@ int main(void)
         cmocka_unit_test(test_group_forwards_hooks),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
+        cmocka_unit_test(test_osc52_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -735,9 +735,11 @@ static bool wx_write_generated(wx_ctx *c, bool timeline)
 
     wx_header(c, "INFO", NULL, c->profile.format[WX_INFO]);
     wx_format_compile(&fmt, c->profile.format[WX_INFO]);
+    /* TOTAL_TIME: the window's, the input's, or (a BIN alone has none) the
+     * recording's, from its first to its last event */
     bool windowed = ix->has_from || ix->has_to;
-    wx_info_entry(c, &fmt, windowed || d->has_total_time,
-                  windowed ? wx_window_total(c) : d->total_time);
+    wx_info_entry(c, &fmt, true,
+                  windowed || !d->has_total_time ? wx_window_total(c) : d->total_time);
     wx_format_free(&fmt);
     first = false;
 
@@ -873,6 +875,18 @@ static bool wx_write_bin(wx_ctx *c, pv_export_writer *w, int version)
 {
     const pv_wi_timeline *tl = &c->d->timeline;
     bool same = tl->version == version && (c->d->bin_path || tl->owned == NULL);
+    if (same && !c->restricted) {
+        /* every record as it is: written from the mapping in large blocks */
+        size_t step = (size_t)1 << 18;
+        for (size_t i = 0; i < tl->count; i += step) {
+            size_t n = tl->count - i < step ? tl->count - i : step;
+            pv_export_writer_write(w, tl->records + i * PV_WI_RECORD_SIZE, n * PV_WI_RECORD_SIZE);
+            c->done += n;
+            if (!pv_progress_step(&c->r->progress, "exporting", c->done, c->total))
+                return false;
+        }
+        return true;
+    }
     for (size_t i = 0; i < tl->count; i++) {
         pv_wi_event e;
         pv_wi_event_at(tl, i, &e);

@@ -320,11 +320,11 @@ enum {
 
 static pv_column wi_stat_columns[ST_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, 0},
-    {"type", "Type", PV_TYPE_STRING, 0},
-    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
-    {"value", "Value", PV_TYPE_HEX, 0},
-    {"context", "Context", PV_TYPE_STRING, 0},
+    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_KEY},
+    {"type", "Type", PV_TYPE_STRING, PV_COL_KEY},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+    {"value", "Value", PV_TYPE_HEX, PV_COL_KEY},
+    {"context", "Context", PV_TYPE_STRING, PV_COL_KEY},
     {"count", "Count", PV_TYPE_INT, PV_COL_DESC},
 };
 
@@ -868,6 +868,7 @@ enum {
     CT_EXIT,
     CT_HANDLE,
     CT_IMPLICIT,
+    CT_MODULE,
     CT_COLUMNS
 };
 
@@ -885,6 +886,7 @@ static const pv_column wi_call_trace_columns[CT_COLUMNS] = {
     {"exit_time", "Exited", PV_TYPE_TIME, PV_COL_HIDDEN},
     {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_HIDDEN},
     {"implicit", "Implicit", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"module", "Module", PV_TYPE_STRING, PV_COL_HIDDEN}, /* the mapping's FILE, as in routines */
 };
 
 static const pv_detail_def wi_call_trace_details[] = {{"call-events", "Events of the call"}};
@@ -975,6 +977,14 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
     case CT_IMPLICIT:
         wi_cell_int(out, PV_TYPE_INT, (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 1 : 0);
         return;
+    case CT_MODULE: {
+        const wi_model *m = v->impl;
+        const pv_tl_area *ar = &ix->areas[wi_call_area(ix, row)];
+        wi_cell_str(out, ar->data_area != PV_WI_NONE
+                             ? pv_strpool_get(&m->d->pool, m->d->areas[ar->data_area].file)
+                             : "");
+        return;
+    }
     default:
         wi_cell_absent(out, PV_TYPE_INT);
     }
@@ -1068,8 +1078,8 @@ enum {
 
 static const pv_column wi_routine_columns[RT_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"module", "Module", PV_TYPE_STRING, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+    {"module", "Module", PV_TYPE_STRING, PV_COL_KEY},
     {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
     {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
     {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},

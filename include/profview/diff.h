@@ -1,0 +1,38 @@
+/*
+ * diff.h - the difference of two views of the same kind (two files, two
+ * result sets, two time windows): rows matched by identity, and for every
+ * numeric column C the columns C_a, C_b, C_delta (b - a) and C_ratio (b / a).
+ * The result is a view like any other (docs/diff.md), computed on demand
+ * from the two views, which must outlive it.
+ */
+#ifndef PROFVIEW_DIFF_H
+#define PROFVIEW_DIFF_H
+
+#include "profview/model.h"
+
+typedef struct pv_diff_counts {
+    size_t matched; /* rows found in both */
+    size_t only_a;  /* rows of a without a partner in b */
+    size_t only_b;
+} pv_diff_counts;
+
+/* Matches the rows of a and b by their key columns (PV_COL_KEY columns of a;
+ * without any, every text, handle and hex column) and builds the diff view:
+ * `id`, `match` (`both`, `a`, `b`), the key columns, then C_a, C_b, C_delta,
+ * C_ratio for each INT/TIME/FLOAT column C of a (except `id` and `parent`).
+ * A key repeated within one side is matched in order of appearance (the
+ * n-th row with that key in a with the n-th in b).  Rows of a come first in
+ * a's order, then the rows only in b in b's order.  `rows_a`/`rows_b`
+ * select rows (NULL: all).  The view reads a and b (free it first).
+ * Returns NULL with a message when b lacks a key
+ * column of a.  `counts` may be NULL. */
+pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, const pv_view *b,
+                       const size_t *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
+                       size_t err_len);
+
+/* Whether column `col` of a diff view is a C_delta column (the viewer colours
+ * it), and the sign that is an improvement: the columns of times and counts
+ * improve when they fall. */
+bool pv_diff_is_delta_column(const pv_view *diff, size_t col);
+
+#endif

@@ -1,0 +1,1331 @@
+/* sql.c - the model's views as SQLite virtual tables (docs/sql.md).
+ *
+ * A virtual table reads its view through the generic accessors only
+ * (pv_view_rows, pv_view_cell): nothing is copied.  xBestIndex turns
+ * conditions on rowid (the row index) and on columns whose values never
+ * decrease (the timeline's time, index and id; checked once per view and
+ * column, then remembered) into a binary search, so a time window of a
+ * 50 M-event timeline visits only its own rows. */
+#include "profview/sql.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profview/hooks.h"
+#include "profview/table.h"
+
+/* What the view's column order is known to be (checked lazily). */
+enum { SQL_ORDER_UNKNOWN, SQL_ORDER_ASCENDING, SQL_ORDER_NONE };
+
+typedef struct sql_source {
+    const pv_view *view;
+    size_t set;           /* index into pv_sql.sets */
+    unsigned char *order; /* per column, SQL_ORDER_* */
+    size_t *companion_of; /* hidden `<col>_hex` columns: the column they write */
+    size_t companion_count;
+} sql_source;
+
+typedef struct sql_set {
+    const pv_file *file;
+    const pv_result_set *set;
+    char schema[16];
+} sql_set;
+
+/* A detail id offered as a table-valued function. */
+typedef struct sql_detail_fn {
+    struct pv_sql *sql;
+    char *detail_id;
+    char *name;
+} sql_detail_fn;
+
+struct pv_sql {
+    sqlite3 *db;
+    bool setting_up; /* the authorizer lets the setup through */
+    sql_set *sets;
+    size_t set_count, set_cap;
+    sql_source **sources;
+    size_t source_count, source_cap;
+    sql_detail_fn **details;
+    size_t detail_count, detail_cap;
+    pv_table *meta_sets, *meta_tables;
+    pv_buf notes;
+    uint64_t rows_visited;
+    uint64_t result_rows;
+    pv_sql_progress_fn progress;
+    void *progress_ctx;
+    bool interrupted;
+};
+
+void pv_sql_table_name(const char *view_id, char *out, size_t out_size)
+{
+    size_t i = 0;
+    for (; view_id[i] && i + 1 < out_size; i++)
+        out[i] = view_id[i] == '-' ? '_' : view_id[i];
+    if (out_size)
+        out[i] = '\0';
+}
+
+/* Appends `s` as an SQL identifier in double quotes. */
+static void sql_quote_ident(pv_buf *b, const char *s)
+{
+    pv_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            pv_buf_putc(b, '"');
+        pv_buf_putc(b, *s);
+    }
+    pv_buf_putc(b, '"');
+}
+
+/* The declared type of a view column: its affinity (INTEGER for the INT_
+ * types, so that arithmetic and comparisons are numeric) and the profview
+ * type, read back by pv_sql_query to write the result like `cat`. */
+static const char *sql_decltype(pv_type t)
+{
+    switch (t) {
+    case PV_TYPE_INT: return "INTEGER";
+    case PV_TYPE_FLOAT: return "REAL";
+    case PV_TYPE_TIME: return "INT_TIME";
+    case PV_TYPE_HANDLE: return "INT_HANDLE";
+    case PV_TYPE_HEX: return "INT_HEX";
+    case PV_TYPE_STRING: return "TEXT";
+    }
+    return "";
+}
+
+static bool sql_is_integer_type(pv_type t)
+{
+    return t == PV_TYPE_INT || t == PV_TYPE_TIME || t == PV_TYPE_HANDLE || t == PV_TYPE_HEX;
+}
+
+/* The value of an integer cell as SQLite stores it. */
+static int64_t sql_cell_int(const pv_cell *c)
+{
+    return (c->type == PV_TYPE_HANDLE || c->type == PV_TYPE_HEX) ? (int64_t)c->v.u : c->v.i;
+}
+
+static void sql_result_cell(sqlite3_context *ctx, const pv_cell *c)
+{
+    if (!c->present) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    switch (c->type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME:
+        sqlite3_result_int64(ctx, c->v.i);
+        return;
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX:
+        sqlite3_result_int64(ctx, (int64_t)c->v.u);
+        return;
+    case PV_TYPE_FLOAT:
+        sqlite3_result_double(ctx, c->v.f);
+        return;
+    case PV_TYPE_STRING:
+        sqlite3_result_text(ctx, c->v.s.ptr, (int)(c->v.s.len > INT32_MAX ? INT32_MAX : c->v.s.len),
+                            SQLITE_TRANSIENT);
+        return;
+    }
+    sqlite3_result_null(ctx);
+}
+
+/* Reports progress; false once the caller asked to stop. */
+static bool sql_tick(pv_sql *s)
+{
+    if (s->interrupted)
+        return false;
+    if (s->progress && !s->progress(s->progress_ctx, s->result_rows, s->rows_visited)) {
+        s->interrupted = true;
+        return false;
+    }
+    return true;
+}
+
+/* Is time column `col` the time of the rows of a view that says its rows
+ * are in time order (docs/model.md, the time_ordered and row_time hooks)?
+ * Then it never decreases, and no pass over the rows is needed.  The column
+ * is taken for the row time when they agree on 64 rows spread over the
+ * view (a view may have other time columns: a call's net time). */
+static bool sql_is_row_time(const pv_view *v, size_t col, size_t n)
+{
+    if (!n || !pv_view_time_ordered(v))
+        return false;
+    for (size_t k = 0; k < 64; k++) {
+        size_t r = k == 63 ? n - 1 : (size_t)((double)n / 63.0 * (double)k);
+        if (r >= n)
+            r = n - 1;
+        int64_t t;
+        pv_cell c;
+        pv_view_cell(v, r, col, &c);
+        if (!pv_view_row_time(v, r, &t) || !c.present || c.type != PV_TYPE_TIME || c.v.i != t)
+            return false;
+    }
+    return true;
+}
+
+/* Is column `col` present on every row and never decreasing?  Read once per
+ * view and column (an early way out at the first decrease). */
+static bool sql_column_ascending(pv_sql *s, sql_source *src, size_t col)
+{
+    if (src->order[col] != SQL_ORDER_UNKNOWN)
+        return src->order[col] == SQL_ORDER_ASCENDING;
+    const pv_view *v = src->view;
+    if (!sql_is_integer_type(v->columns[col].type)) {
+        src->order[col] = SQL_ORDER_NONE;
+        return false;
+    }
+    size_t n = pv_view_rows(v);
+    if (v->columns[col].type == PV_TYPE_TIME && sql_is_row_time(v, col, n)) {
+        src->order[col] = SQL_ORDER_ASCENDING;
+        return true;
+    }
+    int64_t prev = INT64_MIN;
+    for (size_t r = 0; r < n; r++) {
+        if ((r & 0xFFFFF) == 0xFFFFF && !sql_tick(s))
+            return false; /* stopped: unknown stays unknown */
+        pv_cell c;
+        pv_view_cell(v, r, col, &c);
+        if (!c.present || c.type != v->columns[col].type || sql_cell_int(&c) < prev) {
+            src->order[col] = SQL_ORDER_NONE;
+            return false;
+        }
+        prev = sql_cell_int(&c);
+    }
+    src->order[col] = SQL_ORDER_ASCENDING;
+    return true;
+}
+
+/* The first row in [lo, hi) whose value in `col` (ascending) is >= x
+ * (strict: > x). */
+static size_t sql_lower_bound(const pv_view *v, size_t col, size_t lo, size_t hi, int64_t x,
+                              bool strict)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pv_cell c;
+        pv_view_cell(v, mid, col, &c);
+        int64_t m = sql_cell_int(&c);
+        if (strict ? m <= x : m < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ---- the virtual table over a view */
+
+typedef struct sql_vtab {
+    sqlite3_vtab base;
+    pv_sql *sql;
+    sql_source *src; /* NULL for a detail function */
+    sql_detail_fn *detail;
+    /* detail functions: the declared columns (ids), and the hidden ones */
+    char **detail_cols;
+    size_t detail_col_count;
+} sql_vtab;
+
+typedef struct sql_cursor {
+    sqlite3_vtab_cursor base;
+    const pv_view *view;
+    pv_view *owned; /* an opened detail view */
+    size_t *col_map; /* detail functions: declared column -> view column */
+    size_t row, end;
+    int64_t parent_id, set_no;
+} sql_cursor;
+
+/* idxNum of a view table: the plan.  Bits 0-3: which bounds are given
+ * (argv in this order: lower, upper); bits 8-: the column + 1, 0 = rowid. */
+enum {
+    PLAN_LO_GE = 1,
+    PLAN_LO_GT = 2,
+    PLAN_HI_LE = 4,
+    PLAN_HI_LT = 8,
+};
+
+static int sql_source_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                              sqlite3_vtab **out, char **errmsg)
+{
+    pv_sql *s = aux;
+    (void)errmsg;
+    if (argc < 4)
+        return SQLITE_ERROR;
+    size_t k = (size_t)strtoull(argv[3], NULL, 10);
+    if (k >= s->source_count)
+        return SQLITE_ERROR;
+    sql_source *src = s->sources[k];
+    const pv_view *v = src->view;
+    pv_buf decl;
+    pv_buf_init(&decl);
+    pv_buf_puts(&decl, "CREATE TABLE x(");
+    for (size_t c = 0; c < v->column_count; c++) {
+        if (c)
+            pv_buf_puts(&decl, ", ");
+        sql_quote_ident(&decl, v->columns[c].id);
+        pv_buf_printf(&decl, " %s", sql_decltype(v->columns[c].type));
+    }
+    for (size_t h = 0; h < src->companion_count; h++) {
+        pv_buf_puts(&decl, ", ");
+        char *name = pv_xasprintf("%s_hex", v->columns[src->companion_of[h]].id);
+        sql_quote_ident(&decl, name);
+        free(name);
+        pv_buf_puts(&decl, " TEXT HIDDEN");
+    }
+    pv_buf_puts(&decl, ")");
+    bool was = s->setting_up;
+    s->setting_up = true; /* the declaration is not the user's statement */
+    int rc = sqlite3_declare_vtab(db, pv_buf_cstr(&decl));
+    s->setting_up = was;
+    pv_buf_free(&decl);
+    if (rc != SQLITE_OK)
+        return rc;
+    sql_vtab *t = pv_xcalloc(1, sizeof *t);
+    t->sql = s;
+    t->src = src;
+    *out = &t->base;
+    return SQLITE_OK;
+}
+
+static int sql_vtab_disconnect(sqlite3_vtab *vt)
+{
+    sql_vtab *t = (sql_vtab *)vt;
+    for (size_t i = 0; i < t->detail_col_count; i++)
+        free(t->detail_cols[i]);
+    free(t->detail_cols);
+    free(t);
+    return SQLITE_OK;
+}
+
+/* The bound a constraint value sets on an integer column, or false when the
+ * value is not a number (then the plan scans; SQLite checks every row). */
+static bool sql_bound_value(sqlite3_value *v, bool lower, bool *strict, int64_t *out)
+{
+    switch (sqlite3_value_numeric_type(v)) {
+    case SQLITE_INTEGER:
+        *out = sqlite3_value_int64(v);
+        return true;
+    case SQLITE_FLOAT: {
+        double d = sqlite3_value_double(v);
+        if (isnan(d))
+            return false;
+        if (d >= 9.2e18 || d <= -9.2e18)
+            return false;
+        double r = lower ? ceil(d) : floor(d);
+        if (r != d)
+            *strict = false; /* x > 1.5 is x >= 2; x < 1.5 is x <= 1 */
+        *out = (int64_t)r;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* Is constraint i's value a constant integer (known now)? */
+static unsigned char sql_exact_bound(sqlite3_index_info *info, int i)
+{
+    sqlite3_value *v = NULL;
+    if (sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
+        return 0;
+    return sqlite3_value_type(v) == SQLITE_INTEGER;
+}
+
+static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+    sql_vtab *t = (sql_vtab *)vt;
+    const pv_view *v = t->src->view;
+    double n = (double)pv_view_rows(v) + 1;
+    /* the best usable column: rowid first, then an ascending column */
+    int best_col = -2;
+    int best_score = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (!c->usable)
+            continue;
+        if (c->op != SQLITE_INDEX_CONSTRAINT_EQ && c->op != SQLITE_INDEX_CONSTRAINT_GT &&
+            c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
+            c->op != SQLITE_INDEX_CONSTRAINT_LE)
+            continue;
+        int col = c->iColumn;
+        if (col >= (int)v->column_count)
+            continue;
+        int score = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 4 : 2;
+        if (col < 0)
+            score += 1;
+        if (score <= best_score || (col == best_col))
+            continue;
+        if (col >= 0 && !sql_column_ascending(t->sql, t->src, (size_t)col))
+            continue;
+        best_score = score;
+        best_col = col;
+    }
+    if (best_col == -2) {
+        info->idxNum = 0;
+        info->estimatedCost = n;
+        info->estimatedRows = (sqlite3_int64)n;
+    } else {
+        int plan = 0, lo = -1, hi = -1;
+        for (int i = 0; i < info->nConstraint; i++) {
+            const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+            if (!c->usable || c->iColumn != best_col)
+                continue;
+            if ((c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_GE ||
+                 c->op == SQLITE_INDEX_CONSTRAINT_GT) &&
+                lo < 0) {
+                lo = i;
+                plan |= c->op == SQLITE_INDEX_CONSTRAINT_GT ? PLAN_LO_GT : PLAN_LO_GE;
+            }
+            if ((c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_LE ||
+                 c->op == SQLITE_INDEX_CONSTRAINT_LT) &&
+                hi < 0) {
+                hi = i;
+                plan |= c->op == SQLITE_INDEX_CONSTRAINT_LT ? PLAN_HI_LT : PLAN_HI_LE;
+            }
+        }
+        /* The range is exact for integer values: when the value is a
+         * constant integer SQLite need not check the rows again (omit);
+         * otherwise (a float, text, a value known only later) it does, and
+         * the range is a superset. */
+        int arg = 1;
+        if (lo >= 0) {
+            info->aConstraintUsage[lo].argvIndex = arg++;
+            info->aConstraintUsage[lo].omit = sql_exact_bound(info, lo);
+        }
+        if (hi >= 0 && hi != lo) {
+            info->aConstraintUsage[hi].argvIndex = arg++;
+            info->aConstraintUsage[hi].omit = sql_exact_bound(info, hi);
+        }
+        else if (hi == lo && hi >= 0)
+            plan |= 16; /* one EQ argument gives both bounds */
+        info->idxNum = plan | ((best_col + 1) << 8);
+        bool eq = (plan & 16) != 0;
+        double rows = eq ? (best_col < 0 ? 1 : 2) : (lo >= 0 && hi >= 0 ? n / 100 : n / 4);
+        info->estimatedRows = (sqlite3_int64)rows + 1;
+        info->estimatedCost = log2(n) + rows;
+        if (eq && best_col < 0)
+            info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+        const char *colname = best_col < 0 ? "rowid" : v->columns[best_col].id;
+        info->idxStr = sqlite3_mprintf("binary search on %s", colname);
+        info->needToFreeIdxStr = 1;
+    }
+    /* ORDER BY rowid or an ascending column (ascending) is the view's order */
+    if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
+        int col = info->aOrderBy[0].iColumn;
+        if (col < 0 || (col < (int)v->column_count &&
+                        sql_column_ascending(t->sql, t->src, (size_t)col)))
+            info->orderByConsumed = 1;
+    }
+    return SQLITE_OK;
+}
+
+static int sql_cursor_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+    (void)vt;
+    sql_cursor *c = pv_xcalloc(1, sizeof *c);
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int sql_cursor_close(sqlite3_vtab_cursor *cur)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    if (c->owned)
+        pv_view_free(c->owned);
+    free(c->col_map);
+    free(c);
+    return SQLITE_OK;
+}
+
+static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+                             sqlite3_value **argv)
+{
+    (void)idx_str;
+    sql_cursor *c = (sql_cursor *)cur;
+    sql_vtab *t = (sql_vtab *)cur->pVtab;
+    const pv_view *v = t->src->view;
+    c->view = v;
+    c->row = 0;
+    c->end = pv_view_rows(v);
+    int col = (idx_num >> 8) - 1;
+    if (idx_num == 0)
+        return SQLITE_OK;
+    int arg = 0;
+    bool has_lo = (idx_num & (PLAN_LO_GE | PLAN_LO_GT)) != 0;
+    bool has_hi = (idx_num & (PLAN_HI_LE | PLAN_HI_LT)) != 0;
+    sqlite3_value *lo_v = has_lo && arg < argc ? argv[arg++] : NULL;
+    sqlite3_value *hi_v = NULL;
+    if (has_hi)
+        hi_v = (idx_num & 16) ? lo_v : (arg < argc ? argv[arg++] : NULL);
+    int64_t x;
+    if (lo_v) {
+        bool strict = (idx_num & PLAN_LO_GT) != 0;
+        if (sqlite3_value_type(lo_v) == SQLITE_NULL) {
+            c->row = c->end; /* comparisons with NULL are never true */
+            return SQLITE_OK;
+        }
+        if (sql_bound_value(lo_v, true, &strict, &x)) {
+            if (col < 0) {
+                int64_t first = strict ? (x == INT64_MAX ? x : x + 1) : x;
+                c->row = first <= 0 ? 0 : (uint64_t)first > c->end ? c->end : (size_t)first;
+            } else {
+                c->row = sql_lower_bound(v, (size_t)col, 0, c->end, x, strict);
+            }
+        }
+    }
+    if (hi_v) {
+        bool strict = (idx_num & PLAN_HI_LT) != 0;
+        if (sqlite3_value_type(hi_v) == SQLITE_NULL) {
+            c->row = c->end;
+            return SQLITE_OK;
+        }
+        if (sql_bound_value(hi_v, false, &strict, &x)) {
+            size_t end;
+            if (col < 0) {
+                int64_t last = strict ? x - 1 : x; /* last row index included */
+                end = last < 0 ? 0 : (uint64_t)last >= c->end ? c->end : (size_t)last + 1;
+            } else {
+                /* the first row past the bound: > x (<= x kept) or >= x */
+                end = sql_lower_bound(v, (size_t)col, c->row, c->end, x, !strict);
+            }
+            if (end < c->end)
+                c->end = end;
+        }
+    }
+    if (c->row > c->end)
+        c->row = c->end;
+    return SQLITE_OK;
+}
+
+static int sql_cursor_next(sqlite3_vtab_cursor *cur)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    sql_vtab *t = (sql_vtab *)cur->pVtab;
+    c->row++;
+    t->sql->rows_visited++;
+    return SQLITE_OK;
+}
+
+static int sql_cursor_eof(sqlite3_vtab_cursor *cur)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    return c->row >= c->end;
+}
+
+static int sql_cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+    *rowid = (sqlite3_int64)((sql_cursor *)cur)->row;
+    return SQLITE_OK;
+}
+
+/* Writes the `<col>_hex` text of an integer column like `cat` does. */
+static void sql_result_hex(sqlite3_context *ctx, const pv_cell *cell)
+{
+    if (!cell->present) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(cell, &b);
+    sqlite3_result_text(ctx, pv_buf_cstr(&b), (int)b.len, SQLITE_TRANSIENT);
+    pv_buf_free(&b);
+}
+
+static int sql_source_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    sql_vtab *t = (sql_vtab *)cur->pVtab;
+    const pv_view *v = c->view;
+    pv_cell cell;
+    if ((size_t)col < v->column_count) {
+        pv_view_cell(v, c->row, (size_t)col, &cell);
+        sql_result_cell(ctx, &cell);
+        return SQLITE_OK;
+    }
+    size_t h = (size_t)col - v->column_count;
+    if (h < t->src->companion_count) {
+        pv_view_cell(v, c->row, t->src->companion_of[h], &cell);
+        sql_result_hex(ctx, &cell);
+        return SQLITE_OK;
+    }
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+}
+
+static sqlite3_module sql_source_module = {
+    .iVersion = 0,
+    .xCreate = sql_source_connect,
+    .xConnect = sql_source_connect,
+    .xBestIndex = sql_source_best_index,
+    .xDisconnect = sql_vtab_disconnect,
+    .xDestroy = sql_vtab_disconnect,
+    .xOpen = sql_cursor_open,
+    .xClose = sql_cursor_close,
+    .xFilter = sql_source_filter,
+    .xNext = sql_cursor_next,
+    .xEof = sql_cursor_eof,
+    .xColumn = sql_source_column,
+    .xRowid = sql_cursor_rowid,
+};
+
+/* ---- detail views as table-valued functions: name(parent_id [, result_set]) */
+
+/* The first view of result set `set` that offers detail `id`, with a row
+ * whose id is `parent` (any row when parent_any); opens the detail. */
+static pv_view *sql_open_detail(const pv_result_set *set, const char *id, bool parent_any,
+                                int64_t parent)
+{
+    for (size_t i = 0; i < set->view_count; i++) {
+        const pv_view *owner = set->views[i];
+        size_t d = pv_view_detail_index(owner, id);
+        if (d == PV_NO_ROW)
+            continue;
+        if (parent_any) {
+            size_t n = pv_view_rows(owner);
+            for (size_t r = 0; r < n && r < 64; r++) {
+                pv_view *dv = pv_view_open_detail(owner, d, r);
+                if (dv)
+                    return dv;
+            }
+            continue;
+        }
+        size_t row = pv_view_find_id(owner, parent);
+        if (row == PV_NO_ROW)
+            continue;
+        pv_view *dv = pv_view_open_detail(owner, d, row);
+        if (dv)
+            return dv;
+    }
+    return NULL;
+}
+
+static int sql_detail_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                              sqlite3_vtab **out, char **errmsg)
+{
+    (void)argc;
+    (void)argv;
+    sql_detail_fn *fn = aux;
+    pv_sql *s = fn->sql;
+    /* The columns come from the detail itself: open it once for a row of
+     * the first result set that has one. */
+    pv_view *sample = NULL;
+    for (size_t k = 0; k < s->set_count && !sample; k++)
+        sample = sql_open_detail(s->sets[k].set, fn->detail_id, true, 0);
+    if (!sample) {
+        *errmsg = sqlite3_mprintf("no row has the detail view '%s'", fn->detail_id);
+        return SQLITE_ERROR;
+    }
+    sql_vtab *t = pv_xcalloc(1, sizeof *t);
+    t->sql = s;
+    t->detail = fn;
+    t->detail_col_count = sample->column_count;
+    t->detail_cols = pv_xmalloc((sample->column_count + 1) * sizeof *t->detail_cols);
+    pv_buf decl;
+    pv_buf_init(&decl);
+    pv_buf_puts(&decl, "CREATE TABLE x(");
+    for (size_t c = 0; c < sample->column_count; c++) {
+        t->detail_cols[c] = pv_xstrdup(sample->columns[c].id);
+        sql_quote_ident(&decl, sample->columns[c].id);
+        pv_buf_printf(&decl, " %s, ", sql_decltype(sample->columns[c].type));
+    }
+    pv_buf_puts(&decl, "parent_id HIDDEN, result_set HIDDEN)");
+    pv_view_free(sample);
+    bool was = s->setting_up;
+    s->setting_up = true; /* the declaration is not the user's statement */
+    int rc = sqlite3_declare_vtab(db, pv_buf_cstr(&decl));
+    s->setting_up = was;
+    if (rc != SQLITE_OK)
+        *errmsg = sqlite3_mprintf("%s: %s", fn->name, sqlite3_errmsg(db));
+    pv_buf_free(&decl);
+    if (rc != SQLITE_OK) {
+        sql_vtab_disconnect(&t->base);
+        return rc;
+    }
+    *out = &t->base;
+    return SQLITE_OK;
+}
+
+static int sql_detail_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+    sql_vtab *t = (sql_vtab *)vt;
+    int parent = -1, set = -1;
+    int parent_col = (int)t->detail_col_count, set_col = parent_col + 1;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+            continue;
+        if (c->iColumn == parent_col) {
+            if (!c->usable)
+                return SQLITE_CONSTRAINT;
+            parent = i;
+        } else if (c->iColumn == set_col) {
+            if (!c->usable)
+                return SQLITE_CONSTRAINT;
+            set = i;
+        }
+    }
+    if (parent < 0) {
+        sqlite3_free(vt->zErrMsg);
+        vt->zErrMsg = sqlite3_mprintf("%s(PARENT_ID [, RESULT_SET]) needs the id of a row",
+                                      t->detail->name);
+        return SQLITE_ERROR;
+    }
+    info->aConstraintUsage[parent].argvIndex = 1;
+    info->aConstraintUsage[parent].omit = 1;
+    info->idxNum = 1;
+    if (set >= 0) {
+        info->aConstraintUsage[set].argvIndex = 2;
+        info->aConstraintUsage[set].omit = 1;
+        info->idxNum = 2;
+    }
+    info->estimatedCost = 100;
+    info->estimatedRows = 100;
+    return SQLITE_OK;
+}
+
+static int sql_detail_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+                             sqlite3_value **argv)
+{
+    (void)idx_str;
+    sql_cursor *c = (sql_cursor *)cur;
+    sql_vtab *t = (sql_vtab *)cur->pVtab;
+    pv_sql *s = t->sql;
+    if (c->owned)
+        pv_view_free(c->owned);
+    c->owned = NULL;
+    c->view = NULL;
+    c->row = c->end = 0;
+    if (idx_num < 1 || argc < 1 || sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER)
+        return SQLITE_OK;
+    c->parent_id = sqlite3_value_int64(argv[0]);
+    c->set_no = 1;
+    if (idx_num == 2 && argc >= 2)
+        c->set_no = sqlite3_value_int64(argv[1]);
+    if (c->set_no < 1 || (uint64_t)c->set_no > s->set_count)
+        return SQLITE_OK;
+    c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id, false,
+                               c->parent_id);
+    if (!c->owned)
+        return SQLITE_OK;
+    c->view = c->owned;
+    c->end = pv_view_rows(c->owned);
+    free(c->col_map);
+    c->col_map = pv_xmalloc((t->detail_col_count + 1) * sizeof *c->col_map);
+    for (size_t i = 0; i < t->detail_col_count; i++)
+        c->col_map[i] = pv_view_column(c->owned, t->detail_cols[i]);
+    return SQLITE_OK;
+}
+
+static int sql_detail_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    sql_vtab *t = (sql_vtab *)cur->pVtab;
+    if ((size_t)col == t->detail_col_count) {
+        sqlite3_result_int64(ctx, c->parent_id);
+        return SQLITE_OK;
+    }
+    if ((size_t)col == t->detail_col_count + 1) {
+        sqlite3_result_int64(ctx, c->set_no);
+        return SQLITE_OK;
+    }
+    size_t vc = (size_t)col < t->detail_col_count ? c->col_map[col] : PV_NO_ROW;
+    if (vc == PV_NO_ROW) {
+        sqlite3_result_null(ctx);
+        return SQLITE_OK;
+    }
+    pv_cell cell;
+    pv_view_cell(c->view, c->row, vc, &cell);
+    sql_result_cell(ctx, &cell);
+    return SQLITE_OK;
+}
+
+static sqlite3_module sql_detail_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: a table-valued function */
+    .xConnect = sql_detail_connect,
+    .xBestIndex = sql_detail_best_index,
+    .xDisconnect = sql_vtab_disconnect,
+    .xDestroy = sql_vtab_disconnect,
+    .xOpen = sql_cursor_open,
+    .xClose = sql_cursor_close,
+    .xFilter = sql_detail_filter,
+    .xNext = sql_cursor_next,
+    .xEof = sql_cursor_eof,
+    .xColumn = sql_detail_column,
+    .xRowid = sql_cursor_rowid,
+};
+
+/* ---- the connection: read-only by construction */
+
+/* Functions that reach outside the model (none of them is compiled into
+ * the library SQLite today, but a system SQLite may have them). */
+static const char *const sql_refused_functions[] = {
+    "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer", "zipfile",
+};
+
+/* Pragmas that only read (the others are refused, and so are arguments). */
+static const char *const sql_read_pragmas[] = {
+    "table_info", "table_xinfo", "table_list", "database_list", "function_list", "module_list",
+    "collation_list",
+};
+
+static int sql_authorize(void *ctx, int action, const char *a1, const char *a2, const char *db,
+                         const char *trigger)
+{
+    (void)db;
+    (void)trigger;
+    pv_sql *s = ctx;
+    if (s->setting_up)
+        return SQLITE_OK;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_FUNCTION:
+        for (size_t i = 0; i < PV_ARRAY_LEN(sql_refused_functions); i++)
+            if (a2 && strcasecmp(a2, sql_refused_functions[i]) == 0)
+                return SQLITE_DENY;
+        return SQLITE_OK;
+    case SQLITE_PRAGMA:
+        if (!a1)
+            return SQLITE_DENY;
+        for (size_t i = 0; i < PV_ARRAY_LEN(sql_read_pragmas); i++)
+            if (strcasecmp(a1, sql_read_pragmas[i]) == 0)
+                return SQLITE_OK;
+        (void)a2;
+        return SQLITE_DENY;
+    default:
+        return SQLITE_DENY; /* writes, ATTACH, DETACH, transactions, ... */
+    }
+}
+
+static int sql_progress(void *ctx)
+{
+    return sql_tick(ctx) ? 0 : 1;
+}
+
+static const pv_column sql_meta_set_columns[] = {
+    {"schema", "Schema", PV_TYPE_STRING, PV_COL_NAME},
+    {"file", "File", PV_TYPE_STRING, 0},
+    {"format", "Format", PV_TYPE_STRING, 0},
+    {"result_set", "Result set", PV_TYPE_INT, 0},
+    {"caption", "Caption", PV_TYPE_STRING, 0},
+    {"kind", "Kind", PV_TYPE_STRING, 0},
+};
+
+static const pv_column sql_meta_table_columns[] = {
+    {"schema", "Schema", PV_TYPE_STRING, 0},
+    {"name", "Table", PV_TYPE_STRING, PV_COL_NAME},
+    {"view", "View", PV_TYPE_STRING, 0},
+    {"kind", "Kind", PV_TYPE_STRING, 0},
+    {"rows", "Rows", PV_TYPE_INT, 0},
+};
+
+pv_sql *pv_sql_new(void)
+{
+    pv_sql *s = pv_xcalloc(1, sizeof *s);
+    pv_buf_init(&s->notes);
+    if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK)
+    {
+        fprintf(stderr, "profview: out of memory (sqlite3_open_v2)\n");
+        abort();
+    }
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+    sqlite3_create_module(s->db, "profview_view", &sql_source_module, s);
+    sqlite3_set_authorizer(s->db, sql_authorize, s);
+    sqlite3_progress_handler(s->db, 4096, sql_progress, s);
+    s->meta_sets = pv_table_new("profview-sets", "Result sets", sql_meta_set_columns,
+                                PV_ARRAY_LEN(sql_meta_set_columns));
+    s->meta_tables = pv_table_new("profview-tables", "Tables", sql_meta_table_columns,
+                                  PV_ARRAY_LEN(sql_meta_table_columns));
+    return s;
+}
+
+const char *pv_sql_notes(const pv_sql *s)
+{
+    return s->notes.len ? s->notes.data : "";
+}
+
+void pv_sql_set_progress(pv_sql *s, pv_sql_progress_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
+}
+
+uint64_t pv_sql_rows_visited(const pv_sql *s)
+{
+    return s->rows_visited;
+}
+
+/* Registers `v` and creates its table in `schema`. */
+static void sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char *schema)
+{
+    sql_source *src = pv_xcalloc(1, sizeof *src);
+    src->view = v;
+    src->set = set;
+    src->order = pv_xcalloc(v->column_count ? v->column_count : 1, 1);
+    src->companion_of = pv_xmalloc((v->column_count + 1) * sizeof *src->companion_of);
+    for (size_t c = 0; c < v->column_count; c++) {
+        if (v->columns[c].type != PV_TYPE_HANDLE && v->columns[c].type != PV_TYPE_HEX)
+            continue;
+        /* no companion when the view has a column of that name already */
+        char *name = pv_xasprintf("%s_hex", v->columns[c].id);
+        if (pv_view_column(v, name) == PV_NO_ROW)
+            src->companion_of[src->companion_count++] = c;
+        free(name);
+    }
+    s->sources = pv_xgrow(s->sources, &s->source_cap, s->source_count + 1, sizeof *s->sources);
+    size_t k = s->source_count++;
+    s->sources[k] = src;
+
+    char name[256];
+    pv_sql_table_name(v->id, name, sizeof name);
+    pv_buf sql;
+    pv_buf_init(&sql);
+    pv_buf_puts(&sql, "CREATE VIRTUAL TABLE ");
+    sql_quote_ident(&sql, schema);
+    pv_buf_putc(&sql, '.');
+    sql_quote_ident(&sql, name);
+    pv_buf_printf(&sql, " USING profview_view(%zu)", k);
+    char *err = NULL;
+    if (sqlite3_exec(s->db, pv_buf_cstr(&sql), NULL, NULL, &err) != SQLITE_OK) {
+        pv_buf_printf(&s->notes, "view '%s' is not a table in %s: %s\n", v->id, schema,
+                      err ? err : "?");
+    } else {
+        size_t r = pv_table_add_row(s->meta_tables);
+        pv_table_set_cstr(s->meta_tables, r, 1, name);
+        pv_table_set_cstr(s->meta_tables, r, 0, schema);
+        pv_table_set_cstr(s->meta_tables, r, 2, v->id);
+        pv_table_set_cstr(s->meta_tables, r, 3, "table");
+        pv_table_set_int(s->meta_tables, r, 4, (int64_t)pv_view_rows(v));
+    }
+    sqlite3_free(err);
+    pv_buf_free(&sql);
+}
+
+static void sql_add_detail_functions(pv_sql *s, const pv_result_set *set)
+{
+    for (size_t i = 0; i < set->view_count; i++) {
+        const pv_view *v = set->views[i];
+        for (size_t d = 0; d < v->detail_count; d++) {
+            const char *id = v->details[d].id;
+            bool known = false;
+            for (size_t k = 0; k < s->detail_count && !known; k++)
+                known = strcmp(s->details[k]->detail_id, id) == 0;
+            if (known)
+                continue;
+            sql_detail_fn *fn = pv_xcalloc(1, sizeof *fn);
+            fn->sql = s;
+            fn->detail_id = pv_xstrdup(id);
+            fn->name = pv_xstrdup(id);
+            pv_sql_table_name(id, fn->name, strlen(id) + 1);
+            s->details = pv_xgrow(s->details, &s->detail_cap, s->detail_count + 1,
+                                  sizeof *s->details);
+            s->details[s->detail_count++] = fn;
+            sqlite3_create_module(s->db, fn->name, &sql_detail_module, fn);
+            size_t r = pv_table_add_row(s->meta_tables);
+            pv_table_set_cstr(s->meta_tables, r, 0, "main");
+            pv_table_set_cstr(s->meta_tables, r, 1, fn->name);
+            pv_table_set_cstr(s->meta_tables, r, 2, id);
+            char *kind = pv_xasprintf("function of %s rows", v->id);
+            pv_table_set_cstr(s->meta_tables, r, 3, kind);
+            free(kind);
+        }
+    }
+}
+
+void pv_sql_add_file(pv_sql *s, const pv_file *f)
+{
+    s->setting_up = true;
+    for (size_t i = 0; i < f->set_count; i++) {
+        const pv_result_set *set = f->sets[i];
+        size_t k = s->set_count;
+        char schema[16];
+        snprintf(schema, sizeof schema, "r%zu", k + 1);
+        char *attach = pv_xasprintf("ATTACH ':memory:' AS %s", schema);
+        char *err = NULL;
+        int rc = sqlite3_exec(s->db, attach, NULL, NULL, &err);
+        free(attach);
+        if (rc != SQLITE_OK) {
+            pv_buf_printf(&s->notes,
+                          "%s: result set %" PRId64 " (%s) is not available to SQL: %s\n",
+                          f->path, set->id, set->caption, err ? err : "?");
+            sqlite3_free(err);
+            continue;
+        }
+        s->sets = pv_xgrow(s->sets, &s->set_cap, s->set_count + 1, sizeof *s->sets);
+        sql_set *ss = &s->sets[s->set_count++];
+        ss->file = f;
+        ss->set = set;
+        memcpy(ss->schema, schema, sizeof schema);
+        size_t r = pv_table_add_row(s->meta_sets);
+        pv_table_set_cstr(s->meta_sets, r, 0, schema);
+        pv_table_set_cstr(s->meta_sets, r, 1, f->path);
+        pv_table_set_cstr(s->meta_sets, r, 2, f->format ? f->format : "");
+        pv_table_set_int(s->meta_sets, r, 3, set->id);
+        pv_table_set_cstr(s->meta_sets, r, 4, set->caption);
+        pv_table_set_cstr(s->meta_sets, r, 5, set->kind);
+        for (size_t v = 0; v < set->view_count; v++) {
+            sql_create_table(s, set->views[v], k, schema);
+            if (k == 0)
+                sql_create_table(s, set->views[v], k, "main");
+        }
+        sql_add_detail_functions(s, set);
+    }
+    s->setting_up = false;
+}
+
+static void sql_expose_meta(pv_sql *s)
+{
+    static const char *const names[] = {"profview_sets", "profview_tables"};
+    pv_view *views[] = {pv_table_view(s->meta_sets), pv_table_view(s->meta_tables)};
+    for (size_t i = 0; i < 2; i++) {
+        sqlite3_stmt *st = NULL;
+        char *q = pv_xasprintf("SELECT 1 FROM main.sqlite_master WHERE name = '%s'", names[i]);
+        bool exists = sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK &&
+                      sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+        free(q);
+        if (exists)
+            continue;
+        s->setting_up = true;
+        sql_source *src = pv_xcalloc(1, sizeof *src);
+        src->view = views[i];
+        src->order = pv_xcalloc(views[i]->column_count, 1);
+        src->companion_of = pv_xmalloc(sizeof *src->companion_of);
+        s->sources = pv_xgrow(s->sources, &s->source_cap, s->source_count + 1, sizeof *s->sources);
+        s->sources[s->source_count] = src;
+        char *create = pv_xasprintf("CREATE VIRTUAL TABLE main.%s USING profview_view(%zu)",
+                                    names[i], s->source_count);
+        s->source_count++;
+        sqlite3_exec(s->db, create, NULL, NULL, NULL);
+        free(create);
+        s->setting_up = false;
+    }
+}
+
+void pv_sql_free(pv_sql *s)
+{
+    if (!s)
+        return;
+    sqlite3_close(s->db); /* disconnects every table first */
+    for (size_t i = 0; i < s->source_count; i++) {
+        free(s->sources[i]->order);
+        free(s->sources[i]->companion_of);
+        free(s->sources[i]);
+    }
+    free(s->sources);
+    for (size_t i = 0; i < s->detail_count; i++) {
+        free(s->details[i]->detail_id);
+        free(s->details[i]->name);
+        free(s->details[i]);
+    }
+    free(s->details);
+    free(s->sets);
+    pv_view_free(pv_table_view(s->meta_sets));
+    pv_view_free(pv_table_view(s->meta_tables));
+    pv_buf_free(&s->notes);
+    free(s);
+}
+
+/* ---- running a query into a table */
+
+/* A result cell while the rows are read (the column types are decided at
+ * the end: a column is INT only if every value is an integer, and so on). */
+typedef struct sql_value {
+    int kind; /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_NULL (a blob is text) */
+    union {
+        int64_t i;
+        double f;
+        struct {
+            size_t off, len;
+        } s;
+    } v;
+} sql_value;
+
+static void sql_set_error(pv_sql_error *err, pv_sql *s, const char *fmt, ...) PV_PRINTF(3, 4);
+static void sql_set_error(pv_sql_error *err, pv_sql *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->offset = s ? sqlite3_error_offset(s->db) : -1;
+}
+
+/* The profview type of result column c, from its declared type (a column
+ * of a view) and the kinds of value it holds. */
+static pv_type sql_result_type(const char *decl, bool any_float, bool any_text)
+{
+    if (any_text)
+        return PV_TYPE_STRING;
+    if (any_float)
+        return PV_TYPE_FLOAT;
+    if (decl && strcmp(decl, "INT_TIME") == 0)
+        return PV_TYPE_TIME;
+    if (decl && strcmp(decl, "INT_HANDLE") == 0)
+        return PV_TYPE_HANDLE;
+    if (decl && strcmp(decl, "INT_HEX") == 0)
+        return PV_TYPE_HEX;
+    return PV_TYPE_INT;
+}
+
+static bool sql_blank(const char *p)
+{
+    for (; *p; p++) {
+        if (*p == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+            if (!*p)
+                return true;
+        } else if (*p == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e)
+                return true;
+            p = e + 1;
+        } else if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != ';') {
+            return false;
+        }
+    }
+    return true;
+}
+
+pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
+{
+    memset(err, 0, sizeof *err);
+    err->offset = -1;
+    sql_expose_meta(s);
+    s->interrupted = false;
+    s->result_rows = 0;
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = sqlite3_prepare_v2(s->db, query, -1, &st, &tail);
+    if (rc != SQLITE_OK) {
+        sql_set_error(err, s, "%s", sqlite3_errmsg(s->db));
+        err->interrupted = s->interrupted;
+        return NULL;
+    }
+    if (!st) {
+        sql_set_error(err, NULL, "the query is empty");
+        return NULL;
+    }
+    if (tail && !sql_blank(tail)) {
+        sqlite3_finalize(st);
+        snprintf(err->message, sizeof err->message, "one statement at a time");
+        err->offset = (int)(tail - query);
+        while (query[err->offset] == ' ' || query[err->offset] == ';' ||
+               query[err->offset] == '\n' || query[err->offset] == '\t')
+            err->offset++;
+        return NULL;
+    }
+    if (!sqlite3_stmt_readonly(st)) {
+        sqlite3_finalize(st);
+        sql_set_error(err, NULL, "only read-only statements (SELECT, WITH, EXPLAIN) are allowed");
+        return NULL;
+    }
+    int ncol = sqlite3_column_count(st);
+    size_t cap = 0, count = 0;
+    sql_value *vals = NULL;
+    pv_buf text;
+    pv_buf_init(&text);
+    size_t nc = (size_t)ncol;
+    bool *any_float = pv_xcalloc(nc + 1, sizeof *any_float);
+    bool *any_text = pv_xcalloc(nc + 1, sizeof *any_text);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        vals = pv_xgrow(vals, &cap, count + nc, sizeof *vals);
+        for (size_t c = 0; c < nc; c++) {
+            sql_value *v = &vals[count + c];
+            v->kind = sqlite3_column_type(st, (int)c);
+            switch (v->kind) {
+            case SQLITE_INTEGER:
+                v->v.i = sqlite3_column_int64(st, (int)c);
+                break;
+            case SQLITE_FLOAT:
+                v->v.f = sqlite3_column_double(st, (int)c);
+                any_float[c] = true;
+                break;
+            case SQLITE_NULL:
+                break;
+            default: {
+                const unsigned char *p = sqlite3_column_text(st, (int)c);
+                size_t len = (size_t)sqlite3_column_bytes(st, (int)c);
+                v->kind = SQLITE_TEXT;
+                v->v.s.off = text.len;
+                v->v.s.len = len;
+                pv_buf_append(&text, p ? (const char *)p : "", p ? len : 0);
+                any_text[c] = true;
+                break;
+            }
+            }
+        }
+        count += nc;
+        s->result_rows++;
+    }
+    pv_view *result = NULL;
+    if (rc != SQLITE_DONE) {
+        err->interrupted = s->interrupted;
+        if (s->interrupted)
+            sql_set_error(err, NULL, "stopped after %" PRIu64 " rows", s->result_rows);
+        else
+            sql_set_error(err, s, "%s", sqlite3_errmsg(s->db));
+    } else {
+        pv_column *cols = pv_xcalloc(nc + 1, sizeof *cols);
+        for (size_t c = 0; c < nc; c++) {
+            const char *name = sqlite3_column_name(st, (int)c);
+            cols[c].id = name ? name : "?";
+            cols[c].title = cols[c].id;
+            cols[c].type = sql_result_type(sqlite3_column_decltype(st, (int)c), any_float[c],
+                                           any_text[c]);
+            if (c == 0 && cols[c].type == PV_TYPE_STRING)
+                cols[c].flags |= PV_COL_NAME;
+        }
+        pv_table *t = pv_table_new("sql", "SQL", cols, nc);
+        free(cols);
+        size_t rows = nc ? count / nc : 0;
+        pv_table_reserve(t, rows);
+        pv_buf num;
+        pv_buf_init(&num);
+        for (size_t r = 0; r < rows; r++) {
+            size_t row = pv_table_add_row(t);
+            for (size_t c = 0; c < nc; c++) {
+                const sql_value *v = &vals[r * nc + c];
+                pv_type type = pv_table_view(t)->columns[c].type;
+                switch (v->kind) {
+                case SQLITE_NULL:
+                    break;
+                case SQLITE_INTEGER:
+                    if (type == PV_TYPE_FLOAT) {
+                        pv_table_set_float(t, row, c, (double)v->v.i);
+                    } else if (type == PV_TYPE_STRING) {
+                        pv_buf_clear(&num);
+                        pv_buf_printf(&num, "%" PRId64, v->v.i);
+                        pv_table_set_str(t, row, c, num.data, num.len);
+                    } else if (type == PV_TYPE_HANDLE || type == PV_TYPE_HEX) {
+                        uint64_t u = (uint64_t)v->v.i;
+                        if (type == PV_TYPE_HANDLE)
+                            u &= 0xFFFFFFFFu;
+                        pv_table_set_uint(t, row, c, u);
+                    } else {
+                        pv_table_set_int(t, row, c, v->v.i);
+                    }
+                    break;
+                case SQLITE_FLOAT:
+                    if (type == PV_TYPE_STRING) {
+                        pv_cell cell = {.type = PV_TYPE_FLOAT, .present = true, .v.f = v->v.f};
+                        pv_buf_clear(&num);
+                        pv_cell_format_exact(&cell, &num);
+                        pv_table_set_str(t, row, c, num.data, num.len);
+                    } else {
+                        pv_table_set_float(t, row, c, v->v.f);
+                    }
+                    break;
+                default:
+                    pv_table_set_str(t, row, c, text.data + v->v.s.off, v->v.s.len);
+                    break;
+                }
+            }
+        }
+        pv_buf_free(&num);
+        result = pv_table_view(t);
+    }
+    sqlite3_finalize(st);
+    free(vals);
+    free(any_float);
+    free(any_text);
+    pv_buf_free(&text);
+    return result;
+}
+
+/* ---- completion */
+
+typedef struct sql_complete_ctx {
+    const char *prefix;
+    size_t len;
+    void (*fn)(void *ctx, const char *name);
+    void *ctx;
+} sql_complete_ctx;
+
+static void sql_offer(const sql_complete_ctx *c, const char *name)
+{
+    if (strncasecmp(name, c->prefix, c->len) == 0)
+        c->fn(c->ctx, name);
+}
+
+void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const char *name),
+                     void *ctx)
+{
+    sql_expose_meta(s);
+    sql_complete_ctx c = {prefix, strlen(prefix), fn, ctx};
+    const char *dot = strrchr(prefix, '.');
+    if (dot) {
+        /* "table." or "schema.table.": that table's columns; "schema.": its tables */
+        char table[256];
+        size_t tlen = (size_t)(dot - prefix);
+        const char *start = prefix;
+        const char *first_dot = memchr(prefix, '.', tlen);
+        if (first_dot)
+            start = first_dot + 1;
+        tlen = (size_t)(dot - start);
+        if (tlen >= sizeof table)
+            return;
+        memcpy(table, start, tlen);
+        table[tlen] = '\0';
+        sql_complete_ctx after = {dot + 1, strlen(dot + 1), fn, ctx};
+        pv_buf name;
+        pv_buf_init(&name);
+        for (size_t i = 0; i < s->source_count; i++) {
+            const pv_view *v = s->sources[i]->view;
+            char tname[256];
+            pv_sql_table_name(v->id, tname, sizeof tname);
+            if (strcasecmp(tname, table) == 0) {
+                for (size_t col = 0; col < v->column_count; col++) {
+                    pv_buf_clear(&name);
+                    pv_buf_append(&name, prefix, (size_t)(dot - prefix) + 1);
+                    pv_buf_puts(&name, v->columns[col].id);
+                    if (strncasecmp(v->columns[col].id, after.prefix, after.len) == 0)
+                        fn(ctx, pv_buf_cstr(&name));
+                }
+                break;
+            }
+        }
+        for (size_t k = 0; k < s->set_count && !first_dot; k++) {
+            if (strcasecmp(s->sets[k].schema, table) != 0)
+                continue;
+            for (size_t v = 0; v < s->sets[k].set->view_count; v++) {
+                char tname[256];
+                pv_sql_table_name(s->sets[k].set->views[v]->id, tname, sizeof tname);
+                pv_buf_clear(&name);
+                pv_buf_printf(&name, "%s.%s", s->sets[k].schema, tname);
+                if (strncasecmp(tname, after.prefix, after.len) == 0)
+                    fn(ctx, pv_buf_cstr(&name));
+            }
+        }
+        pv_buf_free(&name);
+        return;
+    }
+    if (s->set_count) {
+        const pv_result_set *first = s->sets[0].set;
+        for (size_t v = 0; v < first->view_count; v++) {
+            char tname[256];
+            pv_sql_table_name(first->views[v]->id, tname, sizeof tname);
+            sql_offer(&c, tname);
+        }
+    }
+    for (size_t i = 0; i < s->detail_count; i++)
+        sql_offer(&c, s->details[i]->name);
+    for (size_t k = 0; k < s->set_count; k++)
+        sql_offer(&c, s->sets[k].schema);
+    sql_offer(&c, "profview_sets");
+    sql_offer(&c, "profview_tables");
+}

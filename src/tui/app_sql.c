@@ -1,0 +1,355 @@
+/* app_sql.c - `:sql` (a query's result opens as a view, docs/sql.md) and
+ * copying to the clipboard with OSC 52 (`y`, `Y`, `:copy`, docs/tui.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/output.h"
+#include "profview/sql.h"
+#include "profview/table.h"
+#include "tui/app_internal.h"
+
+/* ---- :sql */
+
+/* Exposes the files loaded since the last query (the SQL results file
+ * itself is not one of them). */
+static void pv_app_sql_expose(pv_app *a)
+{
+    if (!a->sql)
+        a->sql = pv_sql_new();
+    for (; a->sql_files < a->file_count; a->sql_files++)
+        if (a->sql_files != a->sql_file)
+            pv_sql_add_file(a->sql, a->files[a->sql_files]);
+}
+
+void pv_app_sql_start(pv_app *a, const char *query)
+{
+    while (*query == ' ')
+        query++;
+    if (!query[0]) {
+        pv_app_message(a, true, ":sql SELECT ... (tables: the views; see docs/sql.md)");
+        return;
+    }
+    free(a->sql_pending);
+    a->sql_pending = pv_xstrdup(query);
+    a->work = PV_WORK_SQL;
+    pv_app_message(a, false, "Running the query... (Ctrl-C stops)");
+}
+
+static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
+{
+    pv_app *a = ctx;
+    double now = pv_app_now();
+    if (now - a->sql_shown < 0.1)
+        return true;
+    a->sql_shown = now;
+    char text[200];
+    snprintf(text, sizeof text,
+             "Running the query: %.1f s, %llu result rows, %.1f M rows read (Ctrl-C stops)",
+             now - a->sql_start, (unsigned long long)rows, (double)visited / 1e6);
+    pv_app_message(a, false, text);
+    return !(a->term_stop && a->term_stop(a->term_ctx));
+}
+
+/* Adds the result view to the SQL results file (made at the first query)
+ * and shows it. */
+static void pv_app_sql_show(pv_app *a, pv_view *v)
+{
+    a->sql_count++;
+    free(v->id);
+    v->id = pv_xasprintf("sql-%zu", a->sql_count);
+    free(v->title);
+    v->title = pv_xasprintf("SQL %zu: %s", a->sql_count, a->sql_pending);
+    if (a->sql_file == PV_NO_ROW) {
+        pv_file *f = pv_xcalloc(1, sizeof *f);
+        f->path = pv_xstrdup("SQL results");
+        f->format = "sql";
+        pv_diag_init(&f->diag);
+        pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
+        pv_set_add_view(set, v);
+        a->sql_file = a->file_count;
+        pv_app_adopt_file(a, f);
+    } else {
+        pv_result_set *set = a->files[a->sql_file]->sets[0];
+        pv_set_add_view(set, v);
+        /* after another file's items, the results get a heading again */
+        if (a->items[a->item_count - 1].file != a->sql_file)
+            pv_app_add_item(a, PV_ITEM_SET, a->sql_file, 0, 0);
+        pv_app_add_item(a, PV_ITEM_VIEW, a->sql_file, 0, set->view_count - 1);
+    }
+    size_t item = a->item_count - 1;
+    a->ex_cursor = item;
+    pv_app_show_item(a, item);
+    a->focus = PV_PANE_REPORT;
+}
+
+void pv_app_sql_run(pv_app *a)
+{
+    if (!a->sql_pending)
+        return;
+    /* SQL reads every column of every row: the timelines are indexed first */
+    pv_app_index_all(a);
+    pv_app_sql_expose(a);
+    a->sql_start = a->sql_shown = pv_app_now();
+    pv_sql_set_progress(a->sql, pv_app_sql_progress, a);
+    pv_sql_error err;
+    pv_view *v = pv_sql_query(a->sql, a->sql_pending, &err);
+    pv_sql_set_progress(a->sql, NULL, NULL);
+    if (!v) {
+        char text[1024];
+        if (err.interrupted) {
+            pv_app_message(a, false, "query stopped");
+        } else if (err.offset >= 0 && (size_t)err.offset <= strlen(a->sql_pending)) {
+            /* the query, a caret under the place, the message (as :filter) */
+            pv_buf line, before;
+            pv_buf_init(&line);
+            pv_buf_init(&before);
+            pv_escape_controls(&line, a->sql_pending, strlen(a->sql_pending));
+            pv_escape_controls(&before, a->sql_pending, (size_t)err.offset);
+            snprintf(text, sizeof text, "%s\n%*s^\n%s", pv_buf_cstr(&line), (int)before.len, "",
+                     err.message);
+            pv_buf_free(&line);
+            pv_buf_free(&before);
+            pv_app_message(a, true, text);
+        } else {
+            snprintf(text, sizeof text, "SQL: %s", err.message);
+            pv_app_message(a, true, text);
+        }
+    } else {
+        char text[200];
+        snprintf(text, sizeof text, "SQL %zu: %zu rows", a->sql_count + 1, pv_view_rows(v));
+        pv_app_sql_show(a, v);
+        pv_app_message(a, false, text);
+    }
+    free(a->sql_pending);
+    a->sql_pending = NULL;
+}
+
+void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
+                         void *ctx)
+{
+    pv_app_sql_expose(a);
+    pv_sql_complete(a->sql, prefix, fn, ctx);
+}
+
+/* ---- copying */
+
+static const char pv_base64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out)
+{
+    pv_buf seq;
+    pv_buf_init(&seq);
+    pv_buf_puts(&seq, "\033]52;c;");
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < len)
+            v |= (uint32_t)p[i + 1] << 8;
+        if (i + 2 < len)
+            v |= p[i + 2];
+        pv_buf_putc(&seq, pv_base64[(v >> 18) & 63]);
+        pv_buf_putc(&seq, pv_base64[(v >> 12) & 63]);
+        pv_buf_putc(&seq, i + 1 < len ? pv_base64[(v >> 6) & 63] : '=');
+        pv_buf_putc(&seq, i + 2 < len ? pv_base64[v & 63] : '=');
+    }
+    pv_buf_putc(&seq, '\a');
+    if (!screen) {
+        pv_buf_append(out, seq.data, seq.len);
+    } else {
+        /* GNU screen passes a DCS string through to the terminal; its
+         * buffer is small, so the sequence goes in pieces. */
+        for (size_t i = 0; i < seq.len; i += 76) {
+            pv_buf_puts(out, "\033P");
+            pv_buf_append(out, seq.data + i, seq.len - i < 76 ? seq.len - i : 76);
+            pv_buf_puts(out, "\033\\");
+        }
+    }
+    pv_buf_free(&seq);
+}
+
+/* Writes `rows` (model rows) of the report's shown columns (or only column
+ * `only`) as TSV with cat's rules; without the header line when
+ * !header.  Stops once more than `limit` bytes are written (returns
+ * false). */
+static bool pv_app_tsv(const pv_report *r, const size_t *rows, size_t count, size_t only,
+                       bool header, size_t limit, pv_buf *out)
+{
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = only != PV_NO_ROW ? 1 : pv_report_shown(r, shown, PV_MAX_SHOWN);
+    if (only != PV_NO_ROW)
+        shown[0] = only;
+    char *mem = NULL;
+    size_t mem_len = 0;
+    /* a chunk of rows at a time, so that a view too big stops early */
+    for (size_t done = 0; done < count || (done == 0 && header); done += 1024) {
+        size_t k = count - done < 1024 ? count - done : 1024;
+        FILE *fp = open_memstream(&mem, &mem_len);
+        if (!fp)
+            return false;
+        pv_write_rows(fp, r->view, shown, n, rows + done, k, PV_OUT_TSV);
+        fclose(fp);
+        const char *body = mem;
+        if (!(header && done == 0))
+            body = strchr(mem, '\n') ? strchr(mem, '\n') + 1 : mem + mem_len;
+        pv_buf_append(out, body, mem_len - (size_t)(body - mem));
+        free(mem);
+        mem = NULL;
+        if (out->len > limit)
+            return false;
+        if (count == 0)
+            break;
+    }
+    return true;
+}
+
+/* Sends text to the clipboard (OSC 52), or says why not. */
+static void pv_app_clipboard(pv_app *a, const char *what, const pv_buf *text)
+{
+    pv_buf_clear(&a->copied);
+    pv_buf_append(&a->copied, text->data ? text->data : "", text->len);
+    char msg[300];
+    if (a->term_clipboard) {
+        pv_buf seq;
+        pv_buf_init(&seq);
+        const char *term = getenv("TERM");
+        bool screen = !getenv("TMUX") && getenv("STY") && term && strncmp(term, "screen", 6) == 0;
+        pv_osc52_sequence(text->data ? text->data : "", text->len, screen, &seq);
+        a->term_clipboard(a->term_ctx, seq.data, seq.len);
+        pv_buf_free(&seq);
+        snprintf(msg, sizeof msg, "copied %s (%zu bytes) to the clipboard", what, text->len);
+    } else {
+        snprintf(msg, sizeof msg, "copied %s (%zu bytes; no terminal to send it to)", what,
+                 text->len);
+    }
+    pv_app_message(a, false, msg);
+}
+
+static void pv_app_too_large(pv_app *a, const char *what)
+{
+    char msg[300];
+    snprintf(msg, sizeof msg,
+             "%s is more than %d KiB, too large for the clipboard: :copy FILE writes it to a file",
+             what, PV_COPY_MAX / 1024);
+    pv_app_message(a, true, msg);
+}
+
+void pv_app_copy_selection(pv_app *a, bool whole_row)
+{
+    pv_report *r = pv_app_focused_report(a);
+    size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
+    if (row == PV_NO_ROW) {
+        pv_app_message(a, true, "nothing selected to copy");
+        return;
+    }
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
+    if (!n)
+        return;
+    size_t col = shown[r->hscroll < n ? r->hscroll : 0];
+    pv_buf text;
+    pv_buf_init(&text);
+    bool fits = pv_app_tsv(r, &row, 1, whole_row ? PV_NO_ROW : col, false, PV_COPY_MAX, &text);
+    /* one line: the row without its line end */
+    if (text.len && text.data[text.len - 1] == '\n')
+        text.len--;
+    char what[160];
+    if (whole_row)
+        snprintf(what, sizeof what, "the row");
+    else
+        snprintf(what, sizeof what, "the %s cell", r->view->columns[col].id);
+    if (fits)
+        pv_app_clipboard(a, what, &text);
+    else
+        pv_app_too_large(a, what);
+    pv_buf_free(&text);
+}
+
+/* Writes the TSV to path through a temporary file renamed into place;
+ * never over an existing file. */
+static bool pv_app_write_file(pv_app *a, const char *path, const pv_buf *text)
+{
+    char msg[600];
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        snprintf(msg, sizeof msg, "%s exists: copy to a new file", path);
+        pv_app_message(a, true, msg);
+        return false;
+    }
+    char *tmp = pv_xasprintf("%s.profview-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    bool ok = fd >= 0;
+    int err = errno;
+    if (ok) {
+        FILE *fp = fdopen(fd, "w");
+        ok = fp && fwrite(text->data ? text->data : "", 1, text->len, fp) == text->len;
+        err = errno;
+        if (fp)
+            ok = fclose(fp) == 0 && ok;
+        else
+            close(fd);
+        /* link() refuses an existing name, so a file made meanwhile stays */
+        if (ok && link(tmp, path) != 0) {
+            err = errno;
+            ok = false;
+        }
+        unlink(tmp);
+    }
+    if (ok)
+        snprintf(msg, sizeof msg, "wrote %zu bytes to %s", text->len, path);
+    else
+        snprintf(msg, sizeof msg, "cannot write %s: %s", path, strerror(err));
+    pv_app_message(a, !ok, msg);
+    free(tmp);
+    return ok;
+}
+
+void pv_app_copy_command(pv_app *a, const char *arg)
+{
+    while (*arg == ' ')
+        arg++;
+    pv_report *r = pv_app_focused_report(a);
+    if (!arg[0]) {
+        pv_app_message(a, true, ":copy view | :copy row | :copy cell | :copy FILE");
+        return;
+    }
+    if (strcmp(arg, "row") == 0 || strcmp(arg, "cell") == 0) {
+        pv_app_copy_selection(a, strcmp(arg, "row") == 0);
+        return;
+    }
+    if (!r) {
+        pv_app_message(a, true, "no view to copy");
+        return;
+    }
+    bool to_file = strcmp(arg, "view") != 0;
+    size_t count = pv_report_count(r);
+    size_t *rows = pv_xmalloc((count ? count : 1) * sizeof *rows);
+    for (size_t i = 0; i < count; i++)
+        rows[i] = pv_report_row(r, i);
+    pv_buf text;
+    pv_buf_init(&text);
+    bool fits = pv_app_tsv(r, rows, count, PV_NO_ROW, true, to_file ? SIZE_MAX : PV_COPY_MAX,
+                           &text);
+    free(rows);
+    char what[200];
+    snprintf(what, sizeof what, "the view (%zu rows)", count);
+    if (to_file)
+        pv_app_write_file(a, arg, &text);
+    else if (fits)
+        pv_app_clipboard(a, what, &text);
+    else
+        pv_app_too_large(a, what);
+    pv_buf_free(&text);
+}
+
+void pv_app_set_terminal(pv_app *a, bool (*stop)(void *ctx),
+                         void (*clipboard)(void *ctx, const char *bytes, size_t len), void *ctx)
+{
+    a->term_stop = stop;
+    a->term_clipboard = clipboard;
+    a->term_ctx = ctx;
+}

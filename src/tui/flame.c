@@ -1,0 +1,959 @@
+/* flame.c - the viewer's flame graph, icicle and sandwich (docs/flame.md).
+ *
+ * The graph is built from the Report's call tree through the flame module
+ * (src/model/flame.c) under the Report's filter: a filter keeps the matching
+ * calls and their ancestors (docs/filter.md), and a call it drops is hidden;
+ * its time stays inside its parent's width (the parent's total includes it),
+ * so widths never lie.  Frames are drawn level by level with the width of
+ * their total time, in eighths of a cell: the cell where a frame ends shows
+ * a left block of 1-7 eighths (UTF-8; `|` in ASCII), so a frame narrower
+ * than a cell stays visible. */
+#include "tui/flame.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <unistd.h>
+
+#include "profview/diff.h"
+#include "profview/hooks.h"
+#include "profview/query.h"
+#include "tui/app_internal.h"
+
+/* ---- geometry: where each node of the zoomed subtree lies, in eighths */
+
+typedef struct fl_span {
+    uint32_t node;
+    int64_t s, e; /* [s, e) in eighths of a cell from the left of the pane */
+} fl_span;
+
+/* The frames of the subtree of `zoom` at least an eighth wide, parents
+ * before children, siblings left to right.  `units` is the width in eighths. */
+static fl_span *fl_layout(const pv_flame *fl, uint32_t zoom, int64_t units, size_t *count)
+{
+    size_t cap = 256, n = 0;
+    fl_span *out = pv_xmalloc(cap * sizeof *out);
+    double total = (double)fl->nodes[zoom].total;
+    if (total <= 0) {
+        *count = 0;
+        return out;
+    }
+    out[n++] = (fl_span){zoom, 0, units};
+    for (size_t i = 0; i < n; i++) {
+        fl_span p = out[i];
+        double x = (double)p.s;
+        for (uint32_t c = fl->nodes[p.node].first_child; c != PV_FLAME_NONE;
+             c = fl->nodes[c].next_sibling) {
+            double w = (double)fl->nodes[c].total * (double)units / total;
+            int64_t s = (int64_t)(x + 0.5), e = (int64_t)(x + w + 0.5);
+            x += w;
+            if (e > p.e)
+                e = p.e;
+            if (e - s < 1)
+                continue;
+            out = pv_xgrow(out, &cap, n + 1, sizeof *out);
+            out[n++] = (fl_span){c, s, e};
+        }
+    }
+    *count = n;
+    return out;
+}
+
+static uint32_t fl_rel_depth(const pv_flame *fl, uint32_t zoom, uint32_t n)
+{
+    return fl->nodes[n].depth - fl->nodes[zoom].depth;
+}
+
+/* ---- search */
+
+static bool fl_matches(const pv_flame *fl, uint32_t n, const char *text)
+{
+    if (!text[0])
+        return false;
+    const char *name = pv_flame_name(fl, n);
+    size_t tl = strlen(text);
+    for (size_t i = 0; i + tl <= fl->nodes[n].name_len; i++)
+        if (strncasecmp(name + i, text, tl) == 0)
+            return true;
+    return false;
+}
+
+/* The share of the zoomed frame's total in frames that match (a match below
+ * a match is counted once). */
+static double fl_matched_share(const pv_flame *fl, uint32_t zoom, const char *text)
+{
+    if (!text[0] || fl->nodes[zoom].total <= 0)
+        return 0;
+    int64_t sum = 0;
+    size_t cap = 64, top = 0;
+    uint32_t *stack = pv_xmalloc(cap * sizeof *stack);
+    stack[top++] = zoom;
+    while (top) {
+        uint32_t n = stack[--top];
+        if (fl_matches(fl, n, text)) {
+            sum += fl->nodes[n].total;
+            continue;
+        }
+        for (uint32_t c = fl->nodes[n].first_child; c != PV_FLAME_NONE;
+             c = fl->nodes[c].next_sibling) {
+            stack = pv_xgrow(stack, &cap, top + 1, sizeof *stack);
+            stack[top++] = c;
+        }
+    }
+    free(stack);
+    return (double)sum / (double)fl->nodes[zoom].total;
+}
+
+static const char *fl_search_text(const pv_app *a)
+{
+    if (a->prompt == PV_PROMPT_SEARCH)
+        return a->line.data ? a->line.data : "";
+    return a->search;
+}
+
+/* ---- building */
+
+static void fl_clear_graph(pv_flame_ui *u)
+{
+    pv_flame_free(u->fl);
+    u->fl = NULL;
+    pv_flame_free(u->fl_b);
+    u->fl_b = NULL;
+    free(u->in_b);
+    u->in_b = NULL;
+    if (u->sw_valid)
+        pv_sandwich_free(&u->sw);
+    u->sw_valid = false;
+}
+
+/* (Re)builds the flame of the tree under `filter`.  A filter that does not
+ * compile on the call tree leaves no graph and says why. */
+static bool fl_build(pv_app *a, const char *filter)
+{
+    pv_flame_ui *u = &a->flame;
+    fl_clear_graph(u);
+    snprintf(u->filter, sizeof u->filter, "%s", filter);
+    u->problem[0] = '\0';
+    size_t *rows = NULL, n = 0;
+    if (filter[0]) {
+        pv_query_error err;
+        memset(&err, 0, sizeof err);
+        pv_filter *f = pv_filter_compile(u->tree, filter, &err);
+        if (!f && err.message[0]) {
+            snprintf(u->problem, sizeof u->problem, "the filter does not apply to %.40s: %.180s",
+                     u->tree->id, err.message);
+            return false;
+        }
+        if (f) {
+            n = pv_view_rows(u->tree);
+            rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
+            for (size_t i = 0; i < n; i++)
+                rows[i] = i;
+            n = pv_filter_rows(f, u->tree, rows, n, rows, NULL);
+            pv_filter_free(f);
+        }
+    }
+    char err[256];
+    u->fl = pv_flame_build(u->tree, rows, n, err, sizeof err);
+    free(rows);
+    if (!u->fl) {
+        snprintf(u->problem, sizeof u->problem, "%s", err);
+        return false;
+    }
+    u->zoom = 0;
+    u->sel = u->fl->preorder_count ? u->fl->preorder[0] : 0;
+    u->top = 0;
+    return true;
+}
+
+/* The node of `b` with the path of node n of `fl` (frames by name and
+ * module), for every n: children are matched by walking both trees. */
+static uint32_t *fl_match_paths(const pv_flame *fl, const pv_flame *b)
+{
+    uint32_t *in_b = pv_xmalloc((fl->count ? fl->count : 1) * sizeof *in_b);
+    in_b[0] = 0;
+    for (size_t i = 0; i < fl->preorder_count; i++) {
+        uint32_t n = fl->preorder[i];
+        uint32_t pb = in_b[fl->nodes[n].parent];
+        in_b[n] = PV_FLAME_NONE;
+        if (pb == PV_FLAME_NONE)
+            continue;
+        const char *name = pv_flame_name(fl, n);
+        const char *mod = pv_strpool_get(&fl->pool, fl->nodes[n].module);
+        for (uint32_t c = b->nodes[pb].first_child; c != PV_FLAME_NONE;
+             c = b->nodes[c].next_sibling)
+            if (b->nodes[c].name_len == fl->nodes[n].name_len &&
+                memcmp(pv_flame_name(b, c), name, fl->nodes[n].name_len) == 0 &&
+                strcmp(pv_strpool_get(&b->pool, b->nodes[c].module), mod) == 0) {
+                in_b[n] = c;
+                break;
+            }
+    }
+    return in_b;
+}
+
+/* ---- open, close */
+
+/* The sandwich of `routine` in the graph (u->fl). */
+static void fl_sandwich(pv_app *a, const char *routine)
+{
+    pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
+    if (u->sw_valid)
+        pv_sandwich_free(&u->sw);
+    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
+    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
+    if (!u->sw_valid) {
+        pv_sandwich_free(&u->sw);
+        pv_app_message(a, true, "the routine has no calls in the call tree");
+        u->mode = u->graph_mode;
+        return;
+    }
+    u->mode = PV_FLAME_SANDWICH;
+    u->sw_callers = false;
+    u->sw_sel = u->sw.callees->nodes[0].first_child;
+    u->top = 0;
+}
+
+void pv_flame_ui_open(pv_app *a, int mode)
+{
+    pv_flame_ui *u = &a->flame;
+    if (u->mode && (mode == u->mode || (mode != PV_FLAME_SANDWICH && u->mode != PV_FLAME_SANDWICH &&
+                                         mode == u->graph_mode))) {
+        pv_flame_ui_close(a); /* the same key again: back to the table */
+        return;
+    }
+    if (u->mode && mode != PV_FLAME_SANDWICH) {
+        u->mode = u->graph_mode = mode; /* flame <-> icicle, same graph */
+        return;
+    }
+    const char *routine = NULL;
+    char name[256] = "";
+    if (!u->mode) {
+        pv_report *r = pv_app_report(a);
+        if (!r || a->loc.item >= a->item_count) {
+            pv_app_message(a, true, "select a view of a result set with a call tree first");
+            return;
+        }
+        const pv_item *it = &a->items[a->loc.item];
+        const pv_file *f = a->files[it->file];
+        pv_view *tree = pv_flame_source(f->sets[it->set]);
+        if (!tree) {
+            pv_app_message(a, true, "this result set has no call tree to draw");
+            return;
+        }
+        if (pv_view_waits_for_index(tree, false)) {
+            /* reading it now would finish the index on this thread */
+            char progress[128], text[256];
+            pv_app_index_text(a, progress, sizeof progress);
+            snprintf(text, sizeof text, "the call tree needs the whole index: %s", progress);
+            pv_app_message(a, true, text);
+            return;
+        }
+        if (mode == PV_FLAME_SANDWICH) {
+            /* the routine of the selected row */
+            size_t row = pv_report_selected(r);
+            size_t col = pv_view_column(r->view, "routine");
+            pv_cell c;
+            if (row != PV_NO_ROW && col != PV_NO_ROW) {
+                pv_view_cell(r->view, row, col, &c);
+                if (c.present && c.type == PV_TYPE_STRING) {
+                    snprintf(name, sizeof name, "%.*s", (int)c.v.s.len, c.v.s.ptr);
+                    routine = name;
+                }
+            }
+            if (!routine) {
+                pv_app_message(a, true, "select a row with a routine for its sandwich");
+                return;
+            }
+        }
+        u->tree = tree;
+        const char *slash = strrchr(f->path, '/');
+        snprintf(u->tree_file, sizeof u->tree_file, "%s", slash ? slash + 1 : f->path);
+        /* the Report's filter applies when the Report is the call tree */
+        const char *filter = strcmp(r->view->id, tree->id) == 0 ? r->filter : "";
+        u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+        size_t calls = pv_view_rows(tree);
+        if (calls > PV_BIG_VIEW) {
+            /* a big tree: the screen says so before the merge (docs/tui.md:
+             * long work shows itself); pv_app_work builds it */
+            snprintf(u->filter, sizeof u->filter, "%s", filter);
+            snprintf(u->sw_name, sizeof u->sw_name, "%s", routine ? routine : "");
+            u->pending_mode = mode;
+            u->mode = mode;
+            a->focus = PV_PANE_REPORT;
+            a->work = PV_WORK_FLAME;
+            char text[160];
+            snprintf(text, sizeof text, "Building the flame graph of %zu calls...", calls);
+            pv_app_message(a, false, text);
+            return;
+        }
+        fl_build(a, filter);
+    } else if (u->fl && u->mode != PV_FLAME_SANDWICH) {
+        snprintf(name, sizeof name, "%s", pv_flame_name(u->fl, u->sel));
+        routine = name;
+        if (u->fl->nodes[u->sel].is_context || u->sel == 0) {
+            pv_app_message(a, true, "select a routine's frame for its sandwich");
+            return;
+        }
+    } else if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {
+        const pv_flame *t = u->sw_callers ? u->sw.callers : u->sw.callees;
+        snprintf(name, sizeof name, "%s", pv_flame_name(t, u->sw_sel));
+        routine = name;
+    }
+    u->mode = mode;
+    a->focus = PV_PANE_REPORT;
+    if (mode == PV_FLAME_SANDWICH && u->fl && routine)
+        fl_sandwich(a, routine);
+}
+
+void pv_flame_ui_build_now(pv_app *a)
+{
+    pv_flame_ui *u = &a->flame;
+    if (!u->mode || !u->tree)
+        return;
+    char filter[256], routine[256];
+    snprintf(filter, sizeof filter, "%s", u->filter);
+    snprintf(routine, sizeof routine, "%s", u->sw_name);
+    fl_build(a, filter);
+    a->message[0] = '\0';
+    if (u->pending_mode == PV_FLAME_SANDWICH && u->fl && routine[0])
+        fl_sandwich(a, routine);
+    u->pending_mode = PV_FLAME_OFF;
+}
+
+void pv_flame_ui_close(pv_app *a)
+{
+    pv_flame_ui *u = &a->flame;
+    fl_clear_graph(u);
+    u->mode = PV_FLAME_OFF;
+    u->pending_mode = PV_FLAME_OFF;
+    u->tree = NULL;
+}
+
+bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
+{
+    pv_flame_ui *u = &a->flame;
+    if (!u->fl)
+        return false;
+    char err[256];
+    pv_flame *b = pv_flame_build(other_tree, NULL, 0, err, sizeof err);
+    if (!b) {
+        pv_app_message(a, true, err);
+        return false;
+    }
+    pv_flame_free(u->fl_b);
+    free(u->in_b);
+    u->fl_b = b;
+    u->in_b = fl_match_paths(u->fl, b);
+    snprintf(u->b_name, sizeof u->b_name, "%s", name);
+    return true;
+}
+
+/* ---- keys */
+
+/* The next frame at the same depth to the left (dir -1) or right (+1)
+ * inside the zoomed subtree and wide enough to be drawn. */
+static uint32_t fl_sideways(pv_app *a, const fl_span *sp, size_t n, int dir)
+{
+    pv_flame_ui *u = &a->flame;
+    uint32_t depth = u->fl->nodes[u->sel].depth;
+    size_t at = n;
+    for (size_t i = 0; i < n; i++)
+        if (sp[i].node == u->sel)
+            at = i;
+    if (at == n)
+        return u->sel;
+    int64_t best_s = dir > 0 ? INT64_MAX : INT64_MIN;
+    uint32_t best = u->sel;
+    for (size_t i = 0; i < n; i++) {
+        if (u->fl->nodes[sp[i].node].depth != depth || i == at)
+            continue;
+        if (dir > 0 && sp[i].s >= sp[at].e && sp[i].s < best_s)
+            best_s = sp[i].s, best = sp[i].node;
+        if (dir < 0 && sp[i].e <= sp[at].s && sp[i].s > best_s)
+            best_s = sp[i].s, best = sp[i].node;
+    }
+    return best;
+}
+
+/* The widest child drawn, or the node itself. */
+static uint32_t fl_widest_child(const pv_flame *fl, uint32_t n)
+{
+    uint32_t best = PV_FLAME_NONE;
+    for (uint32_t c = fl->nodes[n].first_child; c != PV_FLAME_NONE; c = fl->nodes[c].next_sibling)
+        if (fl->nodes[c].total > 0 && (best == PV_FLAME_NONE || fl->nodes[c].total > fl->nodes[best].total))
+            best = c;
+    return best == PV_FLAME_NONE ? n : best;
+}
+
+static bool fl_sandwich_key(pv_app *a, pv_action act)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_flame *t = u->sw_callers ? u->sw.callers : u->sw.callees;
+    uint32_t s = u->sw_sel;
+    /* callers are drawn upwards from the routine, callees downwards */
+    bool towards_leaf = (act == PV_ACT_UP) == u->sw_callers;
+    switch (act) {
+    case PV_ACT_UP:
+    case PV_ACT_DOWN:
+        if (towards_leaf) {
+            u->sw_sel = fl_widest_child(t, s);
+        } else if (t->nodes[s].parent != 0 && t->nodes[s].parent != PV_FLAME_NONE) {
+            u->sw_sel = t->nodes[s].parent;
+        } else if (u->sw_callers) {
+            u->sw_callers = false;
+            u->sw_sel = u->sw.callees->nodes[0].first_child;
+        } else if (u->sw.callers->nodes[u->sw.callers->nodes[0].first_child].first_child !=
+                   PV_FLAME_NONE) {
+            u->sw_callers = true;
+            u->sw_sel = fl_widest_child(u->sw.callers, u->sw.callers->nodes[0].first_child);
+        }
+        return true;
+    case PV_ACT_LEFT:
+    case PV_ACT_RIGHT: {
+        uint32_t p = t->nodes[s].parent;
+        if (p == PV_FLAME_NONE)
+            return true;
+        uint32_t prev = PV_FLAME_NONE;
+        for (uint32_t c = t->nodes[p].first_child; c != PV_FLAME_NONE; c = t->nodes[c].next_sibling) {
+            if (act == PV_ACT_RIGHT && prev == s) {
+                u->sw_sel = c;
+                break;
+            }
+            if (act == PV_ACT_LEFT && c == s && prev != PV_FLAME_NONE) {
+                u->sw_sel = prev;
+                break;
+            }
+            prev = c;
+        }
+        return true;
+    }
+    case PV_ACT_OPEN:
+        pv_flame_ui_open(a, PV_FLAME_SANDWICH); /* the sandwich of the selected frame */
+        return true;
+    case PV_ACT_BACK:
+    case PV_ACT_QUIT:
+        u->mode = u->graph_mode;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool pv_flame_ui_key(pv_app *a, pv_action act)
+{
+    pv_flame_ui *u = &a->flame;
+    if (!u->mode || a->focus != PV_PANE_REPORT)
+        return false;
+    if (act == PV_ACT_FLAME || act == PV_ACT_ICICLE || act == PV_ACT_SANDWICH) {
+        pv_flame_ui_open(a, act == PV_ACT_FLAME    ? PV_FLAME_FLAME
+                            : act == PV_ACT_ICICLE ? PV_FLAME_ICICLE
+                                                   : PV_FLAME_SANDWICH);
+        return true;
+    }
+    if (!u->fl)
+        return act != PV_ACT_QUIT ? false : (pv_flame_ui_close(a), true);
+    if (u->mode == PV_FLAME_SANDWICH && u->sw_valid)
+        return fl_sandwich_key(a, act);
+    const pv_flame *fl = u->fl;
+    bool icicle = u->mode == PV_FLAME_ICICLE;
+    int64_t units = (int64_t)(a->rect[PV_PANE_REPORT].w > 0 ? a->rect[PV_PANE_REPORT].w : 80) * 8;
+    switch (act) {
+    case PV_ACT_UP:
+    case PV_ACT_DOWN:
+        /* up the flame is towards the leaves; in an icicle, towards the root */
+        if ((act == PV_ACT_UP) != icicle) {
+            u->sel = fl_widest_child(fl, u->sel);
+        } else if (u->sel != u->zoom && fl->nodes[u->sel].parent != PV_FLAME_NONE &&
+                   fl->nodes[u->sel].parent != 0) {
+            u->sel = fl->nodes[u->sel].parent;
+        }
+        return true;
+    case PV_ACT_LEFT:
+    case PV_ACT_RIGHT: {
+        size_t n;
+        fl_span *sp = fl_layout(fl, u->zoom, units, &n);
+        u->sel = fl_sideways(a, sp, n, act == PV_ACT_RIGHT ? 1 : -1);
+        free(sp);
+        return true;
+    }
+    case PV_ACT_OPEN:
+        /* zoom into the frame: its ancestors become the breadcrumb */
+        u->zoom = u->sel;
+        u->top = 0;
+        return true;
+    case PV_ACT_BACK:
+        if (u->zoom != 0) {
+            u->zoom = fl->nodes[u->zoom].parent;
+            u->top = 0;
+        } else {
+            pv_flame_ui_close(a);
+        }
+        return true;
+    case PV_ACT_FIRST:
+        u->zoom = 0;
+        u->sel = fl->preorder_count ? fl->preorder[0] : 0;
+        u->top = 0;
+        return true;
+    case PV_ACT_SEARCH_NEXT:
+    case PV_ACT_SEARCH_PREV: {
+        /* the next matching frame in pre-order (left to right, top down) */
+        const char *text = fl_search_text(a);
+        if (!text[0] || !fl->preorder_count)
+            return true;
+        size_t at = 0;
+        for (size_t i = 0; i < fl->preorder_count; i++)
+            if (fl->preorder[i] == u->sel)
+                at = i;
+        size_t n = fl->preorder_count;
+        for (size_t k = 1; k <= n; k++) {
+            size_t i = act == PV_ACT_SEARCH_NEXT ? (at + k) % n : (at + n - k) % n;
+            uint32_t x = fl->preorder[i];
+            if (fl_matches(fl, x, text)) {
+                u->sel = x;
+                /* zoom out far enough to show it */
+                uint32_t z = u->zoom;
+                uint32_t p = x;
+                while (p != PV_FLAME_NONE && p != z)
+                    p = fl->nodes[p].parent;
+                if (p == PV_FLAME_NONE)
+                    u->zoom = 0;
+                break;
+            }
+        }
+        return true;
+    }
+    case PV_ACT_QUIT:
+        pv_flame_ui_close(a);
+        return true;
+    case PV_ACT_FILTER:
+    case PV_ACT_SEARCH:
+    case PV_ACT_COMMAND:
+    case PV_ACT_HELP:
+    case PV_ACT_NEXT_PANE:
+    case PV_ACT_PREV_PANE:
+    case PV_ACT_ZOOM:
+    case PV_ACT_SHRINK:
+    case PV_ACT_GROW:
+    case PV_ACT_REDRAW:
+        return false; /* as everywhere */
+    default:
+        return true; /* table keys mean nothing here */
+    }
+}
+
+/* ---- drawing */
+
+static pv_role fl_role(const pv_app *a, const pv_flame *fl, uint32_t n, const char *search,
+                       bool diff_b, const uint32_t *in_b, const pv_flame *b)
+{
+    if (fl_matches(fl, n, search))
+        return PV_ROLE_FLAME_MATCH;
+    if (diff_b) {
+        /* the change of the frame's self time, B against A, against 1% of
+         * the frame's total or 1 ns */
+        int64_t self_a = fl->nodes[n].self;
+        int64_t self_b = in_b[n] != PV_FLAME_NONE ? b->nodes[in_b[n]].self : 0;
+        int64_t d = self_b - self_a;
+        int64_t quiet = fl->nodes[n].total / 100;
+        if (quiet < 1)
+            quiet = 1;
+        if (in_b[n] == PV_FLAME_NONE || d <= -quiet)
+            return PV_ROLE_BETTER;
+        if (d >= quiet)
+            return PV_ROLE_WORSE;
+        return PV_ROLE_DIM;
+    }
+    (void)a;
+    return (pv_role)(PV_ROLE_FLAME_1 + fl->nodes[n].group % 4);
+}
+
+/* Draws the frames of `fl` under `zoom` in rows y0 .. y0+h-1: level L (0 =
+ * the zoomed frame) at row `base - L` when growing upwards, `base + L`
+ * otherwise; levels below `first` are not drawn. */
+static void fl_draw_graph(pv_app *a, const pv_flame *fl, uint32_t zoom, uint32_t sel, int x0,
+                          int w, int y0, int h, int base, bool upwards, size_t first,
+                          const uint32_t *in_b, const pv_flame *b, bool show_sel)
+{
+    static const uint32_t eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589};
+    size_t n;
+    fl_span *sp = fl_layout(fl, zoom, (int64_t)w * 8, &n);
+    const char *search = fl_search_text(a);
+    pv_buf label;
+    pv_buf_init(&label);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t node = sp[i].node;
+        size_t level = fl_rel_depth(fl, zoom, node);
+        if (level < first)
+            continue;
+        int y = upwards ? base - (int)(level - first) : base + (int)(level - first);
+        if (y < y0 || y >= y0 + h)
+            continue;
+        int cs = (int)(sp[i].s / 8), ce = (int)(sp[i].e / 8), frac = (int)(sp[i].e % 8);
+        pv_role role = node == sel && show_sel ? PV_ROLE_SELECTED
+                                               : fl_role(a, fl, node, search, in_b != NULL, in_b, b);
+        if (ce > cs) {
+            pv_grid_fill(&a->grid, y, x0 + cs, ce - cs, 1, role);
+            /* a thin line between frames, then the name */
+            int tx = x0 + cs;
+            if (ce - cs >= 3) {
+                pv_grid_char(&a->grid, y, tx, a->ascii ? (uint32_t)'|' : 0x258F, role);
+                tx++;
+            }
+            pv_buf_clear(&label);
+            pv_buf_append(&label, pv_flame_name(fl, node), fl->nodes[node].name_len);
+            pv_grid_text(&a->grid, y, tx, x0 + ce - tx, label.data, label.len, role);
+        }
+        if (frac && cs <= ce && ce < w) {
+            /* the frame ends inside this cell: a left block of frac eighths */
+            pv_role er = node == sel && show_sel ? PV_ROLE_SELECTED : PV_ROLE_FLAME_EDGE;
+            if (ce == cs && role == PV_ROLE_FLAME_MATCH)
+                er = PV_ROLE_FLAME_MATCH;
+            pv_grid_char(&a->grid, y, x0 + ce, a->ascii ? (uint32_t)'|' : eighths[frac], er);
+        }
+    }
+    pv_buf_free(&label);
+    free(sp);
+}
+
+static void fl_time_text(const pv_app *a, pv_type type, int64_t t, pv_buf *out)
+{
+    pv_cell c = {.type = type, .present = true};
+    c.v.i = t;
+    pv_cell_format_human(&c, a->unit, out);
+}
+
+static void fl_details_line(pv_app *a, const pv_rect *rc, int *line, const char *key,
+                            const char *text)
+{
+    if (*line >= rc->h)
+        return;
+    int y = rc->y + *line;
+    pv_grid_str(&a->grid, y, rc->x, 10, key, PV_ROLE_HEADER);
+    pv_grid_str(&a->grid, y, rc->x + 10, rc->w - 10, text, PV_ROLE_NORMAL);
+    (*line)++;
+}
+
+/* The selected frame's statistics in the Details pane. */
+static void fl_draw_details(pv_app *a, const pv_flame *fl, uint32_t n, uint32_t zoom,
+                            const pv_rect *rc)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_buf t1, t2, text;
+    pv_buf_init(&t1);
+    pv_buf_init(&t2);
+    pv_buf_init(&text);
+    int line = 0;
+    const pv_flame_node *node = &fl->nodes[n];
+    pv_buf_append(&text, pv_flame_name(fl, n), node->name_len);
+    if (node->module && !node->is_context)
+        pv_buf_printf(&text, "   (%s)", pv_strpool_get(&fl->pool, node->module));
+    fl_details_line(a, rc, &line, "Frame", pv_buf_cstr(&text));
+    double all = fl->nodes[0].total > 0 ? (double)fl->nodes[0].total : 1;
+    double zt = fl->nodes[zoom].total > 0 ? (double)fl->nodes[zoom].total : 1;
+    uint32_t p = node->parent;
+    double pt = p != PV_FLAME_NONE && fl->nodes[p].total > 0 ? (double)fl->nodes[p].total : 1;
+    pv_buf_clear(&t1);
+    fl_time_text(a, fl->time_type, node->total, &t1);
+    pv_buf_clear(&text);
+    pv_buf_printf(&text, "%s   %.1f%% of all, %.1f%% of the zoomed frame, %.1f%% of its caller",
+                  pv_buf_cstr(&t1), 100.0 * (double)node->total / all,
+                  100.0 * (double)node->total / zt, 100.0 * (double)node->total / pt);
+    fl_details_line(a, rc, &line, "Total", pv_buf_cstr(&text));
+    pv_buf_clear(&t1);
+    fl_time_text(a, fl->time_type, node->self, &t1);
+    pv_buf_clear(&text);
+    pv_buf_printf(&text, "%s   %.1f%% of all", pv_buf_cstr(&t1), 100.0 * (double)node->self / all);
+    fl_details_line(a, rc, &line, "Self", pv_buf_cstr(&text));
+    pv_buf_clear(&text);
+    pv_buf_printf(&text, "%" PRIu64 "   depth %u", node->calls, node->depth ? node->depth - 1 : 0);
+    fl_details_line(a, rc, &line, "Calls", pv_buf_cstr(&text));
+    if (fl == u->fl && u->in_b) {
+        uint32_t nb = u->in_b[n];
+        pv_buf_clear(&text);
+        if (nb == PV_FLAME_NONE) {
+            pv_buf_printf(&text, "not in %s", u->b_name);
+        } else {
+            pv_buf_clear(&t1);
+            fl_time_text(a, fl->time_type, u->fl_b->nodes[nb].self, &t1);
+            pv_buf_clear(&t2);
+            fl_time_text(a, fl->time_type, u->fl_b->nodes[nb].self - node->self, &t2);
+            pv_buf_printf(&text, "self %s in %s (delta %s)", pv_buf_cstr(&t1), u->b_name,
+                          pv_buf_cstr(&t2));
+        }
+        fl_details_line(a, rc, &line, "Diff", pv_buf_cstr(&text));
+    }
+    pv_buf_clear(&text);
+    pv_flame_stack(fl, n, &text);
+    fl_details_line(a, rc, &line, "Stack", pv_buf_cstr(&text));
+    pv_buf_free(&t1);
+    pv_buf_free(&t2);
+    pv_buf_free(&text);
+}
+
+static void fl_title(pv_app *a, const pv_rect *rc, const char *title)
+{
+    bool focused = a->focus == PV_PANE_REPORT;
+    pv_role role = focused ? PV_ROLE_TITLE_FOCUS : PV_ROLE_TITLE;
+    for (int i = 0; i < rc->w; i++)
+        pv_grid_char(&a->grid, rc->y, rc->x + i, a->ascii ? (uint32_t)'-' : 0x2500, PV_ROLE_BORDER);
+    if (rc->w > 4) {
+        pv_grid_char(&a->grid, rc->y, rc->x + 1, ' ', role);
+        int used = pv_grid_str(&a->grid, rc->y, rc->x + 2, rc->w - 4, title, role);
+        pv_grid_char(&a->grid, rc->y, rc->x + 2 + used, ' ', role);
+    }
+}
+
+static void fl_draw_sandwich(pv_app *a, const pv_rect *rc, const pv_rect *det)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_buf t;
+    pv_buf_init(&t);
+    fl_time_text(a, u->fl->time_type, u->sw.through, &t);
+    char line[512];
+    snprintf(line, sizeof line, "%s: %s through it in %" PRIu64 " calls  (callers above, callees below)",
+             u->sw_name, pv_buf_cstr(&t), u->sw.calls);
+    pv_buf_free(&t);
+    int y0 = rc->y + 1, h = rc->h - 1;
+    if (h < 3)
+        return;
+    pv_grid_str(&a->grid, y0, rc->x, rc->w, line, PV_ROLE_NORMAL);
+    y0++, h--;
+    /* the routine's row in the middle; callers grow upwards from it, callees
+     * downwards (the callers tree's top level is the routine itself) */
+    int mid = y0 + (h - 1) / 2;
+    uint32_t croot = u->sw.callers->nodes[0].first_child;
+    uint32_t eroot = u->sw.callees->nodes[0].first_child;
+    fl_draw_graph(a, u->sw.callers, croot, u->sw_callers ? u->sw_sel : PV_FLAME_NONE, rc->x, rc->w,
+                  y0, mid - y0, mid - 1, true, 1, NULL, NULL, u->sw_callers);
+    fl_draw_graph(a, u->sw.callees, eroot, u->sw_callers ? PV_FLAME_NONE : u->sw_sel, rc->x,
+                  rc->w, mid, y0 + h - mid, mid, false, 0, NULL, NULL, !u->sw_callers);
+    if (det->h > 1) {
+        pv_rect body = {det->y + 1, det->x, det->w, det->h - 1};
+        const pv_flame *t2 = u->sw_callers ? u->sw.callers : u->sw.callees;
+        fl_draw_details(a, t2, u->sw_sel, t2->nodes[0].first_child, &body);
+    }
+}
+
+void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
+{
+    pv_flame_ui *u = &a->flame;
+    /* the Report's filter changed: the graph follows it */
+    pv_report *r = pv_app_report(a);
+    if (r && u->tree && !u->pending_mode && strcmp(r->view->id, u->tree->id) == 0 &&
+        strcmp(r->filter, u->filter) != 0)
+        fl_build(a, r->filter);
+    const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"
+                       : u->mode == PV_FLAME_ICICLE ? "Icicle"
+                                                    : "Flame graph";
+    char title[1024];
+    snprintf(title, sizeof title, "%s: %s of %s%s%s%s", kind, u->tree ? u->tree->title : "",
+             u->tree_file, u->filter[0] ? " (filtered)" : "", u->in_b ? " vs " : "",
+             u->in_b ? u->b_name : "");
+    fl_title(a, rc, title);
+    a->header_count = 0;
+    if (rc->h < 2 || rc->w < 4)
+        return;
+    if (!u->fl) {
+        if (u->pending_mode)
+            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, a->message, PV_ROLE_DIM);
+        else
+            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
+        return;
+    }
+    if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {
+        fl_draw_sandwich(a, rc, det);
+        return;
+    }
+    const pv_flame *fl = u->fl;
+    if (fl->nodes[0].total <= 0 || !fl->preorder_count) {
+        pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w,
+                    u->filter[0] ? "(no call matches the filter)" : "(no time in the call tree)",
+                    PV_ROLE_DIM);
+        return;
+    }
+    /* breadcrumb: the zoomed frame's ancestors; and the search's share */
+    pv_buf crumb;
+    pv_buf_init(&crumb);
+    uint32_t path[64];
+    size_t k = 0;
+    for (uint32_t x = u->zoom; x != PV_FLAME_NONE && k < 64; x = fl->nodes[x].parent)
+        path[k++] = x;
+    for (size_t i = k; i-- > 0;) {
+        if (i + 1 < k)
+            pv_buf_puts(&crumb, a->ascii ? " > " : " \xe2\x80\xba ");
+        if (path[i] == 0)
+            pv_buf_puts(&crumb, "all");
+        else
+            pv_buf_append(&crumb, pv_flame_name(fl, path[i]), fl->nodes[path[i]].name_len);
+    }
+    const char *search = fl_search_text(a);
+    char share[96] = "";
+    if (search[0])
+        snprintf(share, sizeof share, "  match: %.1f%%", 100.0 * fl_matched_share(fl, u->zoom, search));
+    int sw = (int)strlen(share);
+    int used = pv_grid_text(&a->grid, rc->y + 1, rc->x, rc->w - sw, crumb.data, crumb.len,
+                            PV_ROLE_DIM);
+    if (sw && used + sw <= rc->w)
+        pv_grid_str(&a->grid, rc->y + 1, rc->x + rc->w - sw, sw, share, PV_ROLE_FLAME_MATCH);
+    pv_buf_free(&crumb);
+    /* the levels: keep the selected one on screen */
+    int y0 = rc->y + 2, h = rc->h - 2;
+    if (h < 1)
+        return;
+    a->page_rows[PV_PANE_REPORT] = h;
+    uint32_t sel_uint = u->sel;
+    uint32_t p = sel_uint;
+    while (p != PV_FLAME_NONE && p != u->zoom)
+        p = fl->nodes[p].parent;
+    if (p == PV_FLAME_NONE)
+        u->sel = u->zoom == 0 && fl->preorder_count ? fl->preorder[0] : u->zoom;
+    size_t level = fl_rel_depth(fl, u->zoom, u->sel);
+    if (level < u->top)
+        u->top = level;
+    if (level >= u->top + (size_t)h)
+        u->top = level - (size_t)h + 1;
+    bool icicle = u->mode == PV_FLAME_ICICLE;
+    /* the root "all" is not drawn unless zoomed into a frame */
+    size_t first = u->zoom == 0 ? 1 : 0;
+    if (u->top < first)
+        u->top = first;
+    fl_draw_graph(a, fl, u->zoom, u->sel, rc->x, rc->w, y0, h, icicle ? y0 : y0 + h - 1, !icicle,
+                  u->top, u->in_b, u->fl_b, true);
+    if (det->h > 1) {
+        pv_rect body = {det->y + 1, det->x, det->w, det->h - 1};
+        fl_draw_details(a, fl, u->sel, u->zoom, &body);
+    }
+}
+
+/* ---- :diff (docs/diff.md) */
+
+/* The view to compare: the Report's own (a top-level view), or with a graph
+ * shown, the call tree. */
+static const pv_view *df_view_a(pv_app *a, int64_t *set_id)
+{
+    if (a->loc.item >= a->item_count || a->loc.depth)
+        return NULL;
+    const pv_item *it = &a->items[a->loc.item];
+    if (it->kind != PV_ITEM_VIEW)
+        return NULL;
+    const pv_result_set *set = a->files[it->file]->sets[it->set];
+    *set_id = set->id;
+    if (a->flame.mode)
+        return a->flame.tree;
+    return set->views[it->view];
+}
+
+/* Compares the view of the Report with the view of the same id in `set`. */
+static void df_start(pv_app *a, const pv_result_set *set, const char *name)
+{
+    int64_t set_id;
+    const pv_view *va = df_view_a(a, &set_id);
+    if (!va)
+        return;
+    pv_view *vb = pv_set_find_view(set, va->id);
+    if (!vb) {
+        char text[300];
+        snprintf(text, sizeof text, "%s has no view '%s' to compare", name, va->id);
+        pv_app_message(a, true, text);
+        return;
+    }
+    if (a->flame.mode) {
+        if (pv_flame_ui_diff(a, vb, name)) {
+            char text[300];
+            snprintf(text, sizeof text, "frames coloured by the change of their self time in %s",
+                     name);
+            pv_app_message(a, false, text);
+        }
+        return;
+    }
+    char err[256];
+    pv_diff_counts counts;
+    pv_view *d = pv_diff_views(va, NULL, 0, vb, NULL, 0, &counts, err, sizeof err);
+    if (!d) {
+        pv_app_message(a, true, err);
+        return;
+    }
+    pv_app_diff_close(a);
+    pv_report_open(&a->diff_rep, d, true, NULL);
+    a->diff_on = true;
+    a->focus = PV_PANE_REPORT;
+    char text[300];
+    snprintf(text, sizeof text, "diff with %s: %zu rows in both, %zu only here, %zu only there",
+             name, counts.matched, counts.only_a, counts.only_b);
+    pv_app_message(a, false, text);
+}
+
+void pv_app_diff_command(pv_app *a, const char *arg)
+{
+    int64_t set_id;
+    if (!arg[0]) {
+        pv_app_message(a, true, ":diff FILE, :diff N (result set N of this file), :diff off");
+        return;
+    }
+    if (strcmp(arg, "off") == 0) {
+        pv_app_diff_close(a);
+        if (a->flame.in_b) {
+            free(a->flame.in_b);
+            a->flame.in_b = NULL;
+            pv_flame_free(a->flame.fl_b);
+            a->flame.fl_b = NULL;
+        }
+        return;
+    }
+    if (!df_view_a(a, &set_id)) {
+        pv_app_message(a, true, "show a view (not a drilled-down detail) to compare it");
+        return;
+    }
+    const pv_file *f = a->files[a->items[a->loc.item].file];
+    int64_t n;
+    if (pv_parse_int64(arg, strlen(arg), &n) && access(arg, F_OK) != 0) {
+        const pv_result_set *set = pv_file_find_set(f, n);
+        if (!set) {
+            char text[160];
+            snprintf(text, sizeof text, "this file has no result set %" PRId64, n);
+            pv_app_message(a, true, text);
+            return;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "result set %" PRId64, n);
+        df_start(a, set, name);
+        return;
+    }
+    /* a file: loaded by the loader thread; compared when it arrives */
+    free(a->diff_pending);
+    a->diff_pending = pv_xstrdup(arg);
+    pv_app_enqueue(a, arg);
+    char text[300];
+    snprintf(text, sizeof text, "loading %s to compare...", arg);
+    pv_app_message(a, false, text);
+}
+
+void pv_app_diff_adopted(pv_app *a, const pv_file *f)
+{
+    if (!a->diff_pending || strcmp(a->diff_pending, f->path) != 0)
+        return;
+    free(a->diff_pending);
+    a->diff_pending = NULL;
+    if (f->set_count == 0)
+        return;
+    int64_t set_id;
+    if (!df_view_a(a, &set_id))
+        return;
+    /* the result set with the same id, else the first */
+    const pv_result_set *set = pv_file_find_set(f, set_id);
+    const char *slash = strrchr(f->path, '/');
+    df_start(a, set ? set : f->sets[0], slash ? slash + 1 : f->path);
+}
+
+void pv_app_diff_close(pv_app *a)
+{
+    if (a->diff_on)
+        pv_report_close(&a->diff_rep);
+    a->diff_on = false;
+}

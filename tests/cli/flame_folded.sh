@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# `cat --view flame` and `--format folded` (docs/flame.md) against an
+# independent computation from the call trees: every call's path from the
+# root (its thread or context first), frames escaped as %XX for `;`, `%`
+# and control characters, self and total summed per path.  Then the
+# invariants: winIDEA self summed per area and context = the `net` of the
+# `statistics` view; AQTime self summed per routine = the `routines` time
+# (each call's time is rounded to ns on its own: at most 1 ns per call apart).
+set -euo pipefail
+src=${PV_SOURCE_DIR:?}
+pv=${PROFVIEW:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+S=$src/sample-data
+
+# A hand-written timeline whose names hold `;` and `%`.
+cat >"$tmp/names.txt" <<'EOF'
+* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%
+00000000,main,
+00000001,a;b,
+00000002,50%load,
+
+* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%
+00000000,E,,100
+00000001,E,,200
+00000001,X,,300
+00000002,E,,400
+00000002,X,,450
+00000000,X,,500
+EOF
+
+files=("$S/aqtime-trace.db:1" "$S/aqtime-trace.db:2" "$S/plist-func-timing.txt:1"
+       "$S/rtos.txt:1" "$S/rtos-ctx.txt:1" "$S/rtos-v10.txt:1" "$S/rtos-v11.txt:1"
+       "$S/seed-example.txt:1" "$tmp/names.txt:1")
+gen=${PV_BUILD_DIR:-}/pv_gen_winidea
+if [ -x "$gen" ]; then
+  "$gen" --seed 41 --tasks 5 --events 30000 --format bin11 -o "$tmp/gen.txt" >/dev/null
+  files+=("$tmp/gen.txt:1")
+fi
+
+# expected.py CALLTRACE.tsv -> "stack<TAB>self<TAB>total<TAB>calls" per path, sorted
+cat >"$tmp/expected.py" <<'EOF'
+import sys, csv
+def unescape_tsv(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == '\\' and i + 1 < len(s):
+            c = s[i + 1]
+            if c == 'x':
+                out.append(chr(int(s[i + 2:i + 4], 16))); i += 4; continue
+            out.append({'t': '\t', 'n': '\n', 'r': '\r', '\\': '\\'}[c]); i += 2; continue
+        out.append(s[i]); i += 1
+    return ''.join(out)
+def esc(name):
+    return ''.join('%%%02X' % ord(c) if c in ';%' or ord(c) < 32 or ord(c) == 127 else c
+                   for c in name)
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1], encoding='utf-8')]
+head, rows = rows[0], rows[1:]
+ix = {h: i for i, h in enumerate(head)}
+ctx_col = 'context' if 'context' in ix else 'thread'
+path_of, acc = {}, {}
+for r in rows:
+    rid, parent = r[ix['id']], r[ix['parent']]
+    if parent and parent in path_of:
+        prefix = path_of[parent]
+    else:
+        c = r[ix[ctx_col]] if ctx_col in ix else ''
+        if c == '':
+            prefix = ''
+        else:
+            c = unescape_tsv(c)
+            prefix = esc(c if not c.lstrip('-').isdigit() else 'Thread ' + c)
+            a = acc.setdefault(prefix, [0, 0, 0])
+            a[1] += int(r[ix['time_with_children']] or 0)
+    name = esc(unescape_tsv(r[ix['routine']]))
+    path = prefix + ';' + name if prefix else name
+    path_of[rid] = path
+    a = acc.setdefault(path, [0, 0, 0])
+    a[0] += int(r[ix['time']] or 0)
+    a[1] += int(r[ix['time_with_children']] or 0)
+    a[2] += 1
+for p in sorted(acc):
+    # TSV output escapes backslashes of names
+    print('%s\t%d\t%d\t%d' % (p.replace('\\', '\\\\'), acc[p][0], acc[p][1], acc[p][2]))
+EOF
+
+fail=0
+for spec in "${files[@]}"; do
+  f=${spec%:*} inst=${spec##*:}
+  name=$(basename "$f"):$inst
+  "$pv" cat "$f" --instance "$inst" --view call-trace >"$tmp/ct.tsv"
+  python3 "$tmp/expected.py" "$tmp/ct.tsv" >"$tmp/expected.tsv"
+  [ -s "$tmp/expected.tsv" ] || { echo "FAIL: $name: no call paths"; fail=1; continue; }
+  # context frames have no calls of their own: compare them without the count
+  "$pv" cat "$f" --instance "$inst" --view flame --columns stack,self,total,calls \
+    | tail -n +2 | sort >"$tmp/got.tsv"
+  if ! diff <(cut -f1-3 "$tmp/expected.tsv") <(cut -f1-3 "$tmp/got.tsv") >"$tmp/d"; then
+    echo "FAIL: $name: flame paths differ from the call tree"; head "$tmp/d"; fail=1
+  fi
+  # calls: every path that is a call's path
+  join -t $'\t' <(cut -f1,4 "$tmp/expected.tsv") <(cut -f1,4 "$tmp/got.tsv") \
+    | awk -F'\t' '$2 != $3 && $2 != 0 { bad++ } END { exit bad > 0 }' \
+    || { echo "FAIL: $name: call counts differ"; fail=1; }
+  # folded: STACK SELF for the paths with self time, in the view's order
+  "$pv" cat "$f" --instance "$inst" --view flame --format folded | sort >"$tmp/folded"
+  awk -F'\t' '$2 > 0 { print $1 " " $2 }' "$tmp/expected.tsv" | sed 's/\\\\/\\/g' | sort \
+    >"$tmp/folded.expected"
+  if ! diff "$tmp/folded.expected" "$tmp/folded" >"$tmp/d"; then
+    echo "FAIL: $name: folded output differs"; head "$tmp/d"; fail=1
+  fi
+  # depth = number of frames - 1; parent = the row of the path without its last frame
+  "$pv" cat "$f" --instance "$inst" --view flame --columns id,parent,stack,depth | tail -n +2 \
+    | awk -F'\t' '{ stack[$1] = $3; n = split($3, parts, ";");
+                    if ($4 != n - 1) bad++;
+                    if ($2 != "") { p = stack[$2]; if (index($3, p ";") != 1) bad++ }
+                    else if (n != 1) bad++ }
+                  END { exit bad > 0 }' \
+    || { echo "FAIL: $name: depth or parent do not follow the stack"; fail=1; }
+  echo "ok: $name ($(wc -l <"$tmp/got.tsv") paths)"
+done
+
+# The escaping: `;` and `%` inside names
+got=$("$pv" cat "$tmp/names.txt" --view flame --format folded)
+want=$'Unknown;main 400\nUnknown;main;50%25load 50\nUnknown;main;a%3Bb 100'
+[ "$got" = "$want" ] || { echo "FAIL: escaping:"; echo "$got"; fail=1; }
+
+# winIDEA: self summed per (area, context) over the paths that end in it = net
+for f in "$S/rtos.txt" "$S/rtos-ctx.txt" "$S/rtos-v11.txt" ${gen:+"$tmp/gen.txt"}; do
+  [ -f "$f" ] || continue
+  "$pv" cat "$f" --view flame --filter 'depth > 0' --columns routine,context,self | tail -n +2 \
+    | awk -F'\t' '{ s[$1 "\t" $2] += $3 } END { for (k in s) print k "\t" s[k] }' | sort >"$tmp/a"
+  "$pv" cat "$f" --view statistics --filter 'type = "function" and context != "Neutral"' \
+    --columns name,context,net | tail -n +2 | sort >"$tmp/b"
+  if ! diff "$tmp/a" "$tmp/b" >"$tmp/d"; then
+    echo "FAIL: $(basename "$f"): self per area and context != statistics net"; head "$tmp/d"; fail=1
+  else
+    echo "ok: $(basename "$f"): self = net for $(wc -l <"$tmp/b") (area, context) pairs"
+  fi
+  # with a window: the same invariant over the window's statistics
+  "$pv" cat "$f" --from 20us --to 60us --view flame --filter 'depth > 0' \
+    --columns routine,context,self | tail -n +2 \
+    | awk -F'\t' '$3 > 0 { s[$1 "\t" $2] += $3 } END { for (k in s) print k "\t" s[k] }' \
+    | sort >"$tmp/a"
+  "$pv" cat "$f" --from 20us --to 60us --view statistics \
+    --filter 'type = "function" and context != "Neutral" and net > 0' --columns name,context,net \
+    | tail -n +2 | sort >"$tmp/b"
+  diff "$tmp/a" "$tmp/b" >/dev/null \
+    || { echo "FAIL: $(basename "$f"): windowed self != windowed net"; fail=1; }
+done
+
+# AQTime: self summed per routine and module = routines time (1 ns per call of rounding)
+for inst in 1 2; do
+  "$pv" cat "$S/aqtime-trace.db" --instance $inst --view flame --filter 'depth > 0' \
+    --columns routine,module,self,calls | tail -n +2 \
+    | awk -F'\t' '{ s[$1 "\t" $2] += $3; c[$1 "\t" $2] += $4 }
+                  END { for (k in s) print k "\t" s[k] "\t" c[k] }' | sort >"$tmp/a"
+  "$pv" cat "$S/aqtime-trace.db" --instance $inst --view routines --filter 'hits > 0' \
+    --columns routine,module,time | tail -n +2 | sort >"$tmp/b"
+  join -t $'\t' <(awk -F'\t' '{ print $1 "|" $2 "\t" $3 "\t" $4 }' "$tmp/a" | sort) \
+               <(awk -F'\t' '{ print $1 "|" $2 "\t" $3 }' "$tmp/b" | sort) >"$tmp/j"
+  [ "$(wc -l <"$tmp/j")" = "$(wc -l <"$tmp/b")" ] \
+    || { echo "FAIL: aqtime $inst: routines without flame paths"; fail=1; }
+  awk -F'\t' '{ d = $2 - $4; if (d < 0) d = -d; if (d > $3) { print; bad++ } } END { exit bad > 0 }' \
+    "$tmp/j" || { echo "FAIL: aqtime $inst: self sums != routines time"; fail=1; }
+  echo "ok: aqtime instance $inst: self sums = routines time for $(wc -l <"$tmp/j") routines"
+done
+
+# --context and --filter select flame rows as for other views
+n=$("$pv" cat "$S/rtos.txt" --view flame --context ID_TASK_FAST | tail -n +2 | cut -f5 | sort -u)
+[ "$n" = "ID_TASK_FAST" ] || { echo "FAIL: --context: $n"; fail=1; }
+n=$("$pv" cat "$S/aqtime-trace.db" --view flame --context 5332 --format folded | wc -l)
+[ "$n" = 2 ] || { echo "FAIL: --context of a thread id: $n lines"; fail=1; }
+"$pv" cat "$S/rtos.txt" --view flame --filter 'stack ~ "CRC_Calc$"' --format folded >"$tmp/crc"
+grep -qv 'CRC_Calc [0-9]*$' "$tmp/crc" && { echo "FAIL: --filter kept other paths"; fail=1; }
+[ -s "$tmp/crc" ] || { echo "FAIL: --filter kept nothing"; fail=1; }
+
+# errors: no call tree; folded of a view without stacks
+rc=0; "$pv" cat "$S/plist-line-count.txt" --view flame >/dev/null 2>"$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q 'no call tree' "$tmp/err" || { echo "FAIL: flame without a call tree: rc $rc"; fail=1; }
+rc=0; "$pv" cat "$S/rtos.txt" --view routines --format folded >/dev/null 2>"$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q 'stack and self' "$tmp/err" || { echo "FAIL: folded of routines: rc $rc"; fail=1; }
+
+[ $fail = 0 ] && echo "flame_folded: all ok"
+exit $fail

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Golden screens of the flame graph, icicle and sandwich (docs/flame.md),
+# driven by the scripted-keys mode: UTF-8 and ASCII, 80x24 and wide, over
+# the call trees of the three formats.  Written from the binary and read by
+# a person (frames, their order and widths, the eighth-block ends, the
+# breadcrumb, the Details of the selected frame).
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample aqtime-trace.db
+need_sample rtos.txt
+need_sample plist-func-timing.txt
+cd "$SAMPLES"
+
+# AQTime Function Trace: flame graph, two threads, the selection two levels up (UTF-8, 80x24)
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Flame graph: Call Trace of aqtime-trace.db ──────────────
+aqtime-trace.db     │all
+  Run 1 - Elapsed Ti│
+    Summary (8)     │
+    Threads (2)     │
+    Call Trace (21) │
+    Routines (8)    │
+    Call Routes (17)│
+    Lines (24)      │               op
+  Run 2 - Cache Miss│               ▏lo▎
+    Summary (8)     │ ▏pars▉▏fib  ▍ ▏log_wri▌   ▏fib     ▍
+    Threads (2)     │ ▏Matri▏parse_a▏qsort_r ▍  ▏parse_arg▊
+    Call Trace (23) │M▏parse_args            ▊  ▏Matrix::multip▏loa▏log▌
+    Routines (8)    │▏log_write                 ▏main                  ▏log▏main
+    Call Routes (20)│▏Thread 4120                                      ▏Thread 5
+    Lines (24)      │─ Details ─────────────────────────────────────────────────
+                    │Frame     parse_args   (app.exe)
+                    │Total     20.452 ms   39.6% of all, 39.6% of the zoomed fra
+                    │Self      276.851 us   0.5% of all
+                    │Calls     1   depth 2
+                    │Stack     Thread 4120;log_write;parse_args
+                    │
+ aqtime-trace.db │ summary │ row 1/8                                     ? help
+SCREEN
+)
+expect_screen flame_utf8_80x24 "$(pv_screen $'Tab F k k' aqtime-trace.db --size 80x24)" "$expected"
+
+# the same in ASCII
+expected=$(cat <<'SCREEN'
+- Explorer ---------|- Flame graph: Call Trace of aqtime-trace.db --------------
+aqtime-trace.db     |all
+  Run 1 - Elapsed Ti|
+    Summary (8)     |
+    Threads (2)     |
+    Call Trace (21) |
+    Routines (8)    |
+    Call Routes (17)|
+    Lines (24)      |               op
+  Run 2 - Cache Miss|               |lo|
+    Summary (8)     | |pars||fib  | |log_wri|   |fib     |
+    Threads (2)     | |Matri|parse_a|qsort_r |  |parse_arg|
+    Call Trace (23) |M|parse_args            |  |Matrix::multip|loa|log|
+    Routines (8)    ||log_write                 |main                  |log|main
+    Call Routes (20)||Thread 4120                                      |Thread 5
+    Lines (24)      |- Details -------------------------------------------------
+                    |Frame     parse_args   (app.exe)
+                    |Total     20.452 ms   39.6% of all, 39.6% of the zoomed fra
+                    |Self      276.851 us   0.5% of all
+                    |Calls     1   depth 2
+                    |Stack     Thread 4120;log_write;parse_args
+                    |
+ aqtime-trace.db | summary | row 1/8                                     ? help
+SCREEN
+)
+expect_screen flame_ascii_80x24 "$(pv_screen $'Tab F k k' aqtime-trace.db --size 80x24 --ascii)" "$expected"
+
+# winIDEA: icicle per context (UTF-8, 140x36)
+expected=$(cat <<'SCREEN'
+─ Explorer ────────────────────────│─ Icicle: Call trace of rtos.txt ───────────────────────────────────────────────────────────────────────
+rtos.txt                           │all
+  winIDEA profiler                 │▏ID_IS▏ID_TASK▏ID_TA▏ID_TASK_FAST             ▏ID_TASK_IDLE
+    Summary (14)                   │▏ISR_T▏Task_Co▏Task_▏Task_Fast                ▏Idle_Loop
+    Contexts (5)                   │▏CAN▋ "T▏CA▊  ▏Se▍  ▏"Test.c"▏Sensor_▌        ▏Idle_Hook                       ▎
+    Statistics (83)                │m▎    m m▏    CR▎   Cme▍     ▏CRC_▏
+    Statistics (as exported) (56)  │
+    Timeline (3000)                │
+    Call trace (581)               │
+    Routines (11)                  │
+    Lines (18)                     │
+    Data (13)                      │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │─ Details ──────────────────────────────────────────────────────────────────────────────────────────────
+                                   │Frame     ISR_Timer
+                                   │Total     19.450 us   5.8% of all, 5.8% of the zoomed frame, 100.0% of its caller
+                                   │Self      4.678 us   1.4% of all
+                                   │Calls     9   depth 1
+                                   │Stack     ID_ISR_TIMER;ISR_Timer
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+ rtos.txt │ summary │ row 1/14                                                                                                       ? help
+SCREEN
+)
+expect_screen icicle_utf8_wide "$(pv_screen $'Tab I j' rtos.txt --size 140x36)" "$expected"
+
+# zoomed into a frame: its ancestors as the breadcrumb
+expected=$(cat <<'SCREEN'
+─ Explorer ────────────────────────│─ Icicle: Call trace of rtos.txt ───────────────────────────────────────────────────────────────────────
+rtos.txt                           │all › ID_ISR_TIMER › ISR_Timer › CRC_Calc
+  winIDEA profiler                 │▏CRC_Calc
+    Summary (14)                   │
+    Contexts (5)                   │
+    Statistics (83)                │
+    Statistics (as exported) (56)  │
+    Timeline (3000)                │
+    Call trace (581)               │
+    Routines (11)                  │
+    Lines (18)                     │
+    Data (13)                      │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │─ Details ──────────────────────────────────────────────────────────────────────────────────────────────
+                                   │Frame     CRC_Calc
+                                   │Total     1.972 us   0.6% of all, 100.0% of the zoomed frame, 10.1% of its caller
+                                   │Self      1.972 us   0.6% of all
+                                   │Calls     4   depth 2
+                                   │Stack     ID_ISR_TIMER;ISR_Timer;CRC_Calc
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+ rtos.txt │ summary │ row 1/14                                                                                                       ? help
+SCREEN
+)
+expect_screen icicle_zoom_wide "$(pv_screen $'Tab I j j l Enter' rtos.txt --size 140x36)" "$expected"
+
+# PLIST: the sandwich of qsort_compare (callers above, callees below)
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Sandwich: Call trace of plist-func-timing.txt ───────────
+plist-func-timing.tx│qsort_compare (static): 433.690 ms through it in 2 calls  (
+  PLIST report      │
+    Summary (28)    │
+    Routines (14)   │
+    Call trace (21) │                                             ▏main
+    Attribution stac│▏main                                        ▏operator new(
+                    │▏operator new(unsigned int)                  ▏std::vector<i
+                    │▏qsort_compare (static)
+                    │▏?f▏CMainFra▏SOLVE_SYSTEM             ▏pars▊
+                    │            ▏CMainFrame:▏compute_su▍
+                    │
+                    │
+                    │
+                    │
+                    │─ Details ─────────────────────────────────────────────────
+                    │Frame     qsort_compare (static)
+                    │Total     433.690 ms   100.0% of all, 100.0% of the zoomed
+                    │Self      112.000 ms   25.8% of all
+                    │Calls     2   depth 0
+                    │Stack     qsort_compare (static)
+                    │
+ plist-func-timing.txt │ summary │ row 1/28                              ? help
+SCREEN
+)
+expect_screen sandwich_utf8_80x24 "$(pv_screen $'Tab F k k W' plist-func-timing.txt --size 80x24)" "$expected"
+
+# the same, wide, ASCII, a callee selected
+expected=$(cat <<'SCREEN'
+- Explorer -------------------|- Sandwich: Call trace of plist-func-timing.txt -----------------------------------------
+plist-func-timing.txt         |qsort_compare (static): 433.690 ms through it in 2 calls  (callers above, callees below)
+  PLIST report                |
+    Summary (28)              |
+    Routines (14)             |
+    Call trace (21)           |
+    Attribution stacks (21)   |
+                              |                                                                     |main
+                              ||main                                                                |operator new(unsign
+                              ||operator new(unsigned int)                                          |std::vector<int,std
+                              ||qsort_compare (static)
+                              ||?foo|CMainFrame::O|SOLVE_SYSTEM                         |parse, t
+                              |     |             |CMainFrame::OnPa|compute_sum(intp|
+                              |
+                              |
+                              |
+                              |
+                              |
+                              |
+                              |- Details -------------------------------------------------------------------------------
+                              |Frame     SOLVE_SYSTEM
+                              |Total     189.584 ms   43.7% of all, 43.7% of the zoomed frame, 43.7% of its caller
+                              |Self      21.442 ms   4.9% of all
+                              |Calls     1   depth 1
+                              |Stack     qsort_compare (static);SOLVE_SYSTEM
+                              |
+                              |
+                              |
+ plist-func-timing.txt | summary | row 1/28                                                                      ? help
+SCREEN
+)
+expect_screen sandwich_ascii_wide "$(pv_screen $'Tab F k k W j' plist-func-timing.txt --size 120x30 --ascii)" "$expected"

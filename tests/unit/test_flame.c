@@ -1,0 +1,263 @@
+/* Unit tests for src/model/flame.c and src/model/diff.c: paths merged from
+ * the root, context frames, the folded escaping, the sandwich of a routine
+ * (recursion counted once), and the diff's matching (repeated keys in
+ * order, unmatched rows on either side, ratios). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profview/diff.h"
+#include "profview/flame.h"
+#include "profview/table.h"
+
+enum { T_ID, T_ROUTINE, T_THREAD, T_TIME, T_TWC, T_COUNT };
+
+static const pv_column tree_cols[] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"thread", "Thread", PV_TYPE_INT, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"time_with_children", "With children", PV_TYPE_TIME, 0},
+};
+
+/* thread 7: main(10/100) -> a(20/50) -> a(30/30)
+ *                        -> b(5/5)
+ *           main(1/11)   -> a;x(10/10)
+ * thread 9: b(4/4) */
+static pv_view *make_calls(void)
+{
+    static const struct {
+        int parent;
+        const char *name;
+        int thread;
+        int self, total;
+    } calls[] = {
+        {-1, "main", 7, 10, 100}, {0, "a", 7, 20, 50}, {1, "a", 7, 30, 30}, {0, "b", 7, 5, 5},
+        {-1, "main", 7, 1, 11},   {4, "a;x", 7, 10, 10}, {-1, "b", 9, 4, 4},
+    };
+    pv_table *t = pv_table_new("call-trace", "Call trace", tree_cols, T_COUNT);
+    pv_table_make_tree(t);
+    for (size_t i = 0; i < PV_ARRAY_LEN(calls); i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, T_ID, (int64_t)r + 1);
+        pv_table_set_cstr(t, r, T_ROUTINE, calls[i].name);
+        pv_table_set_int(t, r, T_THREAD, calls[i].thread);
+        pv_table_set_int(t, r, T_TIME, calls[i].self);
+        pv_table_set_int(t, r, T_TWC, calls[i].total);
+        if (calls[i].parent >= 0)
+            pv_table_set_parent(t, r, (size_t)calls[i].parent);
+    }
+    return pv_table_view(t);
+}
+
+static uint32_t find_path(const pv_flame *fl, const char *stack)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    uint32_t found = PV_FLAME_NONE;
+    for (size_t i = 0; i < fl->preorder_count; i++) {
+        pv_buf_clear(&b);
+        pv_flame_stack(fl, fl->preorder[i], &b);
+        if (strcmp(pv_buf_cstr(&b), stack) == 0)
+            found = fl->preorder[i];
+    }
+    pv_buf_free(&b);
+    return found;
+}
+
+static void test_flame_merges_paths(void **state)
+{
+    (void)state;
+    pv_view *calls = make_calls();
+    char err[128];
+    pv_flame *fl = pv_flame_build(calls, NULL, 0, err, sizeof err);
+    assert_non_null(fl);
+    uint32_t main = find_path(fl, "Thread 7;main");
+    assert_int_not_equal(main, PV_FLAME_NONE);
+    assert_int_equal(fl->nodes[main].self, 11);
+    assert_int_equal(fl->nodes[main].total, 111);
+    assert_int_equal(fl->nodes[main].calls, 2);
+    uint32_t aa = find_path(fl, "Thread 7;main;a;a");
+    assert_int_equal(fl->nodes[aa].self, 30);
+    assert_int_equal(fl->nodes[aa].depth, 4);
+    uint32_t esc = find_path(fl, "Thread 7;main;a%3Bx");
+    assert_int_not_equal(esc, PV_FLAME_NONE);
+    assert_string_equal(pv_flame_name(fl, esc), "a;x");
+    uint32_t t7 = find_path(fl, "Thread 7");
+    assert_true(fl->nodes[t7].is_context);
+    assert_int_equal(fl->nodes[t7].total, 111);
+    assert_int_equal(fl->nodes[0].total, 115);
+    /* no modules: colours by thread */
+    assert_false(fl->by_module);
+    assert_int_not_equal(fl->nodes[find_path(fl, "Thread 9;b")].group, fl->nodes[main].group);
+    assert_int_equal(fl->nodes[aa].group, fl->nodes[main].group);
+    /* siblings by name: a, a;x sort after a, b */
+    uint32_t first = fl->nodes[main].first_child;
+    assert_string_equal(pv_flame_name(fl, first), "a");
+    assert_string_equal(pv_flame_name(fl, fl->nodes[first].next_sibling), "a;x");
+    /* a subset of rows (a filter's result): a row whose parent is not taken
+     * starts at the top of its thread */
+    size_t rows[] = {1, 2, 6};
+    pv_flame *part = pv_flame_build(calls, rows, 3, err, sizeof err);
+    assert_non_null(part);
+    assert_int_not_equal(find_path(part, "Thread 7;a;a"), PV_FLAME_NONE);
+    assert_int_equal(find_path(part, "Thread 7;main"), PV_FLAME_NONE);
+    pv_flame_free(part);
+
+    /* the `flame` view: pre-order rows, depth 0 at the top, context as the tree writes it */
+    pv_view *v = pv_flame_view(fl);
+    assert_int_equal(pv_view_rows(v), fl->preorder_count);
+    pv_cell c;
+    pv_view_cell(v, 0, pv_view_column(v, "stack"), &c);
+    assert_memory_equal(c.v.s.ptr, "Thread 7", 8);
+    pv_view_cell(v, 1, pv_view_column(v, "context"), &c);
+    assert_int_equal(c.v.s.len, 1);
+    assert_memory_equal(c.v.s.ptr, "7", 1);
+    pv_view_cell(v, 1, pv_view_column(v, "depth"), &c);
+    assert_int_equal(c.v.i, 1);
+    pv_view_free(v);
+    pv_flame_free(fl);
+
+    /* no call tree */
+    pv_table *flat = pv_table_new("routines", "Routines", tree_cols, T_COUNT);
+    assert_null(pv_flame_build(pv_table_view(flat), NULL, 0, err, sizeof err));
+    assert_non_null(strstr(err, "no call tree"));
+    pv_view_free(pv_table_view(flat));
+    pv_view_free(calls);
+}
+
+static void test_sandwich(void **state)
+{
+    (void)state;
+    pv_view *calls = make_calls();
+    char err[128];
+    pv_flame *fl = pv_flame_build(calls, NULL, 0, err, sizeof err);
+    pv_sandwich s;
+    assert_true(pv_sandwich_build(fl, "a", 1, NULL, &s));
+    /* outermost a only: through = 50, self = 20 + 30 (the inner a too) */
+    assert_int_equal(s.through, 50);
+    assert_int_equal(s.self, 50);
+    assert_int_equal(s.calls, 1);
+    uint32_t top = s.callees->nodes[0].first_child;
+    assert_string_equal(pv_flame_name(s.callees, top), "a");
+    uint32_t inner = s.callees->nodes[top].first_child;
+    assert_string_equal(pv_flame_name(s.callees, inner), "a");
+    assert_int_equal(s.callees->nodes[inner].total, 30);
+    /* callers: a <- main <- Thread 7 */
+    uint32_t ctop = s.callers->nodes[0].first_child;
+    uint32_t caller = s.callers->nodes[ctop].first_child;
+    assert_string_equal(pv_flame_name(s.callers, caller), "main");
+    assert_int_equal(s.callers->nodes[caller].total, 50);
+    uint32_t thread = s.callers->nodes[caller].first_child;
+    assert_string_equal(pv_flame_name(s.callers, thread), "Thread 7");
+    pv_sandwich_free(&s);
+    /* b: called from main (thread 7) and at the top of thread 9 */
+    assert_true(pv_sandwich_build(fl, "b", 1, NULL, &s));
+    assert_int_equal(s.through, 9);
+    assert_int_equal(s.calls, 2);
+    pv_sandwich_free(&s);
+    assert_false(pv_sandwich_build(fl, "nope", 4, NULL, &s));
+    pv_sandwich_free(&s);
+    pv_flame_free(fl);
+    pv_view_free(calls);
+}
+
+enum { D_ID, D_NAME, D_HITS, D_PCT, D_COUNT };
+static const pv_column diff_cols[] = {
+    {"id", "Id", PV_TYPE_INT, 0},
+    {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+    {"hits", "Hits", PV_TYPE_INT, 0},
+    {"pct", "%", PV_TYPE_FLOAT, 0},
+};
+
+static pv_view *make_table(const char *const *names, const int *hits, size_t n)
+{
+    pv_table *t = pv_table_new("routines", "Routines", diff_cols, D_COUNT);
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, D_ID, (int64_t)i + 100);
+        pv_table_set_cstr(t, r, D_NAME, names[i]);
+        pv_table_set_int(t, r, D_HITS, hits[i]);
+        pv_table_set_float(t, r, D_PCT, hits[i] / 2.0);
+    }
+    return pv_table_view(t);
+}
+
+static void cell_text(const pv_view *v, size_t row, const char *col, char *out, size_t len)
+{
+    pv_cell c;
+    pv_view_cell(v, row, pv_view_column(v, col), &c);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_cell_format_exact(&c, &b);
+    snprintf(out, len, "%s", pv_buf_cstr(&b));
+    pv_buf_free(&b);
+}
+
+static void test_diff_matching(void **state)
+{
+    (void)state;
+    static const char *const na[] = {"f", "g", "f", "h"};
+    static const int ha[] = {2, 0, 4, 5};
+    static const char *const nb[] = {"f", "k", "g", "f", "f"};
+    static const int hb[] = {3, 1, 6, 8, 9};
+    pv_view *a = make_table(na, ha, 4), *b = make_table(nb, hb, 5);
+    char err[128], text[64];
+    pv_diff_counts counts;
+    pv_view *d = pv_diff_views(a, NULL, 0, b, NULL, 0, &counts, err, sizeof err);
+    assert_non_null(d);
+    assert_int_equal(counts.matched, 3);
+    assert_int_equal(counts.only_a, 1);
+    assert_int_equal(counts.only_b, 2);
+    assert_int_equal(pv_view_rows(d), 6);
+    assert_int_not_equal(pv_view_column(d, "hits_ratio"), PV_NO_ROW);
+    assert_int_equal(pv_view_column(d, "id_a"), PV_NO_ROW); /* ids are no measure */
+    /* row 0: first f of a with first f of b */
+    cell_text(d, 0, "hits_delta", text, sizeof text);
+    assert_string_equal(text, "1");
+    cell_text(d, 0, "hits_ratio", text, sizeof text);
+    assert_string_equal(text, "1.5");
+    /* row 1: g, a = 0: no ratio */
+    cell_text(d, 1, "hits_delta", text, sizeof text);
+    assert_string_equal(text, "6");
+    cell_text(d, 1, "hits_ratio", text, sizeof text);
+    assert_string_equal(text, "");
+    /* row 2: second f with second f */
+    cell_text(d, 2, "hits_b", text, sizeof text);
+    assert_string_equal(text, "8");
+    cell_text(d, 2, "pct_delta", text, sizeof text);
+    assert_string_equal(text, "2");
+    /* row 3: h only in a */
+    cell_text(d, 3, "match", text, sizeof text);
+    assert_string_equal(text, "a");
+    cell_text(d, 3, "hits_b", text, sizeof text);
+    assert_string_equal(text, "");
+    /* rows 4, 5: only in b, in b's order: k, then the third f */
+    cell_text(d, 4, "name", text, sizeof text);
+    assert_string_equal(text, "k");
+    cell_text(d, 5, "name", text, sizeof text);
+    assert_string_equal(text, "f");
+    cell_text(d, 5, "match", text, sizeof text);
+    assert_string_equal(text, "b");
+    assert_true(pv_diff_is_delta_column(d, pv_view_column(d, "hits_delta")));
+    assert_false(pv_diff_is_delta_column(d, pv_view_column(d, "hits_a")));
+    pv_view_free(d);
+    pv_view_free(a);
+    pv_view_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flame_merges_paths),
+        cmocka_unit_test(test_sandwich),
+        cmocka_unit_test(test_diff_matching),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
