@@ -328,7 +328,7 @@ static void pv_app_lanes_mark(const pv_view *v, size_t lanes, size_t row, size_t
 /* The time bucket of t (t0 <= t < t0 + span) among `width`. */
 static size_t pv_lane_bucket(int64_t t, int64_t t0, double span, size_t width)
 {
-    size_t b = (size_t)((double)(t - t0) * (double)width / span);
+    size_t b = (size_t)((double)pv_sub_sat(t, t0) * (double)width / span);
     return b < width ? b : width - 1;
 }
 
@@ -474,13 +474,16 @@ static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_re
     uint8_t *cells = pv_xcalloc(lanes * width, 1);
     /* bucket b holds the times t with floor((t - t0) * width / span) == b
      * (pv_lane_bucket; the same expression everywhere, so that a row's
-     * bucket does not depend on how it was found) */
-    double span = (double)(t1 - t0) + 1.0;
+     * bucket does not depend on how it was found); the differences
+     * saturate, times of any view may be far apart */
+    double span = (double)pv_sub_sat(t1, t0) + 1.0;
     if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
         size_t rows = pv_view_rows(v);
         for (size_t b = 0; b < width; b++) {
             /* at or before the first time of bucket b */
-            int64_t from = t0 + (int64_t)((double)b * span / (double)width) - 1;
+            double off = (double)b * span / (double)width; /* < span <= 2^63 */
+            int64_t from =
+                pv_sub_sat(pv_add_sat(t0, off < 0x1p63 ? (int64_t)off : INT64_MAX), 1);
             size_t row = pv_app_lanes_lower(v, from);
             for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
                 int64_t t;
@@ -734,7 +737,7 @@ static void pv_app_draw_status(pv_app *a, int y)
             }
         if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
             char t[48];
-            pv_format_time_human(a->marker[1] - a->marker[0], a->unit, t, sizeof t);
+            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
             pv_buf_printf(&s, " B-A %s", t);
         }
     }
