@@ -7,6 +7,7 @@
 #define PROFVIEW_CORE_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -133,10 +134,14 @@ void pv_escape_controls(pv_buf *out, const char *s, size_t len);
  * `report` may be NULL.  Long loops call pv_progress_step every few thousand
  * items and stop when it returns false (cancelled). */
 
+/* The cancel flag is shared between threads and may be set by a signal
+ * handler: that is safe for a lock-free atomic. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int must be lock-free");
+
 typedef struct pv_progress {
     void (*report)(void *user, const char *what, uint64_t done, uint64_t total);
     void *user;
-    volatile int *cancel; /* set non-zero (from a signal handler) to cancel */
+    atomic_int *cancel; /* set non-zero (by another thread, or a signal handler) to cancel */
 } pv_progress;
 
 bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uint64_t total);

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "profview/export.h"
 
-static volatile int pv_export_interrupted;
+static atomic_int pv_export_interrupted; /* lock-free: a signal handler may store to it */
 
 static void pv_export_on_sigint(int sig)
 {

@@ -65,7 +65,7 @@ bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uin
 {
     if (!p)
         return true;
-    if (p->cancel && *p->cancel)
+    if (p->cancel && atomic_load(p->cancel))
         return false;
     if (p->report)
         p->report(p->user, what, done, total);

@@ -1,6 +1,7 @@
 /* app.c - the viewer (docs/tui.md): loading in the background, creation,
  * and which view the Report shows (locations, history, drill-down, the
  * Details of the selected row).  Terminal-independent: keys in, grid out. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_
 {
     pv_app *a = user;
     pthread_mutex_lock(&a->lock);
-    snprintf(a->load_what, sizeof a->load_what, "%s", what ? what : "");
+    pv_buf_clear(&a->load_what);
+    pv_buf_puts(&a->load_what, what ? what : "");
     a->load_done = done;
     a->load_total = total;
     pthread_mutex_unlock(&a->lock);
@@ -88,8 +90,9 @@ static void *pv_app_loader(void *arg)
         }
         const char *path = a->queue[a->queue_next];
         a->loader_busy = true;
-        snprintf(a->load_path, sizeof a->load_path, "%s", path);
-        a->load_what[0] = '\0';
+        pv_buf_clear(&a->load_path);
+        pv_buf_puts(&a->load_path, path);
+        pv_buf_clear(&a->load_what);
         a->load_done = a->load_total = 0;
         a->load_start = pv_app_now();
         pv_load_options o = a->opt.load;
@@ -436,7 +439,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
 {
     pv_app *a = pv_xcalloc(1, sizeof *a);
     a->opt = *o;
-    a->cfg = *cfg;
+    pv_config_copy(&a->cfg, cfg);
     a->theme = *theme;
     a->utf8 = utf8;
     a->ascii = ascii;
@@ -522,6 +525,12 @@ void pv_app_free(pv_app *a)
         pv_history_free(&a->history);
     pv_buf_free(&a->line);
     pv_buf_free(&a->load_errors);
+    pv_config_free(&a->cfg);
+    pv_buf_free(&a->load_what);
+    pv_buf_free(&a->load_path);
+    pv_buf_free(&a->search);
+    pv_buf_free(&a->message);
+    pv_buf_free(&a->work_filter);
     pv_buf_free(&a->exp_path);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
@@ -531,11 +540,24 @@ void pv_app_free(pv_app *a)
 
 void pv_app_message(pv_app *a, bool is_error, const char *text)
 {
-    snprintf(a->message, sizeof a->message, "%s", text);
-    size_t len = strlen(a->message);
-    while (len && a->message[len - 1] == '\n')
-        a->message[--len] = '\0';
+    size_t len = strlen(text);
+    while (len && text[len - 1] == '\n')
+        len--;
+    pv_buf_clear(&a->message);
+    pv_buf_append(&a->message, text, len);
     a->message_error = is_error;
+}
+
+void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    va_list ap;
+    va_start(ap, fmt);
+    pv_buf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    pv_app_message(a, is_error, pv_buf_cstr(&text));
+    pv_buf_free(&text);
 }
 
 void pv_app_resize(pv_app *a, int width, int height)
@@ -603,16 +625,23 @@ pv_report *pv_app_focused_report(pv_app *a)
     return pv_app_report(a);
 }
 
+/* Sets the location's filter and sort texts to those of report r. */
+void pv_app_location_texts(pv_location *l, const pv_report *r)
+{
+    pv_buf sort;
+    pv_buf_init(&sort);
+    pv_report_sort_text(r, &sort);
+    pv_location_set_texts(l, r->filter, pv_buf_cstr(&sort));
+    pv_buf_free(&sort);
+}
+
 void pv_app_here(pv_app *a, pv_location *out)
 {
-    *out = a->loc;
+    *out = a->loc; /* a->loc holds no texts: the report does */
     pv_report *r = pv_app_report(a);
     out->row = r ? pv_report_selected(r) : PV_NO_ROW;
-    out->filter[0] = out->sort[0] = '\0';
-    if (r) {
-        snprintf(out->filter, sizeof out->filter, "%s", r->filter);
-        pv_report_sort_text(r, out->sort, sizeof out->sort);
-    }
+    if (r)
+        pv_app_location_texts(out, r);
 }
 
 void pv_app_apply(pv_app *a, const pv_location *to)
@@ -623,6 +652,7 @@ void pv_app_apply(pv_app *a, const pv_location *to)
     for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
         pv_report_close(&a->drill[i]);
     a->loc = *to;
+    a->loc.filter = a->loc.sort = NULL; /* the report holds them */
     a->loc.depth = 0;
     if (to->item < a->item_count)
         a->ex_cursor = to->item;
@@ -640,12 +670,14 @@ void pv_app_apply(pv_app *a, const pv_location *to)
     if (!r)
         return;
     pv_query_error err;
-    if (strcmp(r->filter, to->filter) != 0)
-        pv_report_set_filter(r, to->filter, &err);
-    char sort[128];
-    pv_report_sort_text(r, sort, sizeof sort);
-    if (strcmp(sort, to->sort) != 0)
-        pv_report_apply_sort_text(r, to->sort, &err);
+    if (strcmp(r->filter, pv_location_filter(to)) != 0)
+        pv_report_set_filter(r, pv_location_filter(to), &err);
+    pv_buf sort;
+    pv_buf_init(&sort);
+    pv_report_sort_text(r, &sort);
+    if (strcmp(pv_buf_cstr(&sort), pv_location_sort(to)) != 0)
+        pv_report_apply_sort_text(r, pv_location_sort(to), &err);
+    pv_buf_free(&sort);
     if (to->row != PV_NO_ROW)
         pv_report_select_row(r, to->row);
 }
@@ -657,6 +689,7 @@ void pv_app_go(pv_app *a, const pv_location *to, bool push)
         pv_location here;
         pv_app_here(a, &here);
         pv_history_go(&a->history, &here, to);
+        pv_location_free(&here);
     }
     pv_app_apply(a, to);
 }
@@ -674,10 +707,10 @@ void pv_app_show_item(pv_app *a, size_t item)
     pv_item *it = &a->items[item];
     if (it->opened) {
         to.row = pv_report_selected(&it->report);
-        snprintf(to.filter, sizeof to.filter, "%s", it->report.filter);
-        pv_report_sort_text(&it->report, to.sort, sizeof to.sort);
+        pv_app_location_texts(&to, &it->report);
     }
     pv_app_go(a, &to, true);
+    pv_location_free(&to);
 }
 
 /* Opens detail tab `detail` of the selected row of `owner` as the Report. */
@@ -693,7 +726,7 @@ void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row)
     to.chain[to.depth].row = owner_row;
     to.depth++;
     to.row = select_row;
-    to.filter[0] = to.sort[0] = '\0';
+    pv_location_free(&to); /* the detail view starts unfiltered, unsorted */
     pv_app_go(a, &to, true);
     a->focus = PV_PANE_REPORT;
 }
@@ -760,7 +793,7 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
             continue;
         double frac = (double)done / (double)total;
         if (a->index_stopped) {
-            snprintf(out, size, "indexing stopped at %.0f%%", frac * 100);
+            snprintf(out, size, "indexing stopped at %.0f%% (:index resumes)", frac * 100);
             return;
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
@@ -804,8 +837,8 @@ bool pv_app_index_slice(pv_app *a)
         }
         if (complete) {
             a->index_start = 0;
-            if (strncmp(a->message, "indexing ", 9) == 0)
-                a->message[0] = '\0'; /* "... work once it is done": it is */
+            if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
+                pv_buf_clear(&a->message); /* "... work once it is done": it is */
             a->det_tried = false; /* the Details may open now */
             size_t w = f->diag.warnings + f->diag.errors;
             if (w > a->index_warnings[i]) {

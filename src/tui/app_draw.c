@@ -10,6 +10,7 @@
 #include "profview/diff.h"
 #include "profview/hooks.h"
 #include "tui/app_internal.h"
+#include "tui/commands.h"
 
 static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
 {
@@ -26,6 +27,27 @@ static void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool
         int used = pv_grid_str(&a->grid, y, x + 2, w - 4, title, role);
         pv_grid_char(&a->grid, y, x + 2 + used, ' ', role);
     }
+}
+
+/* A popup: a framed box, its inside cleared (nothing shows through), the
+ * title in the top line. */
+static void pv_app_box(pv_app *a, pv_rect b, const char *title)
+{
+    if (b.w < 2 || b.h < 2)
+        return;
+    pv_grid_fill(&a->grid, b.y, b.x, b.w, b.h, PV_ROLE_NORMAL);
+    pv_app_title(a, b.y, b.x + 1, b.w - 2, title, true);
+    pv_grid_char(&a->grid, b.y, b.x, pv_app_glyph(a, 0x250c, '+'), PV_ROLE_BORDER);
+    pv_grid_char(&a->grid, b.y, b.x + b.w - 1, pv_app_glyph(a, 0x2510, '+'), PV_ROLE_BORDER);
+    int bottom = b.y + b.h - 1;
+    for (int y = b.y + 1; y < bottom; y++) {
+        pv_grid_char(&a->grid, y, b.x, pv_app_glyph(a, 0x2502, '|'), PV_ROLE_BORDER);
+        pv_grid_char(&a->grid, y, b.x + b.w - 1, pv_app_glyph(a, 0x2502, '|'), PV_ROLE_BORDER);
+    }
+    for (int x = b.x + 1; x < b.x + b.w - 1; x++)
+        pv_grid_char(&a->grid, bottom, x, pv_app_glyph(a, 0x2500, '-'), PV_ROLE_BORDER);
+    pv_grid_char(&a->grid, bottom, b.x, pv_app_glyph(a, 0x2514, '+'), PV_ROLE_BORDER);
+    pv_grid_char(&a->grid, bottom, b.x + b.w - 1, pv_app_glyph(a, 0x2518, '+'), PV_ROLE_BORDER);
 }
 
 static const char *pv_basename(const char *path)
@@ -277,7 +299,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             int tw = (int)pv_text_width(s, text.len, a->utf8);
             int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
             int used = pv_grid_text(&a->grid, y, cx + off, w - off, s, text.len, role);
-            if (a->search[0] && pv_report_cell_matches(r, row, c, a->search))
+            if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
                 pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
         }
         if (selected)
@@ -667,8 +689,8 @@ static void pv_app_draw_status(pv_app *a, int y)
     if (busy) {
         double elapsed = pv_app_now() - a->load_start;
         pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
-        if (a->load_what[0])
-            pv_buf_printf(&s, ": %s", a->load_what);
+        if (a->load_what.len)
+            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load_what));
         if (a->load_total) {
             double frac = (double)a->load_done / (double)a->load_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
@@ -711,9 +733,8 @@ static void pv_app_draw_status(pv_app *a, int y)
             if (r->filter[0])
                 pv_buf_printf(&s, "%sfilter: %s (%zu)", sep, r->filter, r->matched);
             if (r->sort_count) {
-                char sort[128];
-                pv_report_sort_text(r, sort, sizeof sort);
-                pv_buf_printf(&s, "%ssort: %s", sep, sort);
+                pv_buf_printf(&s, "%ssort: ", sep);
+                pv_report_sort_text(r, &s);
             }
         }
         char progress[128];
@@ -793,17 +814,19 @@ static void pv_app_draw_prompt(pv_app *a, int y)
         a->cursor_on = true;
         return;
     }
-    const char *nl = strchr(a->message, '\n');
+    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
     if (!nl)
-        pv_grid_str(&a->grid, y, 0, a->width, a->message,
+        pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
                     a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
 }
 
 /* A multi-line message (a filter error with its caret, a bad config) stands
- * above the status bar until the next key; long lines are wrapped. */
+ * above the status bar until the next key; long lines are wrapped.  While
+ * the prompt is open (it has the last line), any message stands there: the
+ * completions of Tab. */
 static void pv_app_draw_message_box(pv_app *a, int bottom)
 {
-    if (a->prompt || !strchr(a->message, '\n'))
+    if (!a->message.len || (!a->prompt && !strchr(pv_buf_cstr(&a->message), '\n')))
         return;
     struct {
         const char *p;
@@ -811,7 +834,7 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
     } lines[64];
     int count = 0;
     size_t width = (size_t)a->width;
-    for (const char *p = a->message; *p && count < 64;) {
+    for (const char *p = pv_buf_cstr(&a->message); *p && count < 64;) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         size_t start = 0;
@@ -840,32 +863,65 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
     }
 }
 
+/* The help's lines: the keys (actions.def), a blank, the commands
+ * (commands.def), a blank, the legend of the timeline's event letters. */
+enum { PV_HELP_LEGEND_LINES = 3 };
+static size_t pv_help_lines(void)
+{
+    return PV_ACT_COUNT + 2 + pv_command_count + PV_HELP_LEGEND_LINES;
+}
+
+static void pv_app_draw_help_line(pv_app *a, size_t k, int y, pv_rect rc)
+{
+    size_t commands = PV_ACT_COUNT + 2;
+    size_t legend = commands + pv_command_count + 1;
+    if (k < PV_ACT_COUNT) {
+        char keys[64];
+        pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
+        pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
+        pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
+        pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
+                    PV_ROLE_NORMAL);
+    } else if (k == commands - 1) {
+        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
+    } else if (k >= commands && k < commands + pv_command_count) {
+        /* :name ARGS, help (and aliases), from commands.def. */
+        const pv_command *c = &pv_commands[k - commands];
+        char usage[96];
+        pv_command_usage(c, usage, sizeof usage);
+        pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
+        pv_grid_str(&a->grid, y, rc.x + 2, 30, usage, PV_ROLE_HELP_KEY);
+        pv_buf help;
+        pv_buf_init(&help);
+        pv_buf_puts(&help, c->help);
+        if (c->aliases[0])
+            pv_buf_printf(&help, " (also :%s)", c->aliases);
+        pv_grid_str(&a->grid, y, rc.x + 33, rc.w - 33, pv_buf_cstr(&help), PV_ROLE_NORMAL);
+        pv_buf_free(&help);
+    } else if (k == legend) {
+        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Timeline events (the event column)",
+                    PV_ROLE_TITLE);
+    } else if (k == legend + 1) {
+        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1,
+                    "E entry   X exit   S suspend   R resume   W write (a data area's value)",
+                    PV_ROLE_NORMAL);
+    }
+}
+
 static void pv_app_draw_help(pv_app *a, pv_rect rc)
 {
-    pv_app_title(a, rc.y, rc.x, rc.w, "Help: keys (q, Esc or ? closes)", true);
-    size_t total = PV_ACT_COUNT + 2 + pv_app_command_count;
+    size_t total = pv_help_lines();
     int rows = rc.h - 1;
     a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
     if (rows > 0 && a->ov_top + (size_t)rows > total)
         a->ov_top = total > (size_t)rows ? total - (size_t)rows : 0;
-    for (int i = 0; i < rows; i++) {
-        size_t k = a->ov_top + (size_t)i;
-        int y = rc.y + 1 + i;
-        if (k < PV_ACT_COUNT) {
-            char keys[64];
-            pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
-            pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
-            pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
-            pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
-                        PV_ROLE_NORMAL);
-        } else if (k == PV_ACT_COUNT + 1) {
-            pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
-        } else if (k > PV_ACT_COUNT + 1 && k < total) {
-            pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
-            pv_grid_str(&a->grid, y, rc.x + 2, rc.w - 2, pv_app_command_help[k - PV_ACT_COUNT - 2],
-                        PV_ROLE_NORMAL);
-        }
-    }
+    bool more = rows > 0 && a->ov_top + (size_t)rows < total;
+    pv_app_title(a, rc.y, rc.x, rc.w,
+                 more ? "Help: keys (q, Esc or ? closes; more below: j, PgDn, G)"
+                      : "Help: keys (q, Esc or ? closes)",
+                 true);
+    for (int i = 0; i < rows; i++)
+        pv_app_draw_help_line(a, a->ov_top + (size_t)i, rc.y + 1 + i, rc);
 }
 
 static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
@@ -874,15 +930,13 @@ static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
     if (!r)
         return;
     size_t n = r->view->column_count;
-    int w = 44 < rc.w ? 44 : rc.w;
-    int h = (int)n + 1 < rc.h ? (int)n + 1 : rc.h;
+    int w = 48 < rc.w ? 48 : rc.w;
+    int h = (int)n + 2 < rc.h ? (int)n + 2 : rc.h;
     pv_rect box = {rc.y, rc.x + (rc.w - w) / 2, w, h};
-    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
-    pv_app_title(a, box.y, box.x, box.w,
-                 a->overlay == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
-                                                  : "Sort by (Enter sorts, Esc)",
-                 true);
-    int rows = box.h - 1;
+    pv_app_box(a, box,
+               a->overlay == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
+                                                : "Sort by (Enter sorts, Esc)");
+    int rows = box.h - 2;
     if (a->ov_cursor < a->ov_top)
         a->ov_top = a->ov_cursor;
     if (rows > 0 && a->ov_cursor >= a->ov_top + (size_t)rows)
@@ -891,17 +945,20 @@ static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
         size_t c = a->ov_top + (size_t)i;
         if (c >= n)
             break;
-        char line[200];
+        pv_buf line;
+        pv_buf_init(&line);
         if (a->overlay == PV_OVERLAY_COLUMNS)
-            snprintf(line, sizeof line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
-                     r->view->columns[c].id, r->view->columns[c].title);
+            pv_buf_printf(&line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
+                          r->view->columns[c].id, r->view->columns[c].title);
         else
-            snprintf(line, sizeof line, "%c %-20s %s",
-                     r->sort_count && r->sort[0].column == c ? '*' : ' ', r->view->columns[c].id,
-                     r->view->columns[c].title);
-        pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
+            pv_buf_printf(&line, "%c %-20s %s",
+                          r->sort_count && r->sort[0].column == c ? '*' : ' ',
+                          r->view->columns[c].id, r->view->columns[c].title);
+        pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, pv_buf_cstr(&line),
+                    PV_ROLE_NORMAL);
+        pv_buf_free(&line);
         if (c == a->ov_cursor)
-            pv_grid_paint(&a->grid, box.y + 1 + i, box.x, box.w, PV_ROLE_SELECTED);
+            pv_grid_paint(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, PV_ROLE_SELECTED);
     }
 }
 

@@ -108,7 +108,7 @@ void pv_app_export_open(pv_app *a)
     pv_buf_printf(&a->exp_path, "%s-export%s", name, pv_app_export_ext(a->exp_format));
     a->exp_path_pos = a->exp_path.len;
     a->overlay = PV_OVERLAY_EXPORT;
-    a->message[0] = '\0';
+    pv_buf_clear(&a->message);
 }
 
 /* Tab on the path: completes the last component from the directory's

@@ -1,43 +1,20 @@
 /* app_input.c - keys (through the action table), the prompt with its
  * readline keys, history and completion, the : commands, and the mouse. */
 #include <ctype.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "profview/hooks.h"
 #include "tui/group.h"
 #include "tui/app_internal.h"
+#include "tui/commands.h"
 
 /* ---- the prompt: readline-style editing, history, completion */
-
-const char *const pv_app_commands[] = {"filter", "sort",  "goto",  "range",    "stats",
-                                       "columns", "export", "theme", "set",     "open",
-                                       "flame",  "icicle", "sandwich", "diff", "sql",
-                                       "copy",   "help",  "quit"};
-const char *const pv_app_command_help[] = {
-    "filter EXPR      filter the report (empty clears)",
-    "sort COL[:desc],...  sort the report (empty: view order)",
-    "goto N|TIME|A|B  row N (1-based), or the first row at or after TIME or a marker",
-    "range            filter the report to the time between markers A and B",
-    "stats [off]      Details: the statistics between markers A and B (off: hide)",
-    "columns C1,C2,...  show these columns",
-    "export FORMAT PATH  text1|bin|sqlite: what e would export, without the dialog",
-    "theme NAME       default, light, monochrome, high-contrast, or your own",
-    "set unit=auto|ns|us|ms|s   set ascii=on|off",
-    "open FILE        load another file",
-    "sql SELECT ...   run a read-only SQL query over the views; the result opens as a view",
-    "copy view|row|cell|FILE  copy to the clipboard (OSC 52, TSV), or write the view to FILE",
-    "flame            flame graph of the call tree (F)",
-    "icicle           the flame graph top-down (I)",
-    "sandwich         callers and callees of the selected routine (W)",
-    "diff FILE|N|off  compare the view with FILE's (or result set N's); in a graph: colour by change",
-    "help             this help",
-    "quit             quit",
-};
-const size_t pv_app_command_count = PV_ARRAY_LEN(pv_app_commands);
 
 static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
 {
@@ -46,7 +23,7 @@ static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
     pv_buf_puts(&a->line, initial ? initial : "");
     a->line_pos = a->line.len;
     a->prompt_history_pos = a->prompt_history_count[kind];
-    a->message[0] = '\0';
+    pv_buf_clear(&a->message);
 }
 
 static void pv_app_prompt_remember(pv_app *a)
@@ -119,6 +96,69 @@ size_t pv_app_utf8_next(const char *s, size_t len, size_t pos)
 
 static const char *const pv_theme_names[] = {"default", "light", "monochrome", "high-contrast"};
 
+/* Candidates for completion: owned copies, any number. */
+typedef struct pv_cands {
+    char **v;
+    size_t count, cap;
+} pv_cands;
+
+static void pv_cands_add(pv_cands *c, const char *s, size_t len)
+{
+    c->v = pv_xgrow(c->v, &c->cap, c->count + 1, sizeof *c->v);
+    char *copy = pv_xmalloc(len + 1);
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    c->v[c->count++] = copy;
+}
+
+static void pv_cands_free(pv_cands *c)
+{
+    for (size_t i = 0; i < c->count; i++)
+        free(c->v[i]);
+    free(c->v);
+}
+
+static int pv_cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The files and directories (with a '/') whose path starts with `word`, in
+ * name order. */
+static void pv_app_file_candidates(const char *word, size_t wl, pv_cands *out)
+{
+    size_t first = out->count;
+    const char *slash = NULL;
+    for (size_t i = 0; i < wl; i++)
+        if (word[i] == '/')
+            slash = word + i;
+    size_t dl = slash ? (size_t)(slash - word) + 1 : 0; /* the directory part, with its '/' */
+    pv_buf dir, path;
+    pv_buf_init(&dir);
+    pv_buf_init(&path);
+    pv_buf_append(&dir, word, dl);
+    DIR *d = opendir(dl ? pv_buf_cstr(&dir) : ".");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+            strncmp(name, word + dl, wl - dl) != 0 || (name[0] == '.' && (wl == dl || word[dl] != '.')))
+            continue;
+        pv_buf_clear(&path);
+        pv_buf_printf(&path, "%s%s", pv_buf_cstr(&dir), name);
+        struct stat st;
+        if (stat(pv_buf_cstr(&path), &st) == 0 && S_ISDIR(st.st_mode))
+            pv_buf_putc(&path, '/');
+        pv_cands_add(out, path.data, path.len);
+    }
+    if (d)
+        closedir(d);
+    if (out->count > first)
+        qsort(out->v + first, out->count - first, sizeof *out->v, pv_cmp_str);
+    pv_buf_free(&dir);
+    pv_buf_free(&path);
+}
+
 static void pv_app_sql_name(void *ctx, const char *name)
 {
     pv_app_sql_names *n = ctx;
@@ -128,95 +168,128 @@ static void pv_app_sql_name(void *ctx, const char *name)
     pv_buf_append(&n->text, name, strlen(name) + 1);
 }
 
-/* Completes the word before the cursor: command names, then column ids (for
- * filter, sort, columns), theme names, or SQL tables and columns (:sql). */
-static void pv_app_complete(pv_app *a)
+/* The candidates for the word being completed: command names for the first
+ * word of a : line, then what the command's table entry says it takes
+ * (commands.def); column ids in the filter prompt. */
+static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size_t wl,
+                              pv_cands *out)
 {
     const char *line = pv_buf_cstr(&a->line);
-    size_t start = a->line_pos;
-    while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
-        start--;
-    char word[128];
-    size_t wl = a->line_pos - start < sizeof word - 1 ? a->line_pos - start : sizeof word - 1;
-    memcpy(word, line + start, wl);
-    word[wl] = '\0';
-    const char *cands[256];
-    size_t nc = 0;
-    bool first_word = a->prompt == PV_PROMPT_COMMAND && strspn(line, " ") == start;
+    int complete = PV_ARG_COLUMN;
     if (first_word) {
-        for (size_t i = 0; i < pv_app_command_count; i++)
-            cands[nc++] = pv_app_commands[i];
-    } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "theme ", 6) == 0) {
+        for (size_t i = 0; i < pv_command_count; i++)
+            pv_cands_add(out, pv_commands[i].name, strlen(pv_commands[i].name));
+        return;
+    }
+    if (a->prompt == PV_PROMPT_COMMAND) {
+        const char *w = line + strspn(line, " ");
+        const pv_command *c = pv_command_find(w, strcspn(w, " "));
+        complete = c ? c->complete : PV_ARG_NONE;
+    }
+    if (complete == PV_ARG_THEME) {
         for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
-            cands[nc++] = pv_theme_names[i];
-    } else if (a->prompt == PV_PROMPT_COMMAND && strncmp(line, "sql ", 4) == 0) {
+            pv_cands_add(out, pv_theme_names[i], strlen(pv_theme_names[i]));
+    } else if (complete == PV_ARG_COLUMN) {
+        pv_report *r = pv_app_focused_report(a);
+        for (size_t c = 0; r && c < r->view->column_count; c++)
+            pv_cands_add(out, r->view->columns[c].id, strlen(r->view->columns[c].id));
+    } else if (complete == PV_ARG_FILE) {
+        pv_app_file_candidates(word, wl, out);
+    } else if (complete == PV_ARG_SQL) {
         /* tables, functions, schemas, and table.column */
         a->sql_names.count = 0;
         pv_buf_clear(&a->sql_names.text);
         pv_app_sql_complete(a, word, pv_app_sql_name, &a->sql_names);
-        for (size_t i = 0; i < a->sql_names.count && nc < PV_ARRAY_LEN(cands); i++)
-            cands[nc++] = a->sql_names.text.data + a->sql_names.offsets[i];
-    } else {
-        pv_report *r = pv_app_focused_report(a);
-        for (size_t c = 0; r && c < r->view->column_count && nc < PV_ARRAY_LEN(cands); c++)
-            cands[nc++] = r->view->columns[c].id;
+        for (size_t i = 0; i < a->sql_names.count; i++) {
+            const char *n = a->sql_names.text.data + a->sql_names.offsets[i];
+            pv_cands_add(out, n, strlen(n));
+        }
     }
+}
+
+/* Completes the word before the cursor to the longest common prefix of the
+ * candidates; lists them (above the prompt) when there are several. */
+static void pv_app_complete(pv_app *a)
+{
+    const char *line = pv_buf_cstr(&a->line);
+    bool command = a->prompt == PV_PROMPT_COMMAND;
+    const char *w = line + strspn(line, " ");
+    const pv_command *cmd = command ? pv_command_find(w, strcspn(w, " ")) : NULL;
+    bool file = cmd && cmd->complete == PV_ARG_FILE && w + strcspn(w, " ") < line + a->line_pos;
+    /* A file name is the whole argument (it may hold any character). */
+    size_t start = a->line_pos;
+    if (file) {
+        start = (size_t)(w + strcspn(w, " ") - line);
+        while (start < a->line_pos && line[start] == ' ')
+            start++;
+    } else {
+        while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
+            start--;
+    }
+    const char *word = line + start;
+    size_t wl = a->line_pos - start;
+    bool first_word = command && strspn(line, " ") == start;
+    pv_cands cands = {0};
+    pv_app_candidates(a, first_word, word, wl, &cands);
     const char *match = NULL;
     size_t common = 0, hits = 0;
-    for (size_t i = 0; i < nc; i++) {
-        if (strncasecmp(cands[i], word, wl) != 0)
+    for (size_t i = 0; i < cands.count; i++) {
+        const char *c = cands.v[i];
+        if ((file ? strncmp(c, word, wl) : strncasecmp(c, word, wl)) != 0)
             continue;
         if (!match) {
-            match = cands[i];
+            match = c;
             common = strlen(match);
         } else {
             size_t k = 0;
-            while (k < common && cands[i][k] &&
-                   tolower((unsigned char)cands[i][k]) == tolower((unsigned char)match[k]))
+            while (k < common && c[k] &&
+                   (file ? c[k] == match[k]
+                         : tolower((unsigned char)c[k]) == tolower((unsigned char)match[k])))
                 k++;
             common = k;
         }
         hits++;
     }
-    if (!match)
-        return;
-    pv_app_line_delete(a, start, a->line_pos);
-    pv_app_line_insert(a, match, common);
-    if (hits == 1 && first_word)
-        pv_app_line_insert(a, " ", 1);
-    if (hits > 1) {
-        char list[512];
-        size_t used = 0;
-        for (size_t i = 0; i < nc && used < sizeof list - 40; i++)
-            if (strncasecmp(cands[i], word, wl) == 0)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s ", cands[i]);
-        pv_app_message(a, false, list);
+    if (match) {
+        pv_buf list; /* the candidates, before the line changes under word */
+        pv_buf_init(&list);
+        for (size_t i = 0; hits > 1 && i < cands.count; i++)
+            if ((file ? strncmp(cands.v[i], word, wl) : strncasecmp(cands.v[i], word, wl)) == 0)
+                pv_buf_printf(&list, "%s ", cands.v[i]);
+        pv_app_line_delete(a, start, a->line_pos);
+        pv_app_line_insert(a, match, common);
+        if (hits == 1 && first_word)
+            pv_app_line_insert(a, " ", 1);
+        if (hits > 1)
+            pv_app_message(a, false, pv_buf_cstr(&list));
+        pv_buf_free(&list);
     }
+    pv_cands_free(&cands);
 }
-
-static void pv_app_run_command(pv_app *a, const char *cmd);
-static void pv_app_apply_filter(pv_app *a, const char *expr);
 
 static void pv_app_search_update(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
-    snprintf(a->search, sizeof a->search, "%s", pv_buf_cstr(&a->line));
+    pv_buf_clear(&a->search);
+    pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
     if (!r || a->flame.mode)
         return;
-    if (!a->search[0]) {
+    if (!a->search.len) {
         pv_report_move_to(r, a->search_origin);
         return;
     }
     /* While typing, look at a bounded number of rows per key; Enter or n
      * searches them all (docs/quality.md: no key blocks the UI). */
     bool complete;
-    size_t k = pv_report_search_some(r, a->search, a->search_origin, +1, PV_SEARCH_STEP, &complete);
-    if (k != PV_NO_ROW) {
-        pv_report_move_to(r, k);
-        a->message[0] = '\0';
-    } else if (!complete) {
+    size_t k = pv_report_search_some(r, pv_buf_cstr(&a->search), a->search_origin, +1,
+                                     PV_SEARCH_STEP, &complete);
+    /* No match: back where the search started (as vim and less do), not
+     * on the match of a shorter text. */
+    pv_report_move_to(r, k != PV_NO_ROW ? k : a->search_origin);
+    if (k != PV_NO_ROW)
+        pv_buf_clear(&a->message);
+    else if (!complete)
         pv_app_message(a, false, "no match yet: Enter searches every row");
-    }
 }
 
 /* Searches the focused report from `from` in direction dir; on a big view
@@ -224,10 +297,8 @@ static void pv_app_search_update(pv_app *a)
 static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 {
     if (pv_report_count(r) > PV_BIG_VIEW) {
-        char text[200];
-        snprintf(text, sizeof text, "Searching %zu rows for '%s'...", pv_report_count(r),
-                 a->search);
-        pv_app_message(a, false, text);
+        pv_app_messagef(a, false, "Searching %zu rows for '%s'...", pv_report_count(r),
+                        pv_buf_cstr(&a->search));
         a->work = PV_WORK_SEARCH;
         a->work_report = r;
         a->work_from = from;
@@ -239,14 +310,12 @@ static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 
 void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
 {
-    size_t k = pv_report_search(r, a->search, from, dir);
+    size_t k = pv_report_search(r, pv_buf_cstr(&a->search), from, dir);
     if (k == PV_NO_ROW) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "not found: %s", a->search);
-        pv_app_message(a, true, msg);
+        pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
     } else {
         pv_report_move_to(r, k);
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     }
 }
 
@@ -254,13 +323,15 @@ static void pv_app_prompt_key(pv_app *a, int key)
 {
     int kind = a->prompt;
     const char *line = pv_buf_cstr(&a->line);
+    pv_buf_clear(&a->message); /* Tab's completions go with the next key */
     switch (key) {
     case PV_KEY_ENTER: {
         pv_app_prompt_remember(a);
         char *text = pv_xstrdup(pv_buf_cstr(&a->line));
         a->prompt = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
-            snprintf(a->search, sizeof a->search, "%s", text);
+            pv_buf_clear(&a->search);
+            pv_buf_puts(&a->search, text);
             /* a graph highlights its matches itself (docs/flame.md) */
             if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
                 pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
@@ -279,7 +350,7 @@ static void pv_app_prompt_key(pv_app *a, int key)
             pv_report *r = pv_app_focused_report(a);
             if (r)
                 pv_report_move_to(r, a->search_origin);
-            a->search[0] = '\0';
+            pv_buf_clear(&a->search);
         }
         a->prompt = PV_PROMPT_NONE;
         return;
@@ -394,7 +465,7 @@ static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
     pv_app_message(a, false, text);
 }
 
-static void pv_app_apply_filter(pv_app *a, const char *expr)
+void pv_app_apply_filter(pv_app *a, const char *expr)
 {
     pv_report *r = pv_app_focused_report(a);
     if (!r) {
@@ -408,7 +479,8 @@ static void pv_app_apply_filter(pv_app *a, const char *expr)
         pv_app_message(a, false, text);
         a->work = PV_WORK_FILTER;
         a->work_report = r;
-        snprintf(a->work_filter, sizeof a->work_filter, "%s", expr);
+        pv_buf_clear(&a->work_filter);
+        pv_buf_puts(&a->work_filter, expr);
         return;
     }
     pv_app_filter_now(a, r, expr);
@@ -431,7 +503,7 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
         return;
     }
     pv_report_set_sort(r, &key, 1);
-    a->message[0] = '\0';
+    pv_buf_clear(&a->message);
 }
 
 bool pv_app_has_work(const pv_app *a)
@@ -451,12 +523,12 @@ void pv_app_work(pv_app *a)
     int work = a->work;
     a->work = PV_WORK_NONE;
     if (work == PV_WORK_FILTER) {
-        pv_app_filter_now(a, a->work_report, a->work_filter);
+        pv_app_filter_now(a, a->work_report, pv_buf_cstr(&a->work_filter));
     } else if (work == PV_WORK_SEARCH) {
         pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
     } else if (work == PV_WORK_SORT) {
         pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
@@ -466,7 +538,7 @@ void pv_app_work(pv_app *a)
     }
 }
 
-static void pv_app_goto(pv_app *a, const char *arg)
+void pv_app_goto(pv_app *a, const char *arg)
 {
     pv_report *r = pv_app_focused_report(a);
     if (!r)
@@ -565,7 +637,7 @@ static void pv_app_scan_step(pv_app *a)
     }
     bool more = !found && (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW);
     if (found) {
-        a->message[0] = '\0';
+        pv_buf_clear(&a->message);
     } else if (!more) {
         pv_app_message(a, true,
                        s->kind == PV_SCAN_TIME ? "no row at or after that time"
@@ -581,130 +653,6 @@ static void pv_app_scan_step(pv_app *a)
         return;
     }
     s->kind = 0;
-}
-
-static void pv_app_set_theme(pv_app *a, const char *name)
-{
-    pv_buf err;
-    pv_buf_init(&err);
-    pv_theme t;
-    if (pv_theme_load(&t, name, &err)) {
-        a->theme = t;
-        a->theme_changed = true;
-        char text[128];
-        snprintf(text, sizeof text, "theme %s", t.name[0] ? t.name : name);
-        pv_app_message(a, false, text);
-    } else {
-        pv_app_message(a, true, pv_buf_cstr(&err));
-    }
-    pv_buf_free(&err);
-}
-
-static void pv_app_run_command(pv_app *a, const char *cmd)
-{
-    while (*cmd == ' ')
-        cmd++;
-    char word[32];
-    size_t wl = strcspn(cmd, " ");
-    if (wl >= sizeof word)
-        wl = sizeof word - 1;
-    memcpy(word, cmd, wl);
-    word[wl] = '\0';
-    const char *arg = cmd + strcspn(cmd, " ");
-    while (*arg == ' ')
-        arg++;
-    pv_report *r = pv_app_focused_report(a);
-    if (!word[0])
-        return;
-    if (strcmp(word, "q") == 0 || strcmp(word, "quit") == 0) {
-        a->quit = true;
-    } else if (strcmp(word, "help") == 0) {
-        a->overlay = PV_OVERLAY_HELP;
-        a->ov_top = 0;
-    } else if (strcmp(word, "filter") == 0) {
-        pv_app_apply_filter(a, arg);
-    } else if (strcmp(word, "sort") == 0) {
-        pv_query_error err;
-        memset(&err, 0, sizeof err);
-        if (r && arg[0] && pv_view_rows(r->view) > PV_BIG_VIEW) {
-            if (pv_sort_parse(r->view, arg, a->work_keys, &a->work_key_count, &err)) {
-                char text[200];
-                snprintf(text, sizeof text, "Sorting %zu rows by %s...", pv_view_rows(r->view),
-                         arg);
-                pv_app_message(a, false, text);
-                a->work = PV_WORK_SORT;
-                a->work_report = r;
-            } else {
-                pv_app_message(a, true, err.message);
-            }
-        } else if (r && !pv_report_apply_sort_text(r, arg, &err)) {
-            pv_app_message(a, true, err.message);
-        }
-    } else if (strcmp(word, "goto") == 0) {
-        pv_app_goto(a, arg);
-    } else if (strcmp(word, "range") == 0) {
-        /* The markers' range as an ordinary filter (inclusive, like --from
-         * and --to), so it shows in the status bar and clears like one. */
-        if (!a->marker_set[0] || !a->marker_set[1]) {
-            pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
-        } else if (a->marker_view[0] || a->marker_view[1]) {
-            pv_app_message(a, true, ":range needs markers at times (these are on rows)");
-        } else {
-            int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-            int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
-            char expr[128];
-            snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
-            pv_app_apply_filter(a, expr);
-        }
-    } else if (strcmp(word, "stats") == 0) {
-        if (strcmp(arg, "off") == 0)
-            pv_app_range_hide(a);
-        else
-            pv_app_range_request(a);
-    } else if (strcmp(word, "columns") == 0) {
-        char bad[64];
-        if (r && !pv_report_set_columns(r, arg, bad, sizeof bad)) {
-            char text[200];
-            snprintf(text, sizeof text, "no column '%s' in view '%s'", bad, r->view->id);
-            pv_app_message(a, true, text);
-        }
-    } else if (strcmp(word, "theme") == 0) {
-        pv_app_set_theme(a, arg);
-    } else if (strcmp(word, "set") == 0) {
-        if (strncmp(arg, "unit=", 5) == 0 && pv_time_unit_parse(arg + 5, &a->unit)) {
-            for (size_t i = 0; i < a->item_count; i++)
-                if (a->items[i].opened)
-                    memset(a->items[i].report.widths, 0,
-                           a->items[i].report.view->column_count * sizeof(int));
-        } else if (strcmp(arg, "ascii=on") == 0 || strcmp(arg, "ascii=off") == 0) {
-            a->ascii = strcmp(arg, "ascii=on") == 0 || !a->utf8;
-        } else {
-            pv_app_message(a, true, ":set unit=auto|ns|us|ms|s or :set ascii=on|off");
-        }
-    } else if (strcmp(word, "sql") == 0) {
-        pv_app_sql_start(a, arg);
-    } else if (strcmp(word, "copy") == 0) {
-        pv_app_copy_command(a, arg);
-    } else if (strcmp(word, "flame") == 0 || strcmp(word, "icicle") == 0 ||
-               strcmp(word, "sandwich") == 0) {
-        int mode = word[0] == 'f' ? PV_FLAME_FLAME : word[0] == 'i' ? PV_FLAME_ICICLE
-                                                                   : PV_FLAME_SANDWICH;
-        if (a->flame.mode != mode)
-            pv_flame_ui_open(a, mode);
-    } else if (strcmp(word, "diff") == 0) {
-        pv_app_diff_command(a, arg);
-    } else if (strcmp(word, "export") == 0) {
-        pv_app_export_command(a, arg);
-    } else if (strcmp(word, "open") == 0) {
-        if (!arg[0])
-            pv_app_message(a, true, ":open FILE");
-        else
-            pv_app_enqueue(a, arg);
-    } else {
-        char text[160];
-        snprintf(text, sizeof text, "unknown command '%s' (try :help)", word);
-        pv_app_message(a, true, text);
-    }
 }
 
 /* ---- keys */
@@ -900,15 +848,17 @@ static void pv_app_history_step(pv_app *a, bool back)
     if (!a->history_started)
         return;
     pv_location here, to;
+    memset(&to, 0, sizeof to);
     pv_app_here(a, &here);
     bool ok = back ? pv_history_back(&a->history, &here, &to)
                    : pv_history_forward(&a->history, &here, &to);
-    if (!ok) {
+    if (ok)
+        pv_app_apply(a, &to);
+    else
         pv_app_message(a, false,
                        back ? "at the start of the history" : "at the end of the history");
-        return;
-    }
-    pv_app_apply(a, &to);
+    pv_location_free(&here);
+    pv_location_free(&to);
 }
 
 static void pv_app_overlay_key(pv_app *a, int key)
@@ -931,6 +881,8 @@ static void pv_app_overlay_key(pv_app *a, int key)
                             : 0;
         else if (act == PV_ACT_FIRST)
             a->ov_top = 0;
+        else if (act == PV_ACT_LAST)
+            a->ov_top = SIZE_MAX / 2; /* the drawing clamps it to the last page */
         else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
                  key == PV_KEY_ENTER)
             a->overlay = PV_OVERLAY_NONE;
@@ -964,96 +916,36 @@ static void pv_app_overlay_key(pv_app *a, int key)
     }
 }
 
-void pv_app_key(pv_app *a, int key)
+/* ---- keys: one function per family of actions (actions.def) */
+
+/* q: up from a drilled-down view (to its parent, with the parent's filter
+ * and sort), otherwise quit. */
+static void pv_key_quit(pv_app *a, pv_action act)
 {
-    if (key == PV_KEY_RESIZE || key == 0)
-        return;
-    if (a->work == PV_WORK_SCAN) {
-        /* A key stops a scan (and Esc, Ctrl-C do nothing else). */
-        a->work = PV_WORK_NONE;
-        a->scan.kind = 0;
-        pv_app_message(a, false, "search stopped");
-        if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'))
-            return;
-    }
-    if (a->prompt) {
-        pv_app_prompt_key(a, key);
-        return;
-    }
-    if (strchr(a->message, '\n'))
-        a->message[0] = '\0'; /* a caret message goes with the next key */
-    if (a->overlay) {
-        pv_app_overlay_key(a, key);
-        return;
-    }
-    if (key == PV_KEY_CTRL('c')) {
-        if (pv_app_cancel(a))
-            return;
-        if (a->range_show && !a->range_open && !a->range_failed) {
-            pv_app_range_hide(a); /* the pending range statistics */
-            pv_app_message(a, false, "statistics stopped");
-            return;
-        }
-        if (pv_app_indexing(a)) {
-            /* The timeline keeps what is indexed; the views that need the
-             * whole index stay empty. */
-            a->index_stopped = true;
-            pv_app_message(a, false, "indexing stopped (Ctrl-C again quits)");
-            return;
-        }
+    (void)act;
+    if (a->loc.depth == 0) {
         a->quit = true;
         return;
     }
-    if (key == PV_KEY_ESC) {
-        a->message[0] = '\0';
-        a->search[0] = '\0';
-        return;
-    }
-    pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
-    pv_report *r = pv_app_focused_report(a);
-    if (r && pv_app_report_indexing(a) &&
-        (act == PV_ACT_SEARCH || act == PV_ACT_SEARCH_NEXT || act == PV_ACT_SEARCH_PREV ||
-         act == PV_ACT_FILTER || act == PV_ACT_SORT_NEXT || act == PV_ACT_SORT_CHOOSE ||
-         act == PV_ACT_SORT_REVERSE || act == PV_ACT_NEXT_SAME || act == PV_ACT_PREV_SAME ||
-         act == PV_ACT_MATCH_CALL)) {
-        /* They read names, contexts and depths of every row: the rows not
-         * indexed yet have none, and indexing them now would block. */
-        char progress[128], text[200];
-        pv_app_index_text(a, progress, sizeof progress);
-        snprintf(text, sizeof text, "%s: search, filter, sort, J/K and %% work once it is done",
-                 progress);
-        pv_app_message(a, true, text);
-        return;
-    }
-    if (pv_flame_ui_key(a, act))
-        return;
-    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
-        pv_app_diff_close(a); /* back to the view it was made of */
-        return;
-    }
+    pv_location to;
+    pv_app_here(a, &to);
+    to.depth--;
+    to.row = to.chain[to.depth].row;
+    pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
+    pv_app_location_texts(&to, parent);
+    pv_app_go(a, &to, true);
+    pv_location_free(&to);
+}
+
+static void pv_key_pane(pv_app *a, pv_action act)
+{
+    a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
+}
+
+static void pv_key_move(pv_app *a, pv_action act)
+{
     long page = a->page_rows[a->focus] > 1 ? a->page_rows[a->focus] - 1 : 1;
     switch (act) {
-    case PV_ACT_NONE:
-        break;
-    case PV_ACT_QUIT:
-        if (a->loc.depth > 0) {
-            pv_location to;
-            pv_app_here(a, &to);
-            to.depth--;
-            to.row = to.chain[to.depth].row;
-            to.filter[0] = to.sort[0] = '\0';
-            pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
-            snprintf(to.filter, sizeof to.filter, "%s", parent->filter);
-            pv_report_sort_text(parent, to.sort, sizeof to.sort);
-            pv_app_go(a, &to, true);
-        } else {
-            a->quit = true;
-        }
-        break;
-    case PV_ACT_NEXT_PANE:
-    case PV_ACT_PREV_PANE:
-        a->focus = (a->focus + (act == PV_ACT_NEXT_PANE ? 1 : PV_PANE_COUNT - 1)) % PV_PANE_COUNT;
-        break;
     case PV_ACT_UP:
         pv_app_move(a, -1, false);
         break;
@@ -1069,165 +961,326 @@ void pv_app_key(pv_app *a, int key)
     case PV_ACT_FIRST:
         pv_app_move(a, 0, true);
         break;
-    case PV_ACT_LAST:
+    default: /* PV_ACT_LAST */
         pv_app_move(a, (long)(SIZE_MAX / 4), false);
         break;
-    case PV_ACT_LEFT:
-        if (a->focus == PV_PANE_DETAILS) {
-            if (a->det_tab > 0)
-                a->det_tab--;
-        } else if (a->focus == PV_PANE_REPORT && r && r->hscroll > 0) {
+    }
+}
+
+/* Left: Details, the previous tab; Report, scroll left; Explorer, to the
+ * result set or file the item belongs to. */
+static void pv_key_left(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_report *r = pv_app_focused_report(a);
+    if (a->focus == PV_PANE_DETAILS) {
+        if (a->det_tab > 0)
+            a->det_tab--;
+    } else if (a->focus == PV_PANE_REPORT) {
+        if (r && r->hscroll > 0)
             r->hscroll--;
-        } else if (a->focus == PV_PANE_EXPLORER && a->ex_cursor < a->item_count) {
-            /* To the result set or file the item belongs to. */
-            int kind = a->items[a->ex_cursor].kind;
-            size_t i = a->ex_cursor;
-            while (i > 0 && a->items[i].kind >= kind)
-                i--;
-            a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
-        }
-        break;
-    case PV_ACT_RIGHT:
-        if (a->focus == PV_PANE_EXPLORER) {
-            pv_app_open(a);
-        } else if (a->focus == PV_PANE_DETAILS) {
-            pv_report *owner = pv_app_report(a);
-            if (owner && a->det_tab + 1 < owner->view->detail_count)
-                a->det_tab++;
-        } else if (r) {
-            size_t shown[PV_MAX_SHOWN];
-            if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
-                r->hscroll++;
-        }
-        break;
-    case PV_ACT_OPEN:
+    } else if (a->ex_cursor < a->item_count) {
+        int kind = a->items[a->ex_cursor].kind;
+        size_t i = a->ex_cursor;
+        while (i > 0 && a->items[i].kind >= kind)
+            i--;
+        a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
+    }
+}
+
+/* Right: Explorer, open; Details, the next tab; Report, scroll right. */
+static void pv_key_right(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_report *r = pv_app_focused_report(a);
+    if (a->focus == PV_PANE_EXPLORER) {
         pv_app_open(a);
-        break;
-    case PV_ACT_TOGGLE:
-        if (r)
-            pv_report_tree(r, PV_TREE_TOGGLE);
-        break;
-    case PV_ACT_EXPAND:
-        if (r)
-            pv_report_tree(r, PV_TREE_EXPAND);
-        break;
-    case PV_ACT_COLLAPSE:
-        if (r)
-            pv_report_tree(r, PV_TREE_COLLAPSE);
-        break;
-    case PV_ACT_EXPAND_ALL:
-        if (r)
-            pv_report_tree(r, PV_TREE_EXPAND_ALL);
-        break;
-    case PV_ACT_BACK:
-        pv_app_history_step(a, true);
-        break;
-    case PV_ACT_FORWARD:
-        pv_app_history_step(a, false);
-        break;
-    case PV_ACT_SEARCH:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        r = pv_app_focused_report(a);
+    } else if (a->focus == PV_PANE_DETAILS) {
+        pv_report *owner = pv_app_report(a);
+        if (owner && a->det_tab + 1 < owner->view->detail_count)
+            a->det_tab++;
+    } else if (r) {
+        size_t shown[PV_MAX_SHOWN];
+        if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
+            r->hscroll++;
+    }
+}
+
+static void pv_key_open(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open(a);
+}
+
+static void pv_key_tree(pv_app *a, pv_action act)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    pv_tree_op op = act == PV_ACT_TOGGLE     ? PV_TREE_TOGGLE
+                    : act == PV_ACT_EXPAND   ? PV_TREE_EXPAND
+                    : act == PV_ACT_COLLAPSE ? PV_TREE_COLLAPSE
+                                             : PV_TREE_EXPAND_ALL;
+    pv_report_tree(r, op);
+}
+
+static void pv_key_history(pv_app *a, pv_action act)
+{
+    pv_app_history_step(a, act == PV_ACT_BACK);
+}
+
+/* Search, filter, sort, J/K and % read the names, contexts and depths of
+ * every row: while the focused report's file is indexed, the rows not
+ * indexed yet have none, and indexing them now would block.  Says so and
+ * returns true then. */
+static bool pv_app_refused_while_indexing(pv_app *a)
+{
+    if (!pv_app_focused_report(a) || !pv_app_report_indexing(a))
+        return false;
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    pv_app_messagef(a, true, "%s: search, filter, sort, J/K and %% work once it is done", progress);
+    return true;
+}
+
+/* Keys that type into the Report move the focus there from the Explorer. */
+static pv_report *pv_app_focus_report_pane(pv_app *a)
+{
+    if (a->focus == PV_PANE_EXPLORER)
+        a->focus = PV_PANE_REPORT;
+    return pv_app_focused_report(a);
+}
+
+static void pv_key_search(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_SEARCH) {
+        pv_report *r = pv_app_focus_report_pane(a);
         a->search_origin = r ? r->cursor : 0;
         pv_app_prompt_open(a, PV_PROMPT_SEARCH, "");
-        break;
-    case PV_ACT_SEARCH_NEXT:
-    case PV_ACT_SEARCH_PREV:
-        if (r && a->search[0]) {
-            int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
-            size_t n = pv_report_count(r);
-            size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
-                                  : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
-            pv_app_search_from(a, r, from, dir);
-        }
-        break;
-    case PV_ACT_FILTER:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        r = pv_app_focused_report(a);
-        pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
-        break;
-    case PV_ACT_SORT_NEXT:
-        if (r) {
-            size_t shown[PV_MAX_SHOWN];
-            size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
-            size_t next = 0;
-            if (r->sort_count)
-                for (size_t i = 0; i < n; i++)
-                    if (shown[i] == r->sort[0].column)
-                        next = (i + 1) % n;
-            if (n)
-                pv_app_sort_by(a, r, shown[next], false);
-        }
-        break;
-    case PV_ACT_SORT_CHOOSE:
-    case PV_ACT_COLUMNS:
-        if (a->focus == PV_PANE_EXPLORER)
-            a->focus = PV_PANE_REPORT;
-        if (pv_app_focused_report(a)) {
-            a->overlay = act == PV_ACT_COLUMNS ? PV_OVERLAY_COLUMNS : PV_OVERLAY_SORT;
-            a->ov_cursor = a->ov_top = 0;
-        }
-        break;
-    case PV_ACT_SORT_REVERSE:
-        if (r && r->sort_count)
-            pv_app_sort_by(a, r, r->sort[0].column, true);
-        else if (r)
-            pv_app_message(a, false, "not sorted: s or S sorts");
-        break;
-    case PV_ACT_TIMELINE:
-        pv_app_open_timeline(a);
-        break;
-    case PV_ACT_NEXT_SAME:
-    case PV_ACT_PREV_SAME:
-        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
-        break;
-    case PV_ACT_MARK_A:
-    case PV_ACT_MARK_B:
-        pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
-        break;
-    case PV_ACT_MATCH_CALL:
-        pv_app_match_call(a);
-        break;
-    case PV_ACT_EXPORT:
-        pv_app_export_open(a);
-        break;
-    case PV_ACT_COMMAND:
-        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
-        break;
-    case PV_ACT_COPY_CELL:
-    case PV_ACT_COPY_ROW:
-        pv_app_copy_selection(a, act == PV_ACT_COPY_ROW);
-        break;
-    case PV_ACT_ZOOM:
-        a->zoom = !a->zoom;
-        break;
-    case PV_ACT_SHRINK:
-    case PV_ACT_GROW: {
-        int d = act == PV_ACT_GROW ? 1 : -1;
-        if (a->focus == PV_PANE_DETAILS)
-            a->det_height_adj += 2 * d;
-        else
-            a->ex_width_adj += 4 * d;
-        break;
+        return;
     }
-    case PV_ACT_HELP:
-        a->overlay = PV_OVERLAY_HELP;
-        a->ov_top = 0;
-        break;
-    case PV_ACT_FLAME:
-        pv_flame_ui_open(a, PV_FLAME_FLAME);
-        break;
-    case PV_ACT_ICICLE:
-        pv_flame_ui_open(a, PV_FLAME_ICICLE);
-        break;
-    case PV_ACT_SANDWICH:
-        pv_flame_ui_open(a, PV_FLAME_SANDWICH);
-        break;
-    case PV_ACT_REDRAW:
-    case PV_ACT_COUNT:
-        break;
+    pv_report *r = pv_app_focused_report(a);
+    if (!r || !a->search.len)
+        return;
+    int dir = act == PV_ACT_SEARCH_NEXT ? 1 : -1;
+    size_t n = pv_report_count(r);
+    size_t from = dir > 0 ? (r->cursor + 1 < n ? r->cursor + 1 : 0)
+                          : (r->cursor > 0 ? r->cursor - 1 : (n ? n - 1 : 0));
+    pv_app_search_from(a, r, from, dir);
+}
+
+static void pv_key_filter(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_report *r = pv_app_focus_report_pane(a);
+    pv_app_prompt_open(a, PV_PROMPT_FILTER, r ? r->filter : "");
+}
+
+/* The column chooser (c) or the sort chooser (S) over the focused report;
+ * the sort chooser starts on the column sorted by. */
+static void pv_app_open_chooser(pv_app *a, int overlay)
+{
+    pv_report *r = pv_app_focus_report_pane(a);
+    if (!r)
+        return;
+    a->overlay = overlay;
+    a->ov_cursor = a->ov_top = 0;
+    if (overlay == PV_OVERLAY_SORT && r->sort_count)
+        a->ov_cursor = r->sort[0].column;
+}
+
+/* s: the next shown column; S: choose; r: reverse. */
+static void pv_key_sort(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_SORT_CHOOSE) {
+        pv_app_open_chooser(a, PV_OVERLAY_SORT);
+        return;
+    }
+    pv_report *r = pv_app_focused_report(a);
+    if (!r)
+        return;
+    if (act == PV_ACT_SORT_REVERSE) {
+        if (r->sort_count)
+            pv_app_sort_by(a, r, r->sort[0].column, true);
+        else
+            pv_app_message(a, false, "not sorted: s or S sorts");
+        return;
+    }
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
+    size_t next = 0;
+    if (r->sort_count)
+        for (size_t i = 0; i < n; i++)
+            if (shown[i] == r->sort[0].column)
+                next = (i + 1) % n;
+    if (n)
+        pv_app_sort_by(a, r, shown[next], false);
+}
+
+static void pv_key_columns(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open_chooser(a, PV_OVERLAY_COLUMNS);
+}
+
+static void pv_key_timeline(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_open_timeline(a);
+}
+
+/* J / K: the next / previous event of the same area; %: a call's other end. */
+static void pv_key_step(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_MATCH_CALL)
+        pv_app_match_call(a);
+    else
+        pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
+}
+
+static void pv_key_marker(pv_app *a, pv_action act)
+{
+    pv_app_set_marker(a, act == PV_ACT_MARK_A ? 0 : 1);
+}
+
+/* F, I, W: the flame graph, the icicle, the sandwich (docs/flame.md). */
+static void pv_key_flame(pv_app *a, pv_action act)
+{
+    pv_flame_ui_open(a, act == PV_ACT_FLAME    ? PV_FLAME_FLAME
+                        : act == PV_ACT_ICICLE ? PV_FLAME_ICICLE
+                                               : PV_FLAME_SANDWICH);
+}
+
+/* y, Y: the selected cell or row to the clipboard. */
+static void pv_key_copy(pv_app *a, pv_action act)
+{
+    pv_app_copy_selection(a, act == PV_ACT_COPY_ROW);
+}
+
+static void pv_key_export(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_export_open(a);
+}
+
+static void pv_key_command(pv_app *a, pv_action act)
+{
+    (void)act;
+    pv_app_prompt_open(a, PV_PROMPT_COMMAND, "");
+}
+
+/* z zooms; < and > resize the Explorer, or the Details when focused. */
+static void pv_key_layout(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_ZOOM) {
+        a->zoom = !a->zoom;
+        return;
+    }
+    int d = act == PV_ACT_GROW ? 1 : -1;
+    if (a->focus == PV_PANE_DETAILS)
+        a->det_height_adj += 2 * d;
+    else
+        a->ex_width_adj += 4 * d;
+}
+
+static void pv_key_help(pv_app *a, pv_action act)
+{
+    (void)act;
+    a->overlay = PV_OVERLAY_HELP;
+    a->ov_top = 0;
+}
+
+/* Ctrl-L: the terminal layer redraws; nothing changes here. */
+static void pv_key_none(pv_app *a, pv_action act)
+{
+    (void)a;
+    (void)act;
+}
+
+/* Every action's family function, from actions.def. */
+static void (*const pv_key_handlers[PV_ACT_COUNT])(pv_app *a, pv_action act) = {
+#define PV_ACTION(e, name, keys, help, family) [PV_ACT_##e] = pv_key_##family,
+#include "tui/actions.def"
+#undef PV_ACTION
+};
+
+/* The families whose actions read the names, contexts and depths of every
+ * row: they wait for the index (pv_app_refused_while_indexing). */
+static bool pv_action_reads_every_row(pv_action act)
+{
+    void (*h)(pv_app *, pv_action) = pv_key_handlers[act];
+    return h == pv_key_search || h == pv_key_filter || h == pv_key_sort || h == pv_key_step;
+}
+
+/* An action: refused while the rows it reads are indexed, then the graphs
+ * (docs/flame.md) and the diff take the keys they use, then the action's
+ * family function. */
+static void pv_app_action(pv_app *a, pv_action act)
+{
+    bool valid = act > PV_ACT_NONE && act < PV_ACT_COUNT;
+    if (valid && pv_action_reads_every_row(act) && pv_app_refused_while_indexing(a))
+        return;
+    if (pv_flame_ui_key(a, act))
+        return;
+    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
+        pv_app_diff_close(a); /* back to the view it was made of */
+        return;
+    }
+    if (valid)
+        pv_key_handlers[act](a, act);
+}
+
+/* A key while a scan runs stops it; true when that is all the key does
+ * (Esc, Ctrl-C). */
+static bool pv_app_key_stops_scan(pv_app *a, int key)
+{
+    if (a->work != PV_WORK_SCAN)
+        return false;
+    a->work = PV_WORK_NONE;
+    a->scan.kind = 0;
+    pv_app_message(a, false, "search stopped");
+    return key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
+}
+
+/* Ctrl-C stops what runs, innermost first: loading, the range statistics
+ * being computed, indexing (the timeline keeps what is indexed; the views
+ * that need the whole index stay empty); with nothing running it quits. */
+static void pv_app_interrupt(pv_app *a)
+{
+    if (pv_app_cancel(a))
+        return;
+    if (a->range_show && !a->range_open && !a->range_failed) {
+        pv_app_range_hide(a);
+        pv_app_message(a, false, "statistics stopped");
+    } else if (pv_app_indexing(a)) {
+        a->index_stopped = true;
+        pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
+    } else {
+        a->quit = true;
+    }
+}
+
+/* A key goes to the first that takes it: a running scan, the prompt, an
+ * overlay, Ctrl-C and Esc, then the action bound to it (actions.def). */
+void pv_app_key(pv_app *a, int key)
+{
+    if (key == PV_KEY_RESIZE || key == 0 || pv_app_key_stops_scan(a, key))
+        return;
+    if (a->prompt) {
+        pv_app_prompt_key(a, key);
+        return;
+    }
+    if (strchr(pv_buf_cstr(&a->message), '\n'))
+        pv_buf_clear(&a->message); /* a caret message goes with the next key */
+    if (a->overlay) {
+        pv_app_overlay_key(a, key);
+    } else if (key == PV_KEY_CTRL('c')) {
+        pv_app_interrupt(a);
+    } else if (key == PV_KEY_ESC) {
+        pv_buf_clear(&a->message);
+        pv_buf_clear(&a->search);
+    } else {
+        pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
 }
 

@@ -6,6 +6,7 @@
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "tui/app.h"
 #include "tui/flame.h"
@@ -89,9 +90,9 @@ struct pv_app {
     size_t done_count, done_cap;
     bool loader_busy;
     bool stopping;
-    volatile int cancel;
-    char load_what[64];
-    char load_path[256];
+    atomic_int cancel; /* set by the UI thread, read by the loader's loops */
+    pv_buf load_what;  /* under lock: what the loader does now */
+    pv_buf load_path;  /* under lock: the file it loads */
     uint64_t load_done, load_total;
     double load_start;
     pv_buf load_errors;
@@ -131,11 +132,11 @@ struct pv_app {
     size_t prompt_history_count[PV_PROMPT_KINDS];
     size_t prompt_history_pos;
     size_t search_origin;
-    char search[128];
+    pv_buf search; /* the search text in force, any length */
     int cursor_y, cursor_x;
     bool cursor_on;
 
-    char message[2048];
+    pv_buf message; /* the status line's message ("" = none), any length */
     bool message_error;
 
     int overlay;
@@ -147,7 +148,7 @@ struct pv_app {
     pv_report *work_report;
     pv_sort_key work_keys[PV_SORT_MAX_KEYS];
     size_t work_key_count;
-    char work_filter[256];
+    pv_buf work_filter; /* PV_WORK_FILTER's expression */
     bool marker_set[2]; /* markers A and B (docs/tui.md), times in ns */
     int64_t marker[2];
     /* A marker on a row of a view without a clock (docs/tui.md "Markers
@@ -173,14 +174,14 @@ struct pv_app {
     /* Statistics between the markers (:stats, docs/tui.md): the loader
      * thread loads the Report's file again over [lo, hi]; a newer request
      * replaces a pending one (range_gen counts them). */
-    char *range_path;       /* under lock: the file of the pending request */
-    bool range_want;        /* under lock: a request waits for the loader */
-    bool range_busy;        /* under lock: the loader is loading one */
-    volatile int range_cancel;
-    int64_t range_lo, range_hi;       /* of the pending request (under lock) */
-    uint64_t range_gen;               /* under lock: the newest request */
-    pv_file *range_done;              /* under lock: loaded, not yet adopted */
-    pv_buf range_errors;              /* under lock */
+    char *range_path;           /* under lock: the file of the pending request */
+    bool range_want;            /* under lock: a request waits for the loader */
+    bool range_busy;            /* under lock: the loader is loading one */
+    atomic_int range_cancel;    /* set by the UI thread, read by the loader's loops */
+    int64_t range_lo, range_hi; /* of the pending request (under lock) */
+    uint64_t range_gen;         /* under lock: the newest request */
+    pv_file *range_done;        /* under lock: loaded, not yet adopted */
+    pv_buf range_errors;        /* under lock */
     /* UI thread only: what the Details pane shows. */
     bool range_show;                  /* :stats is on */
     bool range_failed;
@@ -219,7 +220,7 @@ struct pv_app {
     size_t exp_path_pos;
     bool exp_confirm;      /* the path exists: Enter replaces it, Esc keeps it */
     bool exp_running;      /* the status bar shows the export's progress */
-    volatile int exp_cancel;
+    atomic_int exp_cancel;
     uint64_t exp_done, exp_total;
     double exp_start;
     /* Set by the terminal driver: shows a frame and reads Ctrl-C while an
@@ -250,6 +251,8 @@ enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN,
 
 /* app.c */
 double pv_app_now(void);
+/* pv_app_message with printf formatting (the text may be of any length). */
+void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...) PV_PRINTF(3, 4);
 pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view);
 void pv_app_enqueue(pv_app *a, const char *path);
 pv_view *pv_item_view(const pv_app *a, const pv_item *it);
@@ -260,6 +263,8 @@ pv_report *pv_app_report(pv_app *a);
 pv_report *pv_app_focused_report(pv_app *a);
 /* Where we are now (view, drill-down, selection, filter, sort). */
 void pv_app_here(pv_app *a, pv_location *out);
+/* Sets a location's filter and sort texts to those of report r. */
+void pv_app_location_texts(pv_location *l, const pv_report *r);
 /* Shows `to` without touching the history. */
 void pv_app_apply(pv_app *a, const pv_location *to);
 /* Shows `to`; with push, the place we leave goes into the history. */
@@ -297,9 +302,14 @@ void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);
 
 /* app_input.c */
-extern const char *const pv_app_commands[];
-extern const char *const pv_app_command_help[];
-extern const size_t pv_app_command_count;
+/* Filters the focused report (a big one after the screen says so). */
+void pv_app_apply_filter(pv_app *a, const char *expr);
+/* :goto N|TIME|A|B on the focused report. */
+void pv_app_goto(pv_app *a, const char *arg);
+
+/* app_commands.c: runs a : command line (commands.def). */
+void pv_app_run_command(pv_app *a, const char *cmd);
+
 size_t pv_app_utf8_next(const char *s, size_t len, size_t pos);
 void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir);
 

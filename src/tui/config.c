@@ -17,27 +17,49 @@ void pv_config_init(pv_tui_config *c)
     pv_keymap_init_defaults(&c->keys);
 }
 
-/* A scalar, or a sequence of scalars joined by `sep`. */
-static bool pv_config_words(yaml_document_t *doc, yaml_node_t *node, char sep, char *out,
-                            size_t size)
+static char *pv_strdup_or_null(const char *s)
 {
+    return s ? pv_xstrdup(s) : NULL;
+}
+
+void pv_config_copy(pv_tui_config *dst, const pv_tui_config *src)
+{
+    *dst = *src;
+    dst->theme = pv_strdup_or_null(src->theme);
+    for (size_t i = 0; i < src->column_view_count; i++) {
+        dst->columns[i].view = pv_strdup_or_null(src->columns[i].view);
+        dst->columns[i].columns = pv_strdup_or_null(src->columns[i].columns);
+    }
+}
+
+void pv_config_free(pv_tui_config *c)
+{
+    free(c->theme);
+    for (size_t i = 0; i < c->column_view_count; i++) {
+        free(c->columns[i].view);
+        free(c->columns[i].columns);
+    }
+    pv_config_init(c);
+}
+
+/* A scalar, or a sequence of scalars joined by `sep`, into out (replaced). */
+static bool pv_config_words(yaml_document_t *doc, yaml_node_t *node, char sep, pv_buf *out)
+{
+    pv_buf_clear(out);
     if (pv_yaml_scalar(node)) {
-        snprintf(out, size, "%s", pv_yaml_scalar(node));
+        pv_buf_puts(out, pv_yaml_scalar(node));
         return true;
     }
     if (node->type != YAML_SEQUENCE_NODE)
         return false;
-    size_t used = 0;
-    out[0] = '\0';
     for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top;
          it++) {
         const char *s = pv_yaml_scalar(yaml_document_get_node(doc, *it));
         if (!s)
             return false;
-        int w = snprintf(out + used, size - used, "%s%s", used ? (char[]){sep, 0} : "", s);
-        if (w < 0 || (size_t)w >= size - used)
-            return false;
-        used += (size_t)w;
+        if (it != node->data.sequence.items.start)
+            pv_buf_putc(out, sep);
+        pv_buf_puts(out, s);
     }
     return true;
 }
@@ -50,6 +72,8 @@ static bool pv_config_keys(pv_tui_config *c, yaml_document_t *doc, yaml_node_t *
         return false;
     }
     bool ok = true;
+    pv_buf keys;
+    pv_buf_init(&keys);
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(doc, p->key);
@@ -62,15 +86,16 @@ static bool pv_config_keys(pv_tui_config *c, yaml_document_t *doc, yaml_node_t *
             ok = false;
             continue;
         }
-        char keys[256], bad[32];
-        if (!pv_config_words(doc, v, ' ', keys, sizeof keys)) {
+        char bad[32];
+        if (!pv_config_words(doc, v, ' ', &keys)) {
             pv_yaml_error(err, file, v, "action '%s': give key names, e.g. \"j Down\"", name);
             ok = false;
-        } else if (!pv_keymap_bind(&c->keys, a, keys, bad, sizeof bad)) {
+        } else if (!pv_keymap_bind(&c->keys, a, pv_buf_cstr(&keys), bad, sizeof bad)) {
             pv_yaml_error(err, file, v, "action '%s': unknown key '%s'", name, bad);
             ok = false;
         }
     }
+    pv_buf_free(&keys);
     return ok;
 }
 
@@ -82,6 +107,8 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
         return false;
     }
     bool ok = true;
+    pv_buf words;
+    pv_buf_init(&words);
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(doc, p->key);
@@ -93,14 +120,16 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
             continue;
         }
         size_t i = c->column_view_count;
-        if (!pv_config_words(doc, v, ',', c->columns[i].columns, sizeof c->columns[i].columns)) {
+        if (!pv_config_words(doc, v, ',', &words)) {
             pv_yaml_error(err, file, v, "columns of '%s': a list of column ids", view);
             ok = false;
             continue;
         }
-        snprintf(c->columns[i].view, sizeof c->columns[i].view, "%s", view);
+        c->columns[i].columns = pv_xstrdup(pv_buf_cstr(&words));
+        c->columns[i].view = pv_xstrdup(view);
         c->column_view_count++;
     }
+    pv_buf_free(&words);
     return ok;
 }
 
@@ -130,7 +159,8 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
             pv_yaml_error(err, file, k, "a setting name must be a plain word");
             ok = false;
         } else if (strcmp(key, "theme") == 0 && val) {
-            snprintf(c->theme, sizeof c->theme, "%s", val);
+            free(c->theme);
+            c->theme = pv_xstrdup(val);
         } else if (strcmp(key, "time_unit") == 0 && val) {
             if (!pv_time_unit_parse(val, &c->time_unit)) {
                 pv_yaml_error(err, file, v, "time_unit is auto, ns, us, ms or s, not '%s'", val);
@@ -162,25 +192,29 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
 
 bool pv_config_load(pv_tui_config *c, pv_buf *err)
 {
-    char path[4096];
+    pv_buf path;
+    pv_buf_init(&path);
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
     if (xdg && *xdg)
-        snprintf(path, sizeof path, "%s/profview/config.yaml", xdg);
+        pv_buf_printf(&path, "%s/profview/config.yaml", xdg);
     else if (home && *home)
-        snprintf(path, sizeof path, "%s/.config/profview/config.yaml", home);
+        pv_buf_printf(&path, "%s/.config/profview/config.yaml", home);
     else
         return true;
     size_t len;
-    char *text = pv_yaml_read_file(path, &len);
+    char *text = pv_yaml_read_file(pv_buf_cstr(&path), &len);
+    bool ok = true;
     if (!text) {
-        if (errno == ENOENT)
-            return true;
-        pv_buf_printf(err, "%s: %s", path, strerror(errno));
-        return false;
+        if (errno != ENOENT) {
+            pv_buf_printf(err, "%s: %s", pv_buf_cstr(&path), strerror(errno));
+            ok = false;
+        }
+    } else {
+        ok = pv_config_parse(c, text, len, pv_buf_cstr(&path), err);
+        free(text);
     }
-    bool ok = pv_config_parse(c, text, len, path, err);
-    free(text);
+    pv_buf_free(&path);
     return ok;
 }
 

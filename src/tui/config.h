@@ -10,18 +10,22 @@
 #define PV_CONFIG_MAX_VIEWS 32
 
 typedef struct pv_tui_config {
-    char theme[64];         /* "" = default */
+    char *theme;            /* owned; NULL = default */
     pv_time_unit time_unit; /* PV_UNIT_AUTO unless set */
     bool ascii;
     pv_keymap keys;
     size_t column_view_count;
     struct {
-        char view[48];     /* view id */
-        char columns[256]; /* "routine,hits,time" */
+        char *view;    /* owned: the view id */
+        char *columns; /* owned: "routine,hits,time" */
     } columns[PV_CONFIG_MAX_VIEWS];
 } pv_tui_config;
 
+/* The texts of a config are owned strings of any length: a config made by
+ * pv_config_init or pv_config_copy is freed by pv_config_free. */
 void pv_config_init(pv_tui_config *c);
+void pv_config_copy(pv_tui_config *dst, const pv_tui_config *src);
+void pv_config_free(pv_tui_config *c);
 /* Parses config YAML.  Every valid setting is applied even when others are
  * bad; each problem is appended to err as "FILE:LINE:COL: problem".  Returns
  * false when there was any problem. */

@@ -111,7 +111,7 @@ static const char *fl_search_text(const pv_app *a)
 {
     if (a->prompt == PV_PROMPT_SEARCH)
         return a->line.data ? a->line.data : "";
-    return a->search;
+    return a->search.data ? a->search.data : "";
 }
 
 /* ---- building */
@@ -135,7 +135,8 @@ static bool fl_build(pv_app *a, const char *filter)
 {
     pv_flame_ui *u = &a->flame;
     fl_clear_graph(u);
-    snprintf(u->filter, sizeof u->filter, "%s", filter);
+    pv_buf_clear(&u->filter);
+    pv_buf_puts(&u->filter, filter);
     u->problem[0] = '\0';
     size_t *rows = NULL, n = 0;
     if (filter[0]) {
@@ -281,7 +282,8 @@ void pv_flame_ui_open(pv_app *a, int mode)
         if (calls > PV_BIG_VIEW) {
             /* a big tree: the screen says so before the merge (docs/tui.md:
              * long work shows itself); pv_app_work builds it */
-            snprintf(u->filter, sizeof u->filter, "%s", filter);
+            pv_buf_clear(&u->filter);
+            pv_buf_puts(&u->filter, filter);
             snprintf(u->sw_name, sizeof u->sw_name, "%s", routine ? routine : "");
             u->pending_mode = mode;
             u->mode = mode;
@@ -316,11 +318,12 @@ void pv_flame_ui_build_now(pv_app *a)
     pv_flame_ui *u = &a->flame;
     if (!u->mode || !u->tree)
         return;
-    char filter[256], routine[256];
-    snprintf(filter, sizeof filter, "%s", u->filter);
+    char routine[256];
+    char *filter = pv_xstrdup(pv_buf_cstr(&u->filter)); /* fl_build replaces u->filter */
     snprintf(routine, sizeof routine, "%s", u->sw_name);
     fl_build(a, filter);
-    a->message[0] = '\0';
+    free(filter);
+    pv_buf_clear(&a->message);
     if (u->pending_mode == PV_FLAME_SANDWICH && u->fl && routine[0])
         fl_sandwich(a, routine);
     u->pending_mode = PV_FLAME_OFF;
@@ -333,6 +336,7 @@ void pv_flame_ui_close(pv_app *a)
     u->mode = PV_FLAME_OFF;
     u->pending_mode = PV_FLAME_OFF;
     u->tree = NULL;
+    pv_buf_free(&u->filter);
 }
 
 bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
@@ -746,14 +750,14 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     /* the Report's filter changed: the graph follows it */
     pv_report *r = pv_app_report(a);
     if (r && u->tree && !u->pending_mode && strcmp(r->view->id, u->tree->id) == 0 &&
-        strcmp(r->filter, u->filter) != 0)
+        strcmp(r->filter, pv_buf_cstr(&u->filter)) != 0)
         fl_build(a, r->filter);
     const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"
                        : u->mode == PV_FLAME_ICICLE ? "Icicle"
                                                     : "Flame graph";
     char title[1024];
     snprintf(title, sizeof title, "%s: %s of %s%s%s%s", kind, u->tree ? u->tree->title : "",
-             u->tree_file, u->filter[0] ? " (filtered)" : "", u->in_b ? " vs " : "",
+             u->tree_file, u->filter.len ? " (filtered)" : "", u->in_b ? " vs " : "",
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
     a->header_count = 0;
@@ -761,7 +765,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
         return;
     if (!u->fl) {
         if (u->pending_mode)
-            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, a->message, PV_ROLE_DIM);
+            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, pv_buf_cstr(&a->message), PV_ROLE_DIM);
         else
             pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
         return;
@@ -773,7 +777,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     const pv_flame *fl = u->fl;
     if (fl->nodes[0].total <= 0 || !fl->preorder_count) {
         pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w,
-                    u->filter[0] ? "(no call matches the filter)" : "(no time in the call tree)",
+                    u->filter.len ? "(no call matches the filter)" : "(no time in the call tree)",
                     PV_ROLE_DIM);
         return;
     }

@@ -20,7 +20,7 @@ typedef struct pv_flame_ui {
     const pv_view *tree; /* the call tree (owned by its file) */
     char tree_file[256]; /* its file, for the title */
     pv_flame *fl;        /* the merged paths of the tree under the filter */
-    char filter[256];    /* the filter the flame was built with */
+    pv_buf filter;       /* the filter the flame was built with (any length) */
     char problem[256];   /* why there is no graph (a filter that does not apply) */
     uint32_t zoom, sel;  /* nodes of fl */
     size_t top;          /* first level drawn (vertical scroll) */

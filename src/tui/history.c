@@ -6,16 +6,46 @@
 
 #include "profview/core.h"
 
+void pv_location_set_texts(pv_location *l, const char *filter, const char *sort)
+{
+    char *f = filter && filter[0] ? pv_xstrdup(filter) : NULL;
+    char *s = sort && sort[0] ? pv_xstrdup(sort) : NULL;
+    pv_location_free(l);
+    l->filter = f;
+    l->sort = s;
+}
+
+void pv_location_copy(pv_location *dst, const pv_location *src)
+{
+    if (dst == src)
+        return;
+    char *f = src->filter ? pv_xstrdup(src->filter) : NULL;
+    char *s = src->sort ? pv_xstrdup(src->sort) : NULL;
+    pv_location_free(dst);
+    *dst = *src;
+    dst->filter = f;
+    dst->sort = s;
+}
+
+void pv_location_free(pv_location *l)
+{
+    free(l->filter);
+    free(l->sort);
+    l->filter = l->sort = NULL;
+}
+
 void pv_history_init(pv_history *h, const pv_location *here)
 {
-    h->entries = pv_xmalloc(PV_HISTORY_MAX * sizeof *h->entries);
-    h->entries[0] = *here;
+    h->entries = pv_xcalloc(PV_HISTORY_MAX, sizeof *h->entries);
+    pv_location_copy(&h->entries[0], here);
     h->count = 1;
     h->pos = 0;
 }
 
 void pv_history_free(pv_history *h)
 {
+    for (size_t i = 0; i < h->count; i++)
+        pv_location_free(&h->entries[i]);
     free(h->entries);
     h->entries = NULL;
     h->count = h->pos = 0;
@@ -23,13 +53,17 @@ void pv_history_free(pv_history *h)
 
 void pv_history_go(pv_history *h, const pv_location *here, const pv_location *next)
 {
-    h->entries[h->pos] = *here;
+    pv_location_copy(&h->entries[h->pos], here);
+    for (size_t i = h->pos + 1; i < h->count; i++)
+        pv_location_free(&h->entries[i]); /* the forward entries go */
     h->count = h->pos + 1;
     if (h->count == PV_HISTORY_MAX) {
+        pv_location_free(&h->entries[0]);
         memmove(h->entries, h->entries + 1, (PV_HISTORY_MAX - 1) * sizeof *h->entries);
+        memset(&h->entries[PV_HISTORY_MAX - 1], 0, sizeof *h->entries);
         h->count--;
     }
-    h->entries[h->count++] = *next;
+    pv_location_copy(&h->entries[h->count++], next);
     h->pos = h->count - 1;
 }
 
@@ -37,8 +71,8 @@ bool pv_history_back(pv_history *h, const pv_location *here, pv_location *out)
 {
     if (h->pos == 0)
         return false;
-    h->entries[h->pos] = *here;
-    *out = h->entries[--h->pos];
+    pv_location_copy(&h->entries[h->pos], here);
+    pv_location_copy(out, &h->entries[--h->pos]);
     return true;
 }
 
@@ -46,8 +80,8 @@ bool pv_history_forward(pv_history *h, const pv_location *here, pv_location *out
 {
     if (h->pos + 1 >= h->count)
         return false;
-    h->entries[h->pos] = *here;
-    *out = h->entries[++h->pos];
+    pv_location_copy(&h->entries[h->pos], here);
+    pv_location_copy(out, &h->entries[++h->pos]);
     return true;
 }
 

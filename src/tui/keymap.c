@@ -11,7 +11,7 @@ static const struct {
     const char *keys;
     const char *help;
 } pv_action_info[] = {
-#define PV_ACTION(e, name, keys, help) {name, keys, help},
+#define PV_ACTION(e, name, keys, help, family) {name, keys, help},
 #include "tui/actions.def"
 #undef PV_ACTION
 };

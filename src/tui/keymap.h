@@ -10,7 +10,7 @@
 
 typedef enum pv_action {
     PV_ACT_NONE = -1,
-#define PV_ACTION(e, name, keys, help) PV_ACT_##e,
+#define PV_ACTION(e, name, keys, help, family) PV_ACT_##e,
 #include "tui/actions.def"
 #undef PV_ACTION
     PV_ACT_COUNT

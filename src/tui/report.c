@@ -94,10 +94,12 @@ void pv_report_refresh(pv_report *r)
 
 static void pv_report_apply_columns(pv_report *r, const char *columns)
 {
-    char bad[64];
-    if (!columns || !pv_report_set_columns(r, columns, bad, sizeof bad))
+    pv_buf bad;
+    pv_buf_init(&bad);
+    if (!columns || !pv_report_set_columns(r, columns, &bad))
         for (size_t c = 0; c < r->view->column_count; c++)
             r->hidden[c] = (r->view->columns[c].flags & PV_COL_HIDDEN) != 0;
+    pv_buf_free(&bad);
 }
 
 void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
@@ -107,6 +109,7 @@ void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
     r->owned = owned;
     r->hidden = pv_xcalloc(v->column_count + 1, 1);
     r->widths = pv_xcalloc(v->column_count + 1, sizeof *r->widths);
+    r->filter = pv_xstrdup("");
     pv_report_apply_columns(r, columns);
     if (pv_view_is_tree(v)) {
         size_t rows = pv_view_rows(v);
@@ -131,6 +134,7 @@ void pv_report_close(pv_report *r)
     free(r->vis_depth);
     free(r->hidden);
     free(r->widths);
+    free(r->filter);
     memset(r, 0, sizeof *r);
 }
 
@@ -369,7 +373,7 @@ size_t pv_report_shown(const pv_report *r, size_t *out, size_t max)
     return n;
 }
 
-bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad_size)
+bool pv_report_set_columns(pv_report *r, const char *spec, pv_buf *bad)
 {
     size_t cols = r->view->column_count;
     uint8_t *hidden = pv_xmalloc(cols + 1);
@@ -384,13 +388,10 @@ bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad
         const char *start = s;
         while (*s && *s != ',' && *s != ' ')
             s++;
-        char name[64];
-        size_t len = (size_t)(s - start) < sizeof name - 1 ? (size_t)(s - start) : sizeof name - 1;
-        memcpy(name, start, len);
-        name[len] = '\0';
-        size_t c = pv_view_column(r->view, name);
+        pv_buf_clear(bad);
+        pv_buf_append(bad, start, (size_t)(s - start));
+        size_t c = pv_view_column(r->view, pv_buf_cstr(bad));
         if (c == PV_NO_ROW) {
-            snprintf(bad, bad_size, "%s", name);
             free(hidden);
             return false;
         }
@@ -398,7 +399,8 @@ bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad
         shown++;
     }
     if (!shown) {
-        snprintf(bad, bad_size, "(no column)");
+        pv_buf_clear(bad);
+        pv_buf_puts(bad, "(no column)");
         free(hidden);
         return false;
     }
@@ -439,8 +441,10 @@ static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *e
     free(r->sel);
     r->sel = sel;
     r->sel_count = count;
-    if (expr != r->filter)
-        snprintf(r->filter, sizeof r->filter, "%s", expr);
+    if (expr != r->filter) {
+        free(r->filter);
+        r->filter = pv_xstrdup(expr);
+    }
     r->cursor = 0;
     r->top = 0;
     if (pv_view_is_tree(r->view))
@@ -453,9 +457,10 @@ static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *e
 bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err)
 {
     memset(err, 0, sizeof *err);
-    char copy[sizeof r->filter];
-    snprintf(copy, sizeof copy, "%s", expr);
-    return pv_report_reselect(r, copy, err);
+    char *copy = pv_xstrdup(expr); /* expr may be r->filter, which this replaces */
+    bool ok = pv_report_reselect(r, copy, err);
+    free(copy);
+    return ok;
 }
 
 void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count)
@@ -467,23 +472,16 @@ void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count)
     r->sort_count = count;
     pv_query_error err;
     memset(&err, 0, sizeof err);
-    char copy[sizeof r->filter];
-    snprintf(copy, sizeof copy, "%s", r->filter);
+    char *copy = pv_xstrdup(r->filter);
     pv_report_reselect(r, copy, &err);
+    free(copy);
 }
 
-void pv_report_sort_text(const pv_report *r, char *out, size_t size)
+void pv_report_sort_text(const pv_report *r, pv_buf *out)
 {
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < r->sort_count; i++) {
-        int w =
-            snprintf(out + used, size - used, "%s%s%s", i ? "," : "",
-                     r->view->columns[r->sort[i].column].id, r->sort[i].descending ? ":desc" : "");
-        if (w < 0 || (size_t)w >= size - used)
-            break;
-        used += (size_t)w;
-    }
+    for (size_t i = 0; i < r->sort_count; i++)
+        pv_buf_printf(out, "%s%s%s", i ? "," : "", r->view->columns[r->sort[i].column].id,
+                      r->sort[i].descending ? ":desc" : "");
 }
 
 bool pv_report_apply_sort_text(pv_report *r, const char *spec, pv_query_error *err)

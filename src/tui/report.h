@@ -32,9 +32,8 @@ typedef struct pv_report {
     int *widths;     /* per column: width learnt from the rows drawn so far */
     pv_sort_key sort[PV_SORT_MAX_KEYS];
     size_t sort_count;
-    char filter[256]; /* the expression in force ("" = none) */
-    size_t matched;   /* rows that matched the filter themselves */
-    char search[128]; /* the last search text */
+    char *filter;   /* owned: the expression in force ("" = none), any length */
+    size_t matched; /* rows that matched the filter themselves */
 } pv_report;
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
@@ -87,16 +86,16 @@ void pv_report_refresh(pv_report *r);
 /* Shown columns, in view order; returns how many were written to out. */
 size_t pv_report_shown(const pv_report *r, size_t *out, size_t max);
 /* Sets the shown columns from "a,b,c"; false (nothing changed) when a name
- * is unknown, naming it in bad. */
-bool pv_report_set_columns(pv_report *r, const char *spec, char *bad, size_t bad_size);
+ * is unknown, naming it in bad (replaced). */
+bool pv_report_set_columns(pv_report *r, const char *spec, pv_buf *bad);
 
 /* Compiles and applies a filter (docs/filter.md); "" clears it.  On error the
  * previous filter stays and err says where. */
 bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err);
 /* Sorts by keys (count 0: view order); keeps the selected row selected. */
 void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count);
-/* The sort as "col:desc,col" text (for history and the status bar). */
-void pv_report_sort_text(const pv_report *r, char *out, size_t size);
+/* Appends the sort as "col:desc,col" text (for history and the status bar). */
+void pv_report_sort_text(const pv_report *r, pv_buf *out);
 bool pv_report_apply_sort_text(pv_report *r, const char *spec, pv_query_error *err);
 
 /* Does the text occur (case-insensitive) in a shown cell of the model row?

@@ -16,6 +16,7 @@
 
 #include "profview/tui.h"
 #include "tui/app.h"
+#include "tui/commands.h"
 #include "tui/config.h"
 #include "tui/keymap.h"
 #include "tui/keyscript.h"
@@ -80,6 +81,7 @@ void pv_tui_print_keys(FILE *fp)
     pv_keymap_init_defaults(&m);
     fprintf(fp, "\nKeys in the viewer (rebind them in $XDG_CONFIG_HOME/profview/config.yaml):\n");
     pv_keymap_print(&m, fp);
+    pv_commands_print(fp);
 }
 
 /* ---- colours */
@@ -435,7 +437,7 @@ int pv_tui_run(const pv_tui_options *o)
     pv_buf err;
     pv_buf_init(&err);
     pv_config_load(&cfg, &err);
-    const char *theme_name = o->theme ? o->theme : cfg.theme[0] ? cfg.theme : "default";
+    const char *theme_name = o->theme ? o->theme : cfg.theme ? cfg.theme : "default";
     pv_theme theme;
     pv_buf theme_err;
     pv_buf_init(&theme_err);
@@ -476,5 +478,6 @@ int pv_tui_run(const pv_tui_options *o)
         rc = 2;
     }
     pv_app_free(app);
+    pv_config_free(&cfg);
     return rc;
 }

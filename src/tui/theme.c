@@ -152,7 +152,13 @@ bool pv_theme_parse(pv_theme *t, const char *yaml, size_t len, const char *file,
         yaml_node_t *key = yaml_document_get_node(&doc, pair->key);
         yaml_node_t *value = yaml_document_get_node(&doc, pair->value);
         const char *k = pv_yaml_scalar(key);
-        if (k && strcmp(k, "name") == 0 && pv_yaml_scalar(value)) {
+        if (k && strcmp(k, "name") == 0 && pv_yaml_scalar(value) &&
+            strlen(pv_yaml_scalar(value)) >= sizeof work.name) {
+            /* Shown in messages only; refused rather than cut. */
+            pv_yaml_error(err, file, value, "a theme's name has at most %zu bytes",
+                          sizeof work.name - 1);
+            ok = false;
+        } else if (k && strcmp(k, "name") == 0 && pv_yaml_scalar(value)) {
             snprintf(work.name, sizeof work.name, "%s", pv_yaml_scalar(value));
         } else if (k && strcmp(k, "roles") == 0 && value->type == YAML_MAPPING_NODE) {
             for (yaml_node_pair_t *rp = value->data.mapping.pairs.start;
@@ -264,35 +270,38 @@ bool pv_theme_load(pv_theme *t, const char *name, pv_buf *err)
         pv_buf_printf(err, "theme '%s': a theme name has no '/'", name);
         return false;
     }
-    char path[4096];
+    pv_buf path;
+    pv_buf_init(&path);
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
     bool found = false;
     if (xdg && *xdg)
-        snprintf(path, sizeof path, "%s/profview/themes/%s.yaml", xdg, name);
+        pv_buf_printf(&path, "%s/profview/themes/%s.yaml", xdg, name);
     else if (home && *home)
-        snprintf(path, sizeof path, "%s/.config/profview/themes/%s.yaml", home, name);
-    else
-        path[0] = '\0';
-    if (path[0]) {
-        if (pv_theme_try(t, path, err, &found))
-            return true;
-        if (found) {
-            pv_theme_builtin(t);
-            return false;
+        pv_buf_printf(&path, "%s/.config/profview/themes/%s.yaml", home, name);
+    if (path.len) {
+        bool ok = pv_theme_try(t, pv_buf_cstr(&path), err, &found);
+        if (ok || found) {
+            pv_buf_free(&path);
+            if (!ok)
+                pv_theme_builtin(t);
+            return ok;
         }
     }
     char dirs[2][4096];
     size_t ndirs = pv_theme_dirs(dirs);
     for (size_t i = 0; i < ndirs; i++) {
-        snprintf(path, sizeof path, "%.3500s/%.500s.yaml", dirs[i], name);
-        if (pv_theme_try(t, path, err, &found))
-            return true;
-        if (found) {
-            pv_theme_builtin(t);
-            return false;
+        pv_buf_clear(&path);
+        pv_buf_printf(&path, "%s/%s.yaml", dirs[i], name);
+        bool ok = pv_theme_try(t, pv_buf_cstr(&path), err, &found);
+        if (ok || found) {
+            pv_buf_free(&path);
+            if (!ok)
+                pv_theme_builtin(t);
+            return ok;
         }
     }
+    pv_buf_free(&path);
     if (strcmp(name, "default") == 0)
         return true;
     pv_buf_printf(err, "theme '%s' not found (looked in %s/profview/themes", name,

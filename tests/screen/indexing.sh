@@ -52,6 +52,21 @@ s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Shift-Tab\nj j\nTab\nj\n'"$(print
 expect_contains "complete: the summary has its rows" "$s" "Summary ($summary)"
 expect_absent "complete: no progress left" "$s" "indexing"
 
+# :index resumes the indexing Ctrl-C stopped (200 events per key: the three
+# keys to the timeline index a fifth, Ctrl-C stops there).
+keys=$(printf 'Ctrl-L %.0s' {1..100})
+s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
+expect_contains "Ctrl-C says how to resume" "$s" "indexing stopped (:index resumes; Ctrl-C again quits)"
+s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n'"$keys"$'\nJ' "$RTOS" --size 110x24)
+expect_contains "stopped, it stays stopped" "$s" "Summary (indexing)"
+expect_contains "what waits for the index says how to resume" "$s" \
+  "(:index resumes): search, filter, sort, J/K and % work once it is done"
+s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n:index<Enter>\n'"$keys" "$RTOS" --size 110x24)
+expect_contains ":index: the summary has its rows" "$s" "Summary ($summary)"
+expect_absent ":index: no progress left" "$s" "indexing"
+s=$(pv_screen $':index<Enter>' "$RTOS" --size 110x24)
+expect_contains ":index with nothing stopped says so" "$s" "nothing to index: every file is indexed"
+
 # ---- :goto TIME lands where `cat --filter 'time >= T' --limit 1` says: by
 # binary search once indexed, by a scan while indexing (order not known yet).
 for t in 10000 123456 335552; do

@@ -105,3 +105,13 @@ expect_contains "back restores the view" "$s" "│ routines │ row 4/14"
 s=$(pv_screen $'Shift-Tab j Tab j j j\nShift-Tab j Tab\n[ ]' "$PLIST" --size 100x30)
 expect_contains "forward returns" "$s" "│ call-trace │"
 echo PASS
+
+# A failed search goes back where it started (as vim and less do), not to
+# the match of the shorter text typed on the way ("qsort" matches row 11).
+s=$(pv_screen $'Shift-Tab j Tab\nj j\n/\nqsort' "$PLIST" --size 100x30)
+expect_contains "the search moves to a match while typing" "$s" "row 11/14"
+s=$(pv_screen $'Shift-Tab j Tab\nj j\n/\nqsort_x' "$PLIST" --size 100x30)
+expect_contains "no match: back where the search started" "$s" "row 3/14"
+s=$(pv_screen $'Shift-Tab j Tab\nj j\n/\nqsort_x<Enter>' "$PLIST" --size 100x30)
+expect_contains "Enter: not found, still where it started" "$s" "row 3/14"
+expect_contains "Enter: says so" "$s" "not found: qsort_x"

@@ -219,7 +219,7 @@ static void test_progress_and_cancel(void **state)
     assert_int_equal(pv_view_rows(ct), 40000);
     pv_file_free(f);
 
-    volatile int cancel = 1;
+    atomic_int cancel = 1;
     o.progress.cancel = &cancel;
     f = pv_load_file(path, &o, &st);
     assert_int_equal(st, PV_LOAD_ERROR);

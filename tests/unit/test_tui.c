@@ -21,6 +21,7 @@
 #include "tui/app.h"
 #include "tui/config.h"
 #include "tui/group.h"
+#include "tui/commands.h"
 #include "tui/history.h"
 #include "tui/keymap.h"
 #include "tui/keyscript.h"
@@ -252,7 +253,7 @@ static const char golden_tree_collapse[] =
     "/data/demo.prof: 1 warning (see 'profview info')\n";
 
 static const char golden_help_screen[] =
-    "- Help: keys (q, Esc or ? closes) ----------------------------------------------\n"
+    "- Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ----------------------\n"
     " q                  quit           close the help or a drilled-down view; quit\n"
     " Tab                next-pane      focus the next pane\n"
     " Shift-Tab          prev-pane      focus the previous pane\n"
@@ -697,6 +698,7 @@ static void test_config_rebinds_keys(void **state)
     assert_int_equal(pv_keymap_lookup(&c.keys, 'y'), PV_ACT_UP);
     assert_string_equal(pv_config_columns(&c, "routines"), "routine,hits");
     assert_null(pv_config_columns(&c, "lines"));
+    pv_config_free(&c);
     pv_buf_free(&err);
 }
 
@@ -726,6 +728,7 @@ static void test_config_errors_name_line(void **state)
     static const char broken[] = "keys:\n  down: [j\n  up: k\n";
     assert_false(pv_config_parse(&c, broken, sizeof broken - 1, "c.yaml", &err));
     assert_non_null(strstr(pv_buf_cstr(&err), "c.yaml:3:"));
+    pv_config_free(&c);
     pv_buf_free(&err);
 }
 
@@ -752,6 +755,7 @@ static void test_rebound_key_drives_app(void **state)
     assert_non_null(strstr(s, "F2 help") ? strstr(s, "F2 help") : strstr(s, " F2 "));
     free(s);
     pv_app_free(a);
+    pv_config_free(&cfg);
     pv_buf_free(&err);
 }
 
@@ -988,7 +992,7 @@ static void test_history(void **state)
 {
     (void)state;
     pv_history h;
-    pv_location a = loc(1, 0), b = loc(2, 5), c = loc(3, 7), out;
+    pv_location a = loc(1, 0), b = loc(2, 5), c = loc(3, 7), out = loc(0, 0);
     pv_history_init(&h, &a);
     assert_false(pv_history_back(&h, &a, &out));
     pv_location a_moved = loc(1, 4); /* the row moved before leaving */
@@ -1024,6 +1028,58 @@ static void test_history(void **state)
     assert_int_equal(steps, h.count - 1);
     assert_true(cur.item > 1);
     pv_history_free(&h);
+}
+
+/* The history keeps its own copies of texts of any length. */
+static void test_history_long_texts(void **state)
+{
+    (void)state;
+    char *longf = pv_xmalloc(2001);
+    memset(longf, ' ', 2000);
+    memcpy(longf, "hits > 50", 9);
+    memcpy(longf + 1984, "&& hits > 500000", 16);
+    longf[2000] = '\0';
+    pv_location a = loc(1, 0), b = loc(2, 0), out = loc(0, 0);
+    pv_location_set_texts(&a, longf, "hits:desc,routine");
+    pv_history h;
+    pv_history_init(&h, &a);
+    pv_history_go(&h, &a, &b);
+    pv_location_free(&a); /* the history does not borrow */
+    memset(longf, 'x', 2000);
+    assert_true(pv_history_back(&h, &b, &out));
+    assert_int_equal(strlen(pv_location_filter(&out)), 2000);
+    assert_memory_equal(pv_location_filter(&out), "hits > 50", 9);
+    assert_string_equal(pv_location_filter(&out) + 1984, "&& hits > 500000");
+    assert_string_equal(pv_location_sort(&out), "hits:desc,routine");
+    assert_true(pv_history_forward(&h, &out, &out));
+    assert_string_equal(pv_location_filter(&out), "");
+    pv_location_free(&out);
+    pv_history_free(&h);
+    free(longf);
+}
+
+/* The : commands come from one table: names, aliases, help, dispatch. */
+static void test_command_table(void **state)
+{
+    (void)state;
+    assert_true(pv_command_count >= 11);
+    for (size_t i = 0; i < pv_command_count; i++) {
+        const pv_command *c = &pv_commands[i];
+        assert_ptr_equal(pv_command_find(c->name, strlen(c->name)), c);
+        assert_non_null(c->run);
+        assert_true(c->help[0] != '\0');
+    }
+    const pv_command *q = pv_command_find("q", 1);
+    assert_non_null(q);
+    assert_string_equal(q->name, "quit");
+    assert_null(pv_command_find("qu", 2));
+    assert_null(pv_command_find("gotox", 5));
+    assert_string_equal(pv_command_find("goto 3", 4)->name, "goto");
+    char usage[96];
+    pv_command_usage(pv_command_find("goto", 4), usage, sizeof usage);
+    assert_string_equal(usage, "goto N|TIME|A|B");
+    pv_command_usage(pv_command_find("range", 5), usage, sizeof usage);
+    assert_string_equal(usage, "range");
 }
 
 /* ---- the scripted-keys parser */
@@ -1553,6 +1609,8 @@ int main(void)
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_grid_never_holds_controls),
         cmocka_unit_test(test_history),
+        cmocka_unit_test(test_history_long_texts),
+        cmocka_unit_test(test_command_table),
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_report_tree_ops),
