@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     for (size_t i = 0; i < c.column_view_count; i++)
         (void)pv_config_columns(&c, c.columns[i].view);
+    pv_config_free(&c);
     pv_buf_free(&err);
     return 0;
 }
