@@ -27,11 +27,32 @@ static double now(void)
 
 static double worst_key;
 
+/* Resident set size in kB (Linux), 0 when unknown. */
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
 /* key + draw, as one frame; work left to later frames (a scan) is timed
  * per frame too, and its total */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void frame(pv_app *a, const char *what, const char *keys, int repeat)
 {
-    double worst = 0, total = 0, scan_total = 0;
+    double worst = 0, total = 0, scan_total = 0, cpu0 = cpu_now();
     int frames = 0;
     for (int i = 0; i < repeat; i++) {
         double t0 = now();
@@ -61,7 +82,7 @@ static void frame(pv_app *a, const char *what, const char *keys, int repeat)
            total / frames * 1e3, worst * 1e3, repeat, frames);
     if (frames > repeat)
         printf("; scans %.0f ms in all", scan_total * 1e3);
-    printf(")\n");
+    printf("; CPU %.3f ms per key)\n", (cpu_now() - cpu0) / repeat * 1e3);
 }
 
 /* From the Explorer cursor's place, moves to the timeline view. */
@@ -147,6 +168,42 @@ int main(int argc, char **argv)
     frame(a, "K at the end", "K", 20);
     frame(a, "% at the end", "%", 20);
     printf("worst key after indexing: %.3f ms\n", worst_key * 1e3);
+    /* lanes (docs/tui.md "Lane strip"): pins (the first builds the area's
+     * lane: one pass over the calls or events), lanes fully zoomed out,
+     * zoom, pan, the jumps through an area's calls */
+    worst_key = 0;
+    long rss0 = rss_kb();
+    frame(a, "g (first)", "g", 1);
+    frame(a, "p (row 1)", "p", 1);
+    frame(a, "j p (row 2)", "jp", 1);
+    frame(a, "j p (row 3)", "jp", 1);
+    frame(a, "j p (row 4)", "jp", 1);
+    printf("  RSS after the pins: +%ld kB\n", rss_kb() - rss0);
+    frame(a, "= (fit all)", "=", 1);
+    {
+        double worst = 0, total = 0;
+        for (int i = 0; i < 50; i++) {
+            double d0 = now();
+            pv_app_draw(a);
+            double dt = now() - d0;
+            total += dt;
+            worst = dt > worst ? dt : worst;
+        }
+        printf("  %-14s avg %8.3f ms  worst %8.3f ms  (50 frames, lanes over all events)\n",
+               "draw zoomed out", total / 50 * 1e3, worst * 1e3);
+    }
+    frame(a, ")", ")", 20);
+    frame(a, "(", "(", 20);
+    frame(a, "L (longest)", "L", 5);
+    frame(a, "H (shortest)", "H", 5);
+    frame(a, ":goto +1.5ms", ":goto +1.5ms\n", 5);
+    frame(a, ":goto -200us", ":goto -200us\n", 5);
+    frame(a, ":goto longest", ":goto longest\n", 5);
+    frame(a, "+ (zoom in)", "+", 10);
+    frame(a, "} (pan)", "}", 10);
+    frame(a, "- (zoom out)", "-", 10);
+    frame(a, "j (zoomed)", "j", 50);
+    printf("worst lane key: %.3f ms\n", worst_key * 1e3);
     /* the flame graph of the whole call tree (docs/flame.md): F builds it
      * (the merge of every call), then keys redraw it */
     worst_key = 0;

@@ -32,6 +32,7 @@ for target in "$dir"/fuzz_*; do
   dict=()
   [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
   if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 -max_len=65536 "${dict[@]}" \
+       -artifact_prefix="$corpus/$name-" \
        "$corpus/$name" > "$corpus/$name.log" 2>&1; then
     echo "fuzz $name: $n runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash"
   else

@@ -79,11 +79,43 @@ typedef struct pv_row_ref {
     size_t row;
 } pv_row_ref;
 
+/* The lane an area pinned by the user gets (pv_lane_hooks.area_kind,
+ * docs/model.md "Area lanes"). */
+typedef enum pv_area_lane {
+    PV_AREA_LANE_NONE,     /* the area cannot be a lane (or not now) */
+    PV_AREA_LANE_ACTIVITY, /* a function or line: active, suspended, not entered */
+    PV_AREA_LANE_VALUE,    /* a variable, state or AUX area: its value over time */
+} pv_area_lane;
+
+/* What an area lane did in a time bucket [t0, t1) (pv_lane_hooks.area_sample). */
+typedef struct pv_lane_sample {
+    /* ACTIVITY: ns of the bucket the area ran (active) and was entered but
+     * not running (suspended); the rest it was not entered. */
+    int64_t active, suspended;
+    /* VALUE: a value is in force at the end of the bucket (`value`), the
+     * largest in force during it (`peak`), writes or state changes in it
+     * (`changes`), and the state's name at the end (`label`: a STRING
+     * cell, absent for plain numbers). */
+    bool has_value;
+    double value, peak;
+    size_t changes;
+    pv_cell label;
+} pv_lane_sample;
+
+/* Jumps among the occurrences of a row's area (pv_view_hooks.area_jump):
+ * the calls of a function, the hits of a line, the changes of a value. */
+typedef enum pv_area_jump {
+    PV_JUMP_NEXT,     /* the first occurrence after the row */
+    PV_JUMP_PREV,     /* the last occurrence before the row */
+    PV_JUMP_LONGEST,  /* the longest occurrence (a call's gross time) */
+    PV_JUMP_SHORTEST, /* the shortest */
+} pv_area_jump;
+
 /* Lanes: what runs when (the viewer's lane strip).  A lane is something
  * that runs over time: a context (task, core), a thread.  Rows of the view
  * belong to a lane when they show it running (an event of a function, a
- * call).  Further kinds of lanes (an area pinned by the user, the value of
- * a variable over time: docs/model.md) extend this table. */
+ * call).  Areas that the user pins (by their row_area key) get lanes of
+ * their own through the area_* members (docs/model.md "Area lanes"). */
 typedef struct pv_lane_hooks {
     /* Lanes, in the order to draw them; 0 when they are not known yet. */
     size_t (*count)(const pv_view *v);
@@ -93,6 +125,20 @@ typedef struct pv_lane_hooks {
     /* The lane that row `row` shows running, or PV_NO_ROW (the row is no
      * activity of a lane: a data write, a group node). */
     size_t (*row_lane)(const pv_view *v, size_t row);
+    /* The kind of lane of the area with row_area key `area` (may build the
+     * area's summary on first use: one pass over its calls or events). */
+    int (*area_kind)(const pv_view *v, uint64_t area);
+    /* The area's name as a STRING cell, valid until the view changes. */
+    void (*area_name)(const pv_view *v, uint64_t area, pv_cell *out);
+    /* What the area did in [t0, t1) (t0 < t1), exact at any span and in
+     * O(log n) (docs/model.md "Area lanes"); false when it has no lane. */
+    bool (*area_sample)(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
+                        pv_lane_sample *out);
+    /* VALUE lanes: the smallest and largest value over the whole recording
+     * (the sparkline's scale); false when there is none. */
+    bool (*area_value_range)(const pv_view *v, uint64_t area, double *lo, double *hi);
+    /* The time of the recording's first and last event (fit all). */
+    bool (*time_span)(const pv_view *v, int64_t *first, int64_t *last);
 } pv_lane_hooks;
 
 struct pv_view_hooks {
@@ -122,6 +168,13 @@ struct pv_view_hooks {
      * (pv_file_hooks.range_view) are for a timeline (`:stats` with markers
      * on rows).  NULL when there are none. */
     pv_view *(*range_statistics)(const pv_view *v, size_t from, size_t to);
+    /* The row of an occurrence of the row's area (pv_area_jump), found
+     * through the area's own list (no scan of the rows); false when there
+     * is none or the row has no area. */
+    bool (*area_jump)(const pv_view *v, size_t row, pv_area_jump which, size_t *out);
+    /* The nesting depth of a row that is not a tree node (an event's call
+     * depth): the viewer indents the row's name by it.  False when none. */
+    bool (*row_depth)(const pv_view *v, size_t row, size_t *depth);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -145,6 +198,18 @@ size_t pv_view_lane_count(const pv_view *v);
 /* An absent STRING cell when the lane has no name. */
 void pv_view_lane_name(const pv_view *v, size_t lane, pv_cell *out);
 size_t pv_view_row_lane(const pv_view *v, size_t row);
+/* Area lanes (pv_lane_hooks.area_*): PV_AREA_LANE_NONE, an absent name,
+ * false without the hooks. */
+int pv_view_area_kind(const pv_view *v, uint64_t area);
+void pv_view_area_name(const pv_view *v, uint64_t area, pv_cell *out);
+bool pv_view_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
+                         pv_lane_sample *out);
+bool pv_view_area_value_range(const pv_view *v, uint64_t area, double *lo, double *hi);
+bool pv_view_time_span(const pv_view *v, int64_t *first, int64_t *last);
+bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t *out);
+/* pv_view_hooks.row_depth; false without it. */
+bool pv_view_has_row_depth(const pv_view *v);
+bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);
 bool pv_view_has_range_statistics(const pv_view *v);
 /* NULL without the hook or for rows out of range; from and to in any order. */
 pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to);

@@ -1444,7 +1444,8 @@ static size_t aq_ft_row_lane(const pv_view *v, size_t row)
     return th == AQ_NONE ? PV_NO_ROW : th;
 }
 
-static const pv_lane_hooks aq_ft_lanes = {aq_ft_lane_count, aq_ft_lane_name, aq_ft_row_lane};
+static const pv_lane_hooks aq_ft_lanes = {
+    .count = aq_ft_lane_count, .name = aq_ft_lane_name, .row_lane = aq_ft_row_lane};
 
 /* The statistics of a span of the call trace (`:stats` with markers on two
  * calls, docs/aqtime.md): per routine, its calls among rows from..to, their

@@ -3,6 +3,8 @@
  * format did not give the hook. */
 #include "profview/hooks.h"
 
+#include <string.h>
+
 bool pv_file_index_step(pv_file *f, size_t budget)
 {
     if (!f || !f->hooks || !f->hooks->index_step)
@@ -102,4 +104,69 @@ pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to)
         return NULL;
     return from <= to ? v->hooks->range_statistics(v, from, to)
                       : v->hooks->range_statistics(v, to, from);
+}
+
+static const pv_lane_hooks *pv_lanes_of(const pv_view *v)
+{
+    return v && v->hooks ? v->hooks->lanes : NULL;
+}
+
+int pv_view_area_kind(const pv_view *v, uint64_t area)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    return l && l->area_kind ? l->area_kind(v, area) : PV_AREA_LANE_NONE;
+}
+
+void pv_view_area_name(const pv_view *v, uint64_t area, pv_cell *out)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    out->type = PV_TYPE_STRING;
+    out->present = false;
+    out->v.s.ptr = "";
+    out->v.s.len = 0;
+    if (l && l->area_name)
+        l->area_name(v, area, out);
+}
+
+bool pv_view_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
+                         pv_lane_sample *out)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    memset(out, 0, sizeof *out);
+    out->label.type = PV_TYPE_STRING;
+    out->label.v.s.ptr = "";
+    if (!l || !l->area_sample || t0 >= t1)
+        return false;
+    return l->area_sample(v, area, t0, t1, out);
+}
+
+bool pv_view_area_value_range(const pv_view *v, uint64_t area, double *lo, double *hi)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    return l && l->area_value_range && l->area_value_range(v, area, lo, hi);
+}
+
+bool pv_view_time_span(const pv_view *v, int64_t *first, int64_t *last)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    return l && l->time_span && l->time_span(v, first, last) && *first <= *last;
+}
+
+bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t *out)
+{
+    if (!v || !v->hooks || !v->hooks->area_jump || row >= pv_view_rows(v))
+        return false;
+    return v->hooks->area_jump(v, row, which, out) && *out < pv_view_rows(v);
+}
+
+bool pv_view_has_row_depth(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->row_depth;
+}
+
+bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth)
+{
+    if (!pv_view_has_row_depth(v) || row >= pv_view_rows(v))
+        return false;
+    return v->hooks->row_depth(v, row, depth);
 }

@@ -17,7 +17,7 @@ static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
     return a->ascii ? (uint32_t)plain : fancy;
 }
 
-static void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focused)
+void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focused)
 {
     pv_role role = focused ? PV_ROLE_TITLE_FOCUS : PV_ROLE_TITLE;
     for (int i = 0; i < w; i++)
@@ -148,9 +148,32 @@ static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t
     return shown[0];
 }
 
+/* The column indented by the rows' depth in a view that is not a tree
+ * (pv_view_hooks.row_depth: a timeline's events by their call depth,
+ * docs/tui.md): its name column, or PV_NO_ROW. */
+static size_t pv_app_indent_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    if (pv_view_is_tree(r->view) || !pv_view_has_row_depth(r->view))
+        return PV_NO_ROW;
+    for (size_t i = 0; i < n; i++)
+        if (r->view->columns[shown[i]].flags & PV_COL_NAME)
+            return shown[i];
+    return PV_NO_ROW;
+}
+
+#define PV_INDENT_MAX 24 /* columns of indentation by depth at most */
+
+static int pv_app_row_indent(const pv_report *r, size_t row)
+{
+    size_t d;
+    if (!pv_view_row_depth(r->view, row, &d))
+        return 0;
+    return 2 * d > PV_INDENT_MAX ? PV_INDENT_MAX : 2 * (int)d;
+}
+
 /* Width of the last column: its content on screen, up to all the room. */
 static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int room,
-                             size_t tree_col, size_t count, int rows)
+                             size_t tree_col, size_t indent_col, size_t count, int rows)
 {
     int w = r->widths[c];
     pv_buf text;
@@ -161,6 +184,8 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
         int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
         if (c == tree_col)
             cw += 2 * (int)pv_report_depth(r, k) + 2;
+        else if (c == indent_col)
+            cw += pv_app_row_indent(r, row);
         if (cw > w)
             w = cw;
     }
@@ -189,6 +214,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     size_t shown[PV_MAX_SHOWN];
     size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
     size_t tree_col = pv_app_tree_column(r, shown, n);
+    size_t indent_col = pv_app_indent_column(r, shown, n);
     pv_buf text;
     pv_buf_init(&text);
     /* Column widths: learnt from the rows on screen (never from all rows),
@@ -206,6 +232,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
             if (c == tree_col)
                 cw += 2 * (int)pv_report_depth(r, k) + 2;
+            else if (c == indent_col)
+                cw += pv_app_row_indent(r, row);
             if (cw > w)
                 w = cw;
         }
@@ -232,7 +260,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
         if (i + 1 == n && r->widths[c] < room)
-            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, count, rows);
+            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
         int w = r->widths[c];
         char title[160];
         const char *ind = "";
@@ -283,6 +311,12 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
                     cx += 2;
                 }
                 w -= (cx - xs[i]);
+            } else if (c == indent_col) {
+                int indent = pv_app_row_indent(r, row);
+                if (indent > w - 1)
+                    indent = w > 1 ? w - 1 : 0;
+                cx += indent;
+                w -= indent;
             }
             pv_app_cell_text(a, r->view, row, c, &text);
             const char *s = text.data ? text.data : "";
@@ -319,223 +353,6 @@ static const char *pv_app_report_parent_title(const pv_app *a)
         return a->drill[a->loc.depth - 2].view->title;
     const pv_item *it = &a->items[a->loc.item];
     return pv_item_view(a, it)->title;
-}
-
-/* ---- the lane strip (docs/tui.md "Lane strip"): under a view with a time
- * axis and lanes (pv_view_hooks), what runs when */
-
-#define PV_LANES_MAX 8          /* lanes drawn at most */
-#define PV_LANE_LABEL_MAX 16    /* columns for a lane's name */
-#define PV_LANE_BUCKET_ROWS 128 /* rows looked at per time bucket at most */
-
-/* The strip is drawn at the top level for views with lanes, once the lanes
- * are known (a winIDEA timeline: once its index is complete). */
-static size_t pv_app_lanes_for(const pv_app *a, const pv_report *r)
-{
-    if (a->loc.depth)
-        return 0;
-    size_t n = pv_view_lane_count(r->view);
-    return n < PV_LANES_MAX ? n : PV_LANES_MAX;
-}
-
-/* Marks the lane cell of one row: a row that shows a drawn lane running. */
-static void pv_app_lanes_mark(const pv_view *v, size_t lanes, size_t row, size_t bucket,
-                              size_t width, uint8_t *cells)
-{
-    size_t k = pv_view_row_lane(v, row);
-    if (k < lanes)
-        cells[k * width + bucket] = 1;
-}
-
-/* The time bucket of t (t0 <= t < t0 + span) among `width`. */
-static size_t pv_lane_bucket(int64_t t, int64_t t0, double span, size_t width)
-{
-    size_t b = (size_t)((double)pv_sub_sat(t, t0) * (double)width / span);
-    return b < width ? b : width - 1;
-}
-
-/* The first row of a time-ordered view whose time is >= t. */
-static size_t pv_app_lanes_lower(const pv_view *v, int64_t t)
-{
-    size_t lo = 0, hi = pv_view_rows(v);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int64_t x;
-        if (pv_view_row_time(v, mid, &x) && x < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* One lane per lane of the view (its order, at most PV_LANES_MAX) over the
- * time span of the rows on screen; a cell is filled when a row in its time
- * bucket shows the lane running; the selected row's bucket is the cursor
- * column.  Bounded work per frame: in a view in time order each bucket is
- * found by binary search and at most PV_LANE_BUCKET_ROWS rows of it are
- * looked at; otherwise only the rows on screen are. */
-/* The lane names, `label` columns wide at most; returns the width used. */
-static size_t pv_app_lane_label_width(const pv_app *a, const pv_view *v, size_t lanes)
-{
-    size_t label = 0;
-    for (size_t k = 0; k < lanes; k++) {
-        pv_cell name;
-        pv_view_lane_name(v, k, &name);
-        size_t w = name.present && name.type == PV_TYPE_STRING
-                       ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
-                       : 0;
-        label = w > label ? w : label;
-    }
-    return label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
-}
-
-/* Draws the lanes' names and cells (cells[lane * width + bucket]) with the
- * cursor column at bucket `cursor` (PV_NO_ROW: none). */
-static void pv_app_lane_rows(pv_app *a, const pv_view *v, size_t lanes, pv_rect rc, int label,
-                             int cx, size_t width, const uint8_t *cells, size_t cursor,
-                             bool focused)
-{
-    uint32_t full = a->ascii || !a->utf8 ? (uint32_t)'#' : 0x2588;
-    pv_role cur = focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
-    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
-        int y = rc.y + 1 + (int)k;
-        pv_cell name;
-        pv_view_lane_name(v, k, &name);
-        if (name.present && name.type == PV_TYPE_STRING) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "%.*s", (int)(name.v.s.len < 127 ? name.v.s.len : 127),
-                     name.v.s.ptr);
-            pv_grid_str(&a->grid, y, rc.x + 1, label, buf, PV_ROLE_NORMAL);
-        }
-        /* The cursor column shows on an empty cell too (and in --dump). */
-        for (size_t b = 0; b < width; b++)
-            pv_grid_char(&a->grid, y, cx + (int)b,
-                         cells[k * width + b] ? full
-                         : b == cursor        ? pv_app_glyph(a, 0x2502, '|')
-                                              : ' ',
-                         b == cursor ? cur : PV_ROLE_NUMBER);
-    }
-}
-
-/* A view with lanes but no time (an AQTime call trace, docs/tui.md "Lane
- * strip"): the lanes over the order of all the Report's rows, one bucket
- * per column; row i covers [i, i + 1) of the axis [0, count), bucket b the
- * part [b * count / width, (b + 1) * count / width), and the rows covering
- * a part of it are in it (with fewer rows than columns a row spans several
- * buckets); at most PV_LANE_BUCKET_ROWS of them are read. */
-static void pv_app_draw_row_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
-                                  bool focused)
-{
-    const pv_view *v = r->view;
-    size_t count = pv_report_count(r);
-    char title[96];
-    snprintf(title, sizeof title, "Lanes rows 1..%zu", count);
-    pv_app_title(a, rc.y, rc.x, rc.w, count ? title : "Lanes", false);
-    if (!count) {
-        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no rows", PV_ROLE_DIM);
-        return;
-    }
-    size_t label = pv_app_lane_label_width(a, v, lanes);
-    int cx = rc.x + 1 + (int)label + 1;
-    if (cx >= rc.x + rc.w)
-        return;
-    size_t width = (size_t)(rc.x + rc.w - cx);
-    uint8_t *cells = pv_xcalloc(lanes * width, 1);
-    for (size_t b = 0; b < width; b++) {
-        /* [floor(b * count / width), ceil((b + 1) * count / width)) */
-        uint64_t from = (uint64_t)b * count / width;
-        uint64_t to = ((uint64_t)(b + 1) * count + width - 1) / width;
-        for (uint64_t i = from, n = 0; i < to && n < PV_LANE_BUCKET_ROWS; i++, n++) {
-            size_t k = pv_view_row_lane(v, pv_report_row(r, (size_t)i));
-            if (k < lanes)
-                cells[k * width + b] = 1;
-        }
-    }
-    size_t cursor = PV_NO_ROW;
-    if (pv_report_selected(r) != PV_NO_ROW && r->cursor < count)
-        cursor = (size_t)((uint64_t)r->cursor * width / count);
-    pv_app_lane_rows(a, v, lanes, rc, (int)label, cx, width, cells, cursor, focused);
-    free(cells);
-}
-
-static void pv_app_draw_lanes(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
-                              bool focused)
-{
-    if (!pv_view_has_time(r->view)) {
-        pv_app_draw_row_lanes(a, r, lanes, rc, focused);
-        return;
-    }
-    const pv_view *v = r->view;
-    size_t count = pv_report_count(r);
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
-    for (size_t i = r->top; i < count && i < r->top + page; i++) {
-        int64_t t;
-        if (pv_view_row_time(v, pv_report_row(r, i), &t)) {
-            t0 = t < t0 ? t : t0;
-            t1 = t > t1 ? t : t1;
-        }
-    }
-    pv_app_title(a, rc.y, rc.x, rc.w, "Lanes", false);
-    if (t0 > t1) {
-        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no events with a time on screen", PV_ROLE_DIM);
-        return;
-    }
-    char lo[32], hi[32], title[96];
-    pv_format_time_human(t0, a->unit, lo, sizeof lo);
-    pv_format_time_human(t1, a->unit, hi, sizeof hi);
-    snprintf(title, sizeof title, "Lanes %s..%s", lo, hi);
-    pv_app_title(a, rc.y, rc.x, rc.w, title, false);
-
-    size_t label = pv_app_lane_label_width(a, v, lanes);
-    int cx = rc.x + 1 + (int)label + 1;
-    if (cx >= rc.x + rc.w)
-        return;
-    size_t width = (size_t)(rc.x + rc.w - cx);
-    uint8_t *cells = pv_xcalloc(lanes * width, 1);
-    /* bucket b holds the times t with floor((t - t0) * width / span) == b
-     * (pv_lane_bucket; the same expression everywhere, so that a row's
-     * bucket does not depend on how it was found); the differences
-     * saturate, times of any view may be far apart */
-    double span = (double)pv_sub_sat(t1, t0) + 1.0;
-    if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
-        size_t rows = pv_view_rows(v);
-        for (size_t b = 0; b < width; b++) {
-            /* at or before the first time of bucket b */
-            double off = (double)b * span / (double)width; /* < span <= 2^63 */
-            int64_t from =
-                pv_sub_sat(pv_add_sat(t0, off < 0x1p63 ? (int64_t)off : INT64_MAX), 1);
-            size_t row = pv_app_lanes_lower(v, from);
-            for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
-                int64_t t;
-                if (!pv_view_row_time(v, row, &t) || t < t0)
-                    continue;
-                if (t > t1)
-                    break;
-                size_t tb = pv_lane_bucket(t, t0, span, width);
-                if (tb > b)
-                    break;
-                if (tb == b)
-                    pv_app_lanes_mark(v, lanes, row, b, width, cells);
-            }
-        }
-    } else {
-        for (size_t i = r->top; i < count && i < r->top + page; i++) {
-            size_t row = pv_report_row(r, i);
-            int64_t t;
-            if (pv_view_row_time(v, row, &t))
-                pv_app_lanes_mark(v, lanes, row, pv_lane_bucket(t, t0, span, width), width,
-                                  cells);
-        }
-    }
-    size_t cursor = PV_NO_ROW;
-    size_t sel = pv_report_selected(r);
-    int64_t ts;
-    if (sel != PV_NO_ROW && pv_view_row_time(v, sel, &ts) && ts >= t0 && ts <= t1)
-        cursor = pv_lane_bucket(ts, t0, span, width);
-    pv_app_lane_rows(a, v, lanes, rc, (int)label, cx, width, cells, cursor, focused);
-    free(cells);
 }
 
 static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
@@ -578,17 +395,17 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
         a->header_count = 0;
         return;
     }
-    size_t lanes = pv_app_lanes_for(a, r);
-    /* The strip takes a title row and a row per lane, leaving the events
-     * at least 6 rows (header and 5 events). */
-    int strip = lanes ? (int)lanes + 1 : 0;
+    /* The strip (lanes.c) leaves the events at least 6 rows (header and
+     * 5 events). */
+    int strip = pv_lanes_height(a, r);
     if (strip && body.h - strip < 6)
         strip = 0;
     body.h -= strip;
+    a->lane_rect = (pv_rect){0, 0, 0, 0};
     pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
     if (strip) {
         pv_rect lr = {body.y + body.h, body.x, body.w, strip};
-        pv_app_draw_lanes(a, r, lanes, lr, focused);
+        pv_lanes_draw(a, r, lr, focused);
     }
 }
 

@@ -543,7 +543,21 @@ void pv_app_goto(pv_app *a, const char *arg)
     pv_report *r = pv_app_focused_report(a);
     if (!r)
         return;
-    int64_t n;
+    if (pv_lanes_goto(a, r, arg))
+        return;
+    char rel[48];
+    int64_t n, d, here;
+    size_t sel = pv_report_selected(r);
+    if ((arg[0] == '+' || arg[0] == '-') && pv_parse_time(arg + 1, &d) &&
+        !pv_parse_int64(arg + 1, strlen(arg + 1), &n)) {
+        /* :goto +1.5ms / -200us: relative to the selected row's time */
+        if (sel == PV_NO_ROW || !pv_view_row_time(r->view, sel, &here)) {
+            pv_app_message(a, true, "a relative :goto needs a selected row with a time");
+            return;
+        }
+        snprintf(rel, sizeof rel, "%" PRId64 "ns", arg[0] == '+' ? here + d : here - d);
+        arg = rel;
+    }
     if (pv_parse_int64(arg, strlen(arg), &n)) {
         if (n < 1) {
             pv_app_message(a, true, ":goto takes a row number from 1, or a time with a unit");
@@ -686,6 +700,8 @@ static void pv_app_move(pv_app *a, long delta, bool absolute)
     pv_report_move(r, delta);
 }
 
+static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref);
+
 static void pv_app_open(pv_app *a)
 {
     if (a->focus == PV_PANE_EXPLORER) {
@@ -710,6 +726,16 @@ static void pv_app_open(pv_app *a)
         return;
     if (pv_report_has_kids(r, row)) {
         pv_report_tree(r, PV_TREE_TOGGLE);
+        return;
+    }
+    pv_row_ref call;
+    if (!a->loc.depth && pv_view_has_lanes(r->view) && pv_view_has_time(r->view) &&
+        !pv_view_is_tree(r->view) && pv_view_related(r->view, row, PV_REL_CALL, &call) &&
+        call.view != r->view) {
+        /* an event of a timeline: its call in the call trace (docs/tui.md
+         * "Jumps") */
+        if (!pv_app_show_ref(a, r, &call))
+            pv_app_message(a, true, "this result set has no call trace");
         return;
     }
     if (r->view->detail_count) {
@@ -799,8 +825,17 @@ static void pv_app_open_timeline(pv_app *a)
         pv_app_message(a, true, "this row has no event or time to show in the timeline");
         return;
     }
-    if (!pv_app_show_ref(a, r, &ref))
+    const pv_view *from = r->view;
+    uint64_t area;
+    bool has_area = pv_view_row_area(from, row, &area);
+    if (!pv_app_show_ref(a, r, &ref)) {
         pv_app_message(a, true, "this result set has no timeline");
+        return;
+    }
+    /* from a routine, call, statistics or data row: its area pinned as a
+     * lane (docs/tui.md "Lane strip") */
+    if (has_area && ref.view != from)
+        pv_lanes_pin_area(a, ref.view, area, false);
 }
 
 /* J / K (docs/tui.md, timeline stepping), over any view whose rows have
@@ -1014,6 +1049,8 @@ static void pv_key_open(pv_app *a, pv_action act)
 
 static void pv_key_tree(pv_app *a, pv_action act)
 {
+    if (pv_lanes_key(a, act)) /* + and - zoom the lanes of a timeline */
+        return;
     pv_report *r = pv_app_focused_report(a);
     if (!r)
         return;
@@ -1191,6 +1228,12 @@ static void pv_key_help(pv_app *a, pv_action act)
 }
 
 /* Ctrl-L: the terminal layer redraws; nothing changes here. */
+/* The lane strip's keys (src/tui/lanes.c, docs/tui.md "Lane strip"). */
+static void pv_key_lanes(pv_app *a, pv_action act)
+{
+    pv_lanes_key(a, act);
+}
+
 static void pv_key_none(pv_app *a, pv_action act)
 {
     (void)a;
@@ -1291,7 +1334,7 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->prompt || a->overlay)
+    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         pv_rect rc = a->rect[p];

@@ -28,6 +28,7 @@ enum {
 };
 
 #define PV_PROMPT_HISTORY 50
+#define PV_LANE_PINS 8 /* pinned area lanes at most (the oldest goes) */
 #define PV_MAX_SHOWN 256
 
 typedef struct pv_item {
@@ -227,6 +228,19 @@ struct pv_app {
      * export runs (the export runs on this thread). */
     void (*exp_pump)(void *user);
     void *exp_pump_user;
+
+    /* The lane strip (lanes.c, docs/tui.md "Lane strip"): the areas pinned
+     * in one view (lane_view), the zoomed span of one view, where the
+     * lanes were drawn (for the mouse). */
+    const pv_view *lane_view;
+    uint64_t lane_pin[PV_LANE_PINS];
+    size_t lane_pins;
+    bool lane_zoomed;
+    const pv_view *lane_zoom_view;
+    int64_t lane_t0, lane_t1; /* the zoomed span, both ends shown */
+    size_t lane_cursor_row;   /* the selected row when the span last followed it */
+    pv_rect lane_rect;        /* the lanes' cells, empty when none drawn */
+    int64_t lane_view_t0, lane_view_span;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -283,6 +297,24 @@ bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
  * 34% 25 M events/s ETA 1.4 s"); empty when nothing is indexed. */
 void pv_app_index_text(const pv_app *a, char *out, size_t size);
+
+/* app_draw.c */
+void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focused);
+
+/* lanes.c (docs/tui.md "Lane strip") */
+/* Rows the strip takes under the Report (0: no strip). */
+int pv_lanes_height(const pv_app *a, const pv_report *r);
+void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused);
+/* Lane keys (zoom, pan, fit, A..B, pin, calls); false: not a lane key here. */
+bool pv_lanes_key(pv_app *a, pv_action act);
+bool pv_lanes_mouse(pv_app *a, int y, int x, int button);
+/* :goto longest / shortest; false: another :goto. */
+bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg);
+/* Pins `area` in view v (toggle: unpin when pinned, and say so). */
+bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle);
+/* An activity cell's character and a sparkline level (unit tests). */
+uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket);
+int pv_lanes_level(double value, double lo, double hi);
 
 /* app_sql.c */
 /* :sql QUERY: runs it (as work, after the screen says so). */

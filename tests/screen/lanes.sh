@@ -22,9 +22,10 @@ check_lanes() {
   awk '/\| Index / { r = 1; next } /\|- Lanes / { r = 0 } r { sub(/^[^|]*\| */, ""); print $1 }' \
     "$TMP/s" > "$TMP/shown"
   [ -s "$TMP/shown" ] || { cat "$TMP/s" >&2; fail "$name: no event rows found"; }
-  # lanes as drawn: the text right of the pane border, label included
+  # lanes as drawn: the text right of the pane border, label included (the
+  # context lanes: the pinned lanes and the axis follow them)
   awk '/\|- Lanes / { l = 1; next } l && /\|- Details/ { exit } l { sub(/^[^|]*\|/, ""); print }' \
-    "$TMP/s" > "$TMP/got"
+    "$TMP/s" | head -n "$(wc -l < "$TMP/contexts")" > "$TMP/got"
   local label width
   label=$(awk '{ if (length($0) > m) m = length($0) } END { print (m > 16 ? 16 : m) }' "$TMP/contexts")
   # the pane's width from the strip's title line (lane lines lose their
@@ -64,7 +65,7 @@ check_lanes() {
 
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 1500<Enter>\nj j j' "$RTOS" --size 100x40 --ascii)
 check_lanes "lanes over the rows' time span" "$s" 1502 span
-expect_contains "the strip names its span" "$s" "|- Lanes 167.235 us..168.761 us -"
+expect_contains "the strip names its span" "$s" "|- Lanes 167.567 us..168.761 us -"
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 2900<Enter>' "$RTOS" --size 130x50 --ascii)
 check_lanes "lanes near the end, wider" "$s" 2899 span
 # sorted by name: the span of the rows on screen, only those rows counted

@@ -116,8 +116,8 @@ expected=$(cat <<'SCREEN'
  End G              last           last row
  Enter              open           open / drill down; in a tree, expand or colla
  Space              toggle         expand or collapse the tree node
- +                  expand         expand the tree node
- -                  collapse       collapse the tree node
+ +                  expand         expand the tree node; timeline: zoom in
+ -                  collapse       collapse the tree node; timeline: zoom out
  *                  expand-all     expand everything below the node
  Backspace [        back           back in the navigation history
  ]                  forward        forward in the navigation history
@@ -252,20 +252,20 @@ rtos.txt                 │ Index      Time Context       Core     Handle Name
   winIDEA profiler       │     0         0                    0x20000000 OS_RunningTask
     Summary (14)         │     1    114 ns ID_TASK_COMM       0x10000010 len = CAN_Rx(buf, sizeof(bu
     Contexts (5)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009 memcpy_s
-    Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009 memcpy_s
+    Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009   memcpy_s
+    Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009   memcpy_s
     Timeline (3000)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
     Call trace (581)     │     6    586 ns                    0x20000001 iCounter
     Routines (11)        │     7    681 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008 CRC_Calc
+    Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008   CRC_Calc
     Data (13)            │     9    808 ns                    0x20000002 "Test.c"##s_eMode
-                         │    10  1.083 us ID_TASK_COMM       0x00000008 CRC_Calc
-                         │─ Lanes 0..1.083 us ──────────────────────────────────────────────────────
-                         │ ID_TASK_FAST                        │
-                         │ ID_TASK_CONTROL                     │
-                         │ ID_TASK_COMM         █              █  █           █                    █
-                         │ ID_TASK_IDLE                        │
-                         │ ID_ISR_TIMER                        │
+                         │─ Lanes 0..808 ns ────────────────────────────────────────────────────────
+                         │ ID_TASK_FAST                               │
+                         │ ID_TASK_CONTROL                            │
+                         │ ID_TASK_COMM            █                  █   █               █
+                         │ ID_TASK_IDLE                               │
+                         │ ID_ISR_TIMER                               │
+                         │                 ┴0────────────┴200ns───────^┴400ns────────┴600ns─────────
                          │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
                          │ Position Routine         Handle Context        Entered
                          │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
@@ -284,30 +284,30 @@ expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rt
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Timeline ───────────────────────────────────────────────────────
 rtos.txt                 │ Index       Time Context       Core     Handle Name
-  winIDEA profiler       │  1485 167.235 us                    0x20000001 iCounter
-    Summary (14)         │  1486 167.567 us                    0x20000001 iCounter
-    Contexts (5)         │  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Statistics (83)      │  1488 167.640 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Statistics (as export│  1489 167.674 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Timeline (3000)      │  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Call trace (581)     │  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Routines (11)        │  1492 167.767 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Lines (18)           │  1493 167.767 us                    0x40000000 AUX_IN0
-    Data (13)            │  1494 167.947 us ID_TASK_IDLE       0x0000000A Idle_Hook
-                         │  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
+  winIDEA profiler       │  1486 167.567 us                    0x20000001 iCounter
+    Summary (14)         │  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Contexts (5)         │  1488 167.640 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Statistics (83)      │  1489 167.674 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Statistics (as export│  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Timeline (3000)      │  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Call trace (581)     │  1492 167.767 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Routines (11)        │  1493 167.767 us                    0x40000000 AUX_IN0
+    Lines (18)           │  1494 167.947 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Data (13)            │  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
                          │  1496 167.947 us                    0x20000000 OS_RunningTask
                          │  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
-                         │  1498 168.249 us ID_TASK_FAST       0x10000000 {
-                         │  1499 168.532 us ID_TASK_FAST       0x10000000 {
+                         │  1498 168.249 us ID_TASK_FAST       0x10000000   {
+                         │  1499 168.532 us ID_TASK_FAST       0x10000000   {
                          │  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
-                         │  1501 168.532 us ID_TASK_FAST       0x00000006 Sensor_Read
+                         │  1501 168.532 us ID_TASK_FAST       0x00000006     Sensor_Read
                          │  1502 168.761 us                    0x40000000 AUX_IN0
-                         │─ Lanes 167.235 us..168.761 us ───────────────────────────────────────────
-                         │ ID_TASK_FAST                              █          █          █       │
+                         │─ Lanes 167.567 us..168.761 us ───────────────────────────────────────────
+                         │ ID_TASK_FAST                      █             █             █         │
                          │ ID_TASK_CONTROL                                                         │
                          │ ID_TASK_COMM                                                            │
-                         │ ID_TASK_IDLE                   ██  █      █                             │
+                         │ ID_TASK_IDLE       █ █   █        █                                     │
                          │ ID_ISR_TIMER                                                            │
+                         │                 ────────────────────┴168.000us──────────────┴168.500us──^
                          │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
                          │ Position Routine      Handle Context    Entered
                          │(no rows)
@@ -329,30 +329,30 @@ expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<
 expected=$(cat <<'SCREEN'
 - Explorer --------------|- Report: Timeline -------------------------------------------------------
 rtos.txt                 | Index       Time Context       Core     Handle Name
-  winIDEA profiler       |  1485 167.235 us                    0x20000001 iCounter
-    Summary (14)         |  1486 167.567 us                    0x20000001 iCounter
-    Contexts (5)         |  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Statistics (83)      |  1488 167.640 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Statistics (as export|  1489 167.674 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Timeline (3000)      |  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Call trace (581)     |  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Routines (11)        |  1492 167.767 us ID_TASK_IDLE       0x0000000A Idle_Hook
-    Lines (18)           |  1493 167.767 us                    0x40000000 AUX_IN0
-    Data (13)            |  1494 167.947 us ID_TASK_IDLE       0x0000000A Idle_Hook
-                         |  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
+  winIDEA profiler       |  1486 167.567 us                    0x20000001 iCounter
+    Summary (14)         |  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Contexts (5)         |  1488 167.640 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Statistics (83)      |  1489 167.674 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Statistics (as export|  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Timeline (3000)      |  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
+    Call trace (581)     |  1492 167.767 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Routines (11)        |  1493 167.767 us                    0x40000000 AUX_IN0
+    Lines (18)           |  1494 167.947 us ID_TASK_IDLE       0x0000000A   Idle_Hook
+    Data (13)            |  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
                          |  1496 167.947 us                    0x20000000 OS_RunningTask
                          |  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
-                         |  1498 168.249 us ID_TASK_FAST       0x10000000 {
-                         |  1499 168.532 us ID_TASK_FAST       0x10000000 {
+                         |  1498 168.249 us ID_TASK_FAST       0x10000000   {
+                         |  1499 168.532 us ID_TASK_FAST       0x10000000   {
                          |  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
-                         |  1501 168.532 us ID_TASK_FAST       0x00000006 Sensor_Read
+                         |  1501 168.532 us ID_TASK_FAST       0x00000006     Sensor_Read
                          |  1502 168.761 us                    0x40000000 AUX_IN0
-                         |- Lanes 167.235 us..168.761 us -------------------------------------------
-                         | ID_TASK_FAST                              #          #          #       |
+                         |- Lanes 167.567 us..168.761 us -------------------------------------------
+                         | ID_TASK_FAST                      #             #             #         |
                          | ID_TASK_CONTROL                                                         |
                          | ID_TASK_COMM                                                            |
-                         | ID_TASK_IDLE                   ##  #      #                             |
+                         | ID_TASK_IDLE       # #   #        #                                     |
                          | ID_ISR_TIMER                                                            |
+                         |                 --------------------|168.000us--------------|168.500us--^
                          |- Details -[Call stack]- Statistics of the area --------------------------
                          | Position Routine      Handle Context    Entered
                          |(no rows)

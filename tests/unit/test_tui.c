@@ -267,8 +267,8 @@ static const char golden_help_screen[] =
     " End G              last           last row\n"
     " Enter              open           open / drill down; in a tree, expand or colla\n"
     " Space              toggle         expand or collapse the tree node\n"
-    " +                  expand         expand the tree node\n"
-    " -                  collapse       collapse the tree node\n"
+    " +                  expand         expand the tree node; timeline: zoom in\n"
+    " -                  collapse       collapse the tree node; timeline: zoom out\n"
     " *                  expand-all     expand everything below the node\n"
     " Backspace [        back           back in the navigation history\n"
     " ]                  forward        forward in the navigation history\n"
@@ -1077,7 +1077,7 @@ static void test_command_table(void **state)
     assert_string_equal(pv_command_find("goto 3", 4)->name, "goto");
     char usage[96];
     pv_command_usage(pv_command_find("goto", 4), usage, sizeof usage);
-    assert_string_equal(usage, "goto N|TIME|A|B");
+    assert_string_equal(usage, "goto N|[+-]TIME|A|B|longest");
     pv_command_usage(pv_command_find("range", 5), usage, sizeof usage);
     assert_string_equal(usage, "range");
 }
@@ -1279,7 +1279,7 @@ static void test_group_forwards_hooks(void **state)
         {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
         {"thread", "Thread", PV_TYPE_INT, 0},
     };
-    static const pv_lane_hooks lanes = {tg_lanes, tg_lane_name, tg_row_lane};
+    static const pv_lane_hooks lanes = {.count = tg_lanes, .name = tg_lane_name, .row_lane = tg_row_lane};
     static const pv_view_hooks hooks = {.row_time = tg_time, .related = tg_related,
                                         .lanes = &lanes};
     /* base: 0 a(7) > 1 b(7);  2 c(9) > 3 d(9);  4 e(7) */

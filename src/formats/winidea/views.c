@@ -10,11 +10,14 @@
 
 #include "profview/hooks.h"
 #include "profview/table.h"
+#include "formats/winidea/lanes.h"
 #include "formats/winidea/timeline.h"
 #include "formats/winidea/winidea.h"
 
 /* Detail views that list events stop here (a call of main holds them all). */
 #define WI_DETAIL_EVENT_LIMIT 100000u
+
+#define WI_LANE_CACHE 16
 
 typedef struct wi_model {
     pv_wi_data *d;
@@ -29,6 +32,10 @@ typedef struct wi_model {
                              built after the index, in steps for a viewer */
     size_t area_first_next; /* the event its pass looks at next */
     bool area_first_done;
+    /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
+     * the oldest is dropped when more are asked for. */
+    pv_wi_lane *lanes[WI_LANE_CACHE];
+    size_t lane_next;
 } wi_model;
 
 /* The whole index (deferred loads finish it when a view needs it). */
@@ -53,6 +60,8 @@ static void wi_model_destroy(void *p)
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
+    for (size_t k = 0; k < WI_LANE_CACHE; k++)
+        pv_wi_lane_free(m->lanes[k]);
     pv_wi_data_free(m->d);
     free(m->d);
     free(m);
@@ -632,6 +641,7 @@ enum {
     TL_VALUE,
     TL_DEPTH,
     TL_TYPE,
+    TL_DELTA,
     TL_VALUE_F64, /* only when the file has F64 areas (docs/winidea-model.md) */
     TL_COLUMNS
 };
@@ -648,6 +658,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"value", "Value", PV_TYPE_HEX, 0},
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
+    {"delta", "Delta", PV_TYPE_TIME, 0},
     {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
 };
 
@@ -659,6 +670,17 @@ typedef struct wi_events_impl {
 static size_t wi_timeline_rows(const pv_view *v)
 {
     return ((const wi_events_impl *)v->impl)->count;
+}
+
+/* delta: the time since the previous event of the window (docs/winidea-model.md
+ * "Views"), absent for the first. */
+static void wi_tl_delta(const wi_events_impl *im, size_t i, pv_cell *out)
+{
+    if (i <= im->first) {
+        wi_cell_absent(out, PV_TYPE_TIME);
+        return;
+    }
+    wi_cell_int(out, PV_TYPE_TIME, wi_event_time(&im->m->ix, i) - wi_event_time(&im->m->ix, i - 1));
 }
 
 static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
@@ -677,6 +699,9 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             return;
         case TL_TIME:
             wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+            return;
+        case TL_DELTA:
+            wi_tl_delta(im, i, out);
             return;
         case TL_EVENT:
             pv_timeline_event(ix, i, &e);
@@ -749,6 +774,9 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         return;
     case TL_TYPE:
         wi_cell_str(out, pv_tl_type_name(ix->areas[area].type));
+        return;
+    case TL_DELTA:
+        wi_tl_delta(im, i, out);
         return;
     default:
         wi_cell_absent(out, PV_TYPE_INT);
@@ -1616,7 +1644,101 @@ static size_t wi_tl_row_lane(const pv_view *v, size_t row)
     return c == PV_TL_NO_CONTEXT ? PV_NO_ROW : c;
 }
 
-static const pv_lane_hooks wi_tl_lanes = {wi_tl_lane_count, wi_tl_lane_name, wi_tl_row_lane};
+/* Area lanes (lanes.c, docs/winidea-model.md "Area lanes"): the lane of
+ * a handle, from the cache or built now (once the index is complete). */
+static const pv_wi_lane *wi_lane_of(const pv_view *v, uint64_t area)
+{
+    wi_model *m = wi_view_model(v);
+    if (!wi_model_ready(m) || area > UINT32_MAX)
+        return NULL;
+    for (size_t k = 0; k < WI_LANE_CACHE; k++)
+        if (m->lanes[k] && m->lanes[k]->handle == (uint32_t)area)
+            return m->lanes[k];
+    pv_wi_lane *l = pv_wi_lane_build(&m->ix, (uint32_t)area);
+    if (!l)
+        return NULL;
+    size_t k = m->lane_next++ % WI_LANE_CACHE;
+    pv_wi_lane_free(m->lanes[k]);
+    m->lanes[k] = l;
+    return l;
+}
+
+static int wi_tl_area_kind(const pv_view *v, uint64_t area)
+{
+    const pv_wi_lane *l = wi_lane_of(v, area);
+    return l ? l->kind : PV_AREA_LANE_NONE;
+}
+
+static void wi_tl_area_name(const pv_view *v, uint64_t area, pv_cell *out)
+{
+    const pv_wi_lane *l = wi_lane_of(v, area);
+    if (l)
+        wi_cell_str(out, pv_tl_area_name(&wi_view_model(v)->ix, l->area));
+}
+
+static bool wi_tl_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
+                              pv_lane_sample *out)
+{
+    const pv_wi_lane *l = wi_lane_of(v, area);
+    if (!l)
+        return false;
+    pv_wi_lane_sample(&wi_view_model(v)->ix, l, t0, t1, out);
+    return true;
+}
+
+static bool wi_tl_area_value_range(const pv_view *v, uint64_t area, double *lo, double *hi)
+{
+    const pv_wi_lane *l = wi_lane_of(v, area);
+    if (!l || l->kind != PV_AREA_LANE_VALUE || !l->n)
+        return false;
+    *lo = l->lo;
+    *hi = l->hi;
+    return true;
+}
+
+static bool wi_tl_time_span(const pv_view *v, int64_t *first, int64_t *last)
+{
+    const wi_events_impl *im = v->impl;
+    if (!wi_model_ready(im->m) || !im->count)
+        return false;
+    *first = wi_event_time(&im->m->ix, im->first);
+    *last = wi_event_time(&im->m->ix, im->first + im->count - 1);
+    return true;
+}
+
+/* J-like jumps through the lane's own list of occurrences (no scan). */
+static bool wi_tl_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t *out)
+{
+    const wi_events_impl *im = v->impl;
+    uint64_t key;
+    if (!wi_tl_row_area(v, row, &key))
+        return false;
+    const pv_wi_lane *l = wi_lane_of(v, key);
+    if (!l)
+        return false;
+    size_t e = pv_wi_lane_jump(l, im->first + row, which);
+    if (e == SIZE_MAX || e < im->first || e - im->first >= im->count)
+        return false;
+    *out = e - im->first;
+    return true;
+}
+
+/* The event's depth (docs/winidea-model.md "Call stacks and depth"): the
+ * viewer indents its name by it; not known before the event is indexed. */
+static bool wi_tl_row_depth(const pv_view *v, size_t row, size_t *depth)
+{
+    const wi_events_impl *im = v->impl;
+    size_t i = im->first + row;
+    if (i >= im->m->ix.indexed)
+        return false;
+    *depth = im->m->ix.event_depth[i];
+    return true;
+}
+
+static const pv_lane_hooks wi_tl_lanes = {
+    wi_tl_lane_count, wi_tl_lane_name,         wi_tl_row_lane,  wi_tl_area_kind,
+    wi_tl_area_name,  wi_tl_area_sample, wi_tl_area_value_range, wi_tl_time_span,
+};
 
 static const pv_view_hooks wi_timeline_hooks = {
     .row_time = wi_tl_row_time,
@@ -1625,6 +1747,8 @@ static const pv_view_hooks wi_timeline_hooks = {
     .related = wi_tl_related,
     .row_area = wi_tl_row_area,
     .lanes = &wi_tl_lanes,
+    .area_jump = wi_tl_area_jump,
+    .row_depth = wi_tl_row_depth,
 };
 
 /* ---- event lists (call-events, value-history): `id` is the event */

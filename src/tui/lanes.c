@@ -1,0 +1,702 @@
+/* lanes.c - the lane strip under a view with lanes (docs/tui.md "Lane
+ * strip"): one lane per context, one per pinned area (activity or value),
+ * the time axis, the cursor and markers in every lane; zoom and pan; the
+ * jumps through an area's calls (next, previous, longest, shortest).
+ * Everything goes through the capability hooks (docs/model.md), so the
+ * strip knows no format.  Bounded work per frame: a pinned lane is two
+ * binary searches per column (pv_lane_hooks.area_sample), a context lane
+ * at most PV_LANE_BUCKET_ROWS rows per column. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview/hooks.h"
+#include "tui/app_internal.h"
+
+#define PV_LANES_MAX 8          /* context lanes drawn at most */
+#define PV_LANE_LABEL_MAX 16    /* columns for a lane's name */
+#define PV_LANE_BUCKET_ROWS 128 /* rows looked at per time bucket at most */
+
+static bool pv_lanes_fancy(const pv_app *a)
+{
+    return !a->ascii && a->utf8;
+}
+
+static uint32_t pv_lanes_glyph(const pv_app *a, uint32_t fancy, char plain)
+{
+    return pv_lanes_fancy(a) ? fancy : (uint32_t)plain;
+}
+
+/* Context lanes drawn for the Report: at the top level, once the lanes are
+ * known (a winIDEA timeline: once its index is complete). */
+static size_t pv_lanes_contexts(const pv_app *a, const pv_report *r)
+{
+    if (a->loc.depth)
+        return 0;
+    size_t n = pv_view_lane_count(r->view);
+    return n < PV_LANES_MAX ? n : PV_LANES_MAX;
+}
+
+/* The pins of the Report's view (pins belong to one view). */
+static size_t pv_lanes_pins(const pv_app *a, const pv_report *r)
+{
+    return a->lane_view == r->view ? a->lane_pins : 0;
+}
+
+int pv_lanes_height(const pv_app *a, const pv_report *r)
+{
+    size_t n = pv_lanes_contexts(a, r);
+    if (!n)
+        return 0;
+    bool time = pv_view_has_time(r->view);
+    return 1 + (int)n + (time ? (int)pv_lanes_pins(a, r) + 1 : 0);
+}
+
+/* ---- the span */
+
+/* The bucket of t among `width` over [t0, t0 + span): floor((t - t0) * width
+ * / span), the same expression everywhere (tests compute it too). */
+static size_t pv_lane_bucket(int64_t t, int64_t t0, int64_t span, size_t width)
+{
+    if (t < t0)
+        return 0;
+    __int128 b = ((__int128)t - t0) * (__int128)width / span;
+    return b < (__int128)width ? (size_t)b : width - 1;
+}
+
+/* The first time of bucket b: t0 + ceil(b * span / width), so that t is in
+ * bucket b exactly when start(b) <= t < start(b + 1). */
+static int64_t pv_lane_start(size_t b, int64_t t0, int64_t span, size_t width)
+{
+    __int128 x = (__int128)b * span;
+    return t0 + (int64_t)((x + (__int128)width - 1) / (__int128)width);
+}
+
+/* The first row of a time-ordered view whose time is >= t. */
+static size_t pv_lanes_lower(const pv_view *v, int64_t t)
+{
+    size_t lo = 0, hi = pv_view_rows(v);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t x;
+        if (pv_view_row_time(v, mid, &x) && x < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The time span of the rows on screen; false when none has a time. */
+static bool pv_lanes_screen_span(const pv_app *a, const pv_report *r, int64_t *t0, int64_t *t1)
+{
+    size_t count = pv_report_count(r);
+    size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
+    *t0 = INT64_MAX;
+    *t1 = INT64_MIN;
+    for (size_t i = r->top; i < count && i < r->top + page; i++) {
+        int64_t t;
+        if (pv_view_row_time(r->view, pv_report_row(r, i), &t)) {
+            *t0 = t < *t0 ? t : *t0;
+            *t1 = t > *t1 ? t : *t1;
+        }
+    }
+    return *t0 <= *t1;
+}
+
+static void pv_lanes_set(pv_app *a, const pv_report *r, int64_t t0, int64_t t1);
+
+/* The span the lanes show: the zoomed span of this view, else the rows on
+ * screen.  A zoomed span follows the cursor: when the selected row moved
+ * out of it, the span moves (same width) to centre it. */
+static bool pv_lanes_span(pv_app *a, const pv_report *r, int64_t *t0, int64_t *t1)
+{
+    if (!a->lane_zoomed || a->lane_zoom_view != r->view)
+        return pv_lanes_screen_span(a, r, t0, t1);
+    size_t sel = pv_report_selected(r);
+    int64_t ts;
+    if (sel != a->lane_cursor_row && sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &ts) &&
+        (ts < a->lane_t0 || ts > a->lane_t1)) {
+        int64_t w = pv_sub_sat(a->lane_t1, a->lane_t0);
+        int64_t n0 = pv_sub_sat(ts, w / 2);
+        pv_lanes_set(a, r, n0, pv_add_sat(n0, w));
+    }
+    a->lane_cursor_row = sel;
+    *t0 = a->lane_t0;
+    *t1 = a->lane_t1;
+    return true;
+}
+
+/* ---- drawing */
+
+static size_t pv_lanes_label_width(const pv_app *a, const pv_report *r, size_t lanes,
+                                   size_t pins)
+{
+    size_t label = 0;
+    for (size_t k = 0; k < lanes + pins; k++) {
+        pv_cell name;
+        if (k < lanes)
+            pv_view_lane_name(r->view, k, &name);
+        else
+            pv_view_area_name(r->view, a->lane_pin[k - lanes], &name);
+        size_t w = name.present && name.type == PV_TYPE_STRING
+                       ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
+                       : 0;
+        label = w > label ? w : label;
+    }
+    return label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
+}
+
+static void pv_lanes_label(pv_app *a, int y, int x, int label, const pv_cell *name)
+{
+    if (name->present && name->type == PV_TYPE_STRING) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%.*s", (int)(name->v.s.len < 127 ? name->v.s.len : 127),
+                 name->v.s.ptr);
+        pv_grid_str(&a->grid, y, x, label, buf, PV_ROLE_NORMAL);
+    }
+}
+
+/* Columns of the cursor and the markers (PV_NO_ROW: not in the span). */
+typedef struct pv_lane_cols {
+    size_t cursor, mark[2];
+} pv_lane_cols;
+
+/* A cell at bucket b: the cursor column highlighted (and `│`/`|` where
+ * empty), the marker columns in the match colour (`A`/`B` where empty). */
+static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const pv_lane_cols *c,
+                          bool focused)
+{
+    pv_role role = PV_ROLE_NUMBER;
+    if (b == c->mark[0] || b == c->mark[1]) {
+        role = PV_ROLE_MATCH;
+        if (ch == ' ')
+            ch = b == c->mark[0] ? 'A' : 'B';
+    }
+    if (b == c->cursor) {
+        role = focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
+        if (ch == ' ')
+            ch = pv_lanes_glyph(a, 0x2502, '|');
+    }
+    pv_grid_char(&a->grid, y, x, ch, role);
+}
+
+/* An activity cell (docs/tui.md "Lane strip"): the larger part of the
+ * bucket wins; active: UTF-8 `▏`..`█` by the eighths of the bucket it
+ * was active (at least one), ASCII `#`; suspended: `░`, ASCII `-`; not
+ * entered: blank. */
+uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket)
+{
+    if (active <= 0 || suspended > active)
+        return suspended > 0 ? (fancy ? 0x2591 : '-') : ' ';
+    if (!fancy)
+        return '#';
+    int64_t eighths = bucket > 0 ? (active * 8 + bucket / 2) / bucket : 8;
+    if (eighths < 1)
+        eighths = 1;
+    if (eighths > 8)
+        eighths = 8;
+    /* U+2588 full, U+2589 7/8 ... U+258F 1/8 */
+    return eighths == 8 ? 0x2588 : (uint32_t)(0x2590 - eighths);
+}
+
+/* A sparkline level 0..7 of `value` on [lo, hi]. */
+int pv_lanes_level(double value, double lo, double hi)
+{
+    if (!(hi > lo))
+        return 0;
+    double f = (value - lo) / (hi - lo) * 7.0 + 0.5;
+    int l = (int)floor(f);
+    return l < 0 ? 0 : l > 7 ? 7 : l;
+}
+
+/* A pinned lane (docs/tui.md "Lane strip"): each column is the sample of
+ * its bucket.  A state lane writes the state's name from the column where
+ * it starts over the columns it lasts (truncated), `─`/`-` after it, and
+ * `*` where the state changes more than once within a column. */
+static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y, int cx,
+                              size_t width, int64_t t0, int64_t span, const pv_lane_cols *cols,
+                              bool focused)
+{
+    bool fancy = pv_lanes_fancy(a);
+    int kind = pv_view_area_kind(v, area);
+    double lo = 0, hi = 0;
+    if (kind == PV_AREA_LANE_VALUE)
+        pv_view_area_value_range(v, area, &lo, &hi);
+    static const char ascii_levels[] = "_.-~=+*#";
+    pv_lane_sample *smp = pv_xcalloc(width, sizeof *smp);
+    bool *has = pv_xcalloc(width, sizeof *has);
+    for (size_t b = 0; b < width; b++) {
+        int64_t s0 = pv_lane_start(b, t0, span, width);
+        int64_t s1 = pv_lane_start(b + 1, t0, span, width);
+        has[b] = s1 > s0 && pv_view_area_sample(v, area, s0, s1, &smp[b]);
+    }
+    for (size_t b = 0; b < width; b++) {
+        uint32_t ch = ' ';
+        const pv_lane_sample *m = &smp[b];
+        if (!has[b]) {
+        } else if (kind == PV_AREA_LANE_ACTIVITY) {
+            ch = pv_lanes_activity_char(fancy, m->active, m->suspended,
+                                        pv_lane_start(b + 1, t0, span, width) -
+                                            pv_lane_start(b, t0, span, width));
+        } else if (m->has_value && m->label.present) {
+            if (m->changes > 1) {
+                ch = '*';
+            } else if (m->changes == 1 || b == 0) {
+                /* the run: this column and the next ones without a change */
+                size_t run = 1;
+                while (b + run < width && has[b + run] && !smp[b + run].changes)
+                    run++;
+                size_t i = 0;
+                for (; i < m->label.v.s.len && i < run; i++)
+                    pv_lanes_cell(a, y, cx + (int)(b + i), b + i,
+                                  (unsigned char)m->label.v.s.ptr[i], cols, focused);
+                if (i) {
+                    b += i - 1;
+                    continue;
+                }
+            } else {
+                ch = pv_lanes_glyph(a, 0x2500, '-');
+            }
+        } else if (m->has_value) {
+            int l = pv_lanes_level(m->peak, lo, hi);
+            ch = fancy ? 0x2581 + (uint32_t)l : (uint32_t)ascii_levels[l];
+        }
+        pv_lanes_cell(a, y, cx + (int)b, b, ch, cols, focused);
+    }
+    free(smp);
+    free(has);
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten ns) for at least
+ * `min_cols` columns between ticks. */
+static int64_t pv_lanes_tick(int64_t span, size_t width, size_t min_cols)
+{
+    double want = (double)span * (double)min_cols / (double)width;
+    int64_t step = 1;
+    while ((double)step < want && step < INT64_MAX / 10) {
+        if ((double)(step * 2) >= want)
+            return step * 2;
+        if ((double)(step * 5) >= want)
+            return step * 5;
+        step *= 10;
+    }
+    return step;
+}
+
+/* The axis: `|` (`┴`... no: `|` in both) at each tick with its time, the
+ * markers' letters and `^` under the cursor. */
+static void pv_lanes_draw_axis(pv_app *a, int y, int cx, size_t width, int64_t t0, int64_t span,
+                               const pv_lane_cols *cols, bool focused)
+{
+    for (size_t b = 0; b < width; b++)
+        pv_grid_char(&a->grid, y, cx + (int)b, pv_lanes_glyph(a, 0x2500, '-'), PV_ROLE_DIM);
+    int64_t step = pv_lanes_tick(span, width, 12);
+    int64_t first = t0 % step == 0 ? t0 : t0 - (t0 % step) + (t0 >= 0 ? step : 0);
+    size_t free_from = 0;
+    for (int64_t t = first; t < t0 + span; t += step) {
+        size_t b = pv_lane_bucket(t, t0, span, width);
+        if (b < free_from)
+            continue;
+        char text[40];
+        pv_format_time_human(t, a->unit, text, sizeof text);
+        /* "|12 us" without the space before the unit, to stay short */
+        char *sp = strchr(text, ' ');
+        if (sp)
+            memmove(sp, sp + 1, strlen(sp));
+        size_t n = strlen(text);
+        if (b + 1 + n > width)
+            break;
+        pv_grid_char(&a->grid, y, cx + (int)b, pv_lanes_glyph(a, 0x2534, '|'), PV_ROLE_NORMAL);
+        pv_grid_str(&a->grid, y, cx + (int)b + 1, (int)n, text, PV_ROLE_NORMAL);
+        free_from = b + n + 2;
+    }
+    for (int m = 0; m < 2; m++)
+        if (cols->mark[m] != PV_NO_ROW)
+            pv_grid_char(&a->grid, y, cx + (int)cols->mark[m], m ? 'B' : 'A', PV_ROLE_MATCH);
+    if (cols->cursor != PV_NO_ROW)
+        pv_grid_char(&a->grid, y, cx + (int)cols->cursor, '^',
+                     focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+}
+
+/* Context lanes over the rows' order (a view without time, the AQTime
+ * call trace): bucket b holds the rows covering part of [b*N/W, (b+1)*N/W). */
+static void pv_lanes_draw_rows(pv_app *a, const pv_report *r, size_t lanes, pv_rect rc,
+                               bool focused)
+{
+    const pv_view *v = r->view;
+    size_t count = pv_report_count(r);
+    char title[96];
+    snprintf(title, sizeof title, "Lanes rows 1..%zu", count);
+    pv_app_title(a, rc.y, rc.x, rc.w, count ? title : "Lanes", false);
+    if (!count) {
+        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no rows", PV_ROLE_DIM);
+        return;
+    }
+    size_t label = pv_lanes_label_width(a, r, lanes, 0);
+    int cx = rc.x + 1 + (int)label + 1;
+    if (cx >= rc.x + rc.w)
+        return;
+    size_t width = (size_t)(rc.x + rc.w - cx);
+    uint8_t *cells = pv_xcalloc(lanes * width, 1);
+    for (size_t b = 0; b < width; b++) {
+        uint64_t from = (uint64_t)b * count / width;
+        uint64_t to = ((uint64_t)(b + 1) * count + width - 1) / width;
+        for (uint64_t i = from, n = 0; i < to && n < PV_LANE_BUCKET_ROWS; i++, n++) {
+            size_t k = pv_view_row_lane(v, pv_report_row(r, (size_t)i));
+            if (k < lanes)
+                cells[k * width + b] = 1;
+        }
+    }
+    pv_lane_cols cols = {PV_NO_ROW, {PV_NO_ROW, PV_NO_ROW}};
+    if (pv_report_selected(r) != PV_NO_ROW && r->cursor < count)
+        cols.cursor = (size_t)((uint64_t)r->cursor * width / count);
+    uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
+    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
+        int y = rc.y + 1 + (int)k;
+        pv_cell name;
+        pv_view_lane_name(v, k, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        for (size_t b = 0; b < width; b++)
+            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                          focused);
+    }
+    free(cells);
+}
+
+void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
+{
+    size_t lanes = pv_lanes_contexts(a, r);
+    a->lane_rect = (pv_rect){0, 0, 0, 0};
+    if (!pv_view_has_time(r->view)) {
+        pv_lanes_draw_rows(a, r, lanes, rc, focused);
+        return;
+    }
+    const pv_view *v = r->view;
+    size_t pins = pv_lanes_pins(a, r);
+    int64_t t0, t1;
+    pv_app_title(a, rc.y, rc.x, rc.w, "Lanes", false);
+    if (!pv_lanes_span(a, r, &t0, &t1)) {
+        pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no events with a time on screen", PV_ROLE_DIM);
+        return;
+    }
+    char lo[32], hi[32], title[96];
+    pv_format_time_human(t0, a->unit, lo, sizeof lo);
+    pv_format_time_human(t1, a->unit, hi, sizeof hi);
+    snprintf(title, sizeof title, "Lanes %s..%s", lo, hi);
+    pv_app_title(a, rc.y, rc.x, rc.w, title, false);
+
+    size_t label = pv_lanes_label_width(a, r, lanes, pins);
+    int cx = rc.x + 1 + (int)label + 1;
+    if (cx >= rc.x + rc.w)
+        return;
+    size_t width = (size_t)(rc.x + rc.w - cx);
+    int64_t span = t1 - t0 + 1;
+    a->lane_rect = (pv_rect){rc.y + 1, cx, (int)width, rc.h - 1};
+    a->lane_view_t0 = t0;
+    a->lane_view_span = span;
+
+    uint8_t *cells = pv_xcalloc(lanes * width + 1, 1);
+    if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
+        size_t rows = pv_view_rows(v);
+        for (size_t b = 0; b < width; b++) {
+            int64_t from = pv_lane_start(b, t0, span, width);
+            int64_t to = pv_lane_start(b + 1, t0, span, width);
+            size_t row = pv_lanes_lower(v, from);
+            for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
+                int64_t t;
+                if (!pv_view_row_time(v, row, &t) || t >= to)
+                    break;
+                size_t k = pv_view_row_lane(v, row);
+                if (k < lanes)
+                    cells[k * width + b] = 1;
+            }
+        }
+    } else {
+        size_t count = pv_report_count(r);
+        size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
+        for (size_t i = r->top; i < count && i < r->top + page; i++) {
+            size_t row = pv_report_row(r, i);
+            int64_t t;
+            size_t k = pv_view_row_lane(v, row);
+            if (k < lanes && pv_view_row_time(v, row, &t) && t >= t0 && t <= t1)
+                cells[k * width + pv_lane_bucket(t, t0, span, width)] = 1;
+        }
+    }
+    pv_lane_cols cols = {PV_NO_ROW, {PV_NO_ROW, PV_NO_ROW}};
+    size_t sel = pv_report_selected(r);
+    int64_t ts;
+    if (sel != PV_NO_ROW && pv_view_row_time(v, sel, &ts) && ts >= t0 && ts <= t1)
+        cols.cursor = pv_lane_bucket(ts, t0, span, width);
+    for (int m = 0; m < 2; m++)
+        if (a->marker_set[m] && !a->marker_view[m] && a->marker[m] >= t0 && a->marker[m] <= t1)
+            cols.mark[m] = pv_lane_bucket(a->marker[m], t0, span, width);
+
+    uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
+    int y = rc.y + 1;
+    for (size_t k = 0; k < lanes && y < rc.y + rc.h; k++, y++) {
+        pv_cell name;
+        pv_view_lane_name(v, k, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        for (size_t b = 0; b < width; b++)
+            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                          focused);
+    }
+    free(cells);
+    for (size_t p = 0; p < pins && y < rc.y + rc.h; p++, y++) {
+        pv_cell name;
+        pv_view_area_name(v, a->lane_pin[p], &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_draw_pin(a, v, a->lane_pin[p], y, cx, width, t0, span, &cols, focused);
+    }
+    if (y < rc.y + rc.h)
+        pv_lanes_draw_axis(a, y, cx, width, t0, span, &cols, focused);
+}
+
+/* ---- keys */
+
+/* The recording's span, or the rows': false when unknown. */
+static bool pv_lanes_full(const pv_report *r, int64_t *t0, int64_t *t1)
+{
+    if (pv_view_time_span(r->view, t0, t1))
+        return true;
+    size_t n = pv_view_rows(r->view);
+    return n && pv_view_row_time(r->view, 0, t0) && pv_view_row_time(r->view, n - 1, t1) &&
+           *t0 <= *t1;
+}
+
+static void pv_lanes_set(pv_app *a, const pv_report *r, int64_t t0, int64_t t1)
+{
+    int64_t f0, f1;
+    if (t1 < t0)
+        t1 = t0;
+    if (pv_lanes_full(r, &f0, &f1)) {
+        int64_t w = t1 - t0;
+        if (w >= f1 - f0) {
+            t0 = f0;
+            t1 = f1;
+        } else if (t0 < f0) {
+            t0 = f0;
+            t1 = f0 + w;
+        } else if (t1 > f1) {
+            t1 = f1;
+            t0 = f1 - w;
+        }
+    }
+    a->lane_zoomed = true;
+    a->lane_zoom_view = r->view;
+    a->lane_t0 = t0;
+    a->lane_t1 = t1;
+    a->lane_cursor_row = pv_report_selected(r);
+}
+
+/* Zooms by `factor` (0.5 in, 2 out) keeping time `at` where it is. */
+static void pv_lanes_zoom(pv_app *a, pv_report *r, double factor, int64_t at)
+{
+    int64_t t0, t1;
+    if (!pv_lanes_span(a, r, &t0, &t1))
+        return;
+    if (at < t0 || at > t1)
+        at = t0 + (t1 - t0) / 2;
+    double w = (double)(t1 - t0) * factor;
+    if (w < 1)
+        w = 1; /* 1 ns: as far in as it goes */
+    /* Times lie within +/-2^62 (docs/winidea-model.md): a span wider than
+     * that shows nothing more, and the conversions below stay defined. */
+    double d0 = (double)(at - t0) * factor;
+    if (w > 4e18)
+        w = 4e18;
+    if (d0 > 4e18)
+        d0 = 4e18;
+    int64_t n0 = pv_sub_sat(at, (int64_t)d0);
+    pv_lanes_set(a, r, n0, pv_add_sat(n0, (int64_t)w));
+}
+
+static bool pv_lanes_here(pv_app *a, pv_report **rp)
+{
+    pv_report *r = pv_app_report(a);
+    *rp = r;
+    return r && a->focus != PV_PANE_DETAILS && pv_lanes_contexts(a, r) &&
+           pv_view_has_time(r->view);
+}
+
+/* The selected row's time (or the span's middle). */
+static int64_t pv_lanes_cursor_time(pv_app *a, pv_report *r)
+{
+    size_t sel = pv_report_selected(r);
+    int64_t t, t0, t1;
+    if (sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &t))
+        return t;
+    return pv_lanes_span(a, r, &t0, &t1) ? t0 + (t1 - t0) / 2 : 0;
+}
+
+/* Selects `row` of the view, or says it is filtered out. */
+static void pv_lanes_select(pv_app *a, pv_report *r, size_t row)
+{
+    if (!pv_report_select_row(r, row))
+        pv_app_message(a, true, "that row is hidden by the filter");
+}
+
+static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
+{
+    size_t sel = pv_report_selected(r), row;
+    static const char *const none[] = {"no later call of this area", "no earlier call of this area",
+                                       "this area has no calls", "this area has no calls"};
+    if (sel == PV_NO_ROW)
+        return;
+    if (!pv_view_area_jump(r->view, sel, which, &row)) {
+        uint64_t area;
+        pv_app_message(a, true,
+                       !pv_view_row_area(r->view, sel, &area) ? "this row has no area"
+                       : r->view->hooks && r->view->hooks->area_jump
+                           ? none[which]
+                           : "this view has no calls to jump through (J/K step by row)");
+        return;
+    }
+    pv_lanes_select(a, r, row);
+}
+
+static void pv_lanes_pin(pv_app *a, pv_report *r)
+{
+    size_t sel = pv_report_selected(r);
+    uint64_t area;
+    if (sel == PV_NO_ROW || !pv_view_row_area(r->view, sel, &area)) {
+        pv_app_message(a, true, "this row has no area to pin");
+        return;
+    }
+    pv_lanes_pin_area(a, r->view, area, true);
+}
+
+bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
+{
+    if (a->lane_view != v) {
+        a->lane_view = v;
+        a->lane_pins = 0;
+    }
+    for (size_t k = 0; k < a->lane_pins; k++)
+        if (a->lane_pin[k] == area) {
+            if (toggle) {
+                memmove(a->lane_pin + k, a->lane_pin + k + 1,
+                        (a->lane_pins - k - 1) * sizeof *a->lane_pin);
+                a->lane_pins--;
+                pv_app_message(a, false, "unpinned");
+            }
+            return true;
+        }
+    if (pv_view_area_kind(v, area) == PV_AREA_LANE_NONE) {
+        if (toggle)
+            pv_app_message(a, true, "this area has no lane (its index may still be building)");
+        return false;
+    }
+    if (a->lane_pins == PV_LANE_PINS) {
+        memmove(a->lane_pin, a->lane_pin + 1, (PV_LANE_PINS - 1) * sizeof *a->lane_pin);
+        a->lane_pins--;
+    }
+    a->lane_pin[a->lane_pins++] = area;
+    if (toggle)
+        pv_app_message(a, false, "pinned (p again unpins)");
+    return true;
+}
+
+bool pv_lanes_key(pv_app *a, pv_action act)
+{
+    pv_report *r;
+    switch (act) {
+    case PV_ACT_EXPAND:
+    case PV_ACT_COLLAPSE:
+        /* in a view that is not a tree, + and - zoom the lanes */
+        if (!pv_lanes_here(a, &r) || pv_view_is_tree(r->view))
+            return false;
+        pv_lanes_zoom(a, r, act == PV_ACT_EXPAND ? 0.5 : 2.0, pv_lanes_cursor_time(a, r));
+        return true;
+    case PV_ACT_LANES_LEFT:
+    case PV_ACT_LANES_RIGHT: {
+        int64_t t0, t1;
+        if (!pv_lanes_here(a, &r) || !pv_lanes_span(a, r, &t0, &t1))
+            break;
+        int64_t d = (t1 - t0 + 1) / 2;
+        d = d ? d : 1;
+        if (act == PV_ACT_LANES_LEFT)
+            d = -d;
+        pv_lanes_set(a, r, t0 + d, t1 + d);
+        return true;
+    }
+    case PV_ACT_LANES_FIT: {
+        int64_t t0, t1;
+        if (!pv_lanes_here(a, &r) || !pv_lanes_full(r, &t0, &t1))
+            break;
+        pv_lanes_set(a, r, t0, t1);
+        return true;
+    }
+    case PV_ACT_LANES_AB:
+        if (!pv_lanes_here(a, &r))
+            break;
+        if (!a->marker_set[0] || !a->marker_set[1] || a->marker_view[0] || a->marker_view[1]) {
+            pv_app_message(a, true, "set markers A and B at two times first (m, M)");
+            return true;
+        }
+        pv_lanes_set(a, r, a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1],
+                     a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0]);
+        return true;
+    case PV_ACT_PIN:
+        if (!pv_lanes_here(a, &r))
+            break;
+        pv_lanes_pin(a, r);
+        return true;
+    case PV_ACT_NEXT_CALL:
+    case PV_ACT_PREV_CALL:
+    case PV_ACT_LONGEST:
+    case PV_ACT_SHORTEST:
+        r = pv_app_focused_report(a);
+        if (!r)
+            return true;
+        pv_lanes_jump(a, r,
+                      act == PV_ACT_NEXT_CALL   ? PV_JUMP_NEXT
+                      : act == PV_ACT_PREV_CALL ? PV_JUMP_PREV
+                      : act == PV_ACT_LONGEST   ? PV_JUMP_LONGEST
+                                                : PV_JUMP_SHORTEST);
+        return true;
+    default:
+        return false;
+    }
+    pv_app_message(a, true, "the lane keys work under a timeline with lanes");
+    return true;
+}
+
+bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg)
+{
+    if (strcmp(arg, "longest") == 0 || strcmp(arg, "shortest") == 0) {
+        pv_lanes_jump(a, r, arg[0] == 'l' ? PV_JUMP_LONGEST : PV_JUMP_SHORTEST);
+        return true;
+    }
+    return false;
+}
+
+bool pv_lanes_mouse(pv_app *a, int y, int x, int button)
+{
+    pv_rect rc = a->lane_rect;
+    pv_report *r;
+    if (rc.w <= 0 || y < rc.y || y >= rc.y + rc.h || x < rc.x || x >= rc.x + rc.w ||
+        !pv_lanes_here(a, &r))
+        return false;
+    int64_t t = pv_lane_start((size_t)(x - rc.x), a->lane_view_t0, a->lane_view_span,
+                              (size_t)rc.w);
+    if (button == 4 || button == 5) {
+        pv_lanes_zoom(a, r, button == 4 ? 0.5 : 2.0, t);
+        return true;
+    }
+    if (!pv_view_time_ordered(r->view)) {
+        pv_app_message(a, true, "the rows are not in time order: :goto TIME scans for it");
+        return true;
+    }
+    /* the first row at or after the column's first time */
+    size_t row = pv_lanes_lower(r->view, t);
+    if (row < pv_view_rows(r->view)) {
+        a->focus = PV_PANE_REPORT;
+        pv_lanes_select(a, r, row);
+    }
+    return true;
+}
