@@ -74,7 +74,9 @@ check "value-history" "$(printf '%s\n' 'time	value	raw' '100	3.25	0x400A00000000
     "$("$PROFVIEW" cat "$dir/f64.txt" --view data --filter 'name = "voltage"' --columns id 2>&1 |
         tail -n +2 | { read -r id; "$PROFVIEW" cat "$dir/f64.txt" --view value-history --parent "$id" --columns time,value,raw 2>&1; })"
 
-# A file without F64 areas keeps its timeline columns.
-check "no F64: columns" "id	index	time	context	core	handle	name	event	value	depth	type" \
+# A file without F64 areas has no value_f64 column; one with them has it last.
+check "no F64: columns" "id	index	time	context	core	handle	name	event	value	depth	type	delta" \
     "$("$PROFVIEW" cat "$src/sample-data/rtos.txt" --view timeline --limit 0 2>&1)"
+check "F64: columns" "id	index	time	context	core	handle	name	event	value	depth	type	delta	value_f64" \
+    "$(cat_tl --limit 0)"
 exit $fail
