@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan, coverage) and runs each one
 # for a fixed number of inputs from a fixed seed, starting from the bundled
-# samples: a crash, leak or UB report in any parser fails the run.
+# samples: a crash, leak or UB report in any parser or in the model built from
+# it fails the run.  The winIDEA targets build the timeline model three times
+# per input (tests/fuzz/fuzz_winidea.h): they run a tenth of the inputs.
 # Usage: scripts/fuzz-smoke.sh [RUNS]   (the long campaign: scripts/fuzz.sh [SECONDS])
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,11 +20,21 @@ for target in "$dir"/fuzz_*; do
   name=${target##*/fuzz_}
   mkdir -p "$corpus/$name"
   pv_fuzz_seed "$name" "$corpus/$name"
+  # a Text1 mapping and its BIN as one input (fuzz_text1.c: the "*BIN*" line)
+  if [ "$name" = text1 ]; then
+    for v in v10 v11; do
+      { cat "sample-data/rtos-$v.txt"; printf '\n*BIN*\n'; cat "sample-data/rtos-$v.txt.BIN"; } \
+        > "$corpus/$name/rtos-$v.pair"
+    done
+  fi
+  n=$runs
+  case "$name" in text1 | bin) n=$(( (runs + 9) / 10 )) ;; esac
   dict=()
   [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
-  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$runs" -seed=1 -max_len=65536 "${dict[@]}" \
+  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 -max_len=65536 "${dict[@]}" \
+       -artifact_prefix="$corpus/$name-" \
        "$corpus/$name" > "$corpus/$name.log" 2>&1; then
-    echo "fuzz $name: $runs runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash"
+    echo "fuzz $name: $n runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash"
   else
     echo "fuzz $name: FAILED"; tail -40 "$corpus/$name.log"; status=1
   fi

@@ -9,7 +9,7 @@ jobs=$(nproc)
 status=0
 for kind in normal sanitize; do
   dir=build/test-$kind
-  flags=(-DPV_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  flags=(-DPV_WERROR=ON -DPV_CHECKS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
   [ "$kind" = sanitize ] && flags+=(-DPV_SANITIZE=ON -DCMAKE_C_COMPILER=clang)
   echo "== $kind build"
   cmake -S . -B "$dir" "${flags[@]}" >/dev/null

@@ -152,6 +152,23 @@ bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uin
 #define PV_NS_PER_MS INT64_C(1000000)
 #define PV_NS_PER_S INT64_C(1000000000)
 
+/* a + b and a - b, saturated to the int64_t range instead of overflowing
+ * (times and sums of times from any input: docs/winidea-model.md, "Times"). */
+static inline int64_t pv_add_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (!__builtin_add_overflow(a, b, &r))
+        return r;
+    return b > 0 ? INT64_MAX : INT64_MIN;
+}
+static inline int64_t pv_sub_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (!__builtin_sub_overflow(a, b, &r))
+        return r;
+    return b < 0 ? INT64_MAX : INT64_MIN;
+}
+
 /* Parses a time such as "4469", "4.469us", "12ms", "1.5s" (no unit = ns)
  * into nanoseconds, exactly (decimal digits, no floating point).  The whole
  * string must be consumed.  Returns false on a malformed or out-of-range

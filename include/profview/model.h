@@ -110,9 +110,17 @@ struct pv_view {
 /* ---- generic accessors; every consumer uses these */
 
 static inline size_t pv_view_rows(const pv_view *v) { return v->ops->row_count(v); }
+#ifdef PV_CHECKS
+/* Checks builds (-DPV_CHECKS=ON; sanitizer, fuzz and test builds): aborts,
+ * naming the view and the column, when a cell's type is not its column's. */
+void pv_view_check_cell(const pv_view *v, size_t row, size_t col, const pv_cell *c);
+#endif
 static inline void pv_view_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
     v->ops->cell(v, row, col, out);
+#ifdef PV_CHECKS
+    pv_view_check_cell(v, row, col, out);
+#endif
 }
 static inline bool pv_view_is_tree(const pv_view *v) { return v->ops->parent != NULL; }
 static inline size_t pv_view_parent(const pv_view *v, size_t row)

@@ -9,6 +9,7 @@ enum {
     PV_EXIT_OK = 0,
     PV_EXIT_USAGE = 1,
     PV_EXIT_INPUT = 2,
+    PV_EXIT_OUTPUT = 3, /* stdout could not be written */
 };
 
 /* Every option, once: X(enum suffix, long name, argument name or NULL, help). */

@@ -1,5 +1,6 @@
 /* commands.c - `profview info`, `profview cat` and `profview diff`, and the plain-text
  * fallback of `profview FILE`. */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -141,6 +142,13 @@ int pv_cmd_info(const pv_cli_args *a)
 }
 
 /* ---- cat */
+
+/* The rows could not be written (docs/cli.md: an output error). */
+static int pv_cat_write_failed(void)
+{
+    fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    return PV_EXIT_OUTPUT;
+}
 
 static void pv_list_views(const pv_result_set *set)
 {
@@ -449,10 +457,8 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
             n = limit;
         bool ok = folded ? pv_write_folded(stdout, v, NULL, n)
                          : pv_write_rows(stdout, v, cols, col_count, NULL, n, format);
-        if (!ok) {
-            fprintf(stderr, "profview: cannot write the output\n");
-            rc = PV_EXIT_INPUT;
-        }
+        if (!ok)
+            rc = pv_cat_write_failed();
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
         size_t *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
@@ -468,10 +474,8 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
         if (rc == PV_EXIT_OK) {
             bool ok = folded ? pv_write_folded(stdout, v, rows, n)
                              : pv_write_rows(stdout, v, cols, col_count, rows, n, format);
-            if (!ok) {
-                fprintf(stderr, "profview: cannot write the output\n");
-                rc = PV_EXIT_INPUT;
-            }
+            if (!ok)
+                rc = pv_cat_write_failed();
         }
         free(rows);
     }

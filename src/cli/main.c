@@ -1,4 +1,5 @@
 /* main.c - profview's entry point: parses the command line and dispatches. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,7 +75,8 @@ static void pv_print_help(FILE *fp)
                 "once, whole (an SQLite database through a private temporary file).\n"
                 "On a terminal, a big input shows a progress bar on stderr while it loads.\n"
                 "TIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
-                "Exit status: 0 success, 1 usage error, 2 input error.\n");
+                "Exit status: 0 success, 1 usage error, 2 input error, 3 output error\n"
+                "(the output could not be written: a full disk, a closed pipe...).\n");
 }
 
 static int pv_usage_error(const char *fmt, ...) PV_PRINTF(1, 2);
@@ -122,7 +124,7 @@ static int pv_cli_prepare(pv_cli_args *a)
     return PV_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int pv_run(int argc, char **argv)
 {
     pv_cli_args args;
     memset(&args, 0, sizeof args);
@@ -187,4 +189,26 @@ int main(int argc, char **argv)
         if (args.command && strcmp(args.command, pv_commands[i].name) == 0)
             return pv_commands[i].run(&args);
     return pv_cmd_view(&args);
+}
+
+/* docs/cli.md: a failed write on stdout is an output error (3), whatever the
+ * command found in its input, with a message; a command that found it
+ * itself (PV_EXIT_OUTPUT) has said so already. */
+static int pv_check_output(int rc)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0;
+    int err = errno;
+    if (rc == PV_EXIT_OUTPUT)
+        return rc;
+    if (!failed && !ferror(stdout))
+        return rc;
+    fprintf(stderr, "profview: cannot write the output%s%s\n", err ? ": " : "",
+            err ? strerror(err) : "");
+    return PV_EXIT_OUTPUT;
+}
+
+int main(int argc, char **argv)
+{
+    return pv_check_output(pv_run(argc, argv));
 }

@@ -838,8 +838,11 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
             pv_buf_free(&esc);
             v->kind = AQ_V_NULL;
         }
+        /* A whole REAL INST_ID is an integer, when int64_t holds it (the
+         * same bound as aq_parse_number's); otherwise the row has none. */
         if (row[t->inst_col].kind == AQ_V_REAL &&
-            row[t->inst_col].v.f == floor(row[t->inst_col].v.f)) {
+            row[t->inst_col].v.f == floor(row[t->inst_col].v.f) &&
+            fabs(row[t->inst_col].v.f) < 9.0e18) {
             row[t->inst_col].kind = AQ_V_INT;
             row[t->inst_col].v.i = (int64_t)row[t->inst_col].v.f;
         }

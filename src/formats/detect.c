@@ -76,9 +76,13 @@ pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status
             return f;
         }
         struct stat st;
-        if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-            pv_error(&f->diag, "%s: cannot read: %s", path,
-                     S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
+        if (fstat(fd, &st) != 0) {
+            pv_error(&f->diag, "%s: cannot read: %s", path, strerror(errno));
+            close(fd);
+            return f;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            pv_error(&f->diag, "%s: cannot read: it is a directory", path);
             close(fd);
             return f;
         }

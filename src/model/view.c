@@ -22,6 +22,22 @@ const char *pv_type_name(pv_type t)
     return "?";
 }
 
+#ifdef PV_CHECKS
+/* The typed-cell contract: every cell of a column, present or empty, has the
+ * column's declared type (filters, sorts and exporters rely on it). */
+void pv_view_check_cell(const pv_view *v, size_t row, size_t col, const pv_cell *c)
+{
+    if (col < v->column_count && c->type == v->columns[col].type)
+        return;
+    fprintf(stderr,
+            "profview: internal error: view %s row %zu column %zu (%s): a %s cell in a %s "
+            "column\n",
+            v->id ? v->id : "?", row, col, col < v->column_count ? v->columns[col].id : "?",
+            pv_type_name(c->type), col < v->column_count ? pv_type_name(v->columns[col].type) : "?");
+    abort();
+}
+#endif
+
 size_t pv_view_column(const pv_view *v, const char *id)
 {
     for (size_t i = 0; i < v->column_count; i++)

@@ -575,7 +575,7 @@ static void pv_app_draw_status(pv_app *a, int y)
             }
         if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
             char t[48];
-            pv_format_time_human(a->marker[1] - a->marker[0], a->unit, t, sizeof t);
+            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
             pv_buf_printf(&s, " B-A %s", t);
         }
     }

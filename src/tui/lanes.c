@@ -63,7 +63,7 @@ static size_t pv_lane_bucket(int64_t t, int64_t t0, int64_t span, size_t width)
 {
     if (t < t0)
         return 0;
-    __int128 b = (__int128)(t - t0) * (__int128)width / span;
+    __int128 b = ((__int128)t - t0) * (__int128)width / span;
     return b < (__int128)width ? (size_t)b : width - 1;
 }
 
@@ -120,8 +120,9 @@ static bool pv_lanes_span(pv_app *a, const pv_report *r, int64_t *t0, int64_t *t
     int64_t ts;
     if (sel != a->lane_cursor_row && sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &ts) &&
         (ts < a->lane_t0 || ts > a->lane_t1)) {
-        int64_t w = a->lane_t1 - a->lane_t0;
-        pv_lanes_set(a, r, ts - w / 2, ts - w / 2 + w);
+        int64_t w = pv_sub_sat(a->lane_t1, a->lane_t0);
+        int64_t n0 = pv_sub_sat(ts, w / 2);
+        pv_lanes_set(a, r, n0, pv_add_sat(n0, w));
     }
     a->lane_cursor_row = sel;
     *t0 = a->lane_t0;
@@ -503,8 +504,15 @@ static void pv_lanes_zoom(pv_app *a, pv_report *r, double factor, int64_t at)
     double w = (double)(t1 - t0) * factor;
     if (w < 1)
         w = 1; /* 1 ns: as far in as it goes */
-    int64_t n0 = at - (int64_t)((double)(at - t0) * factor);
-    pv_lanes_set(a, r, n0, n0 + (int64_t)w);
+    /* Times lie within +/-2^62 (docs/winidea-model.md): a span wider than
+     * that shows nothing more, and the conversions below stay defined. */
+    double d0 = (double)(at - t0) * factor;
+    if (w > 4e18)
+        w = 4e18;
+    if (d0 > 4e18)
+        d0 = 4e18;
+    int64_t n0 = pv_sub_sat(at, (int64_t)d0);
+    pv_lanes_set(a, r, n0, pv_add_sat(n0, (int64_t)w));
 }
 
 static bool pv_lanes_here(pv_app *a, pv_report **rp)

@@ -281,8 +281,10 @@ static void pv_report_splice_in(pv_report *r, size_t k)
     memmove(r->vis + k + 1 + added, r->vis + k + 1, (r->vis_count - k - 1) * sizeof *r->vis);
     memmove(r->vis_depth + k + 1 + added, r->vis_depth + k + 1,
             (r->vis_count - k - 1) * sizeof *r->vis_depth);
-    memcpy(r->vis + k + 1, rows, added * sizeof *rows);
-    memcpy(r->vis_depth + k + 1, depths, added * sizeof *depths);
+    if (added) { /* rows and depths are NULL when nothing was added */
+        memcpy(r->vis + k + 1, rows, added * sizeof *rows);
+        memcpy(r->vis_depth + k + 1, depths, added * sizeof *depths);
+    }
     r->vis_count += added;
     free(stack);
     free(hide);
@@ -465,7 +467,8 @@ void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count)
 {
     if (count > PV_SORT_MAX_KEYS)
         count = PV_SORT_MAX_KEYS;
-    memcpy(r->sort, keys, count * sizeof *keys);
+    if (count) /* keys may be NULL when the sort is cleared */
+        memcpy(r->sort, keys, count * sizeof *keys);
     r->sort_count = count;
     pv_query_error err;
     memset(&err, 0, sizeof err);

@@ -127,6 +127,23 @@ grep -q "INST_ID 9 has rows but no INSTANCES row" "$tmp/orphan.out" || bad "orph
 run orphan_cat cat "$tmp/orphan.db" --instance 9 --view call-trace --columns id
 [ "$(tail -n +2 "$tmp/orphan_cat.out")" = "1" ] || bad "orphan: rows"
 
+# 6b. A REAL INST_ID too large for an integer (1e300, also -1e300 and 2^63):
+#     those rows have no usable INST_ID (a warning), the others load; no
+#     undefined conversion (the sanitizer build aborts on one).
+sqlite3 "$tmp/huge.db" "$INST $TRACE
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 1, -1, 0, 1, 1, 0, 0);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 2, -1, 0, 2, 1e300, 0, 1);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 3, -1, 0, 3, -1e300, 0, 2);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 4, -1, 0, 4, 9223372036854775808.0, 0, 3);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 5, -1, 0, 5, 1.0, 0, 4);
+INSERT INTO INSTANCES VALUES (1e300, 'huge', 'Elapsed Time', 3, 'Time');"
+run huge info "$tmp/huge.db"
+[ $rc -eq 0 ] || bad "huge INST_ID: status $rc"
+grep -q "table FUNCTION_TRACE_PROFILER_CALL_TRACE: 3 rows have no usable INST_ID (first: row 2)" "$tmp/huge.out" \
+  || { bad "huge INST_ID: no warning"; cat "$tmp/huge.out" "$tmp/huge.err"; }
+run huge_cat cat "$tmp/huge.db" --view call-trace --columns id
+[ "$(tail -n +2 "$tmp/huge_cat.out" | tr '\n' ' ')" = "1 5 " ] || { bad "huge INST_ID: rows"; cat "$tmp/huge_cat.out"; }
+
 # 7. Corrupted copies: bytes overwritten inside the file, then a truncated file.
 for kind in overwritten truncated; do
   cp "$S/aqtime-trace.db" "$tmp/$kind.db"

@@ -1,13 +1,26 @@
-/* libFuzzer target for winIDEA BIN timelines (built with -DPV_FUZZ=ON): the
- * probe, detection, attaching with each reading, and decoding every event. */
+/* libFuzzer target for winIDEA BIN timelines and the model built from them
+ * (built with -DPV_FUZZ=ON): the probe, detection, attaching with each
+ * reading and decoding every event; then the timeline index, statistics and
+ * views of the BIN alone, walked (fuzz_winidea.h).  The model reads the BIN
+ * as detected, or as v1.1 / v1.0 (by the input's size) when no version fits. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formats/winidea/parse.h"
+#include "fuzz_winidea.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static bool fuzz_parse_bin(pv_wi_data *d, pv_diag *diag, const uint8_t *data, size_t size)
+{
+    int version = pv_wi_bin_detect_version(data, size, NULL, 0);
+    if (version == 0)
+        version = (size / PV_WI_RECORD_SIZE) % 2 ? 10 : 11;
+    else
+        version = 0; /* detected by the loader itself */
+    return pv_wi_bin_attach_memory(d, "fuzz.bin", data, size, version, diag, PV_SEV_ERROR);
+}
+
+static void fuzz_check_readings(const uint8_t *data, size_t size)
 {
     (void)pv_wi_bin_probe(data, size, size);
     char why[400];
@@ -38,5 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pv_wi_data_free(&d);
         pv_diag_free(&diag);
     }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_check_readings(data, size);
+    fuzz_wi_model(fuzz_parse_bin, data, size);
     return 0;
 }

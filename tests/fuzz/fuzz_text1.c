@@ -1,13 +1,49 @@
-/* libFuzzer target for the winIDEA Text1 parser (built with -DPV_FUZZ=ON).
- * Parses the input, then walks what was built so that a bad index shows. */
+/* libFuzzer target for the winIDEA Text1 parser and the model built from it
+ * (built with -DPV_FUZZ=ON).  Parses the input and checks what was built;
+ * then builds the timeline index, statistics and views from it and walks
+ * them (fuzz_winidea.h).  An input with a line "*BIN*" is a Text1 file
+ * followed by the BIN beside it (the bytes after that line): the mapping
+ * and statistics of the text with the BIN's timeline, as the loader pairs
+ * them (docs/formats.md §2). */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "formats/winidea/parse.h"
+#include "fuzz_winidea.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static const char fuzz_bin_marker[] = "\n*BIN*\n";
+
+/* The first "*BIN*" line, or NULL (memmem is a GNU extension). */
+static const uint8_t *fuzz_find_marker(const uint8_t *data, size_t size)
+{
+    size_t n = sizeof fuzz_bin_marker - 1;
+    for (size_t i = 0; i + n <= size; i++)
+        if (data[i] == '\n' && memcmp(data + i, fuzz_bin_marker, n) == 0)
+            return data + i;
+    return NULL;
+}
+
+static bool fuzz_parse_text1(pv_wi_data *d, pv_diag *diag, const uint8_t *data, size_t size)
+{
+    const uint8_t *bin = NULL;
+    size_t bin_size = 0;
+    const uint8_t *mark = fuzz_find_marker(data, size);
+    if (mark) {
+        bin = mark + sizeof fuzz_bin_marker - 1;
+        bin_size = size - (size_t)(bin - data);
+        size = (size_t)(mark - data) + 1;
+    }
+    d->text_path = pv_xstrdup("fuzz.txt");
+    if (!pv_wi_parse_text1("fuzz.txt", data, size, d, diag))
+        return false;
+    if (bin && d->timeline.count == 0)
+        pv_wi_bin_attach_memory(d, "fuzz.txt.BIN", bin, bin_size, 0, diag, PV_SEV_WARNING);
+    return true;
+}
+
+static void fuzz_check_parse(const uint8_t *data, size_t size)
 {
     pv_wi_data d;
     pv_wi_data_init(&d);
@@ -30,5 +66,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     pv_wi_data_free(&d);
     pv_diag_free(&diag);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_check_parse(data, size);
+    fuzz_wi_model(fuzz_parse_text1, data, size);
     return 0;
 }

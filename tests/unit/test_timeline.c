@@ -817,6 +817,30 @@ static void test_finish_in_steps(void **state)
     }
 }
 
+/* A timeline without events (a Text1 mapping whose BIN is missing) finishes
+ * in steps too: the first step ends the pass, the next one completes it
+ * (it used to answer "more to do" forever, found by the fuzz replay). */
+static void test_finish_in_steps_empty(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_diag g;
+    pv_diag_init(&g);
+    pv_timeline_index ix;
+    assert_true(pv_timeline_index_begin(&ix, d, NULL, &g));
+    int r = 0;
+    size_t steps = 0;
+    while (steps < 10 && (r = pv_timeline_index_finish_step(&ix, 5)) == 0)
+        steps++;
+    assert_int_equal(r, 1);
+    assert_true(ix.complete);
+    assert_int_equal(ix.call_count, 0);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+}
+
 /* The capability hooks the viewer uses (profview/hooks.h): stepping, the
  * stepped timeline (rows not indexed show only their record), which views
  * wait, time order, time of a row, E/X partners, the events of a call, the
@@ -1069,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_views_empty_timeline),
         cmocka_unit_test(test_views_deferred_index),
         cmocka_unit_test(test_finish_in_steps),
+        cmocka_unit_test(test_finish_in_steps_empty),
         cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),

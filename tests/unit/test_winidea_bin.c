@@ -544,18 +544,28 @@ static void test_f64_values(void **state)
     assert_non_null(set);
     pv_view *tl = pv_set_find_view(set, "timeline");
     assert_non_null(tl);
+    /* docs/winidea-model.md: the timeline's `value` is HEX in every row (an
+     * F64 area's: all 64 bits of DATA), the double is in `value_f64` */
     pv_cell cell;
-    char *text = cell_text(tl, 0, "value", &cell);
+    char *text = cell_text(tl, 0, "value_f64", &cell);
     assert_int_equal(cell.type, PV_TYPE_FLOAT);
     assert_true(cell.v.f == 3.25);
     assert_string_equal(text, "3.25");
     free(text);
-    text = cell_text(tl, 1, "value", &cell);
+    text = cell_text(tl, 0, "value", &cell);
+    assert_int_equal(cell.type, PV_TYPE_HEX);
+    assert_string_equal(text, "0x400A000000000000");
+    free(text);
+    text = cell_text(tl, 1, "value_f64", &cell);
     assert_string_equal(text, "-0.5");
     free(text);
     text = cell_text(tl, 2, "value", &cell); /* I64: the low 32 bits in hex */
     assert_int_equal(cell.type, PV_TYPE_HEX);
     assert_string_equal(text, "0x7");
+    free(text);
+    text = cell_text(tl, 2, "value_f64", &cell); /* no double */
+    assert_int_equal(cell.type, PV_TYPE_FLOAT);
+    assert_false(cell.present);
     free(text);
 
     pv_view *data = pv_set_find_view(set, "data");

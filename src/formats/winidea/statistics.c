@@ -371,10 +371,13 @@ static void stats_fill_row(pv_tl_stat_row *row, const pv_stat_acc *a, bool funct
  * averages = summed totals / summed counts (or interval numbers). */
 static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)
 {
+    /* A context's totals are bounded by the recorded time (< 2^63 ns:
+     * docs/winidea-model.md, "Times"); their sum over contexts is not, so it
+     * saturates. */
     n->count += a->count;
-    n->net += a->net;
-    n->gross += a->gross;
-    n->call += a->call;
+    n->net = pv_add_sat(n->net, a->net);
+    n->gross = pv_add_sat(n->gross, a->gross);
+    n->call = pv_add_sat(n->call, a->call);
     if (a->complete > 0) {
         bool first = n->complete == 0;
         stats_min_max(a->net_min, first, &n->net_min, &n->net_max);
@@ -389,14 +392,14 @@ static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)
         bool first = n->period_n == 0;
         stats_min_max(a->period_min, first, &n->period_min, &n->period_max);
         stats_min_max(a->period_max, false, &n->period_min, &n->period_max);
-        n->period_sum += a->period_sum;
+        n->period_sum = pv_add_sat(n->period_sum, a->period_sum);
         n->period_n += a->period_n;
     }
     if (a->outside_n > 0) {
         bool first = n->outside_n == 0;
         stats_min_max(a->outside_min, first, &n->outside_min, &n->outside_max);
         stats_min_max(a->outside_max, false, &n->outside_min, &n->outside_max);
-        n->outside_sum += a->outside_sum;
+        n->outside_sum = pv_add_sat(n->outside_sum, a->outside_sum);
         n->outside_n += a->outside_n;
     }
 }

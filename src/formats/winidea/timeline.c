@@ -99,6 +99,7 @@ struct pv_tl_pass {
     bool ended;
     int fc_phase;
     size_t fc_k, fc_c, fc_inner;
+    size_t fc_array; /* FC_PERMUTE / FC_COPY: the array (tl_call_arrays) */
     bool fc_in_context;
     size_t *fc_start, *fc_fill;
     uint32_t *fc_pos;
@@ -696,223 +697,304 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
  * calls with no function frame below them (the innermost implicit function
  * frame still open at their entry, docs/formats.md §3: implicit frames lie below
  * every frame entered during the recording), and keeps only the calls that
- * overlap the window. */
+ * overlap the window.  The steps, in order: */
 enum {
     FC_COUNT,   /* calls per context */
     FC_PLACE,   /* offsets, implicit frames' places (few) */
     FC_POS,     /* every other call's place */
-    FC_PARENT,  /* permute the five arrays through the scratch buffer, */
-    FC_ENTRY,   /* each followed by its copy back (FC_x + FC_COPY) */
-    FC_EXIT,
-    FC_NET,
-    FC_GROSS,
-    FC_TOP = FC_GROSS + 6, /* parents of top-level calls */
-    FC_WINDOW,             /* --from/--to */
+    FC_PERMUTE, /* one per-call array (tl_call_arrays[fc_array]) into the scratch buffer */
+    FC_COPY,    /* ... and back; then FC_PERMUTE of the next array */
+    FC_TOP,     /* parents of top-level calls */
+    FC_WINDOW,  /* --from/--to */
     FC_DONE,
 };
-#define FC_COPY 5 /* FC_PARENT + FC_COPY .. FC_GROSS + FC_COPY: the copies back */
 
-/* One step of tl_finish_calls: at most about `budget` calls of work (the
- * --from/--to pass goes in one piece); true when done.  Keeps its state in
- * p (fc_*), so that a viewer can finish the index between key presses. */
-static bool tl_finish_calls_step(tl_pass *p, size_t budget)
+/* A per-call array that finishing permutes into context order. */
+typedef struct tl_call_array {
+    void *base;
+    size_t size;     /* bytes per element: 4 (uint32_t) or 8 (int64_t) */
+    bool call_index; /* its values are call indices, renumbered with the calls */
+} tl_call_array;
+
+#define TL_CALL_ARRAYS 5
+
+/* The per-call arrays of the index, all of which the permutation moves. */
+static void tl_call_arrays(pv_timeline_index *ix, tl_call_array out[TL_CALL_ARRAYS])
+{
+    out[0] = (tl_call_array){ix->call_parent, sizeof *ix->call_parent, true};
+    out[1] = (tl_call_array){ix->call_entry, sizeof *ix->call_entry, false};
+    out[2] = (tl_call_array){ix->call_exit, sizeof *ix->call_exit, false};
+    out[3] = (tl_call_array){ix->call_net, sizeof *ix->call_net, false};
+    out[4] = (tl_call_array){ix->call_gross, sizeof *ix->call_gross, false};
+}
+
+/* The end of the next piece of calls [fc_k, end) of a step with `left` budget. */
+static size_t tl_fc_piece_end(const tl_pass *p, size_t left)
+{
+    size_t n = p->ix->call_count, k = p->fc_k;
+    return left >= n - k ? n : k + left;
+}
+
+/* Records that the current step reached call `k`; once past the last call,
+ * moves on to step `next`.  Returns the work done since fc_k. */
+static size_t tl_fc_reach(tl_pass *p, size_t k, int next)
+{
+    size_t work = k - p->fc_k;
+    p->fc_k = k;
+    if (k >= p->ix->call_count) {
+        p->fc_phase = next;
+        p->fc_k = 0;
+    }
+    return work;
+}
+
+/* FC_COUNT: the number of calls of each context, in fc_start[c + 1]. */
+static size_t tl_fc_count(tl_pass *p, size_t left)
 {
     pv_timeline_index *ix = p->ix;
     size_t n = ix->call_count;
+    if (!p->fc_start) {
+        p->fc_start = pv_xcalloc((size_t)ix->context_count + 1, sizeof *p->fc_start);
+        p->fc_pos = tl_big_alloc((n ? n : 1) * sizeof *p->fc_pos);
+    }
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    for (; k < end; k++) {
+        uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
+        p->fc_start[ix->event_context[e] + 1]++;
+    }
+    return tl_fc_reach(p, k, FC_PLACE);
+}
+
+/* FC_PLACE: each context's first call (fc_start), the places of its implicit
+ * calls (outermost first) and where its explicit calls begin (fc_fill).
+ * Little work: no budget. */
+static size_t tl_fc_place(tl_pass *p, size_t left)
+{
+    (void)left;
+    size_t nctx = p->ix->context_count;
+    size_t *start = p->fc_start;
+    for (size_t c = 0; c < nctx; c++)
+        start[c + 1] += start[c];
+    size_t *fill = p->fc_fill = pv_xmalloc((nctx + 1) * sizeof *fill);
+    for (size_t c = 0; c < nctx; c++) {
+        fill[c] = start[c];
+        tl_stack *st = c < p->stack_cap ? &p->stacks[c] : NULL;
+        size_t m = st ? st->im_call_n : 0;
+        for (size_t q = 0; q < m; q++)
+            p->fc_pos[st->im_calls[q]] = (uint32_t)(start[c] + m - 1 - q);
+        fill[c] += m;
+    }
+    p->fc_phase = FC_POS;
+    p->fc_k = 0;
+    return 0;
+}
+
+/* FC_POS: the place of every explicit call, in entry order within its context. */
+static size_t tl_fc_pos(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    for (; k < end; k++) {
+        if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+            continue;
+        uint16_t c = ix->event_context[ix->call_entry[k]];
+        p->fc_pos[k] = (uint32_t)p->fc_fill[c]++;
+    }
+    if (k == ix->call_count) {
+        free(p->fc_fill);
+        p->fc_fill = NULL;
+    }
+    return tl_fc_reach(p, k, FC_PERMUTE);
+}
+
+/* FC_PERMUTE: array fc_array, calls [fc_k, ...), to their places in the
+ * scratch buffer.  The writes go to one sequential stream per context, which
+ * caches well; following the permutation's cycles in place instead was 6
+ * times slower at 50 M events (a cache miss per step on each of the five
+ * arrays). */
+static size_t tl_fc_permute(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t n = ix->call_count;
+    if (!p->fc_scratch)
+        p->fc_scratch = tl_big_alloc((n ? n : 1) * sizeof *p->fc_scratch);
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    tl_call_arrays(ix, arrays);
+    const tl_call_array *a = &arrays[p->fc_array];
+    const uint32_t *pos = p->fc_pos;
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    if (a->size == sizeof(uint32_t)) {
+        const uint32_t *src = a->base;
+        uint32_t *dst = (uint32_t *)p->fc_scratch;
+        if (a->call_index)
+            for (; k < end; k++)
+                dst[pos[k]] = src[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[src[k]];
+        else
+            for (; k < end; k++)
+                dst[pos[k]] = src[k];
+    } else {
+        const int64_t *src = a->base;
+        for (; k < end; k++)
+            p->fc_scratch[pos[k]] = src[k];
+    }
+    return tl_fc_reach(p, k, FC_COPY);
+}
+
+/* FC_COPY: the scratch buffer back into array fc_array; then the next array,
+ * or FC_TOP after the last one. */
+static size_t tl_fc_copy(tl_pass *p, size_t left)
+{
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    tl_call_arrays(p->ix, arrays);
+    const tl_call_array *a = &arrays[p->fc_array];
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    memcpy((char *)a->base + k * a->size, (char *)p->fc_scratch + k * a->size, (end - k) * a->size);
+    bool last = p->fc_array + 1 == TL_CALL_ARRAYS;
+    if (end == p->ix->call_count) {
+        if (last) {
+            free(p->fc_scratch);
+            p->fc_scratch = NULL;
+        } else {
+            p->fc_array++;
+        }
+    }
+    return tl_fc_reach(p, end, last ? FC_TOP : FC_PERMUTE);
+}
+
+/* FC_TOP: the parents of top-level calls, context by context (fc_c).  The
+ * implicit calls of a context are at first .. first+m-1, outermost first:
+ * the parent of each is the next one out; an explicit top-level call's
+ * parent is the innermost implicit call still open at its entry. */
+static size_t tl_fc_top(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
     size_t nctx = ix->context_count;
+    const size_t *start = p->fc_start;
+    size_t work = 0;
+    while (p->fc_c < nctx && work < left) {
+        size_t c = p->fc_c;
+        size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
+        size_t first = start[c];
+        if (!p->fc_in_context) {
+            for (size_t q = 0; q < m; q++)
+                ix->call_parent[first + q] = q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
+            p->fc_inner = m; /* candidates: innermost = first+m-1, moving outwards */
+            p->fc_k = first + m;
+            p->fc_in_context = true;
+            work += m;
+        }
+        size_t inner = p->fc_inner;
+        size_t q = p->fc_k;
+        for (; q < start[c + 1] && work < left; q++, work++) {
+            if (ix->call_parent[q] != TL_TOP_LEVEL)
+                continue;
+            uint32_t entry = ix->call_entry[q];
+            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
+                   ix->call_exit[first + inner - 1] <= entry)
+                inner--;
+            ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
+        }
+        p->fc_inner = inner;
+        p->fc_k = q;
+        if (q >= start[c + 1]) {
+            p->fc_c++;
+            p->fc_in_context = false;
+        }
+    }
+    if (p->fc_c >= nctx) {
+        p->fc_phase = FC_WINDOW;
+        p->fc_k = 0;
+    }
+    return work;
+}
+
+/* Whether call q overlaps the --from/--to window. */
+static bool tl_call_in_window(const pv_timeline_index *ix, size_t q)
+{
+    pv_wi_event e;
+    int64_t t_entry = ix->time_first;
+    if (!(ix->call_entry[q] & PV_TL_IMPLICIT_CALL)) {
+        pv_timeline_event(ix, ix->call_entry[q], &e);
+        t_entry = e.time;
+    }
+    int64_t t_exit = ix->time_last;
+    if (ix->call_exit[q] != PV_TL_OPEN) {
+        pv_timeline_event(ix, ix->call_exit[q], &e);
+        t_exit = e.time;
+    }
+    return (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
+}
+
+/* Keeps the calls that overlap the window, in order, renumbering parents
+ * (fc_pos is reused as the old -> new map: every entry is spent), and
+ * counts each context's calls again. */
+static void tl_fc_keep_window(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t n = ix->call_count, nctx = ix->context_count;
+    size_t kept = 0;
+    uint32_t *map = p->fc_pos;
+    for (size_t q = 0; q < n; q++) {
+        bool keep = tl_call_in_window(ix, q);
+        map[q] = keep ? (uint32_t)kept : PV_TL_OPEN;
+        if (!keep)
+            continue;
+        ix->call_entry[kept] = ix->call_entry[q];
+        ix->call_exit[kept] = ix->call_exit[q];
+        ix->call_parent[kept] =
+            ix->call_parent[q] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[q]];
+        ix->call_net[kept] = ix->call_net[q];
+        ix->call_gross[kept] = ix->call_gross[q];
+        kept++;
+    }
+    size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
+    for (size_t q = 0; q < kept; q++) {
+        uint32_t e = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
+        start[ix->event_context[e] + 1]++;
+    }
+    for (size_t c = 0; c < nctx; c++)
+        start[c + 1] += start[c];
+    free(p->fc_start);
+    p->fc_start = start;
+    ix->call_count = kept;
+}
+
+/* FC_WINDOW: --from/--to (in one piece), then hands the context offsets to
+ * the index. */
+static size_t tl_fc_window(tl_pass *p, size_t left)
+{
+    (void)left;
+    pv_timeline_index *ix = p->ix;
+    if (ix->has_from || ix->has_to)
+        tl_fc_keep_window(p);
+    free(p->fc_pos);
+    p->fc_pos = NULL;
+    ix->context_call_start = p->fc_start;
+    p->fc_start = NULL;
+    p->fc_phase = FC_DONE;
+    return 0;
+}
+
+/* The steps of finishing the calls, in the order of the FC_ phases; each
+ * does at most about `left` calls of work and returns the work done. */
+typedef size_t tl_fc_step(tl_pass *p, size_t left);
+static tl_fc_step *const tl_fc_steps[FC_DONE] = {
+    [FC_COUNT] = tl_fc_count,     [FC_PLACE] = tl_fc_place, [FC_POS] = tl_fc_pos,
+    [FC_PERMUTE] = tl_fc_permute, [FC_COPY] = tl_fc_copy,   [FC_TOP] = tl_fc_top,
+    [FC_WINDOW] = tl_fc_window,
+};
+
+/* One step of finishing the calls: at most about `budget` calls of work
+ * (the --from/--to step goes in one piece); true when done.  Keeps its state
+ * in p (fc_*), so that a viewer can finish the index between key presses. */
+static bool tl_finish_calls_step(tl_pass *p, size_t budget)
+{
     size_t left = budget ? budget : 1;
     while (p->fc_phase != FC_DONE) {
         if (left == 0)
             return false;
-        size_t k = p->fc_k;
-        size_t end = left >= n - k ? n : k + left;
-        size_t *start = p->fc_start;
-        uint32_t *pos = p->fc_pos;
-        uint32_t *s32 = (uint32_t *)p->fc_scratch;
-        int phase = p->fc_phase;
-        if (phase == FC_COUNT) {
-            if (!p->fc_start) {
-                p->fc_start = start = pv_xcalloc(nctx + 1, sizeof *start);
-                p->fc_pos = pos = tl_big_alloc((n ? n : 1) * sizeof *pos);
-            }
-            for (; k < end; k++) {
-                uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-                start[ix->event_context[e] + 1]++;
-            }
-        } else if (phase == FC_PLACE) {
-            for (size_t c = 0; c < nctx; c++)
-                start[c + 1] += start[c];
-            size_t *fill = p->fc_fill = pv_xmalloc((nctx + 1) * sizeof *fill);
-            for (size_t c = 0; c < nctx; c++) {
-                fill[c] = start[c];
-                tl_stack *st = c < p->stack_cap ? &p->stacks[c] : NULL;
-                size_t m = st ? st->im_call_n : 0;
-                for (size_t q = 0; q < m; q++)
-                    pos[st->im_calls[q]] = (uint32_t)(start[c] + m - 1 - q);
-                fill[c] += m;
-            }
-            k = n;
-            end = p->fc_k; /* little work: no budget */
-        } else if (phase == FC_POS) {
-            for (; k < end; k++) {
-                if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
-                    continue;
-                uint16_t c = ix->event_context[ix->call_entry[k]];
-                pos[k] = (uint32_t)p->fc_fill[c]++;
-            }
-            if (k == n) {
-                free(p->fc_fill);
-                p->fc_fill = NULL;
-            }
-        } else if (phase >= FC_PARENT && phase <= FC_GROSS) {
-            /* Permute through a scratch buffer, one array at a time.  The
-             * writes go to one sequential stream per context, which caches
-             * well; following the permutation's cycles in place instead was
-             * 6 times slower at 50 M events (a cache miss per step on each
-             * of the five arrays). */
-            if (!p->fc_scratch) {
-                p->fc_scratch = tl_big_alloc((n ? n : 1) * sizeof *p->fc_scratch);
-                s32 = (uint32_t *)p->fc_scratch;
-            }
-            int64_t *scratch = p->fc_scratch;
-            if (phase == FC_PARENT)
-                for (; k < end; k++)
-                    s32[pos[k]] = ix->call_parent[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL
-                                                                     : pos[ix->call_parent[k]];
-            else if (phase == FC_ENTRY)
-                for (; k < end; k++)
-                    s32[pos[k]] = ix->call_entry[k];
-            else if (phase == FC_EXIT)
-                for (; k < end; k++)
-                    s32[pos[k]] = ix->call_exit[k];
-            else if (phase == FC_NET)
-                for (; k < end; k++)
-                    scratch[pos[k]] = ix->call_net[k];
-            else
-                for (; k < end; k++)
-                    scratch[pos[k]] = ix->call_gross[k];
-        } else if (phase >= FC_PARENT + FC_COPY && phase <= FC_GROSS + FC_COPY) {
-            int which = phase - FC_COPY;
-            if (which == FC_PARENT)
-                memcpy(ix->call_parent + k, s32 + k, (end - k) * sizeof *s32);
-            else if (which == FC_ENTRY)
-                memcpy(ix->call_entry + k, s32 + k, (end - k) * sizeof *s32);
-            else if (which == FC_EXIT)
-                memcpy(ix->call_exit + k, s32 + k, (end - k) * sizeof *s32);
-            else if (which == FC_NET)
-                memcpy(ix->call_net + k, p->fc_scratch + k, (end - k) * sizeof *p->fc_scratch);
-            else
-                memcpy(ix->call_gross + k, p->fc_scratch + k, (end - k) * sizeof *p->fc_scratch);
-            k = end;
-            if (k == n && which == FC_GROSS) {
-                free(p->fc_scratch);
-                p->fc_scratch = NULL;
-            }
-        } else if (phase == FC_TOP) {
-            /* parents of top-level calls, context by context (fc_c); the
-             * implicit calls are at first .. first+m-1, outermost first:
-             * the parent of each is the next one out */
-            size_t work = 0;
-            while (p->fc_c < nctx && work < left) {
-                size_t c = p->fc_c;
-                size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
-                size_t first = start[c];
-                if (!p->fc_in_context) {
-                    for (size_t q = 0; q < m; q++)
-                        ix->call_parent[first + q] =
-                            q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
-                    p->fc_inner = m; /* candidates: innermost = first+m-1, moving outwards */
-                    p->fc_k = first + m;
-                    p->fc_in_context = true;
-                    work += m;
-                }
-                size_t inner = p->fc_inner;
-                size_t q = p->fc_k;
-                for (; q < start[c + 1] && work < left; q++, work++) {
-                    if (ix->call_parent[q] != TL_TOP_LEVEL)
-                        continue;
-                    uint32_t entry = ix->call_entry[q];
-                    while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
-                           ix->call_exit[first + inner - 1] <= entry)
-                        inner--;
-                    ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
-                }
-                p->fc_inner = inner;
-                p->fc_k = q;
-                if (q >= start[c + 1]) {
-                    p->fc_c++;
-                    p->fc_in_context = false;
-                }
-            }
-            left -= work < left ? work : left;
-            if (p->fc_c < nctx)
-                continue;
-            p->fc_phase++;
-            p->fc_k = 0;
-            continue;
-        } else if (phase == FC_WINDOW) {
-            /* --from/--to: keep the calls that overlap the window */
-            if (ix->has_from || ix->has_to) {
-                size_t kept = 0;
-                uint32_t *map = pos; /* reused: every entry is spent */
-                for (size_t q = 0; q < n; q++) {
-                    uint32_t entry = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
-                    int64_t t_entry = ix->time_first;
-                    pv_wi_event e;
-                    if (!(ix->call_entry[q] & PV_TL_IMPLICIT_CALL)) {
-                        pv_wi_event_at(ix->tl, entry, &e);
-                        t_entry = e.time;
-                    }
-                    int64_t t_exit = ix->time_last;
-                    if (ix->call_exit[q] != PV_TL_OPEN) {
-                        pv_wi_event_at(ix->tl, ix->call_exit[q], &e);
-                        t_exit = e.time;
-                    }
-                    bool keep =
-                        (!ix->has_to || t_entry <= ix->to) && (!ix->has_from || t_exit >= ix->from);
-                    map[q] = keep ? (uint32_t)kept : PV_TL_OPEN;
-                    if (!keep)
-                        continue;
-                    ix->call_entry[kept] = ix->call_entry[q];
-                    ix->call_exit[kept] = ix->call_exit[q];
-                    ix->call_parent[kept] =
-                        ix->call_parent[q] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[q]];
-                    ix->call_net[kept] = ix->call_net[q];
-                    ix->call_gross[kept] = ix->call_gross[q];
-                    kept++;
-                }
-                size_t *nstart = pv_xcalloc(nctx + 1, sizeof *nstart);
-                for (size_t q = 0; q < kept; q++) {
-                    uint32_t e = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
-                    nstart[ix->event_context[e] + 1]++;
-                }
-                for (size_t c = 0; c < nctx; c++)
-                    nstart[c + 1] += nstart[c];
-                free(start);
-                p->fc_start = start = nstart;
-                ix->call_count = kept;
-            }
-            free(pos);
-            p->fc_pos = NULL;
-            ix->context_call_start = start;
-            p->fc_start = NULL;
-            p->fc_phase = FC_DONE;
-            return true;
-        }
-        left -= end - p->fc_k < left ? end - p->fc_k : left;
-        p->fc_k = k;
-        if (k >= n) {
-            /* permute X, copy X back, permute the next array... */
-            int next = phase + 1;
-            if (phase >= FC_PARENT && phase <= FC_GROSS)
-                next = phase + FC_COPY;
-            else if (phase >= FC_PARENT + FC_COPY && phase < FC_GROSS + FC_COPY)
-                next = phase - FC_COPY + 1;
-            else if (phase == FC_GROSS + FC_COPY)
-                next = FC_TOP;
-            p->fc_phase = next;
-            p->fc_k = 0;
-        }
+        size_t work = tl_fc_steps[p->fc_phase](p, left);
+        left -= work < left ? work : left;
     }
     return true;
 }
@@ -1091,7 +1173,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     int64_t start = 0;
     if (n) {
         pv_wi_event e;
-        pv_wi_event_at(tl, 0, &e);
+        pv_timeline_event(ix, 0, &e);
         start = e.time;
     }
     ix->time_first = start;
@@ -1111,7 +1193,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     while (ix->has_from && lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         pv_wi_event e;
-        pv_wi_event_at(tl, mid, &e);
+        pv_timeline_event(ix, mid, &e);
         if (e.time < ix->from)
             lo = mid + 1;
         else
@@ -1122,7 +1204,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     while (ix->has_to && lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         pv_wi_event e;
-        pv_wi_event_at(tl, mid, &e);
+        pv_timeline_event(ix, mid, &e);
         if (e.time <= ix->to)
             lo = mid + 1;
         else
@@ -1159,6 +1241,11 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         if (p->cd.active && i >= p->cd.from)
             tl_ctx_detect_event(p, &e);
         p->i = i;
+        if (e.time != pv_tl_clamp_time(e.time)) {
+            p->time = e.time;
+            tl_warn(p, "time beyond +/-2^62 ns; read as %" PRId64, pv_tl_clamp_time(e.time));
+            e.time = pv_tl_clamp_time(e.time);
+        }
         if (e.time < p->prev) {
             ix->time_decreased = true; /* rows are no longer in time order */
             p->time = e.time;
@@ -1394,7 +1481,7 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     size_t n = ix->event_count;
     if (budget == 0)
         budget = 1;
-    if (ix->indexed < n || n == 0) {
+    if (ix->indexed < n) {
         size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
         if (!pv_timeline_index_advance(ix, upto))
             return -1;

@@ -151,6 +151,25 @@ void pv_timeline_index_free(pv_timeline_index *ix);
 /* Bytes the index holds beyond the records (for the benchmark). */
 size_t pv_timeline_index_memory(const pv_timeline_index *ix);
 
+/* docs/winidea-model.md "Times": the index reads every event time within
+ * ±PV_TL_TIME_LIMIT (just under 2^62 ns, 146 years), so that a difference of
+ * two times, or a sum of differences along the timeline, fits in int64_t.
+ * A record's time beyond it is clamped, with a warning naming the record
+ * when the pass indexes it. */
+#define PV_TL_TIME_LIMIT ((INT64_C(1) << 62) - 1)
+
+static inline int64_t pv_tl_clamp_time(int64_t t)
+{
+    return t > PV_TL_TIME_LIMIT ? PV_TL_TIME_LIMIT : t < -PV_TL_TIME_LIMIT ? -PV_TL_TIME_LIMIT : t;
+}
+/* Event i as the index reads it: its record, the time clamped.  Everything
+ * above the records (index, statistics, views) reads events through it. */
+static inline void pv_timeline_event(const pv_timeline_index *ix, size_t i, pv_wi_event *e)
+{
+    pv_wi_event_at(ix->tl, i, e);
+    e->time = pv_tl_clamp_time(e->time);
+}
+
 static inline const char *pv_tl_area_name(const pv_timeline_index *ix, uint32_t area)
 {
     return pv_strpool_get(&ix->pool, ix->areas[area].name);

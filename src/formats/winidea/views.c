@@ -83,7 +83,7 @@ static uint16_t wi_call_context(const pv_timeline_index *ix, size_t call)
 static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
 {
     pv_wi_event e;
-    pv_wi_event_at(ix->tl, i, &e);
+    pv_timeline_event(ix, i, &e);
     return e.time;
 }
 
@@ -573,7 +573,7 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     int64_t open_time = 0;
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
         pv_wi_event e;
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         bool change = state ? wi_state_change(ix, i, a->state_key, &e) : ix->event_area[i] == area;
         if (!change)
             continue;
@@ -642,6 +642,7 @@ enum {
     TL_DEPTH,
     TL_TYPE,
     TL_DELTA,
+    TL_VALUE_F64, /* only when the file has F64 areas (docs/winidea-model.md) */
     TL_COLUMNS
 };
 
@@ -658,6 +659,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
     {"delta", "Delta", PV_TYPE_TIME, 0},
+    {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
 };
 
 typedef struct wi_events_impl {
@@ -702,7 +704,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_tl_delta(im, i, out);
             return;
         case TL_EVENT:
-            pv_wi_event_at(ix->tl, i, &e);
+            pv_timeline_event(ix, i, &e);
             wi_cell_str(out, wi_event_name(e.kind));
             return;
         default:
@@ -728,7 +730,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[i]));
         return;
     case TL_CORE:
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         if (e.core == PV_WI_CORE_UNKNOWN)
             wi_cell_absent(out, PV_TYPE_INT);
         else
@@ -741,7 +743,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         wi_cell_str(out, pv_tl_area_name(ix, area));
         return;
     case TL_EVENT:
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         wi_cell_str(out, wi_event_name(e.kind));
         return;
     case TL_VALUE: {
@@ -751,18 +753,22 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
             wi_cell_absent(out, PV_TYPE_HEX);
             return;
         }
-        pv_wi_event_at(ix->tl, i, &e);
-        if (ix->areas[area].value_f64) {
-            /* a FLOAT cell in the hex column: a filter on the column
-             * compares its raw 64 bits (the union), the text is the double */
-            out->type = PV_TYPE_FLOAT;
-            out->present = true;
-            out->v.f = wi_data_f64(e.data);
-            return;
-        }
-        wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        pv_timeline_event(ix, i, &e);
+        /* an F64 area's value is all 64 bits of DATA, as read; the double
+         * they hold is in value_f64 */
+        wi_cell_uint(out, PV_TYPE_HEX, ix->areas[area].value_f64 ? e.data : e.data & 0xFFFFFFFFu);
         return;
     }
+    case TL_VALUE_F64:
+        if (!ix->areas[area].value_f64) {
+            wi_cell_absent(out, PV_TYPE_FLOAT);
+            return;
+        }
+        pv_timeline_event(ix, i, &e);
+        out->type = PV_TYPE_FLOAT;
+        out->present = true;
+        out->v.f = wi_data_f64(e.data);
+        return;
     case TL_DEPTH:
         wi_cell_int(out, PV_TYPE_INT, ix->event_depth[i]);
         return;
@@ -861,8 +867,13 @@ static pv_view *wi_timeline_view(wi_model *m)
     im->m = m;
     im->first = m->ix.window_first;
     im->count = m->ix.window_end - m->ix.window_first;
-    pv_view *v = wi_virtual_view("timeline", "Timeline", wi_timeline_columns, TL_COLUMNS,
-                                 &wi_timeline_ops, im);
+    /* value_f64 exists only where it can hold a value, so that the
+     * timeline of a file without F64 areas keeps its columns */
+    bool f64 = false;
+    for (size_t a = 0; a < m->ix.area_count && !f64; a++)
+        f64 = m->ix.areas[a].value_f64;
+    pv_view *v = wi_virtual_view("timeline", "Timeline", wi_timeline_columns,
+                                 f64 ? TL_COLUMNS : TL_VALUE_F64, &wi_timeline_ops, im);
     v->details = wi_timeline_details;
     v->detail_count = PV_ARRAY_LEN(wi_timeline_details);
     v->group_count = (uint32_t)m->ix.area_count;
@@ -1037,7 +1048,7 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
         if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
             break;
         pv_wi_event e;
-        pv_wi_event_at(ix->tl, i, &e);
+        pv_timeline_event(ix, i, &e);
         size_t r = pv_table_add_row(t);
         uint32_t area = ix->event_area[i];
         pv_table_set_int(t, r, CE_ID, (int64_t)i);
@@ -1150,7 +1161,7 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
         else
             continue;
         hits[other]++;
-        time[other] += ix->call_gross[k];
+        time[other] = pv_add_sat(time[other], ix->call_gross[k]); /* many calls: saturates */
     }
     pv_table *t = pv_table_new(wi_routine_details[detail].id, wi_routine_details[detail].title,
                                wi_caller_columns, CC_COLUMNS);
@@ -1434,7 +1445,7 @@ static bool wi_event_partner(const pv_timeline_index *ix, size_t event, size_t *
     if (c == PV_TL_NO_CONTEXT)
         return false;
     pv_wi_event e;
-    pv_wi_event_at(ix->tl, event, &e);
+    pv_timeline_event(ix, event, &e);
     uint32_t k = pv_timeline_call_at(ix, c, event);
     if (e.kind == PV_WI_ENTRY) {
         /* the innermost call open at an E is the one it enters */
