@@ -55,6 +55,12 @@ void pv_buf_puts(pv_buf *b, const char *s);
 void pv_buf_putc(pv_buf *b, char c);
 void pv_buf_printf(pv_buf *b, const char *fmt, ...) PV_PRINTF(2, 3);
 void pv_buf_vprintf(pv_buf *b, const char *fmt, va_list ap) PV_PRINTF(2, 0);
+/* Appends `s` as an SQL identifier: in double quotes, a `"` doubled. */
+void pv_buf_put_sql_ident(pv_buf *b, const char *s);
+/* Appends an SQLite URI that opens `path` read-only and immutable (no lock,
+ * no journal beside the file): `file:` + the path, every byte other than a
+ * letter, digit or `/._-~` percent-encoded, + `?immutable=1`. */
+void pv_buf_put_immutable_uri(pv_buf *b, const char *path);
 /* The contents as a C string ("" for an empty buffer). */
 const char *pv_buf_cstr(pv_buf *b);
 

@@ -2,6 +2,7 @@
  * string pool and the 64-bit hash map. */
 #include "profview/core.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,29 @@ void pv_buf_vprintf(pv_buf *b, const char *fmt, va_list ap)
         b->len += (size_t)n;
     }
     va_end(ap2);
+}
+
+void pv_buf_put_sql_ident(pv_buf *b, const char *s)
+{
+    pv_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            pv_buf_putc(b, '"');
+        pv_buf_putc(b, *s);
+    }
+    pv_buf_putc(b, '"');
+}
+
+void pv_buf_put_immutable_uri(pv_buf *b, const char *path)
+{
+    pv_buf_puts(b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/._-~", *p))
+            pv_buf_putc(b, (char)*p);
+        else
+            pv_buf_printf(b, "%%%02X", *p);
+    }
+    pv_buf_puts(b, "?immutable=1");
 }
 
 void pv_buf_printf(pv_buf *b, const char *fmt, ...)

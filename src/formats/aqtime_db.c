@@ -680,13 +680,7 @@ static char *aq_quote_ident(const char *name)
 {
     pv_buf b;
     pv_buf_init(&b);
-    pv_buf_putc(&b, '"');
-    for (const char *p = name; *p; p++) {
-        if (*p == '"')
-            pv_buf_putc(&b, '"');
-        pv_buf_putc(&b, *p);
-    }
-    pv_buf_putc(&b, '"');
+    pv_buf_put_sql_ident(&b, name);
     return b.data;
 }
 
@@ -983,15 +977,7 @@ static char *aq_uri(const char *path)
 {
     pv_buf b;
     pv_buf_init(&b);
-    pv_buf_puts(&b, "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (isalnum(*p) || strchr("/._-~", *p))
-            pv_buf_putc(&b, (char)*p);
-        else
-            pv_buf_printf(&b, "%%%02X", *p);
-    }
-    /* immutable: SQLite takes no lock and writes no journal beside the file. */
-    pv_buf_puts(&b, "?immutable=1");
+    pv_buf_put_immutable_uri(&b, path);
     return b.data;
 }
 

@@ -244,16 +244,6 @@ static bool aqx_exec(sqlite3 *db, const char *sql, const char *out, pv_diag *err
     return true;
 }
 
-static void aqx_ident(pv_buf *b, const char *s)
-{
-    pv_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            pv_buf_putc(b, '"');
-        pv_buf_putc(b, *s);
-    }
-    pv_buf_putc(b, '"');
-}
 
 static pv_export_status aqx_write_table(sqlite3 *db, const aq_table *t, const bool *keep,
                                         const char *out, pv_diag *err,
@@ -262,12 +252,12 @@ static pv_export_status aqx_write_table(sqlite3 *db, const aq_table *t, const bo
     pv_buf sql;
     pv_buf_init(&sql);
     pv_buf_puts(&sql, "CREATE TABLE ");
-    aqx_ident(&sql, t->db_name);
+    pv_buf_put_sql_ident(&sql, t->db_name);
     pv_buf_puts(&sql, " (");
     for (size_t c = 0; c < t->col_count; c++) {
         if (c)
             pv_buf_puts(&sql, ", ");
-        aqx_ident(&sql, t->col_names[c]);
+        pv_buf_put_sql_ident(&sql, t->col_names[c]);
         pv_buf_puts(&sql, t->col_known[c] && t->col_text[c] ? " TEXT" : " INTEGER");
     }
     pv_buf_puts(&sql, ")");
@@ -277,7 +267,7 @@ static pv_export_status aqx_write_table(sqlite3 *db, const aq_table *t, const bo
         goto done;
     pv_buf_clear(&sql);
     pv_buf_puts(&sql, "INSERT INTO ");
-    aqx_ident(&sql, t->db_name);
+    pv_buf_put_sql_ident(&sql, t->db_name);
     pv_buf_puts(&sql, " VALUES(");
     for (size_t c = 0; c < t->col_count; c++)
         pv_buf_puts(&sql, c ? ",?" : "?");

@@ -49,14 +49,7 @@ static char *pvdb_uri(const char *path)
 {
     pv_buf b;
     pv_buf_init(&b);
-    pv_buf_puts(&b, "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (isalnum(*p) || strchr("/._-~", *p))
-            pv_buf_putc(&b, (char)*p);
-        else
-            pv_buf_printf(&b, "%%%02X", *p);
-    }
-    pv_buf_puts(&b, "?immutable=1");
+    pv_buf_put_immutable_uri(&b, path);
     return b.data;
 }
 
@@ -72,16 +65,6 @@ static bool pvdb_type(const char *name, pv_type *out)
     return false;
 }
 
-static void pvdb_quote_ident(pv_buf *b, const char *s)
-{
-    pv_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            pv_buf_putc(b, '"');
-        pv_buf_putc(b, *s);
-    }
-    pv_buf_putc(b, '"');
-}
 
 /* Reads one exported table into a pv_table; NULL (with an error) when the
  * table does not match its catalogue. */
@@ -128,10 +111,10 @@ static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, co
     pv_buf_puts(&sql, tree ? "_parent" : "NULL");
     for (size_t c = 0; c < n; c++) {
         pv_buf_puts(&sql, ", ");
-        pvdb_quote_ident(&sql, cols[c].id);
+        pv_buf_put_sql_ident(&sql, cols[c].id);
     }
     pv_buf_puts(&sql, " FROM ");
-    pvdb_quote_ident(&sql, table);
+    pv_buf_put_sql_ident(&sql, table);
     pv_buf_puts(&sql, " ORDER BY _row");
     int rc = sqlite3_prepare_v2(db, pv_buf_cstr(&sql), -1, &st, NULL);
     pv_buf_free(&sql);

@@ -71,17 +71,6 @@ void pv_sql_table_name(const char *view_id, char *out, size_t out_size)
         out[i] = '\0';
 }
 
-/* Appends `s` as an SQL identifier in double quotes. */
-static void sql_quote_ident(pv_buf *b, const char *s)
-{
-    pv_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            pv_buf_putc(b, '"');
-        pv_buf_putc(b, *s);
-    }
-    pv_buf_putc(b, '"');
-}
 
 /* The declared type of a view column: its affinity (INTEGER for the INT_
  * types, so that arithmetic and comparisons are numeric) and the profview
@@ -268,13 +257,13 @@ static int sql_source_connect(sqlite3 *db, void *aux, int argc, const char *cons
     for (size_t c = 0; c < v->column_count; c++) {
         if (c)
             pv_buf_puts(&decl, ", ");
-        sql_quote_ident(&decl, v->columns[c].id);
+        pv_buf_put_sql_ident(&decl, v->columns[c].id);
         pv_buf_printf(&decl, " %s", sql_decltype(v->columns[c].type));
     }
     for (size_t h = 0; h < src->companion_count; h++) {
         pv_buf_puts(&decl, ", ");
         char *name = pv_xasprintf("%s_hex", v->columns[src->companion_of[h]].id);
-        sql_quote_ident(&decl, name);
+        pv_buf_put_sql_ident(&decl, name);
         free(name);
         pv_buf_puts(&decl, " TEXT HIDDEN");
     }
@@ -632,7 +621,7 @@ static int sql_detail_connect(sqlite3 *db, void *aux, int argc, const char *cons
     pv_buf_puts(&decl, "CREATE TABLE x(");
     for (size_t c = 0; c < sample->column_count; c++) {
         t->detail_cols[c] = pv_xstrdup(sample->columns[c].id);
-        sql_quote_ident(&decl, sample->columns[c].id);
+        pv_buf_put_sql_ident(&decl, sample->columns[c].id);
         pv_buf_printf(&decl, " %s, ", sql_decltype(sample->columns[c].type));
     }
     pv_buf_puts(&decl, "parent_id HIDDEN, result_set HIDDEN)");
@@ -894,9 +883,9 @@ static void sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char
     pv_buf sql;
     pv_buf_init(&sql);
     pv_buf_puts(&sql, "CREATE VIRTUAL TABLE ");
-    sql_quote_ident(&sql, schema);
+    pv_buf_put_sql_ident(&sql, schema);
     pv_buf_putc(&sql, '.');
-    sql_quote_ident(&sql, name);
+    pv_buf_put_sql_ident(&sql, name);
     pv_buf_printf(&sql, " USING profview_view(%zu)", k);
     char *err = NULL;
     if (sqlite3_exec(s->db, pv_buf_cstr(&sql), NULL, NULL, &err) != SQLITE_OK) {

@@ -14,6 +14,21 @@
 
 #include "profview/core.h"
 
+/* SQL identifiers are quoted with `"` doubled; the immutable URI encodes
+ * every byte that could end the path or start a query (` `, `?`, `#`, `%`). */
+static void test_sql_ident_and_uri(void **state)
+{
+    (void)state;
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_put_sql_ident(&b, "a\"b c");
+    assert_string_equal(b.data, "\"a\"\"b c\"");
+    pv_buf_clear(&b);
+    pv_buf_put_immutable_uri(&b, "/tmp/x y?#%.db");
+    assert_string_equal(b.data, "file:/tmp/x%20y%3F%23%25.db?immutable=1");
+    pv_buf_free(&b);
+}
+
 static void test_parse_time_units(void **state)
 {
     (void)state;
@@ -205,6 +220,7 @@ static void test_stream_input_read_once(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sql_ident_and_uri),
         cmocka_unit_test(test_parse_time_units),
         cmocka_unit_test(test_parse_time_rejects),
         cmocka_unit_test(test_parse_numbers),
