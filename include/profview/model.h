@@ -133,7 +133,11 @@ size_t pv_view_column(const pv_view *v, const char *id);
 size_t pv_view_name_column(const pv_view *v);
 /* Depth of a row in a tree (0 at the top). */
 size_t pv_view_depth(const pv_view *v, size_t row);
-/* The row whose `id` column equals `id` (linear search), or PV_NO_ROW. */
+/* The first row whose column `col` (an integer or handle column) equals
+ * `value`, or PV_NO_ROW: rows `value` and `value - 1` are tried first (dense
+ * ids and indices), then every row. */
+size_t pv_view_find_value(const pv_view *v, size_t col, int64_t value);
+/* pv_view_find_value on the `id` column. */
 size_t pv_view_find_id(const pv_view *v, int64_t id);
 /* Index of the detail with that id, or PV_NO_ROW. */
 size_t pv_view_detail_index(const pv_view *v, const char *detail_id);

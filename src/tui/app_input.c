@@ -559,6 +559,17 @@ void pv_app_goto(pv_app *a, const char *arg)
         arg = rel;
     }
     if (pv_parse_int64(arg, strlen(arg), &n)) {
+        /* A view with an Index column (events): that index, as shown;
+         * any other view: the row number, from 1 (docs/tui.md). */
+        size_t icol = pv_view_column(r->view, "index");
+        if (icol != PV_NO_ROW && r->view->columns[icol].type == PV_TYPE_INT) {
+            size_t row = n < 0 ? PV_NO_ROW : pv_view_find_value(r->view, icol, n);
+            if (row == PV_NO_ROW)
+                pv_app_messagef(a, true, "no row has index %" PRId64, n);
+            else if (!pv_report_select_row(r, row))
+                pv_app_messagef(a, true, "index %" PRId64 " is hidden by the filter", n);
+            return;
+        }
         if (n < 1) {
             pv_app_message(a, true, ":goto takes a row number from 1, or a time with a unit");
             return;
