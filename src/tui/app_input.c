@@ -558,11 +558,12 @@ void pv_app_goto(pv_app *a, const char *arg)
         snprintf(rel, sizeof rel, "%" PRId64 "ns", arg[0] == '+' ? here + d : here - d);
         arg = rel;
     }
-    if (pv_parse_int64(arg, strlen(arg), &n)) {
+    bool row_number = arg[0] == '#';
+    if (pv_parse_int64(arg + row_number, strlen(arg + row_number), &n)) {
         /* A view with an Index column (events): that index, as shown;
-         * any other view: the row number, from 1 (docs/tui.md). */
+         * any other view, or #N: the row number, from 1 (docs/tui.md). */
         size_t icol = pv_view_column(r->view, "index");
-        if (icol != PV_NO_ROW && r->view->columns[icol].type == PV_TYPE_INT) {
+        if (!row_number && icol != PV_NO_ROW && r->view->columns[icol].type == PV_TYPE_INT) {
             size_t row = n < 0 ? PV_NO_ROW : pv_view_find_value(r->view, icol, n);
             if (row == PV_NO_ROW)
                 pv_app_messagef(a, true, "no row has index %" PRId64, n);

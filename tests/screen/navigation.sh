@@ -28,6 +28,8 @@ ev1=$(awk -F'\t' 'NR > 1 && $2 == 1 { print $8 }' "$TMP/timeline.tsv")
 expect_contains ":goto of a filtered-out index says so" "$s" "index 1 is hidden by the filter"
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 99999<Enter>' "$RTOS" --size 100x30)
 expect_contains ":goto of a missing index says so" "$s" "no row has index 99999"
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto #42<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto #42 is row 42" "$s" "row 42/$rows"
 crows=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nG' "$RTOS" --size 100x30 | grep -o 'row [0-9]*/[0-9]*' | cut -d/ -f2)
 s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\n:goto 5<Enter>' "$RTOS" --size 100x30)
 expect_contains ":goto 5 in the call trace (no Index) is row 5" "$s" "row 5/$crows"

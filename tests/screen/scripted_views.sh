@@ -323,7 +323,7 @@ rtos.txt                 │ Index       Time Context       Core     Handle Name
  rtos.txt │ timeline │ row 1503/3000                                                         ? help
 SCREEN
 )
-expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40)" "$expected"
+expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j' rtos.txt --size 100x40)" "$expected"
 
 # The lane strip in ASCII: # for events, | for the cursor
 expected=$(cat <<'SCREEN'
@@ -368,7 +368,7 @@ rtos.txt                 | Index       Time Context       Core     Handle Name
  rtos.txt | timeline | row 1503/3000                                                         ? help
 SCREEN
 )
-expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40 --ascii)" "$expected"
+expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j' rtos.txt --size 100x40 --ascii)" "$expected"
 
 # winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
