@@ -407,7 +407,7 @@ expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\n
 
 # Enter on a leaf call drills down: its events become the Report
 expected=$(cat <<'SCREEN'
-- Explorer --------------|- Report: Events of the call (Call trace) --------------------------------
+- Explorer --------------|- Report: Events of the call of Task_Fast (Call trace) -------------------
 rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
   winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
     Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
