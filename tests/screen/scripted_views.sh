@@ -550,7 +550,7 @@ s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-
 [ "$(printf '%s\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
 first=$(printf '%s\n' "$s" | awk '/^----$/ { exit } { print }')
 last=$(printf '%s\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
-expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers (Routines)"
+expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers of "
 expect_screen back_returns "$last" "$first"
 
 # Every view of every sample (every format, every result set) opens and
