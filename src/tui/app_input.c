@@ -1392,6 +1392,10 @@ void pv_app_key(pv_app *a, int key)
         pv_buf_clear(&a->message);
         pv_buf_clear(&a->search);
     } else {
+        /* A message answers the key before: the next action clears it
+         * (docs/tui.md); work in progress keeps its own. */
+        if (a->work == PV_WORK_NONE && !a->exp_running)
+            pv_buf_clear(&a->message);
         pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
 }

@@ -180,7 +180,8 @@ for mode in utf8 ascii; do
   [ $mode = ascii ] && { opt=(--ascii); a=1; }
   s=$(pv_screen "$TO_TIMELINE$PIN"$'\n=' "$REC" --size 100x40 "${opt[@]}")
   check "$mode: pinned lanes over the whole recording" "$s" $a 0 1500
-  expect_contains "$mode: pinning says so" "$s" "pinned (p again unpins)"
+  expect_contains "$mode: pinning says so" "$(pv_screen "$TO_TIMELINE$PIN" "$REC" --size 100x40 "${opt[@]}")" "pinned (p again unpins)"
+  expect_absent "$mode: the next key clears the message" "$s" "pinned (p again unpins)"
 done
 
 # zoom in twice around the cursor (row 11, 1000 ns): span/2 each time,
