@@ -183,6 +183,19 @@ struct pv_file {
     const pv_file_hooks *hooks; /* optional capabilities (profview/hooks.h), NULL: none */
 };
 
+/* The file's warnings as a view "warnings" (id, severity, file, place,
+ * reason), one row per kept diagnostic and one saying how many more were
+ * not kept (docs/tui.md "Warnings").  The caller frees it. */
+pv_view *pv_file_warnings_view(const pv_file *f);
+/* How a diagnostic's text "PATH:LINE: reason" / "PATH: PLACE: reason" is
+ * split (pointers into text; lengths 0 when a part is missing). */
+typedef struct pv_warning_parts {
+    const char *file, *place, *reason;
+    size_t file_len, place_len, reason_len;
+    bool place_is_line; /* place is a line number */
+} pv_warning_parts;
+void pv_warning_split(const char *text, const char *path, pv_warning_parts *out);
+
 pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);
 void pv_set_add_view(pv_result_set *s, pv_view *v);
 void pv_set_add_note(pv_result_set *s, const char *fmt, ...) PV_PRINTF(2, 3);

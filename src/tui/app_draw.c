@@ -61,6 +61,9 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
     const pv_file *f = a->files[it->file];
     if (it->kind == PV_ITEM_FILE) {
         pv_buf_puts(out, pv_basename(f->path));
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w)
+            pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
     } else if (it->kind == PV_ITEM_SET) {
         const pv_result_set *s = f->sets[it->set];
         pv_buf_printf(out, "  %s", s->caption);
