@@ -450,7 +450,7 @@ enum { ST_ID, ST_POSITION, ST_ROUTINE, ST_MODULE, ST_SOURCE, ST_LINE, ST_EXTRA }
 
 static const pv_column aq_stack_cols[] = {
     {"id", "Id", PV_TYPE_INT, 0},
-    {"position", "Call No", PV_TYPE_INT, 0},
+    {"position", "Position", PV_TYPE_INT, 0}, /* the table may have its own COL_CALL_NO */
     {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
     {"module", "Module Name", PV_TYPE_STRING, 0},
     {"source", "Source File", PV_TYPE_STRING, 0},

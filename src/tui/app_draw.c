@@ -533,10 +533,7 @@ static void pv_app_draw_status(pv_app *a, int y)
         if (a->load_total) {
             double frac = (double)a->load_done / (double)a->load_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            if (elapsed > 0.2 && frac > 0) {
-                pv_buf_printf(&s, " %.0f/s ETA %.0fs", (double)a->load_done / elapsed,
-                              elapsed / frac - elapsed);
-            }
+            pv_text_rate(&s, (double)a->load_done, (double)a->load_total, elapsed, "");
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }
@@ -549,9 +546,7 @@ static void pv_app_draw_status(pv_app *a, int y)
         if (a->exp_total) {
             double frac = (double)a->exp_done / (double)a->exp_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            if (elapsed > 0.2 && frac > 0)
-                pv_buf_printf(&s, " %.0f/s ETA %.0fs", (double)a->exp_done / elapsed,
-                              elapsed / frac - elapsed);
+            pv_text_rate(&s, (double)a->exp_done, (double)a->exp_total, elapsed, " rows");
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }

@@ -96,9 +96,12 @@ static void pv_report_apply_columns(pv_report *r, const char *columns)
 {
     pv_buf bad;
     pv_buf_init(&bad);
-    if (!columns || !pv_report_set_columns(r, columns, &bad))
+    if (!columns || !pv_report_set_columns(r, columns, &bad)) {
         for (size_t c = 0; c < r->view->column_count; c++)
             r->hidden[c] = (r->view->columns[c].flags & PV_COL_HIDDEN) != 0;
+        if (columns)
+            r->bad_column = pv_xstrdup(pv_buf_cstr(&bad));
+    }
     pv_buf_free(&bad);
 }
 
@@ -127,6 +130,7 @@ void pv_report_close(pv_report *r)
         return;
     if (r->owned)
         pv_view_free(r->view);
+    free(r->bad_column);
     free(r->sel);
     free(r->collapsed);
     free(r->has_kids);

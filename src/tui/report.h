@@ -34,6 +34,7 @@ typedef struct pv_report {
     size_t sort_count;
     char *filter;   /* owned: the expression in force ("" = none), any length */
     size_t matched; /* rows that matched the filter themselves */
+    char *bad_column; /* owned: the configured column id that is not the view's, or NULL */
 } pv_report;
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the

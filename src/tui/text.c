@@ -224,3 +224,31 @@ void pv_grid_dump(const pv_grid *g, pv_buf *out)
         pv_buf_putc(out, '\n');
     }
 }
+
+/* " 3.6 M events/s ETA 2 min 05 s" once the rate is known (half a second
+ * and 1 % done; nothing before), in human units (docs/tui.md). */
+void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const char *unit)
+{
+    if (elapsed < 0.5 || done <= 0 || done < total * 0.01)
+        return;
+    double rate = done / elapsed;
+    static const char *const prefix[] = {"", " k", " M", " G", " T"};
+    size_t p = 0;
+    double r = rate;
+    while (r >= 1000 && p + 1 < sizeof prefix / sizeof *prefix) {
+        r /= 1000;
+        p++;
+    }
+    pv_buf_printf(out, r < 10 && p ? " %.1f%s%s/s" : " %.0f%s%s/s", r, prefix[p], unit);
+    if (total <= done)
+        return;
+    double eta = (total - done) / rate;
+    if (eta < 10)
+        pv_buf_printf(out, " ETA %.1f s", eta);
+    else if (eta < 60)
+        pv_buf_printf(out, " ETA %.0f s", eta);
+    else if (eta < 3600)
+        pv_buf_printf(out, " ETA %d min %02d s", (int)(eta / 60), (int)eta % 60);
+    else
+        pv_buf_printf(out, " ETA %d h %02d min", (int)(eta / 3600), (int)(eta / 60) % 60);
+}

@@ -49,4 +49,9 @@ int pv_grid_str(pv_grid *g, int y, int x, int max_w, const char *s, pv_role role
 /* The grid as UTF-8 text, one line per row, trailing blanks removed. */
 void pv_grid_dump(const pv_grid *g, pv_buf *out);
 
+/* " 3.6 M events/s ETA 2 min 05 s": the rate of `done` of `total` units
+ * in `elapsed` seconds and the time left, in human units; nothing until the
+ * rate is known (half a second and 1 % done). */
+void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const char *unit);
+
 #endif
