@@ -112,6 +112,7 @@ void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
     r->owned = owned;
     r->hidden = pv_xcalloc(v->column_count + 1, 1);
     r->widths = pv_xcalloc(v->column_count + 1, sizeof *r->widths);
+    r->time_fmt = pv_xcalloc(v->column_count + 1, 1);
     r->filter = pv_xstrdup("");
     pv_report_apply_columns(r, columns);
     if (pv_view_is_tree(v)) {
@@ -131,6 +132,7 @@ void pv_report_close(pv_report *r)
     if (r->owned)
         pv_view_free(r->view);
     free(r->bad_column);
+    free(r->time_fmt);
     free(r->sel);
     free(r->collapsed);
     free(r->has_kids);

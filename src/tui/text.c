@@ -252,3 +252,20 @@ void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const 
     else
         pv_buf_printf(out, " ETA %d h %02d min", (int)(eta / 3600), (int)(eta / 60) % 60);
 }
+
+void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char *hi,
+                       size_t size)
+{
+    pv_format_time_human(t0, unit, lo, size);
+    pv_format_time_human(t1, unit, hi, size);
+    if (t0 == t1 || strcmp(lo, hi) != 0)
+        return;
+    int64_t m0 = t0 < 0 ? pv_sub_sat(0, t0) : t0, m1 = t1 < 0 ? pv_sub_sat(0, t1) : t1;
+    pv_time_unit u = unit == PV_UNIT_AUTO ? pv_time_unit_for(m0 > m1 ? m0 : m1) : unit;
+    for (int d = 3; d <= 9; d += 3) {
+        pv_format_time_precise(t0, u, d, lo, size);
+        pv_format_time_precise(t1, u, d, hi, size);
+        if (strcmp(lo, hi) != 0)
+            return;
+    }
+}

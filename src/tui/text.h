@@ -54,4 +54,10 @@ void pv_grid_dump(const pv_grid *g, pv_buf *out);
  * rate is known (half a second and 1 % done). */
 void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const char *unit);
 
+/* Two times that bound a span (a lane strip's START..END): as
+ * pv_format_time_human, or with one unit and enough digits when those
+ * would read the same (docs/tui.md "Times"). */
+void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char *hi,
+                       size_t size);
+
 #endif
