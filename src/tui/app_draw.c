@@ -76,6 +76,37 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
     }
 }
 
+static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
+                           pv_role role);
+
+/* The Explorer's width: its longest label, within a quarter to a third of
+ * the screen (a quarter below 100 columns; docs/tui.md "Layout"), then as
+ * the user moved it. */
+static int pv_app_explorer_width(const pv_app *a, int W)
+{
+    int longest = 0;
+    pv_buf label;
+    pv_buf_init(&label);
+    for (size_t i = 0; i < a->item_count; i++) {
+        pv_buf_clear(&label);
+        pv_app_item_label(a, &a->items[i], &label);
+        int w = (int)pv_text_width(label.data ? label.data : "", label.len, a->utf8);
+        longest = w > longest ? w : longest;
+    }
+    pv_buf_free(&label);
+    int ew = longest + 1;
+    if (ew < W / 4)
+        ew = W / 4;
+    if (ew > (W >= 100 ? W / 3 : W / 4))
+        ew = W >= 100 ? W / 3 : W / 4; /* narrow screens: the Report first */
+    ew += a->ex_width_adj;
+    if (ew < 14)
+        ew = 14;
+    if (ew > W / 2)
+        ew = W / 2;
+    return ew;
+}
+
 static void pv_app_draw_explorer(pv_app *a, pv_rect r)
 {
     bool focused = a->focus == PV_PANE_EXPLORER;
@@ -95,7 +126,7 @@ static void pv_app_draw_explorer(pv_app *a, pv_rect r)
         pv_buf_clear(&label);
         pv_app_item_label(a, &a->items[i], &label);
         pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
-        pv_grid_text(&a->grid, y, r.x, r.w, label.data, label.len, role);
+        pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
         if (i == a->ex_cursor)
             pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
         else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
@@ -209,6 +240,31 @@ static void pv_app_time_formats(const pv_app *a, pv_report *r, const size_t *sho
     }
 }
 
+#define PV_TITLE_CUT 12 /* a numeric column's title beyond this is cut (with a mark) */
+
+/* The key column of a table: its name column, when shown. */
+static size_t pv_app_key_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r->view->columns[shown[i]].flags & PV_COL_NAME)
+            return shown[i];
+    return PV_NO_ROW;
+}
+
+/* Draws text in at most w cells; text that does not fit ends in a mark
+ * (… or > in ASCII) in its last cell, so a cut cell never looks whole.
+ * Returns the cells used. */
+static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
+                           pv_role role)
+{
+    if (w <= 0)
+        return 0;
+    int used = pv_grid_text(&a->grid, y, x, w, s, len, role);
+    if ((int)pv_text_width(s, len, a->utf8) > w && used > 0)
+        pv_grid_char(&a->grid, y, x + used - 1, pv_app_glyph(a, 0x2026, '>'), role);
+    return used;
+}
+
 static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t n)
 {
     if (!pv_view_is_tree(r->view) || n == 0)
@@ -294,11 +350,17 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     pv_buf_init(&text);
     /* Column widths: learnt from the rows on screen (never from all rows),
      * and only ever grow so that columns do not jump while scrolling. */
+    /* A numeric column is as wide as its numbers (its title is cut, with a
+     * mark, beyond 12 columns); the key column (the name, or the tree) may
+     * take two thirds of the pane (docs/tui.md "Columns"). */
+    size_t key_col = tree_col != PV_NO_ROW ? tree_col : pv_app_key_column(r, shown, n);
     int cap = rc.w / 2 > 24 ? rc.w / 2 : 24;
+    int key_cap = rc.w * 2 / 3 > 24 ? rc.w * 2 / 3 : 24;
     for (size_t i = 0; i < n; i++) {
         size_t c = shown[i];
         const pv_column *col = &r->view->columns[c];
-        int w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
+        int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
+        int w = pv_type_numeric(col->type) ? pv_type_min_width(col->type) : title_w;
         if (w < pv_type_min_width(col->type))
             w = pv_type_min_width(col->type);
         for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
@@ -312,8 +374,11 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             if (cw > w)
                 w = cw;
         }
-        if (w > cap)
-            w = cap;
+        if (pv_type_numeric(col->type) && w < title_w)
+            w = title_w < PV_TITLE_CUT ? title_w : w > PV_TITLE_CUT ? w : PV_TITLE_CUT;
+        int most = c == key_col ? key_cap : cap;
+        if (w > most)
+            w = most;
         if (w > r->widths[c])
             r->widths[c] = w;
     }
@@ -327,9 +392,18 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         a->header_count = 0;
     }
     pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
+    /* The columns drawn, as positions in shown[]: from hscroll on, with the
+     * key column kept first when scrolled past (docs/tui.md "Columns"). */
+    size_t order[PV_MAX_SHOWN], on = 0;
+    for (size_t i = 0; i < n; i++)
+        if (shown[i] == key_col && i < r->hscroll)
+            order[on++] = i;
+    for (size_t i = r->hscroll; i < n; i++)
+        order[on++] = i;
     int xs[PV_MAX_SHOWN];
-    size_t end = r->hscroll; /* columns hscroll .. end-1 are on screen */
-    for (size_t i = r->hscroll; i < n && x < rc.x + rc.w; i++, end = i) {
+    size_t end = 0; /* order[0 .. end-1] are on screen */
+    for (size_t j = 0; j < on && x < rc.x + rc.w; j++, end = j) {
+        size_t i = order[j];
         size_t c = shown[i];
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
@@ -345,8 +419,9 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         snprintf(title, sizeof title, "%s%s", col->title, ind);
         int tw = (int)pv_text_width(title, strlen(title), a->utf8);
         int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-        pv_grid_str(&a->grid, rc.y, x + off, (w < room ? w : room) - off, title, PV_ROLE_HEADER);
-        xs[i] = x;
+        pv_app_cut_text(a, rc.y, x + off, (w < room ? w : room) - off, title, strlen(title),
+                        PV_ROLE_HEADER);
+        xs[j] = x;
         if (record_header && a->header_count < PV_MAX_SHOWN) {
             a->header[a->header_count].x = x;
             a->header[a->header_count].w = w;
@@ -364,14 +439,14 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             break;
         size_t row = pv_report_row(r, k);
         bool selected = k == r->cursor;
-        for (size_t i = r->hscroll; i < end; i++) {
-            size_t c = shown[i];
+        for (size_t j = 0; j < end; j++) {
+            size_t c = shown[order[j]];
             const pv_column *col = &r->view->columns[c];
             int w = r->widths[c];
-            int room = rc.x + rc.w - xs[i];
+            int room = rc.x + rc.w - xs[j];
             if (w > room)
                 w = room;
-            int cx = xs[i];
+            int cx = xs[j];
             if (c == tree_col) {
                 int indent = 2 * (int)pv_report_depth(r, k);
                 if (indent > w - 2)
@@ -385,7 +460,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
                     pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
                     cx += 2;
                 }
-                w -= (cx - xs[i]);
+                w -= (cx - xs[j]);
             } else if (c == indent_col) {
                 int indent = pv_app_row_indent(r, row);
                 if (indent > w - 1)
@@ -407,7 +482,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             }
             int tw = (int)pv_text_width(s, text.len, a->utf8);
             int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-            int used = pv_grid_text(&a->grid, y, cx + off, w - off, s, text.len, role);
+            int used = pv_app_cut_text(a, y, cx + off, w - off, s, text.len, role);
             if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
                 pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
         }
@@ -622,53 +697,7 @@ static void pv_app_draw_status(pv_app *a, int y)
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }
-    if (!busy) {
-        pv_report *r = pv_app_report(a);
-        pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-        if (it)
-            pv_buf_printf(&s, " %s", pv_basename(a->files[it->file]->path));
-        else
-            pv_buf_puts(&s, " profview");
-        if (r) {
-            pv_report *fr = pv_app_focused_report(a);
-            if (!fr)
-                fr = r;
-            size_t count = pv_report_count(fr);
-            pv_buf_printf(&s, "%s%s%srow %zu/%zu", sep, fr->view->id, sep,
-                          count ? fr->cursor + 1 : 0, count);
-            if (r->filter[0])
-                pv_buf_printf(&s, "%sfilter: %s (%zu)", sep, r->filter, r->matched);
-            if (r->sort_count) {
-                pv_buf_printf(&s, "%ssort: ", sep);
-                pv_report_sort_text(r, &s);
-            }
-        }
-        char progress[128];
-        pv_app_index_text(a, progress, sizeof progress);
-        if (progress[0])
-            pv_buf_printf(&s, "%s%s%s", sep, progress,
-                          a->index_stopped ? "" : " (Ctrl-C stops)");
-        size_t warnings = 0;
-        for (size_t i = 0; i < a->file_count; i++)
-            warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
-        if (warnings)
-            pv_buf_printf(&s, "%s%zu warning%s", sep, warnings, warnings == 1 ? "" : "s");
-        for (int m = 0; m < 2; m++)
-            if (a->marker_set[m]) {
-                char t[48];
-                if (a->marker_view[m])
-                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
-                else
-                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
-                pv_buf_printf(&s, "%s%c %s", m == 0 ? sep : " ", m == 0 ? 'A' : 'B', t);
-            }
-        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
-            char t[48];
-            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
-            pv_buf_printf(&s, " B-A %s", t);
-        }
-    }
-    pv_grid_text(&a->grid, y, 0, a->width, s.data ? s.data : "", s.len, PV_ROLE_STATUS);
+    /* The help hint, on the right. */
     char help[32];
     pv_keymap_describe(&a->cfg.keys, PV_ACT_HELP, help, sizeof help);
     char *space = strchr(help, ' ');
@@ -677,7 +706,105 @@ static void pv_app_draw_status(pv_app *a, int y)
     char hint[48];
     snprintf(hint, sizeof hint, "%s help ", help);
     int hw = (int)strlen(hint);
-    if ((int)s.len + hw + 2 < a->width)
+    if (!busy) {
+        /* Parts by priority: what goes first when the bar is too narrow
+         * (docs/tui.md "Status bar"): the file, the view, the warnings,
+         * the sort, the filter; the row, the markers, the indexing and the
+         * help hint stay. */
+        enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK,
+               SEG_COUNT };
+        static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
+        pv_buf seg[SEG_COUNT];
+        for (int i = 0; i < SEG_COUNT; i++)
+            pv_buf_init(&seg[i]);
+        pv_report *r = pv_app_report(a);
+        pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+        pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
+        if (r) {
+            pv_report *fr = pv_app_focused_report(a);
+            if (!fr)
+                fr = r;
+            size_t count = pv_report_count(fr);
+            pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
+            pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
+            if (r->filter[0])
+                pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
+            if (r->sort_count) {
+                pv_buf_puts(&seg[SEG_SORT], "sort: ");
+                pv_report_sort_text(r, &seg[SEG_SORT]);
+            }
+        }
+        char progress[128];
+        pv_app_index_text(a, progress, sizeof progress);
+        if (progress[0])
+            pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index_stopped ? "" : " (Ctrl-C stops)");
+        size_t warnings = 0;
+        for (size_t i = 0; i < a->file_count; i++)
+            warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
+        if (warnings)
+            pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
+        for (int m = 0; m < 2; m++)
+            if (a->marker_set[m]) {
+                char t[48];
+                if (a->marker_view[m])
+                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
+                else
+                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
+                pv_buf_printf(&seg[SEG_MARK], "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
+            }
+        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
+            char t[48];
+            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
+            pv_buf_printf(&seg[SEG_MARK], " B-A %s", t);
+        }
+        /* A part wider than a third of the bar is cut (with a mark); then
+         * the least important parts go until the rest and the hint fit. */
+        int third = a->width / 3 > 12 ? a->width / 3 : 12;
+        for (int i = 0; i < SEG_COUNT; i++) {
+            if ((int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
+                continue;
+            size_t cut = 0;
+            int chars = 0;
+            while (cut < seg[i].len && chars < third - 1) {
+                cut++;
+                while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
+                    cut++;
+                chars++;
+            }
+            seg[i].len = cut;
+            seg[i].data[cut] = '\0';
+            pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
+        }
+        int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
+        for (;;) {
+            int total = 1 + hw + 2, parts = 0, low = -1;
+            for (int i = 0; i < SEG_COUNT; i++) {
+                if (!seg[i].len)
+                    continue;
+                total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
+                parts++;
+                if (low < 0 || prio[i] < prio[low])
+                    low = i;
+            }
+            if (total <= a->width || parts <= 1)
+                break;
+            pv_buf_clear(&seg[low]);
+        }
+        pv_buf_puts(&s, " ");
+        bool first = true;
+        for (int i = 0; i < SEG_COUNT; i++) {
+            if (!seg[i].len)
+                continue;
+            if (!first)
+                pv_buf_puts(&s, sep);
+            pv_buf_append(&s, seg[i].data, seg[i].len);
+            first = false;
+        }
+        for (int i = 0; i < SEG_COUNT; i++)
+            pv_buf_free(&seg[i]);
+    }
+    pv_grid_text(&a->grid, y, 0, a->width, s.data ? s.data : "", s.len, PV_ROLE_STATUS);
+    if ((int)pv_text_width(s.data ? s.data : "", s.len, a->utf8) + hw + 2 <= a->width)
         pv_grid_str(&a->grid, y, a->width - hw, hw, hint, PV_ROLE_STATUS);
     pv_buf_free(&s);
 }
@@ -943,11 +1070,7 @@ const pv_grid *pv_app_draw(pv_app *a)
         if (single) {
             a->rect[a->focus] = (pv_rect){0, 0, W, main_h};
         } else {
-            int ew = W / 4 + a->ex_width_adj;
-            if (ew < 14)
-                ew = 14;
-            if (ew > W / 2)
-                ew = W / 2;
+            int ew = pv_app_explorer_width(a, W);
             int dh = main_h / 3 + a->det_height_adj;
             if (dh < 4)
                 dh = 4;

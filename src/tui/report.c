@@ -92,13 +92,35 @@ void pv_report_refresh(pv_report *r)
     pv_report_rebuild(r);
 }
 
+/* True when column c has no value in any row (absent or empty text): the
+ * Core of a Text1 timeline, the Module of winIDEA routines. */
+static bool pv_report_column_empty(const pv_view *v, size_t c)
+{
+    size_t n = pv_view_rows(v);
+    if (n == 0)
+        return false; /* nothing to judge by: the header says what would be there */
+    pv_cell cell;
+    for (size_t row = 0; row < n; row++) {
+        pv_view_cell(v, row, c, &cell);
+        if (cell.present && !(cell.type == PV_TYPE_STRING && cell.v.s.len == 0))
+            return false;
+    }
+    return true;
+}
+
 static void pv_report_apply_columns(pv_report *r, const char *columns)
 {
     pv_buf bad;
     pv_buf_init(&bad);
     if (!columns || !pv_report_set_columns(r, columns, &bad)) {
-        for (size_t c = 0; c < r->view->column_count; c++)
-            r->hidden[c] = (r->view->columns[c].flags & PV_COL_HIDDEN) != 0;
+        /* Columns empty in the whole view are hidden too, where the view is
+         * small enough to look at every cell (docs/tui.md "Columns"). */
+        const pv_view *v = r->view;
+        bool look = pv_view_rows(v) * v->column_count <= PV_REPORT_EMPTY_SCAN_CELLS;
+        for (size_t c = 0; c < v->column_count; c++)
+            r->hidden[c] = (v->columns[c].flags & PV_COL_HIDDEN) != 0 ||
+                           (look && !(v->columns[c].flags & (PV_COL_NAME | PV_COL_TREE)) &&
+                            pv_report_column_empty(v, c));
         if (columns)
             r->bad_column = pv_xstrdup(pv_buf_cstr(&bad));
     }

@@ -41,6 +41,10 @@ typedef struct pv_report {
     uint8_t *time_fmt;
 } pv_report;
 
+/* Views with at most this many cells have their empty columns hidden when
+ * opened (a scan of every cell; bigger views show them). */
+#define PV_REPORT_EMPTY_SCAN_CELLS 4000000
+
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
  * shown columns when not NULL; otherwise PV_COL_HIDDEN columns are hidden.
  * Trees with more than PV_REPORT_EXPAND_LIMIT rows start with only their
