@@ -53,4 +53,12 @@ void pv_table_set_details(pv_table *t, const pv_detail_def *details, size_t coun
 /* Changes a column's title (e.g. the counter name of an AQTime result). */
 void pv_table_set_column_title(pv_table *t, size_t col, const char *title);
 
+/* A summary ("Fact" / "Value" rows, view id "summary"): columns id, key,
+ * value (the exact text) and time (the value as a time in ns, for the facts
+ * that are times, so that the viewer shows them with units; docs/cli.md). */
+pv_table *pv_summary_new(void);
+const pv_column *pv_summary_columns(size_t *count);
+void pv_summary_add(pv_table *t, const char *key, const char *value);
+void pv_summary_add_time(pv_table *t, const char *key, int64_t ns);
+
 #endif

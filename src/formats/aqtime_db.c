@@ -1057,12 +1057,7 @@ static int aq_probe(const unsigned char *head, size_t len, uint64_t file_size, c
 
 static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
 {
-    static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-        {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
-        {"value", "Value", PV_TYPE_STRING, 0},
-    };
-    pv_table *t = pv_table_new("summary", "Summary", cols, PV_ARRAY_LEN(cols));
+    pv_table *t = pv_summary_new();
     const char *facts[8][2];
     size_t n = 0;
     char inst[32], freq[64];
@@ -1088,12 +1083,8 @@ static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
         facts[n][0] = "counter unit";
         facts[n++][1] = c->time_counter ? "time (cycles converted to ns)" : "count";
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t r = pv_table_add_row(t);
-        pv_table_set_int(t, r, 0, (int64_t)r + 1);
-        pv_table_set_cstr(t, r, 1, facts[i][0]);
-        pv_table_set_cstr(t, r, 2, facts[i][1]);
-    }
+    for (size_t i = 0; i < n; i++)
+        pv_summary_add(t, facts[i][0], facts[i][1]);
     pv_set_add_view(c->set, pv_table_view(t));
 }
 

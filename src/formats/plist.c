@@ -645,12 +645,6 @@ static void plist_sum(int64_t *acc, bool has, int64_t v)
 
 /* ---- views */
 
-enum { SUM_ID, SUM_KEY, SUM_VALUE, SUM_COLUMNS };
-static const pv_column plist_summary_columns[SUM_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
-    {"value", "Value", PV_TYPE_STRING, 0},
-};
 
 enum {
     RT_ID,
@@ -788,10 +782,7 @@ static const pv_detail_def plist_routine_details[] = {
 
 static void plist_summary_add(pv_table *t, const char *key, const char *value)
 {
-    size_t r = pv_table_add_row(t);
-    pv_table_set_int(t, r, SUM_ID, (int64_t)r + 1);
-    pv_table_set_cstr(t, r, SUM_KEY, key);
-    pv_table_set_cstr(t, r, SUM_VALUE, value);
+    pv_summary_add(t, key, value);
 }
 
 static void plist_summary_int(pv_table *t, const char *key, int64_t v)
@@ -844,7 +835,7 @@ static bool plist_is_coverage(const plist_parser *p)
 
 static pv_view *plist_summary_view(const plist_parser *p)
 {
-    pv_table *t = pv_table_new("summary", "Summary", plist_summary_columns, SUM_COLUMNS);
+    pv_table *t = pv_summary_new();
     const pv_strpool *tx = &p->text;
     plist_summary_add(t, "format", "plist");
     plist_summary_add(t, "file", p->path);
@@ -861,11 +852,11 @@ static pv_view *plist_summary_view(const plist_parser *p)
     if (p->global_line[1] || p->routine_count || p->line_count)
         plist_summary_add(t, "profile kind", plist_is_function_profile(p) ? "function" : "line");
     if (p->has_total_time)
-        plist_summary_int(t, "total time", p->total_time);
+        pv_summary_add_time(t, "total time", p->total_time);
     if (p->has_outside_time)
-        plist_summary_int(t, "outside time", p->outside_time);
+        pv_summary_add_time(t, "outside time", p->outside_time);
     if (p->has_total_time && p->has_outside_time)
-        plist_summary_int(t, "time in functions", p->total_time - p->outside_time);
+        pv_summary_add_time(t, "time in functions", p->total_time - p->outside_time);
     if (p->has_call_depth)
         plist_summary_int(t, "call depth", p->call_depth);
     if (p->has_total_hits)
@@ -899,7 +890,7 @@ static pv_view *plist_summary_view(const plist_parser *p)
         plist_summary_int(t, "routines never executed", (int64_t)p->routine_count - executed);
         plist_summary_percent(t, "routine coverage percent", executed, (int64_t)p->routine_count);
         plist_summary_int(t, "routine hits", hits);
-        plist_summary_int(t, "routine time", time);
+        pv_summary_add_time(t, "routine time", time);
     }
     if (p->line_count) {
         int64_t hits = 0, executed = 0;

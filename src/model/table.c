@@ -1,6 +1,8 @@
 /* table.c - pv_table: a materialised view stored column by column. */
 #include "profview/table.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,4 +256,42 @@ void pv_table_set_column_title(pv_table *t, size_t col, const char *title)
         return;
     free((char *)t->view.columns[col].title);
     t->view.columns[col].title = pv_xstrdup(title);
+}
+
+/* ---- summaries */
+
+enum { PV_SUM_ID, PV_SUM_KEY, PV_SUM_VALUE, PV_SUM_TIME, PV_SUM_COLUMNS };
+
+static const pv_column pv_summary_cols[PV_SUM_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
+    {"value", "Value", PV_TYPE_STRING, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+};
+
+const pv_column *pv_summary_columns(size_t *count)
+{
+    *count = PV_SUM_COLUMNS;
+    return pv_summary_cols;
+}
+
+pv_table *pv_summary_new(void)
+{
+    return pv_table_new("summary", "Summary", pv_summary_cols, PV_SUM_COLUMNS);
+}
+
+void pv_summary_add(pv_table *t, const char *key, const char *value)
+{
+    size_t r = pv_table_add_row(t);
+    pv_table_set_int(t, r, PV_SUM_ID, (int64_t)r + 1);
+    pv_table_set_cstr(t, r, PV_SUM_KEY, key);
+    pv_table_set_cstr(t, r, PV_SUM_VALUE, value);
+}
+
+void pv_summary_add_time(pv_table *t, const char *key, int64_t ns)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%" PRId64, ns);
+    pv_summary_add(t, key, num);
+    pv_table_set_int(t, pv_table_row_count(t) - 1, PV_SUM_TIME, ns);
 }

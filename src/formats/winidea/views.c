@@ -156,13 +156,6 @@ static const char *wi_event_name(unsigned kind)
 
 /* ---- summary */
 
-enum { SUMMARY_ID, SUMMARY_KEY, SUMMARY_VALUE, SUMMARY_COLUMNS };
-
-static const pv_column wi_summary_columns[SUMMARY_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
-    {"value", "Value", PV_TYPE_STRING, 0},
-};
 
 static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...) PV_PRINTF(3, 4);
 static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
@@ -172,10 +165,7 @@ static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
     va_end(ap);
-    size_t r = pv_table_add_row(t);
-    pv_table_set_int(t, r, SUMMARY_ID, (int64_t)r + 1);
-    pv_table_set_cstr(t, r, SUMMARY_KEY, key);
-    pv_table_set_cstr(t, r, SUMMARY_VALUE, value);
+    pv_summary_add(t, key, value);
 }
 
 static const char *wi_context_source_name(pv_tl_context_source s)
@@ -197,13 +187,13 @@ static pv_view *wi_summary_view(const pv_file *f, const wi_model *m)
 {
     const pv_wi_data *d = m->d;
     const pv_timeline_index *ix = &m->ix;
-    pv_table *t = pv_table_new("summary", "Summary", wi_summary_columns, SUMMARY_COLUMNS);
+    pv_table *t = pv_summary_new();
     wi_summary_add(t, "format", "%s", f->format ? f->format : "winidea");
     wi_summary_add(t, "file", "%s", d->text_path ? d->text_path : f->path);
     if (d->bin_path)
         wi_summary_add(t, "timeline file", "%s", d->bin_path);
     if (d->has_total_time)
-        wi_summary_add(t, "total time", "%" PRId64, d->total_time);
+        pv_summary_add_time(t, "total time", d->total_time);
     wi_summary_add(t, "contexts", "%zu", ix->context_count);
     wi_summary_add(t, "context source", "%s", wi_context_source_name(ix->context_source));
     if (ix->context_area != PV_WI_NONE)
@@ -217,14 +207,14 @@ static pv_view *wi_summary_view(const pv_file *f, const wi_model *m)
     if (d->timeline.count) {
         wi_summary_add(t, "timeline record version", "%d.%d", d->timeline.version / 10,
                        d->timeline.version % 10);
-        wi_summary_add(t, "first event time", "%" PRId64, ix->time_first);
-        wi_summary_add(t, "last event time", "%" PRId64, ix->time_last);
-        wi_summary_add(t, "recorded time", "%" PRId64, ix->time_last - ix->time_first);
+        pv_summary_add_time(t, "first event time", ix->time_first);
+        pv_summary_add_time(t, "last event time", ix->time_last);
+        pv_summary_add_time(t, "recorded time", ix->time_last - ix->time_first);
     }
     if (ix->has_from)
-        wi_summary_add(t, "window from", "%" PRId64, ix->from);
+        pv_summary_add_time(t, "window from", ix->from);
     if (ix->has_to)
-        wi_summary_add(t, "window to", "%" PRId64, ix->to);
+        pv_summary_add_time(t, "window to", ix->to);
     if (ix->has_from || ix->has_to)
         wi_summary_add(t, "events in window", "%zu", ix->window_end - ix->window_first);
     wi_summary_add(t, "calls", "%zu", ix->call_count);
@@ -1348,8 +1338,10 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
         wi_add_view(set, m, wi_contexts_view(m));
         wi_add_view(set, m, wi_statistics_view(m));
     } else {
+        size_t summary_columns;
+        const pv_column *summary_cols = pv_summary_columns(&summary_columns);
         wi_add_view(set, m, wi_lazy_view(m, wi_make_summary, "summary", "Summary",
-                                          wi_summary_columns, SUMMARY_COLUMNS, NULL, 0));
+                                          summary_cols, summary_columns, NULL, 0));
         wi_add_view(set, m, wi_lazy_view(m, wi_make_contexts, "contexts", "Contexts",
                                           wi_context_columns, CTX_COLUMNS, NULL, 0));
         wi_add_view(set, m, wi_lazy_view(m, wi_make_statistics, "statistics", "Statistics",
