@@ -495,7 +495,7 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
-    pv_flame_ui_close(a);
+    pv_flame_ui_free(a);
     pv_app_diff_close(a);
     free(a->diff_pending);
     pv_app_range_close(a);

@@ -253,8 +253,7 @@ struct pv_app {
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
-       PV_WORK_FLAME };
+enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL };
 
 /* The most text `y`, `Y` and `:copy view` send to the clipboard: the OSC 52
  * sequence (base64, 4/3 of it) stays under tmux's 1 MiB limit. */

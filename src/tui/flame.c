@@ -129,44 +129,239 @@ static void fl_clear_graph(pv_flame_ui *u)
     u->sw_valid = false;
 }
 
-/* (Re)builds the flame of the tree under `filter`.  A filter that does not
- * compile on the call tree leaves no graph and says why. */
-static bool fl_build(pv_app *a, const char *filter)
+/* The sandwich of `routine` in the graph (u->fl). */
+static void fl_sandwich(pv_app *a, const char *routine)
 {
     pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
+    if (u->sw_valid)
+        pv_sandwich_free(&u->sw);
+    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
+    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
+    if (!u->sw_valid) {
+        pv_sandwich_free(&u->sw);
+        pv_app_message(a, true, "the routine has no calls in the call tree");
+        u->mode = u->graph_mode;
+        return;
+    }
+    u->mode = PV_FLAME_SANDWICH;
+    u->sw_callers = false;
+    u->sw_sel = u->sw.callees->nodes[0].first_child;
+    u->top = 0;
+}
+
+/* ---- building in slices (docs/flame.md "Speed"): the filter's pass over
+ * the call tree (matching calls and their ancestors), then the merge; each
+ * slice stops after FL_SLICE_S, so keys are answered between slices. */
+
+#define FL_SLICE_S 0.010
+#define FL_CHUNK 8192
+#define FL_PROGRESS "Building the flame graph"
+
+static void fl_job_free(pv_flame_job *j)
+{
+    pv_filter_free(j->f);
+    free(j->keep);
+    pv_flame_builder_free(j->fb);
+    pv_buf_free(&j->filter);
+    memset(j, 0, sizeof *j);
+}
+
+/* The status line shows the build's progress unless it says something else. */
+static bool fl_message_is_ours(pv_app *a)
+{
+    const char *m = pv_buf_cstr(&a->message);
+    return !m[0] || strncmp(m, FL_PROGRESS, strlen(FL_PROGRESS)) == 0;
+}
+
+static void fl_progress(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    if (!fl_message_is_ours(a))
+        return;
+    size_t passes = j->keep ? 2 : 1;
+    size_t done = (j->keep ? (size_t)j->pass : 0) * j->rows + j->next;
+    double pct = j->rows ? 100.0 * (double)done / ((double)passes * (double)j->rows) : 100.0;
+    char text[160];
+    snprintf(text, sizeof text, FL_PROGRESS ": %.0f%% of %zu calls (Esc stops)", pct, j->rows);
+    pv_app_message(a, false, text);
+}
+
+/* Shows `fl` (built from `tree` under `filter`): it replaces the graph
+ * shown (a rebuild) or opens in `mode`. */
+static void fl_show(pv_app *a, pv_flame *fl, const pv_view *tree, const char *tree_file,
+                    const char *filter, int mode, const char *routine, bool rebuild)
+{
+    pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", rebuild ? u->sw_name : routine);
     fl_clear_graph(u);
+    u->fl = fl;
+    u->tree = tree;
+    if (tree_file != u->tree_file)
+        snprintf(u->tree_file, sizeof u->tree_file, "%s", tree_file);
     pv_buf_clear(&u->filter);
     pv_buf_puts(&u->filter, filter);
+    u->declined_set = false;
     u->problem[0] = '\0';
-    size_t *rows = NULL, n = 0;
-    if (filter[0]) {
-        pv_query_error err;
-        memset(&err, 0, sizeof err);
-        pv_filter *f = pv_filter_compile(u->tree, filter, &err);
-        if (!f && err.message[0]) {
-            snprintf(u->problem, sizeof u->problem, "the filter does not apply to %.40s: %.180s",
-                     u->tree->id, err.message);
-            return false;
-        }
-        if (f) {
-            n = pv_view_rows(u->tree);
-            rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
-            for (size_t i = 0; i < n; i++)
-                rows[i] = i;
-            n = pv_filter_rows(f, u->tree, rows, n, rows, NULL);
-            pv_filter_free(f);
-        }
-    }
-    char err[256];
-    u->fl = pv_flame_build(u->tree, rows, n, err, sizeof err);
-    free(rows);
-    if (!u->fl) {
-        snprintf(u->problem, sizeof u->problem, "%s", err);
-        return false;
-    }
     u->zoom = 0;
-    u->sel = u->fl->preorder_count ? u->fl->preorder[0] : 0;
+    u->sel = fl->preorder_count ? fl->preorder[0] : 0;
     u->top = 0;
+    if (!rebuild) {
+        u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+        u->mode = mode;
+        a->focus = PV_PANE_REPORT;
+    }
+    if (u->mode == PV_FLAME_SANDWICH && name[0])
+        fl_sandwich(a, name);
+}
+
+/* The build is done: its graph is shown. */
+static void fl_install(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    pv_flame *fl = pv_flame_builder_finish(j->fb);
+    j->fb = NULL;
+    pv_flame_job done = *j; /* its texts stay valid until freed below */
+    memset(j, 0, sizeof *j);
+    fl_show(a, fl, done.tree, done.tree_file, pv_buf_cstr(&done.filter), done.mode, done.routine,
+            done.rebuild);
+    fl_job_free(&done);
+    if (fl_message_is_ours(a))
+        pv_buf_clear(&a->message);
+}
+
+/* Runs the build for at most `max_rows` rows or until `until` (0: no
+ * limit); installs the graph when it is done. */
+static void fl_run(pv_app *a, size_t max_rows, double until)
+{
+    pv_flame_job *j = &a->flame.job;
+    size_t done = 0;
+    while (j->tree) {
+        if (j->next >= j->rows) {
+            if (j->pass == 0) {
+                j->pass = 1;
+                j->next = 0;
+                continue;
+            }
+            fl_install(a);
+            return;
+        }
+        if (done >= max_rows || (until > 0 && pv_app_now() > until))
+            return;
+        size_t n = max_rows - done < FL_CHUNK ? max_rows - done : FL_CHUNK;
+        size_t to = j->rows - j->next < n ? j->rows : j->next + n;
+        if (j->pass == 0)
+            pv_filter_mark_tree(j->f, j->tree, j->next, to, j->keep);
+        else
+            pv_flame_builder_add(j->fb, j->next, to, j->keep);
+        done += to - j->next;
+        j->next = to;
+    }
+}
+
+/* Starts building the graph of `tree` under `filter`: at once for a tree of
+ * at most PV_BIG_VIEW calls, else in slices between keys.  A filter that
+ * does not compile on the call tree leaves no graph and says why. */
+static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, const char *filter,
+                     int mode, const char *routine, bool rebuild)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_flame_job *j = &u->job;
+    fl_job_free(j);
+    if (!rebuild && u->kept && u->kept_tree == tree &&
+        strcmp(pv_buf_cstr(&u->kept_filter), filter) == 0) {
+        /* the graph closed last, of the same calls: shown again at once */
+        pv_flame *fl = u->kept;
+        u->kept = NULL;
+        fl_show(a, fl, tree, tree_file, filter, mode, routine ? routine : "", false);
+        return;
+    }
+    char err[256] = "";
+    pv_filter *f = NULL;
+    if (filter[0]) {
+        pv_query_error qe;
+        memset(&qe, 0, sizeof qe);
+        f = pv_filter_compile(tree, filter, &qe);
+        if (!f && qe.message[0])
+            snprintf(err, sizeof err, "the filter does not apply to %.40s: %.180s", tree->id,
+                     qe.message);
+    }
+    pv_flame_builder *fb = err[0] ? NULL : pv_flame_builder_new(tree, err, sizeof err);
+    if (!fb) {
+        /* no graph: the pane says why (and the filter is not tried again) */
+        pv_filter_free(f);
+        char file[256];
+        snprintf(file, sizeof file, "%s", tree_file); /* may be u->tree_file */
+        fl_clear_graph(u);
+        u->tree = tree;
+        snprintf(u->tree_file, sizeof u->tree_file, "%s", file);
+        pv_buf_clear(&u->filter);
+        pv_buf_puts(&u->filter, filter);
+        snprintf(u->problem, sizeof u->problem, "%s", err);
+        if (!rebuild) {
+            u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+            u->mode = mode;
+            a->focus = PV_PANE_REPORT;
+        }
+        return;
+    }
+    j->tree = tree;
+    snprintf(j->tree_file, sizeof j->tree_file, "%s", tree_file);
+    pv_buf_init(&j->filter);
+    pv_buf_puts(&j->filter, filter);
+    j->f = f;
+    j->fb = fb;
+    j->rows = pv_view_rows(tree);
+    j->keep = f ? pv_xcalloc(j->rows ? j->rows : 1, 1) : NULL;
+    j->pass = f ? 0 : 1;
+    j->mode = mode;
+    snprintf(j->routine, sizeof j->routine, "%s", routine ? routine : "");
+    j->rebuild = rebuild;
+    const char *slice = getenv("PROFVIEW_TEST_FLAME_SLICE");
+    j->fixed_slice = slice && atol(slice) > 0 ? (size_t)atol(slice) : 0;
+    if (!j->fixed_slice && j->rows <= PV_BIG_VIEW) {
+        fl_run(a, SIZE_MAX, 0);
+    } else {
+        pv_buf_clear(&a->message); /* the newest work says how far it got */
+        fl_progress(a);
+    }
+}
+
+bool pv_flame_ui_building(const pv_app *a)
+{
+    return a->flame.job.tree && !a->flame.job.fixed_slice;
+}
+
+void pv_flame_ui_step(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    if (!j->tree)
+        return;
+    if (j->fixed_slice)
+        fl_run(a, j->fixed_slice, 0);
+    else
+        fl_run(a, SIZE_MAX, pv_app_now() + FL_SLICE_S);
+    if (j->tree)
+        fl_progress(a);
+}
+
+bool pv_flame_ui_stop(pv_app *a)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_flame_job *j = &u->job;
+    if (!j->tree)
+        return false;
+    if (j->rebuild) {
+        pv_buf_clear(&u->declined);
+        pv_buf_puts(&u->declined, pv_buf_cstr(&j->filter));
+        u->declined_set = true;
+    }
+    pv_app_message(a, false,
+                   j->rebuild ? "flame graph stopped: it still shows the previous filter"
+                              : "flame graph stopped");
+    fl_job_free(j);
     return true;
 }
 
@@ -198,31 +393,17 @@ static uint32_t *fl_match_paths(const pv_flame *fl, const pv_flame *b)
 
 /* ---- open, close */
 
-/* The sandwich of `routine` in the graph (u->fl). */
-static void fl_sandwich(pv_app *a, const char *routine)
-{
-    pv_flame_ui *u = &a->flame;
-    char name[256];
-    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
-    if (u->sw_valid)
-        pv_sandwich_free(&u->sw);
-    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
-    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
-    if (!u->sw_valid) {
-        pv_sandwich_free(&u->sw);
-        pv_app_message(a, true, "the routine has no calls in the call tree");
-        u->mode = u->graph_mode;
-        return;
-    }
-    u->mode = PV_FLAME_SANDWICH;
-    u->sw_callers = false;
-    u->sw_sel = u->sw.callees->nodes[0].first_child;
-    u->top = 0;
-}
-
 void pv_flame_ui_open(pv_app *a, int mode)
 {
     pv_flame_ui *u = &a->flame;
+    if (u->job.tree && !u->job.rebuild) {
+        /* F/I while the graph is being built: what to show once it is */
+        if (mode != PV_FLAME_SANDWICH)
+            u->job.mode = mode;
+        pv_buf_clear(&a->message);
+        fl_progress(a);
+        return;
+    }
     if (u->mode && (mode == u->mode || (mode != PV_FLAME_SANDWICH && u->mode != PV_FLAME_SANDWICH &&
                                          mode == u->graph_mode))) {
         pv_flame_ui_close(a); /* the same key again: back to the table */
@@ -272,29 +453,11 @@ void pv_flame_ui_open(pv_app *a, int mode)
                 return;
             }
         }
-        u->tree = tree;
         const char *slash = strrchr(f->path, '/');
-        snprintf(u->tree_file, sizeof u->tree_file, "%s", slash ? slash + 1 : f->path);
         /* the Report's filter applies when the Report is the call tree */
         const char *filter = strcmp(r->view->id, tree->id) == 0 ? r->filter : "";
-        u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
-        size_t calls = pv_view_rows(tree);
-        if (calls > PV_BIG_VIEW) {
-            /* a big tree: the screen says so before the merge (docs/tui.md:
-             * long work shows itself); pv_app_work builds it */
-            pv_buf_clear(&u->filter);
-            pv_buf_puts(&u->filter, filter);
-            snprintf(u->sw_name, sizeof u->sw_name, "%s", routine ? routine : "");
-            u->pending_mode = mode;
-            u->mode = mode;
-            a->focus = PV_PANE_REPORT;
-            a->work = PV_WORK_FLAME;
-            char text[160];
-            snprintf(text, sizeof text, "Building the flame graph of %zu calls...", calls);
-            pv_app_message(a, false, text);
-            return;
-        }
-        fl_build(a, filter);
+        fl_start(a, tree, slash ? slash + 1 : f->path, filter, mode, routine, false);
+        return;
     } else if (u->fl && u->mode != PV_FLAME_SANDWICH) {
         snprintf(name, sizeof name, "%s", pv_flame_name(u->fl, u->sel));
         routine = name;
@@ -313,30 +476,34 @@ void pv_flame_ui_open(pv_app *a, int mode)
         fl_sandwich(a, routine);
 }
 
-void pv_flame_ui_build_now(pv_app *a)
-{
-    pv_flame_ui *u = &a->flame;
-    if (!u->mode || !u->tree)
-        return;
-    char routine[256];
-    char *filter = pv_xstrdup(pv_buf_cstr(&u->filter)); /* fl_build replaces u->filter */
-    snprintf(routine, sizeof routine, "%s", u->sw_name);
-    fl_build(a, filter);
-    free(filter);
-    pv_buf_clear(&a->message);
-    if (u->pending_mode == PV_FLAME_SANDWICH && u->fl && routine[0])
-        fl_sandwich(a, routine);
-    u->pending_mode = PV_FLAME_OFF;
-}
-
 void pv_flame_ui_close(pv_app *a)
 {
     pv_flame_ui *u = &a->flame;
+    if (u->fl && u->tree) {
+        /* kept: the same key again shows it without merging every call again */
+        pv_flame_free(u->kept);
+        u->kept = u->fl;
+        u->fl = NULL;
+        u->kept_tree = u->tree;
+        pv_buf_clear(&u->kept_filter);
+        pv_buf_puts(&u->kept_filter, pv_buf_cstr(&u->filter));
+    }
     fl_clear_graph(u);
+    fl_job_free(&u->job);
     u->mode = PV_FLAME_OFF;
-    u->pending_mode = PV_FLAME_OFF;
     u->tree = NULL;
     pv_buf_free(&u->filter);
+    pv_buf_free(&u->declined);
+    u->declined_set = false;
+}
+
+void pv_flame_ui_free(pv_app *a)
+{
+    pv_flame_ui_close(a);
+    pv_flame_free(a->flame.kept);
+    a->flame.kept = NULL;
+    a->flame.kept_tree = NULL;
+    pv_buf_free(&a->flame.kept_filter);
 }
 
 bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
@@ -749,25 +916,29 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     pv_flame_ui *u = &a->flame;
     /* the Report's filter changed: the graph follows it */
     pv_report *r = pv_app_report(a);
-    if (r && u->tree && !u->pending_mode && strcmp(r->view->id, u->tree->id) == 0 &&
-        strcmp(r->filter, pv_buf_cstr(&u->filter)) != 0)
-        fl_build(a, r->filter);
+    if (r && u->tree && strcmp(r->view->id, u->tree->id) == 0) {
+        bool same = strcmp(r->filter, pv_buf_cstr(&u->filter)) == 0;
+        if (same && u->job.tree)
+            fl_job_free(&u->job); /* back to the filter of the graph shown */
+        else if (!same && !(u->declined_set && strcmp(r->filter, pv_buf_cstr(&u->declined)) == 0) &&
+                 !(u->job.tree && strcmp(r->filter, pv_buf_cstr(&u->job.filter)) == 0))
+            fl_start(a, u->tree, u->tree_file, r->filter, u->mode, NULL, true);
+    }
     const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"
                        : u->mode == PV_FLAME_ICICLE ? "Icicle"
                                                     : "Flame graph";
+    bool declined = r && u->declined_set && strcmp(r->filter, pv_buf_cstr(&u->declined)) == 0;
     char title[1024];
-    snprintf(title, sizeof title, "%s: %s of %s%s%s%s", kind, u->tree ? u->tree->title : "",
-             u->tree_file, u->filter.len ? " (filtered)" : "", u->in_b ? " vs " : "",
+    snprintf(title, sizeof title, "%s: %s of %s%s%s%s%s", kind, u->tree ? u->tree->title : "",
+             u->tree_file, u->filter.len ? " (filtered)" : "",
+             declined ? " (not the Report's filter: stopped)" : "", u->in_b ? " vs " : "",
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
     a->header_count = 0;
     if (rc->h < 2 || rc->w < 4)
         return;
     if (!u->fl) {
-        if (u->pending_mode)
-            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, pv_buf_cstr(&a->message), PV_ROLE_DIM);
-        else
-            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
+        pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
         return;
     }
     if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {

@@ -7,12 +7,30 @@
 #define PROFVIEW_TUI_FLAME_H
 
 #include "profview/flame.h"
+#include "profview/query.h"
 #include "tui/keymap.h"
 
 typedef struct pv_app pv_app;
 typedef struct pv_rect pv_rect;
 
 enum { PV_FLAME_OFF, PV_FLAME_FLAME, PV_FLAME_ICICLE, PV_FLAME_SANDWICH };
+
+/* A graph being built in slices between key presses (docs/flame.md
+ * "Speed"): the filter's pass over the call tree, then the merge. */
+typedef struct pv_flame_job {
+    const pv_view *tree;  /* NULL: no build runs */
+    char tree_file[256];
+    pv_buf filter;        /* the filter's text */
+    pv_filter *f;         /* compiled; NULL: every call */
+    uint8_t *keep;        /* with f: the calls the filter keeps */
+    pv_flame_builder *fb;
+    size_t rows, next;    /* the tree's rows; the next row of this pass */
+    int pass;             /* 0: the filter's, 1: the merge */
+    int mode;             /* what to show once built */
+    char routine[256];    /* PV_FLAME_SANDWICH: its routine */
+    bool rebuild;         /* the graph shown follows a new filter */
+    size_t fixed_slice;   /* tests: PROFVIEW_TEST_FLAME_SLICE rows, one slice per key */
+} pv_flame_job;
 
 typedef struct pv_flame_ui {
     int mode;            /* PV_FLAME_* */
@@ -34,15 +52,28 @@ typedef struct pv_flame_ui {
     bool sw_callers;     /* the selection is in the callers (else the callees) */
     uint32_t sw_sel;
     char sw_name[256];
-    int pending_mode;    /* a big tree: the mode to show once pv_app_work built it */
+    pv_flame_job job;    /* a build running between keys */
+    pv_buf declined;     /* a filter whose rebuild Esc stopped: not tried again */
+    bool declined_set;
+    /* the graph closed last (F again shows it at once) and what it was made of */
+    pv_flame *kept;
+    const pv_view *kept_tree;
+    pv_buf kept_filter;
 } pv_flame_ui;
 
 /* Opens the flame graph (or icicle, or the sandwich of the selected
  * routine) of the focused Report's call tree.  Says why not otherwise. */
 void pv_flame_ui_open(pv_app *a, int mode);
 void pv_flame_ui_close(pv_app *a);
-/* PV_WORK_FLAME: merges the big call tree that pv_flame_ui_open deferred. */
-void pv_flame_ui_build_now(pv_app *a);
+/* Closes it and frees the graph kept for showing it again (app teardown). */
+void pv_flame_ui_free(pv_app *a);
+/* A build runs (and is not the tests' one slice per key). */
+bool pv_flame_ui_building(const pv_app *a);
+/* One slice of the running build (a few ms); the graph appears when done. */
+void pv_flame_ui_step(pv_app *a);
+/* Esc, Ctrl-C: stops a running build, the screen stays as it is; true when
+ * one ran. */
+bool pv_flame_ui_stop(pv_app *a);
 /* Keys while a graph is shown; true when the action was taken. */
 bool pv_flame_ui_key(pv_app *a, pv_action act);
 /* Draws the graph into the Report pane's rectangle, and the selected

@@ -418,6 +418,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
             pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */
+            pv_app_flame_test_slice(app); /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
         }
     }
     if (rc == 0)

@@ -947,7 +947,9 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
 {
     wi_model_complete(v->impl);
     const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
-    uint16_t c = wi_call_context(ix, row);
+    /* the context only where needed: it is a cache miss (the call's entry
+     * event), and a flame graph reads the other cells of every call */
+    uint16_t c;
     switch (col) {
     case CT_ID:
         wi_cell_int(out, PV_TYPE_INT, (int64_t)row + 1);
@@ -959,6 +961,7 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
             wi_cell_int(out, PV_TYPE_INT, (int64_t)ix->call_parent[row] + 1);
         return;
     case CT_CALL_NO:
+        c = wi_call_context(ix, row);
         wi_cell_int(out, PV_TYPE_INT, (int64_t)(row - ix->context_call_start[c]) + 1);
         return;
     case CT_ROUTINE:
@@ -973,6 +976,7 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
         return;
     }
     case CT_THREAD:
+        c = wi_call_context(ix, row);
         wi_cell_str(out, pv_tl_context_name(ix, c));
         return;
     case CT_TIME:
