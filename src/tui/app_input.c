@@ -1346,7 +1346,8 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button))
+    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
+        pv_flame_ui_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         pv_rect rc = a->rect[p];

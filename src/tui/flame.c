@@ -604,9 +604,17 @@ static bool fl_sandwich_key(pv_app *a, pv_action act)
         }
         return true;
     }
-    case PV_ACT_OPEN:
-        pv_flame_ui_open(a, PV_FLAME_SANDWICH); /* the sandwich of the selected frame */
+    case PV_ACT_OPEN: {
+        /* the selected caller or callee becomes the middle */
+        if (t->nodes[s].is_context) {
+            pv_app_message(a, true, "select a routine's frame for its sandwich");
+            return true;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)t->nodes[s].name_len, pv_flame_name(t, s));
+        fl_sandwich(a, name);
         return true;
+    }
     case PV_ACT_BACK:
     case PV_ACT_QUIT:
         u->mode = u->graph_mode;
@@ -718,6 +726,89 @@ bool pv_flame_ui_key(pv_app *a, pv_action act)
     }
 }
 
+/* ---- mouse */
+
+/* The frame drawn at screen cell (y, x), or PV_FLAME_NONE; *which = the
+ * index of the graph (hit) it is in. */
+static uint32_t fl_frame_at(pv_app *a, int y, int x, int *which)
+{
+    pv_flame_ui *u = &a->flame;
+    for (int i = 0; i < u->hit_count; i++) {
+        const pv_flame_hit *h = &u->hit[i];
+        if (y < h->y0 || y >= h->y0 + h->h || x < h->x0 || x >= h->x0 + h->w)
+            continue;
+        int rel = h->upwards ? h->base - y : y - h->base;
+        if (rel < 0)
+            continue;
+        size_t level = h->first + (size_t)rel;
+        size_t n;
+        fl_span *sp = fl_layout(h->fl, h->zoom, (int64_t)h->w * 8, &n);
+        /* the frame under the middle of the cell, else one that ends in it */
+        int64_t mid = (int64_t)(x - h->x0) * 8 + 4, cell = x - h->x0;
+        uint32_t found = PV_FLAME_NONE;
+        for (size_t k = 0; k < n; k++) {
+            if (fl_rel_depth(h->fl, h->zoom, sp[k].node) != level)
+                continue;
+            if (sp[k].s <= mid && mid < sp[k].e) {
+                found = sp[k].node;
+                break;
+            }
+            if (found == PV_FLAME_NONE && sp[k].s / 8 <= cell && (sp[k].e - 1) / 8 >= cell)
+                found = sp[k].node;
+        }
+        free(sp);
+        if (found != PV_FLAME_NONE) {
+            *which = i;
+            return found;
+        }
+    }
+    return PV_FLAME_NONE;
+}
+
+bool pv_flame_ui_mouse(pv_app *a, int y, int x, int button)
+{
+    pv_flame_ui *u = &a->flame;
+    const pv_rect *rc = &a->rect[PV_PANE_REPORT];
+    if (!u->mode || !u->fl || rc->w <= 0 || y < rc->y || y >= rc->y + rc->h || x < rc->x ||
+        x >= rc->x + rc->w)
+        return false;
+    a->focus = PV_PANE_REPORT;
+    if (button == 4 || button == 5) {
+        pv_flame_ui_key(a, button == 4 ? PV_ACT_UP : PV_ACT_DOWN);
+        return true;
+    }
+    if (button != 1)
+        return true;
+    if (y == u->crumb_y && u->mode != PV_FLAME_SANDWICH) {
+        if (u->zoom != 0) { /* the breadcrumb: out one level */
+            u->zoom = u->fl->nodes[u->zoom].parent;
+            u->top = 0;
+        }
+        return true;
+    }
+    int which = 0;
+    uint32_t node = fl_frame_at(a, y, x, &which);
+    if (node == PV_FLAME_NONE)
+        return true;
+    if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {
+        bool callers = u->hit[which].fl == u->sw.callers;
+        if (callers == u->sw_callers && node == u->sw_sel) {
+            fl_sandwich_key(a, PV_ACT_OPEN); /* the selected one: the new middle */
+        } else {
+            u->sw_callers = callers;
+            u->sw_sel = node;
+        }
+        return true;
+    }
+    if (node == u->sel) {
+        u->zoom = node; /* a click on the selected frame zooms into it */
+        u->top = 0;
+    } else {
+        u->sel = node;
+    }
+    return true;
+}
+
 /* ---- drawing */
 
 static pv_role fl_role(const pv_app *a, const pv_flame *fl, uint32_t n, const char *search,
@@ -752,6 +843,9 @@ static void fl_draw_graph(pv_app *a, const pv_flame *fl, uint32_t zoom, uint32_t
                           const uint32_t *in_b, const pv_flame *b, bool show_sel)
 {
     static const uint32_t eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589};
+    pv_flame_ui *u = &a->flame;
+    if (u->hit_count < 2)
+        u->hit[u->hit_count++] = (pv_flame_hit){fl, zoom, x0, w, y0, h, base, upwards, first};
     size_t n;
     fl_span *sp = fl_layout(fl, zoom, (int64_t)w * 8, &n);
     const char *search = fl_search_text(a);
@@ -935,6 +1029,8 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
     a->header_count = 0;
+    u->hit_count = 0;
+    u->crumb_y = -1;
     if (rc->h < 2 || rc->w < 4)
         return;
     if (!u->fl) {
@@ -972,6 +1068,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     if (search[0])
         snprintf(share, sizeof share, "  match: %.1f%%", 100.0 * fl_matched_share(fl, u->zoom, search));
     int sw = (int)strlen(share);
+    u->crumb_y = rc->y + 1;
     int used = pv_grid_text(&a->grid, rc->y + 1, rc->x, rc->w - sw, crumb.data, crumb.len,
                             PV_ROLE_DIM);
     if (sw && used + sw <= rc->w)

@@ -32,6 +32,16 @@ typedef struct pv_flame_job {
     size_t fixed_slice;   /* tests: PROFVIEW_TEST_FLAME_SLICE rows, one slice per key */
 } pv_flame_job;
 
+/* Where a graph was drawn (for the mouse): the frames of `fl` below `zoom`,
+ * level `first` on line `base`, growing up or down. */
+typedef struct pv_flame_hit {
+    const pv_flame *fl;
+    uint32_t zoom;
+    int x0, w, y0, h, base;
+    bool upwards;
+    size_t first;
+} pv_flame_hit;
+
 typedef struct pv_flame_ui {
     int mode;            /* PV_FLAME_* */
     int graph_mode;      /* flame or icicle: where W and Backspace return to */
@@ -55,6 +65,9 @@ typedef struct pv_flame_ui {
     pv_flame_job job;    /* a build running between keys */
     pv_buf declined;     /* a filter whose rebuild Esc stopped: not tried again */
     bool declined_set;
+    pv_flame_hit hit[2]; /* the graphs drawn last (the sandwich draws two) */
+    int hit_count;
+    int crumb_y;         /* the breadcrumb's line, -1 when none */
     /* the graph closed last (F again shows it at once) and what it was made of */
     pv_flame *kept;
     const pv_view *kept_tree;
@@ -76,6 +89,12 @@ void pv_flame_ui_step(pv_app *a);
 bool pv_flame_ui_stop(pv_app *a);
 /* Keys while a graph is shown; true when the action was taken. */
 bool pv_flame_ui_key(pv_app *a, pv_action act);
+/* A mouse event in the Report pane while a graph is shown (button 1 =
+ * click, 4/5 = wheel up/down): a click selects a frame, a click on the
+ * selected frame zooms into it (in the sandwich: makes it the middle), a
+ * click on the breadcrumb zooms out; the wheel moves the selection up and
+ * down as k and j do.  False when no graph takes it. */
+bool pv_flame_ui_mouse(pv_app *a, int y, int x, int button);
 /* Draws the graph into the Report pane's rectangle, and the selected
  * frame's statistics into the Details pane's. */
 void pv_flame_ui_draw(pv_app *a, const pv_rect *report, const pv_rect *details);

@@ -214,3 +214,51 @@ plist-func-timing.txt         |qsort_compare (static): 433.690 ms through it in 
 SCREEN
 )
 expect_screen sandwich_ascii_wide "$(pv_screen $'Tab F k k W j' plist-func-timing.txt --size 120x30 --ascii)" "$expected"
+
+# The mouse (docs/flame.md "Mouse"), through the scripted mode's <Click X Y>
+# and <WheelUp X Y>: a click selects a frame (parse_args, column 45 of line
+# 12), a click on the selected frame zooms into it, a click on the
+# breadcrumb zooms out one level, the wheel moves the selection up (to the
+# widest child); in the sandwich (of qsort_r, selected by the wheel) a click
+# selects a callee (log_write, line 9) and a click on it again makes it the
+# middle.
+keys=$'Tab F\n<Click 45 12>\n<Dump>\n<Click 45 12>\n<Dump>\n<Click 30 1>\n<Dump>\n<WheelUp 45 12>\n<Dump>\nW\n<Click 62 9>\n<Dump>\n<Click 62 9>'
+out=$(pv_screen "$keys" aqtime-trace.db --size 80x24)
+dump() { printf '%s\n' "$out" | awk -v n="$1" 'BEGIN { k = 1 } /^----$/ { k++; next } k == n'; }
+line_of() { dump "$1" | sed -n "$2p"; }
+expect_contains mouse_click_selects "$(line_of 1 17)" "Frame     parse_args   (app.exe)"
+expect_absent mouse_click_selects_no_zoom "$(line_of 1 2)" "›"
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Flame graph: Call Trace of aqtime-trace.db ──────────────
+aqtime-trace.db     │all › Thread 4120 › log_write › parse_args
+  Run 1 - Elapsed Ti│
+    Summary (8)     │
+    Threads (2)     │
+    Call Trace (21) │
+    Routines (8)    │
+    Call Routes (17)│
+    Lines (24)      │
+  Run 2 - Cache Miss│
+    Summary (8)     │                                    ▏op▍
+    Threads (2)     │                                    ▏load_▌
+    Call Trace (23) │▏parse_args     ▏fib          ▍     ▏log_write         ▊
+    Routines (8)    │▏Matrix::multipl▏parse_args         ▏qsort_r              ▎
+    Call Routes (20)│▏parse_args
+    Lines (24)      │─ Details ─────────────────────────────────────────────────
+                    │Frame     parse_args   (app.exe)
+                    │Total     20.452 ms   39.6% of all, 100.0% of the zoomed fr
+                    │Self      276.851 us   0.5% of all
+                    │Calls     1   depth 2
+                    │Stack     Thread 4120;log_write;parse_args
+                    │
+ aqtime-trace.db │ summary │ row 1/8                                     ? help
+SCREEN
+)
+expect_screen mouse_click_again_zooms "$(dump 2)" "$expected"
+expect_contains mouse_crumb_zooms_out "$(line_of 3 2)" "│all › Thread 4120 › log_write"
+expect_absent mouse_crumb_zooms_out_one "$(line_of 3 2)" "parse_args"
+expect_contains mouse_wheel_up "$(line_of 4 17)" "Frame     qsort_r   (app.exe)"
+expect_contains mouse_sandwich_click "$(dump 5)" "qsort_r: 7.514 ms through it in 1 calls"
+expect_contains mouse_sandwich_click_selects "$(line_of 5 17)" "Frame     log_write   (app.exe)"
+expect_contains mouse_sandwich_click_again "$(dump 6)" "log_write: 30.113 ms through it in 3 calls"
+expect_contains mouse_sandwich_stays "$(dump 6)" "─ Sandwich: Call Trace of aqtime-trace.db"

@@ -446,6 +446,30 @@ static void test_big_tree_stops(void **state)
     pv_app_free(a);
 }
 
+/* The scripted mode's mouse events: <Click X Y>, <WheelUp X Y>,
+ * <WheelDown X Y>; a malformed one is an error naming its line. */
+static void test_script_mouse(void **state)
+{
+    (void)state;
+    size_t n, bad = 0;
+    pv_script_event *ev =
+        pv_script_parse("F\n<Click 30 12>\n<WheelUp 1 2>\n<WheelDown 3 4>\n", &n, &bad);
+    assert_non_null(ev);
+    assert_int_equal(n, 4);
+    assert_int_equal(ev[1].key, PV_SCRIPT_CLICK);
+    assert_int_equal(ev[1].width, 30);
+    assert_int_equal(ev[1].height, 12);
+    assert_int_equal(ev[2].key, PV_SCRIPT_WHEEL_UP);
+    assert_int_equal(ev[2].width, 1);
+    assert_int_equal(ev[2].height, 2);
+    assert_int_equal(ev[3].key, PV_SCRIPT_WHEEL_DOWN);
+    free(ev);
+    assert_null(pv_script_parse("F\n<Click 30>\n", &n, &bad));
+    assert_int_equal(bad, 2);
+    assert_null(pv_script_parse("<Click 30 12 4>\n", &n, &bad));
+    assert_null(pv_script_parse("<Click -1 2>\n", &n, &bad));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_diff_screen),
         cmocka_unit_test(test_big_tree_in_slices),
         cmocka_unit_test(test_big_tree_stops),
+        cmocka_unit_test(test_script_mouse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
