@@ -2,8 +2,9 @@
  * docs/diff.md; bars: a flame graph of the 50 M-event timeline ready in
  * < 1 s after the index, a diff of two 1 M-row views in < 0.5 s):
  *
- *   - with FILE: loads it (the whole index), then times pv_flame_build over
- *     its call tree, the `flame` view (the stacks as text) and a sandwich;
+ *   - with FILE: loads it (the whole index), then times the placing of the
+ *     frames inside its calls (winIDEA line areas), pv_flame_build over its
+ *     call tree (those frames included), the `flame` view (the stacks as text) and a sandwich;
  *   - always: two generated 1 M-row routines-like tables (routine, module,
  *     4 numeric columns; 90% of the keys shared) and their diff.
  *
@@ -17,6 +18,7 @@
 
 #include "profview/diff.h"
 #include "profview/flame.h"
+#include "profview/hooks.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -98,6 +100,11 @@ int main(int argc, char **argv)
         size_t calls = pv_view_rows(tree); /* finishes the index */
         printf("load + index            %8.3f s wall %8.3f s cpu  (%zu calls)\n", pv_now() - w0,
                pv_cpu() - c0, calls);
+        w0 = pv_now(), c0 = pv_cpu();
+        pv_view *inner = pv_view_inner_frames(tree); /* winIDEA line areas, placed */
+        printf("inner frames (lines)    %8.3f s wall %8.3f s cpu  (%zu frames)\n", pv_now() - w0,
+               pv_cpu() - c0, inner ? pv_view_rows(inner) : 0);
+        pv_view_free(inner);
         char err[256];
         pv_flame *fl = NULL;
         for (int k = 0; k < (repeat > 0 ? repeat : 1); k++) {

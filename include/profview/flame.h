@@ -69,6 +69,12 @@ void pv_flame_free(pv_flame *fl);
 typedef struct pv_flame_builder pv_flame_builder;
 pv_flame_builder *pv_flame_builder_new(const pv_view *tree, char *err, size_t err_len);
 void pv_flame_builder_add(pv_flame_builder *fb, size_t from, size_t to, const uint8_t *keep);
+/* The frames inside the rows (pv_view_inner_frames: winIDEA line areas),
+ * merged after every row: `add_inner` takes [from, to) of them, each under
+ * the node of the row it runs in (left out when `add` did not take that
+ * row). */
+size_t pv_flame_builder_inner_rows(const pv_flame_builder *fb);
+void pv_flame_builder_add_inner(pv_flame_builder *fb, size_t from, size_t to);
 pv_flame *pv_flame_builder_finish(pv_flame_builder *fb);
 void pv_flame_builder_free(pv_flame_builder *fb);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/hooks.h"
 #include "profview/table.h"
 
 /* ---- building: nodes, interned names, a hash of (parent, name, module) */
@@ -303,6 +304,9 @@ struct pv_flame_builder {
         uint32_t off;
     } seen[256];
     pv_buf ctx_text;
+    /* frames inside the rows (pv_view_inner_frames): their view, columns */
+    pv_view *inner;
+    size_t in_parent, in_routine, in_module, in_ctx, in_time, in_twc;
     uint32_t last_ctx;     /* the context frame of the last top-level call, 0 = none */
     pv_cell last_ctx_cell; /* ... and its cell */
 };
@@ -367,6 +371,21 @@ pv_flame_builder *pv_flame_builder_new(const pv_view *tree, char *err, size_t er
     fl_builder_init(&fb->b, fl);
     fb->node_of = pv_xcalloc(n_rows ? n_rows : 1, sizeof *fb->node_of);
     pv_buf_init(&fb->ctx_text);
+    fb->inner = pv_view_inner_frames(tree);
+    if (fb->inner) {
+        const pv_view *in = fb->inner;
+        fb->in_parent = pv_view_column(in, "parent");
+        fb->in_routine = pv_view_column(in, "routine");
+        fb->in_module = pv_view_column(in, "module");
+        fb->in_ctx = pv_view_column(in, ctx_id);
+        fb->in_time = pv_view_column(in, "time");
+        fb->in_twc = pv_view_column(in, "time_with_children");
+        if (fb->in_parent == PV_NO_ROW || fb->in_routine == PV_NO_ROW ||
+            fb->in_time == PV_NO_ROW || fb->in_twc == PV_NO_ROW) {
+            pv_view_free(fb->inner); /* not what the hook promises: left out */
+            fb->inner = NULL;
+        }
+    }
     return fb;
 }
 
@@ -434,6 +453,71 @@ static inline void fl_add_row(pv_flame_builder *fb, size_t r)
         node->first_row = (uint32_t)r;
 }
 
+/* The context frame of a cell of the context column (as for a top-level call). */
+static uint32_t fl_context_frame(pv_flame_builder *fb, const pv_cell *c, uint32_t first_row)
+{
+    fl_context_name(c, &fb->ctx_text);
+    uint32_t name = fl_intern(&fb->b, fb->ctx_text.data, fb->ctx_text.len);
+    pv_buf_clear(&fb->ctx_text);
+    pv_cell_format_exact(c, &fb->ctx_text);
+    uint32_t exact = fl_intern(&fb->b, fb->ctx_text.data, fb->ctx_text.len);
+    uint32_t n = fl_child(&fb->b, 0, name, exact);
+    fb->fl->nodes[n].is_context = true;
+    if (fb->fl->nodes[n].first_row == UINT32_MAX)
+        fb->fl->nodes[n].first_row = first_row;
+    return n;
+}
+
+size_t pv_flame_builder_inner_rows(const pv_flame_builder *fb)
+{
+    return fb->inner ? pv_view_rows(fb->inner) : 0;
+}
+
+void pv_flame_builder_add_inner(pv_flame_builder *fb, size_t from, size_t to)
+{
+    const pv_view *in = fb->inner;
+    if (!in)
+        return;
+    size_t n = pv_view_rows(in);
+    if (to > n)
+        to = n;
+    pv_flame *fl = fb->fl;
+    for (size_t r = from; r < to; r++) {
+        pv_cell c;
+        pv_view_cell(in, r, fb->in_parent, &c);
+        uint32_t parent = 0;
+        if (c.present) {
+            /* inside a row: hidden with it when the filter did not take it */
+            if (c.v.i < 1 || (uint64_t)c.v.i > fb->n_rows || !fb->node_of[c.v.i - 1])
+                continue;
+            parent = fb->node_of[c.v.i - 1] - 1;
+        } else if (fb->in_ctx != PV_NO_ROW) {
+            pv_view_cell(in, r, fb->in_ctx, &c);
+            if (c.present)
+                parent = fl_context_frame(fb, &c, UINT32_MAX);
+        }
+        pv_view_cell(in, r, fb->in_routine, &c);
+        uint32_t name = c.present && c.type == PV_TYPE_STRING
+                            ? fl_intern_cell(fb, c.v.s.ptr, c.v.s.len)
+                            : 0;
+        uint32_t module = 0;
+        if (fb->in_module != PV_NO_ROW && fb->col_module != PV_NO_ROW) {
+            pv_view_cell(in, r, fb->in_module, &c);
+            if (c.present && c.type == PV_TYPE_STRING)
+                module = fl_intern_cell(fb, c.v.s.ptr, c.v.s.len);
+        }
+        uint32_t x = fl_child(&fb->b, parent, name, module);
+        pv_flame_node *node = &fl->nodes[x];
+        pv_view_cell(in, r, fb->in_time, &c);
+        if (c.present)
+            node->self += c.v.i;
+        pv_view_cell(in, r, fb->in_twc, &c);
+        if (c.present)
+            node->total += c.v.i;
+        node->calls++;
+    }
+}
+
 void pv_flame_builder_add(pv_flame_builder *fb, size_t from, size_t to, const uint8_t *keep)
 {
     if (to > fb->n_rows)
@@ -449,6 +533,7 @@ void pv_flame_builder_free(pv_flame_builder *fb)
         return;
     fl_builder_done(&fb->b);
     pv_flame_free(fb->fl);
+    pv_view_free(fb->inner);
     free(fb->node_of);
     pv_buf_free(&fb->ctx_text);
     free(fb);
@@ -491,6 +576,7 @@ pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_cou
     } else {
         pv_flame_builder_add(fb, 0, fb->n_rows, NULL);
     }
+    pv_flame_builder_add_inner(fb, 0, pv_flame_builder_inner_rows(fb));
     return pv_flame_builder_finish(fb);
 }
 

@@ -180,9 +180,10 @@ static void fl_progress(pv_app *a)
     pv_flame_job *j = &a->flame.job;
     if (!fl_message_is_ours(a))
         return;
-    size_t passes = j->keep ? 2 : 1;
-    size_t done = (j->keep ? (size_t)j->pass : 0) * j->rows + j->next;
-    double pct = j->rows ? 100.0 * (double)done / ((double)passes * (double)j->rows) : 100.0;
+    /* the filter's pass, the merge of the calls, the frames inside them */
+    size_t total = (j->keep ? j->rows : 0) + j->rows + j->inner_rows;
+    size_t done = (j->pass >= 1 && j->keep ? j->rows : 0) + (j->pass == 2 ? j->rows : 0) + j->next;
+    double pct = total ? 100.0 * (double)done / (double)total : 100.0;
     char text[160];
     snprintf(text, sizeof text, FL_PROGRESS ": %.0f%% of %zu calls (Esc stops)", pct, j->rows);
     pv_app_message(a, false, text);
@@ -239,9 +240,10 @@ static void fl_run(pv_app *a, size_t max_rows, double until)
     pv_flame_job *j = &a->flame.job;
     size_t done = 0;
     while (j->tree) {
-        if (j->next >= j->rows) {
-            if (j->pass == 0) {
-                j->pass = 1;
+        size_t len = j->pass == 2 ? j->inner_rows : j->rows;
+        if (j->next >= len) {
+            if (j->pass < 2) {
+                j->pass++;
                 j->next = 0;
                 continue;
             }
@@ -251,11 +253,13 @@ static void fl_run(pv_app *a, size_t max_rows, double until)
         if (done >= max_rows || (until > 0 && pv_app_now() > until))
             return;
         size_t n = max_rows - done < FL_CHUNK ? max_rows - done : FL_CHUNK;
-        size_t to = j->rows - j->next < n ? j->rows : j->next + n;
+        size_t to = len - j->next < n ? len : j->next + n;
         if (j->pass == 0)
             pv_filter_mark_tree(j->f, j->tree, j->next, to, j->keep);
-        else
+        else if (j->pass == 1)
             pv_flame_builder_add(j->fb, j->next, to, j->keep);
+        else
+            pv_flame_builder_add_inner(j->fb, j->next, to);
         done += to - j->next;
         j->next = to;
     }
@@ -314,6 +318,7 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
     j->f = f;
     j->fb = fb;
     j->rows = pv_view_rows(tree);
+    j->inner_rows = pv_flame_builder_inner_rows(fb);
     j->keep = f ? pv_xcalloc(j->rows ? j->rows : 1, 1) : NULL;
     j->pass = f ? 0 : 1;
     j->mode = mode;

@@ -25,7 +25,8 @@ typedef struct pv_flame_job {
     uint8_t *keep;        /* with f: the calls the filter keeps */
     pv_flame_builder *fb;
     size_t rows, next;    /* the tree's rows; the next row of this pass */
-    int pass;             /* 0: the filter's, 1: the merge */
+    size_t inner_rows;    /* frames inside the rows (winIDEA line areas) */
+    int pass;             /* 0: the filter's, 1: the merge, 2: the frames inside */
     int mode;             /* what to show once built */
     char routine[256];    /* PV_FLAME_SANDWICH: its routine */
     bool rebuild;         /* the graph shown follows a new filter */

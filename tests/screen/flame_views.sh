@@ -75,8 +75,8 @@ expected=$(cat <<'SCREEN'
 rtos.txt                           │all
   winIDEA profiler                 │▏ID_IS▏ID_TASK▏ID_TA▏ID_TASK_FAST             ▏ID_TASK_IDLE
     Summary (14)                   │▏ISR_T▏Task_Co▏Task_▏Task_Fast                ▏Idle_Loop
-    Contexts (5)                   │▏CAN▋ "T▏CA▊  ▏Se▍  ▏"Test.c"▏Sensor_▌        ▏Idle_Hook                       ▎
-    Statistics (83)                │m▎    m m▏    CR▎   Cme▍     ▏CRC_▏
+    Contexts (5)                   │▏CAN▋ "T▏CA{▊ FSe{▎ ▏"Test.c"F▏Sensor_o{▉     ▏Idle_Hook                       ▎
+    Statistics (83)                │l{▎   m▌l{    ▍C▍   Cmes{▍    ▏CRC▊
     Statistics (as exported) (56)  │
     Timeline (3000)                │
     Call trace (581)               │
@@ -150,6 +150,50 @@ rtos.txt                           │all › ID_ISR_TIMER › ISR_Timer › CRC
 SCREEN
 )
 expect_screen icicle_zoom_wide "$(pv_screen $'Tab I j j l Enter' rtos.txt --size 140x36)" "$expected"
+
+# winIDEA line areas are frames inside the function call they run in
+# (docs/flame.md): Task_Fast's `otm(a, b);` and `{`, "Test.c"#Static's
+# `s_eMode = MODE_RUN;` and `{`, beside the calls (zoomed into the context
+# found by a search)
+expected=$(cat <<'SCREEN'
+─ Explorer ────────────────────────│─ Icicle: Call trace of rtos.txt ───────────────────────────────────────────────────────────────────────
+rtos.txt                           │all › ID_TASK_FAST                                                                         match: 100.0%
+  winIDEA profiler                 │▏ID_TASK_FAST
+    Summary (14)                   │▏Task_Fast
+    Contexts (5)                   │▏"Test.c"#Static                      Fi▏Sensor_Read                   ▏otm(a▏{   ▋
+    Statistics (83)                │▏CRC_C▏memcpy▏s_▏{   ▏                  ▏CRC_Calc        ▉
+    Statistics (as exported) (56)  │
+    Timeline (3000)                │
+    Call trace (581)               │
+    Routines (11)                  │
+    Lines (18)                     │
+    Data (13)                      │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │─ Details ──────────────────────────────────────────────────────────────────────────────────────────────
+                                   │Frame     ID_TASK_FAST
+                                   │Total     84.981 us   25.3% of all, 100.0% of the zoomed frame, 25.3% of its caller
+                                   │Self      0   0.0% of all
+                                   │Calls     0   depth 0
+                                   │Stack     ID_TASK_FAST
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+ rtos.txt │ summary │ row 1/14                                                                                                       ? help
+SCREEN
+)
+expect_screen icicle_lines_wide "$(pv_screen $'Tab I\n/Task_Fast<Enter>\nn Enter' rtos.txt --size 140x36)" "$expected"
 
 # PLIST: the sandwich of qsort_compare (callers above, callees below)
 expected=$(cat <<'SCREEN'
