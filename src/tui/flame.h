@@ -104,12 +104,16 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *report, const pv_rect *details);
 bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name);
 
 /* `:diff FILE` (loaded in the background, compared when it arrives), `:diff N`
- * (result set N of the same file), `:diff off`: the Report's view against
+ * (result set N of the same file), `:diff X..Y [X..Y]` (two time windows of
+ * the Report's timeline, docs/diff.md), `:diff off`: the Report's view against
  * the view of the same id there, shown as the Report until q; with a graph
  * shown, its frames coloured by the change of their self time. */
 void pv_app_diff_command(pv_app *a, const char *arg);
 /* A loaded file arrives: the pending `:diff FILE` runs. */
 void pv_app_diff_adopted(pv_app *a, const pv_file *f);
+/* A window of `:diff A..B` arrives (NULL: it did not load); with both,
+ * the diff runs.  Takes f. */
+void pv_app_diff_window_arrived(pv_app *a, pv_file *f);
 void pv_app_diff_close(pv_app *a);
 
 #endif
