@@ -1033,7 +1033,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     char title[1024];
     snprintf(title, sizeof title, "%s: %s of %s%s%s%s%s", kind, u->tree ? u->tree->title : "",
              u->tree_file, u->filter.len ? " (filtered)" : "",
-             declined ? " (not the Report's filter: stopped)" : "", u->in_b ? " vs " : "",
+             declined ? " (previous filter)" : "", u->in_b ? " vs " : "",
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
     a->header_count = 0;

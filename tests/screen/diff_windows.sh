@@ -61,3 +61,25 @@ out=$(pv_screen $'Tab\n:diff 0..1ms 1ms..2ms<Enter>' aqtime-trace.db --size 120x
 expect_contains refused_no_time_axis "$out" "this file has no time axis to cut into windows"
 out=$(pv_screen "$to_stats"$'\nF\n:diff 0..100us 100us..200us<Enter>' rtos.txt --size 120x30)
 expect_contains refused_graph "$out" "leave the graph first"
+
+# ... sorted and exported like any view: `:sort net_delta:desc` then `:copy
+# FILE` writes the rows as TSV, the same rows in the same order as
+# `profview diff --sort net_delta:desc` of the same windows
+out=$(pv_screen "$to_stats"$'\n:diff 0..100us 100us..200us<Enter>\n:sort net_delta:desc<Enter>\n:copy '"$TMP/diff.tsv"'<Enter>' \
+  rtos.txt --size 120x30)
+expect_contains windows_copied "$out" "to $TMP/diff.tsv"
+cols=match,handle,type,name,value,context,count_a,count_b,net_a,net_b,net_delta,net_ratio
+python3 - "$TMP/diff.tsv" "$cols" >"$TMP/got" <<'PY'
+import sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1], encoding='utf-8')]
+ix = [rows[0].index(c) for c in sys.argv[2].split(',')]
+for r in rows:
+    print('\t'.join(r[i] for i in ix))
+PY
+"$PROFVIEW" diff rtos.txt rtos.txt --view statistics --to 100us --from-b 100us --to-b 200us \
+  --sort net_delta:desc --columns "$cols" >"$TMP/want"
+if cmp -s "$TMP/want" "$TMP/got"; then
+  echo "ok: windows_sorted_exported ($(($(wc -l <"$TMP/got") - 1)) rows)"
+else
+  diff "$TMP/want" "$TMP/got" | head >&2; fail "the sorted diff copied from the viewer differs from profview diff"
+fi

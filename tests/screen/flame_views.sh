@@ -259,6 +259,117 @@ SCREEN
 )
 expect_screen sandwich_ascii_wide "$(pv_screen $'Tab F k k W j' plist-func-timing.txt --size 120x30 --ascii)" "$expected"
 
+# PLIST attribution stacks: flame graph (UTF-8, 140x36), no threads: main at the bottom
+expected=$(cat <<'SCREEN'
+─ Explorer ────────────────────────│─ Flame graph: Call trace of plist-func-timing.txt ─────────────────────────────────────────────────────
+plist-func-timing.txt              │all
+  PLIST report                     │
+    Summary (28)                   │
+    Routines (14)                  │
+    Call trace (21)                │
+    Attribution stacks (21)        │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │                _▉                          ▏CMainFrame▏compute_s▊             ▏?f▏pars▋
+                                   │                ▏?foo@@Y▏_MATMU▍    ▏CMainFr▏SOLVE_SYSTEM           ▍          ▏qsort_compa▎
+                                   │                ▏parse, then check ▉▏qsort_compare (static)                    ▏std::vector<int,▌
+                                   │▏SOLV▏_MATMUL@12▏compute_sum(int, ch▏operator new(unsigned int)                                  ▌
+                                   │▏main
+                                   │─ Details ──────────────────────────────────────────────────────────────────────────────────────────────
+                                   │Frame     operator new(unsigned int)
+                                   │Total     483.694 ms   59.1% of all, 59.1% of the zoomed frame, 59.1% of its caller
+                                   │Self      8.356 ms   1.0% of all
+                                   │Calls     1   depth 1
+                                   │Stack     main;operator new(unsigned int)
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+ plist-func-timing.txt │ summary │ row 1/28                                                                                          ? help
+SCREEN
+)
+expect_screen flame_utf8_wide "$(pv_screen $'Tab F k' plist-func-timing.txt --size 140x36)" "$expected"
+
+# AQTime: the icicle in ASCII at 80x24 (the flame graph of the first case top-down)
+expected=$(cat <<'SCREEN'
+- Explorer ---------|- Icicle: Call Trace of aqtime-trace.db -------------------
+aqtime-trace.db     |all
+  Run 1 - Elapsed Ti||Thread 4120                                      |Thread 5
+    Summary (8)     ||log_write                 |main                  |log|main
+    Threads (2)     |M|parse_args            |  |Matrix::multip|loa|log|
+    Call Trace (21) | |Matri|parse_a|qsort_r |  |parse_arg|
+    Routines (8)    | |pars||fib  | |log_wri|   |fib     |
+    Call Routes (17)|               |lo|
+    Lines (24)      |               op
+  Run 2 - Cache Miss|
+    Summary (8)     |
+    Threads (2)     |
+    Call Trace (23) |
+    Routines (8)    |
+    Call Routes (20)|
+    Lines (24)      |- Details -------------------------------------------------
+                    |Frame     log_write   (app.exe)
+                    |Total     23.946 ms   46.4% of all, 46.4% of the zoomed fra
+                    |Self      2.310 ms   4.5% of all
+                    |Calls     1   depth 1
+                    |Stack     Thread 4120;log_write
+                    |
+ aqtime-trace.db | summary | row 1/8                                     ? help
+SCREEN
+)
+expect_screen icicle_ascii_80x24 "$(pv_screen $'Tab I j' aqtime-trace.db --size 80x24 --ascii)" "$expected"
+
+# winIDEA: the sandwich of CAN_Process (UTF-8, 140x36): its callers per context above, its callees and its line areas below
+expected=$(cat <<'SCREEN'
+─ Explorer ────────────────────────│─ Sandwich: Call trace of rtos.txt ─────────────────────────────────────────────────────────────────────
+rtos.txt                           │CAN_Process: 26.817 us through it in 21 calls  (callers above, callees below)
+  winIDEA profiler                 │
+    Summary (14)                   │
+    Contexts (5)                   │
+    Statistics (83)                │
+    Statistics (as exported) (56)  │
+    Timeline (3000)                │
+    Call trace (581)               │
+    Routines (11)                  │
+    Lines (18)                     │▏ID_ISR_TIMER                                    ▏ID_TASK_COMM                              ▏ID_TASK_CON
+    Data (13)                      │▏ISR_Timer                                       ▏Task_Comm                                 ▏Task_Contro
+                                   │▏CAN_Process
+                                   │▏CRC_Calc      ▏len = CAN▏memcpy_s     ▏{               ▏
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │─ Details ──────────────────────────────────────────────────────────────────────────────────────────────
+                                   │Frame     CAN_Process
+                                   │Total     26.817 us   100.0% of all, 100.0% of the zoomed frame, 100.0% of its caller
+                                   │Self      19.063 us   71.1% of all
+                                   │Calls     21   depth 0
+                                   │Stack     CAN_Process
+                                   │
+                                   │
+                                   │
+                                   │
+                                   │
+ rtos.txt │ summary │ row 1/14                                                                                                       ? help
+SCREEN
+)
+expect_screen sandwich_utf8_wide "$(pv_screen $'Tab F k k W' rtos.txt --size 140x36)" "$expected"
+
 # The mouse (docs/flame.md "Mouse"), through the scripted mode's <Click X Y>
 # and <WheelUp X Y>: a click selects a frame (parse_args, column 45 of line
 # 12), a click on the selected frame zooms into it, a click on the

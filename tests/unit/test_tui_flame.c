@@ -442,6 +442,28 @@ static void test_big_tree_stops(void **state)
     assert_non_null(strstr(s, "Flame graph: Call trace of big.prof (filtered)"));
     assert_non_null(strstr(s, "leaf"));
     free(s);
+    /* another filter while the graph is shown: rebuilt in slices, the graph
+     * of the previous filter stays meanwhile; Esc keeps it, says so in the
+     * title, and does not try that filter again */
+    for (const char *k = ":filter routine == \"loop\"\n"; *k; k++)
+        pv_app_key(a, *k);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 0% of 200001 calls"));
+    assert_non_null(strstr(s, "Flame graph: Call trace of big.prof (filtered)"));
+    assert_non_null(strstr(s, "leaf")); /* still the graph of the previous filter */
+    free(s);
+    pv_app_flame_test_slice(a);
+    pv_app_key(a, PV_KEY_ESC);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "flame graph stopped: it still shows the previous filter"));
+    assert_non_null(strstr(s, "(previous filter)"));
+    free(s);
+    pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_null(strstr(s, "Building the flame graph"));
+    free(s);
     unsetenv("PROFVIEW_TEST_FLAME_SLICE");
     pv_app_free(a);
 }
