@@ -150,6 +150,25 @@ grep -q 'binary search on rowid' "$tmp/plan" || { echo "FAIL: rowid scans"; fail
 if grep -q 'binary search' "$tmp/plan"; then echo "FAIL: depth is not ordered"; fail=1; fi
 "$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT * FROM timeline ORDER BY time" >"$tmp/plan"
 if grep -q 'TEMP B-TREE' "$tmp/plan"; then echo "FAIL: ORDER BY time sorts again"; fail=1; fi
+# context equality visits one context's rows; GROUP BY context does not sort
+"$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT count(*) FROM timeline WHERE context = 'ID_TASK_FAST'" \
+  >"$tmp/plan"
+grep -q 'rows of one context' "$tmp/plan" || { echo "FAIL: context = x scans"; cat "$tmp/plan"; fail=1; }
+"$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT context, count(*) FROM timeline GROUP BY context" \
+  >"$tmp/plan"
+grep -q 'grouped by context' "$tmp/plan" || { echo "FAIL: GROUP BY context"; cat "$tmp/plan"; fail=1; }
+if grep -q 'TEMP B-TREE' "$tmp/plan"; then echo "FAIL: GROUP BY context sorts"; fail=1; fi
+# ... and their results are those of cat: per context (none first), and one context's rows
+awk -F'\t' 'NR > 1 { n[$4]++; d[$4] += $10 } END { for (c in n) print c "\t" n[c] "\t" d[c] }' \
+  "$tmp/timeline.tsv" | LC_ALL=C sort >"$tmp/exp"
+"$pv" sql "$rtos" "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context" \
+  | tail -n +2 >"$tmp/sql"
+check "GROUP BY context = awk over cat" "$tmp/exp" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -ge 5 ] || { echo "FAIL: too few contexts"; fail=1; }
+"$pv" cat "$rtos" --view timeline --filter 'context == "ID_TASK_COMM"' --columns id,name >"$tmp/cat"
+"$pv" sql "$rtos" "SELECT id, name FROM timeline WHERE context = 'ID_TASK_COMM'" >"$tmp/sql"
+check "context = x: the rows of cat --filter" "$tmp/cat" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -gt 100 ] || { echo "FAIL: context subset too small"; fail=1; }
 
 # 8. refused: writes, ATTACH, extensions, pragmas that change things, two statements
 refused() { # name query message-pattern
