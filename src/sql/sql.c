@@ -63,7 +63,8 @@ typedef struct sql_source {
 typedef struct sql_set {
     const pv_file *file;
     const pv_result_set *set;
-    char schema[16];
+    char schema[24]; /* "rK"; "" past the attached limit (tables rK_view in main) */
+    bool *prefixed;  /* per view: its table rK_view exists in main */
 } sql_set;
 
 /* A detail id offered as a table-valued function. */
@@ -82,6 +83,7 @@ struct pv_sql {
     size_t source_count, source_cap;
     sql_detail_fn **details;
     size_t detail_count, detail_cap;
+    int attach_limit; /* schemas rK for K <= this (SQLite's attached limit) */
     pv_table *meta_sets, *meta_tables;
     pv_buf notes;
     uint64_t rows_visited;
@@ -1265,6 +1267,10 @@ pv_sql *pv_sql_new(void)
     sqlite3_create_module(s->db, "profview_view", &sql_source_module, s);
     sqlite3_set_authorizer(s->db, sql_authorize, s);
     sqlite3_progress_handler(s->db, 4096, sql_progress, s);
+    /* as many attached schemas as this SQLite allows (SQLITE_MAX_ATTACHED,
+     * 10 by default, 125 at most); docs/sql.md "Result sets" */
+    sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 125);
+    s->attach_limit = sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, -1);
     s->meta_sets = pv_table_new("profview-sets", "Result sets", sql_meta_set_columns,
                                 PV_ARRAY_LEN(sql_meta_set_columns));
     s->meta_tables = pv_table_new("profview-tables", "Tables", sql_meta_table_columns,
@@ -1288,6 +1294,17 @@ uint64_t pv_sql_rows_visited(const pv_sql *s)
     return s->rows_visited;
 }
 
+/* Lists a table in profview_tables. */
+static void sql_list_table(pv_sql *s, const char *schema, const char *name, const pv_view *v)
+{
+    size_t r = pv_table_add_row(s->meta_tables);
+    pv_table_set_cstr(s->meta_tables, r, 0, schema);
+    pv_table_set_cstr(s->meta_tables, r, 1, name);
+    pv_table_set_cstr(s->meta_tables, r, 2, v->id);
+    pv_table_set_cstr(s->meta_tables, r, 3, "table");
+    pv_table_set_int(s->meta_tables, r, 4, (int64_t)pv_view_rows(v));
+}
+
 static sql_facts *sql_facts_new(size_t columns)
 {
     sql_facts *fa = pv_xcalloc(1, sizeof *fa);
@@ -1309,7 +1326,7 @@ static void sql_facts_free(sql_facts *fa)
 /* Registers `v` and creates its table in `schema`; with `share`, another
  * table of the same view, what is learnt about the columns is shared. */
 static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char *schema,
-                                    sql_source *share)
+                                    const char *table, bool listed, sql_source *share)
 {
     sql_source *src = pv_xcalloc(1, sizeof *src);
     src->view = v;
@@ -1330,8 +1347,11 @@ static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, con
     size_t k = s->source_count++;
     s->sources[k] = src;
 
-    char name[256];
-    pv_sql_table_name(v->id, name, sizeof name);
+    char name[360];
+    if (table)
+        snprintf(name, sizeof name, "%s", table);
+    else
+        pv_sql_table_name(v->id, name, sizeof name);
     pv_buf sql;
     pv_buf_init(&sql);
     pv_buf_puts(&sql, "CREATE VIRTUAL TABLE ");
@@ -1343,13 +1363,8 @@ static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, con
     if (sqlite3_exec(s->db, pv_buf_cstr(&sql), NULL, NULL, &err) != SQLITE_OK) {
         pv_buf_printf(&s->notes, "view '%s' is not a table in %s: %s\n", v->id, schema,
                       err ? err : "?");
-    } else {
-        size_t r = pv_table_add_row(s->meta_tables);
-        pv_table_set_cstr(s->meta_tables, r, 1, name);
-        pv_table_set_cstr(s->meta_tables, r, 0, schema);
-        pv_table_set_cstr(s->meta_tables, r, 2, v->id);
-        pv_table_set_cstr(s->meta_tables, r, 3, "table");
-        pv_table_set_int(s->meta_tables, r, 4, (int64_t)pv_view_rows(v));
+    } else if (listed) {
+        sql_list_table(s, schema, name, v);
     }
     sqlite3_free(err);
     pv_buf_free(&sql);
@@ -1393,39 +1408,116 @@ void pv_sql_add_file(pv_sql *s, const pv_file *f)
     for (size_t i = 0; i < f->set_count; i++) {
         const pv_result_set *set = f->sets[i];
         size_t k = s->set_count;
-        char schema[16];
+        char schema[24];
         snprintf(schema, sizeof schema, "r%zu", k + 1);
-        char *attach = pv_xasprintf("ATTACH ':memory:' AS %s", schema);
-        char *err = NULL;
-        int rc = sqlite3_exec(s->db, attach, NULL, NULL, &err);
-        free(attach);
-        if (rc != SQLITE_OK) {
-            pv_buf_printf(&s->notes,
-                          "%s: result set %" PRId64 " (%s) is not available to SQL: %s\n",
-                          f->path, set->id, set->caption, err ? err : "?");
+        bool attached = false;
+        if (k < (size_t)s->attach_limit) {
+            char *attach = pv_xasprintf("ATTACH ':memory:' AS %s", schema);
+            char *err = NULL;
+            attached = sqlite3_exec(s->db, attach, NULL, NULL, &err) == SQLITE_OK;
+            free(attach);
+            if (!attached)
+                pv_buf_printf(&s->notes,
+                              "%s: result set %" PRId64 " (%s): no schema %s (%s): its tables "
+                              "are %s_VIEW\n",
+                              f->path, set->id, set->caption, schema, err ? err : "?", schema);
             sqlite3_free(err);
-            continue;
         }
         s->sets = pv_xgrow(s->sets, &s->set_cap, s->set_count + 1, sizeof *s->sets);
         sql_set *ss = &s->sets[s->set_count++];
         ss->file = f;
         ss->set = set;
-        memcpy(ss->schema, schema, sizeof schema);
+        ss->prefixed = pv_xcalloc(set->view_count + 1, sizeof *ss->prefixed);
         size_t r = pv_table_add_row(s->meta_sets);
-        pv_table_set_cstr(s->meta_sets, r, 0, schema);
+        char shown[32];
+        snprintf(shown, sizeof shown, attached ? "%s" : "%s_", schema);
+        pv_table_set_cstr(s->meta_sets, r, 0, shown);
         pv_table_set_cstr(s->meta_sets, r, 1, f->path);
         pv_table_set_cstr(s->meta_sets, r, 2, f->format ? f->format : "");
         pv_table_set_int(s->meta_sets, r, 3, set->id);
         pv_table_set_cstr(s->meta_sets, r, 4, set->caption);
         pv_table_set_cstr(s->meta_sets, r, 5, set->kind);
-        for (size_t v = 0; v < set->view_count; v++) {
-            sql_source *src = sql_create_table(s, set->views[v], k, schema, NULL);
-            if (k == 0)
-                sql_create_table(s, set->views[v], k, "main", src);
+        if (attached) {
+            memcpy(ss->schema, schema, sizeof schema);
+            for (size_t v = 0; v < set->view_count; v++) {
+                sql_source *src = sql_create_table(s, set->views[v], k, schema, NULL, true, NULL);
+                if (k == 0)
+                    sql_create_table(s, set->views[v], k, "main", NULL, true, src);
+            }
+        } else {
+            /* past the limit: main.rK_VIEW, made when a query names it */
+            ss->schema[0] = '\0';
+            for (size_t v = 0; v < set->view_count; v++) {
+                char name[300], *table = pv_xasprintf("r%zu_%s", k + 1, set->views[v]->id);
+                pv_sql_table_name(table, name, sizeof name);
+                free(table);
+                sql_list_table(s, "main", name, set->views[v]);
+            }
         }
         sql_add_detail_functions(s, set);
     }
     s->setting_up = false;
+}
+
+/* The source that owns what is known about view v, or NULL. */
+static sql_source *sql_source_of(pv_sql *s, const pv_view *v)
+{
+    for (size_t i = 0; i < s->source_count; i++)
+        if (s->sources[i]->view == v && !s->sources[i]->shares_facts)
+            return s->sources[i];
+    return NULL;
+}
+
+/* Makes the tables main.rK_VIEW that the query names (any identifier of
+ * that form, quoted or not; docs/sql.md "Result sets"): every result set's
+ * views are reachable that way, past SQLite's limit of attached schemas
+ * too.  A view of the first result set with such a name wins. */
+static void sql_make_prefixed(pv_sql *s, const char *query)
+{
+    const char *p = query;
+    while (*p) {
+        if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= 'A' && *p <= 'Z'))) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+               (*p >= 'A' && *p <= 'Z'))
+            p++;
+        size_t len = (size_t)(p - w);
+        if (len < 4 || (w[0] != 'r' && w[0] != 'R') || w[1] < '1' || w[1] > '9')
+            continue;
+        size_t d = 1;
+        uint64_t k = 0;
+        while (d < len && w[d] >= '0' && w[d] <= '9' && k < 1000000000)
+            k = k * 10 + (uint64_t)(w[d++] - '0');
+        if (d >= len - 1 || w[d] != '_' || k < 1 || k > s->set_count)
+            continue;
+        const char *rest = w + d + 1;
+        size_t rest_len = len - d - 1;
+        sql_set *ss = &s->sets[k - 1];
+        bool clash = false;
+        for (size_t v = 0; v < s->sets[0].set->view_count && !clash; v++) {
+            char tname[300];
+            pv_sql_table_name(s->sets[0].set->views[v]->id, tname, sizeof tname);
+            clash = strlen(tname) == len && strncasecmp(tname, w, len) == 0;
+        }
+        for (size_t v = 0; v < ss->set->view_count && !clash; v++) {
+            const pv_view *view = ss->set->views[v];
+            char tname[300];
+            pv_sql_table_name(view->id, tname, sizeof tname);
+            if (ss->prefixed[v] || strlen(tname) != rest_len ||
+                strncasecmp(tname, rest, rest_len) != 0)
+                continue;
+            char name[340];
+            snprintf(name, sizeof name, "r%" PRIu64 "_%s", k, tname);
+            s->setting_up = true;
+            sql_create_table(s, view, (size_t)k - 1, "main", name, false, sql_source_of(s, view));
+            s->setting_up = false;
+            ss->prefixed[v] = true;
+        }
+    }
 }
 
 static void sql_expose_meta(pv_sql *s)
@@ -1475,6 +1567,8 @@ void pv_sql_free(pv_sql *s)
         free(s->details[i]);
     }
     free(s->details);
+    for (size_t k = 0; k < s->set_count; k++)
+        free(s->sets[k].prefixed);
     free(s->sets);
     pv_view_free(pv_table_view(s->meta_sets));
     pv_view_free(pv_table_view(s->meta_tables));
@@ -1551,6 +1645,7 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
     sql_expose_meta(s);
     s->interrupted = false;
     s->result_rows = 0;
+    sql_make_prefixed(s, query);
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     int rc = sqlite3_prepare_v2(s->db, query, -1, &st, &tail);
@@ -1727,11 +1822,20 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
         sql_complete_ctx after = {dot + 1, strlen(dot + 1), fn, ctx};
         pv_buf name;
         pv_buf_init(&name);
+        /* rK_VIEW is VIEW's table of result set K */
+        const char *bare = table;
+        if ((table[0] == 'r' || table[0] == 'R') && table[1] >= '1' && table[1] <= '9') {
+            const char *u = table + 1;
+            while (*u >= '0' && *u <= '9')
+                u++;
+            if (*u == '_')
+                bare = u + 1;
+        }
         for (size_t i = 0; i < s->source_count; i++) {
             const pv_view *v = s->sources[i]->view;
             char tname[256];
             pv_sql_table_name(v->id, tname, sizeof tname);
-            if (strcasecmp(tname, table) == 0) {
+            if (strcasecmp(tname, table) == 0 || strcasecmp(tname, bare) == 0) {
                 for (size_t col = 0; col < v->column_count; col++) {
                     pv_buf_clear(&name);
                     pv_buf_append(&name, prefix, (size_t)(dot - prefix) + 1);
@@ -1743,7 +1847,7 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
             }
         }
         for (size_t k = 0; k < s->set_count && !first_dot; k++) {
-            if (strcasecmp(s->sets[k].schema, table) != 0)
+            if (!s->sets[k].schema[0] || strcasecmp(s->sets[k].schema, table) != 0)
                 continue;
             for (size_t v = 0; v < s->sets[k].set->view_count; v++) {
                 char tname[256];
@@ -1768,7 +1872,23 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
     for (size_t i = 0; i < s->detail_count; i++)
         sql_offer(&c, s->details[i]->name);
     for (size_t k = 0; k < s->set_count; k++)
-        sql_offer(&c, s->sets[k].schema);
+        if (s->sets[k].schema[0])
+            sql_offer(&c, s->sets[k].schema);
+    /* "rK_": the tables of result set K in main (docs/sql.md "Result sets") */
+    char *end = NULL;
+    unsigned long long k = (c.prefix[0] == 'r' || c.prefix[0] == 'R') && c.prefix[1] >= '1' &&
+                                   c.prefix[1] <= '9'
+                               ? strtoull(c.prefix + 1, &end, 10)
+                               : 0;
+    if (k >= 1 && k <= s->set_count && end && *end == '_') {
+        const pv_result_set *set = s->sets[k - 1].set;
+        for (size_t v = 0; v < set->view_count; v++) {
+            char tname[300], name[340];
+            pv_sql_table_name(set->views[v]->id, tname, sizeof tname);
+            snprintf(name, sizeof name, "r%llu_%s", k, tname);
+            sql_offer(&c, name);
+        }
+    }
     sql_offer(&c, "profview_sets");
     sql_offer(&c, "profview_tables");
 }

@@ -134,6 +134,40 @@ got=$("$pv" sql "$plist" "$rtos" "SELECT group_concat(schema || ':' || format, '
   | tail -n +2)
 expect_eq "profview_sets" "r1:plist r2:winidea-text1" "$got"
 
+# 5b. more result sets than SQLite attaches (10 here): rK_VIEW in main for
+# every K (and the same table as rK.VIEW where that exists), no warning
+many=$tmp/sets14.db
+"${PV_BUILD_DIR:?}/pv_gen_aqtime" --scale sets 14 "$many" >/dev/null
+"$pv" sql "$many" "SELECT count(*) FROM profview_sets" >"$tmp/sql" 2>"$tmp/err"
+expect_eq "14 result sets listed" "count(*)
+14" "$(cat "$tmp/sql")"
+[ ! -s "$tmp/err" ] || { echo "FAIL: warnings with 14 result sets"; cat "$tmp/err"; fail=1; }
+ids=$("$pv" sql "$many" "SELECT result_set FROM profview_sets" | tail -n +2)
+k=0
+for id in $ids; do
+  k=$((k + 1))
+  "$pv" cat "$many" --instance "$id" --view routines >"$tmp/cat"
+  "$pv" sql "$many" "SELECT * FROM r${k}_routines" >"$tmp/sql"
+  check "r${k}_routines = cat --instance $id" "$tmp/cat" "$tmp/sql"
+done
+expect_eq "all 14 compared" 14 "$k"
+id14=$(echo $ids | awk '{ print $14 }')
+"$pv" cat "$many" --instance "$id14" --view callers --parent 101 >"$tmp/cat"
+"$pv" sql "$many" "SELECT * FROM callers(101, 14)" >"$tmp/sql"
+check "callers(101, 14) = cat --instance $id14" "$tmp/cat" "$tmp/sql"
+got=$("$pv" sql "$many" "SELECT (SELECT group_concat(time) FROM r12_routines) =
+  (SELECT group_concat(time) FROM \"R12_ROUTINES\"), (SELECT count(*) FROM r3.routines
+  JOIN r13_routines USING (routine))" | tail -n +2)
+expect_eq "r12_ quoted and in capitals; a join of r3. and r13_" "1	2" "$got"
+[ "$(wc -l <"$tmp/sql")" -ge 2 ] || { echo "FAIL: callers(101, 14) is empty"; fail=1; }
+# past the limit (SQLITE_MAX_ATTACHED: 10 in Debian's SQLite) a set has no
+# schema: profview_sets says `rK_`
+limit=$("$pv" sql "$many" "PRAGMA database_list" | awk -F'\t' '$2 ~ /^r[0-9]+$/' | wc -l)
+got=$("$pv" sql "$many" "SELECT group_concat(schema, ' ') FROM profview_sets" | tail -n +2)
+exp=$(for i in $(seq 1 14); do if [ "$i" -le "$limit" ]; then printf 'r%d ' "$i"; \
+  else printf 'r%d_ ' "$i"; fi; done)
+expect_eq "schemas r1 .. r$limit, then rK_" "${exp% }" "$got"
+
 # 6. handles stay integers, with a <col>_hex companion written like cat
 got=$("$pv" sql "$rtos" "SELECT handle + 0, handle_hex, handle FROM timeline WHERE rowid = 2" \
   | tail -n +2)
