@@ -53,6 +53,7 @@ typedef struct sql_facts {
 
 typedef struct sql_source {
     const pv_view *view;
+    char *schema, *table; /* where SQLite has it */
     size_t set;           /* index into pv_sql.sets */
     sql_facts *facts;     /* owned unless shares_facts */
     bool shares_facts;
@@ -1359,6 +1360,8 @@ static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, con
     pv_buf_putc(&sql, '.');
     pv_buf_put_sql_ident(&sql, name);
     pv_buf_printf(&sql, " USING profview_view(%zu)", k);
+    src->schema = pv_xstrdup(schema);
+    src->table = pv_xstrdup(name);
     char *err = NULL;
     if (sqlite3_exec(s->db, pv_buf_cstr(&sql), NULL, NULL, &err) != SQLITE_OK) {
         pv_buf_printf(&s->notes, "view '%s' is not a table in %s: %s\n", v->id, schema,
@@ -1557,6 +1560,8 @@ void pv_sql_free(pv_sql *s)
     for (size_t i = 0; i < s->source_count; i++) {
         if (!s->sources[i]->shares_facts)
             sql_facts_free(s->sources[i]->facts);
+        free(s->sources[i]->schema);
+        free(s->sources[i]->table);
         free(s->sources[i]->companion_of);
         free(s->sources[i]);
     }
@@ -1636,6 +1641,89 @@ static bool sql_blank(const char *p)
         }
     }
     return true;
+}
+
+/* ---- results whose rows are rows of a view: its Details (docs/sql.md) */
+
+typedef struct sql_origin {
+    const pv_view *view; /* the view the rows are rows of */
+    size_t key;          /* the result column with the row's id or rowid */
+    size_t id_col;       /* the view's id column; PV_NO_ROW: the key is the rowid */
+    bool ascending;      /* the id column never decreases: binary search */
+} sql_origin;
+
+static pv_view *sql_origin_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    const sql_origin *o = ctx;
+    pv_cell c;
+    pv_view_cell(owner, row, o->key, &c);
+    if (!c.present || c.type == PV_TYPE_STRING || c.type == PV_TYPE_FLOAT)
+        return NULL;
+    int64_t key = sql_cell_int(&c);
+    size_t n = pv_view_rows(o->view), at = PV_NO_ROW;
+    if (o->id_col == PV_NO_ROW) {
+        at = key >= 0 && (uint64_t)key < n ? (size_t)key : PV_NO_ROW;
+    } else if (o->ascending) {
+        at = sql_lower_bound(o->view, o->id_col, 0, n, key, false);
+        if (at < n) {
+            pv_view_cell(o->view, at, o->id_col, &c);
+            if (!c.present || sql_cell_int(&c) != key)
+                at = PV_NO_ROW;
+        } else {
+            at = PV_NO_ROW;
+        }
+    } else {
+        at = pv_view_find_id(o->view, key);
+    }
+    return at == PV_NO_ROW ? NULL : pv_view_open_detail(o->view, detail, at);
+}
+
+/* When the result's columns that come straight from a table (SQLite's
+ * column metadata) all come from one view's table, and one of them is its
+ * `id` or its rowid, every result row is that view's row with that id:
+ * the result offers the view's details for it. */
+static void sql_offer_origin_details(pv_sql *s, sqlite3_stmt *st, pv_table *t)
+{
+    int ncol = sqlite3_column_count(st);
+    const sql_source *src = NULL;
+    size_t key = PV_NO_ROW, id_col = PV_NO_ROW;
+    for (int c = 0; c < ncol; c++) {
+        const char *db = sqlite3_column_database_name(st, c);
+        const char *table = sqlite3_column_table_name(st, c);
+        const char *origin = sqlite3_column_origin_name(st, c);
+        if (!db || !table || !origin)
+            continue; /* computed */
+        const sql_source *from = NULL;
+        for (size_t i = 0; i < s->source_count && !from; i++)
+            if (s->sources[i]->schema && strcmp(s->sources[i]->schema, db) == 0 &&
+                strcmp(s->sources[i]->table, table) == 0)
+                from = s->sources[i];
+        if (!from || (src && from->view != src->view))
+            return; /* a table-valued function, profview_sets, or two views */
+        src = from;
+        if (key != PV_NO_ROW)
+            continue;
+        if (strcmp(origin, "rowid") == 0) {
+            key = (size_t)c;
+            id_col = PV_NO_ROW;
+        } else if (strcasecmp(origin, "id") == 0) {
+            key = (size_t)c;
+            id_col = pv_view_column(src->view, "id");
+        }
+    }
+    if (!src || key == PV_NO_ROW || !src->view->detail_count)
+        return;
+    if (id_col != PV_NO_ROW && !sql_is_integer_type(src->view->columns[id_col].type))
+        return;
+    sql_origin *o = pv_xcalloc(1, sizeof *o);
+    o->view = src->view;
+    o->key = key;
+    o->id_col = id_col;
+    o->ascending = id_col != PV_NO_ROW && src->facts->order[id_col] == SQL_ORDER_ASCENDING;
+    if (id_col != PV_NO_ROW && !o->ascending && pv_view_rows(src->view) > 4096)
+        o->ascending = sql_column_ascending(s, (sql_source *)src, id_col);
+    pv_table_set_details(t, src->view->details, src->view->detail_count, sql_origin_detail, o,
+                         free);
 }
 
 pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
@@ -1775,6 +1863,7 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
             }
         }
         pv_buf_free(&num);
+        sql_offer_origin_details(s, st, t);
         result = pv_table_view(t);
     }
     sqlite3_finalize(st);
