@@ -90,6 +90,48 @@ plist=$S/plist-func-timing.txt
   >"$tmp/sql"
 check "plist: filtered, sorted subset" "$tmp/cat" "$tmp/sql"
 
+# 2b. every format (BIN, AQTime trace, AQTime allocation, PLIST lines):
+# count and sum of a column, a filtered subset, a join and a detail function
+# against cat of the same views
+col_of() { # TSV-FILE COLUMN-ID: the column's number
+  head -1 "$1" | tr '\t' '\n' | grep -nx "$2" | cut -d: -f1
+}
+while IFS='|' read -r f view num k join_view join_key other other_key detail; do
+  f=$S/$f
+  "$pv" cat "$f" --view "$view" >"$tmp/v.tsv"
+  c=$(col_of "$tmp/v.tsv" "$num")
+  exp=$(awk -F'\t' -v c="$c" 'NR > 1 { n++; s += $c } END { printf "%d\t%d", n, s }' "$tmp/v.tsv")
+  got=$("$pv" sql "$f" "SELECT count(*), sum($num) FROM $view" | tail -n +2)
+  expect_eq "$f: count and sum($num) of $view" "$exp" "$got"
+  "$pv" cat "$f" --view "$view" --filter "$num > $k" --columns id,"$num" >"$tmp/cat"
+  "$pv" sql "$f" "SELECT id, $num FROM $view WHERE $num > $k" >"$tmp/sql"
+  check "$f: $view where $num > $k" "$tmp/cat" "$tmp/sql"
+  [ "$(wc -l <"$tmp/sql")" -gt 2 ] || { echo "FAIL: $f: $view where $num > $k: too few rows"; fail=1; }
+  if [ -n "$join_view" ]; then
+    "$pv" cat "$f" --view "${join_view//_/-}" >"$tmp/j.tsv"
+    c=$(col_of "$tmp/j.tsv" "$join_key")
+    awk -F'\t' -v c="$c" 'NR > 1 { n[$c]++ } END { for (r in n) print r "\t" n[r] }' "$tmp/j.tsv" \
+      | LC_ALL=C sort >"$tmp/exp"
+    "$pv" sql "$f" "SELECT o.$other_key, count(*) FROM $join_view j JOIN $other o
+      ON j.$join_key = o.$other_key GROUP BY o.$other_key ORDER BY o.$other_key" | tail -n +2 \
+      >"$tmp/sql"
+    check "$f: $join_view joined with $other" "$tmp/exp" "$tmp/sql"
+    [ -s "$tmp/sql" ] || { echo "FAIL: $f: empty join"; fail=1; }
+  fi
+  if [ -n "$detail" ]; then
+    id=$("$pv" sql "$f" "SELECT min(id) FROM $view" | tail -n +2)
+    "$pv" cat "$f" --view "${detail//_/-}" --parent "$id" >"$tmp/cat"
+    "$pv" sql "$f" "SELECT * FROM $detail($id)" >"$tmp/sql"
+    check "$f: $detail($id)" "$tmp/cat" "$tmp/sql"
+    [ "$(wc -l <"$tmp/sql")" -gt 1 ] || { echo "FAIL: $f: $detail($id) is empty"; fail=1; }
+  fi
+done <<'CASES'
+rtos-v11.txt|routines|hits|5|call_trace|routine|routines|routine|callees
+aqtime-trace.db|routines|hits|1|call_trace|routine|routines|routine|callees
+aqtime-resource.db|objects|size|100|objects|class|classes|class|creation_call_stack
+plist-line-count.txt|lines|hits|1000||||||
+CASES
+
 # 3. a join between views: calls per routine from call_trace, against awk
 "$pv" cat "$plist" --view call-trace >"$tmp/calls.tsv"
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n[$(c["routine"])]++ }
