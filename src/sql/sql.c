@@ -250,7 +250,8 @@ static bool sql_value_equal(const pv_cell *a, const pv_cell *b)
     if (!a->present)
         return true;
     if (a->type == PV_TYPE_STRING)
-        return a->v.s.len == b->v.s.len && memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0;
+        return a->v.s.len == b->v.s.len &&
+               (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
     return sql_cell_int(a) == sql_cell_int(b);
 }
 
@@ -327,7 +328,8 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
                 g->values[k] = c;
                 if (c.present && c.type == PV_TYPE_STRING) {
                     char *copy = pv_xmalloc(c.v.s.len + 1);
-                    memcpy(copy, c.v.s.ptr, c.v.s.len);
+                    if (c.v.s.len)
+                        memcpy(copy, c.v.s.ptr, c.v.s.len);
                     copy[c.v.s.len] = '\0';
                     g->values[k].v.s.ptr = copy;
                 }
