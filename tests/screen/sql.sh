@@ -87,7 +87,6 @@ SQL results         │CMainFrame::OnPaint(CDC *)       51   2
                     │
                     │
  SQL results │ sql-1 │ row 2/6                                           ? help
-SQL 1: 6 rows
 SCREEN
 )
 expect_screen ":sql rows of routines with their Details" "$s" "$expected"
@@ -98,7 +97,7 @@ parse, then check (v2)
 s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER BY hits DESC<Enter>
 j
 <Enter>" "$PLIST")
-expect_contains "Enter drills into the Callers" "$s" "Report: Callers (SQL 1: SELECT"
+expect_contains "Enter drills into the Callers of _MATMUL@12" "$s" "Report: Callers of _MATMUL@12 (SQL 1: SELECT"
 expect_contains "... of _MATMUL@12" "$s" "│?foo@@YAXH@Z               3       8.000 ms  8.000 ms"
 s=$(pv_screen ":sql SELECT rowid, routine FROM routines WHERE hits > 50<Enter>" "$PLIST")
 expect_contains "the rowid: the Details" "$s" "─ Details ─[Callers]─ Callees"
