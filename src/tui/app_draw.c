@@ -400,6 +400,44 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             order[on++] = i;
     for (size_t i = r->hscroll; i < n; i++)
         order[on++] = i;
+    /* Widths drawn: the learnt ones, fitted to the pane (docs/tui.md
+     * "Columns"): as many columns as can be on screen with other text
+     * columns down to 16 (or their title) and the key column down to half
+     * the pane get there, other text columns giving room first; numbers are
+     * never cut. */
+    int dw[PV_MAX_SHOWN], floor_w[PV_MAX_SHOWN];
+    int key_floor = rc.w / 2 > 16 ? rc.w / 2 : 16;
+    size_t fit = 0;
+    int need = 0;
+    for (size_t j = 0; j < on; j++) {
+        size_t c = shown[order[j]];
+        const pv_column *col = &r->view->columns[c];
+        dw[j] = r->widths[c];
+        int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
+        floor_w[j] = pv_type_numeric(col->type) ? dw[j]
+                     : c == key_col             ? key_floor
+                                                : (title_w > 16 ? title_w : 16);
+        if (floor_w[j] > dw[j])
+            floor_w[j] = dw[j];
+        need += floor_w[j] + 1;
+        if (need <= rc.w + 1)
+            fit = j + 1;
+    }
+    int total = 0;
+    for (size_t j = 0; j < fit; j++)
+        total += dw[j] + 1;
+    for (int pass = 0; pass < 2 && total > rc.w + 1; pass++)
+        for (size_t j = 0; j < fit && total > rc.w + 1; j++) {
+            if ((pass == 0) != (shown[order[j]] != key_col))
+                continue;
+            int give = dw[j] - floor_w[j];
+            if (give > total - (rc.w + 1))
+                give = total - (rc.w + 1);
+            if (give > 0) {
+                dw[j] -= give;
+                total -= give;
+            }
+        }
     int xs[PV_MAX_SHOWN];
     size_t end = 0; /* order[0 .. end-1] are on screen */
     for (size_t j = 0; j < on && x < rc.x + rc.w; j++, end = j) {
@@ -408,9 +446,9 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
-        if (i + 1 == n && r->widths[c] < room)
-            r->widths[c] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
-        int w = r->widths[c];
+        if (i + 1 == n && dw[j] < room)
+            dw[j] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
+        int w = dw[j];
         char title[160];
         const char *ind = "";
         if (r->sort_count && r->sort[0].column == c)
@@ -442,7 +480,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         for (size_t j = 0; j < end; j++) {
             size_t c = shown[order[j]];
             const pv_column *col = &r->view->columns[c];
-            int w = r->widths[c];
+            int w = dw[j];
             int room = rc.x + rc.w - xs[j];
             if (w > room)
                 w = room;
@@ -757,11 +795,13 @@ static void pv_app_draw_status(pv_app *a, int y)
             pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
             pv_buf_printf(&seg[SEG_MARK], " B-A %s", t);
         }
-        /* A part wider than a third of the bar is cut (with a mark); then
+        /* A part wider than a third of the bar (not the row, not the
+         * markers) is cut (with a mark); then
          * the least important parts go until the rest and the hint fit. */
         int third = a->width / 3 > 12 ? a->width / 3 : 12;
         for (int i = 0; i < SEG_COUNT; i++) {
-            if ((int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
+            if (i == SEG_ROW || i == SEG_MARK ||
+                (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
                 continue;
             size_t cut = 0;
             int chars = 0;

@@ -16,24 +16,24 @@ cd "$SAMPLES"  # the summary view shows the path as given
 # Routines table: the selected routine's callers in Details
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.tx│Routine                       Module                      H
-  PLIST report      │main                          C:\src\demo app\main.obj    1
-    Summary (28)    │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
-    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
-    Call trace (21) │parse, then check (v2)        C:\src\demo app\main.obj   73
-    Attribution stac│?Render@CView@@UAEXPAVCDC@@@Z C:\src\demo app\view.obj   26
-                    │?foo@@YAXH@Z                  C:\src\demo app\solver.obj 36
-                    │_MATMUL@12                    C:\src\demo app\main.obj   67
-                    │SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
-                    │std::vector<int,std::allocato C:\src\demo app\solver.obj 40
-                    │operator new(unsigned int)    C:\src\demo app\main.obj   22
-                    │qsort_compare (static)        C:\src\demo app\view.obj   55
-                    │Never Called(void)            C:\src\demo app\solver.obj  0
-                    │?unused@@YAXXZ                C:\src\demo app\main.obj    0
+plist-func-timing.t…│Routine                              Module            Hits
+  PLIST report      │main                                 C:\src\demo app…     1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
+    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
+    Call trace (21) │parse, then check (v2)               C:\src\demo app…    73
+    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z        C:\src\demo app…    26
+                    │?foo@@YAXH@Z                         C:\src\demo app…    36
+                    │_MATMUL@12                           C:\src\demo app…    67
+                    │SOLVE_SYSTEM                         C:\src\demo app…    58
+                    │std::vector<int,std::allocator<int>… C:\src\demo app…    40
+                    │operator new(unsigned int)           C:\src\demo app…    22
+                    │qsort_compare (static)               C:\src\demo app…    55
+                    │Never Called(void)                   C:\src\demo app…     0
+                    │?unused@@YAXXZ                       C:\src\demo app…     0
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits  With children      Time
-                    │qsort_compare (static)    12      64.529 ms 64.223 ms
-                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+                    │Routine                 Hits With childr…      Time
+                    │qsort_compare (static)    12    64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
                     │
                     │
                     │
@@ -45,16 +45,16 @@ expect_screen table_details "$(pv_screen $'Shift-Tab j Tab j' plist-func-timing.
 # Call-trace tree: a node collapsed with Space
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Call trace ──────────────────────────────────────
-plist-func-timing.tx│Routine                        Hits       Time  With childr
+plist-func-timing.t…│Routine                        Hits       Time With childr…
   PLIST report      │▾ main                            1  51.000 ms   818.833 ms
-    Summary (28)    │  ▾ operator new(unsigned int    22   8.356 ms   483.694 ms
+    Summary (28)    │  ▾ operator new(unsigned in…    22   8.356 ms   483.694 ms
     Routines (14)   │    ▸ qsort_compare (static)     27  83.000 ms   337.113 ms
-    Call trace (21) │    ▾ std::vector<int,std::al    40  41.648 ms   138.225 ms
-    Attribution stac│      ▾ qsort_compare (static    28  29.000 ms    96.577 ms
-                    │          parse, then check (    15  39.787 ms    39.787 ms
-                    │          ?Render@CView@@UAEX    26   2.538 ms     2.538 ms
+    Call trace (21) │    ▾ std::vector<int,std::a…    40  41.648 ms   138.225 ms
+    Attribution sta…│      ▾ qsort_compare (stati…    28  29.000 ms    96.577 ms
+                    │          parse, then check …    15  39.787 ms    39.787 ms
+                    │          ?Render@CView@@UAE…    26   2.538 ms     2.538 ms
                     │          ?foo@@YAXH@Z           29  25.252 ms    25.252 ms
-                    │  ▾ compute_sum(int, char, do    36   1.592 ms   151.218 ms
+                    │  ▾ compute_sum(int, char, d…    36   1.592 ms   151.218 ms
                     │    ▾ parse, then check (v2)     36  35.054 ms   149.626 ms
                     │      ▾ ?foo@@YAXH@Z              7  52.818 ms    60.818 ms
                     │          _MATMUL@12              3   8.000 ms     8.000 ms
@@ -74,26 +74,26 @@ expect_screen tree_collapse "$(pv_screen $'Shift-Tab j j Tab j j Space' plist-fu
 # Details focused, Right switches to the Callees tab
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.tx│Routine                       Module                      H
-  PLIST report      │main                          C:\src\demo app\main.obj    1
-    Summary (28)    │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
-    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
-    Call trace (21) │parse, then check (v2)        C:\src\demo app\main.obj   73
-    Attribution stac│?Render@CView@@UAEXPAVCDC@@@Z C:\src\demo app\view.obj   26
-                    │?foo@@YAXH@Z                  C:\src\demo app\solver.obj 36
-                    │_MATMUL@12                    C:\src\demo app\main.obj   67
-                    │SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
-                    │std::vector<int,std::allocato C:\src\demo app\solver.obj 40
-                    │operator new(unsigned int)    C:\src\demo app\main.obj   22
-                    │qsort_compare (static)        C:\src\demo app\view.obj   55
-                    │Never Called(void)            C:\src\demo app\solver.obj  0
-                    │?unused@@YAXXZ                C:\src\demo app\main.obj    0
+plist-func-timing.t…│Routine                              Module            Hits
+  PLIST report      │main                                 C:\src\demo app…     1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
+    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
+    Call trace (21) │parse, then check (v2)               C:\src\demo app…    73
+    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z        C:\src\demo app…    26
+                    │?foo@@YAXH@Z                         C:\src\demo app…    36
+                    │_MATMUL@12                           C:\src\demo app…    67
+                    │SOLVE_SYSTEM                         C:\src\demo app…    58
+                    │std::vector<int,std::allocator<int>… C:\src\demo app…    40
+                    │operator new(unsigned int)           C:\src\demo app…    22
+                    │qsort_compare (static)               C:\src\demo app…    55
+                    │Never Called(void)                   C:\src\demo app…     0
+                    │?unused@@YAXXZ                       C:\src\demo app…     0
                     │─ Details ─ Callers ─[Callees]─────────────────────────────
-                    │Routine                        Hits  With children      Tim
-                    │compute_sum(int, char, double    36     151.218 ms 1.592 ms
-                    │_MATMUL@12                       34      86.811 ms 86.811 m
-                    │SOLVE_SYSTEM                     33      46.110 ms 46.110 m
-                    │operator new(unsigned int)       22     483.694 ms 8.356 ms
+                    │Routine                         Hits With childr…      Time
+                    │compute_sum(int, char, double)    36   151.218 ms  1.592 ms
+                    │_MATMUL@12                        34    86.811 ms 86.811 ms
+                    │SOLVE_SYSTEM                      33    46.110 ms 46.110 ms
+                    │operator new(unsigned int)        22   483.694 ms  8.356 ms
                     │
  plist-func-timing.txt │ callees │ row 1/4                               ? help
 SCREEN
@@ -132,13 +132,13 @@ expect_screen help "$(pv_screen $'?' plist-func-timing.txt --size 80x24)" "$expe
 # A bad filter: the caret message, and the previous filter stays
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.tx│Routine                       Module                      H
-  PLIST report      │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
-    Summary (28)    │compute_sum(int, char, double C:\src\demo app\solver.obj 53
-    Routines (14)   │parse, then check (v2)        C:\src\demo app\main.obj   73
-    Call trace (21) │_MATMUL@12                    C:\src\demo app\main.obj   67
-    Attribution stac│SOLVE_SYSTEM                  C:\src\demo app\view.obj   58
-                    │qsort_compare (static)        C:\src\demo app\view.obj   55
+plist-func-timing.t…│Routine                              Module            Hits
+  PLIST report      │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
+    Summary (28)    │compute_sum(int, char, double)       C:\src\demo app…    53
+    Routines (14)   │parse, then check (v2)               C:\src\demo app…    73
+    Call trace (21) │_MATMUL@12                           C:\src\demo app…    67
+    Attribution sta…│SOLVE_SYSTEM                         C:\src\demo app…    58
+                    │qsort_compare (static)               C:\src\demo app…    55
                     │
                     │
                     │
@@ -147,13 +147,13 @@ plist-func-timing.tx│Routine                       Module                     
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits  With children      Time
-                    │qsort_compare (static)    12      64.529 ms 64.223 ms
-                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+                    │Routine                 Hits With childr…      Time
+                    │qsort_compare (static)    12    64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
 hits>>3
      ^
 expected a value after '>', found '>' at column 6
- plist-func-timing.txt │ routines │ row 1/6 │ filter: hits>50 (6)
+ plist-func-timing.txt │ routines │ row 1/6 │ filter: hits>50 (6)        ? help
 SCREEN
 )
 expect_screen filter_error_caret "$(pv_screen $'Shift-Tab j Tab\n:filter hits>50<Enter>\n:filter hits>>3<Enter>' plist-func-timing.txt --size 80x24)" "$expected"
@@ -161,12 +161,12 @@ expect_screen filter_error_caret "$(pv_screen $'Shift-Tab j Tab\n:filter hits>50
 # Filter with f, sort chosen with S (ascending module)
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.tx│Routine                       Module▲                     H
-  PLIST report      │parse, then check (v2)        C:\src\demo app\main.obj   73
-    Summary (28)    │_MATMUL@12                    C:\src\demo app\main.obj   67
-    Routines (14)   │compute_sum(int, char, double C:\src\demo app\solver.obj 53
-    Call trace (21) │CMainFrame::OnPaint(CDC *)    C:\src\demo app\view.obj   51
-    Attribution stac│qsort_compare (static)        C:\src\demo app\view.obj   55
+plist-func-timing.t…│Routine                              Module▲           Hits
+  PLIST report      │parse, then check (v2)               C:\src\demo app…    73
+    Summary (28)    │_MATMUL@12                           C:\src\demo app…    67
+    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
+    Call trace (21) │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
+    Attribution sta…│qsort_compare (static)               C:\src\demo app…    55
                     │
                     │
                     │
@@ -176,13 +176,13 @@ plist-func-timing.tx│Routine                       Module▲                  
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits  With children      Time
-                    │qsort_compare (static)    12      64.529 ms 64.223 ms
-                    │SOLVE_SYSTEM              39      87.000 ms 87.000 ms
+                    │Routine                 Hits With childr…      Time
+                    │qsort_compare (static)    12    64.529 ms 64.223 ms
+                    │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
                     │
                     │
                     │
- plist-func-timing.txt │ routines │ row 4/5 │ filter: hits>50 && time>70ms (5) │
+ routines │ row 4/5 │ filter: hits>50 && time>7… │ sort: module          ? help
 SCREEN
 )
 expect_screen filter_and_sort "$(pv_screen $'Shift-Tab j Tab\nf\nhits>50 && time>70ms<Enter>\nS j j Enter' plist-func-timing.txt --size 80x24)" "$expected"
@@ -190,21 +190,21 @@ expect_screen filter_and_sort "$(pv_screen $'Shift-Tab j Tab\nf\nhits>50 && time
 # z zooms the focused pane
 expected=$(cat <<'SCREEN'
 ─ Report: Routines ─────────────────────────────────────────────────────────────
-Routine                                  Module                      Hits
-main                                     C:\src\demo app\main.obj       1 51.000
-CMainFrame::OnPaint(CDC *)               C:\src\demo app\view.obj      51 151.22
-compute_sum(int, char, double)           C:\src\demo app\solver.obj    53 79.532
-parse, then check (v2)                   C:\src\demo app\main.obj      73 78.043
-?Render@CView@@UAEXPAVCDC@@@Z            C:\src\demo app\view.obj      26 2.538
-?foo@@YAXH@Z                             C:\src\demo app\solver.obj    36 78.070
-_MATMUL@12                               C:\src\demo app\main.obj      67 148.56
-SOLVE_SYSTEM                             C:\src\demo app\view.obj      58 67.857
-std::vector<int,std::allocator<int> >::p C:\src\demo app\solver.obj    40 41.648
-operator new(unsigned int)               C:\src\demo app\main.obj      22 8.356
-qsort_compare (static)                   C:\src\demo app\view.obj      55 112.00
-Never Called(void)                       C:\src\demo app\solver.obj     0      0
-?unused@@YAXXZ                           C:\src\demo app\main.obj       0      0
-LOG_MESSAGE                              C:\src\demo app\view.obj       0      0
+Routine                                        Module            Hits       Time
+main                                           C:\src\demo app…     1  51.000 ms
+CMainFrame::OnPaint(CDC *)                     C:\src\demo app…    51 151.223 ms
+compute_sum(int, char, double)                 C:\src\demo app…    53  79.532 ms
+parse, then check (v2)                         C:\src\demo app…    73  78.043 ms
+?Render@CView@@UAEXPAVCDC@@@Z                  C:\src\demo app…    26   2.538 ms
+?foo@@YAXH@Z                                   C:\src\demo app…    36  78.070 ms
+_MATMUL@12                                     C:\src\demo app…    67 148.565 ms
+SOLVE_SYSTEM                                   C:\src\demo app…    58  67.857 ms
+std::vector<int,std::allocator<int> >::push_b… C:\src\demo app…    40  41.648 ms
+operator new(unsigned int)                     C:\src\demo app…    22   8.356 ms
+qsort_compare (static)                         C:\src\demo app…    55 112.000 ms
+Never Called(void)                             C:\src\demo app…     0          0
+?unused@@YAXXZ                                 C:\src\demo app…     0          0
+LOG_MESSAGE                                    C:\src\demo app…     0          0
 
 
 
@@ -219,22 +219,22 @@ expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --siz
 # l scrolls the columns
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.tx│ Hits       Time  With children  Time %  Hits %   Avg time
-  PLIST report      │    1  51.000 ms     818.833 ms    6.14    0.21  51.000 ms
-    Summary (28)    │   51 151.223 ms     151.529 ms   18.19   10.58   2.965 ms
-    Routines (14)   │   53  79.532 ms     229.158 ms    9.57   11.00   1.500 ms
-    Call trace (21) │   73  78.043 ms     192.615 ms    9.39   15.15   1.069 ms
-    Attribution stac│   26   2.538 ms       2.538 ms    0.31    5.39  97.615 us
-                    │   36  78.070 ms      86.070 ms    9.39    7.47   2.168 ms
-                    │   67 148.565 ms     148.565 ms   17.87   13.90   2.217 ms
-                    │   58  67.857 ms     235.999 ms    8.16   12.03   1.169 ms
-                    │   40  41.648 ms     138.225 ms    5.01    8.30   1.041 ms
-                    │   22   8.356 ms     483.694 ms    1.01    4.56 379.818 us
-                    │   55 112.000 ms     433.690 ms   13.47   11.41   2.036 ms
-                    │    0          0              0    0.00    0.00
-                    │    0          0              0    0.00    0.00
+plist-func-timing.t…│Routine                        Hits       Time With childr…
+  PLIST report      │main                              1  51.000 ms   818.833 ms
+    Summary (28)    │CMainFrame::OnPaint(CDC *)       51 151.223 ms   151.529 ms
+    Routines (14)   │compute_sum(int, char, doubl…    53  79.532 ms   229.158 ms
+    Call trace (21) │parse, then check (v2)           73  78.043 ms   192.615 ms
+    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z    26   2.538 ms     2.538 ms
+                    │?foo@@YAXH@Z                     36  78.070 ms    86.070 ms
+                    │_MATMUL@12                       67 148.565 ms   148.565 ms
+                    │SOLVE_SYSTEM                     58  67.857 ms   235.999 ms
+                    │std::vector<int,std::allocat…    40  41.648 ms   138.225 ms
+                    │operator new(unsigned int)       22   8.356 ms   483.694 ms
+                    │qsort_compare (static)           55 112.000 ms   433.690 ms
+                    │Never Called(void)                0          0            0
+                    │?unused@@YAXXZ                    0          0            0
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine   Hits  With children      Time
+                    │Routine   Hits With childr…      Time
                     │(no rows)
                     │
                     │
@@ -247,34 +247,34 @@ expect_screen hscroll "$(pv_screen $'Shift-Tab j Tab l l' plist-func-timing.txt 
 
 # winIDEA timeline: the call stack at the selected event
 expected=$(cat <<'SCREEN'
-─ Explorer ──────────────│─ Report: Timeline ───────────────────────────────────────────────────────
-rtos.txt                 │ Index      Time Context       Core     Handle Name
-  winIDEA profiler       │     0         0                    0x20000000 OS_RunningTask
-    Summary (14)         │     1    114 ns ID_TASK_COMM       0x10000010 len = CAN_Rx(buf, sizeof(bu
-    Contexts (5)         │     2    385 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Statistics (83)      │     3    385 ns ID_TASK_COMM       0x00000009   memcpy_s
-    Statistics (as export│     4    453 ns ID_TASK_COMM       0x00000009   memcpy_s
-    Timeline (3000)      │     5    453 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Call trace (581)     │     6    586 ns                    0x20000001 iCounter
-    Routines (11)        │     7    681 ns ID_TASK_COMM       0x00000007 CAN_Process
-    Lines (18)           │     8    681 ns ID_TASK_COMM       0x00000008   CRC_Calc
-    Data (13)            │     9    808 ns                    0x20000002 "Test.c"##s_eMode
-                         │─ Lanes 0..808 ns ────────────────────────────────────────────────────────
-                         │ ID_TASK_FAST                               │
-                         │ ID_TASK_CONTROL                            │
-                         │ ID_TASK_COMM            █                  █   █               █
-                         │ ID_TASK_IDLE                               │
-                         │ ID_ISR_TIMER                               │
-                         │                 ┴0────────────┴200ns───────^┴400ns────────┴600ns─────────
-                         │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
-                         │ Position Routine         Handle Context        Entered
-                         │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
-                         │        1 Task_Comm   0x00000002 ID_TASK_COMM         0
-                         │
-                         │
-                         │
-                         │
-                         │
+─ Explorer ──────────────────────│─ Report: Timeline ───────────────────────────────────────────────
+rtos.txt                         │ Index      Time Context          Handle Name
+  winIDEA profiler               │     0         0              0x20000000 OS_RunningTask
+    Summary (14)                 │     1    114 ns ID_TASK_COMM 0x10000010 len = CAN_Rx(buf, sizeof…
+    Contexts (5)                 │     2    385 ns ID_TASK_COMM 0x00000007 CAN_Process
+    Statistics (83)              │     3    385 ns ID_TASK_COMM 0x00000009   memcpy_s
+    Statistics (as exported) (56)│     4    453 ns ID_TASK_COMM 0x00000009   memcpy_s
+    Timeline (3000)              │     5    453 ns ID_TASK_COMM 0x00000007 CAN_Process
+    Call trace (581)             │     6    586 ns              0x20000001 iCounter
+    Routines (11)                │     7    681 ns ID_TASK_COMM 0x00000007 CAN_Process
+    Lines (18)                   │     8    681 ns ID_TASK_COMM 0x00000008   CRC_Calc
+    Data (13)                    │     9    808 ns              0x20000002 "Test.c"##s_eMode
+                                 │─ Lanes 0..808 ns ────────────────────────────────────────────────
+                                 │ ID_TASK_FAST                           │
+                                 │ ID_TASK_CONTROL                        │
+                                 │ ID_TASK_COMM          █                █   █             █
+                                 │ ID_TASK_IDLE                           │
+                                 │ ID_ISR_TIMER                           │
+                                 │                 ┴0──────────┴200ns─────^┴400ns──────┴600ns───────
+                                 │─ Details ─[Call stack]─ Statistics of the area ──────────────────
+                                 │ Position Routine         Handle Context        Entered
+                                 │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
+                                 │        1 Task_Comm   0x00000002 ID_TASK_COMM         0
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
  rtos.txt │ timeline │ row 3/3000                                                            ? help
 SCREEN
 )
@@ -282,44 +282,44 @@ expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rt
 
 # winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)
 expected=$(cat <<'SCREEN'
-─ Explorer ──────────────│─ Report: Timeline ───────────────────────────────────────────────────────
-rtos.txt                 │ Index       Time Context       Core     Handle Name
-  winIDEA profiler       │  1486 167.567 us                    0x20000001 iCounter
-    Summary (14)         │  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Contexts (5)         │  1488 167.640 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Statistics (83)      │  1489 167.674 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Statistics (as export│  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Timeline (3000)      │  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Call trace (581)     │  1492 167.767 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Routines (11)        │  1493 167.767 us                    0x40000000 AUX_IN0
-    Lines (18)           │  1494 167.947 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Data (13)            │  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
-                         │  1496 167.947 us                    0x20000000 OS_RunningTask
-                         │  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
-                         │  1498 168.249 us ID_TASK_FAST       0x10000000   {
-                         │  1499 168.532 us ID_TASK_FAST       0x10000000   {
-                         │  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
-                         │  1501 168.532 us ID_TASK_FAST       0x00000006     Sensor_Read
-                         │  1502 168.761 us                    0x40000000 AUX_IN0
-                         │─ Lanes 167.567 us..168.761 us ───────────────────────────────────────────
-                         │ ID_TASK_FAST                      █             █             █         │
-                         │ ID_TASK_CONTROL                                                         │
-                         │ ID_TASK_COMM                                                            │
-                         │ ID_TASK_IDLE       █ █   █        █                                     │
-                         │ ID_ISR_TIMER                                                            │
-                         │                 ────────────────────┴168.000us──────────────┴168.500us──^
-                         │─ Details ─[Call stack]─ Statistics of the area ──────────────────────────
-                         │ Position Routine      Handle Context    Entered
-                         │(no rows)
-                         │
-                         │
-                         │
-                         │
-                         │
-                         │
-                         │
-                         │
-                         │
+─ Explorer ──────────────────────│─ Report: Timeline ───────────────────────────────────────────────
+rtos.txt                         │ Index       Time Context          Handle Name
+  winIDEA profiler               │  1486 167.567 us              0x20000001 iCounter
+    Summary (14)                 │  1487 167.640 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Contexts (5)                 │  1488 167.640 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (83)              │  1489 167.674 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (as exported) (56)│  1490 167.674 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Timeline (3000)              │  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Call trace (581)             │  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Routines (11)                │  1493 167.767 us              0x40000000 AUX_IN0
+    Lines (18)                   │  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Data (13)                    │  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
+                                 │  1496 167.947 us              0x20000000 OS_RunningTask
+                                 │  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
+                                 │  1498 168.249 us ID_TASK_FAST 0x10000000   {
+                                 │  1499 168.532 us ID_TASK_FAST 0x10000000   {
+                                 │  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
+                                 │  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 │  1502 168.761 us              0x40000000 AUX_IN0
+                                 │─ Lanes 167.567 us..168.761 us ───────────────────────────────────
+                                 │ ID_TASK_FAST                   █           █           █        │
+                                 │ ID_TASK_CONTROL                                                 │
+                                 │ ID_TASK_COMM                                                    │
+                                 │ ID_TASK_IDLE      █ █   █      █                                │
+                                 │ ID_ISR_TIMER                                                    │
+                                 │                 ─────────────────┴168.000us───────────┴168.500us^
+                                 │─ Details ─[Call stack]─ Statistics of the area ──────────────────
+                                 │ Position Routine      Handle Context    Entered
+                                 │(no rows)
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
+                                 │
  rtos.txt │ timeline │ row 1503/3000                                                         ? help
 SCREEN
 )
@@ -327,44 +327,44 @@ expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500
 
 # The lane strip in ASCII: # for events, | for the cursor
 expected=$(cat <<'SCREEN'
-- Explorer --------------|- Report: Timeline -------------------------------------------------------
-rtos.txt                 | Index       Time Context       Core     Handle Name
-  winIDEA profiler       |  1486 167.567 us                    0x20000001 iCounter
-    Summary (14)         |  1487 167.640 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Contexts (5)         |  1488 167.640 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Statistics (83)      |  1489 167.674 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Statistics (as export|  1490 167.674 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Timeline (3000)      |  1491 167.767 us ID_TASK_IDLE       0x00000003 Idle_Loop
-    Call trace (581)     |  1492 167.767 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Routines (11)        |  1493 167.767 us                    0x40000000 AUX_IN0
-    Lines (18)           |  1494 167.947 us ID_TASK_IDLE       0x0000000A   Idle_Hook
-    Data (13)            |  1495 167.947 us ID_TASK_IDLE       0x00000003 Idle_Loop
-                         |  1496 167.947 us                    0x20000000 OS_RunningTask
-                         |  1497 167.947 us ID_TASK_FAST       0x00000000 Task_Fast
-                         |  1498 168.249 us ID_TASK_FAST       0x10000000   {
-                         |  1499 168.532 us ID_TASK_FAST       0x10000000   {
-                         |  1500 168.532 us ID_TASK_FAST       0x00000000 Task_Fast
-                         |  1501 168.532 us ID_TASK_FAST       0x00000006     Sensor_Read
-                         |  1502 168.761 us                    0x40000000 AUX_IN0
-                         |- Lanes 167.567 us..168.761 us -------------------------------------------
-                         | ID_TASK_FAST                      #             #             #         |
-                         | ID_TASK_CONTROL                                                         |
-                         | ID_TASK_COMM                                                            |
-                         | ID_TASK_IDLE       # #   #        #                                     |
-                         | ID_ISR_TIMER                                                            |
-                         |                 --------------------|168.000us--------------|168.500us--^
-                         |- Details -[Call stack]- Statistics of the area --------------------------
-                         | Position Routine      Handle Context    Entered
-                         |(no rows)
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
+- Explorer ----------------------|- Report: Timeline -----------------------------------------------
+rtos.txt                         | Index       Time Context          Handle Name
+  winIDEA profiler               |  1486 167.567 us              0x20000001 iCounter
+    Summary (14)                 |  1487 167.640 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Contexts (5)                 |  1488 167.640 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (83)              |  1489 167.674 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (as exported) (56)|  1490 167.674 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Timeline (3000)              |  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Call trace (581)             |  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Routines (11)                |  1493 167.767 us              0x40000000 AUX_IN0
+    Lines (18)                   |  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Data (13)                    |  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
+                                 |  1496 167.947 us              0x20000000 OS_RunningTask
+                                 |  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
+                                 |  1498 168.249 us ID_TASK_FAST 0x10000000   {
+                                 |  1499 168.532 us ID_TASK_FAST 0x10000000   {
+                                 |  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
+                                 |  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 |  1502 168.761 us              0x40000000 AUX_IN0
+                                 |- Lanes 167.567 us..168.761 us -----------------------------------
+                                 | ID_TASK_FAST                   #           #           #        |
+                                 | ID_TASK_CONTROL                                                 |
+                                 | ID_TASK_COMM                                                    |
+                                 | ID_TASK_IDLE      # #   #      #                                |
+                                 | ID_ISR_TIMER                                                    |
+                                 |                 -----------------|168.000us-----------|168.500us^
+                                 |- Details -[Call stack]- Statistics of the area ------------------
+                                 | Position Routine      Handle Context    Entered
+                                 |(no rows)
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
  rtos.txt | timeline | row 1503/3000                                                         ? help
 SCREEN
 )
@@ -372,34 +372,34 @@ expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto
 
 # winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
-- Explorer --------------|- Report: Call trace -----------------------------------------------------
-rtos.txt                 | Call no Routine               Context       Time (net)  Time with childre
-  winIDEA profiler       |         - ID_TASK_FAST        ID_TASK_FAST
-    Summary (14)         |       1   - Task_Fast         ID_TASK_FAST    1.169 us           1.520 us
-    Contexts (5)         |       2       "Test.c"#Static ID_TASK_FAST      351 ns             351 ns
-    Statistics (83)      |       3   + Task_Fast         ID_TASK_FAST    2.139 us           6.989 us
-    Statistics (as export|      12   - Task_Fast         ID_TASK_FAST    1.040 us           3.543 us
-    Timeline (3000)      |      13     - Sensor_Read     ID_TASK_FAST      744 ns           1.215 us
-    Call trace (581)     |      14         CRC_Calc      ID_TASK_FAST      147 ns             147 ns
-    Routines (11)        |      15         CRC_Calc      ID_TASK_FAST      324 ns             324 ns
-    Lines (18)           |      16       "Test.c"#Static ID_TASK_FAST      254 ns             254 ns
-    Data (13)            |      17     - "Test.c"#Static ID_TASK_FAST      749 ns           1.034 us
-                         |      18         memcpy_s      ID_TASK_FAST      285 ns             285 ns
-                         |      19   - Task_Fast         ID_TASK_FAST      969 ns           6.220 us
-                         |      20     - "Test.c"#Static ID_TASK_FAST    1.151 us           1.258 us
-                         |      21         memcpy_s      ID_TASK_FAST      107 ns             107 ns
-                         |      22     - "Test.c"#Static ID_TASK_FAST    2.253 us           3.113 us
-                         |      23         memcpy_s      ID_TASK_FAST      320 ns             320 ns
-                         |      24         memcpy_s      ID_TASK_FAST      155 ns             155 ns
-                         |- Details -[Events of the call]-------------------------------------------
-                         | Index      Time     Handle Name                Event   Value  Depth
-                         |   236 29.882 us 0x00000000 Task_Fast           E                  0
-                         |   237 30.145 us 0x00000000 Task_Fast           S                  0
-                         |   238 30.145 us 0x00000005 "Test.c"#Static     E                  1
-                         |   239 30.372 us 0x1000000C {                   E                  2
-                         |   240 30.372 us 0x1000000C {                   X                  2
-                         |   241 30.525 us 0x1000000D s_eMode = MODE_RUN; E                  2
-                         |   242 30.565 us 0x1000000D s_eMode = MODE_RUN; S                  2
+- Explorer ----------------------|- Report: Call trace ---------------------------------------------
+rtos.txt                         | Call no Routine               Context       Time (net) Time with>
+  winIDEA profiler               |         - ID_TASK_FAST        ID_TASK_FAST
+    Summary (14)                 |       1   - Task_Fast         ID_TASK_FAST    1.169 us   1.520 us
+    Contexts (5)                 |       2       "Test.c"#Static ID_TASK_FAST      351 ns     351 ns
+    Statistics (83)              |       3   + Task_Fast         ID_TASK_FAST    2.139 us   6.989 us
+    Statistics (as exported) (56)|      12   - Task_Fast         ID_TASK_FAST    1.040 us   3.543 us
+    Timeline (3000)              |      13     - Sensor_Read     ID_TASK_FAST      744 ns   1.215 us
+    Call trace (581)             |      14         CRC_Calc      ID_TASK_FAST      147 ns     147 ns
+    Routines (11)                |      15         CRC_Calc      ID_TASK_FAST      324 ns     324 ns
+    Lines (18)                   |      16       "Test.c"#Static ID_TASK_FAST      254 ns     254 ns
+    Data (13)                    |      17     - "Test.c"#Static ID_TASK_FAST      749 ns   1.034 us
+                                 |      18         memcpy_s      ID_TASK_FAST      285 ns     285 ns
+                                 |      19   - Task_Fast         ID_TASK_FAST      969 ns   6.220 us
+                                 |      20     - "Test.c"#Static ID_TASK_FAST    1.151 us   1.258 us
+                                 |      21         memcpy_s      ID_TASK_FAST      107 ns     107 ns
+                                 |      22     - "Test.c"#Static ID_TASK_FAST    2.253 us   3.113 us
+                                 |      23         memcpy_s      ID_TASK_FAST      320 ns     320 ns
+                                 |      24         memcpy_s      ID_TASK_FAST      155 ns     155 ns
+                                 |- Details -[Events of the call]-----------------------------------
+                                 | Index      Time     Handle Name                Event   Depth
+                                 |   236 29.882 us 0x00000000 Task_Fast           E           0
+                                 |   237 30.145 us 0x00000000 Task_Fast           S           0
+                                 |   238 30.145 us 0x00000005 "Test.c"#Static     E           1
+                                 |   239 30.372 us 0x1000000C {                   E           2
+                                 |   240 30.372 us 0x1000000C {                   X           2
+                                 |   241 30.525 us 0x1000000D s_eMode = MODE_RUN; E           2
+                                 |   242 30.565 us 0x1000000D s_eMode = MODE_RUN; S           2
  rtos.txt | call-trace | row 4/578                                                           ? help
 SCREEN
 )
@@ -407,34 +407,34 @@ expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\n
 
 # Enter on a leaf call drills down: its events become the Report
 expected=$(cat <<'SCREEN'
-- Explorer --------------|- Report: Events of the call of Task_Fast (Call trace) -------------------
-rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
-  winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
-    Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
-    Contexts (5)         |    75  8.634 us 0x1000000C {               X                  3
-    Statistics (83)      |    76  8.665 us 0x00000005 "Test.c"#Static X                  2
-    Statistics (as export|
-    Timeline (3000)      |
-    Call trace (581)     |
-    Routines (11)        |
-    Lines (18)           |
-    Data (13)            |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |- Details ----------------------------------------------------------------
-                         |This view has no details
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
-                         |
+- Explorer ----------------------|- Report: Events of the call of Task_Fast (Call trace) -----------
+rtos.txt                         | Index      Time     Handle Name            Event   Depth
+  winIDEA profiler               |    73  8.314 us 0x00000005 "Test.c"#Static E           2
+    Summary (14)                 |    74  8.415 us 0x1000000C {               E           3
+    Contexts (5)                 |    75  8.634 us 0x1000000C {               X           3
+    Statistics (83)              |    76  8.665 us 0x00000005 "Test.c"#Static X           2
+    Statistics (as exported) (56)|
+    Timeline (3000)              |
+    Call trace (581)             |
+    Routines (11)                |
+    Lines (18)                   |
+    Data (13)                    |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |- Details --------------------------------------------------------
+                                 |This view has no details
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
+                                 |
  rtos.txt | call-events | row 1/4                                                            ? help
 SCREEN
 )
@@ -443,15 +443,15 @@ expect_screen call_trace_drill_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj
 # AQTime reference counts: the object's ref-count call tree tab (a tree in Details)
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Objects ────────────────────────────────────────────────────────
-aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread  Live References  Peak Refere
-  Leaks - first run      │  1   1 CFile         0x400000   376    2204                1            1
-    Summary (5)          │  2   2 HANDLE<Event> 0x400100   312    2808                1            2
-    Classes Data (4)     │  3   3 CString       0x400200   496    2808                1            1
-    Objects (8)          │  4   4 CFile         0x400300    40    2808                2            2
-    References (25)      │  5   5 CBitmap       0x400400   520    2204                0            1
-    Threads (2)          │  6   6 CFile         0x400500   216    2204                2            3
-  Second run             │  7   7 HANDLE<Event> 0x400600   432    2204                3            3
-    Summary (5)          │  8   8 CFile         0x400700   656    2204                1            1
+aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread Live Refere… Peak Refere… To…
+  Leaks - first run      │  1   1 CFile         0x400000   376    2204            1            1   2
+    Summary (5)          │  2   2 HANDLE<Event> 0x400100   312    2808            1            2   2
+    Classes Data (4)     │  3   3 CString       0x400200   496    2808            1            1   2
+    Objects (8)          │  4   4 CFile         0x400300    40    2808            2            2   2
+    References (25)      │  5   5 CBitmap       0x400400   520    2204            0            1   2
+    Threads (2)          │  6   6 CFile         0x400500   216    2204            2            3   3
+  Second run             │  7   7 HANDLE<Event> 0x400600   432    2204            3            3   3
+    Summary (5)          │  8   8 CFile         0x400700   656    2204            1            1   2
     Classes Data (4)     │
     Objects (8)          │
     References (37)      │
@@ -462,13 +462,13 @@ aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread  Live R
                          │
                          │
                          │─ Details ─ Creation Call Stack ─ References ─[Call Tree]─────────────────
-                         │ Id Routine Name       RefCount Change  Routine Hit Count on Enter  Source
-                         │ 11 ▾ <Root>                         1                           7      10
-                         │ 12   ▾ Thread 2808                 -2                           2      11
-                         │ 13     ▾ main                       2                           2      12
-                         │ 14         main                     0                           5      13
-                         │ 15       OpenFile                   0                           5      14
-                         │ 16       Worker::Run                2                           4      15
+                         │ Id Routine Name      RefCount Ch… Routine Hit…  Source Line Module Name
+                         │ 11 ▾ <Root>                     1            7           10
+                         │ 12   ▾ Thread 2808             -2            2           11
+                         │ 13     ▾ main                   2            2           12 com.dll
+                         │ 14         main                 0            5           13 com.dll
+                         │ 15       OpenFile               0            5           14 com.dll
+                         │ 16       Worker::Run            2            4           15 com.dll
                          │
  aqtime-refcount.db │ refcount-tree │ row 1/6                                                ? help
 SCREEN
@@ -478,21 +478,21 @@ expect_screen aqtime_objects_refcount_tree "$(pv_screen $'Shift-Tab j j Tab j j\
 # AQTime function trace, second result set: the call trace grouped by thread, its lane strip a lane per thread over the rows' order
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Call Trace ─────────────────────────────────────────────────────
-aqtime-trace.db          │ Id  Call No Routine Name                        Thread  CPU Cache Misses
+aqtime-trace.db          │ Id  Call No Routine Name                        Thread CPU Cache M… CPU …
   Run 1 - Elapsed Time   │             ▾ Thread 7001                         7001
-    Summary (8)          │  1        1   ▾ WinMain                           7001             12898
-    Threads (2)          │  2        2     ▾ ReadFile(a, b)                  7001              5467
-    Call Trace (21)      │  3        3         exit_handler                  7001             15739
-    Routines (8)         │  4        4     render\x09frame                   7001             17315
+    Summary (8)          │  1        1   ▾ WinMain                           7001        12898 34104
+    Threads (2)          │  2        2     ▾ ReadFile(a, b)                  7001         5467 21206
+    Call Trace (21)      │  3        3         exit_handler                  7001        15739 15739
+    Routines (8)         │  4        4     render\x09frame                   7001        17315 17315
     Call Routes (17)     │             ▾ Thread 7002                         7002
-    Lines (24)           │  5        1     WinMain                           7002              4194
-  Run 2 - Cache Misses   │  6        2   ▾ render\x09frame                   7002              9195
-    Summary (8)          │  7        3     ▾ render\x09frame                 7002              1612
-    Threads (2)          │  8        4       ▾ CDocument::Serialize          7002              8922
-    Call Trace (23)      │  9        5         ▾ fib                         7002             15399
-    Routines (8)         │ 10        6           ▾ render\x09frame           7002             15215
-    Call Routes (20)     │ 11        7               CDocument::Serialize    7002              1672
-    Lines (24)           │ 12        8               CDocument::Serialize    7002             11786
+    Lines (24)           │  5        1     WinMain                           7002         4194  4194
+  Run 2 - Cache Misses   │  6        2   ▾ render\x09frame                   7002         9195 1872…
+    Summary (8)          │  7        3     ▾ render\x09frame                 7002         1612 54606
+    Threads (2)          │  8        4       ▾ CDocument::Serialize          7002         8922 52994
+    Call Trace (23)      │  9        5         ▾ fib                         7002        15399 44072
+    Routines (8)         │ 10        6           ▾ render\x09frame           7002        15215 28673
+    Call Routes (20)     │ 11        7               CDocument::Serialize    7002         1672  1672
+    Lines (24)           │ 12        8               CDocument::Serialize    7002        11786 11786
                          │─ Lanes rows 1..25 ───────────────────────────────────────────────────────
                          │ Thread 7001 █████████████
                          │ Thread 7002 │           █████████████████████████████████████████████████
@@ -513,21 +513,21 @@ expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' a
 # AQTime call trace in ASCII: the lane strip (a lane per thread over the rows' order, the cursor column at the selected call)
 expected=$(cat <<'SCREEN'
 - Explorer --------------|- Report: Call Trace -----------------------------------------------------
-aqtime-trace.db          | Id  Call No Routine Name            Thread       Time  Time with Children
+aqtime-trace.db          | Id  Call No Routine Name            Thread       Time Time with C> Modul>
   Run 1 - Elapsed Time   |             - Thread 4120             4120
-    Summary (8)          |  1        1   - main                  4120 298.921 us           20.538 ms
-    Threads (2)          |  2        2       load_config         4120   3.596 ms            3.596 ms
-    Call Trace (21)      |  3        3     - Matrix::multiply    4120   4.326 ms           13.439 ms
-    Routines (8)         |  4        4       - parse_args        4120   1.257 ms            9.112 ms
-    Call Routes (17)     |  5        5           fib             4120   2.933 ms            2.933 ms
-    Lines (24)           |  6        6           fib             4120   2.813 ms            2.813 ms
-  Run 2 - Cache Misses   |  7        7           fib             4120   2.107 ms            2.107 ms
-    Summary (8)          |  8        8       log_write           4120   3.203 ms            3.203 ms
-    Threads (2)          |  9        9   - log_write             4120   2.310 ms           23.946 ms
-    Call Trace (23)      | 10       10       Matrix::multiply    4120   1.183 ms            1.183 ms
-    Routines (8)         | 11       11     - parse_args          4120 276.851 us           20.452 ms
-    Call Routes (20)     | 12       12       - qsort_r           4120 845.079 us            7.514 ms
-    Lines (24)           | 13       13         - log_write       4120   4.576 ms            6.669 ms
+    Summary (8)          |  1        1   - main                  4120 298.921 us    20.538 ms app.e>
+    Threads (2)          |  2        2       load_config         4120   3.596 ms     3.596 ms app.e>
+    Call Trace (21)      |  3        3     - Matrix::multiply    4120   4.326 ms    13.439 ms app.e>
+    Routines (8)         |  4        4       - parse_args        4120   1.257 ms     9.112 ms app.e>
+    Call Routes (17)     |  5        5           fib             4120   2.933 ms     2.933 ms app.e>
+    Lines (24)           |  6        6           fib             4120   2.813 ms     2.813 ms app.e>
+  Run 2 - Cache Misses   |  7        7           fib             4120   2.107 ms     2.107 ms app.e>
+    Summary (8)          |  8        8       log_write           4120   3.203 ms     3.203 ms app.e>
+    Threads (2)          |  9        9   - log_write             4120   2.310 ms    23.946 ms app.e>
+    Call Trace (23)      | 10       10       Matrix::multiply    4120   1.183 ms     1.183 ms app.e>
+    Routines (8)         | 11       11     - parse_args          4120 276.851 us    20.452 ms app.e>
+    Call Routes (20)     | 12       12       - qsort_r           4120 845.079 us     7.514 ms app.e>
+    Lines (24)           | 13       13         - log_write       4120   4.576 ms     6.669 ms app.e>
                          |- Lanes rows 1..23 -------------------------------------------------------
                          | Thread 4120 ######################################################
                          | Thread 5332                   |                                  ########

@@ -17,15 +17,15 @@ Q="SELECT routine, hits, time FROM routines WHERE hits > 30 ORDER BY hits DESC"
 s=$(pv_screen ":sql $Q<Enter>" "$PLIST")
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, time FROM routines ─
-plist-func-timing.tx│routine                        hits       time
-  PLIST report      │parse, then check (v2)           73  78.043 ms
-    Summary (28)    │_MATMUL@12                       67 148.565 ms
-    Routines (14)   │SOLVE_SYSTEM                     58  67.857 ms
-    Call trace (21) │qsort_compare (static)           55 112.000 ms
-    Attribution stac│compute_sum(int, char, double    53  79.532 ms
-SQL results         │CMainFrame::OnPaint(CDC *)       51 151.223 ms
-  Queries           │std::vector<int,std::allocato    40  41.648 ms
-    SQL 1: SELECT ro│?foo@@YAXH@Z                     36  78.070 ms
+plist-func-timing.t…│routine                                  hits       time
+  PLIST report      │parse, then check (v2)                     73  78.043 ms
+    Summary (28)    │_MATMUL@12                                 67 148.565 ms
+    Routines (14)   │SOLVE_SYSTEM                               58  67.857 ms
+    Call trace (21) │qsort_compare (static)                     55 112.000 ms
+    Attribution sta…│compute_sum(int, char, double)             53  79.532 ms
+SQL results         │CMainFrame::OnPaint(CDC *)                 51 151.223 ms
+  Queries           │std::vector<int,std::allocator<int> >:…    40  41.648 ms
+    SQL 1: SELECT r…│?foo@@YAXH@Z                               36  78.070 ms
                     │
                     │
                     │
@@ -65,25 +65,25 @@ s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER
 j" "$PLIST")
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines W ─
-plist-func-timing.tx│routine                        hits  id
-  PLIST report      │parse, then check (v2)           73   4
-    Summary (28)    │_MATMUL@12                       67   7
-    Routines (14)   │SOLVE_SYSTEM                     58   8
-    Call trace (21) │qsort_compare (static)           55  11
-    Attribution stac│compute_sum(int, char, double    53   3
-SQL results         │CMainFrame::OnPaint(CDC *)       51   2
+plist-func-timing.t…│routine                         hits  id
+  PLIST report      │parse, then check (v2)            73   4
+    Summary (28)    │_MATMUL@12                        67   7
+    Routines (14)   │SOLVE_SYSTEM                      58   8
+    Call trace (21) │qsort_compare (static)            55  11
+    Attribution sta…│compute_sum(int, char, double)    53   3
+SQL results         │CMainFrame::OnPaint(CDC *)        51   2
   Queries           │
-    SQL 1: SELECT ro│
+    SQL 1: SELECT r…│
                     │
                     │
                     │
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits  With children      Time
-                    │main                      34      86.811 ms 86.811 ms
-                    │parse, then check (v2)    30      53.754 ms 53.754 ms
-                    │?foo@@YAXH@Z               3       8.000 ms  8.000 ms
+                    │Routine                 Hits With childr…      Time
+                    │main                      34    86.811 ms 86.811 ms
+                    │parse, then check (v2)    30    53.754 ms 53.754 ms
+                    │?foo@@YAXH@Z               3     8.000 ms  8.000 ms
                     │
                     │
  SQL results │ sql-1 │ row 2/6                                           ? help
@@ -98,7 +98,7 @@ s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER
 j
 <Enter>" "$PLIST")
 expect_contains "Enter drills into the Callers of _MATMUL@12" "$s" "Report: Callers of _MATMUL@12 (SQL 1: SELECT"
-expect_contains "... of _MATMUL@12" "$s" "│?foo@@YAXH@Z               3       8.000 ms  8.000 ms"
+expect_contains "... of _MATMUL@12" "$s" "│?foo@@YAXH@Z               3     8.000 ms  8.000 ms"
 s=$(pv_screen ":sql SELECT rowid, routine FROM routines WHERE hits > 50<Enter>" "$PLIST")
 expect_contains "the rowid: the Details" "$s" "─ Details ─[Callers]─ Callees"
 s=$(pv_screen ":sql SELECT * FROM (SELECT routine, id FROM routines WHERE hits > 50)<Enter>" "$PLIST")

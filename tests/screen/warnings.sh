@@ -27,7 +27,7 @@ summary=$("$PROFVIEW" cat "$TMP/bad.txt" --view summary --columns key,value | aw
 [ "$summary" = "$n" ] || fail "Summary says $summary warnings, info says $n"
 echo "ok: the Summary counts what info counts"
 
-s=$(pv_screen $'Shift-Tab\ng' "$TMP/bad.txt" --size 160x30)
+s=$(pv_screen $'Shift-Tab\ng' "$TMP/bad.txt" --size 220x30)
 expect_contains "the file's line opens the Warnings" "$s" "Report: Warnings"
 expect_contains "every warning is a row" "$s" "row 1/$n"
 # each line of info is a row: place and reason split

@@ -176,7 +176,7 @@ static void check_screen(const char *keys, int w, int h, const char *expected)
 
 static const char golden_table_with_details[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warning| Id Routine         Module   Hits      Time\n"
+    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -202,7 +202,7 @@ static const char golden_table_with_details[] =
 
 static const char golden_details_tabs[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warning| Id Routine         Module   Hits      Time\n"
+    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -228,7 +228,7 @@ static const char golden_details_tabs[] =
 
 static const char golden_tree_collapse[] =
     "- Explorer ---------|- Report: Call trace --------------------------------------\n"
-    "demo.prof (1 warning| Id Routine             Depth      Time\n"
+    "demo.prof (1 warnin>| Id Routine             Depth      Time\n"
     "  Run 1             |  1 - main                  0  5.000 us\n"
     "    Routines (5)    |  2     parse_args          1  4.000 us\n"
     "    Call trace (5)  |  3   + compute             1  3.000 us\n"
@@ -306,7 +306,7 @@ static const char golden_zoom_report[] =
 
 static const char golden_drill_down[] =
     "- Explorer ---------|- Report: Callers of parse_args (Routines) ----------------\n"
-    "demo.prof (1 warning| Id Routine   Hits\n"
+    "demo.prof (1 warnin>| Id Routine   Hits\n"
     "  Run 1             |  1 main         1\n"
     "    Routines (5)    |\n"
     "    Call trace (5)  |\n"
@@ -332,7 +332,7 @@ static const char golden_drill_down[] =
 
 static const char golden_columns_chooser[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warning| Id Routine          Hits      Time\n"
+    "demo.prof (1 warnin>| Id Routine          Hits      Time\n"
     "  Run 1             |  1 main                1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args          3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil     5  3.703 ms\n"
@@ -368,7 +368,7 @@ static const char golden_narrow_terminal[] = "- Report: Routines ---------------
                                              "\n"
                                              "\n"
                                              "\n"
-                                             " demo.prof | routines | row 1/5 | 1 warning\n"
+                                             " routines | row 1/5 | 1 warning            ? help\n"
                                              "/data/demo.prof: 1 warning (the file's line in the\n";
 
 static void test_screen_table_with_details(void **state)
@@ -1469,6 +1469,7 @@ static void test_big_sort_shows_progress(void **state)
         size_t r = pv_table_add_row(t);
         pv_table_set_int(t, r, R_ID, (int64_t)i);
         pv_table_set_int(t, r, R_HITS, (int64_t)((i * 7919) % rows));
+        pv_table_set_int(t, r, R_TIME, (int64_t)i * 1000); /* not empty: shown */
     }
     pv_set_add_view(set, pv_table_view(t));
     pv_tui_options o;
