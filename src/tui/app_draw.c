@@ -1111,7 +1111,11 @@ const pv_grid *pv_app_draw(pv_app *a)
             a->rect[a->focus] = (pv_rect){0, 0, W, main_h};
         } else {
             int ew = pv_app_explorer_width(a, W);
-            int dh = main_h / 3 + a->det_height_adj;
+            /* A Report with a lane strip on a short screen: the Details
+             * give up a little, so that the events keep room (docs/tui.md). */
+            pv_report *shown_r = a->flame.mode ? NULL : pv_app_report(a);
+            bool strip = shown_r && main_h < 30 && pv_lanes_height(a, shown_r) > 0;
+            int dh = (strip ? main_h / 4 : main_h / 3) + a->det_height_adj;
             if (dh < 4)
                 dh = 4;
             if (dh > main_h - 5)

@@ -259,19 +259,19 @@ rtos.txt                         │ Index      Time Context          Handle Nam
     Routines (11)                │     7    681 ns ID_TASK_COMM 0x00000007 CAN_Process
     Lines (18)                   │     8    681 ns ID_TASK_COMM 0x00000008   CRC_Calc
     Data (13)                    │     9    808 ns              0x20000002 "Test.c"##s_eMode
-                                 │─ Lanes 0..808 ns ────────────────────────────────────────────────
-                                 │ ID_TASK_FAST                           │
-                                 │ ID_TASK_CONTROL                        │
-                                 │ ID_TASK_COMM          █                █   █             █
-                                 │ ID_TASK_IDLE                           │
-                                 │ ID_ISR_TIMER                           │
-                                 │                 ┴0──────────┴200ns─────^┴400ns──────┴600ns───────
+                                 │    10  1.083 us ID_TASK_COMM 0x00000008   CRC_Calc
+                                 │    11  1.083 us ID_TASK_COMM 0x00000007 CAN_Process
+                                 │─ Lanes 0..1.083 us ──────────────────────────────────────────────
+                                 │ ID_TASK_FAST                     │
+                                 │ ID_TASK_CONTROL                  │
+                                 │ ID_TASK_COMM         █           █  █         █                 █
+                                 │ ID_TASK_IDLE                     │
+                                 │ ID_ISR_TIMER                     │
+                                 │                 ┴0───────────────^────┴500ns─────────────────────
                                  │─ Details ─[Call stack]─ Statistics of the area ──────────────────
                                  │ Position Routine         Handle Context        Entered
                                  │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
                                  │        1 Task_Comm   0x00000002 ID_TASK_COMM         0
-                                 │
-                                 │
                                  │
                                  │
                                  │
@@ -493,13 +493,13 @@ aqtime-trace.db          │ Id  Call No Routine Name                        Thr
     Routines (8)         │ 10        6           ▾ render\x09frame           7002        15215 28673
     Call Routes (20)     │ 11        7               CDocument::Serialize    7002         1672  1672
     Lines (24)           │ 12        8               CDocument::Serialize    7002        11786 11786
+                         │ 13        9     ▾ CDocument::Serialize            7002         8326 1234…
+                         │ 14       10       ▾ CDocument::Serialize          7002         2871 1150…
                          │─ Lanes rows 1..25 ───────────────────────────────────────────────────────
                          │ Thread 7001 █████████████
                          │ Thread 7002 │           █████████████████████████████████████████████████
                          │─ Details ─[Parameters on enter]─ Parameters on exit ─────────────────────
                          │Nothing of this kind for the selected row
-                         │
-                         │
                          │
                          │
                          │
@@ -513,21 +513,23 @@ expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' a
 # AQTime call trace in ASCII: the lane strip (a lane per thread over the rows' order, the cursor column at the selected call)
 expected=$(cat <<'SCREEN'
 - Explorer --------------|- Report: Call Trace -----------------------------------------------------
-aqtime-trace.db          | Id  Call No Routine Name            Thread       Time Time with C> Modul>
-  Run 1 - Elapsed Time   |             - Thread 4120             4120
-    Summary (8)          |  1        1   - main                  4120 298.921 us    20.538 ms app.e>
-    Threads (2)          |  2        2       load_config         4120   3.596 ms     3.596 ms app.e>
-    Call Trace (21)      |  3        3     - Matrix::multiply    4120   4.326 ms    13.439 ms app.e>
-    Routines (8)         |  4        4       - parse_args        4120   1.257 ms     9.112 ms app.e>
-    Call Routes (17)     |  5        5           fib             4120   2.933 ms     2.933 ms app.e>
-    Lines (24)           |  6        6           fib             4120   2.813 ms     2.813 ms app.e>
-  Run 2 - Cache Misses   |  7        7           fib             4120   2.107 ms     2.107 ms app.e>
-    Summary (8)          |  8        8       log_write           4120   3.203 ms     3.203 ms app.e>
-    Threads (2)          |  9        9   - log_write             4120   2.310 ms    23.946 ms app.e>
-    Call Trace (23)      | 10       10       Matrix::multiply    4120   1.183 ms     1.183 ms app.e>
-    Routines (8)         | 11       11     - parse_args          4120 276.851 us    20.452 ms app.e>
-    Call Routes (20)     | 12       12       - qsort_r           4120 845.079 us     7.514 ms app.e>
-    Lines (24)           | 13       13         - log_write       4120   4.576 ms     6.669 ms app.e>
+aqtime-trace.db          | Id  Call No Routine Name                                Thread       Time
+  Run 1 - Elapsed Time   |             - Thread 4120                                 4120
+    Summary (8)          |  1        1   - main                                      4120 298.921 us
+    Threads (2)          |  2        2       load_config                             4120   3.596 ms
+    Call Trace (21)      |  3        3     - Matrix::multiply                        4120   4.326 ms
+    Routines (8)         |  4        4       - parse_args                            4120   1.257 ms
+    Call Routes (17)     |  5        5           fib                                 4120   2.933 ms
+    Lines (24)           |  6        6           fib                                 4120   2.813 ms
+  Run 2 - Cache Misses   |  7        7           fib                                 4120   2.107 ms
+    Summary (8)          |  8        8       log_write                               4120   3.203 ms
+    Threads (2)          |  9        9   - log_write                                 4120   2.310 ms
+    Call Trace (23)      | 10       10       Matrix::multiply                        4120   1.183 ms
+    Routines (8)         | 11       11     - parse_args                              4120 276.851 us
+    Call Routes (20)     | 12       12       - qsort_r                               4120 845.079 us
+    Lines (24)           | 13       13         - log_write                           4120   4.576 ms
+                         | 14       14           - load_config                       4120   1.107 ms
+                         | 15       15               operator<<(std::ostream&, i>    4120 986.718 us
                          |- Lanes rows 1..23 -------------------------------------------------------
                          | Thread 4120 ######################################################
                          | Thread 5332                   |                                  ########
@@ -535,8 +537,6 @@ aqtime-trace.db          | Id  Call No Routine Name            Thread       Time
                          | Id  Param No Param Type   Param Value   Rec Id
                          |  5         1 int          528                0
                          |  6         2 const char * "a,b"              1
-                         |
-                         |
                          |
                          |
                          |
