@@ -493,6 +493,8 @@ void pv_flame_ui_close(pv_app *a)
         pv_buf_clear(&u->kept_filter);
         pv_buf_puts(&u->kept_filter, pv_buf_cstr(&u->filter));
     }
+    if (u->job.tree && !u->job.rebuild && fl_message_is_ours(a))
+        pv_app_message(a, false, "flame graph stopped"); /* another view was chosen */
     fl_clear_graph(u);
     fl_job_free(&u->job);
     u->mode = PV_FLAME_OFF;
