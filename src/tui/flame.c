@@ -336,7 +336,9 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
 
 bool pv_flame_ui_building(const pv_app *a)
 {
-    return a->flame.job.tree && !a->flame.job.fixed_slice;
+    /* the scripted mode's fixed slices go one per key (pv_app_flame_test_slice);
+     * in a terminal they are only small */
+    return a->flame.job.tree && !(a->flame.job.fixed_slice && a->opt.keys_path);
 }
 
 void pv_flame_ui_step(pv_app *a)

@@ -293,6 +293,7 @@ static pv_app *big_tree_app(void)
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
+    o.keys_path = "(scripted)"; /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
     pv_tui_config cfg;
     pv_config_init(&cfg);
     pv_theme theme;
