@@ -17,7 +17,7 @@
 #include "profview/load.h"
 #include "profview/table.h"
 
-#define PV_DB_SCHEMA_VERSION 1
+#define PV_DB_SCHEMA_VERSION 2
 #define PV_DB_APPLICATION_ID 0x50565731u /* "PVW1", as src/export/sqlite.c writes it */
 
 static uint32_t pv_be32(const unsigned char *p)
@@ -69,7 +69,7 @@ static bool pvdb_type(const char *name, pv_type *out)
 /* Reads one exported table into a pv_table; NULL (with an error) when the
  * table does not match its catalogue. */
 static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, const char *table,
-                                const char *title, bool tree)
+                                const char *title, bool tree, int64_t version)
 {
     sqlite3_stmt *st = NULL;
     pv_column *cols = NULL;
@@ -123,11 +123,12 @@ static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, co
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         size_t row = pv_table_add_row(t);
         if (tree && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-            int64_t p = sqlite3_column_int64(st, 0);
+            /* _parent is a _row: from 0 in version 1, from 1 since */
+            int64_t p = sqlite3_column_int64(st, 0) - (version >= 2);
             if (p < 0 || (uint64_t)p >= row) {
                 pv_error(&f->diag, "%s: table %s, row %zu: _parent %" PRId64
                                    " is not an earlier row",
-                         f->path, table, row, p);
+                         f->path, table, row + (version >= 2), p + (version >= 2));
                 goto fail;
             }
             pv_table_set_parent(t, row, (size_t)p);
@@ -198,7 +199,7 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
         version > PV_DB_SCHEMA_VERSION) {
         pv_error(&f->diag,
                  "%s: table profview_schema: version %" PRId64 " of '%s' (this profview reads "
-                 "version %d)",
+                 "versions 1 to %d)",
                  f->path, version, name ? name : "NULL", PV_DB_SCHEMA_VERSION);
         goto done;
     }
@@ -229,7 +230,7 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
                 goto done;
             }
             pv_table *t = pvdb_read_view(f, db, vid, table, title ? title : vid,
-                                         sqlite3_column_int(views, 3) != 0);
+                                         sqlite3_column_int(views, 3) != 0, version);
             if (!t)
                 goto done;
             pv_set_add_view(set, pv_table_view(t));

@@ -98,12 +98,31 @@ for f in rtos.txt rtos-ctx.txt rtos-v10.txt seed-example.txt plist-func-timing.t
     { echo "FAIL: $f.db not detected as profview-sqlite"; fail=1; }
   same_views "$src/$f" "$src/$f" "$tmp/$f.db"
 done
-[ "$(sqlite3 "$tmp/rtos.txt.db" 'SELECT name || version FROM profview_schema')" = profview1 ] ||
+[ "$(sqlite3 "$tmp/rtos.txt.db" 'SELECT name || version FROM profview_schema')" = profview2 ] ||
   { echo "FAIL: no profview_schema version row"; fail=1; }
-for idx in timeline_by_time timeline_by_handle call_trace_by_parent; do
+for idx in timeline_by_time timeline_groups_by_handle call_trace_by_parent; do
   sqlite3 "$tmp/rtos.txt.db" "SELECT name FROM sqlite_master WHERE type='index'" | grep -qx "$idx" ||
     { echo "FAIL: no index $idx"; fail=1; }
 done
+# the timeline: narrow rows, the area columns once per area, a SQL view
+# joining them back with the view's columns (docs/export.md)
+db=$tmp/rtos.txt.db
+[ "$(sqlite3 "$db" "SELECT type FROM sqlite_master WHERE name = 'timeline'")" = view ] ||
+  { echo "FAIL: timeline is not a SQL view"; fail=1; }
+cmp <("$pv" cat "$src/rtos.txt" --view timeline | tail -n +2) \
+    <(sqlite3 -separator $'\t' "$db" "SELECT id, \"index\", time, context, core, printf('0x%08X', handle),
+        name, event, iif(value IS NULL, NULL, printf('0x%X', value)), depth, type, delta FROM timeline ORDER BY _row") ||
+  { echo "FAIL: SELECT * FROM timeline differs from cat --view timeline"; fail=1; }
+# events by time use the index; events by area the timeline_by_group table
+sqlite3 "$db" "EXPLAIN QUERY PLAN SELECT * FROM timeline WHERE time BETWEEN 1000 AND 2000" |
+  grep -q 'USING INDEX timeline_by_time' || { echo "FAIL: a time range does not use timeline_by_time"; fail=1; }
+by_area="SELECT _row FROM timeline WHERE _row IN (SELECT _row FROM timeline_by_group WHERE _group =
+         (SELECT _group FROM timeline_groups WHERE name = 'CRC_Calc')) ORDER BY _row"
+[ -n "$(sqlite3 "$db" "$by_area")" ] &&
+cmp <(sqlite3 "$db" "$by_area") <(sqlite3 "$db" "SELECT _row FROM timeline WHERE name = 'CRC_Calc' ORDER BY _row") ||
+  { echo "FAIL: timeline_by_group does not list the area's events"; fail=1; }
+sqlite3 "$db" "EXPLAIN QUERY PLAN $by_area" | grep -q 'SEARCH timeline_by_group USING PRIMARY KEY' ||
+  { echo "FAIL: events by area do not search timeline_by_group"; fail=1; }
 for f in aqtime-trace.db aqtime-resource.db aqtime-refcount.db; do
   "$pv" export "$src/$f" --format sqlite -o "$tmp/$f"
   [ "$("$pv" info --json "$tmp/$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["format"])')" = aqtime ] ||
