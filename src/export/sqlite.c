@@ -135,7 +135,7 @@ struct sq_source {
     const sq_slot *slots;
     size_t slot_count;
     const uint32_t *item_group; /* with a _group slot: the group of each item */
-    bool progress;              /* count the rows in the export's progress */
+    bool progress;              /* count the items as rows in the export's progress */
 };
 
 typedef struct sq_vtab {
@@ -220,7 +220,11 @@ static int sq_vt_next(sqlite3_vtab_cursor *c)
     sq_cursor *cur = (sq_cursor *)c;
     sq_writer *w = ((sq_vtab *)c->pVtab)->w;
     cur->i++;
-    if (w->src->progress && (++w->rows_done & 0xFFFF) == 0 &&
+    if (w->src->progress)
+        w->rows_done++;
+    /* every table may be long (T_by_group has a row per row): all of them
+     * listen for a cancel */
+    if ((cur->i & 0xFFFF) == 0 &&
         !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
         w->cancelled = true;
         sqlite3_free(c->pVtab->zErrMsg);
