@@ -363,6 +363,8 @@ static void sq_add_column(pv_buf *create, pv_buf *names, const pv_column *col)
     sq_ident(names, col->id);
 }
 
+static pv_export_status sq_write_columns(sq_writer *w, const char *table, const pv_view *v);
+
 static pv_export_status sq_write_catalogue(sq_writer *w, const pv_result_set *set,
                                            const pv_view *v, const char *table, size_t position,
                                            size_t count)
@@ -381,7 +383,17 @@ static pv_export_status sq_write_catalogue(sq_writer *w, const pv_result_set *se
     if (sqlite3_step(st) != SQLITE_DONE)
         goto fail;
     sqlite3_finalize(st);
-    st = NULL;
+    return sq_write_columns(w, table, v);
+fail:
+    sqlite3_finalize(st);
+    sq_fail(w, table);
+    return PV_EXPORT_FAILED;
+}
+
+/* The view's columns in profview_columns, for `table`. */
+static pv_export_status sq_write_columns(sq_writer *w, const char *table, const pv_view *v)
+{
+    sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_columns VALUES(?,?,?,?,?,?)", -1, &st,
                            NULL) != SQLITE_OK)
         goto fail;
@@ -402,6 +414,238 @@ fail:
     sqlite3_finalize(st);
     sq_fail(w, table);
     return PV_EXPORT_FAILED;
+}
+
+/* ---- detail views (docs/export.md "Detail views")
+ *
+ * With whole result sets, the detail views of every row are written too,
+ * each detail of a view as one table `T__D` (the detail's id with '-' as
+ * '_'): `_of` (the _row of the row it is a detail of), `_row`, `_parent`
+ * (trees) and the detail's columns, the rows of each parent together, in
+ * view order.  A detail of a view of more rows than SQ_DETAIL_ROW_CAP, or
+ * whose rows would pass it, is left out (a timeline's call stack at every
+ * event of a long recording), and profview_details says so. */
+
+#define SQ_DETAIL_ROW_CAP 1000000
+
+/* The cap; PROFVIEW_TEST_DETAIL_ROWS=N (tests only) lowers it. */
+static uint64_t sq_detail_cap(void)
+{
+    const char *e = getenv("PROFVIEW_TEST_DETAIL_ROWS");
+    return e && *e ? strtoull(e, NULL, 10) : SQ_DETAIL_ROW_CAP;
+}
+
+static bool sq_same_columns(const pv_view *a, const pv_view *b)
+{
+    if (a->column_count != b->column_count || pv_view_is_tree(a) != pv_view_is_tree(b))
+        return false;
+    for (size_t c = 0; c < a->column_count; c++)
+        if (strcmp(a->columns[c].id, b->columns[c].id) != 0 ||
+            a->columns[c].type != b->columns[c].type)
+            return false;
+    return true;
+}
+
+static bool sq_bind_cell(sqlite3_stmt *st, int k, const pv_cell *cell)
+{
+    if (!cell->present)
+        return sqlite3_bind_null(st, k) == SQLITE_OK;
+    switch (cell->type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME: return sqlite3_bind_int64(st, k, cell->v.i) == SQLITE_OK;
+    case PV_TYPE_FLOAT: return sqlite3_bind_double(st, k, cell->v.f) == SQLITE_OK;
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX: return sqlite3_bind_int64(st, k, (sqlite3_int64)cell->v.u) == SQLITE_OK;
+    case PV_TYPE_STRING:
+        return sqlite3_bind_text(st, k, cell->v.s.len ? cell->v.s.ptr : "", (int)cell->v.s.len,
+                                 SQLITE_TRANSIENT) == SQLITE_OK;
+    }
+    return false;
+}
+
+/* Detail `d` of view v (table T) for the exported rows. */
+static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const char *T, size_t d,
+                                        const size_t *rows, size_t count)
+{
+    pv_buf table, sql;
+    pv_buf_init(&table);
+    pv_buf_init(&sql);
+    pv_buf_printf(&table, "%s__", T);
+    for (const char *s = v->details[d].id; *s; s++)
+        pv_buf_putc(&table, *s == '-' ? '_' : *s);
+    const char *D = pv_buf_cstr(&table);
+    pv_view *first = NULL; /* the first detail opened: its columns are the table's */
+    sqlite3_stmt *st = NULL, *of = NULL;
+    uint64_t written = 0;
+    uint64_t cap = sq_detail_cap();
+    /* a view of more rows than the cap: left out without opening them */
+    bool capped = count > cap, tree = false;
+    pv_export_status status = PV_EXPORT_FAILED;
+    for (size_t i = 0; i < count && !capped; i++) {
+        size_t row = rows ? rows[i] : i;
+        pv_view *dv = pv_view_open_detail(v, d, row);
+        if (!dv)
+            continue;
+        if (!first) {
+            first = dv;
+            tree = pv_view_is_tree(dv);
+            pv_buf_puts(&sql, "CREATE TABLE ");
+            sq_ident(&sql, D);
+            pv_buf_puts(&sql, "(_of INTEGER, _row INTEGER PRIMARY KEY");
+            if (tree)
+                pv_buf_puts(&sql, ", _parent INTEGER");
+            pv_buf names;
+            pv_buf_init(&names);
+            for (size_t c = 0; c < dv->column_count; c++)
+                sq_add_column(&sql, &names, &dv->columns[c]);
+            pv_buf_free(&names);
+            pv_buf_puts(&sql, ")");
+            if (!sq_exec(w, pv_buf_cstr(&sql)) || sq_write_columns(w, D, dv) != PV_EXPORT_OK)
+                goto done;
+            pv_buf_clear(&sql);
+            pv_buf_puts(&sql, "INSERT INTO ");
+            sq_ident(&sql, D);
+            pv_buf_puts(&sql, " VALUES(?,?");
+            for (size_t c = 0; c < dv->column_count + tree; c++)
+                pv_buf_puts(&sql, ",?");
+            pv_buf_puts(&sql, ")");
+            if (sqlite3_prepare_v2(w->db, pv_buf_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
+                sq_fail(w, D);
+                goto done;
+            }
+            /* the rows that have the detail (it may be empty) */
+            pv_buf_clear(&sql);
+            pv_buf_printf(&sql, "%s__of", D);
+            pv_buf names2;
+            pv_buf_init(&names2);
+            pv_buf_puts(&names2, "CREATE TABLE ");
+            sq_ident(&names2, pv_buf_cstr(&sql));
+            pv_buf_puts(&names2, "(_of INTEGER PRIMARY KEY)");
+            bool created = sq_exec(w, pv_buf_cstr(&names2));
+            pv_buf_clear(&names2);
+            pv_buf_puts(&names2, "INSERT INTO ");
+            sq_ident(&names2, pv_buf_cstr(&sql));
+            pv_buf_puts(&names2, " VALUES(?)");
+            bool prepared = created && sqlite3_prepare_v2(w->db, pv_buf_cstr(&names2), -1, &of,
+                                                          NULL) == SQLITE_OK;
+            pv_buf_free(&names2);
+            if (!prepared) {
+                if (created)
+                    sq_fail(w, D);
+                goto done;
+            }
+        } else if (!sq_same_columns(first, dv)) {
+            pv_error(w->err, "%s: detail %s of view %s: the columns differ from row to row",
+                     w->out, v->details[d].id, v->id);
+            pv_view_free(dv);
+            goto done;
+        }
+        sqlite3_bind_int64(of, 1, (sqlite3_int64)i + 1);
+        if (sqlite3_step(of) != SQLITE_DONE) {
+            if (dv != first)
+                pv_view_free(dv);
+            sq_fail(w, D);
+            goto done;
+        }
+        sqlite3_reset(of);
+        size_t n = pv_view_rows(dv);
+        if (written + n > cap) {
+            capped = true;
+        } else {
+            sqlite3_int64 base = (sqlite3_int64)written + 1;
+            for (size_t r = 0; r < n; r++) {
+                sqlite3_bind_int64(st, 1, (sqlite3_int64)i + 1);
+                sqlite3_bind_int64(st, 2, base + (sqlite3_int64)r);
+                int k = 3;
+                if (tree) {
+                    size_t p = pv_view_parent(dv, r);
+                    if (p == PV_NO_ROW)
+                        sqlite3_bind_null(st, k++);
+                    else
+                        sqlite3_bind_int64(st, k++, base + (sqlite3_int64)p);
+                }
+                for (size_t c = 0; c < dv->column_count; c++) {
+                    pv_cell cell;
+                    pv_view_cell(dv, r, c, &cell);
+                    sq_bind_cell(st, k++, &cell);
+                }
+                if (sqlite3_step(st) != SQLITE_DONE) {
+                    if (dv != first)
+                        pv_view_free(dv);
+                    sq_fail(w, D);
+                    goto done;
+                }
+                sqlite3_reset(st);
+            }
+            written += n;
+        }
+        if (dv != first)
+            pv_view_free(dv);
+        if ((i & 0x3FF) == 0x3FF &&
+            !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
+            w->cancelled = true;
+            status = PV_EXPORT_CANCELLED;
+            goto done;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(of);
+    st = of = NULL;
+    if (capped && first) {
+        pv_buf_clear(&sql);
+        pv_buf_puts(&sql, "DROP TABLE ");
+        sq_ident(&sql, D);
+        pv_buf_puts(&sql, "; DROP TABLE ");
+        pv_buf names3;
+        pv_buf_init(&names3);
+        pv_buf_printf(&names3, "%s__of", D);
+        sq_ident(&sql, pv_buf_cstr(&names3));
+        pv_buf_free(&names3);
+        if (!sq_exec(w, pv_buf_cstr(&sql)))
+            goto done;
+        if (sqlite3_prepare_v2(w->db, "DELETE FROM profview_columns WHERE table_name = ?", -1,
+                               &st, NULL) != SQLITE_OK) {
+            sq_fail(w, "profview_columns");
+            goto done;
+        }
+        sqlite3_bind_text(st, 1, D, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        st = NULL;
+        if (rc != SQLITE_DONE) {
+            sq_fail(w, "profview_columns");
+            goto done;
+        }
+    } else if (first && !sq_index(w, D, D, "_of")) {
+        goto done;
+    }
+    if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_details VALUES(?,?,?,?,?,?)", -1, &st,
+                           NULL) != SQLITE_OK) {
+        sq_fail(w, "profview_details");
+        goto done;
+    }
+    sqlite3_bind_text(st, 1, T, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)d);
+    sqlite3_bind_text(st, 3, v->details[d].id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, v->details[d].title, -1, SQLITE_STATIC);
+    if (first && !capped)
+        sqlite3_bind_text(st, 5, D, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 5);
+    sqlite3_bind_int(st, 6, tree);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        sq_fail(w, "profview_details");
+        goto done;
+    }
+    status = PV_EXPORT_OK;
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(of);
+    if (first)
+        pv_view_free(first);
+    pv_buf_free(&table);
+    pv_buf_free(&sql);
+    return status;
 }
 
 /* True when column c of v is stored once per group (docs/export.md). */
@@ -615,6 +859,12 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         if (!sq_exec(w, pv_buf_cstr(&create)))
             goto done;
     }
+    /* whole result sets: the detail views of the rows too */
+    for (size_t d = 0; !w->r->view_id && d < v->detail_count; d++) {
+        status = sq_write_detail(w, v, T, d, rows, count);
+        if (status != PV_EXPORT_OK)
+            goto done;
+    }
     status = PV_EXPORT_OK;
 done:
     free(position_of);
@@ -641,7 +891,9 @@ static const char sq_catalogue[] =
     "CREATE TABLE profview_views(set_id INTEGER, view_id TEXT, table_name TEXT, title TEXT,"
     " position INTEGER, tree INTEGER, row_count INTEGER);"
     "CREATE TABLE profview_columns(table_name TEXT, position INTEGER, column_id TEXT,"
-    " title TEXT, type TEXT, flags INTEGER);";
+    " title TEXT, type TEXT, flags INTEGER);"
+    "CREATE TABLE profview_details(table_name TEXT, position INTEGER, detail_id TEXT,"
+    " title TEXT, detail_table TEXT, tree INTEGER);";
 
 pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
                                         pv_export_target *t, pv_diag *err)
