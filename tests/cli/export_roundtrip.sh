@@ -190,6 +190,15 @@ same_views "$src/aqtime-trace.db" "$src/aqtime-trace.db" "$tmp/inst2.db" 2
 cmp <("$pv" cat "$src/rtos.txt" --view timeline --filter 'event = E && time < 100us' | cut -f2-) \
     <("$pv" cat "$tmp/f.db" --view timeline | cut -f2-) || { echo "FAIL: filtered timeline"; fail=1; }
 
+# ... and of a tree: the kept calls with their ancestors, under the same
+# parents (the _parent of the export)
+"$pv" export "$src/rtos.txt" --format sqlite --view call-trace --filter 'routine ~ /^CRC/' -o "$tmp/t.db"
+cmp <("$pv" cat "$src/rtos.txt" --view call-trace --filter 'routine ~ /^CRC/' --format json) \
+    <("$pv" cat "$tmp/t.db" --view call-trace --format json) || { echo "FAIL: filtered call tree"; fail=1; }
+[ "$(sqlite3 "$tmp/t.db" "SELECT count(*) FROM call_trace c JOIN call_trace p ON p._row = c._parent
+                           WHERE p.id = c.parent")" = "$(sqlite3 "$tmp/t.db" "SELECT count(*) FROM call_trace WHERE _parent IS NOT NULL")" ] ||
+  { echo "FAIL: _parent is not the _row of the parent call"; fail=1; }
+
 # 6. Text1/BIN from an AQTime or PLIST input: a usage error naming what fits
 for f in aqtime-trace.db plist-func-timing.txt; do
   set +e

@@ -43,6 +43,19 @@ screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
   fail "y at the confirmation did not replace the file with the whole result set"
 echo "ok: y replaces it"
 
+# 2b. "the selected row's context": the events of that context, as
+#     `profview export --context NAME` writes them
+ctx=$(awk -F'\t' 'NR == 3 { print $4 }' "$TMP/timeline.tsv")
+[ -n "$ctx" ] || fail "row 2 of the timeline has no context"
+keys="$TO_TIMELINE"$'\nj\ne\nUp Right Right Down\n<Dump>\nCtrl-U\n'"$TMP/ctx.txt"$'\nEnter'
+screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
+expect_contains "the context chosen" "$(sed -n '1,/^----$/p' "$TMP/screen")" "< the selected row's context >"
+expect_contains "context export reported" "$screen" "exported the selected row's context to $TMP/ctx.txt (text1)"
+"$PROFVIEW" export "$RTOS" --format text1 --context "$ctx" -o "$TMP/cli-ctx.txt"
+cmp "$TMP/ctx.txt" "$TMP/cli-ctx.txt" || fail "dialog context export differs from profview export --context $ctx"
+[ "$(wc -l < "$TMP/ctx.txt")" -lt "$(wc -l < "$RTOS")" ] || fail "the context export is not smaller than the file"
+echo "ok: dialog context export equals the command line's"
+
 # 3. :export after a filter: the view's filtered rows, SQLite for PLIST
 keys=$'Shift-Tab\nj\nTab\nf\nhits > 10\nEnter\n:export sqlite '"$TMP/rows.db"$'\nEnter'
 screen=$(pv_screen "$keys" --size 100x30 "$PLIST")
