@@ -936,9 +936,12 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         sq_fail(&w, "cannot create the database");
         goto done;
     }
-    /* the page size first: it is fixed once the file has its header */
-    pv_buf_printf(&w.sql, "PRAGMA page_size=65536; PRAGMA application_id=%d;",
-                  PV_SCHEMA_APPLICATION_ID);
+    /* the page size first: it is fixed once the file has its header.  Big
+     * pages cost a row less (measured: 15 % of the inserts at 10 M rows),
+     * but every table and index takes at least one: for small exports,
+     * SQLite's default (docs/export.md "Speed") */
+    pv_buf_printf(&w.sql, "PRAGMA page_size=%d; PRAGMA application_id=%d;",
+                  total >= 100000 ? 65536 : 4096, PV_SCHEMA_APPLICATION_ID);
     if (sqlite3_create_module(w.db, "pv_export_rows", &sq_source_module, &w) != SQLITE_OK) {
         sq_fail(&w, "cannot create the database");
         goto done;
