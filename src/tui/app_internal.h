@@ -314,6 +314,7 @@ void pv_app_apply(pv_app *a, const pv_location *to);
 /* Shows `to`; with push, the place we leave goes into the history. */
 void pv_app_go(pv_app *a, const pv_location *to, bool push);
 void pv_app_warnings_changed(pv_app *a, size_t fi);
+void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned);
 void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
