@@ -39,6 +39,9 @@ void pv_app_key(pv_app *a, int key);
 bool pv_app_has_work(const pv_app *a);
 /* The pending work is a scan that a key may stop: read keys before it. */
 bool pv_app_work_stoppable(const pv_app *a);
+/* Tests (PROFVIEW_TEST_WORK_SLICE): the scripted keys give the work one
+ * step per key, so that screens show it half done. */
+bool pv_app_work_paced(const pv_app *a);
 /* A file is still being indexed (and Ctrl-C has not stopped it). */
 bool pv_app_indexing(const pv_app *a);
 /* Indexes one slice (about PV_INDEX_SLICE_S; tests: a fixed number of

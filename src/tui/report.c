@@ -701,6 +701,13 @@ pv_report *pv_report_job_report(const pv_report_job *j)
     return j->r;
 }
 
+void pv_report_job_move(pv_report_job *j, pv_report *r)
+{
+    j->r = r;
+    if (j->kind == PV_RJ_SEARCH)
+        j->m.r = r;
+}
+
 bool pv_report_job_found(const pv_report_job *j)
 {
     return j->found;

@@ -148,6 +148,8 @@ double pv_report_job_progress(const pv_report_job *j);
 /* A finished search: did it find a row? */
 bool pv_report_job_found(const pv_report_job *j);
 pv_report *pv_report_job_report(const pv_report_job *j);
+/* The report moved (the same report at another address). */
+void pv_report_job_move(pv_report_job *j, pv_report *r);
 void pv_report_job_free(pv_report_job *j);
 
 #endif
