@@ -1511,7 +1511,10 @@ static void pv_app_interrupt(pv_app *a)
  * overlay, Ctrl-C and Esc, then the action bound to it (actions.def). */
 void pv_app_key(pv_app *a, int key)
 {
-    if (key == PV_KEY_RESIZE || key == 0 || pv_app_key_stops_scan(a, key))
+    /* Ctrl-L only redraws: the terminal layer takes it before it comes
+     * here, and scripted keys pass time with it (it changes nothing). */
+    if (key == PV_KEY_RESIZE || key == 0 || key == PV_KEY_CTRL('l') ||
+        pv_app_key_stops_scan(a, key))
         return;
     if (a->prompt) {
         pv_app_prompt_key(a, key);
