@@ -623,10 +623,8 @@ pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t k
             v->group_count)
             c->group_cls = pv_xcalloc(v->group_count, sizeof *c->group_cls);
     }
-    j->perm = pv_xmalloc(n * sizeof *j->perm);
+    j->perm = pv_xmalloc(n * sizeof *j->perm); /* the identity, written by the first LOAD */
     j->tmp = pv_xmalloc(n * sizeof *j->tmp);
-    for (size_t i = 0; i < n; i++)
-        j->perm[i] = (uint32_t)i;
     /* load + rank per key, about two passes per key, the placing */
     j->total = (uint64_t)n * (4 * key_count + 1);
     return j;
@@ -743,12 +741,15 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
         switch (j->phase) {
         case PV_SJ_LOAD: {
             pv_sj_col *c = &j->cols[j->key];
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++) {
                 pv_sj_load_one(j, c, i);
                 if (!c->str)
                     pv_sj_hist(c, c->val[i]);
             }
+            if (j->key == 0)
+                for (size_t i = j->at; i < end; i++)
+                    j->perm[i] = (uint32_t)i;
             budget -= end - j->at;
             j->done += end - j->at;
             j->at = end;
@@ -779,7 +780,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 size_t cost = c->cls_count / 8;
                 budget -= cost < budget ? cost : budget - 1;
             }
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++) {
                 if (!c->absent || !c->absent[i])
                     c->val[i] = c->rank[c->val[i]];
@@ -821,7 +822,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 j->pass_open = true;
                 j->at = 0;
             }
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++) {
                 uint32_t p = j->perm[i];
                 j->tmp[j->offs[pv_sj_digit(c, j->byte, p)]++] = p;
@@ -856,7 +857,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 pv_sort_tree(j->v, NULL, j->perm, j->out, n);
                 j->at = n;
             } else {
-                size_t end = j->at + budget < n ? j->at + budget : n;
+                size_t end = budget < n - j->at ? j->at + budget : n;
                 for (size_t i = j->at; i < end; i++)
                     j->out[i] = pv_sj_row(j, j->perm[i]);
                 budget -= end - j->at;

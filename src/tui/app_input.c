@@ -274,7 +274,7 @@ static void pv_app_search_update(pv_app *a)
     pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
     if (!r || a->flame.mode)
         return;
-    if (a->job)
+    if (a->job && a->job_kind == PV_JOB_SEARCH)
         pv_app_job_stop(a, false); /* the text changed: a search of the old one is moot */
     if (a->search_origin_row != PV_NO_ROW)
         pv_report_select_row(r, a->search_origin_row);
@@ -282,6 +282,11 @@ static void pv_app_search_update(pv_app *a)
         pv_report_move_to(r, a->search_origin);
     if (!a->search.len)
         return;
+    if (pv_app_report_indexing(a)) {
+        /* rows not indexed yet have no names: Enter queues the search */
+        pv_app_message(a, false, "indexing: Enter searches once the index is ready");
+        return;
+    }
     /* While typing, look at a bounded number of rows per key (and into
      * collapsed nodes); Enter or n searches them all in steps
      * (docs/quality.md: no key blocks the UI).  No match: back where the
@@ -576,7 +581,8 @@ void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
         return;
     }
     if (!a->job_fixed && pv_view_rows(r->view) <= PV_BIG_VIEW) {
-        pv_report_job_step(j, SIZE_MAX); /* small: at once */
+        while (!pv_report_job_step(j, SIZE_MAX)) /* small: at once */
+            ;
         pv_app_job_done(a);
         return;
     }
@@ -623,7 +629,9 @@ static void pv_app_job_step(pv_app *a)
         double k = PV_SCAN_SLICE_S / took;
         k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
         size_t next = (size_t)((double)a->job_budget * k);
-        a->job_budget = next < 1024 ? 1024 : next > (1u << 22) ? (1u << 22) : next;
+        /* capped: a cheap phase (placing rows) must not grow the step
+         * that the next, dearer one (reading cells) gets */
+        a->job_budget = next < 1024 ? 1024 : next > PV_JOB_STEP_MAX ? PV_JOB_STEP_MAX : next;
     }
     pv_app_job_progress(a);
 }

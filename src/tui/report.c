@@ -419,7 +419,8 @@ static bool pv_report_reselect(pv_report *r, const char *expr, const pv_sort_key
     pv_report_job *j = pv_report_select_job(r, expr, keys, key_count, err);
     if (!j)
         return false;
-    pv_report_job_step(j, SIZE_MAX);
+    while (!pv_report_job_step(j, SIZE_MAX))
+        ;
     pv_report_job_free(j);
     return true;
 }
@@ -670,7 +671,7 @@ static bool pv_matcher_row(pv_matcher *m, size_t row)
 }
 
 enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE };
-enum { PV_RJ_FILTER, PV_RJ_COLLECT, PV_RJ_SORT, PV_RJ_FLIP, PV_RJ_RUNS, PV_RJ_DONE };
+enum { PV_RJ_FILTER, PV_RJ_COLLECT, PV_RJ_SORT, PV_RJ_FIND, PV_RJ_FLIP, PV_RJ_RUNS, PV_RJ_DONE };
 
 struct pv_report_job {
     int kind;
@@ -691,6 +692,7 @@ struct pv_report_job {
     uint8_t *keep; /* trees: 1 matched itself, 2 ancestor of a match */
     pv_sort_job *sort;
     size_t keep_row; /* the selected row, selected again at the end */
+    size_t keep_at;  /* a sorted table: where it is in the new selection (FIND) */
     /* REVERSE */
     size_t run_start, keep_pos;
     uint64_t done, total;
@@ -800,6 +802,7 @@ pv_report_job *pv_report_select_job(pv_report *r, const char *expr, const pv_sor
     j->key_count = key_count;
     j->n = pv_view_rows(r->view);
     j->keep_row = pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
+    j->keep_at = PV_NO_ROW;
     j->phase = f ? PV_RJ_FILTER : PV_RJ_SORT;
     if (f) {
         j->sel = pv_xmalloc((j->n ? j->n : 1) * sizeof *j->sel);
@@ -848,7 +851,9 @@ static void pv_report_select_finish(pv_report_job *j)
     r->top = 0;
     if (tree)
         pv_report_rebuild(r);
-    if (j->keep_row != PV_NO_ROW && !pv_report_select_row(r, j->keep_row))
+    if (j->keep_at != PV_NO_ROW)
+        r->cursor = j->keep_at; /* found in steps (FIND) */
+    else if (j->keep_row != PV_NO_ROW && !pv_report_select_row(r, j->keep_row))
         r->cursor = 0;
 }
 
@@ -859,7 +864,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
     size_t n = j->n;
     while (budget > 0 && j->phase != PV_RJ_DONE) {
         if (j->phase == PV_RJ_FILTER) {
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++) {
                 if (!pv_filter_match(j->f, v, row))
                     continue;
@@ -885,7 +890,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
                 j->phase = j->keep ? PV_RJ_COLLECT : PV_RJ_SORT;
             }
         } else if (j->phase == PV_RJ_COLLECT) {
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++)
                 if (j->keep[row])
                     j->sel[j->count++] = row;
@@ -909,12 +914,30 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
                     j->count = n;
                 pv_sort_job_free(j->sort);
                 j->sort = NULL;
-                j->phase = PV_RJ_DONE;
+                /* a sorted table finds the selected row in steps too */
+                j->phase = !pv_view_is_tree(v) && j->keep_row != PV_NO_ROW ? PV_RJ_FIND
+                                                                             : PV_RJ_DONE;
+                j->at = 0;
             } else {
                 j->done = (j->f ? n : 0) + (uint64_t)(pv_sort_job_progress(j->sort) * 4.0 * (double)n);
             }
             (void)before;
             budget = 0;
+        } else if (j->phase == PV_RJ_FIND) {
+            size_t end = budget < j->count - j->at ? j->at + budget : j->count;
+            for (size_t i = j->at; i < end; i++)
+                if (j->sel[i] == j->keep_row) {
+                    j->keep_at = i;
+                    end = j->count;
+                    break;
+                }
+            budget -= end - j->at < budget ? end - j->at : budget;
+            j->at = end;
+            if (end == j->count) {
+                if (j->keep_at == PV_NO_ROW)
+                    j->keep_row = PV_NO_ROW; /* filtered out: the first row */
+                j->phase = PV_RJ_DONE;
+            }
         }
     }
     if (j->phase == PV_RJ_DONE) {
@@ -970,7 +993,7 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
     size_t n = j->n;
     while (budget > 0 && j->phase != PV_RJ_DONE) {
         if (j->phase == PV_RJ_FLIP) {
-            size_t end = j->at + budget < n ? j->at + budget : n;
+            size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++)
                 j->sel[i] = r->sel[n - 1 - i];
             budget -= end - j->at;
@@ -983,7 +1006,7 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
             }
         } else {
             /* Equal keys came out reversed: each run of them back in order. */
-            size_t end = j->at + budget / 2 + 1 < n + 1 ? j->at + budget / 2 + 1 : n + 1;
+            size_t end = budget / 2 + 1 < n + 1 - j->at ? j->at + budget / 2 + 1 : n + 1;
             for (size_t i = j->at; i < end; i++) {
                 if (i < n && pv_report_same_keys(r, j->sel, i - 1, i))
                     continue;
