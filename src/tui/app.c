@@ -89,6 +89,7 @@ static void *pv_app_loader(void *arg)
             continue;
         }
         const char *path = a->queue[a->queue_next];
+        pv_app_window win = a->queue_window[a->queue_next];
         a->loader_busy = true;
         pv_buf_clear(&a->load_path);
         pv_buf_puts(&a->load_path, path);
@@ -102,13 +103,32 @@ static void *pv_app_loader(void *arg)
         o.progress.report = pv_app_progress;
         o.progress.user = a;
         o.progress.cancel = &a->cancel;
+        if (win.on) {
+            /* a window for :diff (docs/diff.md): indexed in full here */
+            o.has_from = win.has_lo;
+            o.from = win.lo;
+            o.has_to = win.has_hi;
+            o.to = win.hi;
+            o.defer_index = false;
+        }
         pthread_mutex_unlock(&a->lock);
 
         pv_load_status status;
         pv_file *f = pv_load_file(path, &o, &status);
 
         pthread_mutex_lock(&a->lock);
-        if (status != PV_LOAD_OK) {
+        if (win.on) {
+            if (status != PV_LOAD_OK) {
+                for (size_t i = 0; i < f->diag.entry_count; i++)
+                    pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
+                pv_file_free(f);
+                f = NULL;
+            }
+            if (a->win_done_count < 2)
+                a->win_done[a->win_done_count++] = f;
+            else
+                pv_file_free(f);
+        } else if (status != PV_LOAD_OK) {
             for (size_t i = 0; i < f->diag.entry_count; i++)
                 pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
             if (f->diag.entry_count == 0)
@@ -129,8 +149,18 @@ static void *pv_app_loader(void *arg)
 
 void pv_app_enqueue(pv_app *a, const char *path)
 {
+    pv_app_window none = {0};
+    pv_app_enqueue_window(a, path, &none);
+}
+
+void pv_app_enqueue_window(pv_app *a, const char *path, const pv_app_window *win)
+{
     pthread_mutex_lock(&a->lock);
+    size_t cap = a->queue_cap;
     a->queue = pv_xgrow(a->queue, &a->queue_cap, a->queue_count + 1, sizeof *a->queue);
+    if (cap != a->queue_cap)
+        a->queue_window = pv_xrealloc(a->queue_window, a->queue_cap * sizeof *a->queue_window);
+    a->queue_window[a->queue_count] = *win;
     a->queue[a->queue_count++] = pv_xstrdup(path);
     pthread_cond_broadcast(&a->cond);
     pthread_mutex_unlock(&a->lock);
@@ -140,7 +170,8 @@ bool pv_app_loading(const pv_app *a)
 {
     pv_app *m = (pv_app *)a;
     pthread_mutex_lock(&m->lock);
-    bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->range_want ||
+    bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->win_done_count > 0 ||
+                m->range_want ||
                 m->range_busy || m->range_done || m->range_errors.len;
     pthread_mutex_unlock(&m->lock);
     return busy;
@@ -423,6 +454,9 @@ bool pv_app_poll(pv_app *a)
         a->done_count = 0;
     }
     bool errors = a->load_errors.len > 0;
+    pv_file *win[2] = {a->win_done[0], a->win_done[1]};
+    size_t win_n = a->win_done_count;
+    a->win_done_count = 0;
     pv_file *range = a->range_done;
     a->range_done = NULL;
     bool range_news = range || a->range_errors.len;
@@ -433,6 +467,8 @@ bool pv_app_poll(pv_app *a)
     for (size_t i = 0; i < n; i++)
         pv_app_adopt_file(a, got[i]);
     free(got);
+    for (size_t i = 0; i < win_n; i++)
+        pv_app_diff_window_arrived(a, win[i]);
     if (range_news)
         pv_app_range_adopt(a, range, range_text);
     if (errors && a->file_count) {
@@ -446,7 +482,7 @@ bool pv_app_poll(pv_app *a)
         pthread_mutex_unlock(&a->lock);
         pv_app_message(a, true, text);
     }
-    return n > 0 || errors || range_news;
+    return n > 0 || errors || range_news || win_n > 0;
 }
 
 /* ---- creation */
@@ -521,7 +557,7 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
-    pv_flame_ui_close(a);
+    pv_flame_ui_free(a);
     pv_app_diff_close(a);
     free(a->diff_pending);
     pv_app_range_close(a);
@@ -546,6 +582,9 @@ void pv_app_free(pv_app *a)
     for (size_t i = 0; i < a->queue_count; i++)
         free(a->queue[i]);
     free(a->queue);
+    free(a->queue_window);
+    for (size_t i = 0; i < a->win_done_count; i++)
+        pv_file_free(a->win_done[i]);
     for (int k = 0; k < PV_PROMPT_KINDS; k++)
         for (size_t i = 0; i < a->prompt_history_count[k]; i++)
             free(a->prompt_history[k][i]);

@@ -503,13 +503,21 @@ bool pv_app_has_work(const pv_app *a)
 {
     /* A job queued for the index waits while indexing goes on. */
     if (a->work == PV_WORK_JOB && a->job_queued && pv_app_report_indexing(a))
-        return false;
-    return a->work != PV_WORK_NONE;
+        return pv_flame_ui_building(a);
+    return a->work != PV_WORK_NONE || pv_flame_ui_building(a);
 }
 
 bool pv_app_work_stoppable(const pv_app *a)
 {
-    return a->work == PV_WORK_SCAN || a->work == PV_WORK_JOB;
+    /* a scan or a job stops at any key; a flame graph build answers every key */
+    return a->work == PV_WORK_SCAN || a->work == PV_WORK_JOB ||
+           (a->work == PV_WORK_NONE && pv_flame_ui_building(a));
+}
+
+void pv_app_flame_test_slice(pv_app *a)
+{
+    if (a->flame.job.tree && a->flame.job.fixed_slice)
+        pv_flame_ui_step(a);
 }
 
 bool pv_app_work_paced(const pv_app *a)
@@ -642,19 +650,22 @@ void pv_app_work(pv_app *a)
 {
     int work = a->work;
     if (work == PV_WORK_JOB) {
-        if (a->job)
+        if (a->job && a->job_queued && pv_app_report_indexing(a)) {
+            if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
+                pv_flame_ui_step(a);
+        } else if (a->job)
             pv_app_job_step(a);
         else
             a->work = PV_WORK_NONE;
         return;
     }
     a->work = PV_WORK_NONE;
-    if (work == PV_WORK_SCAN) {
+    if (work == PV_WORK_NONE) {
+        pv_flame_ui_step(a); /* a slice of the graph being built */
+    } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
         pv_app_sql_run(a);
-    } else if (work == PV_WORK_FLAME) {
-        pv_flame_ui_build_now(a);
     }
 }
 
@@ -1524,6 +1535,11 @@ void pv_app_key(pv_app *a, int key)
     if (key == PV_KEY_RESIZE || key == 0 || key == PV_KEY_CTRL('l') ||
         pv_app_key_stops_scan(a, key))
         return;
+    /* Esc and Ctrl-C stop a graph being built (and do nothing else: the
+     * screen stays, Ctrl-C does not quit); other keys act as always */
+    if (!a->prompt && !a->overlay && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) &&
+        pv_flame_ui_stop(a))
+        return;
     if (a->prompt) {
         pv_app_prompt_key(a, key);
         return;
@@ -1555,7 +1571,8 @@ void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
     if (a->job && !a->job_queued)
         pv_app_job_stop(a, true);
-    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button))
+    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
+        pv_flame_ui_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         pv_rect rc = a->rect[p];
