@@ -433,7 +433,7 @@ static void pv_app_range_adopt(pv_app *a, pv_file *f, const char *errors)
     for (size_t s = 0; id && s < f->set_count && !a->range_open; s++) {
         pv_view *view = pv_set_find_view(f->sets[s], id);
         if (view) {
-            pv_report_open(&a->range_rep, view, false, pv_config_columns(&a->cfg, view->id));
+            pv_app_open_report(a, &a->range_rep, view, false);
             a->range_open = true;
         }
     }
@@ -655,6 +655,24 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 
 /* ---- locations: which view the Report shows */
 
+/* Opens report r over v with the configured columns of v; a configured
+ * list naming a column v does not have is reported with its place in the
+ * config, and v's own columns are shown (docs/tui.md "Configuration"). */
+void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned)
+{
+    pv_report_open(r, v, owned, pv_config_columns(&a->cfg, v->id));
+    if (!r->bad_column)
+        return;
+    pv_buf known;
+    pv_buf_init(&known);
+    for (size_t c = 0; c < v->column_count; c++)
+        pv_buf_printf(&known, "%s%s", c ? ", " : "", v->columns[c].id);
+    const char *where = pv_config_columns_where(&a->cfg, v->id);
+    pv_app_messagef(a, true, "%s: columns of '%s': no column '%s' (known: %s); its default columns are shown",
+                    where ? where : "config", v->id, r->bad_column, pv_buf_cstr(&known));
+    pv_buf_free(&known);
+}
+
 /* The report the Report pane shows, or NULL. */
 pv_report *pv_app_report(pv_app *a)
 {
@@ -667,7 +685,7 @@ pv_report *pv_app_report(pv_app *a)
     pv_item *it = &a->items[a->loc.item];
     if (pv_item_has_warnings(a, it) && !it->opened) {
         pv_view *w = pv_file_warnings_view(a->files[it->file]);
-        pv_report_open(&it->report, w, true, pv_config_columns(&a->cfg, w->id));
+        pv_app_open_report(a, &it->report, w, true);
         it->opened = true;
     }
     if (it->kind == PV_ITEM_FILE && it->opened)
@@ -680,8 +698,7 @@ pv_report *pv_app_report(pv_app *a)
             return NULL; /* the Report says "indexing" until it is complete */
         /* Call trees show one node per thread (docs/cli.md). */
         pv_view *grouped = pv_group_by_thread(v);
-        pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
-                       pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &it->report, grouped ? grouped : v, grouped != NULL);
         it->opened = true;
     }
     return &it->report;
@@ -738,7 +755,7 @@ void pv_app_apply(pv_app *a, const pv_location *to)
         pv_view *v = pv_view_open_detail(parent->view, to->chain[i].detail, to->chain[i].row);
         if (!v)
             break;
-        pv_report_open(&a->drill[i], v, true, pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &a->drill[i], v, true);
         a->loc.depth = i + 1;
     }
     pv_report *r = pv_app_report(a);
@@ -833,7 +850,7 @@ void pv_app_sync_details(pv_app *a)
         return;
     pv_view *v = pv_view_open_detail(owner, a->det_tab, row);
     if (v) {
-        pv_report_open(&a->det, v, true, pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &a->det, v, true);
         a->det_open = true;
     }
 }
@@ -885,11 +902,13 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
         double elapsed = pv_app_now() - a->index_start;
-        if (i == a->index_file && elapsed > 0.05 && done > a->index_start_done && n > 0 &&
-            (size_t)n < size) {
-            double rate = (double)(done - a->index_start_done) / elapsed;
-            snprintf(out + n, size - (size_t)n, " %.1f M events/s ETA %.1f s", rate / 1e6,
-                     (double)(total - done) / rate);
+        if (i == a->index_file && done > a->index_start_done && n > 0 && (size_t)n < size) {
+            pv_buf rate;
+            pv_buf_init(&rate);
+            pv_text_rate(&rate, (double)(done - a->index_start_done),
+                             (double)(total - a->index_start_done), elapsed, " events");
+            snprintf(out + n, size - (size_t)n, "%s", pv_buf_cstr(&rate));
+            pv_buf_free(&rate);
         }
         return;
     }

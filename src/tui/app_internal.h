@@ -331,6 +331,7 @@ void pv_app_apply(pv_app *a, const pv_location *to);
 /* Shows `to`; with push, the place we leave goes into the history. */
 void pv_app_go(pv_app *a, const pv_location *to, bool push);
 void pv_app_warnings_changed(pv_app *a, size_t fi);
+void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned);
 void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
@@ -380,6 +381,11 @@ void pv_app_copy_selection(pv_app *a, bool whole_row);
 void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
 extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
+/* Tab on a file name being typed (the export dialog's path): completes it
+ * to the longest common prefix of the matching files (a directory with its
+ * '/'), listing them in the message line when there are several; the same
+ * completion as :open's (app_input.c). */
+void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);

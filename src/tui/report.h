@@ -37,6 +37,11 @@ typedef struct pv_report {
     /* Trees with a filter: bit per model row, set when the row matched
      * itself (the others are kept as context: ancestors of a match). */
     uint8_t *self_match;
+    char *bad_column; /* owned: the configured column id that is not the view's, or NULL */
+    /* Per column, how its times are drawn now (app_draw.c, docs/tui.md
+     * "Times"): 0 each in its own unit; else unit * 16 + decimals, one unit
+     * and enough digits to tell the rows on screen apart. */
+    uint8_t *time_fmt;
 } pv_report;
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
