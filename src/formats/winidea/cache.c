@@ -29,7 +29,7 @@ void pv_wi_cache_key(pv_cache_key *k, const pv_wi_data *d, const char *input,
 {
     pv_cache_key_init(k);
     pv_cache_key_add_file(k, input);
-    if (d->bin_path && (!d->text_path || strcmp(d->bin_path, input) != 0))
+    if (d->bin_path && strcmp(d->bin_path, input) != 0)
         pv_cache_key_add_file(k, d->bin_path);
     else
         pv_cache_key_add_str(k, NULL);
