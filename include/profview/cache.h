@@ -45,7 +45,7 @@ void pv_cache_key_add_str(pv_cache_key *k, const char *s); /* NULL allowed */
 char *pv_cache_dir(void);
 
 /* A cache file opened for reading: the payload (after the header and the
- * key) is mapped copy-on-write, so that arrays can point into it. */
+ * key) is mapped read-only, so that arrays can point into it. */
 typedef struct pv_cache_entry {
     unsigned char *map;
     size_t map_size;

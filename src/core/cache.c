@@ -271,9 +271,10 @@ bool pv_cache_open(const pv_cache_key *k, const char *kind, uint32_t version, pv
         why = "truncated";
     else {
         size = (size_t)st.st_size;
-        /* copy-on-write: index arrays point into the mapping; populated
-         * at once, as the checksum reads every page anyway */
-        map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        /* read-only: index arrays point into the mapping (a complete index
+         * is never written to); populated at once, as the checksum reads
+         * every page anyway (a writable mapping would copy every page) */
+        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (map == MAP_FAILED) {
             map = NULL;
             why = "cannot be mapped";
