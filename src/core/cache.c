@@ -404,13 +404,20 @@ static void pv_cache_bound(const char *dir, const char *keep, uint64_t max_bytes
     size_t slen = strlen(PV_CACHE_SUFFIX);
     while ((de = readdir(dp)) != NULL) {
         size_t len = strlen(de->d_name);
-        if (len <= slen || strcmp(de->d_name + len - slen, PV_CACHE_SUFFIX) != 0)
+        bool temp = strstr(de->d_name, PV_CACHE_SUFFIX ".") != NULL;
+        if (!temp && (len <= slen || strcmp(de->d_name + len - slen, PV_CACHE_SUFFIX) != 0))
             continue;
         pv_buf p;
         pv_buf_init(&p);
         pv_buf_printf(&p, "%s/%s", dir, de->d_name);
         struct stat st;
         if (stat(pv_buf_cstr(&p), &st) != 0 || !S_ISREG(st.st_mode)) {
+            pv_buf_free(&p);
+            continue;
+        }
+        if (temp) { /* a write that never finished (a crash): gone after a day */
+            if (st.st_mtim.tv_sec < time(NULL) - 86400 && unlink(p.data) == 0)
+                pv_cache_debug("dropped %s (an unfinished write)", p.data);
             pv_buf_free(&p);
             continue;
         }

@@ -63,8 +63,8 @@ for view in timeline call-trace statistics summary routines; do
     check "cat $view: identical to --no-cache" same "hit-$view" "nc-$view"
 done
 # a detail view reads the calls and the events of the index
-run nc-detail cat --no-cache "$bin" --view call-trace --parent 3
-run hit-detail cat "$bin" --view call-trace --parent 3
+run nc-detail cat --no-cache "$bin" --view call-events --parent 3
+run hit-detail cat "$bin" --view call-events --parent 3
 check "detail view: identical" same hit-detail nc-detail
 check "the timeline printed something" test -s "$tmp/hit-timeline.out"
 # another window is another entry: its own miss, then its own hit
@@ -100,7 +100,8 @@ printf '\001' | dd of="$bin" bs=1 seek=$((size - 3)) conv=notrunc status=none
 run changed cat "$bin" --view timeline
 run changed-ref cat --no-cache "$bin" --view timeline
 check "changed input: ignored" has changed "the input changed"
-check "changed input: rebuilt" has changed "cache: wrote"
+run changed-info info "$bin"   # `cat --view timeline` needs no full index: info builds it
+check "changed input: rebuilt" has changed-info "cache: wrote"
 check "changed input: the new events" same changed changed-ref
 check "changed input: not the old events" differ changed old-timeline
 # only touched: a miss too
@@ -112,11 +113,13 @@ check "touched input: then a hit" has touched2 "cache: hit"
 run ref info --no-cache "$bin"
 run nc-timeline cat --no-cache "$bin" --view timeline
 
-# -- a truncated cache file
+# -- a truncated cache file (the timeline printed from the index read again,
+# then a full index by info rebuilds the entry)
 truncate -s -64 "$entry"
 run trunc cat "$bin" --view timeline
 check "truncated: ignored" has trunc "ignored .*truncated"
-check "truncated: rebuilt" has trunc "cache: wrote"
+run trunc-info info "$bin"
+check "truncated: rebuilt" has trunc-info "cache: wrote"
 check "truncated: identical" same trunc nc-timeline
 truncate -s 100 "$entry"
 run trunc2 info "$bin"
@@ -129,7 +132,8 @@ for at in $(( $(stat -c %s "$entry") / 2 )) $(( $(stat -c %s "$entry") - 70 )); 
     printf "$(printf '\\%03o' $(( byte ^ 16 )))" | dd of="$entry" bs=1 seek="$at" conv=notrunc status=none
     run "flip$at" cat "$bin" --view timeline
     check "flipped byte at $at: ignored" has "flip$at" "checksum mismatch"
-    check "flipped byte at $at: rebuilt" has "flip$at" "cache: wrote"
+    run "flipinfo$at" info "$bin"
+    check "flipped byte at $at: rebuilt" has "flipinfo$at" "cache: wrote"
     check "flipped byte at $at: identical" same "flip$at" nc-timeline
 done
 

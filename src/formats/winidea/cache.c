@@ -33,6 +33,8 @@ void pv_wi_cache_key(pv_cache_key *k, const pv_wi_data *d, const char *input,
         pv_cache_key_add_file(k, d->bin_path);
     else
         pv_cache_key_add_str(k, NULL);
+    /* read as Text1 (with or without a BIN) or as a BIN alone */
+    pv_cache_key_add_u64(k, (d->text_path ? 1u : 0u) | (d->bin_path ? 2u : 0u));
     pv_cache_key_add_u64(k, (uint64_t)bin_version);
     pv_cache_key_add_str(k, o->context_area);
     pv_cache_key_add_u64(k, o->has_from);
