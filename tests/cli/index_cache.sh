@@ -151,6 +151,19 @@ run garbage info "$bin"
 check "garbage: ignored" has garbage "ignored"
 check "garbage: identical" same garbage ref
 
+# -- the viewer (scripted keys) writes the entry once its index is complete
+# (on a thread of its own), warnings included
+rm -rf "$cdir"
+printf 'q\n' > "$tmp/keys"
+"$pv" --keys "$tmp/keys" --dump "$tmp/screen" "$tmp/w.txt" 2> "$tmp/viewer.err"
+check "viewer: writes the cache" has viewer "cache: wrote"
+run wv info "$tmp/w.txt"
+check "viewer's entry: a hit" has wv "cache: hit"
+check "viewer's entry: warnings identical" same wv wref
+"$pv" --keys "$tmp/keys" --dump "$tmp/screen2" "$tmp/w.txt" 2> "$tmp/viewer2.err"
+check "viewer: reads the cache" has viewer2 "cache: hit"
+check "viewer: the same screen" cmp -s "$tmp/screen" "$tmp/screen2"
+
 # -- the size bound: the least recently used entries are dropped first
 rm -rf "$cdir"
 for s in 1 2 3; do

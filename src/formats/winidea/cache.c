@@ -54,7 +54,7 @@ static void wic_sizes(uint64_t sizes[5])
     sizes[4] = sizeof(wic_head);
 }
 
-bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, const pv_wi_data *d,
+bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bin_version,
                       const pv_diag *diag, size_t diag_from, size_t warnings_before,
                       size_t errors_before, uint64_t max_bytes)
 {
@@ -83,7 +83,7 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, const 
     h.has_from = ix->has_from;
     h.has_to = ix->has_to;
     h.time_decreased = ix->time_decreased;
-    h.version = (uint32_t)d->timeline.version;
+    h.version = (uint32_t)bin_version;
 
     /* the area map's pairs, in slot order */
     uint64_t *keys = pv_xmalloc((h.map_count ? h.map_count : 1) * sizeof *keys);

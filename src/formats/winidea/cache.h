@@ -15,9 +15,10 @@
  * detected).  Initialises k; free with pv_cache_key_free. */
 void pv_wi_cache_key(pv_cache_key *k, const pv_wi_data *d, const char *input,
                      const pv_tl_options *o, int bin_version);
-/* Writes a complete index with the diagnostics the index added to `diag`
+/* Writes a complete index (with the BIN version it settled: d->timeline.version)
+ * with the diagnostics the index added to `diag`
  * (its entries from diag_from on; its counts beyond the ones given). */
-bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, const pv_wi_data *d,
+bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bin_version,
                       const pv_diag *diag, size_t diag_from, size_t warnings_before,
                       size_t errors_before, uint64_t max_bytes);
 /* Restores a complete index from the cache when a valid entry exists
