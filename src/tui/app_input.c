@@ -579,7 +579,7 @@ bool pv_app_work_stoppable(const pv_app *a)
 
 void pv_app_flame_test_slice(pv_app *a)
 {
-    if (a->flame.job.tree && a->flame.job.fixed_slice)
+    if (a->flame.job.tree && a->flame.job.fixed_slice && !pv_flame_ui_building(a))
         pv_flame_ui_step(a);
 }
 
