@@ -20,7 +20,7 @@ columns:
 YAML
 s=$(pv_screen $'Shift-Tab x Tab x x Down' "$FILE" --size 100x30)
 expect_contains "rebound key moves" "$s" "row 4/14"
-printf '%s\n' "$s" | sed -n 2p | grep -qE '│Routine +Time *$' || { printf '%s\n' "$s" >&2; fail "default columns from the config: the header is not Routine, Time"; }
+sed -n 2p <<<"$s" | grep -E '│Routine +Time *$' >/dev/null || { printf '%s\n' "$s" >&2; fail "default columns from the config: the header is not Routine, Time"; }
 echo "ok: default columns from the config"
 expect_contains "time unit from the config" "$s" "151223.399 us"
 expect_absent "module column hidden by the config" "$s" "view.obj"

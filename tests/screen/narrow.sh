@@ -33,7 +33,7 @@ expect_absent "the columns scrolled" "$h" "Hits"
 # A cut cell ends in a mark; a long numeric title is cut, not the numbers.
 s=$(pv_screen "$TO_TIMELINE" "$RTOS" --size 80x24)
 expect_contains "a cut name ends in …" "$s" "len = CAN_Rx(buf"
-printf '%s\n' "$s" | grep -F 'len = CAN_Rx(buf' | grep -qF '…' || fail "the cut name has no mark"
+grep -F 'len = CAN_Rx(buf' <<<"$s" | grep -F '…' >/dev/null || fail "the cut name has no mark"
 echo "ok: cut cell marked"
 s=$(pv_screen "$TO_ROUTINES" "$RTOS" --size 80x24)
 expect_contains "long numeric title cut with a mark" "$(header "$s")" "Time with c…"
@@ -44,7 +44,7 @@ expect_contains "ASCII cut mark" "$(header "$s")" "Time with c>"
 # The status bar at 80 columns with a filter, a sort and both markers: the
 # row, the markers and the help hint stay.
 s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nj j j j M\n:sort name<Enter>\nf\nname == "CRC_Calc" || name == "memcpy_s"<Enter>' "$RTOS" --size 80x24)
-status=$(printf '%s\n' "$s" | tail -2 | head -1)
+status=$(tail -2 <<<"$s" | sed -n 1p)
 expect_contains "status keeps the row" "$status" "row 1/"
 expect_contains "status keeps marker A" "$status" "A 385 ns"
 expect_contains "status keeps B-A" "$status" "B-A 201 ns"

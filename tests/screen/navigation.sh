@@ -20,7 +20,7 @@ expect_contains ":goto 10us" "$s" "row $want/$rows"
 want=$(awk -F'\t' 'NR > 1 && $2 == 42 { print NR - 1; exit }' "$TMP/timeline.tsv")
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 42<Enter>' "$RTOS" --size 100x30)
 expect_contains ":goto 42 selects index 42" "$s" "row $want/$rows"
-sel=$(printf '%s\n' "$s" | awk -F'│' '$2 ~ /^ +42 /' | head -1)
+sel=$(awk -F'│' '$2 ~ /^ +42 /' <<<"$s" | sed -n 1p)
 [ -n "$sel" ] || fail ":goto 42: index 42 is not on screen"
 s=$(pv_screen "$TO_TIMELINE"$'\n\\event == "E"<Enter>\n:goto 1<Enter>' "$RTOS" --size 100x30)
 ev1=$(awk -F'\t' 'NR > 1 && $2 == 1 { print $8 }' "$TMP/timeline.tsv")

@@ -11,7 +11,7 @@ PLIST=$SAMPLES/plist-func-timing.txt
 ROUTINES=$'Shift-Tab j Tab'
 last_line() { printf '%s\n' "$1" | tail -n 1; }
 expect_line() { # NAME SCREEN REGEX: a line of the screen matches
-  if printf '%s\n' "$2" | grep -qE -- "$3"; then echo "ok: $1"; else
+  if grep -E -- "$3" <<<"$2" >/dev/null; then echo "ok: $1"; else
     printf '%s\n' "$2" >&2; fail "$1: no line matches '$3'"; fi
 }
 

@@ -548,7 +548,7 @@ expect_screen aqtime_trace_lanes_ascii "$(pv_screen $'Shift-Tab\nj j\nTab\nj j j
 # <Dump> writes intermediate screens; Backspace returns from a drill-down.
 s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-timing.txt --size 80x24)
 [ "$(printf '%s\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
-first=$(printf '%s\n' "$s" | awk '/^----$/ { exit } { print }')
+first=$(awk '/^----$/ { f = 1 } !f { print }' <<<"$s")
 last=$(printf '%s\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
 expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers of "
 expect_screen back_returns "$last" "$first"

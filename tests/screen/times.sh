@@ -25,7 +25,7 @@ TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 check_rows() { # NAME SCREEN: each index on screen shows a time distinct from its neighbour's
   local name=$1 s=$2 prev_t="" prev_txt="" shown=0 idx t txt
   while IFS=$'\t' read -r idx t; do
-    txt=$(printf '%s\n' "$s" | awk -F'│' -v i="$idx" '{ split($2, f, " +"); if (f[2] == i) { print substr($2, 8, 22); exit } }')
+    txt=$(awk -F'│' -v i="$idx" '!done { split($2, f, " +"); if (f[2] == i) { print substr($2, 8, 22); done = 1 } }' <<<"$s")
     [ -n "$txt" ] || continue
     shown=$((shown + 1))
     if [ -n "$prev_t" ] && [ "$t" != "$prev_t" ] && [ "$txt" = "$prev_txt" ]; then
@@ -47,14 +47,14 @@ check_rows "with unit=s" "$s"
 first=$(sed -n 2p "$TMP/times.tsv" | cut -f2)
 last=$(tail -1 "$TMP/times.tsv" | cut -f2)
 s=$(pv_screen "$TO_TIMELINE" "$TMP/fine.txt" --size 120x40)
-span=$(printf '%s\n' "$s" | grep -o 'Lanes [^─]*' | head -1)
+span=$(grep -o 'Lanes [^─]*' <<<"$s" | sed -n 1p)
 lo=${span#Lanes }; lo=${lo%%..*}; hi=${span#*..}; hi=${hi% }
 [ -n "$lo" ] && [ "$lo" != "$hi" ] || fail "lane span '$span' does not tell START from END"
 echo "ok: lane span $span"
 
 # Coarse times keep their short units (the sample: microseconds apart).
 s=$(pv_screen "$TO_TIMELINE" "$SAMPLES/rtos.txt" --size 120x40)
-if printf '%s\n' "$s" | grep -qE '\.[0-9]{3} [0-9]{3}'; then
+if grep -E '\.[0-9]{3} [0-9]{3}' <<<"$s" >/dev/null; then
   fail "grouped digits where short units already differ"
 fi
 echo "ok: no grouped digits where short units differ"

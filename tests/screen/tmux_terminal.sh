@@ -48,7 +48,7 @@ pv_tmux_start 100 30 screen C "sh -c '$PROFVIEW $FILE; $AFTER'"
 pv_tmux_wait "Report: Summary"
 s=$(pv_tmux_screen)
 expect_contains "ascii line drawing" "$s" "- Explorer -"
-if printf '%s' "$s" | LC_ALL=C grep -q $'[\x80-\xff]'; then fail "non-ASCII bytes on a LANG=C screen"; fi
+if LC_ALL=C grep $'[\x80-\xff]' <<<"$s" >/dev/null; then fail "non-ASCII bytes on a LANG=C screen"; fi
 echo "ok: LANG=C screen is pure ASCII"
 pv_tmux_keys C-c
 pv_tmux_wait "exit=0"
@@ -61,7 +61,7 @@ pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c 'NO_COLOR=1 $PROFVIEW $FILE; $
 pv_tmux_wait "Report: Summary"
 colors=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -e -p -t 0)
 expect_contains "NO_COLOR: selected row reversed" "$colors" $'\e[7mformat'
-if printf '%s' "$colors" | grep -q $'\e\[[34][0-7]m'; then fail "NO_COLOR: colour codes on screen"; fi
+if grep $'\e\[[34][0-7]m' <<<"$colors" >/dev/null; then fail "NO_COLOR: colour codes on screen"; fi
 echo "ok: NO_COLOR: no colour codes"
 pv_tmux_keys q
 pv_tmux_wait "tty-checked"

@@ -38,7 +38,7 @@ while IFS= read -r line; do
     :[0-9]*) place="line ${rest:1}"; place=${place%%:*}; reason=${rest#:*: } ;;
     *) rest=${rest#: }; place=${rest%%: *}; reason=${rest#*: } ;;
   esac
-  row=$(printf '%s\n' "$s" | grep -F -- "$place" | head -1)
+  row=$(grep -F -- "$place" <<<"$s" | sed -n 1p)
   [ -n "$row" ] || fail "no row with place '$place'"
   case $row in *"${reason:0:30}"*) ;; *) fail "row '$row' lacks the reason '${reason:0:30}'" ;; esac
   echo "ok: $place"
