@@ -513,7 +513,7 @@ bool pv_app_has_work(const pv_app *a)
 
 bool pv_app_work_stoppable(const pv_app *a)
 {
-    return a->work == PV_WORK_SCAN;
+    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE;
 }
 
 static void pv_app_scan_step(pv_app *a);
@@ -535,6 +535,8 @@ void pv_app_work(pv_app *a)
         pv_app_sql_run(a);
     } else if (work == PV_WORK_FLAME) {
         pv_flame_ui_build_now(a);
+    } else if (work == PV_WORK_LANE) {
+        pv_lanes_work(a);
     }
 }
 
@@ -1277,11 +1279,12 @@ static void pv_app_action(pv_app *a, pv_action act)
  * (Esc, Ctrl-C). */
 static bool pv_app_key_stops_scan(pv_app *a, int key)
 {
-    if (a->work != PV_WORK_SCAN)
+    if (a->work != PV_WORK_SCAN && a->work != PV_WORK_LANE)
         return false;
+    pv_app_message(a, false, a->work == PV_WORK_LANE ? "stopped finding the calls" : "search stopped");
     a->work = PV_WORK_NONE;
     a->scan.kind = 0;
-    pv_app_message(a, false, "search stopped");
+    a->lane_job_report = NULL;
     return key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
 }
 
@@ -1295,6 +1298,8 @@ static void pv_app_interrupt(pv_app *a)
     if (a->range_show && !a->range_open && !a->range_failed) {
         pv_app_range_hide(a);
         pv_app_message(a, false, "statistics stopped");
+    } else if (pv_lanes_build_stop(a)) {
+        pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
         pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");

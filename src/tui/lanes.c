@@ -222,6 +222,22 @@ static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y,
                               bool focused)
 {
     bool fancy = pv_lanes_fancy(a);
+    uint64_t done, total;
+    int built = pv_view_area_build(v, area, 0, &done, &total);
+    if (built != 1) {
+        /* being built between key presses (pv_lanes_build_slice) */
+        char text[96];
+        if (built == 0)
+            snprintf(text, sizeof text, "building the lane... %.0f%%%s",
+                     total ? 100.0 * (double)done / (double)total : 0.0,
+                     a->index_stopped ? " (stopped: :index resumes)" : "");
+        else
+            snprintf(text, sizeof text, "no lane");
+        for (size_t b = 0; b < width; b++)
+            pv_lanes_cell(a, y, cx + (int)b, b, ' ', cols, focused);
+        pv_grid_str(&a->grid, y, cx, (int)width, text, PV_ROLE_DIM);
+        return;
+    }
     int kind = pv_view_area_kind(v, area);
     double lo = 0, hi = 0;
     if (kind == PV_AREA_LANE_VALUE)
@@ -547,6 +563,17 @@ static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
                                        "this area has no calls", "this area has no calls"};
     if (sel == PV_NO_ROW)
         return;
+    uint64_t key;
+    if (!pv_view_area_jump(r->view, sel, which, &row) && pv_view_row_area(r->view, sel, &key) &&
+        pv_view_area_build(r->view, key, 0, NULL, NULL) == 0) {
+        /* the area's lane is not built yet: build it a slice per frame
+         * (any key stops), then jump (pv_lanes_work) */
+        a->lane_job_report = r;
+        a->lane_job_area = key;
+        a->lane_job_which = which;
+        pv_lanes_work(a);
+        return;
+    }
     if (!pv_view_area_jump(r->view, sel, which, &row)) {
         uint64_t area;
         pv_app_message(a, true,
@@ -596,9 +623,93 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
         a->lane_pins--;
     }
     a->lane_pin[a->lane_pins++] = area;
+    /* pinned at once: the lane is built between key presses, with its
+     * progress in the lane and the status bar */
     if (toggle)
         pv_app_message(a, false, "pinned (p again unpins)");
     return true;
+}
+
+/* ---- building pinned lanes between key presses */
+
+/* The first pinned area whose lane is still being built, or -1. */
+static long pv_lanes_pending(const pv_app *a)
+{
+    for (size_t k = 0; a->lane_view && k < a->lane_pins; k++)
+        if (pv_view_area_build(a->lane_view, a->lane_pin[k], 0, NULL, NULL) == 0)
+            return (long)k;
+    return -1;
+}
+
+bool pv_lanes_building(const pv_app *a)
+{
+    return pv_lanes_pending(a) >= 0;
+}
+
+bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
+{
+    double until = pv_app_now() + seconds;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        size_t step = budget ? budget : 65536;
+        pv_view_area_build(a->lane_view, a->lane_pin[k], step, NULL, NULL);
+        if (budget || pv_app_now() >= until)
+            break;
+    }
+    return pv_lanes_building(a);
+}
+
+void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
+{
+    long k = pv_lanes_pending(a);
+    out[0] = '\0';
+    if (k < 0 || !size)
+        return;
+    uint64_t done, total;
+    pv_cell name;
+    pv_view_area_build(a->lane_view, a->lane_pin[k], 0, &done, &total);
+    pv_view_area_name(a->lane_view, a->lane_pin[k], &name);
+    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
+             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
+}
+
+bool pv_lanes_build_stop(pv_app *a)
+{
+    bool any = false;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        memmove(a->lane_pin + k, a->lane_pin + k + 1,
+                (a->lane_pins - (size_t)k - 1) * sizeof *a->lane_pin);
+        a->lane_pins--;
+        any = true;
+    }
+    return any;
+}
+
+void pv_lanes_work(pv_app *a)
+{
+    pv_report *r = a->lane_job_report;
+    a->work = PV_WORK_NONE;
+    if (!r || pv_app_report(a) != r)
+        return;
+    const pv_view *v = r->view;
+    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    int st;
+    uint64_t done = 0, total = 0;
+    do
+        st = pv_view_area_build(v, a->lane_job_area, 65536, &done, &total);
+    while (st == 0 && pv_app_now() < until);
+    if (st != 0) {
+        pv_buf_clear(&a->message);
+        a->lane_job_report = NULL;
+        pv_lanes_jump(a, r, (pv_area_jump)a->lane_job_which);
+        return;
+    }
+    char text[128];
+    snprintf(text, sizeof text, "Finding the calls of this area... %.0f%% (any key stops)",
+             total ? 100.0 * (double)done / (double)total : 0.0);
+    pv_app_message(a, false, text);
+    a->work = PV_WORK_LANE;
 }
 
 bool pv_lanes_key(pv_app *a, pv_action act)

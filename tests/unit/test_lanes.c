@@ -105,6 +105,29 @@ static const pv_view *timeline(const pv_file *f)
     return v;
 }
 
+/* Builds the lane of `area` in steps of `budget` units (pv_view_area_build,
+ * as the viewer does between key presses): before it is ready the lane
+ * answers nothing, the progress never goes back, and it ends ready. */
+static void build_lane(const pv_view *v, uint64_t area, size_t budget)
+{
+    uint64_t done = 0, total = 0, last = 0;
+    pv_lane_sample s;
+    double lo, hi;
+    int rc;
+    size_t steps = 0;
+    while ((rc = pv_view_area_build(v, area, budget, &done, &total)) == 0) {
+        assert_true(done >= last && done < total);
+        last = done;
+        assert_false(pv_view_area_sample(v, area, INT64_MIN / 4, INT64_MAX / 4, &s));
+        assert_false(pv_view_area_value_range(v, area, &lo, &hi));
+        assert_true(++steps < 10000000);
+    }
+    assert_int_equal(rc, 1);
+    assert_true(done == total);
+    if (budget == 1)
+        assert_true(steps > 10); /* it did go in steps */
+}
+
 /* Brute force: the state of `fn` in [recs[i].time, recs[i+1].time) from
  * its own events (docs/formats.md §3 activations): 2 from an E or R to an
  * S or X, 1 from an S to the R, 0 outside its calls. */
@@ -161,6 +184,9 @@ static void test_activity_every_zoom(void **st)
         static const uint32_t fns[] = {FN_F, FN_G, FN_H};
         for (size_t fi = 0; fi < 3; fi++) {
             assert_int_equal(pv_view_area_kind(v, fns[fi]), PV_AREA_LANE_ACTIVITY);
+            /* in steps of 1, 7, 1000 units or at once: the same lane */
+            static const size_t budgets[] = {1, 7, 1000, SIZE_MAX};
+            build_lane(v, fns[fi], budgets[(seed - 1 + fi) % 4]);
             brute_states(recs, n, fns[fi], state);
             static const int64_t widths[] = {1, 2, 3, 7, 64, 333, 1000};
             uint64_t s = seed * 77 + fi;
@@ -205,6 +231,7 @@ static void test_values_every_zoom(void **st)
     pv_file *f = build(recs, n);
     const pv_view *v = timeline(f);
     assert_int_equal(pv_view_area_kind(v, VAR), PV_AREA_LANE_VALUE);
+    build_lane(v, VAR, 1);
     double lo = 99, hi = -1, want_lo = 99, want_hi = -1;
     for (size_t i = 0; i < n; i++)
         if (recs[i].handle == VAR) {
@@ -291,6 +318,9 @@ static void test_jumps(void **st)
             gross[b - 1] = tg;
         }
     assert_true(calls > 10);
+    size_t got;
+    assert_false(pv_view_area_jump(v, entry[0], PV_JUMP_NEXT, &got)); /* not built yet */
+    build_lane(v, FN_G, 1);
     size_t longest = 0, shortest = 0;
     for (size_t k = 1; k < calls; k++) {
         longest = gross[k] > gross[longest] ? k : longest;
@@ -300,7 +330,7 @@ static void test_jumps(void **st)
     for (size_t i = 0; i < n; i++) {
         if (recs[i].handle != FN_G)
             continue;
-        size_t got, next = SIZE_MAX, prev = SIZE_MAX;
+        size_t next = SIZE_MAX, prev = SIZE_MAX;
         for (size_t k = 0; k < calls; k++) {
             if (entry[k] > i && next == SIZE_MAX)
                 next = entry[k];
@@ -346,6 +376,7 @@ static void test_state_labels(void **st)
     assert_int_equal(pv_wi_build(f, d, NULL), PV_LOAD_OK);
     const pv_view *v = timeline(f);
     assert_int_equal(pv_view_area_kind(v, 0x20000000u), PV_AREA_LANE_VALUE);
+    build_lane(v, 0x20000000u, SIZE_MAX);
     pv_lane_sample s;
     assert_true(pv_view_area_sample(v, 0x20000000u, 0, 10, &s));
     assert_false(s.has_value);
