@@ -651,7 +651,7 @@ bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
     double until = pv_app_now() + seconds;
     long k;
     while ((k = pv_lanes_pending(a)) >= 0) {
-        size_t step = budget ? budget : 65536;
+        size_t step = budget ? budget : 16384;
         pv_view_area_build(a->lane_view, a->lane_pin[k], step, NULL, NULL);
         if (budget || pv_app_now() >= until)
             break;
@@ -697,7 +697,7 @@ void pv_lanes_work(pv_app *a)
     int st;
     uint64_t done = 0, total = 0;
     do
-        st = pv_view_area_build(v, a->lane_job_area, 65536, &done, &total);
+        st = pv_view_area_build(v, a->lane_job_area, 16384, &done, &total);
     while (st == 0 && pv_app_now() < until);
     if (st != 0) {
         pv_buf_clear(&a->message);

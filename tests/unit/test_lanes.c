@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "formats/winidea/lanes.h"
 #include "formats/winidea/timeline.h"
 #include "profview/hooks.h"
 
@@ -397,6 +398,57 @@ static void test_state_labels(void **st)
     pv_file_free(f);
 }
 
+/* The lane built with the areas' event counts (arrays sized once) and
+ * without them (arrays grown), in one go and in steps of one unit: the
+ * same transitions, values, occurrences, longest and shortest. */
+static void test_sized_and_grown(void **st)
+{
+    (void)st;
+    static rec recs[10 * MAX_EV];
+    size_t n = random_recs(3, recs, 10 * MAX_EV, 3);
+    pv_file *f = build(recs, n);
+    (void)timeline(f);
+    const pv_timeline_index *ix = pv_wi_file_index(f);
+    assert_non_null(ix);
+    uint32_t *counts = calloc(ix->area_count, sizeof *counts);
+    for (size_t i = 0; i < ix->event_count; i++)
+        counts[ix->event_area[i]]++;
+    static const uint32_t handles[] = {FN_F, FN_G, FN_H, VAR};
+    for (size_t h = 0; h < PV_ARRAY_LEN(handles); h++) {
+        pv_wi_lane *a = pv_wi_lane_build(ix, handles[h], NULL);
+        pv_wi_lane *b = pv_wi_lane_begin(ix, handles[h], counts);
+        assert_non_null(a);
+        assert_non_null(b);
+        size_t steps = 0;
+        while (!pv_wi_lane_step(ix, b, 1))
+            steps++;
+        assert_true(steps > n); /* one unit at a time: at least the events */
+        assert_int_equal(a->n, b->n);
+        assert_true(a->n > 10);
+        assert_memory_equal(a->time, b->time, a->n * sizeof *a->time);
+        if (a->kind == PV_AREA_LANE_ACTIVITY) {
+            assert_memory_equal(a->state, b->state, a->n);
+            size_t blocks = a->n / PV_WI_LANE_CUM + 1;
+            assert_memory_equal(a->cum_active, b->cum_active, blocks * sizeof(int64_t));
+            assert_memory_equal(a->cum_suspended, b->cum_suspended, blocks * sizeof(int64_t));
+        } else {
+            assert_memory_equal(a->value, b->value, a->n * sizeof *a->value);
+            assert_memory_equal(a->max1, b->max1, (a->n / PV_WI_LANE_B1 + 1) * sizeof(double));
+        }
+        assert_int_equal(a->occ_count, b->occ_count);
+        assert_memory_equal(a->occ_event, b->occ_event, a->occ_count * sizeof *a->occ_event);
+        assert_int_equal(a->longest, b->longest);
+        assert_int_equal(a->shortest, b->shortest);
+        assert_null(a->job);
+        pv_wi_lane_free(a);
+        pv_wi_lane_free(b);
+    }
+    /* an unfinished lane frees cleanly */
+    pv_wi_lane_free(pv_wi_lane_begin(ix, FN_G, counts));
+    free(counts);
+    pv_file_free(f);
+}
+
 /* The viewer's cell characters (docs/tui.md "Lane strip"). */
 static void test_cell_chars(void **st)
 {
@@ -420,7 +472,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_activity_every_zoom), cmocka_unit_test(test_values_every_zoom),
         cmocka_unit_test(test_jumps),               cmocka_unit_test(test_state_labels),
-        cmocka_unit_test(test_cell_chars),
+        cmocka_unit_test(test_cell_chars),          cmocka_unit_test(test_sized_and_grown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,7 +45,7 @@ typedef struct lane_step {
  * allocation or free).  The chunks are mapped, not malloc'ed: freed malloc
  * chunks coalesce and are returned to the system all at once when the last
  * goes (17 ms for 160 MB of steps, measured), a mapping alone. */
-#define LANE_CHUNK_BITS 16
+#define LANE_CHUNK_BITS 12
 #define LANE_CHUNK ((size_t)1 << LANE_CHUNK_BITS)
 #define LANE_CHUNK_BYTES (LANE_CHUNK * sizeof(lane_step))
 
