@@ -93,3 +93,34 @@ if n < 10: sys.exit(f"only {n} rows checked")
 print(f"{n} rows indented and with their delta")
 PY
 echo "ok: names indented by depth, delta column"
+
+# under a filter the delta counts from the previous row shown (docs/tui.md
+# "The timeline's event list"), computed here from cat's times of the rows
+# on screen; the first row shown has none
+for filter in 'context = T1' 'event = W' 'name = work'; do
+  s=$(pv_screen "$TO_TIMELINE"$'\n'":filter $filter<Enter>" "$REC" --size 110x30)
+  printf '%s\n' "$s" > "$TMP/s"
+  python3 - "$TMP/s" "$TMP/timeline.tsv" <<'PY' || { cat "$TMP/s" >&2; fail "delta under the filter $filter"; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]).readlines()[1:]]
+head = next(l for l in lines if " Index " in l and " Delta" in l)
+delta_end = head.index("Delta") + len("Delta")
+prev, n, hidden = None, 0, 0
+for l in lines[lines.index(head) + 1:]:
+    f = l[head.index(" Index "):].split()
+    if not f or not f[0].isdigit(): break
+    i = int(f[0])
+    got = l[:delta_end].rstrip().split()[-2:]
+    if prev is None:
+        if got[-1] == "ns": sys.exit(f"row {i}: the first row shown has a delta {got}")
+    else:
+        want = [str(int(rows[i][2]) - int(rows[prev][2])), "ns"]
+        if got != want: sys.exit(f"row {i}: delta {got}, want {want} (from row {prev})")
+        hidden += i - prev - 1
+    prev, n = i, n + 1
+if n < 2 or not hidden: sys.exit(f"{n} rows, {hidden} hidden between them: nothing checked")
+print(f"{n} rows with the delta since the previous row shown")
+PY
+  echo "ok: delta under the filter $filter"
+done

@@ -661,7 +661,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"value", "Value", PV_TYPE_HEX, 0},
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
-    {"delta", "Delta", PV_TYPE_TIME, 0},
+    {"delta", "Delta", PV_TYPE_TIME, PV_COL_SINCE_PREV},
     {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
 };
 
@@ -676,7 +676,8 @@ static size_t wi_timeline_rows(const pv_view *v)
 }
 
 /* delta: the time since the previous event of the window (docs/winidea-model.md
- * "Views"), absent for the first. */
+ * "Views"), absent for the first; a list of some of the events shows it from
+ * the previous event shown (PV_COL_SINCE_PREV). */
 static void wi_tl_delta(const wi_events_impl *im, size_t i, pv_cell *out)
 {
     if (i <= im->first) {
