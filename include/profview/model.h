@@ -55,6 +55,8 @@ enum {
                                     row's; the view counts from its previous row, a list of
                                     some of its rows from the previous row shown
                                     (pv_view_cell_after, docs/model.md "Columns") */
+    PV_COL_LANE = 1u << 7,       /* names the row's lane (pv_lane_hooks.row_lane: a
+                                    context, a thread): the viewer colours it like the lane */
 };
 
 typedef struct pv_column {
@@ -135,8 +137,8 @@ static inline size_t pv_view_parent(const pv_view *v, size_t row)
 size_t pv_view_column(const pv_view *v, const char *id);
 /* The cell of `row` as shown in a list of rows whose previous row is
  * `prev` (PV_NO_ROW: the first shown): pv_view_cell, except that a
- * PV_COL_SINCE_PREV column counts from `prev` (absent for the first row or
- * without times).  The viewer and `profview cat` show cells through it. */
+ * PV_COL_SINCE_PREV column counts from `prev` (absent for the first row;
+ * a view without row_time keeps its own values).  The viewer and `profview cat` show cells through it. */
 void pv_view_cell_after(const pv_view *v, size_t row, size_t prev, size_t col, pv_cell *out);
 
 /* The name column (PV_COL_NAME), or PV_NO_ROW. */

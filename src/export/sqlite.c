@@ -197,7 +197,9 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         }
         for (size_t c = 0; c < v->column_count; c++) {
             pv_cell cell;
-            pv_view_cell(v, row, c, &cell);
+            /* as cat writes the rows: a delta from the row written before
+             * (PV_COL_SINCE_PREV, docs/model.md "Columns") */
+            pv_view_cell_after(v, row, i ? (rows ? rows[i - 1] : i - 1) : PV_NO_ROW, c, &cell);
             int k = base + (int)c;
             if (!cell.present) {
                 sqlite3_bind_null(st, k);

@@ -209,7 +209,9 @@ int pv_cell_compare(const pv_cell *a, const pv_cell *b)
 
 void pv_view_cell_after(const pv_view *v, size_t row, size_t prev, size_t col, pv_cell *out)
 {
-    if (!(v->columns[col].flags & PV_COL_SINCE_PREV)) {
+    /* a view without times (a table read back from an export) keeps its
+     * stored values */
+    if (!(v->columns[col].flags & PV_COL_SINCE_PREV) || !pv_view_has_time(v)) {
         pv_view_cell(v, row, col, out);
         return;
     }

@@ -325,6 +325,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             pv_app_cell_text(a, r, k, c, &text);
             const char *s = text.data ? text.data : "";
             pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+            if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
+                role = pv_lanes_row_role(r->view, row, role);
             if (pv_diff_is_delta_column(r->view, c)) {
                 /* a diff: times and counts that fell are better */
                 pv_cell dc;

@@ -330,6 +330,10 @@ bool pv_lanes_build_stop(pv_app *a);
 void pv_lanes_work(pv_app *a);
 /* An activity cell's character and a sparkline level (unit tests). */
 uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket);
+/* The colour of lane `lane` (lane-1 .. lane-6, cycled), and of a cell of a
+ * PV_COL_LANE column in row `row` (`role` when the row shows no lane). */
+pv_role pv_lanes_role(size_t lane);
+pv_role pv_lanes_row_role(const pv_view *v, size_t row, pv_role role);
 int pv_lanes_level(double value, double lo, double hi);
 
 /* app_sql.c */

@@ -34,6 +34,23 @@ static bool pv_script_special(pv_script *s, const char *name)
         pv_script_add(s, PV_SCRIPT_RESIZE, w, h);
         return true;
     }
+    static const struct {
+        const char *name;
+        int event;
+    } mouse[] = {{"Click ", PV_SCRIPT_CLICK},
+                 {"WheelUp ", PV_SCRIPT_WHEEL_UP},
+                 {"WheelDown ", PV_SCRIPT_WHEEL_DOWN}};
+    for (size_t m = 0; m < sizeof mouse / sizeof mouse[0]; m++) {
+        size_t n = strlen(mouse[m].name);
+        if (strncmp(name, mouse[m].name, n) != 0)
+            continue;
+        int x, y, used = 0;
+        if (sscanf(name + n, "%d %d%n", &x, &y, &used) != 2 || name[n + (size_t)used] ||
+            x < 0 || y < 0)
+            return false;
+        pv_script_add(s, mouse[m].event, x, y);
+        return true;
+    }
     int key = pv_key_parse(name);
     if (!key)
         return false;

@@ -150,13 +150,13 @@ static size_t pv_lanes_label_width(const pv_app *a, const pv_report *r, size_t l
     return label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
 }
 
-static void pv_lanes_label(pv_app *a, int y, int x, int label, const pv_cell *name)
+static void pv_lanes_label(pv_app *a, int y, int x, int label, const pv_cell *name, pv_role role)
 {
     if (name->present && name->type == PV_TYPE_STRING) {
         char buf[128];
         snprintf(buf, sizeof buf, "%.*s", (int)(name->v.s.len < 127 ? name->v.s.len : 127),
                  name->v.s.ptr);
-        pv_grid_str(&a->grid, y, x, label, buf, PV_ROLE_NORMAL);
+        pv_grid_str(&a->grid, y, x, label, buf, role);
     }
 }
 
@@ -167,10 +167,9 @@ typedef struct pv_lane_cols {
 
 /* A cell at bucket b: the cursor column highlighted (and `│`/`|` where
  * empty), the marker columns in the match colour (`A`/`B` where empty). */
-static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const pv_lane_cols *c,
-                          bool focused)
+static void pv_lanes_cell_as(pv_app *a, int y, int x, size_t b, uint32_t ch,
+                             const pv_lane_cols *c, bool focused, pv_role role)
 {
-    pv_role role = PV_ROLE_NUMBER;
     if (b == c->mark[0] || b == c->mark[1]) {
         role = PV_ROLE_MATCH;
         if (ch == ' ')
@@ -182,6 +181,23 @@ static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const 
             ch = pv_lanes_glyph(a, 0x2502, '|');
     }
     pv_grid_char(&a->grid, y, x, ch, role);
+}
+
+static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const pv_lane_cols *c,
+                          bool focused)
+{
+    pv_lanes_cell_as(a, y, x, b, ch, c, focused, PV_ROLE_NUMBER);
+}
+
+pv_role pv_lanes_role(size_t lane)
+{
+    return (pv_role)(PV_ROLE_LANE_1 + lane % PV_LANE_ROLES);
+}
+
+pv_role pv_lanes_row_role(const pv_view *v, size_t row, pv_role role)
+{
+    size_t lane = pv_view_row_lane(v, row);
+    return lane == PV_NO_ROW ? role : pv_lanes_role(lane);
 }
 
 /* An activity cell (docs/tui.md "Lane strip"): the larger part of the
@@ -375,10 +391,10 @@ static void pv_lanes_draw_rows(pv_app *a, const pv_report *r, size_t lanes, pv_r
         int y = rc.y + 1 + (int)k;
         pv_cell name;
         pv_view_lane_name(v, k, &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
         for (size_t b = 0; b < width; b++)
-            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
-                          focused);
+            pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                             focused, pv_lanes_role(k));
     }
     free(cells);
 }
@@ -456,16 +472,16 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
     for (size_t k = 0; k < lanes && y < rc.y + rc.h; k++, y++) {
         pv_cell name;
         pv_view_lane_name(v, k, &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
         for (size_t b = 0; b < width; b++)
-            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
-                          focused);
+            pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                             focused, pv_lanes_role(k));
     }
     free(cells);
     for (size_t p = 0; p < pins && y < rc.y + rc.h; p++, y++) {
         pv_cell name;
         pv_view_area_name(v, a->lane_pin[p], &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, PV_ROLE_NORMAL);
         pv_lanes_draw_pin(a, v, a->lane_pin[p], y, cx, width, t0, span, &cols, focused);
     }
     if (y < rc.y + rc.h)

@@ -409,6 +409,17 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
             fputs("----\n", out);
         } else if (ev[i].key == PV_SCRIPT_RESIZE) {
             pv_app_resize(app, ev[i].width, ev[i].height);
+        } else if (ev[i].key <= PV_SCRIPT_CLICK) {
+            /* the mouse on what is on screen (terminal: pv_app_mouse's buttons) */
+            pv_app_draw(app);
+            pv_app_mouse(app, ev[i].height, ev[i].width,
+                         ev[i].key == PV_SCRIPT_CLICK      ? 1
+                         : ev[i].key == PV_SCRIPT_WHEEL_UP ? 4
+                                                           : 5);
+            while (pv_app_has_work(app)) {
+                pv_app_draw(app);
+                pv_app_work(app);
+            }
         } else {
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);

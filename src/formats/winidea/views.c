@@ -653,7 +653,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"index", "Index", PV_TYPE_INT, 0},
     {"time", "Time", PV_TYPE_TIME, 0},
-    {"context", "Context", PV_TYPE_STRING, 0},
+    {"context", "Context", PV_TYPE_STRING, PV_COL_LANE},
     {"core", "Core", PV_TYPE_INT, 0},
     {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_GROUPED},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_GROUPED},
