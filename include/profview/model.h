@@ -145,7 +145,11 @@ void pv_view_cell_after(const pv_view *v, size_t row, size_t prev, size_t col, p
 size_t pv_view_name_column(const pv_view *v);
 /* Depth of a row in a tree (0 at the top). */
 size_t pv_view_depth(const pv_view *v, size_t row);
-/* The row whose `id` column equals `id` (linear search), or PV_NO_ROW. */
+/* The first row whose column `col` (an integer or handle column) equals
+ * `value`, or PV_NO_ROW: rows `value` and `value - 1` are tried first (dense
+ * ids and indices), then every row. */
+size_t pv_view_find_value(const pv_view *v, size_t col, int64_t value);
+/* pv_view_find_value on the `id` column. */
 size_t pv_view_find_id(const pv_view *v, int64_t id);
 /* Index of the detail with that id, or PV_NO_ROW. */
 size_t pv_view_detail_index(const pv_view *v, const char *detail_id);
@@ -190,6 +194,19 @@ struct pv_file {
     void (*loader_free)(void *loader_data);
     const pv_file_hooks *hooks; /* optional capabilities (profview/hooks.h), NULL: none */
 };
+
+/* The file's warnings as a view "warnings" (id, severity, file, place,
+ * reason), one row per kept diagnostic and one saying how many more were
+ * not kept (docs/tui.md "Warnings").  The caller frees it. */
+pv_view *pv_file_warnings_view(const pv_file *f);
+/* How a diagnostic's text "PATH:LINE: reason" / "PATH: PLACE: reason" is
+ * split (pointers into text; lengths 0 when a part is missing). */
+typedef struct pv_warning_parts {
+    const char *file, *place, *reason;
+    size_t file_len, place_len, reason_len;
+    bool place_is_line; /* place is a line number */
+} pv_warning_parts;
+void pv_warning_split(const char *text, const char *path, pv_warning_parts *out);
 
 pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);
 void pv_set_add_view(pv_result_set *s, pv_view *v);

@@ -65,23 +65,42 @@ size_t pv_view_depth(const pv_view *v, size_t row)
     return depth;
 }
 
-size_t pv_view_find_id(const pv_view *v, int64_t id)
+static bool pv_cell_is(const pv_cell *c, int64_t value)
 {
-    size_t col = pv_view_column(v, "id");
-    if (col == PV_NO_ROW)
-        return PV_NO_ROW;
+    if (!c->present)
+        return false;
+    if (c->type == PV_TYPE_INT || c->type == PV_TYPE_TIME)
+        return c->v.i == value;
+    if (c->type == PV_TYPE_HANDLE || c->type == PV_TYPE_HEX)
+        return c->v.u == (uint64_t)value;
+    return false;
+}
+
+size_t pv_view_find_value(const pv_view *v, size_t col, int64_t value)
+{
     size_t n = pv_view_rows(v);
+    if (col >= v->column_count)
+        return PV_NO_ROW;
     pv_cell c;
+    /* Ids and indices are usually dense from 0 or 1: try those rows first. */
+    for (int64_t k = value; k >= value - 1; k--)
+        if (k >= 0 && (uint64_t)k < n) {
+            pv_view_cell(v, (size_t)k, col, &c);
+            if (pv_cell_is(&c, value))
+                return (size_t)k;
+        }
     for (size_t r = 0; r < n; r++) {
         pv_view_cell(v, r, col, &c);
-        if (!c.present)
-            continue;
-        if ((c.type == PV_TYPE_INT || c.type == PV_TYPE_TIME) && c.v.i == id)
-            return r;
-        if ((c.type == PV_TYPE_HANDLE || c.type == PV_TYPE_HEX) && c.v.u == (uint64_t)id)
+        if (pv_cell_is(&c, value))
             return r;
     }
     return PV_NO_ROW;
+}
+
+size_t pv_view_find_id(const pv_view *v, int64_t id)
+{
+    size_t col = pv_view_column(v, "id");
+    return col == PV_NO_ROW ? PV_NO_ROW : pv_view_find_value(v, col, id);
 }
 
 size_t pv_view_detail_index(const pv_view *v, const char *detail_id)

@@ -186,8 +186,18 @@ pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t vi
     return it;
 }
 
+/* A file item shows the file's warnings when it has some (docs/tui.md
+ * "Warnings"): its report owns the view, made when first shown. */
+static bool pv_item_has_warnings(const pv_app *a, const pv_item *it)
+{
+    const pv_file *f = a->files[it->file];
+    return it->kind == PV_ITEM_FILE && f->diag.warnings + f->diag.errors > 0;
+}
+
 pv_view *pv_item_view(const pv_app *a, const pv_item *it)
 {
+    if (it->kind == PV_ITEM_FILE)
+        return it->opened ? it->report.view : NULL;
     if (it->kind != PV_ITEM_VIEW)
         return NULL;
     return a->files[it->file]->sets[it->set]->views[it->view];
@@ -251,13 +261,10 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
             pv_app_add_item(a, PV_ITEM_VIEW, fi, s, v);
         }
     }
-    if (f->diag.warnings + f->diag.errors) {
-        char text[512];
-        snprintf(text, sizeof text, "%s: %zu warning%s (see 'profview info')", f->path,
-                 f->diag.warnings + f->diag.errors,
-                 f->diag.warnings + f->diag.errors == 1 ? "" : "s");
-        pv_app_message(a, false, text);
-    }
+    if (f->diag.warnings + f->diag.errors)
+        pv_app_messagef(a, false, "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                        f->path, f->diag.warnings + f->diag.errors,
+                        f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
     pv_app_diff_adopted(a, f);
@@ -599,6 +606,13 @@ pv_report *pv_app_report(pv_app *a)
     if (a->loc.item >= a->item_count)
         return NULL;
     pv_item *it = &a->items[a->loc.item];
+    if (pv_item_has_warnings(a, it) && !it->opened) {
+        pv_view *w = pv_file_warnings_view(a->files[it->file]);
+        pv_report_open(&it->report, w, true, pv_config_columns(&a->cfg, w->id));
+        it->opened = true;
+    }
+    if (it->kind == PV_ITEM_FILE && it->opened)
+        return &it->report;
     if (it->kind != PV_ITEM_VIEW)
         return NULL;
     if (!it->opened) {
@@ -697,7 +711,8 @@ void pv_app_go(pv_app *a, const pv_location *to, bool push)
 
 void pv_app_show_item(pv_app *a, size_t item)
 {
-    if (item >= a->item_count || a->items[item].kind != PV_ITEM_VIEW)
+    if (item >= a->item_count ||
+        (a->items[item].kind != PV_ITEM_VIEW && !pv_item_has_warnings(a, &a->items[item])))
         return;
     if (a->loc.item == item && a->loc.depth == 0)
         return;
@@ -844,11 +859,11 @@ bool pv_app_index_slice(pv_app *a)
             a->det_tried = false; /* the Details may open now */
             size_t w = f->diag.warnings + f->diag.errors;
             if (w > a->index_warnings[i]) {
-                char text[512];
-                snprintf(text, sizeof text, "%s: %zu warning%s (see 'profview info')", f->path, w,
-                         w == 1 ? "" : "s");
-                pv_app_message(a, false, text);
+                pv_app_messagef(a, false,
+                                "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                                f->path, w, w == 1 ? "" : "s");
                 a->index_warnings[i] = w;
+                pv_app_warnings_changed(a, i);
             }
         }
         return true;
@@ -859,6 +874,20 @@ bool pv_app_index_slice(pv_app *a)
     if (a->opt.keys_path && !a->index_fixed_slice)
         return pv_lanes_build_slice(a, SIZE_MAX, 0);
     return pv_lanes_build_slice(a, a->index_fixed_slice ? a->index_slice : 0, PV_INDEX_SLICE_S);
+}
+
+/* File `fi` has new warnings: its item's list is made again when shown. */
+void pv_app_warnings_changed(pv_app *a, size_t fi)
+{
+    for (size_t k = 0; k < a->item_count; k++) {
+        pv_item *it = &a->items[k];
+        if (it->kind != PV_ITEM_FILE || it->file != fi || !it->opened)
+            continue;
+        if (a->loc.item == k && a->loc.depth == 0)
+            pv_app_close_details(a);
+        pv_report_close(&it->report);
+        it->opened = false;
+    }
 }
 
 void pv_app_index_all(pv_app *a)

@@ -61,6 +61,9 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
     const pv_file *f = a->files[it->file];
     if (it->kind == PV_ITEM_FILE) {
         pv_buf_puts(out, pv_basename(f->path));
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w)
+            pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
     } else if (it->kind == PV_ITEM_SET) {
         const pv_result_set *s = f->sets[it->set];
         pv_buf_printf(out, "  %s", s->caption);
@@ -353,12 +356,31 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
 }
 
 /* The view the drilled-down report came from, for its title. */
-static const char *pv_app_report_parent_title(const pv_app *a)
+static const pv_view *pv_app_report_parent(const pv_app *a)
 {
     if (a->loc.depth >= 2)
-        return a->drill[a->loc.depth - 2].view->title;
+        return a->drill[a->loc.depth - 2].view;
     const pv_item *it = &a->items[a->loc.item];
-    return pv_item_view(a, it)->title;
+    return pv_item_view(a, it);
+}
+
+/* "Callers of CRC_Calc (Routines)": the detail, the name of the row it was
+ * opened for (its view's name column), the view that row is in. */
+static void pv_app_drill_title(const pv_app *a, const pv_report *r, pv_buf *out)
+{
+    const pv_view *parent = pv_app_report_parent(a);
+    size_t row = a->loc.chain[a->loc.depth - 1].row;
+    size_t col = pv_view_name_column(parent);
+    pv_buf_printf(out, "Report: %s", r->view->title);
+    if (col != PV_NO_ROW && row < pv_view_rows(parent)) {
+        pv_cell c;
+        pv_view_cell(parent, row, col, &c);
+        if (c.present) {
+            pv_buf_puts(out, " of ");
+            pv_cell_format_human(&c, a->unit, out);
+        }
+    }
+    pv_buf_printf(out, " (%s)", parent->title);
 }
 
 static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
@@ -371,16 +393,16 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
     }
     pv_report *r = pv_app_report(a);
     char title[256];
-    if (r) {
-        if (a->loc.depth)
-            snprintf(title, sizeof title, "Report: %s (%s)", r->view->title,
-                     pv_app_report_parent_title(a));
-        else
-            snprintf(title, sizeof title, "Report: %s", r->view->title);
+    if (r && a->loc.depth) {
+        pv_buf t;
+        pv_buf_init(&t);
+        pv_app_drill_title(a, r, &t);
+        pv_app_title(a, rc.y, rc.x, rc.w, pv_buf_cstr(&t), focused);
+        pv_buf_free(&t);
     } else {
-        snprintf(title, sizeof title, "Report");
+        snprintf(title, sizeof title, "Report%s%s", r ? ": " : "", r ? r->view->title : "");
+        pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
     }
-    pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
     pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
     if (!r) {
         char text[256] = "";

@@ -560,7 +560,19 @@ void pv_app_goto(pv_app *a, const char *arg)
         snprintf(rel, sizeof rel, "%" PRId64 "ns", arg[0] == '+' ? here + d : here - d);
         arg = rel;
     }
-    if (pv_parse_int64(arg, strlen(arg), &n)) {
+    bool row_number = arg[0] == '#';
+    if (pv_parse_int64(arg + row_number, strlen(arg + row_number), &n)) {
+        /* A view with an Index column (events): that index, as shown;
+         * any other view, or #N: the row number, from 1 (docs/tui.md). */
+        size_t icol = pv_view_column(r->view, "index");
+        if (!row_number && icol != PV_NO_ROW && r->view->columns[icol].type == PV_TYPE_INT) {
+            size_t row = n < 0 ? PV_NO_ROW : pv_view_find_value(r->view, icol, n);
+            if (row == PV_NO_ROW)
+                pv_app_messagef(a, true, "no row has index %" PRId64, n);
+            else if (!pv_report_select_row(r, row))
+                pv_app_messagef(a, true, "index %" PRId64 " is hidden by the filter", n);
+            return;
+        }
         if (n < 1) {
             pv_app_message(a, true, ":goto takes a row number from 1, or a time with a unit");
             return;
@@ -704,6 +716,60 @@ static void pv_app_move(pv_app *a, long delta, bool absolute)
 
 static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref);
 
+/* True when row `row` of `v` and row `prow` of `parent` agree on every
+ * identity column (PV_COL_KEY, docs/diff.md; else the name column) of
+ * `parent` that `v` also has (same id, text), and there is at least one. */
+static bool pv_app_same_identity(const pv_view *parent, size_t prow, const pv_view *v,
+                                 size_t row)
+{
+    size_t compared = 0;
+    bool any_key = false;
+    for (size_t c = 0; c < parent->column_count; c++)
+        any_key = any_key || (parent->columns[c].flags & PV_COL_KEY);
+    for (size_t pc = 0; pc < parent->column_count; pc++) {
+        const pv_column *col = &parent->columns[pc];
+        if (col->type != PV_TYPE_STRING ||
+            !(any_key ? (col->flags & PV_COL_KEY) : (col->flags & PV_COL_NAME)))
+            continue;
+        size_t vc = pv_view_column(v, col->id);
+        if (vc == PV_NO_ROW || v->columns[vc].type != PV_TYPE_STRING)
+            continue;
+        pv_cell x, y;
+        pv_view_cell(v, row, vc, &x);
+        pv_view_cell(parent, prow, pc, &y);
+        if (!x.present || !y.present || x.v.s.len != y.v.s.len ||
+            memcmp(x.v.s.ptr, y.v.s.ptr, x.v.s.len) != 0)
+            return false;
+        compared++;
+    }
+    return compared > 0;
+}
+
+/* Enter on a row of a drilled-down view that has nothing to open (a caller
+ * or callee of a routine): the row of the view it was opened from with the
+ * same identity (that routine), selected there (docs/tui.md). */
+static bool pv_app_drill_to_parent_row(pv_app *a, pv_report *r, size_t row)
+{
+    pv_location to;
+    pv_app_here(a, &to);
+    to.depth--;
+    const pv_report *parent = to.depth ? &a->drill[to.depth - 1] : &a->items[to.item].report;
+    size_t n = pv_view_rows(parent->view), found = PV_NO_ROW;
+    for (size_t p = 0; p < n && found == PV_NO_ROW; p++)
+        if (pv_app_same_identity(parent->view, p, r->view, row))
+            found = p;
+    if (found != PV_NO_ROW) {
+        to.row = found;
+        pv_app_location_texts(&to, parent);
+        pv_app_go(a, &to, true);
+        pv_report *now = pv_app_report(a);
+        if (now && pv_report_selected(now) != found)
+            pv_app_message(a, false, "that row is hidden by the filter");
+    }
+    pv_location_free(&to);
+    return found != PV_NO_ROW;
+}
+
 static void pv_app_open(pv_app *a)
 {
     if (a->focus == PV_PANE_EXPLORER) {
@@ -745,7 +811,10 @@ static void pv_app_open(pv_app *a)
             pv_app_drill(a, a->det_tab, row, PV_NO_ROW);
         else
             pv_app_message(a, false, "nothing to open for this row");
+        return;
     }
+    if (a->loc.depth && !pv_app_drill_to_parent_row(a, r, row))
+        pv_app_message(a, false, "nothing to open for this row");
 }
 
 /* The time of the selected row (pv_view_hooks.row_time: an event's time, a
@@ -1328,6 +1397,10 @@ void pv_app_key(pv_app *a, int key)
         pv_buf_clear(&a->message);
         pv_buf_clear(&a->search);
     } else {
+        /* A message answers the key before: the next action clears it
+         * (docs/tui.md); work in progress keeps its own. */
+        if (a->work == PV_WORK_NONE && !a->exp_running)
+            pv_buf_clear(&a->message);
         pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
 }

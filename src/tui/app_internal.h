@@ -35,7 +35,7 @@ typedef struct pv_item {
     int kind;
     size_t file, set, view;
     bool opened;
-    pv_report report; /* views only, opened when first shown */
+    pv_report report; /* views (and files with warnings: their list), opened when first shown */
 } pv_item;
 
 /* Names offered by :sql completion (offsets into text, NUL-separated). */
@@ -288,6 +288,7 @@ void pv_app_location_texts(pv_location *l, const pv_report *r);
 void pv_app_apply(pv_app *a, const pv_location *to);
 /* Shows `to`; with push, the place we leave goes into the history. */
 void pv_app_go(pv_app *a, const pv_location *to, bool push);
+void pv_app_warnings_changed(pv_app *a, size_t fi);
 void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);

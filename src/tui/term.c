@@ -322,6 +322,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
         pv_app_poll(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
+        /* Loading when the screen was drawn: wake up again soon even if the
+         * load ends before the wait starts, so that its end (or its error)
+         * is drawn without a key (docs/tui.md). */
+        bool drawn_loading = pv_app_loading(app);
         pv_term_show(app, color);
         struct pollfd in = {0, POLLIN, 0};
         if (pv_app_has_work(app) && (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
@@ -329,7 +333,9 @@ static int pv_term_loop(pv_app *app, bool ascii)
             continue;
         }
         bool indexing = pv_app_indexing(app);
-        timeout(indexing || pv_app_has_work(app) ? 0 : pv_app_loading(app) ? 100 : -1);
+        timeout(indexing || pv_app_has_work(app)                  ? 0
+                : drawn_loading || pv_app_loading(app) ? 100
+                                                       : -1);
         wint_t wc;
         int rc = get_wch(&wc);
         if (rc == ERR) {

@@ -16,7 +16,7 @@ row_time() { awk -F'\t' -v n="$1" 'NR == n + 1 { print $3 }' "$TMP/timeline.tsv"
 
 # 1. markers A (row 11) and B (row 31) on the timeline: e preselects Text1
 #    and the markers' window; the file equals the command line's export
-keys="$TO_TIMELINE"$'\nj j j j j j j j j j\nm\n:goto 31<Enter>\nM\ne\n<Dump>\nCtrl-U\n'"$TMP/win.txt"$'\nEnter'
+keys="$TO_TIMELINE"$'\nj j j j j j j j j j\nm\n:goto #31<Enter>\nM\ne\n<Dump>\nCtrl-U\n'"$TMP/win.txt"$'\nEnter'
 screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
 first=$(sed -n '1,/^----$/p' "$TMP/screen")
 expect_contains "dialog title" "$first" "Export (Enter exports, Esc closes)"

@@ -106,10 +106,10 @@ expect_contains "% back to its entry" "$s" "│ timeline │ row $entry_row/$row
 # keys wait for it): the next / previous AUX_IN0 event.
 "$PROFVIEW" cat "$RTOS" --view timeline --filter 'name = "AUX_IN0"' --columns index | tail -n +2 > "$TMP/aux"
 a1=$(sed -n 1p "$TMP/aux") a2=$(sed -n 2p "$TMP/aux")
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((a1 + 1))<Enter>"$'\nJ' "$RTOS" --size 100x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto #$((a1 + 1))<Enter>"$'\nJ' "$RTOS" --size 100x30)
 expect_contains "J from event $a1 to $a2" "$s" "row $((a2 + 1))/$rows"
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((a2 + 1))<Enter>"$'\nK' "$RTOS" --size 100x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto #$((a2 + 1))<Enter>"$'\nK' "$RTOS" --size 100x30)
 expect_contains "K from event $a2 to $a1" "$s" "row $((a1 + 1))/$rows"
 last=$(tail -n 1 "$TMP/aux")
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((last + 1))<Enter>"$'\nJ' "$RTOS" --size 100x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto #$((last + 1))<Enter>"$'\nJ' "$RTOS" --size 100x30)
 expect_contains "J after the last one says so" "$s" "no other event of this area"

@@ -63,13 +63,13 @@ check_lanes() {
   echo "ok: $name (width $width, $(wc -l < "$TMP/shown") rows on screen)"
 }
 
-s=$(pv_screen "$TO_TIMELINE"$'\n:goto 1500<Enter>\nj j j' "$RTOS" --size 100x40 --ascii)
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto #1500<Enter>\nj j j' "$RTOS" --size 100x40 --ascii)
 check_lanes "lanes over the rows' time span" "$s" 1502 span
 expect_contains "the strip names its span" "$s" "|- Lanes 167.567 us..168.761 us -"
-s=$(pv_screen "$TO_TIMELINE"$'\n:goto 2900<Enter>' "$RTOS" --size 130x50 --ascii)
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto #2900<Enter>' "$RTOS" --size 130x50 --ascii)
 check_lanes "lanes near the end, wider" "$s" 2899 span
 # sorted by name: the span of the rows on screen, only those rows counted
-s=$(pv_screen "$TO_TIMELINE"$'\n:sort name<Enter>\n:goto 700<Enter>' "$RTOS" --size 120x40 --ascii)
+s=$(pv_screen "$TO_TIMELINE"$'\n:sort name<Enter>\n:goto #700<Enter>' "$RTOS" --size 120x40 --ascii)
 # the selected row is the one :goto put the cursor on: row 700 of the sorted report
 sel=$("$PROFVIEW" cat "$RTOS" --view timeline --sort name --columns index | sed -n 701p)
 check_lanes "lanes of a sorted report (rows on screen only)" "$s" "$sel" screen

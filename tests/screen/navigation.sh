@@ -15,8 +15,24 @@ rows=$(tail -n +2 "$TMP/timeline.tsv" | wc -l)
 want=$(awk -F'\t' 'NR > 1 && $3 >= 10000 { print NR - 1; exit }' "$TMP/timeline.tsv")
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 10us<Enter>' "$RTOS" --size 100x30)
 expect_contains ":goto 10us" "$s" "row $want/$rows"
+# :goto N in a view with an Index column selects that index (the row that
+# shows it), not the N-th row; elsewhere (the call trace) the N-th row.
+want=$(awk -F'\t' 'NR > 1 && $2 == 42 { print NR - 1; exit }' "$TMP/timeline.tsv")
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto 42<Enter>' "$RTOS" --size 100x30)
-expect_contains ":goto 42" "$s" "row 42/$rows"
+expect_contains ":goto 42 selects index 42" "$s" "row $want/$rows"
+sel=$(printf '%s\n' "$s" | awk -F'│' '$2 ~ /^ +42 /' | head -1)
+[ -n "$sel" ] || fail ":goto 42: index 42 is not on screen"
+s=$(pv_screen "$TO_TIMELINE"$'\n\\event == "E"<Enter>\n:goto 1<Enter>' "$RTOS" --size 100x30)
+ev1=$(awk -F'\t' 'NR > 1 && $2 == 1 { print $8 }' "$TMP/timeline.tsv")
+[ "$ev1" != E ] || fail "test premise: index 1 should not be an entry"
+expect_contains ":goto of a filtered-out index says so" "$s" "index 1 is hidden by the filter"
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto 99999<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto of a missing index says so" "$s" "no row has index 99999"
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto #42<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto #42 is row 42" "$s" "row 42/$rows"
+crows=$(pv_screen $'Shift-Tab\nj j j j j\nTab\nG' "$RTOS" --size 100x30 | grep -o 'row [0-9]*/[0-9]*' | cut -d/ -f2)
+s=$(pv_screen $'Shift-Tab\nj j j j j\nTab\n:goto 5<Enter>' "$RTOS" --size 100x30)
+expect_contains ":goto 5 in the call trace (no Index) is row 5" "$s" "row 5/$crows"
 s=$(pv_screen "$TO_TIMELINE"$'\nG' "$RTOS" --size 100x30)
 expect_contains "G goes to the last row" "$s" "row $rows/$rows"
 
@@ -48,9 +64,9 @@ expect_contains "K back to event 2" "$s" "row 3/$rows"
 entry=$(awk -F'\t' 'NR > 1 && $8 == "E" && $7 == "CRC_Calc" { print $2; exit }' "$TMP/timeline.tsv")
 exit_=$(awk -F'\t' -v e="$entry" 'NR == e + 2 { h = $6; c = $4; d = $10 }
   NR > e + 2 && $6 == h && $4 == c && $10 == d && $8 == "X" { print $2; exit }' "$TMP/timeline.tsv")
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n%' "$RTOS" --size 100x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $entry<Enter>"$'\n%' "$RTOS" --size 100x30)
 expect_contains "% from entry $entry to exit $exit_" "$s" "row $((exit_ + 1))/$rows"
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $((entry + 1))<Enter>"$'\n% %' "$RTOS" --size 100x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $entry<Enter>"$'\n% %' "$RTOS" --size 100x30)
 expect_contains "% back to the entry" "$s" "row $((entry + 1))/$rows"
 
 # m / M set markers A and B at the selected event's time; the status bar

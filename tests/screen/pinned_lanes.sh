@@ -20,7 +20,7 @@ REC=$TMP/hand.txt
 "$PROFVIEW" cat "$REC" --view timeline > "$TMP/timeline.tsv"
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 # pin leaf (row 4), work (row 3), counter (row 2), Mode (row 12)
-PIN=$'\n:goto 4<Enter>\np\n:goto 3<Enter>\np\n:goto 2<Enter>\np\n:goto 12<Enter>\np'
+PIN=$'\n:goto #4<Enter>\np\n:goto #3<Enter>\np\n:goto #2<Enter>\np\n:goto #12<Enter>\np'
 
 # check NAME SCREEN ASCII(0/1) WANT_T0 WANT_T1 [MARK_A MARK_B] (times in ns)
 check() {
@@ -143,7 +143,8 @@ for mode in utf8 ascii; do
   [ $mode = ascii ] && { opt=(--ascii); a=1; }
   s=$(pv_screen "$TO_TIMELINE$PIN"$'\n=' "$REC" --size 100x40 "${opt[@]}")
   check "$mode: pinned lanes over the whole recording" "$s" $a 0 1500
-  expect_contains "$mode: pinning says so" "$s" "pinned (p again unpins)"
+  expect_contains "$mode: pinning says so" "$(pv_screen "$TO_TIMELINE$PIN" "$REC" --size 100x40 "${opt[@]}")" "pinned (p again unpins)"
+  expect_absent "$mode: the next key clears the message" "$s" "pinned (p again unpins)"
 done
 
 # zoom in twice around the cursor (row 11, 1000 ns): span/2 each time,
@@ -159,10 +160,10 @@ check "pan right" "$s" 1 750 1500
 s=$(pv_screen "$TO_TIMELINE$PIN"$'\n=\n+\n{\n{' "$REC" --size 100x40 --ascii)
 check "pan left, clamped at the start" "$s" 1 0 750
 # markers A (row 3, 100 ns) and B (row 10, 800 ns): Z shows A..B
-s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto 3<Enter>\nm\n:goto 10<Enter>\nM\nZ' "$REC" --size 100x40)
+s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto #3<Enter>\nm\n:goto #10<Enter>\nM\nZ' "$REC" --size 100x40)
 check "zoom to A..B" "$s" 0 100 800 100 800
 # the list follows the cursor: a zoomed span moves to centre a row outside it
-s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto 3<Enter>\nm\n:goto 10<Enter>\nM\nZ\n:goto 17<Enter>' "$REC" --size 100x40 --ascii)
+s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto #3<Enter>\nm\n:goto #10<Enter>\nM\nZ\n:goto #17<Enter>' "$REC" --size 100x40 --ascii)
 check "the span follows the cursor (clamped at the end)" "$s" 1 800 1500 100 800
 
 # Built between key presses (docs/tui.md "Lane strip"): with 4 units of work

@@ -42,7 +42,7 @@ check_range() { # NAME SCREEN FROM TO
 # A at row 11, B at row 201 (B after A).
 tA=$(row_time 11)
 tB=$(row_time 201)
-keys="$TO_TIMELINE"$'\n:goto 11<Enter>\nm\n:goto 201<Enter>\nM\n:stats<Enter>\n:set unit=ns<Enter>\nTab\n'":columns $COLS<Enter>"
+keys="$TO_TIMELINE"$'\n:goto #11<Enter>\nm\n:goto #201<Enter>\nM\n:stats<Enter>\n:set unit=ns<Enter>\nTab\n'":columns $COLS<Enter>"
 s=$(pv_screen "$keys" "$RTOS" --size 140x40)
 expect_contains ":stats names its range" "$s" "[statistics $tA ns..$tB ns]"
 check_range ":stats over A=$tA..B=$tB" "$s" "$tA" "$tB"
@@ -53,7 +53,7 @@ expect_contains "the window is not a second file" "$s" "Timeline (3000)"
 # recompute it (here A moves to row 2501, after B at row 1201).
 tA2=$(row_time 2501)
 tB2=$(row_time 1201)
-keys="$TO_TIMELINE"$'\n:goto 11<Enter>\nm\n:goto 1201<Enter>\nM\n:stats<Enter>\n:goto 2501<Enter>\nm\n:set unit=ns<Enter>\nTab\n'":columns $COLS<Enter>"
+keys="$TO_TIMELINE"$'\n:goto #11<Enter>\nm\n:goto #1201<Enter>\nM\n:stats<Enter>\n:goto #2501<Enter>\nm\n:set unit=ns<Enter>\nTab\n'":columns $COLS<Enter>"
 s=$(pv_screen "$keys" "$RTOS" --size 140x40)
 expect_contains "a moved marker recomputes" "$s" "[statistics $tB2 ns..$tA2 ns]"
 check_range ":stats over B=$tB2..A=$tA2" "$s" "$tB2" "$tA2"

@@ -323,7 +323,7 @@ rtos.txt                 │ Index       Time Context       Core     Handle Name
  rtos.txt │ timeline │ row 1503/3000                                                         ? help
 SCREEN
 )
-expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40)" "$expected"
+expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j' rtos.txt --size 100x40)" "$expected"
 
 # The lane strip in ASCII: # for events, | for the cursor
 expected=$(cat <<'SCREEN'
@@ -368,7 +368,7 @@ rtos.txt                 | Index       Time Context       Core     Handle Name
  rtos.txt | timeline | row 1503/3000                                                         ? help
 SCREEN
 )
-expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j' rtos.txt --size 100x40 --ascii)" "$expected"
+expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j' rtos.txt --size 100x40 --ascii)" "$expected"
 
 # winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
@@ -407,7 +407,7 @@ expect_screen call_trace_events_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\n
 
 # Enter on a leaf call drills down: its events become the Report
 expected=$(cat <<'SCREEN'
-- Explorer --------------|- Report: Events of the call (Call trace) --------------------------------
+- Explorer --------------|- Report: Events of the call of Task_Fast (Call trace) -------------------
 rtos.txt                 | Index      Time     Handle Name            Event   Value  Depth
   winIDEA profiler       |    73  8.314 us 0x00000005 "Test.c"#Static E                  2
     Summary (14)         |    74  8.415 us 0x1000000C {               E                  3
@@ -550,7 +550,7 @@ s=$(pv_screen $'Shift-Tab j Tab j\n<Dump>\nEnter\n<Dump>\nBackspace' plist-func-
 [ "$(printf '%s\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
 first=$(printf '%s\n' "$s" | awk '/^----$/ { exit } { print }')
 last=$(printf '%s\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
-expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers (Routines)"
+expect_contains "drill-down shows the callers as the report" "$(printf '%s\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers of "
 expect_screen back_returns "$last" "$first"
 
 # Every view of every sample (every format, every result set) opens and

@@ -43,26 +43,26 @@ shortest = min(calls, key=lambda c: c[1])[0]
 print(" ".join(str(c[0]) for c in calls), longest, shortest)
 PY
 read -r c1 c2 c3 longest shortest < "$TMP/calls"
-expect_row ") to the next call of work" ":goto $c1<Enter>"$'\n)' "$c2"
-expect_row ") twice" ":goto $c1<Enter>"$'\n) )' "$c3"
-expect_row "( to the previous call" ":goto $c3<Enter>"$'\n('" " "$c2"
-expect_row "L: the longest call" ":goto $c3<Enter>"$'\nL' "$longest"
-expect_row "H: the shortest call" ":goto $c1<Enter>"$'\nH' "$shortest"
-expect_row ":goto longest" ":goto $c3<Enter>"$'\n:goto longest<Enter>' "$longest"
-expect_row ":goto shortest" ":goto $c1<Enter>"$'\n:goto shortest<Enter>' "$shortest"
-s=$(pv_screen "$TO_TIMELINE"$'\n'":goto $c3<Enter>"$'\n)' "$REC" --size 110x30)
+expect_row ") to the next call of work" ":goto #$c1<Enter>"$'\n)' "$c2"
+expect_row ") twice" ":goto #$c1<Enter>"$'\n) )' "$c3"
+expect_row "( to the previous call" ":goto #$c3<Enter>"$'\n('" " "$c2"
+expect_row "L: the longest call" ":goto #$c3<Enter>"$'\nL' "$longest"
+expect_row "H: the shortest call" ":goto #$c1<Enter>"$'\nH' "$shortest"
+expect_row ":goto longest" ":goto #$c3<Enter>"$'\n:goto longest<Enter>' "$longest"
+expect_row ":goto shortest" ":goto #$c1<Enter>"$'\n:goto shortest<Enter>' "$shortest"
+s=$(pv_screen "$TO_TIMELINE"$'\n'":goto #$c3<Enter>"$'\n)' "$REC" --size 110x30)
 expect_contains ") after the last call says so" "$s" "no later call of this area"
 
 # relative :goto: the first row at or after the selected row's time +- d
 row_at() { awk -F'\t' -v t="$1" 'NR > 1 && $3 >= t { print NR - 1; exit }' "$TMP/timeline.tsv"; }
 t3=$(awk -F'\t' 'NR == 4 { print $3 }' "$TMP/timeline.tsv")
-expect_row ":goto +250ns" $':goto 3<Enter>\n:goto +250ns<Enter>' "$(row_at $((t3 + 250)))"
-expect_row ":goto +0.6us" $':goto 3<Enter>\n:goto +0.6us<Enter>' "$(row_at $((t3 + 600)))"
+expect_row ":goto +250ns" $':goto #3<Enter>\n:goto +250ns<Enter>' "$(row_at $((t3 + 250)))"
+expect_row ":goto +0.6us" $':goto #3<Enter>\n:goto +0.6us<Enter>' "$(row_at $((t3 + 600)))"
 t10=$(awk -F'\t' 'NR == 11 { print $3 }' "$TMP/timeline.tsv")
-expect_row ":goto -450ns" $':goto 10<Enter>\n:goto -450ns<Enter>' "$(row_at $((t10 - 450)))"
+expect_row ":goto -450ns" $':goto #10<Enter>\n:goto -450ns<Enter>' "$(row_at $((t10 - 450)))"
 
 # Enter on an event: its call in the call trace (leaf's exit, row 6)
-s=$(pv_screen "$TO_TIMELINE"$'\n:goto 6<Enter>\nEnter' "$REC" --size 110x30)
+s=$(pv_screen "$TO_TIMELINE"$'\n:goto #6<Enter>\nEnter' "$REC" --size 110x30)
 expect_contains "Enter opens the call trace" "$s" "Report: Call trace"
 # the call trace grouped by context: T1 > main > work > leaf is row 4
 sel=$(selected "$s")

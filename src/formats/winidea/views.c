@@ -231,7 +231,9 @@ static pv_view *wi_summary_view(const pv_file *f, const wi_model *m)
     if (ix->has_from || ix->has_to)
         wi_summary_add(t, "events in window", "%zu", ix->window_end - ix->window_first);
     wi_summary_add(t, "calls", "%zu", ix->call_count);
-    wi_summary_add(t, "timeline warnings", "%zu", ix->warnings);
+    /* every warning of the file (loading and indexing), as `profview info`
+     * counts them and the viewer lists them (docs/tui.md "Warnings") */
+    wi_summary_add(t, "warnings", "%zu", f->diag.warnings + f->diag.errors);
     return pv_table_view(t);
 }
 
