@@ -75,6 +75,9 @@ static bool pv_script_text(pv_script *s, const char *p, size_t len)
                         i += n + 2;
                         continue;
                     }
+                    if (strncmp(name, "Click ", 6) == 0 || strncmp(name, "WheelUp ", 8) == 0 ||
+                        strncmp(name, "WheelDown ", 10) == 0)
+                        return false; /* a mouse item with bad coordinates */
                     if (strchr(name, ' ') == NULL && n > 1 && name[0] >= 'A' && name[0] <= 'Z')
                         return false; /* looks like a key name but is not one */
                 }

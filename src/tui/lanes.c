@@ -706,8 +706,8 @@ void pv_lanes_work(pv_app *a)
 {
     pv_report *r = a->lane_job_report;
     a->work = PV_WORK_NONE;
-    if (!r || pv_app_report(a) != r)
-        return;
+    if (!r || pv_app_focused_report(a) != r)
+        return; /* the jump was in another pane (a key stops the work anyway) */
     const pv_view *v = r->view;
     double until = pv_app_now() + PV_SCAN_SLICE_S;
     int st;
