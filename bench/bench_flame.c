@@ -2,12 +2,14 @@
  * docs/diff.md; bars: a flame graph of the 50 M-event timeline ready in
  * < 1 s after the index, a diff of two 1 M-row views in < 0.5 s):
  *
- *   - with FILE: loads it (the whole index), then times pv_flame_build over
- *     its call tree, the `flame` view (the stacks as text) and a sandwich;
+ *   - with FILE: loads it (the whole index), then times the placing of the
+ *     frames inside its calls (winIDEA line areas), pv_flame_build over its
+ *     call tree (those frames included), the `flame` view (the stacks as text) and a sandwich;
  *   - always: two generated 1 M-row routines-like tables (routine, module,
  *     4 numeric columns; 90% of the keys shared) and their diff.
  *
- * Usage: bench_flame [FILE] [--rows N]
+ * Usage: bench_flame [FILE] [--rows N] [--repeat N]  (--repeat: the flame
+ * build N times, for a profiler)
  * Prints one line per measurement: wall and CPU seconds. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "profview/diff.h"
 #include "profview/flame.h"
+#include "profview/hooks.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -70,9 +73,12 @@ int main(int argc, char **argv)
 {
     const char *file = NULL;
     size_t rows = 1000000;
+    int repeat = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
             rows = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = atoi(argv[++i]);
         else
             file = argv[i];
     }
@@ -94,15 +100,24 @@ int main(int argc, char **argv)
         size_t calls = pv_view_rows(tree); /* finishes the index */
         printf("load + index            %8.3f s wall %8.3f s cpu  (%zu calls)\n", pv_now() - w0,
                pv_cpu() - c0, calls);
-        char err[256];
         w0 = pv_now(), c0 = pv_cpu();
-        pv_flame *fl = pv_flame_build(tree, NULL, 0, err, sizeof err);
-        if (!fl) {
-            fprintf(stderr, "bench_flame: %s\n", err);
-            return 1;
+        pv_view *inner = pv_view_inner_frames(tree); /* winIDEA line areas, placed */
+        printf("inner frames (lines)    %8.3f s wall %8.3f s cpu  (%zu frames)\n", pv_now() - w0,
+               pv_cpu() - c0, inner ? pv_view_rows(inner) : 0);
+        pv_view_free(inner);
+        char err[256];
+        pv_flame *fl = NULL;
+        for (int k = 0; k < (repeat > 0 ? repeat : 1); k++) {
+            pv_flame_free(fl);
+            w0 = pv_now(), c0 = pv_cpu();
+            fl = pv_flame_build(tree, NULL, 0, err, sizeof err);
+            if (!fl) {
+                fprintf(stderr, "bench_flame: %s\n", err);
+                return 1;
+            }
+            printf("flame build             %8.3f s wall %8.3f s cpu  (%zu nodes)\n",
+                   pv_now() - w0, pv_cpu() - c0, fl->count);
         }
-        printf("flame build             %8.3f s wall %8.3f s cpu  (%zu nodes)\n", pv_now() - w0,
-               pv_cpu() - c0, fl->count);
         w0 = pv_now(), c0 = pv_cpu();
         pv_view *v = pv_flame_view(fl);
         printf("flame view (stacks)     %8.3f s wall %8.3f s cpu  (%zu rows)\n", pv_now() - w0,

@@ -7,7 +7,8 @@
  *     `time` is in order, one pass) and the next ones (binary search);
  *   - full-scan aggregates, in rows per second.
  *
- * Usage: bench_sql FILE   (bench/run.sh gives it the 50 M-event BIN) */
+ * Usage: bench_sql FILE [QUERY...]   (bench/run.sh gives it the 50 M-event
+ * BIN; with queries, times those instead, e.g. under perf) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +25,24 @@ static double pv_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double pv_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds of the last query (the machine is shared: wall times depend
+ * on the load, CPU times much less) */
+static double last_cpu;
+
 static int64_t bench_int(pv_sql *s, const char *q, double *seconds)
 {
     pv_sql_error err;
-    double t0 = pv_now();
+    double t0 = pv_now(), c0 = pv_cpu();
     pv_view *v = pv_sql_query(s, q, &err);
     *seconds = pv_now() - t0;
+    last_cpu = pv_cpu() - c0;
     if (!v) {
         fprintf(stderr, "bench_sql: %s: %s\n", q, err.message);
         exit(1);
@@ -43,8 +56,8 @@ static int64_t bench_int(pv_sql *s, const char *q, double *seconds)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench_sql FILE\n");
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_sql FILE [QUERY...]\n");
         return 1;
     }
     pv_load_options o;
@@ -60,10 +73,22 @@ int main(int argc, char **argv)
     pv_sql *s = pv_sql_new();
     pv_sql_add_file(s, f);
     double secs;
+    if (argc > 2) {
+        int64_t rows = bench_int(s, "SELECT count(*) FROM timeline", &secs);
+        for (int i = 2; i < argc; i++) {
+            bench_int(s, argv[i], &secs);
+            printf("%s: %.3f s, %.1f M rows/s (CPU %.3f s, %.1f M rows/s)\n", argv[i], secs,
+                   (double)rows / secs / 1e6, last_cpu, (double)rows / last_cpu / 1e6);
+        }
+        pv_sql_free(s);
+        pv_file_free(f);
+        return 0;
+    }
     int64_t lo = bench_int(s, "SELECT min(time) FROM timeline WHERE rowid = 0", &secs);
     int64_t n = bench_int(s, "SELECT count(*) FROM timeline", &secs);
-    printf("SELECT count(*) FROM timeline: %" PRId64 " rows, %.3f s (%.1f M rows/s)\n", n, secs,
-           (double)n / secs / 1e6);
+    printf("SELECT count(*) FROM timeline: %" PRId64
+           " rows, %.3f s (%.1f M rows/s; CPU %.3f s, %.1f M rows/s)\n",
+           n, secs, (double)n / secs / 1e6, last_cpu, (double)n / last_cpu / 1e6);
     char q[256];
     snprintf(q, sizeof q, "SELECT max(time) FROM timeline WHERE rowid = %" PRId64, n - 1);
     int64_t hi = bench_int(s, q, &secs);
@@ -83,7 +108,8 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof scans / sizeof *scans; i++) {
         bench_int(s, scans[i], &secs);
-        printf("%s: %.3f s, %.1f M rows/s\n", scans[i], secs, (double)n / secs / 1e6);
+        printf("%s: %.3f s, %.1f M rows/s (CPU %.3f s, %.1f M rows/s)\n", scans[i], secs,
+               (double)n / secs / 1e6, last_cpu, (double)n / last_cpu / 1e6);
     }
     pv_sql_free(s);
     pv_file_free(f);

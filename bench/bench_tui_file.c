@@ -81,7 +81,7 @@ static void frame(pv_app *a, const char *what, const char *keys, int repeat)
     printf("  %-14s avg %8.3f ms  worst %8.3f ms  (%d keys, %d frames", name,
            total / frames * 1e3, worst * 1e3, repeat, frames);
     if (frames > repeat)
-        printf("; scans %.0f ms in all", scan_total * 1e3);
+        printf("; work in later frames %.0f ms in all", scan_total * 1e3);
     printf("; CPU %.3f ms per key)\n", (cpu_now() - cpu0) / repeat * 1e3);
 }
 

@@ -195,6 +195,14 @@ typedef enum pv_time_unit {
 
 /* Writes a time for people: "1.234 ms", "0", "12 ns".  `out` of at least 32. */
 void pv_format_time_human(int64_t ns, pv_time_unit unit, char *out, size_t out_size);
+/* A time in `unit` (not AUTO) with `decimals` digits after the point (at most
+ * what the unit has: us 3, ms 6, s 9; truncated, as pv_format_time_human
+ * does), digits grouped by three with spaces on both sides of the point:
+ * "5.551 097 450 s", "5 551 097 450 ns" (docs/tui.md "Times"). */
+void pv_format_time_precise(int64_t ns, pv_time_unit unit, int decimals, char *out,
+                            size_t out_size);
+/* The unit pv_format_time_human picks for a magnitude of `ns`. */
+pv_time_unit pv_time_unit_for(int64_t ns);
 /* Parses a unit name ("auto", "ns", "us", "ms", "s"). */
 bool pv_time_unit_parse(const char *s, pv_time_unit *unit);
 

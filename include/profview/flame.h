@@ -60,6 +60,24 @@ pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_cou
                          size_t err_len);
 void pv_flame_free(pv_flame *fl);
 
+/* The same merge in slices (the viewer builds a big graph between key
+ * presses, docs/flame.md "Speed"): `new` checks the columns (NULL with a
+ * message in err), `add` merges the rows [from, to) that `keep` marks
+ * (non-zero; NULL takes every row) — the slices must come in row order, as
+ * the tree is pre-order — and `finish` returns the graph and frees the
+ * builder; `free` drops an unfinished one. */
+typedef struct pv_flame_builder pv_flame_builder;
+pv_flame_builder *pv_flame_builder_new(const pv_view *tree, char *err, size_t err_len);
+void pv_flame_builder_add(pv_flame_builder *fb, size_t from, size_t to, const uint8_t *keep);
+/* The frames inside the rows (pv_view_inner_frames: winIDEA line areas),
+ * merged after every row: `add_inner` takes [from, to) of them, each under
+ * the node of the row it runs in (left out when `add` did not take that
+ * row). */
+size_t pv_flame_builder_inner_rows(const pv_flame_builder *fb);
+void pv_flame_builder_add_inner(pv_flame_builder *fb, size_t from, size_t to);
+pv_flame *pv_flame_builder_finish(pv_flame_builder *fb);
+void pv_flame_builder_free(pv_flame_builder *fb);
+
 /* The tree view of a result set that flame graphs are made of (`call-trace`),
  * or NULL. */
 pv_view *pv_flame_source(const pv_result_set *set);

@@ -183,6 +183,14 @@ struct pv_view_hooks {
     /* The nesting depth of a row that is not a tree node (an event's call
      * depth): the viewer indents the row's name by it.  False when none. */
     bool (*row_depth)(const pv_view *v, size_t row, size_t *depth);
+    /* Call trees: frames that run inside the tree's rows without being
+     * rows of it (winIDEA line areas inside their function calls,
+     * docs/flame.md), as a new view that the caller frees, one row per
+     * frame: `parent` (INT: the 1-based row of this view it runs in; absent
+     * at the top of its context), `routine`, `module`, the tree's
+     * `context` or `thread` column, `time` (self) and `time_with_children`
+     * (total), typed as the tree's.  NULL when there are none. */
+    pv_view *(*inner_frames)(const pv_view *v);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -225,5 +233,7 @@ bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);
 bool pv_view_has_range_statistics(const pv_view *v);
 /* NULL without the hook or for rows out of range; from and to in any order. */
 pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to);
+/* pv_view_hooks.inner_frames; NULL without it. */
+pv_view *pv_view_inner_frames(const pv_view *v);
 
 #endif

@@ -44,6 +44,13 @@ void pv_filter_free(pv_filter *f);
  * it): pass every row (in == NULL) to keep whole ancestor chains. */
 size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n,
                       size_t *out, size_t *matched);
+/* One slice of a tree's filter (the viewer filters a big call tree between
+ * key presses): marks in keep (pv_view_rows(v) bytes, zeroed before the
+ * first slice) the rows of [from, to) that match (1) and their ancestors
+ * (2, where not yet marked).  Returns how many of those rows matched.  After
+ * every slice, the rows with keep[row] != 0 are what pv_filter_rows keeps. */
+size_t pv_filter_mark_tree(const pv_filter *f, const pv_view *v, size_t from, size_t to,
+                           uint8_t *keep);
 
 typedef struct pv_sort_key {
     size_t column;

@@ -5,8 +5,9 @@
  * view itself (no copy of the rows): table names are view ids with `-` as
  * `_`, columns are the view's column ids.  Result set k (counted over the
  * files in the order they were added, from 1) is schema `rk`; the first is
- * also `main`.  Detail views of a result set's views are table-valued
- * functions taking the parent row's id: `SELECT * FROM callers(12)`.
+ * also `main`; every result set's view V is also `main.rk_V`.  Detail views
+ * of a result set's views are table-valued functions taking the parent
+ * row's id: `SELECT * FROM callers(12)`.
  * Queries are read-only: one statement, no writes, no ATTACH, no extensions.
  *
  *     pv_sql *s = pv_sql_new();
@@ -36,8 +37,9 @@ typedef bool (*pv_sql_progress_fn)(void *ctx, uint64_t result_rows, uint64_t row
 pv_sql *pv_sql_new(void);
 void pv_sql_free(pv_sql *s);
 /* Exposes every result set of f (the file must outlive s).  Result sets past
- * SQLite's limit of attached schemas are left out, with a warning in
- * pv_sql_notes. */
+ * SQLite's limit of attached schemas have no schema `rk`: their tables are
+ * `rk_VIEW` in main (made when a query names them; so are those of every
+ * other result set, docs/sql.md). */
 void pv_sql_add_file(pv_sql *s, const pv_file *f);
 /* Warnings from pv_sql_add_file (a text, possibly empty). */
 const char *pv_sql_notes(const pv_sql *s);

@@ -173,3 +173,62 @@ void pv_format_time_human(int64_t ns, pv_time_unit unit, char *out, size_t out_s
         break;
     }
 }
+
+pv_time_unit pv_time_unit_for(int64_t ns)
+{
+    uint64_t mag = ns < 0 ? (uint64_t)(-(ns + 1)) + 1 : (uint64_t)ns;
+    return mag < 1000 ? PV_UNIT_NS : mag < 1000000 ? PV_UNIT_US : mag < 1000000000 ? PV_UNIT_MS
+                                                                                  : PV_UNIT_S;
+}
+
+/* Appends the decimal digits of v grouped by three from the right. */
+static size_t pv_put_grouped(char *out, uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            out[k++] = ' ';
+        out[k++] = digits[i];
+    }
+    return k;
+}
+
+void pv_format_time_precise(int64_t ns, pv_time_unit unit, int decimals, char *out,
+                            size_t out_size)
+{
+    static const uint64_t per[] = {1, 1, 1000, 1000000, 1000000000}; /* by pv_time_unit */
+    static const int most[] = {0, 0, 3, 6, 9};
+    static const char *const name[] = {"ns", "ns", "us", "ms", "s"};
+    if (unit == PV_UNIT_AUTO)
+        unit = pv_time_unit_for(ns);
+    if (decimals > most[unit])
+        decimals = most[unit];
+    if (decimals < 0)
+        decimals = 0;
+    uint64_t mag = ns < 0 ? (uint64_t)(-(ns + 1)) + 1 : (uint64_t)ns;
+    char buf[96];
+    size_t k = 0;
+    if (ns < 0)
+        buf[k++] = '-';
+    k += pv_put_grouped(buf + k, mag / per[unit]);
+    if (decimals) {
+        uint64_t frac = mag % per[unit];
+        for (int d = most[unit]; d > decimals; d--)
+            frac /= 10;
+        char digits[16];
+        for (int i = decimals - 1; i >= 0; i--) {
+            digits[i] = (char)('0' + frac % 10);
+            frac /= 10;
+        }
+        buf[k++] = '.';
+        for (int i = 0; i < decimals; i++) {
+            if (i && i % 3 == 0)
+                buf[k++] = ' ';
+            buf[k++] = digits[i];
+        }
+    }
+    buf[k] = '\0';
+    snprintf(out, out_size, "%s %s", buf, name[unit]);
+}

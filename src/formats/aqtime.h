@@ -235,6 +235,8 @@ typedef struct aq_view {
 void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_column *cols,
                   size_t n, const aq_table *src, const char *const *consumed);
 void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row);
+/* Columns whose name ends in ADDRESS hold addresses: shown in hex. */
+bool aq_is_address_column(const char *name);
 pv_table *aq_view_finish(aq_view *vb);
 
 /* ---- what a result set's builders share */

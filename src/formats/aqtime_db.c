@@ -527,6 +527,12 @@ void aq_view_init(aq_view *vb, const char *id, const char *title, const pv_colum
     free(all);
 }
 
+bool aq_is_address_column(const char *name)
+{
+    size_t n = strlen(name);
+    return n >= 7 && strcasecmp(name + n - 7, "ADDRESS") == 0;
+}
+
 void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
 {
     const pv_view *v = pv_table_view(vb->t);
@@ -546,6 +552,12 @@ void aq_view_fill_extras(aq_view *vb, size_t row, size_t src_row)
             double d;
             if (aq_real(vb->src, src_row, sc, &d))
                 pv_table_set_float(vb->t, row, col, d);
+            break;
+        }
+        case PV_TYPE_HEX: {
+            int64_t i;
+            if (val.kind != AQ_V_TEXT && aq_int(vb->src, src_row, sc, &i))
+                pv_table_set_uint(vb->t, row, col, (uint64_t)i);
             break;
         }
         default: {
@@ -965,10 +977,14 @@ static void aq_index_table(aq_table *t)
             }
         }
     }
-    for (size_t c = 0; c < nc; c++)
+    for (size_t c = 0; c < nc; c++) {
         t->col_type[c] = any_text[c] || t->col_text[c] ? PV_TYPE_STRING
                          : any_real[c]                ? PV_TYPE_FLOAT
                                                       : PV_TYPE_INT;
+        /* Addresses read as a debugger shows them (docs/aqtime.md). */
+        if (t->col_type[c] == PV_TYPE_INT && aq_is_address_column(t->col_names[c]))
+            t->col_type[c] = PV_TYPE_HEX;
+    }
     free(any_text);
     free(any_real);
 }

@@ -310,7 +310,7 @@ static pv_table *aq_ob_objects(aq_ob *ob, size_t class_meta /* AQ_NONE: all */)
         {"id", "Id", PV_TYPE_INT, 0},
         {"number", "#", PV_TYPE_INT, 0},
         {"class", "Class Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"address", "Address", PV_TYPE_INT, 0},
+        {"address", "Address", PV_TYPE_HEX, 0},
         {"size", "Size", PV_TYPE_INT, PV_COL_DESC},
         {"thread", "Thread", PV_TYPE_INT, 0},
         {"live_references", "Live References", PV_TYPE_INT, PV_COL_DESC},
@@ -339,7 +339,9 @@ static pv_table *aq_ob_objects(aq_ob *ob, size_t class_meta /* AQ_NONE: all */)
             if (v)
                 pv_table_set_cstr(vb.t, row, OB_CLASS, v);
         }
-        aq_ob_set_int(vb.t, row, OB_ADDRESS, &ob->objects, i, "COL_ADDRESS");
+        int64_t addr;
+        if (aq_ob_int(&ob->objects, i, "COL_ADDRESS", &addr))
+            pv_table_set_uint(vb.t, row, OB_ADDRESS, (uint64_t)addr);
         aq_ob_set_int(vb.t, row, OB_SIZE, &ob->objects, i, "COL_SIZE");
         int64_t os;
         if (aq_ob_thread_os(ob, ob->object_thread[i], &os))
@@ -450,7 +452,7 @@ enum { ST_ID, ST_POSITION, ST_ROUTINE, ST_MODULE, ST_SOURCE, ST_LINE, ST_EXTRA }
 
 static const pv_column aq_stack_cols[] = {
     {"id", "Id", PV_TYPE_INT, 0},
-    {"position", "Call No", PV_TYPE_INT, 0},
+    {"position", "Position", PV_TYPE_INT, 0}, /* the table may have its own COL_CALL_NO */
     {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
     {"module", "Module Name", PV_TYPE_STRING, 0},
     {"source", "Source File", PV_TYPE_STRING, 0},

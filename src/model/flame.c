@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/hooks.h"
 #include "profview/table.h"
 
 /* ---- building: nodes, interned names, a hash of (parent, name, module) */
@@ -285,8 +286,46 @@ static void fl_context_name(const pv_cell *c, pv_buf *out)
     pv_cell_format_exact(c, out);
 }
 
-pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_count, char *err,
-                         size_t err_len)
+/* The merge in progress (pv_flame_builder_*): the tree's columns, the
+ * node of every row taken, one-entry caches of the last name and module. */
+struct pv_flame_builder {
+    const pv_view *tree;
+    pv_flame *fl;
+    fl_builder b;
+    size_t col_routine, col_time, col_twc, col_module, col_ctx;
+    size_t n_rows;
+    uint32_t *node_of; /* row -> node + 1; 0 for rows not taken (calloc: the
+                          pages are zeroed as the slices reach them) */
+    /* names interned lately, by the cell's pointer (a virtual view hands
+     * out the same pointer for the same name); a hit is still compared */
+    struct {
+        const char *ptr;
+        size_t len;
+        uint32_t off;
+    } seen[256];
+    pv_buf ctx_text;
+    /* frames inside the rows (pv_view_inner_frames): their view, columns */
+    pv_view *inner;
+    size_t in_parent, in_routine, in_module, in_ctx, in_time, in_twc;
+    uint32_t last_ctx;     /* the context frame of the last top-level call, 0 = none */
+    pv_cell last_ctx_cell; /* ... and its cell */
+};
+
+/* The pool offset of the cell text (s, len), through the pointer cache. */
+static inline uint32_t fl_intern_cell(pv_flame_builder *fb, const char *s, size_t len)
+{
+    size_t k = (((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11) ^ len) & 255;
+    if (fb->seen[k].ptr == s && fb->seen[k].len == len &&
+        (len == 0 || memcmp(pv_strpool_get(&fb->fl->pool, fb->seen[k].off), s, len) == 0))
+        return fb->seen[k].off;
+    uint32_t off = fl_intern(&fb->b, s, len);
+    fb->seen[k].ptr = s;
+    fb->seen[k].len = len;
+    fb->seen[k].off = off;
+    return off;
+}
+
+pv_flame_builder *pv_flame_builder_new(const pv_view *tree, char *err, size_t err_len)
 {
     if (!pv_view_is_tree(tree)) {
         snprintf(err, err_len, "view '%s' is no call tree", tree->id);
@@ -313,95 +352,203 @@ pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_cou
         col_ctx = pv_view_column(tree, ctx_id);
     }
     size_t n_rows = pv_view_rows(tree);
-    if (!rows)
-        row_count = n_rows;
     if (n_rows >= UINT32_MAX) {
         snprintf(err, err_len, "view '%s' has too many rows for a flame graph", tree->id);
         return NULL;
     }
-
-    pv_flame *fl = fl_new();
+    pv_flame_builder *fb = pv_xcalloc(1, sizeof *fb);
+    fb->tree = tree;
+    fb->col_routine = col_routine;
+    fb->col_time = col_time;
+    fb->col_twc = col_twc;
+    fb->col_module = col_module;
+    fb->col_ctx = col_ctx;
+    fb->n_rows = n_rows;
+    pv_flame *fl = fb->fl = fl_new();
     fl->time_type = tree->columns[col_time].type;
     fl->context_column = col_ctx != PV_NO_ROW ? ctx_id : NULL;
     fl->source_view = pv_xstrdup(tree->id);
-    fl_builder b;
-    fl_builder_init(&b, fl);
-    /* row -> node; UINT32_MAX for rows not taken */
-    uint32_t *node_of = pv_xmalloc((n_rows ? n_rows : 1) * sizeof *node_of);
-    if (rows)
-        memset(node_of, 0xFF, (n_rows ? n_rows : 1) * sizeof *node_of);
-    /* one-entry caches: consecutive calls mostly share names and modules */
-    const char *last_name_ptr = NULL, *last_mod_ptr = NULL;
-    size_t last_name_len = 0, last_mod_len = 0;
-    uint32_t last_name = 0, last_mod = 0;
-    pv_buf ctx_text;
-    pv_buf_init(&ctx_text);
-    for (size_t i = 0; i < row_count; i++) {
-        size_t r = rows ? rows[i] : i;
-        size_t p = pv_view_parent(tree, r);
-        uint32_t parent = p != PV_NO_ROW && p < n_rows ? node_of[p] : UINT32_MAX;
-        if (parent == UINT32_MAX) {
-            parent = 0;
-            if (col_ctx != PV_NO_ROW) {
-                pv_cell c;
-                pv_view_cell(tree, r, col_ctx, &c);
-                if (c.present) {
-                    /* the frame is named `Thread 4120`; its module slot keeps
-                     * the cell as the tree writes it (`4120`), for --context */
-                    fl_context_name(&c, &ctx_text);
-                    uint32_t name = fl_intern(&b, ctx_text.data, ctx_text.len);
-                    pv_buf_clear(&ctx_text);
-                    pv_cell_format_exact(&c, &ctx_text);
-                    uint32_t exact = fl_intern(&b, ctx_text.data, ctx_text.len);
-                    parent = fl_child(&b, 0, name, exact);
-                    fl->nodes[parent].is_context = true;
-                    if (fl->nodes[parent].first_row == UINT32_MAX)
-                        fl->nodes[parent].first_row = (uint32_t)r;
-                }
+    fl_builder_init(&fb->b, fl);
+    fb->node_of = pv_xcalloc(n_rows ? n_rows : 1, sizeof *fb->node_of);
+    pv_buf_init(&fb->ctx_text);
+    fb->inner = pv_view_inner_frames(tree);
+    if (fb->inner) {
+        const pv_view *in = fb->inner;
+        fb->in_parent = pv_view_column(in, "parent");
+        fb->in_routine = pv_view_column(in, "routine");
+        fb->in_module = pv_view_column(in, "module");
+        fb->in_ctx = pv_view_column(in, ctx_id);
+        fb->in_time = pv_view_column(in, "time");
+        fb->in_twc = pv_view_column(in, "time_with_children");
+        if (fb->in_parent == PV_NO_ROW || fb->in_routine == PV_NO_ROW ||
+            fb->in_time == PV_NO_ROW || fb->in_twc == PV_NO_ROW) {
+            pv_view_free(fb->inner); /* not what the hook promises: left out */
+            fb->inner = NULL;
+        }
+    }
+    return fb;
+}
+
+/* Merges the call of row r (its parent, when taken, came before). */
+static inline void fl_add_row(pv_flame_builder *fb, size_t r)
+{
+    const pv_view *tree = fb->tree;
+    pv_flame *fl = fb->fl;
+    fl_builder *b = &fb->b;
+    size_t p = pv_view_parent(tree, r);
+    uint32_t taken = p != PV_NO_ROW && p < fb->n_rows ? fb->node_of[p] : 0;
+    uint32_t parent = taken ? taken - 1 : 0;
+    pv_cell c;
+    if (!taken) {
+        if (fb->col_ctx != PV_NO_ROW) {
+            pv_view_cell(tree, r, fb->col_ctx, &c);
+            bool again = c.present && fb->last_ctx != 0 && c.type == fb->last_ctx_cell.type &&
+                         (c.type == PV_TYPE_STRING
+                              ? c.v.s.ptr == fb->last_ctx_cell.v.s.ptr &&
+                                    c.v.s.len == fb->last_ctx_cell.v.s.len &&
+                                    memcmp(pv_strpool_get(&fl->pool, fl->nodes[fb->last_ctx].module),
+                                           c.v.s.ptr, c.v.s.len) == 0
+                              : c.v.i == fb->last_ctx_cell.v.i);
+            if (again) {
+                /* the context of the previous top-level call (its text is
+                 * the frame's module slot) */
+                parent = fb->last_ctx;
+            } else if (c.present) {
+                /* the frame is named `Thread 4120`; its module slot keeps
+                 * the cell as the tree writes it (`4120`), for --context */
+                fl_context_name(&c, &fb->ctx_text);
+                uint32_t name = fl_intern(b, fb->ctx_text.data, fb->ctx_text.len);
+                pv_buf_clear(&fb->ctx_text);
+                pv_cell_format_exact(&c, &fb->ctx_text);
+                uint32_t exact = fl_intern(b, fb->ctx_text.data, fb->ctx_text.len);
+                parent = fl_child(b, 0, name, exact);
+                fl->nodes[parent].is_context = true;
+                if (fl->nodes[parent].first_row == UINT32_MAX)
+                    fl->nodes[parent].first_row = (uint32_t)r;
+                fb->last_ctx = parent;
+                fb->last_ctx_cell = c;
             }
         }
+    }
+    pv_view_cell(tree, r, fb->col_routine, &c);
+    uint32_t name = c.present && c.type == PV_TYPE_STRING ? fl_intern_cell(fb, c.v.s.ptr, c.v.s.len)
+                                                          : 0;
+    uint32_t module = 0;
+    if (fb->col_module != PV_NO_ROW) {
+        pv_view_cell(tree, r, fb->col_module, &c);
+        if (c.present)
+            module = fl_intern_cell(fb, c.v.s.ptr, c.v.s.len);
+    }
+    uint32_t n = fl_child(b, parent, name, module);
+    fb->node_of[r] = n + 1;
+    pv_flame_node *node = &fl->nodes[n];
+    pv_view_cell(tree, r, fb->col_time, &c);
+    if (c.present)
+        node->self += c.v.i;
+    pv_view_cell(tree, r, fb->col_twc, &c);
+    if (c.present)
+        node->total += c.v.i;
+    node->calls++;
+    if (node->first_row == UINT32_MAX)
+        node->first_row = (uint32_t)r;
+}
+
+/* The context frame of a cell of the context column (as for a top-level call). */
+static uint32_t fl_context_frame(pv_flame_builder *fb, const pv_cell *c, uint32_t first_row)
+{
+    fl_context_name(c, &fb->ctx_text);
+    uint32_t name = fl_intern(&fb->b, fb->ctx_text.data, fb->ctx_text.len);
+    pv_buf_clear(&fb->ctx_text);
+    pv_cell_format_exact(c, &fb->ctx_text);
+    uint32_t exact = fl_intern(&fb->b, fb->ctx_text.data, fb->ctx_text.len);
+    uint32_t n = fl_child(&fb->b, 0, name, exact);
+    fb->fl->nodes[n].is_context = true;
+    if (fb->fl->nodes[n].first_row == UINT32_MAX)
+        fb->fl->nodes[n].first_row = first_row;
+    return n;
+}
+
+size_t pv_flame_builder_inner_rows(const pv_flame_builder *fb)
+{
+    return fb->inner ? pv_view_rows(fb->inner) : 0;
+}
+
+void pv_flame_builder_add_inner(pv_flame_builder *fb, size_t from, size_t to)
+{
+    const pv_view *in = fb->inner;
+    if (!in)
+        return;
+    size_t n = pv_view_rows(in);
+    if (to > n)
+        to = n;
+    pv_flame *fl = fb->fl;
+    for (size_t r = from; r < to; r++) {
         pv_cell c;
-        pv_view_cell(tree, r, col_routine, &c);
-        const char *s = c.present && c.type == PV_TYPE_STRING ? c.v.s.ptr : "";
-        size_t len = c.present && c.type == PV_TYPE_STRING ? c.v.s.len : 0;
-        if (s != last_name_ptr || len != last_name_len) {
-            last_name = fl_intern(&b, s, len);
-            last_name_ptr = s;
-            last_name_len = len;
+        pv_view_cell(in, r, fb->in_parent, &c);
+        uint32_t parent = 0;
+        if (c.present) {
+            /* inside a row: hidden with it when the filter did not take it */
+            if (c.v.i < 1 || (uint64_t)c.v.i > fb->n_rows || !fb->node_of[c.v.i - 1])
+                continue;
+            parent = fb->node_of[c.v.i - 1] - 1;
+        } else if (fb->in_ctx != PV_NO_ROW) {
+            pv_view_cell(in, r, fb->in_ctx, &c);
+            if (c.present)
+                parent = fl_context_frame(fb, &c, UINT32_MAX);
         }
+        pv_view_cell(in, r, fb->in_routine, &c);
+        uint32_t name = c.present && c.type == PV_TYPE_STRING
+                            ? fl_intern_cell(fb, c.v.s.ptr, c.v.s.len)
+                            : 0;
         uint32_t module = 0;
-        if (col_module != PV_NO_ROW) {
-            pv_view_cell(tree, r, col_module, &c);
-            if (c.present) {
-                if (c.v.s.ptr != last_mod_ptr || c.v.s.len != last_mod_len) {
-                    last_mod = fl_intern(&b, c.v.s.ptr, c.v.s.len);
-                    last_mod_ptr = c.v.s.ptr;
-                    last_mod_len = c.v.s.len;
-                }
-                module = last_mod;
-            }
+        if (fb->in_module != PV_NO_ROW && fb->col_module != PV_NO_ROW) {
+            pv_view_cell(in, r, fb->in_module, &c);
+            if (c.present && c.type == PV_TYPE_STRING)
+                module = fl_intern_cell(fb, c.v.s.ptr, c.v.s.len);
         }
-        uint32_t n = fl_child(&b, parent, last_name, module);
-        node_of[r] = n;
-        pv_flame_node *node = &fl->nodes[n];
-        pv_view_cell(tree, r, col_time, &c);
+        uint32_t x = fl_child(&fb->b, parent, name, module);
+        pv_flame_node *node = &fl->nodes[x];
+        pv_view_cell(in, r, fb->in_time, &c);
         if (c.present)
             node->self += c.v.i;
-        pv_view_cell(tree, r, col_twc, &c);
+        pv_view_cell(in, r, fb->in_twc, &c);
         if (c.present)
             node->total += c.v.i;
         node->calls++;
-        if (node->first_row == UINT32_MAX)
-            node->first_row = (uint32_t)r;
     }
-    pv_buf_free(&ctx_text);
-    free(node_of);
-    fl_builder_done(&b);
+}
+
+void pv_flame_builder_add(pv_flame_builder *fb, size_t from, size_t to, const uint8_t *keep)
+{
+    if (to > fb->n_rows)
+        to = fb->n_rows;
+    for (size_t r = from; r < to; r++)
+        if (!keep || keep[r])
+            fl_add_row(fb, r);
+}
+
+void pv_flame_builder_free(pv_flame_builder *fb)
+{
+    if (!fb)
+        return;
+    fl_builder_done(&fb->b);
+    pv_flame_free(fb->fl);
+    pv_view_free(fb->inner);
+    free(fb->node_of);
+    pv_buf_free(&fb->ctx_text);
+    free(fb);
+}
+
+pv_flame *pv_flame_builder_finish(pv_flame_builder *fb)
+{
+    pv_flame *fl = fb->fl;
+    fb->fl = NULL;
+    pv_flame_builder_free(fb);
     fl_finish(fl);
     /* colour by module when the frames have at least two, else by context */
     fl->by_module = false;
     uint32_t first_module = UINT32_MAX;
-    for (size_t i = 0; col_module != PV_NO_ROW && i < fl->preorder_count; i++) {
+    for (size_t i = 0; i < fl->preorder_count; i++) {
         const pv_flame_node *node = &fl->nodes[fl->preorder[i]];
         if (node->is_context)
             continue;
@@ -414,6 +561,23 @@ pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_cou
     }
     fl_groups(fl);
     return fl;
+}
+
+pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_count, char *err,
+                         size_t err_len)
+{
+    pv_flame_builder *fb = pv_flame_builder_new(tree, err, err_len);
+    if (!fb)
+        return NULL;
+    if (rows) {
+        for (size_t i = 0; i < row_count; i++)
+            if (rows[i] < fb->n_rows)
+                fl_add_row(fb, rows[i]);
+    } else {
+        pv_flame_builder_add(fb, 0, fb->n_rows, NULL);
+    }
+    pv_flame_builder_add_inner(fb, 0, pv_flame_builder_inner_rows(fb));
+    return pv_flame_builder_finish(fb);
 }
 
 void pv_flame_free(pv_flame *fl)

@@ -187,3 +187,8 @@ bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth)
         return false;
     return v->hooks->row_depth(v, row, depth);
 }
+
+pv_view *pv_view_inner_frames(const pv_view *v)
+{
+    return v->hooks && v->hooks->inner_frames ? v->hooks->inner_frames(v) : NULL;
+}

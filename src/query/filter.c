@@ -798,6 +798,28 @@ bool pv_filter_match(const pv_filter *f, const pv_view *v, size_t row)
     return pv_node_eval(f, f->root, v, row);
 }
 
+size_t pv_filter_mark_tree(const pv_filter *f, const pv_view *v, size_t from, size_t to,
+                           uint8_t *keep)
+{
+    /* keep[row]: 1 = matched itself, 2 = kept as an ancestor.  Each walk up
+     * stops at the first row already kept, so the whole pass is linear. */
+    size_t total = pv_view_rows(v), self = 0;
+    if (to > total)
+        to = total;
+    for (size_t row = from; row < to; row++) {
+        if (!pv_filter_match(f, v, row))
+            continue;
+        self++;
+        keep[row] |= 1;
+        size_t steps = 0;
+        for (size_t p = pv_view_parent(v, row);
+             p != PV_NO_ROW && p < total && !keep[p] && steps < total;
+             p = pv_view_parent(v, p), steps++)
+            keep[p] = 2;
+    }
+    return self;
+}
+
 size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n, size_t *out,
                       size_t *matched)
 {
@@ -814,23 +836,14 @@ size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, si
             *matched = kept;
         return kept;
     }
-    /* A tree keeps the matching rows and their ancestors (docs/filter.md).
-     * keep[row]: 1 = matched itself, 2 = kept as an ancestor.  Each walk up
-     * stops at the first row already kept, so the whole pass is linear. */
+    /* A tree keeps the matching rows and their ancestors (docs/filter.md). */
     size_t total = pv_view_rows(v);
     uint8_t *keep = pv_xcalloc(total ? total : 1, 1);
     size_t self = 0;
     for (size_t i = 0; i < n; i++) {
         size_t row = in ? in[i] : i;
-        if (row >= total || !pv_filter_match(f, v, row))
-            continue;
-        self++;
-        keep[row] |= 1;
-        size_t steps = 0;
-        for (size_t p = pv_view_parent(v, row);
-             p != PV_NO_ROW && p < total && !keep[p] && steps < total;
-             p = pv_view_parent(v, p), steps++)
-            keep[p] = 2;
+        if (row < total)
+            self += pv_filter_mark_tree(f, v, row, row + 1, keep);
     }
     /* Only rows of the selection are written, in its order (pre-order). */
     for (size_t i = 0; i < n; i++) {

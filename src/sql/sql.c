@@ -23,10 +23,40 @@
 /* What the view's column order is known to be (checked lazily). */
 enum { SQL_ORDER_UNKNOWN, SQL_ORDER_ASCENDING, SQL_ORDER_NONE };
 
+/* A column of few distinct values, grouped (docs/sql.md "Fast paths"):
+ * every row's value as a rank, the ranks in ascending value order, so that
+ * a condition `col = x` visits only the rows of x and GROUP BY / ORDER BY
+ * col gets the rows group by group without a sort. */
+enum { SQL_GROUP_UNKNOWN, SQL_GROUP_READY, SQL_GROUP_NONE };
+enum {
+    SQL_GROUP_MAX = 256,  /* distinct values at most (a rank is a byte) */
+    SQL_GROUP_MEMCHR = 8, /* visiting at most this many groups scans the ranks
+                             (memchr); more use the rows sorted by rank */
+};
+
+typedef struct sql_group {
+    unsigned char state; /* SQL_GROUP_* */
+    size_t k;            /* distinct values */
+    unsigned char *rank; /* per row */
+    pv_cell *values;     /* by rank (ascending); strings are owned copies */
+    uint32_t *perm;      /* rows by rank then row, made when first needed */
+    size_t *start;       /* group g is perm[start[g] .. start[g + 1]) */
+} sql_group;
+
+/* What is known about a view's columns, learnt once and shared by its
+ * tables (`r1.t` and `main.t` are one view). */
+typedef struct sql_facts {
+    unsigned char *order; /* per column, SQL_ORDER_* */
+    sql_group *groups;    /* per column */
+    size_t columns;
+} sql_facts;
+
 typedef struct sql_source {
     const pv_view *view;
+    char *schema, *table; /* where SQLite has it */
     size_t set;           /* index into pv_sql.sets */
-    unsigned char *order; /* per column, SQL_ORDER_* */
+    sql_facts *facts;     /* owned unless shares_facts */
+    bool shares_facts;
     size_t *companion_of; /* hidden `<col>_hex` columns: the column they write */
     size_t companion_count;
 } sql_source;
@@ -34,7 +64,8 @@ typedef struct sql_source {
 typedef struct sql_set {
     const pv_file *file;
     const pv_result_set *set;
-    char schema[16];
+    char schema[24]; /* "rK"; "" past the attached limit (tables rK_view in main) */
+    bool *prefixed;  /* per view: its table rK_view exists in main */
 } sql_set;
 
 /* A detail id offered as a table-valued function. */
@@ -53,6 +84,7 @@ struct pv_sql {
     size_t source_count, source_cap;
     sql_detail_fn **details;
     size_t detail_count, detail_cap;
+    int attach_limit; /* schemas rK for K <= this (SQLite's attached limit) */
     pv_table *meta_sets, *meta_tables;
     pv_buf notes;
     uint64_t rows_visited;
@@ -163,16 +195,17 @@ static bool sql_is_row_time(const pv_view *v, size_t col, size_t n)
  * view and column (an early way out at the first decrease). */
 static bool sql_column_ascending(pv_sql *s, sql_source *src, size_t col)
 {
-    if (src->order[col] != SQL_ORDER_UNKNOWN)
-        return src->order[col] == SQL_ORDER_ASCENDING;
+    unsigned char *order = src->facts->order;
+    if (order[col] != SQL_ORDER_UNKNOWN)
+        return order[col] == SQL_ORDER_ASCENDING;
     const pv_view *v = src->view;
     if (!sql_is_integer_type(v->columns[col].type)) {
-        src->order[col] = SQL_ORDER_NONE;
+        order[col] = SQL_ORDER_NONE;
         return false;
     }
     size_t n = pv_view_rows(v);
     if (v->columns[col].type == PV_TYPE_TIME && sql_is_row_time(v, col, n)) {
-        src->order[col] = SQL_ORDER_ASCENDING;
+        order[col] = SQL_ORDER_ASCENDING;
         return true;
     }
     int64_t prev = INT64_MIN;
@@ -182,13 +215,216 @@ static bool sql_column_ascending(pv_sql *s, sql_source *src, size_t col)
         pv_cell c;
         pv_view_cell(v, r, col, &c);
         if (!c.present || c.type != v->columns[col].type || sql_cell_int(&c) < prev) {
-            src->order[col] = SQL_ORDER_NONE;
+            order[col] = SQL_ORDER_NONE;
             return false;
         }
         prev = sql_cell_int(&c);
     }
-    src->order[col] = SQL_ORDER_ASCENDING;
+    order[col] = SQL_ORDER_ASCENDING;
     return true;
+}
+
+/* ---- grouped columns */
+
+/* Two values of a column, as SQLite orders them: absent (NULL) first,
+ * integers as the int64 SQLite holds, strings bytewise (BINARY). */
+static int sql_value_compare(const pv_cell *a, const pv_cell *b)
+{
+    if (!a->present || !b->present)
+        return (int)a->present - (int)b->present;
+    if (a->type == PV_TYPE_STRING) {
+        size_t n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+        int d = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
+        if (d)
+            return d;
+        return (a->v.s.len > b->v.s.len) - (a->v.s.len < b->v.s.len);
+    }
+    int64_t x = sql_cell_int(a), y = sql_cell_int(b);
+    return (x > y) - (x < y);
+}
+
+static bool sql_value_equal(const pv_cell *a, const pv_cell *b)
+{
+    if (a->present != b->present)
+        return false;
+    if (!a->present)
+        return true;
+    if (a->type == PV_TYPE_STRING)
+        return a->v.s.len == b->v.s.len &&
+               (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
+    return sql_cell_int(a) == sql_cell_int(b);
+}
+
+static void sql_group_free(sql_group *g)
+{
+    for (size_t i = 0; i < g->k; i++)
+        if (g->values[i].present && g->values[i].type == PV_TYPE_STRING)
+            free((char *)g->values[i].v.s.ptr);
+    free(g->values);
+    free(g->rank);
+    free(g->perm);
+    free(g->start);
+    memset(g, 0, sizeof *g);
+}
+
+static const pv_cell *sql_sort_values;
+static int sql_rank_cmp(const void *a, const void *b)
+{
+    return sql_value_compare(&sql_sort_values[*(const unsigned char *)a],
+                             &sql_sort_values[*(const unsigned char *)b]);
+}
+
+/* Does column `col` have at most SQL_GROUP_MAX distinct values (strings or
+ * integers)?  Then its ranks are made: one pass over the rows (over the row
+ * groups for a PV_COL_GROUPED column, docs/model.md), which stops at the
+ * first value too many, once per view and column.  n bytes per view row. */
+static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
+{
+    sql_group *g = &src->facts->groups[col];
+    if (g->state != SQL_GROUP_UNKNOWN)
+        return g->state == SQL_GROUP_READY;
+    const pv_view *v = src->view;
+    size_t n = pv_view_rows(v);
+    if (v->columns[col].type == PV_TYPE_FLOAT || n > UINT32_MAX) {
+        g->state = SQL_GROUP_NONE; /* floats: -0.0 = 0.0 and NaN; SQLite's rules */
+        return false;
+    }
+    g->rank = pv_xmalloc(n ? n : 1);
+    g->values = pv_xcalloc(SQL_GROUP_MAX, sizeof *g->values);
+    bool by_group = (v->columns[col].flags & PV_COL_GROUPED) && v->ops->row_group &&
+                    v->group_count;
+    int16_t *group_rank = NULL;
+    if (by_group) {
+        group_rank = pv_xmalloc(v->group_count * sizeof *group_rank);
+        for (uint32_t i = 0; i < v->group_count; i++)
+            group_rank[i] = -1;
+    }
+    size_t last = 0;
+    bool ok = true, stopped = false;
+    for (size_t r = 0; r < n; r++) {
+        if ((r & 0xFFFFF) == 0xFFFFF && !sql_tick(s)) {
+            stopped = true;
+            break;
+        }
+        uint32_t gi = 0;
+        if (by_group) {
+            gi = v->ops->row_group(v, r);
+            if (gi < v->group_count && group_rank[gi] >= 0) {
+                g->rank[r] = (unsigned char)group_rank[gi];
+                continue;
+            }
+        }
+        pv_cell c;
+        pv_view_cell(v, r, col, &c);
+        size_t k = last;
+        if (!(k < g->k && sql_value_equal(&g->values[k], &c))) {
+            for (k = 0; k < g->k && !sql_value_equal(&g->values[k], &c); k++)
+                ;
+            if (k == g->k) {
+                if (k == SQL_GROUP_MAX) {
+                    ok = false;
+                    break;
+                }
+                g->values[k] = c;
+                if (c.present && c.type == PV_TYPE_STRING) {
+                    char *copy = pv_xmalloc(c.v.s.len + 1);
+                    if (c.v.s.len)
+                        memcpy(copy, c.v.s.ptr, c.v.s.len);
+                    copy[c.v.s.len] = '\0';
+                    g->values[k].v.s.ptr = copy;
+                }
+                g->k++;
+            }
+        }
+        last = k;
+        g->rank[r] = (unsigned char)k;
+        if (by_group && gi < v->group_count)
+            group_rank[gi] = (int16_t)k;
+    }
+    free(group_rank);
+    if (!ok || stopped) {
+        sql_group_free(g); /* stopped: unknown stays unknown */
+        g->state = stopped ? SQL_GROUP_UNKNOWN : SQL_GROUP_NONE;
+        return false;
+    }
+    /* ranks in ascending value order */
+    unsigned char by_value[SQL_GROUP_MAX], new_rank[SQL_GROUP_MAX];
+    for (size_t i = 0; i < g->k; i++)
+        by_value[i] = (unsigned char)i;
+    sql_sort_values = g->values;
+    qsort(by_value, g->k, 1, sql_rank_cmp);
+    pv_cell *sorted = pv_xcalloc(SQL_GROUP_MAX, sizeof *sorted);
+    for (size_t i = 0; i < g->k; i++) {
+        new_rank[by_value[i]] = (unsigned char)i;
+        sorted[i] = g->values[by_value[i]];
+    }
+    free(g->values);
+    g->values = sorted;
+    for (size_t r = 0; r < n; r++)
+        g->rank[r] = new_rank[g->rank[r]];
+    g->state = SQL_GROUP_READY;
+    return true;
+}
+
+/* The rows of each group in row order (a counting sort of the ranks). */
+static void sql_group_perm(sql_group *g, size_t n)
+{
+    if (g->perm)
+        return;
+    g->start = pv_xcalloc(g->k + 1, sizeof *g->start);
+    for (size_t r = 0; r < n; r++)
+        g->start[g->rank[r] + 1]++;
+    for (size_t i = 0; i < g->k; i++)
+        g->start[i + 1] += g->start[i];
+    size_t *at = pv_xmalloc((g->k + 1) * sizeof *at);
+    memcpy(at, g->start, (g->k + 1) * sizeof *at);
+    g->perm = pv_xmalloc((n ? n : 1) * sizeof *g->perm);
+    for (size_t r = 0; r < n; r++)
+        g->perm[at[g->rank[r]]++] = (uint32_t)r;
+    free(at);
+}
+
+/* The rank of the value SQLite compares column `col` with (`col = x`), -1
+ * when no row has it, -2 when any row may (x is not of the column's kind:
+ * SQLite's conversions decide, so every group is visited). */
+static int sql_group_find(const sql_group *g, pv_type type, sqlite3_value *x)
+{
+    pv_cell c = {.type = type, .present = true};
+    if (type == PV_TYPE_STRING) {
+        if (sqlite3_value_type(x) != SQLITE_TEXT)
+            return -2;
+        c.v.s.ptr = (const char *)sqlite3_value_text(x);
+        c.v.s.len = (size_t)sqlite3_value_bytes(x);
+        if (!c.v.s.ptr)
+            return -2;
+    } else {
+        int vt = sqlite3_value_type(x);
+        if (vt == SQLITE_INTEGER) {
+            c.v.i = sqlite3_value_int64(x);
+        } else if (vt == SQLITE_FLOAT) {
+            double d = sqlite3_value_double(x);
+            if (!(d > -9.2e18 && d < 9.2e18))
+                return -2;
+            if ((double)(int64_t)d != d)
+                return -1; /* an integer column never equals 1.5 */
+            c.v.i = (int64_t)d;
+        } else {
+            return -2;
+        }
+        c.type = PV_TYPE_INT; /* compared as the int64 SQLite holds */
+    }
+    for (size_t i = 0; i < g->k; i++) {
+        pv_cell v = g->values[i];
+        if (!v.present)
+            continue;
+        if (type != PV_TYPE_STRING) {
+            v.v.i = sql_cell_int(&v);
+            v.type = PV_TYPE_INT;
+        }
+        if (sql_value_equal(&v, &c))
+            return (int)i;
+    }
+    return -1;
 }
 
 /* The first row in [lo, hi) whose value in `col` (ascending) is >= x
@@ -228,15 +464,30 @@ typedef struct sql_cursor {
     size_t *col_map; /* detail functions: declared column -> view column */
     size_t row, end;
     int64_t parent_id, set_no;
+    /* grouped delivery (grp != NULL): the rows of [lo, end) of each group
+     * in `groups`, in that order; pos/pos_end walk grp->perm */
+    const sql_group *grp;
+    size_t lo, gi, group_count, pos, pos_end;
+    bool done;
+    unsigned char groups[SQL_GROUP_MAX];
 } sql_cursor;
 
 /* idxNum of a view table: the plan.  Bits 0-3: which bounds are given
- * (argv in this order: lower, upper); bits 8-: the column + 1, 0 = rowid. */
+ * (argv in this order: lower, upper), bit 4: one `=` argument gives both;
+ * bits 8-19: their column + 1, 0 = rowid.  Bit 5: a `=` argument on the
+ * grouped column follows (its rows only); bit 6: the rows come group by
+ * group (GROUP BY / ORDER BY the grouped column), bit 7: in descending
+ * order; bits 20-30: the grouped column + 1. */
 enum {
     PLAN_LO_GE = 1,
     PLAN_LO_GT = 2,
     PLAN_HI_LE = 4,
     PLAN_HI_LT = 8,
+    PLAN_EQ = 16,
+    PLAN_GROUP_EQ = 32,
+    PLAN_GROUPED = 64,
+    PLAN_GROUPED_DESC = 128,
+    PLAN_COLUMN_MAX = 0x7FF, /* columns past this are never planned on */
 };
 
 static int sql_source_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -326,6 +577,20 @@ static unsigned char sql_exact_bound(sqlite3_index_info *info, int i)
     return sqlite3_value_type(v) == SQLITE_INTEGER;
 }
 
+/* Is constraint i's value known now and of the column's own kind (text for
+ * a text column, an integer otherwise), compared with BINARY?  Then the rows
+ * a plan picks are exactly those that match, and SQLite need not check. */
+static unsigned char sql_exact_group_value(sqlite3_index_info *info, int i, pv_type type)
+{
+    const char *coll = sqlite3_vtab_collation(info, i);
+    if (coll && strcasecmp(coll, "BINARY") != 0)
+        return 0;
+    sqlite3_value *v = NULL;
+    if (sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
+        return 0;
+    return sqlite3_value_type(v) == (type == PV_TYPE_STRING ? SQLITE_TEXT : SQLITE_INTEGER);
+}
+
 static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
     sql_vtab *t = (sql_vtab *)vt;
@@ -343,7 +608,7 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
             c->op != SQLITE_INDEX_CONSTRAINT_LE)
             continue;
         int col = c->iColumn;
-        if (col >= (int)v->column_count)
+        if (col >= (int)v->column_count || col >= PLAN_COLUMN_MAX)
             continue;
         int score = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 4 : 2;
         if (col < 0)
@@ -355,12 +620,12 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
         best_score = score;
         best_col = col;
     }
-    if (best_col == -2) {
-        info->idxNum = 0;
-        info->estimatedCost = n;
-        info->estimatedRows = (sqlite3_int64)n;
-    } else {
-        int plan = 0, lo = -1, hi = -1;
+    int plan = 0, arg = 1;
+    double rows = n;
+    pv_buf how;
+    pv_buf_init(&how);
+    if (best_col != -2) {
+        int lo = -1, hi = -1;
         for (int i = 0; i < info->nConstraint; i++) {
             const struct sqlite3_index_constraint *c = &info->aConstraint[i];
             if (!c->usable || c->iColumn != best_col)
@@ -382,7 +647,6 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
          * constant integer SQLite need not check the rows again (omit);
          * otherwise (a float, text, a value known only later) it does, and
          * the range is a superset. */
-        int arg = 1;
         if (lo >= 0) {
             info->aConstraintUsage[lo].argvIndex = arg++;
             info->aConstraintUsage[lo].omit = sql_exact_bound(info, lo);
@@ -392,23 +656,91 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
             info->aConstraintUsage[hi].omit = sql_exact_bound(info, hi);
         }
         else if (hi == lo && hi >= 0)
-            plan |= 16; /* one EQ argument gives both bounds */
-        info->idxNum = plan | ((best_col + 1) << 8);
-        bool eq = (plan & 16) != 0;
-        double rows = eq ? (best_col < 0 ? 1 : 2) : (lo >= 0 && hi >= 0 ? n / 100 : n / 4);
-        info->estimatedRows = (sqlite3_int64)rows + 1;
-        info->estimatedCost = log2(n) + rows;
+            plan |= PLAN_EQ; /* one EQ argument gives both bounds */
+        plan |= (best_col + 1) << 8;
+        bool eq = (plan & PLAN_EQ) != 0;
+        rows = eq ? (best_col < 0 ? 1 : 2) : (lo >= 0 && hi >= 0 ? n / 100 : n / 4);
         if (eq && best_col < 0)
             info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
-        const char *colname = best_col < 0 ? "rowid" : v->columns[best_col].id;
-        info->idxStr = sqlite3_mprintf("binary search on %s", colname);
+        pv_buf_printf(&how, "binary search on %s", best_col < 0 ? "rowid" : v->columns[best_col].id);
+    }
+    /* A column of few values: `col = x` visits x's rows only, and GROUP BY
+     * or ORDER BY col gets the rows group by group.  Making the groups is
+     * a pass over the view; it is not made for a query that a binary search
+     * narrows already (SQLite sorts or checks the fewer rows). */
+    bool narrow = best_col != -2;
+    bool point = (plan & PLAN_EQ) != 0;
+    int eq_col = -1, eq_arg = -1;
+    for (int i = 0; i < info->nConstraint && !point; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        int col = c->iColumn;
+        if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ || col < 0 ||
+            col >= (int)v->column_count || col >= PLAN_COLUMN_MAX || col == best_col)
+            continue;
+        const char *coll = sqlite3_vtab_collation(info, i);
+        if (coll && strcasecmp(coll, "BINARY") != 0)
+            continue;
+        sql_group *g = &t->src->facts->groups[col];
+        if (narrow && g->state != SQL_GROUP_READY)
+            continue;
+        if (!sql_column_grouped(t->sql, t->src, (size_t)col))
+            continue;
+        eq_col = col;
+        eq_arg = i;
+        break;
+    }
+    int order_col = -1;
+    bool order_desc = false;
+    if (!point && info->nOrderBy == 1 && info->aOrderBy[0].iColumn >= 0) {
+        int col = info->aOrderBy[0].iColumn;
+        order_desc = info->aOrderBy[0].desc != 0;
+        bool sorted = !order_desc && col < (int)v->column_count &&
+                      t->src->facts->order[col] == SQL_ORDER_ASCENDING;
+        if (!sorted && col < (int)v->column_count && col < PLAN_COLUMN_MAX &&
+            (eq_col < 0 || eq_col == col) &&
+            (!narrow || t->src->facts->groups[col].state == SQL_GROUP_READY) &&
+            sql_column_grouped(t->sql, t->src, (size_t)col))
+            order_col = col;
+    }
+    int group_col = eq_col >= 0 ? eq_col : order_col;
+    if (group_col >= 0) {
+        const sql_group *g = &t->src->facts->groups[group_col];
+        const char *id = v->columns[group_col].id;
+        plan |= (group_col + 1) << 20;
+        if (eq_col >= 0) {
+            plan |= PLAN_GROUP_EQ;
+            info->aConstraintUsage[eq_arg].argvIndex = arg++;
+            info->aConstraintUsage[eq_arg].omit =
+                sql_exact_group_value(info, eq_arg, v->columns[eq_col].type);
+            rows = rows / (double)(g->k ? g->k : 1);
+            pv_buf_printf(&how, "%srows of one %s", how.len ? ", " : "", id);
+        }
+        if (order_col >= 0) {
+            plan |= PLAN_GROUPED | (order_desc ? PLAN_GROUPED_DESC : 0);
+            if (eq_col < 0)
+                pv_buf_printf(&how, "%sgrouped by %s%s", how.len ? ", " : "", id,
+                              order_desc ? " (descending)" : "");
+        }
+    }
+    info->idxNum = plan;
+    info->estimatedRows = (sqlite3_int64)rows + 1;
+    info->estimatedCost = plan ? log2(n) + rows : n;
+    if (how.len) {
+        info->idxStr = sqlite3_mprintf("%s", pv_buf_cstr(&how));
         info->needToFreeIdxStr = 1;
     }
-    /* ORDER BY rowid or an ascending column (ascending) is the view's order */
-    if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
+    pv_buf_free(&how);
+    /* ORDER BY rowid or an ascending column (ascending) is the view's order,
+     * and a grouped column's order is its groups'; rows of one group are in
+     * view order */
+    if (info->nOrderBy == 1) {
         int col = info->aOrderBy[0].iColumn;
-        if (col < 0 || (col < (int)v->column_count &&
-                        sql_column_ascending(t->sql, t->src, (size_t)col)))
+        bool desc = info->aOrderBy[0].desc != 0;
+        if (group_col >= 0 && col == group_col)
+            info->orderByConsumed = 1; /* one group, or the groups in order */
+        else if (!(plan & PLAN_GROUPED) && !desc &&
+                 (col < 0 || (col < (int)v->column_count &&
+                              sql_column_ascending(t->sql, t->src, (size_t)col))))
             info->orderByConsumed = 1;
     }
     return SQLITE_OK;
@@ -432,6 +764,56 @@ static int sql_cursor_close(sqlite3_vtab_cursor *cur)
     return SQLITE_OK;
 }
 
+/* Grouped delivery: the start of group number c->gi (of c->groups). */
+static void sql_group_enter(sql_cursor *c)
+{
+    if (c->gi >= c->group_count)
+        return;
+    if (c->group_count <= SQL_GROUP_MEMCHR) {
+        c->row = c->lo;
+        return;
+    }
+    /* the group's rows are ascending in perm: the first one >= lo */
+    const sql_group *g = c->grp;
+    unsigned char r = c->groups[c->gi];
+    size_t a = g->start[r], b = g->start[r + 1];
+    c->pos_end = b;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (g->perm[mid] < c->lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    c->pos = a;
+}
+
+/* Moves to the first row of [lo, end) of the current group at or after the
+ * current place, or to the next groups; done after the last. */
+static void sql_group_settle(sql_cursor *c)
+{
+    const sql_group *g = c->grp;
+    while (c->gi < c->group_count) {
+        if (c->group_count <= SQL_GROUP_MEMCHR) {
+            if (c->row < c->end) {
+                const unsigned char *p =
+                    memchr(g->rank + c->row, c->groups[c->gi], c->end - c->row);
+                if (p) {
+                    c->row = (size_t)(p - g->rank);
+                    return;
+                }
+            }
+        } else if (c->pos < c->pos_end && g->perm[c->pos] < c->end) {
+            c->row = g->perm[c->pos];
+            return;
+        }
+        c->gi++;
+        sql_group_enter(c);
+    }
+    c->done = true;
+    c->row = c->end;
+}
+
 static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
                              sqlite3_value **argv)
 {
@@ -442,7 +824,9 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     c->view = v;
     c->row = 0;
     c->end = pv_view_rows(v);
-    int col = (idx_num >> 8) - 1;
+    c->grp = NULL;
+    c->done = false;
+    int col = ((idx_num >> 8) & 0xFFF) - 1;
     if (idx_num == 0)
         return SQLITE_OK;
     int arg = 0;
@@ -451,7 +835,7 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     sqlite3_value *lo_v = has_lo && arg < argc ? argv[arg++] : NULL;
     sqlite3_value *hi_v = NULL;
     if (has_hi)
-        hi_v = (idx_num & 16) ? lo_v : (arg < argc ? argv[arg++] : NULL);
+        hi_v = (idx_num & PLAN_EQ) ? lo_v : (arg < argc ? argv[arg++] : NULL);
     int64_t x;
     if (lo_v) {
         bool strict = (idx_num & PLAN_LO_GT) != 0;
@@ -489,6 +873,39 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     }
     if (c->row > c->end)
         c->row = c->end;
+    int gcol = ((idx_num >> 20) & PLAN_COLUMN_MAX) - 1;
+    if (gcol < 0 || !(idx_num & (PLAN_GROUP_EQ | PLAN_GROUPED)))
+        return SQLITE_OK;
+    sql_group *g = &t->src->facts->groups[gcol];
+    if (g->state != SQL_GROUP_READY)
+        return SQLITE_OK; /* not reached: plans use ready groups only */
+    int only = -2;
+    if (idx_num & PLAN_GROUP_EQ) {
+        sqlite3_value *val = arg < argc ? argv[arg++] : NULL;
+        only = !val || sqlite3_value_type(val) == SQLITE_NULL
+                   ? -1
+                   : sql_group_find(g, v->columns[gcol].type, val);
+        if (only == -1) {
+            c->row = c->end; /* no row has that value */
+            return SQLITE_OK;
+        }
+    }
+    if (only >= 0) {
+        c->groups[0] = (unsigned char)only;
+        c->group_count = 1;
+    } else {
+        bool desc = (idx_num & PLAN_GROUPED_DESC) != 0;
+        for (size_t i = 0; i < g->k; i++)
+            c->groups[i] = (unsigned char)(desc ? g->k - 1 - i : i);
+        c->group_count = g->k;
+    }
+    if (c->group_count > SQL_GROUP_MEMCHR)
+        sql_group_perm(g, pv_view_rows(v));
+    c->grp = g;
+    c->lo = c->row;
+    c->gi = 0;
+    sql_group_enter(c);
+    sql_group_settle(c);
     return SQLITE_OK;
 }
 
@@ -496,15 +913,23 @@ static int sql_cursor_next(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
     sql_vtab *t = (sql_vtab *)cur->pVtab;
-    c->row++;
     t->sql->rows_visited++;
+    if (!c->grp) {
+        c->row++;
+        return SQLITE_OK;
+    }
+    if (c->group_count > SQL_GROUP_MEMCHR)
+        c->pos++;
+    else
+        c->row++;
+    sql_group_settle(c);
     return SQLITE_OK;
 }
 
 static int sql_cursor_eof(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
-    return c->row >= c->end;
+    return c->grp ? c->done : c->row >= c->end;
 }
 
 static int sql_cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
@@ -534,6 +959,17 @@ static int sql_source_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int
     const pv_view *v = c->view;
     pv_cell cell;
     if ((size_t)col < v->column_count) {
+        const sql_group *g = &t->src->facts->groups[col];
+        if (g->state == SQL_GROUP_READY) {
+            /* a grouped column: the row's value is its group's (a string
+             * that lives as long as the connection: no copy) */
+            const pv_cell *gv = &g->values[g->rank[c->row]];
+            if (gv->present && gv->type == PV_TYPE_STRING)
+                sqlite3_result_text(ctx, gv->v.s.ptr, (int)gv->v.s.len, SQLITE_STATIC);
+            else
+                sql_result_cell(ctx, gv);
+            return SQLITE_OK;
+        }
         pv_view_cell(v, c->row, (size_t)col, &cell);
         sql_result_cell(ctx, &cell);
         return SQLITE_OK;
@@ -834,6 +1270,10 @@ pv_sql *pv_sql_new(void)
     sqlite3_create_module(s->db, "profview_view", &sql_source_module, s);
     sqlite3_set_authorizer(s->db, sql_authorize, s);
     sqlite3_progress_handler(s->db, 4096, sql_progress, s);
+    /* as many attached schemas as this SQLite allows (SQLITE_MAX_ATTACHED,
+     * 10 by default, 125 at most); docs/sql.md "Result sets" */
+    sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 125);
+    s->attach_limit = sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, -1);
     s->meta_sets = pv_table_new("profview-sets", "Result sets", sql_meta_set_columns,
                                 PV_ARRAY_LEN(sql_meta_set_columns));
     s->meta_tables = pv_table_new("profview-tables", "Tables", sql_meta_table_columns,
@@ -857,13 +1297,45 @@ uint64_t pv_sql_rows_visited(const pv_sql *s)
     return s->rows_visited;
 }
 
-/* Registers `v` and creates its table in `schema`. */
-static void sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char *schema)
+/* Lists a table in profview_tables. */
+static void sql_list_table(pv_sql *s, const char *schema, const char *name, const pv_view *v)
+{
+    size_t r = pv_table_add_row(s->meta_tables);
+    pv_table_set_cstr(s->meta_tables, r, 0, schema);
+    pv_table_set_cstr(s->meta_tables, r, 1, name);
+    pv_table_set_cstr(s->meta_tables, r, 2, v->id);
+    pv_table_set_cstr(s->meta_tables, r, 3, "table");
+    pv_table_set_int(s->meta_tables, r, 4, (int64_t)pv_view_rows(v));
+}
+
+static sql_facts *sql_facts_new(size_t columns)
+{
+    sql_facts *fa = pv_xcalloc(1, sizeof *fa);
+    fa->columns = columns;
+    fa->order = pv_xcalloc(columns ? columns : 1, 1);
+    fa->groups = pv_xcalloc(columns ? columns : 1, sizeof *fa->groups);
+    return fa;
+}
+
+static void sql_facts_free(sql_facts *fa)
+{
+    for (size_t c = 0; c < fa->columns; c++)
+        sql_group_free(&fa->groups[c]);
+    free(fa->groups);
+    free(fa->order);
+    free(fa);
+}
+
+/* Registers `v` and creates its table in `schema`; with `share`, another
+ * table of the same view, what is learnt about the columns is shared. */
+static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char *schema,
+                                    const char *table, bool listed, sql_source *share)
 {
     sql_source *src = pv_xcalloc(1, sizeof *src);
     src->view = v;
     src->set = set;
-    src->order = pv_xcalloc(v->column_count ? v->column_count : 1, 1);
+    src->shares_facts = share != NULL;
+    src->facts = share ? share->facts : sql_facts_new(v->column_count);
     src->companion_of = pv_xmalloc((v->column_count + 1) * sizeof *src->companion_of);
     for (size_t c = 0; c < v->column_count; c++) {
         if (v->columns[c].type != PV_TYPE_HANDLE && v->columns[c].type != PV_TYPE_HEX)
@@ -878,8 +1350,11 @@ static void sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char
     size_t k = s->source_count++;
     s->sources[k] = src;
 
-    char name[256];
-    pv_sql_table_name(v->id, name, sizeof name);
+    char name[360];
+    if (table)
+        snprintf(name, sizeof name, "%s", table);
+    else
+        pv_sql_table_name(v->id, name, sizeof name);
     pv_buf sql;
     pv_buf_init(&sql);
     pv_buf_puts(&sql, "CREATE VIRTUAL TABLE ");
@@ -887,20 +1362,18 @@ static void sql_create_table(pv_sql *s, const pv_view *v, size_t set, const char
     pv_buf_putc(&sql, '.');
     pv_buf_put_sql_ident(&sql, name);
     pv_buf_printf(&sql, " USING profview_view(%zu)", k);
+    src->schema = pv_xstrdup(schema);
+    src->table = pv_xstrdup(name);
     char *err = NULL;
     if (sqlite3_exec(s->db, pv_buf_cstr(&sql), NULL, NULL, &err) != SQLITE_OK) {
         pv_buf_printf(&s->notes, "view '%s' is not a table in %s: %s\n", v->id, schema,
                       err ? err : "?");
-    } else {
-        size_t r = pv_table_add_row(s->meta_tables);
-        pv_table_set_cstr(s->meta_tables, r, 1, name);
-        pv_table_set_cstr(s->meta_tables, r, 0, schema);
-        pv_table_set_cstr(s->meta_tables, r, 2, v->id);
-        pv_table_set_cstr(s->meta_tables, r, 3, "table");
-        pv_table_set_int(s->meta_tables, r, 4, (int64_t)pv_view_rows(v));
+    } else if (listed) {
+        sql_list_table(s, schema, name, v);
     }
     sqlite3_free(err);
     pv_buf_free(&sql);
+    return src;
 }
 
 static void sql_add_detail_functions(pv_sql *s, const pv_result_set *set)
@@ -940,39 +1413,116 @@ void pv_sql_add_file(pv_sql *s, const pv_file *f)
     for (size_t i = 0; i < f->set_count; i++) {
         const pv_result_set *set = f->sets[i];
         size_t k = s->set_count;
-        char schema[16];
+        char schema[24];
         snprintf(schema, sizeof schema, "r%zu", k + 1);
-        char *attach = pv_xasprintf("ATTACH ':memory:' AS %s", schema);
-        char *err = NULL;
-        int rc = sqlite3_exec(s->db, attach, NULL, NULL, &err);
-        free(attach);
-        if (rc != SQLITE_OK) {
-            pv_buf_printf(&s->notes,
-                          "%s: result set %" PRId64 " (%s) is not available to SQL: %s\n",
-                          f->path, set->id, set->caption, err ? err : "?");
+        bool attached = false;
+        if (k < (size_t)s->attach_limit) {
+            char *attach = pv_xasprintf("ATTACH ':memory:' AS %s", schema);
+            char *err = NULL;
+            attached = sqlite3_exec(s->db, attach, NULL, NULL, &err) == SQLITE_OK;
+            free(attach);
+            if (!attached)
+                pv_buf_printf(&s->notes,
+                              "%s: result set %" PRId64 " (%s): no schema %s (%s): its tables "
+                              "are %s_VIEW\n",
+                              f->path, set->id, set->caption, schema, err ? err : "?", schema);
             sqlite3_free(err);
-            continue;
         }
         s->sets = pv_xgrow(s->sets, &s->set_cap, s->set_count + 1, sizeof *s->sets);
         sql_set *ss = &s->sets[s->set_count++];
         ss->file = f;
         ss->set = set;
-        memcpy(ss->schema, schema, sizeof schema);
+        ss->prefixed = pv_xcalloc(set->view_count + 1, sizeof *ss->prefixed);
         size_t r = pv_table_add_row(s->meta_sets);
-        pv_table_set_cstr(s->meta_sets, r, 0, schema);
+        char shown[32];
+        snprintf(shown, sizeof shown, attached ? "%s" : "%s_", schema);
+        pv_table_set_cstr(s->meta_sets, r, 0, shown);
         pv_table_set_cstr(s->meta_sets, r, 1, f->path);
         pv_table_set_cstr(s->meta_sets, r, 2, f->format ? f->format : "");
         pv_table_set_int(s->meta_sets, r, 3, set->id);
         pv_table_set_cstr(s->meta_sets, r, 4, set->caption);
         pv_table_set_cstr(s->meta_sets, r, 5, set->kind);
-        for (size_t v = 0; v < set->view_count; v++) {
-            sql_create_table(s, set->views[v], k, schema);
-            if (k == 0)
-                sql_create_table(s, set->views[v], k, "main");
+        if (attached) {
+            memcpy(ss->schema, schema, sizeof schema);
+            for (size_t v = 0; v < set->view_count; v++) {
+                sql_source *src = sql_create_table(s, set->views[v], k, schema, NULL, true, NULL);
+                if (k == 0)
+                    sql_create_table(s, set->views[v], k, "main", NULL, true, src);
+            }
+        } else {
+            /* past the limit: main.rK_VIEW, made when a query names it */
+            ss->schema[0] = '\0';
+            for (size_t v = 0; v < set->view_count; v++) {
+                char name[300], *table = pv_xasprintf("r%zu_%s", k + 1, set->views[v]->id);
+                pv_sql_table_name(table, name, sizeof name);
+                free(table);
+                sql_list_table(s, "main", name, set->views[v]);
+            }
         }
         sql_add_detail_functions(s, set);
     }
     s->setting_up = false;
+}
+
+/* The source that owns what is known about view v, or NULL. */
+static sql_source *sql_source_of(pv_sql *s, const pv_view *v)
+{
+    for (size_t i = 0; i < s->source_count; i++)
+        if (s->sources[i]->view == v && !s->sources[i]->shares_facts)
+            return s->sources[i];
+    return NULL;
+}
+
+/* Makes the tables main.rK_VIEW that the query names (any identifier of
+ * that form, quoted or not; docs/sql.md "Result sets"): every result set's
+ * views are reachable that way, past SQLite's limit of attached schemas
+ * too.  A view of the first result set with such a name wins. */
+static void sql_make_prefixed(pv_sql *s, const char *query)
+{
+    const char *p = query;
+    while (*p) {
+        if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= 'A' && *p <= 'Z'))) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+               (*p >= 'A' && *p <= 'Z'))
+            p++;
+        size_t len = (size_t)(p - w);
+        if (len < 4 || (w[0] != 'r' && w[0] != 'R') || w[1] < '1' || w[1] > '9')
+            continue;
+        size_t d = 1;
+        uint64_t k = 0;
+        while (d < len && w[d] >= '0' && w[d] <= '9' && k < 1000000000)
+            k = k * 10 + (uint64_t)(w[d++] - '0');
+        if (d >= len - 1 || w[d] != '_' || k < 1 || k > s->set_count)
+            continue;
+        const char *rest = w + d + 1;
+        size_t rest_len = len - d - 1;
+        sql_set *ss = &s->sets[k - 1];
+        bool clash = false;
+        for (size_t v = 0; v < s->sets[0].set->view_count && !clash; v++) {
+            char tname[300];
+            pv_sql_table_name(s->sets[0].set->views[v]->id, tname, sizeof tname);
+            clash = strlen(tname) == len && strncasecmp(tname, w, len) == 0;
+        }
+        for (size_t v = 0; v < ss->set->view_count && !clash; v++) {
+            const pv_view *view = ss->set->views[v];
+            char tname[300];
+            pv_sql_table_name(view->id, tname, sizeof tname);
+            if (ss->prefixed[v] || strlen(tname) != rest_len ||
+                strncasecmp(tname, rest, rest_len) != 0)
+                continue;
+            char name[340];
+            snprintf(name, sizeof name, "r%" PRIu64 "_%s", k, tname);
+            s->setting_up = true;
+            sql_create_table(s, view, (size_t)k - 1, "main", name, false, sql_source_of(s, view));
+            s->setting_up = false;
+            ss->prefixed[v] = true;
+        }
+    }
 }
 
 static void sql_expose_meta(pv_sql *s)
@@ -991,7 +1541,7 @@ static void sql_expose_meta(pv_sql *s)
         s->setting_up = true;
         sql_source *src = pv_xcalloc(1, sizeof *src);
         src->view = views[i];
-        src->order = pv_xcalloc(views[i]->column_count, 1);
+        src->facts = sql_facts_new(views[i]->column_count);
         src->companion_of = pv_xmalloc(sizeof *src->companion_of);
         s->sources = pv_xgrow(s->sources, &s->source_cap, s->source_count + 1, sizeof *s->sources);
         s->sources[s->source_count] = src;
@@ -1010,7 +1560,10 @@ void pv_sql_free(pv_sql *s)
         return;
     sqlite3_close(s->db); /* disconnects every table first */
     for (size_t i = 0; i < s->source_count; i++) {
-        free(s->sources[i]->order);
+        if (!s->sources[i]->shares_facts)
+            sql_facts_free(s->sources[i]->facts);
+        free(s->sources[i]->schema);
+        free(s->sources[i]->table);
         free(s->sources[i]->companion_of);
         free(s->sources[i]);
     }
@@ -1021,6 +1574,8 @@ void pv_sql_free(pv_sql *s)
         free(s->details[i]);
     }
     free(s->details);
+    for (size_t k = 0; k < s->set_count; k++)
+        free(s->sets[k].prefixed);
     free(s->sets);
     pv_view_free(pv_table_view(s->meta_sets));
     pv_view_free(pv_table_view(s->meta_tables));
@@ -1090,6 +1645,89 @@ static bool sql_blank(const char *p)
     return true;
 }
 
+/* ---- results whose rows are rows of a view: its Details (docs/sql.md) */
+
+typedef struct sql_origin {
+    const pv_view *view; /* the view the rows are rows of */
+    size_t key;          /* the result column with the row's id or rowid */
+    size_t id_col;       /* the view's id column; PV_NO_ROW: the key is the rowid */
+    bool ascending;      /* the id column never decreases: binary search */
+} sql_origin;
+
+static pv_view *sql_origin_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    const sql_origin *o = ctx;
+    pv_cell c;
+    pv_view_cell(owner, row, o->key, &c);
+    if (!c.present || c.type == PV_TYPE_STRING || c.type == PV_TYPE_FLOAT)
+        return NULL;
+    int64_t key = sql_cell_int(&c);
+    size_t n = pv_view_rows(o->view), at = PV_NO_ROW;
+    if (o->id_col == PV_NO_ROW) {
+        at = key >= 0 && (uint64_t)key < n ? (size_t)key : PV_NO_ROW;
+    } else if (o->ascending) {
+        at = sql_lower_bound(o->view, o->id_col, 0, n, key, false);
+        if (at < n) {
+            pv_view_cell(o->view, at, o->id_col, &c);
+            if (!c.present || sql_cell_int(&c) != key)
+                at = PV_NO_ROW;
+        } else {
+            at = PV_NO_ROW;
+        }
+    } else {
+        at = pv_view_find_id(o->view, key);
+    }
+    return at == PV_NO_ROW ? NULL : pv_view_open_detail(o->view, detail, at);
+}
+
+/* When the result's columns that come straight from a table (SQLite's
+ * column metadata) all come from one view's table, and one of them is its
+ * `id` or its rowid, every result row is that view's row with that id:
+ * the result offers the view's details for it. */
+static void sql_offer_origin_details(pv_sql *s, sqlite3_stmt *st, pv_table *t)
+{
+    int ncol = sqlite3_column_count(st);
+    const sql_source *src = NULL;
+    size_t key = PV_NO_ROW, id_col = PV_NO_ROW;
+    for (int c = 0; c < ncol; c++) {
+        const char *db = sqlite3_column_database_name(st, c);
+        const char *table = sqlite3_column_table_name(st, c);
+        const char *origin = sqlite3_column_origin_name(st, c);
+        if (!db || !table || !origin)
+            continue; /* computed */
+        const sql_source *from = NULL;
+        for (size_t i = 0; i < s->source_count && !from; i++)
+            if (s->sources[i]->schema && strcmp(s->sources[i]->schema, db) == 0 &&
+                strcmp(s->sources[i]->table, table) == 0)
+                from = s->sources[i];
+        if (!from || (src && from->view != src->view))
+            return; /* a table-valued function, profview_sets, or two views */
+        src = from;
+        if (key != PV_NO_ROW)
+            continue;
+        if (strcmp(origin, "rowid") == 0) {
+            key = (size_t)c;
+            id_col = PV_NO_ROW;
+        } else if (strcasecmp(origin, "id") == 0) {
+            key = (size_t)c;
+            id_col = pv_view_column(src->view, "id");
+        }
+    }
+    if (!src || key == PV_NO_ROW || !src->view->detail_count)
+        return;
+    if (id_col != PV_NO_ROW && !sql_is_integer_type(src->view->columns[id_col].type))
+        return;
+    sql_origin *o = pv_xcalloc(1, sizeof *o);
+    o->view = src->view;
+    o->key = key;
+    o->id_col = id_col;
+    o->ascending = id_col != PV_NO_ROW && src->facts->order[id_col] == SQL_ORDER_ASCENDING;
+    if (id_col != PV_NO_ROW && !o->ascending && pv_view_rows(src->view) > 4096)
+        o->ascending = sql_column_ascending(s, (sql_source *)src, id_col);
+    pv_table_set_details(t, src->view->details, src->view->detail_count, sql_origin_detail, o,
+                         free);
+}
+
 pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -1097,6 +1735,7 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
     sql_expose_meta(s);
     s->interrupted = false;
     s->result_rows = 0;
+    sql_make_prefixed(s, query);
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     int rc = sqlite3_prepare_v2(s->db, query, -1, &st, &tail);
@@ -1226,6 +1865,7 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
             }
         }
         pv_buf_free(&num);
+        sql_offer_origin_details(s, st, t);
         result = pv_table_view(t);
     }
     sqlite3_finalize(st);
@@ -1273,11 +1913,20 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
         sql_complete_ctx after = {dot + 1, strlen(dot + 1), fn, ctx};
         pv_buf name;
         pv_buf_init(&name);
+        /* rK_VIEW is VIEW's table of result set K */
+        const char *bare = table;
+        if ((table[0] == 'r' || table[0] == 'R') && table[1] >= '1' && table[1] <= '9') {
+            const char *u = table + 1;
+            while (*u >= '0' && *u <= '9')
+                u++;
+            if (*u == '_')
+                bare = u + 1;
+        }
         for (size_t i = 0; i < s->source_count; i++) {
             const pv_view *v = s->sources[i]->view;
             char tname[256];
             pv_sql_table_name(v->id, tname, sizeof tname);
-            if (strcasecmp(tname, table) == 0) {
+            if (strcasecmp(tname, table) == 0 || strcasecmp(tname, bare) == 0) {
                 for (size_t col = 0; col < v->column_count; col++) {
                     pv_buf_clear(&name);
                     pv_buf_append(&name, prefix, (size_t)(dot - prefix) + 1);
@@ -1289,7 +1938,7 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
             }
         }
         for (size_t k = 0; k < s->set_count && !first_dot; k++) {
-            if (strcasecmp(s->sets[k].schema, table) != 0)
+            if (!s->sets[k].schema[0] || strcasecmp(s->sets[k].schema, table) != 0)
                 continue;
             for (size_t v = 0; v < s->sets[k].set->view_count; v++) {
                 char tname[256];
@@ -1314,7 +1963,23 @@ void pv_sql_complete(pv_sql *s, const char *prefix, void (*fn)(void *ctx, const 
     for (size_t i = 0; i < s->detail_count; i++)
         sql_offer(&c, s->details[i]->name);
     for (size_t k = 0; k < s->set_count; k++)
-        sql_offer(&c, s->sets[k].schema);
+        if (s->sets[k].schema[0])
+            sql_offer(&c, s->sets[k].schema);
+    /* "rK_": the tables of result set K in main (docs/sql.md "Result sets") */
+    char *end = NULL;
+    unsigned long long k = (c.prefix[0] == 'r' || c.prefix[0] == 'R') && c.prefix[1] >= '1' &&
+                                   c.prefix[1] <= '9'
+                               ? strtoull(c.prefix + 1, &end, 10)
+                               : 0;
+    if (k >= 1 && k <= s->set_count && end && *end == '_') {
+        const pv_result_set *set = s->sets[k - 1].set;
+        for (size_t v = 0; v < set->view_count; v++) {
+            char tname[300], name[340];
+            pv_sql_table_name(set->views[v]->id, tname, sizeof tname);
+            snprintf(name, sizeof name, "r%llu_%s", k, tname);
+            sql_offer(&c, name);
+        }
+    }
     sql_offer(&c, "profview_sets");
     sql_offer(&c, "profview_tables");
 }

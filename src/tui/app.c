@@ -89,6 +89,7 @@ static void *pv_app_loader(void *arg)
             continue;
         }
         const char *path = a->queue[a->queue_next];
+        pv_app_window win = a->queue_window[a->queue_next];
         a->loader_busy = true;
         pv_buf_clear(&a->load_path);
         pv_buf_puts(&a->load_path, path);
@@ -102,13 +103,32 @@ static void *pv_app_loader(void *arg)
         o.progress.report = pv_app_progress;
         o.progress.user = a;
         o.progress.cancel = &a->cancel;
+        if (win.on) {
+            /* a window for :diff (docs/diff.md): indexed in full here */
+            o.has_from = win.has_lo;
+            o.from = win.lo;
+            o.has_to = win.has_hi;
+            o.to = win.hi;
+            o.defer_index = false;
+        }
         pthread_mutex_unlock(&a->lock);
 
         pv_load_status status;
         pv_file *f = pv_load_file(path, &o, &status);
 
         pthread_mutex_lock(&a->lock);
-        if (status != PV_LOAD_OK) {
+        if (win.on) {
+            if (status != PV_LOAD_OK) {
+                for (size_t i = 0; i < f->diag.entry_count; i++)
+                    pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
+                pv_file_free(f);
+                f = NULL;
+            }
+            if (a->win_done_count < 2)
+                a->win_done[a->win_done_count++] = f;
+            else
+                pv_file_free(f);
+        } else if (status != PV_LOAD_OK) {
             for (size_t i = 0; i < f->diag.entry_count; i++)
                 pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
             if (f->diag.entry_count == 0)
@@ -129,8 +149,18 @@ static void *pv_app_loader(void *arg)
 
 void pv_app_enqueue(pv_app *a, const char *path)
 {
+    pv_app_window none = {0};
+    pv_app_enqueue_window(a, path, &none);
+}
+
+void pv_app_enqueue_window(pv_app *a, const char *path, const pv_app_window *win)
+{
     pthread_mutex_lock(&a->lock);
+    size_t cap = a->queue_cap;
     a->queue = pv_xgrow(a->queue, &a->queue_cap, a->queue_count + 1, sizeof *a->queue);
+    if (cap != a->queue_cap)
+        a->queue_window = pv_xrealloc(a->queue_window, a->queue_cap * sizeof *a->queue_window);
+    a->queue_window[a->queue_count] = *win;
     a->queue[a->queue_count++] = pv_xstrdup(path);
     pthread_cond_broadcast(&a->cond);
     pthread_mutex_unlock(&a->lock);
@@ -140,7 +170,8 @@ bool pv_app_loading(const pv_app *a)
 {
     pv_app *m = (pv_app *)a;
     pthread_mutex_lock(&m->lock);
-    bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->range_want ||
+    bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->win_done_count > 0 ||
+                m->range_want ||
                 m->range_busy || m->range_done || m->range_errors.len;
     pthread_mutex_unlock(&m->lock);
     return busy;
@@ -393,7 +424,7 @@ static void pv_app_range_adopt(pv_app *a, pv_file *f, const char *errors)
     for (size_t s = 0; id && s < f->set_count && !a->range_open; s++) {
         pv_view *view = pv_set_find_view(f->sets[s], id);
         if (view) {
-            pv_report_open(&a->range_rep, view, false, pv_config_columns(&a->cfg, view->id));
+            pv_app_open_report(a, &a->range_rep, view, false);
             a->range_open = true;
         }
     }
@@ -414,6 +445,9 @@ bool pv_app_poll(pv_app *a)
         a->done_count = 0;
     }
     bool errors = a->load_errors.len > 0;
+    pv_file *win[2] = {a->win_done[0], a->win_done[1]};
+    size_t win_n = a->win_done_count;
+    a->win_done_count = 0;
     pv_file *range = a->range_done;
     a->range_done = NULL;
     bool range_news = range || a->range_errors.len;
@@ -424,6 +458,8 @@ bool pv_app_poll(pv_app *a)
     for (size_t i = 0; i < n; i++)
         pv_app_adopt_file(a, got[i]);
     free(got);
+    for (size_t i = 0; i < win_n; i++)
+        pv_app_diff_window_arrived(a, win[i]);
     if (range_news)
         pv_app_range_adopt(a, range, range_text);
     if (errors && a->file_count) {
@@ -437,7 +473,7 @@ bool pv_app_poll(pv_app *a)
         pthread_mutex_unlock(&a->lock);
         pv_app_message(a, true, text);
     }
-    return n > 0 || errors || range_news;
+    return n > 0 || errors || range_news || win_n > 0;
 }
 
 /* ---- creation */
@@ -503,7 +539,7 @@ void pv_app_free(pv_app *a)
         pv_file_free(a->done[i]);
     free(a->done);
     pv_app_close_details(a);
-    pv_flame_ui_close(a);
+    pv_flame_ui_free(a);
     pv_app_diff_close(a);
     free(a->diff_pending);
     pv_app_range_close(a);
@@ -526,6 +562,9 @@ void pv_app_free(pv_app *a)
     for (size_t i = 0; i < a->queue_count; i++)
         free(a->queue[i]);
     free(a->queue);
+    free(a->queue_window);
+    for (size_t i = 0; i < a->win_done_count; i++)
+        pv_file_free(a->win_done[i]);
     for (int k = 0; k < PV_PROMPT_KINDS; k++)
         for (size_t i = 0; i < a->prompt_history_count[k]; i++)
             free(a->prompt_history[k][i]);
@@ -596,6 +635,24 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 
 /* ---- locations: which view the Report shows */
 
+/* Opens report r over v with the configured columns of v; a configured
+ * list naming a column v does not have is reported with its place in the
+ * config, and v's own columns are shown (docs/tui.md "Configuration"). */
+void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned)
+{
+    pv_report_open(r, v, owned, pv_config_columns(&a->cfg, v->id));
+    if (!r->bad_column)
+        return;
+    pv_buf known;
+    pv_buf_init(&known);
+    for (size_t c = 0; c < v->column_count; c++)
+        pv_buf_printf(&known, "%s%s", c ? ", " : "", v->columns[c].id);
+    const char *where = pv_config_columns_where(&a->cfg, v->id);
+    pv_app_messagef(a, true, "%s: columns of '%s': no column '%s' (known: %s); its default columns are shown",
+                    where ? where : "config", v->id, r->bad_column, pv_buf_cstr(&known));
+    pv_buf_free(&known);
+}
+
 /* The report the Report pane shows, or NULL. */
 pv_report *pv_app_report(pv_app *a)
 {
@@ -608,7 +665,7 @@ pv_report *pv_app_report(pv_app *a)
     pv_item *it = &a->items[a->loc.item];
     if (pv_item_has_warnings(a, it) && !it->opened) {
         pv_view *w = pv_file_warnings_view(a->files[it->file]);
-        pv_report_open(&it->report, w, true, pv_config_columns(&a->cfg, w->id));
+        pv_app_open_report(a, &it->report, w, true);
         it->opened = true;
     }
     if (it->kind == PV_ITEM_FILE && it->opened)
@@ -621,8 +678,7 @@ pv_report *pv_app_report(pv_app *a)
             return NULL; /* the Report says "indexing" until it is complete */
         /* Call trees show one node per thread (docs/cli.md). */
         pv_view *grouped = pv_group_by_thread(v);
-        pv_report_open(&it->report, grouped ? grouped : v, grouped != NULL,
-                       pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &it->report, grouped ? grouped : v, grouped != NULL);
         it->opened = true;
     }
     return &it->report;
@@ -678,7 +734,7 @@ void pv_app_apply(pv_app *a, const pv_location *to)
         pv_view *v = pv_view_open_detail(parent->view, to->chain[i].detail, to->chain[i].row);
         if (!v)
             break;
-        pv_report_open(&a->drill[i], v, true, pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &a->drill[i], v, true);
         a->loc.depth = i + 1;
     }
     pv_report *r = pv_app_report(a);
@@ -773,7 +829,7 @@ void pv_app_sync_details(pv_app *a)
         return;
     pv_view *v = pv_view_open_detail(owner, a->det_tab, row);
     if (v) {
-        pv_report_open(&a->det, v, true, pv_config_columns(&a->cfg, v->id));
+        pv_app_open_report(a, &a->det, v, true);
         a->det_open = true;
     }
 }
@@ -814,11 +870,13 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
         double elapsed = pv_app_now() - a->index_start;
-        if (i == a->index_file && elapsed > 0.05 && done > a->index_start_done && n > 0 &&
-            (size_t)n < size) {
-            double rate = (double)(done - a->index_start_done) / elapsed;
-            snprintf(out + n, size - (size_t)n, " %.1f M events/s ETA %.1f s", rate / 1e6,
-                     (double)(total - done) / rate);
+        if (i == a->index_file && done > a->index_start_done && n > 0 && (size_t)n < size) {
+            pv_buf rate;
+            pv_buf_init(&rate);
+            pv_text_rate(&rate, (double)(done - a->index_start_done),
+                             (double)(total - a->index_start_done), elapsed, " events");
+            snprintf(out + n, size - (size_t)n, "%s", pv_buf_cstr(&rate));
+            pv_buf_free(&rate);
         }
         return;
     }

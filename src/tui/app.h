@@ -35,10 +35,15 @@ const char *pv_app_load_errors(const pv_app *a);
 
 void pv_app_key(pv_app *a, int key);
 /* Long work a key asked for (sorting or filtering a big view) is done by
- * pv_app_work after the screen showed that it is being done. */
+ * pv_app_work after the screen showed that it is being done; a flame graph
+ * being built is done by pv_app_work in slices (docs/flame.md "Speed"). */
 bool pv_app_has_work(const pv_app *a);
-/* The pending work is a scan that a key may stop: read keys before it. */
+/* The pending work is a scan that a key may stop, or slices of a graph
+ * that keys are answered between: read keys before it. */
 bool pv_app_work_stoppable(const pv_app *a);
+/* Tests (PROFVIEW_TEST_FLAME_SLICE=N): one slice of N calls of the graph
+ * being built, once per scripted key. */
+void pv_app_flame_test_slice(pv_app *a);
 /* A file is still being indexed (and Ctrl-C has not stopped it). */
 bool pv_app_indexing(const pv_app *a);
 /* Indexes one slice (about PV_INDEX_SLICE_S; tests: a fixed number of

@@ -139,7 +139,78 @@ static void pv_app_cell_text(const pv_app *a, const pv_report *r, size_t k, size
     pv_view_cell_after(r->view, pv_report_row(r, k), k ? pv_report_row(r, k - 1) : PV_NO_ROW, col,
                        &c);
     pv_buf_clear(out);
+    uint8_t f = r->time_fmt[col];
+    if (f && c.present && c.type == PV_TYPE_TIME) {
+        char t[96];
+        pv_format_time_precise(c.v.i, (pv_time_unit)(f >> 4), f & 15, t, sizeof t);
+        pv_buf_puts(out, t);
+        return;
+    }
     pv_cell_format_human(&c, a->unit, out);
+}
+
+#define PV_TIME_ROWS 512 /* rows on screen looked at for the times' digits */
+
+static bool pv_app_times_differ(const int64_t *t, size_t n, pv_time_unit unit, int decimals)
+{
+    char x[96], y[96];
+    for (size_t i = 1; i < n; i++) {
+        if (t[i] == t[i - 1])
+            continue;
+        if (decimals < 0) {
+            pv_format_time_human(t[i - 1], unit, x, sizeof x);
+            pv_format_time_human(t[i], unit, y, sizeof y);
+        } else {
+            pv_format_time_precise(t[i - 1], unit, decimals, x, sizeof x);
+            pv_format_time_precise(t[i], unit, decimals, y, sizeof y);
+        }
+        if (strcmp(x, y) == 0)
+            return false;
+    }
+    return true;
+}
+
+/* Times that read alike on screen must not: a time column in order on
+ * screen (a clock: the timeline's times, the calls' entries) whose distinct
+ * neighbours would read the same gets one unit and enough digits, grouped
+ * by three (docs/tui.md "Times").  Other columns keep a unit per cell. */
+static void pv_app_time_formats(const pv_app *a, pv_report *r, const size_t *shown, size_t n,
+                                size_t count, int rows)
+{
+    int64_t t[PV_TIME_ROWS];
+    for (size_t i = 0; i < n; i++) {
+        size_t c = shown[i];
+        r->time_fmt[c] = 0;
+        if (r->view->columns[c].type != PV_TYPE_TIME)
+            continue;
+        size_t m = 0;
+        int64_t big = 0;
+        bool up = true, down = true;
+        for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0) &&
+                                m < PV_TIME_ROWS;
+             k++) {
+            pv_cell cell;
+            pv_view_cell_after(r->view, pv_report_row(r, k),
+                               k ? pv_report_row(r, k - 1) : PV_NO_ROW, c, &cell);
+            if (!cell.present)
+                continue;
+            t[m] = cell.v.i;
+            if (m) {
+                up = up && t[m] >= t[m - 1];
+                down = down && t[m] <= t[m - 1];
+            }
+            int64_t mag = t[m] < 0 ? pv_sub_sat(0, t[m]) : t[m];
+            big = mag > big ? mag : big;
+            m++;
+        }
+        if (m < 2 || !(up || down) || pv_app_times_differ(t, m, a->unit, -1))
+            continue;
+        pv_time_unit unit = a->unit == PV_UNIT_AUTO ? pv_time_unit_for(big) : a->unit;
+        int d = 3;
+        while (d < 9 && !pv_app_times_differ(t, m, unit, d))
+            d += 3;
+        r->time_fmt[c] = (uint8_t)(unit * 16 + d);
+    }
 }
 
 static size_t pv_app_tree_column(const pv_report *r, const size_t *shown, size_t n)
@@ -222,6 +293,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
     size_t tree_col = pv_app_tree_column(r, shown, n);
     size_t indent_col = pv_app_indent_column(r, shown, n);
+    pv_app_time_formats(a, r, shown, n, count, rows);
     pv_buf text;
     pv_buf_init(&text);
     /* Column widths: learnt from the rows on screen (never from all rows),
@@ -539,10 +611,7 @@ static void pv_app_draw_status(pv_app *a, int y)
         if (a->load_total) {
             double frac = (double)a->load_done / (double)a->load_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            if (elapsed > 0.2 && frac > 0) {
-                pv_buf_printf(&s, " %.0f/s ETA %.0fs", (double)a->load_done / elapsed,
-                              elapsed / frac - elapsed);
-            }
+            pv_text_rate(&s, (double)a->load_done, (double)a->load_total, elapsed, "");
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }
@@ -555,9 +624,7 @@ static void pv_app_draw_status(pv_app *a, int y)
         if (a->exp_total) {
             double frac = (double)a->exp_done / (double)a->exp_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            if (elapsed > 0.2 && frac > 0)
-                pv_buf_printf(&s, " %.0f/s ETA %.0fs", (double)a->exp_done / elapsed,
-                              elapsed / frac - elapsed);
+            pv_text_rate(&s, (double)a->exp_done, (double)a->exp_total, elapsed, " rows");
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }

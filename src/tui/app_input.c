@@ -508,12 +508,21 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
 
 bool pv_app_has_work(const pv_app *a)
 {
-    return a->work != PV_WORK_NONE;
+    return a->work != PV_WORK_NONE || pv_flame_ui_building(a);
 }
 
 bool pv_app_work_stoppable(const pv_app *a)
 {
-    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE;
+    /* a scan or a jump waiting for its lane stops at any key; a flame graph
+     * build answers every key */
+    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE ||
+           (a->work == PV_WORK_NONE && pv_flame_ui_building(a));
+}
+
+void pv_app_flame_test_slice(pv_app *a)
+{
+    if (a->flame.job.tree && a->flame.job.fixed_slice)
+        pv_flame_ui_step(a);
 }
 
 static void pv_app_scan_step(pv_app *a);
@@ -522,7 +531,9 @@ void pv_app_work(pv_app *a)
 {
     int work = a->work;
     a->work = PV_WORK_NONE;
-    if (work == PV_WORK_FILTER) {
+    if (work == PV_WORK_NONE) {
+        pv_flame_ui_step(a); /* a slice of the graph being built */
+    } else if (work == PV_WORK_FILTER) {
         pv_app_filter_now(a, a->work_report, pv_buf_cstr(&a->work_filter));
     } else if (work == PV_WORK_SEARCH) {
         pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
@@ -533,8 +544,6 @@ void pv_app_work(pv_app *a)
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
         pv_app_sql_run(a);
-    } else if (work == PV_WORK_FLAME) {
-        pv_flame_ui_build_now(a);
     } else if (work == PV_WORK_LANE) {
         pv_lanes_work(a);
     }
@@ -1383,6 +1392,11 @@ void pv_app_key(pv_app *a, int key)
 {
     if (key == PV_KEY_RESIZE || key == 0 || pv_app_key_stops_scan(a, key))
         return;
+    /* Esc and Ctrl-C stop a graph being built (and do nothing else: the
+     * screen stays, Ctrl-C does not quit); other keys act as always */
+    if (!a->prompt && !a->overlay && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) &&
+        pv_flame_ui_stop(a))
+        return;
     if (a->prompt) {
         pv_app_prompt_key(a, key);
         return;
@@ -1412,7 +1426,8 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button))
+    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
+        pv_flame_ui_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         pv_rect rc = a->rect[p];

@@ -64,6 +64,26 @@ typedef struct pv_scan {
     uint64_t area; /* PV_SCAN_AREA: the next row with this area (row_area) */
 } pv_scan;
 
+/* A time window of a load: --from/--to where has_lo/has_hi. */
+typedef struct pv_app_window {
+    bool on, has_lo, has_hi;
+    int64_t lo, hi;
+} pv_app_window;
+
+/* :diff A..B: the two windows asked for, the view compared, and the two
+ * windowed loads of the file once they arrived. */
+typedef struct pv_diff_windows {
+    int pending;          /* loads still to arrive (0: none asked) */
+    int discard;          /* loads of a request given up (:diff off): freed on arrival */
+    pv_app_window win[2]; /* side a, side b */
+    char view_id[64];
+    int64_t set_id;
+    char text[2][96];     /* "10ms..20ms" of each side, for messages */
+    pv_file *file[2];     /* arrived (NULL: failed) */
+    size_t arrived;
+    pv_file *shown[2];    /* the two windows of the diff shown (its views read them) */
+} pv_diff_windows;
+
 struct pv_app {
     pv_tui_options opt;
     pv_tui_config cfg;
@@ -213,6 +233,14 @@ struct pv_app {
     pv_report diff_rep;
     bool diff_on;
     char *diff_pending; /* :diff FILE: the file being loaded */
+    /* :diff over two windows of the Report's timeline (docs/diff.md): the
+     * loader loads its file twice, cut to each window (queue_window); the
+     * two files arrive in win_done (NULL: one did not load) and are kept
+     * while the diff is shown. */
+    pv_app_window *queue_window; /* parallel to queue */
+    pv_file *win_done[2];        /* under lock */
+    size_t win_done_count;       /* under lock */
+    pv_diff_windows diff_win;    /* UI thread */
     /* The export dialog (app_export.c). */
     int exp_format;        /* pv_export_format */
     int exp_what;          /* PV_EXPORT_WHAT_* */
@@ -259,7 +287,7 @@ struct pv_app {
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
-       PV_WORK_FLAME, PV_WORK_LANE };
+       PV_WORK_LANE };
 
 /* The most text `y`, `Y` and `:copy view` send to the clipboard: the OSC 52
  * sequence (base64, 4/3 of it) stays under tmux's 1 MiB limit. */
@@ -274,6 +302,9 @@ double pv_app_now(void);
 void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...) PV_PRINTF(3, 4);
 pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view);
 void pv_app_enqueue(pv_app *a, const char *path);
+/* The same, cut to a time window (win->on) and indexed in full by the
+ * loader; it arrives in pv_app_diff_window_arrived, not in the Explorer. */
+void pv_app_enqueue_window(pv_app *a, const char *path, const pv_app_window *win);
 pv_view *pv_item_view(const pv_app *a, const pv_item *it);
 /* The report the Report pane shows (opened on first use), or NULL. */
 pv_report *pv_app_report(pv_app *a);
@@ -289,6 +320,7 @@ void pv_app_apply(pv_app *a, const pv_location *to);
 /* Shows `to`; with push, the place we leave goes into the history. */
 void pv_app_go(pv_app *a, const pv_location *to, bool push);
 void pv_app_warnings_changed(pv_app *a, size_t fi);
+void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned);
 void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);

@@ -29,6 +29,7 @@ void pv_config_copy(pv_tui_config *dst, const pv_tui_config *src)
     for (size_t i = 0; i < src->column_view_count; i++) {
         dst->columns[i].view = pv_strdup_or_null(src->columns[i].view);
         dst->columns[i].columns = pv_strdup_or_null(src->columns[i].columns);
+        dst->columns[i].where = pv_strdup_or_null(src->columns[i].where);
     }
 }
 
@@ -38,6 +39,7 @@ void pv_config_free(pv_tui_config *c)
     for (size_t i = 0; i < c->column_view_count; i++) {
         free(c->columns[i].view);
         free(c->columns[i].columns);
+        free(c->columns[i].where);
     }
     pv_config_init(c);
 }
@@ -127,6 +129,11 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
         }
         c->columns[i].columns = pv_xstrdup(pv_buf_cstr(&words));
         c->columns[i].view = pv_xstrdup(view);
+        pv_buf where;
+        pv_buf_init(&where);
+        pv_buf_printf(&where, "%s:%zu:%zu", file, v->start_mark.line + 1, v->start_mark.column + 1);
+        c->columns[i].where = pv_xstrdup(pv_buf_cstr(&where));
+        pv_buf_free(&where);
         c->column_view_count++;
     }
     pv_buf_free(&words);
@@ -216,6 +223,14 @@ bool pv_config_load(pv_tui_config *c, pv_buf *err)
     }
     pv_buf_free(&path);
     return ok;
+}
+
+const char *pv_config_columns_where(const pv_tui_config *c, const char *view_id)
+{
+    for (size_t i = 0; i < c->column_view_count; i++)
+        if (strcmp(c->columns[i].view, view_id) == 0)
+            return c->columns[i].where;
+    return NULL;
 }
 
 const char *pv_config_columns(const pv_tui_config *c, const char *view_id)

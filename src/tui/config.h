@@ -18,6 +18,7 @@ typedef struct pv_tui_config {
     struct {
         char *view;    /* owned: the view id */
         char *columns; /* owned: "routine,hits,time" */
+        char *where;   /* owned: "FILE:LINE:COLUMN" of the list, for messages */
     } columns[PV_CONFIG_MAX_VIEWS];
 } pv_tui_config;
 
@@ -35,5 +36,7 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
 bool pv_config_load(pv_tui_config *c, pv_buf *err);
 /* The configured default columns of view `id`, or NULL. */
 const char *pv_config_columns(const pv_tui_config *c, const char *view_id);
+/* Where that list was written ("FILE:LINE:COLUMN"), or NULL. */
+const char *pv_config_columns_where(const pv_tui_config *c, const char *view_id);
 
 #endif

@@ -129,44 +129,244 @@ static void fl_clear_graph(pv_flame_ui *u)
     u->sw_valid = false;
 }
 
-/* (Re)builds the flame of the tree under `filter`.  A filter that does not
- * compile on the call tree leaves no graph and says why. */
-static bool fl_build(pv_app *a, const char *filter)
+/* The sandwich of `routine` in the graph (u->fl). */
+static void fl_sandwich(pv_app *a, const char *routine)
 {
     pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
+    if (u->sw_valid)
+        pv_sandwich_free(&u->sw);
+    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
+    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
+    if (!u->sw_valid) {
+        pv_sandwich_free(&u->sw);
+        pv_app_message(a, true, "the routine has no calls in the call tree");
+        u->mode = u->graph_mode;
+        return;
+    }
+    u->mode = PV_FLAME_SANDWICH;
+    u->sw_callers = false;
+    u->sw_sel = u->sw.callees->nodes[0].first_child;
+    u->top = 0;
+}
+
+/* ---- building in slices (docs/flame.md "Speed"): the filter's pass over
+ * the call tree (matching calls and their ancestors), then the merge; each
+ * slice stops after FL_SLICE_S, so keys are answered between slices. */
+
+#define FL_SLICE_S 0.010
+#define FL_CHUNK 8192
+#define FL_PROGRESS "Building the flame graph"
+
+static void fl_job_free(pv_flame_job *j)
+{
+    pv_filter_free(j->f);
+    free(j->keep);
+    pv_flame_builder_free(j->fb);
+    pv_buf_free(&j->filter);
+    memset(j, 0, sizeof *j);
+}
+
+/* The status line shows the build's progress unless it says something else. */
+static bool fl_message_is_ours(pv_app *a)
+{
+    const char *m = pv_buf_cstr(&a->message);
+    return !m[0] || strncmp(m, FL_PROGRESS, strlen(FL_PROGRESS)) == 0;
+}
+
+static void fl_progress(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    if (!fl_message_is_ours(a))
+        return;
+    /* the filter's pass, the merge of the calls, the frames inside them */
+    size_t total = (j->keep ? j->rows : 0) + j->rows + j->inner_rows;
+    size_t done = (j->pass >= 1 && j->keep ? j->rows : 0) + (j->pass == 2 ? j->rows : 0) + j->next;
+    double pct = total ? 100.0 * (double)done / (double)total : 100.0;
+    char text[160];
+    snprintf(text, sizeof text, FL_PROGRESS ": %.0f%% of %zu calls (Esc stops)", pct, j->rows);
+    pv_app_message(a, false, text);
+}
+
+/* Shows `fl` (built from `tree` under `filter`): it replaces the graph
+ * shown (a rebuild) or opens in `mode`. */
+static void fl_show(pv_app *a, pv_flame *fl, const pv_view *tree, const char *tree_file,
+                    const char *filter, int mode, const char *routine, bool rebuild)
+{
+    pv_flame_ui *u = &a->flame;
+    char name[256];
+    snprintf(name, sizeof name, "%s", rebuild ? u->sw_name : routine);
     fl_clear_graph(u);
+    u->fl = fl;
+    u->tree = tree;
+    if (tree_file != u->tree_file)
+        snprintf(u->tree_file, sizeof u->tree_file, "%s", tree_file);
     pv_buf_clear(&u->filter);
     pv_buf_puts(&u->filter, filter);
+    u->declined_set = false;
     u->problem[0] = '\0';
-    size_t *rows = NULL, n = 0;
-    if (filter[0]) {
-        pv_query_error err;
-        memset(&err, 0, sizeof err);
-        pv_filter *f = pv_filter_compile(u->tree, filter, &err);
-        if (!f && err.message[0]) {
-            snprintf(u->problem, sizeof u->problem, "the filter does not apply to %.40s: %.180s",
-                     u->tree->id, err.message);
-            return false;
-        }
-        if (f) {
-            n = pv_view_rows(u->tree);
-            rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
-            for (size_t i = 0; i < n; i++)
-                rows[i] = i;
-            n = pv_filter_rows(f, u->tree, rows, n, rows, NULL);
-            pv_filter_free(f);
-        }
-    }
-    char err[256];
-    u->fl = pv_flame_build(u->tree, rows, n, err, sizeof err);
-    free(rows);
-    if (!u->fl) {
-        snprintf(u->problem, sizeof u->problem, "%s", err);
-        return false;
-    }
     u->zoom = 0;
-    u->sel = u->fl->preorder_count ? u->fl->preorder[0] : 0;
+    u->sel = fl->preorder_count ? fl->preorder[0] : 0;
     u->top = 0;
+    if (!rebuild) {
+        u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+        u->mode = mode;
+        a->focus = PV_PANE_REPORT;
+    }
+    if (u->mode == PV_FLAME_SANDWICH && name[0])
+        fl_sandwich(a, name);
+}
+
+/* The build is done: its graph is shown. */
+static void fl_install(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    pv_flame *fl = pv_flame_builder_finish(j->fb);
+    j->fb = NULL;
+    pv_flame_job done = *j; /* its texts stay valid until freed below */
+    memset(j, 0, sizeof *j);
+    fl_show(a, fl, done.tree, done.tree_file, pv_buf_cstr(&done.filter), done.mode, done.routine,
+            done.rebuild);
+    fl_job_free(&done);
+    if (fl_message_is_ours(a))
+        pv_buf_clear(&a->message);
+}
+
+/* Runs the build for at most `max_rows` rows or until `until` (0: no
+ * limit); installs the graph when it is done. */
+static void fl_run(pv_app *a, size_t max_rows, double until)
+{
+    pv_flame_job *j = &a->flame.job;
+    size_t done = 0;
+    while (j->tree) {
+        size_t len = j->pass == 2 ? j->inner_rows : j->rows;
+        if (j->next >= len) {
+            if (j->pass < 2) {
+                j->pass++;
+                j->next = 0;
+                continue;
+            }
+            fl_install(a);
+            return;
+        }
+        if (done >= max_rows || (until > 0 && pv_app_now() > until))
+            return;
+        size_t n = max_rows - done < FL_CHUNK ? max_rows - done : FL_CHUNK;
+        size_t to = len - j->next < n ? len : j->next + n;
+        if (j->pass == 0)
+            pv_filter_mark_tree(j->f, j->tree, j->next, to, j->keep);
+        else if (j->pass == 1)
+            pv_flame_builder_add(j->fb, j->next, to, j->keep);
+        else
+            pv_flame_builder_add_inner(j->fb, j->next, to);
+        done += to - j->next;
+        j->next = to;
+    }
+}
+
+/* Starts building the graph of `tree` under `filter`: at once for a tree of
+ * at most PV_BIG_VIEW calls, else in slices between keys.  A filter that
+ * does not compile on the call tree leaves no graph and says why. */
+static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, const char *filter,
+                     int mode, const char *routine, bool rebuild)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_flame_job *j = &u->job;
+    fl_job_free(j);
+    if (!rebuild && u->kept && u->kept_tree == tree &&
+        strcmp(pv_buf_cstr(&u->kept_filter), filter) == 0) {
+        /* the graph closed last, of the same calls: shown again at once */
+        pv_flame *fl = u->kept;
+        u->kept = NULL;
+        fl_show(a, fl, tree, tree_file, filter, mode, routine ? routine : "", false);
+        return;
+    }
+    char err[256] = "";
+    pv_filter *f = NULL;
+    if (filter[0]) {
+        pv_query_error qe;
+        memset(&qe, 0, sizeof qe);
+        f = pv_filter_compile(tree, filter, &qe);
+        if (!f && qe.message[0])
+            snprintf(err, sizeof err, "the filter does not apply to %.40s: %.180s", tree->id,
+                     qe.message);
+    }
+    pv_flame_builder *fb = err[0] ? NULL : pv_flame_builder_new(tree, err, sizeof err);
+    if (!fb) {
+        /* no graph: the pane says why (and the filter is not tried again) */
+        pv_filter_free(f);
+        char file[256];
+        snprintf(file, sizeof file, "%s", tree_file); /* may be u->tree_file */
+        fl_clear_graph(u);
+        u->tree = tree;
+        snprintf(u->tree_file, sizeof u->tree_file, "%s", file);
+        pv_buf_clear(&u->filter);
+        pv_buf_puts(&u->filter, filter);
+        snprintf(u->problem, sizeof u->problem, "%s", err);
+        if (!rebuild) {
+            u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
+            u->mode = mode;
+            a->focus = PV_PANE_REPORT;
+        }
+        return;
+    }
+    j->tree = tree;
+    snprintf(j->tree_file, sizeof j->tree_file, "%s", tree_file);
+    pv_buf_init(&j->filter);
+    pv_buf_puts(&j->filter, filter);
+    j->f = f;
+    j->fb = fb;
+    j->rows = pv_view_rows(tree);
+    j->inner_rows = pv_flame_builder_inner_rows(fb);
+    j->keep = f ? pv_xcalloc(j->rows ? j->rows : 1, 1) : NULL;
+    j->pass = f ? 0 : 1;
+    j->mode = mode;
+    snprintf(j->routine, sizeof j->routine, "%s", routine ? routine : "");
+    j->rebuild = rebuild;
+    const char *slice = getenv("PROFVIEW_TEST_FLAME_SLICE");
+    j->fixed_slice = slice && atol(slice) > 0 ? (size_t)atol(slice) : 0;
+    if (!j->fixed_slice && j->rows <= PV_BIG_VIEW) {
+        fl_run(a, SIZE_MAX, 0);
+    } else {
+        pv_buf_clear(&a->message); /* the newest work says how far it got */
+        fl_progress(a);
+    }
+}
+
+bool pv_flame_ui_building(const pv_app *a)
+{
+    return a->flame.job.tree && !a->flame.job.fixed_slice;
+}
+
+void pv_flame_ui_step(pv_app *a)
+{
+    pv_flame_job *j = &a->flame.job;
+    if (!j->tree)
+        return;
+    if (j->fixed_slice)
+        fl_run(a, j->fixed_slice, 0);
+    else
+        fl_run(a, SIZE_MAX, pv_app_now() + FL_SLICE_S);
+    if (j->tree)
+        fl_progress(a);
+}
+
+bool pv_flame_ui_stop(pv_app *a)
+{
+    pv_flame_ui *u = &a->flame;
+    pv_flame_job *j = &u->job;
+    if (!j->tree)
+        return false;
+    if (j->rebuild) {
+        pv_buf_clear(&u->declined);
+        pv_buf_puts(&u->declined, pv_buf_cstr(&j->filter));
+        u->declined_set = true;
+    }
+    pv_app_message(a, false,
+                   j->rebuild ? "flame graph stopped: it still shows the previous filter"
+                              : "flame graph stopped");
+    fl_job_free(j);
     return true;
 }
 
@@ -198,31 +398,17 @@ static uint32_t *fl_match_paths(const pv_flame *fl, const pv_flame *b)
 
 /* ---- open, close */
 
-/* The sandwich of `routine` in the graph (u->fl). */
-static void fl_sandwich(pv_app *a, const char *routine)
-{
-    pv_flame_ui *u = &a->flame;
-    char name[256];
-    snprintf(name, sizeof name, "%s", routine); /* routine may be u->sw_name */
-    if (u->sw_valid)
-        pv_sandwich_free(&u->sw);
-    u->sw_valid = pv_sandwich_build(u->fl, name, strlen(name), NULL, &u->sw);
-    snprintf(u->sw_name, sizeof u->sw_name, "%s", name);
-    if (!u->sw_valid) {
-        pv_sandwich_free(&u->sw);
-        pv_app_message(a, true, "the routine has no calls in the call tree");
-        u->mode = u->graph_mode;
-        return;
-    }
-    u->mode = PV_FLAME_SANDWICH;
-    u->sw_callers = false;
-    u->sw_sel = u->sw.callees->nodes[0].first_child;
-    u->top = 0;
-}
-
 void pv_flame_ui_open(pv_app *a, int mode)
 {
     pv_flame_ui *u = &a->flame;
+    if (u->job.tree && !u->job.rebuild) {
+        /* F/I while the graph is being built: what to show once it is */
+        if (mode != PV_FLAME_SANDWICH)
+            u->job.mode = mode;
+        pv_buf_clear(&a->message);
+        fl_progress(a);
+        return;
+    }
     if (u->mode && (mode == u->mode || (mode != PV_FLAME_SANDWICH && u->mode != PV_FLAME_SANDWICH &&
                                          mode == u->graph_mode))) {
         pv_flame_ui_close(a); /* the same key again: back to the table */
@@ -272,29 +458,11 @@ void pv_flame_ui_open(pv_app *a, int mode)
                 return;
             }
         }
-        u->tree = tree;
         const char *slash = strrchr(f->path, '/');
-        snprintf(u->tree_file, sizeof u->tree_file, "%s", slash ? slash + 1 : f->path);
         /* the Report's filter applies when the Report is the call tree */
         const char *filter = strcmp(r->view->id, tree->id) == 0 ? r->filter : "";
-        u->graph_mode = mode == PV_FLAME_SANDWICH ? PV_FLAME_FLAME : mode;
-        size_t calls = pv_view_rows(tree);
-        if (calls > PV_BIG_VIEW) {
-            /* a big tree: the screen says so before the merge (docs/tui.md:
-             * long work shows itself); pv_app_work builds it */
-            pv_buf_clear(&u->filter);
-            pv_buf_puts(&u->filter, filter);
-            snprintf(u->sw_name, sizeof u->sw_name, "%s", routine ? routine : "");
-            u->pending_mode = mode;
-            u->mode = mode;
-            a->focus = PV_PANE_REPORT;
-            a->work = PV_WORK_FLAME;
-            char text[160];
-            snprintf(text, sizeof text, "Building the flame graph of %zu calls...", calls);
-            pv_app_message(a, false, text);
-            return;
-        }
-        fl_build(a, filter);
+        fl_start(a, tree, slash ? slash + 1 : f->path, filter, mode, routine, false);
+        return;
     } else if (u->fl && u->mode != PV_FLAME_SANDWICH) {
         snprintf(name, sizeof name, "%s", pv_flame_name(u->fl, u->sel));
         routine = name;
@@ -313,30 +481,37 @@ void pv_flame_ui_open(pv_app *a, int mode)
         fl_sandwich(a, routine);
 }
 
-void pv_flame_ui_build_now(pv_app *a)
-{
-    pv_flame_ui *u = &a->flame;
-    if (!u->mode || !u->tree)
-        return;
-    char routine[256];
-    char *filter = pv_xstrdup(pv_buf_cstr(&u->filter)); /* fl_build replaces u->filter */
-    snprintf(routine, sizeof routine, "%s", u->sw_name);
-    fl_build(a, filter);
-    free(filter);
-    pv_buf_clear(&a->message);
-    if (u->pending_mode == PV_FLAME_SANDWICH && u->fl && routine[0])
-        fl_sandwich(a, routine);
-    u->pending_mode = PV_FLAME_OFF;
-}
-
 void pv_flame_ui_close(pv_app *a)
 {
     pv_flame_ui *u = &a->flame;
+    if (u->fl && u->tree) {
+        /* kept: the same key again shows it without merging every call again */
+        pv_flame_free(u->kept);
+        u->kept = u->fl;
+        u->fl = NULL;
+        u->kept_tree = u->tree;
+        pv_buf_clear(&u->kept_filter);
+        pv_buf_puts(&u->kept_filter, pv_buf_cstr(&u->filter));
+    }
     fl_clear_graph(u);
+    fl_job_free(&u->job);
     u->mode = PV_FLAME_OFF;
-    u->pending_mode = PV_FLAME_OFF;
     u->tree = NULL;
     pv_buf_free(&u->filter);
+    pv_buf_free(&u->declined);
+    u->declined_set = false;
+}
+
+void pv_flame_ui_free(pv_app *a)
+{
+    pv_flame_ui_close(a);
+    for (size_t k = 0; k < a->diff_win.arrived && k < 2; k++)
+        pv_file_free(a->diff_win.file[k]); /* a window diff still waiting for its other half */
+    a->diff_win.arrived = 0;
+    pv_flame_free(a->flame.kept);
+    a->flame.kept = NULL;
+    a->flame.kept_tree = NULL;
+    pv_buf_free(&a->flame.kept_filter);
 }
 
 bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
@@ -437,9 +612,17 @@ static bool fl_sandwich_key(pv_app *a, pv_action act)
         }
         return true;
     }
-    case PV_ACT_OPEN:
-        pv_flame_ui_open(a, PV_FLAME_SANDWICH); /* the sandwich of the selected frame */
+    case PV_ACT_OPEN: {
+        /* the selected caller or callee becomes the middle */
+        if (t->nodes[s].is_context) {
+            pv_app_message(a, true, "select a routine's frame for its sandwich");
+            return true;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)t->nodes[s].name_len, pv_flame_name(t, s));
+        fl_sandwich(a, name);
         return true;
+    }
     case PV_ACT_BACK:
     case PV_ACT_QUIT:
         u->mode = u->graph_mode;
@@ -551,6 +734,89 @@ bool pv_flame_ui_key(pv_app *a, pv_action act)
     }
 }
 
+/* ---- mouse */
+
+/* The frame drawn at screen cell (y, x), or PV_FLAME_NONE; *which = the
+ * index of the graph (hit) it is in. */
+static uint32_t fl_frame_at(pv_app *a, int y, int x, int *which)
+{
+    pv_flame_ui *u = &a->flame;
+    for (int i = 0; i < u->hit_count; i++) {
+        const pv_flame_hit *h = &u->hit[i];
+        if (y < h->y0 || y >= h->y0 + h->h || x < h->x0 || x >= h->x0 + h->w)
+            continue;
+        int rel = h->upwards ? h->base - y : y - h->base;
+        if (rel < 0)
+            continue;
+        size_t level = h->first + (size_t)rel;
+        size_t n;
+        fl_span *sp = fl_layout(h->fl, h->zoom, (int64_t)h->w * 8, &n);
+        /* the frame under the middle of the cell, else one that ends in it */
+        int64_t mid = (int64_t)(x - h->x0) * 8 + 4, cell = x - h->x0;
+        uint32_t found = PV_FLAME_NONE;
+        for (size_t k = 0; k < n; k++) {
+            if (fl_rel_depth(h->fl, h->zoom, sp[k].node) != level)
+                continue;
+            if (sp[k].s <= mid && mid < sp[k].e) {
+                found = sp[k].node;
+                break;
+            }
+            if (found == PV_FLAME_NONE && sp[k].s / 8 <= cell && (sp[k].e - 1) / 8 >= cell)
+                found = sp[k].node;
+        }
+        free(sp);
+        if (found != PV_FLAME_NONE) {
+            *which = i;
+            return found;
+        }
+    }
+    return PV_FLAME_NONE;
+}
+
+bool pv_flame_ui_mouse(pv_app *a, int y, int x, int button)
+{
+    pv_flame_ui *u = &a->flame;
+    const pv_rect *rc = &a->rect[PV_PANE_REPORT];
+    if (!u->mode || !u->fl || rc->w <= 0 || y < rc->y || y >= rc->y + rc->h || x < rc->x ||
+        x >= rc->x + rc->w)
+        return false;
+    a->focus = PV_PANE_REPORT;
+    if (button == 4 || button == 5) {
+        pv_flame_ui_key(a, button == 4 ? PV_ACT_UP : PV_ACT_DOWN);
+        return true;
+    }
+    if (button != 1)
+        return true;
+    if (y == u->crumb_y && u->mode != PV_FLAME_SANDWICH) {
+        if (u->zoom != 0) { /* the breadcrumb: out one level */
+            u->zoom = u->fl->nodes[u->zoom].parent;
+            u->top = 0;
+        }
+        return true;
+    }
+    int which = 0;
+    uint32_t node = fl_frame_at(a, y, x, &which);
+    if (node == PV_FLAME_NONE)
+        return true;
+    if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {
+        bool callers = u->hit[which].fl == u->sw.callers;
+        if (callers == u->sw_callers && node == u->sw_sel) {
+            fl_sandwich_key(a, PV_ACT_OPEN); /* the selected one: the new middle */
+        } else {
+            u->sw_callers = callers;
+            u->sw_sel = node;
+        }
+        return true;
+    }
+    if (node == u->sel) {
+        u->zoom = node; /* a click on the selected frame zooms into it */
+        u->top = 0;
+    } else {
+        u->sel = node;
+    }
+    return true;
+}
+
 /* ---- drawing */
 
 static pv_role fl_role(const pv_app *a, const pv_flame *fl, uint32_t n, const char *search,
@@ -585,6 +851,9 @@ static void fl_draw_graph(pv_app *a, const pv_flame *fl, uint32_t zoom, uint32_t
                           const uint32_t *in_b, const pv_flame *b, bool show_sel)
 {
     static const uint32_t eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589};
+    pv_flame_ui *u = &a->flame;
+    if (u->hit_count < 2)
+        u->hit[u->hit_count++] = (pv_flame_hit){fl, zoom, x0, w, y0, h, base, upwards, first};
     size_t n;
     fl_span *sp = fl_layout(fl, zoom, (int64_t)w * 8, &n);
     const char *search = fl_search_text(a);
@@ -749,25 +1018,31 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     pv_flame_ui *u = &a->flame;
     /* the Report's filter changed: the graph follows it */
     pv_report *r = pv_app_report(a);
-    if (r && u->tree && !u->pending_mode && strcmp(r->view->id, u->tree->id) == 0 &&
-        strcmp(r->filter, pv_buf_cstr(&u->filter)) != 0)
-        fl_build(a, r->filter);
+    if (r && u->tree && strcmp(r->view->id, u->tree->id) == 0) {
+        bool same = strcmp(r->filter, pv_buf_cstr(&u->filter)) == 0;
+        if (same && u->job.tree)
+            fl_job_free(&u->job); /* back to the filter of the graph shown */
+        else if (!same && !(u->declined_set && strcmp(r->filter, pv_buf_cstr(&u->declined)) == 0) &&
+                 !(u->job.tree && strcmp(r->filter, pv_buf_cstr(&u->job.filter)) == 0))
+            fl_start(a, u->tree, u->tree_file, r->filter, u->mode, NULL, true);
+    }
     const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"
                        : u->mode == PV_FLAME_ICICLE ? "Icicle"
                                                     : "Flame graph";
+    bool declined = r && u->declined_set && strcmp(r->filter, pv_buf_cstr(&u->declined)) == 0;
     char title[1024];
-    snprintf(title, sizeof title, "%s: %s of %s%s%s%s", kind, u->tree ? u->tree->title : "",
-             u->tree_file, u->filter.len ? " (filtered)" : "", u->in_b ? " vs " : "",
+    snprintf(title, sizeof title, "%s: %s of %s%s%s%s%s", kind, u->tree ? u->tree->title : "",
+             u->tree_file, u->filter.len ? " (filtered)" : "",
+             declined ? " (previous filter)" : "", u->in_b ? " vs " : "",
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
     a->header_count = 0;
+    u->hit_count = 0;
+    u->crumb_y = -1;
     if (rc->h < 2 || rc->w < 4)
         return;
     if (!u->fl) {
-        if (u->pending_mode)
-            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, pv_buf_cstr(&a->message), PV_ROLE_DIM);
-        else
-            pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
+        pv_grid_str(&a->grid, rc->y + 1, rc->x, rc->w, u->problem, PV_ROLE_ERROR);
         return;
     }
     if (u->mode == PV_FLAME_SANDWICH && u->sw_valid) {
@@ -801,6 +1076,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     if (search[0])
         snprintf(share, sizeof share, "  match: %.1f%%", 100.0 * fl_matched_share(fl, u->zoom, search));
     int sw = (int)strlen(share);
+    u->crumb_y = rc->y + 1;
     int used = pv_grid_text(&a->grid, rc->y + 1, rc->x, rc->w - sw, crumb.data, crumb.len,
                             PV_ROLE_DIM);
     if (sw && used + sw <= rc->w)
@@ -893,14 +1169,221 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
     pv_app_message(a, false, text);
 }
 
+/* ---- :diff over two time windows of the Report's file (docs/diff.md) */
+
+/* One end of a window: `A`/`B` (a time marker), `start` (as lo) or `end`
+ * (as hi): no bound, or a time with a unit.  False with *why set. */
+static bool df_window_end(pv_app *a, const char *s, size_t len, bool lo, bool *has, int64_t *t,
+                          const char **why)
+{
+    char text[64];
+    if (len == 0 || len >= sizeof text) {
+        *why = "a window is FROM..TO";
+        return false;
+    }
+    memcpy(text, s, len);
+    text[len] = '\0';
+    *has = true;
+    if ((lo && strcmp(text, "start") == 0) || (!lo && strcmp(text, "end") == 0)) {
+        *has = false;
+        return true;
+    }
+    if ((text[0] == 'A' || text[0] == 'B') && !text[1]) {
+        int m = text[0] - 'A';
+        if (!a->marker_set[m] || a->marker_view[m]) {
+            *why = !a->marker_set[m] ? "that marker is not set (m sets A, M sets B)"
+                                     : "that marker is on a row, not at a time";
+            return false;
+        }
+        *t = a->marker[m];
+        return true;
+    }
+    if (!pv_parse_time(text, t)) {
+        *why = "a window's ends are A, B, start, end or times with a unit (12ms)";
+        return false;
+    }
+    return true;
+}
+
+/* "FROM..TO" into a window; false with *why set. */
+static bool df_window(pv_app *a, const char *s, size_t len, pv_app_window *w, const char **why)
+{
+    const char *dots = NULL;
+    for (size_t i = 0; i + 1 < len; i++)
+        if (s[i] == '.' && s[i + 1] == '.') {
+            dots = s + i;
+            break;
+        }
+    memset(w, 0, sizeof *w);
+    if (!dots) {
+        *why = "a window is FROM..TO";
+        return false;
+    }
+    if (!df_window_end(a, s, (size_t)(dots - s), true, &w->has_lo, &w->lo, why) ||
+        !df_window_end(a, dots + 2, len - (size_t)(dots + 2 - s), false, &w->has_hi, &w->hi, why))
+        return false;
+    if (w->has_lo && w->has_hi && w->lo > w->hi) {
+        int64_t x = w->lo; /* B before A: the same window */
+        w->lo = w->hi;
+        w->hi = x;
+    }
+    w->on = true;
+    return true;
+}
+
+static void df_window_text(const pv_app *a, const pv_app_window *w, char *out, size_t size)
+{
+    pv_buf lo, hi;
+    pv_buf_init(&lo);
+    pv_buf_init(&hi);
+    fl_time_text(a, PV_TYPE_TIME, w->lo, &lo);
+    fl_time_text(a, PV_TYPE_TIME, w->hi, &hi);
+    snprintf(out, size, "%s..%s", w->has_lo ? pv_buf_cstr(&lo) : "start",
+             w->has_hi ? pv_buf_cstr(&hi) : "end");
+    pv_buf_free(&lo);
+    pv_buf_free(&hi);
+}
+
+/* True when `arg` is one or two windows (it has `..` and no `/`); then the
+ * diff is asked for or refused with a message. */
+static bool df_windows_command(pv_app *a, const char *arg)
+{
+    if (!strstr(arg, "..") || strchr(arg, '/'))
+        return false;
+    int64_t set_id;
+    const pv_view *va = df_view_a(a, &set_id);
+    const pv_file *f = a->files[a->items[a->loc.item].file];
+    if (a->flame.mode) {
+        pv_app_message(a, true, "the diff of two windows compares a view: leave the graph first");
+        return true;
+    }
+    if (!pv_file_range_view(f)) {
+        pv_app_message(a, true, "this file has no time axis to cut into windows");
+        return true;
+    }
+    pv_diff_windows *d = &a->diff_win;
+    if (d->pending) {
+        pv_app_message(a, true, "the windows of the last :diff are still loading (:diff off stops)");
+        return true;
+    }
+    const char *space = strchr(arg, ' ');
+    const char *why = NULL;
+    pv_app_window w[2];
+    if (space) {
+        const char *second = space;
+        while (*second == ' ')
+            second++;
+        if (!df_window(a, arg, (size_t)(space - arg), &w[0], &why) ||
+            !df_window(a, second, strlen(second), &w[1], &why)) {
+            pv_app_message(a, true, why);
+            return true;
+        }
+    } else {
+        /* one window: against the window of the same length just before it */
+        if (!df_window(a, arg, strlen(arg), &w[1], &why)) {
+            pv_app_message(a, true, why);
+            return true;
+        }
+        if (!w[1].has_lo || !w[1].has_hi) {
+            pv_app_message(a, true, "with start or end, give both windows: :diff FROM..TO FROM..TO");
+            return true;
+        }
+        w[0] = w[1];
+        int64_t len = w[1].hi - w[1].lo;
+        w[0].hi = w[1].lo;
+        w[0].lo = w[1].lo - len;
+    }
+    memset(d->text, 0, sizeof d->text);
+    for (int k = 0; k < 2; k++) {
+        df_window_text(a, &w[k], d->text[k], sizeof d->text[k]);
+        d->win[k] = w[k];
+        d->file[k] = NULL;
+    }
+    snprintf(d->view_id, sizeof d->view_id, "%s", va->id);
+    d->set_id = set_id;
+    d->arrived = 0;
+    d->pending = 2;
+    pv_app_enqueue_window(a, f->path, &w[0]);
+    pv_app_enqueue_window(a, f->path, &w[1]);
+    char text[300];
+    snprintf(text, sizeof text, "loading %s over %s and %s to compare...", va->id, d->text[0],
+             d->text[1]);
+    pv_app_message(a, false, text);
+    return true;
+}
+
+void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
+{
+    pv_diff_windows *d = &a->diff_win;
+    if (d->discard) {
+        d->discard--;
+        pv_file_free(f);
+        return;
+    }
+    if (!d->pending || d->arrived >= 2) {
+        pv_file_free(f);
+        return;
+    }
+    d->file[d->arrived++] = f;
+    if (--d->pending)
+        return;
+    pv_file *fa = d->file[0], *fb = d->file[1];
+    d->file[0] = d->file[1] = NULL;
+    const pv_view *v[2] = {NULL, NULL};
+    pv_file *both[2] = {fa, fb};
+    for (int k = 0; k < 2; k++) {
+        if (!both[k])
+            continue;
+        const pv_result_set *set = pv_file_find_set(both[k], d->set_id);
+        if (!set && both[k]->set_count)
+            set = both[k]->sets[0];
+        v[k] = set ? pv_set_find_view(set, d->view_id) : NULL;
+    }
+    char err[256] = "";
+    pv_diff_counts counts;
+    pv_view *diff = NULL;
+    if (!fa || !fb)
+        snprintf(err, sizeof err, "a window of the diff did not load");
+    else if (!v[0] || !v[1])
+        snprintf(err, sizeof err, "the window has no view '%s' to compare", d->view_id);
+    else
+        diff = pv_diff_views(v[0], NULL, 0, v[1], NULL, 0, &counts, err, sizeof err);
+    if (!diff) {
+        pv_file_free(fa);
+        pv_file_free(fb);
+        pv_app_message(a, true, err);
+        return;
+    }
+    pv_app_diff_close(a); /* frees the windows of a diff shown before */
+    d->shown[0] = fa;
+    d->shown[1] = fb;
+    pv_report_open(&a->diff_rep, diff, true, NULL);
+    a->diff_on = true;
+    a->focus = PV_PANE_REPORT;
+    char text[400];
+    snprintf(text, sizeof text,
+             "diff of %s (a) with %s (b): %zu rows in both, %zu only in a, %zu only in b",
+             d->text[0], d->text[1], counts.matched, counts.only_a, counts.only_b);
+    pv_app_message(a, false, text);
+}
+
 void pv_app_diff_command(pv_app *a, const char *arg)
 {
     int64_t set_id;
     if (!arg[0]) {
-        pv_app_message(a, true, ":diff FILE, :diff N (result set N of this file), :diff off");
+        pv_app_message(a, true,
+                       ":diff FILE, :diff N (result set N of this file), :diff A..B (this "
+                       "timeline's window A..B against the one before it), :diff X..Y X..Y, :diff off");
         return;
     }
     if (strcmp(arg, "off") == 0) {
+        a->diff_win.discard += a->diff_win.pending; /* windows on their way */
+        a->diff_win.pending = 0;
+        for (size_t k = 0; k < a->diff_win.arrived; k++) {
+            pv_file_free(a->diff_win.file[k]);
+            a->diff_win.file[k] = NULL;
+        }
+        a->diff_win.arrived = 0;
         pv_app_diff_close(a);
         if (a->flame.in_b) {
             free(a->flame.in_b);
@@ -914,6 +1397,8 @@ void pv_app_diff_command(pv_app *a, const char *arg)
         pv_app_message(a, true, "show a view (not a drilled-down detail) to compare it");
         return;
     }
+    if (access(arg, F_OK) != 0 && df_windows_command(a, arg))
+        return;
     const pv_file *f = a->files[a->items[a->loc.item].file];
     int64_t n;
     if (pv_parse_int64(arg, strlen(arg), &n) && access(arg, F_OK) != 0) {
@@ -960,4 +1445,8 @@ void pv_app_diff_close(pv_app *a)
     if (a->diff_on)
         pv_report_close(&a->diff_rep);
     a->diff_on = false;
+    for (int k = 0; k < 2; k++) { /* after the diff view that read them */
+        pv_file_free(a->diff_win.shown[k]);
+        a->diff_win.shown[k] = NULL;
+    }
 }

@@ -7,12 +7,41 @@
 #define PROFVIEW_TUI_FLAME_H
 
 #include "profview/flame.h"
+#include "profview/query.h"
 #include "tui/keymap.h"
 
 typedef struct pv_app pv_app;
 typedef struct pv_rect pv_rect;
 
 enum { PV_FLAME_OFF, PV_FLAME_FLAME, PV_FLAME_ICICLE, PV_FLAME_SANDWICH };
+
+/* A graph being built in slices between key presses (docs/flame.md
+ * "Speed"): the filter's pass over the call tree, then the merge. */
+typedef struct pv_flame_job {
+    const pv_view *tree;  /* NULL: no build runs */
+    char tree_file[256];
+    pv_buf filter;        /* the filter's text */
+    pv_filter *f;         /* compiled; NULL: every call */
+    uint8_t *keep;        /* with f: the calls the filter keeps */
+    pv_flame_builder *fb;
+    size_t rows, next;    /* the tree's rows; the next row of this pass */
+    size_t inner_rows;    /* frames inside the rows (winIDEA line areas) */
+    int pass;             /* 0: the filter's, 1: the merge, 2: the frames inside */
+    int mode;             /* what to show once built */
+    char routine[256];    /* PV_FLAME_SANDWICH: its routine */
+    bool rebuild;         /* the graph shown follows a new filter */
+    size_t fixed_slice;   /* tests: PROFVIEW_TEST_FLAME_SLICE rows, one slice per key */
+} pv_flame_job;
+
+/* Where a graph was drawn (for the mouse): the frames of `fl` below `zoom`,
+ * level `first` on line `base`, growing up or down. */
+typedef struct pv_flame_hit {
+    const pv_flame *fl;
+    uint32_t zoom;
+    int x0, w, y0, h, base;
+    bool upwards;
+    size_t first;
+} pv_flame_hit;
 
 typedef struct pv_flame_ui {
     int mode;            /* PV_FLAME_* */
@@ -34,17 +63,39 @@ typedef struct pv_flame_ui {
     bool sw_callers;     /* the selection is in the callers (else the callees) */
     uint32_t sw_sel;
     char sw_name[256];
-    int pending_mode;    /* a big tree: the mode to show once pv_app_work built it */
+    pv_flame_job job;    /* a build running between keys */
+    pv_buf declined;     /* a filter whose rebuild Esc stopped: not tried again */
+    bool declined_set;
+    pv_flame_hit hit[2]; /* the graphs drawn last (the sandwich draws two) */
+    int hit_count;
+    int crumb_y;         /* the breadcrumb's line, -1 when none */
+    /* the graph closed last (F again shows it at once) and what it was made of */
+    pv_flame *kept;
+    const pv_view *kept_tree;
+    pv_buf kept_filter;
 } pv_flame_ui;
 
 /* Opens the flame graph (or icicle, or the sandwich of the selected
  * routine) of the focused Report's call tree.  Says why not otherwise. */
 void pv_flame_ui_open(pv_app *a, int mode);
 void pv_flame_ui_close(pv_app *a);
-/* PV_WORK_FLAME: merges the big call tree that pv_flame_ui_open deferred. */
-void pv_flame_ui_build_now(pv_app *a);
+/* Closes it and frees the graph kept for showing it again (app teardown). */
+void pv_flame_ui_free(pv_app *a);
+/* A build runs (and is not the tests' one slice per key). */
+bool pv_flame_ui_building(const pv_app *a);
+/* One slice of the running build (a few ms); the graph appears when done. */
+void pv_flame_ui_step(pv_app *a);
+/* Esc, Ctrl-C: stops a running build, the screen stays as it is; true when
+ * one ran. */
+bool pv_flame_ui_stop(pv_app *a);
 /* Keys while a graph is shown; true when the action was taken. */
 bool pv_flame_ui_key(pv_app *a, pv_action act);
+/* A mouse event in the Report pane while a graph is shown (button 1 =
+ * click, 4/5 = wheel up/down): a click selects a frame, a click on the
+ * selected frame zooms into it (in the sandwich: makes it the middle), a
+ * click on the breadcrumb zooms out; the wheel moves the selection up and
+ * down as k and j do.  False when no graph takes it. */
+bool pv_flame_ui_mouse(pv_app *a, int y, int x, int button);
 /* Draws the graph into the Report pane's rectangle, and the selected
  * frame's statistics into the Details pane's. */
 void pv_flame_ui_draw(pv_app *a, const pv_rect *report, const pv_rect *details);
@@ -53,12 +104,16 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *report, const pv_rect *details);
 bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name);
 
 /* `:diff FILE` (loaded in the background, compared when it arrives), `:diff N`
- * (result set N of the same file), `:diff off`: the Report's view against
+ * (result set N of the same file), `:diff X..Y [X..Y]` (two time windows of
+ * the Report's timeline, docs/diff.md), `:diff off`: the Report's view against
  * the view of the same id there, shown as the Report until q; with a graph
  * shown, its frames coloured by the change of their self time. */
 void pv_app_diff_command(pv_app *a, const char *arg);
 /* A loaded file arrives: the pending `:diff FILE` runs. */
 void pv_app_diff_adopted(pv_app *a, const pv_file *f);
+/* A window of `:diff A..B` arrives (NULL: it did not load); with both,
+ * the diff runs.  Takes f. */
+void pv_app_diff_window_arrived(pv_app *a, pv_file *f);
 void pv_app_diff_close(pv_app *a);
 
 #endif

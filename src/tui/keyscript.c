@@ -35,20 +35,20 @@ static bool pv_script_special(pv_script *s, const char *name)
         return true;
     }
     static const struct {
-        const char *name;
+        const char *word;
         int event;
     } mouse[] = {{"Click ", PV_SCRIPT_CLICK},
                  {"WheelUp ", PV_SCRIPT_WHEEL_UP},
                  {"WheelDown ", PV_SCRIPT_WHEEL_DOWN}};
-    for (size_t m = 0; m < sizeof mouse / sizeof mouse[0]; m++) {
-        size_t n = strlen(mouse[m].name);
-        if (strncmp(name, mouse[m].name, n) != 0)
+    for (size_t i = 0; i < sizeof mouse / sizeof mouse[0]; i++) {
+        size_t n = strlen(mouse[i].word);
+        if (strncmp(name, mouse[i].word, n) != 0)
             continue;
         int x, y, used = 0;
-        if (sscanf(name + n, "%d %d%n", &x, &y, &used) != 2 || name[n + (size_t)used] ||
+        if (sscanf(name + n, "%d %d%n", &x, &y, &used) != 2 || name[n + (size_t)used] != '\0' ||
             x < 0 || y < 0)
             return false;
-        pv_script_add(s, mouse[m].event, x, y);
+        pv_script_add(s, mouse[i].event, x, y);
         return true;
     }
     int key = pv_key_parse(name);
@@ -75,11 +75,11 @@ static bool pv_script_text(pv_script *s, const char *p, size_t len)
                         i += n + 2;
                         continue;
                     }
-                    if (strncmp(name, "Click ", 6) == 0 || strncmp(name, "WheelUp ", 8) == 0 ||
-                        strncmp(name, "WheelDown ", 10) == 0)
-                        return false; /* a mouse item with bad coordinates */
                     if (strchr(name, ' ') == NULL && n > 1 && name[0] >= 'A' && name[0] <= 'Z')
                         return false; /* looks like a key name but is not one */
+                    if (strncmp(name, "Click ", 6) == 0 || strncmp(name, "WheelUp ", 8) == 0 ||
+                        strncmp(name, "WheelDown ", 10) == 0)
+                        return false; /* a mouse event without its X Y */
                 }
             }
         }

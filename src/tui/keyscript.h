@@ -6,9 +6,8 @@
  *                           for a named key inside it
  *   <Dump>             writes the screen to the dump file now
  *   <Resize 60x20>     resizes the virtual screen
- *   <Click X Y>        a left click at column X, line Y (0-based), as a
- *   <WheelUp X Y>      terminal's mouse reports it; the wheel turned up
- *   <WheelDown X Y>    (away from the user) or down there
+ *   <Click 30 12>      a mouse click at column 30, line 12 (0-based, as in
+ *                      the dump); <WheelUp 30 12>, <WheelDown 30 12>
  *   # comment
  */
 #ifndef PROFVIEW_TUI_KEYSCRIPT_H
@@ -19,7 +18,7 @@
 enum {
     PV_SCRIPT_DUMP = -1,   /* event: dump the screen */
     PV_SCRIPT_RESIZE = -2, /* event: resize to width x height */
-    PV_SCRIPT_CLICK = -3,  /* events: the mouse at column width, line height */
+    PV_SCRIPT_CLICK = -3,  /* event: mouse button 1 at (width = x, height = y) */
     PV_SCRIPT_WHEEL_UP = -4,
     PV_SCRIPT_WHEEL_DOWN = -5,
 };

@@ -415,9 +415,8 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w, "no events with a time on screen", PV_ROLE_DIM);
         return;
     }
-    char lo[32], hi[32], title[96];
-    pv_format_time_human(t0, a->unit, lo, sizeof lo);
-    pv_format_time_human(t1, a->unit, hi, sizeof hi);
+    char lo[48], hi[48], title[112];
+    pv_text_time_span(t0, t1, a->unit, lo, hi, sizeof lo);
     snprintf(title, sizeof title, "Lanes %s..%s", lo, hi);
     pv_app_title(a, rc.y, rc.x, rc.w, title, false);
 

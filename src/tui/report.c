@@ -96,9 +96,12 @@ static void pv_report_apply_columns(pv_report *r, const char *columns)
 {
     pv_buf bad;
     pv_buf_init(&bad);
-    if (!columns || !pv_report_set_columns(r, columns, &bad))
+    if (!columns || !pv_report_set_columns(r, columns, &bad)) {
         for (size_t c = 0; c < r->view->column_count; c++)
             r->hidden[c] = (r->view->columns[c].flags & PV_COL_HIDDEN) != 0;
+        if (columns)
+            r->bad_column = pv_xstrdup(pv_buf_cstr(&bad));
+    }
     pv_buf_free(&bad);
 }
 
@@ -109,6 +112,7 @@ void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
     r->owned = owned;
     r->hidden = pv_xcalloc(v->column_count + 1, 1);
     r->widths = pv_xcalloc(v->column_count + 1, sizeof *r->widths);
+    r->time_fmt = pv_xcalloc(v->column_count + 1, 1);
     r->filter = pv_xstrdup("");
     pv_report_apply_columns(r, columns);
     if (pv_view_is_tree(v)) {
@@ -127,6 +131,8 @@ void pv_report_close(pv_report *r)
         return;
     if (r->owned)
         pv_view_free(r->view);
+    free(r->bad_column);
+    free(r->time_fmt);
     free(r->sel);
     free(r->collapsed);
     free(r->has_kids);

@@ -34,6 +34,11 @@ typedef struct pv_report {
     size_t sort_count;
     char *filter;   /* owned: the expression in force ("" = none), any length */
     size_t matched; /* rows that matched the filter themselves */
+    char *bad_column; /* owned: the configured column id that is not the view's, or NULL */
+    /* Per column, how its times are drawn now (app_draw.c, docs/tui.md
+     * "Times"): 0 each in its own unit; else unit * 16 + decimals, one unit
+     * and enough digits to tell the rows on screen apart. */
+    uint8_t *time_fmt;
 } pv_report;
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the

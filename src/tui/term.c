@@ -416,12 +416,9 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
         } else if (ev[i].key == PV_SCRIPT_RESIZE) {
             pv_app_resize(app, ev[i].width, ev[i].height);
         } else if (ev[i].key <= PV_SCRIPT_CLICK) {
-            /* the mouse on what is on screen (terminal: pv_app_mouse's buttons) */
-            pv_app_draw(app);
+            pv_app_draw(app); /* the mouse acts on what is on screen */
             pv_app_mouse(app, ev[i].height, ev[i].width,
-                         ev[i].key == PV_SCRIPT_CLICK      ? 1
-                         : ev[i].key == PV_SCRIPT_WHEEL_UP ? 4
-                                                           : 5);
+                         ev[i].key == PV_SCRIPT_CLICK ? 1 : ev[i].key == PV_SCRIPT_WHEEL_UP ? 4 : 5);
             while (pv_app_has_work(app)) {
                 pv_app_draw(app);
                 pv_app_work(app);
@@ -435,6 +432,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
             pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */
+            pv_app_flame_test_slice(app); /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
         }
     }
     if (rc == 0)

@@ -224,3 +224,48 @@ void pv_grid_dump(const pv_grid *g, pv_buf *out)
         pv_buf_putc(out, '\n');
     }
 }
+
+/* " 3.6 M events/s ETA 2 min 05 s" once the rate is known (half a second
+ * and 1 % done; nothing before), in human units (docs/tui.md). */
+void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const char *unit)
+{
+    if (elapsed < 0.5 || done <= 0 || done < total * 0.01)
+        return;
+    double rate = done / elapsed;
+    static const char *const prefix[] = {"", " k", " M", " G", " T"};
+    size_t p = 0;
+    double r = rate;
+    while (r >= 1000 && p + 1 < sizeof prefix / sizeof *prefix) {
+        r /= 1000;
+        p++;
+    }
+    pv_buf_printf(out, r < 10 && p ? " %.1f%s%s/s" : " %.0f%s%s/s", r, prefix[p], unit);
+    if (total <= done)
+        return;
+    double eta = (total - done) / rate;
+    if (eta < 10)
+        pv_buf_printf(out, " ETA %.1f s", eta);
+    else if (eta < 60)
+        pv_buf_printf(out, " ETA %.0f s", eta);
+    else if (eta < 3600)
+        pv_buf_printf(out, " ETA %d min %02d s", (int)(eta / 60), (int)eta % 60);
+    else
+        pv_buf_printf(out, " ETA %d h %02d min", (int)(eta / 3600), (int)(eta / 60) % 60);
+}
+
+void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char *hi,
+                       size_t size)
+{
+    pv_format_time_human(t0, unit, lo, size);
+    pv_format_time_human(t1, unit, hi, size);
+    if (t0 == t1 || strcmp(lo, hi) != 0)
+        return;
+    int64_t m0 = t0 < 0 ? pv_sub_sat(0, t0) : t0, m1 = t1 < 0 ? pv_sub_sat(0, t1) : t1;
+    pv_time_unit u = unit == PV_UNIT_AUTO ? pv_time_unit_for(m0 > m1 ? m0 : m1) : unit;
+    for (int d = 3; d <= 9; d += 3) {
+        pv_format_time_precise(t0, u, d, lo, size);
+        pv_format_time_precise(t1, u, d, hi, size);
+        if (strcmp(lo, hi) != 0)
+            return;
+    }
+}

@@ -49,4 +49,15 @@ int pv_grid_str(pv_grid *g, int y, int x, int max_w, const char *s, pv_role role
 /* The grid as UTF-8 text, one line per row, trailing blanks removed. */
 void pv_grid_dump(const pv_grid *g, pv_buf *out);
 
+/* " 3.6 M events/s ETA 2 min 05 s": the rate of `done` of `total` units
+ * in `elapsed` seconds and the time left, in human units; nothing until the
+ * rate is known (half a second and 1 % done). */
+void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const char *unit);
+
+/* Two times that bound a span (a lane strip's START..END): as
+ * pv_format_time_human, or with one unit and enough digits when those
+ * would read the same (docs/tui.md "Times"). */
+void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char *hi,
+                       size_t size);
+
 #endif

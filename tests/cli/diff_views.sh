@@ -121,9 +121,14 @@ EOF
   # --context selects by the key column; csv output
   n=$("$pv" diff "$A" "$B" --view flame --context Neutral --format csv | tail -n +2 | wc -l)
   [ "$n" = 0 ] || { echo "FAIL: flame has no Neutral context"; fail=1; }
-  "$pv" diff "$A" "$B" --view flame --format csv --columns match,context | tail -n +2 \
-    | cut -d, -f1 | sort -u | tr '\n' ' ' | grep -qx 'b both ' \
-    || { echo "FAIL: flame diff: rows only in b (its extra task) and in both expected"; fail=1; }
+  # the call paths of a are all in b (b has one task more); line frames
+  # (docs/flame.md) come and go with the random steps, so they are left out
+  "$pv" cat "$A" --view lines --columns name | tail -n +2 | sort -u >"$tmp/line_names"
+  "$pv" diff "$A" "$B" --view flame --columns match,stack | tail -n +2 \
+    | awk -F'\t' 'NR == FNR { gsub(/%/, "%25"); gsub(/;/, "%3B"); line[$0] = 1; next }
+                  { n = split($2, f, ";") } !(f[n] in line) { print $1 }' "$tmp/line_names" - \
+    | sort -u | tr '\n' ' ' | grep -qx 'b both ' \
+    || { echo "FAIL: flame diff: call paths only in b (its extra task) and in both expected"; fail=1; }
 fi
 
 # 3. two result sets of one file: unmatched rows on either side (other modules)

@@ -2,10 +2,14 @@
 # `cat --view flame` and `--format folded` (docs/flame.md) against an
 # independent computation from the call trees: every call's path from the
 # root (its thread or context first), frames escaped as %XX for `;`, `%`
-# and control characters, self and total summed per path.  Then the
+# and control characters, self and total summed per path.  winIDEA line
+# areas are frames inside the function call they run in, named as the area
+# (docs/flame.md): those paths are told apart with the `lines` view and
+# checked on their own (under a call path, total = self).  Then the
 # invariants: winIDEA self summed per area and context = the `net` of the
-# `statistics` view; AQTime self summed per routine = the `routines` time
-# (each call's time is rounded to ns on its own: at most 1 ns per call apart).
+# `statistics` view, for function and line areas, also over a window;
+# AQTime self summed per routine = the `routines` time (each call's time is
+# rounded to ns on its own: at most 1 ns per call apart).
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
 pv=${PROFVIEW:?}
@@ -84,6 +88,35 @@ for p in sorted(acc):
     print('%s\t%d\t%d\t%d' % (p.replace('\\', '\\\\'), acc[p][0], acc[p][1], acc[p][2]))
 EOF
 
+# lineframes.py FLAME.tsv LINES.tsv|- OUT: splits the `flame` view's rows
+# (stack, self, total, calls) into call paths (stdout: stack, self, total,
+# calls) and line frames (OUT: stack, self, total).  A line frame is a
+# frame named as a line area of the function in the frame above it (the
+# `lines` view: name, line, function).
+cat >"$tmp/lineframes.py" <<'EOF'
+import sys
+def unesc(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == '%' and len(s[i + 1:i + 3]) == 2:
+            out.append(chr(int(s[i + 1:i + 3], 16))); i += 3; continue
+        out.append(s[i]); i += 1
+    return ''.join(out)
+labels = set()
+if sys.argv[2] != '-':
+    for l in list(open(sys.argv[2], encoding='utf-8'))[1:]:
+        name, line, function = l.rstrip('\n').split('\t')
+        labels.add((function, name))
+with open(sys.argv[3], 'w') as lines_out:
+    for l in list(open(sys.argv[1], encoding='utf-8'))[1:]:
+        stack, self_, total, calls = l.rstrip('\n').split('\t')
+        frames = [unesc(f) for f in stack.split(';')]
+        if len(frames) >= 2 and (frames[-2], frames[-1]) in labels:
+            lines_out.write('%s\t%s\t%s\n' % (stack, self_, total))
+        else:
+            print('%s\t%s\t%s\t%s' % (stack, self_, total, calls))
+EOF
+
 fail=0
 for spec in "${files[@]}"; do
   f=${spec%:*} inst=${spec##*:}
@@ -92,8 +125,18 @@ for spec in "${files[@]}"; do
   python3 "$tmp/expected.py" "$tmp/ct.tsv" >"$tmp/expected.tsv"
   [ -s "$tmp/expected.tsv" ] || { echo "FAIL: $name: no call paths"; fail=1; continue; }
   # context frames have no calls of their own: compare them without the count
-  "$pv" cat "$f" --instance "$inst" --view flame --columns stack,self,total,calls \
-    | tail -n +2 | sort >"$tmp/got.tsv"
+  "$pv" cat "$f" --instance "$inst" --view flame --columns stack,self,total,calls >"$tmp/flame.tsv"
+  lines=-
+  if "$pv" cat "$f" --instance "$inst" --view lines --columns name,line,function \
+      >"$tmp/lines.tsv" 2>/dev/null; then lines=$tmp/lines.tsv; fi
+  python3 "$tmp/lineframes.py" "$tmp/flame.tsv" "$lines" "$tmp/lineframes.tsv" | sort >"$tmp/got.tsv"
+  # line frames: under a call path, as wide as their self time
+  if awk -F'\t' '{ p = $1; sub(/;[^;]*$/, "", p); print p }' "$tmp/lineframes.tsv" | sort -u \
+      | comm -23 - <(cut -f1 "$tmp/expected.tsv" | sort) | grep -q .; then
+    echo "FAIL: $name: a line frame under no call path"; fail=1
+  fi
+  awk -F'\t' '$2 != $3 { bad++ } END { exit bad > 0 }' "$tmp/lineframes.tsv" \
+    || { echo "FAIL: $name: a line frame's total is not its self time"; fail=1; }
   if ! diff <(cut -f1-3 "$tmp/expected.tsv") <(cut -f1-3 "$tmp/got.tsv") >"$tmp/d"; then
     echo "FAIL: $name: flame paths differ from the call tree"; head "$tmp/d"; fail=1
   fi
@@ -103,8 +146,9 @@ for spec in "${files[@]}"; do
     || { echo "FAIL: $name: call counts differ"; fail=1; }
   # folded: STACK SELF for the paths with self time, in the view's order
   "$pv" cat "$f" --instance "$inst" --view flame --format folded | sort >"$tmp/folded"
-  awk -F'\t' '$2 > 0 { print $1 " " $2 }' "$tmp/expected.tsv" | sed 's/\\\\/\\/g' | sort \
-    >"$tmp/folded.expected"
+  { awk -F'\t' '$2 > 0 { print $1 " " $2 }' "$tmp/expected.tsv"
+    awk -F'\t' '$2 > 0 { print $1 " " $2 }' "$tmp/lineframes.tsv"; } \
+    | sed 's/\\\\/\\/g' | sort >"$tmp/folded.expected"
   if ! diff "$tmp/folded.expected" "$tmp/folded" >"$tmp/d"; then
     echo "FAIL: $name: folded output differs"; head "$tmp/d"; fail=1
   fi
@@ -116,7 +160,7 @@ for spec in "${files[@]}"; do
                     else if (n != 1) bad++ }
                   END { exit bad > 0 }' \
     || { echo "FAIL: $name: depth or parent do not follow the stack"; fail=1; }
-  echo "ok: $name ($(wc -l <"$tmp/got.tsv") paths)"
+  echo "ok: $name ($(wc -l <"$tmp/got.tsv") call paths, $(wc -l <"$tmp/lineframes.tsv") line frames)"
 done
 
 # The escaping: `;` and `%` inside names
@@ -124,28 +168,71 @@ got=$("$pv" cat "$tmp/names.txt" --view flame --format folded)
 want=$'Unknown;main 400\nUnknown;main;50%25load 50\nUnknown;main;a%3Bb 100'
 [ "$got" = "$want" ] || { echo "FAIL: escaping:"; echo "$got"; fail=1; }
 
-# winIDEA: self summed per (area, context) over the paths that end in it = net
+# winIDEA: self summed per (area, context) over the paths that end in it =
+# net, for function areas (by name) and line areas (by their function and
+# text, matched to statistics rows through the `lines` view's handle; two
+# lines of one function with the same text are one frame, their nets
+# summed); over a window, the pairs with time in it.
+cat >"$tmp/invariant.py" <<'EOF'
+import sys
+def unesc(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == '%' and len(s[i + 1:i + 3]) == 2:
+            out.append(chr(int(s[i + 1:i + 3], 16))); i += 3; continue
+        out.append(s[i]); i += 1
+    return ''.join(out)
+def rows(path):
+    return [l.rstrip('\n').split('\t') for l in list(open(path, encoding='utf-8'))[1:]]
+window = sys.argv[4] == 'window'
+line_of = {}  # handle -> (function, label)
+for handle, name, line, function in rows(sys.argv[3]):
+    line_of[handle] = (function, name)
+labels = set(line_of.values())
+flame = {}
+for stack, routine, context, self_, depth in rows(sys.argv[1]):
+    if depth == '0':
+        continue
+    frames = [unesc(f) for f in stack.split(';')]
+    if len(frames) >= 2 and (frames[-2], frames[-1]) in labels:
+        key = ('line', frames[-2], frames[-1], context)
+    else:
+        key = ('function', routine, context)
+    flame[key] = flame.get(key, 0) + int(self_)
+stats = {}
+for handle, type_, name, context, net in rows(sys.argv[2]):
+    if context == 'Neutral':
+        continue
+    if type_ == 'function':
+        stats[('function', name, context)] = int(net)
+    elif type_ == 'line':
+        key = ('line',) + line_of[handle] + (context,)
+        stats[key] = stats.get(key, 0) + int(net)
+keys = set(flame) | set(stats)
+if window:
+    keys = {k for k in keys if flame.get(k, 0) or stats.get(k, 0)}
+bad = [k for k in sorted(keys) if flame.get(k) != stats.get(k)]
+for k in bad[:10]:
+    print('  %s: flame %s, statistics %s' % ('|'.join(k), flame.get(k), stats.get(k)))
+n_line = sum(1 for k in keys if k[0] == 'line')
+print('%d function and %d line (area, context) pairs' % (len(keys) - n_line, n_line))
+sys.exit(1 if bad or n_line == 0 else 0)
+EOF
 for f in "$S/rtos.txt" "$S/rtos-ctx.txt" "$S/rtos-v11.txt" ${gen:+"$tmp/gen.txt"}; do
   [ -f "$f" ] || continue
-  "$pv" cat "$f" --view flame --filter 'depth > 0' --columns routine,context,self | tail -n +2 \
-    | awk -F'\t' '{ s[$1 "\t" $2] += $3 } END { for (k in s) print k "\t" s[k] }' | sort >"$tmp/a"
-  "$pv" cat "$f" --view statistics --filter 'type = "function" and context != "Neutral"' \
-    --columns name,context,net | tail -n +2 | sort >"$tmp/b"
-  if ! diff "$tmp/a" "$tmp/b" >"$tmp/d"; then
-    echo "FAIL: $(basename "$f"): self per area and context != statistics net"; head "$tmp/d"; fail=1
-  else
-    echo "ok: $(basename "$f"): self = net for $(wc -l <"$tmp/b") (area, context) pairs"
-  fi
-  # with a window: the same invariant over the window's statistics
-  "$pv" cat "$f" --from 20us --to 60us --view flame --filter 'depth > 0' \
-    --columns routine,context,self | tail -n +2 \
-    | awk -F'\t' '$3 > 0 { s[$1 "\t" $2] += $3 } END { for (k in s) print k "\t" s[k] }' \
-    | sort >"$tmp/a"
-  "$pv" cat "$f" --from 20us --to 60us --view statistics \
-    --filter 'type = "function" and context != "Neutral" and net > 0' --columns name,context,net \
-    | tail -n +2 | sort >"$tmp/b"
-  diff "$tmp/a" "$tmp/b" >/dev/null \
-    || { echo "FAIL: $(basename "$f"): windowed self != windowed net"; fail=1; }
+  for range in all window; do
+    win=()
+    [ $range = window ] && win=(--from 20us --to 60us)
+    "$pv" cat "$f" "${win[@]}" --view flame --columns stack,routine,context,self,depth >"$tmp/fl.tsv"
+    "$pv" cat "$f" "${win[@]}" --view statistics --columns handle,type,name,context,net >"$tmp/st.tsv"
+    "$pv" cat "$f" --view lines --columns handle,name,line,function >"$tmp/ln.tsv"
+    if out=$(python3 "$tmp/invariant.py" "$tmp/fl.tsv" "$tmp/st.tsv" "$tmp/ln.tsv" $range); then
+      echo "ok: $(basename "$f") ($range): self = net for $out"
+    else
+      echo "FAIL: $(basename "$f") ($range): self per area and context != statistics net"
+      echo "$out"; fail=1
+    fi
+  done
 done
 
 # AQTime: self summed per routine and module = routines time (1 ns per call of rounding)

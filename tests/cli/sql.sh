@@ -90,6 +90,48 @@ plist=$S/plist-func-timing.txt
   >"$tmp/sql"
 check "plist: filtered, sorted subset" "$tmp/cat" "$tmp/sql"
 
+# 2b. every format (BIN, AQTime trace, AQTime allocation, PLIST lines):
+# count and sum of a column, a filtered subset, a join and a detail function
+# against cat of the same views
+col_of() { # TSV-FILE COLUMN-ID: the column's number
+  head -1 "$1" | tr '\t' '\n' | grep -nx "$2" | cut -d: -f1
+}
+while IFS='|' read -r f view num k join_view join_key other other_key detail; do
+  f=$S/$f
+  "$pv" cat "$f" --view "$view" >"$tmp/v.tsv"
+  c=$(col_of "$tmp/v.tsv" "$num")
+  exp=$(awk -F'\t' -v c="$c" 'NR > 1 { n++; s += $c } END { printf "%d\t%d", n, s }' "$tmp/v.tsv")
+  got=$("$pv" sql "$f" "SELECT count(*), sum($num) FROM $view" | tail -n +2)
+  expect_eq "$f: count and sum($num) of $view" "$exp" "$got"
+  "$pv" cat "$f" --view "$view" --filter "$num > $k" --columns id,"$num" >"$tmp/cat"
+  "$pv" sql "$f" "SELECT id, $num FROM $view WHERE $num > $k" >"$tmp/sql"
+  check "$f: $view where $num > $k" "$tmp/cat" "$tmp/sql"
+  [ "$(wc -l <"$tmp/sql")" -gt 2 ] || { echo "FAIL: $f: $view where $num > $k: too few rows"; fail=1; }
+  if [ -n "$join_view" ]; then
+    "$pv" cat "$f" --view "${join_view//_/-}" >"$tmp/j.tsv"
+    c=$(col_of "$tmp/j.tsv" "$join_key")
+    awk -F'\t' -v c="$c" 'NR > 1 { n[$c]++ } END { for (r in n) print r "\t" n[r] }' "$tmp/j.tsv" \
+      | LC_ALL=C sort >"$tmp/exp"
+    "$pv" sql "$f" "SELECT o.$other_key, count(*) FROM $join_view j JOIN $other o
+      ON j.$join_key = o.$other_key GROUP BY o.$other_key ORDER BY o.$other_key" | tail -n +2 \
+      >"$tmp/sql"
+    check "$f: $join_view joined with $other" "$tmp/exp" "$tmp/sql"
+    [ -s "$tmp/sql" ] || { echo "FAIL: $f: empty join"; fail=1; }
+  fi
+  if [ -n "$detail" ]; then
+    id=$("$pv" sql "$f" "SELECT min(id) FROM $view" | tail -n +2)
+    "$pv" cat "$f" --view "${detail//_/-}" --parent "$id" >"$tmp/cat"
+    "$pv" sql "$f" "SELECT * FROM $detail($id)" >"$tmp/sql"
+    check "$f: $detail($id)" "$tmp/cat" "$tmp/sql"
+    [ "$(wc -l <"$tmp/sql")" -gt 1 ] || { echo "FAIL: $f: $detail($id) is empty"; fail=1; }
+  fi
+done <<'CASES'
+rtos-v11.txt|routines|hits|5|call_trace|routine|routines|routine|callees
+aqtime-trace.db|routines|hits|1|call_trace|routine|routines|routine|callees
+aqtime-resource.db|objects|size|100|objects|class|classes|class|creation_call_stack
+plist-line-count.txt|lines|hits|1000||||||
+CASES
+
 # 3. a join between views: calls per routine from call_trace, against awk
 "$pv" cat "$plist" --view call-trace >"$tmp/calls.tsv"
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n[$(c["routine"])]++ }
@@ -134,6 +176,40 @@ got=$("$pv" sql "$plist" "$rtos" "SELECT group_concat(schema || ':' || format, '
   | tail -n +2)
 expect_eq "profview_sets" "r1:plist r2:winidea-text1" "$got"
 
+# 5b. more result sets than SQLite attaches (10 here): rK_VIEW in main for
+# every K (and the same table as rK.VIEW where that exists), no warning
+many=$tmp/sets14.db
+"${PV_BUILD_DIR:?}/pv_gen_aqtime" --scale sets 14 "$many" >/dev/null
+"$pv" sql "$many" "SELECT count(*) FROM profview_sets" >"$tmp/sql" 2>"$tmp/err"
+expect_eq "14 result sets listed" "count(*)
+14" "$(cat "$tmp/sql")"
+[ ! -s "$tmp/err" ] || { echo "FAIL: warnings with 14 result sets"; cat "$tmp/err"; fail=1; }
+ids=$("$pv" sql "$many" "SELECT result_set FROM profview_sets" | tail -n +2)
+k=0
+for id in $ids; do
+  k=$((k + 1))
+  "$pv" cat "$many" --instance "$id" --view routines >"$tmp/cat"
+  "$pv" sql "$many" "SELECT * FROM r${k}_routines" >"$tmp/sql"
+  check "r${k}_routines = cat --instance $id" "$tmp/cat" "$tmp/sql"
+done
+expect_eq "all 14 compared" 14 "$k"
+id14=$(echo $ids | awk '{ print $14 }')
+"$pv" cat "$many" --instance "$id14" --view callers --parent 101 >"$tmp/cat"
+"$pv" sql "$many" "SELECT * FROM callers(101, 14)" >"$tmp/sql"
+check "callers(101, 14) = cat --instance $id14" "$tmp/cat" "$tmp/sql"
+got=$("$pv" sql "$many" "SELECT (SELECT group_concat(time) FROM r12_routines) =
+  (SELECT group_concat(time) FROM \"R12_ROUTINES\"), (SELECT count(*) FROM r3.routines
+  JOIN r13_routines USING (routine))" | tail -n +2)
+expect_eq "r12_ quoted and in capitals; a join of r3. and r13_" "1	2" "$got"
+[ "$(wc -l <"$tmp/sql")" -ge 2 ] || { echo "FAIL: callers(101, 14) is empty"; fail=1; }
+# past the limit (SQLITE_MAX_ATTACHED: 10 in Debian's SQLite) a set has no
+# schema: profview_sets says `rK_`
+limit=$("$pv" sql "$many" "PRAGMA database_list" | awk -F'\t' '$2 ~ /^r[0-9]+$/' | wc -l)
+got=$("$pv" sql "$many" "SELECT group_concat(schema, ' ') FROM profview_sets" | tail -n +2)
+exp=$(for i in $(seq 1 14); do if [ "$i" -le "$limit" ]; then printf 'r%d ' "$i"; \
+  else printf 'r%d_ ' "$i"; fi; done)
+expect_eq "schemas r1 .. r$limit, then rK_" "${exp% }" "$got"
+
 # 6. handles stay integers, with a <col>_hex companion written like cat
 got=$("$pv" sql "$rtos" "SELECT handle + 0, handle_hex, handle FROM timeline WHERE rowid = 2" \
   | tail -n +2)
@@ -150,6 +226,25 @@ grep -q 'binary search on rowid' "$tmp/plan" || { echo "FAIL: rowid scans"; fail
 if grep -q 'binary search' "$tmp/plan"; then echo "FAIL: depth is not ordered"; fail=1; fi
 "$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT * FROM timeline ORDER BY time" >"$tmp/plan"
 if grep -q 'TEMP B-TREE' "$tmp/plan"; then echo "FAIL: ORDER BY time sorts again"; fail=1; fi
+# context equality visits one context's rows; GROUP BY context does not sort
+"$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT count(*) FROM timeline WHERE context = 'ID_TASK_FAST'" \
+  >"$tmp/plan"
+grep -q 'rows of one context' "$tmp/plan" || { echo "FAIL: context = x scans"; cat "$tmp/plan"; fail=1; }
+"$pv" sql "$rtos" "EXPLAIN QUERY PLAN SELECT context, count(*) FROM timeline GROUP BY context" \
+  >"$tmp/plan"
+grep -q 'grouped by context' "$tmp/plan" || { echo "FAIL: GROUP BY context"; cat "$tmp/plan"; fail=1; }
+if grep -q 'TEMP B-TREE' "$tmp/plan"; then echo "FAIL: GROUP BY context sorts"; fail=1; fi
+# ... and their results are those of cat: per context (none first), and one context's rows
+awk -F'\t' 'NR > 1 { n[$4]++; d[$4] += $10 } END { for (c in n) print c "\t" n[c] "\t" d[c] }' \
+  "$tmp/timeline.tsv" | LC_ALL=C sort >"$tmp/exp"
+"$pv" sql "$rtos" "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context" \
+  | tail -n +2 >"$tmp/sql"
+check "GROUP BY context = awk over cat" "$tmp/exp" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -ge 5 ] || { echo "FAIL: too few contexts"; fail=1; }
+"$pv" cat "$rtos" --view timeline --filter 'context == "ID_TASK_COMM"' --columns id,name >"$tmp/cat"
+"$pv" sql "$rtos" "SELECT id, name FROM timeline WHERE context = 'ID_TASK_COMM'" >"$tmp/sql"
+check "context = x: the rows of cat --filter" "$tmp/cat" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -gt 100 ] || { echo "FAIL: context subset too small"; fail=1; }
 
 # 8. refused: writes, ATTACH, extensions, pragmas that change things, two statements
 refused() { # name query message-pattern

@@ -35,6 +35,15 @@ s=$(pv_screen '' "$FILE" --size 100x30)
 expect_contains "bad key named with its place" "$s" "$CONFIG:2:9: action 'down': unknown key 'Hyper-Q'"
 s=$(pv_screen $'Shift-Tab j Tab j j' "$FILE" --size 100x30)
 expect_contains "default binding still works" "$s" "row 3/14"
+# A columns list naming a column the view does not have: said with its
+# place when the view opens, and the view keeps its default columns.
+cat > "$CONFIG" <<'YAML'
+columns:
+  routines: [routine, hitz]
+YAML
+s=$(pv_screen $'Shift-Tab j' "$FILE" --size 160x30)
+expect_contains "unknown configured column named with its place" "$s" "$CONFIG:2:13: columns of 'routines': no column 'hitz'"
+expect_contains "the view keeps its default columns" "$s" "Module"
 printf 'keys: [unclosed\n' > "$CONFIG"
 s=$(pv_screen '' "$FILE" --size 100x30)
 expect_contains "YAML syntax error named with its place" "$s" "$CONFIG:2:1:"

@@ -17,8 +17,8 @@ cases = [
  ("zoom", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab z", "z zooms the focused pane"),
  ("hscroll", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab l l", "l scrolls the columns"),
  ("timeline_call_stack", "rtos.txt", "100x30", [], "Shift-Tab\nj j j j\nTab j j", "winIDEA timeline: the call stack at the selected event"),
- ("timeline_lanes", "rtos.txt", "100x40", [], "Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j", "winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)"),
- ("timeline_lanes_ascii", "rtos.txt", "100x40", ["--ascii"], "Shift-Tab\nj j j j\nTab\n:goto 1500<Enter>\nj j j", "The lane strip in ASCII: # for events, | for the cursor"),
+ ("timeline_lanes", "rtos.txt", "100x40", [], "Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j", "winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)"),
+ ("timeline_lanes_ascii", "rtos.txt", "100x40", ["--ascii"], "Shift-Tab\nj j j j\nTab\n:goto #1500<Enter>\nj j j", "The lane strip in ASCII: # for events, | for the cursor"),
  ("call_trace_events_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j j Enter", "winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events"),
  ("call_trace_drill_ascii", "rtos.txt", "100x30", ["--ascii"], "Shift-Tab\nj j j j j\nTab\nj j Enter", "Enter on a leaf call drills down: its events become the Report"),
  ("aqtime_objects_refcount_tree", "aqtime-refcount.db", "100x30", [], "Shift-Tab j j Tab j j\nTab Right Right", "AQTime reference counts: the object's ref-count call tree tab (a tree in Details)"),
@@ -63,7 +63,7 @@ s=$(pv_screen $'Shift-Tab j Tab j\\n<Dump>\\nEnter\\n<Dump>\\nBackspace' plist-f
 [ "$(printf '%s\\n' "$s" | grep -c '^----$')" = 2 ] || fail "two <Dump> separators expected"
 first=$(printf '%s\\n' "$s" | awk '/^----$/ { exit } { print }')
 last=$(printf '%s\\n' "$s" | awk 'f == 2 { print } /^----$/ { f++ }')
-expect_contains "drill-down shows the callers as the report" "$(printf '%s\\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers (Routines)"
+expect_contains "drill-down shows the callers as the report" "$(printf '%s\\n' "$s" | awk 'f == 1 { print } /^----$/ { f++ }')" "Report: Callers of "
 expect_screen back_returns "$last" "$first"
 
 # Every view of every sample (every format, every result set) opens and

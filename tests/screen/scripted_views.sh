@@ -444,14 +444,14 @@ expect_screen call_trace_drill_ascii "$(pv_screen $'Shift-Tab\nj j j j j\nTab\nj
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Objects ────────────────────────────────────────────────────────
 aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread  Live References  Peak Refere
-  Leaks - first run      │  1   1 CFile          4194304   376    2204                1            1
-    Summary (5)          │  2   2 HANDLE<Event>  4194560   312    2808                1            2
-    Classes Data (4)     │  3   3 CString        4194816   496    2808                1            1
-    Objects (8)          │  4   4 CFile          4195072    40    2808                2            2
-    References (25)      │  5   5 CBitmap        4195328   520    2204                0            1
-    Threads (2)          │  6   6 CFile          4195584   216    2204                2            3
-  Second run             │  7   7 HANDLE<Event>  4195840   432    2204                3            3
-    Summary (5)          │  8   8 CFile          4196096   656    2204                1            1
+  Leaks - first run      │  1   1 CFile         0x400000   376    2204                1            1
+    Summary (5)          │  2   2 HANDLE<Event> 0x400100   312    2808                1            2
+    Classes Data (4)     │  3   3 CString       0x400200   496    2808                1            1
+    Objects (8)          │  4   4 CFile         0x400300    40    2808                2            2
+    References (25)      │  5   5 CBitmap       0x400400   520    2204                0            1
+    Threads (2)          │  6   6 CFile         0x400500   216    2204                2            3
+  Second run             │  7   7 HANDLE<Event> 0x400600   432    2204                3            3
+    Summary (5)          │  8   8 CFile         0x400700   656    2204                1            1
     Classes Data (4)     │
     Objects (8)          │
     References (37)      │

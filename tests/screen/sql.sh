@@ -58,6 +58,57 @@ echo "ok: filtered, sorted result written by :copy FILE = profview sql"
 s=$(pv_screen ":copy $out<Enter>" "$PLIST")
 expect_contains ":copy FILE never overwrites" "$s" "exists"
 
+# 2b. rows of one view with its id: the view's Details (here _MATMUL@12's
+# callers, as `cat --view callers --parent 7` has them); a result without
+# the id, or from two views, has none
+s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER BY hits DESC<Enter>
+j" "$PLIST")
+expected=$(cat <<'SCREEN'
+─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines W ─
+plist-func-timing.tx│routine                        hits  id
+  PLIST report      │parse, then check (v2)           73   4
+    Summary (28)    │_MATMUL@12                       67   7
+    Routines (14)   │SOLVE_SYSTEM                     58   8
+    Call trace (21) │qsort_compare (static)           55  11
+    Attribution stac│compute_sum(int, char, double    53   3
+SQL results         │CMainFrame::OnPaint(CDC *)       51   2
+  Queries           │
+    SQL 1: SELECT ro│
+                    │
+                    │
+                    │
+                    │
+                    │
+                    │─ Details ─[Callers]─ Callees ─────────────────────────────
+                    │Routine                 Hits  With children      Time
+                    │main                      34      86.811 ms 86.811 ms
+                    │parse, then check (v2)    30      53.754 ms 53.754 ms
+                    │?foo@@YAXH@Z               3       8.000 ms  8.000 ms
+                    │
+                    │
+ SQL results │ sql-1 │ row 2/6                                           ? help
+SCREEN
+)
+expect_screen ":sql rows of routines with their Details" "$s" "$expected"
+"$PROFVIEW" cat "$PLIST" --view callers --parent 7 --columns routine | tail -n +2 >"$TMP/callers"
+[ "$(cat "$TMP/callers")" = "main
+parse, then check (v2)
+?foo@@YAXH@Z" ] || fail "the Details are not cat's callers of id 7"
+s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER BY hits DESC<Enter>
+j
+<Enter>" "$PLIST")
+expect_contains "Enter drills into the Callers of _MATMUL@12" "$s" "Report: Callers of _MATMUL@12 (SQL 1: SELECT"
+expect_contains "... of _MATMUL@12" "$s" "│?foo@@YAXH@Z               3       8.000 ms  8.000 ms"
+s=$(pv_screen ":sql SELECT rowid, routine FROM routines WHERE hits > 50<Enter>" "$PLIST")
+expect_contains "the rowid: the Details" "$s" "─ Details ─[Callers]─ Callees"
+s=$(pv_screen ":sql SELECT * FROM (SELECT routine, id FROM routines WHERE hits > 50)<Enter>" "$PLIST")
+expect_contains "the id through a subquery: the Details" "$s" "─ Details ─[Callers]─ Callees"
+s=$(pv_screen ":sql SELECT routine, hits FROM routines WHERE hits > 50<Enter>" "$PLIST")
+expect_contains "no id: no Details" "$s" "This view has no details"
+s=$(pv_screen ":sql SELECT r.id, c.routine FROM routines r JOIN call_trace c USING (routine)<Enter>" \
+  "$PLIST")
+expect_contains "two views: no Details" "$s" "This view has no details"
+
 # 3. history (Up recalls the query) and a bad query's caret
 s=$(pv_screen ":sql SELECT count(*) AS n FROM routines<Enter>
 :<Up><Enter>" "$PLIST")

@@ -233,6 +233,48 @@ static void test_progress_and_cancel(void **state)
 /* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
  * caller of a call, a routine's first call, the routine as the area, a lane
  * per thread, and no time axis. */
+/* No view shows two columns with one title (a table's own COL_CALL_NO next
+ * to a stack's position once did): every view and every detail view of
+ * every row of the AQTime samples. */
+static void assert_titles_distinct(const pv_view *v)
+{
+    for (size_t i = 0; i < v->column_count; i++)
+        for (size_t j = i + 1; j < v->column_count; j++)
+            if (strcmp(v->columns[i].title, v->columns[j].title) == 0) {
+                fprintf(stderr, "view %s: columns %s and %s are both titled '%s'\n", v->id,
+                        v->columns[i].id, v->columns[j].id, v->columns[i].title);
+                fail();
+            }
+}
+
+static void test_titles_distinct(void **state)
+{
+    (void)state;
+    const char *samples[] = {"aqtime-trace.db", "aqtime-resource.db", "aqtime-refcount.db"};
+    for (size_t k = 0; k < sizeof samples / sizeof *samples; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/sample-data/%s", PV_SOURCE_DIR, samples[k]);
+        pv_file *f = load(path);
+        size_t details = 0;
+        for (size_t s = 0; s < f->set_count; s++)
+            for (size_t vi = 0; vi < f->sets[s]->view_count; vi++) {
+                const pv_view *v = f->sets[s]->views[vi];
+                assert_titles_distinct(v);
+                for (size_t d = 0; d < v->detail_count; d++)
+                    for (size_t row = 0; row < pv_view_rows(v); row++) {
+                        pv_view *dv = pv_view_open_detail(v, d, row);
+                        if (!dv)
+                            continue;
+                        assert_titles_distinct(dv);
+                        details++;
+                        pv_view_free(dv);
+                    }
+            }
+        assert_true(details > 0);
+        pv_file_free(f);
+    }
+}
+
 static void test_trace_hooks(void **state)
 {
     (void)state;
@@ -371,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_cycles_to_ns),
         cmocka_unit_test(test_total_from_summed_cycles),
         cmocka_unit_test(test_trace_hooks),
+        cmocka_unit_test(test_titles_distinct),
         cmocka_unit_test(test_uri_escaping),
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_probe),

@@ -217,6 +217,38 @@ static void test_stream_input_read_once(void **state)
     assert_string_equal(pv_input_path("a.txt"), "a.txt");
 }
 
+/* Times with one unit and as many digits as asked, grouped by three. */
+static void test_time_precise(void **state)
+{
+    (void)state;
+    struct {
+        int64_t ns;
+        pv_time_unit unit;
+        int decimals;
+        const char *want;
+    } cases[] = {
+        {5551097450, PV_UNIT_S, 9, "5.551 097 450 s"},
+        {5551097450, PV_UNIT_NS, 0, "5 551 097 450 ns"},
+        {5551097450, PV_UNIT_S, 6, "5.551 097 s"},
+        {2999999999, PV_UNIT_S, 3, "2.999 s"}, /* truncated, as the human format */
+        {2999999999, PV_UNIT_S, 9, "2.999 999 999 s"},
+        {-1500, PV_UNIT_US, 3, "-1.500 us"},
+        {1234567, PV_UNIT_MS, 9, "1.234 567 ms"}, /* at most the unit's digits */
+        {1234567, PV_UNIT_AUTO, 6, "1.234 567 ms"},
+        {999, PV_UNIT_NS, 3, "999 ns"},
+        {12345, PV_UNIT_NS, 0, "12 345 ns"},
+        {INT64_MIN, PV_UNIT_S, 9, "-9 223 372 036.854 775 808 s"},
+    };
+    char out[96];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pv_format_time_precise(cases[i].ns, cases[i].unit, cases[i].decimals, out, sizeof out);
+        assert_string_equal(out, cases[i].want);
+    }
+    assert_int_equal(pv_time_unit_for(999), PV_UNIT_NS);
+    assert_int_equal(pv_time_unit_for(1000), PV_UNIT_US);
+    assert_int_equal(pv_time_unit_for(-5000000000), PV_UNIT_S);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_hashmap),
         cmocka_unit_test(test_diag_keeps_errors_and_counts_all),
         cmocka_unit_test(test_stream_input_read_once),
+        cmocka_unit_test(test_time_precise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* Unit tests for src/model/flame.c and src/model/diff.c: paths merged from
  * the root, context frames, the folded escaping, the sandwich of a routine
- * (recursion counted once), and the diff's matching (repeated keys in
+ * (recursion counted once), frames inside the rows (pv_view_inner_frames:
+ * under the row they run in, hidden with it, at the top of their thread
+ * without one), the builder in slices, and the diff's matching (repeated keys in
  * order, unmatched rows on either side, ratios). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #include "profview/diff.h"
 #include "profview/flame.h"
+#include "profview/hooks.h"
 #include "profview/table.h"
 
 enum { T_ID, T_ROUTINE, T_THREAD, T_TIME, T_TWC, T_COUNT };
@@ -252,10 +255,86 @@ static void test_diff_matching(void **state)
     pv_view_free(b);
 }
 
+
+/* Inner frames of make_calls(): "L1" (3 ns) inside row 1 (main;a), "L1"
+ * (2 ns) again inside row 1, "L2" (4 ns) inside row 6 (thread 9's b),
+ * "L3" (7 ns) at the top of thread 7. */
+static pv_view *inner_of_calls(const pv_view *v)
+{
+    (void)v;
+    static const pv_column cols[] = {
+        {"parent", "Parent", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, 0},
+        {"thread", "Thread", PV_TYPE_INT, 0},
+        {"time", "Time", PV_TYPE_TIME, 0},
+        {"time_with_children", "With children", PV_TYPE_TIME, 0},
+    };
+    static const struct {
+        int parent; /* 1-based, 0 = none */
+        const char *name;
+        int thread, t;
+    } lines[] = {{2, "L1", 7, 3}, {2, "L1", 7, 2}, {7, "L2", 9, 4}, {0, "L3", 7, 7}};
+    pv_table *t = pv_table_new("inner", "Inner", cols, PV_ARRAY_LEN(cols));
+    for (size_t i = 0; i < PV_ARRAY_LEN(lines); i++) {
+        size_t r = pv_table_add_row(t);
+        if (lines[i].parent)
+            pv_table_set_int(t, r, 0, lines[i].parent);
+        pv_table_set_cstr(t, r, 1, lines[i].name);
+        pv_table_set_int(t, r, 2, lines[i].thread);
+        pv_table_set_int(t, r, 3, lines[i].t);
+        pv_table_set_int(t, r, 4, lines[i].t);
+    }
+    return pv_table_view(t);
+}
+
+static void test_flame_inner_frames(void **state)
+{
+    (void)state;
+    static const pv_view_hooks hooks = {.inner_frames = inner_of_calls};
+    pv_view *v = make_calls();
+    v->hooks = &hooks;
+    char err[256];
+    pv_flame *fl = pv_flame_build(v, NULL, 0, err, sizeof err);
+    assert_non_null(fl);
+    uint32_t l1 = find_path(fl, "Thread 7;main;a;L1");
+    assert_int_not_equal(l1, PV_FLAME_NONE);
+    assert_int_equal(fl->nodes[l1].self, 5); /* two frames merged by path */
+    assert_int_equal(fl->nodes[l1].total, 5);
+    assert_int_equal(fl->nodes[l1].calls, 2);
+    uint32_t l2 = find_path(fl, "Thread 9;b;L2");
+    assert_int_not_equal(l2, PV_FLAME_NONE);
+    assert_int_equal(fl->nodes[l2].self, 4);
+    uint32_t l3 = find_path(fl, "Thread 7;L3");
+    assert_int_not_equal(l3, PV_FLAME_NONE);
+    assert_int_equal(fl->nodes[l3].self, 7);
+    /* the thread frame's total now has the top-level inner frame too */
+    assert_int_equal(fl->nodes[find_path(fl, "Thread 7")].total, 100 + 11 + 7);
+    pv_flame_free(fl);
+
+    /* in slices, with row 1 (main;a and what is inside it) not taken: its
+     * inner frames are hidden with it */
+    pv_flame_builder *fb = pv_flame_builder_new(v, err, sizeof err);
+    assert_non_null(fb);
+    assert_int_equal(pv_flame_builder_inner_rows(fb), 4);
+    uint8_t keep[7] = {1, 0, 0, 1, 1, 1, 1};
+    pv_flame_builder_add(fb, 0, 3, keep);
+    pv_flame_builder_add(fb, 3, 7, keep);
+    pv_flame_builder_add_inner(fb, 0, 1);
+    pv_flame_builder_add_inner(fb, 1, 4);
+    fl = pv_flame_builder_finish(fb);
+    assert_int_equal(find_path(fl, "Thread 7;main;a"), PV_FLAME_NONE);
+    assert_int_equal(find_path(fl, "Thread 7;main;a;L1"), PV_FLAME_NONE);
+    assert_int_not_equal(find_path(fl, "Thread 9;b;L2"), PV_FLAME_NONE);
+    assert_int_not_equal(find_path(fl, "Thread 7;main;b"), PV_FLAME_NONE);
+    pv_flame_free(fl);
+    pv_view_free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flame_merges_paths),
+        cmocka_unit_test(test_flame_inner_frames),
         cmocka_unit_test(test_sandwich),
         cmocka_unit_test(test_diff_matching),
     };

@@ -1059,6 +1059,31 @@ static void test_history_long_texts(void **state)
 }
 
 /* The : commands come from one table: names, aliases, help, dispatch. */
+/* Progress rates: nothing until known, then human units and a readable ETA. */
+static void test_rate_text(void **state)
+{
+    (void)state;
+    struct {
+        double done, total, elapsed;
+        const char *unit, *want;
+    } cases[] = {
+        {1000, 50e6, 0.1, " events", ""},            /* too early: not known */
+        {1000, 50e6, 2.0, " events", ""},            /* less than 1 % done */
+        {3.6e6, 10.8e6, 1.0, " events", " 3.6 M events/s ETA 2.0 s"},
+        {357462982, 714925964, 1.0, "", " 357 M/s ETA 1.0 s"},
+        {5e5, 5e7, 1.0, " rows", " 500 k rows/s ETA 1 min 39 s"},
+        {1e8, 1e10, 100.0, "", " 1.0 M/s ETA 2 h 45 min"},
+        {999, 999, 1.0, "", " 999/s"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pv_buf b;
+        pv_buf_init(&b);
+        pv_text_rate(&b, cases[i].done, cases[i].total, cases[i].elapsed, cases[i].unit);
+        assert_string_equal(pv_buf_cstr(&b), cases[i].want);
+        pv_buf_free(&b);
+    }
+}
+
 static void test_command_table(void **state)
 {
     (void)state;
@@ -1703,6 +1728,7 @@ int main(void)
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_history_long_texts),
         cmocka_unit_test(test_command_table),
+        cmocka_unit_test(test_rate_text),
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_relative_goto),
         cmocka_unit_test(test_report_big_table),

@@ -286,11 +286,10 @@ static void test_diff_screen(void **state)
     pv_app_free(a);
 }
 
-/* A call tree over PV_BIG_VIEW rows: the screen says the graph is being
- * built before the merge runs (as for a big sort). */
-static void test_big_tree_shows_work(void **state)
+/* An app over a call tree of 200001 calls (more than PV_BIG_VIEW): loop >
+ * leaf, 100001 loops. */
+static pv_app *big_tree_app(void)
 {
-    (void)state;
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
@@ -321,21 +320,176 @@ static void test_big_tree_shows_work(void **state)
     pv_set_add_view(set, pv_table_view(t));
     pv_app_adopt_file(a, f);
     pv_app_draw(a);
-    pv_app_key(a, 'F');
-    assert_true(pv_app_has_work(a));
+    return a;
+}
+
+static char *screen_of(pv_app *a)
+{
     pv_buf out;
     pv_buf_init(&out);
     pv_grid_dump(pv_app_draw(a), &out);
-    assert_non_null(strstr(out.data, "Building the flame graph of 200001 calls"));
-    pv_app_work(a);
-    pv_buf_clear(&out);
-    pv_grid_dump(pv_app_draw(a), &out);
+    return out.data;
+}
+
+/* A big call tree is built in slices between keys: the previous screen
+ * stays with the percentage in the status line, keys are answered
+ * meanwhile, and the graph appears when the last slice is done. */
+static void test_big_tree_in_slices(void **state)
+{
+    (void)state;
+    unsetenv("PROFVIEW_TEST_FLAME_SLICE");
+    pv_app *a = big_tree_app();
+    pv_app_key(a, 'F');
+    assert_true(pv_app_has_work(a));
+    assert_true(pv_app_work_stoppable(a)); /* keys are read between slices */
+    char *s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 0% of 200001 calls (Esc stops)"));
+    assert_null(strstr(s, "Flame graph:")); /* the table stays until it is built */
+    free(s);
+    pv_app_key(a, 'j'); /* answered: the table's cursor moves */
+    s = screen_of(a);
+    assert_non_null(strstr(s, "row 2/100001"));
+    free(s);
+    size_t slices = 0;
+    while (pv_app_has_work(a) && slices < 1000000) {
+        pv_app_work(a);
+        slices++;
+    }
+    assert_false(pv_app_has_work(a));
+    s = screen_of(a);
     int x;
-    assert_true(find_text(out.data, "loop", &x) >= 0);
-    assert_true(find_text(out.data, "leaf", &x) >= 0);
-    assert_non_null(strstr(out.data, "Calls     100001") || strstr(out.data, "Calls     0"));
-    pv_buf_free(&out);
+    assert_non_null(strstr(s, "Flame graph: Call trace of big.prof"));
+    assert_true(find_text(s, "loop", &x) >= 0);
+    assert_true(find_text(s, "leaf", &x) >= 0);
+    assert_null(strstr(s, "Building"));
+    free(s);
+    /* back to the table and F again: the graph kept is shown at once */
+    pv_app_key(a, 'F');
+    s = screen_of(a);
+    assert_null(strstr(s, "Flame graph:"));
+    free(s);
+    pv_app_key(a, 'F');
+    assert_false(pv_app_has_work(a));
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Flame graph: Call trace of big.prof"));
+    free(s);
     pv_app_free(a);
+}
+
+/* With PROFVIEW_TEST_FLAME_SLICE, one slice per scripted key: the
+ * percentage grows, Esc and Ctrl-C stop the build and keep the screen
+ * (Ctrl-C does not quit), a build run to its end shows the graph. */
+static void test_big_tree_stops(void **state)
+{
+    (void)state;
+    setenv("PROFVIEW_TEST_FLAME_SLICE", "50000", 1);
+    pv_app *a = big_tree_app();
+    pv_app_key(a, 'F');
+    assert_false(pv_app_has_work(a)); /* the tests' slices: one per key */
+    pv_app_flame_test_slice(a);
+    char *s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 25% of 200001 calls"));
+    free(s);
+    pv_app_key(a, PV_KEY_ESC);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "flame graph stopped"));
+    assert_null(strstr(s, "Flame graph:"));
+    free(s);
+    pv_app_flame_test_slice(a); /* nothing runs any more */
+    s = screen_of(a);
+    assert_null(strstr(s, "Flame graph:"));
+    free(s);
+    /* Ctrl-C: stops it and does not quit */
+    pv_app_key(a, 'F');
+    pv_app_flame_test_slice(a);
+    pv_app_key(a, PV_KEY_CTRL('c'));
+    assert_false(pv_app_done(a));
+    s = screen_of(a);
+    assert_non_null(strstr(s, "flame graph stopped"));
+    free(s);
+    /* I during the build: the icicle is what it shows once built */
+    pv_app_key(a, 'F');
+    pv_app_key(a, 'I');
+    for (int i = 0; i < 4; i++)
+        pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 100% of 200001 calls"));
+    free(s);
+    pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Icicle: Call trace of big.prof"));
+    free(s);
+    /* a filter on the call tree rebuilds it in slices (the filter's pass,
+     * then the merge); Esc keeps the graph of the previous filter */
+    pv_app_key(a, 'I'); /* back to the table */
+    for (const char *k = ":filter routine == \"leaf\"\n"; *k; k++)
+        pv_app_key(a, *k);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    pv_app_key(a, 'F');
+    pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 12% of 200001 calls"));
+    free(s);
+    for (int i = 0; i < 4; i++)
+        pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 62% of 200001 calls"));
+    free(s);
+    for (int i = 0; i < 4; i++)
+        pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Flame graph: Call trace of big.prof (filtered)"));
+    assert_non_null(strstr(s, "leaf"));
+    free(s);
+    /* another filter while the graph is shown: rebuilt in slices, the graph
+     * of the previous filter stays meanwhile; Esc keeps it, says so in the
+     * title, and does not try that filter again */
+    for (const char *k = ":filter routine == \"loop\"\n"; *k; k++)
+        pv_app_key(a, *k);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "Building the flame graph: 0% of 200001 calls"));
+    assert_non_null(strstr(s, "Flame graph: Call trace of big.prof (filtered)"));
+    assert_non_null(strstr(s, "leaf")); /* still the graph of the previous filter */
+    free(s);
+    pv_app_flame_test_slice(a);
+    pv_app_key(a, PV_KEY_ESC);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "flame graph stopped: it still shows the previous filter"));
+    assert_non_null(strstr(s, "(previous filter)"));
+    free(s);
+    pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_null(strstr(s, "Building the flame graph"));
+    free(s);
+    unsetenv("PROFVIEW_TEST_FLAME_SLICE");
+    pv_app_free(a);
+}
+
+/* The scripted mode's mouse events: <Click X Y>, <WheelUp X Y>,
+ * <WheelDown X Y>; a malformed one is an error naming its line. */
+static void test_script_mouse(void **state)
+{
+    (void)state;
+    size_t n, bad = 0;
+    pv_script_event *ev =
+        pv_script_parse("F\n<Click 30 12>\n<WheelUp 1 2>\n<WheelDown 3 4>\n", &n, &bad);
+    assert_non_null(ev);
+    assert_int_equal(n, 4);
+    assert_int_equal(ev[1].key, PV_SCRIPT_CLICK);
+    assert_int_equal(ev[1].width, 30);
+    assert_int_equal(ev[1].height, 12);
+    assert_int_equal(ev[2].key, PV_SCRIPT_WHEEL_UP);
+    assert_int_equal(ev[2].width, 1);
+    assert_int_equal(ev[2].height, 2);
+    assert_int_equal(ev[3].key, PV_SCRIPT_WHEEL_DOWN);
+    free(ev);
+    assert_null(pv_script_parse("F\n<Click 30>\n", &n, &bad));
+    assert_int_equal(bad, 2);
+    assert_null(pv_script_parse("<Click 30 12 4>\n", &n, &bad));
+    assert_null(pv_script_parse("<Click -1 2>\n", &n, &bad));
 }
 
 int main(void)
@@ -345,7 +499,9 @@ int main(void)
         cmocka_unit_test(test_flame_filter_and_ascii),
         cmocka_unit_test(test_sandwich_screen),
         cmocka_unit_test(test_diff_screen),
-        cmocka_unit_test(test_big_tree_shows_work),
+        cmocka_unit_test(test_big_tree_in_slices),
+        cmocka_unit_test(test_big_tree_stops),
+        cmocka_unit_test(test_script_mouse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

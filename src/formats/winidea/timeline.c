@@ -31,6 +31,7 @@ typedef struct tl_frame {
     int32_t prev_same; /* position code of the area's next frame below, or NOT_ON_STACK */
     uint32_t call;     /* call index (function areas), TL_TOP_LEVEL otherwise */
     uint32_t fn_call;  /* the innermost function call at or below this frame */
+    uint32_t line;     /* line activation (line areas), TL_TOP_LEVEL otherwise */
     pv_stat_frame sf;
 } tl_frame;
 
@@ -86,6 +87,7 @@ struct pv_tl_pass {
     uint32_t context_key; /* state key of the context area, 0 = none */
     bool area_switched;   /* the context area has switched the running context */
     size_t call_cap;
+    size_t line_cap;
     /* direct-mapped cache in front of area_map: a nested call pattern
      * alternates handles, so "the last handle" alone rarely hits */
     uint64_t cache_key[TL_AREA_CACHE];
@@ -567,12 +569,30 @@ static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
     return (uint32_t)c;
 }
 
+/* A line activation beginning at event `entry` (docs/flame.md). */
+static uint32_t tl_new_line(tl_pass *p, uint32_t entry)
+{
+    pv_timeline_index *ix = p->ix;
+    if (ix->line_count >= p->line_cap) {
+        size_t cap = p->line_cap ? p->line_cap * 2 : 1024;
+        ix->line_entry = pv_xrealloc(ix->line_entry, cap * sizeof *ix->line_entry);
+        ix->line_net = pv_xrealloc(ix->line_net, cap * sizeof *ix->line_net);
+        p->line_cap = cap;
+    }
+    size_t k = ix->line_count++;
+    ix->line_entry[k] = entry;
+    ix->line_net[k] = 0;
+    return (uint32_t)k;
+}
+
 /* Ends frame `f` at the current event. */
 static void tl_end_frame(tl_pass *p, tl_frame *f, bool matched, bool at_end)
 {
     int64_t net, gross;
     pv_stats_exit(&p->st, f->acc, &f->sf, p->time, matched, &net, &gross);
     p->st.accs[f->acc].top = f->prev_same;
+    if (f->line != TL_TOP_LEVEL)
+        p->ix->line_net[f->line] = net;
     if (f->call != TL_TOP_LEVEL) {
         p->ix->call_net[f->call] = net;
         p->ix->call_gross[f->call] = gross;
@@ -615,6 +635,9 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     f->prev_same = PV_STAT_NOT_ON_STACK;
     f->call = TL_TOP_LEVEL;
     f->fn_call = TL_TOP_LEVEL;
+    f->line = TL_TOP_LEVEL;
+    if (p->ix->areas[area].type == PV_WI_LINE)
+        f->line = tl_new_line(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL);
     if (p->ix->areas[area].type == PV_WI_FUNCTION) {
         f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
         f->fn_call = f->call;
@@ -654,6 +677,8 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
         uint32_t below_fn = below ? below->fn_call : TL_TOP_LEVEL;
         f->call = TL_TOP_LEVEL;
         f->fn_call = below_fn;
+        f->line = p->ix->areas[area].type == PV_WI_LINE ? tl_new_line(p, (uint32_t)p->i)
+                                                         : TL_TOP_LEVEL;
         if (p->ix->areas[area].type == PV_WI_FUNCTION) {
             f->call = tl_new_call(p, (uint32_t)p->i, below_fn);
             f->fn_call = f->call;
@@ -1027,6 +1052,92 @@ uint32_t pv_timeline_call_at(const pv_timeline_index *ix, uint16_t c, size_t eve
         k = ix->call_parent[k];
     }
     return PV_TL_OPEN;
+}
+
+void pv_timeline_line_sweep_begin(const pv_timeline_index *ix, pv_tl_line_sweep *sw)
+{
+    /* Lines in entry order; per context, the last explicit call entered
+     * before the line (a pointer that only moves forward), then up its
+     * parents to the first still open at the line's E.  Parents of
+     * top-level explicit calls are the implicit calls (finishing), so the
+     * walk reaches those too. */
+    size_t nctx = ix->context_count;
+    sw->done = 0;
+    sw->next = pv_xmalloc((nctx ? nctx : 1) * sizeof *sw->next);  /* first call not yet passed */
+    sw->first = pv_xmalloc((nctx ? nctx : 1) * sizeof *sw->first); /* first explicit call */
+    for (size_t c = 0; c < nctx; c++) {
+        size_t lo = ix->context_call_start ? ix->context_call_start[c] : 0;
+        size_t hi = ix->context_call_start ? ix->context_call_start[c + 1] : 0;
+        while (lo < hi && (ix->call_entry[lo] & PV_TL_IMPLICIT_CALL))
+            lo++;
+        sw->next[c] = sw->first[c] = lo;
+    }
+}
+
+void pv_timeline_line_sweep_step(const pv_timeline_index *ix, pv_tl_line_sweep *sw, size_t upto,
+                                 uint32_t *out)
+{
+    size_t nctx = ix->context_count;
+    size_t *next = sw->next, *first = sw->first;
+    if (upto > ix->line_count)
+        upto = ix->line_count;
+    for (size_t k = sw->done; k < upto; k++) {
+        uint32_t e = ix->line_entry[k];
+        out[k] = PV_TL_OPEN;
+        bool implicit = (e & PV_TL_IMPLICIT_CALL) != 0;
+        e &= ~PV_TL_IMPLICIT_CALL;
+        if (e >= ix->event_count)
+            continue;
+        uint16_t c = ix->event_context[e];
+        if (c >= nctx || !ix->context_call_start)
+            continue;
+        if (implicit) {
+            /* an implicit frame lies above the implicit frames found after
+             * it (docs/formats.md §3): it runs in the innermost implicit
+             * call revealed later (they are stored outermost first) */
+            size_t lo = ix->context_call_start[c];
+            for (size_t q = first[c]; q-- > lo;)
+                if ((ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL) > e) {
+                    out[k] = (uint32_t)q;
+                    break;
+                }
+            continue;
+        }
+        size_t hi = ix->context_call_start[c + 1];
+        size_t q = next[c];
+        while (q < hi && ix->call_entry[q] < e)
+            q++;
+        next[c] = q;
+        /* the last call entered before e: explicit, else the innermost implicit */
+        size_t lo = ix->context_call_start[c];
+        uint32_t cand = q > first[c] ? (uint32_t)(q - 1)
+                        : first[c] > lo ? (uint32_t)(first[c] - 1)
+                                        : PV_TL_OPEN;
+        size_t guard = 0;
+        while (cand != PV_TL_OPEN && guard++ <= ix->call_count) {
+            if (ix->call_exit[cand] == PV_TL_OPEN || ix->call_exit[cand] > e)
+                break;
+            cand = ix->call_parent[cand];
+        }
+        out[k] = cand;
+    }
+    if (upto > sw->done)
+        sw->done = upto;
+}
+
+void pv_timeline_line_sweep_end(pv_tl_line_sweep *sw)
+{
+    free(sw->next);
+    free(sw->first);
+    sw->next = sw->first = NULL;
+}
+
+void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
+{
+    pv_tl_line_sweep sw;
+    pv_timeline_line_sweep_begin(ix, &sw);
+    pv_timeline_line_sweep_step(ix, &sw, ix->line_count, out);
+    pv_timeline_line_sweep_end(&sw);
 }
 
 /* ---- the pass */
@@ -1544,6 +1655,8 @@ void pv_timeline_index_free(pv_timeline_index *ix)
     free(ix->call_parent);
     free(ix->call_net);
     free(ix->call_gross);
+    free(ix->line_entry);
+    free(ix->line_net);
     free(ix->context_call_start);
     free(ix->stats);
     memset(ix, 0, sizeof *ix);
@@ -1553,6 +1666,7 @@ size_t pv_timeline_index_memory(const pv_timeline_index *ix)
 {
     size_t bytes = ix->event_count * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
     bytes += ix->call_count * (3 * sizeof(uint32_t) + 2 * sizeof(int64_t));
+    bytes += ix->line_count * (sizeof(uint32_t) + sizeof(int64_t));
     bytes += ix->area_count * sizeof(pv_tl_area) + ix->context_count * sizeof(pv_tl_context);
     bytes += ix->stat_count * sizeof(pv_tl_stat_row) + ix->pool.cap;
     return bytes;

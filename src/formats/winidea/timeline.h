@@ -103,6 +103,14 @@ typedef struct pv_timeline_index {
     int64_t *call_gross;   /* gross time of the call within the range */
     size_t *context_call_start; /* context_count + 1 offsets into the calls */
 
+    /* Activations of line areas (docs/flame.md "winIDEA line areas"), in
+     * the order they began: the E, or for an implicit frame the event that
+     * revealed it (| PV_TL_IMPLICIT_CALL); the net time of each within the
+     * range (as a call's).  pv_timeline_line_parents places them. */
+    size_t line_count;
+    uint32_t *line_entry;
+    int64_t *line_net;
+
     pv_tl_stat_row *stats; /* sorted by area, then context, Neutral last */
     size_t stat_count;
 
@@ -134,6 +142,21 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto);
  * indexes again.  When no version fits the whole file, the early reading is
  * kept with a warning. */
 bool pv_timeline_index_finish(pv_timeline_index *ix);
+/* For every line activation (complete index), the function call it runs
+ * in: the innermost call of its context open at its E (an implicit line
+ * frame: the innermost implicit call found after it, which lies below it),
+ * or PV_TL_OPEN when there is none.
+ * One pass over the lines and calls; `out` has line_count entries. */
+void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out);
+/* The same in steps, lines in order: `step` fills out[done .. upto). */
+typedef struct pv_tl_line_sweep {
+    size_t done;
+    size_t *next, *first; /* per context: the next call to pass, the first explicit one */
+} pv_tl_line_sweep;
+void pv_timeline_line_sweep_begin(const pv_timeline_index *ix, pv_tl_line_sweep *sw);
+void pv_timeline_line_sweep_step(const pv_timeline_index *ix, pv_tl_line_sweep *sw, size_t upto,
+                                 uint32_t *out);
+void pv_timeline_line_sweep_end(pv_tl_line_sweep *sw);
 /* finish in steps of about `budget` events or calls of work (a viewer calls
  * it between key presses): 1 when complete, 0 when there is more to do, -1
  * when cancelled or failed.  Indexing again after settling the BIN version

@@ -953,7 +953,9 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
 {
     wi_model_complete(v->impl);
     const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
-    uint16_t c = wi_call_context(ix, row);
+    /* the context only where needed: it is a cache miss (the call's entry
+     * event), and a flame graph reads the other cells of every call */
+    uint16_t c;
     switch (col) {
     case CT_ID:
         wi_cell_int(out, PV_TYPE_INT, (int64_t)row + 1);
@@ -965,6 +967,7 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
             wi_cell_int(out, PV_TYPE_INT, (int64_t)ix->call_parent[row] + 1);
         return;
     case CT_CALL_NO:
+        c = wi_call_context(ix, row);
         wi_cell_int(out, PV_TYPE_INT, (int64_t)(row - ix->context_call_start[c]) + 1);
         return;
     case CT_ROUTINE:
@@ -979,6 +982,7 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
         return;
     }
     case CT_THREAD:
+        c = wi_call_context(ix, row);
         wi_cell_str(out, pv_tl_context_name(ix, c));
         return;
     case CT_TIME:
@@ -1915,6 +1919,117 @@ static const pv_view_hooks wi_calls_hooks = {
     .row_area = wi_calls_row_area,
 };
 
+/* ---- line areas as frames inside the call trace (docs/flame.md "winIDEA
+ * line areas"): one row per line activation, under the function call it
+ * runs in; self and total are its net time (the time it is active while
+ * its context runs). */
+
+enum { LF_PARENT, LF_ROUTINE, LF_MODULE, LF_THREAD, LF_TIME, LF_TWC, LF_COLUMNS };
+
+static const pv_column wi_line_frame_columns[LF_COLUMNS] = {
+    {"parent", "Parent", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"module", "Module", PV_TYPE_STRING, 0},
+    {"thread", "Context", PV_TYPE_STRING, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"time_with_children", "With children", PV_TYPE_TIME, 0},
+};
+
+typedef struct wi_line_frames {
+    const wi_model *m;
+    uint32_t *line;   /* the line activations shown (a window), NULL: all */
+    uint32_t *parent; /* per line activation: the call it runs in, PV_TL_OPEN */
+    size_t count;
+    pv_tl_line_sweep sweep; /* parents are found as the rows are read */
+} wi_line_frames;
+
+static size_t wi_lines_rows(const pv_view *v)
+{
+    return ((const wi_line_frames *)v->impl)->count;
+}
+
+static void wi_lines_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    wi_line_frames *lf = v->impl;
+    const pv_timeline_index *ix = &lf->m->ix;
+    uint32_t k = lf->line ? lf->line[row] : (uint32_t)row;
+    uint32_t e = ix->line_entry[k] & ~PV_TL_IMPLICIT_CALL;
+    switch (col) {
+    case LF_PARENT:
+        if (k >= lf->sweep.done) /* a step of the sweep: a flame graph reads in slices */
+            pv_timeline_line_sweep_step(ix, &lf->sweep, (size_t)k + 65536, lf->parent);
+        if (lf->parent[k] == PV_TL_OPEN)
+            wi_cell_absent(out, PV_TYPE_INT);
+        else
+            wi_cell_int(out, PV_TYPE_INT, (int64_t)lf->parent[k] + 1);
+        return;
+    case LF_ROUTINE:
+        wi_cell_str(out, pv_tl_area_name(ix, ix->event_area[e]));
+        return;
+    case LF_MODULE: {
+        const pv_tl_area *ar = &ix->areas[ix->event_area[e]];
+        wi_cell_str(out, ar->data_area != PV_WI_NONE
+                             ? pv_strpool_get(&lf->m->d->pool, lf->m->d->areas[ar->data_area].file)
+                             : "");
+        return;
+    }
+    case LF_THREAD:
+        wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[e]));
+        return;
+    case LF_TIME:
+    case LF_TWC:
+        wi_cell_int(out, PV_TYPE_TIME, ix->line_net[k]);
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_INT);
+    }
+}
+
+static void wi_lines_destroy(pv_view *v)
+{
+    wi_line_frames *lf = v->impl;
+    free(lf->line);
+    free(lf->parent);
+    pv_timeline_line_sweep_end(&lf->sweep);
+    wi_virtual_destroy(v);
+}
+
+static const pv_view_ops wi_line_frames_ops = {
+    wi_lines_rows, wi_lines_cell, NULL, NULL, wi_lines_destroy, NULL,
+};
+
+static pv_view *wi_calls_inner_frames(const pv_view *v)
+{
+    wi_model *m = wi_view_model(v);
+    wi_model_complete(m);
+    const pv_timeline_index *ix = &m->ix;
+    if (!ix->line_count)
+        return NULL;
+    wi_line_frames *lf = pv_xcalloc(1, sizeof *lf);
+    lf->m = m;
+    lf->parent = pv_xmalloc(ix->line_count * sizeof *lf->parent);
+    pv_timeline_line_sweep_begin(ix, &lf->sweep);
+    lf->count = ix->line_count;
+    if (ix->has_from || ix->has_to) {
+        /* with --from/--to, a line with no time in the window is no frame */
+        lf->line = pv_xmalloc(ix->line_count * sizeof *lf->line);
+        lf->count = 0;
+        for (size_t k = 0; k < ix->line_count; k++)
+            if (ix->line_net[k] != 0)
+                lf->line[lf->count++] = (uint32_t)k;
+    }
+    return wi_virtual_view("line-frames", "Line areas in calls", wi_line_frame_columns, LF_COLUMNS,
+                           &wi_line_frames_ops, lf);
+}
+
+static const pv_view_hooks wi_call_trace_hooks = {
+    .row_time = wi_calls_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_calls_related,
+    .row_area = wi_calls_row_area,
+    .inner_frames = wi_calls_inner_frames,
+};
+
 /* ---- areas: `id` is area + 1 (routines, lines, data, callers, callees),
  * a statistics row + 1 (statistics, area-statistics) or an exported
  * statistics row + 1 (statistics-exported) */
@@ -2001,7 +2116,7 @@ static pv_view *wi_hook_view(wi_model *m, pv_view *v)
         const char *id;
         const pv_view_hooks *hooks;
     } kinds[] = {
-        {"timeline", &wi_timeline_hooks},   {"call-trace", &wi_calls_hooks},
+        {"timeline", &wi_timeline_hooks},   {"call-trace", &wi_call_trace_hooks},
         {"area-calls", &wi_calls_hooks},    {"call-stack-at", &wi_calls_hooks},
         {"call-events", &wi_events_hooks},  {"value-history", &wi_events_hooks},
         {"routines", &wi_area_hooks},       {"lines", &wi_area_hooks},
