@@ -5,9 +5,15 @@
  * the file back (src/formats/profview_db.c) and a profview_schema version
  * row that tells it from an AQTime database.
  *
- * Speed (docs/export.md): one transaction, one prepared statement per table,
- * journal_mode=OFF and synchronous=OFF while writing a temporary file that
- * is renamed into place only when complete, indices built after the rows.
+ * A view whose rows belong to groups (a timeline's events to their areas)
+ * is stored narrow: the columns that depend only on the group once per
+ * group, a SQL view joining them back.
+ *
+ * Speed (docs/export.md "Speed"): one transaction, journal_mode=OFF and
+ * synchronous=OFF while writing a temporary file that is renamed into
+ * place only when complete; each table filled by one INSERT ... SELECT from
+ * a virtual table over the view, every row an append; a time index on rows
+ * in time order built while they arrive, other indices after the rows.
  */
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -16,8 +22,9 @@
 #include <strings.h>
 
 #include "profview/export.h"
+#include "profview/hooks.h"
 
-#define PV_SCHEMA_VERSION 1
+#define PV_SCHEMA_VERSION 2
 /* The database header's application_id: "PVW1" (the loader's probe,
  * src/formats/profview_db.c, finds it at byte 68). */
 #define PV_SCHEMA_APPLICATION_ID 0x50565731
@@ -29,7 +36,11 @@ typedef struct sq_writer {
     const pv_export_request *r;
     uint64_t rows_done, rows_total;
     pv_buf sql;
+    struct sq_source *src; /* what the virtual table streams now */
+    bool cancelled;
 } sq_writer;
+
+typedef struct sq_source sq_source;
 
 static bool sq_fail(sq_writer *w, const char *what)
 {
@@ -41,7 +52,8 @@ static bool sq_exec(sq_writer *w, const char *sql)
 {
     char *msg = NULL;
     if (sqlite3_exec(w->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        pv_error(w->err, "%s: %s", w->out, msg ? msg : sqlite3_errmsg(w->db));
+        if (!w->cancelled) /* a cancel is no error: the caller says it */
+            pv_error(w->err, "%s: %s", w->out, msg ? msg : sqlite3_errmsg(w->db));
         sqlite3_free(msg);
         return false;
     }
@@ -93,85 +105,632 @@ static void sq_table_name(pv_buf *b, const pv_result_set *set, bool first_set, c
         pv_buf_putc(b, *s == '-' ? '_' : *s);
 }
 
-static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bool first_set,
-                                      const pv_view *v, size_t position, bool selected_view)
-{
-    pv_buf table;
-    pv_buf_init(&table);
-    sq_table_name(&table, set, first_set, v->id);
-    bool tree = pv_view_is_tree(v);
-    size_t count;
-    bool ok;
-    size_t *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
-    if (!ok) {
-        pv_buf_free(&table);
-        return PV_EXPORT_USAGE;
-    }
+/* ---- the rows of a table, streamed into SQLite by a virtual table
+ *
+ * Each table is filled by one `INSERT INTO t(...) SELECT ... FROM
+ * temp.pv_export_src`: the virtual table hands SQLite the cells of the
+ * view's rows, and the rowid (_row) is SQLite's own next rowid, so every row
+ * is an append and the INSERT runs as one statement with its cursors open
+ * (docs/export.md "Speed": this is what a row costs least). */
 
-    /* the catalogue */
-    sqlite3_stmt *st = NULL;
-    pv_export_status status = PV_EXPORT_FAILED;
+typedef enum sq_slot_kind {
+    SQ_SLOT_CELL,   /* a view column */
+    SQ_SLOT_PARENT, /* _parent: the _row of the row's nearest kept ancestor */
+    SQ_SLOT_GROUP,  /* _group: the item's group (item_group) */
+    SQ_SLOT_ITEM,   /* the item itself + 1 (a position, as a _row) */
+} sq_slot_kind;
+
+typedef struct sq_slot {
+    sq_slot_kind kind;
+    size_t col;
+} sq_slot;
+
+/* What the virtual table streams: `count` items, rows `rows` (NULL: 0 ..
+ * count-1) of `v`, the slots as its columns. */
+struct sq_source {
+    const pv_view *v;
+    const size_t *rows;
+    size_t count;
+    const size_t *position_of; /* trees with a selection: view row -> position, or PV_NO_ROW */
+    const sq_slot *slots;
+    size_t slot_count;
+    const uint32_t *item_group; /* with a _group slot: the group of each item */
+    bool progress;              /* count the items as rows in the export's progress */
+};
+
+typedef struct sq_vtab {
+    sqlite3_vtab base;
+    sq_writer *w;
+} sq_vtab;
+
+typedef struct sq_cursor {
+    sqlite3_vtab_cursor base;
+    size_t i;
+} sq_cursor;
+
+static int sq_vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                         sqlite3_vtab **out, char **errmsg)
+{
+    (void)argc;
+    (void)argv;
+    (void)errmsg;
+    sq_writer *w = aux;
+    pv_buf decl;
+    pv_buf_init(&decl);
+    pv_buf_puts(&decl, "CREATE TABLE x(");
+    for (size_t k = 0; k < w->src->slot_count; k++)
+        pv_buf_printf(&decl, "%sc%zu", k ? "," : "", k);
+    pv_buf_puts(&decl, ")");
+    int rc = sqlite3_declare_vtab(db, pv_buf_cstr(&decl));
+    pv_buf_free(&decl);
+    if (rc != SQLITE_OK)
+        return rc;
+    sq_vtab *vt = sqlite3_malloc(sizeof *vt);
+    if (!vt)
+        return SQLITE_NOMEM;
+    memset(vt, 0, sizeof *vt);
+    vt->w = w;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
+static int sq_vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+    (void)vt;
+    info->estimatedCost = 1e9;
+    return SQLITE_OK;
+}
+
+static int sq_vt_disconnect(sqlite3_vtab *vt)
+{
+    sqlite3_free(vt);
+    return SQLITE_OK;
+}
+
+static int sq_vt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+    (void)vt;
+    sq_cursor *c = sqlite3_malloc(sizeof *c);
+    if (!c)
+        return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int sq_vt_close(sqlite3_vtab_cursor *c)
+{
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+static int sq_vt_filter(sqlite3_vtab_cursor *c, int idx_num, const char *idx_str, int argc,
+                        sqlite3_value **argv)
+{
+    (void)idx_num;
+    (void)idx_str;
+    (void)argc;
+    (void)argv;
+    ((sq_cursor *)c)->i = 0;
+    return SQLITE_OK;
+}
+
+static int sq_vt_next(sqlite3_vtab_cursor *c)
+{
+    sq_cursor *cur = (sq_cursor *)c;
+    sq_writer *w = ((sq_vtab *)c->pVtab)->w;
+    cur->i++;
+    if (w->src->progress)
+        w->rows_done++;
+    /* every table may be long (T_by_group has a row per row): all of them
+     * listen for a cancel */
+    if ((cur->i & 0xFFFF) == 0 &&
+        !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
+        w->cancelled = true;
+        sqlite3_free(c->pVtab->zErrMsg);
+        c->pVtab->zErrMsg = sqlite3_mprintf("cancelled");
+        return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+}
+
+static int sq_vt_eof(sqlite3_vtab_cursor *c)
+{
+    const sq_writer *w = ((sq_vtab *)c->pVtab)->w;
+    return ((sq_cursor *)c)->i >= w->src->count;
+}
+
+static int sq_vt_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid)
+{
+    *rowid = (sqlite3_int64)((sq_cursor *)c)->i + 1;
+    return SQLITE_OK;
+}
+
+static int sq_vt_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int k)
+{
+    const sq_source *src = ((sq_vtab *)c->pVtab)->w->src;
+    size_t i = ((sq_cursor *)c)->i;
+    size_t row = src->rows ? src->rows[i] : i;
+    const sq_slot *slot = &src->slots[k];
+    switch (slot->kind) {
+    case SQ_SLOT_PARENT: {
+        /* In a tree selection a row's parent is its nearest kept ancestor
+         * (pv_filter_rows keeps ancestors, so it is the parent itself). */
+        size_t p = pv_view_parent(src->v, row);
+        if (src->position_of) {
+            while (p != PV_NO_ROW && src->position_of[p] == PV_NO_ROW)
+                p = pv_view_parent(src->v, p);
+            if (p != PV_NO_ROW)
+                p = src->position_of[p];
+        }
+        if (p == PV_NO_ROW)
+            sqlite3_result_null(ctx);
+        else
+            sqlite3_result_int64(ctx, (sqlite3_int64)p + 1);
+        return SQLITE_OK;
+    }
+    case SQ_SLOT_GROUP: sqlite3_result_int64(ctx, src->item_group[i]); return SQLITE_OK;
+    case SQ_SLOT_ITEM: sqlite3_result_int64(ctx, (sqlite3_int64)row + 1); return SQLITE_OK;
+    case SQ_SLOT_CELL: break;
+    }
+    pv_cell cell;
+    /* as cat writes the rows: a delta from the row written before
+     * (PV_COL_SINCE_PREV, docs/model.md "Columns") */
+    pv_view_cell_after(src->v, row, i ? (src->rows ? src->rows[i - 1] : i - 1) : PV_NO_ROW,
+                       slot->col, &cell);
+    if (!cell.present) {
+        sqlite3_result_null(ctx);
+        return SQLITE_OK;
+    }
+    switch (cell.type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME: sqlite3_result_int64(ctx, cell.v.i); break;
+    case PV_TYPE_FLOAT: sqlite3_result_double(ctx, cell.v.f); break;
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX: sqlite3_result_int64(ctx, (sqlite3_int64)cell.v.u); break;
+    case PV_TYPE_STRING:
+        sqlite3_result_text(ctx, cell.v.s.len ? cell.v.s.ptr : "", (int)cell.v.s.len,
+                            SQLITE_STATIC);
+        break;
+    }
+    return SQLITE_OK;
+}
+
+static const sqlite3_module sq_source_module = {
+    .iVersion = 0,
+    .xCreate = sq_vt_connect,
+    .xConnect = sq_vt_connect,
+    .xBestIndex = sq_vt_best_index,
+    .xDisconnect = sq_vt_disconnect,
+    .xDestroy = sq_vt_disconnect,
+    .xOpen = sq_vt_open,
+    .xClose = sq_vt_close,
+    .xFilter = sq_vt_filter,
+    .xNext = sq_vt_next,
+    .xEof = sq_vt_eof,
+    .xColumn = sq_vt_column,
+    .xRowid = sq_vt_rowid,
+};
+
+/* Runs `INSERT INTO table(names) SELECT c0.. FROM temp.pv_export_src` over
+ * `src`. */
+static pv_export_status sq_stream(sq_writer *w, sq_source *src, const char *table,
+                                  pv_buf *names)
+{
+    w->src = src;
     pv_buf *sql = &w->sql;
+    if (!sq_exec(w, "CREATE VIRTUAL TABLE temp.pv_export_src USING pv_export_rows"))
+        return PV_EXPORT_FAILED;
     pv_buf_clear(sql);
-    pv_buf_puts(sql, "INSERT INTO profview_views VALUES(?,?,?,?,?,?,?)");
-    if (sqlite3_prepare_v2(w->db, pv_buf_cstr(sql), -1, &st, NULL) != SQLITE_OK)
-        goto fail_sql;
+    pv_buf_puts(sql, "INSERT INTO ");
+    sq_ident(sql, table);
+    pv_buf_printf(sql, "(%s) SELECT ", pv_buf_cstr(names));
+    for (size_t k = 0; k < src->slot_count; k++)
+        pv_buf_printf(sql, "%sc%zu", k ? "," : "", k);
+    pv_buf_puts(sql, " FROM temp.pv_export_src");
+    bool ok = sq_exec(w, pv_buf_cstr(sql));
+    bool dropped = sq_exec(w, "DROP TABLE temp.pv_export_src");
+    w->src = NULL;
+    if (w->cancelled)
+        return PV_EXPORT_CANCELLED;
+    return ok && dropped ? PV_EXPORT_OK : PV_EXPORT_FAILED;
+}
+
+/* CREATE INDEX "<name>_by_<col>" ON "<on>"("<col>"). */
+static bool sq_index(sq_writer *w, const char *name, const char *on, const char *col)
+{
+    pv_buf index, *sql = &w->sql;
+    pv_buf_init(&index);
+    pv_buf_printf(&index, "%s_by_%s", name, col[0] == '_' ? col + 1 : col);
+    pv_buf_clear(sql);
+    pv_buf_puts(sql, "CREATE INDEX ");
+    sq_ident(sql, pv_buf_cstr(&index));
+    pv_buf_puts(sql, " ON ");
+    sq_ident(sql, on);
+    pv_buf_putc(sql, '(');
+    sq_ident(sql, col);
+    pv_buf_putc(sql, ')');
+    pv_buf_free(&index);
+    return sq_exec(w, pv_buf_cstr(sql));
+}
+
+/* Appends `, "col" TYPE` to a CREATE TABLE, and the quoted name to
+ * `names`. */
+static void sq_add_column(pv_buf *create, pv_buf *names, const pv_column *col)
+{
+    pv_buf_puts(create, ", ");
+    sq_ident(create, col->id);
+    pv_buf_printf(create, " %s", sq_type(col->type));
+    if (names->len)
+        pv_buf_putc(names, ',');
+    sq_ident(names, col->id);
+}
+
+static pv_export_status sq_write_columns(sq_writer *w, const char *table, const pv_view *v);
+
+static pv_export_status sq_write_catalogue(sq_writer *w, const pv_result_set *set,
+                                           const pv_view *v, const char *table, size_t position,
+                                           size_t count)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_views VALUES(?,?,?,?,?,?,?)", -1, &st,
+                           NULL) != SQLITE_OK)
+        goto fail;
     sqlite3_bind_int64(st, 1, set->id);
     sqlite3_bind_text(st, 2, v->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, pv_buf_cstr(&table), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, table, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, v->title ? v->title : v->id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 5, (sqlite3_int64)position);
-    sqlite3_bind_int(st, 6, tree);
+    sqlite3_bind_int(st, 6, pv_view_is_tree(v));
     sqlite3_bind_int64(st, 7, (sqlite3_int64)count);
     if (sqlite3_step(st) != SQLITE_DONE)
-        goto fail_sql;
+        goto fail;
     sqlite3_finalize(st);
-    st = NULL;
+    return sq_write_columns(w, table, v);
+fail:
+    sqlite3_finalize(st);
+    sq_fail(w, table);
+    return PV_EXPORT_FAILED;
+}
+
+/* The view's columns in profview_columns, for `table`. */
+static pv_export_status sq_write_columns(sq_writer *w, const char *table, const pv_view *v)
+{
+    sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_columns VALUES(?,?,?,?,?,?)", -1, &st,
                            NULL) != SQLITE_OK)
-        goto fail_sql;
+        goto fail;
     for (size_t c = 0; c < v->column_count; c++) {
-        sqlite3_bind_text(st, 1, pv_buf_cstr(&table), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)c);
         sqlite3_bind_text(st, 3, v->columns[c].id, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 4, v->columns[c].title, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 5, pv_type_name(v->columns[c].type), -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 6, v->columns[c].flags);
         if (sqlite3_step(st) != SQLITE_DONE)
-            goto fail_sql;
+            goto fail;
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    st = NULL;
+    return PV_EXPORT_OK;
+fail:
+    sqlite3_finalize(st);
+    sq_fail(w, table);
+    return PV_EXPORT_FAILED;
+}
 
-    /* the table: _row (view order) and _parent (trees) before the columns */
-    pv_buf_clear(sql);
-    pv_buf_puts(sql, "CREATE TABLE ");
-    sq_ident(sql, pv_buf_cstr(&table));
-    pv_buf_puts(sql, "(_row INTEGER PRIMARY KEY");
-    if (tree)
-        pv_buf_puts(sql, ", _parent INTEGER");
-    for (size_t c = 0; c < v->column_count; c++) {
-        pv_buf_puts(sql, ", ");
-        sq_ident(sql, v->columns[c].id);
-        pv_buf_printf(sql, " %s", sq_type(v->columns[c].type));
+/* ---- detail views (docs/export.md "Detail views")
+ *
+ * With whole result sets, the detail views of every row are written too,
+ * each detail of a view as one table `T__D` (the detail's id with '-' as
+ * '_'): `_of` (the _row of the row it is a detail of), `_row`, `_parent`
+ * (trees) and the detail's columns, the rows of each parent together, in
+ * view order.  A detail of a view of more rows than SQ_DETAIL_ROW_CAP, or
+ * whose rows would pass it, is left out (a timeline's call stack at every
+ * event of a long recording), and profview_details says so. */
+
+#define SQ_DETAIL_ROW_CAP 1000000
+
+/* The cap; PROFVIEW_TEST_DETAIL_ROWS=N (tests only) lowers it. */
+static uint64_t sq_detail_cap(void)
+{
+    const char *e = getenv("PROFVIEW_TEST_DETAIL_ROWS");
+    return e && *e ? strtoull(e, NULL, 10) : SQ_DETAIL_ROW_CAP;
+}
+
+static bool sq_same_columns(const pv_view *a, const pv_view *b)
+{
+    if (a->column_count != b->column_count || pv_view_is_tree(a) != pv_view_is_tree(b))
+        return false;
+    for (size_t c = 0; c < a->column_count; c++)
+        if (strcmp(a->columns[c].id, b->columns[c].id) != 0 ||
+            a->columns[c].type != b->columns[c].type)
+            return false;
+    return true;
+}
+
+static bool sq_bind_cell(sqlite3_stmt *st, int k, const pv_cell *cell)
+{
+    if (!cell->present)
+        return sqlite3_bind_null(st, k) == SQLITE_OK;
+    switch (cell->type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME: return sqlite3_bind_int64(st, k, cell->v.i) == SQLITE_OK;
+    case PV_TYPE_FLOAT: return sqlite3_bind_double(st, k, cell->v.f) == SQLITE_OK;
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX: return sqlite3_bind_int64(st, k, (sqlite3_int64)cell->v.u) == SQLITE_OK;
+    case PV_TYPE_STRING:
+        return sqlite3_bind_text(st, k, cell->v.s.len ? cell->v.s.ptr : "", (int)cell->v.s.len,
+                                 SQLITE_TRANSIENT) == SQLITE_OK;
     }
-    pv_buf_puts(sql, ")");
-    if (!sq_exec(w, pv_buf_cstr(sql)))
-        goto fail;
-    pv_buf_clear(sql);
-    pv_buf_puts(sql, "INSERT INTO ");
-    sq_ident(sql, pv_buf_cstr(&table));
-    pv_buf_puts(sql, " VALUES(?");
-    for (size_t c = 0; c < v->column_count + (tree ? 1 : 0); c++)
-        pv_buf_puts(sql, ",?");
-    pv_buf_puts(sql, ")");
-    if (sqlite3_prepare_v2(w->db, pv_buf_cstr(sql), -1, &st, NULL) != SQLITE_OK)
-        goto fail_sql;
+    return false;
+}
 
-    /* In a tree selection a row's parent is its nearest kept ancestor
-     * (pv_filter_rows keeps ancestors, so it is the parent itself). */
-    size_t *position_of = NULL;
+/* Detail `d` of view v (table T) for the exported rows. */
+static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const char *T, size_t d,
+                                        const size_t *rows, size_t count)
+{
+    pv_buf table, sql;
+    pv_buf_init(&table);
+    pv_buf_init(&sql);
+    pv_buf_printf(&table, "%s__", T);
+    for (const char *s = v->details[d].id; *s; s++)
+        pv_buf_putc(&table, *s == '-' ? '_' : *s);
+    const char *D = pv_buf_cstr(&table);
+    pv_view *first = NULL; /* the first detail opened: its columns are the table's */
+    sqlite3_stmt *st = NULL, *of = NULL;
+    uint64_t written = 0;
+    uint64_t cap = sq_detail_cap();
+    /* a view of more rows than the cap: left out without opening them */
+    bool capped = count > cap, tree = false;
+    pv_export_status status = PV_EXPORT_FAILED;
+    for (size_t i = 0; i < count && !capped; i++) {
+        size_t row = rows ? rows[i] : i;
+        pv_view *dv = pv_view_open_detail(v, d, row);
+        if (!dv)
+            continue;
+        if (!first) {
+            first = dv;
+            tree = pv_view_is_tree(dv);
+            pv_buf_puts(&sql, "CREATE TABLE ");
+            sq_ident(&sql, D);
+            pv_buf_puts(&sql, "(_of INTEGER, _row INTEGER PRIMARY KEY");
+            if (tree)
+                pv_buf_puts(&sql, ", _parent INTEGER");
+            pv_buf names;
+            pv_buf_init(&names);
+            for (size_t c = 0; c < dv->column_count; c++)
+                sq_add_column(&sql, &names, &dv->columns[c]);
+            pv_buf_free(&names);
+            pv_buf_puts(&sql, ")");
+            if (!sq_exec(w, pv_buf_cstr(&sql)) || sq_write_columns(w, D, dv) != PV_EXPORT_OK)
+                goto done;
+            pv_buf_clear(&sql);
+            pv_buf_puts(&sql, "INSERT INTO ");
+            sq_ident(&sql, D);
+            pv_buf_puts(&sql, " VALUES(?,?");
+            for (size_t c = 0; c < dv->column_count + tree; c++)
+                pv_buf_puts(&sql, ",?");
+            pv_buf_puts(&sql, ")");
+            if (sqlite3_prepare_v2(w->db, pv_buf_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
+                sq_fail(w, D);
+                goto done;
+            }
+            /* the rows that have the detail (it may be empty) */
+            pv_buf_clear(&sql);
+            pv_buf_printf(&sql, "%s__of", D);
+            pv_buf names2;
+            pv_buf_init(&names2);
+            pv_buf_puts(&names2, "CREATE TABLE ");
+            sq_ident(&names2, pv_buf_cstr(&sql));
+            pv_buf_puts(&names2, "(_of INTEGER PRIMARY KEY)");
+            bool created = sq_exec(w, pv_buf_cstr(&names2));
+            pv_buf_clear(&names2);
+            pv_buf_puts(&names2, "INSERT INTO ");
+            sq_ident(&names2, pv_buf_cstr(&sql));
+            pv_buf_puts(&names2, " VALUES(?)");
+            bool prepared = created && sqlite3_prepare_v2(w->db, pv_buf_cstr(&names2), -1, &of,
+                                                          NULL) == SQLITE_OK;
+            pv_buf_free(&names2);
+            if (!prepared) {
+                if (created)
+                    sq_fail(w, D);
+                goto done;
+            }
+        } else if (!sq_same_columns(first, dv)) {
+            pv_error(w->err, "%s: detail %s of view %s: the columns differ from row to row",
+                     w->out, v->details[d].id, v->id);
+            pv_view_free(dv);
+            goto done;
+        }
+        sqlite3_bind_int64(of, 1, (sqlite3_int64)i + 1);
+        if (sqlite3_step(of) != SQLITE_DONE) {
+            if (dv != first)
+                pv_view_free(dv);
+            sq_fail(w, D);
+            goto done;
+        }
+        sqlite3_reset(of);
+        size_t n = pv_view_rows(dv);
+        if (written + n > cap) {
+            capped = true;
+        } else {
+            sqlite3_int64 base = (sqlite3_int64)written + 1;
+            for (size_t r = 0; r < n; r++) {
+                sqlite3_bind_int64(st, 1, (sqlite3_int64)i + 1);
+                sqlite3_bind_int64(st, 2, base + (sqlite3_int64)r);
+                int k = 3;
+                if (tree) {
+                    size_t p = pv_view_parent(dv, r);
+                    if (p == PV_NO_ROW)
+                        sqlite3_bind_null(st, k++);
+                    else
+                        sqlite3_bind_int64(st, k++, base + (sqlite3_int64)p);
+                }
+                for (size_t c = 0; c < dv->column_count; c++) {
+                    pv_cell cell;
+                    pv_view_cell(dv, r, c, &cell);
+                    sq_bind_cell(st, k++, &cell);
+                }
+                if (sqlite3_step(st) != SQLITE_DONE) {
+                    if (dv != first)
+                        pv_view_free(dv);
+                    sq_fail(w, D);
+                    goto done;
+                }
+                sqlite3_reset(st);
+            }
+            written += n;
+        }
+        if (dv != first)
+            pv_view_free(dv);
+        if ((i & 0x3FF) == 0x3FF &&
+            !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
+            w->cancelled = true;
+            status = PV_EXPORT_CANCELLED;
+            goto done;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(of);
+    st = of = NULL;
+    if (capped && first) {
+        pv_buf_clear(&sql);
+        pv_buf_puts(&sql, "DROP TABLE ");
+        sq_ident(&sql, D);
+        pv_buf_puts(&sql, "; DROP TABLE ");
+        pv_buf names3;
+        pv_buf_init(&names3);
+        pv_buf_printf(&names3, "%s__of", D);
+        sq_ident(&sql, pv_buf_cstr(&names3));
+        pv_buf_free(&names3);
+        if (!sq_exec(w, pv_buf_cstr(&sql)))
+            goto done;
+        if (sqlite3_prepare_v2(w->db, "DELETE FROM profview_columns WHERE table_name = ?", -1,
+                               &st, NULL) != SQLITE_OK) {
+            sq_fail(w, "profview_columns");
+            goto done;
+        }
+        sqlite3_bind_text(st, 1, D, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        st = NULL;
+        if (rc != SQLITE_DONE) {
+            sq_fail(w, "profview_columns");
+            goto done;
+        }
+    } else if (first && !sq_index(w, D, D, "_of")) {
+        goto done;
+    }
+    if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_details VALUES(?,?,?,?,?,?)", -1, &st,
+                           NULL) != SQLITE_OK) {
+        sq_fail(w, "profview_details");
+        goto done;
+    }
+    sqlite3_bind_text(st, 1, T, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)d);
+    sqlite3_bind_text(st, 3, v->details[d].id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, v->details[d].title, -1, SQLITE_STATIC);
+    if (first && !capped)
+        sqlite3_bind_text(st, 5, D, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 5);
+    sqlite3_bind_int(st, 6, tree);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        sq_fail(w, "profview_details");
+        goto done;
+    }
+    status = PV_EXPORT_OK;
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(of);
+    if (first)
+        pv_view_free(first);
+    pv_buf_free(&table);
+    pv_buf_free(&sql);
+    return status;
+}
+
+/* True when column c of v is stored once per group (docs/export.md). */
+static bool sq_grouped(const pv_view *v, size_t c)
+{
+    return (v->columns[c].flags & PV_COL_GROUPED) != 0;
+}
+
+/* One view as a table (docs/export.md "the profview schema"): `T` with
+ * _row, _parent (trees) and the columns; or, for a view whose rows belong
+ * to groups (a timeline's events to their areas), `T_rows` (_row, _group
+ * and the columns that vary per row), `T_groups` (_group and the columns
+ * that depend only on the group) and `T`, a SQL view joining them. */
+static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bool first_set,
+                                      const pv_view *v, size_t position, bool selected_view)
+{
+    pv_buf table, rows_table, groups_table, by_group, create, names;
+    pv_buf_init(&table);
+    pv_buf_init(&by_group);
+    pv_buf_init(&rows_table);
+    pv_buf_init(&groups_table);
+    pv_buf_init(&create);
+    pv_buf_init(&names);
+    sq_table_name(&table, set, first_set, v->id);
+    const char *T = pv_buf_cstr(&table);
+    bool tree = pv_view_is_tree(v);
+    bool grouped = false;
+    if (v->ops->row_group && v->group_count > 0)
+        for (size_t c = 0; c < v->column_count; c++)
+            grouped = grouped || sq_grouped(v, c);
+    size_t count;
+    bool ok;
+    size_t *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
+    sq_slot *slots = pv_xcalloc(v->column_count + 2, sizeof *slots);
+    size_t *position_of = NULL, *group_rep = NULL, *order = NULL;
+    uint32_t *item_group = NULL, *sorted_group = NULL, *rep_group = NULL;
+    size_t reps = 0;
+    pv_export_status status = PV_EXPORT_FAILED;
+    if (!ok) {
+        status = PV_EXPORT_USAGE;
+        goto done;
+    }
+    status = sq_write_catalogue(w, set, v, T, position, count);
+    if (status != PV_EXPORT_OK)
+        goto done;
+    status = PV_EXPORT_FAILED;
+
+    /* the rows table: _row (view order, from 1), _parent, _group, columns */
+    pv_buf_printf(&rows_table, grouped ? "%s_rows" : "%s", T);
+    pv_buf_puts(&create, "CREATE TABLE ");
+    sq_ident(&create, pv_buf_cstr(&rows_table));
+    pv_buf_puts(&create, "(_row INTEGER PRIMARY KEY");
+    size_t n = 0;
+    if (tree) {
+        pv_buf_puts(&create, ", _parent INTEGER");
+        pv_buf_puts(&names, "_parent");
+        slots[n++] = (sq_slot){SQ_SLOT_PARENT, 0};
+    }
+    if (grouped) {
+        pv_buf_puts(&create, ", _group INTEGER");
+        pv_buf_puts(&names, names.len ? ",_group" : "_group");
+        slots[n++] = (sq_slot){SQ_SLOT_GROUP, 0};
+    }
+    size_t time_col = PV_NO_ROW;
+    for (size_t c = 0; c < v->column_count; c++) {
+        if (grouped && sq_grouped(v, c))
+            continue;
+        sq_add_column(&create, &names, &v->columns[c]);
+        slots[n++] = (sq_slot){SQ_SLOT_CELL, c};
+        if (strcasecmp(v->columns[c].id, "time") == 0)
+            time_col = c;
+    }
+    pv_buf_puts(&create, ")");
+    if (!sq_exec(w, pv_buf_cstr(&create)))
+        goto done;
+    /* Rows in time order (the view says so) arrive in the order of their
+     * time index, so it grows at its end while they are inserted: cheaper
+     * than sorting them afterwards. */
+    bool time_first = time_col != PV_NO_ROW && pv_view_time_ordered(v);
+    if (time_first && !sq_index(w, T, pv_buf_cstr(&rows_table), v->columns[time_col].id))
+        goto done;
+
     if (tree && rows) {
         size_t total = pv_view_rows(v);
         position_of = pv_xmalloc((total ? total : 1) * sizeof *position_of);
@@ -180,114 +739,152 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         for (size_t i = 0; i < count; i++)
             position_of[rows[i]] = i;
     }
-    int base = tree ? 3 : 2;
-    for (size_t i = 0; i < count; i++) {
-        size_t row = rows ? rows[i] : i;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
-        if (tree) {
-            size_t p = pv_view_parent(v, row);
-            while (position_of && p != PV_NO_ROW && position_of[p] == PV_NO_ROW)
-                p = pv_view_parent(v, p);
-            if (p != PV_NO_ROW && position_of)
-                p = position_of[p];
-            if (p == PV_NO_ROW)
-                sqlite3_bind_null(st, 2);
-            else
-                sqlite3_bind_int64(st, 2, (sqlite3_int64)p);
+    /* the group of each row, and a row of each group that occurs */
+    if (grouped) {
+        uint32_t groups = v->group_count;
+        item_group = pv_xmalloc((count ? count : 1) * sizeof *item_group);
+        size_t *first = pv_xcalloc((size_t)groups + 1, sizeof *first);
+        group_rep = pv_xmalloc(groups * sizeof *group_rep);
+        rep_group = pv_xmalloc(groups * sizeof *rep_group);
+        for (uint32_t g = 0; g < groups; g++)
+            group_rep[g] = PV_NO_ROW;
+        for (size_t i = 0; i < count; i++) {
+            size_t row = rows ? rows[i] : i;
+            uint32_t g = v->ops->row_group(v, row);
+            if (g >= groups)
+                g = groups - 1; /* not expected: a group out of range */
+            item_group[i] = g;
+            first[g + 1]++;
+            if (group_rep[g] == PV_NO_ROW)
+                group_rep[g] = row;
         }
-        for (size_t c = 0; c < v->column_count; c++) {
-            pv_cell cell;
-            /* as cat writes the rows: a delta from the row written before
-             * (PV_COL_SINCE_PREV, docs/model.md "Columns") */
-            pv_view_cell_after(v, row, i ? (rows ? rows[i - 1] : i - 1) : PV_NO_ROW, c, &cell);
-            int k = base + (int)c;
-            if (!cell.present) {
-                sqlite3_bind_null(st, k);
-                continue;
-            }
-            switch (cell.type) {
-            case PV_TYPE_INT:
-            case PV_TYPE_TIME: sqlite3_bind_int64(st, k, cell.v.i); break;
-            case PV_TYPE_FLOAT: sqlite3_bind_double(st, k, cell.v.f); break;
-            case PV_TYPE_HANDLE:
-            case PV_TYPE_HEX: sqlite3_bind_int64(st, k, (sqlite3_int64)cell.v.u); break;
-            case PV_TYPE_STRING:
-                sqlite3_bind_text(st, k, cell.v.s.len ? cell.v.s.ptr : "", (int)cell.v.s.len,
-                                  SQLITE_STATIC);
-                break;
+        for (uint32_t g = 0; g < groups; g++) {
+            first[g + 1] += first[g];
+            if (group_rep[g] != PV_NO_ROW) {
+                rep_group[reps] = g;
+                group_rep[reps++] = group_rep[g];
             }
         }
-        if (sqlite3_step(st) != SQLITE_DONE) {
-            free(position_of);
-            goto fail_sql;
+        /* the positions in (group, position) order: a counting sort */
+        order = pv_xmalloc((count ? count : 1) * sizeof *order);
+        sorted_group = pv_xmalloc((count ? count : 1) * sizeof *sorted_group);
+        for (size_t i = 0; i < count; i++) {
+            size_t k = first[item_group[i]]++;
+            order[k] = i;
+            sorted_group[k] = item_group[i];
         }
-        sqlite3_reset(st);
-        if ((++w->rows_done & 0xFFFF) == 0 &&
-            !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
-            free(position_of);
-            status = PV_EXPORT_CANCELLED;
-            goto fail;
-        }
+        free(first);
     }
-    free(position_of);
-    sqlite3_finalize(st);
-    st = NULL;
-    status = PV_EXPORT_OK;
-    goto done;
-fail_sql:
-    sq_fail(w, pv_buf_cstr(&table));
-fail:
-    if (status == PV_EXPORT_OK)
+    sq_source src = {v, rows, count, position_of, slots, n, item_group, true};
+    status = sq_stream(w, &src, pv_buf_cstr(&rows_table), &names);
+    if (status != PV_EXPORT_OK)
+        goto done;
+    status = PV_EXPORT_FAILED;
+
+    /* indices after the rows: events by time (unless built above), by
+     * area (handle), calls by parent */
+    for (size_t c = 0; c < v->column_count; c++) {
+        if ((grouped && sq_grouped(v, c)) || (time_first && c == time_col) ||
+            !sq_indexed_column(v->columns[c].id))
+            continue;
+        if (!sq_index(w, T, pv_buf_cstr(&rows_table), v->columns[c].id))
+            goto done;
+    }
+
+    if (grouped) {
+        pv_buf_printf(&groups_table, "%s_groups", T);
+        pv_buf_clear(&create);
+        pv_buf_clear(&names);
+        pv_buf_puts(&create, "CREATE TABLE ");
+        sq_ident(&create, pv_buf_cstr(&groups_table));
+        pv_buf_puts(&create, "(_group INTEGER PRIMARY KEY");
+        pv_buf_puts(&names, "_group");
+        n = 0;
+        slots[n++] = (sq_slot){SQ_SLOT_GROUP, 0};
+        for (size_t c = 0; c < v->column_count; c++)
+            if (sq_grouped(v, c)) {
+                sq_add_column(&create, &names, &v->columns[c]);
+                slots[n++] = (sq_slot){SQ_SLOT_CELL, c};
+            }
+        pv_buf_puts(&create, ")");
+        if (!sq_exec(w, pv_buf_cstr(&create)))
+            goto done;
+        sq_source gsrc = {v, group_rep, reps, NULL, slots, n, rep_group, false};
+        status = sq_stream(w, &gsrc, pv_buf_cstr(&groups_table), &names);
+        if (status != PV_EXPORT_OK)
+            goto done;
         status = PV_EXPORT_FAILED;
+        for (size_t c = 0; c < v->column_count; c++)
+            if (sq_grouped(v, c) && sq_indexed_column(v->columns[c].id) &&
+                !sq_index(w, pv_buf_cstr(&groups_table), pv_buf_cstr(&groups_table),
+                          v->columns[c].id))
+                goto done;
+        /* the rows of each group (events by area): a table in the order of
+         * its key, filled in that order, so that it only ever grows at its
+         * end; an index on T_rows(_group) would sort every row (measured:
+         * more than the rows themselves, docs/export.md "Speed") */
+        pv_buf_clear(&by_group);
+        pv_buf_printf(&by_group, "%s_by_group", T);
+        pv_buf_clear(&create);
+        pv_buf_puts(&create, "CREATE TABLE ");
+        sq_ident(&create, pv_buf_cstr(&by_group));
+        pv_buf_puts(&create, "(_group INTEGER, _row INTEGER, PRIMARY KEY(_group, _row)) "
+                             "WITHOUT ROWID");
+        if (!sq_exec(w, pv_buf_cstr(&create)))
+            goto done;
+        pv_buf_clear(&names);
+        pv_buf_puts(&names, "_group,_row");
+        slots[0] = (sq_slot){SQ_SLOT_GROUP, 0};
+        slots[1] = (sq_slot){SQ_SLOT_ITEM, 0};
+        sq_source bsrc = {v, order, count, NULL, slots, 2, sorted_group, false};
+        status = sq_stream(w, &bsrc, pv_buf_cstr(&by_group), &names);
+        if (status != PV_EXPORT_OK)
+            goto done;
+        status = PV_EXPORT_FAILED;
+        /* T: the view's columns in its order, as one table would have them */
+        pv_buf_clear(&create);
+        pv_buf_puts(&create, "CREATE VIEW ");
+        sq_ident(&create, T);
+        pv_buf_puts(&create, " AS SELECT r._row AS _row");
+        if (tree)
+            pv_buf_puts(&create, ", r._parent AS _parent");
+        for (size_t c = 0; c < v->column_count; c++) {
+            pv_buf_puts(&create, sq_grouped(v, c) ? ", g." : ", r.");
+            sq_ident(&create, v->columns[c].id);
+            pv_buf_puts(&create, " AS ");
+            sq_ident(&create, v->columns[c].id);
+        }
+        pv_buf_puts(&create, " FROM ");
+        sq_ident(&create, pv_buf_cstr(&rows_table));
+        pv_buf_puts(&create, " AS r JOIN ");
+        sq_ident(&create, pv_buf_cstr(&groups_table));
+        pv_buf_puts(&create, " AS g ON g._group = r._group");
+        if (!sq_exec(w, pv_buf_cstr(&create)))
+            goto done;
+    }
+    /* whole result sets: the detail views of the rows too */
+    for (size_t d = 0; !w->r->view_id && d < v->detail_count; d++) {
+        status = sq_write_detail(w, v, T, d, rows, count);
+        if (status != PV_EXPORT_OK)
+            goto done;
+    }
+    status = PV_EXPORT_OK;
 done:
-    sqlite3_finalize(st);
+    free(position_of);
+    free(group_rep);
+    free(rep_group);
+    free(item_group);
+    free(order);
+    free(sorted_group);
+    free(slots);
     free(rows);
     pv_buf_free(&table);
+    pv_buf_free(&rows_table);
+    pv_buf_free(&groups_table);
+    pv_buf_free(&by_group);
+    pv_buf_free(&create);
+    pv_buf_free(&names);
     return status;
-}
-
-/* Builds the indices of every exported table, after the rows. */
-static bool sq_write_indices(sq_writer *w)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(w->db,
-                           "SELECT table_name, column_id FROM profview_columns ORDER BY rowid",
-                           -1, &st, NULL) != SQLITE_OK)
-        return sq_fail(w, "indices");
-    pv_buf sql;
-    pv_buf_init(&sql);
-    char **stmts = NULL;
-    size_t n = 0, cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *table = (const char *)sqlite3_column_text(st, 0);
-        const char *col = (const char *)sqlite3_column_text(st, 1);
-        if (!table || !col || !sq_indexed_column(col))
-            continue;
-        pv_buf_clear(&sql);
-        pv_buf_puts(&sql, "CREATE INDEX ");
-        pv_buf tmp;
-        pv_buf_init(&tmp);
-        pv_buf_printf(&tmp, "%s_by_%s", table, col);
-        sq_ident(&sql, pv_buf_cstr(&tmp));
-        pv_buf_free(&tmp);
-        pv_buf_puts(&sql, " ON ");
-        sq_ident(&sql, table);
-        pv_buf_putc(&sql, '(');
-        sq_ident(&sql, col);
-        pv_buf_putc(&sql, ')');
-        stmts = pv_xgrow(stmts, &cap, n + 1, sizeof *stmts);
-        stmts[n++] = pv_xstrdup(pv_buf_cstr(&sql));
-    }
-    sqlite3_finalize(st);
-    pv_buf_free(&sql);
-    bool ok = true;
-    for (size_t i = 0; i < n; i++) {
-        if (ok)
-            ok = sq_exec(w, stmts[i]);
-        free(stmts[i]);
-    }
-    free(stmts);
-    return ok;
 }
 
 static const char sq_catalogue[] =
@@ -297,7 +894,9 @@ static const char sq_catalogue[] =
     "CREATE TABLE profview_views(set_id INTEGER, view_id TEXT, table_name TEXT, title TEXT,"
     " position INTEGER, tree INTEGER, row_count INTEGER);"
     "CREATE TABLE profview_columns(table_name TEXT, position INTEGER, column_id TEXT,"
-    " title TEXT, type TEXT, flags INTEGER);";
+    " title TEXT, type TEXT, flags INTEGER);"
+    "CREATE TABLE profview_details(table_name TEXT, position INTEGER, detail_id TEXT,"
+    " title TEXT, detail_table TEXT, tree INTEGER);";
 
 pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
                                         pv_export_target *t, pv_diag *err)
@@ -319,7 +918,8 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
             return PV_EXPORT_USAGE;
         }
         for (size_t v = 0; v < set->view_count; v++)
-            total += pv_view_rows(set->views[v]);
+            if (!r->view_id || strcasecmp(set->views[v]->id, r->view_id) == 0)
+                total += pv_view_rows(set->views[v]);
     }
     const char *temp;
     if (!pv_export_target_add(t, out, &temp, err))
@@ -339,7 +939,16 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         sq_fail(&w, "cannot create the database");
         goto done;
     }
-    pv_buf_printf(&w.sql, "PRAGMA application_id=%d;", PV_SCHEMA_APPLICATION_ID);
+    /* the page size first: it is fixed once the file has its header.  Big
+     * pages cost a row less (measured: 15 % of the inserts at 10 M rows),
+     * but every table and index takes at least one: for small exports,
+     * SQLite's default (docs/export.md "Speed") */
+    pv_buf_printf(&w.sql, "PRAGMA page_size=%d; PRAGMA application_id=%d;",
+                  total >= 100000 ? 65536 : 4096, PV_SCHEMA_APPLICATION_ID);
+    if (sqlite3_create_module(w.db, "pv_export_rows", &sq_source_module, &w) != SQLITE_OK) {
+        sq_fail(&w, "cannot create the database");
+        goto done;
+    }
     if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
         !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                      "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-262144;"
@@ -388,7 +997,7 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         first = false;
     }
     status = PV_EXPORT_FAILED;
-    if (!sq_write_indices(&w) || !sq_exec(&w, "COMMIT"))
+    if (!sq_exec(&w, "COMMIT"))
         goto done;
     status = PV_EXPORT_OK;
 done:

@@ -17,7 +17,7 @@
 #include "profview/load.h"
 #include "profview/table.h"
 
-#define PV_DB_SCHEMA_VERSION 1
+#define PV_DB_SCHEMA_VERSION 2
 #define PV_DB_APPLICATION_ID 0x50565731u /* "PVW1", as src/export/sqlite.c writes it */
 
 static uint32_t pv_be32(const unsigned char *p)
@@ -69,7 +69,7 @@ static bool pvdb_type(const char *name, pv_type *out)
 /* Reads one exported table into a pv_table; NULL (with an error) when the
  * table does not match its catalogue. */
 static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, const char *table,
-                                const char *title, bool tree)
+                                const char *title, bool tree, int64_t version, int64_t **of)
 {
     sqlite3_stmt *st = NULL;
     pv_column *cols = NULL;
@@ -109,6 +109,8 @@ static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, co
     pv_buf_init(&sql);
     pv_buf_puts(&sql, "SELECT ");
     pv_buf_puts(&sql, tree ? "_parent" : "NULL");
+    if (of)
+        pv_buf_puts(&sql, ", _of"); /* a detail table: the _row of the row it belongs to */
     for (size_t c = 0; c < n; c++) {
         pv_buf_puts(&sql, ", ");
         pv_buf_put_sql_ident(&sql, cols[c].id);
@@ -120,20 +122,27 @@ static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, co
     pv_buf_free(&sql);
     if (rc != SQLITE_OK)
         goto sql_error;
+    size_t of_cap = 0;
+    int base = of ? 2 : 1;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         size_t row = pv_table_add_row(t);
+        if (of) {
+            *of = pv_xgrow(*of, &of_cap, row + 1, sizeof **of);
+            (*of)[row] = sqlite3_column_int64(st, 1);
+        }
         if (tree && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-            int64_t p = sqlite3_column_int64(st, 0);
+            /* _parent is a _row: from 0 in version 1, from 1 since */
+            int64_t p = sqlite3_column_int64(st, 0) - (version >= 2);
             if (p < 0 || (uint64_t)p >= row) {
                 pv_error(&f->diag, "%s: table %s, row %zu: _parent %" PRId64
                                    " is not an earlier row",
-                         f->path, table, row, p);
+                         f->path, table, row + (version >= 2), p + (version >= 2));
                 goto fail;
             }
             pv_table_set_parent(t, row, (size_t)p);
         }
         for (size_t c = 0; c < n; c++) {
-            int k = (int)c + 1;
+            int k = (int)c + base;
             if (sqlite3_column_type(st, k) == SQLITE_NULL)
                 continue;
             switch (cols[c].type) {
@@ -170,6 +179,177 @@ done:
     return t;
 }
 
+/* ---- detail views (docs/export.md "Detail views"): each detail table is
+ * read whole; a row's detail is a new table of its rows. */
+
+typedef struct pvdb_detail {
+    pv_table *all; /* every row of the detail, owner after owner; NULL: not exported */
+    size_t *first; /* per owner row: its first row in `all`; [owner_rows]: the end */
+    bool *has;     /* per owner row: it has the detail (possibly empty) */
+    size_t owner_rows;
+} pvdb_detail;
+
+typedef struct pvdb_details {
+    pv_detail_def *defs; /* ids and titles owned */
+    pvdb_detail *d;
+    size_t count;
+} pvdb_details;
+
+static void pvdb_details_free(void *ctx)
+{
+    pvdb_details *ds = ctx;
+    for (size_t i = 0; i < ds->count; i++) {
+        free((char *)ds->defs[i].id);
+        free((char *)ds->defs[i].title);
+        if (ds->d[i].all)
+            pv_view_free(pv_table_view(ds->d[i].all));
+        free(ds->d[i].first);
+        free(ds->d[i].has);
+    }
+    free(ds->defs);
+    free(ds->d);
+    free(ds);
+}
+
+static pv_view *pvdb_open_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)owner;
+    const pvdb_details *ds = ctx;
+    const pvdb_detail *d = detail < ds->count ? &ds->d[detail] : NULL;
+    if (!d || !d->all || row >= d->owner_rows || !d->has[row])
+        return NULL;
+    const pv_view *all = pv_table_view(d->all);
+    pv_table *t = pv_table_new(ds->defs[detail].id, ds->defs[detail].title, all->columns,
+                               all->column_count);
+    bool tree = pv_view_is_tree(all);
+    if (tree)
+        pv_table_make_tree(t);
+    size_t from = d->first[row], to = d->first[row + 1];
+    pv_table_reserve(t, to - from);
+    for (size_t r = from; r < to; r++) {
+        size_t n = pv_table_add_row(t);
+        size_t p = tree ? pv_view_parent(all, r) : PV_NO_ROW;
+        if (p != PV_NO_ROW && p >= from)
+            pv_table_set_parent(t, n, p - from);
+        for (size_t c = 0; c < all->column_count; c++) {
+            pv_cell cell;
+            pv_view_cell(all, r, c, &cell);
+            if (!cell.present)
+                continue;
+            switch (cell.type) {
+            case PV_TYPE_INT:
+            case PV_TYPE_TIME: pv_table_set_int(t, n, c, cell.v.i); break;
+            case PV_TYPE_FLOAT: pv_table_set_float(t, n, c, cell.v.f); break;
+            case PV_TYPE_HANDLE:
+            case PV_TYPE_HEX: pv_table_set_uint(t, n, c, cell.v.u); break;
+            case PV_TYPE_STRING: pv_table_set_str(t, n, c, cell.v.s.ptr, cell.v.s.len); break;
+            }
+        }
+    }
+    return pv_table_view(t);
+}
+
+/* Detail table `table` of an owner of owner_rows rows into d. */
+static bool pvdb_read_detail(pv_file *f, sqlite3 *db, const char *id, const char *table,
+                             bool tree, size_t owner_rows, pvdb_detail *d)
+{
+    d->owner_rows = owner_rows;
+    d->first = pv_xcalloc(owner_rows + 1, sizeof *d->first);
+    d->has = pv_xcalloc(owner_rows ? owner_rows : 1, sizeof *d->has);
+    int64_t *of = NULL;
+    d->all = pvdb_read_view(f, db, id, table, id, tree, 2, &of);
+    if (!d->all) {
+        free(of);
+        return false;
+    }
+    /* the rows of owner o are those with _of = o + 1, together, in order */
+    size_t n = pv_table_row_count(d->all);
+    bool ok = true;
+    for (size_t r = 0; r < n && ok; r++) {
+        if (of[r] < 1 || (uint64_t)of[r] > owner_rows || (r > 0 && of[r] < of[r - 1])) {
+            pv_error(&f->diag, "%s: table %s, row %zu: _of %" PRId64 " is not a row of its view "
+                               "(in order)",
+                     f->path, table, r + 1, of[r]);
+            ok = false;
+            break;
+        }
+        d->first[of[r]]++;
+    }
+    free(of);
+    for (size_t o = 0; ok && o < owner_rows; o++)
+        d->first[o + 1] += d->first[o];
+    /* the owners that have the detail */
+    pv_buf sql;
+    pv_buf_init(&sql);
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_printf(&b, "%s__of", table);
+    pv_buf_puts(&sql, "SELECT _of FROM ");
+    pv_buf_put_sql_ident(&sql, pv_buf_cstr(&b));
+    pv_buf_free(&b);
+    sqlite3_stmt *st = NULL;
+    if (ok && sqlite3_prepare_v2(db, pv_buf_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
+        pv_error(&f->diag, "%s: table %s__of: %s", f->path, table, sqlite3_errmsg(db));
+        ok = false;
+    }
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        int64_t o = sqlite3_column_int64(st, 0);
+        if (o >= 1 && (uint64_t)o <= owner_rows)
+            d->has[o - 1] = true;
+    }
+    sqlite3_finalize(st);
+    pv_buf_free(&sql);
+    return ok;
+}
+
+/* The detail views of view table `table` (t), from profview_details. */
+static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const char *table,
+                              pv_table *t)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT detail_id, title, detail_table, tree FROM profview_details "
+                           "WHERE table_name = ? ORDER BY position",
+                           -1, &st, NULL) != SQLITE_OK) {
+        pv_error(&f->diag, "%s: table profview_details: %s", f->path, sqlite3_errmsg(db));
+        return false;
+    }
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    pvdb_details *ds = pv_xcalloc(1, sizeof *ds);
+    size_t cap = 0, dcap = 0;
+    bool ok = true;
+    size_t owner_rows = pv_table_row_count(t);
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        const char *title = (const char *)sqlite3_column_text(st, 1);
+        const char *dt = (const char *)sqlite3_column_text(st, 2);
+        if (!id) {
+            pv_error(&f->diag, "%s: table profview_details: a row without detail_id", f->path);
+            ok = false;
+            break;
+        }
+        ds->defs = pv_xgrow(ds->defs, &cap, ds->count + 1, sizeof *ds->defs);
+        ds->d = pv_xgrow(ds->d, &dcap, ds->count + 1, sizeof *ds->d);
+        pvdb_detail *d = &ds->d[ds->count];
+        memset(d, 0, sizeof *d);
+        ds->defs[ds->count] = (pv_detail_def){pv_xstrdup(id), pv_xstrdup(title ? title : id)};
+        ds->count++;
+        if (!dt)
+            pv_set_add_note(set,
+                            "view %s: detail %s was not exported (too many rows, docs/export.md)",
+                            pv_table_view(t)->id, id);
+        else
+            ok = pvdb_read_detail(f, db, id, dt, sqlite3_column_int(st, 3) != 0, owner_rows, d);
+    }
+    sqlite3_finalize(st);
+    if (!ok || ds->count == 0) {
+        pvdb_details_free(ds);
+        return ok;
+    }
+    pv_table_set_details(t, ds->defs, ds->count, pvdb_open_detail, ds, pvdb_details_free);
+    return true;
+}
+
 static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
 {
     (void)o;
@@ -198,7 +378,7 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
         version > PV_DB_SCHEMA_VERSION) {
         pv_error(&f->diag,
                  "%s: table profview_schema: version %" PRId64 " of '%s' (this profview reads "
-                 "version %d)",
+                 "versions 1 to %d)",
                  f->path, version, name ? name : "NULL", PV_DB_SCHEMA_VERSION);
         goto done;
     }
@@ -229,10 +409,12 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
                 goto done;
             }
             pv_table *t = pvdb_read_view(f, db, vid, table, title ? title : vid,
-                                         sqlite3_column_int(views, 3) != 0);
+                                         sqlite3_column_int(views, 3) != 0, version, NULL);
             if (!t)
                 goto done;
             pv_set_add_view(set, pv_table_view(t));
+            if (version >= 2 && !pvdb_read_details(f, db, set, table, t))
+                goto done;
         }
         sqlite3_reset(views);
     }

@@ -406,8 +406,9 @@ static inline void fl_add_row(pv_flame_builder *fb, size_t r)
                          (c.type == PV_TYPE_STRING
                               ? c.v.s.ptr == fb->last_ctx_cell.v.s.ptr &&
                                     c.v.s.len == fb->last_ctx_cell.v.s.len &&
-                                    memcmp(pv_strpool_get(&fl->pool, fl->nodes[fb->last_ctx].module),
-                                           c.v.s.ptr, c.v.s.len) == 0
+                                    (c.v.s.len == 0 ||
+                                     memcmp(pv_strpool_get(&fl->pool, fl->nodes[fb->last_ctx].module),
+                                            c.v.s.ptr, c.v.s.len) == 0)
                               : c.v.i == fb->last_ctx_cell.v.i);
             if (again) {
                 /* the context of the previous top-level call (its text is

@@ -3,7 +3,6 @@
  * filter and the markers; a path with completion; a confirmation before
  * replacing a file; the export itself through the generic export API, with
  * its progress in the status bar and Ctrl-C to cancel (nothing is left). */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,67 +108,6 @@ void pv_app_export_open(pv_app *a)
     a->exp_path_pos = a->exp_path.len;
     a->overlay = PV_OVERLAY_EXPORT;
     pv_buf_clear(&a->message);
-}
-
-/* Tab on the path: completes the last component from the directory's
- * entries (the common prefix; a directory gets its '/'). */
-static void pv_app_export_complete(pv_app *a)
-{
-    const char *path = pv_buf_cstr(&a->exp_path);
-    const char *slash = strrchr(path, '/');
-    char dir[1024];
-    const char *prefix = slash ? slash + 1 : path;
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
-    else
-        snprintf(dir, sizeof dir, "./");
-    size_t plen = strlen(prefix);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char common[256] = "";
-    size_t hits = 0;
-    bool is_dir = false;
-    pv_buf list;
-    pv_buf_init(&list);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (strncmp(e->d_name, prefix, plen) != 0 || (plen == 0 && e->d_name[0] == '.'))
-            continue;
-        if (hits++ == 0) {
-            snprintf(common, sizeof common, "%s", e->d_name);
-            char full[1300];
-            snprintf(full, sizeof full, "%s%s", dir, e->d_name);
-            struct stat st;
-            is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-        } else {
-            size_t k = 0;
-            while (common[k] && common[k] == e->d_name[k])
-                k++;
-            common[k] = '\0';
-        }
-        if (list.len < 400)
-            pv_buf_printf(&list, "%s ", e->d_name);
-    }
-    closedir(d);
-    if (hits) {
-        size_t keep = slash ? (size_t)(slash - path + 1) : 0;
-        pv_buf tmp;
-        pv_buf_init(&tmp);
-        pv_buf_append(&tmp, path, keep);
-        pv_buf_puts(&tmp, common);
-        if (hits == 1 && is_dir)
-            pv_buf_putc(&tmp, '/');
-        pv_buf_clear(&a->exp_path);
-        pv_buf_append(&a->exp_path, tmp.data, tmp.len);
-        a->exp_path_pos = a->exp_path.len;
-        pv_buf_free(&tmp);
-        if (hits > 1)
-            pv_app_message(a, false, pv_buf_cstr(&list));
-    }
-    pv_buf_free(&list);
 }
 
 /* ---- running the export */
@@ -355,7 +293,8 @@ void pv_app_export_key(pv_app *a, int key)
     }
     /* the path */
     if (key == PV_KEY_TAB) {
-        pv_app_export_complete(a);
+        pv_app_complete_path(a, &a->exp_path);
+        a->exp_path_pos = a->exp_path.len;
     } else if (key == PV_KEY_LEFT) {
         while (a->exp_path_pos > 0) {
             a->exp_path_pos--;

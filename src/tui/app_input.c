@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "profview/export.h"
 #include "profview/hooks.h"
 #include "tui/group.h"
 #include "tui/app_internal.h"
@@ -159,6 +160,75 @@ static void pv_app_file_candidates(const char *word, size_t wl, pv_cands *out)
     pv_buf_free(&path);
 }
 
+/* Where the PATH of `:export FORMAT PATH` starts in a : line: after the
+ * command word, the format and the blanks after it; SIZE_MAX while the
+ * format is not followed by a blank. */
+#define PV_ARG_EXPORT_FILE (-1) /* pv_app_candidates: the PATH of :export */
+static size_t pv_app_export_path_start(const char *line)
+{
+    size_t i = strspn(line, " ");
+    i += strcspn(line + i, " ");
+    i += strspn(line + i, " ");
+    size_t format = strcspn(line + i, " ");
+    if (format == 0 || line[i + format] != ' ')
+        return SIZE_MAX;
+    i += format;
+    return i + strspn(line + i, " ");
+}
+
+/* The longest common prefix of the candidates starting with word[0..wl)
+ * (case-sensitive when `exact`): the first match (NULL: none), its length
+ * in *common, the number in *hits; `list` gets them, blank-separated, when
+ * there are several. */
+static const char *pv_cands_match(const pv_cands *cands, const char *word, size_t wl, bool exact,
+                                  size_t *common, size_t *hits, pv_buf *list)
+{
+    const char *match = NULL;
+    *common = 0;
+    *hits = 0;
+    for (size_t i = 0; i < cands->count; i++) {
+        const char *c = cands->v[i];
+        if ((exact ? strncmp(c, word, wl) : strncasecmp(c, word, wl)) != 0)
+            continue;
+        if (!match) {
+            match = c;
+            *common = strlen(match);
+        } else {
+            size_t k = 0;
+            while (k < *common && c[k] &&
+                   (exact ? c[k] == match[k]
+                          : tolower((unsigned char)c[k]) == tolower((unsigned char)match[k])))
+                k++;
+            *common = k;
+        }
+        ++*hits;
+    }
+    for (size_t i = 0; *hits > 1 && i < cands->count; i++)
+        if ((exact ? strncmp(cands->v[i], word, wl) : strncasecmp(cands->v[i], word, wl)) == 0)
+            pv_buf_printf(list, "%s ", cands->v[i]);
+    return match;
+}
+
+void pv_app_complete_path(pv_app *a, pv_buf *path)
+{
+    pv_cands cands = {0};
+    char *word = pv_xstrdup(pv_buf_cstr(path));
+    size_t wl = strlen(word), common, hits;
+    pv_app_file_candidates(word, wl, &cands);
+    pv_buf list;
+    pv_buf_init(&list);
+    const char *match = pv_cands_match(&cands, word, wl, true, &common, &hits, &list);
+    if (match) {
+        pv_buf_clear(path);
+        pv_buf_append(path, match, common);
+        if (hits > 1)
+            pv_app_message(a, false, pv_buf_cstr(&list));
+    }
+    pv_buf_free(&list);
+    free(word);
+    pv_cands_free(&cands);
+}
+
 static void pv_app_sql_name(void *ctx, const char *name)
 {
     pv_app_sql_names *n = ctx;
@@ -185,6 +255,8 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
         const char *w = line + strspn(line, " ");
         const pv_command *c = pv_command_find(w, strcspn(w, " "));
         complete = c ? c->complete : PV_ARG_NONE;
+        if (complete == PV_ARG_EXPORT && pv_app_export_path_start(line) <= (size_t)(word - line))
+            complete = PV_ARG_EXPORT_FILE;
     }
     if (complete == PV_ARG_THEME) {
         for (size_t i = 0; i < PV_ARRAY_LEN(pv_theme_names); i++)
@@ -193,8 +265,13 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
         pv_report *r = pv_app_focused_report(a);
         for (size_t c = 0; r && c < r->view->column_count; c++)
             pv_cands_add(out, r->view->columns[c].id, strlen(r->view->columns[c].id));
-    } else if (complete == PV_ARG_FILE) {
+    } else if (complete == PV_ARG_FILE || complete == PV_ARG_EXPORT_FILE) {
         pv_app_file_candidates(word, wl, out);
+    } else if (complete == PV_ARG_EXPORT) {
+        for (int f = PV_EXPORT_TEXT1; f <= PV_EXPORT_SQLITE; f++) {
+            const char *name = pv_export_format_name((pv_export_format)f);
+            pv_cands_add(out, name, strlen(name));
+        }
     } else if (complete == PV_ARG_SQL) {
         /* tables, functions, schemas, and table.column */
         a->sql_names.count = 0;
@@ -216,9 +293,15 @@ static void pv_app_complete(pv_app *a)
     const char *w = line + strspn(line, " ");
     const pv_command *cmd = command ? pv_command_find(w, strcspn(w, " ")) : NULL;
     bool file = cmd && cmd->complete == PV_ARG_FILE && w + strcspn(w, " ") < line + a->line_pos;
+    /* :export FORMAT PATH: the path is the rest of the line after the format */
+    size_t export_path = cmd && cmd->complete == PV_ARG_EXPORT ? pv_app_export_path_start(line)
+                                                               : SIZE_MAX;
+    file = file || export_path <= a->line_pos;
     /* A file name is the whole argument (it may hold any character). */
     size_t start = a->line_pos;
-    if (file) {
+    if (export_path <= a->line_pos) {
+        start = export_path;
+    } else if (file) {
         start = (size_t)(w + strcspn(w, " ") - line);
         while (start < a->line_pos && line[start] == ' ')
             start++;
@@ -231,39 +314,19 @@ static void pv_app_complete(pv_app *a)
     bool first_word = command && strspn(line, " ") == start;
     pv_cands cands = {0};
     pv_app_candidates(a, first_word, word, wl, &cands);
-    const char *match = NULL;
-    size_t common = 0, hits = 0;
-    for (size_t i = 0; i < cands.count; i++) {
-        const char *c = cands.v[i];
-        if ((file ? strncmp(c, word, wl) : strncasecmp(c, word, wl)) != 0)
-            continue;
-        if (!match) {
-            match = c;
-            common = strlen(match);
-        } else {
-            size_t k = 0;
-            while (k < common && c[k] &&
-                   (file ? c[k] == match[k]
-                         : tolower((unsigned char)c[k]) == tolower((unsigned char)match[k])))
-                k++;
-            common = k;
-        }
-        hits++;
-    }
+    size_t common, hits;
+    pv_buf list; /* the candidates, before the line changes under word */
+    pv_buf_init(&list);
+    const char *match = pv_cands_match(&cands, word, wl, file, &common, &hits, &list);
     if (match) {
-        pv_buf list; /* the candidates, before the line changes under word */
-        pv_buf_init(&list);
-        for (size_t i = 0; hits > 1 && i < cands.count; i++)
-            if ((file ? strncmp(cands.v[i], word, wl) : strncasecmp(cands.v[i], word, wl)) == 0)
-                pv_buf_printf(&list, "%s ", cands.v[i]);
         pv_app_line_delete(a, start, a->line_pos);
         pv_app_line_insert(a, match, common);
-        if (hits == 1 && first_word)
+        if (hits == 1 && (first_word || (cmd && cmd->complete == PV_ARG_EXPORT && !file)))
             pv_app_line_insert(a, " ", 1);
         if (hits > 1)
             pv_app_message(a, false, pv_buf_cstr(&list));
-        pv_buf_free(&list);
     }
+    pv_buf_free(&list);
     pv_cands_free(&cands);
 }
 
@@ -521,7 +584,7 @@ bool pv_app_work_stoppable(const pv_app *a)
 
 void pv_app_flame_test_slice(pv_app *a)
 {
-    if (a->flame.job.tree && a->flame.job.fixed_slice)
+    if (a->flame.job.tree && a->flame.job.fixed_slice && !pv_flame_ui_building(a))
         pv_flame_ui_step(a);
 }
 

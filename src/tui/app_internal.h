@@ -382,6 +382,11 @@ void pv_app_copy_selection(pv_app *a, bool whole_row);
 void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
 extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
+/* Tab on a file name being typed (the export dialog's path): completes it
+ * to the longest common prefix of the matching files (a directory with its
+ * '/'), listing them in the message line when there are several; the same
+ * completion as :open's (app_input.c). */
+void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);

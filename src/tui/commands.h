@@ -9,7 +9,14 @@
 #include "tui/app.h"
 
 /* What Tab completes in a command's argument. */
-enum { PV_ARG_NONE, PV_ARG_COLUMN, PV_ARG_THEME, PV_ARG_FILE, PV_ARG_SQL };
+enum {
+    PV_ARG_NONE,
+    PV_ARG_COLUMN,
+    PV_ARG_THEME,
+    PV_ARG_FILE,
+    PV_ARG_SQL,
+    PV_ARG_EXPORT, /* an export format (text1, bin, sqlite), then a file name */
+};
 
 typedef struct pv_command {
     const char *name;

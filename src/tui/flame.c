@@ -336,7 +336,9 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
 
 bool pv_flame_ui_building(const pv_app *a)
 {
-    return a->flame.job.tree && !a->flame.job.fixed_slice;
+    /* the scripted mode's fixed slices go one per key (pv_app_flame_test_slice);
+     * in a terminal they are only small */
+    return a->flame.job.tree && !(a->flame.job.fixed_slice && a->opt.keys_path);
 }
 
 void pv_flame_ui_step(pv_app *a)
@@ -493,6 +495,8 @@ void pv_flame_ui_close(pv_app *a)
         pv_buf_clear(&u->kept_filter);
         pv_buf_puts(&u->kept_filter, pv_buf_cstr(&u->filter));
     }
+    if (u->job.tree && !u->job.rebuild && fl_message_is_ours(a))
+        pv_app_message(a, false, "flame graph stopped"); /* another view was chosen */
     fl_clear_graph(u);
     fl_job_free(&u->job);
     u->mode = PV_FLAME_OFF;

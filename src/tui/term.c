@@ -318,6 +318,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     pv_app_set_terminal(app, pv_term_stop, pv_term_clipboard, &tctx);
     pv_term_pump_ctx pump = {app, color, 0};
     pv_app_set_export_pump(app, pv_term_pump, &pump);
+    double shown = 0;
     while (!pv_app_done(app)) {
         pv_app_poll(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
@@ -326,8 +327,15 @@ static int pv_term_loop(pv_app *app, bool ascii)
          * load ends before the wait starts, so that its end (or its error)
          * is drawn without a key (docs/tui.md). */
         bool drawn_loading = pv_app_loading(app);
-        pv_term_show(app, color);
         struct pollfd in = {0, POLLIN, 0};
+        /* Between slices of work that keys interrupt (a scan, a flame graph
+         * being built) with no key waiting, a frame every 40 ms shows the
+         * progress; otherwise every pass draws. */
+        bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && poll(&in, 1, 0) == 0;
+        if (!slices || pv_term_now() - shown >= 0.04) {
+            pv_term_show(app, color);
+            shown = pv_term_now();
+        }
         if (pv_app_has_work(app) && (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
             pv_app_work(app);
             continue;

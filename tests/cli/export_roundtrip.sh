@@ -35,6 +35,36 @@ same_views() { # label source export [instance]
   done
 }
 
+# The same detail views: the same details offered by every view, and the
+# rows of each detail (for the first view that offers it, as cat --parent
+# and SQL find it) for every row of that view, through SQL's table-valued
+# functions, in one query per detail.
+details_of() { # file: "view detail" lines (the first view offering each detail)
+  "$pv" info --json "$1" | python3 -c '
+import json, sys
+seen = set()
+for v in json.load(sys.stdin)["files"][0]["result_sets"][0]["views"]:
+    for d in v["details"]:
+        if d not in seen:
+            seen.add(d); print(v["id"], d)'
+}
+same_details() { # label source export
+  local view detail
+  cmp -s <("$pv" info --json "$2" | python3 -c 'import json,sys; print([(v["id"], v["details"]) for v in json.load(sys.stdin)["files"][0]["result_sets"][0]["views"]])') \
+         <("$pv" info --json "$3" | python3 -c 'import json,sys; print([(v["id"], v["details"]) for v in json.load(sys.stdin)["files"][0]["result_sets"][0]["views"]])') ||
+    { echo "FAIL: $1: the views offer other details after the round trip"; fail=1; }
+  while read -r view detail; do
+    q="SELECT o.id, d.* FROM ${view//-/_} o, ${detail//-/_}(o.id) d ORDER BY o.rowid, d.rowid"
+    if ! cmp -s <("$pv" sql "$2" "$q") <("$pv" sql "$3" "$q"); then
+      echo "FAIL: $1: detail $detail of $view differs after the round trip"
+      diff <("$pv" sql "$2" "$q") <("$pv" sql "$3" "$q") | head -5
+      fail=1
+    fi
+    if [ "$("$pv" sql "$2" "$q" | wc -l)" -gt 1 ]; then compared_details=$((compared_details + 1)); fi
+  done < <(details_of "$2")
+}
+compared_details=0
+
 # 1. Text1 of every Text1 sample: byte-identical, and the same views
 for f in rtos.txt rtos-ctx.txt seed-example.txt; do
   "$pv" export "$src/$f" --format text1 -o "$tmp/$f"
@@ -97,13 +127,46 @@ for f in rtos.txt rtos-ctx.txt rtos-v10.txt seed-example.txt plist-func-timing.t
   [ "$("$pv" info --json "$tmp/$f.db" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["format"])')" = profview-sqlite ] ||
     { echo "FAIL: $f.db not detected as profview-sqlite"; fail=1; }
   same_views "$src/$f" "$src/$f" "$tmp/$f.db"
+  same_details "$src/$f" "$src/$f" "$tmp/$f.db"
 done
-[ "$(sqlite3 "$tmp/rtos.txt.db" 'SELECT name || version FROM profview_schema')" = profview1 ] ||
+# a detail of more rows than the export keeps (1 M; 1000 here) is left
+# out, and the loaded file says so; the others are kept
+PROFVIEW_TEST_DETAIL_ROWS=1000 "$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/capped.db"
+"$pv" info "$tmp/capped.db" | grep -q 'note: view timeline: detail call-stack-at was not exported (too many rows' ||
+  { echo "FAIL: a detail over the cap is not noted"; fail=1; }
+[ -z "$(sqlite3 "$tmp/capped.db" "SELECT name FROM sqlite_master WHERE name LIKE 'timeline__call_stack_at%'")" ] ||
+  { echo "FAIL: a detail over the cap left its tables"; fail=1; }
+q="SELECT o.id, d.* FROM routines o, callers(o.id) d ORDER BY o.rowid, d.rowid"
+cmp -s <("$pv" sql "$src/rtos.txt" "$q") <("$pv" sql "$tmp/capped.db" "$q") ||
+  { echo "FAIL: a detail under the cap is not kept"; fail=1; }
+# (winIDEA: area-calls, value-history, call-stack-at, area-statistics,
+# call-events, callers, callees; PLIST timing: callers, callees)
+[ $compared_details -ge 9 ] || { echo "FAIL: only $compared_details details had rows to compare"; fail=1; }
+[ "$(sqlite3 "$tmp/rtos.txt.db" 'SELECT name || version FROM profview_schema')" = profview2 ] ||
   { echo "FAIL: no profview_schema version row"; fail=1; }
-for idx in timeline_by_time timeline_by_handle call_trace_by_parent; do
+for idx in timeline_by_time timeline_groups_by_handle call_trace_by_parent; do
   sqlite3 "$tmp/rtos.txt.db" "SELECT name FROM sqlite_master WHERE type='index'" | grep -qx "$idx" ||
     { echo "FAIL: no index $idx"; fail=1; }
 done
+# the timeline: narrow rows, the area columns once per area, a SQL view
+# joining them back with the view's columns (docs/export.md)
+db=$tmp/rtos.txt.db
+[ "$(sqlite3 "$db" "SELECT type FROM sqlite_master WHERE name = 'timeline'")" = view ] ||
+  { echo "FAIL: timeline is not a SQL view"; fail=1; }
+cmp <("$pv" cat "$src/rtos.txt" --view timeline | tail -n +2) \
+    <(sqlite3 -separator $'\t' "$db" "SELECT id, \"index\", time, context, core, printf('0x%08X', handle),
+        name, event, iif(value IS NULL, NULL, printf('0x%X', value)), depth, type, delta FROM timeline ORDER BY _row") ||
+  { echo "FAIL: SELECT * FROM timeline differs from cat --view timeline"; fail=1; }
+# events by time use the index; events by area the timeline_by_group table
+sqlite3 "$db" "EXPLAIN QUERY PLAN SELECT * FROM timeline WHERE time BETWEEN 1000 AND 2000" |
+  grep -q 'USING INDEX timeline_by_time' || { echo "FAIL: a time range does not use timeline_by_time"; fail=1; }
+by_area="SELECT _row FROM timeline WHERE _row IN (SELECT _row FROM timeline_by_group WHERE _group =
+         (SELECT _group FROM timeline_groups WHERE name = 'CRC_Calc')) ORDER BY _row"
+[ -n "$(sqlite3 "$db" "$by_area")" ] &&
+cmp <(sqlite3 "$db" "$by_area") <(sqlite3 "$db" "SELECT _row FROM timeline WHERE name = 'CRC_Calc' ORDER BY _row") ||
+  { echo "FAIL: timeline_by_group does not list the area's events"; fail=1; }
+sqlite3 "$db" "EXPLAIN QUERY PLAN $by_area" | grep -q 'SEARCH timeline_by_group USING PRIMARY KEY' ||
+  { echo "FAIL: events by area do not search timeline_by_group"; fail=1; }
 for f in aqtime-trace.db aqtime-resource.db aqtime-refcount.db; do
   "$pv" export "$src/$f" --format sqlite -o "$tmp/$f"
   [ "$("$pv" info --json "$tmp/$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["format"])')" = aqtime ] ||
@@ -126,6 +189,15 @@ same_views "$src/aqtime-trace.db" "$src/aqtime-trace.db" "$tmp/inst2.db" 2
 "$pv" export "$src/rtos.txt" --format sqlite --view timeline --filter 'event = E && time < 100us' -o "$tmp/f.db"
 cmp <("$pv" cat "$src/rtos.txt" --view timeline --filter 'event = E && time < 100us' | cut -f2-) \
     <("$pv" cat "$tmp/f.db" --view timeline | cut -f2-) || { echo "FAIL: filtered timeline"; fail=1; }
+
+# ... and of a tree: the kept calls with their ancestors, under the same
+# parents (the _parent of the export)
+"$pv" export "$src/rtos.txt" --format sqlite --view call-trace --filter 'routine ~ /^CRC/' -o "$tmp/t.db"
+cmp <("$pv" cat "$src/rtos.txt" --view call-trace --filter 'routine ~ /^CRC/' --format json) \
+    <("$pv" cat "$tmp/t.db" --view call-trace --format json) || { echo "FAIL: filtered call tree"; fail=1; }
+[ "$(sqlite3 "$tmp/t.db" "SELECT count(*) FROM call_trace c JOIN call_trace p ON p._row = c._parent
+                           WHERE p.id = c.parent")" = "$(sqlite3 "$tmp/t.db" "SELECT count(*) FROM call_trace WHERE _parent IS NOT NULL")" ] ||
+  { echo "FAIL: _parent is not the _row of the parent call"; fail=1; }
 
 # 6. Text1/BIN from an AQTime or PLIST input: a usage error naming what fits
 for f in aqtime-trace.db plist-func-timing.txt; do

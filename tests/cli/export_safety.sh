@@ -36,7 +36,7 @@ expect "no --force" 2 'a\.db: exists; not replaced \(use --force' \
 [ "$(cat "$tmp/out/a.db")" = precious ] || { echo "FAIL: OUT overwritten without --force"; fail=1; }
 no_leftovers "no --force" "$tmp/out" 1
 "$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/out/a.db" --force
-[ "$(sqlite3 "$tmp/out/a.db" 'SELECT version FROM profview_schema')" = 1 ] ||
+[ "$(sqlite3 "$tmp/out/a.db" 'SELECT version FROM profview_schema')" = 2 ] ||
   { echo "FAIL: --force did not replace OUT"; fail=1; }
 no_leftovers "--force" "$tmp/out" 1
 # OUT.BIN exists: the BIN export refuses as a whole, writing neither file

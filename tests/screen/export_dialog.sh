@@ -43,6 +43,19 @@ screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
   fail "y at the confirmation did not replace the file with the whole result set"
 echo "ok: y replaces it"
 
+# 2b. "the selected row's context": the events of that context, as
+#     `profview export --context NAME` writes them
+ctx=$(awk -F'\t' 'NR == 3 { print $4 }' "$TMP/timeline.tsv")
+[ -n "$ctx" ] || fail "row 2 of the timeline has no context"
+keys="$TO_TIMELINE"$'\nj\ne\nUp Right Right Down\n<Dump>\nCtrl-U\n'"$TMP/ctx.txt"$'\nEnter'
+screen=$(pv_screen "$keys" --size 100x30 "$RTOS")
+expect_contains "the context chosen" "$(sed -n '1,/^----$/p' "$TMP/screen")" "< the selected row's context >"
+expect_contains "context export reported" "$screen" "exported the selected row's context to $TMP/ctx.txt (text1)"
+"$PROFVIEW" export "$RTOS" --format text1 --context "$ctx" -o "$TMP/cli-ctx.txt"
+cmp "$TMP/ctx.txt" "$TMP/cli-ctx.txt" || fail "dialog context export differs from profview export --context $ctx"
+[ "$(wc -l < "$TMP/ctx.txt")" -lt "$(wc -l < "$RTOS")" ] || fail "the context export is not smaller than the file"
+echo "ok: dialog context export equals the command line's"
+
 # 3. :export after a filter: the view's filtered rows, SQLite for PLIST
 keys=$'Shift-Tab\nj\nTab\nf\nhits > 10\nEnter\n:export sqlite '"$TMP/rows.db"$'\nEnter'
 screen=$(pv_screen "$keys" --size 100x30 "$PLIST")
@@ -59,3 +72,24 @@ screen=$(pv_screen $':export text1 '"$TMP/p.txt"$'\nEnter' --size 250x30 "$PLIST
 expect_contains "Text1 of PLIST refused" "$screen" "export failed: $PLIST: is plist: Text1 and BIN"
 [ ! -e "$TMP/p.txt" ] || fail "a refused export wrote a file"
 echo "ok: refused export wrote nothing"
+
+# 5. Tab completes :export's FORMAT, then its PATH, as :open does (the same
+#    completion: a unique file whole, a directory with its '/', several to
+#    their common prefix and listed); and the dialog's path
+last_line() { printf '%s\n' "$1" | tail -n 1; }
+mkdir -p "$TMP/c/sub"
+: > "$TMP/c/run-alpha.db"
+: > "$TMP/c/run-beta.db"
+s=$(pv_screen $':export sq<Tab>' --size 200x30 "$PLIST")
+expect_screen ":export completes the format" "$(last_line "$s")" ":export sqlite"
+s=$(pv_screen $':export sq<Tab>'"$TMP/c/run-a"$'<Tab>' --size 200x30 "$PLIST")
+expect_screen ":export completes the path after the format" "$(last_line "$s")" ":export sqlite $TMP/c/run-alpha.db"
+s=$(pv_screen $':export bin  '"$TMP/c/su"$'<Tab>' --size 200x30 "$PLIST")
+expect_screen ":export completes a directory" "$(last_line "$s")" ":export bin  $TMP/c/sub/"
+s=$(pv_screen $':export sqlite '"$TMP/c/r"$'<Tab>' --size 200x30 "$PLIST")
+expect_screen ":export completes the common prefix" "$(last_line "$s")" ":export sqlite $TMP/c/run-"
+expect_contains ":export lists the files" "$s" "$TMP/c/run-alpha.db $TMP/c/run-beta.db"
+s=$(pv_screen $':export sqlite '"$TMP/c/run-b"$'<Tab><Enter>' --size 200x30 "$PLIST")
+expect_contains ":export to the completed path asks before replacing it" "$s" "$TMP/c/run-beta.db exists"
+s=$(pv_screen $'e\nCtrl-U\n'"$TMP/c/run-a"$'\nTab' --size 200x30 "$PLIST")
+expect_contains "the dialog completes its path" "$s" "$TMP/c/run-alpha.db"

@@ -227,6 +227,14 @@ static void test_grouped_columns(void **state)
                         "SELECT id, bucket FROM shuffled ORDER BY +bucket DESC, rowid LIMIT 3000");
     assert_same_as_scan(s, "SELECT id FROM shuffled WHERE context = 'ISR' ORDER BY rowid",
                         "SELECT id FROM shuffled WHERE +context = 'ISR' ORDER BY rowid");
+    assert_same_as_scan(s, "SELECT context, count(*) FROM shuffled WHERE context IN ('ISR', 'Idle') "
+                           "GROUP BY context",
+                        "SELECT +context, count(*) FROM shuffled WHERE +context IN ('ISR', 'Idle') "
+                        "GROUP BY +context");
+    assert_same_as_scan(s, "SELECT bucket, id FROM shuffled WHERE bucket IN (7, -5, 2) "
+                           "ORDER BY bucket DESC, id LIMIT 20",
+                        "SELECT bucket, id FROM shuffled WHERE +bucket IN (7, -5, 2) "
+                        "ORDER BY +bucket DESC, id LIMIT 20");
     assert_same_as_scan(s, "SELECT handle + 0, count(*) FROM shuffled GROUP BY handle",
                         "SELECT +handle, count(*) FROM shuffled GROUP BY +handle");
     /* no sort in the plans */

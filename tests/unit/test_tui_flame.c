@@ -293,6 +293,7 @@ static pv_app *big_tree_app(void)
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
+    o.keys_path = "(scripted)"; /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
     pv_tui_config cfg;
     pv_config_init(&cfg);
     pv_theme theme;
@@ -318,6 +319,11 @@ static pv_app *big_tree_app(void)
             pv_table_set_parent(t, r, r - 1);
     }
     pv_set_add_view(set, pv_table_view(t));
+    pv_table *rt = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t r = pv_table_add_row(rt);
+    pv_table_set_int(rt, r, R_ID, 1);
+    pv_table_set_cstr(rt, r, R_ROUTINE, "loop");
+    pv_set_add_view(set, pv_table_view(rt));
     pv_app_adopt_file(a, f);
     pv_app_draw(a);
     return a;
@@ -407,6 +413,21 @@ static void test_big_tree_stops(void **state)
     s = screen_of(a);
     assert_non_null(strstr(s, "flame graph stopped"));
     free(s);
+    /* choosing another item in the Explorer stops it (the graph belongs to
+     * the view it was made of) */
+    pv_app_key(a, 'F');
+    pv_app_flame_test_slice(a);
+    pv_app_key(a, PV_KEY_BTAB);
+    pv_app_key(a, 'j'); /* the Routines view */
+    for (int i = 0; i < 6; i++)
+        pv_app_flame_test_slice(a);
+    s = screen_of(a);
+    assert_non_null(strstr(s, "flame graph stopped"));
+    assert_null(strstr(s, "Flame graph:"));
+    assert_non_null(strstr(s, "Report: Routines"));
+    free(s);
+    pv_app_key(a, 'k'); /* back to the call tree */
+    pv_app_key(a, PV_KEY_TAB);
     /* I during the build: the icicle is what it shows once built */
     pv_app_key(a, 'F');
     pv_app_key(a, 'I');
