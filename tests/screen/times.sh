@@ -25,7 +25,9 @@ TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 check_rows() { # NAME SCREEN: each index on screen shows a time distinct from its neighbour's
   local name=$1 s=$2 prev_t="" prev_txt="" shown=0 idx t txt
   while IFS=$'\t' read -r idx t; do
-    txt=$(printf '%s\n' "$s" | awk -F'│' -v i="$idx" '{ split($2, f, " +"); if (f[2] == i) { print substr($2, 8, 22); exit } }')
+    # a here-string, not a pipe: awk's early exit must not SIGPIPE the writer
+    # (pipefail made the test end silently under load)
+    txt=$(awk -F'│' -v i="$idx" '{ split($2, f, " +"); if (f[2] == i) { print substr($2, 8, 22); exit } }' <<<"$s")
     [ -n "$txt" ] || continue
     shown=$((shown + 1))
     if [ -n "$prev_t" ] && [ "$t" != "$prev_t" ] && [ "$txt" = "$prev_txt" ]; then
