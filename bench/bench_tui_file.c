@@ -168,6 +168,23 @@ int main(int argc, char **argv)
     frame(a, "K at the end", "K", 20);
     frame(a, "% at the end", "%", 20);
     printf("worst key after indexing: %.3f ms\n", worst_key * 1e3);
+    /* search, sort, filter and r of the whole timeline in steps (docs/tui.md
+     * "Long operations"): the worst frame is the longest step */
+    worst_key = 0;
+    frame(a, "g (first)", "g", 1);
+    frame(a, "/ZZQ (none)", "/ZZQ\n", 1);
+    frame(a, "/Idle_Hook", "/Idle_Hook\n", 1);
+    frame(a, "g (first)", "g", 1);
+    frame(a, "n (next)", "n", 1);
+    frame(a, ":sort name", ":sort name\n", 1);
+    frame(a, "r (reverse)", "r", 1);
+    frame(a, ":sort context", ":sort context\n", 1);
+    frame(a, ":sort event", ":sort event\n", 1);
+    frame(a, ":sort time:desc", ":sort time:desc\n", 1);
+    frame(a, ":sort (off)", ":sort\n", 1);
+    frame(a, ":filter CRC", ":filter CRC_Calc\n", 1);
+    frame(a, ":filter (off)", ":filter\n", 1);
+    printf("worst search/sort/filter frame: %.3f ms\n", worst_key * 1e3);
     /* lanes (docs/tui.md "Lane strip"): pins (the first builds the area's
      * lane: one pass over the calls or events), lanes fully zoomed out,
      * zoom, pan, the jumps through an area's calls */

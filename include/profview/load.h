@@ -22,6 +22,10 @@ typedef struct pv_load_options {
     bool defer_index;         /* timelines: index on demand, so that the first events show
                                  at once; views that need the whole index finish it when
                                  read, and warnings of the index reach f->diag only then */
+    bool cache;               /* timelines: read and write the index cache (docs/cache.md);
+                                 off unless the caller turns it on (the CLI and the viewer do,
+                                 unless --no-cache or the config's cache: enabled: false) */
+    uint64_t cache_max_bytes; /* the cache directory's bound; 0 = PV_CACHE_DEFAULT_MAX_BYTES */
 } pv_load_options;
 
 void pv_load_options_init(pv_load_options *o);

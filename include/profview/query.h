@@ -70,4 +70,21 @@ bool pv_sort_parse(const pv_view *v, const char *spec, pv_sort_key *keys, size_t
 void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, size_t *rows,
                   size_t n);
 
+/* Sorting in steps (the same order as pv_sort_rows), for a viewer that must
+ * not block: pv_sort_job_step does about `budget` rows of work and returns
+ * true when the order is known; pv_sort_job_take then hands over the sorted
+ * selection (n rows; the caller frees it).  `rows` (NULL: every row of v in
+ * view order) must stay unchanged until the job is freed.  Freeing an
+ * unfinished job changes nothing. */
+typedef struct pv_sort_job pv_sort_job;
+pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t key_count,
+                             const size_t *rows, size_t n);
+bool pv_sort_job_step(pv_sort_job *j, size_t budget);
+double pv_sort_job_progress(const pv_sort_job *j);
+size_t *pv_sort_job_take(pv_sort_job *j);
+void pv_sort_job_free(pv_sort_job *j);
+/* How many sorts were made (pv_sort_rows and jobs), for tests that check
+ * that something did not sort again. */
+size_t pv_sort_runs(void);
+
 #endif

@@ -98,6 +98,12 @@ static int pv_cli_prepare(pv_cli_args *a)
     a->load.format = a->values[PV_OPT_INPUT_FORMAT];
     pv_cli_progress_attach(&a->load.progress); /* the viewer sets its own */
     a->load.context_area = a->values[PV_OPT_CONTEXT_AREA];
+    /* docs/cache.md: the index cache, unless --no-cache or the config's
+     * cache section turns it off */
+    a->load.cache = true;
+    pv_tui_config_cache(&a->load);
+    if (pv_cli_has(a, PV_OPT_NO_CACHE))
+        a->load.cache = false;
     if (a->load.format && !pv_loader_find(a->load.format))
         return pv_usage_error("unknown --input-format '%s'", a->load.format);
     const char *bv = a->values[PV_OPT_BIN_VERSION];

@@ -20,6 +20,14 @@
 
 #define PV_SORT_CHUNKS 4
 
+/* How many sorts pv_sort_rows and pv_sort_job did (pv_sort_runs: tests). */
+static size_t pv_sort_runs_count;
+
+size_t pv_sort_runs(void)
+{
+    return pv_sort_runs_count;
+}
+
 typedef struct pv_sort_col {
     bool descending;
     uint64_t *num;    /* numbers, order-preserving encoding */
@@ -380,7 +388,8 @@ static pv_sort_elem *pv_sort_elements(const pv_sort_ctx *ctx, size_t n)
  * ancestor in the selection in that order (so siblings come out sorted and
  * stable), then write the pre-order walk.  The walk follows sibling and
  * parent links, so it needs no stack whatever the depth. */
-static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, size_t *rows, size_t n)
+static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, const uint32_t *perm,
+                         size_t *rows, size_t n)
 {
     size_t total = pv_view_rows(v);
     size_t *pos = pv_xmalloc((total ? total : 1) * sizeof *pos);
@@ -406,7 +415,7 @@ static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, size_t *r
     }
     size_t root_first = SIZE_MAX, root_last = SIZE_MAX;
     for (size_t s = 0; s < n; s++) {
-        size_t i = sorted[s].index;
+        size_t i = sorted ? sorted[s].index : perm[s];
         size_t p = parent[i];
         size_t *head = p == SIZE_MAX ? &root_first : &first_child[p];
         size_t *tail = p == SIZE_MAX ? &root_last : &last_child[p];
@@ -444,13 +453,14 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, s
 {
     if (key_count == 0 || n < 2)
         return;
+    pv_sort_runs_count++;
     if (key_count > PV_SORT_MAX_KEYS)
         key_count = PV_SORT_MAX_KEYS;
     pv_sort_ctx ctx;
     pv_sort_ctx_load(&ctx, v, keys, key_count, rows, n);
     pv_sort_elem *sorted = pv_sort_elements(&ctx, n);
     if (pv_view_is_tree(v)) {
-        pv_sort_tree(v, sorted, rows, n);
+        pv_sort_tree(v, sorted, NULL, rows, n);
     } else {
         size_t *orig = pv_xmalloc(n * sizeof *orig);
         memcpy(orig, rows, n * sizeof *rows);
@@ -460,6 +470,446 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, s
     }
     free(sorted);
     pv_sort_ctx_free(&ctx);
+}
+
+/* ---- sorting in slices (docs/tui.md "Long operations")
+ *
+ * The same order as pv_sort_rows, computed in steps of a bounded amount of
+ * work, for views too big to sort between two key presses.  Every key is
+ * reduced to a 64-bit value per row: numbers are encoded order-preserving;
+ * strings are interned (a view has few distinct names, contexts or events)
+ * and replaced by the rank of their text among the distinct texts, so no
+ * string is compared per row.  A column that depends only on the row's
+ * group (PV_COL_GROUPED) reads one cell per group.  The values are then
+ * ordered by a stable LSD radix sort of a permutation, one byte a pass,
+ * skipping the bytes that are equal in every row (a rank below 256 takes one
+ * pass), the last key first; absent cells go first (ascending) or last
+ * (descending) by one more pass per key.  Every pass, and the loading, is a
+ * loop over positions that a step may stop anywhere. */
+
+#define PV_SJ_PTR_CACHE 1024
+
+typedef struct pv_sj_col {
+    size_t column;
+    bool str, descending;
+    uint64_t *val;   /* per position: encoded number; string: class, then rank */
+    uint8_t *absent; /* per position, NULL until a cell is absent */
+    size_t absent_count;
+    size_t hist[8][256]; /* byte histograms of the values as ordered (flipped when descending) */
+    /* strings: the distinct texts */
+    const char **cls_ptr;
+    size_t *cls_len;
+    size_t cls_count, cls_cap;
+    uint32_t *hash; /* open addressing: class + 1, 0 empty */
+    size_t hash_cap;
+    uint32_t *group_cls; /* per row group: 0 unknown, 1 absent, class + 2 */
+    struct {
+        const char *ptr;
+        size_t len;
+        uint32_t cls;
+    } pcache[PV_SJ_PTR_CACHE]; /* a view's strings stay put: same pointer, same text */
+    uint32_t *rank;
+} pv_sj_col;
+
+enum { PV_SJ_LOAD, PV_SJ_RANK, PV_SJ_PASS, PV_SJ_APPLY, PV_SJ_DONE };
+
+struct pv_sort_job {
+    const pv_view *v;
+    const size_t *rows; /* NULL: every row in view order */
+    size_t n;
+    size_t key_count;
+    pv_sj_col cols[PV_SORT_MAX_KEYS];
+    uint32_t *perm, *tmp;
+    size_t *out;
+    int phase;
+    size_t key;    /* LOAD, RANK: the key loaded; PASS: the key ordered */
+    unsigned byte; /* PASS: 0..7 the value's bytes, 8 the absent cells */
+    bool pass_open;
+    size_t at;
+    size_t offs[256];
+    uint64_t done, total;
+};
+
+static size_t pv_sj_row(const pv_sort_job *j, size_t i)
+{
+    return j->rows ? j->rows[i] : i;
+}
+
+static uint64_t pv_sj_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h ^ (h >> 29);
+}
+
+static void pv_sj_hash_insert(pv_sj_col *c, uint32_t cls)
+{
+    size_t mask = c->hash_cap - 1;
+    size_t at = pv_sj_hash(c->cls_ptr[cls], c->cls_len[cls]) & mask;
+    while (c->hash[at])
+        at = (at + 1) & mask;
+    c->hash[at] = cls + 1;
+}
+
+/* The class of a text, added when new. */
+static uint32_t pv_sj_intern(pv_sj_col *c, const char *ptr, size_t len)
+{
+    size_t slot = (((uintptr_t)ptr >> 3) ^ len) & (PV_SJ_PTR_CACHE - 1);
+    if (c->pcache[slot].ptr == ptr && c->pcache[slot].len == len && ptr)
+        return c->pcache[slot].cls;
+    if (c->cls_count * 2 >= c->hash_cap) {
+        free(c->hash);
+        c->hash_cap = c->hash_cap ? c->hash_cap * 2 : 1024;
+        c->hash = pv_xcalloc(c->hash_cap, sizeof *c->hash);
+        for (size_t k = 0; k < c->cls_count; k++)
+            pv_sj_hash_insert(c, (uint32_t)k);
+    }
+    size_t mask = c->hash_cap - 1;
+    size_t at = pv_sj_hash(ptr, len) & mask;
+    uint32_t cls;
+    for (;;) {
+        uint32_t h = c->hash[at];
+        if (!h) {
+            size_t cap = c->cls_cap;
+            c->cls_ptr = pv_xgrow(c->cls_ptr, &c->cls_cap, c->cls_count + 1, sizeof *c->cls_ptr);
+            c->cls_len = pv_xgrow(c->cls_len, &cap, c->cls_count + 1, sizeof *c->cls_len);
+            cls = (uint32_t)c->cls_count++;
+            c->cls_ptr[cls] = ptr;
+            c->cls_len[cls] = len;
+            c->hash[at] = cls + 1;
+            break;
+        }
+        uint32_t k = h - 1;
+        if (c->cls_len[k] == len && (len == 0 || memcmp(c->cls_ptr[k], ptr, len) == 0)) {
+            cls = k;
+            break;
+        }
+        at = (at + 1) & mask;
+    }
+    c->pcache[slot].ptr = ptr;
+    c->pcache[slot].len = len;
+    c->pcache[slot].cls = cls;
+    return cls;
+}
+
+pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t key_count,
+                             const size_t *rows, size_t n)
+{
+    pv_sort_job *j = pv_xcalloc(1, sizeof *j);
+    j->v = v;
+    j->rows = rows;
+    j->n = n;
+    if (key_count > PV_SORT_MAX_KEYS)
+        key_count = PV_SORT_MAX_KEYS;
+    j->key_count = key_count;
+    if (key_count == 0 || n < 2 || n >= UINT32_MAX) {
+        j->phase = PV_SJ_DONE;
+        j->out = pv_xmalloc((n ? n : 1) * sizeof *j->out);
+        for (size_t i = 0; i < n; i++)
+            j->out[i] = pv_sj_row(j, i);
+        if (key_count && n >= UINT32_MAX)
+            pv_sort_rows(v, keys, key_count, j->out, n);
+        return j;
+    }
+    pv_sort_runs_count++;
+    for (size_t k = 0; k < key_count; k++) {
+        pv_sj_col *c = &j->cols[k];
+        c->column = keys[k].column;
+        c->descending = keys[k].descending;
+        c->str = v->columns[c->column].type == PV_TYPE_STRING;
+        c->val = pv_xmalloc(n * sizeof *c->val);
+        if (c->str && (v->columns[c->column].flags & PV_COL_GROUPED) && v->ops->row_group &&
+            v->group_count)
+            c->group_cls = pv_xcalloc(v->group_count, sizeof *c->group_cls);
+    }
+    j->perm = pv_xmalloc(n * sizeof *j->perm); /* the identity, written by the first LOAD */
+    j->tmp = pv_xmalloc(n * sizeof *j->tmp);
+    /* load + rank per key, about two passes per key, the placing */
+    j->total = (uint64_t)n * (4 * key_count + 1);
+    return j;
+}
+
+/* Reads the key cell of position i into c (LOAD). */
+static void pv_sj_load_one(pv_sort_job *j, pv_sj_col *c, size_t i)
+{
+    const pv_view *v = j->v;
+    size_t row = pv_sj_row(j, i);
+    uint32_t g = UINT32_MAX;
+    if (c->group_cls) {
+        g = v->ops->row_group(v, row);
+        if (g < v->group_count && c->group_cls[g]) {
+            if (c->group_cls[g] == 1)
+                goto absent;
+            c->val[i] = c->group_cls[g] - 2;
+            return;
+        }
+    }
+    pv_cell cell;
+    pv_view_cell(v, row, c->column, &cell);
+    if (!cell.present || cell.type != v->columns[c->column].type) {
+        if (g < v->group_count)
+            c->group_cls[g] = 1;
+        goto absent;
+    }
+    switch (cell.type) {
+    case PV_TYPE_INT:
+    case PV_TYPE_TIME:
+        c->val[i] = pv_encode_int(cell.v.i);
+        break;
+    case PV_TYPE_FLOAT:
+        c->val[i] = pv_encode_float(cell.v.f);
+        break;
+    case PV_TYPE_HANDLE:
+    case PV_TYPE_HEX:
+        c->val[i] = cell.v.u;
+        break;
+    case PV_TYPE_STRING: {
+        uint32_t cls = pv_sj_intern(c, cell.v.s.ptr, cell.v.s.len);
+        c->val[i] = cls;
+        if (g < v->group_count)
+            c->group_cls[g] = cls + 2;
+        break;
+    }
+    }
+    return;
+absent:
+    if (!c->absent)
+        c->absent = pv_xcalloc(j->n, 1);
+    c->absent[i] = 1;
+    c->absent_count++;
+    c->val[i] = 0;
+}
+
+static void pv_sj_hist(pv_sj_col *c, uint64_t x)
+{
+    if (c->descending)
+        x = ~x;
+    for (unsigned b = 0; b < 8; b++)
+        c->hist[b][(x >> (8 * b)) & 0xFF]++;
+}
+
+typedef struct pv_sj_text {
+    const char *ptr;
+    size_t len;
+    uint32_t cls;
+} pv_sj_text;
+
+static int pv_sj_text_cmp(const void *pa, const void *pb)
+{
+    const pv_sj_text *a = pa, *b = pb;
+    size_t m = a->len < b->len ? a->len : b->len;
+    int d = m ? memcmp(a->ptr, b->ptr, m) : 0;
+    return d ? d : (a->len > b->len) - (a->len < b->len);
+}
+
+/* Is byte `b` of every value the same (a pass that would change nothing)? */
+static bool pv_sj_skip(const pv_sort_job *j, const pv_sj_col *c, unsigned b)
+{
+    if (b == 8)
+        return c->absent_count == 0 || c->absent_count == j->n;
+    for (unsigned d = 0; d < 256; d++)
+        if (c->hist[b][d])
+            return c->hist[b][d] == j->n;
+    return true;
+}
+
+static unsigned pv_sj_digit(const pv_sj_col *c, unsigned b, uint32_t p)
+{
+    if (b == 8) /* absent first ascending, last descending */
+        return (c->absent[p] != 0) == c->descending;
+    uint64_t x = c->descending ? ~c->val[p] : c->val[p];
+    return (unsigned)(x >> (8 * b)) & 0xFF;
+}
+
+/* After loading and ranking: the exact work left, for the percentage. */
+static void pv_sj_count_passes(pv_sort_job *j)
+{
+    uint64_t passes = 0;
+    for (size_t k = 0; k < j->key_count; k++)
+        for (unsigned b = 0; b <= 8; b++)
+            passes += !pv_sj_skip(j, &j->cols[k], b);
+    j->total = j->done + (passes + 1) * j->n;
+}
+
+bool pv_sort_job_step(pv_sort_job *j, size_t budget)
+{
+    size_t n = j->n;
+    if (budget == 0)
+        budget = 1;
+    while (budget > 0 && j->phase != PV_SJ_DONE) {
+        switch (j->phase) {
+        case PV_SJ_LOAD: {
+            pv_sj_col *c = &j->cols[j->key];
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t i = j->at; i < end; i++) {
+                pv_sj_load_one(j, c, i);
+                if (!c->str)
+                    pv_sj_hist(c, c->val[i]);
+            }
+            if (j->key == 0)
+                for (size_t i = j->at; i < end; i++)
+                    j->perm[i] = (uint32_t)i;
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == n) {
+                j->at = 0;
+                if (c->str) {
+                    j->phase = PV_SJ_RANK;
+                } else if (++j->key == j->key_count) {
+                    j->phase = PV_SJ_PASS;
+                    j->key = j->key_count - 1;
+                    pv_sj_count_passes(j);
+                }
+            }
+            break;
+        }
+        case PV_SJ_RANK: {
+            pv_sj_col *c = &j->cols[j->key];
+            if (!c->rank) {
+                /* The distinct texts in order: few, so sorted at once. */
+                pv_sj_text *t = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *t);
+                for (size_t k = 0; k < c->cls_count; k++)
+                    t[k] = (pv_sj_text){c->cls_ptr[k], c->cls_len[k], (uint32_t)k};
+                qsort(t, c->cls_count, sizeof *t, pv_sj_text_cmp);
+                c->rank = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *c->rank);
+                for (size_t k = 0; k < c->cls_count; k++)
+                    c->rank[t[k].cls] = (uint32_t)k;
+                free(t);
+                size_t cost = c->cls_count / 8;
+                budget -= cost < budget ? cost : budget - 1;
+            }
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t i = j->at; i < end; i++) {
+                if (!c->absent || !c->absent[i])
+                    c->val[i] = c->rank[c->val[i]];
+                pv_sj_hist(c, c->val[i]);
+            }
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == n) {
+                j->at = 0;
+                if (++j->key == j->key_count) {
+                    j->phase = PV_SJ_PASS;
+                    j->key = j->key_count - 1;
+                    pv_sj_count_passes(j);
+                } else {
+                    j->phase = PV_SJ_LOAD;
+                }
+            }
+            break;
+        }
+        case PV_SJ_PASS: {
+            pv_sj_col *c = &j->cols[j->key];
+            if (!j->pass_open) {
+                if (pv_sj_skip(j, c, j->byte)) {
+                    goto next_pass;
+                }
+                size_t sum = 0;
+                if (j->byte == 8) {
+                    size_t first = c->descending ? n - c->absent_count : c->absent_count;
+                    j->offs[0] = 0;
+                    j->offs[1] = first;
+                } else {
+                    for (unsigned d = 0; d < 256; d++) {
+                        unsigned dd = d; /* histograms are of the ordered values */
+                        j->offs[dd] = sum;
+                        sum += c->hist[j->byte][dd];
+                    }
+                }
+                j->pass_open = true;
+                j->at = 0;
+            }
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t i = j->at; i < end; i++) {
+                uint32_t p = j->perm[i];
+                j->tmp[j->offs[pv_sj_digit(c, j->byte, p)]++] = p;
+            }
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end < n)
+                break;
+            uint32_t *t = j->perm;
+            j->perm = j->tmp;
+            j->tmp = t;
+            j->pass_open = false;
+        next_pass:
+            if (++j->byte > 8) {
+                j->byte = 0;
+                if (j->key == 0) {
+                    j->phase = PV_SJ_APPLY;
+                    j->at = 0;
+                    j->out = pv_xmalloc(n * sizeof *j->out);
+                } else {
+                    j->key--;
+                }
+            }
+            break;
+        }
+        case PV_SJ_APPLY: {
+            if (pv_view_is_tree(j->v)) {
+                /* siblings among themselves: one walk (pv_sort_tree) */
+                for (size_t i = 0; i < n; i++)
+                    j->out[i] = pv_sj_row(j, i);
+                pv_sort_tree(j->v, NULL, j->perm, j->out, n);
+                j->at = n;
+            } else {
+                size_t end = budget < n - j->at ? j->at + budget : n;
+                for (size_t i = j->at; i < end; i++)
+                    j->out[i] = pv_sj_row(j, j->perm[i]);
+                budget -= end - j->at;
+                j->done += end - j->at;
+                j->at = end;
+            }
+            if (j->at == n) {
+                j->phase = PV_SJ_DONE;
+                j->done = j->total;
+            }
+            break;
+        }
+        }
+    }
+    return j->phase == PV_SJ_DONE;
+}
+
+double pv_sort_job_progress(const pv_sort_job *j)
+{
+    if (j->phase == PV_SJ_DONE || !j->total)
+        return 1.0;
+    double f = (double)j->done / (double)j->total;
+    return f > 0.99 ? 0.99 : f;
+}
+
+size_t *pv_sort_job_take(pv_sort_job *j)
+{
+    if (j->phase != PV_SJ_DONE)
+        return NULL;
+    size_t *out = j->out;
+    j->out = NULL;
+    return out;
+}
+
+void pv_sort_job_free(pv_sort_job *j)
+{
+    if (!j)
+        return;
+    for (size_t k = 0; k < j->key_count; k++) {
+        pv_sj_col *c = &j->cols[k];
+        free(c->val);
+        free(c->absent);
+        free(c->cls_ptr);
+        free(c->cls_len);
+        free(c->hash);
+        free(c->group_cls);
+        free(c->rank);
+    }
+    free(j->perm);
+    free(j->tmp);
+    free(j->out);
+    free(j);
 }
 
 static bool pv_is_blank(char c)

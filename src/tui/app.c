@@ -255,7 +255,15 @@ static void pv_app_index_briefly(pv_file *f)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
-    if (a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE) {
+    /* A job on an item's report follows the report when the items move. */
+    size_t job_item = PV_NO_ROW;
+    if (a->job)
+        for (size_t k = 0; k < a->item_count; k++)
+            if (&a->items[k].report == pv_report_job_report(a->job))
+                job_item = k;
+    if (a->work == PV_WORK_JOB) {
+        /* kept */
+    } else if (a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE) {
         /* The items (and the reports in them) may move below. */
         a->work = PV_WORK_NONE;
         a->lane_job_report = NULL;
@@ -298,6 +306,8 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                         f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
+    if (job_item != PV_NO_ROW)
+        pv_report_job_move(a->job, &a->items[job_item].report);
     pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
@@ -507,6 +517,15 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
         a->index_slice = (size_t)atol(slice);
         a->index_fixed_slice = true;
     }
+    /* Tests only: search, filter and sort look at N rows per key. */
+    const char *work_slice = getenv("PROFVIEW_TEST_WORK_SLICE");
+    pv_buf_init(&a->job_what);
+    a->job_budget = 1u << 16;
+    if (work_slice && atol(work_slice) > 0) {
+        a->job_budget = (size_t)atol(work_slice);
+        a->job_fixed = true;
+    }
+    a->search_origin_row = PV_NO_ROW;
     for (size_t i = 0; i < o->path_count; i++)
         pv_app_enqueue(a, o->paths[i]);
     if (pthread_create(&a->thread, NULL, pv_app_loader, a) == 0)
@@ -554,6 +573,8 @@ void pv_app_free(pv_app *a)
     pv_sql_free(a->sql);
     free(a->sql_pending);
     pv_buf_free(&a->copied);
+    pv_report_job_free(a->job);
+    pv_buf_free(&a->job_what);
     pv_buf_free(&a->sql_names.text);
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
@@ -717,6 +738,7 @@ void pv_app_here(pv_app *a, pv_location *out)
 
 void pv_app_apply(pv_app *a, const pv_location *to)
 {
+    pv_app_job_stop(a, true); /* its report may close below */
     pv_app_close_details(a);
     pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
     pv_flame_ui_close(a);
@@ -846,6 +868,17 @@ bool pv_app_indexing(const pv_app *a)
             return true;
     }
     return pv_lanes_building(a); /* pinned lanes, built the same way (lanes.c) */
+}
+
+bool pv_app_big_index(const pv_app *a)
+{
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        pv_file_index_progress(a->files[i], &done, &total);
+        if (done > PV_BIG_VIEW)
+            return true;
+    }
+    return false;
 }
 
 bool pv_app_report_indexing(const pv_app *a)

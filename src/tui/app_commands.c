@@ -19,21 +19,14 @@ static void pv_cmd_sort(pv_app *a, const char *arg)
     pv_report *r = pv_app_focused_report(a);
     pv_query_error err;
     memset(&err, 0, sizeof err);
-    if (r && arg[0] && pv_view_rows(r->view) > PV_BIG_VIEW) {
-        if (pv_sort_parse(r->view, arg, a->work_keys, &a->work_key_count, &err)) {
-            pv_buf text;
-            pv_buf_init(&text);
-            pv_buf_printf(&text, "Sorting %zu rows by %s...", pv_view_rows(r->view), arg);
-            pv_app_message(a, false, pv_buf_cstr(&text));
-            pv_buf_free(&text);
-            a->work = PV_WORK_SORT;
-            a->work_report = r;
-        } else {
-            pv_app_message(a, true, err.message);
-        }
-    } else if (r && !pv_report_apply_sort_text(r, arg, &err)) {
+    pv_sort_key keys[PV_SORT_MAX_KEYS];
+    size_t count = 0;
+    if (!r)
+        return;
+    if (arg[0] && !pv_sort_parse(r->view, arg, keys, &count, &err))
         pv_app_message(a, true, err.message);
-    }
+    else
+        pv_app_sort_keys(a, r, keys, count); /* in steps (docs/tui.md) */
 }
 
 static void pv_cmd_goto(pv_app *a, const char *arg)

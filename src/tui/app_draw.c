@@ -402,6 +402,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
             if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
                 role = pv_lanes_row_role(r->view, row, role);
+            if (pv_report_is_context(r, row))
+                role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
             if (pv_diff_is_delta_column(r->view, c)) {
                 /* a diff: times and counts that fell are better */
                 pv_cell dc;

@@ -337,49 +337,46 @@ static void pv_app_search_update(pv_app *a)
     pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
     if (!r || a->flame.mode)
         return;
-    if (!a->search.len) {
+    if (a->job && a->job_kind == PV_JOB_SEARCH)
+        pv_app_job_stop(a, false); /* the text changed: a search of the old one is moot */
+    if (a->search_origin_row != PV_NO_ROW)
+        pv_report_select_row(r, a->search_origin_row);
+    else
         pv_report_move_to(r, a->search_origin);
+    if (!a->search.len)
+        return;
+    if (pv_app_report_indexing(a)) {
+        /* rows not indexed yet have no names: Enter queues the search */
+        pv_app_message(a, false, "indexing: Enter searches once the index is ready");
         return;
     }
-    /* While typing, look at a bounded number of rows per key; Enter or n
-     * searches them all (docs/quality.md: no key blocks the UI). */
-    bool complete;
-    size_t k = pv_report_search_some(r, pv_buf_cstr(&a->search), a->search_origin, +1,
-                                     PV_SEARCH_STEP, &complete);
-    /* No match: back where the search started (as vim and less do), not
-     * on the match of a shorter text. */
-    pv_report_move_to(r, k != PV_NO_ROW ? k : a->search_origin);
-    if (k != PV_NO_ROW)
+    /* While typing, look at a bounded number of rows per key (and into
+     * collapsed nodes); Enter or n searches them all in steps
+     * (docs/quality.md: no key blocks the UI).  No match: back where the
+     * search started (as vim and less do). */
+    pv_report_job *j = pv_report_search_job(r, pv_buf_cstr(&a->search), a->search_origin, +1);
+    bool done = pv_report_job_step(j, PV_SEARCH_STEP);
+    if (done && pv_report_job_found(j))
         pv_buf_clear(&a->message);
-    else if (!complete)
+    else if (!done)
         pv_app_message(a, false, "no match yet: Enter searches every row");
+    pv_report_job_free(j);
 }
 
-/* Searches the focused report from `from` in direction dir; on a big view
- * only after the screen said so. */
+/* Searches the focused report from `from` in direction dir, in steps. */
 static void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 {
-    if (pv_report_count(r) > PV_BIG_VIEW) {
-        pv_app_messagef(a, false, "Searching %zu rows for '%s'...", pv_report_count(r),
-                        pv_buf_cstr(&a->search));
-        a->work = PV_WORK_SEARCH;
-        a->work_report = r;
-        a->work_from = from;
-        a->work_dir = dir;
-        return;
-    }
-    pv_app_search_now(a, r, from, dir);
+    pv_buf what;
+    pv_buf_init(&what);
+    pv_buf_printf(&what, "Searching for '%s'", pv_buf_cstr(&a->search));
+    pv_app_job_start(a, pv_report_search_job(r, pv_buf_cstr(&a->search), from, dir), PV_JOB_SEARCH,
+                     pv_buf_cstr(&what));
+    pv_buf_free(&what);
 }
 
 void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
 {
-    size_t k = pv_report_search(r, pv_buf_cstr(&a->search), from, dir);
-    if (k == PV_NO_ROW) {
-        pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
-    } else {
-        pv_report_move_to(r, k);
-        pv_buf_clear(&a->message);
-    }
+    pv_app_search_from(a, r, from, dir);
 }
 
 static void pv_app_prompt_key(pv_app *a, int key)
@@ -411,7 +408,9 @@ static void pv_app_prompt_key(pv_app *a, int key)
     case PV_KEY_CTRL('g'):
         if (kind == PV_PROMPT_SEARCH) {
             pv_report *r = pv_app_focused_report(a);
-            if (r)
+            if (r && a->search_origin_row != PV_NO_ROW)
+                pv_report_select_row(r, a->search_origin_row);
+            else if (r)
                 pv_report_move_to(r, a->search_origin);
             pv_buf_clear(&a->search);
         }
@@ -505,11 +504,16 @@ static void pv_app_prompt_key(pv_app *a, int key)
 
 /* ---- filter, sort, commands */
 
-static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
+void pv_app_apply_filter(pv_app *a, const char *expr)
 {
-    size_t rows = pv_view_rows(r->view);
+    pv_report *r = pv_app_focused_report(a);
+    if (!r) {
+        pv_app_message(a, true, "no report to filter");
+        return;
+    }
     pv_query_error err;
-    if (!pv_report_set_filter(r, expr, &err)) {
+    pv_report_job *j = pv_report_select_job(r, expr, r->sort, r->sort_count, &err);
+    if (!j) {
         pv_buf msg;
         pv_buf_init(&msg);
         if (err.message[0] && expr[0])
@@ -520,65 +524,57 @@ static void pv_app_filter_now(pv_app *a, pv_report *r, const char *expr)
         pv_buf_free(&msg);
         return;
     }
-    char text[300];
-    if (expr[0])
-        snprintf(text, sizeof text, "%zu of %zu rows match", r->matched, rows);
-    else
-        snprintf(text, sizeof text, "filter cleared");
-    pv_app_message(a, false, text);
+    pv_app_job_start(a, j, PV_JOB_FILTER, expr[0] ? "Filtering" : "Clearing the filter");
 }
 
-void pv_app_apply_filter(pv_app *a, const char *expr)
+/* Sorts the report by keys, in steps. */
+void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count)
 {
-    pv_report *r = pv_app_focused_report(a);
-    if (!r) {
-        pv_app_message(a, true, "no report to filter");
+    pv_query_error err;
+    pv_report_job *j = pv_report_select_job(r, r->filter, keys, count, &err);
+    if (!j) { /* the filter in force compiled before: cannot happen */
+        pv_app_message(a, true, err.message);
         return;
     }
-    size_t rows = pv_view_rows(r->view);
-    if (rows > PV_BIG_VIEW) {
-        char text[128];
-        snprintf(text, sizeof text, "Filtering %zu rows...", rows);
-        pv_app_message(a, false, text);
-        a->work = PV_WORK_FILTER;
-        a->work_report = r;
-        pv_buf_clear(&a->work_filter);
-        pv_buf_puts(&a->work_filter, expr);
-        return;
-    }
-    pv_app_filter_now(a, r, expr);
+    pv_buf what;
+    pv_buf_init(&what);
+    pv_buf_puts(&what, "Sorting by ");
+    for (size_t i = 0; i < count; i++)
+        pv_buf_printf(&what, "%s%s%s", i ? "," : "", r->view->columns[keys[i].column].id,
+                      keys[i].descending ? ":desc" : "");
+    if (!count)
+        pv_buf_puts(&what, "view order");
+    pv_app_job_start(a, j, PV_JOB_SORT, pv_buf_cstr(&what));
+    pv_buf_free(&what);
 }
 
 static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
 {
     pv_sort_key key = {col, (r->view->columns[col].flags & PV_COL_DESC) != 0};
-    if (toggle_same && r->sort_count && r->sort[0].column == col)
-        key.descending = !r->sort[0].descending;
-    size_t rows = pv_view_rows(r->view);
-    if (rows > PV_BIG_VIEW) {
-        char text[128];
-        snprintf(text, sizeof text, "Sorting %zu rows by %s...", rows, r->view->columns[col].id);
-        pv_app_message(a, false, text);
-        a->work = PV_WORK_SORT;
-        a->work_report = r;
-        a->work_keys[0] = key;
-        a->work_key_count = 1;
-        return;
+    if (toggle_same && r->sort_count && r->sort[0].column == col) {
+        /* the same column again: the other direction, without sorting again */
+        pv_report_job *j = pv_report_reverse_job(r);
+        if (j) {
+            pv_app_job_start(a, j, PV_JOB_REVERSE, "Reversing the order");
+            return;
+        }
     }
-    pv_report_set_sort(r, &key, 1);
-    pv_buf_clear(&a->message);
+    pv_app_sort_keys(a, r, &key, 1);
 }
 
 bool pv_app_has_work(const pv_app *a)
 {
+    /* A job queued for the index waits while indexing goes on. */
+    if (a->work == PV_WORK_JOB && a->job_queued && pv_app_report_indexing(a))
+        return pv_flame_ui_building(a);
     return a->work != PV_WORK_NONE || pv_flame_ui_building(a);
 }
 
 bool pv_app_work_stoppable(const pv_app *a)
 {
-    /* a scan or a jump waiting for its lane stops at any key; a flame graph
-     * build answers every key */
-    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE ||
+    /* a scan, a jump waiting for its lane or a job stops at any key; a
+     * flame graph build answers every key */
+    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE || a->work == PV_WORK_JOB ||
            (a->work == PV_WORK_NONE && pv_flame_ui_building(a));
 }
 
@@ -588,21 +584,148 @@ void pv_app_flame_test_slice(pv_app *a)
         pv_flame_ui_step(a);
 }
 
+bool pv_app_work_paced(const pv_app *a)
+{
+    return a->work == PV_WORK_JOB && a->job_fixed;
+}
+
+static const char *const pv_job_noun[] = {
+    [PV_JOB_SEARCH] = "search",
+    [PV_JOB_FILTER] = "filter",
+    [PV_JOB_SORT] = "sort",
+    [PV_JOB_REVERSE] = "reverse",
+};
+
+/* The message of a finished job. */
+static void pv_app_job_done(pv_app *a)
+{
+    pv_report_job *j = a->job;
+    pv_report *r = pv_report_job_report(j);
+    int kind = a->job_kind;
+    bool found = pv_report_job_found(j);
+    pv_report_job_free(j);
+    a->job = NULL;
+    a->work = PV_WORK_NONE;
+    if (kind == PV_JOB_SEARCH) {
+        if (found)
+            pv_buf_clear(&a->message);
+        else
+            pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
+    } else if (kind == PV_JOB_FILTER) {
+        if (r->filter[0])
+            pv_app_messagef(a, false, "%zu of %zu rows match", r->matched, pv_view_rows(r->view));
+        else
+            pv_app_message(a, false, "filter cleared");
+    } else {
+        pv_buf_clear(&a->message);
+    }
+}
+
+static void pv_app_job_progress(pv_app *a)
+{
+    double pct = 100.0 * pv_report_job_progress(a->job);
+    pv_app_messagef(a, false, "%s... %.0f%% (Esc stops)", pv_buf_cstr(&a->job_what), pct);
+}
+
+void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
+{
+    if (a->job)
+        pv_app_job_stop(a, false); /* a newer request replaces it */
+    if (a->work == PV_WORK_SCAN) {
+        a->scan.kind = 0;
+        a->work = PV_WORK_NONE;
+    }
+    a->job = j;
+    a->job_kind = kind;
+    pv_buf_clear(&a->job_what);
+    pv_buf_puts(&a->job_what, what);
+    a->job_queued = false;
+    pv_report *r = pv_report_job_report(j);
+    if (r == pv_app_focused_report(a) && pv_app_report_indexing(a)) {
+        /* The rows not indexed yet have no names, contexts or depths:
+         * queued, it runs when the index is ready (docs/tui.md). */
+        a->job_queued = true;
+        a->work = PV_WORK_JOB;
+        char progress[128];
+        pv_app_index_text(a, progress, sizeof progress);
+        pv_app_messagef(a, false, "%s: the %s runs when the index is ready (Esc cancels)", progress,
+                        pv_job_noun[kind]);
+        return;
+    }
+    if (!a->job_fixed && pv_view_rows(r->view) <= PV_BIG_VIEW) {
+        while (!pv_report_job_step(j, SIZE_MAX)) /* small: at once */
+            ;
+        pv_app_job_done(a);
+        return;
+    }
+    a->work = PV_WORK_JOB;
+    pv_app_job_progress(a);
+}
+
+void pv_app_job_stop(pv_app *a, bool say)
+{
+    if (!a->job)
+        return;
+    int kind = a->job_kind;
+    bool queued = a->job_queued;
+    pv_report_job_free(a->job); /* the report is as it was */
+    a->job = NULL;
+    a->job_queued = false;
+    if (a->work == PV_WORK_JOB)
+        a->work = PV_WORK_NONE;
+    if (!say)
+        return;
+    static const char *const kept[] = {
+        [PV_JOB_SEARCH] = "the cursor stays",
+        [PV_JOB_FILTER] = "the previous filter stays",
+        [PV_JOB_SORT] = "the previous order stays",
+        [PV_JOB_REVERSE] = "the previous order stays",
+    };
+    pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
+                    kept[kind]);
+}
+
+/* One step of the job: about PV_SCAN_SLICE_S of rows (tests: a fixed
+ * number), then the screen is drawn and keys are read. */
+static void pv_app_job_step(pv_app *a)
+{
+    a->job_queued = false;
+    double t0 = pv_app_now();
+    bool done = pv_report_job_step(a->job, a->job_budget);
+    if (done) {
+        pv_app_job_done(a);
+        return;
+    }
+    double took = pv_app_now() - t0;
+    if (!a->job_fixed && took > 0) {
+        double k = PV_SCAN_SLICE_S / took;
+        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+        size_t next = (size_t)((double)a->job_budget * k);
+        /* capped: a cheap phase (placing rows) must not grow the step
+         * that the next, dearer one (reading cells) gets */
+        a->job_budget = next < 1024 ? 1024 : next > PV_JOB_STEP_MAX ? PV_JOB_STEP_MAX : next;
+    }
+    pv_app_job_progress(a);
+}
+
 static void pv_app_scan_step(pv_app *a);
 
 void pv_app_work(pv_app *a)
 {
     int work = a->work;
+    if (work == PV_WORK_JOB) {
+        if (a->job && a->job_queued && pv_app_report_indexing(a)) {
+            if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
+                pv_flame_ui_step(a);
+        } else if (a->job)
+            pv_app_job_step(a);
+        else
+            a->work = PV_WORK_NONE;
+        return;
+    }
     a->work = PV_WORK_NONE;
     if (work == PV_WORK_NONE) {
         pv_flame_ui_step(a); /* a slice of the graph being built */
-    } else if (work == PV_WORK_FILTER) {
-        pv_app_filter_now(a, a->work_report, pv_buf_cstr(&a->work_filter));
-    } else if (work == PV_WORK_SEARCH) {
-        pv_app_search_now(a, a->work_report, a->work_from, a->work_dir);
-    } else if (work == PV_WORK_SORT) {
-        pv_report_set_sort(a->work_report, a->work_keys, a->work_key_count);
-        pv_buf_clear(&a->message);
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
@@ -1209,17 +1332,17 @@ static void pv_key_history(pv_app *a, pv_action act)
     pv_app_history_step(a, act == PV_ACT_BACK);
 }
 
-/* Search, filter, sort, J/K and % read the names, contexts and depths of
- * every row: while the focused report's file is indexed, the rows not
- * indexed yet have none, and indexing them now would block.  Says so and
- * returns true then. */
+/* J/K and % read the names, contexts and depths of the rows around: while
+ * the focused report's file is indexed, the rows not indexed yet have none,
+ * and indexing them now would block.  Says so and returns true then.
+ * (Search, filter and sort are queued instead: pv_app_job_start.) */
 static bool pv_app_refused_while_indexing(pv_app *a)
 {
     if (!pv_app_focused_report(a) || !pv_app_report_indexing(a))
         return false;
     char progress[128];
     pv_app_index_text(a, progress, sizeof progress);
-    pv_app_messagef(a, true, "%s: search, filter, sort, J/K and %% work once it is done", progress);
+    pv_app_messagef(a, true, "%s: J/K and %% work once it is done", progress);
     return true;
 }
 
@@ -1236,6 +1359,7 @@ static void pv_key_search(pv_app *a, pv_action act)
     if (act == PV_ACT_SEARCH) {
         pv_report *r = pv_app_focus_report_pane(a);
         a->search_origin = r ? r->cursor : 0;
+        a->search_origin_row = r && pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
         pv_app_prompt_open(a, PV_PROMPT_SEARCH, "");
         return;
     }
@@ -1280,8 +1404,10 @@ static void pv_key_sort(pv_app *a, pv_action act)
     if (!r)
         return;
     if (act == PV_ACT_SORT_REVERSE) {
-        if (r->sort_count)
-            pv_app_sort_by(a, r, r->sort[0].column, true);
+        /* the order reversed, not sorted again (docs/tui.md) */
+        pv_report_job *j = pv_report_reverse_job(r);
+        if (j)
+            pv_app_job_start(a, j, PV_JOB_REVERSE, "Reversing the order");
         else
             pv_app_message(a, false, "not sorted: s or S sorts");
         return;
@@ -1390,12 +1516,12 @@ static void (*const pv_key_handlers[PV_ACT_COUNT])(pv_app *a, pv_action act) = {
 #undef PV_ACTION
 };
 
-/* The families whose actions read the names, contexts and depths of every
- * row: they wait for the index (pv_app_refused_while_indexing). */
+/* The families whose actions read the rows around the cursor: they wait
+ * for the index (pv_app_refused_while_indexing). */
 static bool pv_action_reads_every_row(pv_action act)
 {
     void (*h)(pv_app *, pv_action) = pv_key_handlers[act];
-    return h == pv_key_search || h == pv_key_filter || h == pv_key_sort || h == pv_key_step;
+    return h == pv_key_step;
 }
 
 /* An action: refused while the rows it reads are indexed, then the graphs
@@ -1420,6 +1546,21 @@ static void pv_app_action(pv_app *a, pv_action act)
  * (Esc, Ctrl-C). */
 static bool pv_app_key_stops_scan(pv_app *a, int key)
 {
+    if (a->quit_armed && key != PV_KEY_CTRL('c')) {
+        a->quit_armed = false;
+        pv_buf_clear(&a->message);
+    }
+    if (a->job) {
+        /* Esc and Ctrl-C stop a job (queued or running) and do nothing
+         * else; another key stops a running job and then acts (a queued
+         * one waits on). */
+        bool stop_key = key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
+        if (stop_key || !a->job_queued) {
+            pv_app_job_stop(a, true);
+            return stop_key;
+        }
+        return false;
+    }
     if (a->work != PV_WORK_SCAN && a->work != PV_WORK_LANE)
         return false;
     pv_app_message(a, false, a->work == PV_WORK_LANE ? "stopped finding the calls" : "search stopped");
@@ -1443,7 +1584,12 @@ static void pv_app_interrupt(pv_app *a)
         pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
+        a->quit_armed = true;
         pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
+    } else if (!a->quit_armed && pv_app_big_index(a)) {
+        /* a long index is lost by quitting: ask (q quits at once) */
+        a->quit_armed = true;
+        pv_app_message(a, false, "Ctrl-C again quits (the index goes with it); q quits too");
     } else {
         a->quit = true;
     }
@@ -1453,7 +1599,10 @@ static void pv_app_interrupt(pv_app *a)
  * overlay, Ctrl-C and Esc, then the action bound to it (actions.def). */
 void pv_app_key(pv_app *a, int key)
 {
-    if (key == PV_KEY_RESIZE || key == 0 || pv_app_key_stops_scan(a, key))
+    /* Ctrl-L only redraws: the terminal layer takes it before it comes
+     * here, and scripted keys pass time with it (it changes nothing). */
+    if (key == PV_KEY_RESIZE || key == 0 || key == PV_KEY_CTRL('l') ||
+        pv_app_key_stops_scan(a, key))
         return;
     /* Esc and Ctrl-C stop a graph being built (and do nothing else: the
      * screen stays, Ctrl-C does not quit); other keys act as always */
@@ -1489,6 +1638,8 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
+    if (a->job && !a->job_queued)
+        pv_app_job_stop(a, true);
     if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
         pv_flame_ui_mouse(a, y, x, button))
         return;

@@ -153,6 +153,7 @@ struct pv_app {
     size_t prompt_history_count[PV_PROMPT_KINDS];
     size_t prompt_history_pos;
     size_t search_origin;
+    size_t search_origin_row; /* the model row selected when / opened (trees expand) */
     pv_buf search; /* the search text in force, any length */
     int cursor_y, cursor_x;
     bool cursor_on;
@@ -191,6 +192,15 @@ struct pv_app {
     size_t *index_warnings; /* per file: warnings when adopted */
     bool det_waiting;       /* the Details wait for the index */
     pv_scan scan;           /* PV_WORK_SCAN */
+    /* PV_WORK_JOB: a search, filter, sort or reverse in steps (docs/tui.md
+     * "Long operations"); queued while its file is indexed. */
+    pv_report_job *job;
+    int job_kind;
+    bool job_queued;
+    pv_buf job_what;    /* "Sorting by name" */
+    size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
+    bool job_fixed;     /* tests: PROFVIEW_TEST_WORK_SLICE, one step per key */
+    bool quit_armed;    /* Ctrl-C once with a big index in memory */
 
     /* Statistics between the markers (:stats, docs/tui.md): the loader
      * thread loads the Report's file again over [lo, hi]; a newer request
@@ -287,11 +297,17 @@ struct pv_app {
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
-       PV_WORK_LANE };
+       PV_WORK_JOB, PV_WORK_LANE };
+/* What a report job (report.h) does, for its messages. */
+enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE };
 
 /* The most text `y`, `Y` and `:copy view` send to the clipboard: the OSC 52
  * sequence (base64, 4/3 of it) stays under tmux's 1 MiB limit. */
 #define PV_COPY_MAX (512 * 1024)
+
+/* At most this many rows per step of a search, sort or filter: about 8 ms
+ * of the dearest phase (reading cells, ~60 ns a row on the build machine). */
+#define PV_JOB_STEP_MAX (1u << 17)
 
 /* Rows the incremental search looks at per key press. */
 #define PV_SEARCH_STEP 30000
@@ -330,6 +346,9 @@ void pv_app_sync_details(pv_app *a);
 void pv_app_range_request(pv_app *a);
 /* Hides the range statistics and frees the window file. */
 void pv_app_range_hide(pv_app *a);
+/* A file holds an index of more than PV_BIG_VIEW events (Ctrl-C asks
+ * before quitting). */
+bool pv_app_big_index(const pv_app *a);
 /* The file of the focused Report's view is still being indexed. */
 bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
@@ -392,6 +411,12 @@ void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);
 
 /* app_input.c */
+/* Runs a report job (now when small, else in steps; queued while the
+ * report's file is indexed); `what` names it in messages. */
+void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what);
+/* Stops the job (the report keeps its previous state); says so when `say`. */
+void pv_app_job_stop(pv_app *a, bool say);
+void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);
 /* :goto N|TIME|A|B on the focused report. */

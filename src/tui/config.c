@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/tui.h"
 #include "tui/yamlfile.h"
 
 void pv_config_init(pv_tui_config *c)
@@ -140,6 +141,61 @@ static bool pv_config_columns_map(pv_tui_config *c, yaml_document_t *doc, yaml_n
     return ok;
 }
 
+/* "2G", "512M", "1.5GiB", "1048576": bytes (K, M, G, T are powers of 1024). */
+static bool pv_config_size(const char *s, uint64_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v >= 0))
+        return false;
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (mul > 1 && *end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || v * mul >= 18e18)
+        return false;
+    *out = (uint64_t)(v * mul);
+    return true;
+}
+
+/* cache: {enabled: true|false, max_size: 2G} */
+static bool pv_config_cache(pv_tui_config *c, yaml_document_t *doc, yaml_node_t *map,
+                            const char *file, pv_buf *err)
+{
+    if (map->type != YAML_MAPPING_NODE) {
+        pv_yaml_error(err, file, map, "'cache' is a mapping (enabled, max_size)");
+        return false;
+    }
+    bool ok = true;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+        const char *key = pv_yaml_scalar(k);
+        const char *val = pv_yaml_scalar(v);
+        if (key && strcmp(key, "enabled") == 0 && val &&
+            (strcmp(val, "true") == 0 || strcmp(val, "false") == 0)) {
+            c->cache_off = strcmp(val, "false") == 0;
+        } else if (key && strcmp(key, "max_size") == 0 && val &&
+                   pv_config_size(val, &c->cache_max_bytes) && c->cache_max_bytes > 0) {
+        } else {
+            pv_yaml_error(err, file, key ? v : k,
+                          "cache: enabled is true or false, max_size a size (2G, 512M); "
+                          "not '%s: %s'", key ? key : "?", val ? val : "...");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char *file, pv_buf *err)
 {
     yaml_document_t doc;
@@ -186,9 +242,12 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
             ok = pv_config_keys(c, &doc, v, file, err) && ok;
         } else if (strcmp(key, "columns") == 0) {
             ok = pv_config_columns_map(c, &doc, v, file, err) && ok;
+        } else if (strcmp(key, "cache") == 0) {
+            ok = pv_config_cache(c, &doc, v, file, err) && ok;
         } else {
             pv_yaml_error(err, file, k,
-                          "unknown setting '%s' (known: theme, time_unit, ascii, keys, columns)",
+                          "unknown setting '%s' (known: theme, time_unit, ascii, keys, columns, "
+                          "cache)",
                           key);
             ok = false;
         }
@@ -239,4 +298,19 @@ const char *pv_config_columns(const pv_tui_config *c, const char *view_id)
         if (strcmp(c->columns[i].view, view_id) == 0)
             return c->columns[i].columns;
     return NULL;
+}
+
+void pv_tui_config_cache(pv_load_options *o)
+{
+    pv_tui_config c;
+    pv_config_init(&c);
+    pv_buf err; /* the viewer shows the config's problems; commands go on */
+    pv_buf_init(&err);
+    pv_config_load(&c, &err);
+    pv_buf_free(&err);
+    if (c.cache_off)
+        o->cache = false;
+    if (c.cache_max_bytes)
+        o->cache_max_bytes = c.cache_max_bytes;
+    pv_config_free(&c);
 }

@@ -20,6 +20,9 @@ typedef struct pv_tui_config {
         char *columns; /* owned: "routine,hits,time" */
         char *where;   /* owned: "FILE:LINE:COLUMN" of the list, for messages */
     } columns[PV_CONFIG_MAX_VIEWS];
+    /* cache: (docs/cache.md) */
+    bool cache_off;           /* enabled: false */
+    uint64_t cache_max_bytes; /* max_size, 0 = the default */
 } pv_tui_config;
 
 /* The texts of a config are owned strings of any length: a config made by

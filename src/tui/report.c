@@ -141,6 +141,7 @@ void pv_report_close(pv_report *r)
     free(r->hidden);
     free(r->widths);
     free(r->filter);
+    free(r->self_match);
     memset(r, 0, sizeof *r);
 }
 
@@ -416,71 +417,31 @@ bool pv_report_set_columns(pv_report *r, const char *spec, pv_buf *bad)
     return true;
 }
 
-/* Re-derives the selection from the filter and the sort, keeping the
- * selected row. */
-static bool pv_report_reselect(pv_report *r, const char *expr, pv_query_error *err)
+/* Re-derives the selection from the filter and the sort at once (a job run
+ * to its end), keeping the selected row. */
+static bool pv_report_reselect(pv_report *r, const char *expr, const pv_sort_key *keys,
+                               size_t key_count, pv_query_error *err)
 {
-    size_t keep = pv_report_selected(r);
-    pv_filter *f = NULL;
-    if (expr[0]) {
-        f = pv_filter_compile(r->view, expr, err);
-        if (!f && err->message[0])
-            return false;
-    }
-    size_t rows = pv_view_rows(r->view);
-    size_t *sel = NULL, count = 0;
-    r->matched = 0;
-    if (f) {
-        sel = pv_xmalloc((rows ? rows : 1) * sizeof *sel);
-        count = pv_filter_rows(f, r->view, NULL, 0, sel, &r->matched);
-        pv_filter_free(f);
-    }
-    if (r->sort_count) {
-        if (!sel) {
-            sel = pv_xmalloc((rows ? rows : 1) * sizeof *sel);
-            for (size_t i = 0; i < rows; i++)
-                sel[i] = i;
-            count = rows;
-        }
-        pv_sort_rows(r->view, r->sort, r->sort_count, sel, count);
-    }
-    free(r->sel);
-    r->sel = sel;
-    r->sel_count = count;
-    if (expr != r->filter) {
-        free(r->filter);
-        r->filter = pv_xstrdup(expr);
-    }
-    r->cursor = 0;
-    r->top = 0;
-    if (pv_view_is_tree(r->view))
-        pv_report_rebuild(r);
-    if (keep != PV_NO_ROW && !pv_report_select_row(r, keep))
-        r->cursor = 0;
+    pv_report_job *j = pv_report_select_job(r, expr, keys, key_count, err);
+    if (!j)
+        return false;
+    while (!pv_report_job_step(j, SIZE_MAX))
+        ;
+    pv_report_job_free(j);
     return true;
 }
 
 bool pv_report_set_filter(pv_report *r, const char *expr, pv_query_error *err)
 {
     memset(err, 0, sizeof *err);
-    char *copy = pv_xstrdup(expr); /* expr may be r->filter, which this replaces */
-    bool ok = pv_report_reselect(r, copy, err);
-    free(copy);
-    return ok;
+    return pv_report_reselect(r, expr, r->sort, r->sort_count, err);
 }
 
 void pv_report_set_sort(pv_report *r, const pv_sort_key *keys, size_t count)
 {
-    if (count > PV_SORT_MAX_KEYS)
-        count = PV_SORT_MAX_KEYS;
-    if (count) /* keys may be NULL when the sort is cleared */
-        memcpy(r->sort, keys, count * sizeof *keys);
-    r->sort_count = count;
     pv_query_error err;
     memset(&err, 0, sizeof err);
-    char *copy = pv_xstrdup(r->filter);
-    pv_report_reselect(r, copy, &err);
-    free(copy);
+    pv_report_reselect(r, r->filter, keys, count, &err);
 }
 
 void pv_report_sort_text(const pv_report *r, pv_buf *out)
@@ -600,4 +561,525 @@ size_t pv_report_search(const pv_report *r, const char *text, size_t from, int d
 {
     bool complete;
     return pv_report_search_some(r, text, from, dir, SIZE_MAX, &complete);
+}
+
+bool pv_report_is_context(const pv_report *r, size_t model_row)
+{
+    return r->self_match && model_row < pv_view_rows(r->view) && !pv_bit(r->self_match, model_row);
+}
+
+/* ---- long work in steps (docs/tui.md "Long operations") */
+
+/* What a search compares per row, decided once per search: the shown
+ * columns that can hold the text at all (a number's text has only digits,
+ * signs, hex digits...), the grouped ones answered once per row group
+ * (model.h: PV_COL_GROUPED), and the answer for a string cell remembered by
+ * its pointer (a view's strings stay put: the same pointer is the same
+ * text, and a timeline has few distinct contexts and event names). */
+typedef struct pv_matcher {
+    const pv_report *r;
+    char *text;
+    size_t *cols, ncols;   /* ungrouped */
+    size_t *gcols, ngcols; /* grouped */
+    uint8_t *group_ans;    /* per group: 0 unknown, 1 no, 2 yes */
+    uint32_t groups;
+    struct {
+        const char *ptr;
+        size_t len;
+        uint8_t ans;
+    } pc[512];
+    pv_buf scratch;
+} pv_matcher;
+
+static bool pv_matcher_can_hold(pv_type t, const char *text)
+{
+    static const char *const number_chars[] = {
+        [PV_TYPE_INT] = "-0123456789",
+        [PV_TYPE_TIME] = "-0123456789",
+        [PV_TYPE_FLOAT] = "-.0123456789infa",
+        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
+        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
+    };
+    return t == PV_TYPE_STRING || text[strspn(text, number_chars[t])] == '\0';
+}
+
+static void pv_matcher_init(pv_matcher *m, const pv_report *r, const char *text)
+{
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    m->text = pv_xstrdup(text);
+    const pv_view *v = r->view;
+    size_t cols = v->column_count;
+    m->cols = pv_xmalloc((cols + 1) * sizeof *m->cols);
+    m->gcols = pv_xmalloc((cols + 1) * sizeof *m->gcols);
+    bool groups = v->ops->row_group && v->group_count;
+    for (size_t c = 0; c < cols; c++) {
+        if (r->hidden[c] || !pv_matcher_can_hold(v->columns[c].type, text))
+            continue;
+        if (groups && (v->columns[c].flags & PV_COL_GROUPED))
+            m->gcols[m->ngcols++] = c;
+        else
+            m->cols[m->ncols++] = c;
+    }
+    if (groups && m->ngcols) {
+        m->groups = v->group_count;
+        m->group_ans = pv_xcalloc(m->groups, 1);
+    }
+    pv_buf_init(&m->scratch);
+}
+
+static void pv_matcher_free(pv_matcher *m)
+{
+    free(m->text);
+    free(m->cols);
+    free(m->gcols);
+    free(m->group_ans);
+    pv_buf_free(&m->scratch);
+}
+
+static bool pv_matcher_cell(pv_matcher *m, size_t row, size_t col)
+{
+    pv_cell c;
+    pv_view_cell(m->r->view, row, col, &c);
+    if (!c.present)
+        return false;
+    if (c.type != PV_TYPE_STRING) {
+        pv_buf_clear(&m->scratch);
+        pv_cell_format_exact(&c, &m->scratch);
+        return pv_contains_ci(pv_buf_cstr(&m->scratch), m->scratch.len, m->text);
+    }
+    size_t slot = (((uintptr_t)c.v.s.ptr >> 3) ^ c.v.s.len) & 511;
+    if (m->pc[slot].ptr == c.v.s.ptr && m->pc[slot].len == c.v.s.len && c.v.s.ptr)
+        return m->pc[slot].ans;
+    bool hit = pv_contains_ci(c.v.s.ptr, c.v.s.len, m->text);
+    m->pc[slot].ptr = c.v.s.ptr;
+    m->pc[slot].len = c.v.s.len;
+    m->pc[slot].ans = hit;
+    return hit;
+}
+
+static bool pv_matcher_row(pv_matcher *m, size_t row)
+{
+    for (size_t i = 0; i < m->ncols; i++)
+        if (pv_matcher_cell(m, row, m->cols[i]))
+            return true;
+    if (!m->ngcols)
+        return false;
+    uint32_t g = m->group_ans ? m->r->view->ops->row_group(m->r->view, row) : UINT32_MAX;
+    if (g < m->groups && m->group_ans[g])
+        return m->group_ans[g] == 2;
+    bool hit = false;
+    for (size_t i = 0; i < m->ngcols && !hit; i++)
+        hit = pv_matcher_cell(m, row, m->gcols[i]);
+    if (g < m->groups)
+        m->group_ans[g] = hit ? 2 : 1;
+    return hit;
+}
+
+enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE };
+enum { PV_RJ_FILTER, PV_RJ_COLLECT, PV_RJ_SORT, PV_RJ_FIND, PV_RJ_FLIP, PV_RJ_RUNS, PV_RJ_DONE };
+
+struct pv_report_job {
+    int kind;
+    pv_report *r;
+    int phase;
+    size_t at, n;
+    bool found;
+    /* SEARCH: positions in the selection (pre-order, collapsed nodes too) */
+    pv_matcher m;
+    size_t next, looked, found_pos;
+    int dir;
+    /* SELECT */
+    char *expr;
+    pv_filter *f;
+    pv_sort_key keys[PV_SORT_MAX_KEYS];
+    size_t key_count;
+    size_t *sel, count, matched;
+    uint8_t *keep; /* trees: 1 matched itself, 2 ancestor of a match */
+    pv_sort_job *sort;
+    size_t keep_row; /* the selected row, selected again at the end */
+    size_t keep_at;  /* a sorted table: where it is in the new selection (FIND) */
+    /* REVERSE */
+    size_t run_start, keep_pos;
+    uint64_t done, total;
+};
+
+pv_report *pv_report_job_report(const pv_report_job *j)
+{
+    return j->r;
+}
+
+void pv_report_job_move(pv_report_job *j, pv_report *r)
+{
+    j->r = r;
+    if (j->kind == PV_RJ_SEARCH)
+        j->m.r = r;
+}
+
+bool pv_report_job_found(const pv_report_job *j)
+{
+    return j->found;
+}
+
+/* The selection position of visible index i: the same for a table; a
+ * tree's visible row is looked up in the selection (pre-order). */
+static size_t pv_report_sel_pos(const pv_report *r, size_t i)
+{
+    if (!r->vis)
+        return i;
+    size_t row = r->vis[i];
+    if (!r->sel)
+        return row;
+    for (size_t p = 0; p < r->sel_count; p++)
+        if (r->sel[p] == row)
+            return p;
+    return 0;
+}
+
+pv_report_job *pv_report_search_job(pv_report *r, const char *text, size_t from, int dir)
+{
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_SEARCH;
+    j->r = r;
+    j->dir = dir;
+    j->n = pv_report_sel_count(r);
+    size_t count = pv_report_count(r);
+    if (from >= count)
+        from = dir > 0 || !count ? 0 : count - 1;
+    j->next = count ? pv_report_sel_pos(r, from) : 0;
+    j->total = j->n;
+    pv_matcher_init(&j->m, r, text);
+    if (!text[0] || !j->n)
+        j->phase = PV_RJ_DONE;
+    return j;
+}
+
+static void pv_report_search_finish(pv_report_job *j)
+{
+    pv_report *r = j->r;
+    if (!j->found)
+        return;
+    if (r->vis)
+        pv_report_select_row(r, pv_report_sel_row(r, j->found_pos)); /* expands the path */
+    else
+        pv_report_move_to(r, j->found_pos);
+}
+
+static bool pv_report_search_step(pv_report_job *j, size_t budget)
+{
+    pv_report *r = j->r;
+    while (budget-- > 0 && j->looked < j->n) {
+        size_t p = j->next;
+        j->looked++;
+        j->next = j->dir > 0 ? (p + 1 == j->n ? 0 : p + 1) : (p == 0 ? j->n - 1 : p - 1);
+        if (pv_matcher_row(&j->m, pv_report_sel_row(r, p))) {
+            j->found = true;
+            j->found_pos = p;
+            j->phase = PV_RJ_DONE;
+            pv_report_search_finish(j);
+            return true;
+        }
+    }
+    j->done = j->looked;
+    if (j->looked == j->n)
+        j->phase = PV_RJ_DONE;
+    return j->phase == PV_RJ_DONE;
+}
+
+pv_report_job *pv_report_select_job(pv_report *r, const char *expr, const pv_sort_key *keys,
+                                    size_t key_count, pv_query_error *err)
+{
+    memset(err, 0, sizeof *err);
+    pv_filter *f = NULL;
+    if (expr[0]) {
+        f = pv_filter_compile(r->view, expr, err);
+        if (!f && err->message[0])
+            return NULL;
+    }
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_SELECT;
+    j->r = r;
+    j->expr = pv_xstrdup(expr);
+    j->f = f;
+    if (key_count > PV_SORT_MAX_KEYS)
+        key_count = PV_SORT_MAX_KEYS;
+    if (key_count) /* keys may be NULL when the sort is cleared */
+        memcpy(j->keys, keys, key_count * sizeof *keys);
+    j->key_count = key_count;
+    j->n = pv_view_rows(r->view);
+    j->keep_row = pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
+    j->keep_at = PV_NO_ROW;
+    j->phase = f ? PV_RJ_FILTER : PV_RJ_SORT;
+    if (f) {
+        j->sel = pv_xmalloc((j->n ? j->n : 1) * sizeof *j->sel);
+        if (pv_view_is_tree(r->view))
+            j->keep = pv_xcalloc(j->n ? j->n : 1, 1);
+    }
+    j->total = (f ? j->n : 0) + (key_count ? 4 * j->n : 0) + 1;
+    return j;
+}
+
+/* The finishing step of a filter and sort: the new selection goes in. */
+static void pv_report_select_finish(pv_report_job *j)
+{
+    pv_report *r = j->r;
+    bool tree = pv_view_is_tree(r->view);
+    free(r->sel);
+    r->sel = j->sel;
+    r->sel_count = j->sel ? j->count : 0;
+    j->sel = NULL;
+    if (j->f) {
+        r->matched = j->matched;
+    } else {
+        r->matched = 0;
+    }
+    free(r->self_match);
+    r->self_match = NULL;
+    if (tree && j->keep) {
+        /* matched rows apart from the ancestors kept for context; the
+         * ancestors of a match open so that it shows */
+        r->self_match = pv_xcalloc(j->n / 8 + 1, 1);
+        for (size_t i = 0; i < j->n; i++) {
+            if (j->keep[i] & 1)
+                pv_bit_set(r->self_match, i, true);
+            if (j->keep[i] & 2)
+                pv_bit_set(r->collapsed, i, false);
+        }
+    }
+    if (r->filter != j->expr) {
+        free(r->filter);
+        r->filter = j->expr;
+        j->expr = NULL;
+    }
+    memcpy(r->sort, j->keys, j->key_count * sizeof *j->keys);
+    r->sort_count = j->key_count;
+    r->cursor = 0;
+    r->top = 0;
+    if (tree)
+        pv_report_rebuild(r);
+    if (j->keep_at != PV_NO_ROW)
+        r->cursor = j->keep_at; /* found in steps (FIND) */
+    else if (j->keep_row != PV_NO_ROW && !pv_report_select_row(r, j->keep_row))
+        r->cursor = 0;
+}
+
+static bool pv_report_select_step(pv_report_job *j, size_t budget)
+{
+    pv_report *r = j->r;
+    const pv_view *v = r->view;
+    size_t n = j->n;
+    while (budget > 0 && j->phase != PV_RJ_DONE) {
+        if (j->phase == PV_RJ_FILTER) {
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t row = j->at; row < end; row++) {
+                if (!pv_filter_match(j->f, v, row))
+                    continue;
+                j->matched++;
+                if (!j->keep) {
+                    j->sel[j->count++] = row;
+                    continue;
+                }
+                /* docs/filter.md: a tree keeps the ancestors of a match;
+                 * each walk up stops at the first one already kept */
+                j->keep[row] |= 1;
+                size_t steps = 0;
+                for (size_t p = pv_view_parent(v, row);
+                     p != PV_NO_ROW && p < n && !(j->keep[p] & 2) && steps < n;
+                     p = pv_view_parent(v, p), steps++)
+                    j->keep[p] |= 2;
+            }
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == n) {
+                j->at = 0;
+                j->phase = j->keep ? PV_RJ_COLLECT : PV_RJ_SORT;
+            }
+        } else if (j->phase == PV_RJ_COLLECT) {
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t row = j->at; row < end; row++)
+                if (j->keep[row])
+                    j->sel[j->count++] = row;
+            budget -= (end - j->at + 7) / 8 + 1 < budget ? (end - j->at + 7) / 8 + 1 : budget;
+            j->at = end;
+            if (end == n)
+                j->phase = PV_RJ_SORT;
+        } else if (j->phase == PV_RJ_SORT) {
+            if (!j->key_count) {
+                j->phase = PV_RJ_DONE;
+                break;
+            }
+            if (!j->sort)
+                j->sort = pv_sort_job_new(v, j->keys, j->key_count, j->f ? j->sel : NULL,
+                                          j->f ? j->count : n);
+            uint64_t before = j->done;
+            if (pv_sort_job_step(j->sort, budget)) {
+                free(j->sel);
+                j->sel = pv_sort_job_take(j->sort);
+                if (!j->f)
+                    j->count = n;
+                pv_sort_job_free(j->sort);
+                j->sort = NULL;
+                /* a sorted table finds the selected row in steps too */
+                j->phase = !pv_view_is_tree(v) && j->keep_row != PV_NO_ROW ? PV_RJ_FIND
+                                                                             : PV_RJ_DONE;
+                j->at = 0;
+            } else {
+                j->done = (j->f ? n : 0) + (uint64_t)(pv_sort_job_progress(j->sort) * 4.0 * (double)n);
+            }
+            (void)before;
+            budget = 0;
+        } else if (j->phase == PV_RJ_FIND) {
+            size_t end = budget < j->count - j->at ? j->at + budget : j->count;
+            for (size_t i = j->at; i < end; i++)
+                if (j->sel[i] == j->keep_row) {
+                    j->keep_at = i;
+                    end = j->count;
+                    break;
+                }
+            budget -= end - j->at < budget ? end - j->at : budget;
+            j->at = end;
+            if (end == j->count) {
+                if (j->keep_at == PV_NO_ROW)
+                    j->keep_row = PV_NO_ROW; /* filtered out: the first row */
+                j->phase = PV_RJ_DONE;
+            }
+        }
+    }
+    if (j->phase == PV_RJ_DONE) {
+        pv_report_select_finish(j);
+        return true;
+    }
+    return false;
+}
+
+/* Are the rows at selection positions a and b equal in every sort key? */
+static bool pv_report_same_keys(const pv_report *r, const size_t *sel, size_t a, size_t b)
+{
+    for (size_t k = 0; k < r->sort_count; k++) {
+        pv_cell x, y;
+        pv_view_cell(r->view, sel[a], r->sort[k].column, &x);
+        pv_view_cell(r->view, sel[b], r->sort[k].column, &y);
+        if (pv_cell_compare(&x, &y) != 0)
+            return false;
+    }
+    return true;
+}
+
+pv_report_job *pv_report_reverse_job(pv_report *r)
+{
+    if (!r->sort_count)
+        return NULL;
+    pv_sort_key keys[PV_SORT_MAX_KEYS];
+    for (size_t k = 0; k < r->sort_count; k++) {
+        keys[k] = r->sort[k];
+        keys[k].descending = !keys[k].descending;
+    }
+    if (pv_view_is_tree(r->view)) {
+        /* siblings reverse among themselves: the tree is sorted again */
+        pv_query_error err;
+        return pv_report_select_job(r, r->filter, keys, r->sort_count, &err);
+    }
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_REVERSE;
+    j->r = r;
+    j->n = r->sel_count;
+    memcpy(j->keys, keys, sizeof keys);
+    j->key_count = r->sort_count;
+    j->sel = pv_xmalloc((j->n ? j->n : 1) * sizeof *j->sel);
+    j->phase = PV_RJ_FLIP;
+    j->keep_pos = j->n ? j->n - 1 - (r->cursor < j->n ? r->cursor : j->n - 1) : 0;
+    j->total = 3 * (uint64_t)j->n + 1;
+    return j;
+}
+
+static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
+{
+    pv_report *r = j->r;
+    size_t n = j->n;
+    while (budget > 0 && j->phase != PV_RJ_DONE) {
+        if (j->phase == PV_RJ_FLIP) {
+            size_t end = budget < n - j->at ? j->at + budget : n;
+            for (size_t i = j->at; i < end; i++)
+                j->sel[i] = r->sel[n - 1 - i];
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == n) {
+                j->at = 1;
+                j->run_start = 0;
+                j->phase = PV_RJ_RUNS;
+            }
+        } else {
+            /* Equal keys came out reversed: each run of them back in order. */
+            size_t end = budget / 2 + 1 < n + 1 - j->at ? j->at + budget / 2 + 1 : n + 1;
+            for (size_t i = j->at; i < end; i++) {
+                if (i < n && pv_report_same_keys(r, j->sel, i - 1, i))
+                    continue;
+                size_t a = j->run_start, b = i;
+                if (b - a > 1) {
+                    if (j->keep_pos >= a && j->keep_pos < b)
+                        j->keep_pos = a + (b - 1 - j->keep_pos);
+                    for (size_t x = a, y = b - 1; x < y; x++, y--) {
+                        size_t t = j->sel[x];
+                        j->sel[x] = j->sel[y];
+                        j->sel[y] = t;
+                    }
+                }
+                j->run_start = i;
+            }
+            budget -= budget / 2 + 1 < budget ? budget / 2 + 1 : budget;
+            j->done += 2 * (end - j->at);
+            j->at = end;
+            if (end >= n + 1 || n == 0)
+                j->phase = PV_RJ_DONE;
+        }
+    }
+    if (j->phase != PV_RJ_DONE)
+        return false;
+    free(r->sel);
+    r->sel = j->sel;
+    j->sel = NULL;
+    memcpy(r->sort, j->keys, j->key_count * sizeof *j->keys);
+    r->cursor = j->keep_pos;
+    return true;
+}
+
+bool pv_report_job_step(pv_report_job *j, size_t budget)
+{
+    if (budget == 0)
+        budget = 1;
+    switch (j->kind) {
+    case PV_RJ_SEARCH:
+        if (j->phase == PV_RJ_DONE)
+            return true;
+        return pv_report_search_step(j, budget);
+    case PV_RJ_SELECT:
+        return pv_report_select_step(j, budget);
+    case PV_RJ_REVERSE:
+        return pv_report_reverse_step(j, budget);
+    }
+    return true;
+}
+
+double pv_report_job_progress(const pv_report_job *j)
+{
+    if (j->phase == PV_RJ_DONE || !j->total)
+        return 1.0;
+    double f = (double)j->done / (double)j->total;
+    return f > 0.99 ? 0.99 : f;
+}
+
+void pv_report_job_free(pv_report_job *j)
+{
+    if (!j)
+        return;
+    if (j->kind == PV_RJ_SEARCH)
+        pv_matcher_free(&j->m);
+    free(j->expr);
+    pv_filter_free(j->f);
+    free(j->sel);
+    free(j->keep);
+    pv_sort_job_free(j->sort);
+    free(j);
 }

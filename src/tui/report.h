@@ -34,6 +34,9 @@ typedef struct pv_report {
     size_t sort_count;
     char *filter;   /* owned: the expression in force ("" = none), any length */
     size_t matched; /* rows that matched the filter themselves */
+    /* Trees with a filter: bit per model row, set when the row matched
+     * itself (the others are kept as context: ancestors of a match). */
+    uint8_t *self_match;
     char *bad_column; /* owned: the configured column id that is not the view's, or NULL */
     /* Per column, how its times are drawn now (app_draw.c, docs/tui.md
      * "Times"): 0 each in its own unit; else unit * 16 + decimals, one unit
@@ -117,5 +120,41 @@ size_t pv_report_search(const pv_report *r, const char *text, size_t from, int d
  * view must not block a key press). */
 size_t pv_report_search_some(const pv_report *r, const char *text, size_t from, int dir,
                              size_t limit, bool *complete);
+
+/* A tree row kept by the filter only as the ancestor of a match (drawn
+ * apart from the matches, docs/tui.md). */
+bool pv_report_is_context(const pv_report *r, size_t model_row);
+
+/* ---- long work in steps (docs/tui.md "Long operations")
+ *
+ * Search, filter, sort and reverse as jobs that do about `budget` rows of
+ * work per pv_report_job_step, so that a viewer shows their progress and
+ * reads keys between steps.  The report is changed only by the step that
+ * finishes; freeing an unfinished job leaves it as it was (the previous
+ * filter, sort and cursor). */
+typedef struct pv_report_job pv_report_job;
+/* Finds text from visible index `from` (inclusive) in direction dir,
+ * wrapping around; in a tree it looks into collapsed nodes too and the
+ * finishing step expands the path to the match and selects it. */
+pv_report_job *pv_report_search_job(pv_report *r, const char *text, size_t from, int dir);
+/* A new filter (docs/filter.md) and sort; NULL with *err filled when the
+ * expression does not compile (nothing else happens then).  A tree's
+ * filter expands the ancestors of its matches. */
+pv_report_job *pv_report_select_job(pv_report *r, const char *expr, const pv_sort_key *keys,
+                                    size_t key_count, pv_query_error *err);
+/* Reverses the order of a sorted report without sorting again (every key's
+ * direction flips; rows with equal keys keep their order, as a sort in the
+ * other direction gives them).  NULL when the report is not sorted. */
+pv_report_job *pv_report_reverse_job(pv_report *r);
+/* True when the job is finished (the report has its result). */
+bool pv_report_job_step(pv_report_job *j, size_t budget);
+/* 0..1 */
+double pv_report_job_progress(const pv_report_job *j);
+/* A finished search: did it find a row? */
+bool pv_report_job_found(const pv_report_job *j);
+pv_report *pv_report_job_report(const pv_report_job *j);
+/* The report moved (the same report at another address). */
+void pv_report_job_move(pv_report_job *j, pv_report *r);
+void pv_report_job_free(pv_report_job *j);
 
 #endif

@@ -437,6 +437,8 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
             while (pv_app_has_work(app)) { /* scans: every slice */
                 pv_app_draw(app);
                 pv_app_work(app);
+                if (pv_app_work_paced(app))
+                    break; /* PROFVIEW_TEST_WORK_SLICE: the next key comes first */
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
             pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */

@@ -676,6 +676,99 @@ static void test_sort_matches_reference(void **state)
     pv_view_free(v);
 }
 
+
+/* The sorted selection of a job stepped `budget` rows at a time. */
+static size_t *job_sorted(const pv_view *v, const pv_sort_key *keys, size_t kc, const size_t *in,
+                          size_t n, size_t budget)
+{
+    pv_sort_job *j = pv_sort_job_new(v, keys, kc, in, n);
+    size_t steps = 0;
+    double last = 0;
+    while (!pv_sort_job_step(j, budget)) {
+        assert_true(pv_sort_job_progress(j) < 1.0);
+        last = pv_sort_job_progress(j);
+        steps++;
+        assert_true(steps < 100000);
+    }
+    (void)last;
+    size_t *out = pv_sort_job_take(j);
+    pv_sort_job_free(j);
+    return out;
+}
+
+/* Sorting in steps gives exactly pv_sort_rows' order (strings by rank,
+ * numbers by radix, absent cells, descending, several keys, a selection, a
+ * tree), whatever the step size. */
+static void test_sort_job_matches_sort_rows(void **state)
+{
+    (void)state;
+    static const pv_column c3[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"grp", "Group", PV_TYPE_STRING, PV_COL_NAME},
+        {"t", "Time", PV_TYPE_TIME, 0},
+        {"f", "F", PV_TYPE_FLOAT, 0},
+    };
+    static const char *const groups[] = {"alpha-long-prefix-1", "alpha-long-prefix-2", "beta",
+                                         "alpha-long-prefix-10", ""};
+    pv_table *t = pv_table_new("t", "T", c3, 4);
+    size_t n = 2000;
+    uint32_t seed = 777;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        seed = seed * 1103515245u + 12345u;
+        pv_table_set_int(t, r, 0, (int64_t)i);
+        if ((seed >> 8) % 17 != 0)
+            pv_table_set_cstr(t, r, 1, groups[(seed >> 16) % 5]);
+        seed = seed * 1103515245u + 12345u;
+        pv_table_set_int(t, r, 2, (int64_t)((seed >> 8) % 5000000) - 2500000);
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 4) % 13 != 0)
+            pv_table_set_float(t, r, 3, ((double)((seed >> 16) % 21) - 10.0) / 4.0);
+    }
+    pv_view *v = pv_table_view(t);
+    static const pv_sort_key sets[][3] = {
+        {{1, false}}, {{1, true}}, {{2, false}}, {{3, true}},
+        {{1, false}, {2, true}, {3, false}}, {{3, false}, {1, true}},
+    };
+    static const size_t counts[] = {1, 1, 1, 1, 3, 2};
+    size_t *ref = malloc(n * sizeof *ref);
+    size_t *sub = malloc(n * sizeof *sub);
+    assert_non_null(ref);
+    assert_non_null(sub);
+    size_t subn = 0;
+    for (size_t i = n; i-- > 0;)
+        if (i % 3)
+            sub[subn++] = i; /* a selection in another order */
+    size_t before = pv_sort_runs();
+    for (size_t s = 0; s < PV_ARRAY_LEN(counts); s++) {
+        for (size_t budget = 1; budget <= 100000; budget *= 317) {
+            for (size_t i = 0; i < n; i++)
+                ref[i] = i;
+            pv_sort_rows(v, sets[s], counts[s], ref, n);
+            size_t *got = job_sorted(v, sets[s], counts[s], NULL, n, budget);
+            assert_memory_equal(got, ref, n * sizeof *ref);
+            free(got);
+            memcpy(ref, sub, subn * sizeof *ref);
+            pv_sort_rows(v, sets[s], counts[s], ref, subn);
+            got = job_sorted(v, sets[s], counts[s], sub, subn, budget);
+            assert_memory_equal(got, ref, subn * sizeof *ref);
+            free(got);
+        }
+    }
+    assert_true(pv_sort_runs() > before);
+    free(ref);
+    free(sub);
+    pv_view_free(v);
+
+    /* A tree: siblings among themselves. */
+    v = make_tree();
+    pv_sort_key key = {T_NAME, true};
+    size_t *got = job_sorted(v, &key, 1, NULL, pv_view_rows(v), 3);
+    assert_string_equal(ids_of(v, got, pv_view_rows(v)), "1,5,6,2,3,4,7,8");
+    free(got);
+    pv_view_free(v);
+}
+
 static void test_sort_tree_keeps_shape(void **state)
 {
     (void)state;
@@ -813,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_sort_long_strings),
         cmocka_unit_test(test_sort_matches_reference),
         cmocka_unit_test(test_sort_tree_keeps_shape),
+        cmocka_unit_test(test_sort_job_matches_sort_rows),
         cmocka_unit_test(test_grouped_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

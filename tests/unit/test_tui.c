@@ -1237,6 +1237,129 @@ static void test_relative_goto(void **state)
     pv_app_free(a);
 }
 
+
+/* r reverses a sorted report without sorting again: the order is the sort
+ * in the other direction (rows with equal keys keep their view order), and
+ * no sort runs; a job freed before its end leaves the report as it was. */
+static void test_report_reverse_without_sorting(void **state)
+{
+    (void)state;
+    static const char *const mods[] = {"b.dll", "a.exe", "c.sys", NULL};
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t n = 5000;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        if (mods[(i * 7) % 4])
+            pv_table_set_cstr(t, r, R_MODULE, mods[(i * 7) % 4]);
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 31) % 97));
+    }
+    pv_view *v = pv_table_view(t);
+    pv_report r, want;
+    pv_report_open(&r, v, false, NULL);
+    pv_report_open(&want, v, false, NULL);
+    pv_sort_key keys[] = {{R_MODULE, false}, {R_HITS, true}};
+    pv_report_set_sort(&r, keys, 2);
+    pv_report_move_to(&r, 1234);
+    size_t selected = pv_report_selected(&r);
+    pv_sort_key flipped[] = {{R_MODULE, true}, {R_HITS, false}};
+    pv_report_set_sort(&want, flipped, 2);
+
+    /* stopped half way: nothing changed */
+    size_t *before = malloc(n * sizeof *before);
+    assert_non_null(before);
+    memcpy(before, r.sel, n * sizeof *before);
+    pv_report_job *j = pv_report_reverse_job(&r);
+    assert_non_null(j);
+    assert_false(pv_report_job_step(j, 3000));
+    pv_report_job_free(j);
+    assert_memory_equal(r.sel, before, n * sizeof *before);
+    assert_false(r.sort[0].descending);
+
+    size_t runs = pv_sort_runs();
+    j = pv_report_reverse_job(&r);
+    while (!pv_report_job_step(j, 777))
+        ;
+    pv_report_job_free(j);
+    assert_int_equal(pv_sort_runs(), runs); /* no sort ran */
+    assert_memory_equal(r.sel, want.sel, n * sizeof *r.sel);
+    assert_true(r.sort[0].descending);
+    assert_false(r.sort[1].descending);
+    assert_int_equal(pv_report_selected(&r), selected); /* the cursor follows its row */
+    free(before);
+    pv_report_close(&r);
+    pv_report_close(&want);
+    pv_view_free(v);
+}
+
+
+/* In a collapsed tree, a search finds rows inside collapsed nodes and opens
+ * the path to the match; a filter opens the ancestors of its matches and
+ * tells them (context) apart from the matches, which the screen dims. */
+static void test_collapsed_tree_search_and_filter(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    pv_view *v = f->sets[0]->views[1]; /* main > (parse_args, compute > print_result), atexit */
+    pv_report r;
+    pv_report_open(&r, v, false, NULL);
+    assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE)); /* main */
+    assert_int_equal(pv_report_count(&r), 2);
+    pv_report_job *j = pv_report_search_job(&r, "print", 0, 1);
+    assert_true(pv_report_job_step(j, 100));
+    assert_true(pv_report_job_found(j));
+    pv_report_job_free(j);
+    assert_int_equal(pv_report_selected(&r), 3); /* print_result, shown */
+    assert_int_equal(pv_report_count(&r), 5);
+
+    pv_report_move_to(&r, 0);
+    assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE));
+    pv_report_move_to(&r, 0);
+    assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE)); /* compute too */
+    pv_report_move_to(&r, 0);
+    assert_int_equal(pv_report_count(&r), 2);
+    pv_query_error err;
+    assert_true(pv_report_set_filter(&r, "print", &err));
+    assert_int_equal(r.matched, 1);
+    assert_int_equal(pv_report_count(&r), 3); /* main, compute, print_result: open */
+    assert_int_equal(pv_report_row(&r, 2), 3);
+    assert_true(pv_report_is_context(&r, 0));
+    assert_true(pv_report_is_context(&r, 2));
+    assert_false(pv_report_is_context(&r, 3));
+    assert_true(pv_report_set_filter(&r, "", &err));
+    assert_false(pv_report_is_context(&r, 0));
+    pv_report_close(&r);
+    pv_file_free(f);
+
+    /* On screen: the ancestors kept for context are dimmed, the match not. */
+    pv_app *a = make_app(80, 24, false);
+    char *s = screen_after(a, "Shift-Tab j j j Tab -\n:filter print<Enter>\nG");
+    /* the collapsed main opened to show the match */
+    assert_non_null(strstr(s, "filter: print (1)"));
+    assert_non_null(strstr(s, "print_result"));
+    const pv_grid *g = pv_app_draw(a);
+    int main_y = -1, main_x = -1, print_y = -1, print_x = -1;
+    for (int y = 0; y < g->height; y++)
+        for (int x = 20; x + 5 < g->width; x++) {
+            if (g->cells[y * g->width + x].ch == 'm' && g->cells[y * g->width + x + 1].ch == 'a' &&
+                g->cells[y * g->width + x + 2].ch == 'i' && main_y < 0)
+                main_y = y, main_x = x;
+            if (g->cells[y * g->width + x].ch == 'p' && g->cells[y * g->width + x + 1].ch == 'r' &&
+                g->cells[y * g->width + x + 2].ch == 'i' && print_y < 0)
+                print_y = y, print_x = x;
+        }
+    free(s);
+    s = screen_after(a, "g");
+    g = pv_app_draw(a);
+    assert_true(main_y > 0 && print_y > main_y);
+    assert_int_equal(g->cells[print_y * g->width + print_x].role, PV_ROLE_NORMAL);
+    s = (free(s), screen_after(a, "G"));
+    g = pv_app_draw(a);
+    assert_int_equal(g->cells[main_y * g->width + main_x].role, PV_ROLE_DIM);
+    free(s);
+    pv_app_free(a);
+}
+
 /* ---- the report core over a big view: nothing proportional to the rows
  * happens when a table is opened or scrolled */
 
@@ -1581,15 +1704,17 @@ static void test_big_sort_shows_progress(void **state)
     pv_buf out;
     pv_buf_init(&out);
     pv_grid_dump(pv_app_draw(a), &out);
-    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by hits:desc..."));
-    pv_app_work(a);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting by hits:desc... 0% (Esc stops)"));
+    while (pv_app_has_work(a))
+        pv_app_work(a);
     pv_app_key(a, 'g');
     pv_app_key(a, 's'); /* sort by the next column: id, a big view */
     assert_true(pv_app_has_work(a));
     pv_buf_clear(&out);
     pv_grid_dump(pv_app_draw(a), &out);
-    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting 250000 rows by time..."));
-    pv_app_work(a);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Sorting by time:desc..."));
+    while (pv_app_has_work(a))
+        pv_app_work(a);
     assert_false(pv_app_has_work(a));
     pv_buf_clear(&out);
     pv_grid_dump(pv_app_draw(a), &out);
@@ -1605,8 +1730,9 @@ static void test_big_sort_shows_progress(void **state)
     assert_true(pv_app_has_work(a));
     pv_buf_clear(&out);
     pv_grid_dump(pv_app_draw(a), &out);
-    assert_non_null(strstr(pv_buf_cstr(&out), "Filtering 250000 rows..."));
-    pv_app_work(a);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Filtering... 0% (Esc stops)"));
+    while (pv_app_has_work(a))
+        pv_app_work(a);
     pv_buf_clear(&out);
     pv_grid_dump(pv_app_draw(a), &out);
     assert_non_null(strstr(pv_buf_cstr(&out), "5 of 250000 rows match"));
@@ -1732,6 +1858,8 @@ int main(void)
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_relative_goto),
         cmocka_unit_test(test_report_big_table),
+        cmocka_unit_test(test_collapsed_tree_search_and_filter),
+        cmocka_unit_test(test_report_reverse_without_sorting),
         cmocka_unit_test(test_report_tree_ops),
         cmocka_unit_test(test_report_splice_matches_rebuild),
         cmocka_unit_test(test_big_sort_shows_progress),

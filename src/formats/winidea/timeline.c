@@ -1644,19 +1644,22 @@ void pv_timeline_index_free(pv_timeline_index *ix)
         free(ix->pass);
     }
     pv_hashmap_free(&ix->area_map);
-    free(ix->event_area);
-    free(ix->event_context);
-    free(ix->event_depth);
+    if (!ix->cache.map) { /* else they are in the cache's mapping */
+        free(ix->event_area);
+        free(ix->event_context);
+        free(ix->event_depth);
+        free(ix->call_entry);
+        free(ix->call_exit);
+        free(ix->call_parent);
+        free(ix->call_net);
+        free(ix->call_gross);
+        free(ix->line_entry);
+        free(ix->line_net);
+    }
+    pv_cache_close(&ix->cache);
     pv_strpool_free(&ix->pool);
     free(ix->areas);
     free(ix->contexts);
-    free(ix->call_entry);
-    free(ix->call_exit);
-    free(ix->call_parent);
-    free(ix->call_net);
-    free(ix->call_gross);
-    free(ix->line_entry);
-    free(ix->line_net);
     free(ix->context_call_start);
     free(ix->stats);
     memset(ix, 0, sizeof *ix);

@@ -11,6 +11,12 @@
 #define PROFVIEW_TIMELINE_H
 
 #include "formats/winidea/winidea.h"
+#include "profview/cache.h"
+
+/* The version of the index's layout and meaning: a cached index of another
+ * version is never read (docs/cache.md).  Raise it with any change to what
+ * the index holds or how it is computed. */
+#define PV_TL_INDEX_VERSION 1u
 
 #define PV_TL_NO_CONTEXT UINT16_MAX    /* data/AUX events, data statistics rows */
 #define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */
@@ -122,6 +128,9 @@ typedef struct pv_timeline_index {
     bool complete;
     struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
     bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
+    /* Restored from the index cache (src/formats/winidea/cache.c): the
+     * per-event, call and line arrays point into this mapping. */
+    pv_cache_entry cache;
 } pv_timeline_index;
 
 /* Incremental form of pv_timeline_index_build, so that a first screen of

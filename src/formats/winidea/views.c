@@ -4,12 +4,14 @@
  * `timeline` and `call-trace` are virtual views over the index (50 M events
  * are never materialised); the other views are small pv_tables. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profview/hooks.h"
 #include "profview/table.h"
+#include "formats/winidea/cache.h"
 #include "formats/winidea/lanes.h"
 #include "formats/winidea/timeline.h"
 #include "formats/winidea/winidea.h"
@@ -38,13 +40,92 @@ typedef struct wi_model {
      * the oldest is dropped when more are asked for. */
     pv_wi_lane *lanes[WI_LANE_CACHE];
     size_t lane_next;
+    /* The index cache (docs/cache.md): the key when caching, written once
+     * the index is complete; the file's diagnostics before the index. */
+    pv_cache_key *cache_key;
+    uint64_t cache_max_bytes;
+    size_t diag_from, diag_warnings, diag_errors;
+    struct wi_cache_job *cache_job; /* a write in progress on cache_thread */
+    pthread_t cache_thread;
 } wi_model;
+
+/* The cache write of a viewer's index, on a thread of its own: a complete
+ * index is never written to again, and the warnings are a copy. */
+typedef struct wi_cache_job {
+    pv_cache_key *key;
+    const pv_timeline_index *ix;
+    int version;
+    pv_diag diag;
+    uint64_t max_bytes;
+} wi_cache_job;
+
+static void *wi_cache_job_run(void *arg)
+{
+    wi_cache_job *j = arg;
+    pv_wi_cache_save(j->key, j->ix, j->version, &j->diag, 0, 0, 0, j->max_bytes);
+    return NULL;
+}
+
+static void wi_cache_job_free(wi_cache_job *j)
+{
+    pv_cache_key_free(j->key);
+    free(j->key);
+    pv_diag_free(&j->diag);
+    free(j);
+}
+
+/* Waits for the viewer's cache write, if any. */
+static void wi_model_cache_join(wi_model *m)
+{
+    if (!m->cache_job)
+        return;
+    pthread_join(m->cache_thread, NULL);
+    wi_cache_job_free(m->cache_job);
+    m->cache_job = NULL;
+}
+
+/* Writes the index to the cache once it is complete (a full index only:
+ * never one that failed or was cancelled).  A viewer that indexes in
+ * slices writes on a thread, so that no key waits for hundreds of MB. */
+static void wi_model_cache_save(wi_model *m)
+{
+    if (!m->cache_key || !m->ix.complete || m->failed)
+        return;
+    pv_cache_key *key = m->cache_key;
+    m->cache_key = NULL;
+    if (m->stepped) {
+        wi_cache_job *j = pv_xcalloc(1, sizeof *j);
+        j->key = key;
+        j->ix = &m->ix;
+        j->version = m->d->timeline.version;
+        j->max_bytes = m->cache_max_bytes;
+        pv_diag_init(&j->diag);
+        const pv_diag *d = &m->f->diag;
+        for (size_t i = m->diag_from; i < d->entry_count; i++)
+            pv_diag_add(&j->diag, d->entries[i].severity, "%s", d->entries[i].text);
+        j->diag.warnings = d->warnings - m->diag_warnings;
+        j->diag.errors = d->errors - m->diag_errors;
+        if (pthread_create(&m->cache_thread, NULL, wi_cache_job_run, j) == 0) {
+            m->cache_job = j;
+            return;
+        }
+        wi_cache_job_run(j); /* no thread: write it here */
+        wi_cache_job_free(j);
+        return;
+    }
+    pv_wi_cache_save(key, &m->ix, m->d->timeline.version, &m->f->diag, m->diag_from,
+                     m->diag_warnings, m->diag_errors, m->cache_max_bytes);
+    pv_cache_key_free(key);
+    free(key);
+}
 
 /* The whole index (deferred loads finish it when a view needs it). */
 static void wi_model_complete(wi_model *m)
 {
-    if (!m->ix.complete)
+    if (!m->ix.complete) {
         pv_timeline_index_finish(&m->ix);
+        wi_model_cache_save(m);
+    }
 }
 
 /* Events [0, upto) indexed; sequential readers advance in large steps. */
@@ -59,10 +140,15 @@ static void wi_model_reach(wi_model *m, size_t upto)
 static void wi_model_destroy(void *p)
 {
     wi_model *m = p;
+    wi_model_cache_join(m); /* before the index it reads goes */
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
     free(m->area_events);
+    if (m->cache_key) {
+        pv_cache_key_free(m->cache_key);
+        free(m->cache_key);
+    }
     for (size_t k = 0; k < WI_LANE_CACHE; k++)
         pv_wi_lane_free(m->lanes[k]);
     pv_wi_data_free(m->d);
@@ -1344,11 +1430,26 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
             to.progress = o->progress; /* the caller's progress lives only while loading */
     }
     to.file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : f->path);
-    if (!pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
+    /* docs/cache.md: a valid cached index replaces the whole pass */
+    bool cached = false;
+    if (o && o->cache && !pv_input_is_stream(f->path)) {
+        m->cache_key = pv_xmalloc(sizeof *m->cache_key);
+        pv_wi_cache_key(m->cache_key, d, f->path, &to, o->bin_version);
+        m->cache_max_bytes = o->cache_max_bytes;
+        cached = pv_wi_cache_load(m->cache_key, &m->ix, d, &f->diag);
+    }
+    m->diag_from = f->diag.entry_count;
+    m->diag_warnings = f->diag.warnings;
+    m->diag_errors = f->diag.errors;
+    if (!cached && !pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
         return PV_LOAD_ERROR;
     m->indexed = true;
-    if (!defer && !pv_timeline_index_finish(&m->ix))
+    if (cached)
+        defer = false; /* complete already: the views are built at once */
+    else if (!defer && !pv_timeline_index_finish(&m->ix))
         return PV_LOAD_ERROR; /* cancelled */
+    if (!cached)
+        wi_model_cache_save(m);
     wi_init_stat_columns();
     pv_result_set *set = pv_file_add_set(f, 1, "winIDEA profiler", "winIDEA timeline");
     if (!defer) {
@@ -2153,6 +2254,7 @@ static bool wi_file_index_step(pv_file *f, size_t events)
             m->failed = true;
         if (r <= 0)
             return r < 0;
+        wi_model_cache_save(m);
         if (events != SIZE_MAX)
             return false; /* the first events of the areas in the next slices */
     }

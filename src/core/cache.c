@@ -1,0 +1,514 @@
+/*
+ * cache.c - the index cache's files (docs/cache.md): key, directory,
+ * checksum, atomic write, size bound, and opening an entry for reading.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profview/cache.h"
+
+#define PV_CACHE_MAGIC "PVCACHE1"
+#define PV_CACHE_HEADER 64
+#define PV_CACHE_LAYOUT 0x01020304u /* byte order check: caches are per machine */
+#define PV_CACHE_SUFFIX ".pvc"
+
+/* Header (64 bytes): magic[8], u32 version, u32 layout, u64 file size,
+ * u64 `who` length, u64 `state` length, 16 reserved bytes, u64 checksum
+ * at 56.  The checksum covers bytes [64, end) seeded with a hash of
+ * bytes [0, 56). */
+#define PV_CACHE_CHECKSUM_AT 56
+
+void pv_cache_debug(const char *fmt, ...)
+{
+    const char *on = getenv("PROFVIEW_CACHE_DEBUG");
+    if (!on || !*on || strcmp(on, "0") == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("profview: cache: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- key */
+
+void pv_cache_key_init(pv_cache_key *k)
+{
+    pv_buf_init(&k->who);
+    pv_buf_init(&k->state);
+    k->usable = true;
+}
+
+void pv_cache_key_free(pv_cache_key *k)
+{
+    pv_buf_free(&k->who);
+    pv_buf_free(&k->state);
+}
+
+static void pv_cache_put_u64(pv_buf *b, uint64_t v)
+{
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; i++)
+        bytes[i] = (unsigned char)(v >> (8 * i));
+    pv_buf_append(b, (const char *)bytes, 8);
+}
+
+void pv_cache_key_add_u64(pv_cache_key *k, uint64_t v)
+{
+    pv_cache_put_u64(&k->who, v);
+}
+
+void pv_cache_key_add_str(pv_cache_key *k, const char *s)
+{
+    /* length-prefixed, so that ("ab", "c") and ("a", "bc") differ */
+    pv_cache_put_u64(&k->who, s ? strlen(s) : UINT64_MAX);
+    if (s)
+        pv_buf_append(&k->who, s, strlen(s));
+}
+
+void pv_cache_key_add_file(pv_cache_key *k, const char *path)
+{
+    struct stat st;
+    char *real = realpath(path, NULL);
+    if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        k->usable = false;
+        free(real);
+        return;
+    }
+    pv_cache_key_add_str(k, real);
+    free(real);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_size);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_mtim.tv_sec);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_mtim.tv_nsec);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_ctim.tv_sec);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_ctim.tv_nsec);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_ino);
+    pv_cache_put_u64(&k->state, (uint64_t)st.st_dev);
+}
+
+/* ---- directory */
+
+char *pv_cache_dir(void)
+{
+    const char *mode = getenv("PROFVIEW_CACHE");
+    if (mode && strcmp(mode, "off") == 0)
+        return NULL;
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *ci = getenv("CI");
+    pv_buf b;
+    pv_buf_init(&b);
+    if (xdg && *xdg)
+        pv_buf_printf(&b, "%s/profview", xdg);
+    else if (ci && strcmp(ci, "true") == 0)
+        return NULL; /* docs/cache.md: CI never writes to the user's cache */
+    else if (getenv("HOME") && *getenv("HOME"))
+        pv_buf_printf(&b, "%s/.cache/profview", getenv("HOME"));
+    else
+        return NULL;
+    pv_buf_cstr(&b);
+    return b.data;
+}
+
+/* mkdir -p of the cache directory (private to the user). */
+static bool pv_cache_mkdir(const char *dir)
+{
+    char *p = pv_xstrdup(dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+            free(p);
+            return false;
+        }
+        *s = '/';
+    }
+    bool ok = mkdir(p, 0700) == 0 || errno == EEXIST;
+    free(p);
+    return ok;
+}
+
+/* ---- checksum */
+
+#define H_P1 UINT64_C(0x9E3779B185EBCA87)
+#define H_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+#define H_P3 UINT64_C(0x165667B19E3779F9)
+#define H_P4 UINT64_C(0x85EBCA77C2B2AE63)
+
+typedef struct pv_hash_state {
+    uint64_t v[4];
+    uint64_t len;
+} pv_hash_state;
+
+static inline uint64_t h_rotl(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t h_read64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8); /* native order: the checksum is of this machine's file */
+    return v;
+}
+
+static void pv_hash_begin(pv_hash_state *h, uint64_t seed)
+{
+    h->v[0] = seed + H_P1 + H_P2;
+    h->v[1] = seed + H_P2;
+    h->v[2] = seed;
+    h->v[3] = seed - H_P1;
+    h->len = 0;
+}
+
+/* len: a multiple of 32 */
+static void pv_hash_blocks(pv_hash_state *h, const unsigned char *p, size_t len)
+{
+    uint64_t v0 = h->v[0], v1 = h->v[1], v2 = h->v[2], v3 = h->v[3];
+    for (size_t i = 0; i + 32 <= len; i += 32) {
+        v0 = h_rotl(v0 + h_read64(p + i) * H_P2, 31) * H_P1;
+        v1 = h_rotl(v1 + h_read64(p + i + 8) * H_P2, 31) * H_P1;
+        v2 = h_rotl(v2 + h_read64(p + i + 16) * H_P2, 31) * H_P1;
+        v3 = h_rotl(v3 + h_read64(p + i + 24) * H_P2, 31) * H_P1;
+    }
+    h->v[0] = v0;
+    h->v[1] = v1;
+    h->v[2] = v2;
+    h->v[3] = v3;
+    h->len += len;
+}
+
+static uint64_t pv_hash_end(const pv_hash_state *h)
+{
+    uint64_t x = h_rotl(h->v[0], 1) + h_rotl(h->v[1], 7) + h_rotl(h->v[2], 12) +
+                 h_rotl(h->v[3], 18);
+    for (int i = 0; i < 4; i++)
+        x = (x ^ (h_rotl(h->v[i] * H_P2, 31) * H_P1)) * H_P1 + H_P4;
+    x += h->len;
+    x ^= x >> 33;
+    x *= H_P2;
+    x ^= x >> 29;
+    x *= H_P3;
+    x ^= x >> 32;
+    return x;
+}
+
+uint64_t pv_cache_hash(const void *data, size_t len, uint64_t seed)
+{
+    pv_hash_state h;
+    pv_hash_begin(&h, seed);
+    pv_hash_blocks(&h, data, len);
+    return pv_hash_end(&h);
+}
+
+static uint64_t pv_cache_header_seed(const unsigned char *header)
+{
+    return pv_hash_bytes(header, PV_CACHE_CHECKSUM_AT);
+}
+
+/* ---- file names */
+
+static char *pv_cache_path(const char *dir, const pv_cache_key *k, const char *kind)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_printf(&b, "%s/%s-%016llx" PV_CACHE_SUFFIX, dir, kind,
+                  (unsigned long long)pv_hash_bytes(k->who.data ? k->who.data : "", k->who.len));
+    pv_buf_cstr(&b);
+    return b.data;
+}
+
+static void pv_cache_header(unsigned char *h, uint32_t version, uint64_t file_size,
+                            const pv_cache_key *k)
+{
+    memset(h, 0, PV_CACHE_HEADER);
+    memcpy(h, PV_CACHE_MAGIC, 8);
+    memcpy(h + 8, &version, 4);
+    uint32_t layout = PV_CACHE_LAYOUT;
+    memcpy(h + 12, &layout, 4);
+    memcpy(h + 16, &file_size, 8);
+    uint64_t who = k->who.len, state = k->state.len;
+    memcpy(h + 24, &who, 8);
+    memcpy(h + 32, &state, 8);
+}
+
+/* ---- reading */
+
+bool pv_cache_open(const pv_cache_key *k, const char *kind, uint32_t version, pv_cache_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!k->usable)
+        return false;
+    char *dir = pv_cache_dir();
+    if (!dir)
+        return false;
+    char *path = pv_cache_path(dir, k, kind);
+    free(dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        pv_cache_debug("miss %s", path);
+        free(path);
+        return false;
+    }
+    struct stat st;
+    const char *why = NULL;
+    unsigned char *map = NULL;
+    size_t size = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((uint64_t)st.st_size < PV_CACHE_HEADER || st.st_size % PV_CACHE_ALIGN != 0)
+        why = "truncated";
+    else {
+        size = (size_t)st.st_size;
+        /* read-only: index arrays point into the mapping (a complete index
+         * is never written to); populated at once, as the checksum reads
+         * every page anyway (a writable mapping would copy every page) */
+        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (map == MAP_FAILED) {
+            map = NULL;
+            why = "cannot be mapped";
+        }
+    }
+    close(fd);
+    size_t key_len = k->who.len + k->state.len;
+    if (!why) {
+        uint32_t v, layout;
+        uint64_t file_size, who, state;
+        memcpy(&v, map + 8, 4);
+        memcpy(&layout, map + 12, 4);
+        memcpy(&file_size, map + 16, 8);
+        memcpy(&who, map + 24, 8);
+        memcpy(&state, map + 32, 8);
+        if (memcmp(map, PV_CACHE_MAGIC, 8) != 0 || layout != PV_CACHE_LAYOUT)
+            why = "not a profview cache file";
+        else if (v != version)
+            why = "written by another index version";
+        else if (file_size != size)
+            why = "truncated";
+        else if (who != k->who.len || state != k->state.len ||
+                 PV_CACHE_HEADER + pv_cache_padded(key_len) > size ||
+                 memcmp(map + PV_CACHE_HEADER, k->who.data, k->who.len) != 0)
+            why = "another input or options";
+        else if (memcmp(map + PV_CACHE_HEADER + k->who.len, k->state.data, k->state.len) != 0)
+            why = "the input changed";
+        else {
+            uint64_t sum;
+            memcpy(&sum, map + PV_CACHE_CHECKSUM_AT, 8);
+            if (pv_cache_hash(map + PV_CACHE_HEADER, size - PV_CACHE_HEADER,
+                              pv_cache_header_seed(map)) != sum)
+                why = "checksum mismatch (corrupt)";
+        }
+    }
+    if (why) {
+        pv_cache_debug("ignored %s: %s", path, why);
+        if (map)
+            munmap(map, size);
+        free(path);
+        return false;
+    }
+    utimensat(AT_FDCWD, path, NULL, 0); /* used now: the size bound drops the oldest */
+    e->map = map;
+    e->map_size = size;
+    e->payload = map + PV_CACHE_HEADER + pv_cache_padded(key_len);
+    e->payload_size = size - PV_CACHE_HEADER - pv_cache_padded(key_len);
+    e->path = path;
+    pv_cache_debug("hit %s", path);
+    return true;
+}
+
+void pv_cache_close(pv_cache_entry *e)
+{
+    if (e->map)
+        munmap(e->map, e->map_size);
+    free(e->path);
+    memset(e, 0, sizeof *e);
+}
+
+/* ---- writing */
+
+static bool pv_cache_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* Writes `data` padded with zeros to PV_CACHE_ALIGN, hashing what it writes. */
+static bool pv_cache_put(int fd, pv_hash_state *h, const void *data, size_t len)
+{
+    static const unsigned char zeros[PV_CACHE_ALIGN];
+    size_t whole = len / PV_CACHE_ALIGN * PV_CACHE_ALIGN;
+    unsigned char tail[PV_CACHE_ALIGN];
+    if (whole && !pv_cache_write_all(fd, data, whole))
+        return false;
+    if (h && whole)
+        pv_hash_blocks(h, data, whole);
+    if (len > whole) {
+        memcpy(tail, (const unsigned char *)data + whole, len - whole);
+        memset(tail + (len - whole), 0, PV_CACHE_ALIGN - (len - whole));
+        if (!pv_cache_write_all(fd, tail, PV_CACHE_ALIGN))
+            return false;
+        if (h)
+            pv_hash_blocks(h, tail, PV_CACHE_ALIGN);
+    }
+    (void)zeros;
+    return true;
+}
+
+typedef struct pv_cache_file {
+    char *path;
+    uint64_t size;
+    struct timespec used;
+} pv_cache_file;
+
+static int pv_cache_file_cmp(const void *a, const void *b)
+{
+    const pv_cache_file *x = a, *y = b;
+    if (x->used.tv_sec != y->used.tv_sec)
+        return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+    if (x->used.tv_nsec != y->used.tv_nsec)
+        return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* Drops cache files, least recently used first, until the directory holds
+ * at most max_bytes besides `keep` (the size of the file just written). */
+static void pv_cache_bound(const char *dir, const char *keep, uint64_t max_bytes)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    pv_cache_file *files = NULL;
+    size_t n = 0, cap = 0;
+    uint64_t total = 0;
+    struct dirent *de;
+    size_t slen = strlen(PV_CACHE_SUFFIX);
+    while ((de = readdir(dp)) != NULL) {
+        size_t len = strlen(de->d_name);
+        bool temp = strstr(de->d_name, PV_CACHE_SUFFIX ".") != NULL;
+        if (!temp && (len <= slen || strcmp(de->d_name + len - slen, PV_CACHE_SUFFIX) != 0))
+            continue;
+        pv_buf p;
+        pv_buf_init(&p);
+        pv_buf_printf(&p, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(pv_buf_cstr(&p), &st) != 0 || !S_ISREG(st.st_mode)) {
+            pv_buf_free(&p);
+            continue;
+        }
+        if (temp) { /* a write that never finished (a crash): gone after a day */
+            if (st.st_mtim.tv_sec < time(NULL) - 86400 && unlink(p.data) == 0)
+                pv_cache_debug("dropped %s (an unfinished write)", p.data);
+            pv_buf_free(&p);
+            continue;
+        }
+        total += (uint64_t)st.st_size;
+        if (strcmp(p.data, keep) == 0) {
+            pv_buf_free(&p);
+            continue;
+        }
+        files = pv_xgrow(files, &cap, n + 1, sizeof *files);
+        files[n].path = p.data;
+        files[n].size = (uint64_t)st.st_size;
+        files[n].used = st.st_mtim;
+        n++;
+    }
+    closedir(dp);
+    if (n)
+        qsort(files, n, sizeof *files, pv_cache_file_cmp);
+    for (size_t i = 0; i < n && total > max_bytes; i++) {
+        if (unlink(files[i].path) == 0) {
+            total -= files[i].size;
+            pv_cache_debug("dropped %s (the size bound)", files[i].path);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i].path);
+    free(files);
+}
+
+bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
+                    const pv_cache_segment *segs, size_t seg_count, uint64_t max_bytes)
+{
+    if (!k->usable)
+        return false;
+    if (max_bytes == 0)
+        max_bytes = PV_CACHE_DEFAULT_MAX_BYTES;
+    size_t key_len = k->who.len + k->state.len;
+    uint64_t size = PV_CACHE_HEADER + pv_cache_padded(key_len);
+    for (size_t i = 0; i < seg_count; i++)
+        size += pv_cache_padded(segs[i].len);
+    char *dir = pv_cache_dir();
+    if (!dir)
+        return false;
+    if (size > max_bytes) {
+        pv_cache_debug("not written: %llu bytes, over the bound of %llu",
+                       (unsigned long long)size, (unsigned long long)max_bytes);
+        free(dir);
+        return false;
+    }
+    if (!pv_cache_mkdir(dir)) {
+        pv_cache_debug("not written: cannot create %s: %s", dir, strerror(errno));
+        free(dir);
+        return false;
+    }
+    char *path = pv_cache_path(dir, k, kind);
+    pv_buf tmp;
+    pv_buf_init(&tmp);
+    pv_buf_printf(&tmp, "%s.XXXXXX", path);
+    pv_buf_cstr(&tmp);
+    int fd = mkstemp(tmp.data);
+    bool ok = fd >= 0;
+    if (ok) {
+        unsigned char header[PV_CACHE_HEADER];
+        pv_cache_header(header, version, size, k);
+        pv_hash_state h;
+        pv_hash_begin(&h, pv_cache_header_seed(header));
+        unsigned char *keybytes = pv_xmalloc(key_len ? key_len : 1);
+        if (k->who.len)
+            memcpy(keybytes, k->who.data, k->who.len);
+        if (k->state.len)
+            memcpy(keybytes + k->who.len, k->state.data, k->state.len);
+        ok = pv_cache_put(fd, NULL, header, sizeof header) && pv_cache_put(fd, &h, keybytes, key_len);
+        free(keybytes);
+        for (size_t i = 0; ok && i < seg_count; i++)
+            ok = pv_cache_put(fd, &h, segs[i].data, segs[i].len);
+        uint64_t sum = pv_hash_end(&h);
+        ok = ok && pwrite(fd, &sum, 8, PV_CACHE_CHECKSUM_AT) == 8;
+        ok = close(fd) == 0 && ok;
+        /* no fsync: after a crash a short or zeroed file fails its size or
+         * checksum check and is rebuilt (docs/cache.md) */
+        ok = ok && rename(tmp.data, path) == 0;
+        if (!ok)
+            unlink(tmp.data);
+    }
+    if (ok) {
+        pv_cache_debug("wrote %s (%llu bytes)", path, (unsigned long long)size);
+        pv_cache_bound(dir, path, max_bytes);
+    } else {
+        pv_cache_debug("not written: %s: %s", tmp.data, strerror(errno));
+    }
+    pv_buf_free(&tmp);
+    free(path);
+    free(dir);
+    return ok;
+}

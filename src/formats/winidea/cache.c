@@ -1,0 +1,301 @@
+/*
+ * cache.c - the winIDEA timeline index in the index cache (docs/cache.md):
+ * the complete pv_timeline_index written as raw arrays after a full index,
+ * restored by mapping the cache file (the per-event and per-call arrays
+ * point into the mapping; the small tables are copied), with the warnings
+ * the index gave and the BIN version it settled.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/winidea/cache.h"
+
+/* The fixed-width head of the payload. */
+typedef struct wic_head {
+    uint64_t sizes[5]; /* sizeof pv_tl_area, pv_tl_context, pv_tl_stat_row, size_t, wic_head */
+    uint64_t event_count, area_count, context_count, call_count, line_count, stat_count;
+    uint64_t pool_len, map_count;
+    uint64_t window_first, window_end, warnings;
+    int64_t from, to, time_first, time_last;
+    uint64_t diag_entries, diag_warnings, diag_errors, diag_text_len;
+    uint32_t context_source, context_area;
+    uint32_t has_from, has_to, time_decreased, version;
+} wic_head;
+
+#define WIC_SEGMENTS 21
+
+void pv_wi_cache_key(pv_cache_key *k, const pv_wi_data *d, const char *input,
+                     const pv_tl_options *o, int bin_version)
+{
+    pv_cache_key_init(k);
+    pv_cache_key_add_file(k, input);
+    if (d->bin_path && strcmp(d->bin_path, input) != 0)
+        pv_cache_key_add_file(k, d->bin_path);
+    else
+        pv_cache_key_add_str(k, NULL);
+    /* read as Text1 (with or without a BIN) or as a BIN alone */
+    pv_cache_key_add_u64(k, (d->text_path ? 1u : 0u) | (d->bin_path ? 2u : 0u));
+    pv_cache_key_add_u64(k, (uint64_t)bin_version);
+    pv_cache_key_add_str(k, o->context_area);
+    pv_cache_key_add_u64(k, o->has_from);
+    pv_cache_key_add_u64(k, (uint64_t)(o->has_from ? o->from : 0));
+    pv_cache_key_add_u64(k, o->has_to);
+    pv_cache_key_add_u64(k, (uint64_t)(o->has_to ? o->to : 0));
+    /* the records the index reads: a mismatch is another input */
+    pv_cache_key_add_u64(k, d->timeline.count);
+}
+
+static void wic_sizes(uint64_t sizes[5])
+{
+    sizes[0] = sizeof(pv_tl_area);
+    sizes[1] = sizeof(pv_tl_context);
+    sizes[2] = sizeof(pv_tl_stat_row);
+    sizes[3] = sizeof(size_t);
+    sizes[4] = sizeof(wic_head);
+}
+
+bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bin_version,
+                      const pv_diag *diag, size_t diag_from, size_t warnings_before,
+                      size_t errors_before, uint64_t max_bytes)
+{
+    if (!ix->complete || !k->usable)
+        return false;
+    wic_head h;
+    memset(&h, 0, sizeof h);
+    wic_sizes(h.sizes);
+    h.event_count = ix->event_count;
+    h.area_count = ix->area_count;
+    h.context_count = ix->context_count;
+    h.call_count = ix->call_count;
+    h.line_count = ix->line_count;
+    h.stat_count = ix->stat_count;
+    h.pool_len = ix->pool.len;
+    h.map_count = ix->area_map.count;
+    h.window_first = ix->window_first;
+    h.window_end = ix->window_end;
+    h.warnings = ix->warnings;
+    h.from = ix->from;
+    h.to = ix->to;
+    h.time_first = ix->time_first;
+    h.time_last = ix->time_last;
+    h.context_source = ix->context_source;
+    h.context_area = ix->context_area;
+    h.has_from = ix->has_from;
+    h.has_to = ix->has_to;
+    h.time_decreased = ix->time_decreased;
+    h.version = (uint32_t)bin_version;
+
+    /* the area map's pairs, in slot order */
+    uint64_t *keys = pv_xmalloc((h.map_count ? h.map_count : 1) * sizeof *keys);
+    uint32_t *values = pv_xmalloc((h.map_count ? h.map_count : 1) * sizeof *values);
+    size_t m = 0;
+    for (size_t s = 0; s < ix->area_map.cap && m < h.map_count; s++)
+        if (ix->area_map.used[s]) {
+            keys[m] = ix->area_map.keys[s];
+            values[m] = ix->area_map.values[s];
+            m++;
+        }
+    /* the warnings (and errors) the index added to the file's diagnostics */
+    size_t ne = diag->entry_count > diag_from ? diag->entry_count - diag_from : 0;
+    unsigned char *sev = pv_xmalloc(ne ? ne : 1);
+    pv_buf text;
+    pv_buf_init(&text);
+    for (size_t i = 0; i < ne; i++) {
+        const pv_diag_entry *e = &diag->entries[diag_from + i];
+        sev[i] = (unsigned char)e->severity;
+        pv_buf_append(&text, e->text, strlen(e->text) + 1);
+    }
+    h.diag_entries = ne;
+    h.diag_warnings = diag->warnings - warnings_before;
+    h.diag_errors = diag->errors - errors_before;
+    h.diag_text_len = text.len;
+
+    pv_cache_segment segs[WIC_SEGMENTS] = {
+        {&h, sizeof h},
+        {ix->event_area, ix->event_count * sizeof *ix->event_area},
+        {ix->event_context, ix->event_count * sizeof *ix->event_context},
+        {ix->event_depth, ix->event_count * sizeof *ix->event_depth},
+        {ix->call_entry, ix->call_count * sizeof *ix->call_entry},
+        {ix->call_exit, ix->call_count * sizeof *ix->call_exit},
+        {ix->call_parent, ix->call_count * sizeof *ix->call_parent},
+        {ix->call_net, ix->call_count * sizeof *ix->call_net},
+        {ix->call_gross, ix->call_count * sizeof *ix->call_gross},
+        {ix->context_call_start, (ix->context_count + 1) * sizeof *ix->context_call_start},
+        {ix->line_entry, ix->line_count * sizeof *ix->line_entry},
+        {ix->line_net, ix->line_count * sizeof *ix->line_net},
+        {ix->areas, ix->area_count * sizeof *ix->areas},
+        {ix->contexts, ix->context_count * sizeof *ix->contexts},
+        {ix->stats, ix->stat_count * sizeof *ix->stats},
+        {ix->pool.data, ix->pool.len},
+        {keys, m * sizeof *keys},
+        {values, m * sizeof *values},
+        {sev, ne},
+        {text.data, text.len},
+        {NULL, 0},
+    };
+    h.map_count = m;
+    bool ok = pv_cache_write(k, PV_WI_CACHE_KIND, PV_TL_INDEX_VERSION, segs, WIC_SEGMENTS, max_bytes);
+    free(keys);
+    free(values);
+    free(sev);
+    pv_buf_free(&text);
+    return ok;
+}
+
+/* Reading the payload in order: each piece padded, never past the end. */
+typedef struct wic_reader {
+    const unsigned char *p;
+    size_t left;
+    bool bad;
+} wic_reader;
+
+static const void *wic_take(wic_reader *r, uint64_t count, size_t elem)
+{
+    if (r->bad || (elem && count > SIZE_MAX / elem)) {
+        r->bad = true;
+        return NULL;
+    }
+    size_t len = (size_t)count * elem;
+    size_t padded = pv_cache_padded(len);
+    if (padded < len || padded > r->left) {
+        r->bad = true;
+        return NULL;
+    }
+    const void *at = r->p;
+    r->p += padded;
+    r->left -= padded;
+    return at;
+}
+
+static void *wic_copy(const void *src, size_t len)
+{
+    void *p = pv_xmalloc(len ? len : 1);
+    if (len)
+        memcpy(p, src, len);
+    return p;
+}
+
+bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *d, pv_diag *diag)
+{
+    pv_cache_entry e;
+    if (!pv_cache_open(k, PV_WI_CACHE_KIND, PV_TL_INDEX_VERSION, &e))
+        return false;
+    wic_reader r = {e.payload, e.payload_size, false};
+    const wic_head *hp = wic_take(&r, 1, sizeof(wic_head));
+    wic_head h;
+    memset(&h, 0, sizeof h);
+    uint64_t sizes[5];
+    wic_sizes(sizes);
+    const char *why = NULL;
+    if (!hp) {
+        why = "no head";
+    } else {
+        memcpy(&h, hp, sizeof h);
+        if (memcmp(h.sizes, sizes, sizeof sizes) != 0)
+            why = "another build's layout";
+        else if (h.event_count != d->timeline.count)
+            why = "another event count";
+        else if (h.context_count > PV_TL_MAX_CONTEXTS || h.area_count > UINT32_MAX ||
+                 h.call_count > UINT32_MAX || h.line_count > UINT32_MAX ||
+                 h.pool_len > UINT32_MAX || (h.version != 10 && h.version != 11 && h.version != 0))
+            why = "counts out of range";
+    }
+    const void *a[WIC_SEGMENTS] = {0};
+    if (!why) {
+        a[1] = wic_take(&r, h.event_count, sizeof(uint32_t));
+        a[2] = wic_take(&r, h.event_count, sizeof(uint16_t));
+        a[3] = wic_take(&r, h.event_count, sizeof(uint16_t));
+        a[4] = wic_take(&r, h.call_count, sizeof(uint32_t));
+        a[5] = wic_take(&r, h.call_count, sizeof(uint32_t));
+        a[6] = wic_take(&r, h.call_count, sizeof(uint32_t));
+        a[7] = wic_take(&r, h.call_count, sizeof(int64_t));
+        a[8] = wic_take(&r, h.call_count, sizeof(int64_t));
+        a[9] = wic_take(&r, h.context_count + 1, sizeof(size_t));
+        a[10] = wic_take(&r, h.line_count, sizeof(uint32_t));
+        a[11] = wic_take(&r, h.line_count, sizeof(int64_t));
+        a[12] = wic_take(&r, h.area_count, sizeof(pv_tl_area));
+        a[13] = wic_take(&r, h.context_count, sizeof(pv_tl_context));
+        a[14] = wic_take(&r, h.stat_count, sizeof(pv_tl_stat_row));
+        a[15] = wic_take(&r, h.pool_len, 1);
+        a[16] = wic_take(&r, h.map_count, sizeof(uint64_t));
+        a[17] = wic_take(&r, h.map_count, sizeof(uint32_t));
+        a[18] = wic_take(&r, h.diag_entries, 1);
+        a[19] = wic_take(&r, h.diag_text_len, 1);
+        if (r.bad || r.left != 0)
+            why = "sections do not fit the file";
+        else if (h.diag_text_len && ((const char *)a[19])[h.diag_text_len - 1] != '\0')
+            why = "bad warning texts";
+    }
+    if (why) {
+        pv_cache_debug("ignored %s: %s", e.path, why);
+        pv_cache_close(&e);
+        return false;
+    }
+
+    memset(ix, 0, sizeof *ix);
+    ix->tl = &d->timeline;
+    if (h.version)
+        d->timeline.version = (int)h.version; /* as the full index settled it */
+    d->timeline.version_checked = d->timeline.count;
+    ix->event_count = (size_t)h.event_count;
+    ix->event_area = (uint32_t *)a[1];
+    ix->event_context = (uint16_t *)a[2];
+    ix->event_depth = (uint16_t *)a[3];
+    ix->call_count = (size_t)h.call_count;
+    ix->call_entry = (uint32_t *)a[4];
+    ix->call_exit = (uint32_t *)a[5];
+    ix->call_parent = (uint32_t *)a[6];
+    ix->call_net = (int64_t *)a[7];
+    ix->call_gross = (int64_t *)a[8];
+    ix->line_count = (size_t)h.line_count;
+    ix->line_entry = (uint32_t *)a[10];
+    ix->line_net = (int64_t *)a[11];
+    ix->context_call_start = wic_copy(a[9], (size_t)(h.context_count + 1) * sizeof(size_t));
+    ix->area_count = ix->area_cap = (size_t)h.area_count;
+    ix->areas = wic_copy(a[12], ix->area_count * sizeof *ix->areas);
+    ix->context_count = ix->context_cap = (size_t)h.context_count;
+    ix->contexts = wic_copy(a[13], ix->context_count * sizeof *ix->contexts);
+    ix->stat_count = (size_t)h.stat_count;
+    ix->stats = wic_copy(a[14], ix->stat_count * sizeof *ix->stats);
+    pv_strpool_init(&ix->pool);
+    free(ix->pool.data);
+    ix->pool.data = wic_copy(a[15], (size_t)h.pool_len);
+    ix->pool.len = ix->pool.cap = (size_t)h.pool_len;
+    pv_hashmap_init(&ix->area_map);
+    for (size_t i = 0; i < h.map_count; i++) {
+        uint64_t key;
+        uint32_t value;
+        memcpy(&key, (const unsigned char *)a[16] + i * 8, 8);
+        memcpy(&value, (const unsigned char *)a[17] + i * 4, 4);
+        pv_hashmap_put(&ix->area_map, key, value);
+    }
+    ix->context_source = (pv_tl_context_source)h.context_source;
+    ix->context_area = h.context_area;
+    ix->has_from = h.has_from;
+    ix->has_to = h.has_to;
+    ix->from = h.from;
+    ix->to = h.to;
+    ix->window_first = (size_t)h.window_first;
+    ix->window_end = (size_t)h.window_end;
+    ix->time_first = h.time_first;
+    ix->time_last = h.time_last;
+    ix->warnings = (size_t)h.warnings;
+    ix->indexed = ix->event_count;
+    ix->complete = true;
+    ix->time_decreased = h.time_decreased;
+
+    /* the index's warnings, as a full index gives them */
+    size_t warnings = diag->warnings, errors = diag->errors;
+    const unsigned char *sev = a[18];
+    const char *text = a[19];
+    const char *text_end = text + h.diag_text_len;
+    for (size_t i = 0; i < h.diag_entries && text < text_end; i++) {
+        pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);
+        text += strlen(text) + 1;
+    }
+    diag->warnings = warnings + (size_t)h.diag_warnings;
+    diag->errors = errors + (size_t)h.diag_errors;
+
+    ix->cache = e; /* freed with the index */
+    return true;
+}
