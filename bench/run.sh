@@ -142,6 +142,25 @@ if [ -x "$build/bench_tui_file" ]; then
     "$(verdict "$worst" "<" 8)"
   row "TUI longest indexing slice (a key waits for it)" "$finish ms" "< 8 ms" \
     "$(verdict "$finish" "<" 8)"
+  # the lanes (docs/tui.md "Lane strip"): p pins at once, the lanes are built
+  # between keys (the longest slice is what a key may wait), the lane keys,
+  # the strip fully zoomed out
+  pin=$(sed -n 's/^  \(j \)\{0,1\}p (row [0-9]) *avg *\([0-9.]*\) ms.*/\2/p' "$data/.tui" | sort -g | tail -1)
+  lslice=$(sed -n 's/^  lanes built between keys: .* worst slice \([0-9.]*\) ms.*/\1/p' "$data/.tui")
+  lbuild=$(sed -n 's/^  lanes built between keys: \([0-9.]*\) ms (CPU \([0-9.]*\) ms).*/\1 ms (CPU \2 ms)/p' "$data/.tui")
+  lworst=$(sed -n 's/^worst lane key: \([0-9.]*\) ms/\1/p' "$data/.tui")
+  ldraw=$(sed -n 's/^  draw zoomed out avg *\([0-9.]*\) ms.*/\1/p' "$data/.tui")
+  for v in pin lslice lworst ldraw; do [ -n "${!v}" ] || printf -v "$v" failed; done
+  [ -n "$lbuild" ] || lbuild=failed
+  row "TUI p: pin an area (key + frame; its lane is built later)" "$pin ms" "< 5 ms" \
+    "$(verdict "$pin" "<" 5)"
+  row "TUI four pinned lanes built between keys" "$lbuild" "" ""
+  row "TUI longest lane-building slice (a key waits for it)" "$lslice ms" "< 8 ms" \
+    "$(verdict "$lslice" "<" 8)"
+  row "TUI worst lane key + frame () ( L H :goto + } - j)" "$lworst ms" "< 5 ms" \
+    "$(verdict "$lworst" "<" 5)"
+  row "TUI draw with the lanes fully zoomed out (avg)" "$ldraw ms" "< 8 ms" \
+    "$(verdict "$ldraw" "<" 8)"
   # the flame graph: F merges every call; the other keys redraw it
   fbuild=$(sed -n 's/^  F (build) *avg *\([0-9.]*\) ms.*/\1/p' "$data/.tui")
   fworst=$(sed -n 's/^worst flame key: \([0-9.]*\) ms/\1/p' "$data/.tui")

@@ -125,9 +125,17 @@ typedef struct pv_lane_hooks {
     /* The lane that row `row` shows running, or PV_NO_ROW (the row is no
      * activity of a lane: a data write, a group node). */
     size_t (*row_lane)(const pv_view *v, size_t row);
-    /* The kind of lane of the area with row_area key `area` (may build the
-     * area's summary on first use: one pass over its calls or events). */
+    /* The kind of lane of the area with row_area key `area`, without
+     * building it (PV_AREA_LANE_NONE: it cannot have one, or not now). */
     int (*area_kind)(const pv_view *v, uint64_t area);
+    /* Builds the area's lane (docs/model.md "Area lanes") by about `budget`
+     * more units of work (events, calls; 0: none, only the progress), so
+     * that a viewer builds it between key presses.  1 when it is ready
+     * (area_sample, area_value_range and area_jump answer for it only then),
+     * 0 when there is more to do (*done of *total units done), -1 when the
+     * area has no lane. */
+    int (*area_build)(const pv_view *v, uint64_t area, size_t budget, uint64_t *done,
+                      uint64_t *total);
     /* The area's name as a STRING cell, valid until the view changes. */
     void (*area_name)(const pv_view *v, uint64_t area, pv_cell *out);
     /* What the area did in [t0, t1) (t0 < t1), exact at any span and in
@@ -209,6 +217,10 @@ size_t pv_view_row_lane(const pv_view *v, size_t row);
 /* Area lanes (pv_lane_hooks.area_*): PV_AREA_LANE_NONE, an absent name,
  * false without the hooks. */
 int pv_view_area_kind(const pv_view *v, uint64_t area);
+/* pv_lane_hooks.area_build (done and total may be NULL); without the hook
+ * 1 when the area has a kind of lane, else -1. */
+int pv_view_area_build(const pv_view *v, uint64_t area, size_t budget, uint64_t *done,
+                       uint64_t *total);
 void pv_view_area_name(const pv_view *v, uint64_t area, pv_cell *out);
 bool pv_view_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
                          pv_lane_sample *out);

@@ -51,6 +51,12 @@ enum {
                                   a filter on such columns is evaluated once per group */
     PV_COL_KEY = 1u << 5,      /* part of the row's identity across files (diff matching,
                                   docs/diff.md); without any, every text column is */
+    PV_COL_SINCE_PREV = 1u << 6, /* a TIME: the row's time (row_time) minus the previous
+                                    row's; the view counts from its previous row, a list of
+                                    some of its rows from the previous row shown
+                                    (pv_view_cell_after, docs/model.md "Columns") */
+    PV_COL_LANE = 1u << 7,       /* names the row's lane (pv_lane_hooks.row_lane: a
+                                    context, a thread): the viewer colours it like the lane */
 };
 
 typedef struct pv_column {
@@ -129,6 +135,12 @@ static inline size_t pv_view_parent(const pv_view *v, size_t row)
 }
 /* Column index by id, case-insensitive; PV_NO_ROW when absent. */
 size_t pv_view_column(const pv_view *v, const char *id);
+/* The cell of `row` as shown in a list of rows whose previous row is
+ * `prev` (PV_NO_ROW: the first shown): pv_view_cell, except that a
+ * PV_COL_SINCE_PREV column counts from `prev` (absent for the first row;
+ * a view without row_time keeps its own values).  The viewer and `profview cat` show cells through it. */
+void pv_view_cell_after(const pv_view *v, size_t row, size_t prev, size_t col, pv_cell *out);
+
 /* The name column (PV_COL_NAME), or PV_NO_ROW. */
 size_t pv_view_name_column(const pv_view *v);
 /* Depth of a row in a tree (0 at the top). */

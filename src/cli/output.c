@@ -105,6 +105,13 @@ static void pv_field(pv_buf *out, const char *s, size_t len, pv_out_format forma
 bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
                    const size_t *rows, size_t row_count, pv_out_format format)
 {
+    return pv_write_rows_after(fp, v, cols, col_count, rows, row_count, format, PV_NO_ROW);
+}
+
+bool pv_write_rows_after(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
+                         const size_t *rows, size_t row_count, pv_out_format format,
+                         size_t prev_row)
+{
     pv_buf line, cell;
     pv_buf_init(&line);
     pv_buf_init(&cell);
@@ -127,7 +134,9 @@ bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_co
             pv_buf_puts(&line, r ? ",\n{" : "\n{");
         for (size_t c = 0; c < col_count; c++) {
             pv_cell value;
-            pv_view_cell(v, rows ? rows[r] : r, cols[c], &value);
+            /* a delta counts from the row written before (PV_COL_SINCE_PREV) */
+            size_t prev = r ? (rows ? rows[r - 1] : r - 1) : prev_row;
+            pv_view_cell_after(v, rows ? rows[r] : r, prev, cols[c], &value);
             pv_buf_clear(&cell);
             pv_cell_format_exact(&value, &cell);
             if (format == PV_OUT_JSON) {

@@ -75,6 +75,21 @@ void pv_prefault(void *p, size_t bytes)
 #endif
 }
 
+void pv_release(void *p, size_t bytes)
+{
+#if defined(__linux__)
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_DONTNEED);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 char *pv_xstrdup(const char *s)
 {
     return pv_xstrndup(s, strlen(s));

@@ -274,7 +274,10 @@ static int sq_vt_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int k)
     case SQ_SLOT_CELL: break;
     }
     pv_cell cell;
-    pv_view_cell(src->v, row, slot->col, &cell);
+    /* as cat writes the rows: a delta from the row written before
+     * (PV_COL_SINCE_PREV, docs/model.md "Columns") */
+    pv_view_cell_after(src->v, row, i ? (src->rows ? src->rows[i - 1] : i - 1) : PV_NO_ROW,
+                       slot->col, &cell);
     if (!cell.present) {
         sqlite3_result_null(ctx);
         return SQLITE_OK;

@@ -483,7 +483,7 @@ static aq_ct_view *aq_ct_new(aq_ft *ft)
         {"call_no", "Call No", PV_TYPE_INT, 0},
         {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
         {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
-        {"thread", "Thread", PV_TYPE_INT, 0},
+        {"thread", "Thread", PV_TYPE_INT, PV_COL_LANE},
         {"time", "Time", aq_counter_type(c), PV_COL_DESC},
         {"time_with_children", "Time with Children", aq_counter_type(c), PV_COL_DESC},
         {"module", "Module Name", PV_TYPE_STRING, 0},

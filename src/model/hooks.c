@@ -117,6 +117,23 @@ int pv_view_area_kind(const pv_view *v, uint64_t area)
     return l && l->area_kind ? l->area_kind(v, area) : PV_AREA_LANE_NONE;
 }
 
+int pv_view_area_build(const pv_view *v, uint64_t area, size_t budget, uint64_t *done,
+                       uint64_t *total)
+{
+    const pv_lane_hooks *l = pv_lanes_of(v);
+    uint64_t d = 0, t = 0;
+    int rc;
+    if (l && l->area_build)
+        rc = l->area_build(v, area, budget, &d, &t);
+    else
+        rc = pv_view_area_kind(v, area) != PV_AREA_LANE_NONE ? 1 : -1;
+    if (done)
+        *done = d;
+    if (total)
+        *total = t;
+    return rc;
+}
+
 void pv_view_area_name(const pv_view *v, uint64_t area, pv_cell *out)
 {
     const pv_lane_hooks *l = pv_lanes_of(v);

@@ -1,6 +1,7 @@
 /* view.c - the generic side of views: lookup, tree depth, cell text and
  * comparison.  Every consumer (CLI, TUI, query, export) goes through here. */
 #include "profview/model.h"
+#include "profview/hooks.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -223,4 +224,21 @@ int pv_cell_compare(const pv_cell *a, const pv_cell *b)
     }
     }
     return 0;
+}
+
+void pv_view_cell_after(const pv_view *v, size_t row, size_t prev, size_t col, pv_cell *out)
+{
+    /* a view without times (a table read back from an export) keeps its
+     * stored values */
+    if (!(v->columns[col].flags & PV_COL_SINCE_PREV) || !pv_view_has_time(v)) {
+        pv_view_cell(v, row, col, out);
+        return;
+    }
+    int64_t t, tp;
+    memset(out, 0, sizeof *out);
+    out->type = PV_TYPE_TIME;
+    if (prev != PV_NO_ROW && pv_view_row_time(v, row, &t) && pv_view_row_time(v, prev, &tp)) {
+        out->present = true;
+        out->v.i = t - tp;
+    }
 }

@@ -511,7 +511,7 @@ typedef struct pv_sj_col {
     uint32_t *rank;
 } pv_sj_col;
 
-enum { PV_SJ_LOAD, PV_SJ_RANK, PV_SJ_PASS, PV_SJ_APPLY, PV_SJ_DONE };
+enum { PV_SJ_LOAD, PV_SJ_RANK, PV_SJ_PASS, PV_SJ_APPLY, PV_SJ_RELEASE, PV_SJ_DONE };
 
 struct pv_sort_job {
     const pv_view *v;
@@ -520,7 +520,13 @@ struct pv_sort_job {
     size_t key_count;
     pv_sj_col cols[PV_SORT_MAX_KEYS];
     uint32_t *perm, *tmp;
+    /* The key being ordered, in permutation order (sequential reads in
+     * every pass), and its absent flags; moved with perm. */
+    uint64_t *kv, *tmpk;
+    uint8_t *ka, *tmpa;
+    bool gathered; /* kv holds the key j->key */
     size_t *out;
+    size_t release_block, release_at; /* RELEASE: the block and the byte in it */
     int phase;
     size_t key;    /* LOAD, RANK: the key loaded; PASS: the key ordered */
     unsigned byte; /* PASS: 0..7 the value's bytes, 8 the absent cells */
@@ -714,14 +720,6 @@ static bool pv_sj_skip(const pv_sort_job *j, const pv_sj_col *c, unsigned b)
     return true;
 }
 
-static unsigned pv_sj_digit(const pv_sj_col *c, unsigned b, uint32_t p)
-{
-    if (b == 8) /* absent first ascending, last descending */
-        return (c->absent[p] != 0) == c->descending;
-    uint64_t x = c->descending ? ~c->val[p] : c->val[p];
-    return (unsigned)(x >> (8 * b)) & 0xFF;
-}
-
 /* After loading and ranking: the exact work left, for the percentage. */
 static void pv_sj_count_passes(pv_sort_job *j)
 {
@@ -803,6 +801,62 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
         }
         case PV_SJ_PASS: {
             pv_sj_col *c = &j->cols[j->key];
+            if (!j->gathered && j->byte == 0) {
+                bool any = false;
+                for (unsigned b = 0; b <= 8 && !any; b++)
+                    any = !pv_sj_skip(j, c, b);
+                if (!any) { /* every row has the same value */
+                    j->byte = 8;
+                    goto next_pass;
+                }
+                bool need_abs = !pv_sj_skip(j, c, 8);
+                /* The first key ordered: perm is the identity, so its
+                 * values are already in that order (taken over, flipped in
+                 * place when descending). */
+                bool first = j->key == j->key_count - 1;
+                uint64_t flip = c->descending ? UINT64_MAX : 0;
+                if (first && c->val) {
+                    free(j->kv);
+                    j->kv = c->val;
+                    c->val = NULL;
+                    free(j->ka);
+                    j->ka = NULL;
+                    if (need_abs) {
+                        j->ka = c->absent;
+                        c->absent = NULL;
+                    }
+                    j->at = 0;
+                }
+                if (!first && !j->kv)
+                    j->kv = pv_xmalloc(n * sizeof *j->kv);
+                if (!first && need_abs && !j->ka)
+                    j->ka = pv_xmalloc(n);
+                size_t end = budget < n - j->at ? j->at + budget : n;
+                if (first && !flip)
+                    end = n;
+                for (size_t i = j->at; i < end && first && flip; i++)
+                    j->kv[i] = ~j->kv[i];
+                for (size_t i = j->at; i < end && !first; i++) {
+                    uint32_t p = j->perm[i];
+                    j->kv[i] = c->val[p] ^ flip;
+                    if (need_abs)
+                        j->ka[i] = c->absent[p];
+                }
+                budget -= end - j->at < budget ? end - j->at : budget;
+                j->done += end - j->at;
+                j->at = end;
+                if (end < n)
+                    break;
+                j->at = 0;
+                if (!need_abs) {
+                    free(j->ka);
+                    j->ka = NULL;
+                }
+                free(c->val); /* in kv now */
+                c->val = NULL;
+                j->gathered = true;
+                break;
+            }
             if (!j->pass_open) {
                 if (pv_sj_skip(j, c, j->byte)) {
                     goto next_pass;
@@ -822,10 +876,32 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 j->pass_open = true;
                 j->at = 0;
             }
+            if (!j->tmpk)
+                j->tmpk = pv_xmalloc(n * sizeof *j->tmpk);
+            if (j->ka && !j->tmpa)
+                j->tmpa = pv_xmalloc(n);
             size_t end = budget < n - j->at ? j->at + budget : n;
-            for (size_t i = j->at; i < end; i++) {
-                uint32_t p = j->perm[i];
-                j->tmp[j->offs[pv_sj_digit(c, j->byte, p)]++] = p;
+            unsigned b = j->byte;
+            if (b == 8) { /* absent first ascending, last descending */
+                for (size_t i = j->at; i < end; i++) {
+                    size_t o = j->offs[(j->ka[i] != 0) == c->descending]++;
+                    j->tmp[o] = j->perm[i];
+                    j->tmpk[o] = j->kv[i];
+                    j->tmpa[o] = j->ka[i];
+                }
+            } else if (j->ka) {
+                for (size_t i = j->at; i < end; i++) {
+                    size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
+                    j->tmp[o] = j->perm[i];
+                    j->tmpk[o] = j->kv[i];
+                    j->tmpa[o] = j->ka[i];
+                }
+            } else {
+                for (size_t i = j->at; i < end; i++) {
+                    size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
+                    j->tmp[o] = j->perm[i];
+                    j->tmpk[o] = j->kv[i];
+                }
             }
             budget -= end - j->at;
             j->done += end - j->at;
@@ -835,10 +911,22 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             uint32_t *t = j->perm;
             j->perm = j->tmp;
             j->tmp = t;
+            uint64_t *tk = j->kv;
+            j->kv = j->tmpk;
+            j->tmpk = tk;
+            uint8_t *ta = j->ka;
+            j->ka = j->tmpa;
+            j->tmpa = ta;
             j->pass_open = false;
+            j->at = 0;
         next_pass:
             if (++j->byte > 8) {
                 j->byte = 0;
+                j->gathered = false;
+                j->at = 0;
+                free(j->ka);
+                free(j->tmpa);
+                j->ka = j->tmpa = NULL;
                 if (j->key == 0) {
                     j->phase = PV_SJ_APPLY;
                     j->at = 0;
@@ -865,9 +953,49 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 j->at = end;
             }
             if (j->at == n) {
-                j->phase = PV_SJ_DONE;
+                j->phase = PV_SJ_RELEASE;
                 j->done = j->total;
             }
+            break;
+        }
+        case PV_SJ_RELEASE: {
+            /* The work arrays (gigabytes at 50 M rows) go back to the
+             * system in pieces, so that freeing them is no long pause. */
+            void *blocks[4 * PV_SORT_MAX_KEYS + 8];
+            size_t sizes[4 * PV_SORT_MAX_KEYS + 8], count = 0;
+#define PV_SJ_BLOCK(p, sz)            \
+    do {                              \
+        if (p) {                      \
+            blocks[count] = (p);      \
+            sizes[count++] = (sz);    \
+        }                             \
+    } while (0)
+            for (size_t k = 0; k < j->key_count; k++) {
+                PV_SJ_BLOCK(j->cols[k].val, n * sizeof(uint64_t));
+                PV_SJ_BLOCK(j->cols[k].absent, n);
+            }
+            PV_SJ_BLOCK(j->perm, n * sizeof(uint32_t));
+            PV_SJ_BLOCK(j->tmp, n * sizeof(uint32_t));
+            PV_SJ_BLOCK(j->kv, n * sizeof(uint64_t));
+            PV_SJ_BLOCK(j->tmpk, n * sizeof(uint64_t));
+            PV_SJ_BLOCK(j->ka, n);
+            PV_SJ_BLOCK(j->tmpa, n);
+#undef PV_SJ_BLOCK
+            size_t bytes = budget > SIZE_MAX / 64 ? SIZE_MAX : budget * 64;
+            budget = 0;
+            while (bytes > 0 && j->release_block < count) {
+                size_t b = j->release_block, left = sizes[b] - j->release_at;
+                size_t piece = left < bytes ? left : bytes;
+                pv_release((char *)blocks[b] + j->release_at, piece);
+                j->release_at += piece;
+                bytes -= piece;
+                if (j->release_at == sizes[b]) {
+                    j->release_block++;
+                    j->release_at = 0;
+                }
+            }
+            if (j->release_block >= count)
+                j->phase = PV_SJ_DONE;
             break;
         }
         }
@@ -908,6 +1036,10 @@ void pv_sort_job_free(pv_sort_job *j)
     }
     free(j->perm);
     free(j->tmp);
+    free(j->kv);
+    free(j->tmpk);
+    free(j->ka);
+    free(j->tmpa);
     free(j->out);
     free(j);
 }

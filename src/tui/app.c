@@ -263,9 +263,10 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                 job_item = k;
     if (a->work == PV_WORK_JOB) {
         /* kept */
-    } else if (a->work == PV_WORK_SCAN) {
+    } else if (a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE) {
         /* The items (and the reports in them) may move below. */
         a->work = PV_WORK_NONE;
+        a->lane_job_report = NULL;
         a->scan.kind = 0;
         pv_app_message(a, false, "search stopped");
     } else if (a->work != PV_WORK_NONE) {
@@ -866,7 +867,7 @@ bool pv_app_indexing(const pv_app *a)
         if (!pv_file_index_progress(a->files[i], &done, &total))
             return true;
     }
-    return false;
+    return pv_lanes_building(a); /* pinned lanes, built the same way (lanes.c) */
 }
 
 bool pv_app_big_index(const pv_app *a)
@@ -912,6 +913,7 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         }
         return;
     }
+    pv_lanes_build_text(a, out, size);
 }
 
 bool pv_app_index_slice(pv_app *a)
@@ -957,7 +959,12 @@ bool pv_app_index_slice(pv_app *a)
         }
         return true;
     }
-    return false;
+    /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):
+     * scripted keys build them at once, as if long ago; a fixed test slice
+     * builds that many units per slice. */
+    if (a->opt.keys_path && !a->index_fixed_slice)
+        return pv_lanes_build_slice(a, SIZE_MAX, 0);
+    return pv_lanes_build_slice(a, a->index_fixed_slice ? a->index_slice : 0, PV_INDEX_SLICE_S);
 }
 
 /* File `fi` has new warnings: its item's list is made again when shown. */

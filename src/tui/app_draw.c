@@ -161,11 +161,14 @@ static int pv_type_min_width(pv_type t)
     }
 }
 
-static void pv_app_cell_text(const pv_app *a, const pv_report *r, size_t row, size_t col,
+/* The text of a cell of the Report's k-th row shown (a delta column counts
+ * from the row shown above it: pv_view_cell_after). */
+static void pv_app_cell_text(const pv_app *a, const pv_report *r, size_t k, size_t col,
                              pv_buf *out)
 {
     pv_cell c;
-    pv_view_cell(r->view, row, col, &c);
+    pv_view_cell_after(r->view, pv_report_row(r, k), k ? pv_report_row(r, k - 1) : PV_NO_ROW, col,
+                       &c);
     pv_buf_clear(out);
     uint8_t f = r->time_fmt[col];
     if (f && c.present && c.type == PV_TYPE_TIME) {
@@ -218,7 +221,8 @@ static void pv_app_time_formats(const pv_app *a, pv_report *r, const size_t *sho
                                 m < PV_TIME_ROWS;
              k++) {
             pv_cell cell;
-            pv_view_cell(r->view, pv_report_row(r, k), c, &cell);
+            pv_view_cell_after(r->view, pv_report_row(r, k),
+                               k ? pv_report_row(r, k - 1) : PV_NO_ROW, c, &cell);
             if (!cell.present)
                 continue;
             t[m] = cell.v.i;
@@ -310,7 +314,7 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
     pv_buf_init(&text);
     for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
         size_t row = pv_report_row(r, k);
-        pv_app_cell_text(a, r, row, c, &text);
+        pv_app_cell_text(a, r, k, c, &text);
         int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
         if (c == tree_col)
             cw += 2 * (int)pv_report_depth(r, k) + 2;
@@ -365,7 +369,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
             w = pv_type_min_width(col->type);
         for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
             size_t row = pv_report_row(r, k);
-            pv_app_cell_text(a, r, row, c, &text);
+            pv_app_cell_text(a, r, k, c, &text);
             int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
             if (c == tree_col)
                 cw += 2 * (int)pv_report_depth(r, k) + 2;
@@ -506,9 +510,11 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
                 cx += indent;
                 w -= indent;
             }
-            pv_app_cell_text(a, r, row, c, &text);
+            pv_app_cell_text(a, r, k, c, &text);
             const char *s = text.data ? text.data : "";
             pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+            if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
+                role = pv_lanes_row_role(r->view, row, role);
             if (pv_report_is_context(r, row))
                 role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
             if (pv_diff_is_delta_column(r->view, c)) {

@@ -572,8 +572,9 @@ bool pv_app_has_work(const pv_app *a)
 
 bool pv_app_work_stoppable(const pv_app *a)
 {
-    /* a scan or a job stops at any key; a flame graph build answers every key */
-    return a->work == PV_WORK_SCAN || a->work == PV_WORK_JOB ||
+    /* a scan, a jump waiting for its lane or a job stops at any key; a
+     * flame graph build answers every key */
+    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE || a->work == PV_WORK_JOB ||
            (a->work == PV_WORK_NONE && pv_flame_ui_building(a));
 }
 
@@ -729,6 +730,8 @@ void pv_app_work(pv_app *a)
         pv_app_scan_step(a);
     } else if (work == PV_WORK_SQL) {
         pv_app_sql_run(a);
+    } else if (work == PV_WORK_LANE) {
+        pv_lanes_work(a);
     }
 }
 
@@ -1558,11 +1561,12 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
         }
         return false;
     }
-    if (a->work != PV_WORK_SCAN)
+    if (a->work != PV_WORK_SCAN && a->work != PV_WORK_LANE)
         return false;
+    pv_app_message(a, false, a->work == PV_WORK_LANE ? "stopped finding the calls" : "search stopped");
     a->work = PV_WORK_NONE;
     a->scan.kind = 0;
-    pv_app_message(a, false, "search stopped");
+    a->lane_job_report = NULL;
     return key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
 }
 
@@ -1576,6 +1580,8 @@ static void pv_app_interrupt(pv_app *a)
     if (a->range_show && !a->range_open && !a->range_failed) {
         pv_app_range_hide(a);
         pv_app_message(a, false, "statistics stopped");
+    } else if (pv_lanes_build_stop(a)) {
+        pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
         a->quit_armed = true;

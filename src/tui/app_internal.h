@@ -279,6 +279,11 @@ struct pv_app {
     size_t lane_cursor_row;   /* the selected row when the span last followed it */
     pv_rect lane_rect;        /* the lanes' cells, empty when none drawn */
     int64_t lane_view_t0, lane_view_span;
+    /* PV_WORK_LANE: a jump (pv_area_jump) waiting for the lane of its
+     * area to be built */
+    pv_report *lane_job_report;
+    uint64_t lane_job_area;
+    int lane_job_which;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -292,7 +297,7 @@ struct pv_app {
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
-       PV_WORK_JOB };
+       PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
 enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE };
 
@@ -364,8 +369,23 @@ bool pv_lanes_mouse(pv_app *a, int y, int x, int button);
 bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg);
 /* Pins `area` in view v (toggle: unpin when pinned, and say so). */
 bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle);
+/* Pinned lanes still being built (docs/tui.md "Lane strip"): building them
+ * goes on between key presses like indexing.  pv_lanes_build_slice builds
+ * for about `seconds` (or `budget` units when budget != 0) and returns true
+ * while one is left; pv_lanes_build_text writes "lane NAME 42%" (empty when
+ * none); pv_lanes_build_stop unpins them (Ctrl-C), true when there were. */
+bool pv_lanes_building(const pv_app *a);
+bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds);
+void pv_lanes_build_text(const pv_app *a, char *out, size_t size);
+bool pv_lanes_build_stop(pv_app *a);
+/* PV_WORK_LANE: one slice of the lane a jump waits for, then the jump. */
+void pv_lanes_work(pv_app *a);
 /* An activity cell's character and a sparkline level (unit tests). */
 uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket);
+/* The colour of lane `lane` (lane-1 .. lane-6, cycled), and of a cell of a
+ * PV_COL_LANE column in row `row` (`role` when the row shows no lane). */
+pv_role pv_lanes_role(size_t lane);
+pv_role pv_lanes_row_role(const pv_view *v, size_t row, pv_role role);
 int pv_lanes_level(double value, double lo, double hi);
 
 /* app_sql.c */

@@ -173,11 +173,12 @@ void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out)
 }
 
 /* Writes `rows` (model rows) of the report's shown columns (or only column
- * `only`) as TSV with cat's rules; without the header line when
+ * `only`) as TSV with cat's rules (a delta of the first row counts from
+ * `prev`, PV_NO_ROW: none); without the header line when
  * !header.  Stops once more than `limit` bytes are written (returns
  * false). */
-static bool pv_app_tsv(const pv_report *r, const size_t *rows, size_t count, size_t only,
-                       bool header, size_t limit, pv_buf *out)
+static bool pv_app_tsv(const pv_report *r, const size_t *rows, size_t count, size_t prev,
+                       size_t only, bool header, size_t limit, pv_buf *out)
 {
     size_t shown[PV_MAX_SHOWN];
     size_t n = only != PV_NO_ROW ? 1 : pv_report_shown(r, shown, PV_MAX_SHOWN);
@@ -191,7 +192,8 @@ static bool pv_app_tsv(const pv_report *r, const size_t *rows, size_t count, siz
         FILE *fp = open_memstream(&mem, &mem_len);
         if (!fp)
             return false;
-        pv_write_rows(fp, r->view, shown, n, rows + done, k, PV_OUT_TSV);
+        pv_write_rows_after(fp, r->view, shown, n, rows + done, k, PV_OUT_TSV,
+                            done ? rows[done - 1] : prev);
         fclose(fp);
         const char *body = mem;
         if (!(header && done == 0))
@@ -253,7 +255,11 @@ void pv_app_copy_selection(pv_app *a, bool whole_row)
     size_t col = shown[r->hscroll < n ? r->hscroll : 0];
     pv_buf text;
     pv_buf_init(&text);
-    bool fits = pv_app_tsv(r, &row, 1, whole_row ? PV_NO_ROW : col, false, PV_COPY_MAX, &text);
+    /* as shown: a delta from the row shown above it */
+    size_t k = r->cursor < pv_report_count(r) ? r->cursor : pv_report_count(r) - 1;
+    size_t above = k ? pv_report_row(r, k - 1) : PV_NO_ROW;
+    bool fits = pv_app_tsv(r, &row, 1, above, whole_row ? PV_NO_ROW : col, false, PV_COPY_MAX,
+                           &text);
     /* one line: the row without its line end */
     if (text.len && text.data[text.len - 1] == '\n')
         text.len--;
@@ -332,7 +338,8 @@ void pv_app_copy_command(pv_app *a, const char *arg)
         rows[i] = pv_report_row(r, i);
     pv_buf text;
     pv_buf_init(&text);
-    bool fits = pv_app_tsv(r, rows, count, PV_NO_ROW, true, to_file ? SIZE_MAX : PV_COPY_MAX,
+    bool fits = pv_app_tsv(r, rows, count, PV_NO_ROW, PV_NO_ROW, true,
+                           to_file ? SIZE_MAX : PV_COPY_MAX,
                            &text);
     free(rows);
     char what[200];

@@ -150,13 +150,13 @@ static size_t pv_lanes_label_width(const pv_app *a, const pv_report *r, size_t l
     return label > PV_LANE_LABEL_MAX ? PV_LANE_LABEL_MAX : label;
 }
 
-static void pv_lanes_label(pv_app *a, int y, int x, int label, const pv_cell *name)
+static void pv_lanes_label(pv_app *a, int y, int x, int label, const pv_cell *name, pv_role role)
 {
     if (name->present && name->type == PV_TYPE_STRING) {
         char buf[128];
         snprintf(buf, sizeof buf, "%.*s", (int)(name->v.s.len < 127 ? name->v.s.len : 127),
                  name->v.s.ptr);
-        pv_grid_str(&a->grid, y, x, label, buf, PV_ROLE_NORMAL);
+        pv_grid_str(&a->grid, y, x, label, buf, role);
     }
 }
 
@@ -167,10 +167,9 @@ typedef struct pv_lane_cols {
 
 /* A cell at bucket b: the cursor column highlighted (and `│`/`|` where
  * empty), the marker columns in the match colour (`A`/`B` where empty). */
-static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const pv_lane_cols *c,
-                          bool focused)
+static void pv_lanes_cell_as(pv_app *a, int y, int x, size_t b, uint32_t ch,
+                             const pv_lane_cols *c, bool focused, pv_role role)
 {
-    pv_role role = PV_ROLE_NUMBER;
     if (b == c->mark[0] || b == c->mark[1]) {
         role = PV_ROLE_MATCH;
         if (ch == ' ')
@@ -182,6 +181,23 @@ static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const 
             ch = pv_lanes_glyph(a, 0x2502, '|');
     }
     pv_grid_char(&a->grid, y, x, ch, role);
+}
+
+static void pv_lanes_cell(pv_app *a, int y, int x, size_t b, uint32_t ch, const pv_lane_cols *c,
+                          bool focused)
+{
+    pv_lanes_cell_as(a, y, x, b, ch, c, focused, PV_ROLE_NUMBER);
+}
+
+pv_role pv_lanes_role(size_t lane)
+{
+    return (pv_role)(PV_ROLE_LANE_1 + lane % PV_LANE_ROLES);
+}
+
+pv_role pv_lanes_row_role(const pv_view *v, size_t row, pv_role role)
+{
+    size_t lane = pv_view_row_lane(v, row);
+    return lane == PV_NO_ROW ? role : pv_lanes_role(lane);
 }
 
 /* An activity cell (docs/tui.md "Lane strip"): the larger part of the
@@ -222,6 +238,22 @@ static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y,
                               bool focused)
 {
     bool fancy = pv_lanes_fancy(a);
+    uint64_t done, total;
+    int built = pv_view_area_build(v, area, 0, &done, &total);
+    if (built != 1) {
+        /* being built between key presses (pv_lanes_build_slice) */
+        char text[96];
+        if (built == 0)
+            snprintf(text, sizeof text, "building the lane... %.0f%%%s",
+                     total ? 100.0 * (double)done / (double)total : 0.0,
+                     a->index_stopped ? " (stopped: :index resumes)" : "");
+        else
+            snprintf(text, sizeof text, "no lane");
+        for (size_t b = 0; b < width; b++)
+            pv_lanes_cell(a, y, cx + (int)b, b, ' ', cols, focused);
+        pv_grid_str(&a->grid, y, cx, (int)width, text, PV_ROLE_DIM);
+        return;
+    }
     int kind = pv_view_area_kind(v, area);
     double lo = 0, hi = 0;
     if (kind == PV_AREA_LANE_VALUE)
@@ -359,10 +391,10 @@ static void pv_lanes_draw_rows(pv_app *a, const pv_report *r, size_t lanes, pv_r
         int y = rc.y + 1 + (int)k;
         pv_cell name;
         pv_view_lane_name(v, k, &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
         for (size_t b = 0; b < width; b++)
-            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
-                          focused);
+            pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                             focused, pv_lanes_role(k));
     }
     free(cells);
 }
@@ -439,16 +471,16 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
     for (size_t k = 0; k < lanes && y < rc.y + rc.h; k++, y++) {
         pv_cell name;
         pv_view_lane_name(v, k, &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
         for (size_t b = 0; b < width; b++)
-            pv_lanes_cell(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
-                          focused);
+            pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
+                             focused, pv_lanes_role(k));
     }
     free(cells);
     for (size_t p = 0; p < pins && y < rc.y + rc.h; p++, y++) {
         pv_cell name;
         pv_view_area_name(v, a->lane_pin[p], &name);
-        pv_lanes_label(a, y, rc.x + 1, (int)label, &name);
+        pv_lanes_label(a, y, rc.x + 1, (int)label, &name, PV_ROLE_NORMAL);
         pv_lanes_draw_pin(a, v, a->lane_pin[p], y, cx, width, t0, span, &cols, focused);
     }
     if (y < rc.y + rc.h)
@@ -546,6 +578,17 @@ static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
                                        "this area has no calls", "this area has no calls"};
     if (sel == PV_NO_ROW)
         return;
+    uint64_t key;
+    if (!pv_view_area_jump(r->view, sel, which, &row) && pv_view_row_area(r->view, sel, &key) &&
+        pv_view_area_build(r->view, key, 0, NULL, NULL) == 0) {
+        /* the area's lane is not built yet: build it a slice per frame
+         * (any key stops), then jump (pv_lanes_work) */
+        a->lane_job_report = r;
+        a->lane_job_area = key;
+        a->lane_job_which = which;
+        pv_lanes_work(a);
+        return;
+    }
     if (!pv_view_area_jump(r->view, sel, which, &row)) {
         uint64_t area;
         pv_app_message(a, true,
@@ -595,9 +638,93 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
         a->lane_pins--;
     }
     a->lane_pin[a->lane_pins++] = area;
+    /* pinned at once: the lane is built between key presses, with its
+     * progress in the lane and the status bar */
     if (toggle)
         pv_app_message(a, false, "pinned (p again unpins)");
     return true;
+}
+
+/* ---- building pinned lanes between key presses */
+
+/* The first pinned area whose lane is still being built, or -1. */
+static long pv_lanes_pending(const pv_app *a)
+{
+    for (size_t k = 0; a->lane_view && k < a->lane_pins; k++)
+        if (pv_view_area_build(a->lane_view, a->lane_pin[k], 0, NULL, NULL) == 0)
+            return (long)k;
+    return -1;
+}
+
+bool pv_lanes_building(const pv_app *a)
+{
+    return pv_lanes_pending(a) >= 0;
+}
+
+bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
+{
+    double until = pv_app_now() + seconds;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        size_t step = budget ? budget : 16384;
+        pv_view_area_build(a->lane_view, a->lane_pin[k], step, NULL, NULL);
+        if (budget || pv_app_now() >= until)
+            break;
+    }
+    return pv_lanes_building(a);
+}
+
+void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
+{
+    long k = pv_lanes_pending(a);
+    out[0] = '\0';
+    if (k < 0 || !size)
+        return;
+    uint64_t done, total;
+    pv_cell name;
+    pv_view_area_build(a->lane_view, a->lane_pin[k], 0, &done, &total);
+    pv_view_area_name(a->lane_view, a->lane_pin[k], &name);
+    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
+             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
+}
+
+bool pv_lanes_build_stop(pv_app *a)
+{
+    bool any = false;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        memmove(a->lane_pin + k, a->lane_pin + k + 1,
+                (a->lane_pins - (size_t)k - 1) * sizeof *a->lane_pin);
+        a->lane_pins--;
+        any = true;
+    }
+    return any;
+}
+
+void pv_lanes_work(pv_app *a)
+{
+    pv_report *r = a->lane_job_report;
+    a->work = PV_WORK_NONE;
+    if (!r || pv_app_focused_report(a) != r)
+        return; /* the jump was in another pane (a key stops the work anyway) */
+    const pv_view *v = r->view;
+    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    int st;
+    uint64_t done = 0, total = 0;
+    do
+        st = pv_view_area_build(v, a->lane_job_area, 16384, &done, &total);
+    while (st == 0 && pv_app_now() < until);
+    if (st != 0) {
+        pv_buf_clear(&a->message);
+        a->lane_job_report = NULL;
+        pv_lanes_jump(a, r, (pv_area_jump)a->lane_job_which);
+        return;
+    }
+    char text[128];
+    snprintf(text, sizeof text, "Finding the calls of this area... %.0f%% (any key stops)",
+             total ? 100.0 * (double)done / (double)total : 0.0);
+    pv_app_message(a, false, text);
+    a->work = PV_WORK_LANE;
 }
 
 bool pv_lanes_key(pv_app *a, pv_action act)

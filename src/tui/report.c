@@ -978,8 +978,13 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
 /* Are the rows at selection positions a and b equal in every sort key? */
 static bool pv_report_same_keys(const pv_report *r, const size_t *sel, size_t a, size_t b)
 {
+    const pv_view *v = r->view;
+    bool groups = v->ops->row_group && v->group_count;
     for (size_t k = 0; k < r->sort_count; k++) {
         pv_cell x, y;
+        if (groups && (v->columns[r->sort[k].column].flags & PV_COL_GROUPED) &&
+            v->ops->row_group(v, sel[a]) == v->ops->row_group(v, sel[b]))
+            continue; /* the same group, the same value (model.h) */
         pv_view_cell(r->view, sel[a], r->sort[k].column, &x);
         pv_view_cell(r->view, sel[b], r->sort[k].column, &y);
         if (pv_cell_compare(&x, &y) != 0)

@@ -39,7 +39,13 @@ static const char pv_theme_default_yaml[] = "name: default\n"
                                             "  flame-edge: bright-black\n"
                                             "  flame-match: black on bright-cyan bold\n"
                                             "  better: bright-green\n"
-                                            "  worse: bright-red\n";
+                                            "  worse: bright-red\n"
+                                            "  lane-1: bright-green\n"
+                                            "  lane-2: bright-cyan\n"
+                                            "  lane-3: bright-magenta\n"
+                                            "  lane-4: yellow\n"
+                                            "  lane-5: bright-blue\n"
+                                            "  lane-6: 208\n";
 
 static const char *const pv_role_names[] = {
 #define PV_ROLE_NAME(e, key, desc) key,

@@ -35,7 +35,15 @@
     X(FLAME_EDGE, "flame-edge", "the partial cell that ends a flame graph frame")                   \
     X(FLAME_MATCH, "flame-match", "flame graph frames that match the search")                       \
     X(BETTER, "better", "diff: a time or count that fell (and its flame frames)")                  \
-    X(WORSE, "worse", "diff: a time or count that rose (and its flame frames)")
+    X(WORSE, "worse", "diff: a time or count that rose (and its flame frames)")                    \
+    X(LANE_1, "lane-1", "the 1st, 7th... context: its lane and its cells in the list")            \
+    X(LANE_2, "lane-2", "the 2nd, 8th... context: its lane and its cells in the list")            \
+    X(LANE_3, "lane-3", "the 3rd, 9th... context: its lane and its cells in the list")            \
+    X(LANE_4, "lane-4", "the 4th, 10th... context: its lane and its cells in the list")           \
+    X(LANE_5, "lane-5", "the 5th, 11th... context: its lane and its cells in the list")           \
+    X(LANE_6, "lane-6", "the 6th, 12th... context: its lane and its cells in the list")
+
+#define PV_LANE_ROLES 6 /* lane-1 .. lane-6, cycled by the lane's index */
 
 typedef enum pv_role {
 #define PV_ROLE_ENUM(e, key, desc) PV_ROLE_##e,

@@ -16,7 +16,8 @@ for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN 
   'BIN full index peak RSS' 'Text1 throughput' '  wc -l of the Text1 file (profview takes [-0-9.x]*)' \
   '  cat > /dev/null' '  awk: entries per handle' '  sqlite3 .import of the 20000 events as CSV' \
   '  profview export to SQLite ([-0-9.x]* of sqlite3 .import) *[0-9.]* / [0-9.]* s' 'AQTime Function Trace load (info, 3000 calls)' \
-  'AQTime peak RSS per call' 'AQTime 50 result sets'; do
+  'AQTime peak RSS per call' 'AQTime 50 result sets' 'TUI p: pin an area' \
+  'TUI longest lane-building slice' 'TUI worst lane key' 'TUI draw with the lanes fully zoomed out'; do
   grep -q -- "$label" "$tmp/out" || { echo "FAIL: no row '$label'"; fail=1; }
 done
 if grep -q 'failed\|FAIL' "$tmp/out" "$tmp/err"; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Pinned area lanes, the axis, zoom and pan (docs/tui.md "Lane strip"),
-# checked against `profview cat --view timeline`: a hand-written recording
+# checked against `profview cat --view timeline`: the hand-written recording
+# data/two-contexts.txt (shared with timeline_jumps.sh)
 # (two contexts, nested calls, a suspension, a counter, a state variable
 # with named states); for every screen the test reads the span from the
 # strip's title and computes each pinned lane independently from cat's
@@ -13,47 +14,9 @@ source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME/profview"
 echo "time_unit: ns" > "$XDG_CONFIG_HOME/profview/config.yaml"
+# the recording (shared with timeline_jumps.sh)
+cp "$(dirname "$0")/data/two-contexts.txt" "$TMP/hand.txt"
 REC=$TMP/hand.txt
-cat > "$REC" <<'EOF'
-* INFO %TOTAL_TIME%
-1500
-
-* CONTEXTS %NAME%,%HANDLE%
-T1,0x1
-T2,0x2
-
-* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%
-00000000,main,
-00000001,work,
-00000002,leaf,
-
-* HANDLE(Data) %HANDLE%,%NAME%,%VALUE%
-20000000,Mode,
-30000000,IDLE,0
-30000000,RUN,1
-20000001,counter,
-
-* TIMELINE %TIME%,%CONTEXT%,%HANDLE%,%EVENT%,%VALUE%
-0,T1,00000000,E,
-50,,20000001,W,00000001
-100,T1,00000001,E,
-300,T1,00000002,E,
-350,,20000001,W,00000003
-400,T1,00000002,X,
-500,T1,00000001,X,
-600,T2,00000001,E,
-700,,20000001,W,00000002
-800,T2,00000001,X,
-900,T1,00000001,E,
-1000,,20000000,W,00000001
-1100,,20000001,W,00000007
-1150,T1,00000001,S,
-1180,T1,00000001,R,
-1200,T1,00000001,X,
-1300,,20000000,W,00000000
-1400,,20000001,W,00000004
-1500,T1,00000000,X,
-EOF
 "$PROFVIEW" cat "$REC" --view timeline > "$TMP/timeline.tsv"
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 # pin leaf (row 4), work (row 3), counter (row 2), Mode (row 12)
@@ -202,3 +165,21 @@ check "zoom to A..B" "$s" 0 100 800 100 800
 # the list follows the cursor: a zoomed span moves to centre a row outside it
 s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto #3<Enter>\nm\n:goto #10<Enter>\nM\nZ\n:goto #17<Enter>' "$REC" --size 100x40 --ascii)
 check "the span follows the cursor (clamped at the end)" "$s" 1 800 1500 100 800
+
+# Built between key presses (docs/tui.md "Lane strip"): with 4 units of work
+# per key (PROFVIEW_TEST_INDEX_SLICE, tests only) the index and then the
+# pinned lane take several keys; meanwhile the lane and the status bar show
+# the progress, and then the same lane as built at once.
+IDX_TO_TIMELINE=$'Shift-Tab\nj\nTab'   # while indexing the timeline is the next view
+WAIT=$(printf 'j\nk\n%.0s' $(seq 1 20))
+s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np' "$REC" --size 100x30)
+expect_contains "pinned at once" "$s" "pinned (p again unpins)"
+expect_contains "the lane shows its progress" "$s" "work building the lane..."
+expect_contains "so does the status bar" "$s" "lane work "
+built=$(pv_screen "$TO_TIMELINE"$'\n:goto #3<Enter>\np' "$REC" --size 100x30 | grep '│ work ')
+s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\n'"$WAIT" "$REC" --size 100x30)
+expect_absent "later the progress is gone" "$s" "building the lane"
+expect_contains "and the lane is the one built at once" "$s" "$built"
+s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\nCtrl-C' "$REC" --size 100x30)
+expect_contains "Ctrl-C stops building it" "$s" "stopped building the pinned lane (unpinned)"
+expect_absent "and unpins it" "$s" "building the lane"

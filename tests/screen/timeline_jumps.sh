@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The timeline's event list and jumps (docs/tui.md "Jumps"), on a
-# hand-written recording, against `profview cat --view timeline`: names
+# The timeline's event list and jumps (docs/tui.md "Jumps"), on the
+# hand-written recording data/two-contexts.txt (shared with
+# pinned_lanes.sh), against `profview cat --view timeline`: names
 # indented by the event's depth, the delta column; ) ( to the next /
 # previous call of the routine, L H and :goto longest / shortest (by the
 # calls' gross times computed here from the entries and exits), relative
@@ -9,45 +10,9 @@ source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 mkdir -p "$XDG_CONFIG_HOME/profview"
 echo "time_unit: ns" > "$XDG_CONFIG_HOME/profview/config.yaml"
+# the recording (shared with pinned_lanes.sh)
+cp "$(dirname "$0")/data/two-contexts.txt" "$TMP/hand.txt"
 REC=$TMP/hand.txt
-cat > "$REC" <<'EOF'
-* INFO %TOTAL_TIME%
-1500
-
-* CONTEXTS %NAME%,%HANDLE%
-T1,0x1
-T2,0x2
-
-* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%
-00000000,main,
-00000001,work,
-00000002,leaf,
-
-* HANDLE(Data) %HANDLE%,%NAME%,%VALUE%
-20000000,Mode,
-30000000,IDLE,0
-30000000,RUN,1
-20000001,counter,
-
-* TIMELINE %TIME%,%CONTEXT%,%HANDLE%,%EVENT%,%VALUE%
-0,T1,00000000,E,
-50,,20000001,W,00000001
-100,T1,00000001,E,
-300,T1,00000002,E,
-350,,20000001,W,00000003
-400,T1,00000002,X,
-500,T1,00000001,X,
-600,T2,00000001,E,
-700,,20000001,W,00000002
-800,T2,00000001,X,
-900,T1,00000001,E,
-1000,,20000000,W,00000001
-1100,,20000001,W,00000007
-1200,T1,00000001,X,
-1300,,20000000,W,00000000
-1400,,20000001,W,00000004
-1500,T1,00000000,X,
-EOF
 "$PROFVIEW" cat "$REC" --view timeline > "$TMP/timeline.tsv"
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 # the selected row (1-based) from the status bar
@@ -128,3 +93,34 @@ if n < 10: sys.exit(f"only {n} rows checked")
 print(f"{n} rows indented and with their delta")
 PY
 echo "ok: names indented by depth, delta column"
+
+# under a filter the delta counts from the previous row shown (docs/tui.md
+# "The timeline's event list"), computed here from cat's times of the rows
+# on screen; the first row shown has none
+for filter in 'context = T1' 'event = W' 'name = work'; do
+  s=$(pv_screen "$TO_TIMELINE"$'\n'":filter $filter<Enter>" "$REC" --size 110x30)
+  printf '%s\n' "$s" > "$TMP/s"
+  python3 - "$TMP/s" "$TMP/timeline.tsv" <<'PY' || { cat "$TMP/s" >&2; fail "delta under the filter $filter"; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]).readlines()[1:]]
+head = next(l for l in lines if " Index " in l and " Delta" in l)
+delta_end = head.index("Delta") + len("Delta")
+prev, n, hidden = None, 0, 0
+for l in lines[lines.index(head) + 1:]:
+    f = l[head.index(" Index "):].split()
+    if not f or not f[0].isdigit(): break
+    i = int(f[0])
+    got = l[:delta_end].rstrip().split()[-2:]
+    if prev is None:
+        if got[-1] == "ns": sys.exit(f"row {i}: the first row shown has a delta {got}")
+    else:
+        want = [str(int(rows[i][2]) - int(rows[prev][2])), "ns"]
+        if got != want: sys.exit(f"row {i}: delta {got}, want {want} (from row {prev})")
+        hidden += i - prev - 1
+    prev, n = i, n + 1
+if n < 2 or not hidden: sys.exit(f"{n} rows, {hidden} hidden between them: nothing checked")
+print(f"{n} rows with the delta since the previous row shown")
+PY
+  echo "ok: delta under the filter $filter"
+done

@@ -25,6 +25,8 @@ TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 check_rows() { # NAME SCREEN: each index on screen shows a time distinct from its neighbour's
   local name=$1 s=$2 prev_t="" prev_txt="" shown=0 idx t txt
   while IFS=$'\t' read -r idx t; do
+    # a here-string, not a pipe: an early-exiting reader must not SIGPIPE
+    # the writer (pipefail made the test end silently under load)
     txt=$(awk -F'│' -v i="$idx" '!done { split($2, f, " +"); if (f[2] == i) { print substr($2, 8, 22); done = 1 } }' <<<"$s")
     [ -n "$txt" ] || continue
     shown=$((shown + 1))

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "formats/winidea/lanes.h"
 #include "formats/winidea/timeline.h"
 #include "profview/hooks.h"
 
@@ -105,6 +106,29 @@ static const pv_view *timeline(const pv_file *f)
     return v;
 }
 
+/* Builds the lane of `area` in steps of `budget` units (pv_view_area_build,
+ * as the viewer does between key presses): before it is ready the lane
+ * answers nothing, the progress never goes back, and it ends ready. */
+static void build_lane(const pv_view *v, uint64_t area, size_t budget)
+{
+    uint64_t done = 0, total = 0, last = 0;
+    pv_lane_sample s;
+    double lo, hi;
+    int rc;
+    size_t steps = 0;
+    while ((rc = pv_view_area_build(v, area, budget, &done, &total)) == 0) {
+        assert_true(done >= last && done < total);
+        last = done;
+        assert_false(pv_view_area_sample(v, area, INT64_MIN / 4, INT64_MAX / 4, &s));
+        assert_false(pv_view_area_value_range(v, area, &lo, &hi));
+        assert_true(++steps < 10000000);
+    }
+    assert_int_equal(rc, 1);
+    assert_true(done == total);
+    if (budget == 1)
+        assert_true(steps > 10); /* it did go in steps */
+}
+
 /* Brute force: the state of `fn` in [recs[i].time, recs[i+1].time) from
  * its own events (docs/formats.md §3 activations): 2 from an E or R to an
  * S or X, 1 from an S to the R, 0 outside its calls. */
@@ -161,6 +185,9 @@ static void test_activity_every_zoom(void **st)
         static const uint32_t fns[] = {FN_F, FN_G, FN_H};
         for (size_t fi = 0; fi < 3; fi++) {
             assert_int_equal(pv_view_area_kind(v, fns[fi]), PV_AREA_LANE_ACTIVITY);
+            /* in steps of 1, 7, 1000 units or at once: the same lane */
+            static const size_t budgets[] = {1, 7, 1000, SIZE_MAX};
+            build_lane(v, fns[fi], budgets[(seed - 1 + fi) % 4]);
             brute_states(recs, n, fns[fi], state);
             static const int64_t widths[] = {1, 2, 3, 7, 64, 333, 1000};
             uint64_t s = seed * 77 + fi;
@@ -205,6 +232,7 @@ static void test_values_every_zoom(void **st)
     pv_file *f = build(recs, n);
     const pv_view *v = timeline(f);
     assert_int_equal(pv_view_area_kind(v, VAR), PV_AREA_LANE_VALUE);
+    build_lane(v, VAR, 1);
     double lo = 99, hi = -1, want_lo = 99, want_hi = -1;
     for (size_t i = 0; i < n; i++)
         if (recs[i].handle == VAR) {
@@ -291,6 +319,9 @@ static void test_jumps(void **st)
             gross[b - 1] = tg;
         }
     assert_true(calls > 10);
+    size_t got;
+    assert_false(pv_view_area_jump(v, entry[0], PV_JUMP_NEXT, &got)); /* not built yet */
+    build_lane(v, FN_G, 1);
     size_t longest = 0, shortest = 0;
     for (size_t k = 1; k < calls; k++) {
         longest = gross[k] > gross[longest] ? k : longest;
@@ -300,7 +331,7 @@ static void test_jumps(void **st)
     for (size_t i = 0; i < n; i++) {
         if (recs[i].handle != FN_G)
             continue;
-        size_t got, next = SIZE_MAX, prev = SIZE_MAX;
+        size_t next = SIZE_MAX, prev = SIZE_MAX;
         for (size_t k = 0; k < calls; k++) {
             if (entry[k] > i && next == SIZE_MAX)
                 next = entry[k];
@@ -346,6 +377,7 @@ static void test_state_labels(void **st)
     assert_int_equal(pv_wi_build(f, d, NULL), PV_LOAD_OK);
     const pv_view *v = timeline(f);
     assert_int_equal(pv_view_area_kind(v, 0x20000000u), PV_AREA_LANE_VALUE);
+    build_lane(v, 0x20000000u, SIZE_MAX);
     pv_lane_sample s;
     assert_true(pv_view_area_sample(v, 0x20000000u, 0, 10, &s));
     assert_false(s.has_value);
@@ -363,6 +395,57 @@ static void test_state_labels(void **st)
     assert_true(pv_view_area_jump(v, 0, PV_JUMP_NEXT, &row));
     assert_int_equal(row, 1);
     assert_false(pv_view_area_jump(v, 2, PV_JUMP_NEXT, &row));
+    pv_file_free(f);
+}
+
+/* The lane built with the areas' event counts (arrays sized once) and
+ * without them (arrays grown), in one go and in steps of one unit: the
+ * same transitions, values, occurrences, longest and shortest. */
+static void test_sized_and_grown(void **st)
+{
+    (void)st;
+    static rec recs[10 * MAX_EV];
+    size_t n = random_recs(3, recs, 10 * MAX_EV, 3);
+    pv_file *f = build(recs, n);
+    (void)timeline(f);
+    const pv_timeline_index *ix = pv_wi_file_index(f);
+    assert_non_null(ix);
+    uint32_t *counts = calloc(ix->area_count, sizeof *counts);
+    for (size_t i = 0; i < ix->event_count; i++)
+        counts[ix->event_area[i]]++;
+    static const uint32_t handles[] = {FN_F, FN_G, FN_H, VAR};
+    for (size_t h = 0; h < PV_ARRAY_LEN(handles); h++) {
+        pv_wi_lane *a = pv_wi_lane_build(ix, handles[h], NULL);
+        pv_wi_lane *b = pv_wi_lane_begin(ix, handles[h], counts);
+        assert_non_null(a);
+        assert_non_null(b);
+        size_t steps = 0;
+        while (!pv_wi_lane_step(ix, b, 1))
+            steps++;
+        assert_true(steps > n); /* one unit at a time: at least the events */
+        assert_int_equal(a->n, b->n);
+        assert_true(a->n > 10);
+        assert_memory_equal(a->time, b->time, a->n * sizeof *a->time);
+        if (a->kind == PV_AREA_LANE_ACTIVITY) {
+            assert_memory_equal(a->state, b->state, a->n);
+            size_t blocks = a->n / PV_WI_LANE_CUM + 1;
+            assert_memory_equal(a->cum_active, b->cum_active, blocks * sizeof(int64_t));
+            assert_memory_equal(a->cum_suspended, b->cum_suspended, blocks * sizeof(int64_t));
+        } else {
+            assert_memory_equal(a->value, b->value, a->n * sizeof *a->value);
+            assert_memory_equal(a->max1, b->max1, (a->n / PV_WI_LANE_B1 + 1) * sizeof(double));
+        }
+        assert_int_equal(a->occ_count, b->occ_count);
+        assert_memory_equal(a->occ_event, b->occ_event, a->occ_count * sizeof *a->occ_event);
+        assert_int_equal(a->longest, b->longest);
+        assert_int_equal(a->shortest, b->shortest);
+        assert_null(a->job);
+        pv_wi_lane_free(a);
+        pv_wi_lane_free(b);
+    }
+    /* an unfinished lane frees cleanly */
+    pv_wi_lane_free(pv_wi_lane_begin(ix, FN_G, counts));
+    free(counts);
     pv_file_free(f);
 }
 
@@ -389,7 +472,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_activity_every_zoom), cmocka_unit_test(test_values_every_zoom),
         cmocka_unit_test(test_jumps),               cmocka_unit_test(test_state_labels),
-        cmocka_unit_test(test_cell_chars),
+        cmocka_unit_test(test_cell_chars),          cmocka_unit_test(test_sized_and_grown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

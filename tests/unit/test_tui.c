@@ -1143,6 +1143,98 @@ static void test_keyscript(void **state)
     ev = pv_script_parse("j\n:x<Entr>\n", &n, &bad);
     assert_null(ev);
     assert_int_equal(bad, 2);
+    /* the mouse: column, line */
+    ev = pv_script_parse("<Click 12 3>\n<WheelUp 40 0>\n<WheelDown 0 7>\n", &n, &bad);
+    assert_non_null(ev);
+    assert_int_equal(n, 3);
+    assert_int_equal(ev[0].key, PV_SCRIPT_CLICK);
+    assert_int_equal(ev[0].width, 12);
+    assert_int_equal(ev[0].height, 3);
+    assert_int_equal(ev[1].key, PV_SCRIPT_WHEEL_UP);
+    assert_int_equal(ev[1].width, 40);
+    assert_int_equal(ev[2].key, PV_SCRIPT_WHEEL_DOWN);
+    assert_int_equal(ev[2].height, 7);
+    free(ev);
+    assert_null(pv_script_parse("<Click 12>\n", &n, &bad));
+    assert_null(pv_script_parse("<Click 1 2 3>\n", &n, &bad));
+    assert_null(pv_script_parse("<WheelUp -1 2>\n", &n, &bad));
+}
+
+/* ---- relative :goto (docs/tui.md "Jumps") on a real timeline: from each
+ * row, +/- a time goes to the first row at or after the row's time moved
+ * by it, as found here by walking the view's times */
+
+static size_t status_row(const char *screen)
+{
+    const char *p = NULL, *q = screen;
+    while ((q = strstr(q, " row ")) != NULL) {
+        if (q[5] >= '0' && q[5] <= '9')
+            p = q; /* the status bar's "row N/M", not a message's words */
+        q++;
+    }
+    assert_non_null(p);
+    return (size_t)strtoul(p + 5, NULL, 10);
+}
+
+static void test_relative_goto(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/screen/data/two-contexts.txt", PV_SOURCE_DIR);
+    pv_load_options lo;
+    pv_load_options_init(&lo);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &lo, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    const pv_view *v = pv_set_find_view(f->sets[0], "timeline");
+    assert_non_null(v);
+    size_t n = pv_view_rows(v);
+    assert_true(n > 10);
+    int64_t times[64];
+    for (size_t i = 0; i < n && i < 64; i++)
+        assert_true(pv_view_row_time(v, i, &times[i]));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, true, false, 110, 30);
+    pv_app_adopt_file(a, f);
+    free(screen_after(a, "Shift-Tab\nj j j j\nTab\n"));
+    static const struct {
+        const char *arg;
+        int64_t d;
+    } steps[] = {{"+250ns", 250}, {"+0.6us", 600}, {"-450ns", -450}, {"+1ns", 1},
+                 {"-1ns", -1},    {"+0ns", 0},     {"+2us", 2000},  {"-2us", -2000}};
+    size_t checked = 0;
+    for (size_t from = 0; from < n; from += 3) {
+        for (size_t k = 0; k < PV_ARRAY_LEN(steps); k++) {
+            char keys[128];
+            snprintf(keys, sizeof keys, ":goto #%zu<Enter>\n:goto %s<Enter>\n", from + 1,
+                     steps[k].arg);
+            char *s = screen_after(a, keys);
+            int64_t t = times[from] + steps[k].d;
+            size_t want = n;
+            for (size_t i = 0; i < n && want == n; i++)
+                if (times[i] >= t)
+                    want = i;
+            if (want == n) {
+                /* past the last event: the cursor stays, and says so */
+                if (!strstr(s, "no row at or after that time") || status_row(s) != from + 1)
+                    fail_msg("from row %zu, :goto %s: row %zu, want it to stay\n%s", from + 1,
+                             steps[k].arg, status_row(s), s);
+            } else if (status_row(s) != want + 1) {
+                fail_msg("from row %zu, :goto %s: row %zu, want %zu", from + 1, steps[k].arg,
+                         status_row(s), want + 1);
+            }
+            checked++;
+            free(s);
+        }
+    }
+    assert_true(checked > 40);
+    pv_app_free(a);
 }
 
 
@@ -1765,6 +1857,7 @@ int main(void)
         cmocka_unit_test(test_command_table),
         cmocka_unit_test(test_rate_text),
         cmocka_unit_test(test_keyscript),
+        cmocka_unit_test(test_relative_goto),
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_collapsed_tree_search_and_filter),
         cmocka_unit_test(test_report_reverse_without_sorting),

@@ -3,9 +3,10 @@
  * lanes", docs/winidea-model.md "Area lanes"): a function's or line's
  * activity, a variable's (state's, AUX area's) value, as a list of
  * transitions with prefix sums, so that what the area did in any time
- * bucket is two binary searches, at every zoom level.  Built on first use
- * from the complete index, one pass over the calls (functions) or the
- * events (lines, values).
+ * bucket is two binary searches, at every zoom level.  Built from the
+ * complete index in steps of a bounded amount of work (a viewer builds it
+ * between key presses): a pass over the calls (functions) and one over the
+ * events that reads only the index's area of each event.
  */
 #ifndef PROFVIEW_WINIDEA_LANES_H
 #define PROFVIEW_WINIDEA_LANES_H
@@ -42,11 +43,28 @@ typedef struct pv_wi_lane {
     uint32_t *occ_event;
     int64_t *occ_length;
     size_t longest, shortest; /* occurrence indices, SIZE_MAX when none */
+    struct lane_job *job;     /* the build in progress (lanes.c), NULL once ready */
 } pv_wi_lane;
 
-/* The lane of the area(s) with `handle`, or NULL when it has none (the
- * index must be complete).  Free with pv_wi_lane_free. */
-pv_wi_lane *pv_wi_lane_build(const pv_timeline_index *ix, uint32_t handle);
+/* The kind of lane of the area(s) with `handle` (pv_area_lane) and the
+ * index area naming it, without building anything; NONE when it has none
+ * or the index is not complete. */
+int pv_wi_lane_kind(const pv_timeline_index *ix, uint32_t handle, uint32_t *area);
+/* Begins the lane of `handle` (nothing built yet: pv_wi_lane_step), or
+ * NULL when it has none (the index must be complete).  `area_events`
+ * (NULL: unknown) counts the events of each index area over the whole
+ * timeline: the lane's arrays are then sized once, never copied while they
+ * grow.  Free with pv_wi_lane_free, also unfinished. */
+pv_wi_lane *pv_wi_lane_begin(const pv_timeline_index *ix, uint32_t handle,
+                             const uint32_t *area_events);
+/* About `budget` more units of work (events, calls, steps) on the lane;
+ * true once it is ready (then the other functions may be called). */
+bool pv_wi_lane_step(const pv_timeline_index *ix, pv_wi_lane *l, size_t budget);
+/* Units done and in all (done == total once ready). */
+void pv_wi_lane_progress(const pv_wi_lane *l, uint64_t *done, uint64_t *total);
+/* begin + step until ready: the lane of `handle`, or NULL. */
+pv_wi_lane *pv_wi_lane_build(const pv_timeline_index *ix, uint32_t handle,
+                             const uint32_t *area_events);
 void pv_wi_lane_free(pv_wi_lane *l);
 /* What the lane did in [t0, t1). */
 void pv_wi_lane_sample(const pv_timeline_index *ix, const pv_wi_lane *l, int64_t t0, int64_t t1,

@@ -32,6 +32,8 @@ typedef struct wi_model {
     pv_view *call_trace;
     uint32_t *area_first; /* per index area: its first event in the window, PV_WI_NONE;
                              built after the index, in steps for a viewer */
+    uint32_t *area_events;  /* per index area: its events in the window (the same pass;
+                               sizes the lanes' arrays, lanes.h) */
     size_t area_first_next; /* the event its pass looks at next */
     bool area_first_done;
     /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
@@ -142,6 +144,7 @@ static void wi_model_destroy(void *p)
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
+    free(m->area_events);
     if (m->cache_key) {
         pv_cache_key_free(m->cache_key);
         free(m->cache_key);
@@ -728,7 +731,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
     {"index", "Index", PV_TYPE_INT, 0},
     {"time", "Time", PV_TYPE_TIME, 0},
-    {"context", "Context", PV_TYPE_STRING, 0},
+    {"context", "Context", PV_TYPE_STRING, PV_COL_LANE},
     {"core", "Core", PV_TYPE_INT, 0},
     {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_GROUPED},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_GROUPED},
@@ -736,7 +739,7 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {"value", "Value", PV_TYPE_HEX, 0},
     {"depth", "Depth", PV_TYPE_INT, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
-    {"delta", "Delta", PV_TYPE_TIME, 0},
+    {"delta", "Delta", PV_TYPE_TIME, PV_COL_SINCE_PREV},
     {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
 };
 
@@ -751,7 +754,8 @@ static size_t wi_timeline_rows(const pv_view *v)
 }
 
 /* delta: the time since the previous event of the window (docs/winidea-model.md
- * "Views"), absent for the first. */
+ * "Views"), absent for the first; a list of some of the events shows it from
+ * the previous event shown (PV_COL_SINCE_PREV). */
 static void wi_tl_delta(const wi_events_impl *im, size_t i, pv_cell *out)
 {
     if (i <= im->first) {
@@ -1584,13 +1588,18 @@ static bool wi_area_first_step(wi_model *m, size_t budget)
         m->area_first = pv_xmalloc((ix->area_count ? ix->area_count : 1) * sizeof *m->area_first);
         for (size_t a = 0; a < ix->area_count; a++)
             m->area_first[a] = PV_WI_NONE;
+        m->area_events = pv_xcalloc(ix->area_count ? ix->area_count : 1, sizeof *m->area_events);
         m->area_first_next = ix->window_first;
     }
     size_t end = ix->window_end - m->area_first_next > budget ? m->area_first_next + budget
                                                               : ix->window_end;
-    for (size_t i = m->area_first_next; i < end; i++)
-        if (m->area_first[ix->event_area[i]] == PV_WI_NONE)
-            m->area_first[ix->event_area[i]] = (uint32_t)i;
+    uint32_t *first = m->area_first, *count = m->area_events;
+    for (size_t i = m->area_first_next; i < end; i++) {
+        uint32_t a = ix->event_area[i];
+        if (first[a] == PV_WI_NONE)
+            first[a] = (uint32_t)i;
+        count[a]++;
+    }
     m->area_first_next = end;
     m->area_first_done = end == ix->window_end;
     return m->area_first_done;
@@ -1743,9 +1752,10 @@ static size_t wi_tl_row_lane(const pv_view *v, size_t row)
     return c == PV_TL_NO_CONTEXT ? PV_NO_ROW : c;
 }
 
-/* Area lanes (lanes.c, docs/winidea-model.md "Area lanes"): the lane of
- * a handle, from the cache or built now (once the index is complete). */
-static const pv_wi_lane *wi_lane_of(const pv_view *v, uint64_t area)
+/* Area lanes (lanes.c, docs/winidea-model.md "Area lanes"): the lane of a
+ * handle from the cache, begun there (`begin`) when it is not; NULL when it
+ * has none.  Lanes are built by area_build, a bounded step at a time. */
+static pv_wi_lane *wi_lane_find(const pv_view *v, uint64_t area, bool begin)
 {
     wi_model *m = wi_view_model(v);
     if (!wi_model_ready(m) || area > UINT32_MAX)
@@ -1753,7 +1763,13 @@ static const pv_wi_lane *wi_lane_of(const pv_view *v, uint64_t area)
     for (size_t k = 0; k < WI_LANE_CACHE; k++)
         if (m->lanes[k] && m->lanes[k]->handle == (uint32_t)area)
             return m->lanes[k];
-    pv_wi_lane *l = pv_wi_lane_build(&m->ix, (uint32_t)area);
+    /* the events of each area size the lane's arrays when they are known
+     * for the whole timeline (lanes.h) */
+    const uint32_t *counts = m->area_first_done && m->ix.window_first == 0 &&
+                                     m->ix.window_end == m->ix.event_count
+                                 ? m->area_events
+                                 : NULL;
+    pv_wi_lane *l = begin ? pv_wi_lane_begin(&m->ix, (uint32_t)area, counts) : NULL;
     if (!l)
         return NULL;
     size_t k = m->lane_next++ % WI_LANE_CACHE;
@@ -1762,17 +1778,39 @@ static const pv_wi_lane *wi_lane_of(const pv_view *v, uint64_t area)
     return l;
 }
 
+/* The lane once it is built (the hooks below never build). */
+static const pv_wi_lane *wi_lane_of(const pv_view *v, uint64_t area)
+{
+    const pv_wi_lane *l = wi_lane_find(v, area, false);
+    return l && !l->job ? l : NULL;
+}
+
+static int wi_tl_area_build(const pv_view *v, uint64_t area, size_t budget, uint64_t *done,
+                            uint64_t *total)
+{
+    pv_wi_lane *l = wi_lane_find(v, area, true);
+    if (!l)
+        return -1;
+    bool ready = pv_wi_lane_step(&wi_view_model(v)->ix, l, budget);
+    pv_wi_lane_progress(l, done, total);
+    return ready ? 1 : 0;
+}
+
 static int wi_tl_area_kind(const pv_view *v, uint64_t area)
 {
-    const pv_wi_lane *l = wi_lane_of(v, area);
-    return l ? l->kind : PV_AREA_LANE_NONE;
+    const wi_model *m = wi_view_model(v);
+    if (!wi_model_ready(m) || area > UINT32_MAX)
+        return PV_AREA_LANE_NONE;
+    return pv_wi_lane_kind(&m->ix, (uint32_t)area, NULL);
 }
 
 static void wi_tl_area_name(const pv_view *v, uint64_t area, pv_cell *out)
 {
-    const pv_wi_lane *l = wi_lane_of(v, area);
-    if (l)
-        wi_cell_str(out, pv_tl_area_name(&wi_view_model(v)->ix, l->area));
+    const wi_model *m = wi_view_model(v);
+    uint32_t a;
+    if (wi_model_ready(m) && area <= UINT32_MAX &&
+        pv_wi_lane_kind(&m->ix, (uint32_t)area, &a) != PV_AREA_LANE_NONE)
+        wi_cell_str(out, pv_tl_area_name(&m->ix, a));
 }
 
 static bool wi_tl_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1,
@@ -1835,8 +1873,15 @@ static bool wi_tl_row_depth(const pv_view *v, size_t row, size_t *depth)
 }
 
 static const pv_lane_hooks wi_tl_lanes = {
-    wi_tl_lane_count, wi_tl_lane_name,         wi_tl_row_lane,  wi_tl_area_kind,
-    wi_tl_area_name,  wi_tl_area_sample, wi_tl_area_value_range, wi_tl_time_span,
+    .count = wi_tl_lane_count,
+    .name = wi_tl_lane_name,
+    .row_lane = wi_tl_row_lane,
+    .area_kind = wi_tl_area_kind,
+    .area_build = wi_tl_area_build,
+    .area_name = wi_tl_area_name,
+    .area_sample = wi_tl_area_sample,
+    .area_value_range = wi_tl_area_value_range,
+    .time_span = wi_tl_time_span,
 };
 
 static const pv_view_hooks wi_timeline_hooks = {
