@@ -501,6 +501,20 @@ static bool pv_contains_ci(const char *hay, size_t hay_len, const char *needle)
     return false;
 }
 
+/* A number's exact text has only these characters: a needle with any
+ * other cannot match, and formatting the number is the slow part. */
+static bool pv_text_fits_type(pv_type t, const char *text)
+{
+    static const char *const number_chars[] = {
+        [PV_TYPE_INT] = "-0123456789",
+        [PV_TYPE_TIME] = "-0123456789",
+        [PV_TYPE_FLOAT] = "-.0123456789infa",
+        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
+        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
+    };
+    return t == PV_TYPE_STRING || text[strspn(text, number_chars[t])] == '\0';
+}
+
 /* One scratch buffer per search, not one allocation per cell. */
 static bool pv_report_cell_matches_buf(const pv_report *r, size_t model_row, size_t col,
                                        const char *text, pv_buf *scratch)
@@ -511,16 +525,7 @@ static bool pv_report_cell_matches_buf(const pv_report *r, size_t model_row, siz
         return false;
     if (c.type == PV_TYPE_STRING)
         return pv_contains_ci(c.v.s.ptr, c.v.s.len, text);
-    /* A number's exact text has only these characters: a needle with any
-     * other cannot match, and formatting the number is the slow part. */
-    static const char *const number_chars[] = {
-        [PV_TYPE_INT] = "-0123456789",
-        [PV_TYPE_TIME] = "-0123456789",
-        [PV_TYPE_FLOAT] = "-.0123456789infa",
-        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
-        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
-    };
-    if (text[strspn(text, number_chars[c.type])] != '\0')
+    if (!pv_text_fits_type(c.type, text))
         return false;
     pv_buf_clear(scratch);
     pv_cell_format_exact(&c, scratch);
@@ -613,18 +618,6 @@ typedef struct pv_matcher {
     pv_buf scratch;
 } pv_matcher;
 
-static bool pv_matcher_can_hold(pv_type t, const char *text)
-{
-    static const char *const number_chars[] = {
-        [PV_TYPE_INT] = "-0123456789",
-        [PV_TYPE_TIME] = "-0123456789",
-        [PV_TYPE_FLOAT] = "-.0123456789infa",
-        [PV_TYPE_HANDLE] = "0123456789abcdefABCDEFxX",
-        [PV_TYPE_HEX] = "0123456789abcdefABCDEFxX",
-    };
-    return t == PV_TYPE_STRING || text[strspn(text, number_chars[t])] == '\0';
-}
-
 static void pv_matcher_init(pv_matcher *m, const pv_report *r, const char *text)
 {
     memset(m, 0, sizeof *m);
@@ -636,7 +629,7 @@ static void pv_matcher_init(pv_matcher *m, const pv_report *r, const char *text)
     m->gcols = pv_xmalloc((cols + 1) * sizeof *m->gcols);
     bool groups = v->ops->row_group && v->group_count;
     for (size_t c = 0; c < cols; c++) {
-        if (r->hidden[c] || !pv_matcher_can_hold(v->columns[c].type, text))
+        if (r->hidden[c] || !pv_text_fits_type(v->columns[c].type, text))
             continue;
         if (groups && (v->columns[c].flags & PV_COL_GROUPED))
             m->gcols[m->ngcols++] = c;
