@@ -191,6 +191,13 @@ struct pv_view_hooks {
      * `context` or `thread` column, `time` (self) and `time_with_children`
      * (total), typed as the tree's.  NULL when there are none. */
     pv_view *(*inner_frames)(const pv_view *v);
+    /* Every text a STRING column can show, when there are few and the view
+     * knows them without reading its rows (a timeline's context names, its
+     * event letters): `each` is called once per text.  False when the view
+     * does not know (then nothing is called).  A search for a text none of
+     * them contains skips the column (docs/tui.md "Long operations"). */
+    bool (*column_values)(const pv_view *v, size_t col,
+                          void (*each)(void *ctx, const char *s, size_t len), void *ctx);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -227,6 +234,9 @@ bool pv_view_area_sample(const pv_view *v, uint64_t area, int64_t t0, int64_t t1
 bool pv_view_area_value_range(const pv_view *v, uint64_t area, double *lo, double *hi);
 bool pv_view_time_span(const pv_view *v, int64_t *first, int64_t *last);
 bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t *out);
+/* pv_view_hooks.column_values; false without it. */
+bool pv_view_column_values(const pv_view *v, size_t col,
+                           void (*each)(void *ctx, const char *s, size_t len), void *ctx);
 /* pv_view_hooks.row_depth; false without it. */
 bool pv_view_has_row_depth(const pv_view *v);
 bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);

@@ -192,3 +192,12 @@ pv_view *pv_view_inner_frames(const pv_view *v)
 {
     return v->hooks && v->hooks->inner_frames ? v->hooks->inner_frames(v) : NULL;
 }
+
+bool pv_view_column_values(const pv_view *v, size_t col,
+                           void (*each)(void *ctx, const char *s, size_t len), void *ctx)
+{
+    if (!v || !v->hooks || !v->hooks->column_values || col >= v->column_count ||
+        v->columns[col].type != PV_TYPE_STRING)
+        return false;
+    return v->hooks->column_values(v, col, each, ctx);
+}

@@ -1,6 +1,7 @@
 /* report.c - the generic report core: visible rows, trees, filter, sort,
  * search and columns over any pv_view. */
 #include "tui/report.h"
+#include "profview/hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,6 +619,25 @@ typedef struct pv_matcher {
     pv_buf scratch;
 } pv_matcher;
 
+typedef struct pv_values_hit {
+    const char *text;
+    bool hit;
+} pv_values_hit;
+
+static void pv_values_check(void *ctx, const char *s, size_t len)
+{
+    pv_values_hit *h = ctx;
+    h->hit = h->hit || pv_contains_ci(s, len, h->text);
+}
+
+/* False when the view lists every text the column can show and none holds
+ * `text` (pv_view_hooks.column_values): the column cannot match. */
+static bool pv_column_may_hold(const pv_view *v, size_t col, const char *text)
+{
+    pv_values_hit h = {text, false};
+    return !pv_view_column_values(v, col, pv_values_check, &h) || h.hit;
+}
+
 static void pv_matcher_init(pv_matcher *m, const pv_report *r, const char *text)
 {
     memset(m, 0, sizeof *m);
@@ -629,7 +649,8 @@ static void pv_matcher_init(pv_matcher *m, const pv_report *r, const char *text)
     m->gcols = pv_xmalloc((cols + 1) * sizeof *m->gcols);
     bool groups = v->ops->row_group && v->group_count;
     for (size_t c = 0; c < cols; c++) {
-        if (r->hidden[c] || !pv_text_fits_type(v->columns[c].type, text))
+        if (r->hidden[c] || !pv_text_fits_type(v->columns[c].type, text) ||
+            !pv_column_may_hold(v, c, text))
             continue;
         if (groups && (v->columns[c].flags & PV_COL_GROUPED))
             m->gcols[m->ngcols++] = c;
@@ -764,7 +785,9 @@ pv_report_job *pv_report_search_job(pv_report *r, const char *text, size_t from,
     j->next = count ? pv_report_sel_pos(r, from) : 0;
     j->total = j->n;
     pv_matcher_init(&j->m, r, text);
-    if (!text[0] || !j->n)
+    /* no column can hold the text (a number column and a needle with
+     * letters; listed texts without it): nothing to look at */
+    if (!text[0] || !j->n || (!j->m.ncols && !j->m.ngcols))
         j->phase = PV_RJ_DONE;
     return j;
 }

@@ -1084,6 +1084,70 @@ static void test_rate_text(void **state)
     }
 }
 
+/* A view that lists the texts of its string column (column_values): a
+ * search for a text none of them holds reads no cell; one they hold finds
+ * its row. */
+static size_t cv_cells;
+static size_t cv_rows(const pv_view *v)
+{
+    (void)v;
+    return 100000;
+}
+static void cv_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    (void)v;
+    cv_cells++;
+    out->present = true;
+    if (col == 0) {
+        out->type = PV_TYPE_INT;
+        out->v.i = (int64_t)row;
+        return;
+    }
+    out->type = PV_TYPE_STRING;
+    out->v.s.ptr = row == 99990 ? "beta" : "alpha";
+    out->v.s.len = strlen(out->v.s.ptr);
+}
+static bool cv_values(const pv_view *v, size_t col,
+                      void (*each)(void *ctx, const char *s, size_t len), void *ctx)
+{
+    (void)v;
+    if (col != 1)
+        return false;
+    each(ctx, "alpha", 5);
+    each(ctx, "beta", 4);
+    return true;
+}
+
+static void test_search_skips_columns_by_their_values(void **state)
+{
+    (void)state;
+    static const pv_view_ops ops = {.row_count = cv_rows, .cell = cv_cell};
+    static const pv_view_hooks hooks = {.column_values = cv_values};
+    static pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"kind", "Kind", PV_TYPE_STRING, PV_COL_NAME},
+    };
+    pv_view v = {.ops = &ops, .id = "kinds", .title = "Kinds", .columns = cols,
+                 .column_count = 2, .hooks = &hooks};
+    pv_report r;
+    pv_report_open(&r, &v, false, NULL);
+    cv_cells = 0;
+    pv_report_job *j = pv_report_search_job(&r, "ZZQ", 0, 1);
+    while (!pv_report_job_step(j, 4096))
+        ;
+    assert_false(pv_report_job_found(j));
+    pv_report_job_free(j);
+    assert_int_equal(cv_cells, 0); /* no column can hold it: no cell read */
+    j = pv_report_search_job(&r, "ET", 0, 1);
+    while (!pv_report_job_step(j, 4096))
+        ;
+    assert_true(pv_report_job_found(j));
+    pv_report_job_free(j);
+    assert_int_equal(pv_report_selected(&r), 99990);
+    assert_true(cv_cells > 0);
+    pv_report_close(&r);
+}
+
 static void test_command_table(void **state)
 {
     (void)state;
@@ -1856,6 +1920,7 @@ int main(void)
         cmocka_unit_test(test_history_long_texts),
         cmocka_unit_test(test_command_table),
         cmocka_unit_test(test_rate_text),
+        cmocka_unit_test(test_search_skips_columns_by_their_values),
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_relative_goto),
         cmocka_unit_test(test_report_big_table),

@@ -245,7 +245,6 @@ static const char *wi_event_name(unsigned kind)
 
 /* ---- summary */
 
-
 static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...) PV_PRINTF(3, 4);
 static void wi_summary_add(pv_table *t, const char *key, const char *fmt, ...)
 {
@@ -1884,7 +1883,32 @@ static const pv_lane_hooks wi_tl_lanes = {
     .time_span = wi_tl_time_span,
 };
 
+/* The texts of the context and event columns: the contexts' names, the
+ * event letters (and "?", which wi_event_name gives an unknown kind). */
+static bool wi_tl_column_values(const pv_view *v, size_t col,
+                                void (*each)(void *ctx, const char *s, size_t len), void *ctx)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    if (col == TL_CONTEXT) {
+        for (size_t c = 0; c < ix->context_count; c++) {
+            const char *name = pv_tl_context_name(ix, (uint16_t)c);
+            each(ctx, name, strlen(name));
+        }
+        return true;
+    }
+    if (col == TL_EVENT) {
+        for (unsigned k = 0; k <= 5; k++) {
+            const char *name = wi_event_name(k);
+            each(ctx, name, strlen(name));
+        }
+        return true;
+    }
+    return false;
+}
+
 static const pv_view_hooks wi_timeline_hooks = {
+    .column_values = wi_tl_column_values,
     .row_time = wi_tl_row_time,
     .time_ordered = wi_tl_time_ordered,
     .waits_for_index = wi_waits_for_index,
