@@ -115,8 +115,8 @@ int pv_input_capture(const char *path, pv_mapped_file *mf, const pv_progress *pr
         close(fd);
         return e;
     }
-    unsigned char *data;
-    size_t size;
+    unsigned char *data = NULL;
+    size_t size = 0;
     int err = pv_read_fd(fd, &data, &size, progress);
     close(fd);
     if (err)
@@ -212,8 +212,8 @@ int pv_map_file(const char *path, pv_mapped_file *mf)
         }
     }
     /* Not mappable (a pipe, an empty or special file): read it. */
-    unsigned char *buf;
-    size_t len;
+    unsigned char *buf = NULL;
+    size_t len = 0;
     int err = pv_read_fd(fd, &buf, &len, NULL);
     close(fd);
     if (err)

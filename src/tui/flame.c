@@ -1136,7 +1136,7 @@ static const pv_view *df_view_a(pv_app *a, int64_t *set_id)
 /* Compares the view of the Report with the view of the same id in `set`. */
 static void df_start(pv_app *a, const pv_result_set *set, const char *name)
 {
-    int64_t set_id;
+    int64_t set_id = 0;
     const pv_view *va = df_view_a(a, &set_id);
     if (!va)
         return;
@@ -1254,7 +1254,7 @@ static bool df_windows_command(pv_app *a, const char *arg)
 {
     if (!strstr(arg, "..") || strchr(arg, '/'))
         return false;
-    int64_t set_id;
+    int64_t set_id = 0;
     const pv_view *va = df_view_a(a, &set_id);
     const pv_file *f = a->files[a->items[a->loc.item].file];
     if (a->flame.mode) {
@@ -1373,7 +1373,7 @@ void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
 
 void pv_app_diff_command(pv_app *a, const char *arg)
 {
-    int64_t set_id;
+    int64_t set_id = 0;
     if (!arg[0]) {
         pv_app_message(a, true,
                        ":diff FILE, :diff N (result set N of this file), :diff A..B (this "
@@ -1435,7 +1435,7 @@ void pv_app_diff_adopted(pv_app *a, const pv_file *f)
     a->diff_pending = NULL;
     if (f->set_count == 0)
         return;
-    int64_t set_id;
+    int64_t set_id = 0;
     if (!df_view_a(a, &set_id))
         return;
     /* the result set with the same id, else the first */

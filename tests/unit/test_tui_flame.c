@@ -143,9 +143,9 @@ static void test_flame_frames(void **state)
     char *s = screen_after(a, "Tab F");
     assert_non_null(strstr(s, "Flame graph: Call trace of demo.prof"));
     int x, y_main = find_text(s, "main", &x);
-    int xw, y_work = find_text(s, "work", &xw);
-    int xi, y_io = find_text(s, "io", &xi);
-    int xt, y_thread = find_text(s, "Thread 7", &xt);
+    int xw = 0, y_work = find_text(s, "work", &xw);
+    int xi = 0, y_io = find_text(s, "io", &xi);
+    int xt = 0, y_thread = find_text(s, "Thread 7", &xt);
     /* flame: the root at the bottom, callees above */
     assert_true(y_thread > y_main && y_main > y_work && y_work == y_io);
     /* siblings by name: io left of work; io has 300/1000 of the width */
@@ -242,8 +242,8 @@ static void test_sandwich_screen(void **state)
     s = screen_after(a, "q g k k W");
     assert_non_null(strstr(s, "work: 600 ns through it in 1 calls"));
     int xm, y_main = find_text(s, "main", &xm);
-    int xw, y_work = find_text(s, "\xe2\x96\x8fwork", &xw);
-    int xt, y_tiny = find_text(s, "tiny", &xt);
+    int xw = 0, y_work = find_text(s, "\xe2\x96\x8fwork", &xw);
+    int xt = 0, y_tiny = find_text(s, "tiny", &xt);
     (void)y_tiny;
     /* callers above the routine */
     assert_true(y_main >= 0 && y_main < y_work);
@@ -277,8 +277,8 @@ static void test_diff_screen(void **state)
     /* a diff flame graph: frames coloured by the change of their self time */
     s = screen_after(a, "F : d i f f Space 2 Enter");
     assert_non_null(strstr(s, "vs result set 2"));
-    int xw, y_work = find_text(s, "work", &xw);
-    int xi, y_io = find_text(s, "io", &xi);
+    int xw = 0, y_work = find_text(s, "work", &xw);
+    int xi = 0, y_io = find_text(s, "io", &xi);
     assert_int_equal(role_at(a, y_work, xw), PV_ROLE_WORSE);
     assert_int_equal(role_at(a, y_io, xi), PV_ROLE_BETTER); /* gone in run 2 */
     (void)better;
