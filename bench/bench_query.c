@@ -17,21 +17,7 @@
 #include "profview/query.h"
 #include "profview/table.h"
 
-static double pv_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU time of this process: on a shared machine it is the fairer figure
- * (wall time includes waiting for a core). */
-static double pv_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_clock.h"
 
 static uint64_t pv_mix(uint64_t x)
 {

@@ -18,19 +18,7 @@
 #include "profview/load.h"
 #include "profview/sql.h"
 
-static double pv_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double pv_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_clock.h"
 
 /* CPU seconds of the last query (the machine is shared: wall times depend
  * on the load, CPU times much less) */

@@ -155,6 +155,12 @@ size_t pv_view_find_id(const pv_view *v, int64_t id);
 size_t pv_view_detail_index(const pv_view *v, const char *detail_id);
 pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row);
 void pv_view_free(pv_view *v);
+/* For view providers whose view owns its names: sets v's id, title and
+ * columns to copies of these (a column without a title gets its id), and
+ * frees them again (pv_view_free_names, from the provider's destroy). */
+void pv_view_copy_names(pv_view *v, const char *id, const char *title, const pv_column *columns,
+                        size_t column_count);
+void pv_view_free_names(pv_view *v);
 
 /* ---- formatting a cell */
 

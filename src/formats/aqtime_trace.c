@@ -413,13 +413,7 @@ static pv_view *aq_ct_detail(const pv_view *v, size_t detail, size_t row)
 static void aq_ct_destroy(pv_view *v)
 {
     aq_ct_view *cv = v->impl;
-    for (size_t c = 0; c < v->column_count; c++) {
-        free((char *)v->columns[c].id);
-        free((char *)v->columns[c].title);
-    }
-    free(v->columns);
-    free(v->id);
-    free(v->title);
+    pv_view_free_names(v);
     free(cv->pos);
     free(cv->parent);
     free(cv->depth);
@@ -507,15 +501,7 @@ static aq_ct_view *aq_ct_new(aq_ft *ft)
     const pv_view *tv = pv_table_view(vb.t);
     cv->view.ops = &aq_ct_ops;
     cv->view.impl = cv;
-    cv->view.id = pv_xstrdup(tv->id);
-    cv->view.title = pv_xstrdup(tv->title);
-    cv->view.column_count = tv->column_count;
-    cv->view.columns = pv_xcalloc(tv->column_count, sizeof *cv->view.columns);
-    for (size_t k = 0; k < tv->column_count; k++) {
-        cv->view.columns[k] = tv->columns[k];
-        cv->view.columns[k].id = pv_xstrdup(tv->columns[k].id);
-        cv->view.columns[k].title = pv_xstrdup(tv->columns[k].title);
-    }
+    pv_view_copy_names(&cv->view, tv->id, tv->title, tv->columns, tv->column_count);
     cv->view.details = aq_ft_call_details;
     cv->view.detail_count = PV_ARRAY_LEN(aq_ft_call_details);
     cv->fixed = vb.fixed;

@@ -181,13 +181,7 @@ static void diff_destroy(pv_view *v)
     free(d->num_a);
     free(d->num_b);
     free(d);
-    for (size_t c = 0; c < v->column_count; c++) {
-        free((char *)v->columns[c].id);
-        free((char *)v->columns[c].title);
-    }
-    free(v->columns);
-    free(v->id);
-    free(v->title);
+    pv_view_free_names(v);
     free(v);
 }
 

@@ -81,15 +81,11 @@ static void pv_table_ops_destroy(pv_view *v)
     for (size_t c = 0; c < v->column_count; c++) {
         free(t->values[c]);
         free(t->present[c]);
-        free((char *)v->columns[c].id);
-        free((char *)v->columns[c].title);
     }
     free(t->values);
     free(t->present);
     free(t->parents);
-    free(v->columns);
-    free(v->id);
-    free(v->title);
+    pv_view_free_names(v);
     pv_strpool_free(&t->pool);
     if (t->detail_ctx_free)
         t->detail_ctx_free(t->detail_ctx);
@@ -111,15 +107,7 @@ pv_table *pv_table_new(const char *id, const char *title, const pv_column *colum
     pv_table *t = pv_xcalloc(1, sizeof *t);
     t->view.ops = &pv_table_flat_ops;
     t->view.impl = t;
-    t->view.id = pv_xstrdup(id);
-    t->view.title = pv_xstrdup(title);
-    t->view.column_count = column_count;
-    t->view.columns = pv_xcalloc(column_count, sizeof *t->view.columns);
-    for (size_t c = 0; c < column_count; c++) {
-        t->view.columns[c] = columns[c];
-        t->view.columns[c].id = pv_xstrdup(columns[c].id);
-        t->view.columns[c].title = pv_xstrdup(columns[c].title ? columns[c].title : columns[c].id);
-    }
+    pv_view_copy_names(&t->view, id, title, columns, column_count);
     t->values = pv_xcalloc(column_count, sizeof *t->values);
     t->present = pv_xcalloc(column_count, sizeof *t->present);
     pv_strpool_init(&t->pool);

@@ -124,6 +124,31 @@ void pv_view_free(pv_view *v)
         v->ops->destroy(v);
 }
 
+void pv_view_copy_names(pv_view *v, const char *id, const char *title, const pv_column *columns,
+                        size_t column_count)
+{
+    v->id = pv_xstrdup(id);
+    v->title = pv_xstrdup(title);
+    v->column_count = column_count;
+    v->columns = pv_xcalloc(column_count ? column_count : 1, sizeof *v->columns);
+    for (size_t c = 0; c < column_count; c++) {
+        v->columns[c] = columns[c];
+        v->columns[c].id = pv_xstrdup(columns[c].id);
+        v->columns[c].title = pv_xstrdup(columns[c].title ? columns[c].title : columns[c].id);
+    }
+}
+
+void pv_view_free_names(pv_view *v)
+{
+    for (size_t c = 0; c < v->column_count; c++) {
+        free((char *)v->columns[c].id);
+        free((char *)v->columns[c].title);
+    }
+    free(v->columns);
+    free(v->id);
+    free(v->title);
+}
+
 /* The shortest decimal text that reads back as the same double (docs/cli.md:
  * output is machine-exact): 12.5, 0.30000000000000004, 1e-07.  An
  * F64 value from a winIDEA area survives a round trip through `cat`. */

@@ -276,29 +276,25 @@ bool pv_theme_load(pv_theme *t, const char *name, pv_buf *err)
         pv_buf_printf(err, "theme '%s': a theme name has no '/'", name);
         return false;
     }
-    pv_buf path;
-    pv_buf_init(&path);
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
-    bool found = false;
-    if (xdg && *xdg)
-        pv_buf_printf(&path, "%s/profview/themes/%s.yaml", xdg, name);
-    else if (home && *home)
-        pv_buf_printf(&path, "%s/.config/profview/themes/%s.yaml", home, name);
-    if (path.len) {
-        bool ok = pv_theme_try(t, pv_buf_cstr(&path), err, &found);
-        if (ok || found) {
-            pv_buf_free(&path);
-            if (!ok)
-                pv_theme_builtin(t);
-            return ok;
-        }
-    }
     char dirs[2][4096];
     size_t ndirs = pv_theme_dirs(dirs);
-    for (size_t i = 0; i < ndirs; i++) {
+    /* The user's themes first, then the installed ones: the first file
+     * that exists decides (a bad one is reported, not skipped). */
+    pv_buf path;
+    pv_buf_init(&path);
+    for (size_t i = 0; i <= ndirs; i++) {
         pv_buf_clear(&path);
-        pv_buf_printf(&path, "%s/%s.yaml", dirs[i], name);
+        if (i == 0 && xdg && *xdg)
+            pv_buf_printf(&path, "%s/profview/themes/%s.yaml", xdg, name);
+        else if (i == 0 && home && *home)
+            pv_buf_printf(&path, "%s/.config/profview/themes/%s.yaml", home, name);
+        else if (i > 0)
+            pv_buf_printf(&path, "%s/%s.yaml", dirs[i - 1], name);
+        if (!path.len)
+            continue;
+        bool found = false;
         bool ok = pv_theme_try(t, pv_buf_cstr(&path), err, &found);
         if (ok || found) {
             pv_buf_free(&path);
