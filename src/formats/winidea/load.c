@@ -2,11 +2,213 @@
  * load.c - the winidea-text1 and winidea-bin loaders: map the file,
  * parse it into a pv_wi_data (text1.c, bin.c), pair a Text1
  * file with its BIN (docs/formats.md §2) and hand the data to pv_wi_build.
+ * A big Text1 timeline is indexed by a worker thread while it is read
+ * (docs/winidea-input.md "Reading and indexing at once").
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/winidea/parse.h"
+#include "formats/winidea/timeline.h"
+
+/* ---- reading and indexing at once */
+
+/* The index of a Text1 timeline that grows while the parser reads it.  The
+ * parser (the loading thread) begins the index once it has more than
+ * PV_WI_BIN_EARLY_RECORDS events (what the index's begin reads, to detect
+ * a context area from written values) and then publishes its count every
+ * chunk; the worker advances the index up to the published count.  The
+ * index and its private diag belong to the worker until the loading thread
+ * joins it; the records below the published count are never written
+ * again, the ones above are never read. */
+struct pv_wi_stream {
+    pv_timeline_index ix;
+    pv_diag diag; /* the index's warnings until take appends them to the file's */
+    pv_tl_options opt;
+    pthread_t thread;
+    bool begun, running, dropped;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t published; /* under lock: events the worker may index */
+    bool final;       /* under lock: published is the whole timeline */
+    bool stop;        /* under lock: stop at the next step */
+};
+
+/* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
+ * check that it ran). */
+static void wi_stream_debug(const char *what, size_t done, size_t count)
+{
+    const char *on = getenv("PROFVIEW_TEST_TEXT1_DEBUG");
+    if (on && *on && strcmp(on, "0") != 0)
+        fprintf(stderr, "profview: debug: Text1 index %s (%zu of %zu events indexed)\n", what,
+                done, count);
+}
+
+/* Steps of the worker between looks at the lock (the stop request waits at
+ * most one). */
+#define WI_STREAM_STEP ((size_t)1 << 16)
+
+static void *wi_stream_run(void *arg)
+{
+    pv_wi_stream *s = arg;
+    size_t done = s->ix.indexed;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        while (!s->stop && !s->final && s->published == done)
+            pthread_cond_wait(&s->cond, &s->lock);
+        size_t upto = s->published;
+        bool stop = s->stop, final = s->final;
+        pthread_mutex_unlock(&s->lock);
+        if (stop || (final && done == upto))
+            break;
+        if (upto > done + WI_STREAM_STEP)
+            upto = done + WI_STREAM_STEP;
+        pv_timeline_index_grow(&s->ix, upto);
+        (void)pv_timeline_index_advance(&s->ix, upto); /* no progress: never cancelled */
+        done = upto;
+    }
+    return NULL;
+}
+
+/* Stops the worker (after its current step, or when it has indexed every
+ * published event: `whole`) and waits for it. */
+static void wi_stream_join(pv_wi_stream *s, bool whole)
+{
+    if (!s->running)
+        return;
+    pthread_mutex_lock(&s->lock);
+    if (!whole)
+        s->stop = true;
+    s->final = true;
+    pthread_cond_signal(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+    s->running = false;
+}
+
+void pv_wi_stream_free(pv_wi_stream *s)
+{
+    if (!s)
+        return;
+    wi_stream_join(s, false);
+    if (s->begun)
+        pv_timeline_index_free(&s->ix);
+    pv_diag_free(&s->diag);
+    pthread_cond_destroy(&s->cond);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* pv_wi_text1_sink.events: begins the index (on this, the loading thread)
+ * once enough events are read, then hands the worker the new count. */
+static bool wi_stream_events(void *user, pv_wi_data *d, size_t count)
+{
+    pv_wi_stream *s = user;
+    if (s->dropped)
+        return false;
+    if (!s->begun) {
+        if (count <= PV_WI_BIN_EARLY_RECORDS)
+            return true;
+        s->opt.event_capacity = d->timeline.owned_cap;
+        if (!pv_timeline_index_begin(&s->ix, d, &s->opt, &s->diag)) {
+            s->dropped = true; /* the index is freed; serial indexing says why */
+            return false;
+        }
+        s->begun = true;
+        s->published = count;
+        if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
+            pv_timeline_index_free(&s->ix);
+            s->begun = false;
+            s->dropped = true;
+            return false;
+        }
+        s->running = true;
+        return true;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->published = count;
+    pthread_cond_signal(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    return true;
+}
+
+/* pv_wi_text1_sink.abort: the mapping is about to change; index after the
+ * parse instead. */
+static void wi_stream_abort(void *user)
+{
+    pv_wi_stream *s = user;
+    wi_stream_join(s, false);
+    if (s->begun) {
+        wi_stream_debug("dropped: the file goes on after its TIMELINE", s->ix.indexed,
+                        s->ix.event_count);
+        pv_timeline_index_free(&s->ix);
+    }
+    s->begun = false;
+    s->dropped = true;
+    pv_diag_free(&s->diag);
+    pv_diag_init(&s->diag);
+}
+
+bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
+                       const pv_tl_options *o, bool whole)
+{
+    if (!s->begun || s->dropped || o->has_from || o->has_to ||
+        s->ix.tl->count > PV_TL_MAX_EVENTS || s->ix.tl->count > s->opt.event_capacity) {
+        pv_wi_stream_free(s); /* serial indexing (and its messages) instead */
+        return false;
+    }
+    size_t n = s->ix.tl->count;
+    pthread_mutex_lock(&s->lock);
+    s->published = n;
+    pthread_mutex_unlock(&s->lock);
+    wi_stream_join(s, whole);
+    wi_stream_debug("taken", s->ix.indexed, n);
+    pv_timeline_index_grow(&s->ix, n);
+    pv_timeline_index_move(ix, &s->ix);
+    s->begun = false;
+    /* the warnings so far, as if they had gone to diag: after its entries */
+    pv_timeline_index_rebase(ix, diag, o->progress.report || o->progress.cancel ? &o->progress
+                                                                                 : NULL);
+    size_t kept_warnings = 0;
+    for (size_t i = 0; i < s->diag.entry_count; i++) {
+        const pv_diag_entry *e = &s->diag.entries[i];
+        pv_diag_add(diag, e->severity, "%s", e->text);
+        kept_warnings += e->severity != PV_SEV_ERROR;
+    }
+    diag->warnings += s->diag.warnings - kept_warnings; /* counted, not kept */
+    pv_wi_stream_free(s);
+    return true;
+}
+
+/* Whether this load indexes its Text1 timeline while reading it: a full
+ * load or a deferred one alike, not for a window (the window's bounds need
+ * every time) and not when PROFVIEW_TEST_TEXT1_SERIAL is set (the tests
+ * compare both ways). */
+static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path,
+                                   const pv_load_options *o)
+{
+    const char *serial = getenv("PROFVIEW_TEST_TEXT1_SERIAL");
+    if ((serial && *serial && strcmp(serial, "0") != 0) || (o && (o->has_from || o->has_to)))
+        return NULL;
+    pv_wi_stream *s = pv_xcalloc(1, sizeof *s);
+    pv_diag_init(&s->diag);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->cond, NULL);
+    pv_wi_index_options(&s->opt, d, path, o);
+    memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
+    return s;
+}
+
+/* The chunk the parser publishes in: PROFVIEW_TEST_TEXT1_CHUNK (events)
+ * for the tests, else the parser's default. */
+static size_t wi_stream_chunk(void)
+{
+    const char *chunk = getenv("PROFVIEW_TEST_TEXT1_CHUNK");
+    long v = chunk ? atol(chunk) : 0;
+    return v > 0 ? (size_t)v : 0;
+}
 
 static int wi_text1_probe(const unsigned char *head, size_t len, uint64_t file_size,
                           const char *path)
@@ -49,9 +251,13 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
     }
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
-    bool ok = pv_wi_parse_text1_progress(f->path, mf.data, mf.size, d, &f->diag, &o->progress);
+    pv_wi_stream *stream = wi_stream_new(d, f->path, o);
+    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk()};
+    bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
+                                     stream ? &sink : NULL);
     pv_unmap_file(&mf);
     if (!ok) {
+        pv_wi_stream_free(stream);
         wi_data_delete(d);
         return PV_LOAD_ERROR;
     }
@@ -71,7 +277,7 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
                 ".BIN beside it: open the file itself (its BIN is found beside it) or the BIN",
                 f->path);
     }
-    return pv_wi_build(f, d, o);
+    return pv_wi_build_stream(f, d, o, stream);
 }
 
 /* A BIN opened alone: no areas are known, the views show handles in hex and

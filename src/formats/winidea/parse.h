@@ -27,6 +27,27 @@ bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, p
 bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size_t len,
                                 pv_wi_data *d, pv_diag *diag, const pv_progress *progress);
 
+/* Reading and indexing at once (docs/winidea-input.md): a TIMELINE section
+ * with no %CONTEXT% field, once the parser has room for all its events
+ * (reserved once from the bytes left, so the records never move), hands
+ * its events out while it reads.  `events` is called every `chunk` events
+ * (and not after the parse): events [0, count) of d->timeline are final
+ * and will not move, the mapping (areas, their parents, contexts) is as it
+ * will be; it returns false to get no more calls.  `abort` is called
+ * before anything an index reads would change (another section after the
+ * TIMELINE): what was handed out must be dropped; no more calls follow.
+ * Everything else about the parse is as without a sink. */
+typedef struct pv_wi_text1_sink {
+    bool (*events)(void *user, pv_wi_data *d, size_t count);
+    void (*abort)(void *user);
+    void *user;
+    size_t chunk; /* 0: 65536 */
+} pv_wi_text1_sink;
+
+bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t len,
+                            pv_wi_data *d, pv_diag *diag, const pv_progress *progress,
+                            const pv_wi_text1_sink *sink);
+
 /* How sure we are that `head` starts a Text1 file: 90 when the first
  * non-blank line (after an optional UTF-8 BOM) is `* ` and a known section
  * name, 60 when it is an unknown `* ` section and a known one follows within

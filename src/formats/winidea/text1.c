@@ -500,7 +500,20 @@ typedef struct text1_parser {
     bool saw_state_entry;    /* an E on a 3/5 handle */
     bool saw_variable_write; /* a W on a 2/4 handle */
     size_t sections_seen;
+
+    /* Reading and indexing at once (pv_wi_text1_sink, docs/winidea-input.md) */
+    const pv_wi_text1_sink *sink;
+    bool stream_tried;      /* a TIMELINE was considered: at most one streams */
+    bool streaming;         /* handing out the events of the current TIMELINE */
+    size_t stream_next;     /* the event count of the next sink->events call */
+    size_t stream_chunk;
+    bool stream_resolved;   /* the parents are resolved already (saved_parent: before) */
+    uint32_t *saved_parent; /* areas [first_area, first_area + saved_count) */
+    size_t saved_count;
+    bool quiet;             /* text1_warn says nothing (the early resolve) */
 } text1_parser;
+
+static void text1_stream_stop(text1_parser *p, bool tell_sink);
 
 /* Quotes a field for a message: control bytes escaped, at most ~40 bytes. */
 static const char *text1_quote(pv_buf *b, const char *s, size_t n)
@@ -517,6 +530,8 @@ static const char *text1_quote(pv_buf *b, const char *s, size_t n)
 static void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
 static void text1_warn(text1_parser *p, const char *fmt, ...)
 {
+    if (p->quiet)
+        return;
     if (p->diag->entry_count >= PV_DIAG_KEEP) {
         pv_warn(p->diag, "%s", ""); /* counted, not kept: no need to format it */
         return;
@@ -607,11 +622,15 @@ static const char *text1_missing_macro(const text1_template *t, text1_kind kind)
     return NULL;
 }
 
+static void text1_stream_start(text1_parser *p, size_t rest);
+
 /* Starts a section from its header line s[0..n) (leading blanks and the
- * line break already removed; s[0] == '*'). */
-static void text1_begin_section(text1_parser *p, const char *s, size_t n)
+ * line break already removed; s[0] == '*'); `rest` bytes follow the line. */
+static void text1_begin_section(text1_parser *p, const char *s, size_t n, size_t rest)
 {
     pv_wi_data *d = p->d;
+    if (p->streaming)
+        text1_stream_stop(p, true); /* the mapping may change: what was handed out goes */
     text1_template_free(&p->tpl);
     p->kind = SECTION_OPAQUE;
     p->area_class = -1;
@@ -690,6 +709,88 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n)
     if (p->seed)
         for (size_t k = 0; k < 3; k++)
             p->seed_sep[k] = t->text[t->lit_off[k + 1]];
+    if (kind == SECTION_TIMELINE && p->sink && !p->stream_tried)
+        text1_stream_start(p, rest);
+}
+
+/* ---- reading and indexing at once (pv_wi_text1_sink) */
+
+/* A TIMELINE section starts: hand its events out when it attributes no
+ * contexts by name (they are resolved after the whole file) and room for
+ * all the events it can hold fits in memory.  Every event line has at
+ * least a handle digit, the event letter, a time digit, the template's
+ * literals and a line break, so the bytes left bound the events; the room
+ * is reserved, not touched (untouched pages cost nothing), and the records
+ * never move while an index reads them. */
+static void text1_stream_start(text1_parser *p, size_t rest)
+{
+    const text1_template *t = &p->tpl;
+    pv_wi_timeline *tl = &p->d->timeline;
+    p->stream_tried = true;
+    if (t->field_of[T1_CONTEXT] != SIZE_MAX || tl->text_context)
+        return;
+    size_t min_line = 4;
+    for (size_t i = 0; i <= t->count; i++)
+        min_line += t->lit_len[i];
+    size_t room = rest / min_line + 2;
+    if (room > SIZE_MAX / PV_WI_RECORD_SIZE - tl->count)
+        return;
+    size_t cap = tl->count + room;
+    if (cap > tl->owned_cap) {
+        unsigned char *r = realloc(tl->owned, cap * PV_WI_RECORD_SIZE);
+        if (!r)
+            return; /* no such room: read as without a sink */
+        tl->owned = r;
+        tl->owned_cap = cap;
+    }
+    tl->records = tl->owned;
+    tl->version = 11;
+    p->stream_chunk = p->sink->chunk ? p->sink->chunk : 65536;
+    p->stream_next = (tl->count / p->stream_chunk + 1) * p->stream_chunk;
+    p->streaming = true;
+}
+
+/* Stops handing out events; `tell_sink`: the sink drops what it had.  The
+ * parents resolved early are put back as they were, so that the end of the
+ * parse resolves them (with its warnings) from what the file says. */
+static void text1_stream_stop(text1_parser *p, bool tell_sink)
+{
+    p->streaming = false;
+    if (tell_sink)
+        p->sink->abort(p->sink->user);
+    if (p->stream_resolved) {
+        for (size_t i = 0; i < p->saved_count; i++)
+            p->d->areas[p->first_area + i].parent = p->saved_parent[i];
+        p->stream_resolved = false;
+    }
+}
+
+static void text1_resolve_areas(text1_parser *p);
+
+/* Events [0, count) are read: hand them out.  The first time, the parents
+ * of the areas are resolved as the end of the parse will resolve them
+ * (nothing can be added to the mapping while the stream lasts), without
+ * warnings: those come at the end, in their place. */
+static void text1_stream_events(text1_parser *p)
+{
+    pv_wi_data *d = p->d;
+    if (!p->stream_resolved) {
+        p->saved_count = d->area_count - p->first_area;
+        p->saved_parent = pv_xrealloc(p->saved_parent,
+                                      (p->saved_count ? p->saved_count : 1) * sizeof(uint32_t));
+        for (size_t i = 0; i < p->saved_count; i++)
+            p->saved_parent[i] = d->areas[p->first_area + i].parent;
+        size_t line = p->line;
+        p->quiet = true;
+        text1_resolve_areas(p);
+        p->quiet = false;
+        p->line = line;
+        p->stream_resolved = true;
+    }
+    size_t count = d->timeline.count;
+    p->stream_next = (count / p->stream_chunk + 1) * p->stream_chunk;
+    if (!p->sink->events(p->sink->user, d, count))
+        text1_stream_stop(p, false);
 }
 
 /* The field carrying `macro`, or NULL. */
@@ -946,13 +1047,19 @@ static inline void text1_put_le64(unsigned char *r, uint64_t v)
 /* pv_wi_add_event, inlined for the TIMELINE fast path: the same v1.1
  * record (winidea.h: a text timeline is always built in the v1.1 layout,
  * core unknown), with the capacity grown in large steps. */
-static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsigned kind,
+static inline void text1_store_event(text1_parser *p, uint32_t handle, unsigned kind,
                                      uint64_t data, int64_t time)
 {
+    pv_wi_timeline *tl = &p->d->timeline;
     if (tl->count == tl->owned_cap) {
+        if (p->streaming)
+            text1_stream_stop(p, true); /* cannot happen (the room is a bound): the records move */
         size_t cap = tl->owned_cap;
         tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
         tl->owned_cap = cap;
+        /* set here only: an index may be reading them (pv_wi_text1_sink) */
+        tl->records = tl->owned;
+        tl->version = 11;
     }
     /* the next 65536 records (1.5 MB) are about to be written: one call maps
      * their pages instead of 384 page faults */
@@ -960,8 +1067,6 @@ static inline void text1_store_event(pv_wi_timeline *tl, uint32_t handle, unsign
         size_t ahead = tl->owned_cap - tl->count < 65536 ? tl->owned_cap - tl->count : 65536;
         pv_prefault(tl->owned + tl->count * PV_WI_RECORD_SIZE, ahead * PV_WI_RECORD_SIZE);
     }
-    tl->records = tl->owned;
-    tl->version = 11;
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
     text1_put_le32(r, handle);
     text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
@@ -980,7 +1085,7 @@ static void text1_add_event(text1_parser *p, uint32_t handle, unsigned kind, uin
         p->saw_variable_write = true;
     else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
         p->saw_state_entry = true;
-    text1_store_event(&p->d->timeline, handle, kind, value, time);
+    text1_store_event(p, handle, kind, value, time);
     if (!has_ctx_field && !p->d->timeline.text_context)
         return;
     uint16_t id = UINT16_MAX;
@@ -1242,7 +1347,7 @@ static const char *text1_seed_event(text1_parser *p, const char *s)
         p->saw_variable_write = true;
     else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
         p->saw_state_entry = true;
-    text1_store_event(&p->d->timeline, (uint32_t)handle, kind, value, time);
+    text1_store_event(p, (uint32_t)handle, kind, value, time);
     if (p->d->timeline.text_context)
         text1_push_text_context(p, UINT16_MAX);
     return q + 1;
@@ -1456,6 +1561,7 @@ static void text1_parser_free(text1_parser *p)
     free(p->names);
     free(p->ctx_names);
     free(p->ctx_table);
+    free(p->saved_parent);
 }
 
 bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, pv_wi_data *d,
@@ -1467,8 +1573,16 @@ bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, p
 bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size_t len,
                                 pv_wi_data *d, pv_diag *diag, const pv_progress *progress)
 {
+    return pv_wi_parse_text1_sink(path, buf, len, d, diag, progress, NULL);
+}
+
+bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t len,
+                            pv_wi_data *d, pv_diag *diag, const pv_progress *progress,
+                            const pv_wi_text1_sink *sink)
+{
     text1_parser p;
     memset(&p, 0, sizeof p);
+    p.sink = sink;
     p.path = path;
     p.d = d;
     p.diag = diag;
@@ -1493,6 +1607,8 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
                 next = text1_fast_event(&p, s, end);
             if (next) {
                 s = next;
+                if (p.streaming && d->timeline.count >= p.stream_next)
+                    text1_stream_events(&p);
                 if ((p.line & 0xFFFF) == 0 && progress &&
                     !pv_progress_step(progress, "reading Text1",
                                       (uint64_t)(s - (const char *)buf), len)) {
@@ -1518,12 +1634,14 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
         }
         size_t n = (size_t)(b - a);
         if (a[0] == '*' && n >= 2 && text1_is_blank(a[1])) {
-            text1_begin_section(&p, a, n);
+            text1_begin_section(&p, a, n, (size_t)(end - s));
         } else if (p.kind == SECTION_NONE) {
             if (stray_lines++ == 0)
                 first_stray = p.line;
         } else {
             text1_entry(&p, a, n);
+            if (p.streaming && d->timeline.count >= p.stream_next)
+                text1_stream_events(&p);
         }
         if ((p.line & 0xFFFF) == 0 && progress &&
             !pv_progress_step(progress, "reading Text1", (uint64_t)(s - (const char *)buf),

@@ -1262,6 +1262,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
         p->opt = *o;
     p->o = &p->opt;
     p->opt.context_area = NULL; /* only read here, below; the caller's string may go */
+    p->opt.event_capacity = 0;  /* indexing again (tl_end_pass) is over the whole timeline */
     p->diag = diag;
     p->file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
     p->unknown_context = PV_TL_NO_CONTEXT;
@@ -1327,10 +1328,40 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
      * room for n / 2 avoids growing in the common case */
     tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
-    ix->event_area = tl_big_alloc((n ? n : 1) * sizeof *ix->event_area);
-    ix->event_context = tl_big_alloc((n ? n : 1) * sizeof *ix->event_context);
-    ix->event_depth = tl_big_alloc((n ? n : 1) * sizeof *ix->event_depth);
+    size_t room = o && o->event_capacity > n ? o->event_capacity : n; /* still growing */
+    ix->event_area = tl_big_alloc((room ? room : 1) * sizeof *ix->event_area);
+    ix->event_context = tl_big_alloc((room ? room : 1) * sizeof *ix->event_context);
+    ix->event_depth = tl_big_alloc((room ? room : 1) * sizeof *ix->event_depth);
     return true;
+}
+
+void pv_timeline_index_grow(pv_timeline_index *ix, size_t count)
+{
+    ix->event_count = count;
+    ix->window_end = count; /* a growing timeline has no window */
+}
+
+void pv_timeline_index_rebase(pv_timeline_index *ix, pv_diag *diag, const pv_progress *progress)
+{
+    tl_pass *p = ix->pass;
+    if (!p)
+        return;
+    p->diag = diag;
+    p->diag_entries = diag->entry_count;
+    p->diag_warnings = diag->warnings;
+    p->diag_errors = diag->errors;
+    if (progress)
+        p->opt.progress = *progress;
+    else
+        memset(&p->opt.progress, 0, sizeof p->opt.progress);
+}
+
+void pv_timeline_index_move(pv_timeline_index *to, pv_timeline_index *from)
+{
+    *to = *from;
+    if (to->pass)
+        to->pass->ix = to;
+    memset(from, 0, sizeof *from);
 }
 
 bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)

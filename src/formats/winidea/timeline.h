@@ -75,6 +75,12 @@ typedef struct pv_tl_options {
      * Callers leave both zero. */
     bool context_decided;
     uint32_t context_key;
+    /* 0: the timeline is complete.  Else it is still being read (a Text1
+     * file indexed while it is parsed, docs/winidea-input.md "Reading and
+     * indexing at once"): the per-event arrays have room for this many
+     * events, the events so far are indexed as they come
+     * (pv_timeline_index_grow), and there is no window (has_from, has_to). */
+    size_t event_capacity;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
@@ -180,6 +186,31 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget);
 bool pv_timeline_index_build(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_options *o,
                              pv_diag *diag);
 void pv_timeline_index_free(pv_timeline_index *ix);
+
+/* An index begun with o->event_capacity over a timeline that is still
+ * growing (docs/winidea-input.md "Reading and indexing at once"): grow says
+ * the timeline now has `count` events (at most the capacity), which advance
+ * and finish then reach; rebase sends the index's further warnings to
+ * `diag` (a rollback of the pass returns to diag as it is now) and its
+ * progress to `progress` (NULL: none); move hands an index (complete or not)
+ * to another place, `from` is left empty. */
+void pv_timeline_index_grow(pv_timeline_index *ix, size_t count);
+void pv_timeline_index_rebase(pv_timeline_index *ix, pv_diag *diag, const pv_progress *progress);
+void pv_timeline_index_move(pv_timeline_index *to, pv_timeline_index *from);
+
+/* The options pv_wi_build indexes a loaded file with (views.c). */
+void pv_wi_index_options(pv_tl_options *to, const pv_wi_data *d, const char *path,
+                         const pv_load_options *o);
+
+/* An index begun while a Text1 file was read (load.c, docs/winidea-input.md
+ * "Reading and indexing at once"): take moves it into `ix` (events
+ * indexed as far as the worker got, or all of them when `whole`; its
+ * warnings so far appended to `diag`, later ones go there, its progress
+ * then is o->progress) and frees the stream; false (nothing moved, the
+ * stream freed too) when there is none to take.  free drops it. */
+bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
+                       const pv_tl_options *o, bool whole);
+void pv_wi_stream_free(pv_wi_stream *s);
 /* Bytes the index holds beyond the records (for the benchmark). */
 size_t pv_timeline_index_memory(const pv_timeline_index *ix);
 

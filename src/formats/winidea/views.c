@@ -1398,7 +1398,29 @@ static void wi_add_view(pv_result_set *set, wi_model *m, pv_view *v)
         m->call_trace = v;
 }
 
+void pv_wi_index_options(pv_tl_options *to, const pv_wi_data *d, const char *path,
+                         const pv_load_options *o)
+{
+    memset(to, 0, sizeof *to);
+    if (o) {
+        to->context_area = o->context_area;
+        to->has_from = o->has_from;
+        to->from = o->from;
+        to->has_to = o->has_to;
+        to->to = o->to;
+        if (!o->defer_index)
+            to->progress = o->progress; /* the caller's progress lives only while loading */
+    }
+    to->file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : path);
+}
+
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
+{
+    return pv_wi_build_stream(f, d, o, NULL);
+}
+
+pv_load_status pv_wi_build_stream(pv_file *f, pv_wi_data *d, const pv_load_options *o,
+                                  pv_wi_stream *stream)
 {
     wi_model *m = pv_xcalloc(1, sizeof *m);
     m->d = d;
@@ -1408,17 +1430,7 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     f->hooks = &wi_file_hooks;
     bool defer = o && o->defer_index;
     pv_tl_options to;
-    memset(&to, 0, sizeof to);
-    if (o) {
-        to.context_area = o->context_area;
-        to.has_from = o->has_from;
-        to.from = o->from;
-        to.has_to = o->has_to;
-        to.to = o->to;
-        if (!defer)
-            to.progress = o->progress; /* the caller's progress lives only while loading */
-    }
-    to.file = d->bin_path ? d->bin_path : (d->text_path ? d->text_path : f->path);
+    pv_wi_index_options(&to, d, f->path, o);
     /* docs/cache.md: a valid cached index replaces the whole pass */
     bool cached = false;
     if (o && o->cache && !pv_input_is_stream(f->path)) {
@@ -1430,7 +1442,11 @@ pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o)
     m->diag_from = f->diag.entry_count;
     m->diag_warnings = f->diag.warnings;
     m->diag_errors = f->diag.errors;
-    if (!cached && !pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
+    /* an index begun while the Text1 file was read (load.c) goes on here */
+    bool streamed = !cached && stream && pv_wi_stream_take(stream, &m->ix, &f->diag, &to, !defer);
+    if (cached && stream)
+        pv_wi_stream_free(stream);
+    if (!cached && !streamed && !pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
         return PV_LOAD_ERROR;
     m->indexed = true;
     if (cached)

@@ -240,6 +240,11 @@ pv_wi_stat_row *pv_wi_add_stat(pv_wi_data *d);
  * to `f`.  Takes ownership of `d`.  Warnings go to f->diag.
  * Implemented by the timeline model (src/formats/winidea/views.c). */
 pv_load_status pv_wi_build(pv_file *f, pv_wi_data *d, const pv_load_options *o);
+/* The same with an index that was begun while the Text1 file was read
+ * (load.c; NULL: none), used when no cached index replaces it. */
+typedef struct pv_wi_stream pv_wi_stream;
+pv_load_status pv_wi_build_stream(pv_file *f, pv_wi_data *d, const pv_load_options *o,
+                                  pv_wi_stream *stream);
 /* The raw data of a file that pv_wi_build loaded (f->loader_data holds the
  * indexed model around it; the file's hooks say it is one), or NULL for a
  * file of another format. */

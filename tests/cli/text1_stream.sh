@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# A big Text1 timeline is indexed by a worker while it is read
+# (docs/winidea-input.md "Reading and indexing at once"): the result equals
+# the serial load (PROFVIEW_TEST_TEXT1_SERIAL=1) byte for byte, for `info`
+# (the whole index at load) and `cat` of every view (a deferred index that
+# the worker left half done), warnings included, with the default chunk and
+# with a small one (PROFVIEW_TEST_TEXT1_CHUNK, more hand-overs), on
+# generated files of 1.2 M events and bad variants of them: CRLF, BOM, a
+# truncated last line, bad and 10 MB lines, times that go back and unknown
+# handles (warnings of the parser and of the index, more than are kept), a
+# context area found from written values, parents to resolve, the general
+# template path, %CONTEXT% (never streamed), a section after the TIMELINE
+# (the stream is dropped), and with the index cache on.
+# PROFVIEW_TEST_TEXT1_DEBUG says whether the stream ran, so a stream that
+# never starts fails the test.
+set -euo pipefail
+pv=${PROFVIEW:?}
+gen=${PV_BUILD_DIR:?}/pv_gen_winidea
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+export PROFVIEW_CACHE=off
+unset PROFVIEW_TEST_TEXT1_SERIAL PROFVIEW_TEST_TEXT1_CHUNK PROFVIEW_TEST_TEXT1_DEBUG
+
+"$gen" --seed 3 --tasks 4 --events 1200000 --format text -o "$tmp/plain.txt"
+"$gen" --seed 4 --tasks 3 --events 1200000 --format text-ctx -o "$tmp/ctx.txt"
+f=$tmp/plain.txt
+tl=$(grep -n '^\* TIMELINE' "$f" | cut -d: -f1) # the TIMELINE header line
+head -n $((tl - 1)) "$f" >"$tmp/head"
+tail -n +$((tl + 1)) "$f" >"$tmp/events"
+
+sed 's/$/\r/' "$f" >"$tmp/crlf.txt"
+{ printf '\357\273\277'; cat "$f"; } >"$tmp/bom.txt"
+head -c $(($(stat -c %s "$f") - 4)) "$f" >"$tmp/trunc.txt"
+# bad lines early (before the stream begins) and late (while it runs)
+{
+  cat "$tmp/head"
+  sed -n "${tl}p" "$f"
+  sed -n '1,1000p' "$tmp/events"
+  echo "ZZZZ,E,,5"
+  echo "00000009,E,,1"          # time goes back: a warning of the index
+  echo "0000ABCD,E,,2"          # a handle the mapping does not list
+  echo
+  echo "   00000009,X,,3  "
+  sed -n '1001,1150000p' "$tmp/events"
+  for i in 1 2 3; do echo "00000001,Q,,$i"; done
+  for i in $(seq 1 250); do echo "00000009,W,,$i"; done # index warnings, more than are kept
+  printf '0000000%s,E,,' 1; head -c 10000000 /dev/zero | tr '\0' 7; echo # a 10 MB line
+  echo "00000009,E,,100"
+  echo "0000ABCE,S,,101"
+  sed -n '1150001,$p' "$tmp/events"
+} >"$tmp/bad.txt"
+# the context area from written values: the mapping lists no states for it
+sed '/^30000000,,/d' "$f" >"$tmp/values.txt"
+# parents to resolve at the end of the parse (one found, one not)
+{
+  cat "$tmp/head"
+  echo "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%,%HANDLE.PARENT%"
+  echo "10000100,{,20,00000009"
+  echo "10000101,x = 1;,21,0000FFFF"
+  echo
+  sed -n "${tl}p" "$f"
+  cat "$tmp/events"
+} >"$tmp/parent.txt"
+# the general template path: a prefix and blanks in the separators
+{
+  cat "$tmp/head"
+  echo "* TIMELINE [%HANDLE%] %EVENT% %VALUE% @%TIME%"
+  awk -F, '{ printf "[%s] %s %s @%s\n", $1, $2, $3, $4 }' "$tmp/events"
+} >"$tmp/general.txt"
+# a section after the TIMELINE: what the worker did is dropped
+{
+  cat "$f"
+  echo
+  echo "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%"
+  echo "0000ABCD,Late_Function,"
+} >"$tmp/after.txt"
+
+views() { "$pv" info --no-cache "$1" | awk '/^    [a-z]/ { print $1 }'; }
+
+# run NAME MODE FILE ARGS...: stdout and stderr of profview ARGS FILE in MODE
+run() {
+  local name=$1 mode=$2 file=$3
+  shift 3
+  local -a env=()
+  case $mode in
+  serial) env=(PROFVIEW_TEST_TEXT1_SERIAL=1) ;;
+  stream) env=() ;;
+  small) env=(PROFVIEW_TEST_TEXT1_CHUNK=1000) ;;
+  esac
+  env "${env[@]}" "$pv" "$@" "$file" >"$tmp/$name.$mode.out" 2>"$tmp/$name.$mode.err" || true
+}
+
+same() { # same NAME MODE: MODE's output equals the serial one
+  if ! cmp -s "$tmp/$1.serial.out" "$tmp/$1.$2.out" || ! cmp -s "$tmp/$1.serial.err" "$tmp/$1.$2.err"; then
+    echo "FAIL: $1: the $2 load differs from the serial one"
+    diff "$tmp/$1.serial.out" "$tmp/$1.$2.out" | head -5
+    diff "$tmp/$1.serial.err" "$tmp/$1.$2.err" | head -5
+    fail=1
+  fi
+}
+
+# expect FILE WORD: the stream was taken / dropped / not begun ("none")
+expect() {
+  local got
+  got=$(PROFVIEW_TEST_TEXT1_DEBUG=1 "$pv" info --no-cache "$1" 2>&1 >/dev/null |
+    sed -n 's/^profview: debug: Text1 index \([a-z]*\).*/\1/p')
+  if [ "${got:-none}" != "$2" ]; then
+    echo "FAIL: $(basename "$1"): the stream was '${got:-none}', expected '$2'"
+    fail=1
+  fi
+}
+
+for v in plain crlf bom trunc bad values parent general ctx after; do
+  file=$tmp/$v.txt
+  case $v in
+  ctx) expect "$file" none ;;
+  after) expect "$file" dropped ;;
+  *) expect "$file" taken ;;
+  esac
+  for mode in serial stream small; do
+    run "$v.info" $mode "$file" info --no-cache
+  done
+  same "$v.info" stream
+  same "$v.info" small
+  [ -s "$tmp/$v.info.serial.out" ] || { echo "FAIL: $v: info printed nothing"; fail=1; }
+  # every view in full through cat (a deferred index); the 1.2 M-row
+  # timeline view where the index sees other events or another mapping
+  for view in $(views "$file"); do
+    case $v.$view in
+    crlf.timeline | bom.timeline | trunc.timeline | parent.timeline | ctx.timeline) continue ;;
+    esac
+    modes="serial small"
+    [ $v = plain ] && modes="serial stream small"
+    for mode in $modes; do
+      run "$v.$view" $mode "$file" cat --no-cache --view "$view"
+    done
+    for mode in $modes; do
+      [ $mode = serial ] || same "$v.$view" $mode
+    done
+  done
+done
+# the warnings really are there: of the parser, of the index, more than are kept
+grep -q '^  warnings: [5-9][0-9][0-9]$' "$tmp/bad.info.serial.out" ||
+  { echo "FAIL: bad: not the count of warnings expected"; fail=1; }
+grep -q 'bad hex handle' "$tmp/bad.info.serial.out" || { echo "FAIL: bad: no parser warning"; fail=1; }
+grep -q 'time decreases' "$tmp/bad.info.serial.out" || { echo "FAIL: bad: no index warning"; fail=1; }
+grep -q 'HANDLE.PARENT 0000FFFF' "$tmp/parent.info.serial.out" ||
+  { echo "FAIL: parent: no warning about the parent"; fail=1; }
+
+# with the index cache on: a miss (the stream's index is saved) and a hit
+# (the stream's index is dropped) print what the serial load prints
+export PROFVIEW_CACHE=on XDG_CACHE_HOME=$tmp/cache
+for pass in miss hit; do
+  "$pv" info "$f" >"$tmp/cache.$pass.out" 2>"$tmp/cache.$pass.err" || true
+  "$pv" cat "$f" --view call-trace >"$tmp/cache.ct.$pass.out" 2>/dev/null || true
+  cmp -s "$tmp/cache.$pass.out" "$tmp/plain.info.serial.out" ||
+    { echo "FAIL: cache $pass: info differs"; fail=1; }
+  cmp -s "$tmp/cache.$pass.err" "$tmp/plain.info.serial.err" ||
+    { echo "FAIL: cache $pass: info's messages differ"; fail=1; }
+  cmp -s "$tmp/cache.ct.$pass.out" "$tmp/plain.call-trace.serial.out" ||
+    { echo "FAIL: cache $pass: call-trace differs"; fail=1; }
+done
+exit $fail
