@@ -68,9 +68,75 @@ static void fuzz_check_parse(const uint8_t *data, size_t size)
     pv_diag_free(&diag);
 }
 
+/* A sink that takes every event as it comes (docs/winidea-input.md
+ * "Reading and indexing at once") and checks what it is promised: the
+ * records never move and the events handed out are never rewritten. */
+typedef struct fuzz_sink_state {
+    const unsigned char *records;
+    size_t count;
+    unsigned char first[24]; /* event 0 when it was handed out */
+    bool aborted;
+} fuzz_sink_state;
+
+static bool fuzz_sink_events(void *user, pv_wi_data *d, size_t count, size_t done)
+{
+    fuzz_sink_state *st = user;
+    (void)done;
+    if (st->aborted || count < st->count || count > d->timeline.owned_cap)
+        __builtin_trap();
+    if (st->records && d->timeline.records != st->records)
+        __builtin_trap();
+    if (st->records && memcmp(st->first, d->timeline.records, 24) != 0)
+        __builtin_trap();
+    st->records = d->timeline.records;
+    st->count = count;
+    if (count > 0)
+        memcpy(st->first, d->timeline.records, 24);
+    return true;
+}
+
+static void fuzz_sink_abort(void *user)
+{
+    ((fuzz_sink_state *)user)->aborted = true;
+}
+
+/* The parse with a sink (every event handed out at once) equals the parse
+ * without one: events, areas and their parents, every message. */
+static void fuzz_check_sink(const uint8_t *data, size_t size)
+{
+    pv_wi_data a, b;
+    pv_wi_data_init(&a);
+    pv_wi_data_init(&b);
+    pv_diag da, db;
+    pv_diag_init(&da);
+    pv_diag_init(&db);
+    fuzz_sink_state st = {0};
+    pv_wi_text1_sink sink = {fuzz_sink_events, fuzz_sink_abort, &st, 1};
+    bool ok_a = pv_wi_parse_text1("fuzz.txt", data, size, &a, &da);
+    bool ok_b = pv_wi_parse_text1_sink("fuzz.txt", data, size, &b, &db, NULL, &sink);
+    if (ok_a != ok_b || a.timeline.count != b.timeline.count || a.area_count != b.area_count ||
+        a.context_count != b.context_count || da.entry_count != db.entry_count ||
+        da.warnings != db.warnings || da.errors != db.errors)
+        __builtin_trap();
+    if (a.timeline.count &&
+        memcmp(a.timeline.records, b.timeline.records, a.timeline.count * 24) != 0)
+        __builtin_trap();
+    for (size_t i = 0; i < a.area_count; i++)
+        if (a.areas[i].parent != b.areas[i].parent)
+            __builtin_trap();
+    for (size_t i = 0; i < da.entry_count; i++)
+        if (strcmp(da.entries[i].text, db.entries[i].text) != 0)
+            __builtin_trap();
+    pv_wi_data_free(&a);
+    pv_wi_data_free(&b);
+    pv_diag_free(&da);
+    pv_diag_free(&db);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_check_parse(data, size);
+    fuzz_check_sink(data, size);
     fuzz_wi_model(fuzz_parse_text1, data, size);
     return 0;
 }

@@ -754,6 +754,106 @@ static void test_probe(void **state)
                      0);
 }
 
+/* A sink that records what it was handed (docs/winidea-input.md "Reading
+ * and indexing at once"). */
+typedef struct sink_log {
+    size_t calls, last_count, aborts;
+    const unsigned char *records;
+    bool records_moved;
+    uint32_t parent_seen; /* area 1's parent at the first call */
+} sink_log;
+
+static bool sink_events(void *user, pv_wi_data *d, size_t count, size_t done)
+{
+    sink_log *l = user;
+    assert_true(count > l->last_count);
+    assert_true(count <= d->timeline.owned_cap);
+    assert_true(done > 0);
+    if (l->calls++ == 0)
+        l->parent_seen = d->areas[1].parent;
+    else if (d->timeline.records != l->records)
+        l->records_moved = true;
+    l->records = d->timeline.records;
+    l->last_count = count;
+    return true;
+}
+
+static void sink_abort(void *user)
+{
+    ((sink_log *)user)->aborts++;
+}
+
+static void test_sink_hands_events_out(void **state)
+{
+    (void)state;
+    /* area 1's parent is a HANDLE.PARENT resolved at the end of the parse:
+     * the sink sees it resolved already; its warning (the other parent is
+     * not found) comes at the end, as without a sink */
+    static const char head[] = "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%,%HANDLE.PARENT%\n"
+                               "00000001,F,,\n"
+                               "10000001,x;,5,00000001\n"
+                               "10000002,y;,6,0000000F\n"
+                               "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n";
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_buf_puts(&text, head);
+    for (int i = 0; i < 10; i++)
+        pv_buf_printf(&text, "00000001,%c,,%d\n", i % 2 ? 'X' : 'E', i);
+    pv_buf_puts(&text, "zzz,E,,10\n00000001,E,,11\n");
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) /* a section after the TIMELINE: the sink must drop it all */
+            pv_buf_puts(&text, "* HANDLE(Functions) %HANDLE%,%NAME%\n00000002,G\n");
+        parsed *plain = parse_n(text.data, text.len);
+        sink_log log = {0};
+        pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 3};
+        pv_wi_data d;
+        pv_wi_data_init(&d);
+        pv_diag diag;
+        pv_diag_init(&diag);
+        assert_true(pv_wi_parse_text1_sink("t.txt", (const unsigned char *)text.data, text.len,
+                                           &d, &diag, NULL, &sink));
+        assert_int_equal(log.calls, 3); /* at 3, 6 and 9 events (11 in all) */
+        assert_int_equal(log.last_count, 9);
+        assert_false(log.records_moved);
+        assert_int_equal(log.parent_seen, 0);
+        assert_int_equal(log.aborts, pass);
+        /* the same data and messages as without a sink */
+        assert_int_equal(d.timeline.count, 11);
+        assert_int_equal(d.timeline.count, plain->d.timeline.count);
+        assert_memory_equal(d.timeline.records, plain->d.timeline.records, 11 * 24);
+        assert_int_equal(d.area_count, plain->d.area_count);
+        for (size_t i = 0; i < d.area_count; i++)
+            assert_int_equal(d.areas[i].parent, plain->d.areas[i].parent);
+        assert_int_equal(diag.entry_count, plain->diag.entry_count);
+        for (size_t i = 0; i < diag.entry_count; i++)
+            assert_string_equal(diag.entries[i].text, plain->diag.entries[i].text);
+        assert_int_equal(diag_count(plain, "HANDLE.PARENT 0000000F"), 1);
+        pv_wi_data_free(&d);
+        pv_diag_free(&diag);
+        parsed_free(plain);
+    }
+    /* with %CONTEXT% (resolved only after the whole file) nothing is handed out */
+    parsed *ctx = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+                        "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n");
+    sink_log log = {0};
+    pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1};
+    pv_wi_data d;
+    pv_wi_data_init(&d);
+    pv_diag diag;
+    pv_diag_init(&diag);
+    static const char ctx_text[] = "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+                                   "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n";
+    assert_true(pv_wi_parse_text1_sink("t.txt", (const unsigned char *)ctx_text,
+                                       sizeof ctx_text - 1, &d, &diag, NULL, &sink));
+    assert_int_equal(log.calls, 0);
+    assert_int_equal(d.timeline.count, 3);
+    assert_int_equal(ctx->d.timeline.count, 3);
+    pv_wi_data_free(&d);
+    pv_diag_free(&diag);
+    parsed_free(ctx);
+    pv_buf_free(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_seed_layout_path_matches_line_by_line),
         cmocka_unit_test(test_header_without_format),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_sink_hands_events_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

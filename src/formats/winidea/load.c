@@ -34,6 +34,17 @@ struct pv_wi_stream {
     size_t published; /* under lock: events the worker may index */
     bool final;       /* under lock: published is the whole timeline */
     bool stop;        /* under lock: stop at the next step */
+    /* The parser's thread gives back the pages of the text it is past (a
+     * mapped file: read again from the page cache if ever needed; unmapping
+     * at the end would cost the same), so that the text, the records and
+     * the index are not all resident at once. */
+    const unsigned char *text; /* the mapped text, NULL when it was read into memory */
+    size_t text_released;
+    /* The worker's chore while it waits for the parser: mapping the
+     * records' pages ahead of the parser (pv_prefault: the contents are
+     * not touched). */
+    unsigned char *records; /* d->timeline.owned, fixed while the stream lasts */
+    size_t record_room, records_mapped;
 };
 
 /* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
@@ -50,6 +61,33 @@ static void wi_stream_debug(const char *what, size_t done, size_t count)
  * most one). */
 #define WI_STREAM_STEP ((size_t)1 << 16)
 
+/* The text goes back by MB; records are mapped by 64 K, at most
+ * WI_STREAM_AHEAD ahead of the parser. */
+#define WI_STREAM_TEXT_STEP ((size_t)1 << 20)
+#define WI_STREAM_AHEAD ((size_t)1 << 18)
+
+/* One chore (false: none); called and returns with the lock held. */
+static bool wi_stream_chore(pv_wi_stream *s)
+{
+    size_t published = s->published;
+    pthread_mutex_unlock(&s->lock);
+    if (s->records_mapped < published)
+        s->records_mapped = published; /* the parser has mapped those itself */
+    size_t ahead = published + WI_STREAM_AHEAD < s->record_room ? published + WI_STREAM_AHEAD
+                                                                : s->record_room;
+    if (s->records_mapped < ahead) {
+        size_t to = s->records_mapped + WI_STREAM_STEP < ahead ? s->records_mapped + WI_STREAM_STEP
+                                                               : ahead;
+        pv_prefault(s->records + s->records_mapped * PV_WI_RECORD_SIZE,
+                    (to - s->records_mapped) * PV_WI_RECORD_SIZE);
+        s->records_mapped = to;
+        pthread_mutex_lock(&s->lock);
+        return true;
+    }
+    pthread_mutex_lock(&s->lock);
+    return false;
+}
+
 static void *wi_stream_run(void *arg)
 {
     pv_wi_stream *s = arg;
@@ -57,7 +95,8 @@ static void *wi_stream_run(void *arg)
     for (;;) {
         pthread_mutex_lock(&s->lock);
         while (!s->stop && !s->final && s->published == done)
-            pthread_cond_wait(&s->cond, &s->lock);
+            if (!wi_stream_chore(s))
+                pthread_cond_wait(&s->cond, &s->lock);
         size_t upto = s->published;
         bool stop = s->stop, final = s->final;
         pthread_mutex_unlock(&s->lock);
@@ -103,11 +142,16 @@ void pv_wi_stream_free(pv_wi_stream *s)
 
 /* pv_wi_text1_sink.events: begins the index (on this, the loading thread)
  * once enough events are read, then hands the worker the new count. */
-static bool wi_stream_events(void *user, pv_wi_data *d, size_t count)
+static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t done)
 {
     pv_wi_stream *s = user;
+    size_t text_to = done & ~(WI_STREAM_TEXT_STEP - 1);
+    if (s->text && text_to > s->text_released) {
+        pv_release((void *)(uintptr_t)(s->text + s->text_released), text_to - s->text_released);
+        s->text_released = text_to;
+    }
     if (s->dropped)
-        return false;
+        return true; /* no index, but the text still goes back */
     if (!s->begun) {
         if (count <= PV_WI_BIN_EARLY_RECORDS)
             return true;
@@ -118,6 +162,9 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count)
         }
         s->begun = true;
         s->published = count;
+        s->records = d->timeline.owned;
+        s->record_room = d->timeline.owned_cap;
+        s->records_mapped = count;
         if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
             pv_timeline_index_free(&s->ix);
             s->begun = false;
@@ -169,8 +216,7 @@ bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
     pv_timeline_index_move(ix, &s->ix);
     s->begun = false;
     /* the warnings so far, as if they had gone to diag: after its entries */
-    pv_timeline_index_rebase(ix, diag, o->progress.report || o->progress.cancel ? &o->progress
-                                                                                 : NULL);
+    pv_timeline_index_rebase(ix, diag, &o->progress);
     size_t kept_warnings = 0;
     for (size_t i = 0; i < s->diag.entry_count; i++) {
         const pv_diag_entry *e = &s->diag.entries[i];
@@ -187,7 +233,7 @@ bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
  * every time) and not when PROFVIEW_TEST_TEXT1_SERIAL is set (the tests
  * compare both ways). */
 static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path,
-                                   const pv_load_options *o)
+                                   const pv_load_options *o, const pv_mapped_file *mf)
 {
     const char *serial = getenv("PROFVIEW_TEST_TEXT1_SERIAL");
     if ((serial && *serial && strcmp(serial, "0") != 0) || (o && (o->has_from || o->has_to)))
@@ -198,6 +244,7 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path,
     pthread_cond_init(&s->cond, NULL);
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
+    s->text = mf->mapped ? mf->data : NULL;
     return s;
 }
 
@@ -251,7 +298,7 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
     }
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
-    pv_wi_stream *stream = wi_stream_new(d, f->path, o);
+    pv_wi_stream *stream = wi_stream_new(d, f->path, o, &mf);
     pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk()};
     bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
                                      stream ? &sink : NULL);

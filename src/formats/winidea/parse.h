@@ -33,12 +33,13 @@ bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size
  * its events out while it reads.  `events` is called every `chunk` events
  * (and not after the parse): events [0, count) of d->timeline are final
  * and will not move, the mapping (areas, their parents, contexts) is as it
- * will be; it returns false to get no more calls.  `abort` is called
+ * will be, and the parser will not read buf[0, done) again; it returns
+ * false to get no more calls.  `abort` is called
  * before anything an index reads would change (another section after the
  * TIMELINE): what was handed out must be dropped; no more calls follow.
  * Everything else about the parse is as without a sink. */
 typedef struct pv_wi_text1_sink {
-    bool (*events)(void *user, pv_wi_data *d, size_t count);
+    bool (*events)(void *user, pv_wi_data *d, size_t count, size_t done);
     void (*abort)(void *user);
     void *user;
     size_t chunk; /* 0: 65536 */

@@ -771,7 +771,7 @@ static void text1_resolve_areas(text1_parser *p);
  * of the areas are resolved as the end of the parse will resolve them
  * (nothing can be added to the mapping while the stream lasts), without
  * warnings: those come at the end, in their place. */
-static void text1_stream_events(text1_parser *p)
+static void text1_stream_events(text1_parser *p, size_t done)
 {
     pv_wi_data *d = p->d;
     if (!p->stream_resolved) {
@@ -789,7 +789,7 @@ static void text1_stream_events(text1_parser *p)
     }
     size_t count = d->timeline.count;
     p->stream_next = (count / p->stream_chunk + 1) * p->stream_chunk;
-    if (!p->sink->events(p->sink->user, d, count))
+    if (!p->sink->events(p->sink->user, d, count, done))
         text1_stream_stop(p, false);
 }
 
@@ -1608,7 +1608,7 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
             if (next) {
                 s = next;
                 if (p.streaming && d->timeline.count >= p.stream_next)
-                    text1_stream_events(&p);
+                    text1_stream_events(&p, (size_t)(s - (const char *)buf));
                 if ((p.line & 0xFFFF) == 0 && progress &&
                     !pv_progress_step(progress, "reading Text1",
                                       (uint64_t)(s - (const char *)buf), len)) {
@@ -1641,7 +1641,7 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
         } else {
             text1_entry(&p, a, n);
             if (p.streaming && d->timeline.count >= p.stream_next)
-                text1_stream_events(&p);
+                text1_stream_events(&p, (size_t)(s - (const char *)buf));
         }
         if ((p.line & 0xFFFF) == 0 && progress &&
             !pv_progress_step(progress, "reading Text1", (uint64_t)(s - (const char *)buf),
