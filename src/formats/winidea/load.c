@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "formats/winidea/parse.h"
 #include "formats/winidea/timeline.h"
@@ -45,16 +46,28 @@ struct pv_wi_stream {
      * not touched). */
     unsigned char *records; /* d->timeline.owned, fixed while the stream lasts */
     size_t record_room, records_mapped;
+    double worker_cpu; /* the worker's CPU seconds, for PROFVIEW_TEST_TEXT1_DEBUG */
 };
 
+static double wi_thread_cpu(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
- * check that it ran). */
-static void wi_stream_debug(const char *what, size_t done, size_t count)
+ * check that it ran; the CPU seconds of the two threads so far show the
+ * benchmark how the work was split). */
+static void wi_stream_debug(const pv_wi_stream *s, const char *what, size_t done, size_t count)
 {
     const char *on = getenv("PROFVIEW_TEST_TEXT1_DEBUG");
     if (on && *on && strcmp(on, "0") != 0)
-        fprintf(stderr, "profview: debug: Text1 index %s (%zu of %zu events indexed)\n", what,
-                done, count);
+        fprintf(stderr,
+                "profview: debug: Text1 index %s (%zu of %zu events indexed; CPU: reader "
+                "%.3f s, worker %.3f s)\n",
+                what, done, count, wi_thread_cpu(), s->worker_cpu);
 }
 
 /* Steps of the worker between looks at the lock (the stop request waits at
@@ -108,6 +121,7 @@ static void *wi_stream_run(void *arg)
         (void)pv_timeline_index_advance(&s->ix, upto); /* no progress: never cancelled */
         done = upto;
     }
+    s->worker_cpu = wi_thread_cpu(); /* read after the join */
     return NULL;
 }
 
@@ -188,7 +202,7 @@ static void wi_stream_abort(void *user)
     pv_wi_stream *s = user;
     wi_stream_join(s, false);
     if (s->begun) {
-        wi_stream_debug("dropped: the file goes on after its TIMELINE", s->ix.indexed,
+        wi_stream_debug(s, "dropped: the file goes on after its TIMELINE", s->ix.indexed,
                         s->ix.event_count);
         pv_timeline_index_free(&s->ix);
     }
@@ -211,7 +225,7 @@ bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
     s->published = n;
     pthread_mutex_unlock(&s->lock);
     wi_stream_join(s, whole);
-    wi_stream_debug("taken", s->ix.indexed, n);
+    wi_stream_debug(s, "taken", s->ix.indexed, n);
     pv_timeline_index_grow(&s->ix, n);
     pv_timeline_index_move(ix, &s->ix);
     s->begun = false;
