@@ -131,6 +131,8 @@ for v in plain edges bad values general ctx after; do
   *) vs="call-trace" ;;
   esac
   for view in $vs; do
+    modes="serial small" # the default chunk: for info and the call tree of plain
+    [ $v.$view = plain.call-trace ] && modes="serial stream small"
     for mode in $modes; do
       run "$v.$view" $mode "$file" cat --no-cache --view "$view"
     done

@@ -17,10 +17,11 @@
 /* ---- reading and indexing at once */
 
 /* The index of a Text1 timeline that grows while the parser reads it.  The
- * parser (the loading thread) begins the index once it has more than
- * PV_WI_BIN_EARLY_RECORDS events (what the index's begin reads, to detect
- * a context area from written values) and then publishes its count every
- * chunk; the worker advances the index up to the published count.  The
+ * parser (the loading thread) begins the index at its first chunk of
+ * events, or, when the index's begin reads the first events to detect a
+ * context area from written values, once it has more than
+ * PV_WI_BIN_EARLY_RECORDS of them; then it publishes its count every
+ * chunk, and the worker advances the index up to the published count.  The
  * index and its private diag belong to the worker until the loading thread
  * joins it; the records below the published count are never written
  * again, the ones above are never read. */
@@ -30,6 +31,7 @@ struct pv_wi_stream {
     pv_tl_options opt;
     pthread_t thread;
     bool begun, running, dropped;
+    bool wait_early; /* begin reads the first events: wait for all it reads */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     size_t published; /* under lock: events the worker may index */
@@ -167,12 +169,20 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
     if (s->dropped)
         return true; /* no index, but the text still goes back */
     if (!s->begun) {
-        if (count <= PV_WI_BIN_EARLY_RECORDS)
+        if (s->wait_early && count <= PV_WI_BIN_EARLY_RECORDS)
             return true;
         s->opt.event_capacity = d->timeline.owned_cap;
         if (!pv_timeline_index_begin(&s->ix, d, &s->opt, &s->diag)) {
             s->dropped = true; /* the index is freed; serial indexing says why */
             return false;
+        }
+        if (count <= PV_WI_BIN_EARLY_RECORDS && pv_timeline_index_begin_read_events(&s->ix)) {
+            /* what it decided over these events may change with more */
+            pv_timeline_index_free(&s->ix);
+            pv_diag_free(&s->diag);
+            pv_diag_init(&s->diag);
+            s->wait_early = true;
+            return true;
         }
         s->begun = true;
         s->published = count;

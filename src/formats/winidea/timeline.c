@@ -1356,6 +1356,11 @@ void pv_timeline_index_rebase(pv_timeline_index *ix, pv_diag *diag, const pv_pro
         memset(&p->opt.progress, 0, sizeof p->opt.progress);
 }
 
+bool pv_timeline_index_begin_read_events(const pv_timeline_index *ix)
+{
+    return ix->pass && ix->pass->cd.need != 0; /* set only when tl_find_context_area scans */
+}
+
 void pv_timeline_index_move(pv_timeline_index *to, pv_timeline_index *from)
 {
     *to = *from;

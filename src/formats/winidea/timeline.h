@@ -197,6 +197,10 @@ void pv_timeline_index_free(pv_timeline_index *ix);
 void pv_timeline_index_grow(pv_timeline_index *ix, size_t count);
 void pv_timeline_index_rebase(pv_timeline_index *ix, pv_diag *diag, const pv_progress *progress);
 void pv_timeline_index_move(pv_timeline_index *to, pv_timeline_index *from);
+/* Whether begin read the first events (up to PV_WI_BIN_EARLY_RECORDS) to
+ * detect a context area from written values: then an index begun over
+ * fewer events than the timeline will have is not the same. */
+bool pv_timeline_index_begin_read_events(const pv_timeline_index *ix);
 
 /* The options pv_wi_build indexes a loaded file with (views.c). */
 void pv_wi_index_options(pv_tl_options *to, const pv_wi_data *d, const char *path,
