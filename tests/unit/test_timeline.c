@@ -840,6 +840,185 @@ static void test_finish_in_steps(void **state)
     }
 }
 
+
+/* A pass of 1 M events or more has a helper thread (docs/winidea-model.md
+ * "Speed"): the index equals the one built on one thread, with %CONTEXT%
+ * and without, with a window and without. */
+static void test_threads_same_index(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        size_t n = (1u << 20) + 4096;
+        pv_wi_data *d = random_data(99 + (uint64_t)round, n, round == 1);
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        one.has_from = round == 1;
+        one.from = 1000;
+        two = one;
+        two.single_thread = false;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        assert_true(a.call_count > 10000);
+        assert_same_index(&a, &b);
+        assert_int_equal(g1.entry_count, g2.entry_count);
+        for (size_t k = 0; k < g1.entry_count; k++)
+            assert_string_equal(g1.entries[k].text, g2.entries[k].text);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
+/* Nested E/X pairs on `cores` cores (0: no core known, one context
+ * Unknown), times never decreasing: one call per two events. */
+static pv_wi_data *bare_data(uint64_t seed, size_t n, unsigned cores)
+{
+    pv_wi_data *d = data_new();
+    unsigned depth[4] = {0};
+    uint32_t stack[4][32];
+    int64_t time = 0;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(seed >> 33);
+        unsigned c = cores ? r % cores : 0;
+        time += (int64_t)((r >> 4) % 50);
+        uint64_t core = cores ? c : 0;
+        if (depth[c] == 0 || (depth[c] < 32 && (r >> 10) % 2 == 0)) {
+            uint32_t f = (r >> 12) % 64;
+            stack[c][depth[c]++] = f;
+            pv_wi_add_event(d, f, PV_WI_ENTRY, 0, time);
+        } else {
+            pv_wi_add_event(d, stack[c][--depth[c]], PV_WI_EXIT, 0, time);
+        }
+        if (cores) { /* the core of a v1.1 record: bits 4-11 of its flags word */
+            unsigned char *w = d->timeline.owned + i * PV_WI_RECORD_SIZE + 4;
+            w[0] = (unsigned char)((w[0] & 0xF) | (core & 0xF) << 4);
+            w[1] = (unsigned char)(core >> 4);
+        }
+    }
+    return d;
+}
+
+/* docs/quality.md: the index costs at most 12 bytes per event beyond the
+ * records, also for a bare E/X timeline (one call per two events). */
+static void test_memory_bare_timeline(void **state)
+{
+    (void)state;
+    for (unsigned cores = 0; cores <= 2; cores += 2) {
+        size_t n = 200000;
+        pv_wi_data *d = bare_data(5 + cores, n, cores);
+        pv_diag g;
+        pv_diag_init(&g);
+        pv_timeline_index ix;
+        assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+        assert_int_equal(g.warnings, 0);
+        /* every E is a call; those still open at the end have no X */
+        assert_true(ix.call_count >= n / 2 && ix.call_count <= n / 2 + 64);
+        double per_event = (double)pv_timeline_index_memory(&ix) / (double)n;
+        assert_true(per_event <= 12.0);
+        pv_timeline_index_free(&ix);
+        pv_diag_free(&g);
+        data_free(d);
+    }
+}
+
+/* The gross time read from the records (every context runs all the time,
+ * no time decreases) equals the one the statistics computed, kept, with
+ * and without a window; so does the net time. */
+static void test_gross_from_records(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 4; round++) {
+        size_t n = 20000;
+        pv_wi_data *d = round % 2 ? random_data(11 + (uint64_t)round, n, false)
+                                  : bare_data(11 + (uint64_t)round, n, 2);
+        if (round % 2) { /* random_data's times go back now and then: not here */
+            for (size_t i = 0; i < n; i++) {
+                unsigned char *r = d->timeline.owned + i * PV_WI_RECORD_SIZE + 16;
+                int64_t t = (int64_t)i * 10;
+                for (int b = 0; b < 8; b++)
+                    r[b] = (unsigned char)((uint64_t)t >> (8 * b));
+            }
+        }
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round >= 2;
+        o.from = 30000;
+        o.has_to = round >= 2;
+        o.to = 150000;
+        pv_tl_options kept = o;
+        kept.keep_gross = true;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &o, &g1));
+        assert_true(pv_timeline_index_build(&b, d, &kept, &g2));
+        assert_null(a.call_gross);
+        assert_non_null(b.call_gross);
+        assert_true(a.call_count > 500);
+        assert_same_index(&a, &b);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
+/* The per-event columns start narrow and widen when a value needs it:
+ * 70 000 areas, 300 contexts, depth 300. */
+static void test_columns_widen(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    char name[16];
+    for (unsigned c = 0; c < 300; c++) {
+        int len = snprintf(name, sizeof name, "T%u", c);
+        pv_wi_add_context(d, 0x100 + c, name, (size_t)len);
+    }
+    size_t n = 0;
+    int64_t time = 0;
+    for (uint32_t f = 0; f < 300; f++) /* depth 0 .. 299 */
+        pv_wi_add_event(d, f, PV_WI_ENTRY, 0, time++), n++;
+    for (uint32_t f = 300; f-- > 0;)
+        pv_wi_add_event(d, f, PV_WI_EXIT, 0, time++), n++;
+    for (uint32_t h = 0; h < 70000; h++) /* 70 000 variables, one write each */
+        pv_wi_add_event(d, 0x20000000u + h, PV_WI_WRITE, h, time++), n++;
+    d->timeline.text_context = malloc(n * sizeof *d->timeline.text_context);
+    for (size_t i = 0; i < n; i++)
+        d->timeline.text_context[i] = (uint16_t)(i < 600 ? 0 : i % 300);
+    /* the entries and exits in context 0; from event 600 on, contexts
+     * 0..299 come through %CONTEXT% (data events keep none) */
+    pv_diag g;
+    pv_diag_init(&g);
+    pv_timeline_index ix;
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+    assert_true(ix.area_wide);
+    assert_true(ix.depth_wide);
+    assert_int_equal(ix.call_count, 300);
+    for (size_t i = 0; i < 300; i++) {
+        assert_int_equal(pv_tl_event_depth(&ix, i), i);
+        assert_int_equal(pv_tl_event_depth(&ix, 599 - i), i);
+        assert_int_equal(pv_tl_event_context(&ix, i), 0);
+    }
+    for (size_t i = 600; i < n; i++) {
+        assert_int_equal(pv_tl_event_context(&ix, i), PV_TL_NO_CONTEXT);
+        assert_int_equal(ix.areas[pv_tl_event_area(&ix, i)].handle, 0x20000000u + (i - 600));
+    }
+    assert_int_equal(ix.areas[pv_tl_event_area(&ix, 0)].handle, 0);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+}
+
 /* A timeline without events (a Text1 mapping whose BIN is missing) finishes
  * in steps too: the first step ends the pass, the next one completes it
  * (it used to answer "more to do" forever, found by the fuzz replay). */
@@ -1119,6 +1298,10 @@ int main(void)
         cmocka_unit_test(test_views_deferred_index),
         cmocka_unit_test(test_finish_in_steps),
         cmocka_unit_test(test_finish_in_steps_empty),
+        cmocka_unit_test(test_threads_same_index),
+        cmocka_unit_test(test_memory_bare_timeline),
+        cmocka_unit_test(test_gross_from_records),
+        cmocka_unit_test(test_columns_widen),
         cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),

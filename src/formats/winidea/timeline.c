@@ -288,20 +288,24 @@ static void *tl_worker_run(void *arg)
     return NULL;
 }
 
-/* Whether this pass may use a second thread: not when the options or
- * PROFVIEW_INDEX_THREADS=1 ask for one thread (the tests compare both). */
-static bool tl_threads_allowed(const tl_pass *p)
+/* How many threads this pass of `events` events may use: one when the
+ * options or PROFVIEW_INDEX_THREADS=1 say so; two from
+ * TL_WORKER_MIN_EVENTS events on, or for any pass with
+ * PROFVIEW_INDEX_THREADS=2 (the tests compare the two). */
+static bool tl_threads_allowed(const tl_pass *p, size_t events)
 {
     if (p->opt.single_thread)
         return false;
     const char *env = getenv("PROFVIEW_INDEX_THREADS");
-    return !(env && strcmp(env, "1") == 0);
+    if (env && strcmp(env, "1") == 0)
+        return false;
+    return events >= TL_WORKER_MIN_EVENTS || (env && strcmp(env, "2") == 0);
 }
 
-static void tl_worker_start(tl_pass *p)
+static void tl_worker_start(tl_pass *p, size_t events)
 {
     pv_timeline_index *ix = p->ix;
-    if (p->worker || p->worker_ran || !tl_threads_allowed(p))
+    if (p->worker || p->worker_ran || !tl_threads_allowed(p, events))
         return;
     p->worker_ran = true;
     tl_worker *w = pv_xcalloc(1, sizeof *w);
@@ -1709,7 +1713,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
      * room for n / 2 avoids growing in the common case.  The gross times
      * are kept only where the records cannot give them (see
      * tl_derived_gross; tl_keep_gross when a time decreases). */
-    p->store_gross = !p->st.all_running;
+    p->store_gross = !p->st.all_running || p->opt.keep_gross;
     tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
     ix->event_area = tl_big_alloc((n ? n : 1) * (ix->area_wide ? 4 : 2));
@@ -1729,8 +1733,8 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         upto = n;
     pv_wi_event e;
     pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
-    if (upto - ix->indexed >= TL_WORKER_MIN_EVENTS)
-        tl_worker_start(p);
+    if (upto > ix->indexed)
+        tl_worker_start(p, upto - ix->indexed);
     for (size_t i = ix->indexed; i < upto; i++) {
         if ((i & 0xFFFF) == 0 && !p->worker)
             tl_prefault_events(ix, i);

@@ -81,6 +81,9 @@ typedef struct pv_tl_options {
     /* Index on this thread alone (docs/winidea-model.md "Speed"; the tests
      * compare it with the default, as PROFVIEW_INDEX_THREADS=1 does). */
     bool single_thread;
+    /* Keep every call's gross time even where the records give it (the
+     * tests compare both). */
+    bool keep_gross;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
