@@ -1120,20 +1120,12 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
  * caches well; following the permutation's cycles in place instead was 6
  * times slower at 50 M events (a cache miss per step on each of the five
  * arrays). */
-static size_t tl_fc_permute(tl_pass *p, size_t left)
+static void tl_permute_range(const tl_call_array *a, const uint32_t *pos, void *scratch, size_t k,
+                             size_t end)
 {
-    pv_timeline_index *ix = p->ix;
-    size_t n = ix->call_count;
-    if (!p->fc_scratch)
-        p->fc_scratch = tl_big_alloc((n ? n : 1) * (ix->call_gross ? sizeof(int64_t) : 4));
-    tl_call_array arrays[TL_CALL_ARRAYS];
-    tl_call_arrays(ix, arrays);
-    const tl_call_array *a = &arrays[p->fc_array];
-    const uint32_t *pos = p->fc_pos;
-    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     if (a->size == sizeof(uint32_t)) {
         const uint32_t *src = a->base;
-        uint32_t *dst = (uint32_t *)p->fc_scratch;
+        uint32_t *dst = scratch;
         if (a->call_index)
             for (; k < end; k++)
                 dst[pos[k]] = src[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[src[k]];
@@ -1142,10 +1134,75 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
                 dst[pos[k]] = src[k];
     } else {
         const int64_t *src = a->base;
+        int64_t *dst = scratch;
         for (; k < end; k++)
-            p->fc_scratch[pos[k]] = src[k];
+            dst[pos[k]] = src[k];
     }
-    return tl_fc_reach(p, k, FC_COPY);
+}
+
+static size_t tl_fc_permute(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t n = ix->call_count;
+    if (!p->fc_scratch)
+        p->fc_scratch = tl_big_alloc((n ? n : 1) * (ix->call_gross ? sizeof(int64_t) : 4));
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    tl_call_arrays(ix, arrays);
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    tl_permute_range(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end);
+    return tl_fc_reach(p, end, FC_COPY);
+}
+
+/* FC_PERMUTE and FC_COPY of every array in one go, on two threads (a
+ * finish without a budget, docs/winidea-model.md "Speed"): the helper
+ * moves the arrays from `first` on, each thread through a scratch buffer of
+ * its own; the result is the same as one array after the other. */
+typedef struct tl_permute_job {
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    size_t first, count, n;
+    const uint32_t *pos;
+} tl_permute_job;
+
+static void tl_permute_arrays(const tl_permute_job *j, size_t from, size_t to)
+{
+    size_t widest = 4;
+    for (size_t a = from; a < to; a++)
+        widest = j->arrays[a].size > widest ? j->arrays[a].size : widest;
+    void *scratch = tl_big_alloc((j->n ? j->n : 1) * widest);
+    for (size_t a = from; a < to; a++) {
+        tl_permute_range(&j->arrays[a], j->pos, scratch, 0, j->n);
+        memcpy(j->arrays[a].base, scratch, j->n * j->arrays[a].size);
+    }
+    free(scratch);
+}
+
+static void *tl_permute_run(void *arg)
+{
+    const tl_permute_job *j = arg;
+    tl_permute_arrays(j, j->first, j->count);
+    return NULL;
+}
+
+/* Whether the permutation went in one go on two threads (then FC_TOP is next). */
+static bool tl_fc_permute_parallel(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    if (p->fc_phase != FC_PERMUTE || p->fc_array != 0 || p->fc_k != 0 || p->fc_scratch ||
+        !tl_threads_allowed(p, ix->event_count))
+        return false;
+    tl_permute_job j;
+    j.count = tl_call_arrays(ix, j.arrays);
+    j.first = 2;
+    j.n = ix->call_count;
+    j.pos = p->fc_pos;
+    pthread_t helper;
+    if (pthread_create(&helper, NULL, tl_permute_run, &j) != 0)
+        return false;
+    tl_permute_arrays(&j, 0, j.first);
+    pthread_join(helper, NULL);
+    p->fc_phase = FC_TOP;
+    p->fc_k = 0;
+    return true;
 }
 
 /* FC_COPY: the scratch buffer back into array fc_array; then the next array,
@@ -1399,6 +1456,8 @@ static bool tl_finish_calls_step(tl_pass *p, size_t budget)
     while (p->fc_phase != FC_DONE) {
         if (left == 0)
             return false;
+        if (budget == SIZE_MAX && tl_fc_permute_parallel(p))
+            continue;
         size_t work = tl_fc_steps[p->fc_phase](p, left);
         left -= work < left ? work : left;
     }
