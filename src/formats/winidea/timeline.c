@@ -327,7 +327,8 @@ static void tl_worker_start(tl_pass *p, size_t events)
         w->call_cols = 4;
     }
     w->call_cap = p->call_cap;
-    w->records = ix->tl->records;
+    /* the records of a mapped BIN (those built from text are in memory already) */
+    w->records = ix->tl->owned ? NULL : ix->tl->records;
     atomic_init(&w->stop, false);
     atomic_init(&w->calls, ix->call_count);
     if (pthread_create(&w->thread, NULL, tl_worker_run, w) != 0) {
