@@ -974,7 +974,7 @@ static void test_gross_from_records(void **state)
 }
 
 /* The per-event columns start narrow and widen when a value needs it:
- * 70 000 areas, 300 contexts, depth 300. */
+ * 70 000 areas, 300 contexts, depth 300; 256 contexts found by the pass. */
 static void test_columns_widen(void **state)
 {
     (void)state;
@@ -1014,6 +1014,30 @@ static void test_columns_widen(void **state)
         assert_int_equal(ix.areas[pv_tl_event_area(&ix, i)].handle, 0x20000000u + (i - 600));
     }
     assert_int_equal(ix.areas[pv_tl_event_area(&ix, 0)].handle, 0);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+
+    /* contexts found during the pass: cores 0..254, then Unknown (the 256th) */
+    d = data_new();
+    for (unsigned c = 0; c < 256; c++) {
+        pv_wi_add_event(d, 1, PV_WI_ENTRY, 0, (int64_t)c);
+        if (c < 255) {
+            unsigned char *w = d->timeline.owned + c * PV_WI_RECORD_SIZE + 4;
+            w[0] = (unsigned char)((w[0] & 0xF) | (c & 0xF) << 4);
+            w[1] = (unsigned char)(c >> 4);
+        }
+    }
+    pv_diag_init(&g);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+    assert_int_equal(ix.context_count, 256);
+    assert_true(ix.context_wide);
+    for (size_t i = 0; i < 256; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "core %zu", i);
+        assert_string_equal(ctx_of(&ix, i), i < 255 ? want : "Unknown");
+        assert_int_equal(pv_tl_event_depth(&ix, i), 0);
+    }
     pv_timeline_index_free(&ix);
     pv_diag_free(&g);
     data_free(d);
