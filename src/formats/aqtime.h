@@ -216,9 +216,17 @@ void aq_sel_free(aq_sel *s);
 typedef struct aq_ctx aq_ctx;
 size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *child_col_name,
                 const aq_sel *parent, const char *const *readings, size_t reading_count);
-/* A map from the value of `col` to the position in `s` (first wins). */
-void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col);
-bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos);
+/* A map from the value of `col` to the position in `s` (first wins): a
+ * direct table when the keys are dense, else a hash map. */
+typedef struct aq_keymap_t {
+    pv_hashmap m;
+    int64_t lo;
+    size_t span;
+    uint32_t *dense; /* span entries, UINT32_MAX: none; NULL: the hash map */
+} aq_keymap_t;
+void aq_keymap(aq_keymap_t *m, const aq_sel *s, size_t col);
+bool aq_keymap_get(const aq_keymap_t *m, int64_t key, size_t *pos);
+void aq_keymap_free(aq_keymap_t *m);
 
 /* ---- views built over one table, with its remaining columns appended
  * (docs/formats.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */

@@ -248,26 +248,69 @@ void aq_sel_free(aq_sel *s)
     s->n = 0;
 }
 
-void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col)
+void aq_keymap(aq_keymap_t *m, const aq_sel *s, size_t col)
 {
-    pv_hashmap_init(m);
+    pv_hashmap_init(&m->m);
+    m->dense = NULL;
+    m->lo = 0;
+    m->span = 0;
     if (col == AQ_NONE)
         return;
+    /* Keys in a range not much wider than the rows (ids 0..n, the usual
+     * case) get a direct table: a lookup per child row is then one load
+     * instead of a hash probe (docs/aqtime.md, Scale). */
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t have = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int64_t k;
+        if (aq_int(s->t, s->rows[i], col, &k)) {
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+            have++;
+        }
+    }
+    if (have && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)have + 64) {
+        m->lo = lo;
+        m->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
+        m->dense = pv_xmalloc(m->span * sizeof *m->dense);
+        for (size_t k = 0; k < m->span; k++)
+            m->dense[k] = UINT32_MAX;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t k;
+            if (aq_int(s->t, s->rows[i], col, &k) && m->dense[(uint64_t)k - (uint64_t)lo] == UINT32_MAX)
+                m->dense[(uint64_t)k - (uint64_t)lo] = (uint32_t)i;
+        }
+        return;
+    }
     for (size_t i = 0; i < s->n; i++) {
         int64_t k;
         uint32_t old;
-        if (aq_int(s->t, s->rows[i], col, &k) && !pv_hashmap_get(m, (uint64_t)k, &old))
-            pv_hashmap_put(m, (uint64_t)k, (uint32_t)i);
+        if (aq_int(s->t, s->rows[i], col, &k) && !pv_hashmap_get(&m->m, (uint64_t)k, &old))
+            pv_hashmap_put(&m->m, (uint64_t)k, (uint32_t)i);
     }
 }
 
-bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos)
+bool aq_keymap_get(const aq_keymap_t *m, int64_t key, size_t *pos)
 {
+    if (m->dense) {
+        uint64_t off = (uint64_t)key - (uint64_t)m->lo;
+        if (off >= m->span || m->dense[off] == UINT32_MAX)
+            return false;
+        *pos = m->dense[off];
+        return true;
+    }
     uint32_t v;
-    if (!pv_hashmap_get(m, (uint64_t)key, &v))
+    if (!pv_hashmap_get(&m->m, (uint64_t)key, &v))
         return false;
     *pos = v;
     return true;
+}
+
+void aq_keymap_free(aq_keymap_t *m)
+{
+    pv_hashmap_free(&m->m);
+    free(m->dense);
+    m->dense = NULL;
 }
 
 void aq_warn(aq_ctx *c, const char *fmt, ...)
@@ -302,7 +345,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
         size_t pcol = aq_col(parent->t, readings[r]);
         if (pcol == AQ_NONE)
             continue;
-        pv_hashmap m;
+        aq_keymap_t m;
         aq_keymap(&m, parent, pcol);
         /* The first reading's links are kept: when it wins (the usual case)
          * the rows are not looked up again. */
@@ -320,7 +363,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             best = r;
             best_count = counts[r];
         }
-        pv_hashmap_free(&m);
+        aq_keymap_free(&m);
     }
     if (best == AQ_NONE) {
         if (parent->t->db_name) /* a missing table was reported already */
@@ -340,7 +383,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             }
         }
     } else {
-        pv_hashmap m;
+        aq_keymap_t m;
         aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
         for (size_t i = 0; i < child->n; i++) {
             int64_t k;
@@ -355,7 +398,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 first_bad_value = k;
             }
         }
-        pv_hashmap_free(&m);
+        aq_keymap_free(&m);
     }
     if (reading_count > 1) {
         pv_buf b;
@@ -799,21 +842,24 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
             aq_value *v = &row[c];
             v->kind = AQ_V_NULL;
             v->v.i = 0;
-            switch (sqlite3_column_type(st, (int)c)) {
+            /* One API call per cell: the value's accessors are cheap, each
+             * sqlite3_column_* call is not (docs/aqtime.md, Scale). */
+            sqlite3_value *sv = sqlite3_column_value(st, (int)c);
+            switch (sqlite3_value_type(sv)) {
             case SQLITE_INTEGER:
                 v->kind = AQ_V_INT;
-                v->v.i = sqlite3_column_int64(st, (int)c);
+                v->v.i = sqlite3_value_int64(sv);
                 break;
             case SQLITE_FLOAT:
                 v->kind = AQ_V_REAL;
-                v->v.f = sqlite3_column_double(st, (int)c);
+                v->v.f = sqlite3_value_double(sv);
                 if (!isfinite(v->v.f))
                     v->kind = AQ_V_NULL;
                 break;
             case SQLITE_TEXT:
             case SQLITE_BLOB: {
-                const char *s = (const char *)sqlite3_column_text(st, (int)c);
-                size_t len = (size_t)sqlite3_column_bytes(st, (int)c);
+                const char *s = (const char *)sqlite3_value_text(sv);
+                size_t len = (size_t)sqlite3_value_bytes(sv);
                 v->kind = AQ_V_TEXT;
                 v->v.s = pv_strpool_add(&t->pool, s ? s : "", s ? strnlen(s, len) : 0);
                 break;
