@@ -12,6 +12,8 @@
 #include "profview/load.h"
 #include "profview/table.h"
 
+#include <sqlite3.h>
+
 /* Every table the seeds document, once: X(enum suffix, table name, columns).
  * Columns are separated by blanks; ":t" marks a text column, every other
  * documented column holds a number (text there is reported and left empty). */
@@ -162,8 +164,12 @@ typedef struct aq_table {
     bool *col_all_text; /* every cell that is not NULL is text */
 } aq_table;
 
+struct aq_defer;
+
 typedef struct aq_db {
     char *path;
+    /* The background read of the large tables (aqtime_defer.c), or NULL. */
+    struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
     bool has_profiler[AQ_PROF_COUNT];
     void **owned; /* per-result-set data, freed with the file */
@@ -272,6 +278,44 @@ int64_t aq_cycles_to_ns(__int128 cycles, double frequency);
 
 /* Name of a routine of a META_ROUTINES selection row, or NULL. */
 const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tmp_size);
+
+/* ---- reading the database (aqtime_db.c) */
+
+/* Progress of a read (docs/aqtime.md, Scale): rows read of about `total`
+ * (the tables' largest rowids), reported every 16 k rows. */
+typedef struct aq_read_progress {
+    const pv_progress *p;
+    uint64_t done, total;
+    bool cancelled;
+} aq_read_progress;
+
+/* The largest rowid of a table (its row count when nothing was deleted). */
+uint64_t aq_table_size_hint(sqlite3 *db, const char *name);
+/* Reads one table into memory, its messages to `diag` (naming `path`). */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, aq_table_id id, aq_table *t,
+                   aq_read_progress *prog);
+/* Groups a table's rows by INST_ID and derives its column types. */
+void aq_index_table(aq_table *t);
+/* Adds the result sets of the tables read to f.  With `plan` (a file for
+ * the messages, which are dropped) only their summaries and placeholders
+ * (docs/aqtime.md "First screen"). */
+void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan);
+/* Appends from's messages (and its count of those not kept) to `to`. */
+void aq_diag_append(pv_diag *to, const pv_diag *from);
+
+/* ---- the background read (aqtime_defer.c, docs/aqtime.md "First screen") */
+
+/* Adds to `set` placeholders of profiler p's views after its summary. */
+void aq_defer_placeholders(aq_db *a, pv_result_set *set, aq_profiler p);
+/* Starts reading the `deferred` tables on a thread of its own, which then
+ * builds the views; takes db and the per-table messages tdiag. */
+void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_COUNT],
+                    pv_diag tdiag[AQ_T_COUNT], uint64_t total);
+/* Stops the read (when it runs) and frees what it holds. */
+void aq_defer_free(struct aq_defer *d);
+/* A call-trace view moved to `to` (its struct copied there): its hooks'
+ * references to the view follow it. */
+void aq_ft_view_moved(pv_view *to);
 
 /* ---- the builders */
 void aq_build_trace(aq_ctx *c);

@@ -635,6 +635,7 @@ static void aq_db_free(void *p)
     aq_db *db = p;
     if (!db)
         return;
+    aq_defer_free(db->defer); /* first: its thread uses the tables */
     for (size_t i = 0; i < db->owned_count; i++)
         db->owned_free[i](db->owned[i]);
     free(db->owned);
@@ -739,19 +740,10 @@ static char *aq_quote_ident(const char *name)
     return b.data;
 }
 
-/* Reads one table.  A read error (a corrupted page) keeps the rows read so
- * far and says where it stopped. */
-/* Progress of the whole read (docs/aqtime.md, Scale): rows read of about
- * `total` (the tables' largest rowids), reported every 16 k rows. */
-typedef struct aq_read_progress {
-    const pv_progress *p;
-    uint64_t done, total;
-    bool cancelled;
-} aq_read_progress;
 
 /* The largest rowid of a table (its row count when nothing was deleted),
  * found in the b-tree without a scan; 0 when it has none (a view). */
-static uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
+uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
 {
     char *q = aq_quote_ident(name);
     char *sql = pv_xasprintf("SELECT max(rowid) FROM %s", q);
@@ -766,8 +758,10 @@ static uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
     return n;
 }
 
-static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
-                          aq_read_progress *prog)
+/* Reads one table.  A read error (a corrupted page) keeps the rows read so
+ * far and says where it stopped. */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, aq_table_id id, aq_table *t,
+                   aq_read_progress *prog)
 {
     char *q = aq_quote_ident(t->db_name);
     char *sql = pv_xasprintf("SELECT * FROM %s", q);
@@ -776,7 +770,7 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     free(sql);
     if (rc != SQLITE_OK) {
-        pv_error(&f->diag, "%s: table %s: cannot be read: %s", f->path, t->db_name,
+        pv_error(diag, "%s: table %s: cannot be read: %s", path, t->db_name,
                  sqlite3_errmsg(db));
         sqlite3_finalize(st);
         t->col_count = 0;
@@ -813,12 +807,12 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
             sp++;
     }
     if (missing.len)
-        pv_warn(&f->diag, "%s: table %s has no column %s: shown empty", f->path, t->db_name,
+        pv_warn(diag, "%s: table %s has no column %s: shown empty", path, t->db_name,
                 pv_buf_cstr(&missing));
     pv_buf_free(&missing);
     if (t->inst_col == AQ_NONE) {
-        pv_error(&f->diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
-                 "and are ignored", f->path, t->db_name);
+        pv_error(diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
+                 "and are ignored", path, t->db_name);
         sqlite3_finalize(st);
         return;
     }
@@ -883,10 +877,10 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
             pv_escape_controls(&esc, s, strnlen(s, 60));
             if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
                 snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
-            pv_warn(&f->diag,
+            pv_warn(diag,
                     "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
                     "empty",
-                    f->path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
+                    path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
             pv_buf_free(&esc);
             v->kind = AQ_V_NULL;
         }
@@ -909,11 +903,11 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
     }
     free(rowbuf);
     if (dropped)
-        pv_warn(&f->diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
-                "are ignored", f->path, t->db_name, dropped, first_dropped);
+        pv_warn(diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
+                "are ignored", path, t->db_name, dropped, first_dropped);
     prog->done += row_no;
     if (rc != SQLITE_DONE && !prog->cancelled)
-        pv_error(&f->diag, "%s: table %s row %zu: %s; the rows after it are missing", f->path,
+        pv_error(diag, "%s: table %s row %zu: %s; the rows after it are missing", path,
                  t->db_name, row_no + 1, sqlite3_errmsg(db));
     sqlite3_finalize(st);
 }
@@ -933,7 +927,7 @@ static int aq_inst_pair_cmp(const void *a, const void *b)
  * (docs/aqtime.md, Scale): result sets then find their rows by a binary
  * search instead of a table scan each.  Rows of one INST_ID usually come in
  * runs, so the last group is tried before the map. */
-static void aq_index_table(aq_table *t)
+void aq_index_table(aq_table *t)
 {
     size_t n = t->row_count;
     pv_hashmap m;
@@ -1170,9 +1164,13 @@ static void aq_set_profilers(aq_db *a, int64_t inst, bool out[AQ_PROF_COUNT])
     }
 }
 
+/* The result sets of one INST_ID: one per profiler holding its rows.  With
+ * `plan` (docs/aqtime.md "First screen") the sets get their summary and,
+ * for the other views, placeholders that the background read fills in;
+ * nothing is reported then (the read reports it all when it is done). */
 static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
                         const char *counter_name, const char *counter_desc, double freq,
-                        bool freq_present)
+                        bool freq_present, pv_file *plan)
 {
     bool prof[AQ_PROF_COUNT];
     aq_set_profilers(a, inst, prof);
@@ -1193,7 +1191,7 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
         aq_ctx c;
         memset(&c, 0, sizeof c);
         c.db = a;
-        c.f = f;
+        c.f = plan ? plan : f; /* the plan's messages are not kept */
         c.inst = inst;
         c.set = pv_file_add_set(f, inst, caption, aq_profiler_name[p]);
         const char *cname = counter_desc && counter_desc[0] ? counter_desc : counter_name;
@@ -1217,11 +1215,14 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
                 free(c.counter_name);
                 c.counter_name = pv_xstrdup(is_time ? "Elapsed Time" : "Counter");
             }
-            pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
-                            c.time_counter ? "machine cycles shown as time" : "shown as counts");
+            if (!plan)
+                pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
+                                c.time_counter ? "machine cycles shown as time" : "shown as counts");
         }
         aq_summary(&c, caption, (aq_profiler)p);
-        if (p == AQ_PROF_TRACE)
+        if (plan)
+            aq_defer_placeholders(a, c.set, (aq_profiler)p);
+        else if (p == AQ_PROF_TRACE)
             aq_build_trace(&c);
         else
             aq_build_objects(&c, (aq_profiler)p);
@@ -1235,8 +1236,85 @@ static int aq_cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan)
+{
+    pv_diag *diag = plan ? &plan->diag : &f->diag;
+    /* One result set per INSTANCES row (docs/formats.md §5). */
+    aq_table *inst = &a->tables[AQ_T_INSTANCES];
+    pv_hashmap seen;
+    pv_hashmap_init(&seen);
+    size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
+           cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
+    for (size_t r = 0; r < inst->row_count; r++) {
+        int64_t id = aq_inst(inst, r);
+        uint32_t dummy;
+        if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
+            pv_warn(diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
+                    "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
+            continue;
+        }
+        pv_hashmap_put(&seen, (uint64_t)id, 1);
+        char t1[64], t2[64], t3[64], capbuf[64];
+        const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
+        if (!caption) {
+            snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, id);
+            caption = capbuf;
+        }
+        double freq = 0;
+        bool has_freq = aq_real(inst, r, fr_col, &freq);
+        aq_add_sets(f, a, id, caption, aq_text(inst, r, cn_col, t2, sizeof t2),
+                    aq_text(inst, r, cd_col, t3, sizeof t3), freq, has_freq, plan);
+    }
+    /* Rows of result sets that INSTANCES does not list still get a node. */
+    int64_t *orphans = NULL;
+    size_t orphan_count = 0, orphan_cap = 0;
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        aq_table *tab = &a->tables[t];
+        if (t == AQ_T_INSTANCES || t == AQ_T_RELATIONS)
+            continue;
+        for (size_t k = 0; k < tab->inst_count; k++) {
+            int64_t id = tab->insts[k];
+            uint32_t dummy;
+            if (pv_hashmap_get(&seen, (uint64_t)id, &dummy))
+                continue;
+            pv_hashmap_put(&seen, (uint64_t)id, 2);
+            orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
+            orphans[orphan_count++] = id;
+        }
+    }
+    pv_hashmap_free(&seen);
+    if (orphan_count)
+        qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
+    for (size_t k = 0; k < orphan_count; k++) {
+        pv_warn(diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
+                "caption or counter", f->path, orphans[k]);
+        char capbuf[64];
+        snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, orphans[k]);
+        aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false, plan);
+    }
+    free(orphans);
+}
+
 /* What an AQTime file can do beyond its views: its own exports. */
 static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
+
+/* Tables of at least this many rows (by their largest rowid) are read in
+ * the background when the caller steps the load (docs/aqtime.md "First
+ * screen"); PROFVIEW_TEST_AQ_DEFER_ROWS sets it for the tests (0: every
+ * profiler table). */
+#define AQ_DEFER_ROWS 200000
+
+static uint64_t aq_defer_rows(void)
+{
+    const char *e = getenv("PROFVIEW_TEST_AQ_DEFER_ROWS");
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (*end == '\0')
+            return v;
+    }
+    return AQ_DEFER_ROWS;
+}
 
 static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
 {
@@ -1286,8 +1364,11 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         sqlite3_close(db);
         return PV_LOAD_ERROR;
     }
-    bool wanted[AQ_T_COUNT];
+    bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
+    uint64_t hint[AQ_T_COUNT];
     aq_read_progress prog = {&o->progress, 0, 0, false};
+    uint64_t defer_rows = aq_defer_rows(), deferred_total = 0;
+    bool any_deferred = false;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         aq_table *tab = &a->tables[t];
         wanted[t] = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
@@ -1295,88 +1376,93 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
             if (a->has_profiler[p] &&
                 strncasecmp(tab->name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
                 wanted[t] = true;
-        if (wanted[t] && tab->db_name)
-            prog.total += aq_table_size_hint(db, tab->db_name);
+        hint[t] = wanted[t] && tab->db_name ? aq_table_size_hint(db, tab->db_name) : 0;
+        /* docs/aqtime.md "First screen": the large profiler tables of a load
+         * that the caller steps are read by a thread of the loader. */
+        deferred[t] = o->steps && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
+                      t != AQ_T_RELATIONS && hint[t] >= defer_rows;
+        if (deferred[t]) {
+            any_deferred = true;
+            deferred_total += hint[t];
+        } else {
+            prog.total += hint[t];
+        }
     }
+    /* Messages of the reads, per table (the background read adds its own
+     * tables' later), so that they reach the file in table order. */
+    pv_diag tdiag[AQ_T_COUNT];
+    for (size_t t = 0; t < AQ_T_COUNT; t++)
+        pv_diag_init(&tdiag[t]);
     for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
         aq_table *tab = &a->tables[t];
-        if (!wanted[t])
+        if (!wanted[t] || deferred[t])
             continue;
+        pv_diag *d = any_deferred ? &tdiag[t] : &f->diag;
         if (!tab->db_name) {
             if (t != AQ_T_RELATIONS)
-                pv_warn(&f->diag, "%s: table %s is missing: what it holds is shown empty",
+                pv_warn(d, "%s: table %s is missing: what it holds is shown empty",
                         f->path, tab->name);
             continue;
         }
-        aq_read_table(f, db, (aq_table_id)t, tab, &prog);
+        aq_read_table(f->path, d, db, (aq_table_id)t, tab, &prog);
         aq_index_table(tab);
     }
-    sqlite3_close(db);
     if (prog.cancelled) {
+        for (size_t t = 0; t < AQ_T_COUNT; t++)
+            pv_diag_free(&tdiag[t]);
+        sqlite3_close(db);
         pv_error(&f->diag, "%s: cancelled", f->path);
         return PV_LOAD_ERROR;
     }
-
-    /* One result set per INSTANCES row (docs/formats.md §5). */
-    aq_table *inst = &a->tables[AQ_T_INSTANCES];
-    pv_hashmap seen;
-    pv_hashmap_init(&seen);
-    size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
-           cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
-    for (size_t r = 0; r < inst->row_count; r++) {
-        int64_t id = aq_inst(inst, r);
-        uint32_t dummy;
-        if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
-            pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
-                    "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
-            continue;
+    if (any_deferred) {
+        /* The result sets as INSTANCES and the tables read say (the seed:
+         * INSTANCES lists every result set); their views fill in when the
+         * background read is done. */
+        pv_file *plan = pv_xcalloc(1, sizeof *plan);
+        plan->path = pv_xstrdup(f->path);
+        aq_make_sets(f, a, plan);
+        pv_file_free(plan);
+        if (f->set_count > 0) {
+            aq_defer_start(f, a, db, deferred, tdiag, deferred_total);
+            return PV_LOAD_OK;
         }
-        pv_hashmap_put(&seen, (uint64_t)id, 1);
-        char t1[64], t2[64], t3[64], capbuf[64];
-        const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
-        if (!caption) {
-            snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, id);
-            caption = capbuf;
-        }
-        double freq = 0;
-        bool has_freq = aq_real(inst, r, fr_col, &freq);
-        aq_add_sets(f, a, id, caption, aq_text(inst, r, cn_col, t2, sizeof t2),
-                    aq_text(inst, r, cd_col, t3, sizeof t3), freq, has_freq);
-    }
-    /* Rows of result sets that INSTANCES does not list still get a node. */
-    int64_t *orphans = NULL;
-    size_t orphan_count = 0, orphan_cap = 0;
-    for (size_t t = 0; t < AQ_T_COUNT; t++) {
-        aq_table *tab = &a->tables[t];
-        if (t == AQ_T_INSTANCES || t == AQ_T_RELATIONS)
-            continue;
-        for (size_t k = 0; k < tab->inst_count; k++) {
-            int64_t id = tab->insts[k];
-            uint32_t dummy;
-            if (pv_hashmap_get(&seen, (uint64_t)id, &dummy))
+        /* Nothing to show without the large tables: read them now. */
+        for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
+            if (!deferred[t])
                 continue;
-            pv_hashmap_put(&seen, (uint64_t)id, 2);
-            orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
-            orphans[orphan_count++] = id;
+            prog.total += hint[t];
+            aq_read_table(f->path, &tdiag[t], db, (aq_table_id)t, &a->tables[t], &prog);
+            aq_index_table(&a->tables[t]);
+        }
+        for (size_t t = 0; t < AQ_T_COUNT; t++) {
+            aq_diag_append(&f->diag, &tdiag[t]);
+            pv_diag_free(&tdiag[t]);
+        }
+        if (prog.cancelled) {
+            sqlite3_close(db);
+            pv_error(&f->diag, "%s: cancelled", f->path);
+            return PV_LOAD_ERROR;
         }
     }
-    pv_hashmap_free(&seen);
-    if (orphan_count)
-        qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
-    for (size_t k = 0; k < orphan_count; k++) {
-        pv_warn(&f->diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
-                "caption or counter", f->path, orphans[k]);
-        char capbuf[64];
-        snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, orphans[k]);
-        aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false);
-    }
-    free(orphans);
+    sqlite3_close(db);
+    aq_make_sets(f, a, NULL);
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);
         return PV_LOAD_ERROR;
     }
     return PV_LOAD_OK;
+}
+
+void aq_diag_append(pv_diag *to, const pv_diag *from)
+{
+    size_t warnings = 0;
+    for (size_t i = 0; i < from->entry_count; i++) {
+        pv_diag_add(to, from->entries[i].severity, "%s", from->entries[i].text);
+        warnings += from->entries[i].severity != PV_SEV_ERROR;
+    }
+    /* the warnings counted but not kept */
+    to->warnings += from->warnings - warnings;
 }
 
 const pv_loader pv_loader_aqtime = {

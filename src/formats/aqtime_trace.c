@@ -1693,3 +1693,9 @@ static void aq_ft_hook_view(pv_view *v, aq_ft_dctx *d)
         v->hooks = &aq_ft_routine_hooks;
     }
 }
+
+void aq_ft_view_moved(pv_view *to)
+{
+    if (to->hooks == &aq_ft_trace_hooks)
+        ((aq_ft_dctx *)to->hook_ctx)->ft->trace_view = to;
+}
