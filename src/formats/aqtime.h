@@ -168,6 +168,7 @@ struct aq_defer;
 
 typedef struct aq_db {
     char *path;
+    char *uri; /* to open the file again, NULL for a stream's copy */
     /* The background read of the large tables (aqtime_defer.c), or NULL. */
     struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
@@ -291,9 +292,13 @@ typedef struct aq_read_progress {
 
 /* The largest rowid of a table (its row count when nothing was deleted). */
 uint64_t aq_table_size_hint(sqlite3 *db, const char *name);
-/* Reads one table into memory, its messages to `diag` (naming `path`). */
-void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, aq_table_id id, aq_table *t,
-                   aq_read_progress *prog);
+/* Reads one table into memory, its messages to `diag` (naming `path`);
+ * with `uri` (the file's, when it can be opened again) a large one by two
+ * threads. */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
+                   aq_table *t, aq_read_progress *prog);
+/* A row count from the environment (the tests' thresholds), else dflt. */
+uint64_t aq_env_rows(const char *name, uint64_t dflt);
 /* Groups a table's rows by INST_ID and derives its column types. */
 void aq_index_table(aq_table *t);
 /* Adds the result sets of the tables read to f.  With `plan` (a file for

@@ -2,6 +2,8 @@
  * seed's tables read-only into memory, result sets, and the helpers the view
  * builders share (links, extra columns, counters). */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -663,6 +665,7 @@ static void aq_db_free(void *p)
         pv_strpool_free(&tab->pool);
     }
     free(db->path);
+    free(db->uri);
     free(db);
 }
 
@@ -758,78 +761,44 @@ uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
     return n;
 }
 
-/* Reads one table.  A read error (a corrupted page) keeps the rows read so
- * far and says where it stopped. */
-void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, aq_table_id id, aq_table *t,
-                   aq_read_progress *prog)
+/* The rows of one statement over a table (all of it, or a range of its
+ * rowids), appended to t; what went wrong is left in r for the caller to
+ * report (aq_read_table). */
+typedef struct aq_rows_read {
+    const pv_progress *p;
+    uint64_t done_before, total;
+    _Atomic uint64_t *rows_read;  /* this reader's rows, for another's progress */
+    _Atomic uint64_t *other_rows; /* another reader's, added to the progress */
+    size_t row_no;                /* in: the rows before the first one; out: the last row's */
+    size_t rows;
+    size_t dropped, first_dropped;
+    int rc;
+    char *errmsg;
+    bool cancelled;
+} aq_rows_read;
+
+static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_table *t,
+                         aq_rows_read *r)
 {
-    char *q = aq_quote_ident(t->db_name);
-    char *sql = pv_xasprintf("SELECT * FROM %s", q);
-    free(q);
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    free(sql);
-    if (rc != SQLITE_OK) {
-        pv_error(diag, "%s: table %s: cannot be read: %s", path, t->db_name,
-                 sqlite3_errmsg(db));
-        sqlite3_finalize(st);
-        t->col_count = 0;
-        return;
-    }
-    t->col_count = (size_t)sqlite3_column_count(st);
-    t->col_names = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_names);
-    t->col_known = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_known);
-    t->col_text = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_text);
-    t->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->cols);
-    t->inst_col = AQ_NONE;
-    for (size_t c = 0; c < t->col_count; c++) {
-        const char *n = sqlite3_column_name(st, (int)c);
-        t->col_names[c] = pv_xstrdup(n ? n : "");
-        t->col_known[c] = aq_spec_column(id, t->col_names[c], &t->col_text[c]);
-        if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
-            t->inst_col = c;
-    }
-    /* docs/formats.md §5: missing columns are shown empty; say which. */
-    pv_buf missing;
-    pv_buf_init(&missing);
-    for (const char *sp = aq_table_specs[id].columns; *sp;) {
-        while (*sp == ' ')
-            sp++;
-        const char *e = sp;
-        while (*e && *e != ' ' && *e != ':')
-            e++;
-        char *name = pv_xstrndup(sp, (size_t)(e - sp));
-        if (name[0] && aq_col(t, name) == AQ_NONE)
-            pv_buf_printf(&missing, "%s%s", missing.len ? ", " : "", name);
-        free(name);
-        sp = e;
-        while (*sp && *sp != ' ')
-            sp++;
-    }
-    if (missing.len)
-        pv_warn(diag, "%s: table %s has no column %s: shown empty", path, t->db_name,
-                pv_buf_cstr(&missing));
-    pv_buf_free(&missing);
-    if (t->inst_col == AQ_NONE) {
-        pv_error(diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
-                 "and are ignored", path, t->db_name);
-        sqlite3_finalize(st);
-        return;
-    }
     size_t id_col = aq_col(t, "ID");
-    size_t row_no = 0;
+    size_t row_no = r->row_no;
     aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
     size_t dropped = 0, first_dropped = 0;
+    int rc;
     for (;;) {
         rc = sqlite3_step(st);
         if (rc != SQLITE_ROW)
             break;
         row_no++;
-        if ((row_no & 0x3FFF) == 0 &&
-            !pv_progress_step(prog->p, "reading AQTime tables", prog->done + row_no,
-                              prog->total)) {
-            prog->cancelled = true;
-            break;
+        if ((row_no & 0x3FFF) == 0) {
+            if (r->rows_read)
+                atomic_store(r->rows_read, row_no - r->row_no);
+            uint64_t more = r->other_rows ? atomic_load(r->other_rows) : 0;
+            if (!pv_progress_step(r->p, "reading AQTime tables", r->done_before + row_no + more,
+                                  r->total)) {
+                r->cancelled = true;
+                break;
+            }
         }
         aq_value *row = rowbuf;
         for (size_t c = 0; c < t->col_count; c++) {
@@ -902,14 +871,330 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, aq_table_id id,
         aq_table_store(t, row);
     }
     free(rowbuf);
+    r->rows = row_no - r->row_no;
+    r->row_no = row_no;
+    r->dropped = dropped;
+    r->first_dropped = first_dropped;
+    r->rc = rc;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        r->errmsg = pv_xstrdup(sqlite3_errmsg(sqlite3_db_handle(st)));
+}
+
+/* ---- a large table read by two threads (docs/aqtime.md, Scale) */
+
+#define AQ_SPLIT_ROWS 1000000
+
+uint64_t aq_env_rows(const char *name, uint64_t dflt)
+{
+    const char *e = getenv(name);
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (*end == '\0')
+            return v;
+    }
+    return dflt;
+}
+
+/* The integer that `SELECT what FROM q` gives. */
+static bool aq_query_i64(sqlite3 *db, const char *what, const char *q, int64_t *out)
+{
+    char *sql = pv_xasprintf("SELECT %s FROM %s", what, q);
+    sqlite3_stmt *st = NULL;
+    bool ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+              sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER;
+    if (ok)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    free(sql);
+    return ok;
+}
+
+/* The last rowid of the first half of a table whose rowids are exactly
+ * 1..N (nothing deleted: the count is the largest rowid) with N at least
+ * AQ_SPLIT_ROWS (PROFVIEW_TEST_AQ_SPLIT_ROWS for the tests); 0: read it in
+ * one.  The count is SQLite's b-tree count (no row is decoded). */
+static size_t aq_split_point(sqlite3 *db, const char *q)
+{
+    int64_t lo, hi, n;
+    uint64_t least = aq_env_rows("PROFVIEW_TEST_AQ_SPLIT_ROWS", AQ_SPLIT_ROWS);
+    if (!aq_query_i64(db, "max(rowid)", q, &hi) || hi < 2 ||
+        (uint64_t)hi < least || hi > (int64_t)UINT32_MAX)
+        return 0;
+    if (!aq_query_i64(db, "min(rowid)", q, &lo) || lo != 1 ||
+        !aq_query_i64(db, "count(*)", q, &n) || n != hi)
+        return 0;
+    return (size_t)(hi / 2);
+}
+
+/* The second half's reader: its own connection, statement, rows (a table
+ * that shares the first's names) and messages. */
+typedef struct aq_split {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    const char *path;
+    aq_table part;
+    pv_diag diag;
+    pv_progress p;
+    atomic_int cancel;
+    atomic_int *outer_cancel;
+    _Atomic uint64_t r_rows;
+    aq_rows_read r;
+    pthread_t thread;
+    bool started;
+    bool stop;
+} aq_split;
+
+static void aq_split_free(aq_split *sp)
+{
+    if (!sp)
+        return;
+    if (sp->started)
+        pthread_join(sp->thread, NULL);
+    sqlite3_finalize(sp->st);
+    sqlite3_close(sp->db);
+    for (size_t c = 0; sp->part.cols && c < sp->part.col_count; c++) {
+        free(sp->part.cols[c].data);
+        free(sp->part.cols[c].nulls);
+    }
+    free(sp->part.cols);
+    free(sp->part.row_no);
+    pv_strpool_free(&sp->part.pool);
+    pv_diag_free(&sp->diag);
+    free(sp->r.errmsg);
+    free(sp);
+}
+
+/* Opens the file again for the rows after rowid `split`; NULL when it cannot
+ * (then the table is read in one). */
+static aq_split *aq_split_open(const char *uri, const char *q, size_t split)
+{
+    aq_split *sp = pv_xcalloc(1, sizeof *sp);
+    pv_diag_init(&sp->diag);
+    pv_strpool_init(&sp->part.pool);
+    char *sql = pv_xasprintf("SELECT * FROM %s WHERE rowid > %zu", q, split);
+    bool ok = sqlite3_open_v2(uri, &sp->db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                              NULL) == SQLITE_OK &&
+              sqlite3_prepare_v2(sp->db, sql, -1, &sp->st, NULL) == SQLITE_OK;
+    free(sql);
+    if (!ok) {
+        aq_split_free(sp);
+        return NULL;
+    }
+    return sp;
+}
+
+static void aq_split_report(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    (void)what;
+    (void)done;
+    (void)total;
+    aq_split *sp = user;
+    if (sp->outer_cancel && atomic_load(sp->outer_cancel))
+        atomic_store(&sp->cancel, 1);
+}
+
+static void *aq_split_run(void *arg)
+{
+    aq_split *sp = arg;
+    aq_read_rows(sp->path, &sp->diag, sp->st, &sp->part, &sp->r);
+    return NULL;
+}
+
+/* Starts the second half's reader once t's columns are known (without a
+ * thread it reads its half here, before the first). */
+static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t split,
+                           const aq_read_progress *prog)
+{
+    sp->path = path;
+    aq_table *b = &sp->part;
+    b->name = t->name;
+    b->db_name = t->db_name;
+    b->col_count = t->col_count;
+    b->col_names = t->col_names;
+    b->col_known = t->col_known;
+    b->col_text = t->col_text;
+    b->inst_col = t->inst_col;
+    b->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *b->cols);
+    sp->outer_cancel = prog->p ? prog->p->cancel : NULL;
+    sp->p = (pv_progress){aq_split_report, sp, &sp->cancel};
+    sp->r = (aq_rows_read){&sp->p, 0, 0, &sp->r_rows, NULL, split, 0, 0, 0, SQLITE_DONE, NULL,
+                           false};
+    sp->started = pthread_create(&sp->thread, NULL, aq_split_run, sp) == 0;
+    if (!sp->started)
+        aq_split_run(sp);
+}
+
+/* Makes room for `rows` rows in every column. */
+static void aq_table_reserve(aq_table *t, size_t rows)
+{
+    if (rows <= t->row_cap)
+        return;
+    size_t cap = (rows + 1023) / 1024 * 1024;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
+        cs->data = pv_xrealloc(cs->data, cap * w);
+        if (cs->nulls) {
+            cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
+            memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
+        }
+    }
+    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    t->row_cap = cap;
+}
+
+/* Appends b's rows (the same columns) to t: a column takes the wider kind of
+ * the two; texts move to t's pool. */
+static void aq_table_append(aq_table *t, const aq_table *b)
+{
+    size_t n = t->row_count, m = b->row_count;
+    if (m == 0)
+        return;
+    aq_table_reserve(t, n + m);
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        const aq_colstore *bs = &b->cols[c];
+        uint8_t kind = cs->kind > bs->kind ? cs->kind : bs->kind;
+        if (cs->kind != kind)
+            aq_col_widen(t, cs, kind);
+        if (kind == bs->kind && kind != AQ_COL_VAL) {
+            size_t w = kind == AQ_COL_I32 ? 4 : 8;
+            memcpy((char *)cs->data + n * w, bs->data, m * w);
+            if (bs->nulls) {
+                if (!cs->nulls)
+                    cs->nulls = pv_xcalloc(t->row_cap / 8, 1);
+                for (size_t r = 0; r < m; r++)
+                    if ((bs->nulls[r >> 3] >> (r & 7)) & 1)
+                        cs->nulls[(n + r) >> 3] |= (uint8_t)(1u << ((n + r) & 7));
+                cs->null_count += bs->null_count;
+            }
+            continue;
+        }
+        /* cells (t's column holds aq_value cells here) */
+        aq_value *d = cs->data;
+        for (size_t r = 0; r < m; r++) {
+            aq_value v = aq_cell(b, r, c);
+            if (v.kind == AQ_V_TEXT) {
+                const char *txt = pv_strpool_get(&b->pool, v.v.s);
+                v.v.s = pv_strpool_add(&t->pool, txt, strlen(txt));
+            }
+            d[n + r] = v;
+        }
+    }
+    memcpy(t->row_no + n, b->row_no, m * sizeof *t->row_no);
+    t->row_count = n + m;
+}
+
+/* Reads one table.  A read error (a corrupted page) keeps the rows read so
+ * far and says where it stopped. */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
+                   aq_table *t, aq_read_progress *prog)
+{
+    char *q = aq_quote_ident(t->db_name);
+    /* docs/aqtime.md, Scale: a large table is read by two threads, each a
+     * half of its rowids (they are 1..N, so the second half's first row is
+     * row S + 1), when the file can be opened again. */
+    size_t split = uri ? aq_split_point(db, q) : 0;
+    aq_split *half = split ? aq_split_open(uri, q, split) : NULL;
+    if (!half)
+        split = 0;
+    char *sql = split ? pv_xasprintf("SELECT * FROM %s WHERE rowid <= %zu", q, split)
+                      : pv_xasprintf("SELECT * FROM %s", q);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK) {
+        pv_error(diag, "%s: table %s: cannot be read: %s", path, t->db_name,
+                 sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        t->col_count = 0;
+        free(q);
+        aq_split_free(half);
+        return;
+    }
+    t->col_count = (size_t)sqlite3_column_count(st);
+    t->col_names = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_names);
+    t->col_known = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_known);
+    t->col_text = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->col_text);
+    t->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *t->cols);
+    t->inst_col = AQ_NONE;
+    for (size_t c = 0; c < t->col_count; c++) {
+        const char *n = sqlite3_column_name(st, (int)c);
+        t->col_names[c] = pv_xstrdup(n ? n : "");
+        t->col_known[c] = aq_spec_column(id, t->col_names[c], &t->col_text[c]);
+        if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
+            t->inst_col = c;
+    }
+    /* docs/formats.md §5: missing columns are shown empty; say which. */
+    pv_buf missing;
+    pv_buf_init(&missing);
+    for (const char *sp = aq_table_specs[id].columns; *sp;) {
+        while (*sp == ' ')
+            sp++;
+        const char *e = sp;
+        while (*e && *e != ' ' && *e != ':')
+            e++;
+        char *name = pv_xstrndup(sp, (size_t)(e - sp));
+        if (name[0] && aq_col(t, name) == AQ_NONE)
+            pv_buf_printf(&missing, "%s%s", missing.len ? ", " : "", name);
+        free(name);
+        sp = e;
+        while (*sp && *sp != ' ')
+            sp++;
+    }
+    if (missing.len)
+        pv_warn(diag, "%s: table %s has no column %s: shown empty", path, t->db_name,
+                pv_buf_cstr(&missing));
+    pv_buf_free(&missing);
+    if (t->inst_col == AQ_NONE) {
+        pv_error(diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
+                 "and are ignored", path, t->db_name);
+        sqlite3_finalize(st);
+        free(q);
+        aq_split_free(half);
+        return;
+    }
+    free(q);
+    if (half)
+        aq_split_start(half, path, t, split, prog);
+    _Atomic uint64_t mine = 0;
+    aq_rows_read r = {prog->p, prog->done, prog->total, half ? &mine : NULL,
+                      half ? &half->r_rows : NULL, 0, 0, 0, 0, SQLITE_DONE, NULL, false};
+    aq_read_rows(path, diag, st, t, &r);
+    sqlite3_finalize(st);
+    size_t dropped = r.dropped, first_dropped = r.first_dropped;
+    const aq_rows_read *last = &r; /* the reader whose end is the table's */
+    if (half) {
+        /* the second half counts only when the first read to its end */
+        half->stop = r.rc != SQLITE_DONE || r.cancelled;
+        if (half->stop)
+            atomic_store(&half->cancel, 1);
+        if (half->started)
+            pthread_join(half->thread, NULL);
+        half->started = false;
+        if (!half->stop && !half->r.cancelled) {
+            aq_table_append(t, &half->part);
+            aq_diag_append(diag, &half->diag);
+            if (!dropped)
+                first_dropped = half->r.first_dropped;
+            dropped += half->r.dropped;
+            last = &half->r;
+        }
+        r.cancelled = r.cancelled || (!half->stop && half->r.cancelled);
+        r.rows += half->stop ? 0 : half->r.rows;
+    }
     if (dropped)
         pv_warn(diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
                 "are ignored", path, t->db_name, dropped, first_dropped);
-    prog->done += row_no;
-    if (rc != SQLITE_DONE && !prog->cancelled)
+    prog->done += r.rows;
+    prog->cancelled = r.cancelled;
+    if (last->rc != SQLITE_DONE && !r.cancelled)
         pv_error(diag, "%s: table %s row %zu: %s; the rows after it are missing", path,
-                 t->db_name, row_no + 1, sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+                 t->db_name, last->row_no + 1, last->errmsg ? last->errmsg : "?");
+    free(r.errmsg);
+    aq_split_free(half);
 }
 
 typedef struct aq_inst_pair {
@@ -1304,18 +1589,6 @@ static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
  * profiler table). */
 #define AQ_DEFER_ROWS 200000
 
-static uint64_t aq_defer_rows(void)
-{
-    const char *e = getenv("PROFVIEW_TEST_AQ_DEFER_ROWS");
-    if (e && *e) {
-        char *end;
-        unsigned long long v = strtoull(e, &end, 10);
-        if (*end == '\0')
-            return v;
-    }
-    return AQ_DEFER_ROWS;
-}
-
 static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
 {
     sqlite3 *db = NULL;
@@ -1332,16 +1605,23 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     char *uri = aq_uri(tmp ? tmp : f->path);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                          NULL);
-    free(uri);
+    /* A file (not a stream's copy) can be opened again: a large table is
+     * then read by two threads (docs/aqtime.md, Scale). */
+    if (tmp) {
+        free(uri);
+        uri = NULL;
+    }
     pv_input_remove_temp(tmp);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
                  db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
         sqlite3_close(db);
+        free(uri);
         return PV_LOAD_ERROR;
     }
     aq_db *a = pv_xcalloc(1, sizeof *a);
     a->path = pv_xstrdup(f->path);
+    a->uri = uri;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         a->tables[t].name = aq_table_specs[t].name;
         a->tables[t].inst_col = AQ_NONE;
@@ -1367,7 +1647,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
     uint64_t hint[AQ_T_COUNT];
     aq_read_progress prog = {&o->progress, 0, 0, false};
-    uint64_t defer_rows = aq_defer_rows(), deferred_total = 0;
+    uint64_t defer_rows = aq_env_rows("PROFVIEW_TEST_AQ_DEFER_ROWS", AQ_DEFER_ROWS), deferred_total = 0;
     bool any_deferred = false;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         aq_table *tab = &a->tables[t];
@@ -1404,7 +1684,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
                         f->path, tab->name);
             continue;
         }
-        aq_read_table(f->path, d, db, (aq_table_id)t, tab, &prog);
+        aq_read_table(f->path, d, db, a->uri, (aq_table_id)t, tab, &prog);
         aq_index_table(tab);
     }
     if (prog.cancelled) {
@@ -1431,7 +1711,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
             if (!deferred[t])
                 continue;
             prog.total += hint[t];
-            aq_read_table(f->path, &tdiag[t], db, (aq_table_id)t, &a->tables[t], &prog);
+            aq_read_table(f->path, &tdiag[t], db, a->uri, (aq_table_id)t, &a->tables[t], &prog);
             aq_index_table(&a->tables[t]);
         }
         for (size_t t = 0; t < AQ_T_COUNT; t++) {

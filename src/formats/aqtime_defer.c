@@ -163,7 +163,8 @@ static void *aq_defer_run(void *arg)
     for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
         if (!d->deferred[t])
             continue;
-        aq_read_table(d->path, &d->tdiag[t], d->db, (aq_table_id)t, &d->a->tables[t], &prog);
+        aq_read_table(d->path, &d->tdiag[t], d->db, d->a->uri, (aq_table_id)t, &d->a->tables[t],
+                      &prog);
         aq_index_table(&d->a->tables[t]);
     }
     sqlite3_close(d->db);

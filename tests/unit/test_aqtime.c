@@ -430,6 +430,49 @@ static void test_stepped_load(void **state)
     pv_file_free(f);
 }
 
+/* A large table is read by two threads, each a half of its rowids
+ * (docs/aqtime.md, Scale): the file is the same as when it is read in one,
+ * with values of other kinds, NULLs, rows without INST_ID and texts where
+ * numbers belong in either half (messages name the same rows). */
+static void test_split_read(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/split.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'big', 'Elapsed Time', 1000, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (7, 0, 1, -1, 0);"
+             "WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 9999) "
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE SELECT "
+             "CASE x WHEN 8000 THEN 2.5 WHEN 6000 THEN 9000000000 ELSE x %% 11 END, "
+             "CASE x WHEN 3000 THEN 'abc' WHEN 9500 THEN 'xyz' ELSE 100 END, "
+             "CASE WHEN x IN (100, 9999) THEN NULL ELSE x + 1 END, "
+             "CASE WHEN x %% 5 = 0 THEN -1 ELSE x - 1 END, x %% 3, x + 1, "
+             "CASE WHEN x IN (10, 7000) THEN NULL ELSE 1 END, 0, x FROM c;",
+             trace_schema);
+    make_db(path, sql);
+    pv_file *one = load(path);
+    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
+    pv_file *two = load(path);
+    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    assert_int_equal(one->diag.warnings, two->diag.warnings);
+    assert_int_equal(one->diag.entry_count, two->diag.entry_count);
+    bool row_9501 = false;
+    for (size_t i = 0; i < one->diag.entry_count; i++) {
+        assert_string_equal(one->diag.entries[i].text, two->diag.entries[i].text);
+        row_9501 = row_9501 || strstr(two->diag.entries[i].text, "row 9501 (ID 9501)") != NULL;
+    }
+    assert_true(row_9501);
+    assert_int_equal(one->set_count, 1);
+    assert_int_equal(two->set_count, 1);
+    for (size_t v = 0; v < one->sets[0]->view_count; v++)
+        assert_views_equal(one->sets[0]->views[v], two->sets[0]->views[v], true);
+    assert_int_equal(pv_view_rows(pv_set_find_view(two->sets[0], "call-trace")), 9998);
+    pv_file_free(one);
+    pv_file_free(two);
+}
+
 /* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
  * caller of a call, a routine's first call, the routine as the area, a lane
  * per thread, and no time axis. */
@@ -618,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_stepped_load),
+        cmocka_unit_test(test_split_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
