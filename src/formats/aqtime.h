@@ -149,7 +149,11 @@ typedef struct aq_table {
     size_t row_count;
     size_t row_cap;
     aq_colstore *cols;  /* col_count columns of row_count values */
-    uint32_t *row_no;   /* 1-based position in the table, for messages */
+    /* 1-based position in the table, for messages; NULL while every row is
+     * row_no_base + its index + 1 (no row was left out: 4 bytes per row
+     * saved, docs/aqtime.md, Scale) */
+    uint32_t *row_no;
+    size_t row_no_base;
     pv_strpool pool;
     /* Built once after reading (docs/aqtime.md, Scale): the rows grouped by
      * INST_ID, so that a result set finds its rows without a table scan. */
@@ -188,7 +192,10 @@ size_t aq_col(const aq_table *t, const char *name);
 size_t aq_col2(const aq_table *t, const char *a, const char *b);
 aq_value aq_cell(const aq_table *t, size_t row, size_t col);
 /* The 1-based position of a row in the database table, for messages. */
-static inline size_t aq_row_no(const aq_table *t, size_t row) { return t->row_no[row]; }
+static inline size_t aq_row_no(const aq_table *t, size_t row)
+{
+    return t->row_no ? t->row_no[row] : t->row_no_base + row + 1;
+}
 /* A number as int64 (reals rounded to nearest); false when absent. */
 bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out);
 bool aq_real(const aq_table *t, size_t row, size_t col, double *out);

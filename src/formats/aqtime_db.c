@@ -89,8 +89,19 @@ static void aq_table_grow(aq_table *t)
             memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
         }
     }
-    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    if (t->row_no)
+        t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
     t->row_cap = cap;
+}
+
+/* Gives t a row_no array (rows numbered as they are so far). */
+static void aq_row_no_materialise(aq_table *t)
+{
+    if (t->row_no)
+        return;
+    t->row_no = pv_xmalloc((t->row_cap ? t->row_cap : 1) * sizeof *t->row_no);
+    for (size_t r = 0; r < t->row_count; r++)
+        t->row_no[r] = (uint32_t)(t->row_no_base + r + 1);
 }
 
 /* Widens an integer column to 64 bits or to cells. */
@@ -867,7 +878,10 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
             continue;
         }
         aq_table_grow(t);
-        t->row_no[t->row_count] = (uint32_t)row_no;
+        if (row_no != t->row_no_base + t->row_count + 1)
+            aq_row_no_materialise(t);
+        if (t->row_no)
+            t->row_no[t->row_count] = (uint32_t)row_no;
         aq_table_store(t, row);
     }
     free(rowbuf);
@@ -976,6 +990,7 @@ static aq_split *aq_split_open(const char *uri, const char *q, size_t split)
     bool ok = sqlite3_open_v2(uri, &sp->db,
                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                               NULL) == SQLITE_OK &&
+              sqlite3_exec(sp->db, "PRAGMA cache_size = -256", NULL, NULL, NULL) == SQLITE_OK &&
               sqlite3_prepare_v2(sp->db, sql, -1, &sp->st, NULL) == SQLITE_OK;
     free(sql);
     if (!ok) {
@@ -1016,6 +1031,7 @@ static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t s
     b->col_known = t->col_known;
     b->col_text = t->col_text;
     b->inst_col = t->inst_col;
+    b->row_no_base = split;
     b->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *b->cols);
     sp->outer_cancel = prog->p ? prog->p->cancel : NULL;
     sp->p = (pv_progress){aq_split_report, sp, &sp->cancel};
@@ -1041,7 +1057,8 @@ static void aq_table_reserve(aq_table *t, size_t rows)
             memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
         }
     }
-    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    if (t->row_no)
+        t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
     t->row_cap = cap;
 }
 
@@ -1083,7 +1100,11 @@ static void aq_table_append(aq_table *t, const aq_table *b)
             d[n + r] = v;
         }
     }
-    memcpy(t->row_no + n, b->row_no, m * sizeof *t->row_no);
+    if (t->row_no || b->row_no || b->row_no_base != t->row_no_base + n) {
+        aq_row_no_materialise(t);
+        for (size_t r = 0; r < m; r++)
+            t->row_no[n + r] = (uint32_t)aq_row_no(b, r);
+    }
     t->row_count = n + m;
 }
 
@@ -1605,6 +1626,10 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     char *uri = aq_uri(tmp ? tmp : f->path);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                          NULL);
+    /* Every table is read once, in order: a page cache of 256 KB does (the
+     * default is 2 MB per connection; docs/aqtime.md, Scale). */
+    if (rc == SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
     /* A file (not a stream's copy) can be opened again: a large table is
      * then read by two threads (docs/aqtime.md, Scale). */
     if (tmp) {
