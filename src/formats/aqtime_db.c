@@ -924,20 +924,19 @@ static bool aq_query_i64(sqlite3 *db, const char *what, const char *q, int64_t *
     return ok;
 }
 
-/* The last rowid of the first half of a table whose rowids are exactly
- * 1..N (nothing deleted: the count is the largest rowid) with N at least
- * AQ_SPLIT_ROWS (PROFVIEW_TEST_AQ_SPLIT_ROWS for the tests); 0: read it in
- * one.  The count is SQLite's b-tree count (no row is decoded). */
-static size_t aq_split_point(sqlite3 *db, const char *q)
+/* The last rowid of the first half of a table whose rowids start at 1 and
+ * go up to at least AQ_SPLIT_ROWS (PROFVIEW_TEST_AQ_SPLIT_ROWS for the
+ * tests), and that largest rowid in *last; 0: read it in one. */
+static size_t aq_split_point(sqlite3 *db, const char *q, int64_t *last)
 {
-    int64_t lo, hi, n;
+    int64_t lo, hi;
     uint64_t least = aq_env_rows("PROFVIEW_TEST_AQ_SPLIT_ROWS", AQ_SPLIT_ROWS);
-    if (!aq_query_i64(db, "max(rowid)", q, &hi) || hi < 2 ||
-        (uint64_t)hi < least || hi > (int64_t)UINT32_MAX)
+    if (!aq_query_i64(db, "max(rowid)", q, &hi) || hi < 2 || (uint64_t)hi < least ||
+        hi > (int64_t)UINT32_MAX)
         return 0;
-    if (!aq_query_i64(db, "min(rowid)", q, &lo) || lo != 1 ||
-        !aq_query_i64(db, "count(*)", q, &n) || n != hi)
+    if (!aq_query_i64(db, "min(rowid)", q, &lo) || lo != 1)
         return 0;
+    *last = hi;
     return (size_t)(hi / 2);
 }
 
@@ -946,6 +945,9 @@ static size_t aq_split_point(sqlite3 *db, const char *q)
 typedef struct aq_split {
     sqlite3 *db;
     sqlite3_stmt *st;
+    char *q;          /* the table, quoted */
+    int64_t last;     /* its largest rowid */
+    bool declined;    /* its rowids are not 1..last: the first reader goes on */
     const char *path;
     aq_table part;
     pv_diag diag;
@@ -976,14 +978,17 @@ static void aq_split_free(aq_split *sp)
     pv_strpool_free(&sp->part.pool);
     pv_diag_free(&sp->diag);
     free(sp->r.errmsg);
+    free(sp->q);
     free(sp);
 }
 
 /* Opens the file again for the rows after rowid `split`; NULL when it cannot
  * (then the table is read in one). */
-static aq_split *aq_split_open(const char *uri, const char *q, size_t split)
+static aq_split *aq_split_open(const char *uri, const char *q, size_t split, int64_t last)
 {
     aq_split *sp = pv_xcalloc(1, sizeof *sp);
+    sp->q = pv_xstrdup(q);
+    sp->last = last;
     pv_diag_init(&sp->diag);
     pv_strpool_init(&sp->part.pool);
     char *sql = pv_xasprintf("SELECT * FROM %s WHERE rowid > %zu", q, split);
@@ -1013,6 +1018,13 @@ static void aq_split_report(void *user, const char *what, uint64_t done, uint64_
 static void *aq_split_run(void *arg)
 {
     aq_split *sp = arg;
+    /* Its first row is row S + 1 only when no rowid is missing: SQLite's
+     * b-tree count (no row is decoded) equals the largest rowid. */
+    int64_t n;
+    if (!aq_query_i64(sp->db, "count(*)", sp->q, &n) || n != sp->last) {
+        sp->declined = true;
+        return NULL;
+    }
     aq_read_rows(sp->path, &sp->diag, sp->st, &sp->part, &sp->r);
     return NULL;
 }
@@ -1117,8 +1129,9 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
     /* docs/aqtime.md, Scale: a large table is read by two threads, each a
      * half of its rowids (they are 1..N, so the second half's first row is
      * row S + 1), when the file can be opened again. */
-    size_t split = uri ? aq_split_point(db, q) : 0;
-    aq_split *half = split ? aq_split_open(uri, q, split) : NULL;
+    int64_t last = 0;
+    size_t split = uri ? aq_split_point(db, q, &last) : 0;
+    aq_split *half = split ? aq_split_open(uri, q, split, last) : NULL;
     if (!half)
         split = 0;
     char *sql = split ? pv_xasprintf("SELECT * FROM %s WHERE rowid <= %zu", q, split)
@@ -1177,7 +1190,6 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
         aq_split_free(half);
         return;
     }
-    free(q);
     if (half)
         aq_split_start(half, path, t, split, prog);
     _Atomic uint64_t mine = 0;
@@ -1186,7 +1198,9 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
     aq_read_rows(path, diag, st, t, &r);
     sqlite3_finalize(st);
     size_t dropped = r.dropped, first_dropped = r.first_dropped;
-    const aq_rows_read *last = &r; /* the reader whose end is the table's */
+    const aq_rows_read *end = &r; /* the reader whose end is the table's */
+    aq_rows_read rest = r;
+    rest.errmsg = NULL;
     if (half) {
         /* the second half counts only when the first read to its end */
         half->stop = r.rc != SQLITE_DONE || r.cancelled;
@@ -1195,26 +1209,51 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
         if (half->started)
             pthread_join(half->thread, NULL);
         half->started = false;
-        if (!half->stop && !half->r.cancelled) {
+        if (!half->stop && half->declined) {
+            /* rowids are missing: the second half is read here, after the
+             * first, its rows numbered on from it */
+            char *sql2 = pv_xasprintf("SELECT * FROM %s WHERE rowid > %zu", q, split);
+            sqlite3_stmt *st2 = NULL;
+            rest.rows_read = rest.other_rows = NULL;
+            rest.done_before = prog->done + r.rows;
+            if (sqlite3_prepare_v2(db, sql2, -1, &st2, NULL) == SQLITE_OK) {
+                aq_read_rows(path, diag, st2, t, &rest);
+            } else {
+                rest.rc = SQLITE_ERROR;
+                rest.errmsg = pv_xstrdup(sqlite3_errmsg(db));
+            }
+            sqlite3_finalize(st2);
+            free(sql2);
+            if (!dropped)
+                first_dropped = rest.first_dropped;
+            dropped += rest.dropped;
+            r.rows += rest.rows;
+            r.cancelled = r.cancelled || rest.cancelled;
+            end = &rest;
+        } else if (!half->stop && !half->r.cancelled) {
             aq_table_append(t, &half->part);
             aq_diag_append(diag, &half->diag);
             if (!dropped)
                 first_dropped = half->r.first_dropped;
             dropped += half->r.dropped;
-            last = &half->r;
+            end = &half->r;
         }
-        r.cancelled = r.cancelled || (!half->stop && half->r.cancelled);
-        r.rows += half->stop ? 0 : half->r.rows;
+        if (!half->declined) {
+            r.cancelled = r.cancelled || (!half->stop && half->r.cancelled);
+            r.rows += half->stop ? 0 : half->r.rows;
+        }
     }
+    free(q);
     if (dropped)
         pv_warn(diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
                 "are ignored", path, t->db_name, dropped, first_dropped);
     prog->done += r.rows;
     prog->cancelled = r.cancelled;
-    if (last->rc != SQLITE_DONE && !r.cancelled)
+    if (end->rc != SQLITE_DONE && !r.cancelled)
         pv_error(diag, "%s: table %s row %zu: %s; the rows after it are missing", path,
-                 t->db_name, last->row_no + 1, last->errmsg ? last->errmsg : "?");
+                 t->db_name, end->row_no + 1, end->errmsg ? end->errmsg : "?");
     free(r.errmsg);
+    free(rest.errmsg);
     aq_split_free(half);
 }
 

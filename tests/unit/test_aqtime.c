@@ -471,6 +471,30 @@ static void test_split_read(void **state)
     assert_int_equal(pv_view_rows(pv_set_find_view(two->sets[0], "call-trace")), 9998);
     pv_file_free(one);
     pv_file_free(two);
+
+    /* With a rowid missing the second half cannot know its first row's
+     * number: the first reader reads it after its own half. */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DELETE FROM FUNCTION_TRACE_PROFILER_CALL_TRACE "
+                                      "WHERE rowid = 2000", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    one = load(path);
+    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
+    two = load(path);
+    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    assert_int_equal(one->diag.entry_count, two->diag.entry_count);
+    bool row_9500 = false;
+    for (size_t i = 0; i < one->diag.entry_count; i++) {
+        assert_string_equal(one->diag.entries[i].text, two->diag.entries[i].text);
+        row_9500 = row_9500 || strstr(two->diag.entries[i].text, "row 9500 (ID 9501)") != NULL;
+    }
+    assert_true(row_9500);
+    for (size_t v = 0; v < one->sets[0]->view_count; v++)
+        assert_views_equal(one->sets[0]->views[v], two->sets[0]->views[v], true);
+    pv_file_free(one);
+    pv_file_free(two);
 }
 
 /* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
