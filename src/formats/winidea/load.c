@@ -88,11 +88,11 @@ static bool wi_stream_chore(pv_wi_stream *s)
     pthread_mutex_unlock(&s->lock);
     if (s->records_mapped < published)
         s->records_mapped = published; /* the parser has mapped those itself */
-    size_t ahead = published + WI_STREAM_AHEAD < s->record_room ? published + WI_STREAM_AHEAD
-                                                                : s->record_room;
+    size_t ahead =
+        published + WI_STREAM_AHEAD < s->record_room ? published + WI_STREAM_AHEAD : s->record_room;
     if (s->records_mapped < ahead) {
-        size_t to = s->records_mapped + WI_STREAM_STEP < ahead ? s->records_mapped + WI_STREAM_STEP
-                                                               : ahead;
+        size_t to =
+            s->records_mapped + WI_STREAM_STEP < ahead ? s->records_mapped + WI_STREAM_STEP : ahead;
         pv_prefault(s->records + s->records_mapped * PV_WI_RECORD_SIZE,
                     (to - s->records_mapped) * PV_WI_RECORD_SIZE);
         s->records_mapped = to;
@@ -225,8 +225,8 @@ static void wi_stream_abort(void *user)
 bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
                        const pv_tl_options *o, bool whole)
 {
-    if (!s->begun || s->dropped || o->has_from || o->has_to ||
-        s->ix.tl->count > PV_TL_MAX_EVENTS || s->ix.tl->count > s->opt.event_capacity) {
+    if (!s->begun || s->dropped || o->has_from || o->has_to || s->ix.tl->count > PV_TL_MAX_EVENTS ||
+        s->ix.tl->count > s->opt.event_capacity) {
         pv_wi_stream_free(s); /* serial indexing (and its messages) instead */
         return false;
     }
@@ -256,8 +256,8 @@ bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
  * load or a deferred one alike, not for a window (the window's bounds need
  * every time) and not when PROFVIEW_TEST_TEXT1_SERIAL is set (the tests
  * compare both ways). */
-static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path,
-                                   const pv_load_options *o, const pv_mapped_file *mf)
+static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const pv_load_options *o,
+                                   const pv_mapped_file *mf)
 {
     const char *serial = getenv("PROFVIEW_TEST_TEXT1_SERIAL");
     if ((serial && *serial && strcmp(serial, "0") != 0) || (o && (o->has_from || o->has_to)))
@@ -289,8 +289,7 @@ static int wi_text1_probe(const unsigned char *head, size_t len, uint64_t file_s
     return pv_wi_text1_probe(head, len);
 }
 
-static int wi_bin_probe(const unsigned char *head, size_t len, uint64_t file_size,
-                        const char *path)
+static int wi_bin_probe(const unsigned char *head, size_t len, uint64_t file_size, const char *path)
 {
     (void)path;
     return pv_wi_bin_probe(head, len, file_size);

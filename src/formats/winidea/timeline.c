@@ -122,7 +122,7 @@ struct pv_tl_pass {
     int64_t *fc_scratch;
     tl_worker *worker; /* the helper thread of a long pass, or NULL */
     bool worker_ran;   /* it has been started once (never again) */
-    size_t event_room; /* events the per-event columns have room for (pv_tl_options.event_capacity) */
+    size_t event_room; /* room of the per-event columns (pv_tl_options.event_capacity) */
 };
 typedef struct pv_tl_pass tl_pass;
 
