@@ -1968,10 +1968,9 @@ static bool sql_tok_punct(const sql_tok *t, char ch)
 
 /* Words after which the shape is not the one read here. */
 static const char *const sql_not_grouped_words[] = {
-    "SELECT",  "OVER",    "WINDOW",  "VALUES", "UNION",   "INTERSECT", "EXCEPT",
-    "ORDER",   "LIMIT",   "WITH",    "JOIN",   "NATURAL", "INDEXED",   "DISTINCT",
-    "ALL",     "ON",      "USING",   "LEFT",   "RIGHT",   "FULL",      "INNER",
-    "CROSS",   "OUTER",   "RETURNING",
+    "SELECT", "OVER",    "WINDOW",  "VALUES", "UNION", "INTERSECT", "EXCEPT", "ORDER",
+    "LIMIT",  "WITH",    "JOIN",    "NATURAL", "INDEXED", "ON",       "USING",  "LEFT",
+    "RIGHT",  "FULL",    "INNER",   "CROSS",  "OUTER", "RETURNING",
 };
 
 static bool sql_tok_reserved(const sql_tok *t)
@@ -1988,7 +1987,8 @@ static bool sql_tok_name(const sql_tok *t)
 {
     return (t->kind == 'w' || t->kind == 'q') && !sql_tok_reserved(t) &&
            !sql_tok_is(t, "WHERE") && !sql_tok_is(t, "GROUP") && !sql_tok_is(t, "HAVING") &&
-           !sql_tok_is(t, "AS") && !sql_tok_is(t, "FROM");
+           !sql_tok_is(t, "AS") && !sql_tok_is(t, "FROM") && !sql_tok_is(t, "DISTINCT") &&
+           !sql_tok_is(t, "ALL");
 }
 
 /* When q has the shape above: the query run per group into *out and the
@@ -2002,7 +2002,8 @@ static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_
     /* ignore one trailing ';' */
     if (ok && n && sql_tok_punct(&tok[n - 1], ';'))
         n--;
-    ok = ok && n >= 6 && sql_tok_is(&tok[0], "SELECT");
+    ok = ok && n >= 6 && sql_tok_is(&tok[0], "SELECT") && !sql_tok_is(&tok[1], "DISTINCT") &&
+         !sql_tok_is(&tok[1], "ALL");
     size_t from = 0, group = 0, having = 0;
     for (size_t i = 1; ok && i < n; i++) {
         const sql_tok *t = &tok[i];
