@@ -568,8 +568,8 @@ static void test_group_runs_on_generated_timeline(void **state)
     assert_true(n_contexts >= 6);
     static const char *const bench[] = {
         "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context",
-        "SELECT context, sum(depth), min(time), max(time), count(DISTINCT event) FROM timeline "
-        "GROUP BY context",
+        ("SELECT context, sum(depth), min(time), max(time), count(DISTINCT event) FROM timeline "
+         "GROUP BY context"),
         "SELECT context, count(*), max(depth) FROM timeline WHERE event = 'E' GROUP BY context",
     };
     for (size_t i = 0; i < PV_ARRAY_LEN(bench); i++) {
