@@ -2121,9 +2121,12 @@ static void sql_runner_plan(sql_runner *r, const char *query)
         return;
     }
     pv_buf_free(&q);
+    /* the groups are made when the query as written is planned, unless a
+     * binary search narrows it (then SQLite sorts the fewer rows) */
     sql_source *src = (sql_source *)s->planned;
     size_t c = pv_view_column(src->view, col);
-    if (c == PV_NO_ROW || c >= PLAN_COLUMN_MAX || !sql_column_grouped(s, src, c)) {
+    if (c == PV_NO_ROW || c >= PLAN_COLUMN_MAX ||
+        src->facts->groups[c].state != SQL_GROUP_READY) {
         sqlite3_finalize(st);
         return;
     }
