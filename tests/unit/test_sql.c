@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "profview/hooks.h"
 #include "profview/load.h"
 #include "profview/sql.h"
 #include "profview/table.h"
@@ -569,6 +570,29 @@ static void test_group_runs_on_generated_timeline(void **state)
     assert_int_equal(st, PV_LOAD_OK);
     pv_sql *s = pv_sql_new();
     pv_sql_add_file(s, f);
+    /* depth is read from the index's array (the int_column hook): the
+     * same values as the cells */
+    const pv_view *tl = pv_set_find_view(f->sets[0], "timeline");
+    assert_non_null(tl);
+    size_t depth = pv_view_column(tl, "depth");
+    pv_int_array arr;
+    assert_true(pv_view_int_column(tl, depth, &arr));
+    int64_t sum = 0, max = -1;
+    for (size_t r = 0; r < pv_view_rows(tl); r++) {
+        pv_cell c;
+        pv_view_cell(tl, r, depth, &c);
+        assert_true(c.present);
+        uint64_t x = arr.width == 1   ? ((const uint8_t *)arr.base)[r]
+                     : arr.width == 2 ? ((const uint16_t *)arr.base)[r]
+                     : arr.width == 4 ? ((const uint32_t *)arr.base)[r]
+                                      : ((const uint64_t *)arr.base)[r];
+        assert_int_equal(x, c.v.i);
+        sum += c.v.i;
+        max = c.v.i > max ? c.v.i : max;
+    }
+    assert_true(max > 1);
+    assert_int_equal(query_int(s, "SELECT sum(depth) FROM timeline"), sum);
+    assert_int_equal(query_int(s, "SELECT max(depth) FROM timeline"), max);
     int64_t n_contexts = query_int(s, "SELECT count(DISTINCT coalesce(context, '')) FROM timeline");
     int64_t events = query_int(s, "SELECT count(*) FROM timeline");
     assert_true(n_contexts >= 6);

@@ -1914,8 +1914,8 @@ static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
     const pv_timeline_index *ix = &im->m->ix;
     if (col != TL_DEPTH || ix->indexed < im->first + im->count || !ix->event_depth)
         return false;
-    out->base = ix->event_depth + im->first;
-    out->width = sizeof *ix->event_depth;
+    out->width = ix->depth_wide ? 2 : 1; /* as pv_tl_event_depth reads it */
+    out->base = (const char *)ix->event_depth + im->first * out->width;
     return true;
 }
 
