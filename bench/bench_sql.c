@@ -88,8 +88,8 @@ int main(int argc, char **argv)
         snprintf(q, sizeof q,
                  "SELECT count(*) FROM timeline WHERE time BETWEEN %" PRId64 " AND %" PRId64, a, b);
         int64_t k = bench_int(s, q, &secs);
-        printf("1%% window%s: %" PRId64 " rows, %.2f ms\n",
-               run == 0 ? " (first: learns the order of time)" : "", k, secs * 1e3);
+        printf("1%% window%s: %" PRId64 " rows, %.2f ms (CPU %.2f ms)\n",
+               run == 0 ? " (first: learns the order of time)" : "", k, secs * 1e3, last_cpu * 1e3);
     }
     static const char *const scans[] = {
         "SELECT count(*), sum(depth) FROM timeline",
