@@ -5,7 +5,8 @@
  * conditions on rowid (the row index) and on columns whose values never
  * decrease (the timeline's time, index and id; checked once per view and
  * column, then remembered) into a binary search, so a time window of a
- * 50 M-event timeline visits only its own rows. */
+ * 50 M-event timeline visits only its own rows.  Columns of few values are
+ * grouped, and a GROUP BY on one runs as one aggregate per group (below). */
 #include "profview/sql.h"
 
 #include <inttypes.h>
@@ -30,7 +31,7 @@ enum { SQL_ORDER_UNKNOWN, SQL_ORDER_ASCENDING, SQL_ORDER_NONE };
 enum { SQL_GROUP_UNKNOWN, SQL_GROUP_READY, SQL_GROUP_NONE };
 enum {
     SQL_GROUP_MAX = 256,  /* distinct values at most (a rank is a byte) */
-    SQL_GROUP_MEMCHR = 8, /* visiting at most this many groups scans the ranks;
+    SQL_GROUP_SCAN = 8, /* visiting at most this many groups scans the ranks;
                              more use the rows sorted by rank */
     SQL_SCAN_CHUNK = 512, /* rank bytes scanned at a time for a group's rows */
 };
@@ -93,9 +94,9 @@ struct pv_sql {
     pv_sql_progress_fn progress;
     void *progress_ctx;
     bool interrupted;
-    /* A GROUP BY run group by group (docs/sql.md "GROUP BY a column of few
-     * values"): while force_facts is set, every scan of that view gets
-     * only the rows whose value in column force_col has rank force_rank. */
+    /* A GROUP BY run group by group (docs/sql.md "GROUP BY, group by
+     * group"): while force_facts is set, every scan of that view gets only
+     * the rows whose value in column force_col has rank force_rank. */
     const sql_facts *force_facts;
     size_t force_col;
     unsigned char force_rank;
@@ -1000,7 +1001,7 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     }
     /* a group of few: a scan of the ranks; a group run of a column of
      * many groups would scan the ranks once per group: the sorted rows */
-    c->use_perm = c->group_count > SQL_GROUP_MEMCHR || (forced_one && g->k > SQL_GROUP_MEMCHR);
+    c->use_perm = c->group_count > SQL_GROUP_SCAN || (forced_one && g->k > SQL_GROUP_SCAN);
     if (c->use_perm)
         sql_group_perm(g, pv_view_rows(v));
     c->grp = g;
