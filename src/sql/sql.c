@@ -1,7 +1,7 @@
 /* sql.c - the model's views as SQLite virtual tables (docs/sql.md).
  *
  * A virtual table reads its view through the generic accessors only
- * (pv_view_rows, pv_view_cell): nothing is copied.  xBestIndex turns
+ * (pv_view_rows, pv_view_cell, the int_column hook): nothing is copied.  xBestIndex turns
  * conditions on rowid (the row index) and on columns whose values never
  * decrease (the timeline's time, index and id; checked once per view and
  * column, then remembered) into a binary search, so a time window of a
