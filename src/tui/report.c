@@ -64,7 +64,7 @@ static void pv_report_rebuild(pv_report *r)
                 r->vis = pv_xgrow(r->vis, &cap, count + 1, sizeof *r->vis);
                 r->vis_depth = pv_xgrow(r->vis_depth, &c2, count + 1, sizeof *r->vis_depth);
             }
-            r->vis[count] = row;
+            r->vis[count] = (pv_row)row;
             r->vis_depth[count++] = (uint32_t)(sp > UINT32_MAX ? UINT32_MAX : sp);
         }
         if (sp == stack_cap) {
@@ -278,7 +278,7 @@ static void pv_report_splice_in(pv_report *r, size_t k)
     size_t cap = 64, sp = 0, add_cap = 64, added = 0;
     size_t *stack = pv_xmalloc(cap * sizeof *stack);
     uint8_t *hide = pv_xmalloc(cap);
-    size_t *rows = pv_xmalloc(add_cap * sizeof *rows);
+    pv_row *rows = pv_xmalloc(add_cap * sizeof *rows);
     uint32_t *depths = pv_xmalloc(add_cap * sizeof *depths);
     stack[sp] = node;
     hide[sp++] = pv_bit(r->collapsed, node);
@@ -294,7 +294,7 @@ static void pv_report_splice_in(pv_report *r, size_t k)
             size_t c2 = add_cap;
             rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
             depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
-            rows[added] = row;
+            rows[added] = (pv_row)row;
             depths[added++] = r->vis_depth[k] + (uint32_t)sp;
         }
         if (sp == cap) {
@@ -730,7 +730,8 @@ struct pv_report_job {
     pv_filter *f;
     pv_sort_key keys[PV_SORT_MAX_KEYS];
     size_t key_count;
-    size_t *sel, count, matched;
+    pv_row *sel; /* the new selection */
+    size_t count, matched;
     uint8_t *keep; /* trees: 1 matched itself, 2 ancestor of a match */
     pv_sort_job *sort;
     size_t keep_row; /* the selected row, selected again at the end */
@@ -914,7 +915,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
                     continue;
                 j->matched++;
                 if (!j->keep) {
-                    j->sel[j->count++] = row;
+                    j->sel[j->count++] = (pv_row)row;
                     continue;
                 }
                 /* docs/filter.md: a tree keeps the ancestors of a match;
@@ -937,7 +938,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++)
                 if (j->keep[row])
-                    j->sel[j->count++] = row;
+                    j->sel[j->count++] = (pv_row)row;
             budget -= (end - j->at + 7) / 8 + 1 < budget ? (end - j->at + 7) / 8 + 1 : budget;
             j->at = end;
             if (end == n)
@@ -992,7 +993,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
 }
 
 /* Are the rows at selection positions a and b equal in every sort key? */
-static bool pv_report_same_keys(const pv_report *r, const size_t *sel, size_t a, size_t b)
+static bool pv_report_same_keys(const pv_report *r, const pv_row *sel, size_t a, size_t b)
 {
     const pv_view *v = r->view;
     bool groups = v->ops->row_group && v->group_count;
@@ -1064,7 +1065,7 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
                     if (j->keep_pos >= a && j->keep_pos < b)
                         j->keep_pos = a + (b - 1 - j->keep_pos);
                     for (size_t x = a, y = b - 1; x < y; x++, y--) {
-                        size_t t = j->sel[x];
+                        pv_row t = j->sel[x];
                         j->sel[x] = j->sel[y];
                         j->sel[y] = t;
                     }

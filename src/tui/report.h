@@ -17,12 +17,12 @@
 typedef struct pv_report {
     pv_view *view;
     bool owned;  /* free the view with the report (drilled-down details) */
-    size_t *sel; /* NULL: every row, in view order */
+    pv_row *sel; /* NULL: every row, in view order (4 bytes a row, model.h) */
     size_t sel_count;
     /* Trees only (visible list built from pv_view_parent, pre-order). */
     uint8_t *collapsed;  /* bit per model row */
     uint8_t *has_kids;   /* bit per model row: has children in the selection */
-    size_t *vis;         /* NULL for tables: the selection is the visible list */
+    pv_row *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
     size_t cursor;   /* index in the visible list */

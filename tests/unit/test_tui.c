@@ -4,6 +4,7 @@
  * here with pv_table (every pane and view kind). */
 #include <fcntl.h>
 #include <locale.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1302,6 +1303,44 @@ static void test_relative_goto(void **state)
 }
 
 
+/* A report's selection is 4 bytes a row (docs/model.md "Row selections"):
+ * the buffer that a sort in steps hands over, a filter's, and a tree's
+ * visible list hold 32-bit row numbers, not size_t. */
+static void test_report_selection_is_4_bytes_a_row(void **state)
+{
+    (void)state;
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t n = 40000;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        pv_table_set_cstr(t, r, R_MODULE, i % 3 ? "a.dll" : "b.exe");
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 31) % 97));
+    }
+    pv_view *v = pv_table_view(t);
+    pv_report r;
+    pv_report_open(&r, v, false, NULL);
+    pv_sort_key key = {R_HITS, true};
+    pv_report_set_sort(&r, &key, 1);
+    assert_int_equal(r.sel_count, n);
+    assert_int_equal(sizeof *r.sel, 4);
+    /* the memory really is 4 bytes a row (8 would be size_t) */
+    assert_true(malloc_usable_size(r.sel) >= 4 * n);
+    assert_true(malloc_usable_size(r.sel) < 6 * n);
+    for (size_t i = 1; i < n; i++) {
+        pv_cell a, b;
+        pv_view_cell(v, r.sel[i - 1], R_HITS, &a);
+        pv_view_cell(v, r.sel[i], R_HITS, &b);
+        assert_true(a.v.i >= b.v.i);
+    }
+    pv_query_error err;
+    assert_true(pv_report_set_filter(&r, "module = a.dll", &err));
+    assert_int_equal(r.sel_count, n - (n + 2) / 3);
+    assert_true(malloc_usable_size(r.sel) < 6 * n);
+    pv_report_close(&r);
+    pv_view_free(v);
+}
+
 /* r reverses a sorted report without sorting again: the order is the sort
  * in the other direction (rows with equal keys keep their view order), and
  * no sort runs; a job freed before its end leaves the report as it was. */
@@ -1926,6 +1965,7 @@ int main(void)
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_collapsed_tree_search_and_filter),
         cmocka_unit_test(test_report_reverse_without_sorting),
+        cmocka_unit_test(test_report_selection_is_4_bytes_a_row),
         cmocka_unit_test(test_report_tree_ops),
         cmocka_unit_test(test_report_splice_matches_rebuild),
         cmocka_unit_test(test_big_sort_shows_progress),
