@@ -537,7 +537,24 @@ struct pv_sort_job {
     size_t at;
     size_t offs[256];
     uint64_t done, total;
+    /* work arrays no longer needed, released by RELEASE with the others
+     * (freeing 50-400 MB in the middle of a step would make it long) */
+    void *spent[4 * PV_SORT_MAX_KEYS + 4];
+    size_t spent_bytes[4 * PV_SORT_MAX_KEYS + 4];
+    size_t spent_count;
 };
+
+static void pv_sj_spend(pv_sort_job *j, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (j->spent_count == PV_ARRAY_LEN(j->spent)) {
+        free(p); /* cannot happen: at most four per key */
+        return;
+    }
+    j->spent[j->spent_count] = p;
+    j->spent_bytes[j->spent_count++] = bytes;
+}
 
 static size_t pv_sj_row(const pv_sort_job *j, size_t i)
 {
@@ -740,8 +757,12 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
     while (budget > 0 && j->phase != PV_SJ_DONE) {
         switch (j->phase) {
         case PV_SJ_LOAD: {
+            /* reading a cell is the dearest work per row (a timeline's
+             * context is looked up, a text interned): four units of the
+             * budget (docs/tui.md "Long operations") */
             pv_sj_col *c = &j->cols[j->key];
-            size_t end = budget < n - j->at ? j->at + budget : n;
+            size_t rows = budget / 4 + 1;
+            size_t end = rows < n - j->at ? j->at + rows : n;
             for (size_t i = j->at; i < end; i++) {
                 pv_sj_load_one(j, c, i);
                 if (!c->str)
@@ -750,7 +771,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             if (j->key == 0)
                 for (size_t i = j->at; i < end; i++)
                     j->perm[i] = (uint32_t)i;
-            budget -= end - j->at;
+            budget -= 4 * (end - j->at) < budget ? 4 * (end - j->at) : budget;
             j->done += end - j->at;
             j->at = end;
             if (end == n) {
@@ -818,10 +839,10 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 bool first = j->key == j->key_count - 1;
                 uint64_t flip = c->descending ? UINT64_MAX : 0;
                 if (first && c->val) {
-                    free(j->kv);
+                    pv_sj_spend(j, j->kv, n * sizeof *j->kv);
                     j->kv = c->val;
                     c->val = NULL;
-                    free(j->ka);
+                    pv_sj_spend(j, j->ka, n);
                     j->ka = NULL;
                     if (need_abs) {
                         j->ka = c->absent;
@@ -851,10 +872,10 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                     break;
                 j->at = 0;
                 if (!need_abs) {
-                    free(j->ka);
+                    pv_sj_spend(j, j->ka, n);
                     j->ka = NULL;
                 }
-                free(c->val); /* in kv now */
+                pv_sj_spend(j, c->val, n * sizeof *c->val); /* in kv now */
                 c->val = NULL;
                 j->gathered = true;
                 break;
@@ -926,8 +947,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 j->byte = 0;
                 j->gathered = false;
                 j->at = 0;
-                free(j->ka);
-                free(j->tmpa);
+                pv_sj_spend(j, j->ka, n);
+                pv_sj_spend(j, j->tmpa, n);
                 j->ka = j->tmpa = NULL;
                 if (j->key == 0) {
                     j->phase = PV_SJ_APPLY;
@@ -963,8 +984,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
         case PV_SJ_RELEASE: {
             /* The work arrays (gigabytes at 50 M rows) go back to the
              * system in pieces, so that freeing them is no long pause. */
-            void *blocks[4 * PV_SORT_MAX_KEYS + 8];
-            size_t sizes[4 * PV_SORT_MAX_KEYS + 8], count = 0;
+            void *blocks[8 * PV_SORT_MAX_KEYS + 12];
+            size_t sizes[8 * PV_SORT_MAX_KEYS + 12], count = 0;
 #define PV_SJ_BLOCK(p, sz)            \
     do {                              \
         if (p) {                      \
@@ -982,6 +1003,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             PV_SJ_BLOCK(j->tmpk, n * sizeof(uint64_t));
             PV_SJ_BLOCK(j->ka, n);
             PV_SJ_BLOCK(j->tmpa, n);
+            for (size_t k = 0; k < j->spent_count; k++)
+                PV_SJ_BLOCK(j->spent[k], j->spent_bytes[k]);
 #undef PV_SJ_BLOCK
             size_t bytes = budget > SIZE_MAX / 64 ? SIZE_MAX : budget * 64;
             budget = 0;
@@ -1042,6 +1065,8 @@ void pv_sort_job_free(pv_sort_job *j)
     free(j->tmpk);
     free(j->ka);
     free(j->tmpa);
+    for (size_t k = 0; k < j->spent_count; k++)
+        free(j->spent[k]);
     free(j->out);
     free(j);
 }

@@ -67,7 +67,10 @@ static void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, si
     l->n = n;
     l->collapsed = collapsed;
     l->has_kids = has_kids;
-    l->cap = n < 1024 ? 1024 : n / 4 + 1024;
+    /* room for every row at once: growing a list of millions in a step
+     * would copy it (measured: 12 ms at 2.4 M rows); pages never written
+     * cost nothing */
+    l->cap = n + 1;
     l->vis = pv_xmalloc(l->cap * sizeof *l->vis);
     l->vis_depth = pv_xmalloc(l->cap * sizeof *l->vis_depth);
     l->stack_cap = 64;
@@ -1128,10 +1131,14 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
             size_t used = pv_report_mark_step(j, budget);
             budget -= used < budget ? used : budget;
         } else if (j->phase == PV_RJ_LAYOUT) {
+            /* a row laid out (its parent read, through the grouping by
+             * thread of a call tree, the stack walked) costs about sixteen
+             * filtered ones (measured: ~400 ns a row on the 9.6 M-call tree
+             * of the 50 M-event timeline): 1/16 of the budget in rows */
             size_t before = j->lay.at;
-            bool laid = pv_layout_step(&j->lay, budget);
-            size_t used = j->lay.at - before;
-            j->done += used;
+            bool laid = pv_layout_step(&j->lay, budget / 16 + 1);
+            size_t used = 16 * (j->lay.at - before);
+            j->done += used / 16;
             budget -= used < budget ? used : budget;
             if (laid) {
                 j->phase = j->keep_row != PV_NO_ROW ? PV_RJ_LFIND : PV_RJ_DONE;

@@ -1374,7 +1374,7 @@ static void test_report_reverse_without_sorting(void **state)
     pv_report_set_sort(&want, flipped, 2);
 
     /* stopped half way: nothing changed */
-    size_t *before = malloc(n * sizeof *before);
+    pv_row *before = malloc(n * sizeof *before);
     assert_non_null(before);
     memcpy(before, r.sel, n * sizeof *before);
     pv_report_job *j = pv_report_reverse_job(&r);
