@@ -44,7 +44,9 @@ typedef struct pv_cell {
         struct {
             const char *ptr;
             size_t len;
-        } s; /* STRING: valid until the view is changed or freed */
+        } s; /* STRING: valid until the view is changed or freed; the same
+              * (ptr, len) is the same text for the view's life, so readers
+              * may remember an answer by the pointer (filters, sorts, search) */
     } v;
 } pv_cell;
 

@@ -65,7 +65,21 @@ typedef struct pv_cond {
     bool has_re;
     bool grouped; /* the column is PV_COL_GROUPED */
     pv_type type; /* the column's type; a cell of another type never matches */
+    /* STRING conditions: answers remembered by the cell's pointer (model.h:
+     * the same pointer is the same text), so that `context ~ /LOG/` on a
+     * timeline runs the regex once per context, not once per event. */
+    struct pv_cond_memo *memo;
 } pv_cond;
+
+#define PV_COND_MEMO_SLOTS 256
+
+typedef struct pv_cond_memo {
+    struct {
+        const char *ptr;
+        size_t len;
+        bool ans;
+    } slot[PV_COND_MEMO_SLOTS];
+} pv_cond_memo;
 
 struct pv_filter {
     pv_node *nodes;
@@ -154,6 +168,8 @@ static pv_cond *pv_new_cond(pv_parser *p, size_t column, pv_cond_kind kind, pv_q
     c->op = op;
     c->grouped = (p->view->columns[column].flags & PV_COL_GROUPED) != 0;
     c->type = p->view->columns[column].type;
+    if (c->type == PV_TYPE_STRING)
+        c->memo = pv_xcalloc(1, sizeof *c->memo);
     pv_node n = {.kind = PV_NODE_COND, .cond = f->cond_count, .grouped = c->grouped};
     f->cond_count++;
     *node = pv_filter_add_node(f, n);
@@ -630,6 +646,7 @@ void pv_filter_free(pv_filter *f)
         return;
     for (size_t i = 0; i < f->cond_count; i++) {
         free(f->conds[i].s);
+        free(f->conds[i].memo);
         if (f->conds[i].has_re)
             regfree(&f->conds[i].re);
     }
@@ -712,6 +729,8 @@ static bool pv_op_holds(pv_query_op op, int cmp)
     }
 }
 
+static bool pv_cond_test_value(const pv_filter *f, const pv_cond *c, const pv_cell *cell);
+
 /* A condition on an absent cell is false whatever the operator: an empty
  * cell is neither equal nor unequal to anything (docs/filter.md). */
 static bool pv_cond_test_cell(const pv_filter *f, const pv_cond *c, const pv_view *v, size_t row)
@@ -720,6 +739,22 @@ static bool pv_cond_test_cell(const pv_filter *f, const pv_cond *c, const pv_vie
     pv_view_cell(v, row, c->column, &cell);
     if (!cell.present || cell.type != c->type)
         return false;
+    if (c->memo && cell.v.s.ptr) {
+        size_t k = (((uintptr_t)cell.v.s.ptr >> 3) ^ cell.v.s.len) % PV_COND_MEMO_SLOTS;
+        if (c->memo->slot[k].ptr == cell.v.s.ptr && c->memo->slot[k].len == cell.v.s.len)
+            return c->memo->slot[k].ans;
+        bool ans = pv_cond_test_value(f, c, &cell);
+        c->memo->slot[k].ptr = cell.v.s.ptr;
+        c->memo->slot[k].len = cell.v.s.len;
+        c->memo->slot[k].ans = ans;
+        return ans;
+    }
+    return pv_cond_test_value(f, c, &cell);
+}
+
+static bool pv_cond_test_value(const pv_filter *f, const pv_cond *c, const pv_cell *cp)
+{
+    pv_cell cell = *cp;
     switch (c->kind) {
     case PV_COND_INT:
         return pv_op_holds(c->op, (cell.v.i > c->i) - (cell.v.i < c->i));

@@ -885,10 +885,75 @@ static void test_grouped_columns(void **state)
     free(rows);
 }
 
+/* A STRING condition remembers its answer by the cell's pointer (model.h:
+ * the same pointer is the same text): a view that rewrites one buffer
+ * breaks that contract on purpose, so only the first text is ever tested;
+ * many distinct pointers (colliding in the memo) are each answered right. */
+static char memo_buf[8];
+static char memo_names[1000][8];
+
+static void memo_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    out->type = v->columns[col].type;
+    out->present = true;
+    if (col == G_ID) {
+        out->v.i = (int64_t)row;
+        return;
+    }
+    char *s = col == G_AREA ? memo_names[row] : memo_buf;
+    snprintf(s, 8, "%c%zu", col == G_AREA ? 'n' : row % 2 ? 'X' : 'E', row);
+    out->v.s.ptr = s;
+    out->v.s.len = strlen(s);
+}
+
+static void test_string_answers_by_pointer(void **state)
+{
+    (void)state;
+    static const pv_view_ops ops = {group_rows, memo_cell, NULL, NULL, group_destroy, NULL};
+    pv_view view = {.ops = &ops,
+                    .id = "t",
+                    .title = "T",
+                    .columns = (pv_column *)group_cols,
+                    .column_count = G_COUNT};
+    size_t *rows = malloc(1000 * sizeof *rows);
+    assert_non_null(rows);
+    /* Row 0 is "E0": every row's shared buffer is then taken as "E...". */
+    pv_filter *f = pv_filter_compile(&view, "event ~ /^E/", NULL);
+    assert_non_null(f);
+    assert_int_equal(pv_filter_rows(f, &view, NULL, 0, rows, NULL), 1000);
+    pv_filter_free(f);
+    f = pv_filter_compile(&view, "event ~ /^X/", NULL);
+    assert_int_equal(pv_filter_rows(f, &view, NULL, 0, rows, NULL), 0);
+    pv_filter_free(f);
+    /* 1000 distinct pointers, most sharing a memo slot with others */
+    const char *exprs[] = {"area ~ /7$/", "area like \"n7*\"", "area = n7 || area != n8", "N9"};
+    for (size_t e = 0; e < 4; e++) {
+        f = pv_filter_compile(&view, exprs[e], NULL);
+        assert_non_null(f);
+        size_t n = pv_filter_rows(f, &view, NULL, 0, rows, NULL);
+        size_t want = 0;
+        for (size_t r = 0; r < 1000; r++) {
+            char t[8];
+            snprintf(t, sizeof t, "n%zu", r);
+            size_t len = strlen(t);
+            bool hit = e == 0   ? t[len - 1] == '7'
+                       : e == 1 ? t[1] == '7'
+                       : e == 2 ? strcmp(t, "n8") != 0
+                                : strncmp(t, "n9", 2) == 0;
+            if (hit)
+                assert_int_equal(rows[want++], r);
+        }
+        assert_int_equal(n, want);
+        pv_filter_free(f);
+    }
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_precedence),
+        cmocka_unit_test(test_string_answers_by_pointer),
         cmocka_unit_test(test_int_and_units),
         cmocka_unit_test(test_time_units),
         cmocka_unit_test(test_float_handle_hex),
