@@ -915,7 +915,7 @@ static void test_string_answers_by_pointer(void **state)
                     .title = "T",
                     .columns = (pv_column *)group_cols,
                     .column_count = G_COUNT};
-    size_t *rows = malloc(1000 * sizeof *rows);
+    pv_row *rows = malloc(1000 * sizeof *rows);
     assert_non_null(rows);
     /* Row 0 is "E0": every row's shared buffer is then taken as "E...". */
     pv_filter *f = pv_filter_compile(&view, "event ~ /^E/", NULL);
