@@ -6,7 +6,8 @@
 #                           its timings mean nothing and are never asserted)
 # Environment: BENCH_EVENTS (BIN events, default 50000000), BENCH_TEXT_EVENTS
 # (Text1 timeline events, default 15000000), BENCH_AQ_CALLS (AQTime Function
-# Trace calls, default 10000000), BENCH_RUNS (repetitions, default 5; the
+# Trace calls, default 10000000), BENCH_AQ_OBJECTS (objects of the AQTime
+# Resource and Reference Count databases, default 1000000), BENCH_RUNS (repetitions, default 5; the
 # table shows min / median), BENCH_BUILD (build dir, default build-release),
 # BENCH_DATA (data dir, default bench/data).
 set -euo pipefail
@@ -16,9 +17,11 @@ quick=false
 if $quick; then
   events=${BENCH_EVENTS:-200000} text_events=${BENCH_TEXT_EVENTS:-100000}
   aq_calls=${BENCH_AQ_CALLS:-20000} aq_sets=${BENCH_AQ_SETS:-500} runs=${BENCH_RUNS:-1}
+  aq_objects=${BENCH_AQ_OBJECTS:-2000}
 else
   events=${BENCH_EVENTS:-50000000} text_events=${BENCH_TEXT_EVENTS:-15000000}
   aq_calls=${BENCH_AQ_CALLS:-10000000} aq_sets=${BENCH_AQ_SETS:-16000} runs=${BENCH_RUNS:-5}
+  aq_objects=${BENCH_AQ_OBJECTS:-1000000}
 fi
 build=${BENCH_BUILD:-$src/build-release}
 data=${BENCH_DATA:-$src/bench/data}
@@ -47,6 +50,8 @@ bin_txt=$data/rtos-bin11-$events.txt
 text_txt=$data/rtos-text-$text_events.txt
 aq_trace=$data/aqtime-trace-$aq_calls.db
 aq_many=$data/aqtime-sets-$aq_sets.db
+aq_resource=$data/aqtime-resource-$aq_objects.db
+aq_refcount=$data/aqtime-refcount-$aq_objects.db
 if [ ! -s "$bin_txt.BIN" ]; then
   echo "== generating $events events (BIN v1.1)" >&2
   /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen" --seed 1 --tasks 5 --events "$events" \
@@ -65,6 +70,13 @@ if [ ! -s "$aq_many" ]; then
   echo "== generating an AQTime database of $aq_sets result sets" >&2
   "$gen_aq" --scale sets "$aq_sets" "$aq_many"
 fi
+for kind in resource refcount; do
+  out=$data/aqtime-$kind-$aq_objects.db
+  if [ ! -s "$out" ]; then
+    echo "== generating an AQTime $kind database of $aq_objects objects" >&2
+    /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen_aq" --scale "$kind" "$aq_objects" "$out"
+  fi
+done
 # The events of the Text1 file as CSV, for the sqlite3 shell's .import.
 text_csv=$text_txt.events.csv
 if [ ! -s "$text_csv" ]; then
@@ -75,7 +87,7 @@ bin_size=$(stat -c %s "$bin_txt.BIN")
 text_size=$(stat -c %s "$text_txt")
 bin_events=$((bin_size / 24))
 # warm the page cache: we measure profview, not the disk
-cat "$bin_txt.BIN" "$text_txt" "$text_csv" "$aq_trace" > /dev/null
+cat "$bin_txt.BIN" "$text_txt" "$text_csv" "$aq_trace" "$aq_resource" "$aq_refcount" > /dev/null
 
 # measure NAME CMD...: runs CMD $runs times; sets best_s (the fastest wall
 # time), med_s (the median), best_kb (peak RSS of the fastest run), best_cpu
@@ -245,8 +257,28 @@ per_call=-
 [ "$best_kb" != - ] && per_call=$(( (best_kb - base_kb) * 1024 / aq_calls ))
 if [ "$per_call" = - ]; then ok=FAIL; elif [ "$per_call" -le 100 ]; then ok=ok; else ok=MISS; fi
 row "AQTime peak RSS per call (beyond $(mb "$base_kb"))" "$per_call B" "<= 100 B" "$ok"
+# The viewer's first screen of the same database: the summary shows while a
+# thread of the loader reads the call trace (docs/aqtime.md "First screen").
+: > "$data/.keys"
+measure "aqtime first screen" env PROFVIEW_TEST_INDEX_SLICE=1 "$pv" "$aq_trace" --keys "$data/.keys" \
+  --size 120x40 --dump "$data/.screen"
+row "AQTime first screen (profview DB, first frame, $aq_calls calls)" "$(mm)" "< 0.2 s" \
+  "$(verdict "$med_s" "<" 0.2)"
+row "AQTime first screen CPU of the fastest run" "$best_cpu" "" ""
 measure "aqtime sets" "$pv" info "$aq_many"
 row "AQTime $aq_sets result sets (info)" "$(mm)" "" ""
+# Resource and Reference Count databases of $aq_objects objects (rows per
+# object: 1 + 2 creation stack entries; Reference Count also 2 references,
+# 2 stack entries and 3 ref-count tree rows): linear, not quadratic.
+for kind in resource refcount; do
+  out=$data/aqtime-$kind-$aq_objects.db
+  measure "aqtime $kind" "$pv" info "$out"
+  row "AQTime $kind load (info, $aq_objects objects)" "$(mm)" "" ""
+  row "AQTime $kind load CPU of the fastest run (user + system)" "$best_cpu" "" ""
+  per_obj=-
+  [ "$best_kb" != - ] && per_obj=$(( (best_kb - base_kb) * 1024 / aq_objects ))
+  row "AQTime $kind peak RSS per object (beyond $(mb "$base_kb"))" "$per_obj B" "" ""
+done
 
 printf 'machine: %s\n' "$machine"
 printf 'load average: %s at the start, %s at the end\n' "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"

@@ -22,6 +22,10 @@ typedef struct pv_load_options {
     bool defer_index;         /* timelines: index on demand, so that the first events show
                                  at once; views that need the whole index finish it when
                                  read, and warnings of the index reach f->diag only then */
+    bool steps;               /* the caller steps the load (pv_file_index_step between key
+                                 presses, a viewer): a loader may show its first screen
+                                 before it has read everything and read the rest on a
+                                 thread of its own (AQTime: docs/aqtime.md "First screen") */
     bool cache;               /* timelines: read and write the index cache (docs/cache.md);
                                  off unless the caller turns it on (the CLI and the viewer do,
                                  unless --no-cache or the config's cache: enabled: false) */

@@ -5,7 +5,7 @@
  * the tests to compare profview against.
  *
  *     pv_gen_aqtime OUTDIR
- *     pv_gen_aqtime --scale trace|sets N OUT.db
+ *     pv_gen_aqtime --scale trace|sets|resource|refcount N OUT.db
  *
  * writes OUTDIR/aqtime-trace.db, aqtime-resource.db, aqtime-refcount.db and
  * their .expect.tsv files.  Deterministic: the same bytes of .expect and the
@@ -17,7 +17,9 @@
  * .expect file): `trace N` a Function Trace result set of N calls over 4
  * threads and 256 routines (subtrees of up to 4096 calls, depth up to 24);
  * `sets N` N small Function Trace result sets (one thread, two routines,
- * three calls each) plus every tenth INST_ID without an INSTANCES row.
+ * three calls each) plus every tenth INST_ID without an INSTANCES row;
+ * `resource N` / `refcount N` one Resource / Reference Count result set of
+ * N objects (scale_objects).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -527,29 +529,10 @@ static void ob_common_tables(const char *p, bool refcount)
     exec(sql);
 }
 
-typedef struct ob_object {
-    int64_t id;
-    int cls, thread;
-    int64_t size, address;
-    int refs[8]; /* 1 AddRef, 0 Release */
-    int nrefs;
-} ob_object;
-
-static void gen_objects(const char *dir, bool refcount)
+/* The tables of a Resource or Reference Count database. */
+static void ob_schema(const char *p, bool refcount)
 {
-    const char *p = refcount ? "REFERENCE_COUNT_PROFILER" : "RESOURCE_PROFILER";
-    open_db(dir, refcount ? "aqtime-refcount" : "aqtime-resource");
-    instances_table();
     ob_common_tables(p, refcount);
-    char sql[1024], t_objects[64], t_threads[64], t_classes[64], t_mclasses[64], t_cstack[64],
-        t_meta[64], t_lines[64];
-    snprintf(t_objects, sizeof t_objects, "%s_OBJECTS", p);
-    snprintf(t_threads, sizeof t_threads, "%s_THREADS", p);
-    snprintf(t_classes, sizeof t_classes, "%s_CLASSES_DATA", p);
-    snprintf(t_mclasses, sizeof t_mclasses, "%s_META_CLASSES_DATA", p);
-    snprintf(t_cstack, sizeof t_cstack, "%s_CREATION_CALL_STACK", p);
-    snprintf(t_meta, sizeof t_meta, "%s_META_ROUTINES", p);
-    snprintf(t_lines, sizeof t_lines, "%s_META_LINES", p);
     if (refcount) {
         exec("CREATE TABLE REFERENCE_COUNT_PROFILER_OBJECTS (COL__ INTEGER, COL_ADDRESS INTEGER, "
              "COL_CLASSRID INTEGER, COL_GET_ INTEGER, COL_LIVE_REFERENCES INTEGER, "
@@ -581,6 +564,31 @@ static void gen_objects(const char *dir, bool refcount)
         exec("CREATE TABLE RESOURCE_PROFILER_CALL_STACK (COL_ROUTINERID INTEGER, ID INTEGER, "
              "INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER)");
     }
+}
+
+typedef struct ob_object {
+    int64_t id;
+    int cls, thread;
+    int64_t size, address;
+    int refs[8]; /* 1 AddRef, 0 Release */
+    int nrefs;
+} ob_object;
+
+static void gen_objects(const char *dir, bool refcount)
+{
+    const char *p = refcount ? "REFERENCE_COUNT_PROFILER" : "RESOURCE_PROFILER";
+    open_db(dir, refcount ? "aqtime-refcount" : "aqtime-resource");
+    instances_table();
+    char sql[1024], t_objects[64], t_threads[64], t_classes[64], t_mclasses[64], t_cstack[64],
+        t_meta[64], t_lines[64];
+    snprintf(t_objects, sizeof t_objects, "%s_OBJECTS", p);
+    snprintf(t_threads, sizeof t_threads, "%s_THREADS", p);
+    snprintf(t_classes, sizeof t_classes, "%s_CLASSES_DATA", p);
+    snprintf(t_mclasses, sizeof t_mclasses, "%s_META_CLASSES_DATA", p);
+    snprintf(t_cstack, sizeof t_cstack, "%s_CREATION_CALL_STACK", p);
+    snprintf(t_meta, sizeof t_meta, "%s_META_ROUTINES", p);
+    snprintf(t_lines, sizeof t_lines, "%s_META_LINES", p);
+    ob_schema(p, refcount);
     fprintf(expect, "# class\tinst\tid\tclass\tlive_count\tlive_size\tpeak_created\tpeak_size\t"
                     "total_created\ttotal_size\n"
                     "# object\tinst\tid\tnumber\tclass\tsize\tthread%s\n"
@@ -990,22 +998,152 @@ static void scale_sets(int64_t nsets)
     sqlite3_finalize(st);
 }
 
+
+/* N objects in one Resource or Reference Count result set (docs/aqtime.md,
+ * Scale): 64 classes, 4 threads, 32 routines; per object a creation call
+ * stack of 2 entries and, for Reference Count, 2 references (an AddRef and
+ * a Release) with a 1-entry call stack each and a 3-row ref-count tree
+ * (<Root>, the thread, a routine). */
+static void scale_objects(int64_t nobjects, bool refcount)
+{
+    const char *p = refcount ? "REFERENCE_COUNT_PROFILER" : "RESOURCE_PROFILER";
+    exec("PRAGMA page_size=4096; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN");
+    instances_table();
+    ob_schema(p, refcount);
+    ins("INSTANCES", "issss", (int64_t)1, "Scale - objects", NULL, NULL, NULL);
+    const int threads = 4, classes = 64, routines = 32;
+    char sql[512];
+    for (int t = 0; t < threads; t++) {
+        char os[32];
+        snprintf(os, sizeof os, "%d", 7000 + t);
+        snprintf(sql, sizeof sql, "%s_THREADS", p);
+        if (refcount)
+            ins(sql, "sisiiii", t == 0 ? "Main thread" : "Worker", (int64_t)4096, os,
+                (int64_t)(t + 1), (int64_t)1, (int64_t)-1, (int64_t)t);
+        else
+            ins(sql, "iiiiii", (int64_t)4096, (int64_t)(7000 + t), (int64_t)t, (int64_t)1,
+                (int64_t)-1, (int64_t)t);
+    }
+    snprintf(sql, sizeof sql, "%s_META_ROUTINES", p);
+    for (int r = 0; r < routines; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "routine_%03d", r);
+        if (refcount)
+            ins(sql, "isssississisisiiii", (int64_t)(4096 + r * 32), "", "", "x86", (int64_t)r,
+                "com.dll", "", (int64_t)0, name, "src/scale.cpp", (int64_t)(100 + r), "",
+                (int64_t)0, "u", (int64_t)r, (int64_t)1, (int64_t)-1, (int64_t)r);
+        else
+            ins(sql, "iiisssssissisisiiii", (int64_t)r, (int64_t)1, (int64_t)(4096 + r * 32), "",
+                "", "x86", "res.exe", "", (int64_t)0, name, "src/scale.cpp", (int64_t)(100 + r),
+                "", (int64_t)0, "u", (int64_t)r, (int64_t)1, (int64_t)-1, (int64_t)r);
+    }
+    snprintf(sql, sizeof sql, "%s_META_LINES", p);
+    for (int r = 0; r < routines; r++)
+        ins(sql, "iiiii", (int64_t)(100 + r), (int64_t)(r + 1), (int64_t)1, (int64_t)r,
+            refcount ? (int64_t)r : (int64_t)0);
+    static int64_t count[64], size[64];
+    char t_objects[96], t_cstack[96];
+    snprintf(t_objects, sizeof t_objects, "INSERT INTO %s_OBJECTS VALUES(%s)", p,
+             refcount ? "?,?,?,?,?,?,?,?,?,?,?,?,?" : "?,?,?,?,?,?,?,?,?,?");
+    snprintf(t_cstack, sizeof t_cstack, "INSERT INTO %s_CREATION_CALL_STACK VALUES(?,?,?,?,?,?,?)", p);
+    sqlite3_stmt *obj = prep(t_objects), *cs = prep(t_cstack), *ref = NULL, *as = NULL, *tree = NULL;
+    if (refcount) {
+        ref = prep("INSERT INTO REFERENCE_COUNT_PROFILER_REFERENCES VALUES(?,?,?,?,?,?)");
+        as = prep("INSERT INTO REFERENCE_COUNT_PROFILER_ADDREF_RELEASE_CALL_STACK "
+                  "VALUES(?,?,?,?,?,?,?)");
+        tree = prep("INSERT INTO REFERENCE_COUNT_PROFILER_REFCOUNT_TREE VALUES(?,?,?,?,?,?,?,?,?)");
+    }
+    int64_t cs_id = 1, ref_id = 1, as_id = 1, tree_id = 1;
+    for (int64_t o = 0; o < nobjects; o++) {
+        int64_t id = o + 1, cls = rnd((uint32_t)classes), thread = rnd((uint32_t)threads);
+        int64_t sz = 16 + 8 * (int64_t)rnd(100), addr = 0x10000000 + 0x40 * o;
+        count[cls]++;
+        size[cls] += sz;
+        if (refcount) {
+            int64_t v[13] = {o + 1, addr, cls, o, 0, 1, sz, thread, 1, id, 1, -1, o};
+            for (int k = 0; k < 13; k++)
+                sqlite3_bind_int64(obj, k + 1, v[k]);
+        } else {
+            int64_t v[10] = {o + 1, addr, cls, o, sz, thread, id, 1, -1, 0};
+            for (int k = 0; k < 10; k++)
+                sqlite3_bind_int64(obj, k + 1, v[k]);
+        }
+        step_reset(obj);
+        for (int pos = 0; pos < 2; pos++) {
+            int64_t r = pos == 1 ? 0 : 1 + rnd((uint32_t)routines - 1);
+            int64_t v[7] = {1 + rnd(5), refcount ? r : 0, r, cs_id++, 1, id, pos};
+            for (int k = 0; k < 7; k++)
+                sqlite3_bind_int64(cs, k + 1, v[k]);
+            step_reset(cs);
+        }
+        if (!refcount)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            int64_t v[6] = {k + 1, k == 0, ref_id, 1, id, k};
+            for (int j = 0; j < 6; j++)
+                sqlite3_bind_int64(ref, j + 1, v[j]);
+            step_reset(ref);
+            int64_t r = 1 + rnd((uint32_t)routines - 1);
+            sqlite3_bind_int64(as, 1, 0);
+            sqlite3_bind_int64(as, 2, r);
+            sqlite3_bind_text(as, 3, "100", -1, SQLITE_STATIC);
+            sqlite3_bind_int64(as, 4, as_id++);
+            sqlite3_bind_int64(as, 5, 1);
+            sqlite3_bind_int64(as, 6, ref_id);
+            sqlite3_bind_int64(as, 7, 0);
+            step_reset(as);
+            ref_id++;
+        }
+        /* <Root> (REC_ID 0), the thread (1), a routine (2) */
+        int64_t routine[3] = {-1, -thread - 2, rnd((uint32_t)routines)};
+        for (int k = 0; k < 3; k++) {
+            int64_t v[9] = {1, k - 1, k == 2 ? 1 : 0, routine[k], 10 + k, tree_id++, 1, id, k};
+            for (int j = 0; j < 9; j++)
+                sqlite3_bind_int64(tree, j + 1, v[j]);
+            step_reset(tree);
+        }
+    }
+    sqlite3_finalize(obj);
+    sqlite3_finalize(cs);
+    if (refcount) {
+        sqlite3_finalize(ref);
+        sqlite3_finalize(as);
+        sqlite3_finalize(tree);
+    }
+    char t_mclasses[96], t_classes[96];
+    snprintf(t_mclasses, sizeof t_mclasses, "%s_META_CLASSES_DATA", p);
+    snprintf(t_classes, sizeof t_classes, "%s_CLASSES_DATA", p);
+    for (int c = 0; c < classes; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "CClass%02d", c);
+        ins(t_mclasses, "sssiiii", name, "mod.dll", "", (int64_t)(10 + c), (int64_t)1,
+            (int64_t)-1, (int64_t)c);
+        ins(t_classes, "siisiiiiiiii", name, count[c], size[c], "mod.dll", count[c], size[c],
+            count[c], size[c], (int64_t)(c + 1), (int64_t)1, (int64_t)-1, (int64_t)c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--scale") == 0) {
         char *end;
         long long n = strtoll(argv[3], &end, 10);
-        if (*end || n < 1 || (strcmp(argv[2], "trace") != 0 && strcmp(argv[2], "sets") != 0)) {
-            fprintf(stderr, "usage: pv_gen_aqtime --scale trace|sets N OUT.db\n");
+        const char *kind = argv[2];
+        if (*end || n < 1 ||
+            (strcmp(kind, "trace") != 0 && strcmp(kind, "sets") != 0 &&
+             strcmp(kind, "resource") != 0 && strcmp(kind, "refcount") != 0)) {
+            fprintf(stderr, "usage: pv_gen_aqtime --scale trace|sets|resource|refcount N OUT.db\n");
             return 1;
         }
         unlink(argv[4]);
         if (sqlite3_open(argv[4], &db) != SQLITE_OK)
             die(argv[4]);
-        if (strcmp(argv[2], "trace") == 0)
+        if (strcmp(kind, "trace") == 0)
             scale_trace(n);
-        else
+        else if (strcmp(kind, "sets") == 0)
             scale_sets(n);
+        else
+            scale_objects(n, strcmp(kind, "refcount") == 0);
         exec("COMMIT");
         if (sqlite3_close(db) != SQLITE_OK)
             die(argv[4]);
@@ -1013,7 +1151,7 @@ int main(int argc, char **argv)
     }
     if (argc != 2) {
         fprintf(stderr, "usage: pv_gen_aqtime OUTDIR\n       pv_gen_aqtime --scale "
-                        "trace|sets N OUT.db\n");
+                        "trace|sets|resource|refcount N OUT.db\n");
         return 1;
     }
     gen_trace(argv[1]);

@@ -12,6 +12,8 @@
 #include "profview/load.h"
 #include "profview/table.h"
 
+#include <sqlite3.h>
+
 /* Every table the seeds document, once: X(enum suffix, table name, columns).
  * Columns are separated by blanks; ":t" marks a text column, every other
  * documented column holds a number (text there is reported and left empty). */
@@ -147,7 +149,11 @@ typedef struct aq_table {
     size_t row_count;
     size_t row_cap;
     aq_colstore *cols;  /* col_count columns of row_count values */
-    uint32_t *row_no;   /* 1-based position in the table, for messages */
+    /* 1-based position in the table, for messages; NULL while every row is
+     * row_no_base + its index + 1 (no row was left out: 4 bytes per row
+     * saved, docs/aqtime.md, Scale) */
+    uint32_t *row_no;
+    size_t row_no_base;
     pv_strpool pool;
     /* Built once after reading (docs/aqtime.md, Scale): the rows grouped by
      * INST_ID, so that a result set finds its rows without a table scan. */
@@ -162,8 +168,13 @@ typedef struct aq_table {
     bool *col_all_text; /* every cell that is not NULL is text */
 } aq_table;
 
+struct aq_defer;
+
 typedef struct aq_db {
     char *path;
+    char *uri; /* to open the file again, NULL for a stream's copy */
+    /* The background read of the large tables (aqtime_defer.c), or NULL. */
+    struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
     bool has_profiler[AQ_PROF_COUNT];
     void **owned; /* per-result-set data, freed with the file */
@@ -181,7 +192,10 @@ size_t aq_col(const aq_table *t, const char *name);
 size_t aq_col2(const aq_table *t, const char *a, const char *b);
 aq_value aq_cell(const aq_table *t, size_t row, size_t col);
 /* The 1-based position of a row in the database table, for messages. */
-static inline size_t aq_row_no(const aq_table *t, size_t row) { return t->row_no[row]; }
+static inline size_t aq_row_no(const aq_table *t, size_t row)
+{
+    return t->row_no ? t->row_no[row] : t->row_no_base + row + 1;
+}
 /* A number as int64 (reals rounded to nearest); false when absent. */
 bool aq_int(const aq_table *t, size_t row, size_t col, int64_t *out);
 bool aq_real(const aq_table *t, size_t row, size_t col, double *out);
@@ -216,9 +230,17 @@ void aq_sel_free(aq_sel *s);
 typedef struct aq_ctx aq_ctx;
 size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *child_col_name,
                 const aq_sel *parent, const char *const *readings, size_t reading_count);
-/* A map from the value of `col` to the position in `s` (first wins). */
-void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col);
-bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos);
+/* A map from the value of `col` to the position in `s` (first wins): a
+ * direct table when the keys are dense, else a hash map. */
+typedef struct aq_keymap_t {
+    pv_hashmap m;
+    int64_t lo;
+    size_t span;
+    uint32_t *dense; /* span entries, UINT32_MAX: none; NULL: the hash map */
+} aq_keymap_t;
+void aq_keymap(aq_keymap_t *m, const aq_sel *s, size_t col);
+bool aq_keymap_get(const aq_keymap_t *m, int64_t key, size_t *pos);
+void aq_keymap_free(aq_keymap_t *m);
 
 /* ---- views built over one table, with its remaining columns appended
  * (docs/formats.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */
@@ -264,6 +286,48 @@ int64_t aq_cycles_to_ns(__int128 cycles, double frequency);
 
 /* Name of a routine of a META_ROUTINES selection row, or NULL. */
 const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tmp_size);
+
+/* ---- reading the database (aqtime_db.c) */
+
+/* Progress of a read (docs/aqtime.md, Scale): rows read of about `total`
+ * (the tables' largest rowids), reported every 16 k rows. */
+typedef struct aq_read_progress {
+    const pv_progress *p;
+    uint64_t done, total;
+    bool cancelled;
+} aq_read_progress;
+
+/* The largest rowid of a table (its row count when nothing was deleted). */
+uint64_t aq_table_size_hint(sqlite3 *db, const char *name);
+/* Reads one table into memory, its messages to `diag` (naming `path`);
+ * with `uri` (the file's, when it can be opened again) a large one by two
+ * threads. */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
+                   aq_table *t, aq_read_progress *prog);
+/* A row count from the environment (the tests' thresholds), else dflt. */
+uint64_t aq_env_rows(const char *name, uint64_t dflt);
+/* Groups a table's rows by INST_ID and derives its column types. */
+void aq_index_table(aq_table *t);
+/* Adds the result sets of the tables read to f.  With `plan` (a file for
+ * the messages, which are dropped) only their summaries and placeholders
+ * (docs/aqtime.md "First screen"). */
+void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan);
+/* Appends from's messages (and its count of those not kept) to `to`. */
+void aq_diag_append(pv_diag *to, const pv_diag *from);
+
+/* ---- the background read (aqtime_defer.c, docs/aqtime.md "First screen") */
+
+/* Adds to `set` placeholders of profiler p's views after its summary. */
+void aq_defer_placeholders(aq_db *a, pv_result_set *set, aq_profiler p);
+/* Starts reading the `deferred` tables on a thread of its own, which then
+ * builds the views; takes db and the per-table messages tdiag. */
+void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_COUNT],
+                    pv_diag tdiag[AQ_T_COUNT], uint64_t total);
+/* Stops the read (when it runs) and frees what it holds. */
+void aq_defer_free(struct aq_defer *d);
+/* A call-trace view moved to `to` (its struct copied there): its hooks'
+ * references to the view follow it. */
+void aq_ft_view_moved(pv_view *to);
 
 /* ---- the builders */
 void aq_build_trace(aq_ctx *c);

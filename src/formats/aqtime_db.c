@@ -2,6 +2,8 @@
  * seed's tables read-only into memory, result sets, and the helpers the view
  * builders share (links, extra columns, counters). */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,8 +89,19 @@ static void aq_table_grow(aq_table *t)
             memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
         }
     }
-    t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    if (t->row_no)
+        t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
     t->row_cap = cap;
+}
+
+/* Gives t a row_no array (rows numbered as they are so far). */
+static void aq_row_no_materialise(aq_table *t)
+{
+    if (t->row_no)
+        return;
+    t->row_no = pv_xmalloc((t->row_cap ? t->row_cap : 1) * sizeof *t->row_no);
+    for (size_t r = 0; r < t->row_count; r++)
+        t->row_no[r] = (uint32_t)(t->row_no_base + r + 1);
 }
 
 /* Widens an integer column to 64 bits or to cells. */
@@ -248,26 +261,69 @@ void aq_sel_free(aq_sel *s)
     s->n = 0;
 }
 
-void aq_keymap(pv_hashmap *m, const aq_sel *s, size_t col)
+void aq_keymap(aq_keymap_t *m, const aq_sel *s, size_t col)
 {
-    pv_hashmap_init(m);
+    pv_hashmap_init(&m->m);
+    m->dense = NULL;
+    m->lo = 0;
+    m->span = 0;
     if (col == AQ_NONE)
         return;
+    /* Keys in a range not much wider than the rows (ids 0..n, the usual
+     * case) get a direct table: a lookup per child row is then one load
+     * instead of a hash probe (docs/aqtime.md, Scale). */
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t have = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int64_t k;
+        if (aq_int(s->t, s->rows[i], col, &k)) {
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+            have++;
+        }
+    }
+    if (have && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)have + 64) {
+        m->lo = lo;
+        m->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
+        m->dense = pv_xmalloc(m->span * sizeof *m->dense);
+        for (size_t k = 0; k < m->span; k++)
+            m->dense[k] = UINT32_MAX;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t k;
+            if (aq_int(s->t, s->rows[i], col, &k) && m->dense[(uint64_t)k - (uint64_t)lo] == UINT32_MAX)
+                m->dense[(uint64_t)k - (uint64_t)lo] = (uint32_t)i;
+        }
+        return;
+    }
     for (size_t i = 0; i < s->n; i++) {
         int64_t k;
         uint32_t old;
-        if (aq_int(s->t, s->rows[i], col, &k) && !pv_hashmap_get(m, (uint64_t)k, &old))
-            pv_hashmap_put(m, (uint64_t)k, (uint32_t)i);
+        if (aq_int(s->t, s->rows[i], col, &k) && !pv_hashmap_get(&m->m, (uint64_t)k, &old))
+            pv_hashmap_put(&m->m, (uint64_t)k, (uint32_t)i);
     }
 }
 
-bool aq_keymap_get(const pv_hashmap *m, int64_t key, size_t *pos)
+bool aq_keymap_get(const aq_keymap_t *m, int64_t key, size_t *pos)
 {
+    if (m->dense) {
+        uint64_t off = (uint64_t)key - (uint64_t)m->lo;
+        if (off >= m->span || m->dense[off] == UINT32_MAX)
+            return false;
+        *pos = m->dense[off];
+        return true;
+    }
     uint32_t v;
-    if (!pv_hashmap_get(m, (uint64_t)key, &v))
+    if (!pv_hashmap_get(&m->m, (uint64_t)key, &v))
         return false;
     *pos = v;
     return true;
+}
+
+void aq_keymap_free(aq_keymap_t *m)
+{
+    pv_hashmap_free(&m->m);
+    free(m->dense);
+    m->dense = NULL;
 }
 
 void aq_warn(aq_ctx *c, const char *fmt, ...)
@@ -302,7 +358,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
         size_t pcol = aq_col(parent->t, readings[r]);
         if (pcol == AQ_NONE)
             continue;
-        pv_hashmap m;
+        aq_keymap_t m;
         aq_keymap(&m, parent, pcol);
         /* The first reading's links are kept: when it wins (the usual case)
          * the rows are not looked up again. */
@@ -320,7 +376,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             best = r;
             best_count = counts[r];
         }
-        pv_hashmap_free(&m);
+        aq_keymap_free(&m);
     }
     if (best == AQ_NONE) {
         if (parent->t->db_name) /* a missing table was reported already */
@@ -340,7 +396,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
             }
         }
     } else {
-        pv_hashmap m;
+        aq_keymap_t m;
         aq_keymap(&m, parent, aq_col(parent->t, readings[best]));
         for (size_t i = 0; i < child->n; i++) {
             int64_t k;
@@ -355,7 +411,7 @@ size_t *aq_link(aq_ctx *c, const aq_sel *child, size_t child_col, const char *ch
                 first_bad_value = k;
             }
         }
-        pv_hashmap_free(&m);
+        aq_keymap_free(&m);
     }
     if (reading_count > 1) {
         pv_buf b;
@@ -592,6 +648,7 @@ static void aq_db_free(void *p)
     aq_db *db = p;
     if (!db)
         return;
+    aq_defer_free(db->defer); /* first: its thread uses the tables */
     for (size_t i = 0; i < db->owned_count; i++)
         db->owned_free[i](db->owned[i]);
     free(db->owned);
@@ -619,6 +676,7 @@ static void aq_db_free(void *p)
         pv_strpool_free(&tab->pool);
     }
     free(db->path);
+    free(db->uri);
     free(db);
 }
 
@@ -696,19 +754,10 @@ static char *aq_quote_ident(const char *name)
     return b.data;
 }
 
-/* Reads one table.  A read error (a corrupted page) keeps the rows read so
- * far and says where it stopped. */
-/* Progress of the whole read (docs/aqtime.md, Scale): rows read of about
- * `total` (the tables' largest rowids), reported every 16 k rows. */
-typedef struct aq_read_progress {
-    const pv_progress *p;
-    uint64_t done, total;
-    bool cancelled;
-} aq_read_progress;
 
 /* The largest rowid of a table (its row count when nothing was deleted),
  * found in the b-tree without a scan; 0 when it has none (a view). */
-static uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
+uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
 {
     char *q = aq_quote_ident(name);
     char *sql = pv_xasprintf("SELECT max(rowid) FROM %s", q);
@@ -723,20 +772,380 @@ static uint64_t aq_table_size_hint(sqlite3 *db, const char *name)
     return n;
 }
 
-static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
-                          aq_read_progress *prog)
+/* The rows of one statement over a table (all of it, or a range of its
+ * rowids), appended to t; what went wrong is left in r for the caller to
+ * report (aq_read_table). */
+typedef struct aq_rows_read {
+    const pv_progress *p;
+    uint64_t done_before, total;
+    _Atomic uint64_t *rows_read;  /* this reader's rows, for another's progress */
+    _Atomic uint64_t *other_rows; /* another reader's, added to the progress */
+    size_t row_no;                /* in: the rows before the first one; out: the last row's */
+    size_t rows;
+    size_t dropped, first_dropped;
+    int rc;
+    char *errmsg;
+    bool cancelled;
+} aq_rows_read;
+
+static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_table *t,
+                         aq_rows_read *r)
+{
+    size_t id_col = aq_col(t, "ID");
+    size_t row_no = r->row_no;
+    aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
+    size_t dropped = 0, first_dropped = 0;
+    int rc;
+    for (;;) {
+        rc = sqlite3_step(st);
+        if (rc != SQLITE_ROW)
+            break;
+        row_no++;
+        if ((row_no & 0x3FFF) == 0) {
+            if (r->rows_read)
+                atomic_store(r->rows_read, row_no - r->row_no);
+            uint64_t more = r->other_rows ? atomic_load(r->other_rows) : 0;
+            if (!pv_progress_step(r->p, "reading AQTime tables", r->done_before + row_no + more,
+                                  r->total)) {
+                r->cancelled = true;
+                break;
+            }
+        }
+        aq_value *row = rowbuf;
+        for (size_t c = 0; c < t->col_count; c++) {
+            aq_value *v = &row[c];
+            v->kind = AQ_V_NULL;
+            v->v.i = 0;
+            /* One API call per cell: the value's accessors are cheap, each
+             * sqlite3_column_* call is not (docs/aqtime.md, Scale). */
+            sqlite3_value *sv = sqlite3_column_value(st, (int)c);
+            switch (sqlite3_value_type(sv)) {
+            case SQLITE_INTEGER:
+                v->kind = AQ_V_INT;
+                v->v.i = sqlite3_value_int64(sv);
+                break;
+            case SQLITE_FLOAT:
+                v->kind = AQ_V_REAL;
+                v->v.f = sqlite3_value_double(sv);
+                if (!isfinite(v->v.f))
+                    v->kind = AQ_V_NULL;
+                break;
+            case SQLITE_TEXT:
+            case SQLITE_BLOB: {
+                const char *s = (const char *)sqlite3_value_text(sv);
+                size_t len = (size_t)sqlite3_value_bytes(sv);
+                v->kind = AQ_V_TEXT;
+                v->v.s = pv_strpool_add(&t->pool, s ? s : "", s ? strnlen(s, len) : 0);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        /* docs/formats.md §5: text where the seed documents a number is reported
+         * (table, row, column) and the cell is left empty. */
+        char idtxt[32] = "";
+        for (size_t c = 0; c < t->col_count; c++) {
+            aq_value *v = &row[c];
+            if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
+                continue;
+            const char *s = pv_strpool_get(&t->pool, v->v.s);
+            if (aq_parse_number(s, v))
+                continue;
+            pv_buf esc;
+            pv_buf_init(&esc);
+            pv_escape_controls(&esc, s, strnlen(s, 60));
+            if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
+                snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
+            pv_warn(diag,
+                    "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
+                    "empty",
+                    path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
+            pv_buf_free(&esc);
+            v->kind = AQ_V_NULL;
+        }
+        /* A whole REAL INST_ID is an integer, when int64_t holds it (the
+         * same bound as aq_parse_number's); otherwise the row has none. */
+        if (row[t->inst_col].kind == AQ_V_REAL &&
+            row[t->inst_col].v.f == floor(row[t->inst_col].v.f) &&
+            fabs(row[t->inst_col].v.f) < 9.0e18) {
+            row[t->inst_col].kind = AQ_V_INT;
+            row[t->inst_col].v.i = (int64_t)row[t->inst_col].v.f;
+        }
+        if (row[t->inst_col].kind != AQ_V_INT) {
+            if (dropped++ == 0)
+                first_dropped = row_no;
+            continue;
+        }
+        aq_table_grow(t);
+        if (row_no != t->row_no_base + t->row_count + 1)
+            aq_row_no_materialise(t);
+        if (t->row_no)
+            t->row_no[t->row_count] = (uint32_t)row_no;
+        aq_table_store(t, row);
+    }
+    free(rowbuf);
+    r->rows = row_no - r->row_no;
+    r->row_no = row_no;
+    r->dropped = dropped;
+    r->first_dropped = first_dropped;
+    r->rc = rc;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        r->errmsg = pv_xstrdup(sqlite3_errmsg(sqlite3_db_handle(st)));
+}
+
+/* ---- a large table read by two threads (docs/aqtime.md, Scale) */
+
+#define AQ_SPLIT_ROWS 1000000
+
+uint64_t aq_env_rows(const char *name, uint64_t dflt)
+{
+    const char *e = getenv(name);
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (*end == '\0')
+            return v;
+    }
+    return dflt;
+}
+
+/* The integer that `SELECT what FROM q` gives. */
+static bool aq_query_i64(sqlite3 *db, const char *what, const char *q, int64_t *out)
+{
+    char *sql = pv_xasprintf("SELECT %s FROM %s", what, q);
+    sqlite3_stmt *st = NULL;
+    bool ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+              sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER;
+    if (ok)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    free(sql);
+    return ok;
+}
+
+/* The last rowid of the first half of a table whose rowids start at 1 and
+ * go up to at least AQ_SPLIT_ROWS (PROFVIEW_TEST_AQ_SPLIT_ROWS for the
+ * tests), and that largest rowid in *last; 0: read it in one. */
+static size_t aq_split_point(sqlite3 *db, const char *q, int64_t *last)
+{
+    int64_t lo, hi;
+    uint64_t least = aq_env_rows("PROFVIEW_TEST_AQ_SPLIT_ROWS", AQ_SPLIT_ROWS);
+    if (!aq_query_i64(db, "max(rowid)", q, &hi) || hi < 2 || (uint64_t)hi < least ||
+        hi > (int64_t)UINT32_MAX)
+        return 0;
+    if (!aq_query_i64(db, "min(rowid)", q, &lo) || lo != 1)
+        return 0;
+    *last = hi;
+    return (size_t)(hi / 2);
+}
+
+/* The second half's reader: its own connection, statement, rows (a table
+ * that shares the first's names) and messages. */
+typedef struct aq_split {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    char *q;          /* the table, quoted */
+    int64_t last;     /* its largest rowid */
+    bool declined;    /* its rowids are not 1..last: the first reader goes on */
+    const char *path;
+    aq_table part;
+    pv_diag diag;
+    pv_progress p;
+    atomic_int cancel;
+    atomic_int *outer_cancel;
+    _Atomic uint64_t r_rows;
+    aq_rows_read r;
+    pthread_t thread;
+    bool started;
+    bool stop;
+} aq_split;
+
+static void aq_split_free(aq_split *sp)
+{
+    if (!sp)
+        return;
+    if (sp->started)
+        pthread_join(sp->thread, NULL);
+    sqlite3_finalize(sp->st);
+    sqlite3_close(sp->db);
+    for (size_t c = 0; sp->part.cols && c < sp->part.col_count; c++) {
+        free(sp->part.cols[c].data);
+        free(sp->part.cols[c].nulls);
+    }
+    free(sp->part.cols);
+    free(sp->part.row_no);
+    pv_strpool_free(&sp->part.pool);
+    pv_diag_free(&sp->diag);
+    free(sp->r.errmsg);
+    free(sp->q);
+    free(sp);
+}
+
+/* Opens the file again for the rows after rowid `split`; NULL when it cannot
+ * (then the table is read in one). */
+static aq_split *aq_split_open(const char *uri, const char *q, size_t split, int64_t last)
+{
+    aq_split *sp = pv_xcalloc(1, sizeof *sp);
+    sp->q = pv_xstrdup(q);
+    sp->last = last;
+    pv_diag_init(&sp->diag);
+    pv_strpool_init(&sp->part.pool);
+    char *sql = pv_xasprintf("SELECT * FROM %s WHERE rowid > %zu", q, split);
+    bool ok = sqlite3_open_v2(uri, &sp->db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                              NULL) == SQLITE_OK &&
+              sqlite3_exec(sp->db, "PRAGMA cache_size = -256", NULL, NULL, NULL) == SQLITE_OK &&
+              sqlite3_prepare_v2(sp->db, sql, -1, &sp->st, NULL) == SQLITE_OK;
+    free(sql);
+    if (!ok) {
+        aq_split_free(sp);
+        return NULL;
+    }
+    return sp;
+}
+
+static void aq_split_report(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    (void)what;
+    (void)done;
+    (void)total;
+    aq_split *sp = user;
+    if (sp->outer_cancel && atomic_load(sp->outer_cancel))
+        atomic_store(&sp->cancel, 1);
+}
+
+static void *aq_split_run(void *arg)
+{
+    aq_split *sp = arg;
+    /* Its first row is row S + 1 only when no rowid is missing: SQLite's
+     * b-tree count (no row is decoded) equals the largest rowid. */
+    int64_t n;
+    if (!aq_query_i64(sp->db, "count(*)", sp->q, &n) || n != sp->last) {
+        sp->declined = true;
+        return NULL;
+    }
+    aq_read_rows(sp->path, &sp->diag, sp->st, &sp->part, &sp->r);
+    return NULL;
+}
+
+/* Starts the second half's reader once t's columns are known (without a
+ * thread it reads its half here, before the first). */
+static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t split,
+                           const aq_read_progress *prog)
+{
+    sp->path = path;
+    aq_table *b = &sp->part;
+    b->name = t->name;
+    b->db_name = t->db_name;
+    b->col_count = t->col_count;
+    b->col_names = t->col_names;
+    b->col_known = t->col_known;
+    b->col_text = t->col_text;
+    b->inst_col = t->inst_col;
+    b->row_no_base = split;
+    b->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *b->cols);
+    sp->outer_cancel = prog->p ? prog->p->cancel : NULL;
+    sp->p = (pv_progress){aq_split_report, sp, &sp->cancel};
+    sp->r = (aq_rows_read){&sp->p, 0, 0, &sp->r_rows, NULL, split, 0, 0, 0, SQLITE_DONE, NULL,
+                           false};
+    sp->started = pthread_create(&sp->thread, NULL, aq_split_run, sp) == 0;
+    if (!sp->started)
+        aq_split_run(sp);
+}
+
+/* Makes room for `rows` rows in every column. */
+static void aq_table_reserve(aq_table *t, size_t rows)
+{
+    if (rows <= t->row_cap)
+        return;
+    size_t cap = (rows + 1023) / 1024 * 1024;
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
+        cs->data = pv_xrealloc(cs->data, cap * w);
+        if (cs->nulls) {
+            cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
+            memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
+        }
+    }
+    if (t->row_no)
+        t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
+    t->row_cap = cap;
+}
+
+/* Appends b's rows (the same columns) to t: a column takes the wider kind of
+ * the two; texts move to t's pool. */
+static void aq_table_append(aq_table *t, const aq_table *b)
+{
+    size_t n = t->row_count, m = b->row_count;
+    if (m == 0)
+        return;
+    aq_table_reserve(t, n + m);
+    for (size_t c = 0; c < t->col_count; c++) {
+        aq_colstore *cs = &t->cols[c];
+        const aq_colstore *bs = &b->cols[c];
+        uint8_t kind = cs->kind > bs->kind ? cs->kind : bs->kind;
+        if (cs->kind != kind)
+            aq_col_widen(t, cs, kind);
+        if (kind == bs->kind && kind != AQ_COL_VAL) {
+            size_t w = kind == AQ_COL_I32 ? 4 : 8;
+            memcpy((char *)cs->data + n * w, bs->data, m * w);
+            if (bs->nulls) {
+                if (!cs->nulls)
+                    cs->nulls = pv_xcalloc(t->row_cap / 8, 1);
+                for (size_t r = 0; r < m; r++)
+                    if ((bs->nulls[r >> 3] >> (r & 7)) & 1)
+                        cs->nulls[(n + r) >> 3] |= (uint8_t)(1u << ((n + r) & 7));
+                cs->null_count += bs->null_count;
+            }
+            continue;
+        }
+        /* cells (t's column holds aq_value cells here) */
+        aq_value *d = cs->data;
+        for (size_t r = 0; r < m; r++) {
+            aq_value v = aq_cell(b, r, c);
+            if (v.kind == AQ_V_TEXT) {
+                const char *txt = pv_strpool_get(&b->pool, v.v.s);
+                v.v.s = pv_strpool_add(&t->pool, txt, strlen(txt));
+            }
+            d[n + r] = v;
+        }
+    }
+    if (t->row_no || b->row_no || b->row_no_base != t->row_no_base + n) {
+        aq_row_no_materialise(t);
+        for (size_t r = 0; r < m; r++)
+            t->row_no[n + r] = (uint32_t)aq_row_no(b, r);
+    }
+    t->row_count = n + m;
+}
+
+/* Reads one table.  A read error (a corrupted page) keeps the rows read so
+ * far and says where it stopped. */
+void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
+                   aq_table *t, aq_read_progress *prog)
 {
     char *q = aq_quote_ident(t->db_name);
-    char *sql = pv_xasprintf("SELECT * FROM %s", q);
-    free(q);
+    /* docs/aqtime.md, Scale: a large table is read by two threads, each a
+     * half of its rowids (they are 1..N, so the second half's first row is
+     * row S + 1), when the file can be opened again. */
+    int64_t last = 0;
+    size_t split = uri ? aq_split_point(db, q, &last) : 0;
+    aq_split *half = split ? aq_split_open(uri, q, split, last) : NULL;
+    if (!half)
+        split = 0;
+    char *sql = split ? pv_xasprintf("SELECT * FROM %s WHERE rowid <= %zu", q, split)
+                      : pv_xasprintf("SELECT * FROM %s", q);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     free(sql);
     if (rc != SQLITE_OK) {
-        pv_error(&f->diag, "%s: table %s: cannot be read: %s", f->path, t->db_name,
+        pv_error(diag, "%s: table %s: cannot be read: %s", path, t->db_name,
                  sqlite3_errmsg(db));
         sqlite3_finalize(st);
         t->col_count = 0;
+        free(q);
+        aq_split_free(half);
         return;
     }
     t->col_count = (size_t)sqlite3_column_count(st);
@@ -770,106 +1179,82 @@ static void aq_read_table(pv_file *f, sqlite3 *db, aq_table_id id, aq_table *t,
             sp++;
     }
     if (missing.len)
-        pv_warn(&f->diag, "%s: table %s has no column %s: shown empty", f->path, t->db_name,
+        pv_warn(diag, "%s: table %s has no column %s: shown empty", path, t->db_name,
                 pv_buf_cstr(&missing));
     pv_buf_free(&missing);
     if (t->inst_col == AQ_NONE) {
-        pv_error(&f->diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
-                 "and are ignored", f->path, t->db_name);
+        pv_error(diag, "%s: table %s has no INST_ID column: its rows belong to no result set "
+                 "and are ignored", path, t->db_name);
         sqlite3_finalize(st);
+        free(q);
+        aq_split_free(half);
         return;
     }
-    size_t id_col = aq_col(t, "ID");
-    size_t row_no = 0;
-    aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
-    size_t dropped = 0, first_dropped = 0;
-    for (;;) {
-        rc = sqlite3_step(st);
-        if (rc != SQLITE_ROW)
-            break;
-        row_no++;
-        if ((row_no & 0x3FFF) == 0 &&
-            !pv_progress_step(prog->p, "reading AQTime tables", prog->done + row_no,
-                              prog->total)) {
-            prog->cancelled = true;
-            break;
-        }
-        aq_value *row = rowbuf;
-        for (size_t c = 0; c < t->col_count; c++) {
-            aq_value *v = &row[c];
-            v->kind = AQ_V_NULL;
-            v->v.i = 0;
-            switch (sqlite3_column_type(st, (int)c)) {
-            case SQLITE_INTEGER:
-                v->kind = AQ_V_INT;
-                v->v.i = sqlite3_column_int64(st, (int)c);
-                break;
-            case SQLITE_FLOAT:
-                v->kind = AQ_V_REAL;
-                v->v.f = sqlite3_column_double(st, (int)c);
-                if (!isfinite(v->v.f))
-                    v->kind = AQ_V_NULL;
-                break;
-            case SQLITE_TEXT:
-            case SQLITE_BLOB: {
-                const char *s = (const char *)sqlite3_column_text(st, (int)c);
-                size_t len = (size_t)sqlite3_column_bytes(st, (int)c);
-                v->kind = AQ_V_TEXT;
-                v->v.s = pv_strpool_add(&t->pool, s ? s : "", s ? strnlen(s, len) : 0);
-                break;
-            }
-            default:
-                break;
-            }
-        }
-        /* docs/formats.md §5: text where the seed documents a number is reported
-         * (table, row, column) and the cell is left empty. */
-        char idtxt[32] = "";
-        for (size_t c = 0; c < t->col_count; c++) {
-            aq_value *v = &row[c];
-            if (v->kind != AQ_V_TEXT || !t->col_known[c] || t->col_text[c])
-                continue;
-            const char *s = pv_strpool_get(&t->pool, v->v.s);
-            if (aq_parse_number(s, v))
-                continue;
-            pv_buf esc;
-            pv_buf_init(&esc);
-            pv_escape_controls(&esc, s, strnlen(s, 60));
-            if (id_col != AQ_NONE && row[id_col].kind == AQ_V_INT)
-                snprintf(idtxt, sizeof idtxt, " (ID %" PRId64 ")", row[id_col].v.i);
-            pv_warn(&f->diag,
-                    "%s: table %s row %zu%s: column %s: '%s' is not a number; the cell is left "
-                    "empty",
-                    f->path, t->db_name, row_no, idtxt, t->col_names[c], pv_buf_cstr(&esc));
-            pv_buf_free(&esc);
-            v->kind = AQ_V_NULL;
-        }
-        /* A whole REAL INST_ID is an integer, when int64_t holds it (the
-         * same bound as aq_parse_number's); otherwise the row has none. */
-        if (row[t->inst_col].kind == AQ_V_REAL &&
-            row[t->inst_col].v.f == floor(row[t->inst_col].v.f) &&
-            fabs(row[t->inst_col].v.f) < 9.0e18) {
-            row[t->inst_col].kind = AQ_V_INT;
-            row[t->inst_col].v.i = (int64_t)row[t->inst_col].v.f;
-        }
-        if (row[t->inst_col].kind != AQ_V_INT) {
-            if (dropped++ == 0)
-                first_dropped = row_no;
-            continue;
-        }
-        aq_table_grow(t);
-        t->row_no[t->row_count] = (uint32_t)row_no;
-        aq_table_store(t, row);
-    }
-    free(rowbuf);
-    if (dropped)
-        pv_warn(&f->diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
-                "are ignored", f->path, t->db_name, dropped, first_dropped);
-    prog->done += row_no;
-    if (rc != SQLITE_DONE && !prog->cancelled)
-        pv_error(&f->diag, "%s: table %s row %zu: %s; the rows after it are missing", f->path,
-                 t->db_name, row_no + 1, sqlite3_errmsg(db));
+    if (half)
+        aq_split_start(half, path, t, split, prog);
+    _Atomic uint64_t mine = 0;
+    aq_rows_read r = {prog->p, prog->done, prog->total, half ? &mine : NULL,
+                      half ? &half->r_rows : NULL, 0, 0, 0, 0, SQLITE_DONE, NULL, false};
+    aq_read_rows(path, diag, st, t, &r);
     sqlite3_finalize(st);
+    size_t dropped = r.dropped, first_dropped = r.first_dropped;
+    const aq_rows_read *end = &r; /* the reader whose end is the table's */
+    aq_rows_read rest = r;
+    rest.errmsg = NULL;
+    if (half) {
+        /* the second half counts only when the first read to its end */
+        half->stop = r.rc != SQLITE_DONE || r.cancelled;
+        if (half->stop)
+            atomic_store(&half->cancel, 1);
+        if (half->started)
+            pthread_join(half->thread, NULL);
+        half->started = false;
+        if (!half->stop && half->declined) {
+            /* rowids are missing: the second half is read here, after the
+             * first, its rows numbered on from it */
+            char *sql2 = pv_xasprintf("SELECT * FROM %s WHERE rowid > %zu", q, split);
+            sqlite3_stmt *st2 = NULL;
+            rest.rows_read = rest.other_rows = NULL;
+            rest.done_before = prog->done + r.rows;
+            if (sqlite3_prepare_v2(db, sql2, -1, &st2, NULL) == SQLITE_OK) {
+                aq_read_rows(path, diag, st2, t, &rest);
+            } else {
+                rest.rc = SQLITE_ERROR;
+                rest.errmsg = pv_xstrdup(sqlite3_errmsg(db));
+            }
+            sqlite3_finalize(st2);
+            free(sql2);
+            if (!dropped)
+                first_dropped = rest.first_dropped;
+            dropped += rest.dropped;
+            r.rows += rest.rows;
+            r.cancelled = r.cancelled || rest.cancelled;
+            end = &rest;
+        } else if (!half->stop && !half->r.cancelled) {
+            aq_table_append(t, &half->part);
+            aq_diag_append(diag, &half->diag);
+            if (!dropped)
+                first_dropped = half->r.first_dropped;
+            dropped += half->r.dropped;
+            end = &half->r;
+        }
+        if (!half->declined) {
+            r.cancelled = r.cancelled || (!half->stop && half->r.cancelled);
+            r.rows += half->stop ? 0 : half->r.rows;
+        }
+    }
+    free(q);
+    if (dropped)
+        pv_warn(diag, "%s: table %s: %zu rows have no usable INST_ID (first: row %zu) and "
+                "are ignored", path, t->db_name, dropped, first_dropped);
+    prog->done += r.rows;
+    prog->cancelled = r.cancelled;
+    if (end->rc != SQLITE_DONE && !r.cancelled)
+        pv_error(diag, "%s: table %s row %zu: %s; the rows after it are missing", path,
+                 t->db_name, end->row_no + 1, end->errmsg ? end->errmsg : "?");
+    free(r.errmsg);
+    free(rest.errmsg);
+    aq_split_free(half);
 }
 
 typedef struct aq_inst_pair {
@@ -887,7 +1272,7 @@ static int aq_inst_pair_cmp(const void *a, const void *b)
  * (docs/aqtime.md, Scale): result sets then find their rows by a binary
  * search instead of a table scan each.  Rows of one INST_ID usually come in
  * runs, so the last group is tried before the map. */
-static void aq_index_table(aq_table *t)
+void aq_index_table(aq_table *t)
 {
     size_t n = t->row_count;
     pv_hashmap m;
@@ -1124,9 +1509,13 @@ static void aq_set_profilers(aq_db *a, int64_t inst, bool out[AQ_PROF_COUNT])
     }
 }
 
+/* The result sets of one INST_ID: one per profiler holding its rows.  With
+ * `plan` (docs/aqtime.md "First screen") the sets get their summary and,
+ * for the other views, placeholders that the background read fills in;
+ * nothing is reported then (the read reports it all when it is done). */
 static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
                         const char *counter_name, const char *counter_desc, double freq,
-                        bool freq_present)
+                        bool freq_present, pv_file *plan)
 {
     bool prof[AQ_PROF_COUNT];
     aq_set_profilers(a, inst, prof);
@@ -1147,7 +1536,7 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
         aq_ctx c;
         memset(&c, 0, sizeof c);
         c.db = a;
-        c.f = f;
+        c.f = plan ? plan : f; /* the plan's messages are not kept */
         c.inst = inst;
         c.set = pv_file_add_set(f, inst, caption, aq_profiler_name[p]);
         const char *cname = counter_desc && counter_desc[0] ? counter_desc : counter_name;
@@ -1171,11 +1560,14 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
                 free(c.counter_name);
                 c.counter_name = pv_xstrdup(is_time ? "Elapsed Time" : "Counter");
             }
-            pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
-                            c.time_counter ? "machine cycles shown as time" : "shown as counts");
+            if (!plan)
+                pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
+                                c.time_counter ? "machine cycles shown as time" : "shown as counts");
         }
         aq_summary(&c, caption, (aq_profiler)p);
-        if (p == AQ_PROF_TRACE)
+        if (plan)
+            aq_defer_placeholders(a, c.set, (aq_profiler)p);
+        else if (p == AQ_PROF_TRACE)
             aq_build_trace(&c);
         else
             aq_build_objects(&c, (aq_profiler)p);
@@ -1189,88 +1581,9 @@ static int aq_cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* What an AQTime file can do beyond its views: its own exports. */
-static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
-
-static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
+void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan)
 {
-    sqlite3 *db = NULL;
-    /* SQLite reads a path, not a pipe: a stream input goes through a private
-     * temporary copy, removed as soon as SQLite holds it open (immutable: it
-     * never opens the file again). */
-    char *tmp;
-    int err = pv_input_temp_copy(f->path, &tmp);
-    if (err) {
-        pv_error(&f->diag, "%s: cannot copy the input to a temporary file: %s", f->path,
-                 strerror(err));
-        return PV_LOAD_ERROR;
-    }
-    char *uri = aq_uri(tmp ? tmp : f->path);
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                         NULL);
-    free(uri);
-    pv_input_remove_temp(tmp);
-    if (rc != SQLITE_OK) {
-        pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
-                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-        sqlite3_close(db);
-        return PV_LOAD_ERROR;
-    }
-    aq_db *a = pv_xcalloc(1, sizeof *a);
-    a->path = pv_xstrdup(f->path);
-    for (size_t t = 0; t < AQ_T_COUNT; t++) {
-        a->tables[t].name = aq_table_specs[t].name;
-        a->tables[t].inst_col = AQ_NONE;
-        pv_strpool_init(&a->tables[t].pool);
-    }
-    f->loader_data = a;
-    f->loader_free = aq_db_free;
-    f->hooks = &aq_file_hooks;
-    if (!aq_find_tables(f, db, a)) {
-        sqlite3_close(db);
-        return PV_LOAD_ERROR;
-    }
-    bool any = false;
-    for (size_t p = 0; p < AQ_PROF_COUNT; p++)
-        any = any || a->has_profiler[p];
-    if (!any) {
-        pv_error(&f->diag, "%s: a SQLite database without AQTime tables (no "
-                 "FUNCTION_TRACE_PROFILER_*, RESOURCE_PROFILER_* or REFERENCE_COUNT_PROFILER_* "
-                 "table)", f->path);
-        sqlite3_close(db);
-        return PV_LOAD_ERROR;
-    }
-    bool wanted[AQ_T_COUNT];
-    aq_read_progress prog = {&o->progress, 0, 0, false};
-    for (size_t t = 0; t < AQ_T_COUNT; t++) {
-        aq_table *tab = &a->tables[t];
-        wanted[t] = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
-        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
-            if (a->has_profiler[p] &&
-                strncasecmp(tab->name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
-                wanted[t] = true;
-        if (wanted[t] && tab->db_name)
-            prog.total += aq_table_size_hint(db, tab->db_name);
-    }
-    for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
-        aq_table *tab = &a->tables[t];
-        if (!wanted[t])
-            continue;
-        if (!tab->db_name) {
-            if (t != AQ_T_RELATIONS)
-                pv_warn(&f->diag, "%s: table %s is missing: what it holds is shown empty",
-                        f->path, tab->name);
-            continue;
-        }
-        aq_read_table(f, db, (aq_table_id)t, tab, &prog);
-        aq_index_table(tab);
-    }
-    sqlite3_close(db);
-    if (prog.cancelled) {
-        pv_error(&f->diag, "%s: cancelled", f->path);
-        return PV_LOAD_ERROR;
-    }
-
+    pv_diag *diag = plan ? &plan->diag : &f->diag;
     /* One result set per INSTANCES row (docs/formats.md §5). */
     aq_table *inst = &a->tables[AQ_T_INSTANCES];
     pv_hashmap seen;
@@ -1281,7 +1594,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         int64_t id = aq_inst(inst, r);
         uint32_t dummy;
         if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
-            pv_warn(&f->diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
+            pv_warn(diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
                     "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
             continue;
         }
@@ -1295,7 +1608,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         double freq = 0;
         bool has_freq = aq_real(inst, r, fr_col, &freq);
         aq_add_sets(f, a, id, caption, aq_text(inst, r, cn_col, t2, sizeof t2),
-                    aq_text(inst, r, cd_col, t3, sizeof t3), freq, has_freq);
+                    aq_text(inst, r, cd_col, t3, sizeof t3), freq, has_freq, plan);
     }
     /* Rows of result sets that INSTANCES does not list still get a node. */
     int64_t *orphans = NULL;
@@ -1318,19 +1631,182 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     if (orphan_count)
         qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
     for (size_t k = 0; k < orphan_count; k++) {
-        pv_warn(&f->diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
+        pv_warn(diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
                 "caption or counter", f->path, orphans[k]);
         char capbuf[64];
         snprintf(capbuf, sizeof capbuf, "Result set %" PRId64, orphans[k]);
-        aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false);
+        aq_add_sets(f, a, orphans[k], capbuf, NULL, NULL, 0, false, plan);
     }
     free(orphans);
+}
+
+/* What an AQTime file can do beyond its views: its own exports. */
+static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
+
+/* Tables of at least this many rows (by their largest rowid) are read in
+ * the background when the caller steps the load (docs/aqtime.md "First
+ * screen"); PROFVIEW_TEST_AQ_DEFER_ROWS sets it for the tests (0: every
+ * profiler table). */
+#define AQ_DEFER_ROWS 200000
+
+static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
+{
+    sqlite3 *db = NULL;
+    /* SQLite reads a path, not a pipe: a stream input goes through a private
+     * temporary copy, removed as soon as SQLite holds it open (immutable: it
+     * never opens the file again). */
+    char *tmp;
+    int err = pv_input_temp_copy(f->path, &tmp);
+    if (err) {
+        pv_error(&f->diag, "%s: cannot copy the input to a temporary file: %s", f->path,
+                 strerror(err));
+        return PV_LOAD_ERROR;
+    }
+    char *uri = aq_uri(tmp ? tmp : f->path);
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                         NULL);
+    /* Every table is read once, in order: a page cache of 256 KB does (the
+     * default is 2 MB per connection; docs/aqtime.md, Scale). */
+    if (rc == SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
+    /* A file (not a stream's copy) can be opened again: a large table is
+     * then read by two threads (docs/aqtime.md, Scale). */
+    if (tmp) {
+        free(uri);
+        uri = NULL;
+    }
+    pv_input_remove_temp(tmp);
+    if (rc != SQLITE_OK) {
+        pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
+                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        sqlite3_close(db);
+        free(uri);
+        return PV_LOAD_ERROR;
+    }
+    aq_db *a = pv_xcalloc(1, sizeof *a);
+    a->path = pv_xstrdup(f->path);
+    a->uri = uri;
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        a->tables[t].name = aq_table_specs[t].name;
+        a->tables[t].inst_col = AQ_NONE;
+        pv_strpool_init(&a->tables[t].pool);
+    }
+    f->loader_data = a;
+    f->loader_free = aq_db_free;
+    f->hooks = &aq_file_hooks;
+    if (!aq_find_tables(f, db, a)) {
+        sqlite3_close(db);
+        return PV_LOAD_ERROR;
+    }
+    bool any = false;
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+        any = any || a->has_profiler[p];
+    if (!any) {
+        pv_error(&f->diag, "%s: a SQLite database without AQTime tables (no "
+                 "FUNCTION_TRACE_PROFILER_*, RESOURCE_PROFILER_* or REFERENCE_COUNT_PROFILER_* "
+                 "table)", f->path);
+        sqlite3_close(db);
+        return PV_LOAD_ERROR;
+    }
+    bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
+    uint64_t hint[AQ_T_COUNT];
+    aq_read_progress prog = {&o->progress, 0, 0, false};
+    uint64_t defer_rows = aq_env_rows("PROFVIEW_TEST_AQ_DEFER_ROWS", AQ_DEFER_ROWS), deferred_total = 0;
+    bool any_deferred = false;
+    for (size_t t = 0; t < AQ_T_COUNT; t++) {
+        aq_table *tab = &a->tables[t];
+        wanted[t] = t == AQ_T_INSTANCES || t == AQ_T_RELATIONS;
+        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+            if (a->has_profiler[p] &&
+                strncasecmp(tab->name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
+                wanted[t] = true;
+        hint[t] = wanted[t] && tab->db_name ? aq_table_size_hint(db, tab->db_name) : 0;
+        /* docs/aqtime.md "First screen": the large profiler tables of a load
+         * that the caller steps are read by a thread of the loader. */
+        deferred[t] = o->steps && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
+                      t != AQ_T_RELATIONS && hint[t] >= defer_rows;
+        if (deferred[t]) {
+            any_deferred = true;
+            deferred_total += hint[t];
+        } else {
+            prog.total += hint[t];
+        }
+    }
+    /* Messages of the reads, per table (the background read adds its own
+     * tables' later), so that they reach the file in table order. */
+    pv_diag tdiag[AQ_T_COUNT];
+    for (size_t t = 0; t < AQ_T_COUNT; t++)
+        pv_diag_init(&tdiag[t]);
+    for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
+        aq_table *tab = &a->tables[t];
+        if (!wanted[t] || deferred[t])
+            continue;
+        pv_diag *d = any_deferred ? &tdiag[t] : &f->diag;
+        if (!tab->db_name) {
+            if (t != AQ_T_RELATIONS)
+                pv_warn(d, "%s: table %s is missing: what it holds is shown empty",
+                        f->path, tab->name);
+            continue;
+        }
+        aq_read_table(f->path, d, db, a->uri, (aq_table_id)t, tab, &prog);
+        aq_index_table(tab);
+    }
+    if (prog.cancelled) {
+        for (size_t t = 0; t < AQ_T_COUNT; t++)
+            pv_diag_free(&tdiag[t]);
+        sqlite3_close(db);
+        pv_error(&f->diag, "%s: cancelled", f->path);
+        return PV_LOAD_ERROR;
+    }
+    if (any_deferred) {
+        /* The result sets as INSTANCES and the tables read say (the seed:
+         * INSTANCES lists every result set); their views fill in when the
+         * background read is done. */
+        pv_file *plan = pv_xcalloc(1, sizeof *plan);
+        plan->path = pv_xstrdup(f->path);
+        aq_make_sets(f, a, plan);
+        pv_file_free(plan);
+        if (f->set_count > 0) {
+            aq_defer_start(f, a, db, deferred, tdiag, deferred_total);
+            return PV_LOAD_OK;
+        }
+        /* Nothing to show without the large tables: read them now. */
+        for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
+            if (!deferred[t])
+                continue;
+            prog.total += hint[t];
+            aq_read_table(f->path, &tdiag[t], db, a->uri, (aq_table_id)t, &a->tables[t], &prog);
+            aq_index_table(&a->tables[t]);
+        }
+        for (size_t t = 0; t < AQ_T_COUNT; t++) {
+            aq_diag_append(&f->diag, &tdiag[t]);
+            pv_diag_free(&tdiag[t]);
+        }
+        if (prog.cancelled) {
+            sqlite3_close(db);
+            pv_error(&f->diag, "%s: cancelled", f->path);
+            return PV_LOAD_ERROR;
+        }
+    }
+    sqlite3_close(db);
+    aq_make_sets(f, a, NULL);
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);
         return PV_LOAD_ERROR;
     }
     return PV_LOAD_OK;
+}
+
+void aq_diag_append(pv_diag *to, const pv_diag *from)
+{
+    size_t warnings = 0;
+    for (size_t i = 0; i < from->entry_count; i++) {
+        pv_diag_add(to, from->entries[i].severity, "%s", from->entries[i].text);
+        warnings += from->entries[i].severity != PV_SEV_ERROR;
+    }
+    /* the warnings counted but not kept */
+    to->warnings += from->warnings - warnings;
 }
 
 const pv_loader pv_loader_aqtime = {

@@ -28,6 +28,7 @@ typedef struct aq_ob {
     size_t *astack_target;
     size_t *tree_object, *tree_parent, *tree_target;
     int64_t *tree_kind;
+    size_t col_thread_os; /* THREADS.COL_WIN32THREADID */
 } aq_ob;
 
 /* What a COL_ROUTINE_NAME value names (docs/formats.md §5). */
@@ -56,6 +57,11 @@ static bool aq_ob_int(const aq_sel *s, size_t pos, const char *col, int64_t *out
     return pos != AQ_NONE && pos < s->n && aq_int(s->t, s->rows[pos], aq_col(s->t, col), out);
 }
 
+static bool aq_ob_int_at(const aq_sel *s, size_t pos, size_t col, int64_t *out)
+{
+    return pos != AQ_NONE && pos < s->n && aq_int(s->t, s->rows[pos], col, out);
+}
+
 static int64_t aq_ob_int_or(const aq_sel *s, size_t pos, const char *col, int64_t dflt)
 {
     int64_t v;
@@ -67,6 +73,16 @@ static void aq_ob_set_int(pv_table *t, size_t row, size_t col, const aq_sel *s, 
 {
     int64_t v;
     if (aq_ob_int(s, pos, name, &v))
+        pv_table_set_int(t, row, col, v);
+}
+
+/* aq_ob_set_int with the column looked up once by the caller (per-row
+ * builders of a million rows: docs/aqtime.md, Scale). */
+static void aq_ob_set_int_at(pv_table *t, size_t row, size_t col, const aq_sel *s, size_t pos,
+                             size_t src_col)
+{
+    int64_t v;
+    if (pos != AQ_NONE && pos < s->n && aq_int(s->t, s->rows[pos], src_col, &v))
         pv_table_set_int(t, row, col, v);
 }
 
@@ -84,9 +100,7 @@ static void aq_ob_set_text(pv_table *t, size_t row, size_t col, const aq_sel *s,
 /* The operating-system id of a thread (docs/cli.md). */
 static bool aq_ob_thread_os(const aq_ob *ob, size_t pos, int64_t *out)
 {
-    return pos != AQ_NONE &&
-           aq_int_any(ob->threads.t, ob->threads.rows[pos],
-                      aq_col(ob->threads.t, "COL_WIN32THREADID"), out);
+    return pos != AQ_NONE && aq_int_any(ob->threads.t, ob->threads.rows[pos], ob->col_thread_os, out);
 }
 
 /* ---- details plumbing */
@@ -167,6 +181,16 @@ static int aq_pos_key_cmp(const void *x, const void *y)
     return (p->pos > q->pos) - (p->pos < q->pos);
 }
 
+/* Sorts keys unless they are in order already (the usual case). */
+static void aq_ob_sort_keys(aq_pos_key *keys, size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        if (aq_pos_key_cmp(&keys[k - 1], &keys[k]) > 0) {
+            qsort(keys, n, sizeof *keys, aq_pos_key_cmp);
+            return;
+        }
+}
+
 /* Rows of `s` whose link equals `owner`, sorted by (`col`, ID). */
 static size_t aq_ob_children(const aq_sel *s, const size_t *link, size_t owner, const char *col,
                              aq_pos_key **out)
@@ -218,7 +242,7 @@ static void aq_ob_entries(aq_ob *ob, const aq_sel *s, int64_t **kind_out, size_t
     int64_t *kind = pv_xcalloc(s->n ? s->n : 1, sizeof *kind);
     size_t *target = pv_xmalloc((s->n ? s->n : 1) * sizeof *target);
     size_t *routine = aq_link(&ob->c, s, col, "COL_ROUTINE_NAME", &ob->meta, aq_id_then_rec, 2);
-    pv_hashmap threads;
+    aq_keymap_t threads;
     aq_keymap(&threads, &ob->threads, aq_col(ob->threads.t, "REC_ID"));
     size_t bad = 0, first_bad = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -243,7 +267,7 @@ static void aq_ob_entries(aq_ob *ob, const aq_sel *s, int64_t **kind_out, size_t
     if (bad)
         aq_warn(&ob->c, "table %s: %zu thread entries name no THREADS REC_ID (first: row %zu); "
                 "they are shown with the REC_ID", s->t->name, bad, first_bad);
-    pv_hashmap_free(&threads);
+    aq_keymap_free(&threads);
     free(routine);
     *kind_out = kind;
     *target_out = target;
@@ -325,31 +349,35 @@ static pv_table *aq_ob_objects(aq_ob *ob, size_t class_meta /* AQ_NONE: all */)
     aq_view_init(&vb, "objects", "Objects", cols, rc ? 9 : 6, ob->objects.t, consumed);
     aq_ob_dctx *d = aq_ob_attach(vb.t, ob, AQ_OB_OBJECTS);
     char tmp[64];
+    const aq_table *ot = ob->objects.t;
+    size_t c_id = aq_col(ot, "ID"), c_no = aq_col(ot, "COL__"), c_addr = aq_col(ot, "COL_ADDRESS"),
+           c_size = aq_col(ot, "COL_SIZE"), c_live = aq_col(ot, "COL_LIVE_REFERENCES"),
+           c_peak = aq_col(ot, "COL_PEAK_REFERENCES"), c_total = aq_col(ot, "COL_TOTAL_REFERENCES"),
+           c_class = aq_col(ob->mclasses.t, "COL_CLASS_NAME");
     for (size_t i = 0; i < ob->objects.n; i++) {
         size_t m = ob->object_class[i];
         if (class_meta != AQ_NONE && m != class_meta)
             continue;
         size_t row = pv_table_add_row(vb.t);
         aq_ob_push(d, i);
-        aq_ob_set_int(vb.t, row, OB_ID, &ob->objects, i, "ID");
-        aq_ob_set_int(vb.t, row, OB_NUMBER, &ob->objects, i, "COL__");
+        aq_ob_set_int_at(vb.t, row, OB_ID, &ob->objects, i, c_id);
+        aq_ob_set_int_at(vb.t, row, OB_NUMBER, &ob->objects, i, c_no);
         if (m != AQ_NONE) {
-            const char *v = aq_text(ob->mclasses.t, ob->mclasses.rows[m],
-                                    aq_col(ob->mclasses.t, "COL_CLASS_NAME"), tmp, sizeof tmp);
+            const char *v = aq_text(ob->mclasses.t, ob->mclasses.rows[m], c_class, tmp, sizeof tmp);
             if (v)
                 pv_table_set_cstr(vb.t, row, OB_CLASS, v);
         }
         int64_t addr;
-        if (aq_ob_int(&ob->objects, i, "COL_ADDRESS", &addr))
+        if (aq_int(ot, ob->objects.rows[i], c_addr, &addr))
             pv_table_set_uint(vb.t, row, OB_ADDRESS, (uint64_t)addr);
-        aq_ob_set_int(vb.t, row, OB_SIZE, &ob->objects, i, "COL_SIZE");
+        aq_ob_set_int_at(vb.t, row, OB_SIZE, &ob->objects, i, c_size);
         int64_t os;
         if (aq_ob_thread_os(ob, ob->object_thread[i], &os))
             pv_table_set_int(vb.t, row, OB_THREAD, os);
         if (rc) {
-            aq_ob_set_int(vb.t, row, OB_LIVE, &ob->objects, i, "COL_LIVE_REFERENCES");
-            aq_ob_set_int(vb.t, row, OB_PEAK, &ob->objects, i, "COL_PEAK_REFERENCES");
-            aq_ob_set_int(vb.t, row, OB_TOTAL, &ob->objects, i, "COL_TOTAL_REFERENCES");
+            aq_ob_set_int_at(vb.t, row, OB_LIVE, &ob->objects, i, c_live);
+            aq_ob_set_int_at(vb.t, row, OB_PEAK, &ob->objects, i, c_peak);
+            aq_ob_set_int_at(vb.t, row, OB_TOTAL, &ob->objects, i, c_total);
         }
         aq_view_fill_extras(&vb, row, ob->objects.rows[i]);
     }
@@ -431,16 +459,18 @@ static pv_table *aq_ob_references(aq_ob *ob, size_t object /* AQ_NONE: all */)
         for (n = 0; n < ob->refs.n; n++)
             keys[n].pos = n;
     }
+    size_t c_id = aq_col(ob->refs.t, "ID"), c_no = aq_col(ob->refs.t, "COL__"),
+           c_obj = aq_col(ob->objects.t, "ID"), c_kind = aq_col(ob->refs.t, "COL_ADDREF_RELEASE");
     for (size_t k = 0; k < n; k++) {
         size_t i = keys[k].pos;
         size_t row = pv_table_add_row(vb.t);
         aq_ob_push(d, i);
-        aq_ob_set_int(vb.t, row, RF_ID, &ob->refs, i, "ID");
-        aq_ob_set_int(vb.t, row, RF_NUMBER, &ob->refs, i, "COL__");
+        aq_ob_set_int_at(vb.t, row, RF_ID, &ob->refs, i, c_id);
+        aq_ob_set_int_at(vb.t, row, RF_NUMBER, &ob->refs, i, c_no);
         if (ob->ref_object[i] != AQ_NONE)
-            aq_ob_set_int(vb.t, row, RF_OBJECT, &ob->objects, ob->ref_object[i], "ID");
+            aq_ob_set_int_at(vb.t, row, RF_OBJECT, &ob->objects, ob->ref_object[i], c_obj);
         int64_t v;
-        if (aq_ob_int(&ob->refs, i, "COL_ADDREF_RELEASE", &v))
+        if (aq_int(ob->refs.t, ob->refs.rows[i], c_kind, &v))
             pv_table_set_cstr(vb.t, row, RF_KIND, v ? "AddRef" : "Release");
         aq_view_fill_extras(&vb, row, ob->refs.rows[i]);
     }
@@ -651,20 +681,20 @@ static void aq_ob_resolve_lines(aq_ob *ob)
     size_t n = ob->cstack.n;
     ob->cstack_line = pv_xmalloc((n ? n : 1) * sizeof *ob->cstack_line);
     aq_pos_key *keys = pv_xmalloc((ob->lines.n ? ob->lines.n : 1) * sizeof *keys);
-    size_t nk = 0;
+    size_t nk = 0, c_rec = aq_col(ob->lines.t, "REC_ID"), c_lid = aq_col(ob->cstack.t, "COL_LINERID");
     for (size_t i = 0; i < ob->lines.n; i++) {
         int64_t rec;
-        if (ob->line_meta[i] != AQ_NONE && aq_ob_int(&ob->lines, i, "REC_ID", &rec))
+        if (ob->line_meta[i] != AQ_NONE && aq_ob_int_at(&ob->lines, i, c_rec, &rec))
             keys[nk++] = (aq_pos_key){(int64_t)ob->line_meta[i], rec, i};
     }
-    qsort(keys, nk, sizeof *keys, aq_pos_key_cmp);
-    pv_hashmap global;
+    aq_ob_sort_keys(keys, nk);
+    aq_keymap_t global;
     aq_keymap(&global, &ob->lines, aq_col(ob->lines.t, "REC_ID"));
     size_t bad = 0, first_bad = 0;
     for (size_t i = 0; i < n; i++) {
         ob->cstack_line[i] = AQ_NONE;
         int64_t lid;
-        if (!aq_ob_int(&ob->cstack, i, "COL_LINERID", &lid) || lid < 0)
+        if (!aq_ob_int_at(&ob->cstack, i, c_lid, &lid) || lid < 0)
             continue;
         size_t m = ob->cstack_meta[i];
         size_t lo = 0, hi = nk;
@@ -687,7 +717,7 @@ static void aq_ob_resolve_lines(aq_ob *ob)
     if (bad)
         aq_warn(&ob->c, "table %s: %zu rows have a COL_LINERID that matches no line (first: row "
                 "%zu); their line is left empty", ob->cstack.t->name, bad, first_bad);
-    pv_hashmap_free(&global);
+    aq_keymap_free(&global);
     free(keys);
 }
 
@@ -699,18 +729,18 @@ static void aq_ob_resolve_tree(aq_ob *ob)
     size_t n = s->n;
     ob->tree_parent = pv_xmalloc((n ? n : 1) * sizeof *ob->tree_parent);
     aq_pos_key *keys = pv_xmalloc((n ? n : 1) * sizeof *keys);
-    size_t nk = 0;
+    size_t nk = 0, c_rec = aq_col(s->t, "REC_ID"), c_pi = aq_col(s->t, "COL_PARENT_INDEX");
     for (size_t i = 0; i < n; i++) {
         int64_t rec;
-        if (ob->tree_object[i] != AQ_NONE && aq_ob_int(s, i, "REC_ID", &rec))
+        if (ob->tree_object[i] != AQ_NONE && aq_ob_int_at(s, i, c_rec, &rec))
             keys[nk++] = (aq_pos_key){(int64_t)ob->tree_object[i], rec, i};
     }
-    qsort(keys, nk, sizeof *keys, aq_pos_key_cmp);
+    aq_ob_sort_keys(keys, nk);
     size_t bad = 0, first_bad = 0;
     for (size_t i = 0; i < n; i++) {
         ob->tree_parent[i] = AQ_NONE;
         int64_t pi;
-        if (ob->tree_object[i] == AQ_NONE || !aq_ob_int(s, i, "COL_PARENT_INDEX", &pi) || pi < 0)
+        if (ob->tree_object[i] == AQ_NONE || !aq_ob_int_at(s, i, c_pi, &pi) || pi < 0)
             continue;
         aq_pos_key probe = {(int64_t)ob->tree_object[i], pi, 0};
         size_t lo = 0, hi = nk;
@@ -782,6 +812,7 @@ void aq_build_objects(aq_ctx *c, aq_profiler p)
     aq_select(&ob->refs, rc ? &T[AQ_T_RC_REFERENCES] : empty, rc ? c->inst : INT64_MIN);
     aq_select(&ob->astack, rc ? &T[AQ_T_RC_ADDREF_STACK] : empty, rc ? c->inst : INT64_MIN);
     aq_select(&ob->tree, rc ? &T[AQ_T_RC_REFCOUNT_TREE] : empty, rc ? c->inst : INT64_MIN);
+    ob->col_thread_os = aq_col(ob->threads.t, "COL_WIN32THREADID");
 
     ob->class_meta = aq_link(c, &ob->classes, aq_col(ob->classes.t, "REC_ID"), "REC_ID",
                              &ob->mclasses, aq_id_then_rec, 2);

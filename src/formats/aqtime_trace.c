@@ -549,26 +549,57 @@ static aq_call_key *aq_ft_call_keys(const aq_ft *ft, size_t col_rec, size_t *nke
     return keys;
 }
 
-/* The call of `thread` whose REC_ID is `rec`, or AQ_NONE. */
-static size_t aq_call_key_find(const aq_call_key *keys, size_t nkeys, uint32_t thread, int64_t rec)
+/* The sorted keys and, per thread, where its keys start (calls without a
+ * thread last): a thread's REC_IDs are usually 0, 1, 2, ..., so a key is
+ * first looked for where that would put it, then searched for
+ * (docs/aqtime.md, Scale). */
+typedef struct aq_call_keys {
+    aq_call_key *keys;
+    size_t n;
+    size_t nthreads;
+    size_t *start; /* nthreads + 2 entries */
+} aq_call_keys;
+
+static void aq_call_keys_index(aq_call_keys *k, size_t nthreads)
 {
+    k->nthreads = nthreads;
+    k->start = pv_xmalloc((nthreads + 2) * sizeof *k->start);
+    size_t at = 0;
+    for (size_t th = 0; th <= nthreads; th++) {
+        k->start[th] = at;
+        uint32_t want = th == nthreads ? AQ_NONE32 : (uint32_t)th;
+        while (at < k->n && k->keys[at].thread == want)
+            at++;
+    }
+    k->start[nthreads + 1] = k->n;
+}
+
+/* The call of `thread` whose REC_ID is `rec`, or AQ_NONE. */
+static size_t aq_call_key_find(const aq_call_keys *k, uint32_t thread, int64_t rec)
+{
+    size_t th = thread == AQ_NONE32 || thread >= k->nthreads ? k->nthreads : thread;
+    size_t lo = k->start[th], hi = k->start[th + 1];
+    if (lo == hi)
+        return AQ_NONE;
+    uint64_t guess = (uint64_t)rec - (uint64_t)k->keys[lo].rec;
+    if (guess < hi - lo && k->keys[lo + guess].rec == rec)
+        return k->keys[lo + guess].pos;
     aq_call_key probe = {rec, thread, 0};
-    size_t lo = 0, hi = nkeys;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (aq_call_key_cmp(&keys[mid], &probe) < 0)
+        if (aq_call_key_cmp(&k->keys[mid], &probe) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < nkeys && keys[lo].thread == thread && keys[lo].rec == rec)
-        return keys[lo].pos;
+    if (lo < k->n && k->keys[lo].thread == thread && k->keys[lo].rec == rec)
+        return k->keys[lo].pos;
     return AQ_NONE;
 }
 
 /* Sets ft->call_parent: COL_PARENT_NO is the parent's REC_ID in the same
  * thread; warns once about those that match none. */
-static void aq_ft_resolve_parents(aq_ft *ft, const aq_call_key *keys, size_t nkeys)
+static void aq_ft_resolve_parents(aq_ft *ft, const aq_call_keys *keys)
 {
     const aq_table *t = ft->calls.t;
     size_t col_pno = aq_col(t, "COL_PARENT_NO");
@@ -578,7 +609,7 @@ static void aq_ft_resolve_parents(aq_ft *ft, const aq_call_key *keys, size_t nke
         int64_t pno;
         if (!aq_int(t, ft->calls.rows[i], col_pno, &pno) || pno < 0)
             continue;
-        size_t p = aq_call_key_find(keys, nkeys, ft->call_thread[i], pno);
+        size_t p = aq_call_key_find(keys, ft->call_thread[i], pno);
         if (p != AQ_NONE)
             ft->call_parent[i] = (uint32_t)p;
         else if (unresolved++ == 0)
@@ -642,8 +673,8 @@ static void aq_ct_group_calls(const aq_ft *ft, const aq_ct_view *cv, aq_ct_group
 
 /* Warns once when COL_NEXT is not the next sibling's REC_ID (a last sibling
  * may point at anything that is no call of its thread). */
-static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_key *keys,
-                             size_t nkeys, size_t col_rec)
+static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_keys *keys,
+                             size_t col_rec)
 {
     const aq_table *t = ft->calls.t;
     size_t col_next = aq_col(t, "COL_NEXT");
@@ -661,7 +692,7 @@ static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_key
             else
                 ok = !has_sibling && next < 0;
             if (!has_sibling && !ok)
-                ok = aq_call_key_find(keys, nkeys, ft->call_thread[g->members[j]], next) == AQ_NONE;
+                ok = aq_call_key_find(keys, ft->call_thread[g->members[j]], next) == AQ_NONE;
             if (!ok && next_bad++ == 0)
                 first_next_bad = aq_row_no(t, row);
         }
@@ -860,13 +891,16 @@ static void aq_ct_keep_extra_text(aq_ct_view *cv)
 static void aq_ft_call_trace(aq_ft *ft, aq_routine_acc *acc)
 {
     aq_ct_view *cv = aq_ct_new(ft);
-    size_t col_rec = aq_col(ft->calls.t, "REC_ID"), nkeys;
-    aq_call_key *keys = aq_ft_call_keys(ft, col_rec, &nkeys);
-    aq_ft_resolve_parents(ft, keys, nkeys);
+    size_t col_rec = aq_col(ft->calls.t, "REC_ID");
+    aq_call_keys keys;
+    keys.keys = aq_ft_call_keys(ft, col_rec, &keys.n);
+    aq_call_keys_index(&keys, ft->threads.n);
+    aq_ft_resolve_parents(ft, &keys);
     aq_ct_groups g;
     aq_ct_group_calls(ft, cv, &g);
-    aq_ct_check_next(ft, &g, keys, nkeys, col_rec);
-    free(keys);
+    aq_ct_check_next(ft, &g, &keys, col_rec);
+    free(keys.keys);
+    free(keys.start);
     aq_ct_walk_all(ft, cv, &g, acc);
     free(g.start);
     free(g.members);
@@ -1658,4 +1692,10 @@ static void aq_ft_hook_view(pv_view *v, aq_ft_dctx *d)
     } else {
         v->hooks = &aq_ft_routine_hooks;
     }
+}
+
+void aq_ft_view_moved(pv_view *to)
+{
+    if (to->hooks == &aq_ft_trace_hooks)
+        ((aq_ft_dctx *)to->hook_ctx)->ft->trace_view = to;
 }

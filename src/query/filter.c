@@ -176,8 +176,151 @@ static pv_cond *pv_new_cond(pv_parser *p, size_t column, pv_cond_kind kind, pv_q
     return c;
 }
 
+/* The size a POSIX ERE compiles to, estimated from its repetitions: the C
+ * library copies the repeated part once per bound of `{n,m}` and twice for
+ * `+`, so stacked or nested repetitions grow as a product (`a+++...` or
+ * `((a{99}){99}){99}`) and compiling one would take gigabytes.  Each atom
+ * counts 1; a group is the sum of its branches; saturates at `limit`
+ * (docs/filter.md "Regexes"). */
+#define PV_REGEX_MAX_SIZE 20000u
+#define PV_REGEX_MAX_GROUPS 256
+
+static uint64_t pv_regex_mul(uint64_t a, uint64_t b)
+{
+    return b && a > PV_REGEX_MAX_SIZE / b ? PV_REGEX_MAX_SIZE + 1 : a * b;
+}
+
+static uint64_t pv_regex_add(uint64_t a, uint64_t b)
+{
+    return a + b > PV_REGEX_MAX_SIZE ? PV_REGEX_MAX_SIZE + 1 : a + b;
+}
+
+/* Reads `{n}`, `{n,}` or `{n,m}` at s; the largest count, 0 when s is not
+ * one (regcomp then says what is wrong). */
+static uint64_t pv_regex_bound(const char *s, size_t *len)
+{
+    const char *q = s + 1;
+    uint64_t hi = 0, n = 0;
+    bool digits = false;
+    for (; *q >= '0' && *q <= '9'; q++, digits = true)
+        n = n > 100000 ? n : n * 10 + (uint64_t)(*q - '0');
+    hi = n;
+    if (*q == ',') {
+        q++;
+        hi = n + 1; /* `{n,}`: n copies and a star */
+        uint64_t m = 0;
+        bool mdigits = false;
+        for (; *q >= '0' && *q <= '9'; q++, mdigits = true)
+            m = m > 100000 ? m : m * 10 + (uint64_t)(*q - '0');
+        if (mdigits)
+            hi = m > n ? m : n;
+    }
+    if (!digits || *q != '}')
+        return 0;
+    *len = (size_t)(q + 1 - s);
+    return hi ? hi : 1;
+}
+
+static uint64_t pv_regex_size(const char *s)
+{
+    /* per open group: the size of its branches so far and of the current one */
+    uint64_t done[PV_REGEX_MAX_GROUPS + 1], cur[PV_REGEX_MAX_GROUPS + 1];
+    size_t depth = 0;
+    done[0] = cur[0] = 0;
+    uint64_t last = 0; /* the size of the atom a repetition would apply to */
+    while (*s) {
+        size_t len = 1;
+        uint64_t factor = 0;
+        switch (*s) {
+        case '\\':
+            last = 1;
+            len = s[1] ? 2 : 1;
+            cur[depth] = pv_regex_add(cur[depth], 1);
+            break;
+        case '[': {
+            const char *q = s + 1;
+            if (*q == '^')
+                q++;
+            if (*q == ']')
+                q++;
+            while (*q && *q != ']') {
+                if (*q == '[' && (q[1] == ':' || q[1] == '=' || q[1] == '.')) {
+                    const char *e = strchr(q + 2, q[1]);
+                    q = e && e[1] == ']' ? e + 2 : q + 1;
+                } else {
+                    q++;
+                }
+            }
+            len = (size_t)(q - s) + (*q ? 1 : 0);
+            last = 1;
+            cur[depth] = pv_regex_add(cur[depth], 1);
+            break;
+        }
+        case '(':
+            if (depth == PV_REGEX_MAX_GROUPS)
+                return PV_REGEX_MAX_SIZE + 1;
+            depth++;
+            done[depth] = cur[depth] = 0;
+            last = 0;
+            break;
+        case ')':
+            if (depth == 0) { /* a literal ')' in an ERE */
+                last = 1;
+                cur[0] = pv_regex_add(cur[0], 1);
+                break;
+            }
+            last = pv_regex_add(pv_regex_add(done[depth], cur[depth]), 1);
+            depth--;
+            cur[depth] = pv_regex_add(cur[depth], last);
+            break;
+        case '|':
+            done[depth] = pv_regex_add(pv_regex_add(done[depth], cur[depth]), 1);
+            cur[depth] = 0;
+            last = 0;
+            break;
+        case '*':
+        case '?':
+            factor = 1;
+            break;
+        case '+':
+            factor = 2;
+            break;
+        case '{':
+            factor = pv_regex_bound(s, &len);
+            if (!factor) {
+                len = 1;
+                last = 1;
+                cur[depth] = pv_regex_add(cur[depth], 1);
+            }
+            break;
+        default:
+            last = 1;
+            cur[depth] = pv_regex_add(cur[depth], 1);
+            break;
+        }
+        if (factor && last) {
+            /* the repeated atom, already counted once, now counts factor
+             * times, plus one for the loop */
+            uint64_t grown = pv_regex_add(pv_regex_mul(last, factor), 1);
+            cur[depth] = pv_regex_add(cur[depth] - last, grown);
+            last = grown;
+        }
+        s += len;
+    }
+    uint64_t total = 0;
+    for (size_t d = 0; d <= depth; d++)
+        total = pv_regex_add(total, pv_regex_add(done[d], cur[d]));
+    return total;
+}
+
 static bool pv_compile_regex(pv_parser *p, pv_cond *c, const char *pattern, bool icase, size_t pos)
 {
+    if (pv_regex_size(pattern) > PV_REGEX_MAX_SIZE) {
+        p->failed = true;
+        pv_query_fail(p->err, pos, "regex too large (its repetitions expand to more than %u parts)",
+                      PV_REGEX_MAX_SIZE);
+        return false;
+    }
     int rc = regcomp(&c->re, pattern, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
     if (rc != 0) {
         char why[128];

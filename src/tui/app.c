@@ -100,6 +100,7 @@ static void *pv_app_loader(void *arg)
         /* The first screen must not wait for a timeline's index: the UI
          * thread indexes it in slices once the file is adopted. */
         o.defer_index = true;
+        o.steps = true; /* pv_app_index_slice steps it */
         o.progress.report = pv_app_progress;
         o.progress.user = a;
         o.progress.cancel = &a->cancel;
@@ -110,6 +111,7 @@ static void *pv_app_loader(void *arg)
             o.has_to = win.has_hi;
             o.to = win.hi;
             o.defer_index = false;
+            o.steps = false;
         }
         pthread_mutex_unlock(&a->lock);
 

@@ -64,4 +64,28 @@ awk -F'\t' 'NR > 1 {
     for (i in seen) if (own[i] + kids[i] != wc[i]) { print "FAIL: wc of " i; bad = 1; break }
     exit bad
   }' "$tmp/ct" || fail=1
+
+# 3. Resource and Reference Count databases of 3000 objects (the benchmark
+#    writes them with a million): no warnings, every object in one class,
+#    each object's stack, references and ref-count tree.
+for kind in resource refcount; do
+  "$gen" --scale $kind 3000 "$tmp/$kind.db"
+  "$PROFVIEW" info --json "$tmp/$kind.db" | grep -q '"warning_count":0,' ||
+    { echo "FAIL: the generated $kind database has warnings"; fail=1; }
+  n=$("$PROFVIEW" cat "$tmp/$kind.db" --view objects --format tsv | tail -n +2 | wc -l)
+  [ "$n" -eq 3000 ] || { echo "FAIL: $kind: $n objects"; fail=1; }
+  live=$("$PROFVIEW" cat "$tmp/$kind.db" --view classes --columns live_count | tail -n +2 |
+    awk '{ s += $1 } END { print s }')
+  [ "$live" -eq 3000 ] || { echo "FAIL: $kind: classes count $live objects"; fail=1; }
+  "$PROFVIEW" cat "$tmp/$kind.db" --view creation-call-stack --parent 2999 --columns position,routine |
+    tail -n +2 | awk -F'\t' 'NR == 2 && $2 != "routine_000" { exit 1 } END { exit NR != 2 }' ||
+    { echo "FAIL: $kind: creation call stack of object 2999"; fail=1; }
+done
+"$PROFVIEW" cat "$tmp/refcount.db" --view references --parent 1234 --columns number,object,kind |
+  tail -n +2 >"$tmp/a"
+printf '1\t1234\tAddRef\n2\t1234\tRelease\n' | diff -u - "$tmp/a" ||
+  { echo "FAIL: references of object 1234"; fail=1; }
+"$PROFVIEW" cat "$tmp/refcount.db" --view refcount-tree --parent 1234 --columns depth,routine |
+  tail -n +2 | cut -f1 | tr '\n' ' ' >"$tmp/a"
+[ "$(cat "$tmp/a")" = "0 1 2 " ] || { echo "FAIL: ref-count tree of object 1234: $(cat "$tmp/a")"; fail=1; }
 exit $fail

@@ -230,6 +230,273 @@ static void test_progress_and_cancel(void **state)
     pv_file_free(f);
 }
 
+/* ---- the first screen before the large tables are read (docs/aqtime.md
+ * "First screen"): a load that the caller steps, with every profiler
+ * table read in the background, ends with the same file as a load
+ * without steps. */
+
+static void assert_cells_equal(const pv_view *a, const pv_view *b, size_t row)
+{
+    for (size_t c = 0; c < a->column_count; c++) {
+        pv_cell x, y;
+        pv_view_cell(a, row, c, &x);
+        pv_view_cell(b, row, c, &y);
+        assert_int_equal(x.type, y.type);
+        assert_int_equal(x.present, y.present);
+        if (!x.present)
+            continue;
+        if (x.type == PV_TYPE_STRING) {
+            assert_int_equal(x.v.s.len, y.v.s.len);
+            assert_memory_equal(x.v.s.ptr, y.v.s.ptr, x.v.s.len);
+        } else if (x.type == PV_TYPE_FLOAT) {
+            assert_memory_equal(&x.v.f, &y.v.f, sizeof x.v.f);
+        } else {
+            assert_int_equal(x.v.u, y.v.u);
+        }
+    }
+}
+
+/* Every column, row, parent and cell; with `details`, every detail view of
+ * the first rows too (one level). */
+static void assert_views_equal(const pv_view *a, const pv_view *b, bool details)
+{
+    assert_string_equal(a->id, b->id);
+    assert_string_equal(a->title, b->title);
+    assert_int_equal(a->column_count, b->column_count);
+    for (size_t c = 0; c < a->column_count; c++) {
+        assert_string_equal(a->columns[c].id, b->columns[c].id);
+        assert_string_equal(a->columns[c].title, b->columns[c].title);
+        assert_int_equal(a->columns[c].type, b->columns[c].type);
+        assert_int_equal(a->columns[c].flags, b->columns[c].flags);
+    }
+    assert_int_equal(a->detail_count, b->detail_count);
+    assert_int_equal(pv_view_is_tree(a), pv_view_is_tree(b));
+    assert_true(a->hooks == b->hooks);
+    assert_false(pv_view_waits_for_index(b, false));
+    size_t n = pv_view_rows(a);
+    assert_int_equal(n, pv_view_rows(b));
+    for (size_t row = 0; row < n; row++) {
+        if (pv_view_is_tree(a))
+            assert_int_equal(pv_view_parent(a, row), pv_view_parent(b, row));
+        assert_cells_equal(a, b, row);
+    }
+    for (size_t d = 0; details && d < a->detail_count; d++)
+        for (size_t row = 0; row < n && row < 64; row++) {
+            pv_view *x = pv_view_open_detail(a, d, row), *y = pv_view_open_detail(b, d, row);
+            assert_int_equal(x != NULL, y != NULL);
+            if (x)
+                assert_views_equal(x, y, false);
+            pv_view_free(x);
+            pv_view_free(y);
+        }
+}
+
+/* The related rows of the call trace point at views of the stepped file. */
+static void assert_hooks_follow(const pv_file *f)
+{
+    for (size_t s = 0; s < f->set_count; s++)
+        for (size_t vi = 0; vi < f->sets[s]->view_count; vi++) {
+            const pv_view *v = f->sets[s]->views[vi];
+            for (size_t row = 0; row < pv_view_rows(v) && row < 64; row++) {
+                pv_row_ref ref;
+                if (!pv_view_related(v, row, PV_REL_FIRST, &ref))
+                    continue;
+                bool found = false;
+                for (size_t k = 0; k < f->sets[s]->view_count; k++)
+                    found = found || f->sets[s]->views[k] == ref.view;
+                assert_true(found);
+            }
+        }
+}
+
+static pv_file *load_stepped(const char *path)
+{
+    pv_load_options o;
+    pv_load_options_init(&o);
+    o.steps = true;
+    o.defer_index = true;
+    pv_load_status st;
+    setenv("PROFVIEW_TEST_AQ_DEFER_ROWS", "0", 1);
+    pv_file *f = pv_load_file(path, &o, &st);
+    unsetenv("PROFVIEW_TEST_AQ_DEFER_ROWS");
+    assert_int_equal(st, PV_LOAD_OK);
+    return f;
+}
+
+static void assert_stepped_equals_eager(const char *path)
+{
+    pv_file *e = load(path);
+    pv_file *f = load_stepped(path);
+    /* The first screen: every result set with its summary; the other views
+     * wait, the file is not indexed yet and says nothing yet. */
+    assert_int_equal(f->set_count, e->set_count);
+    uint64_t done, total;
+    assert_false(pv_file_index_progress(f, &done, &total));
+    assert_true(total > 0);
+    assert_int_equal(f->diag.entry_count, 0);
+    for (size_t s = 0; s < f->set_count; s++) {
+        assert_int_equal(f->sets[s]->view_count, e->sets[s]->view_count);
+        assert_false(pv_view_waits_for_index(f->sets[s]->views[0], false));
+        assert_views_equal(e->sets[s]->views[0], f->sets[s]->views[0], false);
+        for (size_t v = 1; v < f->sets[s]->view_count; v++) {
+            assert_true(pv_view_waits_for_index(f->sets[s]->views[v], false));
+            assert_string_equal(f->sets[s]->views[v]->id, e->sets[s]->views[v]->id);
+            assert_int_equal(pv_view_rows(f->sets[s]->views[v]), 0);
+        }
+    }
+    /* Steps of a few rows until it is done, as a viewer does. */
+    size_t steps = 0;
+    while (!pv_file_index_step(f, 4096))
+        steps++;
+    assert_true(pv_file_index_progress(f, &done, &total));
+    assert_int_equal(done, total);
+    /* Then the same file: messages, result sets, notes, views. */
+    assert_int_equal(f->diag.warnings, e->diag.warnings);
+    assert_int_equal(f->diag.errors, e->diag.errors);
+    assert_int_equal(f->diag.entry_count, e->diag.entry_count);
+    for (size_t i = 0; i < e->diag.entry_count; i++)
+        assert_string_equal(f->diag.entries[i].text, e->diag.entries[i].text);
+    for (size_t s = 0; s < e->set_count; s++) {
+        const pv_result_set *a = e->sets[s], *b = f->sets[s];
+        assert_int_equal(a->id, b->id);
+        assert_string_equal(a->caption, b->caption);
+        assert_string_equal(a->kind, b->kind);
+        assert_int_equal(a->note_count, b->note_count);
+        for (size_t k = 0; k < a->note_count; k++)
+            assert_string_equal(a->notes[k], b->notes[k]);
+        for (size_t v = 0; v < a->view_count; v++)
+            assert_views_equal(a->views[v], b->views[v], true);
+    }
+    assert_hooks_follow(f);
+    pv_file_free(e);
+    pv_file_free(f);
+}
+
+static void test_stepped_load(void **state)
+{
+    (void)state;
+    const char *samples[] = {"aqtime-trace.db", "aqtime-resource.db", "aqtime-refcount.db"};
+    for (size_t k = 0; k < sizeof samples / sizeof *samples; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/sample-data/%s", PV_SOURCE_DIR, samples[k]);
+        assert_stepped_equals_eager(path);
+    }
+    /* a larger call trace, with a loop of parents, a text where a number
+     * belongs and a call of no thread (messages from the background read
+     * and from the build) */
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/stepped.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'big', 'Elapsed Time', 1000, 'Time');"
+             "INSERT INTO INSTANCES VALUES (2, 'small', 'Elapsed Time', 0, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (7, 0, 1, -1, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (8, 0, 2, -1, 0);"
+             "WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 29999) "
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE SELECT 1, 1, x + 1, "
+             "CASE WHEN x %% 7 = 0 THEN -1 ELSE x - 1 - x %% 3 END, x %% 5, x + 1, 1, 0, x FROM c;"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 'abc', 9, 40000, 0, 1, 2, "
+             "0, 40000);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (2, 1, 1, -1, 0, 5, 2, 0, 0);",
+             trace_schema);
+    make_db(path, sql);
+    assert_stepped_equals_eager(path);
+
+    /* Calls of an INST_ID that neither INSTANCES nor a table read before the
+     * first screen names: a load without steps shows them as a result set
+     * of their own; the stepped one cannot add it later and says so. */
+    char sql2[4096];
+    snprintf(sql2, sizeof sql2,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'big', 'Elapsed Time', 1000, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (7, 0, 1, -1, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 1, -1, 0, 1, 1, 0, 0);"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (1, 1, 1, -1, 0, 1, 3, 0, 0);",
+             trace_schema);
+    make_db(path, sql2);
+    pv_file *e = load(path), *f = load_stepped(path);
+    assert_int_equal(e->set_count, 2);
+    assert_int_equal(f->set_count, 1);
+    assert_true(pv_file_index_step(f, SIZE_MAX));
+    bool said = false;
+    for (size_t i = 0; i < f->diag.entry_count; i++)
+        said = said || strstr(f->diag.entries[i].text,
+                              "result set 3 (Function Trace) has rows only in tables read after "
+                              "the file was opened") != NULL;
+    assert_true(said);
+    assert_views_equal(pv_set_find_view(e->sets[0], "call-trace"),
+                       pv_set_find_view(f->sets[0], "call-trace"), true);
+    pv_file_free(e);
+    pv_file_free(f);
+}
+
+/* A large table is read by two threads, each a half of its rowids
+ * (docs/aqtime.md, Scale): the file is the same as when it is read in one,
+ * with values of other kinds, NULLs, rows without INST_ID and texts where
+ * numbers belong in either half (messages name the same rows). */
+static void test_split_read(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/split.db", tmpdir);
+    snprintf(sql, sizeof sql,
+             "%s"
+             "INSERT INTO INSTANCES VALUES (1, 'big', 'Elapsed Time', 1000, 'Time');"
+             "INSERT INTO FUNCTION_TRACE_PROFILER_THREADS VALUES (7, 0, 1, -1, 0);"
+             "WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 9999) "
+             "INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE SELECT "
+             "CASE x WHEN 8000 THEN 2.5 WHEN 6000 THEN 9000000000 ELSE x %% 11 END, "
+             "CASE x WHEN 3000 THEN 'abc' WHEN 9500 THEN 'xyz' ELSE 100 END, "
+             "CASE WHEN x IN (100, 9999) THEN NULL ELSE x + 1 END, "
+             "CASE WHEN x %% 5 = 0 THEN -1 ELSE x - 1 END, x %% 3, x + 1, "
+             "CASE WHEN x IN (10, 7000) THEN NULL ELSE 1 END, 0, x FROM c;",
+             trace_schema);
+    make_db(path, sql);
+    pv_file *one = load(path);
+    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
+    pv_file *two = load(path);
+    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    assert_int_equal(one->diag.warnings, two->diag.warnings);
+    assert_int_equal(one->diag.entry_count, two->diag.entry_count);
+    bool row_9501 = false;
+    for (size_t i = 0; i < one->diag.entry_count; i++) {
+        assert_string_equal(one->diag.entries[i].text, two->diag.entries[i].text);
+        row_9501 = row_9501 || strstr(two->diag.entries[i].text, "row 9501 (ID 9501)") != NULL;
+    }
+    assert_true(row_9501);
+    assert_int_equal(one->set_count, 1);
+    assert_int_equal(two->set_count, 1);
+    for (size_t v = 0; v < one->sets[0]->view_count; v++)
+        assert_views_equal(one->sets[0]->views[v], two->sets[0]->views[v], true);
+    assert_int_equal(pv_view_rows(pv_set_find_view(two->sets[0], "call-trace")), 9998);
+    pv_file_free(one);
+    pv_file_free(two);
+
+    /* With a rowid missing the second half cannot know its first row's
+     * number: the first reader reads it after its own half. */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DELETE FROM FUNCTION_TRACE_PROFILER_CALL_TRACE "
+                                      "WHERE rowid = 2000", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    one = load(path);
+    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
+    two = load(path);
+    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    assert_int_equal(one->diag.entry_count, two->diag.entry_count);
+    bool row_9500 = false;
+    for (size_t i = 0; i < one->diag.entry_count; i++) {
+        assert_string_equal(one->diag.entries[i].text, two->diag.entries[i].text);
+        row_9500 = row_9500 || strstr(two->diag.entries[i].text, "row 9500 (ID 9501)") != NULL;
+    }
+    assert_true(row_9500);
+    for (size_t v = 0; v < one->sets[0]->view_count; v++)
+        assert_views_equal(one->sets[0]->views[v], two->sets[0]->views[v], true);
+    pv_file_free(one);
+    pv_file_free(two);
+}
+
 /* The call trace's capability hooks (docs/aqtime.md "In the viewer"): the
  * caller of a call, a routine's first call, the routine as the area, a lane
  * per thread, and no time axis. */
@@ -417,6 +684,8 @@ int main(void)
         cmocka_unit_test(test_uri_escaping),
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_stepped_load),
+        cmocka_unit_test(test_split_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -387,6 +387,34 @@ static void test_error_positions(void **state)
     assert_error_at(v, "hits = )", 7, "expected a value after '=', found ')'");
     assert_error_at(v, "hits > 1 or", 11, "expected a condition");
     assert_error_at(v, "not", 3, "expected a condition");
+    /* Repetitions that would make the C library's regex take gigabytes
+     * (stacked `+`, nested bounds) are refused before compiling. */
+    assert_error_at(v, "name ~ /L++++++++++++++++++++++++++++++++++++++++/", 7, "regex too large");
+    assert_error_at(v, "hits > 1 || name ~ /((ab){99}c){99}/", 19, "regex too large");
+    assert_error_at(v, "name ~ /(a|(b{200}|c){200})/", 7, "regex too large");
+    assert_error_at(v, "/x{300}{300}/", 0, "regex too large");
+    pv_view_free(v);
+}
+
+/* The size limit leaves ordinary regexes alone, brackets and escapes
+ * included (a `{` inside them is no repetition). */
+static void test_regex_size_allows_ordinary(void **state)
+{
+    (void)state;
+    pv_view *v = make_flat();
+    const char *ok[] = {
+        "name ~ /^(main|Wait)+$/",        "name ~ /[0-9]{1,1000}/",
+        "name ~ /(a{100}){100}/",         "name ~ /[{]{1}[[:alpha:]{]{2,}/",
+        "name ~ /\\{99999}x\\{/",          "name ~ /a{,5}|{|}|x{2/",
+        "name ~ /(((((((((((x)))))))))))/", "name ~ /([]{]{99}){99}/",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        pv_query_error err;
+        pv_filter *f = pv_filter_compile(v, ok[i], &err);
+        if (!f && strstr(err.message, "too large"))
+            fail_msg("%s: %s", ok[i], err.message);
+        pv_filter_free(f);
+    }
     pv_view_free(v);
 }
 
@@ -964,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_empty_expression),
         cmocka_unit_test(test_flat_selection_in_place),
         cmocka_unit_test(test_error_positions),
+        cmocka_unit_test(test_regex_size_allows_ordinary),
         cmocka_unit_test(test_error_render),
         cmocka_unit_test(test_nesting_is_bounded),
         cmocka_unit_test(test_tree_filter_keeps_ancestors),
