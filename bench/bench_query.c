@@ -140,7 +140,7 @@ static const pv_view_ops bench_event_ops = {
 
 /* ---- measurements */
 
-static void bench_filter(const pv_view *v, const char *expr, size_t *out)
+static void bench_filter(const pv_view *v, const char *expr, pv_row *out)
 {
     pv_query_error err;
     double t0 = pv_now(), c0 = pv_cpu();
@@ -156,7 +156,7 @@ static void bench_filter(const pv_view *v, const char *expr, size_t *out)
            t1 - t0, c1 - c0, n);
 }
 
-static void bench_sort(const pv_view *v, const char *spec, size_t *rows)
+static void bench_sort(const pv_view *v, const char *spec, pv_row *rows)
 {
     size_t n = pv_view_rows(v);
     pv_sort_key keys[PV_SORT_MAX_KEYS];
@@ -167,7 +167,7 @@ static void bench_sort(const pv_view *v, const char *spec, size_t *rows)
         exit(1);
     }
     for (size_t i = 0; i < n; i++)
-        rows[i] = i;
+        rows[i] = (pv_row)i;
     double t0 = pv_now(), c0 = pv_cpu();
     pv_sort_rows(v, keys, count, rows, n);
     double t1 = pv_now(), c1 = pv_cpu();
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     double t0 = pv_now();
     pv_view *table = bench_make_table(rows);
     printf("build  %10zu rows  %-46s %7.3f s wall\n", rows, "(pv_table, 7 columns)", pv_now() - t0);
-    size_t *out = pv_xmalloc((rows ? rows : 1) * sizeof *out);
+    pv_row *out = pv_xmalloc((rows ? rows : 1) * sizeof *out);
     bench_filter(table, "hits > 1k && time < 2.5ms", out);
     bench_filter(table, "otm", out);
     bench_filter(table, "routine ~ /_0012[0-9]+$/ || module like \"*.dll\"", out);

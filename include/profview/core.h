@@ -39,6 +39,27 @@ void pv_prefault(void *p, size_t bytes);
  * contents are lost), so that freeing a big block later costs nothing: a
  * viewer releases gigabytes in steps instead of one long free. */
 void pv_release(void *p, size_t bytes);
+/* Big blocks to free in steps (docs/tui.md "Long operations"): freeing the
+ * 200 MB selection of a 50 M-row view at once takes tens of ms, so a viewer
+ * puts it here and gives it back a few MB per step between key presses
+ * (pv_release, then free).  Blocks under PV_TRASH_AT_ONCE bytes are freed
+ * at once. */
+#define PV_TRASH_AT_ONCE (4u << 20)
+typedef struct pv_trash_block {
+    void *p;
+    size_t bytes, released;
+} pv_trash_block;
+typedef struct pv_trash {
+    pv_trash_block *blocks;
+    size_t count, cap;
+} pv_trash;
+/* Takes ownership of p (malloc'd, `bytes` long; NULL: nothing). */
+void pv_trash_add(pv_trash *t, void *p, size_t bytes);
+/* Gives back about `bytes` more; true when the trash is empty. */
+bool pv_trash_step(pv_trash *t, size_t bytes);
+static inline bool pv_trash_empty(const pv_trash *t) { return t->count == 0; }
+/* Frees everything now (the trash stays usable). */
+void pv_trash_free(pv_trash *t);
 char *pv_xstrdup(const char *s);
 char *pv_xstrndup(const char *s, size_t len);
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);

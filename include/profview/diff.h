@@ -26,8 +26,8 @@ typedef struct pv_diff_counts {
  * select rows (NULL: all).  The view reads a and b (free it first).
  * Returns NULL with a message when b lacks a key
  * column of a.  `counts` may be NULL. */
-pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, const pv_view *b,
-                       const size_t *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
+pv_view *pv_diff_views(const pv_view *a, const pv_row *rows_a, size_t count_a, const pv_view *b,
+                       const pv_row *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
                        size_t err_len);
 
 /* Whether column `col` of a diff view is a C_delta column (the viewer colours

@@ -38,7 +38,7 @@ typedef struct pv_export_request {
     int64_t instance;      /* result set INST_ID; < 0: every result set of the file */
     const char *view_id;   /* NULL: whole result sets; else only this view's rows */
     const char *filter;    /* filter expression over that view (or the timeline), or NULL */
-    const size_t *rows;    /* with view_id: exactly these rows of the view (the viewer's
+    const pv_row *rows;    /* with view_id: exactly these rows of the view (the viewer's
                               filtered rows, in view order), or NULL */
     size_t row_count;
     bool has_from, has_to; /* timelines (Text1/BIN): a window of its own, inclusive, on top
@@ -140,7 +140,7 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
  * `context`/`thread` column is that name) and, when `selected_view`, its
  * filter (a tree keeps ancestors).  *ok false (message in err) on a bad
  * filter. */
-size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok);
 
 /* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */

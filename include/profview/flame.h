@@ -56,7 +56,7 @@ typedef struct pv_flame {
  * every row.  A row whose parent is not taken starts at the top (under its
  * context).  Returns NULL with a message in err when the view is no call
  * tree (no parent links, no `routine`/`time`/`time_with_children`). */
-pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_count, char *err,
+pv_flame *pv_flame_build(const pv_view *tree, const pv_row *rows, size_t row_count, char *err,
                          size_t err_len);
 void pv_flame_free(pv_flame *fl);
 

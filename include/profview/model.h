@@ -16,6 +16,13 @@
 
 #define PV_NO_ROW SIZE_MAX
 
+/* A row of a view in a row selection (a list of rows after a filter or a
+ * sort, the viewer's visible rows, the rows to export): 32 bits, 4 bytes a
+ * row, for no view has more than PV_VIEW_ROWS_MAX rows (docs/model.md "Row
+ * selections").  Functions that take one row keep size_t (and PV_NO_ROW). */
+typedef uint32_t pv_row;
+#define PV_VIEW_ROWS_MAX ((size_t)UINT32_MAX)
+
 typedef enum pv_type {
     PV_TYPE_INT,    /* signed 64-bit count or number */
     PV_TYPE_FLOAT,  /* double (percentages, averages, analog values) */
@@ -81,6 +88,7 @@ typedef struct pv_detail_def {
 } pv_detail_def;
 
 typedef struct pv_view_ops {
+    /* At most PV_VIEW_ROWS_MAX (docs/model.md "Row selections"). */
     size_t (*row_count)(const pv_view *v);
     /* Fills *out for (row, col); row < row_count, col < column_count. */
     void (*cell)(const pv_view *v, size_t row, size_t col, pv_cell *out);

@@ -3,7 +3,8 @@
  *
  * A filter is compiled once against a view's columns and evaluated through
  * the typed cell accessor; it never allocates per row.  Row selections are
- * arrays of row indices into the view, so the view itself is never copied.
+ * arrays of row numbers (pv_row, 32 bits: model.h) into the view, so the
+ * view itself is never copied.
  */
 #ifndef PROFVIEW_QUERY_H
 #define PROFVIEW_QUERY_H
@@ -42,8 +43,8 @@ void pv_filter_free(pv_filter *f);
  * `in` (filtering in place).  A filter with f == NULL keeps every row.  In a
  * tree, an ancestor that is not in `in` is not added (there is no room for
  * it): pass every row (in == NULL) to keep whole ancestor chains. */
-size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n,
-                      size_t *out, size_t *matched);
+size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const pv_row *in, size_t n,
+                      pv_row *out, size_t *matched);
 /* One slice of a tree's filter (the viewer filters a big call tree between
  * key presses): marks in keep (pv_view_rows(v) bytes, zeroed before the
  * first slice) the rows of [from, to) that match (1) and their ancestors
@@ -67,7 +68,7 @@ bool pv_sort_parse(const pv_view *v, const char *spec, pv_sort_key *keys, size_t
                    pv_query_error *err);
 /* Sorts the selection `rows` stably by the keys.  In a tree, siblings are
  * sorted among themselves and the pre-order shape is kept. */
-void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, size_t *rows,
+void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, pv_row *rows,
                   size_t n);
 
 /* Sorting in steps (the same order as pv_sort_rows), for a viewer that must
@@ -78,10 +79,10 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, s
  * unfinished job changes nothing. */
 typedef struct pv_sort_job pv_sort_job;
 pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t key_count,
-                             const size_t *rows, size_t n);
+                             const pv_row *rows, size_t n);
 bool pv_sort_job_step(pv_sort_job *j, size_t budget);
 double pv_sort_job_progress(const pv_sort_job *j);
-size_t *pv_sort_job_take(pv_sort_job *j);
+pv_row *pv_sort_job_take(pv_sort_job *j);
 void pv_sort_job_free(pv_sort_job *j);
 /* How many sorts were made (pv_sort_rows and jobs), for tests that check
  * that something did not sort again. */

@@ -281,7 +281,7 @@ static int pv_cat_columns(const pv_cli_args *a, const pv_view *v, size_t **cols,
 }
 
 /* --context NAME keeps the rows whose `context` (or `thread`) column is NAME. */
-static size_t pv_cat_context(const pv_cli_args *a, const pv_view *v, size_t *rows, size_t n)
+static size_t pv_cat_context(const pv_cli_args *a, const pv_view *v, pv_row *rows, size_t n)
 {
     const char *name = a->values[PV_OPT_CONTEXT];
     size_t col = pv_view_column(v, "context");
@@ -318,7 +318,7 @@ static void pv_cat_query_error(const char *option, const char *text, const pv_qu
 /* --filter then --sort over the selection (docs/cli.md: --context, then
  * --filter, then --sort, then --limit).  Returns the new row count, or
  * SIZE_MAX after printing a usage error. */
-static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, size_t *rows, size_t n)
+static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, pv_row *rows, size_t n)
 {
     pv_query_error err;
     if (pv_cli_has(a, PV_OPT_FILTER)) {
@@ -348,7 +348,7 @@ static size_t pv_cat_filter_sort(const pv_cli_args *a, const pv_view *v, size_t 
 
 /* Writes `STACK SELF` lines (docs/flame.md), the input of flamegraph.pl,
  * inferno, speedscope and flamelens; paths without self time are left out. */
-static bool pv_write_folded(FILE *fp, const pv_view *v, const size_t *rows, size_t n)
+static bool pv_write_folded(FILE *fp, const pv_view *v, const pv_row *rows, size_t n)
 {
     size_t col_stack = pv_view_column(v, "stack"), col_self = pv_view_column(v, "self");
     pv_buf line;
@@ -461,9 +461,9 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
             rc = pv_cat_write_failed();
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
-        size_t *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
+        pv_row *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
         for (size_t r = 0; r < n; r++)
-            rows[r] = r;
+            rows[r] = (pv_row)r;
         if (pv_cli_has(a, PV_OPT_CONTEXT))
             n = pv_cat_context(a, v, rows, n);
         n = pv_cat_filter_sort(a, v, rows, n);

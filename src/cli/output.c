@@ -103,13 +103,13 @@ static void pv_field(pv_buf *out, const char *s, size_t len, pv_out_format forma
 }
 
 bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
-                   const size_t *rows, size_t row_count, pv_out_format format)
+                   const pv_row *rows, size_t row_count, pv_out_format format)
 {
     return pv_write_rows_after(fp, v, cols, col_count, rows, row_count, format, PV_NO_ROW);
 }
 
 bool pv_write_rows_after(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
-                         const size_t *rows, size_t row_count, pv_out_format format,
+                         const pv_row *rows, size_t row_count, pv_out_format format,
                          size_t prev_row)
 {
     pv_buf line, cell;

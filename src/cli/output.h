@@ -20,12 +20,12 @@ void pv_json_string(pv_buf *out, const char *s, size_t len);
  * first rows of a 50 M-row view needs no row array); `cols` column indices.
  * Returns false on a write error. */
 bool pv_write_rows(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
-                   const size_t *rows, size_t row_count, pv_out_format format);
+                   const pv_row *rows, size_t row_count, pv_out_format format);
 /* The same, the rows being the continuation of a list whose last row
  * written before is `prev_row` (PV_NO_ROW: none): a delta column
  * (PV_COL_SINCE_PREV) counts from the row before in the list. */
 bool pv_write_rows_after(FILE *fp, const pv_view *v, const size_t *cols, size_t col_count,
-                         const size_t *rows, size_t row_count, pv_out_format format,
+                         const pv_row *rows, size_t row_count, pv_out_format format,
                          size_t prev_row);
 
 #endif

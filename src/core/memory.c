@@ -90,6 +90,49 @@ void pv_release(void *p, size_t bytes)
 #endif
 }
 
+void pv_trash_add(pv_trash *t, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes < PV_TRASH_AT_ONCE) {
+        free(p);
+        return;
+    }
+    t->blocks = pv_xgrow(t->blocks, &t->cap, t->count + 1, sizeof *t->blocks);
+    t->blocks[t->count++] = (pv_trash_block){p, bytes, 0};
+}
+
+bool pv_trash_step(pv_trash *t, size_t bytes)
+{
+    while (t->count > 0 && bytes > 0) {
+        pv_trash_block *b = &t->blocks[0];
+        size_t piece = b->bytes - b->released < bytes ? b->bytes - b->released : bytes;
+        pv_release((char *)b->p + b->released, piece);
+        b->released += piece;
+        bytes -= piece;
+        if (b->released == b->bytes) {
+            free(b->p); /* its pages are back already: cheap */
+            memmove(t->blocks, t->blocks + 1, (t->count - 1) * sizeof *t->blocks);
+            t->count--;
+        }
+    }
+    if (t->count == 0) {
+        free(t->blocks);
+        t->blocks = NULL;
+        t->cap = 0;
+    }
+    return t->count == 0;
+}
+
+void pv_trash_free(pv_trash *t)
+{
+    for (size_t i = 0; i < t->count; i++)
+        free(t->blocks[i].p);
+    free(t->blocks);
+    t->blocks = NULL;
+    t->count = t->cap = 0;
+}
+
 char *pv_xstrdup(const char *s)
 {
     return pv_xstrndup(s, strlen(s));

@@ -73,13 +73,13 @@ bool pv_export_glob_match(const char *pattern, const char *s, size_t len)
 }
 
 /* The rows of `v` to export: every row, or the request's selection. */
-size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
+pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok)
 {
     *ok = true;
     size_t total = pv_view_rows(v);
     if (selected_view && r->rows) {
-        size_t *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
+        pv_row *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
         memcpy(rows, r->rows, r->row_count * sizeof *rows);
         *n = r->row_count;
         return rows;
@@ -90,9 +90,9 @@ size_t *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
         *n = total;
         return NULL; /* every row, in view order */
     }
-    size_t *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
+    pv_row *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
     for (size_t i = 0; i < total; i++)
-        rows[i] = i;
+        rows[i] = (pv_row)i;
     size_t count = total;
     if (context) {
         size_t col = pv_view_column(v, "context");

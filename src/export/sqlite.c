@@ -129,7 +129,7 @@ typedef struct sq_slot {
  * count-1) of `v`, the slots as its columns. */
 struct sq_source {
     const pv_view *v;
-    const size_t *rows;
+    const pv_row *rows;
     size_t count;
     const size_t *position_of; /* trees with a selection: view row -> position, or PV_NO_ROW */
     const sq_slot *slots;
@@ -468,7 +468,7 @@ static bool sq_bind_cell(sqlite3_stmt *st, int k, const pv_cell *cell)
 
 /* Detail `d` of view v (table T) for the exported rows. */
 static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const char *T, size_t d,
-                                        const size_t *rows, size_t count)
+                                        const pv_row *rows, size_t count)
 {
     pv_buf table, sql;
     pv_buf_init(&table);
@@ -681,9 +681,10 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
             grouped = grouped || sq_grouped(v, c);
     size_t count;
     bool ok;
-    size_t *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
+    pv_row *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
     sq_slot *slots = pv_xcalloc(v->column_count + 2, sizeof *slots);
-    size_t *position_of = NULL, *group_rep = NULL, *order = NULL;
+    size_t *position_of = NULL;
+    pv_row *group_rep = NULL, *order = NULL; /* selections (4 bytes a row, model.h) */
     uint32_t *item_group = NULL, *sorted_group = NULL, *rep_group = NULL;
     size_t reps = 0;
     pv_export_status status = PV_EXPORT_FAILED;
@@ -746,8 +747,9 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         size_t *first = pv_xcalloc((size_t)groups + 1, sizeof *first);
         group_rep = pv_xmalloc(groups * sizeof *group_rep);
         rep_group = pv_xmalloc(groups * sizeof *rep_group);
+        const pv_row none = UINT32_MAX; /* no row: rows are below PV_VIEW_ROWS_MAX */
         for (uint32_t g = 0; g < groups; g++)
-            group_rep[g] = PV_NO_ROW;
+            group_rep[g] = none;
         for (size_t i = 0; i < count; i++) {
             size_t row = rows ? rows[i] : i;
             uint32_t g = v->ops->row_group(v, row);
@@ -755,12 +757,12 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
                 g = groups - 1; /* not expected: a group out of range */
             item_group[i] = g;
             first[g + 1]++;
-            if (group_rep[g] == PV_NO_ROW)
-                group_rep[g] = row;
+            if (group_rep[g] == none)
+                group_rep[g] = (pv_row)row;
         }
         for (uint32_t g = 0; g < groups; g++) {
             first[g + 1] += first[g];
-            if (group_rep[g] != PV_NO_ROW) {
+            if (group_rep[g] != none) {
                 rep_group[reps] = g;
                 group_rep[reps++] = group_rep[g];
             }
@@ -770,7 +772,7 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         sorted_group = pv_xmalloc((count ? count : 1) * sizeof *sorted_group);
         for (size_t i = 0; i < count; i++) {
             size_t k = first[item_group[i]]++;
-            order[k] = i;
+            order[k] = (pv_row)i;
             sorted_group[k] = item_group[i];
         }
         free(first);

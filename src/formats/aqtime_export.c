@@ -372,7 +372,7 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
             }
             bool ok;
             size_t n;
-            size_t *rows = pv_export_select_rows(v, r, r->view_id != NULL, &n, err, &ok);
+            pv_row *rows = pv_export_select_rows(v, r, r->view_id != NULL, &n, err, &ok);
             if (!ok) {
                 status = PV_EXPORT_USAGE;
                 goto done;

@@ -187,16 +187,18 @@ static void diff_destroy(pv_view *v)
 
 static const pv_view_ops diff_ops = {diff_rows, diff_cell, NULL, NULL, diff_destroy, NULL};
 
-pv_view *pv_diff_views(const pv_view *a, const size_t *rows_a, size_t count_a, const pv_view *b,
-                       const size_t *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
+pv_view *pv_diff_views(const pv_view *a, const pv_row *rows_a, size_t count_a, const pv_view *b,
+                       const pv_row *rows_b, size_t count_b, pv_diff_counts *counts, char *err,
                        size_t err_len)
 {
     if (!rows_a)
         count_a = pv_view_rows(a);
     if (!rows_b)
         count_b = pv_view_rows(b);
-    if (count_a >= UINT32_MAX || count_b >= UINT32_MAX) {
-        snprintf(err, err_len, "views of more than 4 G rows cannot be compared");
+    /* the diff has at most count_a + count_b rows, and no view more than
+     * PV_VIEW_ROWS_MAX (docs/model.md "Row selections") */
+    if (count_a >= UINT32_MAX || count_b >= UINT32_MAX || count_a + count_b > PV_VIEW_ROWS_MAX) {
+        snprintf(err, err_len, "views of more than 4 G rows in all cannot be compared");
         return NULL;
     }
     diff_impl *d = pv_xcalloc(1, sizeof *d);

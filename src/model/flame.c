@@ -564,7 +564,7 @@ pv_flame *pv_flame_builder_finish(pv_flame_builder *fb)
     return fl;
 }
 
-pv_flame *pv_flame_build(const pv_view *tree, const size_t *rows, size_t row_count, char *err,
+pv_flame *pv_flame_build(const pv_view *tree, const pv_row *rows, size_t row_count, char *err,
                          size_t err_len)
 {
     pv_flame_builder *fb = pv_flame_builder_new(tree, err, err_len);

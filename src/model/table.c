@@ -133,6 +133,12 @@ void pv_table_reserve(pv_table *t, size_t rows)
 {
     if (rows <= t->row_cap)
         return;
+    if (rows > PV_VIEW_ROWS_MAX) {
+        /* docs/model.md "Row selections": like running out of memory,
+         * which a table of 4 G rows would do long before */
+        fprintf(stderr, "profview: a table of more than %zu rows\n", PV_VIEW_ROWS_MAX);
+        abort();
+    }
     size_t cap = t->row_cap ? t->row_cap : 16;
     while (cap < rows)
         cap *= 2;

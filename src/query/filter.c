@@ -998,7 +998,7 @@ size_t pv_filter_mark_tree(const pv_filter *f, const pv_view *v, size_t from, si
     return self;
 }
 
-size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, size_t n, size_t *out,
+size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const pv_row *in, size_t n, pv_row *out,
                       size_t *matched)
 {
     if (!in)
@@ -1008,7 +1008,7 @@ size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, si
         for (size_t i = 0; i < n; i++) {
             size_t row = in ? in[i] : i;
             if (pv_filter_match(f, v, row))
-                out[kept++] = row;
+                out[kept++] = (pv_row)row;
         }
         if (matched)
             *matched = kept;
@@ -1027,7 +1027,7 @@ size_t pv_filter_rows(const pv_filter *f, const pv_view *v, const size_t *in, si
     for (size_t i = 0; i < n; i++) {
         size_t row = in ? in[i] : i;
         if (row < total && keep[row])
-            out[kept++] = row;
+            out[kept++] = (pv_row)row;
     }
     free(keep);
     if (matched)

@@ -172,7 +172,7 @@ static void pv_radix_sort(pv_sort_elem *e, pv_sort_elem *tmp, size_t n)
 }
 
 static void pv_sort_ctx_load(pv_sort_ctx *ctx, const pv_view *v, const pv_sort_key *keys,
-                             size_t key_count, const size_t *rows, size_t n)
+                             size_t key_count, const pv_row *rows, size_t n)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->count = key_count;
@@ -389,55 +389,58 @@ static pv_sort_elem *pv_sort_elements(const pv_sort_ctx *ctx, size_t n)
  * stable), then write the pre-order walk.  The walk follows sibling and
  * parent links, so it needs no stack whatever the depth. */
 static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, const uint32_t *perm,
-                         size_t *rows, size_t n)
+                         pv_row *rows, size_t n)
 {
+    /* Positions in the selection are below n <= PV_VIEW_ROWS_MAX: 32 bits,
+     * UINT32_MAX for none (a position n - 1 < UINT32_MAX). */
+    const uint32_t none = UINT32_MAX;
     size_t total = pv_view_rows(v);
-    size_t *pos = pv_xmalloc((total ? total : 1) * sizeof *pos);
+    uint32_t *pos = pv_xmalloc((total ? total : 1) * sizeof *pos);
     for (size_t r = 0; r < total; r++)
-        pos[r] = SIZE_MAX;
+        pos[r] = none;
     for (size_t i = 0; i < n; i++)
         if (rows[i] < total)
-            pos[rows[i]] = i;
-    size_t *parent = pv_xmalloc((n ? n : 1) * sizeof *parent);
-    size_t *first_child = pv_xmalloc((n ? n : 1) * sizeof *first_child);
-    size_t *last_child = pv_xmalloc((n ? n : 1) * sizeof *last_child);
-    size_t *next = pv_xmalloc((n ? n : 1) * sizeof *next);
+            pos[rows[i]] = (uint32_t)i;
+    uint32_t *parent = pv_xmalloc((n ? n : 1) * sizeof *parent);
+    uint32_t *first_child = pv_xmalloc((n ? n : 1) * sizeof *first_child);
+    uint32_t *last_child = pv_xmalloc((n ? n : 1) * sizeof *last_child);
+    uint32_t *next = pv_xmalloc((n ? n : 1) * sizeof *next);
     for (size_t i = 0; i < n; i++) {
-        parent[i] = SIZE_MAX;
-        first_child[i] = last_child[i] = next[i] = SIZE_MAX;
+        parent[i] = none;
+        first_child[i] = last_child[i] = next[i] = none;
         size_t steps = 0;
         for (size_t p = pv_view_parent(v, rows[i]); p != PV_NO_ROW && p < total && steps < total;
              p = pv_view_parent(v, p), steps++)
-            if (pos[p] != SIZE_MAX) {
+            if (pos[p] != none) {
                 parent[i] = pos[p];
                 break;
             }
     }
-    size_t root_first = SIZE_MAX, root_last = SIZE_MAX;
+    uint32_t root_first = none, root_last = none;
     for (size_t s = 0; s < n; s++) {
-        size_t i = sorted ? sorted[s].index : perm[s];
-        size_t p = parent[i];
-        size_t *head = p == SIZE_MAX ? &root_first : &first_child[p];
-        size_t *tail = p == SIZE_MAX ? &root_last : &last_child[p];
-        if (*head == SIZE_MAX)
+        uint32_t i = (uint32_t)(sorted ? sorted[s].index : perm[s]);
+        uint32_t p = parent[i];
+        uint32_t *head = p == none ? &root_first : &first_child[p];
+        uint32_t *tail = p == none ? &root_last : &last_child[p];
+        if (*head == none)
             *head = i;
         else
             next[*tail] = i;
         *tail = i;
     }
-    size_t *orig = pv_xmalloc((n ? n : 1) * sizeof *orig);
+    pv_row *orig = pv_xmalloc((n ? n : 1) * sizeof *orig);
     memcpy(orig, rows, n * sizeof *rows);
     size_t k = 0;
-    size_t cur = root_first;
-    while (cur != SIZE_MAX && k < n) {
+    uint32_t cur = root_first;
+    while (cur != none && k < n) {
         rows[k++] = orig[cur];
-        if (first_child[cur] != SIZE_MAX) {
+        if (first_child[cur] != none) {
             cur = first_child[cur];
             continue;
         }
-        while (cur != SIZE_MAX && next[cur] == SIZE_MAX)
+        while (cur != none && next[cur] == none)
             cur = parent[cur];
-        if (cur != SIZE_MAX)
+        if (cur != none)
             cur = next[cur];
     }
     free(orig);
@@ -448,7 +451,7 @@ static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, const uin
     free(next);
 }
 
-void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, size_t *rows,
+void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, pv_row *rows,
                   size_t n)
 {
     if (key_count == 0 || n < 2)
@@ -462,7 +465,7 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, s
     if (pv_view_is_tree(v)) {
         pv_sort_tree(v, sorted, NULL, rows, n);
     } else {
-        size_t *orig = pv_xmalloc(n * sizeof *orig);
+        pv_row *orig = pv_xmalloc(n * sizeof *orig);
         memcpy(orig, rows, n * sizeof *rows);
         for (size_t i = 0; i < n; i++)
             rows[i] = orig[sorted[i].index];
@@ -515,7 +518,7 @@ enum { PV_SJ_LOAD, PV_SJ_RANK, PV_SJ_PASS, PV_SJ_APPLY, PV_SJ_RELEASE, PV_SJ_DON
 
 struct pv_sort_job {
     const pv_view *v;
-    const size_t *rows; /* NULL: every row in view order */
+    const pv_row *rows; /* NULL: every row in view order */
     size_t n;
     size_t key_count;
     pv_sj_col cols[PV_SORT_MAX_KEYS];
@@ -525,7 +528,7 @@ struct pv_sort_job {
     uint64_t *kv, *tmpk;
     uint8_t *ka, *tmpa;
     bool gathered; /* kv holds the key j->key */
-    size_t *out;
+    pv_row *out;
     size_t release_block, release_at; /* RELEASE: the block and the byte in it */
     int phase;
     size_t key;    /* LOAD, RANK: the key loaded; PASS: the key ordered */
@@ -534,7 +537,24 @@ struct pv_sort_job {
     size_t at;
     size_t offs[256];
     uint64_t done, total;
+    /* work arrays no longer needed, released by RELEASE with the others
+     * (freeing 50-400 MB in the middle of a step would make it long) */
+    void *spent[4 * PV_SORT_MAX_KEYS + 4];
+    size_t spent_bytes[4 * PV_SORT_MAX_KEYS + 4];
+    size_t spent_count;
 };
+
+static void pv_sj_spend(pv_sort_job *j, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (j->spent_count == PV_ARRAY_LEN(j->spent)) {
+        free(p); /* cannot happen: at most four per key */
+        return;
+    }
+    j->spent[j->spent_count] = p;
+    j->spent_bytes[j->spent_count++] = bytes;
+}
 
 static size_t pv_sj_row(const pv_sort_job *j, size_t i)
 {
@@ -600,7 +620,7 @@ static uint32_t pv_sj_intern(pv_sj_col *c, const char *ptr, size_t len)
 }
 
 pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t key_count,
-                             const size_t *rows, size_t n)
+                             const pv_row *rows, size_t n)
 {
     pv_sort_job *j = pv_xcalloc(1, sizeof *j);
     j->v = v;
@@ -609,13 +629,12 @@ pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t k
     if (key_count > PV_SORT_MAX_KEYS)
         key_count = PV_SORT_MAX_KEYS;
     j->key_count = key_count;
-    if (key_count == 0 || n < 2 || n >= UINT32_MAX) {
+    /* n <= PV_VIEW_ROWS_MAX: positions (perm) fit in 32 bits */
+    if (key_count == 0 || n < 2) {
         j->phase = PV_SJ_DONE;
         j->out = pv_xmalloc((n ? n : 1) * sizeof *j->out);
         for (size_t i = 0; i < n; i++)
-            j->out[i] = pv_sj_row(j, i);
-        if (key_count && n >= UINT32_MAX)
-            pv_sort_rows(v, keys, key_count, j->out, n);
+            j->out[i] = (pv_row)pv_sj_row(j, i);
         return j;
     }
     pv_sort_runs_count++;
@@ -738,8 +757,12 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
     while (budget > 0 && j->phase != PV_SJ_DONE) {
         switch (j->phase) {
         case PV_SJ_LOAD: {
+            /* reading a cell is the dearest work per row (a timeline's
+             * context is looked up, a text interned): four units of the
+             * budget (docs/tui.md "Long operations") */
             pv_sj_col *c = &j->cols[j->key];
-            size_t end = budget < n - j->at ? j->at + budget : n;
+            size_t rows = budget / 4 + 1;
+            size_t end = rows < n - j->at ? j->at + rows : n;
             for (size_t i = j->at; i < end; i++) {
                 pv_sj_load_one(j, c, i);
                 if (!c->str)
@@ -748,7 +771,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             if (j->key == 0)
                 for (size_t i = j->at; i < end; i++)
                     j->perm[i] = (uint32_t)i;
-            budget -= end - j->at;
+            budget -= 4 * (end - j->at) < budget ? 4 * (end - j->at) : budget;
             j->done += end - j->at;
             j->at = end;
             if (end == n) {
@@ -816,10 +839,10 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 bool first = j->key == j->key_count - 1;
                 uint64_t flip = c->descending ? UINT64_MAX : 0;
                 if (first && c->val) {
-                    free(j->kv);
+                    pv_sj_spend(j, j->kv, n * sizeof *j->kv);
                     j->kv = c->val;
                     c->val = NULL;
-                    free(j->ka);
+                    pv_sj_spend(j, j->ka, n);
                     j->ka = NULL;
                     if (need_abs) {
                         j->ka = c->absent;
@@ -849,10 +872,10 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                     break;
                 j->at = 0;
                 if (!need_abs) {
-                    free(j->ka);
+                    pv_sj_spend(j, j->ka, n);
                     j->ka = NULL;
                 }
-                free(c->val); /* in kv now */
+                pv_sj_spend(j, c->val, n * sizeof *c->val); /* in kv now */
                 c->val = NULL;
                 j->gathered = true;
                 break;
@@ -924,8 +947,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
                 j->byte = 0;
                 j->gathered = false;
                 j->at = 0;
-                free(j->ka);
-                free(j->tmpa);
+                pv_sj_spend(j, j->ka, n);
+                pv_sj_spend(j, j->tmpa, n);
                 j->ka = j->tmpa = NULL;
                 if (j->key == 0) {
                     j->phase = PV_SJ_APPLY;
@@ -941,13 +964,13 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             if (pv_view_is_tree(j->v)) {
                 /* siblings among themselves: one walk (pv_sort_tree) */
                 for (size_t i = 0; i < n; i++)
-                    j->out[i] = pv_sj_row(j, i);
+                    j->out[i] = (pv_row)pv_sj_row(j, i);
                 pv_sort_tree(j->v, NULL, j->perm, j->out, n);
                 j->at = n;
             } else {
                 size_t end = budget < n - j->at ? j->at + budget : n;
                 for (size_t i = j->at; i < end; i++)
-                    j->out[i] = pv_sj_row(j, j->perm[i]);
+                    j->out[i] = (pv_row)pv_sj_row(j, j->perm[i]);
                 budget -= end - j->at;
                 j->done += end - j->at;
                 j->at = end;
@@ -961,8 +984,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
         case PV_SJ_RELEASE: {
             /* The work arrays (gigabytes at 50 M rows) go back to the
              * system in pieces, so that freeing them is no long pause. */
-            void *blocks[4 * PV_SORT_MAX_KEYS + 8];
-            size_t sizes[4 * PV_SORT_MAX_KEYS + 8], count = 0;
+            void *blocks[8 * PV_SORT_MAX_KEYS + 12];
+            size_t sizes[8 * PV_SORT_MAX_KEYS + 12], count = 0;
 #define PV_SJ_BLOCK(p, sz)            \
     do {                              \
         if (p) {                      \
@@ -980,6 +1003,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             PV_SJ_BLOCK(j->tmpk, n * sizeof(uint64_t));
             PV_SJ_BLOCK(j->ka, n);
             PV_SJ_BLOCK(j->tmpa, n);
+            for (size_t k = 0; k < j->spent_count; k++)
+                PV_SJ_BLOCK(j->spent[k], j->spent_bytes[k]);
 #undef PV_SJ_BLOCK
             size_t bytes = budget > SIZE_MAX / 64 ? SIZE_MAX : budget * 64;
             budget = 0;
@@ -1011,11 +1036,11 @@ double pv_sort_job_progress(const pv_sort_job *j)
     return f > 0.99 ? 0.99 : f;
 }
 
-size_t *pv_sort_job_take(pv_sort_job *j)
+pv_row *pv_sort_job_take(pv_sort_job *j)
 {
     if (j->phase != PV_SJ_DONE)
         return NULL;
-    size_t *out = j->out;
+    pv_row *out = j->out;
     j->out = NULL;
     return out;
 }
@@ -1040,6 +1065,8 @@ void pv_sort_job_free(pv_sort_job *j)
     free(j->tmpk);
     free(j->ka);
     free(j->tmpa);
+    for (size_t k = 0; k < j->spent_count; k++)
+        free(j->spent[k]);
     free(j->out);
     free(j);
 }

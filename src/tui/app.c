@@ -576,6 +576,8 @@ void pv_app_free(pv_app *a)
     free(a->sql_pending);
     pv_buf_free(&a->copied);
     pv_report_job_free(a->job);
+    pv_location_free(&a->job_from);
+    pv_trash_free(&a->trash);
     pv_buf_free(&a->job_what);
     pv_buf_free(&a->sql_names.text);
     for (size_t i = 0; i < a->file_count; i++)
@@ -664,6 +666,7 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned)
 {
     pv_report_open(r, v, owned, pv_config_columns(&a->cfg, v->id));
+    r->trash = &a->trash;
     if (!r->bad_column)
         return;
     pv_buf known;
@@ -740,6 +743,7 @@ void pv_app_here(pv_app *a, pv_location *out)
 
 void pv_app_apply(pv_app *a, const pv_location *to)
 {
+    a->job_undo = false; /* a new place: a stopped history step stays stopped */
     pv_app_job_stop(a, true); /* its report may close below */
     pv_app_close_details(a);
     pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
@@ -765,16 +769,42 @@ void pv_app_apply(pv_app *a, const pv_location *to)
     if (!r)
         return;
     pv_query_error err;
-    if (strcmp(r->filter, pv_location_filter(to)) != 0)
-        pv_report_set_filter(r, pv_location_filter(to), &err);
+    const char *filter = pv_location_filter(to);
+    bool new_filter = strcmp(r->filter, filter) != 0;
     pv_buf sort;
     pv_buf_init(&sort);
     pv_report_sort_text(r, &sort);
-    if (strcmp(pv_buf_cstr(&sort), pv_location_sort(to)) != 0)
-        pv_report_apply_sort_text(r, pv_location_sort(to), &err);
+    pv_sort_key keys[PV_SORT_MAX_KEYS];
+    size_t key_count = r->sort_count;
+    memcpy(keys, r->sort, sizeof keys);
+    bool new_sort = strcmp(pv_buf_cstr(&sort), pv_location_sort(to)) != 0;
+    if (new_sort && !pv_location_sort(to)[0]) {
+        key_count = 0; /* view order */
+    } else if (new_sort && !pv_sort_parse(r->view, pv_location_sort(to), keys, &key_count, &err)) {
+        key_count = r->sort_count; /* cannot happen: the text was the report's */
+        memcpy(keys, r->sort, sizeof keys);
+        new_sort = false;
+    }
     pv_buf_free(&sort);
+    pv_report_job *j = NULL;
+    if (new_filter || new_sort) {
+        /* filter and sort at once, as a job: a big view in steps that a
+         * key stops (docs/tui.md "Long operations") */
+        j = pv_report_select_job(r, new_filter ? filter : r->filter, keys, key_count, &err);
+        if (!j && new_filter) /* a filter that no longer compiles: the sort alone */
+            j = pv_report_select_job(r, r->filter, keys, key_count, &err);
+    }
+    if (!j) {
+        if (to->row != PV_NO_ROW)
+            pv_report_select_row(r, to->row);
+        return;
+    }
     if (to->row != PV_NO_ROW)
-        pv_report_select_row(r, to->row);
+        pv_report_job_select(j, to->row);
+    pv_app_job_start(a, j, PV_JOB_HISTORY,
+                     new_filter && new_sort ? "Applying its filter and order"
+                     : new_filter           ? "Applying its filter"
+                                            : "Applying its order");
 }
 
 /* Shows `to`; with push, the place we leave goes into the history. */

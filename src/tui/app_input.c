@@ -566,8 +566,8 @@ bool pv_app_has_work(const pv_app *a)
 {
     /* A job queued for the index waits while indexing goes on. */
     if (a->work == PV_WORK_JOB && a->job_queued && pv_app_report_indexing(a))
-        return pv_flame_ui_building(a);
-    return a->work != PV_WORK_NONE || pv_flame_ui_building(a);
+        return pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
+    return a->work != PV_WORK_NONE || pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
 }
 
 bool pv_app_work_stoppable(const pv_app *a)
@@ -575,7 +575,7 @@ bool pv_app_work_stoppable(const pv_app *a)
     /* a scan, a jump waiting for its lane or a job stops at any key; a
      * flame graph build answers every key */
     return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE || a->work == PV_WORK_JOB ||
-           (a->work == PV_WORK_NONE && pv_flame_ui_building(a));
+           (a->work == PV_WORK_NONE && (pv_flame_ui_building(a) || !pv_trash_empty(&a->trash)));
 }
 
 void pv_app_flame_test_slice(pv_app *a)
@@ -594,6 +594,7 @@ static const char *const pv_job_noun[] = {
     [PV_JOB_FILTER] = "filter",
     [PV_JOB_SORT] = "sort",
     [PV_JOB_REVERSE] = "reverse",
+    [PV_JOB_HISTORY] = "history step",
 };
 
 /* The message of a finished job. */
@@ -606,6 +607,8 @@ static void pv_app_job_done(pv_app *a)
     pv_report_job_free(j);
     a->job = NULL;
     a->work = PV_WORK_NONE;
+    a->job_undo = false;
+    pv_location_free(&a->job_from);
     if (kind == PV_JOB_SEARCH) {
         if (found)
             pv_buf_clear(&a->message);
@@ -673,6 +676,17 @@ void pv_app_job_stop(pv_app *a, bool say)
     a->job_queued = false;
     if (a->work == PV_WORK_JOB)
         a->work = PV_WORK_NONE;
+    bool undo = a->job_undo;
+    a->job_undo = false;
+    if (undo && say) {
+        /* a history step stopped: back where it started, the history too */
+        pv_location from = a->job_from;
+        memset(&a->job_from, 0, sizeof a->job_from);
+        a->history.pos = a->job_from_pos;
+        pv_app_apply(a, &from);
+        pv_location_free(&from);
+    }
+    pv_location_free(&a->job_from);
     if (!say)
         return;
     static const char *const kept[] = {
@@ -680,6 +694,7 @@ void pv_app_job_stop(pv_app *a, bool say)
         [PV_JOB_FILTER] = "the previous filter stays",
         [PV_JOB_SORT] = "the previous order stays",
         [PV_JOB_REVERSE] = "the previous order stays",
+        [PV_JOB_HISTORY] = "the previous place, filter and order stay",
     };
     pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
                     kept[kind]);
@@ -725,6 +740,9 @@ void pv_app_work(pv_app *a)
     }
     a->work = PV_WORK_NONE;
     if (work == PV_WORK_NONE) {
+        /* a few MB of a replaced selection back to the system */
+        if (!pv_trash_empty(&a->trash))
+            pv_trash_step(&a->trash, PV_TRASH_STEP);
         pv_flame_ui_step(a); /* a slice of the graph being built */
     } else if (work == PV_WORK_SCAN) {
         pv_app_scan_step(a);
@@ -1151,11 +1169,18 @@ static void pv_app_history_step(pv_app *a, bool back)
     pv_location here, to;
     memset(&to, 0, sizeof to);
     pv_app_here(a, &here);
+    size_t pos = a->history.pos;
     bool ok = back ? pv_history_back(&a->history, &here, &to)
                    : pv_history_forward(&a->history, &here, &to);
-    if (ok)
+    if (ok) {
         pv_app_apply(a, &to);
-    else
+        if (a->job && a->job_kind == PV_JOB_HISTORY) {
+            /* it runs in steps: a stop comes back here */
+            a->job_undo = true;
+            a->job_from_pos = pos;
+            pv_location_copy(&a->job_from, &here);
+        }
+    } else
         pv_app_message(a, false,
                        back ? "at the start of the history" : "at the end of the history");
     pv_location_free(&here);

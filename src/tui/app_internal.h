@@ -196,6 +196,15 @@ struct pv_app {
      * "Long operations"); queued while its file is indexed. */
     pv_report_job *job;
     int job_kind;
+    /* PV_JOB_HISTORY from Backspace / [ / ]: where we were and the
+     * history's position then; a stop goes back there (docs/tui.md "Long
+     * operations"). */
+    bool job_undo;
+    pv_location job_from;
+    size_t job_from_pos;
+    /* Blocks the reports no longer need (a replaced selection), given back
+     * in steps between key presses (core.h pv_trash). */
+    pv_trash trash;
     bool job_queued;
     pv_buf job_what;    /* "Sorting by name" */
     size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
@@ -299,7 +308,10 @@ struct pv_app {
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
-enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE };
+enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY };
+
+/* Bytes of trash given back per step of idle work: about 1-3 ms. */
+#define PV_TRASH_STEP (16u << 20)
 
 /* The most text `y`, `Y` and `:copy view` send to the clipboard: the OSC 52
  * sequence (base64, 4/3 of it) stays under tmux's 1 MiB limit. */

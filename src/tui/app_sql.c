@@ -177,7 +177,7 @@ void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out)
  * `prev`, PV_NO_ROW: none); without the header line when
  * !header.  Stops once more than `limit` bytes are written (returns
  * false). */
-static bool pv_app_tsv(const pv_report *r, const size_t *rows, size_t count, size_t prev,
+static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, size_t prev,
                        size_t only, bool header, size_t limit, pv_buf *out)
 {
     size_t shown[PV_MAX_SHOWN];
@@ -258,7 +258,8 @@ void pv_app_copy_selection(pv_app *a, bool whole_row)
     /* as shown: a delta from the row shown above it */
     size_t k = r->cursor < pv_report_count(r) ? r->cursor : pv_report_count(r) - 1;
     size_t above = k ? pv_report_row(r, k - 1) : PV_NO_ROW;
-    bool fits = pv_app_tsv(r, &row, 1, above, whole_row ? PV_NO_ROW : col, false, PV_COPY_MAX,
+    pv_row one = (pv_row)row;
+    bool fits = pv_app_tsv(r, &one, 1, above, whole_row ? PV_NO_ROW : col, false, PV_COPY_MAX,
                            &text);
     /* one line: the row without its line end */
     if (text.len && text.data[text.len - 1] == '\n')
@@ -333,9 +334,9 @@ void pv_app_copy_command(pv_app *a, const char *arg)
     }
     bool to_file = strcmp(arg, "view") != 0;
     size_t count = pv_report_count(r);
-    size_t *rows = pv_xmalloc((count ? count : 1) * sizeof *rows);
+    pv_row *rows = pv_xmalloc((count ? count : 1) * sizeof *rows);
     for (size_t i = 0; i < count; i++)
-        rows[i] = pv_report_row(r, i);
+        rows[i] = (pv_row)pv_report_row(r, i);
     pv_buf text;
     pv_buf_init(&text);
     bool fits = pv_app_tsv(r, rows, count, PV_NO_ROW, PV_NO_ROW, true,

@@ -17,12 +17,12 @@
 typedef struct pv_report {
     pv_view *view;
     bool owned;  /* free the view with the report (drilled-down details) */
-    size_t *sel; /* NULL: every row, in view order */
+    pv_row *sel; /* NULL: every row, in view order (4 bytes a row, model.h) */
     size_t sel_count;
     /* Trees only (visible list built from pv_view_parent, pre-order). */
     uint8_t *collapsed;  /* bit per model row */
     uint8_t *has_kids;   /* bit per model row: has children in the selection */
-    size_t *vis;         /* NULL for tables: the selection is the visible list */
+    pv_row *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
     size_t cursor;   /* index in the visible list */
@@ -42,6 +42,11 @@ typedef struct pv_report {
      * "Times"): 0 each in its own unit; else unit * 16 + decimals, one unit
      * and enough digits to tell the rows on screen apart. */
     uint8_t *time_fmt;
+    /* Where the blocks the report no longer needs go (the previous
+     * selection, visible list...: hundreds of MB on a big view), to be
+     * given back in steps between key presses (core.h); NULL: freed at
+     * once.  Set by the viewer; outlives the report. */
+    pv_trash *trash;
 } pv_report;
 
 /* Views with at most this many cells have their empty columns hidden when
@@ -135,7 +140,9 @@ bool pv_report_is_context(const pv_report *r, size_t model_row);
  * work per pv_report_job_step, so that a viewer shows their progress and
  * reads keys between steps.  The report is changed only by the step that
  * finishes; freeing an unfinished job leaves it as it was (the previous
- * filter, sort and cursor). */
+ * filter, sort and cursor).  A tree's new visible list is laid out in
+ * steps too, and the finishing step only swaps it in (the old one goes to
+ * r->trash). */
 typedef struct pv_report_job pv_report_job;
 /* Finds text from visible index `from` (inclusive) in direction dir,
  * wrapping around; in a tree it looks into collapsed nodes too and the
@@ -150,6 +157,10 @@ pv_report_job *pv_report_select_job(pv_report *r, const char *expr, const pv_sor
  * direction flips; rows with equal keys keep their order, as a sort in the
  * other direction gives them).  NULL when the report is not sorted. */
 pv_report_job *pv_report_reverse_job(pv_report *r);
+/* The finishing step selects this model row (when it is in the new
+ * selection; a tree opens its ancestors) instead of the row selected now:
+ * history back and forward (docs/tui.md "Long operations"). */
+void pv_report_job_select(pv_report_job *j, size_t model_row);
 /* True when the job is finished (the report has its result). */
 bool pv_report_job_step(pv_report_job *j, size_t budget);
 /* 0..1 */

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pv_query_error err;
     pv_buf out;
     pv_buf_init(&out);
-    size_t rows[12];
+    pv_row rows[12];
     pv_filter *f = pv_filter_compile(v, text, &err);
     size_t n = pv_filter_rows(f, v, NULL, 0, rows, NULL);
     if (!f && err.message[0])

@@ -249,10 +249,44 @@ static void test_time_precise(void **state)
     assert_int_equal(pv_time_unit_for(-5000000000), PV_UNIT_S);
 }
 
+/* The trash gives big blocks back in steps of about the bytes asked for,
+ * oldest first, and frees small ones at once; what is left at the end is
+ * freed by pv_trash_free (the sanitizer build checks that nothing leaks). */
+static void test_trash_steps(void **state)
+{
+    (void)state;
+    pv_trash t = {0};
+    assert_true(pv_trash_empty(&t));
+    pv_trash_add(&t, pv_xmalloc(100), 100); /* small: freed now */
+    assert_true(pv_trash_empty(&t));
+    pv_trash_add(&t, NULL, 0);
+    assert_true(pv_trash_empty(&t));
+    size_t big = 3 * (size_t)PV_TRASH_AT_ONCE;
+    char *a = pv_xmalloc(big), *b = pv_xmalloc(big);
+    memset(a, 1, big);
+    memset(b, 2, big);
+    pv_trash_add(&t, a, big);
+    pv_trash_add(&t, b, big);
+    assert_int_equal(t.count, 2);
+    size_t steps = 0;
+    while (!pv_trash_step(&t, PV_TRASH_AT_ONCE)) {
+        steps++;
+        assert_true(t.count >= 1);
+        assert_true(t.count == 2 || t.blocks[0].p == b); /* oldest first */
+    }
+    assert_int_equal(steps, 5); /* 6 steps of a third of a block each */
+    assert_true(pv_trash_empty(&t));
+    pv_trash_add(&t, pv_xmalloc(big), big);
+    assert_false(pv_trash_step(&t, 4096)); /* a page: the block stays */
+    pv_trash_free(&t);
+    assert_true(pv_trash_empty(&t));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sql_ident_and_uri),
+        cmocka_unit_test(test_trash_steps),
         cmocka_unit_test(test_parse_time_units),
         cmocka_unit_test(test_parse_time_rejects),
         cmocka_unit_test(test_parse_numbers),

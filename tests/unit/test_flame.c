@@ -106,7 +106,7 @@ static void test_flame_merges_paths(void **state)
     assert_string_equal(pv_flame_name(fl, fl->nodes[first].next_sibling), "a;x");
     /* a subset of rows (a filter's result): a row whose parent is not taken
      * starts at the top of its thread */
-    size_t rows[] = {1, 2, 6};
+    pv_row rows[] = {1, 2, 6};
     pv_flame *part = pv_flame_build(calls, rows, 3, err, sizeof err);
     assert_non_null(part);
     assert_int_not_equal(find_path(part, "Thread 7;a;a"), PV_FLAME_NONE);

@@ -412,7 +412,7 @@ static void test_sized_and_grown(void **st)
     assert_non_null(ix);
     uint32_t *counts = calloc(ix->area_count, sizeof *counts);
     for (size_t i = 0; i < ix->event_count; i++)
-        counts[ix->event_area[i]]++;
+        counts[pv_tl_event_area(ix, i)]++;
     static const uint32_t handles[] = {FN_F, FN_G, FN_H, VAR};
     for (size_t h = 0; h < PV_ARRAY_LEN(handles); h++) {
         pv_wi_lane *a = pv_wi_lane_build(ix, handles[h], NULL);

@@ -71,7 +71,7 @@ static pv_view *make_flat(void)
 }
 
 /* The ids of the rows of `rows`, comma-separated. */
-static const char *ids_of(const pv_view *v, const size_t *rows, size_t n)
+static const char *ids_of(const pv_view *v, const pv_row *rows, size_t n)
 {
     static char text[512];
     text[0] = '\0';
@@ -92,7 +92,7 @@ static const char *filter_ids(const pv_view *v, const char *expr)
     pv_filter *f = pv_filter_compile(v, expr, &err);
     if (!f)
         fail_msg("'%s' did not compile: %s", expr, err.message);
-    size_t rows[64];
+    pv_row rows[64];
     size_t n = pv_filter_rows(f, v, NULL, 0, rows, NULL);
     pv_filter_free(f);
     return ids_of(v, rows, n);
@@ -314,7 +314,7 @@ static void test_empty_expression(void **state)
     assert_null(pv_filter_compile(v, "  \t ", &err));
     assert_string_equal(err.message, "");
     /* No filter keeps everything. */
-    size_t rows[16];
+    pv_row rows[16];
     size_t matched = 0;
     assert_int_equal(pv_filter_rows(NULL, v, NULL, 0, rows, &matched), 8);
     assert_int_equal(matched, 8);
@@ -332,7 +332,7 @@ static void test_flat_selection_in_place(void **state)
     assert_false(pv_filter_match(f, v, 2));
     assert_true(pv_filter_match(f, v, 4)); /* hits 0, module absent */
     /* A selection in its own order, filtered in place. */
-    size_t sel[] = {5, 4, 3, 2, 1, 0};
+    pv_row sel[] = {5, 4, 3, 2, 1, 0};
     size_t matched = 99;
     size_t n = pv_filter_rows(f, v, sel, PV_ARRAY_LEN(sel), sel, &matched);
     assert_int_equal(n, 4);
@@ -523,7 +523,8 @@ static void test_tree_filter_keeps_ancestors(void **state)
     pv_view *v = make_tree();
     pv_filter *f = pv_filter_compile(v, "otm", NULL);
     assert_non_null(f);
-    size_t rows[8], matched = 0;
+    pv_row rows[8];
+    size_t matched = 0;
     size_t n = pv_filter_rows(f, v, NULL, 0, rows, &matched);
     assert_int_equal(matched, 2);
     assert_string_equal(ids_of(v, rows, n), "1,2,3,5,6");
@@ -536,7 +537,7 @@ static void test_tree_filter_keeps_ancestors(void **state)
     assert_string_equal(ids_of(v, rows, n), "1,2,4,7");
 
     /* Filtering a selection in place keeps its order. */
-    size_t sel[] = {6, 7, 0, 1, 3};
+    pv_row sel[] = {6, 7, 0, 1, 3};
     n = pv_filter_rows(f, v, sel, PV_ARRAY_LEN(sel), sel, &matched);
     assert_int_equal(matched, 2);
     assert_string_equal(ids_of(v, sel, n), "7,1,2,4");
@@ -561,9 +562,9 @@ static const char *sorted_ids(const pv_view *v, const char *spec)
     if (!pv_sort_parse(v, spec, keys, &count, &err))
         fail_msg("sort '%s': %s", spec, err.message);
     size_t n = pv_view_rows(v);
-    size_t rows[64];
+    pv_row rows[64];
     for (size_t i = 0; i < n; i++)
-        rows[i] = i;
+        rows[i] = (pv_row)i;
     pv_sort_rows(v, keys, count, rows, n);
     return ids_of(v, rows, n);
 }
@@ -671,13 +672,13 @@ static void test_sort_matches_reference(void **state)
     }
     pv_view *v = pv_table_view(t);
     pv_sort_key keys[] = {{1, false}, {2, true}, {3, false}};
-    size_t *rows = malloc(n * sizeof *rows);
-    size_t *ref = malloc(n * sizeof *ref);
+    pv_row *rows = malloc(n * sizeof *rows);
+    pv_row *ref = malloc(n * sizeof *ref);
     assert_non_null(rows);
     assert_non_null(ref);
     for (size_t kc = 1; kc <= 3; kc++) {
         for (size_t i = 0; i < n; i++)
-            rows[i] = ref[i] = i;
+            rows[i] = ref[i] = (pv_row)i;
         pv_sort_rows(v, keys, kc, rows, n);
         for (size_t i = 1; i < n; i++) {
             size_t x = ref[i], j = i;
@@ -695,7 +696,7 @@ static void test_sort_matches_reference(void **state)
                     break;
                 ref[j] = ref[j - 1];
             }
-            ref[j] = x;
+            ref[j] = (pv_row)x;
         }
         assert_memory_equal(rows, ref, n * sizeof *rows);
     }
@@ -706,7 +707,7 @@ static void test_sort_matches_reference(void **state)
 
 
 /* The sorted selection of a job stepped `budget` rows at a time. */
-static size_t *job_sorted(const pv_view *v, const pv_sort_key *keys, size_t kc, const size_t *in,
+static pv_row *job_sorted(const pv_view *v, const pv_sort_key *keys, size_t kc, const pv_row *in,
                           size_t n, size_t budget)
 {
     pv_sort_job *j = pv_sort_job_new(v, keys, kc, in, n);
@@ -719,7 +720,7 @@ static size_t *job_sorted(const pv_view *v, const pv_sort_key *keys, size_t kc, 
         assert_true(steps < 100000);
     }
     (void)last;
-    size_t *out = pv_sort_job_take(j);
+    pv_row *out = pv_sort_job_take(j);
     pv_sort_job_free(j);
     return out;
 }
@@ -759,21 +760,21 @@ static void test_sort_job_matches_sort_rows(void **state)
         {{1, false}, {2, true}, {3, false}}, {{3, false}, {1, true}},
     };
     static const size_t counts[] = {1, 1, 1, 1, 3, 2};
-    size_t *ref = malloc(n * sizeof *ref);
-    size_t *sub = malloc(n * sizeof *sub);
+    pv_row *ref = malloc(n * sizeof *ref);
+    pv_row *sub = malloc(n * sizeof *sub);
     assert_non_null(ref);
     assert_non_null(sub);
     size_t subn = 0;
     for (size_t i = n; i-- > 0;)
         if (i % 3)
-            sub[subn++] = i; /* a selection in another order */
+            sub[subn++] = (pv_row)i; /* a selection in another order */
     size_t before = pv_sort_runs();
     for (size_t s = 0; s < PV_ARRAY_LEN(counts); s++) {
         for (size_t budget = 1; budget <= 100000; budget *= 317) {
             for (size_t i = 0; i < n; i++)
-                ref[i] = i;
+                ref[i] = (pv_row)i;
             pv_sort_rows(v, sets[s], counts[s], ref, n);
-            size_t *got = job_sorted(v, sets[s], counts[s], NULL, n, budget);
+            pv_row *got = job_sorted(v, sets[s], counts[s], NULL, n, budget);
             assert_memory_equal(got, ref, n * sizeof *ref);
             free(got);
             memcpy(ref, sub, subn * sizeof *ref);
@@ -791,7 +792,7 @@ static void test_sort_job_matches_sort_rows(void **state)
     /* A tree: siblings among themselves. */
     v = make_tree();
     pv_sort_key key = {T_NAME, true};
-    size_t *got = job_sorted(v, &key, 1, NULL, pv_view_rows(v), 3);
+    pv_row *got = job_sorted(v, &key, 1, NULL, pv_view_rows(v), 3);
     assert_string_equal(ids_of(v, got, pv_view_rows(v)), "1,5,6,2,3,4,7,8");
     free(got);
     pv_view_free(v);
@@ -810,7 +811,7 @@ static void test_sort_tree_keeps_shape(void **state)
 
     /* A filtered tree sorts the same way. */
     pv_filter *f = pv_filter_compile(v, "otm", NULL);
-    size_t rows[8];
+    pv_row rows[8];
     size_t n = pv_filter_rows(f, v, NULL, 0, rows, NULL);
     pv_sort_key key = {T_NAME, true};
     pv_sort_rows(v, &key, 1, rows, n);
@@ -879,7 +880,7 @@ static void test_grouped_columns(void **state)
                     .group_count = 10};
     pv_filter *f = pv_filter_compile(&view, "area = g3 || area ~ /7$/ && event = X", NULL);
     assert_non_null(f);
-    size_t *rows = malloc(1000 * sizeof *rows);
+    pv_row *rows = malloc(1000 * sizeof *rows);
     assert_non_null(rows);
     area_reads = 0;
     size_t n = pv_filter_rows(f, &view, NULL, 0, rows, NULL);
@@ -942,7 +943,7 @@ static void test_string_answers_by_pointer(void **state)
                     .title = "T",
                     .columns = (pv_column *)group_cols,
                     .column_count = G_COUNT};
-    size_t *rows = malloc(1000 * sizeof *rows);
+    pv_row *rows = malloc(1000 * sizeof *rows);
     assert_non_null(rows);
     /* Row 0 is "E0": every row's shared buffer is then taken as "E...". */
     pv_filter *f = pv_filter_compile(&view, "event ~ /^E/", NULL);

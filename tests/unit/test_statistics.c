@@ -343,7 +343,7 @@ static void test_missing_entry_implicit_frame(void **state)
     assert_int_equal(T(m, NET_MAX), 0);
     static const uint16_t depth[] = {0, 0, 0, 0, 1, 1, 0};
     for (size_t i = 0; i < PV_ARRAY_LEN(depth); i++)
-        assert_int_equal(x->ix.event_depth[i], depth[i]);
+        assert_int_equal(pv_tl_event_depth(&x->ix, i), depth[i]);
     assert_int_equal(x->ix.warnings, 0);
     fx_free(x);
 }
@@ -387,7 +387,7 @@ static void test_call_open_at_end(void **state)
     const pv_tl_stat_row *g = stat(x, FN_G, 0, u);
     assert_int_equal(g->count, 1);
     assert_int_equal(T(g, CALL), 0);
-    assert_int_equal(x->ix.event_depth[4], 2); /* main, f below g */
+    assert_int_equal(pv_tl_event_depth(&x->ix, 4), 2); /* main, f below g */
     fx_free(x);
 }
 
@@ -409,10 +409,10 @@ static void test_equal_timestamps(void **state)
     ev(x, MAIN, 'X', 0, 20);
     build(x, NULL);
     uint16_t u = ctx(x, "Unknown");
-    assert_int_equal(x->ix.event_depth[2], 1);
-    assert_int_equal(x->ix.event_depth[3], 2);
-    assert_int_equal(x->ix.event_depth[4], 2);
-    assert_int_equal(x->ix.event_depth[5], 1);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 2), 1);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 3), 2);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 4), 2);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 5), 1);
     const pv_tl_stat_row *g = stat(x, FN_G, 0, u);
     assert_int_equal(g->count, 1);
     assert_int_equal(T(g, CALL), 0);
@@ -454,8 +454,8 @@ static void test_states_count_net(void **state)
     assert_int_equal(v->count, 4);
     assert_int_equal(T(v, NET), 0);
     /* data events never touch the stacks: depth 0, no context */
-    assert_int_equal(x->ix.event_depth[1], 0);
-    assert_int_equal(x->ix.event_context[1], PV_TL_NO_CONTEXT);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 1), 0);
+    assert_int_equal(pv_tl_event_context(&x->ix, 1), PV_TL_NO_CONTEXT);
     fx_free(x);
 }
 
@@ -618,7 +618,7 @@ static void test_mismatched_exit_warning(void **state)
     assert_int_equal(T(f, CALL), 10);
     assert_int_equal(T(f, CALL_MAX), 0);
     assert_int_equal(T(stat(x, MAIN, 0, u), CALL_MIN), 20);
-    assert_int_equal(x->ix.event_depth[2], 0);
+    assert_int_equal(pv_tl_event_depth(&x->ix, 2), 0);
     fx_free(x);
 }
 

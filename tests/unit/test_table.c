@@ -129,7 +129,7 @@ static char *write_all(pv_view *v, pv_out_format format)
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
     size_t cols_all[C_COUNT] = {C_ID, C_NAME, C_TIME, C_HANDLE, C_VALUE, C_PCT};
-    size_t rows[4] = {0, 1, 2, 3};
+    pv_row rows[4] = {0, 1, 2, 3};
     assert_true(pv_write_rows(fp, v, cols_all, C_COUNT, rows, 4, format));
     fclose(fp);
     return text;

@@ -62,7 +62,7 @@ static size_t add_state(pv_wi_data *d, uint32_t handle, uint64_t value)
 
 static const char *ctx_of(const pv_timeline_index *ix, size_t event)
 {
-    return pv_tl_context_name(ix, ix->event_context[event]);
+    return pv_tl_context_name(ix, pv_tl_event_context(ix, event));
 }
 
 /* (1) %CONTEXT%: each function event names its context; the running
@@ -92,12 +92,12 @@ static void test_context_from_text(void **state)
     assert_string_equal(ctx_of(&ix, 0), "A");
     assert_string_equal(ctx_of(&ix, 1), "B");
     assert_string_equal(ctx_of(&ix, 4), "Unknown");
-    assert_int_equal(ix.event_depth[1], 0); /* B has its own stack */
-    const pv_tl_stat_row *f = pv_timeline_find_stat(&ix, 0, ix.event_context[0]);
+    assert_int_equal(pv_tl_event_depth(&ix, 1), 0); /* B has its own stack */
+    const pv_tl_stat_row *f = pv_timeline_find_stat(&ix, 0, pv_tl_event_context(&ix, 0));
     assert_non_null(f);
     assert_int_equal(f->t[PV_WI_STAT_GROSS], 5);
     assert_int_equal(f->t[PV_WI_STAT_CALL], 10);
-    const pv_tl_stat_row *g = pv_timeline_find_stat(&ix, 1, ix.event_context[1]);
+    const pv_tl_stat_row *g = pv_timeline_find_stat(&ix, 1, pv_tl_event_context(&ix, 1));
     assert_int_equal(g->t[PV_WI_STAT_GROSS], 3);
     pv_timeline_index_free(&ix);
     pv_diag_free(&diag);
@@ -146,7 +146,7 @@ static void check_context_area(const char *option, const char *f_ctx, const char
     assert_int_equal(ix.context_source, PV_TL_CONTEXT_AREA);
     assert_string_equal(ctx_of(&ix, 2), f_ctx);
     assert_string_equal(ctx_of(&ix, 4), g_ctx);
-    assert_int_equal(ix.event_depth[4], g_depth);
+    assert_int_equal(pv_tl_event_depth(&ix, 4), g_depth);
     assert_int_equal(diag.warnings, warnings);
     pv_timeline_index_free(&ix);
     pv_diag_free(&diag);
@@ -195,7 +195,7 @@ static void test_context_area_from_writes(void **state)
     assert_string_equal(ctx_of(&ix, 0), "Unknown");
     assert_string_equal(ctx_of(&ix, 4), "TSK: one");
     assert_string_equal(ctx_of(&ix, 6), "TSK: two");
-    assert_int_equal(ix.event_depth[6], 0);
+    assert_int_equal(pv_tl_event_depth(&ix, 6), 0);
     pv_timeline_index_free(&ix);
     pv_diag_free(&diag);
     data_free(d);
@@ -281,7 +281,7 @@ static void test_context_core_and_unknown(void **state)
     assert_string_equal(ctx_of(&ix, 1), "core 0");
     assert_string_equal(ctx_of(&ix, 2), "Unknown");
     /* f X in Unknown is its first event there: an implicit frame, depth 0 */
-    assert_int_equal(ix.event_depth[2], 0);
+    assert_int_equal(pv_tl_event_depth(&ix, 2), 0);
     pv_timeline_index_free(&ix);
 
     /* the same records as v1.0: event type in bits 24-27, no core */
@@ -297,8 +297,8 @@ static void test_context_core_and_unknown(void **state)
     assert_int_equal(ix.context_count, 1);
     assert_string_equal(ctx_of(&ix, 0), "Unknown");
     /* f E, f E (recursion), f X: depths 0, 1, 1 */
-    assert_int_equal(ix.event_depth[1], 1);
-    assert_int_equal(ix.event_depth[2], 1);
+    assert_int_equal(pv_tl_event_depth(&ix, 1), 1);
+    assert_int_equal(pv_tl_event_depth(&ix, 2), 1);
     pv_timeline_index_free(&ix);
     pv_diag_free(&diag);
     data_free(d);
@@ -325,20 +325,20 @@ static void test_implicit_frame_order(void **state)
     assert_true(pv_timeline_index_build(&ix, d, NULL, &diag));
     static const uint16_t depth[] = {0, 1, 1, 0, 1, 1, 0, 0};
     for (size_t i = 0; i < PV_ARRAY_LEN(depth); i++)
-        assert_int_equal(ix.event_depth[i], depth[i]);
+        assert_int_equal(pv_tl_event_depth(&ix, i), depth[i]);
     assert_int_equal(diag.warnings, 0);
     /* calls: c (outermost implicit), a (implicit), b; b's parent a, a's c */
     assert_int_equal(ix.call_count, 3);
-    assert_string_equal(pv_tl_area_name(&ix, ix.event_area[ix.call_entry[0] & 0x7FFFFFFFu]),
+    assert_string_equal(pv_tl_area_name(&ix, pv_tl_event_area(&ix, ix.call_entry[0] & 0x7FFFFFFFu)),
                         "0x0000000C");
-    assert_string_equal(pv_tl_area_name(&ix, ix.event_area[ix.call_entry[1] & 0x7FFFFFFFu]),
+    assert_string_equal(pv_tl_area_name(&ix, pv_tl_event_area(&ix, ix.call_entry[1] & 0x7FFFFFFFu)),
                         "0x0000000A");
     assert_int_equal(ix.call_parent[0], PV_TL_OPEN);
     assert_int_equal(ix.call_parent[1], 0);
     assert_int_equal(ix.call_parent[2], 1);
     /* implicit area entries take their type from the top nibble */
-    assert_true(ix.areas[ix.event_area[0]].implicit);
-    assert_int_equal(ix.areas[ix.event_area[0]].type, PV_WI_FUNCTION);
+    assert_true(ix.areas[pv_tl_event_area(&ix, 0)].implicit);
+    assert_int_equal(ix.areas[pv_tl_event_area(&ix, 0)].type, PV_WI_FUNCTION);
     pv_timeline_index_free(&ix);
     pv_diag_free(&diag);
     data_free(d);
@@ -692,10 +692,10 @@ static void test_random_events_keep_invariants(void **state)
                 continue;
             assert_true(p < k);
             uint32_t ek = ix.call_entry[k] & 0x7FFFFFFFu, ep = ix.call_entry[p] & 0x7FFFFFFFu;
-            assert_int_equal(ix.event_context[ek], ix.event_context[ep]);
+            assert_int_equal(pv_tl_event_context(&ix, ek), pv_tl_event_context(&ix, ep));
         }
         for (size_t i = 0; i < n; i++)
-            assert_true(ix.event_depth[i] < n);
+            assert_true(pv_tl_event_depth(&ix, i) < n);
         pv_timeline_index_free(&ix);
         pv_diag_free(&diag);
         data_free(d);
@@ -762,6 +762,45 @@ static pv_wi_data *random_data(uint64_t seed, size_t n, bool text_context)
     return d;
 }
 
+/* Two indexes hold the same: every event's area, context and depth, every
+ * call (order, entry, exit, parent, net and gross time), every line
+ * activation, every statistics row. */
+static void assert_same_index(const pv_timeline_index *a, const pv_timeline_index *b)
+{
+    assert_int_equal(a->event_count, b->event_count);
+    for (size_t i = 0; i < a->event_count; i++) {
+        assert_int_equal(pv_tl_event_area(a, i), pv_tl_event_area(b, i));
+        assert_int_equal(pv_tl_event_context(a, i), pv_tl_event_context(b, i));
+        assert_int_equal(pv_tl_event_depth(a, i), pv_tl_event_depth(b, i));
+    }
+    assert_int_equal(a->call_count, b->call_count);
+    for (size_t k = 0; k < a->call_count; k++) {
+        assert_int_equal(a->call_entry[k], b->call_entry[k]);
+        assert_int_equal(a->call_exit[k], b->call_exit[k]);
+        assert_int_equal(a->call_parent[k], b->call_parent[k]);
+        assert_int_equal(pv_timeline_call_net(a, k), pv_timeline_call_net(b, k));
+        assert_int_equal(pv_timeline_call_gross(a, k), pv_timeline_call_gross(b, k));
+    }
+    assert_int_equal(a->context_count, b->context_count);
+    assert_memory_equal(a->context_call_start, b->context_call_start,
+                        (a->context_count + 1) * sizeof *a->context_call_start);
+    assert_int_equal(a->line_count, b->line_count);
+    for (size_t k = 0; k < a->line_count; k++) {
+        assert_int_equal(a->line_entry[k], b->line_entry[k]);
+        assert_int_equal(a->line_net[k], b->line_net[k]);
+    }
+    assert_int_equal(a->stat_count, b->stat_count);
+    for (size_t k = 0; k < a->stat_count; k++) {
+        assert_int_equal(a->stats[k].area, b->stats[k].area);
+        assert_int_equal(a->stats[k].context, b->stats[k].context);
+        assert_int_equal(a->stats[k].count, b->stats[k].count);
+        assert_memory_equal(a->stats[k].t, b->stats[k].t, sizeof a->stats[k].t);
+    }
+    assert_int_equal(a->warnings, b->warnings);
+    assert_int_equal(a->time_decreased, b->time_decreased);
+    assert_int_equal(a->time_last, b->time_last);
+}
+
 /* Finishing in small steps (a viewer between key presses) gives exactly the
  * index that one pv_timeline_index_build gives: events, calls (order,
  * parents, times), statistics, warnings. */
@@ -790,23 +829,7 @@ static void test_finish_in_steps(void **state)
         assert_true(steps > n / budget); /* it did go in steps */
         assert_true(b.complete);
         assert_true(a.call_count > 100);
-        assert_int_equal(a.call_count, b.call_count);
-        assert_memory_equal(a.call_entry, b.call_entry, a.call_count * sizeof *a.call_entry);
-        assert_memory_equal(a.call_exit, b.call_exit, a.call_count * sizeof *a.call_exit);
-        assert_memory_equal(a.call_parent, b.call_parent, a.call_count * sizeof *a.call_parent);
-        assert_memory_equal(a.call_net, b.call_net, a.call_count * sizeof *a.call_net);
-        assert_memory_equal(a.call_gross, b.call_gross, a.call_count * sizeof *a.call_gross);
-        assert_int_equal(a.context_count, b.context_count);
-        assert_memory_equal(a.context_call_start, b.context_call_start,
-                            (a.context_count + 1) * sizeof *a.context_call_start);
-        assert_memory_equal(a.event_depth, b.event_depth, n * sizeof *a.event_depth);
-        assert_memory_equal(a.event_context, b.event_context, n * sizeof *a.event_context);
-        assert_int_equal(a.stat_count, b.stat_count);
-        for (size_t k = 0; k < a.stat_count; k++) {
-            assert_int_equal(a.stats[k].area, b.stats[k].area);
-            assert_int_equal(a.stats[k].count, b.stats[k].count);
-            assert_memory_equal(a.stats[k].t, b.stats[k].t, sizeof a.stats[k].t);
-        }
+        assert_same_index(&a, &b);
         assert_int_equal(g1.warnings, g2.warnings);
         assert_int_equal(a.time_decreased, b.time_decreased);
         pv_timeline_index_free(&a);
@@ -816,6 +839,209 @@ static void test_finish_in_steps(void **state)
         data_free(d1);
         data_free(d2);
     }
+}
+
+
+/* A pass of 1 M events or more has a helper thread (docs/winidea-model.md
+ * "Speed"): the index equals the one built on one thread, with %CONTEXT%
+ * and without, with a window and without. */
+static void test_threads_same_index(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        size_t n = (1u << 20) + 4096;
+        pv_wi_data *d = random_data(99 + (uint64_t)round, n, round == 1);
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        one.has_from = round == 1;
+        one.from = 1000;
+        two = one;
+        two.single_thread = false;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        assert_true(a.call_count > 10000);
+        assert_same_index(&a, &b);
+        assert_int_equal(g1.entry_count, g2.entry_count);
+        for (size_t k = 0; k < g1.entry_count; k++)
+            assert_string_equal(g1.entries[k].text, g2.entries[k].text);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
+/* Nested E/X pairs on `cores` cores (0: no core known, one context
+ * Unknown), times never decreasing: one call per two events. */
+static pv_wi_data *bare_data(uint64_t seed, size_t n, unsigned cores)
+{
+    pv_wi_data *d = data_new();
+    unsigned depth[4] = {0};
+    uint32_t stack[4][32];
+    int64_t time = 0;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(seed >> 33);
+        unsigned c = cores ? r % cores : 0;
+        time += (int64_t)((r >> 4) % 50);
+        uint64_t core = cores ? c : 0;
+        if (depth[c] == 0 || (depth[c] < 32 && (r >> 10) % 2 == 0)) {
+            uint32_t f = (r >> 12) % 64;
+            stack[c][depth[c]++] = f;
+            pv_wi_add_event(d, f, PV_WI_ENTRY, 0, time);
+        } else {
+            pv_wi_add_event(d, stack[c][--depth[c]], PV_WI_EXIT, 0, time);
+        }
+        if (cores) { /* the core of a v1.1 record: bits 4-11 of its flags word */
+            unsigned char *w = d->timeline.owned + i * PV_WI_RECORD_SIZE + 4;
+            w[0] = (unsigned char)((w[0] & 0xF) | (core & 0xF) << 4);
+            w[1] = (unsigned char)(core >> 4);
+        }
+    }
+    return d;
+}
+
+/* docs/quality.md: the index costs at most 12 bytes per event beyond the
+ * records, also for a bare E/X timeline (one call per two events). */
+static void test_memory_bare_timeline(void **state)
+{
+    (void)state;
+    for (unsigned cores = 0; cores <= 2; cores += 2) {
+        size_t n = 200000;
+        pv_wi_data *d = bare_data(5 + cores, n, cores);
+        pv_diag g;
+        pv_diag_init(&g);
+        pv_timeline_index ix;
+        assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+        assert_int_equal(g.warnings, 0);
+        /* every E is a call; those still open at the end have no X */
+        assert_true(ix.call_count >= n / 2 && ix.call_count <= n / 2 + 64);
+        double per_event = (double)pv_timeline_index_memory(&ix) / (double)n;
+        assert_true(per_event <= 12.0);
+        pv_timeline_index_free(&ix);
+        pv_diag_free(&g);
+        data_free(d);
+    }
+}
+
+/* The gross time read from the records (every context runs all the time,
+ * no time decreases) equals the one the statistics computed, kept, with
+ * and without a window; so does the net time. */
+static void test_gross_from_records(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 4; round++) {
+        size_t n = 20000;
+        pv_wi_data *d = round % 2 ? random_data(11 + (uint64_t)round, n, false)
+                                  : bare_data(11 + (uint64_t)round, n, 2);
+        if (round % 2) { /* random_data's times go back now and then: not here */
+            for (size_t i = 0; i < n; i++) {
+                unsigned char *r = d->timeline.owned + i * PV_WI_RECORD_SIZE + 16;
+                int64_t t = (int64_t)i * 10;
+                for (int b = 0; b < 8; b++)
+                    r[b] = (unsigned char)((uint64_t)t >> (8 * b));
+            }
+        }
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round >= 2;
+        o.from = 30000;
+        o.has_to = round >= 2;
+        o.to = 150000;
+        pv_tl_options kept = o;
+        kept.keep_gross = true;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &o, &g1));
+        assert_true(pv_timeline_index_build(&b, d, &kept, &g2));
+        assert_null(a.call_gross);
+        assert_non_null(b.call_gross);
+        assert_true(a.call_count > 500);
+        assert_same_index(&a, &b);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
+/* The per-event columns start narrow and widen when a value needs it:
+ * 70 000 areas, 300 contexts, depth 300; 256 contexts found by the pass. */
+static void test_columns_widen(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    char name[16];
+    for (unsigned c = 0; c < 300; c++) {
+        int len = snprintf(name, sizeof name, "T%u", c);
+        pv_wi_add_context(d, 0x100 + c, name, (size_t)len);
+    }
+    size_t n = 0;
+    int64_t time = 0;
+    for (uint32_t f = 0; f < 300; f++) /* depth 0 .. 299 */
+        pv_wi_add_event(d, f, PV_WI_ENTRY, 0, time++), n++;
+    for (uint32_t f = 300; f-- > 0;)
+        pv_wi_add_event(d, f, PV_WI_EXIT, 0, time++), n++;
+    for (uint32_t h = 0; h < 70000; h++) /* 70 000 variables, one write each */
+        pv_wi_add_event(d, 0x20000000u + h, PV_WI_WRITE, h, time++), n++;
+    d->timeline.text_context = malloc(n * sizeof *d->timeline.text_context);
+    for (size_t i = 0; i < n; i++)
+        d->timeline.text_context[i] = (uint16_t)(i < 600 ? 0 : i % 300);
+    /* the entries and exits in context 0; from event 600 on, contexts
+     * 0..299 come through %CONTEXT% (data events keep none) */
+    pv_diag g;
+    pv_diag_init(&g);
+    pv_timeline_index ix;
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+    assert_true(ix.area_wide);
+    assert_true(ix.depth_wide);
+    assert_int_equal(ix.call_count, 300);
+    for (size_t i = 0; i < 300; i++) {
+        assert_int_equal(pv_tl_event_depth(&ix, i), i);
+        assert_int_equal(pv_tl_event_depth(&ix, 599 - i), i);
+        assert_int_equal(pv_tl_event_context(&ix, i), 0);
+    }
+    for (size_t i = 600; i < n; i++) {
+        assert_int_equal(pv_tl_event_context(&ix, i), PV_TL_NO_CONTEXT);
+        assert_int_equal(ix.areas[pv_tl_event_area(&ix, i)].handle, 0x20000000u + (i - 600));
+    }
+    assert_int_equal(ix.areas[pv_tl_event_area(&ix, 0)].handle, 0);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+
+    /* contexts found during the pass: cores 0..254, then Unknown (the 256th) */
+    d = data_new();
+    for (unsigned c = 0; c < 256; c++) {
+        pv_wi_add_event(d, 1, PV_WI_ENTRY, 0, (int64_t)c);
+        if (c < 255) {
+            unsigned char *w = d->timeline.owned + c * PV_WI_RECORD_SIZE + 4;
+            w[0] = (unsigned char)((w[0] & 0xF) | (c & 0xF) << 4);
+            w[1] = (unsigned char)(c >> 4);
+        }
+    }
+    pv_diag_init(&g);
+    assert_true(pv_timeline_index_build(&ix, d, NULL, &g));
+    assert_int_equal(ix.context_count, 256);
+    assert_true(ix.context_wide);
+    for (size_t i = 0; i < 256; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "core %zu", i);
+        assert_string_equal(ctx_of(&ix, i), i < 255 ? want : "Unknown");
+        assert_int_equal(pv_tl_event_depth(&ix, i), 0);
+    }
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
 }
 
 /* A timeline without events (a Text1 mapping whose BIN is missing) finishes
@@ -1029,8 +1255,10 @@ static void test_context_area_late_writes(void **state)
         assert_int_equal(ix.stats[r].count, told.stats[r].count);
         assert_memory_equal(ix.stats[r].t, told.stats[r].t, sizeof ix.stats[r].t);
     }
-    assert_memory_equal(ix.event_context, told.event_context, n * sizeof *ix.event_context);
-    assert_memory_equal(ix.event_depth, told.event_depth, n * sizeof *ix.event_depth);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(pv_tl_event_context(&ix, i), pv_tl_event_context(&told, i));
+        assert_int_equal(pv_tl_event_depth(&ix, i), pv_tl_event_depth(&told, i));
+    }
     pv_timeline_index_free(&told);
     pv_diag_free(&told_diag);
     pv_timeline_index_free(&ix);
@@ -1095,6 +1323,10 @@ int main(void)
         cmocka_unit_test(test_views_deferred_index),
         cmocka_unit_test(test_finish_in_steps),
         cmocka_unit_test(test_finish_in_steps_empty),
+        cmocka_unit_test(test_threads_same_index),
+        cmocka_unit_test(test_memory_bare_timeline),
+        cmocka_unit_test(test_gross_from_records),
+        cmocka_unit_test(test_columns_widen),
         cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),

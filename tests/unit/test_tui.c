@@ -4,6 +4,7 @@
  * here with pv_table (every pane and view kind). */
 #include <fcntl.h>
 #include <locale.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1302,6 +1303,49 @@ static void test_relative_goto(void **state)
 }
 
 
+static void pv_bit_set_for_test(uint8_t *bits, size_t i)
+{
+    bits[i >> 3] = (uint8_t)(bits[i >> 3] | (1u << (i & 7)));
+}
+
+/* A report's selection is 4 bytes a row (docs/model.md "Row selections"):
+ * the buffer that a sort in steps hands over, a filter's, and a tree's
+ * visible list hold 32-bit row numbers, not size_t. */
+static void test_report_selection_is_4_bytes_a_row(void **state)
+{
+    (void)state;
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t n = 40000;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        pv_table_set_cstr(t, r, R_MODULE, i % 3 ? "a.dll" : "b.exe");
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 31) % 97));
+    }
+    pv_view *v = pv_table_view(t);
+    pv_report r;
+    pv_report_open(&r, v, false, NULL);
+    pv_sort_key key = {R_HITS, true};
+    pv_report_set_sort(&r, &key, 1);
+    assert_int_equal(r.sel_count, n);
+    assert_int_equal(sizeof *r.sel, 4);
+    /* the memory really is 4 bytes a row (8 would be size_t) */
+    assert_true(malloc_usable_size(r.sel) >= 4 * n);
+    assert_true(malloc_usable_size(r.sel) < 6 * n);
+    for (size_t i = 1; i < n; i++) {
+        pv_cell a, b;
+        pv_view_cell(v, r.sel[i - 1], R_HITS, &a);
+        pv_view_cell(v, r.sel[i], R_HITS, &b);
+        assert_true(a.v.i >= b.v.i);
+    }
+    pv_query_error err;
+    assert_true(pv_report_set_filter(&r, "module = a.dll", &err));
+    assert_int_equal(r.sel_count, n - (n + 2) / 3);
+    assert_true(malloc_usable_size(r.sel) < 6 * n);
+    pv_report_close(&r);
+    pv_view_free(v);
+}
+
 /* r reverses a sorted report without sorting again: the order is the sort
  * in the other direction (rows with equal keys keep their view order), and
  * no sort runs; a job freed before its end leaves the report as it was. */
@@ -1330,7 +1374,7 @@ static void test_report_reverse_without_sorting(void **state)
     pv_report_set_sort(&want, flipped, 2);
 
     /* stopped half way: nothing changed */
-    size_t *before = malloc(n * sizeof *before);
+    pv_row *before = malloc(n * sizeof *before);
     assert_non_null(before);
     memcpy(before, r.sel, n * sizeof *before);
     pv_report_job *j = pv_report_reverse_job(&r);
@@ -1844,6 +1888,219 @@ static void test_report_splice_matches_rebuild(void **state)
     pv_report_close(&r);
 }
 
+static size_t (*layout_parent)(const pv_view *v, size_t row);
+static size_t parent_calls;
+static size_t counting_parent(const pv_view *v, size_t row)
+{
+    parent_calls++;
+    return layout_parent(v, row);
+}
+
+/* A tree's filter and sort lay out the new visible list in job steps: the
+ * report is untouched until the finishing step (a job freed half way
+ * leaves it as it was), and the list laid out in steps is the one a
+ * rebuild in one pass gives, with the selected row kept and its ancestors
+ * opened. */
+static void test_tree_layout_in_steps(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"alpha", "beta", "gamma", "delta"};
+    pv_table *t = pv_table_new("tree", "Tree", trace_cols, T_COUNT);
+    pv_table_make_tree(t);
+    size_t path[64], depth = 0;
+    unsigned seed = 4242;
+    size_t n = 3000;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        seed = seed * 1103515245u + 12345u;
+        size_t pop = (seed >> 16) % 3;
+        while (pop-- && depth)
+            depth--;
+        if (depth)
+            pv_table_set_parent(t, r, path[depth - 1]);
+        if (depth < 64)
+            path[depth++] = r;
+        pv_table_set_int(t, r, T_ID, (int64_t)i);
+        pv_table_set_cstr(t, r, T_ROUTINE, names[(seed >> 20) % 4]);
+        pv_table_set_int(t, r, T_TIME, (int64_t)((seed >> 8) % 1000));
+    }
+    /* the tree's parent calls counted: the layout reads every row's parent */
+    pv_view *v = pv_table_view(t);
+    static pv_view_ops counted;
+    counted = *v->ops;
+    layout_parent = v->ops->parent;
+    counted.parent = counting_parent;
+    v->ops = &counted;
+    pv_report r;
+    pv_report_open(&r, v, true, NULL);
+    /* some nodes collapsed, a row deep down selected */
+    for (size_t i = 0; i < n; i += 7)
+        pv_bit_set_for_test(r.collapsed, i);
+    pv_report_refresh(&r);
+    pv_report_move_to(&r, r.vis_count / 2);
+    size_t selected = pv_report_selected(&r);
+    pv_row *vis_before = malloc(r.vis_count * sizeof *vis_before);
+    assert_non_null(vis_before);
+    memcpy(vis_before, r.vis, r.vis_count * sizeof *vis_before);
+    size_t count_before = r.vis_count, cursor_before = r.cursor;
+
+    pv_sort_key key = {T_TIME, true};
+    pv_query_error err;
+    const char *expr = "routine = gamma || time < 100";
+    /* stopped half way: nothing changed */
+    pv_report_job *j = pv_report_select_job(&r, expr, &key, 1, &err);
+    assert_non_null(j);
+    for (int i = 0; i < 5; i++)
+        assert_false(pv_report_job_step(j, 500));
+    pv_report_job_free(j);
+    assert_int_equal(r.vis_count, count_before);
+    assert_memory_equal(r.vis, vis_before, count_before * sizeof *vis_before);
+    assert_int_equal(r.cursor, cursor_before);
+    assert_string_equal(r.filter, "");
+
+    /* to the end in small steps: many of them, and the layout's among them */
+    j = pv_report_select_job(&r, expr, &key, 1, &err);
+    size_t steps = 0;
+    double progress = 0;
+    size_t calls = parent_calls;
+    while (!pv_report_job_step(j, 97)) {
+        calls = parent_calls;
+        assert_true(pv_report_job_progress(j) >= progress);
+        progress = pv_report_job_progress(j);
+        assert_int_equal(r.vis_count, count_before); /* not yet */
+        steps++;
+    }
+    pv_report_job_free(j);
+    assert_true(steps > 3 * n / 97); /* filter, mark and layout each in steps */
+    /* the finishing step swaps the new list in: it lays out nothing */
+    assert_true(parent_calls - calls < 300);
+    assert_string_equal(r.filter, expr);
+    pv_report fresh;
+    pv_report_open(&fresh, r.view, false, NULL);
+    fresh.sel = malloc(r.sel_count * sizeof *fresh.sel);
+    assert_non_null(fresh.sel);
+    memcpy(fresh.sel, r.sel, r.sel_count * sizeof *fresh.sel);
+    fresh.sel_count = r.sel_count;
+    memcpy(fresh.collapsed, r.collapsed, n / 8 + 1);
+    pv_report_refresh(&fresh);
+    assert_int_equal(fresh.vis_count, r.vis_count);
+    assert_memory_equal(fresh.vis, r.vis, r.vis_count * sizeof *r.vis);
+    assert_memory_equal(fresh.vis_depth, r.vis_depth, r.vis_count * sizeof *r.vis_depth);
+    assert_memory_equal(fresh.has_kids, r.has_kids, n / 8 + 1);
+    /* the selected row, if kept, is still selected and shown */
+    bool kept = false;
+    for (size_t i = 0; i < r.sel_count; i++)
+        kept = kept || r.sel[i] == selected;
+    if (kept)
+        assert_int_equal(pv_report_selected(&r), selected);
+    else
+        assert_int_equal(r.cursor, 0);
+    assert_true(kept);
+    pv_report_close(&fresh);
+    free(vis_before);
+    pv_report_close(&r);
+}
+
+/* Backspace / [ / ] to a place whose filter or order differs re-apply them
+ * as a job in steps (a big view), with its percentage; Esc stops it and
+ * goes back where the step started, the report as it was; done again, it
+ * ends with the place's order and row. */
+static void test_history_step_is_a_job(void **state)
+{
+    (void)state;
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("big");
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Big", "test");
+    pv_table *t = pv_table_new("routines", "Routines", routine_cols, R_COUNT);
+    size_t rows = 250000;
+    pv_table_reserve(t, rows);
+    for (size_t i = 0; i < rows; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, R_ID, (int64_t)i);
+        pv_table_set_int(t, r, R_HITS, (int64_t)((i * 7919) % rows));
+        pv_table_set_int(t, r, R_TIME, (int64_t)i * 1000);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_table *small = pv_table_new("other", "Other", routine_cols, R_COUNT);
+    pv_table_set_int(small, pv_table_add_row(small), R_ID, 1);
+    pv_set_add_view(set, pv_table_view(small));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 24);
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    const char *cmd = ":sort hits:desc\n";
+    for (const char *c = cmd; *c; c++)
+        pv_app_key(a, *c == '\n' ? PV_KEY_ENTER : *c);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    pv_app_key(a, 'g');
+    pv_app_key(a, 'j'); /* row 2 of the sorted view */
+    pv_app_key(a, PV_KEY_BTAB);
+    pv_app_key(a, 'j'); /* Other: the sorted Routines go into the history */
+    pv_app_key(a, 'k'); /* Routines again */
+    pv_app_key(a, PV_KEY_TAB);
+    cmd = ":sort\n"; /* view order */
+    for (const char *c = cmd; *c; c++)
+        pv_app_key(a, *c == '\n' ? PV_KEY_ENTER : *c);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    pv_buf out;
+    pv_buf_init(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_null(strstr(pv_buf_cstr(&out), "sort: hits:desc"));
+    pv_app_key(a, '['); /* Other */
+    assert_false(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Other"));
+
+    /* back to Routines sorted by hits: in steps, then stopped */
+    pv_app_key(a, '[');
+    assert_true(pv_app_has_work(a));
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "Applying its order... 0% (Esc stops)"));
+    pv_app_work(a);
+    pv_app_work(a);
+    assert_true(pv_app_has_work(a)); /* several steps */
+    pv_app_key(a, PV_KEY_ESC);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "history step stopped"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "row 1/1")); /* back on Other */
+    /* the history is where it was: back again, to the end this time */
+    size_t work = 0;
+    pv_app_key(a, '[');
+    while (pv_app_has_work(a)) {
+        pv_app_work(a);
+        work++;
+    }
+    assert_true(work > 2);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_non_null(strstr(pv_buf_cstr(&out), "sort: hits:desc"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "row 2/250000"));
+    /* and forward: Other, then Routines in view order again */
+    pv_app_key(a, ']');
+    pv_app_key(a, ']');
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    pv_buf_clear(&out);
+    pv_grid_dump(pv_app_draw(a), &out);
+    assert_null(strstr(pv_buf_cstr(&out), "sort: hits:desc"));
+    assert_non_null(strstr(pv_buf_cstr(&out), "/250000"));
+    pv_buf_free(&out);
+    pv_app_free(a);
+}
+
 /* OSC 52: base64 of the text (RFC 4648 padding), BEL-terminated; for GNU
  * screen the same sequence cut into DCS pieces of at most 76 bytes. */
 static void test_osc52_sequence(void **state)
@@ -1926,8 +2183,11 @@ int main(void)
         cmocka_unit_test(test_report_big_table),
         cmocka_unit_test(test_collapsed_tree_search_and_filter),
         cmocka_unit_test(test_report_reverse_without_sorting),
+        cmocka_unit_test(test_report_selection_is_4_bytes_a_row),
         cmocka_unit_test(test_report_tree_ops),
         cmocka_unit_test(test_report_splice_matches_rebuild),
+        cmocka_unit_test(test_tree_layout_in_steps),
+        cmocka_unit_test(test_history_step_is_a_job),
         cmocka_unit_test(test_big_sort_shows_progress),
         cmocka_unit_test(test_group_by_thread),
         cmocka_unit_test(test_group_forwards_hooks),

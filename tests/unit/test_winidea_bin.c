@@ -294,7 +294,7 @@ static void test_late_v10_word(void **state)
     assert_int_equal(ix.call_count, 1);
     assert_int_equal(ix.call_entry[0], early);
     assert_int_equal(ix.call_exit[0], early + 1);
-    assert_int_equal(ix.event_depth[early + 1], 0);
+    assert_int_equal(pv_tl_event_depth(&ix, early + 1), 0);
     pv_timeline_index_free(&ix);
 
     /* the same file read as v1.1 on request is not re-read */

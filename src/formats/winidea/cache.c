@@ -20,9 +20,19 @@ typedef struct wic_head {
     uint64_t diag_entries, diag_warnings, diag_errors, diag_text_len;
     uint32_t context_source, context_area;
     uint32_t has_from, has_to, time_decreased, version;
+    /* the layout of the per-event and per-call columns (timeline.h) */
+    uint32_t area_wide, context_wide, depth_wide, has_gross, has_net_bits, pad;
+    uint64_t net_count;
+    int64_t clip_lo, clip_hi;
 } wic_head;
 
-#define WIC_SEGMENTS 21
+#define WIC_SEGMENTS 23
+
+/* Bytes per event of the three per-event columns of a layout. */
+static size_t wic_width(uint32_t wide, size_t narrow)
+{
+    return wide ? narrow * 2 : narrow;
+}
 
 void pv_wi_cache_key(pv_cache_key *k, const pv_wi_data *d, const char *input,
                      const pv_tl_options *o, int bin_version)
@@ -84,6 +94,15 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
     h.has_to = ix->has_to;
     h.time_decreased = ix->time_decreased;
     h.version = (uint32_t)bin_version;
+    h.area_wide = ix->area_wide;
+    h.context_wide = ix->context_wide;
+    h.depth_wide = ix->depth_wide;
+    h.has_gross = ix->call_gross != NULL;
+    h.has_net_bits = ix->net_bits != NULL;
+    h.net_count = ix->net_count;
+    h.clip_lo = ix->clip_lo;
+    h.clip_hi = ix->clip_hi;
+    size_t words = ix->net_bits ? (ix->call_count + 63) / 64 : 0;
 
     /* the area map's pairs, in slot order */
     uint64_t *keys = pv_xmalloc((h.map_count ? h.map_count : 1) * sizeof *keys);
@@ -112,14 +131,16 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
 
     pv_cache_segment segs[WIC_SEGMENTS] = {
         {&h, sizeof h},
-        {ix->event_area, ix->event_count * sizeof *ix->event_area},
-        {ix->event_context, ix->event_count * sizeof *ix->event_context},
-        {ix->event_depth, ix->event_count * sizeof *ix->event_depth},
+        {ix->event_area, ix->event_count * wic_width(h.area_wide, 2)},
+        {ix->event_context, ix->event_count * wic_width(h.context_wide, 1)},
+        {ix->event_depth, ix->event_count * wic_width(h.depth_wide, 1)},
         {ix->call_entry, ix->call_count * sizeof *ix->call_entry},
         {ix->call_exit, ix->call_count * sizeof *ix->call_exit},
         {ix->call_parent, ix->call_count * sizeof *ix->call_parent},
-        {ix->call_net, ix->call_count * sizeof *ix->call_net},
-        {ix->call_gross, ix->call_count * sizeof *ix->call_gross},
+        {ix->call_gross, ix->call_gross ? ix->call_count * sizeof *ix->call_gross : 0},
+        {ix->net_bits, words * sizeof *ix->net_bits},
+        {ix->net_rank, words * sizeof *ix->net_rank},
+        {ix->net_values, ix->net_count * sizeof *ix->net_values},
         {ix->context_call_start, (ix->context_count + 1) * sizeof *ix->context_call_start},
         {ix->line_entry, ix->line_count * sizeof *ix->line_entry},
         {ix->line_net, ix->line_count * sizeof *ix->line_net},
@@ -201,30 +222,50 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
             why = "counts out of range";
     }
     const void *a[WIC_SEGMENTS] = {0};
+    uint64_t words = 0;
     if (!why) {
-        a[1] = wic_take(&r, h.event_count, sizeof(uint32_t));
-        a[2] = wic_take(&r, h.event_count, sizeof(uint16_t));
-        a[3] = wic_take(&r, h.event_count, sizeof(uint16_t));
+        words = h.has_net_bits ? (h.call_count + 63) / 64 : 0;
+        a[1] = wic_take(&r, h.event_count, wic_width(h.area_wide, 2));
+        a[2] = wic_take(&r, h.event_count, wic_width(h.context_wide, 1));
+        a[3] = wic_take(&r, h.event_count, wic_width(h.depth_wide, 1));
         a[4] = wic_take(&r, h.call_count, sizeof(uint32_t));
         a[5] = wic_take(&r, h.call_count, sizeof(uint32_t));
         a[6] = wic_take(&r, h.call_count, sizeof(uint32_t));
-        a[7] = wic_take(&r, h.call_count, sizeof(int64_t));
-        a[8] = wic_take(&r, h.call_count, sizeof(int64_t));
-        a[9] = wic_take(&r, h.context_count + 1, sizeof(size_t));
-        a[10] = wic_take(&r, h.line_count, sizeof(uint32_t));
-        a[11] = wic_take(&r, h.line_count, sizeof(int64_t));
-        a[12] = wic_take(&r, h.area_count, sizeof(pv_tl_area));
-        a[13] = wic_take(&r, h.context_count, sizeof(pv_tl_context));
-        a[14] = wic_take(&r, h.stat_count, sizeof(pv_tl_stat_row));
-        a[15] = wic_take(&r, h.pool_len, 1);
-        a[16] = wic_take(&r, h.map_count, sizeof(uint64_t));
-        a[17] = wic_take(&r, h.map_count, sizeof(uint32_t));
-        a[18] = wic_take(&r, h.diag_entries, 1);
-        a[19] = wic_take(&r, h.diag_text_len, 1);
+        a[7] = wic_take(&r, h.has_gross ? h.call_count : 0, sizeof(int64_t));
+        a[8] = wic_take(&r, words, sizeof(uint64_t));
+        a[9] = wic_take(&r, words, sizeof(uint32_t));
+        a[10] = wic_take(&r, h.net_count, sizeof(int64_t));
+        a[11] = wic_take(&r, h.context_count + 1, sizeof(size_t));
+        a[12] = wic_take(&r, h.line_count, sizeof(uint32_t));
+        a[13] = wic_take(&r, h.line_count, sizeof(int64_t));
+        a[14] = wic_take(&r, h.area_count, sizeof(pv_tl_area));
+        a[15] = wic_take(&r, h.context_count, sizeof(pv_tl_context));
+        a[16] = wic_take(&r, h.stat_count, sizeof(pv_tl_stat_row));
+        a[17] = wic_take(&r, h.pool_len, 1);
+        a[18] = wic_take(&r, h.map_count, sizeof(uint64_t));
+        a[19] = wic_take(&r, h.map_count, sizeof(uint32_t));
+        a[20] = wic_take(&r, h.diag_entries, 1);
+        a[21] = wic_take(&r, h.diag_text_len, 1);
         if (r.bad || r.left != 0)
             why = "sections do not fit the file";
-        else if (h.diag_text_len && ((const char *)a[19])[h.diag_text_len - 1] != '\0')
+        else if (h.diag_text_len && ((const char *)a[21])[h.diag_text_len - 1] != '\0')
             why = "bad warning texts";
+    }
+    if (!why && words) {
+        /* the net times' ranks must count the bits, or a lookup would read
+         * past the values */
+        const uint64_t *bits = a[8];
+        const uint32_t *rank = a[9];
+        uint64_t r2 = 0;
+        for (uint64_t w = 0; w < words && !why; w++) {
+            if (rank[w] != r2)
+                why = "bad net time ranks";
+            r2 += (uint64_t)__builtin_popcountll(bits[w]);
+        }
+        if (!why && r2 != h.net_count)
+            why = "bad net time count";
+    } else if (!why && h.net_count) {
+        why = "net times without their bits";
     }
     if (why) {
         pv_cache_debug("ignored %s: %s", e.path, why);
@@ -238,35 +279,43 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         d->timeline.version = (int)h.version; /* as the full index settled it */
     d->timeline.version_checked = d->timeline.count;
     ix->event_count = (size_t)h.event_count;
-    ix->event_area = (uint32_t *)a[1];
-    ix->event_context = (uint16_t *)a[2];
-    ix->event_depth = (uint16_t *)a[3];
+    ix->event_area = (void *)a[1];
+    ix->event_context = (void *)a[2];
+    ix->event_depth = (void *)a[3];
+    ix->area_wide = h.area_wide != 0;
+    ix->context_wide = h.context_wide != 0;
+    ix->depth_wide = h.depth_wide != 0;
     ix->call_count = (size_t)h.call_count;
     ix->call_entry = (uint32_t *)a[4];
     ix->call_exit = (uint32_t *)a[5];
     ix->call_parent = (uint32_t *)a[6];
-    ix->call_net = (int64_t *)a[7];
-    ix->call_gross = (int64_t *)a[8];
+    ix->call_gross = h.has_gross ? (int64_t *)a[7] : NULL;
+    ix->net_bits = words ? (uint64_t *)a[8] : NULL;
+    ix->net_rank = words ? (uint32_t *)a[9] : NULL;
+    ix->net_values = (int64_t *)a[10];
+    ix->net_count = (size_t)h.net_count;
+    ix->clip_lo = h.clip_lo;
+    ix->clip_hi = h.clip_hi;
     ix->line_count = (size_t)h.line_count;
-    ix->line_entry = (uint32_t *)a[10];
-    ix->line_net = (int64_t *)a[11];
-    ix->context_call_start = wic_copy(a[9], (size_t)(h.context_count + 1) * sizeof(size_t));
+    ix->line_entry = (uint32_t *)a[12];
+    ix->line_net = (int64_t *)a[13];
+    ix->context_call_start = wic_copy(a[11], (size_t)(h.context_count + 1) * sizeof(size_t));
     ix->area_count = ix->area_cap = (size_t)h.area_count;
-    ix->areas = wic_copy(a[12], ix->area_count * sizeof *ix->areas);
+    ix->areas = wic_copy(a[14], ix->area_count * sizeof *ix->areas);
     ix->context_count = ix->context_cap = (size_t)h.context_count;
-    ix->contexts = wic_copy(a[13], ix->context_count * sizeof *ix->contexts);
+    ix->contexts = wic_copy(a[15], ix->context_count * sizeof *ix->contexts);
     ix->stat_count = (size_t)h.stat_count;
-    ix->stats = wic_copy(a[14], ix->stat_count * sizeof *ix->stats);
+    ix->stats = wic_copy(a[16], ix->stat_count * sizeof *ix->stats);
     pv_strpool_init(&ix->pool);
     free(ix->pool.data);
-    ix->pool.data = wic_copy(a[15], (size_t)h.pool_len);
+    ix->pool.data = wic_copy(a[17], (size_t)h.pool_len);
     ix->pool.len = ix->pool.cap = (size_t)h.pool_len;
     pv_hashmap_init(&ix->area_map);
     for (size_t i = 0; i < h.map_count; i++) {
         uint64_t key;
         uint32_t value;
-        memcpy(&key, (const unsigned char *)a[16] + i * 8, 8);
-        memcpy(&value, (const unsigned char *)a[17] + i * 4, 4);
+        memcpy(&key, (const unsigned char *)a[18] + i * 8, 8);
+        memcpy(&value, (const unsigned char *)a[19] + i * 4, 4);
         pv_hashmap_put(&ix->area_map, key, value);
     }
     ix->context_source = (pv_tl_context_source)h.context_source;
@@ -286,8 +335,8 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
 
     /* the index's warnings, as a full index gives them */
     size_t warnings = diag->warnings, errors = diag->errors;
-    const unsigned char *sev = a[18];
-    const char *text = a[19];
+    const unsigned char *sev = a[20];
+    const char *text = a[21];
     const char *text_end = text + h.diag_text_len;
     for (size_t i = 0; i < h.diag_entries && text < text_end; i++) {
         pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);

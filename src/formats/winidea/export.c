@@ -478,10 +478,10 @@ static inline bool wx_keep_event(const wx_ctx *c, size_t i, const pv_wi_event *e
     const pv_timeline_index *ix = c->ix;
     if ((ix->has_from && e->time < ix->from) || (ix->has_to && e->time > ix->to))
         return false;
-    if (c->keep_ix_area && !c->keep_ix_area[ix->event_area[i]])
+    if (c->keep_ix_area && !c->keep_ix_area[pv_tl_event_area(ix, i)])
         return false;
     if (c->keep_context) {
-        uint16_t ctx = ix->event_context[i];
+        uint16_t ctx = pv_tl_event_context(ix, i);
         if (ctx != PV_TL_NO_CONTEXT && ctx < ix->context_count && !c->keep_context[ctx])
             return false;
     }
@@ -540,8 +540,8 @@ static bool wx_timeline_entries(wx_ctx *c, const wx_format *fmt, size_t first, s
                         uint16_t t = tl->text_context[i];
                         if (t != UINT16_MAX && t < c->d->context_count)
                             name = pv_strpool_get(&c->d->pool, c->d->contexts[t].name);
-                    } else if (ix->event_context[i] < ix->context_count) {
-                        name = pv_tl_context_name(ix, ix->event_context[i]);
+                    } else if (pv_tl_event_context(ix, i) < ix->context_count) {
+                        name = pv_tl_context_name(ix, pv_tl_event_context(ix, i));
                     }
                     if (name) {
                         pv_export_writer_commit(c->w, n);

@@ -277,7 +277,7 @@ static size_t lane_calls(const pv_timeline_index *ix, lane_job *j, size_t budget
     size_t work = 0;
     for (; j->pos < ix->call_count && work < budget; j->pos++, work++) {
         uint32_t entry = ix->call_entry[j->pos];
-        if ((entry & PV_TL_IMPLICIT_CALL) || j->match[ix->event_area[entry]] != LM_OWN)
+        if ((entry & PV_TL_IMPLICIT_CALL) || j->match[pv_tl_event_area(ix, entry)] != LM_OWN)
             continue;
         if (!j->call_n || entry < j->calls[j->call_n - 1]) {
             /* a new ascending run */
@@ -294,7 +294,7 @@ static size_t lane_calls(const pv_timeline_index *ix, lane_job *j, size_t budget
         if (j->call_n == j->call_cap)
             j->calls = pv_xgrow(j->calls, &j->call_cap, j->call_n + 1, sizeof *j->calls);
         j->calls[j->call_n++] = entry;
-        int64_t g = ix->call_gross ? ix->call_gross[j->pos] : 0;
+        int64_t g = pv_timeline_call_gross(ix, j->pos);
         if (j->long_ev == UINT32_MAX || g > j->long_len || (g == j->long_len && entry < j->long_ev))
             j->long_len = g, j->long_ev = entry;
         if (j->short_ev == UINT32_MAX || g < j->short_len ||
@@ -385,7 +385,7 @@ static void lane_line_event(const pv_timeline_index *ix, pv_wi_lane *l, lane_job
  * event order, as docs/winidea-model.md "Value history" reads them. */
 static void lane_value_event(const pv_timeline_index *ix, pv_wi_lane *l, lane_job *j, size_t i)
 {
-    const pv_tl_area *ar = &ix->areas[ix->event_area[i]];
+    const pv_tl_area *ar = &ix->areas[pv_tl_event_area(ix, i)];
     pv_wi_event e;
     pv_timeline_event(ix, i, &e);
     double value;
@@ -446,17 +446,18 @@ static size_t lane_events(const pv_timeline_index *ix, pv_wi_lane *l, lane_job *
     size_t end = ix->event_count - j->pos > budget ? j->pos + budget : ix->event_count;
     size_t start = j->pos;
     const uint8_t *match = j->match;
-    const uint32_t *area = ix->event_area;
+    const uint32_t *area32 = ix->area_wide ? ix->event_area : NULL;
+    const uint16_t *area16 = ix->area_wide ? NULL : ix->event_area;
     int type = ix->areas[l->area].type;
     for (size_t i = start; i < end; i++) {
-        uint8_t m = match[area[i]];
+        uint8_t m = match[area16 ? area16[i] : area32[i]];
         if (!m)
             continue;
         if (l->kind == PV_AREA_LANE_VALUE) {
             lane_value_event(ix, l, j, i);
             continue;
         }
-        uint16_t c = ix->event_context[i];
+        uint16_t c = pv_tl_event_context(ix, i);
         if (c >= j->nc)
             continue;
         if (type == PV_WI_FUNCTION)

@@ -15,10 +15,16 @@
 #include "formats/winidea/timeline.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "formats/winidea/statistics.h"
 
@@ -54,6 +60,8 @@ typedef struct tl_ctx_cand {
     size_t distinct;
 } tl_ctx_cand;
 
+typedef struct tl_worker tl_worker;
+
 typedef struct tl_ctx_detect {
     bool active; /* the index pass gathers from `from` on, finish confirms */
     size_t from;
@@ -88,6 +96,12 @@ struct pv_tl_pass {
     bool area_switched;   /* the context area has switched the running context */
     size_t call_cap;
     size_t line_cap;
+    bool store_gross; /* ix->call_gross is kept (the gross cannot be read from the records) */
+    /* calls whose net differs from their gross: (call, net), in the order
+     * they ended; finishing places them (FC_NET*) */
+    uint32_t *net_call;
+    int64_t *net_val;
+    size_t net_n, net_cap;
     /* direct-mapped cache in front of area_map: a nested call pattern
      * alternates handles, so "the last handle" alone rarely hits */
     uint64_t cache_key[TL_AREA_CACHE];
@@ -106,6 +120,8 @@ struct pv_tl_pass {
     size_t *fc_start, *fc_fill;
     uint32_t *fc_pos;
     int64_t *fc_scratch;
+    tl_worker *worker; /* the helper thread of a long pass, or NULL */
+    bool worker_ran;   /* it has been started once (never again) */
 };
 typedef struct pv_tl_pass tl_pass;
 
@@ -173,9 +189,10 @@ static void *tl_big_realloc(void *ptr, size_t old_bytes, size_t bytes)
 static void tl_prefault_events(pv_timeline_index *ix, size_t i)
 {
     size_t k = ix->event_count - i < 65536 ? ix->event_count - i : 65536;
-    pv_prefault(ix->event_area + i, k * sizeof *ix->event_area);
-    pv_prefault(ix->event_context + i, k * sizeof *ix->event_context);
-    pv_prefault(ix->event_depth + i, k * sizeof *ix->event_depth);
+    size_t aw = ix->area_wide ? 4 : 2, cw = ix->context_wide ? 2 : 1, dw = ix->depth_wide ? 2 : 1;
+    pv_prefault((char *)ix->event_area + i * aw, k * aw);
+    pv_prefault((char *)ix->event_context + i * cw, k * cw);
+    pv_prefault((char *)ix->event_depth + i * dw, k * dw);
 }
 
 /* The same for the call arrays from call c on (at most 65536 calls, within
@@ -186,14 +203,260 @@ static void tl_prefault_calls(pv_timeline_index *ix, size_t c, size_t cap)
     pv_prefault(ix->call_entry + c, k * sizeof *ix->call_entry);
     pv_prefault(ix->call_exit + c, k * sizeof *ix->call_exit);
     pv_prefault(ix->call_parent + c, k * sizeof *ix->call_parent);
-    pv_prefault(ix->call_net + c, k * sizeof *ix->call_net);
-    pv_prefault(ix->call_gross + c, k * sizeof *ix->call_gross);
+    if (ix->call_gross)
+        pv_prefault(ix->call_gross + c, k * sizeof *ix->call_gross);
+}
+
+/* ---- the helper thread of a long pass (docs/winidea-model.md "Speed")
+ *
+ * Fresh memory costs a page fault and the kernel's zero-filling of each
+ * 4 KB page when it is first written, and the mapped records a fault per
+ * few pages when first read: about a quarter of the pass's time on one
+ * core.  While the pass runs, a second thread maps those pages ahead of
+ * it (MADV_POPULATE_WRITE / _READ, which never change what a page holds):
+ * the per-event columns and the records from the start to the end, the
+ * call columns up to 1 M calls beyond the pass.  It writes no byte the pass
+ * reads, so the index is the same with it or without it; the pass stops it
+ * (and goes on alone) before it moves any array it touches. */
+
+#define TL_WORKER_MIN_EVENTS (1u << 20) /* a pass over fewer events runs alone */
+#define TL_WORKER_CHUNK 65536u          /* events or calls per populate call */
+#define TL_WORKER_CALLS_AHEAD (1u << 20)
+
+struct tl_worker {
+    pthread_t thread;
+    atomic_bool stop;
+    atomic_size_t calls; /* calls made by the pass, published every 64 K */
+    /* what it touches, fixed while it runs */
+    char *col[3];
+    size_t col_width[3];
+    size_t n;
+    char *call_col[4];
+    size_t call_width[4], call_cols, call_cap;
+    const unsigned char *records;
+};
+
+static void tl_populate_read(const void *p, size_t bytes)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* <linux/mman.h>; older C libraries lack the name */
+#endif
+    uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_POPULATE_READ);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+static void *tl_worker_run(void *arg)
+{
+    tl_worker *w = arg;
+    size_t ev = 0, calls = 0;
+    while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+        bool did = false;
+        if (ev < w->n) {
+            size_t k = w->n - ev < TL_WORKER_CHUNK ? w->n - ev : TL_WORKER_CHUNK;
+            for (size_t c = 0; c < 3; c++)
+                pv_prefault(w->col[c] + ev * w->col_width[c], k * w->col_width[c]);
+            if (w->records)
+                tl_populate_read(w->records + ev * PV_WI_RECORD_SIZE, k * PV_WI_RECORD_SIZE);
+            ev += k;
+            did = true;
+        }
+        size_t want = atomic_load_explicit(&w->calls, memory_order_relaxed) + TL_WORKER_CALLS_AHEAD;
+        if (want > w->call_cap)
+            want = w->call_cap;
+        if (calls < want) {
+            size_t k = want - calls < TL_WORKER_CHUNK ? want - calls : TL_WORKER_CHUNK;
+            for (size_t c = 0; c < w->call_cols; c++)
+                pv_prefault(w->call_col[c] + calls * w->call_width[c], k * w->call_width[c]);
+            calls += k;
+            did = true;
+        }
+        if (!did) {
+            if (ev >= w->n && calls >= w->call_cap)
+                break;
+            struct timespec ts = {0, 500000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return NULL;
+}
+
+/* How many threads this pass of `events` events may use: one when the
+ * options or PROFVIEW_INDEX_THREADS=1 say so; two from
+ * TL_WORKER_MIN_EVENTS events on, or for any pass with
+ * PROFVIEW_INDEX_THREADS=2 (the tests compare the two). */
+static bool tl_threads_allowed(const tl_pass *p, size_t events)
+{
+    if (p->opt.single_thread)
+        return false;
+    const char *env = getenv("PROFVIEW_INDEX_THREADS");
+    if (env && strcmp(env, "1") == 0)
+        return false;
+    return events >= TL_WORKER_MIN_EVENTS || (env && strcmp(env, "2") == 0);
+}
+
+static void tl_worker_start(tl_pass *p, size_t events)
+{
+    pv_timeline_index *ix = p->ix;
+    if (p->worker || p->worker_ran || !tl_threads_allowed(p, events))
+        return;
+    p->worker_ran = true;
+    tl_worker *w = pv_xcalloc(1, sizeof *w);
+    w->col[0] = ix->event_area;
+    w->col_width[0] = ix->area_wide ? 4 : 2;
+    w->col[1] = ix->event_context;
+    w->col_width[1] = ix->context_wide ? 2 : 1;
+    w->col[2] = ix->event_depth;
+    w->col_width[2] = ix->depth_wide ? 2 : 1;
+    w->n = ix->event_count;
+    w->call_col[0] = (char *)ix->call_entry;
+    w->call_col[1] = (char *)ix->call_exit;
+    w->call_col[2] = (char *)ix->call_parent;
+    w->call_width[0] = w->call_width[1] = w->call_width[2] = 4;
+    w->call_cols = 3;
+    if (ix->call_gross) {
+        w->call_col[3] = (char *)ix->call_gross;
+        w->call_width[3] = 8;
+        w->call_cols = 4;
+    }
+    w->call_cap = p->call_cap;
+    /* the records of a mapped BIN (those built from text are in memory already) */
+    w->records = ix->tl->owned ? NULL : ix->tl->records;
+    atomic_init(&w->stop, false);
+    atomic_init(&w->calls, ix->call_count);
+    if (pthread_create(&w->thread, NULL, tl_worker_run, w) != 0) {
+        free(w);
+        return;
+    }
+    p->worker = w;
+}
+
+static void tl_worker_stop(tl_pass *p)
+{
+    tl_worker *w = p->worker;
+    if (!w)
+        return;
+    atomic_store(&w->stop, true);
+    pthread_join(w->thread, NULL);
+    free(w);
+    p->worker = NULL;
+}
+
+/* ---- the per-event columns, narrow until a value needs more */
+
+/* Events [0, done) have their columns written. */
+static size_t tl_events_written(const tl_pass *p)
+{
+    return p->i > p->ix->indexed ? p->i : p->ix->indexed;
+}
+
+/* Copies events [0, done) of a column of `from`-byte values into a new one of
+ * `to`-byte values; `narrow_none` (from == 1: 0xFF) becomes `wide_none`. */
+static void *tl_widen(void *old, size_t n, size_t done, unsigned from, unsigned to)
+{
+    void *neu = tl_big_alloc((n ? n : 1) * to);
+    for (size_t i = 0; i < done; i++) {
+        uint32_t v = from == 1 ? ((const uint8_t *)old)[i] : ((const uint16_t *)old)[i];
+        if (to == 2)
+            ((uint16_t *)neu)[i] = (uint16_t)v;
+        else
+            ((uint32_t *)neu)[i] = v;
+    }
+    free(old);
+    return neu;
+}
+
+static void tl_widen_areas(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    tl_worker_stop(p);
+    ix->area_wide = true;
+    if (!ix->event_area)
+        return; /* before the columns exist: begin makes them wide */
+    ix->event_area = tl_widen(ix->event_area, ix->event_count, tl_events_written(p), 2, 4);
+}
+
+static void tl_widen_contexts(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    tl_worker_stop(p);
+    ix->context_wide = true;
+    if (!ix->event_context)
+        return;
+    size_t done = tl_events_written(p);
+    uint8_t *old = ix->event_context;
+    uint16_t *neu = tl_big_alloc((ix->event_count ? ix->event_count : 1) * sizeof *neu);
+    for (size_t i = 0; i < done; i++)
+        neu[i] = old[i] == 0xFF ? PV_TL_NO_CONTEXT : old[i];
+    free(old);
+    ix->event_context = neu;
+}
+
+static void tl_widen_depths(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    tl_worker_stop(p);
+    ix->depth_wide = true;
+    if (!ix->event_depth)
+        return;
+    ix->event_depth = tl_widen(ix->event_depth, ix->event_count, tl_events_written(p), 1, 2);
+}
+
+/* docs/winidea-model.md "Memory": the gross time of a call from its records
+ * when every context runs all the time (run(c, t) is then the clipped time)
+ * and no time decreases (each event's effective time is its own). */
+static int64_t tl_derived_gross(const pv_timeline_index *ix, size_t k, int64_t end)
+{
+    pv_wi_event e;
+    int64_t t0 = ix->time_first, t1 = end;
+    if (!(ix->call_entry[k] & PV_TL_IMPLICIT_CALL)) {
+        pv_timeline_event(ix, ix->call_entry[k], &e);
+        t0 = e.time;
+    }
+    if (ix->call_exit[k] != PV_TL_OPEN) {
+        pv_timeline_event(ix, ix->call_exit[k], &e);
+        t1 = e.time;
+    }
+    int64_t lo = ix->clip_lo, hi = ix->clip_hi;
+    t0 = t0 < lo ? lo : t0 > hi ? hi : t0;
+    t1 = t1 < lo ? lo : t1 > hi ? hi : t1;
+    return t1 - t0;
+}
+
+int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k)
+{
+    return ix->call_gross ? ix->call_gross[k] : tl_derived_gross(ix, k, ix->time_last);
+}
+
+/* The first decreasing time: from now on the gross times are kept.  The
+ * calls ended so far get theirs from the records (their events came before
+ * any decrease); the open ones get theirs when they end. */
+static void tl_keep_gross(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    if (p->store_gross)
+        return;
+    tl_worker_stop(p);
+    p->store_gross = true;
+    ix->call_gross = tl_big_alloc((p->call_cap ? p->call_cap : 1) * sizeof *ix->call_gross);
+    for (size_t k = 0; k < ix->call_count; k++)
+        ix->call_gross[k] = ix->call_exit[k] == PV_TL_OPEN ? 0 : tl_derived_gross(ix, k, 0);
 }
 
 /* ---- areas */
 
-static uint32_t tl_add_area(pv_timeline_index *ix, const pv_tl_area *a)
+static uint32_t tl_add_area(tl_pass *p, const pv_tl_area *a)
 {
+    pv_timeline_index *ix = p->ix;
+    if (ix->area_count >= UINT16_MAX && !ix->area_wide)
+        tl_widen_areas(p);
     ix->areas = pv_xgrow(ix->areas, &ix->area_cap, ix->area_count + 1, sizeof *ix->areas);
     ix->areas[ix->area_count] = *a;
     return (uint32_t)ix->area_count++;
@@ -228,7 +491,7 @@ static void tl_init_areas(tl_pass *p)
         a.state_key = tl_state_key(src->handle);
         a.value_f64 = !tl_is_state_type(a.type) &&
                       strcasecmp(pv_strpool_get(&d->pool, src->value_type), "F64") == 0;
-        tl_add_area(ix, &a);
+        tl_add_area(p, &a);
         uint64_t key = tl_area_key(a.handle, a.value);
         uint32_t existing;
         if (!pv_hashmap_get(&p->ix->area_map, key, &existing))
@@ -303,7 +566,7 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
         int n = snprintf(hex, sizeof hex, "0x%08" PRIX32, handle);
         a.name = pv_strpool_add(&p->ix->pool, hex, (size_t)n);
     }
-    area = tl_add_area(p->ix, &a);
+    area = tl_add_area(p, &a);
     pv_hashmap_put(&p->ix->area_map, key, area);
     return area;
 }
@@ -315,6 +578,8 @@ static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, con
     pv_timeline_index *ix = p->ix;
     if (ix->context_count >= PV_TL_MAX_CONTEXTS)
         return (uint16_t)(ix->context_count - 1); /* saturate: never overflow u16 */
+    if (ix->context_count >= 0xFF && !ix->context_wide)
+        tl_widen_contexts(p); /* a u8 holds contexts 0..254, 0xFF is none */
     ix->contexts =
         pv_xgrow(ix->contexts, &ix->context_cap, ix->context_count + 1, sizeof *ix->contexts);
     pv_tl_context *c = &ix->contexts[ix->context_count];
@@ -544,12 +809,13 @@ static void tl_grow_calls(tl_pass *p, size_t want)
     size_t cap = p->call_cap ? p->call_cap : 1024;
     while (cap < want)
         cap *= 2;
+    tl_worker_stop(p); /* the arrays may move */
     size_t old = p->call_cap;
     ix->call_entry = tl_big_realloc(ix->call_entry, old * 4, cap * 4);
     ix->call_exit = tl_big_realloc(ix->call_exit, old * 4, cap * 4);
     ix->call_parent = tl_big_realloc(ix->call_parent, old * 4, cap * 4);
-    ix->call_net = tl_big_realloc(ix->call_net, old * 8, cap * 8);
-    ix->call_gross = tl_big_realloc(ix->call_gross, old * 8, cap * 8);
+    if (p->store_gross)
+        ix->call_gross = tl_big_realloc(ix->call_gross, old * 8, cap * 8);
     p->call_cap = cap;
 }
 
@@ -559,13 +825,17 @@ static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
     if (ix->call_count >= p->call_cap)
         tl_grow_calls(p, ix->call_count + 1);
     size_t c = ix->call_count++;
-    if ((c & 0xFFFF) == 0)
-        tl_prefault_calls(ix, c, p->call_cap);
+    if ((c & 0xFFFF) == 0) {
+        if (p->worker)
+            atomic_store_explicit(&p->worker->calls, c, memory_order_relaxed);
+        else
+            tl_prefault_calls(ix, c, p->call_cap);
+    }
     ix->call_entry[c] = entry;
     ix->call_exit[c] = PV_TL_OPEN;
     ix->call_parent[c] = parent;
-    ix->call_net[c] = 0;
-    ix->call_gross[c] = 0;
+    if (ix->call_gross)
+        ix->call_gross[c] = 0;
     return (uint32_t)c;
 }
 
@@ -594,8 +864,17 @@ static void tl_end_frame(tl_pass *p, tl_frame *f, bool matched, bool at_end)
     if (f->line != TL_TOP_LEVEL)
         p->ix->line_net[f->line] = net;
     if (f->call != TL_TOP_LEVEL) {
-        p->ix->call_net[f->call] = net;
-        p->ix->call_gross[f->call] = gross;
+        if (p->ix->call_gross)
+            p->ix->call_gross[f->call] = gross;
+        if (net != gross) {
+            if (p->net_n == p->net_cap) {
+                p->net_cap = p->net_cap ? p->net_cap * 2 : 4096;
+                p->net_call = pv_xrealloc(p->net_call, p->net_cap * sizeof *p->net_call);
+                p->net_val = pv_xrealloc(p->net_val, p->net_cap * sizeof *p->net_val);
+            }
+            p->net_call[p->net_n] = f->call;
+            p->net_val[p->net_n++] = net;
+        }
         p->ix->call_exit[f->call] = at_end ? PV_TL_OPEN : (uint32_t)p->i;
     }
 }
@@ -730,7 +1009,11 @@ enum {
     FC_PERMUTE, /* one per-call array (tl_call_arrays[fc_array]) into the scratch buffer */
     FC_COPY,    /* ... and back; then FC_PERMUTE of the next array */
     FC_TOP,     /* parents of top-level calls */
+    FC_NETPOS,  /* the calls of the kept net times, renumbered */
     FC_WINDOW,  /* --from/--to */
+    FC_NETBITS, /* the bit of each call with a net time of its own */
+    FC_NETRANK, /* the rank of each word of bits */
+    FC_NETVALS, /* the net times in call order */
     FC_DONE,
 };
 
@@ -741,16 +1024,17 @@ typedef struct tl_call_array {
     bool call_index; /* its values are call indices, renumbered with the calls */
 } tl_call_array;
 
-#define TL_CALL_ARRAYS 5
+#define TL_CALL_ARRAYS 4
 
-/* The per-call arrays of the index, all of which the permutation moves. */
-static void tl_call_arrays(pv_timeline_index *ix, tl_call_array out[TL_CALL_ARRAYS])
+/* The per-call arrays of the index, all of which the permutation moves;
+ * returns how many there are (the gross times only when kept). */
+static size_t tl_call_arrays(pv_timeline_index *ix, tl_call_array out[TL_CALL_ARRAYS])
 {
     out[0] = (tl_call_array){ix->call_parent, sizeof *ix->call_parent, true};
     out[1] = (tl_call_array){ix->call_entry, sizeof *ix->call_entry, false};
     out[2] = (tl_call_array){ix->call_exit, sizeof *ix->call_exit, false};
-    out[3] = (tl_call_array){ix->call_net, sizeof *ix->call_net, false};
-    out[4] = (tl_call_array){ix->call_gross, sizeof *ix->call_gross, false};
+    out[3] = (tl_call_array){ix->call_gross, sizeof *ix->call_gross, false};
+    return ix->call_gross ? 4 : 3;
 }
 
 /* The end of the next piece of calls [fc_k, end) of a step with `left` budget. */
@@ -785,7 +1069,7 @@ static size_t tl_fc_count(tl_pass *p, size_t left)
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     for (; k < end; k++) {
         uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-        p->fc_start[ix->event_context[e] + 1]++;
+        p->fc_start[pv_tl_event_context(ix, e) + 1]++;
     }
     return tl_fc_reach(p, k, FC_PLACE);
 }
@@ -822,7 +1106,7 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
     for (; k < end; k++) {
         if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
             continue;
-        uint16_t c = ix->event_context[ix->call_entry[k]];
+        uint16_t c = pv_tl_event_context(ix, ix->call_entry[k]);
         p->fc_pos[k] = (uint32_t)p->fc_fill[c]++;
     }
     if (k == ix->call_count) {
@@ -837,20 +1121,12 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
  * caches well; following the permutation's cycles in place instead was 6
  * times slower at 50 M events (a cache miss per step on each of the five
  * arrays). */
-static size_t tl_fc_permute(tl_pass *p, size_t left)
+static void tl_permute_range(const tl_call_array *a, const uint32_t *pos, void *scratch, size_t k,
+                             size_t end)
 {
-    pv_timeline_index *ix = p->ix;
-    size_t n = ix->call_count;
-    if (!p->fc_scratch)
-        p->fc_scratch = tl_big_alloc((n ? n : 1) * sizeof *p->fc_scratch);
-    tl_call_array arrays[TL_CALL_ARRAYS];
-    tl_call_arrays(ix, arrays);
-    const tl_call_array *a = &arrays[p->fc_array];
-    const uint32_t *pos = p->fc_pos;
-    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     if (a->size == sizeof(uint32_t)) {
         const uint32_t *src = a->base;
-        uint32_t *dst = (uint32_t *)p->fc_scratch;
+        uint32_t *dst = scratch;
         if (a->call_index)
             for (; k < end; k++)
                 dst[pos[k]] = src[k] == TL_TOP_LEVEL ? TL_TOP_LEVEL : pos[src[k]];
@@ -859,10 +1135,75 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
                 dst[pos[k]] = src[k];
     } else {
         const int64_t *src = a->base;
+        int64_t *dst = scratch;
         for (; k < end; k++)
-            p->fc_scratch[pos[k]] = src[k];
+            dst[pos[k]] = src[k];
     }
-    return tl_fc_reach(p, k, FC_COPY);
+}
+
+static size_t tl_fc_permute(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t n = ix->call_count;
+    if (!p->fc_scratch)
+        p->fc_scratch = tl_big_alloc((n ? n : 1) * (ix->call_gross ? sizeof(int64_t) : 4));
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    tl_call_arrays(ix, arrays);
+    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
+    tl_permute_range(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end);
+    return tl_fc_reach(p, end, FC_COPY);
+}
+
+/* FC_PERMUTE and FC_COPY of every array in one go, on two threads (a
+ * finish without a budget, docs/winidea-model.md "Speed"): the helper
+ * moves the arrays from `first` on, each thread through a scratch buffer of
+ * its own; the result is the same as one array after the other. */
+typedef struct tl_permute_job {
+    tl_call_array arrays[TL_CALL_ARRAYS];
+    size_t first, count, n;
+    const uint32_t *pos;
+} tl_permute_job;
+
+static void tl_permute_arrays(const tl_permute_job *j, size_t from, size_t to)
+{
+    size_t widest = 4;
+    for (size_t a = from; a < to; a++)
+        widest = j->arrays[a].size > widest ? j->arrays[a].size : widest;
+    void *scratch = tl_big_alloc((j->n ? j->n : 1) * widest);
+    for (size_t a = from; a < to; a++) {
+        tl_permute_range(&j->arrays[a], j->pos, scratch, 0, j->n);
+        memcpy(j->arrays[a].base, scratch, j->n * j->arrays[a].size);
+    }
+    free(scratch);
+}
+
+static void *tl_permute_run(void *arg)
+{
+    const tl_permute_job *j = arg;
+    tl_permute_arrays(j, j->first, j->count);
+    return NULL;
+}
+
+/* Whether the permutation went in one go on two threads (then FC_TOP is next). */
+static bool tl_fc_permute_parallel(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    if (p->fc_phase != FC_PERMUTE || p->fc_array != 0 || p->fc_k != 0 || p->fc_scratch ||
+        !tl_threads_allowed(p, ix->event_count))
+        return false;
+    tl_permute_job j;
+    j.count = tl_call_arrays(ix, j.arrays);
+    j.first = 2;
+    j.n = ix->call_count;
+    j.pos = p->fc_pos;
+    pthread_t helper;
+    if (pthread_create(&helper, NULL, tl_permute_run, &j) != 0)
+        return false;
+    tl_permute_arrays(&j, 0, j.first);
+    pthread_join(helper, NULL);
+    p->fc_phase = FC_TOP;
+    p->fc_k = 0;
+    return true;
 }
 
 /* FC_COPY: the scratch buffer back into array fc_array; then the next array,
@@ -870,11 +1211,11 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
 static size_t tl_fc_copy(tl_pass *p, size_t left)
 {
     tl_call_array arrays[TL_CALL_ARRAYS];
-    tl_call_arrays(p->ix, arrays);
+    size_t count = tl_call_arrays(p->ix, arrays);
     const tl_call_array *a = &arrays[p->fc_array];
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     memcpy((char *)a->base + k * a->size, (char *)p->fc_scratch + k * a->size, (end - k) * a->size);
-    bool last = p->fc_array + 1 == TL_CALL_ARRAYS;
+    bool last = p->fc_array + 1 == count;
     if (end == p->ix->call_count) {
         if (last) {
             free(p->fc_scratch);
@@ -927,8 +1268,96 @@ static size_t tl_fc_top(tl_pass *p, size_t left)
         }
     }
     if (p->fc_c >= nctx) {
-        p->fc_phase = FC_WINDOW;
+        p->fc_phase = FC_NETPOS;
         p->fc_k = 0;
+    }
+    return work;
+}
+
+/* The end of the next piece [fc_k, end) of the kept net times. */
+static size_t tl_fc_net_piece_end(const tl_pass *p, size_t left)
+{
+    size_t n = p->net_n, k = p->fc_k;
+    return left >= n - k ? n : k + left;
+}
+
+/* Moves on to phase `next` once fc_k has passed the last net time. */
+static size_t tl_fc_net_reach(tl_pass *p, size_t k, int next)
+{
+    size_t work = k - p->fc_k;
+    p->fc_k = k;
+    if (k >= p->net_n) {
+        p->fc_phase = next;
+        p->fc_k = 0;
+    }
+    return work;
+}
+
+/* FC_NETPOS: each kept net time's call, in the calls' new order. */
+static size_t tl_fc_netpos(tl_pass *p, size_t left)
+{
+    size_t k = p->fc_k, end = tl_fc_net_piece_end(p, left);
+    for (; k < end; k++)
+        p->net_call[k] = p->fc_pos[p->net_call[k]];
+    return tl_fc_net_reach(p, k, FC_WINDOW);
+}
+
+/* FC_NETBITS: a bit per call, set where the net time differs from the gross. */
+static size_t tl_fc_netbits(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    if (p->net_n == 0) { /* every net time is the gross: no bits at all */
+        p->fc_phase = FC_DONE;
+        return 0;
+    }
+    if (!ix->net_bits) {
+        size_t words = (ix->call_count + 63) / 64;
+        ix->net_bits = pv_xcalloc(words ? words : 1, sizeof *ix->net_bits);
+    }
+    size_t k = p->fc_k, end = tl_fc_net_piece_end(p, left);
+    for (; k < end; k++)
+        ix->net_bits[p->net_call[k] / 64] |= UINT64_C(1) << (p->net_call[k] % 64);
+    return tl_fc_net_reach(p, k, FC_NETRANK);
+}
+
+/* FC_NETRANK: the set bits before each word (one piece: a word per 64 calls). */
+static size_t tl_fc_netrank(tl_pass *p, size_t left)
+{
+    (void)left;
+    pv_timeline_index *ix = p->ix;
+    size_t words = (ix->call_count + 63) / 64;
+    ix->net_rank = pv_xmalloc((words ? words : 1) * sizeof *ix->net_rank);
+    uint32_t r = 0;
+    for (size_t w = 0; w < words; w++) {
+        ix->net_rank[w] = r;
+        r += (uint32_t)__builtin_popcountll(ix->net_bits[w]);
+    }
+    ix->net_count = r;
+    ix->net_values = tl_big_alloc((r ? r : 1) * sizeof *ix->net_values);
+    p->fc_phase = FC_NETVALS;
+    p->fc_k = 0;
+    return 0;
+}
+
+/* FC_NETVALS: each kept net time to its call's place. */
+static size_t tl_fc_netvals(tl_pass *p, size_t left)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t k = p->fc_k, end = tl_fc_net_piece_end(p, left);
+    for (; k < end; k++) {
+        uint32_t q = p->net_call[k];
+        uint64_t w = ix->net_bits[q / 64];
+        size_t at = ix->net_rank[q / 64] +
+                    (size_t)__builtin_popcountll(w & ((UINT64_C(1) << (q % 64)) - 1));
+        ix->net_values[at] = p->net_val[k];
+    }
+    size_t work = tl_fc_net_reach(p, k, FC_DONE);
+    if (p->fc_phase == FC_DONE) {
+        free(p->net_call);
+        free(p->net_val);
+        p->net_call = NULL;
+        p->net_val = NULL;
+        p->net_n = p->net_cap = 0;
     }
     return work;
 }
@@ -968,14 +1397,22 @@ static void tl_fc_keep_window(tl_pass *p)
         ix->call_exit[kept] = ix->call_exit[q];
         ix->call_parent[kept] =
             ix->call_parent[q] == PV_TL_OPEN ? PV_TL_OPEN : map[ix->call_parent[q]];
-        ix->call_net[kept] = ix->call_net[q];
-        ix->call_gross[kept] = ix->call_gross[q];
+        if (ix->call_gross)
+            ix->call_gross[kept] = ix->call_gross[q];
         kept++;
     }
+    /* the kept net times of the calls kept */
+    size_t nets = 0;
+    for (size_t k = 0; k < p->net_n; k++)
+        if (map[p->net_call[k]] != PV_TL_OPEN) {
+            p->net_call[nets] = map[p->net_call[k]];
+            p->net_val[nets++] = p->net_val[k];
+        }
+    p->net_n = nets;
     size_t *start = pv_xcalloc(nctx + 1, sizeof *start);
     for (size_t q = 0; q < kept; q++) {
         uint32_t e = ix->call_entry[q] & ~PV_TL_IMPLICIT_CALL;
-        start[ix->event_context[e] + 1]++;
+        start[pv_tl_event_context(ix, e) + 1]++;
     }
     for (size_t c = 0; c < nctx; c++)
         start[c + 1] += start[c];
@@ -996,7 +1433,8 @@ static size_t tl_fc_window(tl_pass *p, size_t left)
     p->fc_pos = NULL;
     ix->context_call_start = p->fc_start;
     p->fc_start = NULL;
-    p->fc_phase = FC_DONE;
+    p->fc_phase = FC_NETBITS;
+    p->fc_k = 0;
     return 0;
 }
 
@@ -1006,7 +1444,8 @@ typedef size_t tl_fc_step(tl_pass *p, size_t left);
 static tl_fc_step *const tl_fc_steps[FC_DONE] = {
     [FC_COUNT] = tl_fc_count,     [FC_PLACE] = tl_fc_place, [FC_POS] = tl_fc_pos,
     [FC_PERMUTE] = tl_fc_permute, [FC_COPY] = tl_fc_copy,   [FC_TOP] = tl_fc_top,
-    [FC_WINDOW] = tl_fc_window,
+    [FC_NETPOS] = tl_fc_netpos,   [FC_WINDOW] = tl_fc_window, [FC_NETBITS] = tl_fc_netbits,
+    [FC_NETRANK] = tl_fc_netrank, [FC_NETVALS] = tl_fc_netvals,
 };
 
 /* One step of finishing the calls: at most about `budget` calls of work
@@ -1018,6 +1457,8 @@ static bool tl_finish_calls_step(tl_pass *p, size_t budget)
     while (p->fc_phase != FC_DONE) {
         if (left == 0)
             return false;
+        if (budget == SIZE_MAX && tl_fc_permute_parallel(p))
+            continue;
         size_t work = tl_fc_steps[p->fc_phase](p, left);
         left -= work < left ? work : left;
     }
@@ -1088,7 +1529,7 @@ void pv_timeline_line_sweep_step(const pv_timeline_index *ix, pv_tl_line_sweep *
         e &= ~PV_TL_IMPLICIT_CALL;
         if (e >= ix->event_count)
             continue;
-        uint16_t c = ix->event_context[e];
+        uint16_t c = pv_tl_event_context(ix, e);
         if (c >= nctx || !ix->context_call_start)
             continue;
         if (implicit) {
@@ -1144,6 +1585,7 @@ void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
 
 static void tl_free_pass(tl_pass *p)
 {
+    tl_worker_stop(p);
     for (size_t c = 0; c < p->stack_cap; c++) {
         free(p->stacks[c].ex);
         free(p->stacks[c].im);
@@ -1159,6 +1601,8 @@ static void tl_free_pass(tl_pass *p)
     free(p->fc_fill);
     free(p->fc_pos);
     free(p->fc_scratch);
+    free(p->net_call);
+    free(p->net_val);
 }
 
 static void tl_setup_contexts(tl_pass *p)
@@ -1291,6 +1735,8 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     p->prev = start;
     tl_init_areas(p);
     pv_stats_init(&p->st, o, start, false); /* all_running: once the source is known */
+    ix->clip_lo = p->st.lo;
+    ix->clip_hi = p->st.hi;
     p->opt.context_area = o ? o->context_area : NULL;
     tl_setup_contexts(p);
     p->opt.context_area = NULL;
@@ -1324,12 +1770,15 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     ix->window_end = ix->has_to ? lo : n;
 
     /* the call arrays always exist; a call needs an E (and usually an X):
-     * room for n / 2 avoids growing in the common case */
+     * room for n / 2 avoids growing in the common case.  The gross times
+     * are kept only where the records cannot give them (see
+     * tl_derived_gross; tl_keep_gross when a time decreases). */
+    p->store_gross = !p->st.all_running || p->opt.keep_gross;
     tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
-    ix->event_area = tl_big_alloc((n ? n : 1) * sizeof *ix->event_area);
-    ix->event_context = tl_big_alloc((n ? n : 1) * sizeof *ix->event_context);
-    ix->event_depth = tl_big_alloc((n ? n : 1) * sizeof *ix->event_depth);
+    ix->event_area = tl_big_alloc((n ? n : 1) * (ix->area_wide ? 4 : 2));
+    ix->event_context = tl_big_alloc((n ? n : 1) * (ix->context_wide ? 2 : 1));
+    ix->event_depth = tl_big_alloc((n ? n : 1) * (ix->depth_wide ? 2 : 1));
     return true;
 }
 
@@ -1344,8 +1793,10 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         upto = n;
     pv_wi_event e;
     pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
+    if (upto > ix->indexed)
+        tl_worker_start(p, upto - ix->indexed);
     for (size_t i = ix->indexed; i < upto; i++) {
-        if ((i & 0xFFFF) == 0)
+        if ((i & 0xFFFF) == 0 && !p->worker)
             tl_prefault_events(ix, i);
         pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
@@ -1359,6 +1810,7 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         }
         if (e.time < p->prev) {
             ix->time_decreased = true; /* rows are no longer in time order */
+            tl_keep_gross(p);
             p->time = e.time;
             tl_warn(p,
                     "time decreases (previous event at %" PRId64 "); event kept in place, "
@@ -1376,7 +1828,6 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             (size_t)((area_key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
         uint32_t area = p->cache_key[slot] == area_key ? p->cache_area[slot]
                                                        : tl_lookup_area(p, e.handle, e.data);
-        ix->event_area[i] = area;
         uint16_t ctx = PV_TL_NO_CONTEXT;
         size_t depth = 0;
         if (e.kind > PV_WI_WRITE) {
@@ -1418,8 +1869,20 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
                 pv_stats_state(&p->st, key, s, e.time);
             }
         }
-        ix->event_context[i] = ctx;
-        ix->event_depth[i] = tl_depth16(depth);
+        if (ix->area_wide)
+            ((uint32_t *)ix->event_area)[i] = area;
+        else
+            ((uint16_t *)ix->event_area)[i] = (uint16_t)area;
+        if (ix->context_wide)
+            ((uint16_t *)ix->event_context)[i] = ctx;
+        else
+            ((uint8_t *)ix->event_context)[i] = (uint8_t)ctx; /* NO_CONTEXT -> 0xFF */
+        if (depth > 0xFE && !ix->depth_wide)
+            tl_widen_depths(p);
+        if (ix->depth_wide)
+            ((uint16_t *)ix->event_depth)[i] = tl_depth16(depth);
+        else
+            ((uint8_t *)ix->event_depth)[i] = (uint8_t)depth;
         if ((i & 0xFFFFF) == 0xFFFFF &&
             !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
             ix->indexed = i + 1;
@@ -1429,6 +1892,8 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
     }
     ix->indexed = upto;
     p->bits = bits;
+    if (upto == n)
+        tl_worker_stop(p); /* its work is done: the pass has been everywhere */
     return true;
 }
 
@@ -1651,8 +2116,10 @@ void pv_timeline_index_free(pv_timeline_index *ix)
         free(ix->call_entry);
         free(ix->call_exit);
         free(ix->call_parent);
-        free(ix->call_net);
         free(ix->call_gross);
+        free(ix->net_bits);
+        free(ix->net_rank);
+        free(ix->net_values);
         free(ix->line_entry);
         free(ix->line_net);
     }
@@ -1667,8 +2134,14 @@ void pv_timeline_index_free(pv_timeline_index *ix)
 
 size_t pv_timeline_index_memory(const pv_timeline_index *ix)
 {
-    size_t bytes = ix->event_count * (sizeof(uint32_t) + 2 * sizeof(uint16_t));
-    bytes += ix->call_count * (3 * sizeof(uint32_t) + 2 * sizeof(int64_t));
+    size_t bytes = ix->event_count * ((ix->area_wide ? 4u : 2u) + (ix->context_wide ? 2u : 1u) +
+                                      (ix->depth_wide ? 2u : 1u));
+    bytes += ix->call_count * 3 * sizeof(uint32_t);
+    if (ix->call_gross)
+        bytes += ix->call_count * sizeof(int64_t);
+    if (ix->net_bits)
+        bytes += (ix->call_count + 63) / 64 * (sizeof(uint64_t) + sizeof(uint32_t));
+    bytes += ix->net_count * sizeof(int64_t);
     bytes += ix->line_count * (sizeof(uint32_t) + sizeof(int64_t));
     bytes += ix->area_count * sizeof(pv_tl_area) + ix->context_count * sizeof(pv_tl_context);
     bytes += ix->stat_count * sizeof(pv_tl_stat_row) + ix->pool.cap;

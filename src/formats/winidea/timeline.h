@@ -3,8 +3,11 @@
  * per-context call stacks, event depths, reconstructed calls and the exact
  * statistics, built in one pass over the 24-byte event records.
  *
- * Memory per event: area (u32) + context (u16) + depth (u16) = 8 bytes; per
- * reconstructed function call 28 bytes more (entry, exit, parent, net, gross).
+ * Memory per event: area, context and depth, each as narrow as its values
+ * allow (2 + 1 + 1 = 4 bytes, widened when a value needs it); per
+ * reconstructed function call 12 bytes (entry, exit, parent), plus its gross
+ * time only where it cannot be read from the records, plus its net time only
+ * where it differs from the gross (docs/winidea-model.md "Memory").
  * The records themselves stay where they are (mapped BIN or text-built).
  */
 #ifndef PROFVIEW_TIMELINE_H
@@ -16,7 +19,7 @@
 /* The version of the index's layout and meaning: a cached index of another
  * version is never read (docs/cache.md).  Raise it with any change to what
  * the index holds or how it is computed. */
-#define PV_TL_INDEX_VERSION 1u
+#define PV_TL_INDEX_VERSION 2u
 
 #define PV_TL_NO_CONTEXT UINT16_MAX    /* data/AUX events, data statistics rows */
 #define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */
@@ -75,14 +78,26 @@ typedef struct pv_tl_options {
      * Callers leave both zero. */
     bool context_decided;
     uint32_t context_key;
+    /* Index on this thread alone (docs/winidea-model.md "Speed"; the tests
+     * compare it with the default, as PROFVIEW_INDEX_THREADS=1 does). */
+    bool single_thread;
+    /* Keep every call's gross time even where the records give it (the
+     * tests compare both). */
+    bool keep_gross;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {
     const pv_wi_timeline *tl;
     size_t event_count;
-    uint32_t *event_area;    /* per event: index area */
-    uint16_t *event_context; /* per event: context, PV_TL_NO_CONTEXT for data/AUX */
-    uint16_t *event_depth;   /* per event: docs/formats.md §3 depth (saturated at 65535) */
+    /* Per event, read through pv_tl_event_area/_context/_depth: the index
+     * area (u16, u32 once an area index needs it), the context (u8 with
+     * 0xFF = PV_TL_NO_CONTEXT, u16 once 255 contexts exist;
+     * PV_TL_NO_CONTEXT for data/AUX) and the docs/formats.md §3 depth (u8,
+     * u16 once a depth exceeds 254; saturated at 65535). */
+    void *event_area;
+    void *event_context;
+    void *event_depth;
+    bool area_wide, context_wide, depth_wide;
 
     pv_strpool pool;
     pv_tl_area *areas;
@@ -105,8 +120,18 @@ typedef struct pv_timeline_index {
     uint32_t *call_entry;  /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */
     uint32_t *call_exit;   /* event index of the X (or the mismatching event), PV_TL_OPEN */
     uint32_t *call_parent; /* call index, PV_TL_OPEN at the top */
-    int64_t *call_net;     /* net time of the call within the range */
-    int64_t *call_gross;   /* gross time of the call within the range */
+    /* Net and gross time of a call within the range: pv_timeline_call_net,
+     * pv_timeline_call_gross.  call_gross is NULL when every context runs
+     * all the time and no time decreases: the gross time is then the
+     * clipped time from the entry's record to the exit's.  The net time is
+     * kept only for the calls whose net differs from their gross (a bit per
+     * call, a rank per 64 calls, the values in call order). */
+    int64_t *call_gross;
+    uint64_t *net_bits;   /* (call_count + 63) / 64 words */
+    uint32_t *net_rank;   /* per word: the set bits before it */
+    int64_t *net_values;  /* net_count */
+    size_t net_count;
+    int64_t clip_lo, clip_hi; /* the range the statistics clip to (docs/formats.md §3) */
     size_t *context_call_start; /* context_count + 1 offsets into the calls */
 
     /* Activations of line areas (docs/flame.md "winIDEA line areas"), in
@@ -200,6 +225,36 @@ static inline void pv_timeline_event(const pv_timeline_index *ix, size_t i, pv_w
 {
     pv_wi_event_at(ix->tl, i, e);
     e->time = pv_tl_clamp_time(e->time);
+}
+
+/* The per-event columns of the index (events [0, indexed)). */
+static inline uint32_t pv_tl_event_area(const pv_timeline_index *ix, size_t i)
+{
+    return ix->area_wide ? ((const uint32_t *)ix->event_area)[i]
+                         : ((const uint16_t *)ix->event_area)[i];
+}
+static inline uint16_t pv_tl_event_context(const pv_timeline_index *ix, size_t i)
+{
+    if (ix->context_wide)
+        return ((const uint16_t *)ix->event_context)[i];
+    uint8_t c = ((const uint8_t *)ix->event_context)[i];
+    return c == 0xFF ? PV_TL_NO_CONTEXT : c;
+}
+static inline uint16_t pv_tl_event_depth(const pv_timeline_index *ix, size_t i)
+{
+    return ix->depth_wide ? ((const uint16_t *)ix->event_depth)[i]
+                          : ((const uint8_t *)ix->event_depth)[i];
+}
+
+/* The gross and net time of call k within the range (docs/formats.md §3). */
+int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k);
+static inline int64_t pv_timeline_call_net(const pv_timeline_index *ix, size_t k)
+{
+    uint64_t w = ix->net_bits ? ix->net_bits[k / 64] : 0;
+    uint64_t bit = UINT64_C(1) << (k % 64);
+    if (!(w & bit))
+        return pv_timeline_call_gross(ix, k);
+    return ix->net_values[ix->net_rank[k / 64] + (size_t)__builtin_popcountll(w & (bit - 1))];
 }
 
 static inline const char *pv_tl_area_name(const pv_timeline_index *ix, uint32_t area)

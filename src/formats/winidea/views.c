@@ -161,12 +161,12 @@ static const pv_file_hooks wi_file_hooks;
 
 static uint32_t wi_call_area(const pv_timeline_index *ix, size_t call)
 {
-    return ix->event_area[ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL];
+    return pv_tl_event_area(ix, ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL);
 }
 
 static uint16_t wi_call_context(const pv_timeline_index *ix, size_t call)
 {
-    return ix->event_context[ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL];
+    return pv_tl_event_context(ix, ix->call_entry[call] & ~PV_TL_IMPLICIT_CALL);
 }
 
 static int64_t wi_event_time(const pv_timeline_index *ix, size_t i)
@@ -494,8 +494,8 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
         pv_table_set_int(t, r, AC_ID, (int64_t)k + 1);
         pv_table_set_cstr(t, r, AC_THREAD, pv_tl_context_name(ix, c));
         pv_table_set_int(t, r, AC_ENTRY, from);
-        pv_table_set_int(t, r, AC_TIME, ix->call_net[k]);
-        pv_table_set_int(t, r, AC_TWC, ix->call_gross[k]);
+        pv_table_set_int(t, r, AC_TIME, pv_timeline_call_net(ix, k));
+        pv_table_set_int(t, r, AC_TWC, pv_timeline_call_gross(ix, k));
         if (ix->has_from && from < ix->from)
             from = ix->from;
         if (ix->has_to && to > ix->to)
@@ -617,7 +617,7 @@ static const pv_detail_def wi_data_details[] = {{"value-history", "Value history
 static bool wi_state_change(const pv_timeline_index *ix, size_t i, uint32_t key,
                             const pv_wi_event *e)
 {
-    const pv_tl_area *a = &ix->areas[ix->event_area[i]];
+    const pv_tl_area *a = &ix->areas[pv_tl_event_area(ix, i)];
     if (a->state_key != key)
         return false;
     if (a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE)
@@ -654,7 +654,7 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     for (size_t i = ix->window_first; i < ix->window_end; i++) {
         pv_wi_event e;
         pv_timeline_event(ix, i, &e);
-        bool change = state ? wi_state_change(ix, i, a->state_key, &e) : ix->event_area[i] == area;
+        bool change = state ? wi_state_change(ix, i, a->state_key, &e) : pv_tl_event_area(ix, i) == area;
         if (!change)
             continue;
         if (open != PV_NO_ROW) {
@@ -795,7 +795,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
     }
     if (i >= ix->indexed)
         wi_model_reach(im->m, i + 1);
-    uint32_t area = ix->event_area[i];
+    uint32_t area = pv_tl_event_area(ix, i);
     switch (col) {
     case TL_ID:
     case TL_INDEX:
@@ -805,10 +805,10 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
         return;
     case TL_CONTEXT:
-        if (ix->event_context[i] == PV_TL_NO_CONTEXT)
+        if (pv_tl_event_context(ix, i) == PV_TL_NO_CONTEXT)
             wi_cell_absent(out, PV_TYPE_STRING);
         else
-            wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[i]));
+            wi_cell_str(out, pv_tl_context_name(ix, pv_tl_event_context(ix, i)));
         return;
     case TL_CORE:
         pv_timeline_event(ix, i, &e);
@@ -851,7 +851,7 @@ static void wi_timeline_cell(const pv_view *v, size_t row, size_t col, pv_cell *
         out->v.f = wi_data_f64(e.data);
         return;
     case TL_DEPTH:
-        wi_cell_int(out, PV_TYPE_INT, ix->event_depth[i]);
+        wi_cell_int(out, PV_TYPE_INT, pv_tl_event_depth(ix, i));
         return;
     case TL_TYPE:
         wi_cell_str(out, pv_tl_type_name(ix->areas[area].type));
@@ -870,7 +870,7 @@ static uint32_t wi_timeline_group(const pv_view *v, size_t row)
     size_t i = im->first + row;
     if (i >= im->m->ix.indexed)
         wi_model_reach(im->m, i + 1);
-    return im->m->ix.event_area[i];
+    return pv_tl_event_area(&im->m->ix, i);
 }
 
 enum { CS_ID, CS_POSITION, CS_ROUTINE, CS_HANDLE, CS_CONTEXT, CS_ENTRY, CS_COLUMNS };
@@ -895,7 +895,7 @@ static pv_view *wi_area_statistics(const wi_model *m, size_t i)
     const pv_timeline_index *ix = &m->ix;
     pv_table *t =
         pv_table_new("area-statistics", "Statistics of the area", wi_stat_columns, ST_COLUMNS);
-    uint32_t area = ix->event_area[i];
+    uint32_t area = pv_tl_event_area(ix, i);
     for (size_t k = 0; k < ix->stat_count; k++)
         if (ix->stats[k].area == area)
             wi_stat_fill(t, pv_table_add_row(t), ix, k);
@@ -907,7 +907,7 @@ static pv_view *wi_call_stack_at(const wi_model *m, size_t i)
 {
     const pv_timeline_index *ix = &m->ix;
     pv_table *t = pv_table_new("call-stack-at", "Call stack", wi_call_stack_columns, CS_COLUMNS);
-    uint16_t c = ix->event_context[i];
+    uint16_t c = pv_tl_event_context(ix, i);
     if (c == PV_TL_NO_CONTEXT)
         return pv_table_view(t);
     uint32_t k = pv_timeline_call_at(ix, c, i);
@@ -1061,10 +1061,10 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
         wi_cell_str(out, pv_tl_context_name(ix, c));
         return;
     case CT_TIME:
-        wi_cell_int(out, PV_TYPE_TIME, ix->call_net[row]);
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_net(ix, row));
         return;
     case CT_TWC:
-        wi_cell_int(out, PV_TYPE_TIME, ix->call_gross[row]);
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_gross(ix, row));
         return;
     case CT_CALL: {
         int64_t from = wi_call_entry_time(ix, row), to = wi_call_exit_time(ix, row);
@@ -1128,21 +1128,21 @@ static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
     pv_table *t =
         pv_table_new("call-events", "Events of the call", wi_call_event_columns, CE_COLUMNS);
     for (size_t i = from; i <= to && i < ix->event_count; i++) {
-        if (ix->event_context[i] != c)
+        if (pv_tl_event_context(ix, i) != c)
             continue;
         if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
             break;
         pv_wi_event e;
         pv_timeline_event(ix, i, &e);
         size_t r = pv_table_add_row(t);
-        uint32_t area = ix->event_area[i];
+        uint32_t area = pv_tl_event_area(ix, i);
         pv_table_set_int(t, r, CE_ID, (int64_t)i);
         pv_table_set_int(t, r, CE_INDEX, (int64_t)i);
         pv_table_set_int(t, r, CE_TIME, e.time);
         pv_table_set_uint(t, r, CE_HANDLE, ix->areas[area].handle);
         pv_table_set_cstr(t, r, CE_NAME, pv_tl_area_name(ix, area));
         pv_table_set_cstr(t, r, CE_EVENT, wi_event_name(e.kind));
-        pv_table_set_int(t, r, CE_DEPTH, ix->event_depth[i]);
+        pv_table_set_int(t, r, CE_DEPTH, pv_tl_event_depth(ix, i));
     }
     return wi_hook_view(v->impl, pv_table_view(t));
 }
@@ -1246,7 +1246,7 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
         else
             continue;
         hits[other]++;
-        time[other] = pv_add_sat(time[other], ix->call_gross[k]); /* many calls: saturates */
+        time[other] = pv_add_sat(time[other], pv_timeline_call_gross(ix, k)); /* many calls: saturates */
     }
     pv_table *t = pv_table_new(wi_routine_details[detail].id, wi_routine_details[detail].title,
                                wi_caller_columns, CC_COLUMNS);
@@ -1543,7 +1543,7 @@ static bool wi_timeline_at_time(const wi_model *m, int64_t t, pv_row_ref *out)
  * is neither. */
 static bool wi_event_partner(const pv_timeline_index *ix, size_t event, size_t *partner)
 {
-    uint16_t c = ix->event_context[event];
+    uint16_t c = pv_tl_event_context(ix, event);
     if (c == PV_TL_NO_CONTEXT)
         return false;
     pv_wi_event e;
@@ -1563,7 +1563,7 @@ static bool wi_event_partner(const pv_timeline_index *ix, size_t event, size_t *
     for (size_t guard = 0; k != PV_TL_OPEN && guard <= ix->call_count; guard++) {
         if (ix->call_exit[k] != event)
             return false;
-        if (wi_call_area(ix, k) == ix->event_area[event]) {
+        if (wi_call_area(ix, k) == pv_tl_event_area(ix, event)) {
             if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
                 return false; /* entered before the recording: no E */
             *partner = ix->call_entry[k];
@@ -1594,7 +1594,7 @@ static bool wi_area_first_step(wi_model *m, size_t budget)
                                                               : ix->window_end;
     uint32_t *first = m->area_first, *count = m->area_events;
     for (size_t i = m->area_first_next; i < end; i++) {
-        uint32_t a = ix->event_area[i];
+        uint32_t a = pv_tl_event_area(ix, i);
         if (first[a] == PV_WI_NONE)
             first[a] = (uint32_t)i;
         count[a]++;
@@ -1647,10 +1647,10 @@ static bool wi_event_related(wi_model *m, size_t i, pv_relation rel, pv_row_ref 
     if (rel == PV_REL_TIMELINE)
         return wi_timeline_ref(m, i, out);
     if (rel == PV_REL_FIRST) {
-        uint32_t first = wi_area_first(m, ix->event_area[i]);
+        uint32_t first = wi_area_first(m, pv_tl_event_area(ix, i));
         return first != PV_WI_NONE && wi_timeline_ref(m, first, out);
     }
-    uint16_t c = ix->event_context[i];
+    uint16_t c = pv_tl_event_context(ix, i);
     uint32_t k = c == PV_TL_NO_CONTEXT ? PV_TL_OPEN : pv_timeline_call_at(ix, c, i);
     if (k == PV_TL_OPEN)
         return false;
@@ -1719,7 +1719,7 @@ static bool wi_tl_row_area(const pv_view *v, size_t row, uint64_t *area)
         return false;
     if (i >= im->m->ix.indexed)
         wi_model_reach(im->m, i + 1);
-    *area = im->m->ix.areas[im->m->ix.event_area[i]].handle;
+    *area = im->m->ix.areas[pv_tl_event_area(&im->m->ix, i)].handle;
     return true;
 }
 
@@ -1744,10 +1744,10 @@ static size_t wi_tl_row_lane(const pv_view *v, size_t row)
     size_t i = im->first + row;
     if (!wi_model_ready(im->m))
         return PV_NO_ROW;
-    unsigned type = ix->areas[ix->event_area[i]].type;
+    unsigned type = ix->areas[pv_tl_event_area(ix, i)].type;
     if (type != PV_WI_FUNCTION && type != PV_WI_LINE)
         return PV_NO_ROW;
-    uint16_t c = ix->event_context[i];
+    uint16_t c = pv_tl_event_context(ix, i);
     return c == PV_TL_NO_CONTEXT ? PV_NO_ROW : c;
 }
 
@@ -1867,7 +1867,7 @@ static bool wi_tl_row_depth(const pv_view *v, size_t row, size_t *depth)
     size_t i = im->first + row;
     if (i >= im->m->ix.indexed)
         return false;
-    *depth = im->m->ix.event_depth[i];
+    *depth = pv_tl_event_depth(&im->m->ix, i);
     return true;
 }
 
@@ -1974,7 +1974,7 @@ static bool wi_ev_row_area(const pv_view *v, size_t row, uint64_t *area)
     if (!wi_ev_event(v, row, &i))
         return false;
     const pv_timeline_index *ix = &wi_view_model(v)->ix;
-    *area = ix->areas[ix->event_area[i]].handle;
+    *area = ix->areas[pv_tl_event_area(ix, i)].handle;
     return true;
 }
 
@@ -2081,17 +2081,17 @@ static void wi_lines_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
             wi_cell_int(out, PV_TYPE_INT, (int64_t)lf->parent[k] + 1);
         return;
     case LF_ROUTINE:
-        wi_cell_str(out, pv_tl_area_name(ix, ix->event_area[e]));
+        wi_cell_str(out, pv_tl_area_name(ix, pv_tl_event_area(ix, e)));
         return;
     case LF_MODULE: {
-        const pv_tl_area *ar = &ix->areas[ix->event_area[e]];
+        const pv_tl_area *ar = &ix->areas[pv_tl_event_area(ix, e)];
         wi_cell_str(out, ar->data_area != PV_WI_NONE
                              ? pv_strpool_get(&lf->m->d->pool, lf->m->d->areas[ar->data_area].file)
                              : "");
         return;
     }
     case LF_THREAD:
-        wi_cell_str(out, pv_tl_context_name(ix, ix->event_context[e]));
+        wi_cell_str(out, pv_tl_context_name(ix, pv_tl_event_context(ix, e)));
         return;
     case LF_TIME:
     case LF_TWC:

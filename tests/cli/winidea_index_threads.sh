@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The winIDEA index built with its helper thread (docs/winidea-model.md
+# "Speed") equals the one built on one thread, byte for byte in every
+# view's `cat` output and in `info`: on the committed samples and on
+# generated timelines of every format, with and without a --from/--to window.
+# PROFVIEW_INDEX_THREADS=1 indexes on one thread, =2 starts the helper on
+# every pass (by default only passes of 1 M events or more have one).
+set -euo pipefail
+src=${PV_SOURCE_DIR:?}
+pv=${PROFVIEW:?}
+gen=${PV_BUILD_DIR:-}/pv_gen_winidea
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+files=()
+for name in rtos.txt rtos-ctx.txt rtos-v10.txt rtos-v11.txt seed-example.txt; do
+  files+=("$src/sample-data/$name")
+done
+[ -x "$gen" ] || { echo "FAIL: generator $gen not built"; exit 1; }
+for format in text text-ctx bin10 bin11; do
+  "$gen" --seed 41 --tasks 5 --events 30000 --format $format -o "$tmp/$format.txt"
+  files+=("$tmp/$format.txt")
+done
+# one large enough for the default (a pass of 1 M events or more)
+"$gen" --seed 42 --tasks 5 --events 1100000 --format bin11 -o "$tmp/big.txt"
+
+views="summary contexts statistics routines lines data call-trace timeline flame"
+# dump FILE MODE OUT [extra cat options]: every view, info, as MODE indexes them
+dump() {
+  local f=$1 mode=$2 out=$3
+  shift 3
+  mkdir -p "$out"
+  env $mode "$pv" info --no-cache "$f" > "$out/info" 2>&1 || true
+  for v in $views; do
+    env $mode "$pv" cat --no-cache "$f" --view "$v" "$@" > "$out/$v" 2>&1 || true
+  done
+}
+check() {
+  local name=$1 a=$2 b=$3
+  for x in "$a"/*; do
+    if ! cmp -s "$x" "$b/$(basename "$x")"; then
+      echo "FAIL: $name: $(basename "$x") differs between one thread and two"
+      diff "$x" "$b/$(basename "$x")" | head -5
+      fail=1
+    fi
+  done
+}
+n=0
+for f in "${files[@]}"; do
+  n=$((n + 1))
+  dump "$f" PROFVIEW_INDEX_THREADS=1 "$tmp/one-$n"
+  dump "$f" PROFVIEW_INDEX_THREADS=2 "$tmp/two-$n"
+  check "$(basename "$f")" "$tmp/one-$n" "$tmp/two-$n"
+  dump "$f" PROFVIEW_INDEX_THREADS=1 "$tmp/one-win-$n" --from 1ms --to 3ms
+  dump "$f" PROFVIEW_INDEX_THREADS=2 "$tmp/two-win-$n" --from 1ms --to 3ms
+  check "$(basename "$f") --from 1ms --to 3ms" "$tmp/one-win-$n" "$tmp/two-win-$n"
+done
+# the large one: by default (two threads) and on one thread, every event's
+# and call's indexed columns in full
+for mode in PROFVIEW_INDEX_THREADS=1 PROFVIEW_INDEX_UNSET=1; do
+  out=$tmp/big-${mode%%=*}
+  mkdir -p "$out"
+  env $mode "$pv" info --no-cache "$tmp/big.txt" > "$out/info" 2>&1
+  for v in summary contexts statistics routines lines data; do
+    env $mode "$pv" cat --no-cache "$tmp/big.txt" --view $v > "$out/$v"
+  done
+  env $mode "$pv" cat --no-cache "$tmp/big.txt" --view timeline --columns context,name,depth |
+    cksum > "$out/timeline"
+  env $mode "$pv" cat --no-cache "$tmp/big.txt" --view call-trace \
+    --columns parent,routine,depth,thread,time,time_with_children,call_time | cksum > "$out/call-trace"
+done
+grep -q "1100000 rows" "$tmp/big-PROFVIEW_INDEX_THREADS/info" || { echo "FAIL: big.txt not indexed"; fail=1; }
+check big.txt "$tmp/big-PROFVIEW_INDEX_THREADS" "$tmp/big-PROFVIEW_INDEX_UNSET"
+[ $fail = 0 ] && echo "ok: $n files and a 1.1 M-event BIN, same index on one thread and two"
+exit $fail
