@@ -53,6 +53,14 @@ struct pv_file_hooks {
 
 /* ---- view hooks */
 
+/* An integer column that the view holds as an array, one element per row
+ * (pv_view_hooks.int_column): row r's value is the unsigned integer of
+ * `width` bytes (1, 2, 4 or 8) at base + r * width, present on every row. */
+typedef struct pv_int_array {
+    const void *base;
+    unsigned width;
+} pv_int_array;
+
 /* Rows related to a row (pv_view_hooks.related). */
 typedef enum pv_relation {
     /* The other end of the row's call: an entry event's exit event, an exit
@@ -201,6 +209,11 @@ struct pv_view_hooks {
      * them contains skips the column (docs/tui.md "Long operations"). */
     bool (*column_values)(const pv_view *v, size_t col,
                           void (*each)(void *ctx, const char *s, size_t len), void *ctx);
+    /* An INT column whose values the view holds as an array (above), for a
+     * reader of many rows (SQL's scans, docs/sql.md) to read them without a
+     * cell each; valid until the view changes (indexing).  False when the
+     * column is not such an array (or not now). */
+    bool (*int_column)(const pv_view *v, size_t col, pv_int_array *out);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -242,6 +255,8 @@ bool pv_view_area_jump(const pv_view *v, size_t row, pv_area_jump which, size_t 
 /* pv_view_hooks.column_values; false without it. */
 bool pv_view_column_values(const pv_view *v, size_t col,
                            void (*each)(void *ctx, const char *s, size_t len), void *ctx);
+/* pv_view_hooks.int_column (an INT column only); false without it. */
+bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out);
 /* pv_view_hooks.row_depth; false without it. */
 bool pv_view_has_row_depth(const pv_view *v);
 bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);

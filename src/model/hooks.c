@@ -206,3 +206,11 @@ bool pv_view_column_values(const pv_view *v, size_t col,
         return false;
     return v->hooks->column_values(v, col, each, ctx);
 }
+
+bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    if (!v || !v->hooks || !v->hooks->int_column || col >= v->column_count ||
+        v->columns[col].type != PV_TYPE_INT || !v->hooks->int_column(v, col, out))
+        return false;
+    return out->base && (out->width == 1 || out->width == 2 || out->width == 4 || out->width == 8);
+}

@@ -1,11 +1,12 @@
 /* sql.c - the model's views as SQLite virtual tables (docs/sql.md).
  *
  * A virtual table reads its view through the generic accessors only
- * (pv_view_rows, pv_view_cell): nothing is copied.  xBestIndex turns
+ * (pv_view_rows, pv_view_cell, the int_column hook): nothing is copied.  xBestIndex turns
  * conditions on rowid (the row index) and on columns whose values never
  * decrease (the timeline's time, index and id; checked once per view and
  * column, then remembered) into a binary search, so a time window of a
- * 50 M-event timeline visits only its own rows. */
+ * 50 M-event timeline visits only its own rows.  Columns of few values are
+ * grouped, and a GROUP BY on one runs as one aggregate per group (below). */
 #include "profview/sql.h"
 
 #include <inttypes.h>
@@ -30,8 +31,9 @@ enum { SQL_ORDER_UNKNOWN, SQL_ORDER_ASCENDING, SQL_ORDER_NONE };
 enum { SQL_GROUP_UNKNOWN, SQL_GROUP_READY, SQL_GROUP_NONE };
 enum {
     SQL_GROUP_MAX = 256,  /* distinct values at most (a rank is a byte) */
-    SQL_GROUP_MEMCHR = 8, /* visiting at most this many groups scans the ranks
-                             (memchr); more use the rows sorted by rank */
+    SQL_GROUP_SCAN = 8, /* visiting at most this many groups scans the ranks;
+                             more use the rows sorted by rank */
+    SQL_SCAN_CHUNK = 512, /* rank bytes scanned at a time for a group's rows */
 };
 
 typedef struct sql_group {
@@ -92,6 +94,16 @@ struct pv_sql {
     pv_sql_progress_fn progress;
     void *progress_ctx;
     bool interrupted;
+    /* A GROUP BY run group by group (docs/sql.md "GROUP BY, group by
+     * group"): while force_facts is set, every scan of that view gets only
+     * the rows whose value in column force_col has rank force_rank. */
+    const sql_facts *force_facts;
+    size_t force_col;
+    unsigned char force_rank;
+    bool group_runs_off;       /* pv_sql_set_group_runs(s, false) */
+    uint64_t group_runs;       /* statements run for one group (pv_sql_group_runs) */
+    const sql_source *planned; /* the one view table xBestIndex saw, NULL: none */
+    bool planned_several;      /* ... or more than one */
 };
 
 void pv_sql_table_name(const char *view_id, char *out, size_t out_size)
@@ -461,14 +473,27 @@ typedef struct sql_cursor {
     sqlite3_vtab_cursor base;
     const pv_view *view;
     pv_view *owned; /* an opened detail view */
+    /* per view column: its values as an array (pv_view_int_column), base
+     * NULL when not; read at each xFilter (valid while the query runs) */
+    pv_int_array *ints;
     size_t *col_map; /* detail functions: declared column -> view column */
     size_t row, end;
     int64_t parent_id, set_no;
     /* grouped delivery (grp != NULL): the rows of [lo, end) of each group
-     * in `groups`, in that order; pos/pos_end walk grp->perm */
+     * in `groups`, in that order; with use_perm pos/pos_end walk grp->perm,
+     * otherwise a scan of grp->rank finds the group's rows (hit) */
     const sql_group *grp;
     size_t lo, gi, group_count, pos, pos_end;
-    bool done;
+    bool done, use_perm;
+    /* scanning the ranks: the rows found in the last chunk, and where the
+     * next chunk starts */
+    unsigned hit_pos, hit_count;
+    size_t scan;
+    uint32_t hit[SQL_SCAN_CHUNK];
+    /* a group run of another grouped column (pv_sql.force_*): only the
+     * rows whose rank there is keep_rank */
+    const unsigned char *keep;
+    unsigned char keep_rank;
     unsigned char groups[SQL_GROUP_MAX];
 } sql_cursor;
 
@@ -596,6 +621,9 @@ static int sql_source_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
     sql_vtab *t = (sql_vtab *)vt;
     const pv_view *v = t->src->view;
     double n = (double)pv_view_rows(v) + 1;
+    if (t->sql->planned && t->sql->planned != t->src)
+        t->sql->planned_several = true;
+    t->sql->planned = t->src;
     /* the best usable column: rowid first, then an ascending column */
     int best_col = -2;
     int best_score = 0;
@@ -759,6 +787,7 @@ static int sql_cursor_close(sqlite3_vtab_cursor *cur)
     sql_cursor *c = (sql_cursor *)cur;
     if (c->owned)
         pv_view_free(c->owned);
+    free(c->ints);
     free(c->col_map);
     free(c);
     return SQLITE_OK;
@@ -769,8 +798,9 @@ static void sql_group_enter(sql_cursor *c)
 {
     if (c->gi >= c->group_count)
         return;
-    if (c->group_count <= SQL_GROUP_MEMCHR) {
-        c->row = c->lo;
+    if (!c->use_perm) {
+        c->scan = c->lo;
+        c->hit_pos = c->hit_count = 0;
         return;
     }
     /* the group's rows are ascending in perm: the first one >= lo */
@@ -788,24 +818,68 @@ static void sql_group_enter(sql_cursor *c)
     c->pos = a;
 }
 
-/* Moves to the first row of [lo, end) of the current group at or after the
+/* The rows of the current group in the next chunks of [scan, end) that
+ * have one, into c->hit (8 ranks at a time: a word's bytes equal to the
+ * group's rank, with no branch per row); false at the end. */
+static bool sql_group_scan(sql_cursor *c)
+{
+    const unsigned char *rank = c->grp->rank;
+    unsigned char want = c->groups[c->gi];
+    size_t i = c->scan, end = c->end;
+    unsigned n = 0;
+    while (n == 0 && i < end) {
+        size_t stop = end - i > SQL_SCAN_CHUNK ? i + SQL_SCAN_CHUNK : end;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        const uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
+        const uint64_t pattern = ones * want;
+        for (; i + 8 <= stop; i += 8) {
+            uint64_t w;
+            memcpy(&w, rank + i, sizeof w);
+            uint64_t x = w ^ pattern; /* zero bytes: the group's rows */
+            uint64_t z = ~(((x & low7) + low7) | x | low7);
+            if (!z)
+                continue;
+            for (unsigned b = 0; b < 8; b++) {
+                c->hit[n] = (uint32_t)(i + b);
+                n += (unsigned)(z >> (8 * b + 7)) & 1;
+            }
+        }
+#endif
+        for (; i < stop; i++) {
+            c->hit[n] = (uint32_t)i;
+            n += rank[i] == want;
+        }
+        if (c->keep) { /* a group run of another column: its rows only */
+            unsigned kept = 0;
+            for (unsigned h = 0; h < n; h++)
+                if (c->keep[c->hit[h]] == c->keep_rank)
+                    c->hit[kept++] = c->hit[h];
+            n = kept;
+        }
+    }
+    c->scan = i;
+    c->hit_pos = 0;
+    c->hit_count = n;
+    return n > 0;
+}
+
+/* Moves to the current group's next row in [lo, end) at or after the
  * current place, or to the next groups; done after the last. */
 static void sql_group_settle(sql_cursor *c)
 {
     const sql_group *g = c->grp;
     while (c->gi < c->group_count) {
-        if (c->group_count <= SQL_GROUP_MEMCHR) {
-            if (c->row < c->end) {
-                const unsigned char *p =
-                    memchr(g->rank + c->row, c->groups[c->gi], c->end - c->row);
-                if (p) {
-                    c->row = (size_t)(p - g->rank);
-                    return;
-                }
+        if (!c->use_perm) {
+            if (c->hit_pos < c->hit_count || sql_group_scan(c)) {
+                c->row = c->hit[c->hit_pos];
+                return;
             }
-        } else if (c->pos < c->pos_end && g->perm[c->pos] < c->end) {
-            c->row = g->perm[c->pos];
-            return;
+        } else {
+            for (; c->pos < c->pos_end && g->perm[c->pos] < c->end; c->pos++) {
+                c->row = g->perm[c->pos];
+                if (!c->keep || c->keep[c->row] == c->keep_rank)
+                    return;
+            }
         }
         c->gi++;
         sql_group_enter(c);
@@ -825,10 +899,16 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     c->row = 0;
     c->end = pv_view_rows(v);
     c->grp = NULL;
+    c->keep = NULL;
+    if (v->hooks && v->hooks->int_column) {
+        if (!c->ints)
+            c->ints = pv_xcalloc(v->column_count, sizeof *c->ints);
+        for (size_t k = 0; k < v->column_count; k++)
+            if (!pv_view_int_column(v, k, &c->ints[k]))
+                c->ints[k].base = NULL;
+    }
     c->done = false;
     int col = ((idx_num >> 8) & 0xFFF) - 1;
-    if (idx_num == 0)
-        return SQLITE_OK;
     int arg = 0;
     bool has_lo = (idx_num & (PLAN_LO_GE | PLAN_LO_GT)) != 0;
     bool has_hi = (idx_num & (PLAN_HI_LE | PLAN_HI_LT)) != 0;
@@ -873,14 +953,20 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     }
     if (c->row > c->end)
         c->row = c->end;
+    sql_facts *facts = t->src->facts;
     int gcol = ((idx_num >> 20) & PLAN_COLUMN_MAX) - 1;
-    if (gcol < 0 || !(idx_num & (PLAN_GROUP_EQ | PLAN_GROUPED)))
+    if (!(idx_num & (PLAN_GROUP_EQ | PLAN_GROUPED)) ||
+        (gcol >= 0 && facts->groups[gcol].state != SQL_GROUP_READY))
+        gcol = -1; /* not reached for a plan's column: plans use ready groups only */
+    /* a GROUP BY run group by group: this scan gets one group's rows */
+    int force = t->sql->force_facts == facts ? (int)t->sql->force_col : -1;
+    if (force >= 0 && facts->groups[force].state != SQL_GROUP_READY)
+        force = -1; /* not reached: group runs use ready groups only */
+    if (gcol < 0 && force < 0)
         return SQLITE_OK;
-    sql_group *g = &t->src->facts->groups[gcol];
-    if (g->state != SQL_GROUP_READY)
-        return SQLITE_OK; /* not reached: plans use ready groups only */
+    sql_group *g = gcol >= 0 ? &facts->groups[gcol] : NULL;
     int only = -2;
-    if (idx_num & PLAN_GROUP_EQ) {
+    if (gcol >= 0 && (idx_num & PLAN_GROUP_EQ)) {
         sqlite3_value *val = arg < argc ? argv[arg++] : NULL;
         only = !val || sqlite3_value_type(val) == SQLITE_NULL
                    ? -1
@@ -889,6 +975,20 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
             c->row = c->end; /* no row has that value */
             return SQLITE_OK;
         }
+    }
+    bool forced_one = false; /* one group of a group run: its rows sorted by rank */
+    if (force >= 0 && (gcol < 0 || gcol == force)) {
+        if (only >= 0 && only != t->sql->force_rank) {
+            c->row = c->end; /* `col = x` and the run of another value */
+            return SQLITE_OK;
+        }
+        gcol = force;
+        g = &facts->groups[gcol];
+        only = t->sql->force_rank;
+        forced_one = true;
+    } else if (force >= 0) {
+        c->keep = facts->groups[force].rank;
+        c->keep_rank = t->sql->force_rank;
     }
     if (only >= 0) {
         c->groups[0] = (unsigned char)only;
@@ -899,7 +999,10 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
             c->groups[i] = (unsigned char)(desc ? g->k - 1 - i : i);
         c->group_count = g->k;
     }
-    if (c->group_count > SQL_GROUP_MEMCHR)
+    /* a group of few: a scan of the ranks; a group run of a column of
+     * many groups would scan the ranks once per group: the sorted rows */
+    c->use_perm = c->group_count > SQL_GROUP_SCAN || (forced_one && g->k > SQL_GROUP_SCAN);
+    if (c->use_perm)
         sql_group_perm(g, pv_view_rows(v));
     c->grp = g;
     c->lo = c->row;
@@ -918,10 +1021,12 @@ static int sql_cursor_next(sqlite3_vtab_cursor *cur)
         c->row++;
         return SQLITE_OK;
     }
-    if (c->group_count > SQL_GROUP_MEMCHR)
+    if (c->use_perm) {
         c->pos++;
-    else
-        c->row++;
+    } else if (++c->hit_pos < c->hit_count) {
+        c->row = c->hit[c->hit_pos];
+        return SQLITE_OK;
+    }
     sql_group_settle(c);
     return SQLITE_OK;
 }
@@ -958,6 +1063,16 @@ static int sql_source_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int
     sql_vtab *t = (sql_vtab *)cur->pVtab;
     const pv_view *v = c->view;
     pv_cell cell;
+    if (c->ints && (size_t)col < v->column_count && c->ints[col].base) {
+        const pv_int_array *a = &c->ints[col];
+        switch (a->width) {
+        case 1: sqlite3_result_int64(ctx, ((const uint8_t *)a->base)[c->row]); break;
+        case 2: sqlite3_result_int64(ctx, ((const uint16_t *)a->base)[c->row]); break;
+        case 4: sqlite3_result_int64(ctx, ((const uint32_t *)a->base)[c->row]); break;
+        default: sqlite3_result_int64(ctx, (int64_t)((const uint64_t *)a->base)[c->row]); break;
+        }
+        return SQLITE_OK;
+    }
     if ((size_t)col < v->column_count) {
         const sql_group *g = &t->src->facts->groups[col];
         if (g->state == SQL_GROUP_READY) {
@@ -1295,6 +1410,16 @@ void pv_sql_set_progress(pv_sql *s, pv_sql_progress_fn fn, void *ctx)
 uint64_t pv_sql_rows_visited(const pv_sql *s)
 {
     return s->rows_visited;
+}
+
+void pv_sql_set_group_runs(pv_sql *s, bool on)
+{
+    s->group_runs_off = !on;
+}
+
+uint64_t pv_sql_group_runs(const pv_sql *s)
+{
+    return s->group_runs;
 }
 
 /* Lists a table in profview_tables. */
@@ -1728,6 +1853,326 @@ static void sql_offer_origin_details(pv_sql *s, sqlite3_stmt *st, pv_table *t)
                          free);
 }
 
+/* ---- GROUP BY a column of few values, group by group (docs/sql.md)
+ *
+ * SQLite runs a GROUP BY as a loop that reads the group's value of every
+ * row and compares it with the last one: even with the rows coming group
+ * by group (above), that loop costs about twice a plain aggregate.  A query
+ * of the shape
+ *
+ *     SELECT list FROM table [WHERE cond] GROUP BY col [HAVING cond]
+ *
+ * where col is a grouped column of the table, and nothing in it reads
+ * another table or other rows (no subquery, window, DISTINCT, ORDER BY,
+ * LIMIT, compound, join), is run as `SELECT list, count(*) FROM table
+ * [WHERE cond] [HAVING cond]` once per group, the table giving only that
+ * group's rows: SQLite computes every aggregate, over the same rows in the
+ * same order, and the groups come in the order GROUP BY gives them.  The
+ * added count(*) is the number of rows WHERE kept: a group it keeps none of
+ * has no result row (as in GROUP BY).  Anything else runs as written. */
+
+typedef struct sql_tok {
+    const char *p;
+    size_t n;
+    char kind; /* 'w' word, 'q' quoted name, 's' string or blob, 'n' number, 'p' punctuation */
+    int depth; /* parentheses around it */
+} sql_tok;
+
+static bool sql_ident_char(unsigned char ch)
+{
+    return ch == '_' || ch == '$' || ch >= 0x80 || (ch >= '0' && ch <= '9') ||
+           ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
+}
+
+/* The tokens of q; false for anything this reading does not know
+ * (variables, an unterminated quote) or more than `cap` tokens. */
+static bool sql_tokenize(const char *q, sql_tok *tok, size_t cap, size_t *count)
+{
+    size_t n = 0;
+    int depth = 0;
+    const char *p = q;
+    while (*p) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+            p++;
+            continue;
+        }
+        if (ch == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        if (ch == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e)
+                break;
+            p = e + 2;
+            continue;
+        }
+        if (n == cap)
+            return false;
+        sql_tok *t = &tok[n++];
+        t->p = p;
+        t->depth = depth;
+        if (ch == '\'' || ch == '"' || ch == '`' || ch == '[' ||
+            ((ch | 0x20) == 'x' && p[1] == '\'')) {
+            if (ch != '\'' && ch != '"' && ch != '`' && ch != '[')
+                p++; /* a blob x'..' */
+            char close = *p == '[' ? ']' : *p;
+            t->kind = *p == '\'' ? 's' : 'q';
+            for (p++;; p++) {
+                if (!*p)
+                    return false;
+                if (*p == close) {
+                    if (close != ']' && p[1] == close) {
+                        p++;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+            }
+        } else if (ch == '?' || ch == ':' || ch == '@' || ch == '$') {
+            return false; /* a variable: bound to NULL here, not worth a reading */
+        } else if ((ch >= '0' && ch <= '9') || (ch == '.' && p[1] >= '0' && p[1] <= '9')) {
+            t->kind = 'n';
+            while (sql_ident_char((unsigned char)*p) || *p == '.' ||
+                   ((*p == '+' || *p == '-') && (p[-1] | 0x20) == 'e'))
+                p++;
+        } else if (sql_ident_char(ch)) {
+            t->kind = 'w';
+            while (sql_ident_char((unsigned char)*p))
+                p++;
+        } else {
+            t->kind = 'p';
+            if (ch == '(')
+                depth++;
+            else if (ch == ')')
+                t->depth = --depth;
+            p++;
+        }
+        t->n = (size_t)(p - t->p);
+    }
+    *count = n;
+    return depth == 0;
+}
+
+static bool sql_tok_is(const sql_tok *t, const char *word)
+{
+    return t->kind == 'w' && strlen(word) == t->n && strncasecmp(t->p, word, t->n) == 0;
+}
+
+static bool sql_tok_punct(const sql_tok *t, char ch)
+{
+    return t->kind == 'p' && t->p[0] == ch;
+}
+
+/* Words after which the shape is not the one read here. */
+static const char *const sql_not_grouped_words[] = {
+    "SELECT", "OVER",    "WINDOW",  "VALUES", "UNION", "INTERSECT", "EXCEPT", "ORDER",
+    "LIMIT",  "WITH",    "JOIN",    "NATURAL", "INDEXED", "ON",       "USING",  "LEFT",
+    "RIGHT",  "FULL",    "INNER",   "CROSS",  "OUTER", "RETURNING",
+};
+
+static bool sql_tok_reserved(const sql_tok *t)
+{
+    if (t->kind != 'w')
+        return false;
+    for (size_t i = 0; i < PV_ARRAY_LEN(sql_not_grouped_words); i++)
+        if (sql_tok_is(t, sql_not_grouped_words[i]))
+            return true;
+    return false;
+}
+
+static bool sql_tok_name(const sql_tok *t)
+{
+    return (t->kind == 'w' || t->kind == 'q') && !sql_tok_reserved(t) &&
+           !sql_tok_is(t, "WHERE") && !sql_tok_is(t, "GROUP") && !sql_tok_is(t, "HAVING") &&
+           !sql_tok_is(t, "AS") && !sql_tok_is(t, "FROM") && !sql_tok_is(t, "DISTINCT") &&
+           !sql_tok_is(t, "ALL");
+}
+
+/* When q has the shape above: the query run per group into *out and the
+ * grouped column's name (unquoted) into col. */
+static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_size)
+{
+    enum { TOKENS = 512 };
+    sql_tok *tok = pv_xmalloc(TOKENS * sizeof *tok);
+    size_t n = 0;
+    bool ok = sql_tokenize(q, tok, TOKENS, &n);
+    /* ignore one trailing ';' */
+    if (ok && n && sql_tok_punct(&tok[n - 1], ';'))
+        n--;
+    ok = ok && n >= 6 && sql_tok_is(&tok[0], "SELECT") && !sql_tok_is(&tok[1], "DISTINCT") &&
+         !sql_tok_is(&tok[1], "ALL");
+    size_t from = 0, group = 0, having = 0;
+    for (size_t i = 1; ok && i < n; i++) {
+        const sql_tok *t = &tok[i];
+        if (sql_tok_reserved(t) || sql_tok_punct(t, ';'))
+            ok = false;
+        /* `x IN table`: a subquery over a table */
+        else if (sql_tok_is(t, "IN") && !(i + 1 < n && sql_tok_punct(&tok[i + 1], '(')))
+            ok = false;
+        else if (t->depth == 0 && sql_tok_is(t, "FROM") && !from)
+            from = i;
+        else if (t->depth == 0 && sql_tok_is(t, "GROUP") && from && !group)
+            group = i;
+        else if (t->depth == 0 && sql_tok_is(t, "HAVING") && group && !having)
+            having = i;
+        else if (t->depth == 0 && (sql_tok_is(t, "FROM") || sql_tok_is(t, "GROUP") ||
+                                   sql_tok_is(t, "HAVING") || sql_tok_is(t, "WHERE")) &&
+                 (group || having))
+            ok = false; /* a second clause of a kind: not this shape */
+    }
+    ok = ok && from > 1 && group > from;
+    /* FROM name [. name] [[AS] alias] (WHERE ... | GROUP) */
+    size_t i = from + 1;
+    if (ok) {
+        ok = sql_tok_name(&tok[i]);
+        i++;
+        if (ok && i + 1 < n && sql_tok_punct(&tok[i], '.')) {
+            ok = sql_tok_name(&tok[i + 1]);
+            i += 2;
+        }
+        if (ok && sql_tok_is(&tok[i], "AS")) {
+            ok = i + 1 < n && sql_tok_name(&tok[i + 1]);
+            i += 2;
+        } else if (ok && sql_tok_name(&tok[i])) {
+            i++;
+        }
+        ok = ok && i < n && (i == group || sql_tok_is(&tok[i], "WHERE"));
+    }
+    /* GROUP BY [schema .] [table .] col, then the end or HAVING */
+    size_t end = having ? having : n;
+    if (ok) {
+        size_t last = group + 2;
+        ok = last < end && sql_tok_is(&tok[group + 1], "BY") && sql_tok_name(&tok[last]);
+        for (int parts = 1; ok && parts < 3 && last + 2 < end && sql_tok_punct(&tok[last + 1], '.');
+             parts++) {
+            ok = sql_tok_name(&tok[last + 2]);
+            last += 2;
+        }
+        ok = ok && last + 1 == end;
+        if (ok) {
+            /* the name, unquoted */
+            const sql_tok *t = &tok[last];
+            size_t k = 0;
+            if (t->kind == 'w') {
+                for (; k < t->n && k + 1 < col_size; k++)
+                    col[k] = t->p[k];
+                ok = k == t->n;
+            } else {
+                char close = t->p[0] == '[' ? ']' : t->p[0];
+                for (size_t j = 1; j + 1 < t->n && k + 1 < col_size; j++) {
+                    if (t->p[j] == close && close != ']')
+                        j++; /* a doubled quote */
+                    col[k++] = t->p[j];
+                }
+                ok = k + 1 < col_size;
+            }
+            col[k] = '\0';
+        }
+    }
+    if (ok && having)
+        ok = having + 1 < n;
+    if (ok) {
+        pv_buf_clear(out);
+        pv_buf_append(out, q, (size_t)(tok[from].p - q));
+        pv_buf_puts(out, ", count(*) ");
+        pv_buf_append(out, tok[from].p, (size_t)(tok[group].p - tok[from].p));
+        if (having) {
+            const sql_tok *e = &tok[n - 1];
+            pv_buf_puts(out, " ");
+            pv_buf_append(out, tok[having].p, (size_t)(e->p + e->n - tok[having].p));
+        }
+    }
+    free(tok);
+    return ok;
+}
+
+/* Reads the rows of a query: the statement as written, or its group runs. */
+typedef struct sql_runner {
+    pv_sql *s;
+    sqlite3_stmt *st;    /* the user's statement */
+    sqlite3_stmt *group; /* the statement run per group, or NULL */
+    const sql_source *src;
+    size_t col, groups, next;
+    bool running;
+} sql_runner;
+
+/* Prepares the group runs of r->st when the query has the shape. */
+static void sql_runner_plan(sql_runner *r, const char *query)
+{
+    pv_sql *s = r->s;
+    char col[256];
+    pv_buf q;
+    pv_buf_init(&q);
+    if (s->group_runs_off || !sql_group_rewrite(query, &q, col, sizeof col)) {
+        pv_buf_free(&q);
+        return;
+    }
+    s->planned = NULL;
+    s->planned_several = false;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, pv_buf_cstr(&q), -1, &st, NULL) != SQLITE_OK || !st ||
+        sqlite3_column_count(st) != sqlite3_column_count(r->st) + 1 || !s->planned ||
+        s->planned_several) {
+        sqlite3_finalize(st);
+        pv_buf_free(&q);
+        return;
+    }
+    pv_buf_free(&q);
+    /* the groups are made when the query as written is planned, unless a
+     * binary search narrows it (then SQLite sorts the fewer rows) */
+    sql_source *src = (sql_source *)s->planned;
+    size_t c = pv_view_column(src->view, col);
+    if (c == PV_NO_ROW || c >= PLAN_COLUMN_MAX ||
+        src->facts->groups[c].state != SQL_GROUP_READY) {
+        sqlite3_finalize(st);
+        return;
+    }
+    r->group = st;
+    r->src = src;
+    r->col = c;
+    r->groups = src->facts->groups[c].k;
+}
+
+/* sqlite3_step of the query: SQLITE_ROW (the row is in sql_runner_stmt),
+ * SQLITE_DONE or an error. */
+static int sql_runner_step(sql_runner *r)
+{
+    if (!r->group)
+        return sqlite3_step(r->st);
+    pv_sql *s = r->s;
+    for (;;) {
+        if (!r->running) {
+            if (r->next >= r->groups)
+                return SQLITE_DONE;
+            sqlite3_reset(r->group);
+            s->force_facts = r->src->facts;
+            s->force_col = r->col;
+            s->force_rank = (unsigned char)r->next++;
+            s->group_runs++;
+            r->running = true;
+        }
+        int rc = sqlite3_step(r->group);
+        if (rc == SQLITE_ROW) {
+            if (sqlite3_column_int64(r->group, sqlite3_column_count(r->group) - 1) > 0)
+                return SQLITE_ROW;
+            continue; /* WHERE kept none of the group's rows */
+        }
+        r->running = false;
+        s->force_facts = NULL;
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
+}
+
+static sqlite3_stmt *sql_runner_stmt(const sql_runner *r)
+{
+    return r->group ? r->group : r->st;
+}
+
 pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -1770,24 +2215,27 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
     size_t nc = (size_t)ncol;
     bool *any_float = pv_xcalloc(nc + 1, sizeof *any_float);
     bool *any_text = pv_xcalloc(nc + 1, sizeof *any_text);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    sql_runner run = {.s = s, .st = st};
+    sql_runner_plan(&run, query);
+    while ((rc = sql_runner_step(&run)) == SQLITE_ROW) {
+        sqlite3_stmt *row_st = sql_runner_stmt(&run);
         vals = pv_xgrow(vals, &cap, count + nc, sizeof *vals);
         for (size_t c = 0; c < nc; c++) {
             sql_value *v = &vals[count + c];
-            v->kind = sqlite3_column_type(st, (int)c);
+            v->kind = sqlite3_column_type(row_st, (int)c);
             switch (v->kind) {
             case SQLITE_INTEGER:
-                v->v.i = sqlite3_column_int64(st, (int)c);
+                v->v.i = sqlite3_column_int64(row_st, (int)c);
                 break;
             case SQLITE_FLOAT:
-                v->v.f = sqlite3_column_double(st, (int)c);
+                v->v.f = sqlite3_column_double(row_st, (int)c);
                 any_float[c] = true;
                 break;
             case SQLITE_NULL:
                 break;
             default: {
-                const unsigned char *p = sqlite3_column_text(st, (int)c);
-                size_t len = (size_t)sqlite3_column_bytes(st, (int)c);
+                const unsigned char *p = sqlite3_column_text(row_st, (int)c);
+                size_t len = (size_t)sqlite3_column_bytes(row_st, (int)c);
                 v->kind = SQLITE_TEXT;
                 v->v.s.off = text.len;
                 v->v.s.len = len;
@@ -1868,6 +2316,8 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
         sql_offer_origin_details(s, st, t);
         result = pv_table_view(t);
     }
+    s->force_facts = NULL;
+    sqlite3_finalize(run.group);
     sqlite3_finalize(st);
     free(vals);
     free(any_float);

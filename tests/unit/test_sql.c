@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "profview/hooks.h"
+#include "profview/load.h"
 #include "profview/sql.h"
 #include "profview/table.h"
 
@@ -313,6 +316,306 @@ static void test_result_types(void **state)
     pv_file_free(f);
 }
 
+/* Rows of two results, cell by cell (the exact text). */
+static void assert_same_rows(const char *what, pv_view *a, pv_view *b)
+{
+    if (pv_view_rows(a) != pv_view_rows(b))
+        fail_msg("%s: %zu rows, plain: %zu", what, pv_view_rows(a), pv_view_rows(b));
+    assert_int_equal(a->column_count, b->column_count);
+    pv_buf x, y;
+    pv_buf_init(&x);
+    pv_buf_init(&y);
+    for (size_t c = 0; c < a->column_count; c++) {
+        assert_string_equal(a->columns[c].id, b->columns[c].id);
+        assert_int_equal(a->columns[c].type, b->columns[c].type);
+    }
+    for (size_t r = 0; r < pv_view_rows(a); r++)
+        for (size_t c = 0; c < a->column_count; c++) {
+            pv_cell ca, cb;
+            pv_view_cell(a, r, c, &ca);
+            pv_view_cell(b, r, c, &cb);
+            pv_buf_clear(&x);
+            pv_buf_clear(&y);
+            pv_cell_format_exact(&ca, &x);
+            pv_cell_format_exact(&cb, &y);
+            if (ca.present != cb.present || strcmp(pv_buf_cstr(&x), pv_buf_cstr(&y)) != 0)
+                fail_msg("%s: row %zu column %zu: %s, plain: %s", what, r, c, pv_buf_cstr(&x),
+                         pv_buf_cstr(&y));
+        }
+    pv_buf_free(&x);
+    pv_buf_free(&y);
+}
+
+/* Runs q group by group and as SQLite plans it (pv_sql_set_group_runs off)
+ * and asserts the same result; returns the statements run per group (0:
+ * the query is not of the shape, docs/sql.md). */
+static uint64_t group_runs_of(pv_sql *s, const char *q)
+{
+    pv_sql_error err;
+    uint64_t before = pv_sql_group_runs(s);
+    pv_view *fast = pv_sql_query(s, q, &err);
+    if (!fast)
+        fail_msg("%s: %s", q, err.message);
+    uint64_t runs = pv_sql_group_runs(s) - before;
+    pv_sql_set_group_runs(s, false);
+    pv_view *plain = pv_sql_query(s, q, &err);
+    pv_sql_set_group_runs(s, true);
+    if (!plain)
+        fail_msg("%s: %s", q, err.message);
+    assert_int_equal(pv_sql_group_runs(s), before + runs);
+    assert_same_rows(q, fast, plain);
+    pv_view_free(fast);
+    pv_view_free(plain);
+    return runs;
+}
+
+/* A GROUP BY on a grouped column runs as one aggregate per group (docs/sql.md
+ * "GROUP BY, group by group"): the same rows as SQLite's own GROUP BY. */
+static void test_group_runs(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    pv_sql *s = pv_sql_new();
+    pv_sql_add_file(s, f);
+    /* context: 4 values and NULL; bucket: 20 values (the rows sorted by group) */
+    static const char *const runs[] = {
+        "SELECT context, count(*), sum(depth), min(id), max(time), avg(ratio), total(bucket), "
+        "count(DISTINCT depth), group_concat(id) FROM shuffled GROUP BY context",
+        "SELECT bucket, count(*), sum(time), max(name), min(handle_hex) FROM shuffled GROUP BY bucket",
+        "select Context, COUNT(*) from SHUFFLED group by CONTEXT;",
+        "SELECT t.context AS c, count(*) FROM main.shuffled AS t GROUP BY t.context",
+        "SELECT \"context\", count(*) -- a comment\nFROM r1.shuffled t /* here */ GROUP BY "
+        "\"context\" ; ",
+        "SELECT upper(context), count(*) * 2, sum(depth) / count(*), length(group_concat(name)) "
+        "FROM shuffled GROUP BY context",
+        "SELECT context, count(*) FILTER (WHERE depth > 2), sum(CASE WHEN bucket < 0 THEN 1 END) "
+        "FROM shuffled GROUP BY context",
+        /* a condition on another grouped column, on an ordered column, on the same one */
+        "SELECT context, count(*), sum(id) FROM shuffled WHERE depth = 3 GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE context IN ('ISR', 'Idle') GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE context = 'ISR' GROUP BY context",
+        /* groups that WHERE empties have no row, even when HAVING would keep it */
+        "SELECT context, count(*), sum(id) FROM shuffled WHERE bucket = 14 AND id < 500 "
+        "GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE id < 0 GROUP BY context HAVING count(*) = 0",
+        "SELECT bucket, count(*) FROM shuffled GROUP BY bucket HAVING count(*) > 5000",
+        "SELECT context, sum(depth) FROM shuffled WHERE id % 3 = 0 GROUP BY context "
+        "HAVING sum(depth) > 0 AND max(bucket) = 14",
+        /* the other columns of a group come from the same row either way */
+        "SELECT context, id, time FROM shuffled GROUP BY context",
+        "SELECT context, min(time), id, name FROM shuffled GROUP BY context",
+        "SELECT context, max(id), time FROM shuffled GROUP BY context",
+        "SELECT context FROM shuffled GROUP BY context",
+        "SELECT depth AS context, count(*) FROM shuffled GROUP BY context",
+        "SELECT *, count(*) FROM shuffled GROUP BY depth",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(runs); i++) {
+        uint64_t n = group_runs_of(s, runs[i]);
+        uint64_t groups = strstr(runs[i], "BY bucket") ? 20 : strstr(runs[i], "BY depth") ? 7 : 5;
+        if (n != groups)
+            fail_msg("%s: %" PRIu64 " group runs, expected %" PRIu64, runs[i], n, groups);
+    }
+    /* a time window (a binary search) does not make the groups: SQLite
+     * sorts its rows; once they are made, it runs group by group */
+    static const char *const window =
+        "SELECT bucket, count(*), max(id) FROM timeline WHERE time BETWEEN 1000 AND 500000 "
+        "GROUP BY bucket";
+    assert_int_equal(group_runs_of(s, window), 0);
+    assert_int_equal(query_int(s, "SELECT count(*) FROM timeline WHERE bucket = 7"), N / 20);
+    assert_int_equal(group_runs_of(s, window), 20);
+    /* every row is visited once over the runs */
+    uint64_t before = pv_sql_rows_visited(s);
+    assert_int_equal(query_int(s, "SELECT count(*) FROM (SELECT context, count(*) FROM shuffled "
+                                  "GROUP BY context)"),
+                     5);
+    assert_int_equal(pv_sql_rows_visited(s) - before, N);
+    /* anything else runs as written (and gives the same rows) */
+    static const char *const as_written[] = {
+        "SELECT ratio, count(*) FROM shuffled WHERE id < 50 GROUP BY ratio",
+        "SELECT id, count(*) FROM shuffled GROUP BY id",
+        "SELECT depth AS d, count(*) FROM shuffled GROUP BY d",
+        "SELECT context, count(*) FROM shuffled GROUP BY context ORDER BY 2 DESC",
+        "SELECT context, count(*) FROM shuffled GROUP BY context LIMIT 2",
+        "SELECT context, count(*) FROM shuffled GROUP BY +context",
+        "SELECT context, count(*) FROM shuffled GROUP BY context, depth",
+        "SELECT context, count(*) FROM shuffled GROUP BY context COLLATE NOCASE",
+        "SELECT DISTINCT count(*) FROM shuffled GROUP BY context",
+        "SELECT context, count(*) OVER () FROM shuffled GROUP BY context",
+        "SELECT context, (SELECT count(*) FROM timeline) FROM shuffled GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE id IN (SELECT id FROM shuffled WHERE "
+        "depth = 1) GROUP BY context",
+        "SELECT a.context, count(*) FROM shuffled a, timeline b WHERE a.id = b.id AND b.id < 100 "
+        "GROUP BY a.context",
+        "SELECT a.context, count(*) FROM shuffled a JOIN timeline b USING (id) WHERE b.id < 100 "
+        "GROUP BY a.context",
+        "SELECT context, count(*) FROM shuffled GROUP BY context UNION ALL SELECT 'x', 1",
+        "WITH x AS (SELECT * FROM shuffled) SELECT context, count(*) FROM x GROUP BY context",
+        "SELECT type, count(*) FROM sqlite_schema GROUP BY type",
+        "SELECT kind, count(*) FROM profview_tables GROUP BY kind",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(as_written); i++) {
+        uint64_t n = group_runs_of(s, as_written[i]);
+        if (strstr(as_written[i], "profview_tables"))
+            continue; /* a table of few rows: either way */
+        if (n)
+            fail_msg("%s: %" PRIu64 " group runs, expected none", as_written[i], n);
+    }
+    /* the result's details are those of the query as written */
+    pv_sql_error err;
+    pv_view *v = pv_sql_query(s, "SELECT context, id FROM shuffled GROUP BY context", &err);
+    assert_non_null(v);
+    assert_true(v->detail_count == 0 || v->details != NULL);
+    pv_view_free(v);
+    /* errors are the query's own */
+    assert_null(pv_sql_query(s, "SELECT nope, count(*) FROM shuffled GROUP BY context", &err));
+    assert_string_equal(err.message, "no such column: nope");
+    assert_int_equal(err.offset, 7);
+    pv_sql_free(s);
+    pv_file_free(f);
+}
+
+/* Every column of every view of a file grouped: group runs and SQLite's
+ * GROUP BY agree; returns how many queries ran group by group.  (A column
+ * of many values runs as written: nothing to compare, not asked twice.) */
+static uint64_t group_runs_on_file(const char *path)
+{
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    if (st != PV_LOAD_OK || !f)
+        fail_msg("%s: cannot load", path);
+    pv_sql *s = pv_sql_new();
+    pv_sql_add_file(s, f);
+    uint64_t runs = 0;
+    const pv_result_set *set = f->sets[0];
+    pv_buf q;
+    pv_buf_init(&q);
+    for (size_t i = 0; i < set->view_count; i++) {
+        const pv_view *v = set->views[i];
+        char table[256];
+        pv_sql_table_name(v->id, table, sizeof table);
+        for (size_t c = 0; c < v->column_count; c++) {
+            if (v->columns[c].type == PV_TYPE_FLOAT)
+                continue;
+            pv_buf_clear(&q);
+            pv_buf_printf(&q, "SELECT \"%s\", count(*), min(rowid), max(rowid)", v->columns[c].id);
+            for (size_t k = 0, n = 0; k < v->column_count && n < 6; k++)
+                if (k != c) {
+                    const char *id = v->columns[k].id;
+                    pv_buf_printf(&q, ", min(\"%s\"), max(\"%s\"), count(\"%s\")", id, id, id);
+                    if (v->columns[k].type != PV_TYPE_STRING)
+                        pv_buf_printf(&q, ", sum(\"%s\")", id);
+                    n++;
+                }
+            pv_buf_printf(&q, " FROM \"%s\" GROUP BY \"%s\"", table, v->columns[c].id);
+            pv_buf probe;
+            pv_buf_init(&probe);
+            pv_buf_printf(&probe, "SELECT count(*) FROM (SELECT DISTINCT \"%s\" FROM \"%s\")",
+                          v->columns[c].id, table);
+            int64_t values = query_int(s, pv_buf_cstr(&probe));
+            if (values == 0) { /* no rows: no groups, no runs, no result */
+                assert_int_equal(group_runs_of(s, pv_buf_cstr(&q)), 0);
+            } else if (values <= 256) {
+                uint64_t n = group_runs_of(s, pv_buf_cstr(&q));
+                if (!n)
+                    fail_msg("%s: %s: no group runs", path, pv_buf_cstr(&q));
+                runs++;
+            }
+            pv_buf_free(&probe);
+        }
+    }
+    pv_buf_free(&q);
+    pv_sql_free(s);
+    pv_file_free(f);
+    return runs;
+}
+
+static void test_group_runs_on_samples(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {
+        "aqtime-refcount.db", "aqtime-resource.db", "aqtime-trace.db", "plist-func-count.txt",
+        "plist-func-timing.txt", "plist-line-count.txt", "plist-line-coverage.txt", "rtos.txt",
+        "rtos-ctx.txt", "rtos-v10.txt", "rtos-v11.txt",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(samples); i++) {
+        char *path = pv_xasprintf("%s/sample-data/%s", PV_SOURCE_DIR, samples[i]);
+        uint64_t runs = group_runs_on_file(path);
+        if (!runs)
+            fail_msg("%s: no query ran group by group", path);
+        free(path);
+    }
+}
+
+/* A generated timeline (BIN v1.1, indexed): the benchmark's query, and
+ * every column grouped. */
+static void test_group_runs_on_generated_timeline(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/pv-sql-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char *cmd = pv_xasprintf("'%s/pv_gen_winidea' --seed 7 --tasks 6 --events 100000 --format bin11 "
+                             "-o '%s/gen.txt'",
+                             PV_BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    char *path = pv_xasprintf("%s/gen.txt", dir);
+    assert_true(group_runs_on_file(path) >= 4);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    pv_sql *s = pv_sql_new();
+    pv_sql_add_file(s, f);
+    /* depth is read from the index's array (the int_column hook): the
+     * same values as the cells */
+    const pv_view *tl = pv_set_find_view(f->sets[0], "timeline");
+    assert_non_null(tl);
+    size_t depth = pv_view_column(tl, "depth");
+    pv_int_array arr;
+    assert_true(pv_view_int_column(tl, depth, &arr));
+    int64_t sum = 0, max = -1;
+    for (size_t r = 0; r < pv_view_rows(tl); r++) {
+        pv_cell c;
+        pv_view_cell(tl, r, depth, &c);
+        assert_true(c.present);
+        uint64_t x = arr.width == 1   ? ((const uint8_t *)arr.base)[r]
+                     : arr.width == 2 ? ((const uint16_t *)arr.base)[r]
+                     : arr.width == 4 ? ((const uint32_t *)arr.base)[r]
+                                      : ((const uint64_t *)arr.base)[r];
+        assert_int_equal(x, c.v.i);
+        sum += c.v.i;
+        max = c.v.i > max ? c.v.i : max;
+    }
+    assert_true(max > 1);
+    assert_int_equal(query_int(s, "SELECT sum(depth) FROM timeline"), sum);
+    assert_int_equal(query_int(s, "SELECT max(depth) FROM timeline"), max);
+    int64_t n_contexts = query_int(s, "SELECT count(DISTINCT coalesce(context, '')) FROM timeline");
+    int64_t events = query_int(s, "SELECT count(*) FROM timeline");
+    assert_true(n_contexts >= 6);
+    static const char *const bench[] = {
+        "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context",
+        ("SELECT context, sum(depth), min(time), max(time), count(DISTINCT event) FROM timeline "
+         "GROUP BY context"),
+        "SELECT context, count(*), max(depth) FROM timeline WHERE event = 'E' GROUP BY context",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(bench); i++) {
+        uint64_t visited = pv_sql_rows_visited(s);
+        assert_int_equal(group_runs_of(s, bench[i]), (uint64_t)n_contexts);
+        if (i == 0) /* both ways: every event once */
+            assert_int_equal(pv_sql_rows_visited(s) - visited, 2 * (uint64_t)events);
+    }
+    pv_sql_free(s);
+    pv_file_free(f);
+    free(path);
+    cmd = pv_xasprintf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
 static int stop_calls;
 static bool stop_soon(void *ctx, uint64_t rows, uint64_t visited)
 {
@@ -336,8 +639,19 @@ static void test_progress_stops_a_query(void **state)
     assert_null(v);
     assert_true(err.interrupted);
     assert_int_equal(stop_calls, 3);
+    /* a GROUP BY run group by group stops too */
+    stop_calls = 0;
+    v = pv_sql_query(s, "SELECT context, count(*), sum(length(name || a.id)) FROM timeline a "
+                        "GROUP BY context",
+                     &err);
+    assert_null(v);
+    assert_true(err.interrupted);
+    assert_int_equal(stop_calls, 3);
     /* the connection is usable again */
     pv_sql_set_progress(s, NULL, NULL);
+    assert_int_equal(query_int(s, "SELECT count(*) FROM (SELECT context, count(*) FROM shuffled "
+                                  "GROUP BY context)"),
+                     5);
     assert_int_equal(query_int(s, "SELECT count(*) FROM shuffled"), N);
     pv_sql_free(s);
     pv_file_free(f);
@@ -378,6 +692,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_window_visits_only_its_rows),
         cmocka_unit_test(test_grouped_columns),
+        cmocka_unit_test(test_group_runs),
+        cmocka_unit_test(test_group_runs_on_samples),
+        cmocka_unit_test(test_group_runs_on_generated_timeline),
         cmocka_unit_test(test_result_types),
         cmocka_unit_test(test_progress_stops_a_query),
         cmocka_unit_test(test_completion),

@@ -1907,8 +1907,21 @@ static bool wi_tl_column_values(const pv_view *v, size_t col,
     return false;
 }
 
+/* The depth column is the index's per-event array (once indexed). */
+static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    if (col != TL_DEPTH || ix->indexed < im->first + im->count || !ix->event_depth)
+        return false;
+    out->width = ix->depth_wide ? 2 : 1; /* as pv_tl_event_depth reads it */
+    out->base = (const char *)ix->event_depth + im->first * out->width;
+    return true;
+}
+
 static const pv_view_hooks wi_timeline_hooks = {
     .column_values = wi_tl_column_values,
+    .int_column = wi_tl_int_column,
     .row_time = wi_tl_row_time,
     .time_ordered = wi_tl_time_ordered,
     .waits_for_index = wi_waits_for_index,
