@@ -35,6 +35,9 @@ struct pv_file_hooks {
     /* Units indexed so far and in all; true when nothing is left to index
      * (then *done == *total). */
     bool (*index_progress)(const pv_file *f, uint64_t *done, uint64_t *total);
+    /* What index_progress counts, plural ("events", "rows"): the viewer's
+     * rate reads "12 M events/s".  NULL: the rate has no unit. */
+    const char *index_unit;
     /* The id of the view that a load with pv_load_options.has_from/has_to
      * computes over that time window only (the statistics between two
      * times, `:stats`), or NULL when the format has none. */
@@ -222,6 +225,8 @@ bool pv_file_index_step(pv_file *f, size_t budget);
 bool pv_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total);
 /* pv_file_hooks.range_view, or NULL. */
 const char *pv_file_range_view(const pv_file *f);
+/* pv_file_hooks.index_unit, or "" (a rate without a unit). */
+const char *pv_file_index_unit(const pv_file *f);
 
 bool pv_view_has_time(const pv_view *v);
 bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);

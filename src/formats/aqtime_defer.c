@@ -186,6 +186,7 @@ static bool aq_defer_progress(const pv_file *f, uint64_t *done, uint64_t *total)
 static const pv_file_hooks aq_defer_hooks = {
     .index_step = aq_defer_step,
     .index_progress = aq_defer_progress,
+    .index_unit = "rows",
     .export = pv_aq_export,
 };
 

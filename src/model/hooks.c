@@ -20,6 +20,11 @@ bool pv_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
     return f->hooks->index_progress(f, done, total);
 }
 
+const char *pv_file_index_unit(const pv_file *f)
+{
+    return f && f->hooks && f->hooks->index_unit ? f->hooks->index_unit : "";
+}
+
 const char *pv_file_range_view(const pv_file *f)
 {
     return f && f->hooks ? f->hooks->range_view : NULL;

@@ -938,8 +938,11 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         if (i == a->index_file && done > a->index_start_done && n > 0 && (size_t)n < size) {
             pv_buf rate;
             pv_buf_init(&rate);
+            char unit[32];
+            const char *u = pv_file_index_unit(a->files[i]);
+            snprintf(unit, sizeof unit, "%s%s", u[0] ? " " : "", u);
             pv_text_rate(&rate, (double)(done - a->index_start_done),
-                             (double)(total - a->index_start_done), elapsed, " events");
+                         (double)(total - a->index_start_done), elapsed, unit);
             snprintf(out + n, size - (size_t)n, "%s", pv_buf_cstr(&rate));
             pv_buf_free(&rate);
         }

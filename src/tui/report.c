@@ -817,6 +817,7 @@ struct pv_report_job {
     pv_layout lay;
     /* REVERSE */
     size_t run_start, keep_pos;
+    size_t rev_x, rev_y; /* a run being turned back: positions still to swap */
     uint64_t done, total;
 };
 
@@ -1235,26 +1236,42 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
                 j->phase = PV_RJ_RUNS;
             }
         } else {
-            /* Equal keys came out reversed: each run of them back in order. */
-            size_t end = budget / 2 + 1 < n + 1 - j->at ? j->at + budget / 2 + 1 : n + 1;
+            /* Equal keys came out reversed: each run of them back in order
+             * (a run may be millions of rows: its swaps in steps too). */
+            if (j->rev_x < j->rev_y) {
+                size_t k = (j->rev_y - j->rev_x + 1) / 2;
+                k = k < budget ? k : budget;
+                for (size_t s = 0; s < k; s++, j->rev_x++, j->rev_y--) {
+                    pv_row t = j->sel[j->rev_x];
+                    j->sel[j->rev_x] = j->sel[j->rev_y];
+                    j->sel[j->rev_y] = t;
+                }
+                budget -= k < budget ? k : budget;
+                continue;
+            }
+            /* a row compares two rows' key cells: eight units of the
+             * budget, as a sort's cell reading weighs four */
+            size_t rows = budget / 8 + 1;
+            size_t end = rows < n + 1 - j->at ? j->at + rows : n + 1;
             for (size_t i = j->at; i < end; i++) {
                 if (i < n && pv_report_same_keys(r, j->sel, i - 1, i))
                     continue;
                 size_t a = j->run_start, b = i;
+                j->run_start = i;
                 if (b - a > 1) {
                     if (j->keep_pos >= a && j->keep_pos < b)
                         j->keep_pos = a + (b - 1 - j->keep_pos);
-                    for (size_t x = a, y = b - 1; x < y; x++, y--) {
-                        pv_row t = j->sel[x];
-                        j->sel[x] = j->sel[y];
-                        j->sel[y] = t;
-                    }
+                    j->rev_x = a; /* swapped from the next round on */
+                    j->rev_y = b - 1;
+                    end = i + 1;
+                    break;
                 }
-                j->run_start = i;
             }
-            budget -= budget / 2 + 1 < budget ? budget / 2 + 1 : budget;
+            budget -= 8 * (end - j->at) < budget ? 8 * (end - j->at) : budget;
             j->done += 2 * (end - j->at);
             j->at = end;
+            if (j->rev_x < j->rev_y)
+                continue; /* the run's swaps first */
             if (end >= n + 1 || n == 0)
                 j->phase = PV_RJ_DONE;
         }

@@ -333,6 +333,7 @@ static void assert_stepped_equals_eager(const char *path)
     uint64_t done, total;
     assert_false(pv_file_index_progress(f, &done, &total));
     assert_true(total > 0);
+    assert_string_equal(pv_file_index_unit(f), "rows"); /* the viewer's "M rows/s" */
     assert_int_equal(f->diag.entry_count, 0);
     for (size_t s = 0; s < f->set_count; s++) {
         assert_int_equal(f->sets[s]->view_count, e->sets[s]->view_count);

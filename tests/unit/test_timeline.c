@@ -723,6 +723,7 @@ static void test_views_deferred_index(void **state)
     assert_int_equal(cell_int(tl, 1, "depth"), 0);
     assert_false(ix->complete);
     assert_true(ix->indexed < 200000);
+    assert_string_equal(pv_file_index_unit(f), "events"); /* the viewer's "M events/s" */
     const pv_view *st = view(f, "statistics");
     assert_int_equal(pv_view_rows(st), 2); /* f in Unknown, Neutral */
     assert_true(ix->complete);

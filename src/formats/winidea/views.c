@@ -2320,6 +2320,7 @@ static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *t
 static const pv_file_hooks wi_file_hooks = {
     .index_step = wi_file_index_step,
     .index_progress = wi_file_index_progress,
+    .index_unit = "events",
     .range_view = "statistics",
     .export = pv_wi_export,
 };
