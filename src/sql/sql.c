@@ -34,6 +34,7 @@ enum {
     SQL_GROUP_SCAN = 8, /* visiting at most this many groups scans the ranks;
                              more use the rows sorted by rank */
     SQL_SCAN_CHUNK = 512, /* rank bytes scanned at a time for a group's rows */
+    SQL_GROUP_MEMO = 512, /* string pointers remembered while ranking (a power of 2) */
 };
 
 typedef struct sql_group {
@@ -311,6 +312,11 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
         for (uint32_t i = 0; i < v->group_count; i++)
             group_rank[i] = -1;
     }
+    struct sql_rank_memo {
+        const char *ptr;
+        size_t len;
+        unsigned char k;
+    } *memo = pv_xcalloc(SQL_GROUP_MEMO, sizeof *memo);
     size_t last = 0;
     bool ok = true, stopped = false;
     for (size_t r = 0; r < n; r++) {
@@ -329,6 +335,20 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
         pv_cell c;
         pv_view_cell(v, r, col, &c);
         size_t k = last;
+        /* a string's rank remembered by its pointer (model.h: the same
+         * pointer is the same text) */
+        size_t slot = 0;
+        if (c.present && c.type == PV_TYPE_STRING && c.v.s.ptr) {
+            slot = (((uintptr_t)c.v.s.ptr >> 3) ^ c.v.s.len) & (SQL_GROUP_MEMO - 1);
+            if (memo[slot].ptr == c.v.s.ptr && memo[slot].len == c.v.s.len) {
+                k = memo[slot].k;
+                last = k;
+                g->rank[r] = (unsigned char)k;
+                if (by_group && gi < v->group_count)
+                    group_rank[gi] = (int16_t)k;
+                continue;
+            }
+        }
         if (!(k < g->k && sql_value_equal(&g->values[k], &c))) {
             for (k = 0; k < g->k && !sql_value_equal(&g->values[k], &c); k++)
                 ;
@@ -352,7 +372,13 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
         g->rank[r] = (unsigned char)k;
         if (by_group && gi < v->group_count)
             group_rank[gi] = (int16_t)k;
+        if (c.present && c.type == PV_TYPE_STRING && c.v.s.ptr) {
+            memo[slot].ptr = c.v.s.ptr;
+            memo[slot].len = c.v.s.len;
+            memo[slot].k = (unsigned char)k;
+        }
     }
+    free(memo);
     free(group_rank);
     if (!ok || stopped) {
         sql_group_free(g); /* stopped: unknown stays unknown */
