@@ -75,11 +75,9 @@ aq_value aq_cell(const aq_table *t, size_t row, size_t col)
 }
 
 /* Makes room for one more row in every column. */
-static void aq_table_grow(aq_table *t)
+/* Room for `cap` rows (a multiple of 8) in every column. */
+static void aq_table_resize(aq_table *t, size_t cap)
 {
-    if (t->row_count < t->row_cap)
-        return;
-    size_t cap = t->row_cap < 1024 ? 1024 : t->row_cap * 2;
     for (size_t c = 0; c < t->col_count; c++) {
         aq_colstore *cs = &t->cols[c];
         size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
@@ -92,6 +90,12 @@ static void aq_table_grow(aq_table *t)
     if (t->row_no)
         t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
     t->row_cap = cap;
+}
+
+static void aq_table_grow(aq_table *t)
+{
+    if (t->row_count >= t->row_cap)
+        aq_table_resize(t, t->row_cap < 1024 ? 1024 : t->row_cap * 2);
 }
 
 /* Gives t a row_no array (rows numbered as they are so far). */
@@ -1057,21 +1061,8 @@ static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t s
 /* Makes room for `rows` rows in every column. */
 static void aq_table_reserve(aq_table *t, size_t rows)
 {
-    if (rows <= t->row_cap)
-        return;
-    size_t cap = (rows + 1023) / 1024 * 1024;
-    for (size_t c = 0; c < t->col_count; c++) {
-        aq_colstore *cs = &t->cols[c];
-        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
-        cs->data = pv_xrealloc(cs->data, cap * w);
-        if (cs->nulls) {
-            cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
-            memset(cs->nulls + t->row_cap / 8, 0, (cap - t->row_cap) / 8);
-        }
-    }
-    if (t->row_no)
-        t->row_no = pv_xrealloc(t->row_no, cap * sizeof *t->row_no);
-    t->row_cap = cap;
+    if (rows > t->row_cap)
+        aq_table_resize(t, (rows + 1023) / 1024 * 1024);
 }
 
 /* Appends b's rows (the same columns) to t: a column takes the wider kind of
