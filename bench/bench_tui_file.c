@@ -229,6 +229,9 @@ int main(int argc, char **argv)
     explorer_move(a, 'j');
     frame(a, ":filter tree", ":filter CRC_Calc\n", 1);
     frame(a, ":filter tree off", ":filter\n", 1);
+    /* a sort of the whole call tree: siblings among themselves, in steps */
+    frame(a, ":sort tree", ":sort time:desc\n", 1);
+    frame(a, ":sort tree off", ":sort\n", 1);
     explorer_move(a, 'k');
     printf("worst search/sort/filter/history frame: %.3f ms (CPU %.3f ms)\n", worst_key * 1e3,
            worst_key_cpu * 1e3);

@@ -387,68 +387,199 @@ static pv_sort_elem *pv_sort_elements(const pv_sort_ctx *ctx, size_t n)
 /* Tree: sort every element globally, then hang each under its nearest
  * ancestor in the selection in that order (so siblings come out sorted and
  * stable), then write the pre-order walk.  The walk follows sibling and
- * parent links, so it needs no stack whatever the depth. */
-static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, const uint32_t *perm,
-                         pv_row *rows, size_t n)
-{
+ * parent links, so it needs no stack whatever the depth.  It runs in
+ * resumable phases (a sort job gives it a budget per step: docs/tui.md
+ * "Long operations"); pv_sort_rows runs it to the end at once. */
+enum { PV_TO_POS_CLEAR, PV_TO_POS_SET, PV_TO_PARENT, PV_TO_LINK, PV_TO_COPY, PV_TO_WALK, PV_TO_DONE };
+
+typedef struct pv_tree_order {
+    const pv_view *v;
+    const pv_sort_elem *sorted; /* the order: sorted[s].index, or perm[s] */
+    const uint32_t *perm;
+    pv_row *rows; /* in: the selection (pre-order); out: sorted pre-order */
+    size_t n, total;
+    int phase;
+    size_t at;
     /* Positions in the selection are below n <= PV_VIEW_ROWS_MAX: 32 bits,
      * UINT32_MAX for none (a position n - 1 < UINT32_MAX). */
-    const uint32_t none = UINT32_MAX;
-    size_t total = pv_view_rows(v);
-    uint32_t *pos = pv_xmalloc((total ? total : 1) * sizeof *pos);
-    for (size_t r = 0; r < total; r++)
-        pos[r] = none;
-    for (size_t i = 0; i < n; i++)
-        if (rows[i] < total)
-            pos[rows[i]] = (uint32_t)i;
-    uint32_t *parent = pv_xmalloc((n ? n : 1) * sizeof *parent);
-    uint32_t *first_child = pv_xmalloc((n ? n : 1) * sizeof *first_child);
-    uint32_t *last_child = pv_xmalloc((n ? n : 1) * sizeof *last_child);
-    uint32_t *next = pv_xmalloc((n ? n : 1) * sizeof *next);
-    for (size_t i = 0; i < n; i++) {
-        parent[i] = none;
-        first_child[i] = last_child[i] = next[i] = none;
-        size_t steps = 0;
-        for (size_t p = pv_view_parent(v, rows[i]); p != PV_NO_ROW && p < total && steps < total;
-             p = pv_view_parent(v, p), steps++)
-            if (pos[p] != none) {
-                parent[i] = pos[p];
-                break;
-            }
-    }
-    uint32_t root_first = none, root_last = none;
-    for (size_t s = 0; s < n; s++) {
-        uint32_t i = (uint32_t)(sorted ? sorted[s].index : perm[s]);
-        uint32_t p = parent[i];
-        uint32_t *head = p == none ? &root_first : &first_child[p];
-        uint32_t *tail = p == none ? &root_last : &last_child[p];
-        if (*head == none)
-            *head = i;
+    uint32_t *pos, *parent, *first_child, *last_child, *next;
+    uint32_t root_first, root_last, cur;
+    pv_row *orig;
+} pv_tree_order;
+
+#define PV_TO_NONE UINT32_MAX
+
+static void pv_tree_order_init(pv_tree_order *t, const pv_view *v, const pv_sort_elem *sorted,
+                               const uint32_t *perm, pv_row *rows, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->v = v;
+    t->sorted = sorted;
+    t->perm = perm;
+    t->rows = rows;
+    t->n = n;
+    t->total = pv_view_rows(v);
+    t->pos = pv_xmalloc((t->total ? t->total : 1) * sizeof *t->pos);
+    t->parent = pv_xmalloc((n ? n : 1) * sizeof *t->parent);
+    t->first_child = pv_xmalloc((n ? n : 1) * sizeof *t->first_child);
+    t->last_child = pv_xmalloc((n ? n : 1) * sizeof *t->last_child);
+    t->next = pv_xmalloc((n ? n : 1) * sizeof *t->next);
+    t->root_first = t->root_last = PV_TO_NONE;
+}
+
+/* Frees the work arrays, or hands each to `spend` (a sort job frees its
+ * arrays in pieces later). */
+static void pv_tree_order_free(pv_tree_order *t, void (*spend)(void *ctx, void *p, size_t bytes),
+                               void *ctx)
+{
+    void *p[] = {t->pos, t->parent, t->first_child, t->last_child, t->next, t->orig};
+    size_t bytes[] = {(t->total ? t->total : 1) * sizeof *t->pos,
+                      (t->n ? t->n : 1) * sizeof(uint32_t),
+                      (t->n ? t->n : 1) * sizeof(uint32_t),
+                      (t->n ? t->n : 1) * sizeof(uint32_t),
+                      (t->n ? t->n : 1) * sizeof(uint32_t),
+                      (t->n ? t->n : 1) * sizeof(pv_row)};
+    for (size_t i = 0; i < PV_ARRAY_LEN(p); i++) {
+        if (spend)
+            spend(ctx, p[i], bytes[i]);
         else
-            next[*tail] = i;
-        *tail = i;
+            free(p[i]);
     }
-    pv_row *orig = pv_xmalloc((n ? n : 1) * sizeof *orig);
-    memcpy(orig, rows, n * sizeof *rows);
-    size_t k = 0;
-    uint32_t cur = root_first;
-    while (cur != none && k < n) {
-        rows[k++] = orig[cur];
-        if (first_child[cur] != none) {
-            cur = first_child[cur];
-            continue;
+    memset(t, 0, sizeof *t);
+}
+
+/* Does about `*budget` units of work (one per row and phase, more where a
+ * row's work reads memory at random); true once the rows are in sorted
+ * pre-order. */
+static bool pv_tree_order_step(pv_tree_order *t, size_t *budget)
+{
+    const uint32_t none = PV_TO_NONE;
+    size_t n = t->n, total = t->total;
+    while (*budget > 0 && t->phase != PV_TO_DONE) {
+        size_t left = *budget;
+        switch (t->phase) {
+        case PV_TO_POS_CLEAR: {
+            size_t end = t->at + (left < total - t->at ? left : total - t->at);
+            for (size_t r = t->at; r < end; r++)
+                t->pos[r] = none;
+            *budget -= end - t->at;
+            t->at = end;
+            if (t->at == total) {
+                t->phase = PV_TO_POS_SET;
+                t->at = 0;
+            }
+            break;
         }
-        while (cur != none && next[cur] == none)
-            cur = parent[cur];
-        if (cur != none)
-            cur = next[cur];
+        case PV_TO_POS_SET: {
+            size_t end = t->at + (left < n - t->at ? left : n - t->at);
+            for (size_t i = t->at; i < end; i++)
+                if (t->rows[i] < total)
+                    t->pos[t->rows[i]] = (uint32_t)i;
+            *budget -= end - t->at;
+            t->at = end;
+            if (t->at == n) {
+                t->phase = PV_TO_PARENT;
+                t->at = 0;
+            }
+            break;
+        }
+        case PV_TO_PARENT: {
+            /* a parent lookup costs about four simple steps */
+            size_t want = left / 4 ? left / 4 : 1;
+            size_t end = t->at + (want < n - t->at ? want : n - t->at);
+            for (size_t i = t->at; i < end; i++) {
+                t->parent[i] = none;
+                t->first_child[i] = t->last_child[i] = t->next[i] = none;
+                size_t steps = 0;
+                for (size_t p = pv_view_parent(t->v, t->rows[i]);
+                     p != PV_NO_ROW && p < total && steps < total;
+                     p = pv_view_parent(t->v, p), steps++)
+                    if (t->pos[p] != none) {
+                        t->parent[i] = t->pos[p];
+                        break;
+                    }
+            }
+            size_t cost = (end - t->at) * 4;
+            *budget -= cost < *budget ? cost : *budget;
+            t->at = end;
+            if (t->at == n) {
+                t->phase = PV_TO_LINK;
+                t->at = 0;
+            }
+            break;
+        }
+        case PV_TO_LINK: { /* random reads and writes: three units a row */
+            size_t want = left / 3 ? left / 3 : 1;
+            size_t end = t->at + (want < n - t->at ? want : n - t->at);
+            for (size_t s = t->at; s < end; s++) {
+                uint32_t i = (uint32_t)(t->sorted ? t->sorted[s].index : t->perm[s]);
+                uint32_t p = t->parent[i];
+                uint32_t *head = p == none ? &t->root_first : &t->first_child[p];
+                uint32_t *tail = p == none ? &t->root_last : &t->last_child[p];
+                if (*head == none)
+                    *head = i;
+                else
+                    t->next[*tail] = i;
+                *tail = i;
+            }
+            size_t cost = (end - t->at) * 3;
+            *budget -= cost < *budget ? cost : *budget;
+            t->at = end;
+            if (t->at == n) {
+                t->phase = PV_TO_COPY;
+                t->at = 0;
+                t->orig = pv_xmalloc((n ? n : 1) * sizeof *t->orig);
+            }
+            break;
+        }
+        case PV_TO_COPY: { /* the walk reads the rows as they were */
+            size_t end = t->at + (left < n - t->at ? left : n - t->at);
+            memcpy(t->orig + t->at, t->rows + t->at, (end - t->at) * sizeof *t->rows);
+            *budget -= end - t->at;
+            t->at = end;
+            if (t->at == n) {
+                t->phase = PV_TO_WALK;
+                t->at = 0;
+                t->cur = t->root_first;
+            }
+            break;
+        }
+        case PV_TO_WALK: {
+            /* t->at rows written; each climb is paid by the rows below it;
+             * random reads: four units a row */
+            size_t want = left / 4 ? left / 4 : 1;
+            size_t end = t->at + (want < n - t->at ? want : n - t->at), before = t->at;
+            uint32_t cur = t->cur;
+            while (cur != none && t->at < end) {
+                t->rows[t->at++] = t->orig[cur];
+                if (t->first_child[cur] != none) {
+                    cur = t->first_child[cur];
+                    continue;
+                }
+                while (cur != none && t->next[cur] == none)
+                    cur = t->parent[cur];
+                if (cur != none)
+                    cur = t->next[cur];
+            }
+            t->cur = cur;
+            size_t cost = (t->at - before) * 4;
+            *budget -= cost < *budget ? cost : *budget;
+            if (cur == none || t->at == n)
+                t->phase = PV_TO_DONE;
+            break;
+        }
+        }
     }
-    free(orig);
-    free(pos);
-    free(parent);
-    free(first_child);
-    free(last_child);
-    free(next);
+    return t->phase == PV_TO_DONE;
+}
+
+static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, pv_row *rows, size_t n)
+{
+    pv_tree_order t;
+    pv_tree_order_init(&t, v, sorted, NULL, rows, n);
+    size_t budget = SIZE_MAX;
+    pv_tree_order_step(&t, &budget);
+    pv_tree_order_free(&t, NULL, NULL);
 }
 
 void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, pv_row *rows,
@@ -463,7 +594,7 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, p
     pv_sort_ctx_load(&ctx, v, keys, key_count, rows, n);
     pv_sort_elem *sorted = pv_sort_elements(&ctx, n);
     if (pv_view_is_tree(v)) {
-        pv_sort_tree(v, sorted, NULL, rows, n);
+        pv_sort_tree(v, sorted, rows, n);
     } else {
         pv_row *orig = pv_xmalloc(n * sizeof *orig);
         memcpy(orig, rows, n * sizeof *rows);
@@ -539,9 +670,13 @@ struct pv_sort_job {
     uint64_t done, total;
     /* work arrays no longer needed, released by RELEASE with the others
      * (freeing 50-400 MB in the middle of a step would make it long) */
-    void *spent[4 * PV_SORT_MAX_KEYS + 4];
-    size_t spent_bytes[4 * PV_SORT_MAX_KEYS + 4];
+    void *spent[4 * PV_SORT_MAX_KEYS + 4 + 6];
+    size_t spent_bytes[4 * PV_SORT_MAX_KEYS + 4 + 6];
     size_t spent_count;
+    /* APPLY of a tree: the sorted pre-order, built in steps */
+    pv_tree_order tree;
+    bool tree_started;
+    uint64_t tree_spent; /* budget units spent on it */
 };
 
 static void pv_sj_spend(pv_sort_job *j, void *p, size_t bytes)
@@ -554,6 +689,11 @@ static void pv_sj_spend(pv_sort_job *j, void *p, size_t bytes)
     }
     j->spent[j->spent_count] = p;
     j->spent_bytes[j->spent_count++] = bytes;
+}
+
+static void pv_sj_spend_cb(void *ctx, void *p, size_t bytes)
+{
+    pv_sj_spend(ctx, p, bytes);
 }
 
 static size_t pv_sj_row(const pv_sort_job *j, size_t i)
@@ -961,11 +1101,32 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             break;
         }
         case PV_SJ_APPLY: {
-            if (pv_view_is_tree(j->v)) {
-                /* siblings among themselves: one walk (pv_sort_tree) */
-                for (size_t i = 0; i < n; i++)
+            if (pv_view_is_tree(j->v) && !j->tree_started) {
+                /* the selection in pre-order, then siblings among
+                 * themselves (pv_tree_order), in steps */
+                size_t end = budget < n - j->at ? j->at + budget : n;
+                for (size_t i = j->at; i < end; i++)
                     j->out[i] = (pv_row)pv_sj_row(j, i);
-                pv_sort_tree(j->v, NULL, j->perm, j->out, n);
+                budget -= end - j->at;
+                j->at = end;
+                if (j->at == n) {
+                    pv_tree_order_init(&j->tree, j->v, NULL, j->perm, j->out, n);
+                    j->tree_started = true;
+                    j->at = 0;
+                }
+                break;
+            }
+            if (j->tree_started) {
+                size_t before = budget;
+                bool finished = pv_tree_order_step(&j->tree, &budget);
+                uint64_t work = (uint64_t)j->tree.total + 14 * (uint64_t)n;
+                uint64_t was = j->tree_spent * n / (work ? work : 1);
+                j->tree_spent += before - budget;
+                j->done += j->tree_spent * n / (work ? work : 1) - was;
+                if (!finished)
+                    break;
+                pv_tree_order_free(&j->tree, pv_sj_spend_cb, j);
+                j->tree_started = false;
                 j->at = n;
             } else {
                 size_t end = budget < n - j->at ? j->at + budget : n;
@@ -984,8 +1145,8 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
         case PV_SJ_RELEASE: {
             /* The work arrays (gigabytes at 50 M rows) go back to the
              * system in pieces, so that freeing them is no long pause. */
-            void *blocks[8 * PV_SORT_MAX_KEYS + 12];
-            size_t sizes[8 * PV_SORT_MAX_KEYS + 12], count = 0;
+            void *blocks[2 * PV_SORT_MAX_KEYS + 6 + PV_ARRAY_LEN(j->spent)];
+            size_t sizes[PV_ARRAY_LEN(blocks)], count = 0;
 #define PV_SJ_BLOCK(p, sz)            \
     do {                              \
         if (p) {                      \
@@ -1059,6 +1220,8 @@ void pv_sort_job_free(pv_sort_job *j)
         free(c->group_cls);
         free(c->rank);
     }
+    if (j->tree_started)
+        pv_tree_order_free(&j->tree, NULL, NULL);
     free(j->perm);
     free(j->tmp);
     free(j->kv);

@@ -977,6 +977,74 @@ static void test_string_answers_by_pointer(void **state)
     free(rows);
 }
 
+/* A generated tree (pre-order, random depth) or the same rows flat. */
+static pv_view *make_big_tree(size_t n, bool tree)
+{
+    pv_table *t = pv_table_new("call-trace", "Call trace", tree_cols, T_COUNT);
+    if (tree)
+        pv_table_make_tree(t);
+    size_t *stack = malloc(n * sizeof *stack), depth = 0;
+    assert_non_null(stack);
+    uint32_t seed = 4242;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = pv_table_add_row(t);
+        seed = seed * 1103515245u + 12345u;
+        size_t pop = (seed >> 16) % 3;
+        depth = pop > depth ? 0 : depth - pop;
+        pv_table_set_int(t, r, T_ID, (int64_t)i + 1);
+        pv_table_set_cstr(t, r, T_NAME, (seed >> 8) % 2 ? "f" : "g");
+        pv_table_set_int(t, r, T_HITS, (int64_t)((seed >> 4) % 50));
+        if (tree && depth)
+            pv_table_set_parent(t, r, stack[depth - 1]);
+        stack[depth++] = r;
+    }
+    free(stack);
+    return pv_table_view(t);
+}
+
+static size_t job_steps(const pv_view *v, const pv_sort_key *key, size_t n, size_t budget,
+                        pv_row **out)
+{
+    pv_sort_job *j = pv_sort_job_new(v, key, 1, NULL, n);
+    size_t steps = 1;
+    while (!pv_sort_job_step(j, budget))
+        steps++;
+    *out = pv_sort_job_take(j);
+    pv_sort_job_free(j);
+    return steps;
+}
+
+/* A tree's sorted pre-order is built in steps too (a 9.6 M-call tree took
+ * over a second in one step): the same order as pv_sort_rows, and about
+ * (rows + 14 n) / budget steps more than the same rows flat. */
+static void test_sort_job_tree_in_steps(void **state)
+{
+    (void)state;
+    size_t n = 20000, budget = 500;
+    pv_view *tree = make_big_tree(n, true), *flat = make_big_tree(n, false);
+    pv_sort_key keys[] = {{T_HITS, false}, {T_HITS, true}, {T_NAME, false}};
+    pv_row *ref = malloc(n * sizeof *ref);
+    assert_non_null(ref);
+    for (size_t k = 0; k < PV_ARRAY_LEN(keys); k++) {
+        for (size_t i = 0; i < n; i++)
+            ref[i] = (pv_row)i;
+        pv_sort_rows(tree, &keys[k], 1, ref, n);
+        pv_row *got, *got_flat;
+        size_t steps = job_steps(tree, &keys[k], n, budget, &got);
+        size_t flat_steps = job_steps(flat, &keys[k], n, budget, &got_flat);
+        assert_memory_equal(got, ref, n * sizeof *ref);
+        assert_true(steps > flat_steps + 10 * n / budget);
+        free(got);
+        free(got_flat);
+        got = job_sorted(tree, &keys[k], 1, NULL, n, 13);
+        assert_memory_equal(got, ref, n * sizeof *ref);
+        free(got);
+    }
+    free(ref);
+    pv_view_free(tree);
+    pv_view_free(flat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1002,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_sort_matches_reference),
         cmocka_unit_test(test_sort_tree_keeps_shape),
         cmocka_unit_test(test_sort_job_matches_sort_rows),
+        cmocka_unit_test(test_sort_job_tree_in_steps),
         cmocka_unit_test(test_grouped_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
