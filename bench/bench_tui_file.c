@@ -226,7 +226,10 @@ int main(int argc, char **argv)
     frame(a, "] (forward)", "]", 1);
     frame(a, "] (fwd: unsort)", "]", 1);
     /* a filter of the call tree (9.6 M calls): the tree's layout after it */
+    double open_t = now(), open_c = cpu_now();
     explorer_move(a, 'j');
+    printf("  open the call tree: %.3f ms (CPU %.3f ms, the key and its work)\n",
+           (now() - open_t) * 1e3, (cpu_now() - open_c) * 1e3);
     frame(a, ":filter tree", ":filter CRC_Calc\n", 1);
     frame(a, ":filter tree off", ":filter\n", 1);
     /* a sort of the whole call tree: siblings among themselves, in steps */
