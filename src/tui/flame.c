@@ -155,7 +155,7 @@ static void fl_sandwich(pv_app *a, const char *routine)
  * the call tree (matching calls and their ancestors), then the merge; each
  * slice stops after FL_SLICE_S, so keys are answered between slices. */
 
-#define FL_SLICE_S 0.010
+#define FL_SLICE_S 0.004
 #define FL_CHUNK 8192
 #define FL_PROGRESS "Building the flame graph"
 
