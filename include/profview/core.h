@@ -35,6 +35,9 @@ void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size);
  * best effort that changes no contents (Linux 5.14+ MADV_POPULATE_WRITE;
  * elsewhere, or when refused, nothing happens). */
 void pv_prefault(void *p, size_t bytes);
+/* The same for memory about to be read (a mapped file's pages:
+ * MADV_POPULATE_READ). */
+void pv_prefault_read(const void *p, size_t bytes);
 /* Gives the pages inside [p, p + bytes) back to the system now (their
  * contents are lost), so that freeing a big block later costs nothing: a
  * viewer releases gigabytes in steps instead of one long free. */

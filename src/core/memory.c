@@ -57,18 +57,47 @@ void *pv_xgrow(void *ptr, size_t *capacity, size_t needed, size_t elem_size)
     return ptr;
 }
 
-void pv_prefault(void *p, size_t bytes)
+/* madvise over the whole pages inside [p, p + bytes): a partial page at
+ * either end may hold other data. */
+static void pv_madvise_inner(const void *p, size_t bytes, int advice)
 {
 #if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* <linux/mman.h>; older C libraries lack the name */
-#endif
     long ps = sysconf(_SC_PAGESIZE);
     size_t page = ps > 0 ? (size_t)ps : 4096;
     uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
     uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
     if (b > a)
-        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+        (void)madvise((void *)a, b - a, advice);
+#else
+    (void)p;
+    (void)bytes;
+    (void)advice;
+#endif
+}
+
+#if defined(__linux__)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* <linux/mman.h>; older C libraries lack the names */
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#endif
+
+void pv_prefault(void *p, size_t bytes)
+{
+#if defined(__linux__)
+    pv_madvise_inner(p, bytes, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+void pv_prefault_read(const void *p, size_t bytes)
+{
+#if defined(__linux__)
+    pv_madvise_inner(p, bytes, MADV_POPULATE_READ);
 #else
     (void)p;
     (void)bytes;
@@ -78,12 +107,7 @@ void pv_prefault(void *p, size_t bytes)
 void pv_release(void *p, size_t bytes)
 {
 #if defined(__linux__)
-    long ps = sysconf(_SC_PAGESIZE);
-    size_t page = ps > 0 ? (size_t)ps : 4096;
-    uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
-    if (b > a)
-        (void)madvise((void *)a, b - a, MADV_DONTNEED);
+    pv_madvise_inner(p, bytes, MADV_DONTNEED);
 #else
     (void)p;
     (void)bytes;

@@ -22,9 +22,6 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "formats/winidea/statistics.h"
 
@@ -237,23 +234,6 @@ struct tl_worker {
     const unsigned char *records;
 };
 
-static void tl_populate_read(const void *p, size_t bytes)
-{
-#if defined(__linux__)
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* <linux/mman.h>; older C libraries lack the name */
-#endif
-    uintptr_t page = 4096;
-    uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(page - 1);
-    if (b > a)
-        (void)madvise((void *)a, b - a, MADV_POPULATE_READ);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 static void *tl_worker_run(void *arg)
 {
     tl_worker *w = arg;
@@ -265,7 +245,7 @@ static void *tl_worker_run(void *arg)
             for (size_t c = 0; c < 3; c++)
                 pv_prefault(w->col[c] + ev * w->col_width[c], k * w->col_width[c]);
             if (w->records)
-                tl_populate_read(w->records + ev * PV_WI_RECORD_SIZE, k * PV_WI_RECORD_SIZE);
+                pv_prefault_read(w->records + ev * PV_WI_RECORD_SIZE, k * PV_WI_RECORD_SIZE);
             ev += k;
             did = true;
         }
