@@ -36,6 +36,18 @@ typedef struct wi_model {
                                sizes the lanes' arrays, lanes.h) */
     size_t area_first_next; /* the event its pass looks at next */
     bool area_first_done;
+    /* A viewer's lists for the Details pane (wi_area_lists_step, after
+     * area_first; docs/winidea-model.md "The viewer's area lists"): the
+     * calls of each area in call order (area a's are call_list[call_start[a]
+     * .. call_start[a + 1])), and the window's events of each data area's
+     * state key in event order (group data_group[a]'s are data_list[
+     * data_start[g] .. data_start[g + 1])).  NULL until built: then the
+     * details scan. */
+    uint32_t *call_start, *call_list;
+    uint32_t *data_group, *data_start, *data_list;
+    uint32_t *lists_pos; /* the fill's next slot per area or group */
+    size_t lists_next;   /* the call or event its phase looks at next */
+    int lists_phase;     /* 0 count calls, 1 fill calls, 2 fill events, 3 done */
     /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
      * the oldest is dropped when more are asked for. */
     pv_wi_lane *lanes[WI_LANE_CACHE];
@@ -150,6 +162,12 @@ static void wi_model_destroy(void *p)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
     free(m->area_events);
+    free(m->call_start);
+    free(m->call_list);
+    free(m->data_group);
+    free(m->data_start);
+    free(m->data_list);
+    free(m->lists_pos);
     if (m->cache_key) {
         pv_cache_key_free(m->cache_key);
         free(m->cache_key);
@@ -486,7 +504,12 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
 {
     const pv_timeline_index *ix = &m->ix;
     pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
-    for (size_t k = 0; k < ix->call_count; k++) {
+    /* the viewer's list of the area's calls, else every call */
+    bool listed = m->lists_phase == 3 && area < ix->area_count;
+    size_t first = listed ? m->call_start[area] : 0;
+    size_t last = listed ? m->call_start[area + 1] : ix->call_count;
+    for (size_t j = first; j < last; j++) {
+        size_t k = listed ? m->call_list[j] : j;
         if (wi_call_area(ix, k) != area)
             continue;
         uint16_t c = wi_call_context(ix, k);
@@ -656,7 +679,13 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
             : pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
-    for (size_t i = ix->window_first; i < ix->window_end; i++) {
+    /* the viewer's list of the events of the area's state key (the only
+     * ones that can be a change), else every event of the window */
+    bool listed = m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE;
+    size_t from = listed ? m->data_start[m->data_group[area]] : ix->window_first;
+    size_t end = listed ? m->data_start[m->data_group[area] + 1] : ix->window_end;
+    for (size_t j = from; j < end; j++) {
+        size_t i = listed ? m->data_list[j] : j;
         pv_wi_event e;
         pv_timeline_event(ix, i, &e);
         bool change = state ? wi_state_change(ix, i, a->state_key, &e) : pv_tl_event_area(ix, i) == area;
@@ -1625,6 +1654,105 @@ static bool wi_area_first_step(wi_model *m, size_t budget)
     return m->area_first_done;
 }
 
+static bool wi_is_data_type(unsigned type)
+{
+    return type >= PV_WI_VARIABLE && type <= PV_WI_AUX_STATE;
+}
+
+/* Sets up the fill of the data lists: a group per state key of the data
+ * areas (a variable, its states; every data area has a key), sized from
+ * the window's counts of area_first's pass. */
+static void wi_data_lists_begin(wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    size_t n = ix->area_count ? ix->area_count : 1;
+    m->data_group = pv_xmalloc(n * sizeof *m->data_group);
+    pv_hashmap keys;
+    pv_hashmap_init(&keys);
+    uint32_t groups = 0;
+    for (size_t a = 0; a < ix->area_count; a++) {
+        m->data_group[a] = PV_WI_NONE;
+        if (!wi_is_data_type(ix->areas[a].type))
+            continue;
+        uint32_t g;
+        if (!pv_hashmap_get(&keys, ix->areas[a].state_key, &g)) {
+            g = groups++;
+            pv_hashmap_put(&keys, ix->areas[a].state_key, g);
+        }
+        m->data_group[a] = g;
+    }
+    pv_hashmap_free(&keys);
+    m->data_start = pv_xcalloc((size_t)groups + 1, sizeof *m->data_start);
+    for (size_t a = 0; a < ix->area_count; a++)
+        if (m->data_group[a] != PV_WI_NONE)
+            m->data_start[m->data_group[a] + 1] += m->area_events[a];
+    for (uint32_t g = 0; g < groups; g++)
+        m->data_start[g + 1] += m->data_start[g];
+    m->data_list = pv_xmalloc(((size_t)m->data_start[groups] + 1) * sizeof *m->data_list);
+    free(m->lists_pos);
+    m->lists_pos = pv_xmalloc(((size_t)groups + 1) * sizeof *m->lists_pos);
+    memcpy(m->lists_pos, m->data_start, ((size_t)groups + 1) * sizeof *m->lists_pos);
+}
+
+/* The viewer's area lists (wi_model), up to `budget` calls or events per
+ * call, after area_first's pass; true once done.  Three passes: the calls
+ * counted by area, the calls put in their area's list, the window's events
+ * put in their data group's list. */
+static bool wi_area_lists_step(wi_model *m, size_t budget)
+{
+    const pv_timeline_index *ix = &m->ix;
+    if (m->lists_phase == 3)
+        return true;
+    size_t calls = ix->call_count, n = ix->area_count ? ix->area_count : 1;
+    if (m->lists_phase == 0 && !m->call_start) {
+        m->call_start = pv_xcalloc(n + 1, sizeof *m->call_start);
+        m->lists_next = 0;
+    }
+    while (budget > 0 && m->lists_phase < 3) {
+        size_t from = m->lists_next;
+        size_t end = m->lists_phase < 2 ? calls : ix->window_end;
+        size_t upto = end - from > budget ? from + budget : end;
+        budget -= upto - from;
+        if (m->lists_phase == 0) {
+            uint32_t *count = m->call_start + 1;
+            for (size_t k = from; k < upto; k++)
+                count[wi_call_area(ix, k)]++;
+        } else if (m->lists_phase == 1) {
+            uint32_t *pos = m->lists_pos;
+            for (size_t k = from; k < upto; k++)
+                m->call_list[pos[wi_call_area(ix, k)]++] = (uint32_t)k;
+        } else {
+            const uint32_t *group = m->data_group;
+            uint32_t *pos = m->lists_pos;
+            for (size_t i = from; i < upto; i++) {
+                uint32_t g = group[pv_tl_event_area(ix, i)];
+                if (g != PV_WI_NONE)
+                    m->data_list[pos[g]++] = (uint32_t)i;
+            }
+        }
+        m->lists_next = upto;
+        if (upto < end)
+            break;
+        /* the phase is done: set up the next one */
+        if (m->lists_phase == 0) {
+            for (size_t a = 0; a < n; a++)
+                m->call_start[a + 1] += m->call_start[a];
+            m->call_list = pv_xmalloc(((size_t)m->call_start[n] + 1) * sizeof *m->call_list);
+            m->lists_pos = pv_xmalloc(n * sizeof *m->lists_pos);
+            memcpy(m->lists_pos, m->call_start, n * sizeof *m->lists_pos);
+            m->lists_next = 0;
+        } else if (m->lists_phase == 1) {
+            wi_data_lists_begin(m);
+            m->lists_next = ix->window_first;
+        } else {
+            free(m->lists_pos);
+            m->lists_pos = NULL;
+        }
+        m->lists_phase++;
+    }
+    return m->lists_phase == 3;
+}
+
 static uint32_t wi_area_first(wi_model *m, uint32_t area)
 {
     wi_area_first_step(m, SIZE_MAX);
@@ -1697,7 +1825,8 @@ static bool wi_tl_time_ordered(const pv_view *v)
  * viewer's slices) the first event of every area. */
 static bool wi_viewer_complete(const wi_model *m)
 {
-    return !m || !m->indexed || m->failed || (m->ix.complete && (m->area_first_done || !m->stepped));
+    return !m || !m->indexed || m->failed ||
+           (m->ix.complete && ((m->area_first_done && m->lists_phase == 3) || !m->stepped));
 }
 
 static bool wi_waits_for_index(const pv_view *v, bool details)
@@ -2308,7 +2437,12 @@ static bool wi_file_index_step(pv_file *f, size_t events)
         if (events != SIZE_MAX)
             return false; /* the first events of the areas in the next slices */
     }
-    return wi_area_first_step(m, events ? events : 1);
+    bool first_done = m->area_first_done;
+    if (!wi_area_first_step(m, events ? events : 1))
+        return false;
+    if (!first_done && events != SIZE_MAX)
+        return false; /* the area lists in the next slices */
+    return wi_area_lists_step(m, events ? events : 1);
 }
 
 static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
