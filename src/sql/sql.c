@@ -288,6 +288,126 @@ static int sql_rank_cmp(const void *a, const void *b)
                              &sql_sort_values[*(const unsigned char *)b]);
 }
 
+/* Sorts g's values; new_rank[old rank] is each one's rank among them. */
+static void sql_group_sort(sql_group *g, unsigned char *new_rank)
+{
+    unsigned char by_value[SQL_GROUP_MAX];
+    for (size_t i = 0; i < g->k; i++)
+        by_value[i] = (unsigned char)i;
+    sql_sort_values = g->values;
+    qsort(by_value, g->k, 1, sql_rank_cmp);
+    pv_cell *sorted = pv_xcalloc(SQL_GROUP_MAX, sizeof *sorted);
+    for (size_t i = 0; i < g->k; i++) {
+        new_rank[by_value[i]] = (unsigned char)i;
+        sorted[i] = g->values[by_value[i]];
+    }
+    free(g->values);
+    g->values = sorted;
+}
+
+typedef struct sql_code_texts {
+    char **text;
+    size_t *len;
+    size_t count, cap;
+} sql_code_texts;
+
+static void sql_code_text(void *ctx, const char *s, size_t len)
+{
+    sql_code_texts *t = ctx;
+    if (t->count == t->cap) {
+        size_t cap = t->cap;
+        t->text = pv_xgrow(t->text, &cap, t->count + 1, sizeof *t->text);
+        t->len = pv_xrealloc(t->len, cap * sizeof *t->len);
+        t->cap = cap;
+    }
+    char *copy = pv_xmalloc(len + 1);
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    t->text[t->count] = copy;
+    t->len[t->count++] = len;
+}
+
+/* The ranks of a column the view holds as codes (the code_column hook,
+ * docs/model.md): which codes the rows use (a pass over the codes), their
+ * texts from column_values, then each row's rank (a second pass): no cell.
+ * 1: ready, 0: more than SQL_GROUP_MAX values, -1: stopped. */
+static int sql_group_by_codes(pv_sql *s, sql_group *g, const pv_view *v, size_t col,
+                              const pv_int_array *codes, size_t n)
+{
+    sql_code_texts t = {0};
+    if (!pv_view_column_values(v, col, sql_code_text, &t))
+        t.count = 0;
+    size_t ncodes = codes->width == 1 ? 256 : 65536;
+    unsigned char *seen = pv_xcalloc(ncodes, 1);
+    const uint8_t *c8 = codes->base;
+    const uint16_t *c16 = codes->base;
+    int ret = 1;
+    enum { CHUNK = 1 << 20 };
+    for (size_t lo = 0; lo < n && ret > 0; lo += CHUNK) {
+        size_t hi = n - lo > CHUNK ? lo + CHUNK : n;
+        if (codes->width == 1)
+            for (size_t r = lo; r < hi; r++)
+                seen[c8[r]] = 1;
+        else
+            for (size_t r = lo; r < hi; r++)
+                seen[c16[r]] = 1;
+        if (!sql_tick(s))
+            ret = -1;
+    }
+    /* the values the rows have (equal texts are one value) */
+    unsigned char *map = ret > 0 ? pv_xcalloc(ncodes, 1) : NULL;
+    for (size_t code = 0; code < ncodes && ret > 0; code++) {
+        if (!seen[code])
+            continue;
+        pv_cell c = {.type = PV_TYPE_STRING, .present = code < t.count};
+        if (c.present) {
+            c.v.s.ptr = t.text[code];
+            c.v.s.len = t.len[code];
+        }
+        size_t k = 0;
+        while (k < g->k && !sql_value_equal(&g->values[k], &c))
+            k++;
+        if (k == g->k) {
+            if (k == SQL_GROUP_MAX) {
+                ret = 0;
+                break;
+            }
+            g->values[k] = c;
+            if (c.present) {
+                g->values[k].v.s.ptr = t.text[code];
+                t.text[code] = NULL; /* owned by the group now */
+            }
+            g->k++;
+        }
+        map[code] = (unsigned char)k;
+    }
+    if (ret > 0) {
+        unsigned char new_rank[SQL_GROUP_MAX];
+        sql_group_sort(g, new_rank);
+        for (size_t code = 0; code < ncodes; code++)
+            map[code] = new_rank[map[code]];
+        for (size_t lo = 0; lo < n && ret > 0; lo += CHUNK) {
+            size_t hi = n - lo > CHUNK ? lo + CHUNK : n;
+            if (codes->width == 1)
+                for (size_t r = lo; r < hi; r++)
+                    g->rank[r] = map[c8[r]];
+            else
+                for (size_t r = lo; r < hi; r++)
+                    g->rank[r] = map[c16[r]];
+            if (!sql_tick(s))
+                ret = -1;
+        }
+    }
+    for (size_t i = 0; i < t.count; i++)
+        free(t.text[i]);
+    free(t.text);
+    free(t.len);
+    free(seen);
+    free(map);
+    return ret;
+}
+
 /* Does column `col` have at most SQL_GROUP_MAX distinct values (strings or
  * integers)?  Then its ranks are made: one pass over the rows (over the row
  * groups for a PV_COL_GROUPED column, docs/model.md), which stops at the
@@ -305,6 +425,17 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
     }
     g->rank = pv_xmalloc(n ? n : 1);
     g->values = pv_xcalloc(SQL_GROUP_MAX, sizeof *g->values);
+    pv_int_array codes;
+    if (pv_view_code_column(v, col, &codes)) {
+        int ret = sql_group_by_codes(s, g, v, col, &codes, n);
+        if (ret <= 0) {
+            sql_group_free(g); /* stopped: unknown stays unknown */
+            g->state = ret < 0 ? SQL_GROUP_UNKNOWN : SQL_GROUP_NONE;
+            return false;
+        }
+        g->state = SQL_GROUP_READY;
+        return true;
+    }
     bool by_group = (v->columns[col].flags & PV_COL_GROUPED) && v->ops->row_group &&
                     v->group_count;
     int16_t *group_rank = NULL;
@@ -387,18 +518,8 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
         return false;
     }
     /* ranks in ascending value order */
-    unsigned char by_value[SQL_GROUP_MAX], new_rank[SQL_GROUP_MAX];
-    for (size_t i = 0; i < g->k; i++)
-        by_value[i] = (unsigned char)i;
-    sql_sort_values = g->values;
-    qsort(by_value, g->k, 1, sql_rank_cmp);
-    pv_cell *sorted = pv_xcalloc(SQL_GROUP_MAX, sizeof *sorted);
-    for (size_t i = 0; i < g->k; i++) {
-        new_rank[by_value[i]] = (unsigned char)i;
-        sorted[i] = g->values[by_value[i]];
-    }
-    free(g->values);
-    g->values = sorted;
+    unsigned char new_rank[SQL_GROUP_MAX];
+    sql_group_sort(g, new_rank);
     for (size_t r = 0; r < n; r++)
         g->rank[r] = new_rank[g->rank[r]];
     g->state = SQL_GROUP_READY;

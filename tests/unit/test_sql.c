@@ -694,6 +694,16 @@ static void test_group_runs_on_samples(void **state)
     }
 }
 
+static char texts[64][128];
+static size_t texts_seen;
+static void collect_text(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    assert_true(texts_seen < 64 && len < 128);
+    memcpy(texts[texts_seen], text, len);
+    texts[texts_seen++][len] = '\0';
+}
+
 /* A generated timeline (BIN v1.1, indexed): the benchmark's query, and
  * every column grouped. */
 static void test_group_runs_on_generated_timeline(void **state)
@@ -739,6 +749,50 @@ static void test_group_runs_on_generated_timeline(void **state)
         max = c.v.i > max ? c.v.i : max;
     }
     assert_true(max > 1);
+    /* context is the index's codes (the code_column hook): the cells' texts,
+     * and the groups made from them count what the cells say */
+    size_t context = pv_view_column(tl, "context");
+    pv_int_array codes;
+    assert_true(pv_view_code_column(tl, context, &codes));
+    texts_seen = 0;
+    assert_true(pv_view_column_values(tl, context, collect_text, NULL));
+    enum { CONTEXTS = 64 };
+    int64_t per_code[CONTEXTS + 1] = {0}; /* [CONTEXTS]: absent */
+    for (size_t r = 0; r < pv_view_rows(tl); r++) {
+        pv_cell c;
+        pv_view_cell(tl, r, context, &c);
+        size_t code = codes.width == 1 ? ((const uint8_t *)codes.base)[r]
+                                       : ((const uint16_t *)codes.base)[r];
+        if (code >= texts_seen) {
+            assert_false(c.present);
+            per_code[CONTEXTS]++;
+            continue;
+        }
+        assert_true(c.present);
+        assert_true(code < CONTEXTS);
+        assert_int_equal(c.v.s.len, strlen(texts[code]));
+        assert_memory_equal(c.v.s.ptr, texts[code], c.v.s.len);
+        per_code[code]++;
+    }
+    pv_sql_error err;
+    pv_view *counts = pv_sql_query(s, "SELECT context, count(*) FROM timeline GROUP BY context",
+                                   &err);
+    assert_non_null(counts);
+    for (size_t r = 0; r < pv_view_rows(counts); r++) {
+        pv_cell name, count;
+        pv_view_cell(counts, r, 0, &name);
+        pv_view_cell(counts, r, 1, &count);
+        size_t code = CONTEXTS;
+        for (size_t k = 0; name.present && k < texts_seen; k++)
+            if (strlen(texts[k]) == name.v.s.len && !memcmp(texts[k], name.v.s.ptr, name.v.s.len))
+                code = k;
+        assert_true(!name.present || code < CONTEXTS);
+        assert_int_equal(count.v.i, per_code[code]);
+        per_code[code] = 0;
+    }
+    for (size_t k = 0; k <= CONTEXTS; k++)
+        assert_int_equal(per_code[k], 0); /* every row counted */
+    pv_view_free(counts);
     assert_int_equal(query_int(s, "SELECT sum(depth) FROM timeline"), sum);
     assert_int_equal(query_int(s, "SELECT max(depth) FROM timeline"), max);
     int64_t n_contexts = query_int(s, "SELECT count(DISTINCT coalesce(context, '')) FROM timeline");
