@@ -76,6 +76,7 @@ typedef struct sql_detail_fn {
     struct pv_sql *sql;
     char *detail_id;
     char *name;
+    char *owner; /* the id of the view whose rows it takes; NULL: the first that offers it */
 } sql_detail_fn;
 
 struct pv_sql {
@@ -1265,19 +1266,21 @@ static sqlite3_module sql_source_module = {
 
 /* ---- detail views as table-valued functions: name(parent_id [, result_set]) */
 
-/* The first view of result set `set` that offers detail `id`, with a row
- * whose id is `parent` (any row when parent_any); opens the detail. */
-static pv_view *sql_open_detail(const pv_result_set *set, const char *id, bool parent_any,
-                                int64_t parent)
+/* Detail `id` of the row whose id is `parent` in the first view of result
+ * set `set` that offers the detail (or in view `owner_id`), as `cat --view
+ * ID --parent PARENT` opens it; with parent_any, of any row of any view
+ * that offers it (the first one found). */
+static pv_view *sql_open_detail(const pv_result_set *set, const char *id, const char *owner_id,
+                                bool parent_any, int64_t parent)
 {
     for (size_t i = 0; i < set->view_count; i++) {
         const pv_view *owner = set->views[i];
         size_t d = pv_view_detail_index(owner, id);
-        if (d == PV_NO_ROW)
+        if (d == PV_NO_ROW || (owner_id && strcmp(owner->id, owner_id) != 0))
             continue;
         if (parent_any) {
             size_t n = pv_view_rows(owner);
-            for (size_t r = 0; r < n && r < 64; r++) {
+            for (size_t r = 0; r < n && r < 65536; r++) {
                 pv_view *dv = pv_view_open_detail(owner, d, r);
                 if (dv)
                     return dv;
@@ -1285,11 +1288,7 @@ static pv_view *sql_open_detail(const pv_result_set *set, const char *id, bool p
             continue;
         }
         size_t row = pv_view_find_id(owner, parent);
-        if (row == PV_NO_ROW)
-            continue;
-        pv_view *dv = pv_view_open_detail(owner, d, row);
-        if (dv)
-            return dv;
+        return row == PV_NO_ROW ? NULL : pv_view_open_detail(owner, d, row);
     }
     return NULL;
 }
@@ -1305,7 +1304,7 @@ static int sql_detail_connect(sqlite3 *db, void *aux, int argc, const char *cons
      * the first result set that has one. */
     pv_view *sample = NULL;
     for (size_t k = 0; k < s->set_count && !sample; k++)
-        sample = sql_open_detail(s->sets[k].set, fn->detail_id, true, 0);
+        sample = sql_open_detail(s->sets[k].set, fn->detail_id, fn->owner, true, 0);
     if (!sample) {
         *errmsg = sqlite3_mprintf("no row has the detail view '%s'", fn->detail_id);
         return SQLITE_ERROR;
@@ -1398,8 +1397,8 @@ static int sql_detail_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
         c->set_no = sqlite3_value_int64(argv[1]);
     if (c->set_no < 1 || (uint64_t)c->set_no > s->set_count)
         return SQLITE_OK;
-    c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id, false,
-                               c->parent_id);
+    c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id,
+                               t->detail->owner, false, c->parent_id);
     if (!c->owned)
         return SQLITE_OK;
     c->view = c->owned;
@@ -1533,6 +1532,20 @@ pv_sql *pv_sql_new(void)
     sqlite3_create_module(s->db, "profview_view", &sql_source_module, s);
     sqlite3_set_authorizer(s->db, sql_authorize, s);
     sqlite3_progress_handler(s->db, 4096, sql_progress, s);
+    /* The reading pragmas as table-valued functions (`SELECT name FROM
+     * pragma_table_info('timeline')`): SQLite makes each one's table the
+     * first time a query names it, with a statement of its own on the
+     * schema that the authorizer would refuse; made here, while setting
+     * up.  Reading them is then authorized as the pragma itself. */
+    s->setting_up = true;
+    for (size_t i = 0; i < PV_ARRAY_LEN(sql_read_pragmas); i++) {
+        char q[80];
+        snprintf(q, sizeof q, "SELECT * FROM pragma_%s", sql_read_pragmas[i]);
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK)
+            sqlite3_finalize(st);
+    }
+    s->setting_up = false;
     /* as many attached schemas as this SQLite allows (SQLITE_MAX_ATTACHED,
      * 10 by default, 125 at most); docs/sql.md "Result sets" */
     sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 125);
@@ -1654,33 +1667,53 @@ static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, con
     return src;
 }
 
+/* A table-valued function for detail `id` of the rows of view `owner` (NULL:
+ * of the first view that offers it), named `name`, unless one has that
+ * name already. */
+static void sql_add_detail_function(pv_sql *s, const char *id, const char *owner,
+                                    const char *owner_shown, const char *name)
+{
+    for (size_t k = 0; k < s->detail_count; k++)
+        if (strcasecmp(s->details[k]->name, name) == 0)
+            return;
+    sql_detail_fn *fn = pv_xcalloc(1, sizeof *fn);
+    fn->sql = s;
+    fn->detail_id = pv_xstrdup(id);
+    fn->name = pv_xstrdup(name);
+    fn->owner = owner ? pv_xstrdup(owner) : NULL;
+    s->details = pv_xgrow(s->details, &s->detail_cap, s->detail_count + 1, sizeof *s->details);
+    s->details[s->detail_count++] = fn;
+    sqlite3_create_module(s->db, fn->name, &sql_detail_module, fn);
+    size_t r = pv_table_add_row(s->meta_tables);
+    pv_table_set_cstr(s->meta_tables, r, 0, "main");
+    pv_table_set_cstr(s->meta_tables, r, 1, fn->name);
+    pv_table_set_cstr(s->meta_tables, r, 2, id);
+    char *kind = pv_xasprintf("function of %s rows", owner_shown);
+    pv_table_set_cstr(s->meta_tables, r, 3, kind);
+    free(kind);
+}
+
+/* Detail views as functions (docs/sql.md "Detail views"): `detail(id)` of
+ * the first view that offers it, as `cat --parent`; a detail that several
+ * views offer is also `view_detail(id)` for each of them. */
 static void sql_add_detail_functions(pv_sql *s, const pv_result_set *set)
 {
     for (size_t i = 0; i < set->view_count; i++) {
         const pv_view *v = set->views[i];
         for (size_t d = 0; d < v->detail_count; d++) {
             const char *id = v->details[d].id;
-            bool known = false;
-            for (size_t k = 0; k < s->detail_count && !known; k++)
-                known = strcmp(s->details[k]->detail_id, id) == 0;
-            if (known)
+            char name[300];
+            pv_sql_table_name(id, name, sizeof name);
+            sql_add_detail_function(s, id, NULL, v->id, name);
+            size_t owners = 0;
+            for (size_t j = 0; j < set->view_count; j++)
+                owners += pv_view_detail_index(set->views[j], id) != PV_NO_ROW;
+            if (owners < 2)
                 continue;
-            sql_detail_fn *fn = pv_xcalloc(1, sizeof *fn);
-            fn->sql = s;
-            fn->detail_id = pv_xstrdup(id);
-            fn->name = pv_xstrdup(id);
-            pv_sql_table_name(id, fn->name, strlen(id) + 1);
-            s->details = pv_xgrow(s->details, &s->detail_cap, s->detail_count + 1,
-                                  sizeof *s->details);
-            s->details[s->detail_count++] = fn;
-            sqlite3_create_module(s->db, fn->name, &sql_detail_module, fn);
-            size_t r = pv_table_add_row(s->meta_tables);
-            pv_table_set_cstr(s->meta_tables, r, 0, "main");
-            pv_table_set_cstr(s->meta_tables, r, 1, fn->name);
-            pv_table_set_cstr(s->meta_tables, r, 2, id);
-            char *kind = pv_xasprintf("function of %s rows", v->id);
-            pv_table_set_cstr(s->meta_tables, r, 3, kind);
-            free(kind);
+            char table[300], both[620];
+            pv_sql_table_name(v->id, table, sizeof table);
+            snprintf(both, sizeof both, "%s_%s", table, name);
+            sql_add_detail_function(s, id, v->id, v->id, both);
         }
     }
 }
@@ -1849,6 +1882,7 @@ void pv_sql_free(pv_sql *s)
     for (size_t i = 0; i < s->detail_count; i++) {
         free(s->details[i]->detail_id);
         free(s->details[i]->name);
+        free(s->details[i]->owner);
         free(s->details[i]);
     }
     free(s->details);
