@@ -498,18 +498,104 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area);
 static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k);
 static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
 
+/* One row of area-calls: call k's cells (both the table and the view
+ * that reads the viewer's lists below). */
+static void wi_area_call_cell(const pv_timeline_index *ix, size_t k, size_t col, pv_cell *out)
+{
+    int64_t from = wi_call_entry_time(ix, k), to;
+    switch (col) {
+    case AC_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)k + 1);
+        return;
+    case AC_THREAD: {
+        const char *name = pv_tl_context_name(ix, wi_call_context(ix, k));
+        out->type = PV_TYPE_STRING;
+        out->present = true;
+        out->v.s.ptr = name;
+        out->v.s.len = strlen(name);
+        return;
+    }
+    case AC_ENTRY:
+        wi_cell_int(out, PV_TYPE_TIME, from);
+        return;
+    case AC_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_net(ix, k));
+        return;
+    case AC_TWC:
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_gross(ix, k));
+        return;
+    default:
+        to = wi_call_exit_time(ix, k);
+        if (ix->has_from && from < ix->from)
+            from = ix->from;
+        if (ix->has_to && to > ix->to)
+            to = ix->to;
+        wi_cell_int(out, PV_TYPE_TIME, to > from ? to - from : 0);
+        return;
+    }
+}
+
+/* area-calls read from the viewer's list of the area's calls: row r is
+ * call list[r]; nothing is made when it opens (docs/winidea-model.md "The
+ * viewer's area lists"). */
+typedef struct wi_listed_calls {
+    const wi_model *m;
+    const uint32_t *list;
+    size_t count;
+} wi_listed_calls;
+
+static size_t wi_listed_calls_rows(const pv_view *v)
+{
+    return ((const wi_listed_calls *)v->impl)->count;
+}
+
+static void wi_listed_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed_calls *lc = v->impl;
+    wi_area_call_cell(&lc->m->ix, lc->list[row], col, out);
+}
+
+static const pv_view_ops wi_listed_calls_ops = {
+    wi_listed_calls_rows, wi_listed_calls_cell, NULL, NULL, wi_virtual_destroy, NULL,
+};
+
+/* The first position of list[lo, hi) (ascending) whose call is >= k. */
+static size_t wi_list_lower(const uint32_t *list, size_t lo, size_t hi, size_t k)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The calls of a function area in one context (all contexts for Neutral);
  * `id` is the call's id in `call-trace`. */
 static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
 {
     const pv_timeline_index *ix = &m->ix;
+    if (m->lists_phase == 3 && area < ix->area_count &&
+        (context == PV_TL_NEUTRAL || (context < ix->context_count && ix->context_call_start))) {
+        /* the area's calls in call order; a context's calls are a block of
+         * the calls, so its calls of the area a run of the area's list */
+        size_t lo = m->call_start[area], hi = m->call_start[area + 1];
+        if (context != PV_TL_NEUTRAL) {
+            size_t a = wi_list_lower(m->call_list, lo, hi, ix->context_call_start[context]);
+            hi = wi_list_lower(m->call_list, a, hi, ix->context_call_start[context + 1]);
+            lo = a;
+        }
+        wi_listed_calls *lc = pv_xmalloc(sizeof *lc);
+        lc->m = m;
+        lc->list = m->call_list + lo;
+        lc->count = hi - lo < WI_DETAIL_EVENT_LIMIT ? hi - lo : WI_DETAIL_EVENT_LIMIT;
+        return wi_virtual_view("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS,
+                               &wi_listed_calls_ops, lc);
+    }
     pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
-    /* the viewer's list of the area's calls, else every call */
-    bool listed = m->lists_phase == 3 && area < ix->area_count;
-    size_t first = listed ? m->call_start[area] : 0;
-    size_t last = listed ? m->call_start[area + 1] : ix->call_count;
-    for (size_t j = first; j < last; j++) {
-        size_t k = listed ? m->call_list[j] : j;
+    for (size_t k = 0; k < ix->call_count; k++) {
         if (wi_call_area(ix, k) != area)
             continue;
         uint16_t c = wi_call_context(ix, k);
@@ -518,17 +604,14 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
         if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
             break;
         size_t r = pv_table_add_row(t);
-        int64_t from = wi_call_entry_time(ix, k), to = wi_call_exit_time(ix, k);
-        pv_table_set_int(t, r, AC_ID, (int64_t)k + 1);
-        pv_table_set_cstr(t, r, AC_THREAD, pv_tl_context_name(ix, c));
-        pv_table_set_int(t, r, AC_ENTRY, from);
-        pv_table_set_int(t, r, AC_TIME, pv_timeline_call_net(ix, k));
-        pv_table_set_int(t, r, AC_TWC, pv_timeline_call_gross(ix, k));
-        if (ix->has_from && from < ix->from)
-            from = ix->from;
-        if (ix->has_to && to > ix->to)
-            to = ix->to;
-        pv_table_set_int(t, r, AC_CALL, to > from ? to - from : 0);
+        for (size_t col = 0; col < AC_COLUMNS; col++) {
+            pv_cell cell;
+            wi_area_call_cell(ix, k, col, &cell);
+            if (col == AC_THREAD)
+                pv_table_set_str(t, r, col, cell.v.s.ptr, cell.v.s.len);
+            else
+                pv_table_set_int(t, r, col, cell.v.i);
+        }
     }
     return pv_table_view(t);
 }
@@ -667,12 +750,81 @@ static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail,
     return wi_hook_view(ctx, wi_value_history_of(m, (uint32_t)(id - 1)));
 }
 
+/* The value history of a variable whose state key no other area has, read
+ * from the viewer's list of its events: every event is a change, row r is
+ * event list[r], its duration runs to the next one (the last one's to the
+ * end of the recording); nothing is made when it opens. */
+typedef struct wi_listed_values {
+    const wi_model *m;
+    const uint32_t *list;
+    size_t count, listed; /* rows; events in the list (count + 1 when cut) */
+    bool f64;
+} wi_listed_values;
+
+static size_t wi_listed_values_rows(const pv_view *v)
+{
+    return ((const wi_listed_values *)v->impl)->count;
+}
+
+static void wi_listed_values_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed_values *lv = v->impl;
+    const pv_timeline_index *ix = &lv->m->ix;
+    pv_wi_event e;
+    pv_timeline_event(ix, lv->list[row], &e);
+    switch (col) {
+    case VH_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)lv->list[row]);
+        return;
+    case VH_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, e.time);
+        return;
+    case VH_VALUE:
+        if (lv->f64) {
+            out->type = PV_TYPE_FLOAT;
+            out->present = true;
+            out->v.f = wi_data_f64(e.data);
+        } else {
+            wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        }
+        return;
+    case VH_DURATION:
+        wi_cell_int(out, PV_TYPE_TIME,
+                    row + 1 < lv->listed ? wi_event_time(ix, lv->list[row + 1]) - e.time
+                                         : ix->time_last - e.time);
+        return;
+    default:
+        wi_cell_uint(out, PV_TYPE_HEX, e.data);
+        return;
+    }
+}
+
+static const pv_view_ops wi_listed_values_ops = {
+    wi_listed_values_rows, wi_listed_values_cell, NULL, NULL, wi_virtual_destroy, NULL,
+};
+
 static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
 {
     const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     bool f64 = a->value_f64;
+    if (!state && m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE &&
+        m->data_start[m->data_group[area] + 1] - m->data_start[m->data_group[area]] ==
+            m->area_events[area]) {
+        /* its state key's events are its own: each is a change */
+        wi_listed_values *lv = pv_xmalloc(sizeof *lv);
+        lv->m = m;
+        lv->list = m->data_list + m->data_start[m->data_group[area]];
+        lv->listed = m->area_events[area];
+        lv->count = lv->listed < WI_DETAIL_EVENT_LIMIT ? lv->listed : WI_DETAIL_EVENT_LIMIT;
+        lv->f64 = f64;
+        return f64 ? wi_virtual_view("value-history", "Value history",
+                                     wi_value_history_f64_columns, VH_F64_COLUMNS,
+                                     &wi_listed_values_ops, lv)
+                   : wi_virtual_view("value-history", "Value history", wi_value_history_columns,
+                                     VH_COLUMNS, &wi_listed_values_ops, lv);
+    }
     pv_table *t =
         f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
                            VH_F64_COLUMNS)
