@@ -2,6 +2,7 @@
  * search and columns over any pv_view. */
 #include "tui/report.h"
 #include "profview/hooks.h"
+#include "tui/group.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ typedef struct pv_layout {
     pv_row *stack;
     uint8_t *hide;
     size_t sp, stack_cap;
+    double deadline; /* pv_work_clock time a step stops at (0: none) */
 } pv_layout;
 
 static void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, size_t n,
@@ -83,6 +85,10 @@ static bool pv_layout_step(pv_layout *l, size_t budget)
 {
     size_t end = budget < l->n - l->at ? l->at + budget : l->n;
     for (size_t i = l->at; i < end; i++) {
+        if ((i & 4095) == 4095 && i > l->at && l->deadline > 0 && pv_work_clock() >= l->deadline) {
+            end = i; /* the slice is over (a slow parent, a loaded machine) */
+            break;
+        }
         size_t row = l->sel ? l->sel[i] : i;
         size_t parent = pv_view_parent(l->v, row);
         size_t sp = l->sp;
@@ -777,7 +783,7 @@ static bool pv_matcher_row(pv_matcher *m, size_t row)
     return hit;
 }
 
-enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE };
+enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE, PV_RJ_OPEN };
 enum {
     PV_RJ_FILTER,
     PV_RJ_COLLECT,
@@ -788,6 +794,7 @@ enum {
     PV_RJ_LFIND,  /* trees: the selected row in it */
     PV_RJ_FLIP,
     PV_RJ_RUNS,
+    PV_RJ_GROUP, /* OPEN: a call tree grouped by thread (group.c) */
     PV_RJ_DONE
 };
 
@@ -815,11 +822,25 @@ struct pv_report_job {
     /* trees: the new bits and visible list (MARK, LAYOUT, LFIND) */
     uint8_t *new_self, *new_collapsed, *new_kids;
     pv_layout lay;
+    /* OPEN: the report being opened (moved to *r when done), the grouping
+     * being built, the columns asked for */
+    pv_report open;
+    pv_group_job *group;
+    pv_view *base;
+    char *columns;
     /* REVERSE */
     size_t run_start, keep_pos;
     size_t rev_x, rev_y; /* a run being turned back: positions still to swap */
     uint64_t done, total;
+    double deadline; /* pv_work_clock time a step ends at (0: none) */
 };
+
+/* Past the step's deadline (docs/tui.md "Long operations": a step stops
+ * at its slice's end whatever its budget). */
+static bool pv_report_job_late(const pv_report_job *j)
+{
+    return j->deadline > 0 && pv_work_clock() >= j->deadline;
+}
 
 pv_report *pv_report_job_report(const pv_report_job *j)
 {
@@ -887,7 +908,10 @@ static void pv_report_search_finish(pv_report_job *j)
 static bool pv_report_search_step(pv_report_job *j, size_t budget)
 {
     pv_report *r = j->r;
+    unsigned tick = 0;
     while (budget-- > 0 && j->looked < j->n) {
+        if ((++tick & 1023) == 0 && pv_report_job_late(j))
+            break;
         size_t p = j->next;
         j->looked++;
         j->next = j->dir > 0 ? (p + 1 == j->n ? 0 : p + 1) : (p == 0 ? j->n - 1 : p - 1);
@@ -1061,6 +1085,10 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
         if (j->phase == PV_RJ_FILTER) {
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++) {
+                if ((row & 1023) == 1023 && row > j->at && pv_report_job_late(j)) {
+                    end = row; /* the slice is over */
+                    break;
+                }
                 if (!pv_filter_match(j->f, v, row))
                     continue;
                 j->matched++;
@@ -1137,9 +1165,12 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
              * filtered ones (measured: ~400 ns a row on the 9.6 M-call tree
              * of the 50 M-event timeline): 1/16 of the budget in rows */
             size_t before = j->lay.at;
+            j->lay.deadline = j->deadline;
             bool laid = pv_layout_step(&j->lay, budget / 16 + 1);
             size_t used = 16 * (j->lay.at - before);
             j->done += used / 16;
+            if (!laid && pv_report_job_late(j))
+                break;
             budget -= used < budget ? used : budget;
             if (laid) {
                 j->phase = j->keep_row != PV_NO_ROW ? PV_RJ_LFIND : PV_RJ_DONE;
@@ -1286,6 +1317,98 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
     return true;
 }
 
+/* ---- opening a tree in steps: its grouping by thread, then its first
+ * layout (the report is opened into j->open, moved to *r when done) */
+
+pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns)
+{
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_OPEN;
+    j->r = r;
+    j->base = v;
+    j->columns = columns ? pv_xstrdup(columns) : NULL;
+    j->group = group ? pv_group_job_new(v) : NULL;
+    j->phase = PV_RJ_GROUP;
+    j->n = pv_view_rows(v);
+    j->total = 2 * (uint64_t)j->n + 1; /* grouping, layout */
+    return j;
+}
+
+/* The view is known: the report's columns and bits; LAYOUT next (trees). */
+static void pv_report_open_view(pv_report_job *j, pv_view *v, bool owned)
+{
+    pv_report *o = &j->open;
+    memset(o, 0, sizeof *o);
+    o->view = v;
+    o->owned = owned;
+    o->hidden = pv_xcalloc(v->column_count + 1, 1);
+    o->widths = pv_xcalloc(v->column_count + 1, sizeof *o->widths);
+    o->time_fmt = pv_xcalloc(v->column_count + 1, 1);
+    o->filter = pv_xstrdup("");
+    pv_report_apply_columns(o, j->columns);
+    j->phase = PV_RJ_DONE;
+    if (!pv_view_is_tree(v))
+        return;
+    size_t rows = pv_view_rows(v);
+    o->collapsed = pv_xcalloc(rows / 8 + 1, 1);
+    o->has_kids = pv_xcalloc(rows / 8 + 1, 1);
+    if (rows > PV_REPORT_EXPAND_LIMIT)
+        memset(o->collapsed, 0xff, rows / 8 + 1);
+    pv_layout_init(&j->lay, v, NULL, rows, o->collapsed, o->has_kids);
+    j->lay.deadline = j->deadline;
+    j->phase = PV_RJ_LAYOUT;
+}
+
+static bool pv_report_open_step(pv_report_job *j, size_t budget)
+{
+    while (budget > 0 && j->phase != PV_RJ_DONE && !pv_report_job_late(j)) {
+        if (j->phase == PV_RJ_GROUP) {
+            if (j->group) {
+                pv_group_job_deadline(j->group, j->deadline);
+                if (!pv_group_job_step(j->group, budget)) {
+                    j->done = (uint64_t)(pv_group_job_progress(j->group) * (double)j->n);
+                    return false;
+                }
+            }
+            pv_view *g = j->group ? pv_group_job_take(j->group) : NULL;
+            pv_group_job_free(j->group);
+            j->group = NULL;
+            j->done = j->n;
+            pv_report_open_view(j, g ? g : j->base, g != NULL);
+            budget--;
+        } else if (j->phase == PV_RJ_LAYOUT) {
+            /* a row laid out weighs sixteen units, as in a filter's layout */
+            size_t before = j->lay.at;
+            j->lay.deadline = j->deadline;
+            bool laid = pv_layout_step(&j->lay, budget / 16 + 1);
+            size_t used = 16 * (j->lay.at - before);
+            j->done = j->n + j->lay.at * j->n / (j->lay.n ? j->lay.n : 1);
+            budget -= used < budget ? used : budget;
+            if (laid)
+                j->phase = PV_RJ_DONE;
+        }
+    }
+    if (j->phase != PV_RJ_DONE)
+        return false;
+    pv_report *o = &j->open;
+    if (j->lay.vis) {
+        o->vis = j->lay.vis;
+        o->vis_depth = j->lay.vis_depth;
+        o->vis_count = j->lay.count;
+        j->lay.vis = NULL;
+        j->lay.vis_depth = NULL;
+    }
+    pv_layout_free(&j->lay);
+    *j->r = *o;
+    memset(o, 0, sizeof *o);
+    return true;
+}
+
+void pv_report_job_deadline(pv_report_job *j, double deadline)
+{
+    j->deadline = deadline;
+}
+
 bool pv_report_job_step(pv_report_job *j, size_t budget)
 {
     if (budget == 0)
@@ -1299,6 +1422,8 @@ bool pv_report_job_step(pv_report_job *j, size_t budget)
         return pv_report_select_step(j, budget);
     case PV_RJ_REVERSE:
         return pv_report_reverse_step(j, budget);
+    case PV_RJ_OPEN:
+        return pv_report_open_step(j, budget);
     }
     return true;
 }
@@ -1326,5 +1451,8 @@ void pv_report_job_free(pv_report_job *j)
     free(j->new_collapsed);
     free(j->new_kids);
     pv_layout_free(&j->lay);
+    pv_group_job_free(j->group);
+    pv_report_close(&j->open); /* an unfinished opening: its grouped view too */
+    free(j->columns);
     free(j);
 }

@@ -161,6 +161,16 @@ pv_report_job *pv_report_reverse_job(pv_report *r);
  * selection; a tree opens its ancestors) instead of the row selected now:
  * history back and forward (docs/tui.md "Long operations"). */
 void pv_report_job_select(pv_report_job *j, size_t model_row);
+/* Opens report r (closed) over v as pv_report_open does (owned false),
+ * in steps: with `group`, a call tree grouped by thread first (group.c:
+ * then the report owns the grouped view), then a tree's first layout.  r
+ * is open only once the job finishes; freeing an unfinished job leaves it
+ * closed. */
+pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns);
+/* Every later step also stops at this pv_work_clock (group.h) time, 0:
+ * none: a budget is counted in rows, and a slow row or a loaded machine
+ * must not make a step overrun its slice (docs/tui.md "Long operations"). */
+void pv_report_job_deadline(pv_report_job *j, double deadline);
 /* True when the job is finished (the report has its result). */
 bool pv_report_job_step(pv_report_job *j, size_t budget);
 /* 0..1 */

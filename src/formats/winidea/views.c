@@ -2168,7 +2168,34 @@ static pv_view *wi_calls_inner_frames(const pv_view *v)
                            &wi_line_frames_ops, lf);
 }
 
+/* The context column: the calls come context by context (the index orders
+ * them so, timeline.c), context c's from context_call_start[c]: a run is a
+ * context's calls, its code the context. */
+static bool wi_calls_column_run(const pv_view *v, size_t col, size_t row, uint64_t *code,
+                                size_t *end)
+{
+    const wi_model *m = wi_view_model(v);
+    if (col != CT_THREAD || v->ops != &wi_call_trace_ops || !wi_model_ready(m) ||
+        !m->ix.context_call_start || !m->ix.context_count || row >= m->ix.call_count)
+        return false;
+    const pv_timeline_index *ix = &m->ix;
+    size_t lo = 0, hi = ix->context_count; /* the last c with start[c] <= row */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->context_call_start[mid] <= row)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (ix->context_call_start[lo] > row || ix->context_call_start[lo + 1] <= row)
+        return false;
+    *code = lo;
+    *end = ix->context_call_start[lo + 1];
+    return true;
+}
+
 static const pv_view_hooks wi_call_trace_hooks = {
+    .column_run = wi_calls_column_run,
     .row_time = wi_calls_row_time,
     .waits_for_index = wi_waits_for_index,
     .related = wi_calls_related,
