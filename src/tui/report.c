@@ -54,7 +54,10 @@ typedef struct pv_layout {
     pv_row *vis;
     uint32_t *vis_depth;
     size_t count, cap;
-    pv_row *stack;
+    /* the first selection position after each position's subtree (set as
+     * the subtree's rows end: the report's sub_end) */
+    pv_row *sub_end;
+    pv_row *stack, *stack_pos;
     uint8_t *hide;
     size_t sp, stack_cap;
     double deadline; /* pv_work_clock time a step stops at (0: none) */
@@ -75,8 +78,10 @@ static void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, si
     l->cap = n + 1;
     l->vis = pv_xmalloc(l->cap * sizeof *l->vis);
     l->vis_depth = pv_xmalloc(l->cap * sizeof *l->vis_depth);
+    l->sub_end = pv_xmalloc((n ? n : 1) * sizeof *l->sub_end);
     l->stack_cap = 64;
     l->stack = pv_xmalloc(l->stack_cap * sizeof *l->stack);
+    l->stack_pos = pv_xmalloc(l->stack_cap * sizeof *l->stack_pos);
     l->hide = pv_xmalloc(l->stack_cap);
 }
 
@@ -93,7 +98,7 @@ static bool pv_layout_step(pv_layout *l, size_t budget)
         size_t parent = pv_view_parent(l->v, row);
         size_t sp = l->sp;
         while (sp > 0 && l->stack[sp - 1] != parent)
-            sp--;
+            l->sub_end[l->stack_pos[--sp]] = (pv_row)i; /* its subtree ends here */
         if (sp > 0)
             pv_bit_set(l->has_kids, parent, true);
         bool hidden = sp > 0 && l->hide[sp - 1];
@@ -107,16 +112,22 @@ static bool pv_layout_step(pv_layout *l, size_t budget)
             l->vis_depth[l->count++] = (uint32_t)(sp > UINT32_MAX ? UINT32_MAX : sp);
         }
         if (sp == l->stack_cap) {
-            size_t hc = l->stack_cap;
+            size_t hc = l->stack_cap, pc = l->stack_cap;
             l->stack = pv_xgrow(l->stack, &l->stack_cap, sp + 1, sizeof *l->stack);
+            l->stack_pos = pv_xgrow(l->stack_pos, &pc, sp + 1, sizeof *l->stack_pos);
             l->hide = pv_xgrow(l->hide, &hc, sp + 1, 1);
         }
+        l->stack_pos[sp] = (pv_row)i;
         l->stack[sp] = (pv_row)row;
         l->hide[sp] = (uint8_t)(hidden || pv_bit(l->collapsed, row));
         l->sp = sp + 1;
     }
     l->at = end;
-    return l->at == l->n;
+    if (l->at < l->n)
+        return false;
+    while (l->sp > 0) /* the subtrees still open end with the rows */
+        l->sub_end[l->stack_pos[--l->sp]] = (pv_row)l->n;
+    return true;
 }
 
 /* Frees what the layout still owns (its lists unless taken). */
@@ -124,9 +135,28 @@ static void pv_layout_free(pv_layout *l)
 {
     free(l->vis);
     free(l->vis_depth);
+    free(l->sub_end);
     free(l->stack);
+    free(l->stack_pos);
     free(l->hide);
     memset(l, 0, sizeof *l);
+}
+
+/* The finished layout's lists go into report r (its old ones to the trash). */
+static void pv_layout_take(pv_layout *l, pv_report *r)
+{
+    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
+    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
+    pv_report_discard(r, r->sub_end, r->sub_count * sizeof *r->sub_end);
+    r->vis = l->vis;
+    r->vis_depth = l->vis_depth;
+    r->vis_count = l->count;
+    r->sub_end = l->sub_end;
+    r->sub_count = l->n;
+    l->vis = NULL;
+    l->vis_depth = NULL;
+    l->sub_end = NULL;
+    pv_layout_free(l);
 }
 
 /* Rebuilds the visible list of a tree in one pass, so the cost is one pass
@@ -141,14 +171,7 @@ static void pv_report_rebuild(pv_report *r)
     pv_layout l;
     pv_layout_init(&l, r->view, r->sel, pv_report_sel_count(r), r->collapsed, r->has_kids);
     pv_layout_step(&l, SIZE_MAX);
-    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
-    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
-    r->vis = l.vis;
-    r->vis_depth = l.vis_depth;
-    r->vis_count = l.count;
-    l.vis = NULL;
-    l.vis_depth = NULL;
-    pv_layout_free(&l);
+    pv_layout_take(&l, r);
     size_t count = r->vis_count;
     r->cursor = 0;
     if (keep != PV_NO_ROW)
@@ -232,6 +255,7 @@ void pv_report_close(pv_report *r)
     free(r->has_kids);
     free(r->vis);
     free(r->vis_depth);
+    free(r->sub_end);
     free(r->hidden);
     free(r->widths);
     free(r->filter);
@@ -279,23 +303,47 @@ void pv_report_move_to(pv_report *r, size_t index)
     r->cursor = n == 0 ? 0 : index < n ? index : n - 1;
 }
 
+static void pv_report_splice_in(pv_report *r, size_t k);
+
+/* Opens the collapsed ancestors of model_row.  Only the outermost of them
+ * is visible: the rows that the opening shows are spliced in after it
+ * (pv_report_splice_in, the cost of the rows shown), not laid out again
+ * from the whole tree (docs/tui.md "Long operations"). */
+static void pv_report_open_path(pv_report *r, size_t model_row)
+{
+    size_t outer = PV_NO_ROW, guard = pv_view_rows(r->view);
+    for (size_t p = pv_view_parent(r->view, model_row); p != PV_NO_ROW && guard--;
+         p = pv_view_parent(r->view, p))
+        if (pv_bit(r->collapsed, p)) {
+            pv_bit_set(r->collapsed, p, false);
+            outer = p;
+        }
+    if (outer == PV_NO_ROW)
+        return;
+    size_t k = PV_NO_ROW;
+    for (size_t i = 0; r->vis && i < r->vis_count && k == PV_NO_ROW; i++)
+        if (r->vis[i] == outer)
+            k = i;
+    if (k == PV_NO_ROW || !r->sub_end) {
+        pv_report_rebuild(r); /* not visible (cannot be): the whole layout */
+        return;
+    }
+    size_t keep = pv_report_selected(r);
+    pv_report_splice_in(r, k); /* it was collapsed: nothing below it shown */
+    if (r->cursor > k && keep != PV_NO_ROW) /* the rows inserted push it down */
+        for (size_t i = r->cursor; i < r->vis_count; i++)
+            if (r->vis[i] == keep) {
+                r->cursor = i;
+                break;
+            }
+}
+
 bool pv_report_select_row(pv_report *r, size_t model_row)
 {
     if (model_row >= pv_view_rows(r->view))
         return false;
-    if (r->collapsed) {
-        /* Expand the ancestors so that the row is visible. */
-        bool changed = false;
-        size_t guard = pv_view_rows(r->view);
-        for (size_t p = pv_view_parent(r->view, model_row); p != PV_NO_ROW && guard--;
-             p = pv_view_parent(r->view, p))
-            if (pv_bit(r->collapsed, p)) {
-                pv_bit_set(r->collapsed, p, false);
-                changed = true;
-            }
-        if (changed)
-            pv_report_rebuild(r);
-    }
+    if (r->collapsed)
+        pv_report_open_path(r, model_row);
     size_t n = pv_report_count(r);
     if (!r->vis && !r->sel) {
         r->cursor = model_row; /* every row in view order: no search */
@@ -337,44 +385,90 @@ static void pv_report_splice_out(pv_report *r, size_t k)
     r->vis_count -= e - (k + 1);
 }
 
+/* The selection position of model row `row` (without a selection, the
+ * row itself); PV_NO_ROW when it is not in the selection. */
+static size_t pv_report_pos_of(const pv_report *r, size_t row)
+{
+    if (!r->sel)
+        return row < pv_view_rows(r->view) ? row : PV_NO_ROW;
+    for (size_t p = 0; p < r->sel_count; p++)
+        if (r->sel[p] == row)
+            return p;
+    return PV_NO_ROW;
+}
+
 /* Inserts the descendants of the (expanded) node at visible index k that
- * are visible: a walk over its subtree only, with an explicit stack. */
+ * are visible.  With the subtree ends of the last layout (r->sub_end) it
+ * goes from child to child, skipping the subtrees of collapsed ones: the
+ * cost is the rows it shows, not the node's subtree (a thread of millions
+ * of calls opens as fast as one of ten).  Without them, a walk over the
+ * subtree with an explicit stack. */
 static void pv_report_splice_in(pv_report *r, size_t k)
 {
     size_t node = r->vis[k];
-    size_t n = pv_report_sel_count(r), p = node;
-    if (r->sel)
-        for (p = 0; p < n && r->sel[p] != node; p++)
-            ;
+    size_t n = pv_report_sel_count(r), p = pv_report_pos_of(r, node);
+    if (p == PV_NO_ROW)
+        return;
     size_t cap = 64, sp = 0, add_cap = 64, added = 0;
     size_t *stack = pv_xmalloc(cap * sizeof *stack);
     uint8_t *hide = pv_xmalloc(cap);
     pv_row *rows = pv_xmalloc(add_cap * sizeof *rows);
     uint32_t *depths = pv_xmalloc(add_cap * sizeof *depths);
-    stack[sp] = node;
-    hide[sp++] = pv_bit(r->collapsed, node);
-    for (size_t i = p + 1; i < n; i++) {
-        size_t row = pv_report_sel_row(r, i);
-        size_t parent = pv_view_parent(r->view, row);
-        while (sp > 0 && stack[sp - 1] != parent)
-            sp--;
-        if (sp == 0)
-            break;
-        bool hidden = hide[sp - 1];
-        if (!hidden) {
+    if (r->sub_end && r->sub_count == n) {
+        /* stack: the next child's position of each open node; hide[] is
+         * unused (a collapsed child is not entered) */
+        size_t *ends = pv_xmalloc(cap * sizeof *ends);
+        stack[sp] = p + 1;
+        ends[sp++] = r->sub_end[p];
+        while (sp > 0) {
+            size_t c = stack[sp - 1];
+            if (c >= ends[sp - 1] || c >= n) {
+                sp--;
+                continue;
+            }
+            size_t c_end = r->sub_end[c] > c ? r->sub_end[c] : c + 1;
+            stack[sp - 1] = c_end;
+            size_t row = pv_report_sel_row(r, c);
             size_t c2 = add_cap;
             rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
             depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
             rows[added] = (pv_row)row;
             depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+            if (c_end > c + 1 && !pv_bit(r->collapsed, row)) {
+                size_t ec = cap;
+                stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+                ends = pv_xgrow(ends, &ec, sp + 1, sizeof *ends);
+                stack[sp] = c + 1;
+                ends[sp++] = c_end;
+            }
         }
-        if (sp == cap) {
-            size_t hc = cap;
-            stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
-            hide = pv_xgrow(hide, &hc, sp + 1, 1);
+        free(ends);
+    } else {
+        stack[sp] = node;
+        hide[sp++] = pv_bit(r->collapsed, node);
+        for (size_t i = p + 1; i < n; i++) {
+            size_t row = pv_report_sel_row(r, i);
+            size_t parent = pv_view_parent(r->view, row);
+            while (sp > 0 && stack[sp - 1] != parent)
+                sp--;
+            if (sp == 0)
+                break;
+            bool hidden = hide[sp - 1];
+            if (!hidden) {
+                size_t c2 = add_cap;
+                rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
+                depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
+                rows[added] = (pv_row)row;
+                depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+            }
+            if (sp == cap) {
+                size_t hc = cap;
+                stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+                hide = pv_xgrow(hide, &hc, sp + 1, 1);
+            }
+            stack[sp] = row;
+            hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
         }
-        stack[sp] = row;
-        hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
     }
     size_t vcap = r->vis_count + added;
     r->vis = pv_xrealloc(r->vis, (vcap ? vcap : 1) * sizeof *r->vis);
@@ -1006,14 +1100,7 @@ static void pv_report_select_finish(pv_report_job *j)
         pv_report_discard(r, r->has_kids, bits);
         r->has_kids = j->new_kids;
         j->new_kids = NULL;
-        pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
-        pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
-        r->vis = j->lay.vis;
-        r->vis_depth = j->lay.vis_depth;
-        r->vis_count = j->lay.count;
-        j->lay.vis = NULL;
-        j->lay.vis_depth = NULL;
-        pv_layout_free(&j->lay);
+        pv_layout_take(&j->lay, r);
         r->cursor = j->keep_at != PV_NO_ROW ? j->keep_at : 0;
         return;
     }
@@ -1391,13 +1478,8 @@ static bool pv_report_open_step(pv_report_job *j, size_t budget)
     if (j->phase != PV_RJ_DONE)
         return false;
     pv_report *o = &j->open;
-    if (j->lay.vis) {
-        o->vis = j->lay.vis;
-        o->vis_depth = j->lay.vis_depth;
-        o->vis_count = j->lay.count;
-        j->lay.vis = NULL;
-        j->lay.vis_depth = NULL;
-    }
+    if (j->lay.vis)
+        pv_layout_take(&j->lay, o);
     pv_layout_free(&j->lay);
     *j->r = *o;
     memset(o, 0, sizeof *o);

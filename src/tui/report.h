@@ -25,6 +25,11 @@ typedef struct pv_report {
     pv_row *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
+    /* Trees: the first selection position after the subtree of each
+     * position (sub_count of them, from the last layout), so that opening
+     * a node or the path to a row skips the collapsed subtrees below it. */
+    pv_row *sub_end;
+    size_t sub_count;
     size_t cursor;   /* index in the visible list */
     size_t top;      /* first visible index drawn */
     size_t hscroll;  /* first shown column drawn (not counting the tree column) */

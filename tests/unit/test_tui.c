@@ -1837,6 +1837,73 @@ static void test_group_job_steps(void **state)
         }
 }
 
+/* The report's visible list equals the one a full layout gives from the
+ * same collapsed bits (pv_report_refresh on a copy of the bits). */
+static void tg_check_layout(pv_report *r)
+{
+    size_t count = pv_report_count(r), cursor = r->cursor;
+    size_t selected = pv_report_selected(r);
+    pv_row *vis = malloc((count + 1) * sizeof *vis);
+    uint32_t *depth = malloc((count + 1) * sizeof *depth);
+    memcpy(vis, r->vis, count * sizeof *vis);
+    memcpy(depth, r->vis_depth, count * sizeof *depth);
+    pv_report_refresh(r);
+    assert_int_equal(pv_report_count(r), count);
+    for (size_t i = 0; i < count; i++) {
+        assert_int_equal(r->vis[i], vis[i]);
+        assert_int_equal(r->vis_depth[i], depth[i]);
+    }
+    assert_int_equal(pv_report_selected(r), selected);
+    assert_int_equal(r->cursor, cursor);
+    free(vis);
+    free(depth);
+}
+
+/* Selecting a row under collapsed nodes opens only its path and splices the
+ * rows shown in (no layout of the whole tree); opening and closing nodes
+ * the same: each gives what the full layout gives, with a filter and a sort
+ * too (docs/tui.md "Long operations"). */
+static void test_report_select_row_incremental(void **state)
+{
+    (void)state;
+    pv_view *base = tg_tree(PV_REPORT_EXPAND_LIMIT + 3000, 4, true, 17u);
+    pv_view *g = pv_group_by_thread(base);
+    pv_report r;
+    pv_report_open(&r, g, true, NULL);
+    assert_non_null(r.sub_end);
+    assert_int_equal(pv_report_count(&r), 4); /* the threads, collapsed */
+    size_t n = pv_view_rows(g);
+    unsigned seed = 5;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 40; i++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t row = r.sel ? r.sel[(seed >> 8) % r.sel_count] : (seed >> 8) % n;
+            assert_true(pv_report_select_row(&r, row));
+            assert_int_equal(pv_report_selected(&r), row);
+            tg_check_layout(&r);
+            if (i % 3 == 0) { /* close a node above it, open another */
+                pv_report_tree(&r, PV_TREE_COLLAPSE);
+                tg_check_layout(&r);
+                pv_report_move(&r, -(long)(seed % 7));
+                pv_report_tree(&r, PV_TREE_TOGGLE);
+                tg_check_layout(&r);
+            }
+        }
+        /* then with a filter (a selection in pre-order), then sorted */
+        pv_query_error err;
+        if (round == 0)
+            assert_true(pv_report_set_filter(&r, "routine ~ /7/", &err));
+        else if (round == 1) {
+            pv_sort_key key = {1, true};
+            pv_report_set_sort(&r, &key, 1);
+        }
+        assert_non_null(r.sub_end);
+        n = pv_view_rows(g);
+    }
+    pv_report_close(&r);
+    pv_view_free(base);
+}
+
 /* winIDEA's call trace answers column_run on its context column: every run
  * holds one context's calls (cells agree), runs cover the calls, and the
  * grouping of the real tree equals the grouping by cells (the same tree
@@ -2475,6 +2542,7 @@ int main(void)
         cmocka_unit_test(test_group_job_steps),
         cmocka_unit_test(test_report_open_job),
         cmocka_unit_test(test_call_trace_column_run),
+        cmocka_unit_test(test_report_select_row_incremental),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
         cmocka_unit_test(test_osc52_sequence),
