@@ -1168,7 +1168,9 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
     pv_report *r = j->r;
     const pv_view *v = r->view;
     size_t n = j->n;
-    while (budget > 0 && j->phase != PV_RJ_DONE) {
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
         if (j->phase == PV_RJ_FILTER) {
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++) {
@@ -1216,6 +1218,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
             if (!j->sort)
                 j->sort = pv_sort_job_new(v, j->keys, j->key_count, j->f ? j->sel : NULL,
                                           j->f ? j->count : n);
+            pv_sort_job_deadline(j->sort, j->deadline);
             if (pv_sort_job_step(j->sort, budget)) {
                 free(j->sel);
                 j->sel = pv_sort_job_take(j->sort);
@@ -1340,7 +1343,9 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
 {
     pv_report *r = j->r;
     size_t n = j->n;
-    while (budget > 0 && j->phase != PV_RJ_DONE) {
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
         if (j->phase == PV_RJ_FLIP) {
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++)
@@ -1448,7 +1453,9 @@ static void pv_report_open_view(pv_report_job *j, pv_view *v, bool owned)
 
 static bool pv_report_open_step(pv_report_job *j, size_t budget)
 {
-    while (budget > 0 && j->phase != PV_RJ_DONE && !pv_report_job_late(j)) {
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
         if (j->phase == PV_RJ_GROUP) {
             if (j->group) {
                 pv_group_job_deadline(j->group, j->deadline);

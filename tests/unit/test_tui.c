@@ -1904,6 +1904,51 @@ static void test_report_select_row_incremental(void **state)
     pv_view_free(base);
 }
 
+/* A step also ends at its deadline whatever its budget (a budget counts
+ * rows, and a row may be slow): a deadline already past stops each step
+ * after a little work, and the job still ends with the right result. */
+static void test_report_job_deadline(void **state)
+{
+    (void)state;
+    pv_view *base = tg_tree(60000, 3, true, 19u);
+    /* the opening: grouping and layout */
+    pv_report r;
+    memset(&r, 0, sizeof r);
+    pv_report_job *j = pv_report_open_job(&r, base, true, NULL);
+    size_t steps = 0;
+    for (;;) {
+        pv_report_job_deadline(j, pv_work_clock() - 1);
+        if (pv_report_job_step(j, SIZE_MAX))
+            break;
+        steps++;
+    }
+    pv_report_job_free(j);
+    assert_true(steps > 3); /* one unbounded budget would have done it at once */
+    assert_int_equal(pv_report_count(&r), 3);
+    /* a filter and a sort of the tree */
+    pv_query_error err;
+    pv_sort_key key = {1, true};
+    j = pv_report_select_job(&r, "routine ~ /1/", &key, 1, &err);
+    steps = 0;
+    for (;;) {
+        pv_report_job_deadline(j, pv_work_clock() - 1);
+        if (pv_report_job_step(j, SIZE_MAX))
+            break;
+        steps++;
+    }
+    pv_report_job_free(j);
+    assert_true(steps > 3);
+    pv_report want;
+    pv_report_open(&want, r.view, false, NULL);
+    assert_true(pv_report_set_filter(&want, "routine ~ /1/", &err));
+    pv_report_set_sort(&want, &key, 1);
+    assert_int_equal(r.sel_count, want.sel_count);
+    assert_memory_equal(r.sel, want.sel, r.sel_count * sizeof *r.sel);
+    pv_report_close(&want);
+    pv_report_close(&r);
+    pv_view_free(base);
+}
+
 /* winIDEA's call trace answers column_run on its context column: every run
  * holds one context's calls (cells agree), runs cover the calls, and the
  * grouping of the real tree equals the grouping by cells (the same tree
@@ -2543,6 +2588,7 @@ int main(void)
         cmocka_unit_test(test_report_open_job),
         cmocka_unit_test(test_call_trace_column_run),
         cmocka_unit_test(test_report_select_row_incremental),
+        cmocka_unit_test(test_report_job_deadline),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
         cmocka_unit_test(test_osc52_sequence),
