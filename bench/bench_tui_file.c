@@ -359,7 +359,6 @@ int main(int argc, char **argv)
     explorer_move(a, 'k');
     printf("worst search/sort/filter/history frame: %.3f ms (CPU %.3f ms)\n", worst_key * 1e3,
            worst_key_cpu * 1e3);
-    every_view(a);
     /* lanes (docs/tui.md "Lane strip"): pins (the first builds the area's
      * lane: one pass over the calls or events), lanes fully zoomed out,
      * zoom, pan, the jumps through an area's calls */
@@ -398,7 +397,7 @@ int main(int argc, char **argv)
             total += dt;
             worst = dt > worst ? dt : worst;
         }
-        printf("  %-20s avg %8.3f ms  worst %8.3f ms  (50 frames, lanes over all events)\n",
+        printf("  %-14s avg %8.3f ms  worst %8.3f ms  (50 frames, lanes over all events)\n",
                "draw zoomed out", total / 50 * 1e3, worst * 1e3);
     }
     frame(a, ")", ")", 20);
@@ -430,6 +429,10 @@ int main(int argc, char **argv)
     frame(a, "I (icicle)", "I", 5);
     frame(a, "W (sandwich)", "W", 1);
     printf("worst flame key: %.3f ms\n", worst_key * 1e3);
+    pv_app_key(a, 'W'); /* the same key again: back to the table */
+    to_timeline(a);
+    pv_app_draw(a);
+    every_view(a);
     pv_app_free(a);
     return 0;
 }
