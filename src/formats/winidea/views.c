@@ -146,6 +146,11 @@ static void wi_model_reach(wi_model *m, size_t upto)
     if (upto > m->ix.indexed) {
         size_t step = m->ix.indexed + (1u << 16);
         pv_timeline_index_advance(&m->ix, upto > step ? upto : step);
+        /* A reader that went through every event (`cat` of the whole
+         * timeline) has paid for the full index: finish it, so that it is
+         * cached and the next open is instant (docs/cache.md). */
+        if (!m->stepped && m->ix.indexed >= m->ix.event_count)
+            wi_model_complete(m);
     }
 }
 
@@ -1997,9 +2002,23 @@ static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
     return true;
 }
 
+/* The context column is the index's per-event context, a code into the
+ * contexts wi_tl_column_values gives (0xFF / PV_TL_NO_CONTEXT: none). */
+static bool wi_tl_code_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    if (col != TL_CONTEXT || ix->indexed < im->first + im->count || !ix->event_context)
+        return false;
+    out->width = ix->context_wide ? 2 : 1; /* as pv_tl_event_context reads it */
+    out->base = (const char *)ix->event_context + im->first * out->width;
+    return true;
+}
+
 static const pv_view_hooks wi_timeline_hooks = {
     .column_values = wi_tl_column_values,
     .int_column = wi_tl_int_column,
+    .code_column = wi_tl_code_column,
     .row_time = wi_tl_row_time,
     .time_ordered = wi_tl_time_ordered,
     .waits_for_index = wi_waits_for_index,
