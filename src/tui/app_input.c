@@ -596,6 +596,7 @@ static const char *const pv_job_noun[] = {
     [PV_JOB_REVERSE] = "reverse",
     [PV_JOB_HISTORY] = "history step",
     [PV_JOB_OPEN] = "opening",
+    [PV_JOB_EXPAND] = "expansion",
 };
 
 /* The message of a finished job. */
@@ -706,6 +707,7 @@ void pv_app_job_stop(pv_app *a, bool say)
         [PV_JOB_REVERSE] = "the previous order stays",
         [PV_JOB_HISTORY] = "the previous place, filter and order stay",
         [PV_JOB_OPEN] = "back where you were",
+        [PV_JOB_EXPAND] = "the tree stays as it was",
     };
     pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
                     kind == PV_JOB_OPEN && !undo ? "Enter opens the view" : kept[kind]);
@@ -1368,6 +1370,11 @@ static void pv_key_tree(pv_app *a, pv_action act)
                     : act == PV_ACT_EXPAND   ? PV_TREE_EXPAND
                     : act == PV_ACT_COLLAPSE ? PV_TREE_COLLAPSE
                                              : PV_TREE_EXPAND_ALL;
+    pv_report_job *j = op == PV_TREE_EXPAND_ALL ? pv_report_expand_all_job(r) : NULL;
+    if (j) { /* millions of calls below a node: in steps (docs/tui.md) */
+        pv_app_job_start(a, j, PV_JOB_EXPAND, "Expanding everything below");
+        return;
+    }
     pv_report_tree(r, op);
 }
 

@@ -310,7 +310,8 @@ struct pv_app {
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
-enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN };
+enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
+       PV_JOB_EXPAND };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)

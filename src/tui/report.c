@@ -531,6 +531,13 @@ bool pv_report_tree(pv_report *r, pv_tree_op op)
         }
         break;
     case PV_TREE_EXPAND_ALL: {
+        pv_report_job *j = pv_report_expand_all_job(r);
+        if (j) { /* with the subtree ends: the job, to its end */
+            while (!pv_report_job_step(j, SIZE_MAX))
+                ;
+            pv_report_job_free(j);
+            return true;
+        }
         /* The subtree follows the node in the selection (pre-order). */
         size_t n = pv_report_sel_count(r), at = r->sel ? 0 : row;
         while (at < n && pv_report_sel_row(r, at) != row)
@@ -877,7 +884,7 @@ static bool pv_matcher_row(pv_matcher *m, size_t row)
     return hit;
 }
 
-enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE, PV_RJ_OPEN };
+enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE, PV_RJ_OPEN, PV_RJ_EXPAND };
 enum {
     PV_RJ_FILTER,
     PV_RJ_COLLECT,
@@ -889,6 +896,9 @@ enum {
     PV_RJ_FLIP,
     PV_RJ_RUNS,
     PV_RJ_GROUP, /* OPEN: a call tree grouped by thread (group.c) */
+    PV_RJ_XBITS, /* EXPAND: the subtree's collapsed bits cleared */
+    PV_RJ_XOLD,  /* ... the node's rows shown now, counted */
+    PV_RJ_XCOPY, /* ... the new visible list: the rows above, the subtree, the rows below */
     PV_RJ_DONE
 };
 
@@ -922,6 +932,14 @@ struct pv_report_job {
     pv_group_job *group;
     pv_view *base;
     char *columns;
+    /* EXPAND: the node at visible index x_k and selection position x_p,
+     * its subtree up to position x_end; the rows shown below it now end at
+     * visible index x_old; the new list (x_vis, x_depth) is filled at x_at;
+     * x_stack: the subtree ends of the rows open above the walk */
+    size_t x_k, x_p, x_end, x_old, x_count;
+    pv_row *x_vis;
+    uint32_t *x_depth;
+    size_t *x_stack, x_sp, x_cap, x_src;
     /* REVERSE */
     size_t run_start, keep_pos;
     size_t rev_x, rev_y; /* a run being turned back: positions still to swap */
@@ -1493,6 +1511,126 @@ static bool pv_report_open_step(pv_report_job *j, size_t budget)
     return true;
 }
 
+/* ---- expanding everything below a node in steps: with the subtree ends
+ * of the layout, every position of the node's subtree is shown once all is
+ * open, and its depth follows from the ends (no parent read) */
+
+pv_report_job *pv_report_expand_all_job(pv_report *r)
+{
+    size_t row = pv_report_selected(r);
+    if (!r->collapsed || !r->vis || row == PV_NO_ROW || !pv_bit(r->has_kids, row) ||
+        !r->sub_end || r->sub_count != pv_report_sel_count(r))
+        return NULL;
+    size_t p = pv_report_pos_of(r, row);
+    if (p == PV_NO_ROW)
+        return NULL;
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_EXPAND;
+    j->r = r;
+    j->n = pv_view_rows(r->view);
+    j->x_k = r->cursor;
+    j->x_p = p;
+    j->x_end = r->sub_end[p];
+    j->at = p;
+    j->x_old = r->cursor + 1;
+    j->phase = PV_RJ_XBITS;
+    size_t sub = j->x_end - p;
+    j->total = 2 * (uint64_t)sub + r->vis_count + 1;
+    j->new_collapsed = pv_xmalloc(j->n / 8 + 1);
+    memcpy(j->new_collapsed, r->collapsed, j->n / 8 + 1);
+    return j;
+}
+
+static bool pv_report_expand_step(pv_report_job *j, size_t budget)
+{
+    pv_report *r = j->r;
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
+        if (j->phase == PV_RJ_XBITS) {
+            size_t end = budget < j->x_end - j->at ? j->at + budget : j->x_end;
+            for (size_t q = j->at; q < end; q++)
+                pv_bit_set(j->new_collapsed, pv_report_sel_row(r, q), false);
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == j->x_end)
+                j->phase = PV_RJ_XOLD;
+        } else if (j->phase == PV_RJ_XOLD) {
+            uint32_t d = r->vis_depth[j->x_k];
+            size_t i = j->x_old, stop = budget < r->vis_count - i ? i + budget : r->vis_count;
+            while (i < stop && r->vis_depth[i] > d)
+                i++;
+            budget -= i - j->x_old < budget ? i - j->x_old : budget;
+            if (budget)
+                budget--;
+            j->x_old = i;
+            if (i < stop || i == r->vis_count) {
+                /* the new list: the rows above and the node, its whole
+                 * subtree, the rows below */
+                size_t sub = j->x_end - j->x_p - 1;
+                j->x_count = j->x_k + 1 + sub + (r->vis_count - j->x_old);
+                j->x_vis = pv_xmalloc((j->x_count ? j->x_count : 1) * sizeof *j->x_vis);
+                j->x_depth = pv_xmalloc((j->x_count ? j->x_count : 1) * sizeof *j->x_depth);
+                j->x_cap = 64;
+                j->x_stack = pv_xmalloc(j->x_cap * sizeof *j->x_stack);
+                j->x_stack[0] = j->x_end;
+                j->x_sp = 1;
+                j->at = 0;
+                j->x_src = 0;
+                j->phase = PV_RJ_XCOPY;
+            }
+        } else if (j->phase == PV_RJ_XCOPY) {
+            size_t sub = j->x_end - j->x_p - 1, above = j->x_k + 1;
+            size_t end = budget < j->x_count - j->at ? j->at + budget : j->x_count;
+            size_t i = j->at;
+            if (i < above) { /* the rows above, the node */
+                size_t e = end < above ? end : above;
+                memcpy(j->x_vis + i, r->vis + i, (e - i) * sizeof *j->x_vis);
+                memcpy(j->x_depth + i, r->vis_depth + i, (e - i) * sizeof *j->x_depth);
+                i = e;
+            }
+            uint32_t d0 = r->vis_depth[j->x_k];
+            for (; i < end && i < above + sub; i++) { /* the subtree, all open */
+                size_t q = j->x_p + 1 + (i - above);
+                while (j->x_sp > 0 && j->x_stack[j->x_sp - 1] <= q)
+                    j->x_sp--;
+                j->x_vis[i] = (pv_row)pv_report_sel_row(r, q);
+                j->x_depth[i] = d0 + (uint32_t)j->x_sp;
+                if (r->sub_end[q] > q + 1) {
+                    j->x_stack = pv_xgrow(j->x_stack, &j->x_cap, j->x_sp + 1, sizeof *j->x_stack);
+                    j->x_stack[j->x_sp++] = r->sub_end[q];
+                }
+            }
+            if (i < end) { /* the rows below */
+                size_t from = j->x_old + (i - above - sub);
+                memcpy(j->x_vis + i, r->vis + from, (end - i) * sizeof *j->x_vis);
+                memcpy(j->x_depth + i, r->vis_depth + from, (end - i) * sizeof *j->x_depth);
+            }
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == j->x_count)
+                j->phase = PV_RJ_DONE;
+        }
+    }
+    if (j->phase != PV_RJ_DONE)
+        return false;
+    size_t bits = j->n / 8 + 1;
+    pv_report_discard(r, r->collapsed, bits);
+    r->collapsed = j->new_collapsed;
+    j->new_collapsed = NULL;
+    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
+    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
+    r->vis = j->x_vis;
+    r->vis_depth = j->x_depth;
+    r->vis_count = j->x_count;
+    j->x_vis = NULL;
+    j->x_depth = NULL;
+    r->cursor = j->x_k;
+    return true;
+}
+
 void pv_report_job_deadline(pv_report_job *j, double deadline)
 {
     j->deadline = deadline;
@@ -1513,6 +1651,8 @@ bool pv_report_job_step(pv_report_job *j, size_t budget)
         return pv_report_reverse_step(j, budget);
     case PV_RJ_OPEN:
         return pv_report_open_step(j, budget);
+    case PV_RJ_EXPAND:
+        return pv_report_expand_step(j, budget);
     }
     return true;
 }
@@ -1542,6 +1682,9 @@ void pv_report_job_free(pv_report_job *j)
     pv_layout_free(&j->lay);
     pv_group_job_free(j->group);
     pv_report_close(&j->open); /* an unfinished opening: its grouped view too */
+    free(j->x_vis);
+    free(j->x_depth);
+    free(j->x_stack);
     free(j->columns);
     free(j);
 }

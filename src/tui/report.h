@@ -172,6 +172,11 @@ void pv_report_job_select(pv_report_job *j, size_t model_row);
  * is open only once the job finishes; freeing an unfinished job leaves it
  * closed. */
 pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns);
+/* Expands everything below the selected node (PV_TREE_EXPAND_ALL) in
+ * steps: the visible list is replaced by the last step; freeing an
+ * unfinished job leaves the tree as it was.  NULL when the selected row is
+ * not a node or the tree has no subtree ends (then pv_report_tree). */
+pv_report_job *pv_report_expand_all_job(pv_report *r);
 /* Every later step also stops at this pv_work_clock (group.h) time, 0:
  * none: a budget is counted in rows, and a slow row or a loaded machine
  * must not make a step overrun its slice (docs/tui.md "Long operations"). */

@@ -37,6 +37,19 @@ expect_contains "left alone, the tree opens" "$s" "Report: Call trace"
 expect_absent "... no longer opening" "$s" "Opening"
 expect_contains "... one node per context" "$s" "▸ ID_TASK_FAST"
 expect_contains "... collapsed to the contexts" "$s" "row 1/5 "
+# * below a context of tens of thousands of calls: in steps too (smaller
+# steps: the opening takes 200 keys of them)
+export PROFVIEW_TEST_WORK_SLICE=20000
+WAIT=$(printf 'Ctrl-L %.0s' {1..250})
+s=$(pv_screen "$TO_TIMELINE"$'\n'"$TO_TREE"$'\n'"$WAIT"$'\nTab\n*' "$BIG" --size 110x24)
+expect_contains "* shows its percentage" "$s" "Expanding everything below... "
+s=$(pv_screen "$TO_TIMELINE"$'\n'"$TO_TREE"$'\n'"$WAIT"$'\nTab\n*\nEsc' "$BIG" --size 110x24)
+expect_contains "Esc stops it" "$s" "expansion stopped: the tree stays as it was"
+expect_contains "... the tree as it was" "$s" "row 1/5 "
+s=$(pv_screen "$TO_TIMELINE"$'\n'"$TO_TREE"$'\n'"$WAIT"$'\nTab\n*\n'"$WAIT" "$BIG" --size 110x24)
+expect_absent "left alone, it finishes" "$s" "Expanding"
+first=$("$PROFVIEW" cat "$BIG" --view call-trace --context ID_TASK_FAST | tail -n +2 | wc -l)
+expect_contains "... every call of the context shown" "$s" "row 1/$((first + 5)) "
 s=$(pv_screen "$TO_TIMELINE"$'\n'"$TO_TREE"$'\n'"$WAIT"$'\nTab\nBackspace\n'"$TO_TREE" "$BIG" --size 110x24)
 expect_absent "once open, it opens again at once" "$s" "Opening"
 exit 0

@@ -1904,6 +1904,54 @@ static void test_report_select_row_incremental(void **state)
     pv_view_free(base);
 }
 
+/* `*` in steps: everything below the node opens (the subtree's bits
+ * cleared, every row of it shown at its depth), as a full layout of the
+ * same bits gives it; a stopped expansion changes nothing. */
+static void test_report_expand_all_job(void **state)
+{
+    (void)state;
+    pv_view *base = tg_tree(PV_REPORT_EXPAND_LIMIT + 3000, 4, true, 23u);
+    pv_view *g = pv_group_by_thread(base);
+    pv_report r;
+    pv_report_open(&r, g, true, NULL);
+    /* a thread node, partly open already: the path to a deep row */
+    size_t deep = pv_view_rows(g) / 3;
+    assert_true(pv_report_select_row(&r, deep));
+    pv_report_move_to(&r, 1);
+    size_t node = pv_report_selected(&r), count = pv_report_count(&r);
+    assert_true(pv_report_has_kids(&r, node));
+    /* stopped half way: nothing changes */
+    pv_report_job *j = pv_report_expand_all_job(&r);
+    assert_non_null(j);
+    assert_false(pv_report_job_step(j, 100));
+    pv_report_job_free(j);
+    assert_int_equal(pv_report_count(&r), count);
+    tg_check_layout(&r);
+    /* run in small steps */
+    j = pv_report_expand_all_job(&r);
+    size_t steps = 0;
+    while (!pv_report_job_step(j, 1000))
+        steps++;
+    pv_report_job_free(j);
+    assert_true(steps > 3);
+    assert_int_equal(pv_report_selected(&r), node);
+    size_t below = 0;
+    for (size_t i = r.cursor + 1; i < pv_report_count(&r) && pv_report_depth(&r, i) > 0; i++) {
+        assert_false(pv_report_is_collapsed(&r, pv_report_row(&r, i)));
+        below++;
+    }
+    assert_int_equal(below, r.sub_end[node] - node - 1); /* the whole subtree shown */
+    tg_check_layout(&r);
+    /* pv_report_tree's * is the same job, to its end */
+    pv_report_move_to(&r, pv_report_count(&r) - 1);
+    while (!pv_report_has_kids(&r, pv_report_selected(&r)))
+        pv_report_move(&r, -1);
+    assert_true(pv_report_tree(&r, PV_TREE_EXPAND_ALL));
+    tg_check_layout(&r);
+    pv_report_close(&r);
+    pv_view_free(base);
+}
+
 /* A step also ends at its deadline whatever its budget (a budget counts
  * rows, and a row may be slow): a deadline already past stops each step
  * after a little work, and the job still ends with the right result. */
@@ -2589,6 +2637,7 @@ int main(void)
         cmocka_unit_test(test_call_trace_column_run),
         cmocka_unit_test(test_report_select_row_incremental),
         cmocka_unit_test(test_report_job_deadline),
+        cmocka_unit_test(test_report_expand_all_job),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
         cmocka_unit_test(test_osc52_sequence),
