@@ -27,6 +27,15 @@
  * again, the ones above are never read. */
 struct pv_wi_stream {
     pv_timeline_index ix;
+    /* The worker's own copy of the timeline's header, which ix reads while
+     * the stream lasts (its records, version and room never change then):
+     * the parser writes d->timeline.count at every event, and the pass reads
+     * tl->records and tl->version at every event, in the same cache line;
+     * read there, the line went back and forth between the two cores at
+     * every event and each thread ran about 1.3 times slower (docs/winidea-
+     * input.md "Reading and indexing at once"). */
+    pv_wi_timeline tl;
+    const pv_wi_timeline *shared; /* &d->timeline, which ix reads again once taken */
     pv_diag diag; /* the index's warnings until take appends them to the file's */
     pv_tl_options opt;
     pthread_t thread;
@@ -48,15 +57,23 @@ struct pv_wi_stream {
      * not touched). */
     unsigned char *records; /* d->timeline.owned, fixed while the stream lasts */
     size_t record_room, records_mapped;
-    double worker_cpu; /* the worker's CPU seconds, for PROFVIEW_TEST_TEXT1_DEBUG */
+    /* for PROFVIEW_TEST_TEXT1_DEBUG: the worker's CPU seconds; wall seconds
+     * from the stream's start to the end of the parse, to the worker's end,
+     * and spent by the worker waiting for the parser */
+    double worker_cpu, start, parsed, worker_end, worker_waited;
 };
+
+static double wi_clock(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static double wi_thread_cpu(void)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return wi_clock(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
@@ -68,8 +85,10 @@ static void wi_stream_debug(const pv_wi_stream *s, const char *what, size_t done
     if (on && *on && strcmp(on, "0") != 0)
         fprintf(stderr,
                 "profview: debug: Text1 index %s (%zu of %zu events indexed; CPU: reader "
-                "%.3f s, worker %.3f s)\n",
-                what, done, count, wi_thread_cpu(), s->worker_cpu);
+                "%.3f s, worker %.3f s; wall: parsed at %.3f s, worker done at %.3f s, "
+                "waited %.3f s)\n",
+                what, done, count, wi_thread_cpu(), s->worker_cpu, s->parsed - s->start,
+                s->worker_end - s->start, s->worker_waited);
 }
 
 /* Steps of the worker between looks at the lock (the stop request waits at
@@ -110,8 +129,11 @@ static void *wi_stream_run(void *arg)
     for (;;) {
         pthread_mutex_lock(&s->lock);
         while (!s->stop && !s->final && s->published == done)
-            if (!wi_stream_chore(s))
+            if (!wi_stream_chore(s)) {
+                double t = wi_clock(CLOCK_MONOTONIC);
                 pthread_cond_wait(&s->cond, &s->lock);
+                s->worker_waited += wi_clock(CLOCK_MONOTONIC) - t;
+            }
         size_t upto = s->published;
         bool stop = s->stop, final = s->final;
         pthread_mutex_unlock(&s->lock);
@@ -124,6 +146,7 @@ static void *wi_stream_run(void *arg)
         done = upto;
     }
     s->worker_cpu = wi_thread_cpu(); /* read after the join */
+    s->worker_end = wi_clock(CLOCK_MONOTONIC);
     return NULL;
 }
 
@@ -185,6 +208,9 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
             return true;
         }
         s->begun = true;
+        s->tl = d->timeline;
+        s->shared = &d->timeline;
+        s->ix.tl = &s->tl;
         s->published = count;
         s->records = d->timeline.owned;
         s->record_room = d->timeline.owned_cap;
@@ -225,17 +251,19 @@ static void wi_stream_abort(void *user)
 bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
                        const pv_tl_options *o, bool whole)
 {
-    if (!s->begun || s->dropped || o->has_from || o->has_to || s->ix.tl->count > PV_TL_MAX_EVENTS ||
-        s->ix.tl->count > s->opt.event_capacity) {
+    if (!s->begun || s->dropped || o->has_from || o->has_to ||
+        s->shared->count > PV_TL_MAX_EVENTS || s->shared->count > s->opt.event_capacity) {
         pv_wi_stream_free(s); /* serial indexing (and its messages) instead */
         return false;
     }
-    size_t n = s->ix.tl->count;
+    size_t n = s->shared->count;
+    s->parsed = wi_clock(CLOCK_MONOTONIC);
     pthread_mutex_lock(&s->lock);
     s->published = n;
     pthread_mutex_unlock(&s->lock);
     wi_stream_join(s, whole);
     wi_stream_debug(s, "taken", s->ix.indexed, n);
+    s->ix.tl = s->shared; /* the parse is over: the timeline as it is now */
     pv_timeline_index_grow(&s->ix, n);
     pv_timeline_index_move(ix, &s->ix);
     s->begun = false;
@@ -269,6 +297,7 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
     s->text = mf->mapped ? mf->data : NULL;
+    s->start = wi_clock(CLOCK_MONOTONIC);
     return s;
 }
 
