@@ -6,6 +6,7 @@
  * (docs/winidea-input.md "Reading and indexing at once").
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,15 @@ struct pv_wi_stream {
      * the index are not all resident at once. */
     const unsigned char *text; /* the mapped text, NULL when it was read into memory */
     size_t text_released;
-    /* The worker's chore while it waits for the parser: mapping the
-     * records' pages ahead of the parser (pv_prefault: the contents are
-     * not touched). */
-    unsigned char *records; /* d->timeline.owned, fixed while the stream lasts */
-    size_t record_room, records_mapped;
+    /* The records' pages are mapped ahead of the parser (pv_prefault) in
+     * blocks claimed on `mapped` (events below it are mapped or being
+     * mapped): by the parser's thread before it writes them (wi_stream_map),
+     * or by the worker while it waits for the parser (its chore), never both:
+     * two threads populating the same pages fight over the page tables'
+     * locks. */
+    unsigned char *records; /* d->timeline.owned, fixed while the worker runs */
+    size_t record_room;
+    atomic_size_t mapped;
     /* for PROFVIEW_TEST_TEXT1_DEBUG: the worker's CPU seconds; wall seconds
      * from the stream's start to the end of the parse, to the worker's end,
      * and spent by the worker waiting for the parser */
@@ -105,21 +110,37 @@ static bool wi_stream_chore(pv_wi_stream *s)
 {
     size_t published = s->published;
     pthread_mutex_unlock(&s->lock);
-    if (s->records_mapped < published)
-        s->records_mapped = published; /* the parser has mapped those itself */
+    size_t m = atomic_load_explicit(&s->mapped, memory_order_relaxed);
+    size_t from = m > published ? m : published; /* below: written already */
     size_t ahead =
         published + WI_STREAM_AHEAD < s->record_room ? published + WI_STREAM_AHEAD : s->record_room;
-    if (s->records_mapped < ahead) {
-        size_t to =
-            s->records_mapped + WI_STREAM_STEP < ahead ? s->records_mapped + WI_STREAM_STEP : ahead;
-        pv_prefault(s->records + s->records_mapped * PV_WI_RECORD_SIZE,
-                    (to - s->records_mapped) * PV_WI_RECORD_SIZE);
-        s->records_mapped = to;
-        pthread_mutex_lock(&s->lock);
-        return true;
+    bool did = false;
+    if (from < ahead) {
+        size_t to = from + WI_STREAM_STEP < ahead ? from + WI_STREAM_STEP : ahead;
+        if (atomic_compare_exchange_strong_explicit(&s->mapped, &m, to, memory_order_relaxed,
+                                                    memory_order_relaxed))
+            pv_prefault(s->records + from * PV_WI_RECORD_SIZE, (to - from) * PV_WI_RECORD_SIZE);
+        did = true; /* or the parser claimed it first: look again */
     }
     pthread_mutex_lock(&s->lock);
-    return false;
+    return did;
+}
+
+/* pv_wi_text1_sink.map, on the parser's thread: maps what of [from, from +
+ * n) the worker has not claimed. */
+static void wi_stream_map(void *user, unsigned char *records, size_t from, size_t n)
+{
+    pv_wi_stream *s = user;
+    size_t end = from + n;
+    size_t m = atomic_load_explicit(&s->mapped, memory_order_relaxed);
+    while (m < end) {
+        size_t a = m > from ? m : from;
+        if (atomic_compare_exchange_weak_explicit(&s->mapped, &m, end, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            pv_prefault(records + a * PV_WI_RECORD_SIZE, (end - a) * PV_WI_RECORD_SIZE);
+            return;
+        }
+    }
 }
 
 static void *wi_stream_run(void *arg)
@@ -214,7 +235,6 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
         s->published = count;
         s->records = d->timeline.owned;
         s->record_room = d->timeline.owned_cap;
-        s->records_mapped = count;
         if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
             pv_timeline_index_free(&s->ix);
             s->begun = false;
@@ -294,6 +314,7 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     pv_diag_init(&s->diag);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
+    atomic_init(&s->mapped, 0);
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
     s->text = mf->mapped ? mf->data : NULL;
@@ -351,7 +372,8 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
     pv_wi_stream *stream = wi_stream_new(d, f->path, o, &mf);
-    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk()};
+    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(),
+                             wi_stream_map};
     bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
                                      stream ? &sink : NULL);
     pv_unmap_file(&mf);
