@@ -38,6 +38,12 @@ struct pv_file_hooks {
     /* What index_progress counts, plural ("events", "rows"): the viewer's
      * rate reads "12 M events/s".  NULL: the rate has no unit. */
     const char *index_unit;
+    /* Work the format does on threads of its own behind index_step (an
+     * AQTime database read after its first screen) stops where it is (pause
+     * true) or goes on (false): Ctrl-C in the viewer and `:index`
+     * (docs/tui.md "Loading and indexing").  NULL: nothing runs between
+     * index_step calls. */
+    void (*index_pause)(pv_file *f, bool pause);
     /* The id of the view that a load with pv_load_options.has_from/has_to
      * computes over that time window only (the statistics between two
      * times, `:stats`), or NULL when the format has none. */
@@ -227,6 +233,8 @@ bool pv_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total);
 const char *pv_file_range_view(const pv_file *f);
 /* pv_file_hooks.index_unit, or "" (a rate without a unit). */
 const char *pv_file_index_unit(const pv_file *f);
+/* pv_file_hooks.index_pause, or nothing. */
+void pv_file_index_pause(pv_file *f, bool pause);
 
 bool pv_view_has_time(const pv_view *v);
 bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);

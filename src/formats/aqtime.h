@@ -295,6 +295,10 @@ typedef struct aq_read_progress {
     const pv_progress *p;
     uint64_t done, total;
     bool cancelled;
+    /* Called by every reading thread at each report: returns once the read
+     * may go on (a paused read waits there; aqtime_defer.c).  NULL: none. */
+    void (*gate)(void *user);
+    void *gate_user;
 } aq_read_progress;
 
 /* The largest rowid of a table (its row count when nothing was deleted). */

@@ -958,6 +958,8 @@ typedef struct aq_split {
     pv_progress p;
     atomic_int cancel;
     atomic_int *outer_cancel;
+    void (*gate)(void *user); /* the read's pause (aq_read_progress) */
+    void *gate_user;
     _Atomic uint64_t r_rows;
     aq_rows_read r;
     pthread_t thread;
@@ -1015,6 +1017,8 @@ static void aq_split_report(void *user, const char *what, uint64_t done, uint64_
     (void)done;
     (void)total;
     aq_split *sp = user;
+    if (sp->gate)
+        sp->gate(sp->gate_user);
     if (sp->outer_cancel && atomic_load(sp->outer_cancel))
         atomic_store(&sp->cancel, 1);
 }
@@ -1050,6 +1054,8 @@ static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t s
     b->row_no_base = split;
     b->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *b->cols);
     sp->outer_cancel = prog->p ? prog->p->cancel : NULL;
+    sp->gate = prog->gate;
+    sp->gate_user = prog->gate_user;
     sp->p = (pv_progress){aq_split_report, sp, &sp->cancel};
     sp->r = (aq_rows_read){&sp->p, 0, 0, &sp->r_rows, NULL, split, 0, 0, 0, SQLITE_DONE, NULL,
                            false};
@@ -1701,7 +1707,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     }
     bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
     uint64_t hint[AQ_T_COUNT];
-    aq_read_progress prog = {&o->progress, 0, 0, false};
+    aq_read_progress prog = {&o->progress, 0, 0, false, NULL, NULL};
     uint64_t defer_rows = aq_env_rows("PROFVIEW_TEST_AQ_DEFER_ROWS", AQ_DEFER_ROWS), deferred_total = 0;
     bool any_deferred = false;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {

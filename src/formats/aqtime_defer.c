@@ -44,6 +44,7 @@ struct aq_defer {
     _Atomic uint64_t done;
     uint64_t total;
     atomic_int cancel;
+    bool paused; /* under lock: Ctrl-C in the viewer (aq_defer_pause) */
     pv_view **placeholders; /* their memory is freed here, after the sets */
     size_t placeholder_count, placeholder_cap;
 };
@@ -144,6 +145,18 @@ void aq_defer_placeholders(aq_db *a, pv_result_set *set, aq_profiler p)
 
 /* ---- the thread */
 
+/* Where a reading thread waits while the read is paused (every report,
+ * about every 16 k rows, of both readers of a large table; and before the
+ * views are built).  Cancelling (aq_defer_free) ends the wait. */
+static void aq_defer_gate(void *user)
+{
+    aq_defer *d = user;
+    pthread_mutex_lock(&d->lock);
+    while (d->paused && !atomic_load(&d->cancel))
+        pthread_cond_wait(&d->cond, &d->lock);
+    pthread_mutex_unlock(&d->lock);
+}
+
 static void aq_defer_report(void *user, const char *what, uint64_t done, uint64_t total)
 {
     (void)what;
@@ -153,13 +166,14 @@ static void aq_defer_report(void *user, const char *what, uint64_t done, uint64_
     pthread_mutex_lock(&d->lock);
     pthread_cond_broadcast(&d->cond);
     pthread_mutex_unlock(&d->lock);
+    aq_defer_gate(d);
 }
 
 static void *aq_defer_run(void *arg)
 {
     aq_defer *d = arg;
     pv_progress p = {aq_defer_report, d, &d->cancel};
-    aq_read_progress prog = {&p, 0, d->total, false};
+    aq_read_progress prog = {&p, 0, d->total, false, aq_defer_gate, d};
     for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
         if (!d->deferred[t])
             continue;
@@ -169,7 +183,8 @@ static void *aq_defer_run(void *arg)
     }
     sqlite3_close(d->db);
     d->db = NULL;
-    if (!prog.cancelled)
+    aq_defer_gate(d);
+    if (!prog.cancelled && !atomic_load(&d->cancel))
         aq_make_sets(d->built, d->a, NULL);
     pthread_mutex_lock(&d->lock);
     d->finished = true;
@@ -182,11 +197,13 @@ static void *aq_defer_run(void *arg)
 
 static bool aq_defer_step(pv_file *f, size_t budget);
 static bool aq_defer_progress(const pv_file *f, uint64_t *done, uint64_t *total);
+static void aq_defer_pause(pv_file *f, bool pause);
 
 static const pv_file_hooks aq_defer_hooks = {
     .index_step = aq_defer_step,
     .index_progress = aq_defer_progress,
     .index_unit = "rows",
+    .index_pause = aq_defer_pause,
     .export = pv_aq_export,
 };
 
@@ -206,6 +223,8 @@ void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_
     d->built = pv_xcalloc(1, sizeof *d->built);
     d->built->path = pv_xstrdup(f->path);
     f->hooks = &aq_defer_hooks;
+    /* the tests' Ctrl-C at the first instant (docs/aqtime.md "First screen") */
+    d->paused = getenv("PROFVIEW_TEST_AQ_DEFER_PAUSED") != NULL;
     if (pthread_create(&d->thread, NULL, aq_defer_run, d) != 0)
         aq_defer_run(d); /* no thread: read it now */
     else
@@ -282,6 +301,8 @@ static bool aq_defer_step(pv_file *f, size_t budget)
     aq_defer *d = a->defer;
     if (d->complete)
         return true;
+    if (d->paused)
+        aq_defer_pause(f, false); /* a step asks for the work: it goes on */
     /* Waits for about `budget` more rows of the thread's work, at most a
      * few ms (the slice a key may wait for); a budget of half the address
      * space or more waits for the end. */
@@ -327,12 +348,27 @@ static bool aq_defer_progress(const pv_file *f, uint64_t *done, uint64_t *total)
     return false;
 }
 
+/* docs/aqtime.md "First screen": Ctrl-C in the viewer stops the reading
+ * threads where they are (their next report), `:index` lets them go on. */
+static void aq_defer_pause(pv_file *f, bool pause)
+{
+    aq_db *a = f->loader_data;
+    aq_defer *d = a->defer;
+    pthread_mutex_lock(&d->lock);
+    d->paused = pause;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+}
+
 void aq_defer_free(aq_defer *d)
 {
     if (!d)
         return;
     if (d->thread_started) {
+        pthread_mutex_lock(&d->lock);
         atomic_store(&d->cancel, 1);
+        pthread_cond_broadcast(&d->cond); /* a paused thread wakes and ends */
+        pthread_mutex_unlock(&d->lock);
         pthread_join(d->thread, NULL);
     }
     if (d->db)

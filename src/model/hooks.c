@@ -25,6 +25,12 @@ const char *pv_file_index_unit(const pv_file *f)
     return f && f->hooks && f->hooks->index_unit ? f->hooks->index_unit : "";
 }
 
+void pv_file_index_pause(pv_file *f, bool pause)
+{
+    if (f && f->hooks && f->hooks->index_pause)
+        f->hooks->index_pause(f, pause);
+}
+
 const char *pv_file_range_view(const pv_file *f)
 {
     return f && f->hooks ? f->hooks->range_view : NULL;

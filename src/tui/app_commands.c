@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/hooks.h"
 #include "tui/app_internal.h"
 #include "tui/commands.h"
 
@@ -74,6 +75,8 @@ static void pv_cmd_index(pv_app *a, const char *arg)
     }
     a->index_stopped = false;
     a->index_start = 0; /* the rate and ETA start again */
+    for (size_t i = 0; i < a->file_count; i++)
+        pv_file_index_pause(a->files[i], false);
     pv_app_message(a, false, pv_app_indexing(a) ? "indexing resumed"
                                                 : "nothing to index: every file is indexed");
 }

@@ -1610,6 +1610,8 @@ static void pv_app_interrupt(pv_app *a)
     } else if (pv_app_indexing(a)) {
         a->index_stopped = true;
         a->quit_armed = true;
+        for (size_t i = 0; i < a->file_count; i++)
+            pv_file_index_pause(a->files[i], true); /* a format's own threads too */
         pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
     } else if (!a->quit_armed && pv_app_big_index(a)) {
         /* a long index is lost by quitting: ask (q quits at once) */

@@ -2,7 +2,8 @@
 # The index cache (docs/cache.md), with its own XDG_CACHE_HOME: a first run
 # writes one cache file; a second run reads it (PROFVIEW_CACHE_DEBUG says
 # so) and prints byte for byte what a --no-cache run prints (info, and cat
-# of timeline, call-trace, statistics), warnings of the index included; a
+# of timeline, call-trace, statistics), warnings of the index included; `cat`
+# of every event of the timeline writes it too, one of a part does not; a
 # changed input, a truncated cache, a flipped byte and a cache of another
 # index version are ignored and rebuilt; the size bound drops the least
 # recently used file; --no-cache, `cache: enabled: false`, PROFVIEW_CACHE=off
@@ -100,8 +101,11 @@ printf '\001' | dd of="$bin" bs=1 seek=$((size - 3)) conv=notrunc status=none
 run changed cat "$bin" --view timeline
 run changed-ref cat --no-cache "$bin" --view timeline
 check "changed input: ignored" has changed "the input changed"
-run changed-info info "$bin"   # `cat --view timeline` needs no full index: info builds it
-check "changed input: rebuilt" has changed-info "cache: wrote"
+# `cat` of the whole timeline went through every event: it finished the
+# index and cached it (a cat that stops early does not: below)
+check "changed input: rebuilt by the whole timeline's cat" has changed "cache: wrote"
+run changed-info info "$bin"
+check "changed input: then a hit" has changed-info "cache: hit"
 check "changed input: the new events" same changed changed-ref
 check "changed input: not the old events" differ changed old-timeline
 # only touched: a miss too
@@ -118,8 +122,10 @@ run nc-timeline cat --no-cache "$bin" --view timeline
 truncate -s -64 "$entry"
 run trunc cat "$bin" --view timeline
 check "truncated: ignored" has trunc "ignored .*truncated"
+check "truncated: rebuilt by the cat" has trunc "cache: wrote"
 run trunc-info info "$bin"
-check "truncated: rebuilt" has trunc-info "cache: wrote"
+check "truncated: then a hit" has trunc-info "cache: hit"
+check "truncated: info identical" same trunc-info ref
 check "truncated: identical" same trunc nc-timeline
 truncate -s 100 "$entry"
 run trunc2 info "$bin"
@@ -132,8 +138,9 @@ for at in $(( $(stat -c %s "$entry") / 2 )) $(( $(stat -c %s "$entry") - 70 )); 
     printf "$(printf '\\%03o' $(( byte ^ 16 )))" | dd of="$entry" bs=1 seek="$at" conv=notrunc status=none
     run "flip$at" cat "$bin" --view timeline
     check "flipped byte at $at: ignored" has "flip$at" "checksum mismatch"
+    check "flipped byte at $at: rebuilt by the cat" has "flip$at" "cache: wrote"
     run "flipinfo$at" info "$bin"
-    check "flipped byte at $at: rebuilt" has "flipinfo$at" "cache: wrote"
+    check "flipped byte at $at: then a hit" has "flipinfo$at" "cache: hit"
     check "flipped byte at $at: identical" same "flip$at" nc-timeline
 done
 
@@ -150,6 +157,25 @@ printf 'garbage' > "$entry"
 run garbage info "$bin"
 check "garbage: ignored" has garbage "ignored"
 check "garbage: identical" same garbage ref
+
+# -- a cat that stops before the last event writes nothing; one that reads
+# them all writes the entry that info then reads, identical to --no-cache
+# (a timeline larger than the 65 536 events a reader indexes at a time)
+rm -rf "$cdir"
+"$gen" --seed 6 --tasks 3 --events 200000 --format bin11 -o "$tmp/big.txt"
+run big-ref info --no-cache "$tmp/big.txt"
+run big-calls-ref cat --no-cache "$tmp/big.txt" --view call-trace
+run part cat "$tmp/big.txt" --view timeline --limit 100
+check "a cat of 100 events: a miss" has part "cache: miss"
+check "a cat of 100 events: writes nothing" hasnt part "cache: wrote"
+check "a cat of 100 events: no file" test "$(count_files)" -eq 0
+run whole cat "$tmp/big.txt" --view timeline --columns time,event,depth
+check "a cat of every event: writes the cache" has whole "cache: wrote"
+run whole-info info "$tmp/big.txt"
+check "after the whole cat: a hit" has whole-info "cache: hit"
+check "after the whole cat: info identical" same whole-info big-ref
+run whole-calls cat "$tmp/big.txt" --view call-trace
+check "after the whole cat: the calls identical" same whole-calls big-calls-ref
 
 # -- the viewer (scripted keys) writes the entry once its index is complete
 # (on a thread of its own), warnings included

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -373,6 +374,49 @@ static void assert_stepped_equals_eager(const char *path)
     pv_file_free(f);
 }
 
+/* docs/aqtime.md "First screen": Ctrl-C in the viewer pauses the thread
+ * that reads the large tables; nothing is read while paused, `:index` (or
+ * a step) lets it go on to the same file, and closing a paused file ends
+ * the thread. */
+static void test_stepped_load_paused(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/sample-data/aqtime-trace.db", PV_SOURCE_DIR);
+    setenv("PROFVIEW_TEST_AQ_DEFER_PAUSED", "1", 1);
+    pv_file *f = load_stepped(path);
+    pv_file *g = load_stepped(path);
+    unsetenv("PROFVIEW_TEST_AQ_DEFER_PAUSED");
+    pv_file *e = load(path);
+    uint64_t done, total;
+    /* paused from the start: nothing read, nothing built, however long */
+    for (int k = 0; k < 10; k++) {
+        struct timespec ms20 = {0, 20000000};
+        nanosleep(&ms20, NULL);
+        assert_false(pv_file_index_progress(f, &done, &total));
+        assert_int_equal(done, 0);
+    }
+    /* :index lets it go on: it completes without a step ... */
+    pv_file_index_pause(f, false);
+    for (int k = 0; k < 3000 && done < total - 1; k++) {
+        struct timespec ms1 = {0, 1000000};
+        nanosleep(&ms1, NULL);
+        pv_file_index_progress(f, &done, &total);
+    }
+    assert_int_equal(done, total - 1); /* read and built; not moved in yet */
+    /* ... paused again, a step also lets it go on (never a wait for ever) */
+    pv_file_index_pause(f, true);
+    while (!pv_file_index_step(f, 4096))
+        ;
+    for (size_t s = 0; s < e->set_count; s++)
+        for (size_t v = 0; v < e->sets[s]->view_count; v++)
+            assert_views_equal(e->sets[s]->views[v], f->sets[s]->views[v], true);
+    /* closing a file whose thread is paused ends the thread */
+    pv_file_free(g);
+    pv_file_free(f);
+    pv_file_free(e);
+}
+
 static void test_stepped_load(void **state)
 {
     (void)state;
@@ -686,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_stepped_load),
+        cmocka_unit_test(test_stepped_load_paused),
         cmocka_unit_test(test_split_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
