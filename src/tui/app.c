@@ -966,13 +966,29 @@ bool pv_app_index_slice(pv_app *a)
             a->index_start_done = done;
         }
         double t0 = pv_app_now();
-        bool complete = pv_file_index_step(f, a->index_slice);
+        bool complete;
+        size_t units = a->index_slice;
+        if (a->index_fixed_slice) {
+            complete = pv_file_index_step(f, a->index_slice);
+        } else {
+            /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
+             * slice whose work costs more than the last one's (a page
+             * fault burst, a dearer finishing phase) overshoots by at most
+             * a quarter (docs/tui.md "Loading and indexing"). */
+            size_t part = a->index_slice / 4 ? a->index_slice / 4 : 1;
+            units = 0;
+            do {
+                complete = pv_file_index_step(f, part);
+                units += part;
+            } while (!complete && units < a->index_slice &&
+                     pv_app_now() - t0 < PV_INDEX_SLICE_S);
+        }
         double took = pv_app_now() - t0;
         if (!a->index_fixed_slice && !complete && took > 0) {
             /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
             double k = PV_INDEX_SLICE_S / took;
             k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-            size_t next = (size_t)((double)a->index_slice * k);
+            size_t next = (size_t)((double)units * k);
             /* Capped: the steps that finish the index cost 2-10 times less
              * per unit than the pass, and a cheap step must not grow the
              * slice that the next, dearer one gets. */
