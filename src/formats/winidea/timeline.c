@@ -27,7 +27,6 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "formats/winidea/statistics.h"
 
@@ -546,7 +545,6 @@ static void tl_apply(tl_pass *p, const tl_op *o)
  * sequentially consistent, so one of the two always sees the other). */
 #define TL_SINK_RING (1u << 15) /* operations (16 bytes each: 512 KB) */
 #define TL_SINK_PUBLISH 512u
-#define TL_SINK_WAKE 8192u
 #define TL_SINK_AHEAD 256u /* operations: how far ahead the lines are fetched */
 
 struct tl_sink {
@@ -582,6 +580,12 @@ static void *tl_sink_run(void *arg)
                 break;
         }
         if (avail == done) {
+            for (int spin = 0; spin < 64 && avail == done; spin++) {
+                sched_yield();
+                avail = atomic_load(&k->published);
+            }
+        }
+        if (avail == done) {
             pthread_mutex_lock(&k->mu);
             atomic_store(&k->sink_asleep, true);
             while ((avail = atomic_load(&k->published)) == done && !atomic_load(&k->stop))
@@ -602,20 +606,17 @@ static void *tl_sink_run(void *arg)
     return NULL;
 }
 
-/* Publishes the operations so far; wakes the sink when it sleeps and
- * `wake` or a run of TL_SINK_WAKE operations waits for it (waking it at
- * every publish cost 100 000 system calls at 50 M events). */
-static void tl_sink_publish(tl_sink *k, bool wake)
+static void tl_sink_publish(tl_sink *k)
 {
     atomic_store(&k->published, k->pos);
-    if ((wake || k->pos - k->consumed >= TL_SINK_WAKE) && atomic_load(&k->sink_asleep))
+    if (atomic_load(&k->sink_asleep))
         tl_sink_wake(k, &k->wake_sink);
 }
 
 /* Waits until the sink has run the operations before `upto`. */
 static void tl_sink_wait(tl_sink *k, size_t upto)
 {
-    tl_sink_publish(k, true);
+    tl_sink_publish(k);
     size_t done = atomic_load(&k->done);
     for (int spin = 0; spin < 64 && done < upto; spin++) {
         sched_yield();
@@ -659,11 +660,8 @@ static inline void tl_emit(tl_pass *p, unsigned kind, unsigned flags, uint16_t c
      * event) */
     k->ring[k->pos % TL_SINK_RING] = op;
     k->pos++;
-    if (k->pos % TL_SINK_PUBLISH == 0) {
-        if (k->pos - k->consumed >= TL_SINK_WAKE)
-            k->consumed = atomic_load(&k->done); /* a fresher view: fewer wakes */
-        tl_sink_publish(k, false);
-    }
+    if (k->pos % TL_SINK_PUBLISH == 0)
+        tl_sink_publish(k);
 }
 
 /* Every operation queued so far has been run: the statistics side (the
@@ -674,26 +672,9 @@ static void tl_sink_drain(tl_pass *p)
         tl_sink_wait(p->sink, p->sink->pos);
 }
 
-/* Whether a core is free for the sink: the pipeline costs about 0.4 s of
- * CPU more at 50 M events (the operations cross from core to core), which
- * pays only when that core would idle; on a machine whose every core is
- * busy the pass alone finishes sooner (bench/README.md "Statistics beside
- * the pass").  PROFVIEW_INDEX_THREADS=2 starts it anyway. */
-static bool tl_sink_core_free(void)
-{
-    const char *env = getenv("PROFVIEW_INDEX_THREADS");
-    if (env && strcmp(env, "2") == 0)
-        return true;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    double load;
-    if (cores < 2)
-        return false;
-    return getloadavg(&load, 1) != 1 || load < (double)cores - 0.5;
-}
-
 static void tl_sink_start(tl_pass *p, size_t events)
 {
-    if (p->sink || p->streaming || !tl_threads_allowed(p, events) || !tl_sink_core_free())
+    if (p->sink || p->streaming || !tl_threads_allowed(p, events))
         return;
     tl_sink *k = pv_xcalloc(1, sizeof *k);
     k->p = p;
