@@ -7,7 +7,10 @@
  *     `time` is in order, one pass) and the next ones (binary search);
  *   - full-scan aggregates, in rows per second; the GROUP BY a grouped
  *     column three times: the first (which also makes the column's
- *     groups), again, and as SQLite runs it (pv_sql_set_group_runs off).
+ *     groups), again, and as SQLite runs it (pv_sql_set_group_runs off);
+ *     aggregates profview computes over a column read through its cells,
+ *     and a GROUP BY whose aggregates SQLite computes group by group
+ *     (docs/sql.md "GROUP BY, group by group").
  *
  * Usage: bench_sql FILE [QUERY...]   (bench/run.sh gives it the 50 M-event
  * BIN; with queries, times those instead, e.g. under perf) */
@@ -97,8 +100,12 @@ int main(int argc, char **argv)
         "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context",
         "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context",
         "SELECT context, count(*), sum(depth) FROM timeline GROUP BY context",
+        "SELECT context, count(*), min(time), max(time), avg(depth) FROM timeline GROUP BY context",
+        "SELECT context, count(*), sum(depth) FROM timeline WHERE event = 'E' GROUP BY context",
     };
-    static const char *const notes[] = {"", "", " (first)", " (again)", " (as written)"};
+    static const char *const notes[] = {
+        "", "", " (first)", " (again)", " (as written)", " (time through cells)",
+        " (group runs: SQLite aggregates)"};
     for (size_t i = 0; i < sizeof scans / sizeof *scans; i++) {
         pv_sql_set_group_runs(s, i != 4);
         bench_int(s, scans[i], &secs);

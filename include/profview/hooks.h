@@ -220,6 +220,14 @@ struct pv_view_hooks {
      * cell each; valid until the view changes (indexing).  False when the
      * column is not such an array (or not now). */
     bool (*int_column)(const pv_view *v, size_t col, pv_int_array *out);
+    /* A STRING column with column_values whose rows the view holds as codes
+     * (an array as above, width 1 or 2): row r's text is the code-th one
+     * column_values gives (counted from 0, in its order), and the cell is
+     * absent when the code is not below their count.  For a reader of many
+     * rows (SQL's grouped columns, docs/sql.md) to tell the rows' values
+     * apart without a cell each; valid until the view changes.  False when
+     * the column is not such an array (or not now). */
+    bool (*code_column)(const pv_view *v, size_t col, pv_int_array *out);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -265,6 +273,9 @@ bool pv_view_column_values(const pv_view *v, size_t col,
                            void (*each)(void *ctx, const char *s, size_t len), void *ctx);
 /* pv_view_hooks.int_column (an INT column only); false without it. */
 bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out);
+/* pv_view_hooks.code_column (a STRING column with column_values, width 1
+ * or 2); false without it. */
+bool pv_view_code_column(const pv_view *v, size_t col, pv_int_array *out);
 /* pv_view_hooks.row_depth; false without it. */
 bool pv_view_has_row_depth(const pv_view *v);
 bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth);

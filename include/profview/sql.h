@@ -58,9 +58,11 @@ uint64_t pv_sql_rows_visited(const pv_sql *s);
 /* A GROUP BY on a column of few values, in a query that reads one table
  * and nothing else, runs as one aggregate per group (docs/sql.md): on by
  * default; off, SQLite runs it as written (the tests compare the two).
- * pv_sql_group_runs counts the statements run for one group. */
+ * pv_sql_group_runs counts the statements run for one group,
+ * pv_sql_group_folds those of them whose aggregates profview computed. */
 void pv_sql_set_group_runs(pv_sql *s, bool on);
 uint64_t pv_sql_group_runs(const pv_sql *s);
+uint64_t pv_sql_group_folds(const pv_sql *s);
 
 /* Names for completion that start with `prefix` (case-insensitive): table
  * names, table-valued functions, schema names and, after "table.", that

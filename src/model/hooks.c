@@ -220,3 +220,12 @@ bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out)
         return false;
     return out->base && (out->width == 1 || out->width == 2 || out->width == 4 || out->width == 8);
 }
+
+bool pv_view_code_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    if (!v || !v->hooks || !v->hooks->code_column || !v->hooks->column_values ||
+        col >= v->column_count || v->columns[col].type != PV_TYPE_STRING ||
+        !v->hooks->code_column(v, col, out))
+        return false;
+    return out->base && (out->width == 1 || out->width == 2);
+}

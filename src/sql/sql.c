@@ -76,6 +76,7 @@ typedef struct sql_detail_fn {
     struct pv_sql *sql;
     char *detail_id;
     char *name;
+    char *owner; /* the id of the view whose rows it takes; NULL: the first that offers it */
 } sql_detail_fn;
 
 struct pv_sql {
@@ -103,6 +104,7 @@ struct pv_sql {
     unsigned char force_rank;
     bool group_runs_off;       /* pv_sql_set_group_runs(s, false) */
     uint64_t group_runs;       /* statements run for one group (pv_sql_group_runs) */
+    uint64_t group_folds;      /* ... of them with the aggregates computed (pv_sql_group_folds) */
     const sql_source *planned; /* the one view table xBestIndex saw, NULL: none */
     bool planned_several;      /* ... or more than one */
 };
@@ -287,6 +289,126 @@ static int sql_rank_cmp(const void *a, const void *b)
                              &sql_sort_values[*(const unsigned char *)b]);
 }
 
+/* Sorts g's values; new_rank[old rank] is each one's rank among them. */
+static void sql_group_sort(sql_group *g, unsigned char *new_rank)
+{
+    unsigned char by_value[SQL_GROUP_MAX];
+    for (size_t i = 0; i < g->k; i++)
+        by_value[i] = (unsigned char)i;
+    sql_sort_values = g->values;
+    qsort(by_value, g->k, 1, sql_rank_cmp);
+    pv_cell *sorted = pv_xcalloc(SQL_GROUP_MAX, sizeof *sorted);
+    for (size_t i = 0; i < g->k; i++) {
+        new_rank[by_value[i]] = (unsigned char)i;
+        sorted[i] = g->values[by_value[i]];
+    }
+    free(g->values);
+    g->values = sorted;
+}
+
+typedef struct sql_code_texts {
+    char **text;
+    size_t *len;
+    size_t count, cap;
+} sql_code_texts;
+
+static void sql_code_text(void *ctx, const char *s, size_t len)
+{
+    sql_code_texts *t = ctx;
+    if (t->count == t->cap) {
+        size_t cap = t->cap;
+        t->text = pv_xgrow(t->text, &cap, t->count + 1, sizeof *t->text);
+        t->len = pv_xrealloc(t->len, cap * sizeof *t->len);
+        t->cap = cap;
+    }
+    char *copy = pv_xmalloc(len + 1);
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    t->text[t->count] = copy;
+    t->len[t->count++] = len;
+}
+
+/* The ranks of a column the view holds as codes (the code_column hook,
+ * docs/model.md): which codes the rows use (a pass over the codes), their
+ * texts from column_values, then each row's rank (a second pass): no cell.
+ * 1: ready, 0: more than SQL_GROUP_MAX values, -1: stopped. */
+static int sql_group_by_codes(pv_sql *s, sql_group *g, const pv_view *v, size_t col,
+                              const pv_int_array *codes, size_t n)
+{
+    sql_code_texts t = {0};
+    if (!pv_view_column_values(v, col, sql_code_text, &t))
+        t.count = 0;
+    size_t ncodes = codes->width == 1 ? 256 : 65536;
+    unsigned char *seen = pv_xcalloc(ncodes, 1);
+    const uint8_t *c8 = codes->base;
+    const uint16_t *c16 = codes->base;
+    int ret = 1;
+    enum { CHUNK = 1 << 20 };
+    for (size_t lo = 0; lo < n && ret > 0; lo += CHUNK) {
+        size_t hi = n - lo > CHUNK ? lo + CHUNK : n;
+        if (codes->width == 1)
+            for (size_t r = lo; r < hi; r++)
+                seen[c8[r]] = 1;
+        else
+            for (size_t r = lo; r < hi; r++)
+                seen[c16[r]] = 1;
+        if (!sql_tick(s))
+            ret = -1;
+    }
+    /* the values the rows have (equal texts are one value) */
+    unsigned char *map = ret > 0 ? pv_xcalloc(ncodes, 1) : NULL;
+    for (size_t code = 0; code < ncodes && ret > 0; code++) {
+        if (!seen[code])
+            continue;
+        pv_cell c = {.type = PV_TYPE_STRING, .present = code < t.count};
+        if (c.present) {
+            c.v.s.ptr = t.text[code];
+            c.v.s.len = t.len[code];
+        }
+        size_t k = 0;
+        while (k < g->k && !sql_value_equal(&g->values[k], &c))
+            k++;
+        if (k == g->k) {
+            if (k == SQL_GROUP_MAX) {
+                ret = 0;
+                break;
+            }
+            g->values[k] = c;
+            if (c.present) {
+                g->values[k].v.s.ptr = t.text[code];
+                t.text[code] = NULL; /* owned by the group now */
+            }
+            g->k++;
+        }
+        map[code] = (unsigned char)k;
+    }
+    if (ret > 0) {
+        unsigned char new_rank[SQL_GROUP_MAX];
+        sql_group_sort(g, new_rank);
+        for (size_t code = 0; code < ncodes; code++)
+            map[code] = new_rank[map[code]];
+        for (size_t lo = 0; lo < n && ret > 0; lo += CHUNK) {
+            size_t hi = n - lo > CHUNK ? lo + CHUNK : n;
+            if (codes->width == 1)
+                for (size_t r = lo; r < hi; r++)
+                    g->rank[r] = map[c8[r]];
+            else
+                for (size_t r = lo; r < hi; r++)
+                    g->rank[r] = map[c16[r]];
+            if (!sql_tick(s))
+                ret = -1;
+        }
+    }
+    for (size_t i = 0; i < t.count; i++)
+        free(t.text[i]);
+    free(t.text);
+    free(t.len);
+    free(seen);
+    free(map);
+    return ret;
+}
+
 /* Does column `col` have at most SQL_GROUP_MAX distinct values (strings or
  * integers)?  Then its ranks are made: one pass over the rows (over the row
  * groups for a PV_COL_GROUPED column, docs/model.md), which stops at the
@@ -304,6 +426,17 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
     }
     g->rank = pv_xmalloc(n ? n : 1);
     g->values = pv_xcalloc(SQL_GROUP_MAX, sizeof *g->values);
+    pv_int_array codes;
+    if (pv_view_code_column(v, col, &codes)) {
+        int ret = sql_group_by_codes(s, g, v, col, &codes, n);
+        if (ret <= 0) {
+            sql_group_free(g); /* stopped: unknown stays unknown */
+            g->state = ret < 0 ? SQL_GROUP_UNKNOWN : SQL_GROUP_NONE;
+            return false;
+        }
+        g->state = SQL_GROUP_READY;
+        return true;
+    }
     bool by_group = (v->columns[col].flags & PV_COL_GROUPED) && v->ops->row_group &&
                     v->group_count;
     int16_t *group_rank = NULL;
@@ -386,18 +519,8 @@ static bool sql_column_grouped(pv_sql *s, sql_source *src, size_t col)
         return false;
     }
     /* ranks in ascending value order */
-    unsigned char by_value[SQL_GROUP_MAX], new_rank[SQL_GROUP_MAX];
-    for (size_t i = 0; i < g->k; i++)
-        by_value[i] = (unsigned char)i;
-    sql_sort_values = g->values;
-    qsort(by_value, g->k, 1, sql_rank_cmp);
-    pv_cell *sorted = pv_xcalloc(SQL_GROUP_MAX, sizeof *sorted);
-    for (size_t i = 0; i < g->k; i++) {
-        new_rank[by_value[i]] = (unsigned char)i;
-        sorted[i] = g->values[by_value[i]];
-    }
-    free(g->values);
-    g->values = sorted;
+    unsigned char new_rank[SQL_GROUP_MAX];
+    sql_group_sort(g, new_rank);
     for (size_t r = 0; r < n; r++)
         g->rank[r] = new_rank[g->rank[r]];
     g->state = SQL_GROUP_READY;
@@ -1143,19 +1266,21 @@ static sqlite3_module sql_source_module = {
 
 /* ---- detail views as table-valued functions: name(parent_id [, result_set]) */
 
-/* The first view of result set `set` that offers detail `id`, with a row
- * whose id is `parent` (any row when parent_any); opens the detail. */
-static pv_view *sql_open_detail(const pv_result_set *set, const char *id, bool parent_any,
-                                int64_t parent)
+/* Detail `id` of the row whose id is `parent` in the first view of result
+ * set `set` that offers the detail (or in view `owner_id`), as `cat --view
+ * ID --parent PARENT` opens it; with parent_any, of any row of any view
+ * that offers it (the first one found). */
+static pv_view *sql_open_detail(const pv_result_set *set, const char *id, const char *owner_id,
+                                bool parent_any, int64_t parent)
 {
     for (size_t i = 0; i < set->view_count; i++) {
         const pv_view *owner = set->views[i];
         size_t d = pv_view_detail_index(owner, id);
-        if (d == PV_NO_ROW)
+        if (d == PV_NO_ROW || (owner_id && strcmp(owner->id, owner_id) != 0))
             continue;
         if (parent_any) {
             size_t n = pv_view_rows(owner);
-            for (size_t r = 0; r < n && r < 64; r++) {
+            for (size_t r = 0; r < n && r < 65536; r++) {
                 pv_view *dv = pv_view_open_detail(owner, d, r);
                 if (dv)
                     return dv;
@@ -1163,11 +1288,7 @@ static pv_view *sql_open_detail(const pv_result_set *set, const char *id, bool p
             continue;
         }
         size_t row = pv_view_find_id(owner, parent);
-        if (row == PV_NO_ROW)
-            continue;
-        pv_view *dv = pv_view_open_detail(owner, d, row);
-        if (dv)
-            return dv;
+        return row == PV_NO_ROW ? NULL : pv_view_open_detail(owner, d, row);
     }
     return NULL;
 }
@@ -1183,7 +1304,7 @@ static int sql_detail_connect(sqlite3 *db, void *aux, int argc, const char *cons
      * the first result set that has one. */
     pv_view *sample = NULL;
     for (size_t k = 0; k < s->set_count && !sample; k++)
-        sample = sql_open_detail(s->sets[k].set, fn->detail_id, true, 0);
+        sample = sql_open_detail(s->sets[k].set, fn->detail_id, fn->owner, true, 0);
     if (!sample) {
         *errmsg = sqlite3_mprintf("no row has the detail view '%s'", fn->detail_id);
         return SQLITE_ERROR;
@@ -1276,8 +1397,8 @@ static int sql_detail_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
         c->set_no = sqlite3_value_int64(argv[1]);
     if (c->set_no < 1 || (uint64_t)c->set_no > s->set_count)
         return SQLITE_OK;
-    c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id, false,
-                               c->parent_id);
+    c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id,
+                               t->detail->owner, false, c->parent_id);
     if (!c->owned)
         return SQLITE_OK;
     c->view = c->owned;
@@ -1411,6 +1532,20 @@ pv_sql *pv_sql_new(void)
     sqlite3_create_module(s->db, "profview_view", &sql_source_module, s);
     sqlite3_set_authorizer(s->db, sql_authorize, s);
     sqlite3_progress_handler(s->db, 4096, sql_progress, s);
+    /* The reading pragmas as table-valued functions (`SELECT name FROM
+     * pragma_table_info('timeline')`): SQLite makes each one's table the
+     * first time a query names it, with a statement of its own on the
+     * schema that the authorizer would refuse; made here, while setting
+     * up.  Reading them is then authorized as the pragma itself. */
+    s->setting_up = true;
+    for (size_t i = 0; i < PV_ARRAY_LEN(sql_read_pragmas); i++) {
+        char q[80];
+        snprintf(q, sizeof q, "SELECT * FROM pragma_%s", sql_read_pragmas[i]);
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK)
+            sqlite3_finalize(st);
+    }
+    s->setting_up = false;
     /* as many attached schemas as this SQLite allows (SQLITE_MAX_ATTACHED,
      * 10 by default, 125 at most); docs/sql.md "Result sets" */
     sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 125);
@@ -1446,6 +1581,11 @@ void pv_sql_set_group_runs(pv_sql *s, bool on)
 uint64_t pv_sql_group_runs(const pv_sql *s)
 {
     return s->group_runs;
+}
+
+uint64_t pv_sql_group_folds(const pv_sql *s)
+{
+    return s->group_folds;
 }
 
 /* Lists a table in profview_tables. */
@@ -1527,33 +1667,53 @@ static sql_source *sql_create_table(pv_sql *s, const pv_view *v, size_t set, con
     return src;
 }
 
+/* A table-valued function for detail `id` of the rows of view `owner` (NULL:
+ * of the first view that offers it), named `name`, unless one has that
+ * name already. */
+static void sql_add_detail_function(pv_sql *s, const char *id, const char *owner,
+                                    const char *owner_shown, const char *name)
+{
+    for (size_t k = 0; k < s->detail_count; k++)
+        if (strcasecmp(s->details[k]->name, name) == 0)
+            return;
+    sql_detail_fn *fn = pv_xcalloc(1, sizeof *fn);
+    fn->sql = s;
+    fn->detail_id = pv_xstrdup(id);
+    fn->name = pv_xstrdup(name);
+    fn->owner = owner ? pv_xstrdup(owner) : NULL;
+    s->details = pv_xgrow(s->details, &s->detail_cap, s->detail_count + 1, sizeof *s->details);
+    s->details[s->detail_count++] = fn;
+    sqlite3_create_module(s->db, fn->name, &sql_detail_module, fn);
+    size_t r = pv_table_add_row(s->meta_tables);
+    pv_table_set_cstr(s->meta_tables, r, 0, "main");
+    pv_table_set_cstr(s->meta_tables, r, 1, fn->name);
+    pv_table_set_cstr(s->meta_tables, r, 2, id);
+    char *kind = pv_xasprintf("function of %s rows", owner_shown);
+    pv_table_set_cstr(s->meta_tables, r, 3, kind);
+    free(kind);
+}
+
+/* Detail views as functions (docs/sql.md "Detail views"): `detail(id)` of
+ * the first view that offers it, as `cat --parent`; a detail that several
+ * views offer is also `view_detail(id)` for each of them. */
 static void sql_add_detail_functions(pv_sql *s, const pv_result_set *set)
 {
     for (size_t i = 0; i < set->view_count; i++) {
         const pv_view *v = set->views[i];
         for (size_t d = 0; d < v->detail_count; d++) {
             const char *id = v->details[d].id;
-            bool known = false;
-            for (size_t k = 0; k < s->detail_count && !known; k++)
-                known = strcmp(s->details[k]->detail_id, id) == 0;
-            if (known)
+            char name[300];
+            pv_sql_table_name(id, name, sizeof name);
+            sql_add_detail_function(s, id, NULL, v->id, name);
+            size_t owners = 0;
+            for (size_t j = 0; j < set->view_count; j++)
+                owners += pv_view_detail_index(set->views[j], id) != PV_NO_ROW;
+            if (owners < 2)
                 continue;
-            sql_detail_fn *fn = pv_xcalloc(1, sizeof *fn);
-            fn->sql = s;
-            fn->detail_id = pv_xstrdup(id);
-            fn->name = pv_xstrdup(id);
-            pv_sql_table_name(id, fn->name, strlen(id) + 1);
-            s->details = pv_xgrow(s->details, &s->detail_cap, s->detail_count + 1,
-                                  sizeof *s->details);
-            s->details[s->detail_count++] = fn;
-            sqlite3_create_module(s->db, fn->name, &sql_detail_module, fn);
-            size_t r = pv_table_add_row(s->meta_tables);
-            pv_table_set_cstr(s->meta_tables, r, 0, "main");
-            pv_table_set_cstr(s->meta_tables, r, 1, fn->name);
-            pv_table_set_cstr(s->meta_tables, r, 2, id);
-            char *kind = pv_xasprintf("function of %s rows", v->id);
-            pv_table_set_cstr(s->meta_tables, r, 3, kind);
-            free(kind);
+            char table[300], both[620];
+            pv_sql_table_name(v->id, table, sizeof table);
+            snprintf(both, sizeof both, "%s_%s", table, name);
+            sql_add_detail_function(s, id, v->id, v->id, both);
         }
     }
 }
@@ -1722,6 +1882,7 @@ void pv_sql_free(pv_sql *s)
     for (size_t i = 0; i < s->detail_count; i++) {
         free(s->details[i]->detail_id);
         free(s->details[i]->name);
+        free(s->details[i]->owner);
         free(s->details[i]);
     }
     free(s->details);
@@ -2018,9 +2179,18 @@ static bool sql_tok_name(const sql_tok *t)
            !sql_tok_is(t, "ALL");
 }
 
+/* The clauses of a query of the shape above (token indexes; where is 0
+ * without WHERE, having 0 without HAVING). */
+typedef struct sql_shape {
+    sql_tok *tok;
+    size_t n, from, where, group, having;
+} sql_shape;
+
 /* When q has the shape above: the query run per group into *out and the
- * grouped column's name (unquoted) into col. */
-static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_size)
+ * grouped column's name (unquoted) into col; with `shape`, its tokens and
+ * clauses (the caller frees shape->tok). */
+static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_size,
+                              sql_shape *shape)
 {
     enum { TOKENS = 512 };
     sql_tok *tok = pv_xmalloc(TOKENS * sizeof *tok);
@@ -2031,7 +2201,7 @@ static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_
         n--;
     ok = ok && n >= 6 && sql_tok_is(&tok[0], "SELECT") && !sql_tok_is(&tok[1], "DISTINCT") &&
          !sql_tok_is(&tok[1], "ALL");
-    size_t from = 0, group = 0, having = 0;
+    size_t from = 0, group = 0, having = 0, where = 0;
     for (size_t i = 1; ok && i < n; i++) {
         const sql_tok *t = &tok[i];
         if (sql_tok_reserved(t) || sql_tok_punct(t, ';'))
@@ -2067,6 +2237,7 @@ static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_
             i++;
         }
         ok = ok && i < n && (i == group || sql_tok_is(&tok[i], "WHERE"));
+        where = ok && i != group ? i : 0;
     }
     /* GROUP BY [schema .] [table .] col, then the end or HAVING */
     size_t end = having ? having : n;
@@ -2111,9 +2282,414 @@ static bool sql_group_rewrite(const char *q, pv_buf *out, char *col, size_t col_
             pv_buf_puts(out, " ");
             pv_buf_append(out, tok[having].p, (size_t)(e->p + e->n - tok[having].p));
         }
+        if (shape) {
+            *shape = (sql_shape){.tok = tok, .n = n, .from = from, .where = where,
+                                 .group = group, .having = having};
+            return true;
+        }
     }
     free(tok);
     return ok;
+}
+
+/* ---- GROUP BY aggregates that profview computes (docs/sql.md "GROUP BY,
+ * group by group": the aggregates of the rows).  A query of the shape
+ * above whose aggregates are all count(*), or count, sum, total, avg, min
+ * or max of one integer column of the table, and which reads no other
+ * column of a row than the grouped one, runs per group as
+ *
+ *     SELECT list' FROM table WHERE rowid = ?1 [AND (cond')] [AND (having')]
+ *
+ * where ?1 is the group's first row and each aggregate is a parameter bound
+ * to its value, computed by one pass over the ranks and the column.
+ * Anything else, or a sum that would not be exact as SQLite computes it,
+ * runs as the plain group runs above. */
+
+enum { FOLD_COUNT_STAR, FOLD_COUNT, FOLD_SUM, FOLD_TOTAL, FOLD_AVG, FOLD_MIN, FOLD_MAX };
+enum { SQL_FOLD_MAX = 128 }; /* aggregates at most */
+
+typedef struct sql_fold_agg {
+    unsigned char fn; /* FOLD_* */
+    size_t slot;      /* index into sql_fold.cols (not for count(*)) */
+} sql_fold_agg;
+
+/* Per aggregated column and group: the non-NULL values' count, sum (exact
+ * while !overflow), smallest and largest. */
+typedef struct sql_fold_acc {
+    int64_t count, sum, min, max;
+} sql_fold_acc;
+
+typedef struct sql_fold {
+    const pv_view *view;
+    size_t gcol;
+    sql_fold_agg agg[SQL_FOLD_MAX];
+    size_t agg_count;
+    size_t cols[SQL_FOLD_MAX]; /* the aggregated view columns */
+    size_t col_count;
+    const sql_tok *aliases[SQL_FOLD_MAX]; /* names given with AS in the list */
+    size_t alias_count;
+    /* computed (sql_fold_compute) */
+    size_t k;
+    uint64_t *rows; /* per group */
+    size_t *first;  /* per group: its first row */
+    sql_fold_acc *acc; /* [slot * k + group] */
+    /* per aggregated column: a sum left int64; a value or partial sum past
+     * 2^53 (SQLite's double sum, for total and avg, may round) */
+    bool overflow[SQL_FOLD_MAX], inexact[SQL_FOLD_MAX];
+} sql_fold;
+
+static void sql_fold_free(sql_fold *f)
+{
+    if (!f)
+        return;
+    free(f->rows);
+    free(f->first);
+    free(f->acc);
+    free(f);
+}
+
+/* t's name, unquoted, into buf ("" when it does not fit). */
+static const char *sql_tok_text(const sql_tok *t, char *buf, size_t size)
+{
+    size_t k = 0;
+    if (t->kind == 'w') {
+        if (t->n >= size)
+            return "";
+        memcpy(buf, t->p, t->n);
+        buf[t->n] = '\0';
+        return buf;
+    }
+    char close = t->p[0] == '[' ? ']' : t->p[0];
+    for (size_t j = 1; j + 1 < t->n; j++) {
+        if (k + 1 >= size)
+            return "";
+        if (t->p[j] == close && close != ']')
+            j++; /* a doubled quote */
+        buf[k++] = t->p[j];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+static bool sql_tok_same_name(const sql_tok *a, const sql_tok *b)
+{
+    char x[256], y[256];
+    const char *p = sql_tok_text(a, x, sizeof x), *q = sql_tok_text(b, y, sizeof y);
+    return *p && strcasecmp(p, q) == 0;
+}
+
+static int sql_fold_fn(const sql_tok *t)
+{
+    static const char *const names[] = {"count", "sum", "total", "avg", "min", "max"};
+    static const unsigned char fns[] = {FOLD_COUNT, FOLD_SUM, FOLD_TOTAL,
+                                        FOLD_AVG,   FOLD_MIN, FOLD_MAX};
+    for (size_t i = 0; i < PV_ARRAY_LEN(names); i++)
+        if (sql_tok_is(t, names[i]))
+            return fns[i];
+    return -1;
+}
+
+/* Deterministic scalar functions that read nothing but their arguments. */
+static bool sql_fold_scalar(const sql_tok *t)
+{
+    static const char *const names[] = {
+        "abs",  "coalesce", "ifnull", "iif",    "nullif", "length", "lower",  "upper",
+        "hex",  "round",    "substr", "substring", "instr", "trim", "ltrim",  "rtrim",
+        "replace", "printf", "format", "typeof", "quote",  "char",  "unicode", "sign",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(names); i++)
+        if (sql_tok_is(t, names[i]))
+            return true;
+    return false;
+}
+
+/* Words of an expression that name no column. */
+static bool sql_fold_keyword(const sql_tok *t)
+{
+    static const char *const words[] = {
+        "AND",  "OR",   "NOT",  "NULL", "IS",      "ISNULL", "NOTNULL", "CASE", "WHEN",
+        "THEN", "ELSE", "END",  "BETWEEN", "LIKE", "GLOB",   "IN",      "CAST", "TRUE",
+        "FALSE", "ESCAPE",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(words); i++)
+        if (sql_tok_is(t, words[i]))
+            return true;
+    return false;
+}
+
+/* Appends clause tok[a, b) (its text up to `end`) to out with each
+ * aggregate replaced by its parameter; false when the clause is not one
+ * whose aggregates profview computes (above). */
+static bool sql_fold_clause(sql_fold *f, const sql_shape *sh, size_t a, size_t b, const char *end,
+                            bool aggregates, bool list, pv_buf *out)
+{
+    const sql_tok *tok = sh->tok;
+    const pv_view *v = f->view;
+    const char *copied = tok[a].p;
+    char name[256];
+    for (size_t i = a; i < b;) {
+        const sql_tok *t = &tok[i];
+        bool call = i + 1 < b && sql_tok_punct(&tok[i + 1], '(');
+        bool is_name = t->kind == 'w' || t->kind == 'q';
+        if (t->kind == 'w' && call && sql_fold_fn(t) >= 0) {
+            if (!aggregates || f->agg_count == SQL_FOLD_MAX)
+                return false;
+            sql_fold_agg ag = {.fn = (unsigned char)sql_fold_fn(t)};
+            size_t j = i + 2, close;
+            if (ag.fn == FOLD_COUNT && j + 1 < b && sql_tok_punct(&tok[j], '*') &&
+                sql_tok_punct(&tok[j + 1], ')')) {
+                ag.fn = FOLD_COUNT_STAR;
+                close = j + 1;
+            } else {
+                if (j >= b || !sql_tok_name(&tok[j]))
+                    return false;
+                while (j + 2 < b && sql_tok_punct(&tok[j + 1], '.') && sql_tok_name(&tok[j + 2]))
+                    j += 2;
+                if (j + 1 >= b || !sql_tok_punct(&tok[j + 1], ')'))
+                    return false;
+                close = j + 1;
+                size_t c = pv_view_column(v, sql_tok_text(&tok[j], name, sizeof name));
+                if (c == PV_NO_ROW || !sql_is_integer_type(v->columns[c].type))
+                    return false;
+                size_t slot = 0;
+                while (slot < f->col_count && f->cols[slot] != c)
+                    slot++;
+                if (slot == f->col_count)
+                    f->cols[f->col_count++] = c;
+                ag.slot = slot;
+            }
+            if (close + 1 < b && (sql_tok_is(&tok[close + 1], "FILTER") ||
+                                  sql_tok_is(&tok[close + 1], "OVER")))
+                return false;
+            f->agg[f->agg_count++] = ag;
+            pv_buf_append(out, copied, (size_t)(t->p - copied));
+            pv_buf_printf(out, "?%zu", f->agg_count + 1);
+            copied = tok[close].p + tok[close].n;
+            i = close + 1;
+            continue;
+        }
+        if (t->kind == 'w' && sql_fold_keyword(t)) {
+            i++; /* `IN (`, `CAST (` too */
+            continue;
+        }
+        if (call) {
+            if (t->kind != 'w' || !sql_fold_scalar(t))
+                return false;
+            i++;
+            continue;
+        }
+        if (is_name && i + 1 < b && sql_tok_punct(&tok[i + 1], '.')) {
+            i += 2; /* a schema or table: the name after it is checked */
+            continue;
+        }
+        if (sql_tok_is(t, "AS") || sql_tok_is(t, "COLLATE")) {
+            if (list && sql_tok_is(t, "AS") && i + 1 < b && f->alias_count < SQL_FOLD_MAX)
+                f->aliases[f->alias_count++] = &tok[i + 1];
+            i += 2;
+            continue;
+        }
+        if (is_name) {
+            const char *s = sql_tok_text(t, name, sizeof name);
+            size_t c = *s ? pv_view_column(v, s) : PV_NO_ROW;
+            if (c == f->gcol) {
+                i++;
+                continue;
+            }
+            if (c != PV_NO_ROW)
+                return false; /* another column of the row */
+            bool alias = false;
+            for (size_t k = 0; k < f->alias_count && !alias; k++)
+                alias = sql_tok_same_name(f->aliases[k], t);
+            if (!alias)
+                return false; /* rowid, a `_hex` companion, a word not read here */
+            i++;
+            continue;
+        }
+        if (sql_tok_punct(t, '*')) {
+            /* a product, not `*` or `t.*` */
+            const sql_tok *p = i > a ? &tok[i - 1] : NULL;
+            if (!p || !(p->kind == 'n' || p->kind == 's' || p->kind == 'w' || p->kind == 'q' ||
+                        sql_tok_punct(p, ')')) ||
+                (p->kind == 'w' && (sql_fold_keyword(p) || sql_tok_is(p, "SELECT"))))
+                return false;
+        }
+        i++;
+    }
+    pv_buf_append(out, copied, (size_t)(end - copied));
+    return true;
+}
+
+/* The statement per group (above) for a query of shape sh grouped by
+ * column gcol of view v, into out; NULL when it has not the form. */
+static sql_fold *sql_fold_plan(const sql_shape *sh, const pv_view *v, size_t gcol, pv_buf *out)
+{
+    if (pv_view_column(v, "rowid") != PV_NO_ROW)
+        return NULL; /* `rowid` would be that column */
+    sql_fold *f = pv_xcalloc(1, sizeof *f);
+    f->view = v;
+    f->gcol = gcol;
+    const sql_tok *tok = sh->tok;
+    const sql_tok *last = &tok[sh->n - 1];
+    size_t from_end = sh->where ? sh->where : sh->group;
+    pv_buf_clear(out);
+    pv_buf_puts(out, "SELECT ");
+    bool ok = sql_fold_clause(f, sh, 1, sh->from, tok[sh->from].p, true, true, out);
+    if (ok) {
+        pv_buf_puts(out, " ");
+        pv_buf_append(out, tok[sh->from].p, (size_t)(tok[from_end].p - tok[sh->from].p));
+        pv_buf_puts(out, " WHERE rowid = ?1");
+    }
+    if (ok && sh->where) {
+        pv_buf_puts(out, " AND (");
+        ok = sql_fold_clause(f, sh, sh->where + 1, sh->group, tok[sh->group].p, false, false, out);
+        pv_buf_puts(out, ")");
+    }
+    if (ok && sh->having) {
+        pv_buf_puts(out, " AND (");
+        ok = sql_fold_clause(f, sh, sh->having + 1, sh->n, last->p + last->n, true, false, out);
+        pv_buf_puts(out, ")");
+    }
+    if (!ok) {
+        sql_fold_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* Adds x to an accumulator; for the double sum SQLite keeps beside the
+ * integer one (total, avg) to equal it, every x and partial sum must be
+ * within 2^53. */
+#define SQL_FOLD_EXACT (INT64_C(1) << 53)
+static inline void sql_fold_add(sql_fold_acc *a, int64_t x, bool check_exact, bool *overflow,
+                                bool *inexact)
+{
+    a->count++;
+    if (__builtin_add_overflow(a->sum, x, &a->sum))
+        *overflow = true;
+    if (check_exact && ((uint64_t)x + (uint64_t)SQL_FOLD_EXACT > 2 * (uint64_t)SQL_FOLD_EXACT ||
+                        (uint64_t)a->sum + (uint64_t)SQL_FOLD_EXACT > 2 * (uint64_t)SQL_FOLD_EXACT))
+        *inexact = true;
+    a->min = x < a->min ? x : a->min;
+    a->max = x > a->max ? x : a->max;
+}
+
+enum { SQL_FOLD_CHUNK = 1 << 16 }; /* rows between progress ticks */
+
+/* The aggregates of every group: 1 done, 0 not exact here (the group runs
+ * do it), -1 stopped (sql_tick). */
+static int sql_fold_compute(pv_sql *s, sql_fold *f, const sql_group *g)
+{
+    const pv_view *v = f->view;
+    size_t n = pv_view_rows(v), k = g->k;
+    const unsigned char *rank = g->rank;
+    f->k = k;
+    f->rows = pv_xcalloc(k ? k : 1, sizeof *f->rows);
+    f->first = pv_xcalloc(k ? k : 1, sizeof *f->first);
+    f->acc = pv_xcalloc((f->col_count ? f->col_count : 1) * (k ? k : 1), sizeof *f->acc);
+    for (size_t i = 0; i < f->col_count * k; i++) {
+        f->acc[i].min = INT64_MAX;
+        f->acc[i].max = INT64_MIN;
+    }
+    for (size_t lo = 0; lo < n; lo += SQL_FOLD_CHUNK) {
+        size_t hi = n - lo > SQL_FOLD_CHUNK ? lo + SQL_FOLD_CHUNK : n;
+        for (size_t r = lo; r < hi; r++) {
+            unsigned char gi = rank[r];
+            if (!f->rows[gi])
+                f->first[gi] = r;
+            f->rows[gi]++;
+        }
+        for (size_t slot = 0; slot < f->col_count; slot++) {
+            size_t col = f->cols[slot];
+            sql_fold_acc *acc = f->acc + slot * k;
+            bool *over = &f->overflow[slot], *inexact = &f->inexact[slot];
+            pv_int_array a;
+            if (!pv_view_int_column(v, col, &a)) {
+                for (size_t r = lo; r < hi; r++) {
+                    pv_cell c;
+                    pv_view_cell(v, r, col, &c);
+                    if (!c.present)
+                        continue;
+                    if (!sql_is_integer_type(c.type))
+                        return 0; /* what SQLite would get is not an integer */
+                    sql_fold_add(&acc[rank[r]], sql_cell_int(&c), true, over, inexact);
+                }
+                continue;
+            }
+            /* unsigned values of at most 4 bytes: the sums only grow, the
+             * last one is checked below */
+            switch (a.width) {
+            case 1:
+                for (size_t r = lo; r < hi; r++)
+                    sql_fold_add(&acc[rank[r]], ((const uint8_t *)a.base)[r], false, over,
+                                 inexact);
+                break;
+            case 2:
+                for (size_t r = lo; r < hi; r++)
+                    sql_fold_add(&acc[rank[r]], ((const uint16_t *)a.base)[r], false, over,
+                                 inexact);
+                break;
+            case 4:
+                for (size_t r = lo; r < hi; r++)
+                    sql_fold_add(&acc[rank[r]], ((const uint32_t *)a.base)[r], false, over,
+                                 inexact);
+                break;
+            default:
+                for (size_t r = lo; r < hi; r++)
+                    sql_fold_add(&acc[rank[r]], (int64_t)((const uint64_t *)a.base)[r], true, over,
+                                 inexact);
+                break;
+            }
+        }
+        s->rows_visited += hi - lo;
+        if (!sql_tick(s))
+            return -1;
+    }
+    for (size_t i = 0; i < f->col_count * k; i++)
+        if (f->acc[i].sum > SQL_FOLD_EXACT || f->acc[i].sum < -SQL_FOLD_EXACT)
+            f->inexact[i / k] = true;
+    for (size_t i = 0; i < f->agg_count; i++) {
+        const sql_fold_agg *ag = &f->agg[i];
+        if (ag->fn == FOLD_COUNT_STAR)
+            continue;
+        bool over = f->overflow[ag->slot], inexact = f->inexact[ag->slot] || over;
+        if ((ag->fn == FOLD_SUM && over) ||
+            ((ag->fn == FOLD_TOTAL || ag->fn == FOLD_AVG) && inexact))
+            return 0;
+    }
+    return 1;
+}
+
+/* Binds group gi's first row and aggregates to the statement per group. */
+static void sql_fold_bind(const sql_fold *f, sqlite3_stmt *st, size_t gi)
+{
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)f->first[gi]);
+    for (size_t i = 0; i < f->agg_count; i++) {
+        int p = (int)i + 2;
+        const sql_fold_agg *ag = &f->agg[i];
+        if (ag->fn == FOLD_COUNT_STAR) {
+            sqlite3_bind_int64(st, p, (sqlite3_int64)f->rows[gi]);
+            continue;
+        }
+        const sql_fold_acc *a = &f->acc[ag->slot * f->k + gi];
+        switch (ag->fn) {
+        case FOLD_COUNT: sqlite3_bind_int64(st, p, a->count); break;
+        case FOLD_TOTAL: sqlite3_bind_double(st, p, (double)a->sum); break;
+        case FOLD_SUM:
+        case FOLD_AVG:
+        case FOLD_MIN:
+        case FOLD_MAX:
+            if (!a->count)
+                sqlite3_bind_null(st, p);
+            else if (ag->fn == FOLD_SUM)
+                sqlite3_bind_int64(st, p, a->sum);
+            else if (ag->fn == FOLD_AVG)
+                sqlite3_bind_double(st, p, (double)a->sum / (double)a->count);
+            else
+                sqlite3_bind_int64(st, p, ag->fn == FOLD_MIN ? a->min : a->max);
+            break;
+        default: sqlite3_bind_null(st, p); break;
+        }
+    }
 }
 
 /* Reads the rows of a query: the statement as written, or its group runs. */
@@ -2124,6 +2700,11 @@ typedef struct sql_runner {
     const sql_source *src;
     size_t col, groups, next;
     bool running;
+    /* the aggregates computed by profview (above): the statement per
+     * group and what it binds; fold_state 0 before the pass, 1 after */
+    sqlite3_stmt *fold;
+    sql_fold *fd;
+    int fold_state;
 } sql_runner;
 
 /* Prepares the group runs of r->st when the query has the shape. */
@@ -2133,7 +2714,8 @@ static void sql_runner_plan(sql_runner *r, const char *query)
     char col[256];
     pv_buf q;
     pv_buf_init(&q);
-    if (s->group_runs_off || !sql_group_rewrite(query, &q, col, sizeof col)) {
+    sql_shape shape = {0};
+    if (s->group_runs_off || !sql_group_rewrite(query, &q, col, sizeof col, &shape)) {
         pv_buf_free(&q);
         return;
     }
@@ -2145,9 +2727,9 @@ static void sql_runner_plan(sql_runner *r, const char *query)
         s->planned_several) {
         sqlite3_finalize(st);
         pv_buf_free(&q);
+        free(shape.tok);
         return;
     }
-    pv_buf_free(&q);
     /* the groups are made when the query as written is planned, unless a
      * binary search narrows it (then SQLite sorts the fewer rows) */
     sql_source *src = (sql_source *)s->planned;
@@ -2155,12 +2737,68 @@ static void sql_runner_plan(sql_runner *r, const char *query)
     if (c == PV_NO_ROW || c >= PLAN_COLUMN_MAX ||
         src->facts->groups[c].state != SQL_GROUP_READY) {
         sqlite3_finalize(st);
+        pv_buf_free(&q);
+        free(shape.tok);
         return;
     }
     r->group = st;
     r->src = src;
     r->col = c;
     r->groups = src->facts->groups[c].k;
+    /* aggregates profview computes itself, when the query allows */
+    sql_fold *fd = sql_fold_plan(&shape, src->view, c, &q);
+    free(shape.tok);
+    if (fd) {
+        s->planned = NULL;
+        s->planned_several = false;
+        st = NULL;
+        if (sqlite3_prepare_v2(s->db, pv_buf_cstr(&q), -1, &st, NULL) == SQLITE_OK && st &&
+            sqlite3_column_count(st) == sqlite3_column_count(r->st) &&
+            sqlite3_bind_parameter_count(st) == (int)fd->agg_count + 1 && s->planned == src &&
+            !s->planned_several) {
+            r->fold = st;
+            r->fd = fd;
+        } else {
+            sqlite3_finalize(st);
+            sql_fold_free(fd);
+        }
+    }
+    pv_buf_free(&q);
+}
+
+/* The next row of the statement per group with the aggregates computed
+ * (SQLITE_DONE after the last group), or -1: the aggregates are not exact
+ * here, the plain group runs go on. */
+static int sql_runner_fold_step(sql_runner *r)
+{
+    pv_sql *s = r->s;
+    if (r->fold_state == 0) {
+        int ok = sql_fold_compute(s, r->fd, &r->src->facts->groups[r->col]);
+        if (ok < 0)
+            return SQLITE_INTERRUPT;
+        if (ok == 0)
+            return -1;
+        r->fold_state = 1;
+    }
+    for (;;) {
+        if (!r->running) {
+            while (r->next < r->groups && !r->fd->rows[r->next])
+                r->next++;
+            if (r->next >= r->groups)
+                return SQLITE_DONE;
+            sqlite3_reset(r->fold);
+            sql_fold_bind(r->fd, r->fold, r->next++);
+            s->group_runs++;
+            s->group_folds++;
+            r->running = true;
+        }
+        int rc = sqlite3_step(r->fold);
+        if (rc == SQLITE_ROW)
+            return rc;
+        r->running = false;
+        if (rc != SQLITE_DONE)
+            return rc;
+    }
 }
 
 /* sqlite3_step of the query: SQLITE_ROW (the row is in sql_runner_stmt),
@@ -2170,6 +2808,15 @@ static int sql_runner_step(sql_runner *r)
     if (!r->group)
         return sqlite3_step(r->st);
     pv_sql *s = r->s;
+    if (r->fold) {
+        int rc = sql_runner_fold_step(r);
+        if (rc != -1)
+            return rc;
+        sqlite3_finalize(r->fold); /* not exact here: the plain group runs */
+        r->fold = NULL;
+        r->running = false;
+        r->next = 0;
+    }
     for (;;) {
         if (!r->running) {
             if (r->next >= r->groups)
@@ -2196,7 +2843,7 @@ static int sql_runner_step(sql_runner *r)
 
 static sqlite3_stmt *sql_runner_stmt(const sql_runner *r)
 {
-    return r->group ? r->group : r->st;
+    return r->fold ? r->fold : r->group ? r->group : r->st;
 }
 
 pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
@@ -2343,6 +2990,8 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
         result = pv_table_view(t);
     }
     s->force_facts = NULL;
+    sqlite3_finalize(run.fold);
+    sql_fold_free(run.fd);
     sqlite3_finalize(run.group);
     sqlite3_finalize(st);
     free(vals);

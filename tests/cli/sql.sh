@@ -155,6 +155,24 @@ check "aqtime: call_stack(5) of result set 2" "$tmp/cat" "$tmp/sql"
 "$pv" sql "$rtos" "SELECT * FROM call_stack_at(1500)" >"$tmp/sql"
 check "winidea: call_stack_at(1500)" "$tmp/cat" "$tmp/sql"
 [ "$(wc -l <"$tmp/sql")" -gt 1 ] || { echo "FAIL: call_stack_at(1500) is empty"; fail=1; }
+# a detail of two views (winIDEA's value-history of statistics and data
+# rows, whose ids differ): value_history(id) takes the first view's ids, as
+# cat --parent; VIEW_DETAIL(id) takes that view's
+sid=$("$pv" sql "$rtos" "SELECT min(id) FROM statistics WHERE type <> 'function' AND type <> 'line'" | tail -n +2)
+"$pv" cat "$rtos" --view value-history --parent "$sid" >"$tmp/cat"
+"$pv" sql "$rtos" "SELECT * FROM value_history($sid)" >"$tmp/sql"
+check "winidea: value_history($sid) = cat --parent $sid" "$tmp/cat" "$tmp/sql"
+"$pv" sql "$rtos" "SELECT * FROM statistics_value_history($sid)" >"$tmp/sql"
+check "winidea: statistics_value_history($sid)" "$tmp/cat" "$tmp/sql"
+[ "$(wc -l <"$tmp/sql")" -gt 2 ] || { echo "FAIL: value_history($sid) is empty"; fail=1; }
+got=$("$pv" sql "$rtos" "SELECT count(*), sum(d.count = (SELECT count(*) FROM
+  data_value_history(d.id))), sum(d.id IN (SELECT id FROM statistics)) FROM data d" | tail -n +2)
+n=$("$pv" sql "$rtos" "SELECT count(*) FROM data" | tail -n +2)
+expect_eq "data_value_history(id): a write per row of every data row" "$n	$n	$n" "$got"
+fid=$("$pv" sql "$rtos" "SELECT min(id) FROM statistics WHERE type = 'function'" | tail -n +2)
+got=$("$pv" sql "$rtos" "SELECT count(*) FROM value_history($fid)" | tail -n +2)
+expect_eq "value_history of a function's statistics row: none" "0" "$got"
+
 # a detail joined with its owner: callers of every routine, counted
 exp=$(for id in $("$pv" cat "$plist" --view routines --columns id | tail -n +2); do
   "$pv" cat "$plist" --view callers --parent "$id" | tail -n +2; done | wc -l)
@@ -269,6 +287,13 @@ refused "two statements" "SELECT 1; DELETE FROM routines" "one statement"
 [ ! -e "$tmp/new.db" ] || { echo "FAIL: ATTACH created a file"; fail=1; }
 "$pv" sql "$plist" "PRAGMA table_info(routines)" | grep -q '	hits	' ||
   { echo "FAIL: PRAGMA table_info (reading) is refused"; fail=1; }
+# the reading pragmas as table-valued functions too; the others refused
+[ "$("$pv" sql "$plist" "SELECT name FROM pragma_table_info('routines') WHERE name = 'hits'")" = \
+  "$(printf 'name\nhits')" ] || { echo "FAIL: pragma_table_info() is refused"; fail=1; }
+"$pv" sql "$plist" "SELECT name FROM pragma_database_list" | grep -qx 'r1' ||
+  { echo "FAIL: pragma_database_list is refused"; fail=1; }
+refused "pragma_user_version" "SELECT * FROM pragma_user_version" "not authorized"
+refused "pragma_writable_schema" "SELECT * FROM pragma_writable_schema" "not authorized"
 
 # 9. a bad query: SQLite's message, the place, exit 2
 rc=0

@@ -28,6 +28,9 @@ static const pv_column cols[] = {
     {"ratio", "Ratio", PV_TYPE_FLOAT, 0},
     {"context", "Context", PV_TYPE_STRING, 0},
     {"bucket", "Bucket", PV_TYPE_INT, 0},
+    {"opt", "Opt", PV_TYPE_INT, 0},   /* absent on every 5th row */
+    {"wide", "Wide", PV_TYPE_INT, 0}, /* sums past 2^53 */
+    {"huge", "Huge", PV_TYPE_INT, 0}, /* on every 1000th row; sums past int64 */
 };
 
 static const char *const contexts[] = {"Task_B", "Idle", "Task_A", "ISR"};
@@ -55,6 +58,11 @@ static pv_file *make_file(void)
             if (i % 11) /* every 11th row has no context */
                 pv_table_set_cstr(t, r, 6, contexts[(i / 3) % 4]);
             pv_table_set_int(t, r, 7, (i * 37) % 20 - 5);
+            if (i % 5)
+                pv_table_set_int(t, r, 8, i % 13 - 6);
+            pv_table_set_int(t, r, 9, ((int64_t)1 << 40) * (i % 16));
+            if (i % 1000 == 0)
+                pv_table_set_int(t, r, 10, INT64_MAX / 2 + i);
         }
         pv_set_add_view(set, pv_table_view(t));
     }
@@ -369,6 +377,124 @@ static uint64_t group_runs_of(pv_sql *s, const char *q)
     return runs;
 }
 
+static bool stop_now(void *ctx, uint64_t rows, uint64_t visited);
+
+/* Runs q with the group runs and as SQLite plans it: the same rows, or the
+ * same error; returns the group statements whose aggregates profview
+ * computed (docs/sql.md "GROUP BY, group by group"). */
+static uint64_t group_folds_of(pv_sql *s, const char *q)
+{
+    pv_sql_error err, err2;
+    uint64_t before = pv_sql_group_folds(s);
+    pv_view *fast = pv_sql_query(s, q, &err);
+    uint64_t folds = pv_sql_group_folds(s) - before;
+    pv_sql_set_group_runs(s, false);
+    pv_view *plain = pv_sql_query(s, q, &err2);
+    pv_sql_set_group_runs(s, true);
+    if (!fast || !plain) {
+        if (fast || plain)
+            fail_msg("%s: %s", q, fast ? err2.message : err.message);
+        assert_string_equal(err.message, err2.message);
+        return folds;
+    }
+    assert_int_equal(pv_sql_group_folds(s), before + folds);
+    assert_same_rows(q, fast, plain);
+    pv_view_free(fast);
+    pv_view_free(plain);
+    return folds;
+}
+
+/* The aggregates of a GROUP BY that profview computes itself, and those it
+ * leaves to SQLite: the same rows as SQLite's own GROUP BY either way. */
+static void test_group_folds(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    pv_sql *s = pv_sql_new();
+    pv_sql_add_file(s, f);
+    /* context: 4 values and NULL; bucket: 20 values, of which -5, 0, 5 and
+     * 10 have no `opt` on any row (sum NULL, total 0.0, count 0) */
+    static const char *const folded[] = {
+        "SELECT context, count(*), sum(depth), min(id), max(time), avg(bucket), total(bucket), "
+        "count(opt), sum(opt), avg(opt), total(opt), min(opt), max(handle), sum(wide), "
+        "max(huge), count(huge) FROM shuffled GROUP BY context",
+        "SELECT bucket, count(*), count(opt), sum(opt), avg(opt), total(opt), min(opt), max(opt), "
+        "sum(bucket), min(bucket) FROM shuffled GROUP BY bucket",
+        "select Context, COUNT(*) from SHUFFLED group by CONTEXT;",
+        "SELECT t.context AS c, count(t.depth), sum(main.t.depth) FROM main.shuffled AS t "
+        "GROUP BY t.context",
+        "SELECT \"context\", count(*) -- a comment\nFROM r1.shuffled t /* here */ GROUP BY "
+        "\"context\" ; ",
+        "SELECT upper(context), count(*) * 2, sum(depth) / count(*), coalesce(sum(opt), -1), "
+        "typeof(avg(opt)), CASE WHEN min(opt) IS NULL THEN 'none' ELSE 'some' END "
+        "FROM shuffled GROUP BY context",
+        "SELECT bucket, sum(opt) * 1.5, max(opt) - min(opt) FROM shuffled GROUP BY bucket",
+        "SELECT context, count(*) FROM shuffled WHERE context IN ('ISR', 'Idle') GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE context = 'ISR' GROUP BY context",
+        "SELECT context, count(*) FROM shuffled WHERE context IS NULL GROUP BY context",
+        "SELECT bucket, count(*) FROM shuffled GROUP BY bucket HAVING count(*) > 5000",
+        "SELECT context, sum(opt) AS s, avg(opt) FROM shuffled GROUP BY context "
+        "HAVING s > 0 AND max(bucket) = 14",
+        "SELECT bucket, count(*) FROM shuffled WHERE bucket < 0 GROUP BY bucket HAVING "
+        "bucket % 2 = 0 OR sum(opt) IS NULL",
+        "SELECT context FROM shuffled GROUP BY context",
+        "SELECT 1 FROM shuffled GROUP BY context",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(folded); i++) {
+        uint64_t n = group_folds_of(s, folded[i]);
+        uint64_t groups = strstr(folded[i], "BY bucket") ? 20 : 5;
+        if (n != groups)
+            fail_msg("%s: %" PRIu64 " groups computed, expected %" PRIu64, folded[i], n, groups);
+    }
+    /* an empty view: no groups, no rows */
+    assert_int_equal(group_folds_of(s, "SELECT context, count(*), sum(depth) FROM shuffled "
+                                       "WHERE context = 'nope' GROUP BY context"),
+                     5);
+    /* anything else is left to SQLite, group by group or as written */
+    static const char *const not_folded[] = {
+        "SELECT context, avg(ratio) FROM shuffled GROUP BY context",
+        "SELECT context, max(name) FROM shuffled GROUP BY context",
+        "SELECT context, min(handle_hex) FROM shuffled GROUP BY context",
+        "SELECT context, count(DISTINCT depth) FROM shuffled GROUP BY context",
+        "SELECT context, group_concat(id) FROM shuffled GROUP BY context",
+        "SELECT context, count(*) FILTER (WHERE depth > 2) FROM shuffled GROUP BY context",
+        "SELECT context, sum(depth + 1) FROM shuffled GROUP BY context",
+        "SELECT context, sum(CASE WHEN bucket < 0 THEN 1 END) FROM shuffled GROUP BY context",
+        "SELECT context, id, count(*) FROM shuffled GROUP BY context",
+        "SELECT context, min(time), id FROM shuffled GROUP BY context",
+        "SELECT context, rowid, count(*) FROM shuffled GROUP BY context",
+        "SELECT *, count(*) FROM shuffled GROUP BY depth",
+        "SELECT t.*, count(*) FROM shuffled t GROUP BY depth",
+        "SELECT context, count(*) FROM shuffled WHERE depth = 3 GROUP BY context",
+        "SELECT context, count(*) FROM shuffled GROUP BY context HAVING max(id) > depth",
+        "SELECT context AS depth, count(*) FROM shuffled GROUP BY context HAVING depth > 2",
+        "SELECT context c, count(*) FROM shuffled GROUP BY context",
+        "SELECT context, count(*) + random() * 0 FROM shuffled GROUP BY context",
+        "SELECT context, min(depth, 3), count(*) FROM shuffled GROUP BY context",
+        /* not exact as SQLite sums: past 2^53 (total, avg), past int64 (an error) */
+        "SELECT context, avg(wide) FROM shuffled GROUP BY context",
+        "SELECT context, total(wide) FROM shuffled GROUP BY context",
+        "SELECT context, sum(huge) FROM shuffled GROUP BY context",
+    };
+    for (size_t i = 0; i < PV_ARRAY_LEN(not_folded); i++) {
+        uint64_t n = group_folds_of(s, not_folded[i]);
+        if (n)
+            fail_msg("%s: %" PRIu64 " groups computed, expected none", not_folded[i], n);
+    }
+    pv_sql_error err;
+    assert_null(pv_sql_query(s, "SELECT context, sum(huge) FROM shuffled GROUP BY context", &err));
+    assert_string_equal(err.message, "integer overflow");
+    /* the pass over the rows stops when asked to */
+    pv_sql_set_progress(s, stop_now, NULL);
+    assert_null(pv_sql_query(s, "SELECT context, sum(depth) FROM timeline GROUP BY context", &err));
+    assert_true(err.interrupted);
+    pv_sql_set_progress(s, NULL, NULL);
+    assert_int_equal(group_folds_of(s, "SELECT context, sum(depth) FROM timeline GROUP BY context"),
+                     5);
+    pv_sql_free(s);
+    pv_file_free(f);
+}
+
 /* A GROUP BY on a grouped column runs as one aggregate per group (docs/sql.md
  * "GROUP BY, group by group"): the same rows as SQLite's own GROUP BY. */
 static void test_group_runs(void **state)
@@ -475,9 +601,10 @@ static void test_group_runs(void **state)
 }
 
 /* Every column of every view of a file grouped: group runs and SQLite's
- * GROUP BY agree; returns how many queries ran group by group.  (A column
+ * GROUP BY agree; returns how many queries ran group by group and adds to
+ * *folds the groups whose aggregates profview computed.  (A column
  * of many values runs as written: nothing to compare, not asked twice.) */
-static uint64_t group_runs_on_file(const char *path)
+static uint64_t group_runs_on_file(const char *path, uint64_t *folds)
 {
     pv_load_options o;
     pv_load_options_init(&o);
@@ -521,6 +648,22 @@ static uint64_t group_runs_on_file(const char *path)
                 if (!n)
                     fail_msg("%s: %s: no group runs", path, pv_buf_cstr(&q));
                 runs++;
+                /* every aggregate profview computes, of every integer column */
+                pv_buf_clear(&q);
+                pv_buf_printf(&q, "SELECT \"%s\", count(*)", v->columns[c].id);
+                for (size_t k = 0; k < v->column_count; k++) {
+                    pv_type t = v->columns[k].type;
+                    if (t == PV_TYPE_FLOAT || t == PV_TYPE_STRING)
+                        continue;
+                    const char *id = v->columns[k].id;
+                    pv_buf_printf(&q,
+                                  ", count(\"%s\"), sum(\"%s\"), total(\"%s\"), avg(\"%s\"), "
+                                  "min(\"%s\"), max(\"%s\")",
+                                  id, id, id, id, id, id);
+                }
+                pv_buf_printf(&q, " FROM \"%s\" GROUP BY \"%s\"", table, v->columns[c].id);
+                if (folds)
+                    *folds += group_folds_of(s, pv_buf_cstr(&q));
             }
             pv_buf_free(&probe);
         }
@@ -541,11 +684,24 @@ static void test_group_runs_on_samples(void **state)
     };
     for (size_t i = 0; i < PV_ARRAY_LEN(samples); i++) {
         char *path = pv_xasprintf("%s/sample-data/%s", PV_SOURCE_DIR, samples[i]);
-        uint64_t runs = group_runs_on_file(path);
+        uint64_t folds = 0;
+        uint64_t runs = group_runs_on_file(path, &folds);
         if (!runs)
             fail_msg("%s: no query ran group by group", path);
+        if (!folds)
+            fail_msg("%s: no aggregates computed by profview", path);
         free(path);
     }
+}
+
+static char texts[64][128];
+static size_t texts_seen;
+static void collect_text(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    assert_true(texts_seen < 64 && len < 128);
+    memcpy(texts[texts_seen], text, len);
+    texts[texts_seen++][len] = '\0';
 }
 
 /* A generated timeline (BIN v1.1, indexed): the benchmark's query, and
@@ -562,7 +718,9 @@ static void test_group_runs_on_generated_timeline(void **state)
     assert_int_equal(system(cmd), 0);
     free(cmd);
     char *path = pv_xasprintf("%s/gen.txt", dir);
-    assert_true(group_runs_on_file(path) >= 4);
+    uint64_t folds = 0;
+    assert_true(group_runs_on_file(path, &folds) >= 4);
+    assert_true(folds >= 4);
     pv_load_options o;
     pv_load_options_init(&o);
     pv_load_status st;
@@ -591,6 +749,50 @@ static void test_group_runs_on_generated_timeline(void **state)
         max = c.v.i > max ? c.v.i : max;
     }
     assert_true(max > 1);
+    /* context is the index's codes (the code_column hook): the cells' texts,
+     * and the groups made from them count what the cells say */
+    size_t context = pv_view_column(tl, "context");
+    pv_int_array codes;
+    assert_true(pv_view_code_column(tl, context, &codes));
+    texts_seen = 0;
+    assert_true(pv_view_column_values(tl, context, collect_text, NULL));
+    enum { CONTEXTS = 64 };
+    int64_t per_code[CONTEXTS + 1] = {0}; /* [CONTEXTS]: absent */
+    for (size_t r = 0; r < pv_view_rows(tl); r++) {
+        pv_cell c;
+        pv_view_cell(tl, r, context, &c);
+        size_t code = codes.width == 1 ? ((const uint8_t *)codes.base)[r]
+                                       : ((const uint16_t *)codes.base)[r];
+        if (code >= texts_seen) {
+            assert_false(c.present);
+            per_code[CONTEXTS]++;
+            continue;
+        }
+        assert_true(c.present);
+        assert_true(code < CONTEXTS);
+        assert_int_equal(c.v.s.len, strlen(texts[code]));
+        assert_memory_equal(c.v.s.ptr, texts[code], c.v.s.len);
+        per_code[code]++;
+    }
+    pv_sql_error err;
+    pv_view *counts = pv_sql_query(s, "SELECT context, count(*) FROM timeline GROUP BY context",
+                                   &err);
+    assert_non_null(counts);
+    for (size_t r = 0; r < pv_view_rows(counts); r++) {
+        pv_cell name, count;
+        pv_view_cell(counts, r, 0, &name);
+        pv_view_cell(counts, r, 1, &count);
+        size_t code = CONTEXTS;
+        for (size_t k = 0; name.present && k < texts_seen; k++)
+            if (strlen(texts[k]) == name.v.s.len && !memcmp(texts[k], name.v.s.ptr, name.v.s.len))
+                code = k;
+        assert_true(!name.present || code < CONTEXTS);
+        assert_int_equal(count.v.i, per_code[code]);
+        per_code[code] = 0;
+    }
+    for (size_t k = 0; k <= CONTEXTS; k++)
+        assert_int_equal(per_code[k], 0); /* every row counted */
+    pv_view_free(counts);
     assert_int_equal(query_int(s, "SELECT sum(depth) FROM timeline"), sum);
     assert_int_equal(query_int(s, "SELECT max(depth) FROM timeline"), max);
     int64_t n_contexts = query_int(s, "SELECT count(DISTINCT coalesce(context, '')) FROM timeline");
@@ -604,9 +806,14 @@ static void test_group_runs_on_generated_timeline(void **state)
     };
     for (size_t i = 0; i < PV_ARRAY_LEN(bench); i++) {
         uint64_t visited = pv_sql_rows_visited(s);
+        uint64_t folded = pv_sql_group_folds(s);
         assert_int_equal(group_runs_of(s, bench[i]), (uint64_t)n_contexts);
-        if (i == 0) /* both ways: every event once */
-            assert_int_equal(pv_sql_rows_visited(s) - visited, 2 * (uint64_t)events);
+        /* the first one's aggregates are computed by profview (one pass,
+         * then one row per group), the others' by SQLite */
+        assert_int_equal(pv_sql_group_folds(s) - folded, i == 0 ? (uint64_t)n_contexts : 0);
+        if (i == 0) /* both ways: every event once (and a row per group) */
+            assert_int_equal(pv_sql_rows_visited(s) - visited,
+                             2 * (uint64_t)events + (uint64_t)n_contexts);
     }
     pv_sql_free(s);
     pv_file_free(f);
@@ -614,6 +821,14 @@ static void test_group_runs_on_generated_timeline(void **state)
     cmd = pv_xasprintf("rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
     free(cmd);
+}
+
+static bool stop_now(void *ctx, uint64_t rows, uint64_t visited)
+{
+    (void)ctx;
+    (void)rows;
+    (void)visited;
+    return false;
 }
 
 static int stop_calls;
@@ -693,6 +908,7 @@ int main(void)
         cmocka_unit_test(test_time_window_visits_only_its_rows),
         cmocka_unit_test(test_grouped_columns),
         cmocka_unit_test(test_group_runs),
+        cmocka_unit_test(test_group_folds),
         cmocka_unit_test(test_group_runs_on_samples),
         cmocka_unit_test(test_group_runs_on_generated_timeline),
         cmocka_unit_test(test_result_types),

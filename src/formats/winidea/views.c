@@ -1940,9 +1940,23 @@ static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
     return true;
 }
 
+/* The context column is the index's per-event context, a code into the
+ * contexts wi_tl_column_values gives (0xFF / PV_TL_NO_CONTEXT: none). */
+static bool wi_tl_code_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    if (col != TL_CONTEXT || ix->indexed < im->first + im->count || !ix->event_context)
+        return false;
+    out->width = ix->context_wide ? 2 : 1; /* as pv_tl_event_context reads it */
+    out->base = (const char *)ix->event_context + im->first * out->width;
+    return true;
+}
+
 static const pv_view_hooks wi_timeline_hooks = {
     .column_values = wi_tl_column_values,
     .int_column = wi_tl_int_column,
+    .code_column = wi_tl_code_column,
     .row_time = wi_tl_row_time,
     .time_ordered = wi_tl_time_ordered,
     .waits_for_index = wi_waits_for_index,
