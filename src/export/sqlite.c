@@ -601,8 +601,9 @@ static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const ch
         }
         if (dv != first)
             pv_view_free(dv);
-        if ((i & 0x3FF) == 0x3FF &&
-            !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
+        /* after every row's detail: opening one may take milliseconds (a
+         * pass over calls), and the viewer's pump wants a call every 4 ms */
+        if (!pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
             w->cancelled = true;
             status = PV_EXPORT_CANCELLED;
             goto done;
