@@ -12,6 +12,7 @@
  * to its end.  Each pump draws the
  * frame, as the terminal does. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static struct {
     double start, last, last_cpu, worst, worst_cpu, first, stop_after, stopped_at;
     double draw_cpu;
     int pumps;
+    bool stopped;
 } P;
 
 static void pump(void *user)
@@ -54,7 +56,8 @@ static void pump(void *user)
     P.draw_cpu += cpu() - c;
     P.last = now();
     P.last_cpu = cpu();
-    if (P.stop_after > 0 && P.last - P.start > P.stop_after && !P.stopped_at) {
+    if (P.stop_after > 0 && P.last - P.start > P.stop_after && !P.stopped) {
+        P.stopped = true;
         P.stopped_at = P.last;
         pv_app_long_stop(P.a); /* what Esc does in the terminal's pump */
     }
@@ -80,7 +83,7 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
            " (CPU %.2f ms)",
            what, end - P.start, c1 - c0, P.pumps, P.draw_cpu * 1e3, P.first * 1e3, P.worst * 1e3,
            P.worst_cpu * 1e3, tail * 1e3, tail_cpu * 1e3);
-    if (P.stopped_at)
+    if (P.stopped)
         printf("; stopped after %.2f s, returned %.2f ms later", P.stopped_at - P.start,
                (end - P.stopped_at) * 1e3);
     printf("\n");
