@@ -89,6 +89,18 @@ bin_events=$((bin_size / 24))
 # warm the page cache: we measure profview, not the disk
 cat "$bin_txt.BIN" "$text_txt" "$text_csv" "$aq_trace" "$aq_resource" "$aq_refcount" > /dev/null
 
+# The timed commands run in a session of their own whose autogroup is at
+# nice -19, when allowed (root): with sched_autogroup_enabled=1 nice ranks
+# tasks only inside one session, and the work of other sessions would take
+# its share of the cores whatever the nice (bench/README.md "Measuring on
+# this machine: nice is not enough").  BENCH_PRIO=0: run as started.
+prio=() prio_note="as started"
+if [ "${BENCH_PRIO:-1}" != 0 ] && [ "$(id -u)" = 0 ] && command -v setsid > /dev/null &&
+  setsid --wait true 2> /dev/null; then
+  prio=(setsid --wait sh -c 'echo -19 > /proc/self/autogroup 2> /dev/null; exec nice -n -19 "$@"' prio)
+  prio_note="own session, autogroup and nice at -19"
+fi
+
 # measure NAME CMD...: runs CMD $runs times; sets best_s (the fastest wall
 # time), med_s (the median), best_kb (peak RSS of the fastest run), best_cpu
 # (that run's user + system CPU seconds) and all_s (every run's wall time);
@@ -98,7 +110,8 @@ measure() {
   shift
   best_s= best_kb= best_cpu= all_s= med_s=
   for _ in $(seq "$runs"); do
-    if ! /usr/bin/time -f "%e %M %U %S" -o "$data/.time" "$@" > "$data/.out" 2> "$data/.err"; then
+    if ! "${prio[@]}" /usr/bin/time -f "%e %M %U %S" -o "$data/.time" "$@" > "$data/.out" \
+      2> "$data/.err"; then
       echo "   $name: FAILED: $(grep -v '^Command exited' "$data/.err" | sed -n 1,2p)" >&2
       best_s=failed best_kb=- best_cpu=- med_s=failed
       return
@@ -192,8 +205,10 @@ if [ -x "$build/bench_flame" ] && ! $quick; then
   row "flame merge of the call tree (bench_flame, CPU)" "$fcpu s" "< 1 s" "$(verdict "$fcpu" "<" 1)"
   row "diff of two 1 M-row views (bench_flame, CPU)" "$dcpu s" "< 0.5 s" "$(verdict "$dcpu" "<" 0.5)"
 fi
-measure "full index" "$pv" info "$bin_txt"
-row "BIN full index (info, $bin_events events)" "$(mm)" "< 1 s" \
+# --no-cache: a full index each run (the index cache, docs/cache.md, would
+# answer runs 2-5 of a BIN from the cache)
+measure "full index" "$pv" info --no-cache "$bin_txt"
+row "BIN full index (info --no-cache, $bin_events events)" "$(mm)" "< 1 s" \
   "$(verdict "$med_s" "<" 1)"
 row "BIN full index CPU of the fastest run (user + system)" "$best_cpu" "" ""
 # the process's own footprint (binary, libraries) is not index: measure it
@@ -205,12 +220,12 @@ row "BIN full index peak RSS (file + 12 B/event + $(mb "$base_kb"))" "$(mb "$bes
 # Text1, side by side with the tools a user would otherwise reach for, on
 # the same file in the same run: the read limit (wc -l, cat), an awk pass
 # counting entries per handle, and the sqlite3 shell's .import of the events.
-measure "text" "$pv" info "$text_txt"
+measure "text" "$pv" info --no-cache "$text_txt"
 text_s=$med_s
 rate=failed
 [ "$med_s" != failed ] &&
   rate=$(awk -v s="$text_size" -v t="$med_s" 'BEGIN { printf "%.0f", (t > 0 ? s / 1e6 / t : 0) }')
-row "Text1 load (info, $((text_size / 1000000)) MB, $text_events events)" "$(mm)" "" ""
+row "Text1 load (info --no-cache, $((text_size / 1000000)) MB, $text_events events)" "$(mm)" "" ""
 row "Text1 throughput (parse + index, median)" "$rate MB/s" ">= 600 MB/s" "$(verdict "$rate" ">=" 600)"
 row "Text1 load peak RSS" "$(mb "$best_kb")" "" ""
 measure "wc -l" wc -l "$text_txt"
@@ -282,6 +297,7 @@ done
 
 printf 'machine: %s\n' "$machine"
 printf 'load average: %s at the start, %s at the end\n' "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"
+printf 'timed commands: %s\n' "$prio_note"
 printf '%-64s %16s %14s %6s\n' "measure (min / median of $runs)" "result" "bar (docs/quality.md)" ""
 printf '%s\n' "${rows[@]}"
 rm -f "$data/.time" "$data/.out" "$data/.err" "$data/.keys" "$data/.screen" "$data/.tui"

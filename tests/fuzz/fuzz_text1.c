@@ -111,7 +111,7 @@ static void fuzz_check_sink(const uint8_t *data, size_t size)
     pv_diag_init(&da);
     pv_diag_init(&db);
     fuzz_sink_state st = {0};
-    pv_wi_text1_sink sink = {fuzz_sink_events, fuzz_sink_abort, &st, 1};
+    pv_wi_text1_sink sink = {fuzz_sink_events, fuzz_sink_abort, &st, 1, NULL};
     bool ok_a = pv_wi_parse_text1("fuzz.txt", data, size, &a, &da);
     bool ok_b = pv_wi_parse_text1_sink("fuzz.txt", data, size, &b, &db, NULL, &sink);
     if (ok_a != ok_b || a.timeline.count != b.timeline.count || a.area_count != b.area_count ||

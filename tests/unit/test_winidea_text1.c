@@ -805,7 +805,7 @@ static void test_sink_hands_events_out(void **state)
             pv_buf_puts(&text, "* HANDLE(Functions) %HANDLE%,%NAME%\n00000002,G\n");
         parsed *plain = parse_n(text.data, text.len);
         sink_log log = {0};
-        pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 3};
+        pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 3, NULL};
         pv_wi_data d;
         pv_wi_data_init(&d);
         pv_diag diag;
@@ -836,7 +836,7 @@ static void test_sink_hands_events_out(void **state)
     parsed *ctx = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
                         "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n");
     sink_log log = {0};
-    pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1};
+    pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1, NULL};
     pv_wi_data d;
     pv_wi_data_init(&d);
     pv_diag diag;

@@ -6,6 +6,7 @@
  * (docs/winidea-input.md "Reading and indexing at once").
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,15 @@
  * again, the ones above are never read. */
 struct pv_wi_stream {
     pv_timeline_index ix;
+    /* The worker's own copy of the timeline's header, which ix reads while
+     * the stream lasts (its records, version and room never change then):
+     * the parser writes d->timeline.count at every event, and the pass reads
+     * tl->records and tl->version at every event, in the same cache line;
+     * read there, the line went back and forth between the two cores at
+     * every event and each thread ran about 1.3 times slower (docs/winidea-
+     * input.md "Reading and indexing at once"). */
+    pv_wi_timeline tl;
+    const pv_wi_timeline *shared; /* &d->timeline, which ix reads again once taken */
     pv_diag diag; /* the index's warnings until take appends them to the file's */
     pv_tl_options opt;
     pthread_t thread;
@@ -43,20 +53,32 @@ struct pv_wi_stream {
      * the index are not all resident at once. */
     const unsigned char *text; /* the mapped text, NULL when it was read into memory */
     size_t text_released;
-    /* The worker's chore while it waits for the parser: mapping the
-     * records' pages ahead of the parser (pv_prefault: the contents are
-     * not touched). */
-    unsigned char *records; /* d->timeline.owned, fixed while the stream lasts */
-    size_t record_room, records_mapped;
-    double worker_cpu; /* the worker's CPU seconds, for PROFVIEW_TEST_TEXT1_DEBUG */
+    /* The records' pages are mapped ahead of the parser (pv_prefault) in
+     * blocks claimed on `mapped` (events below it are mapped or being
+     * mapped): by the parser's thread before it writes them (wi_stream_map),
+     * or by the worker while it waits for the parser (its chore), never both:
+     * two threads populating the same pages fight over the page tables'
+     * locks. */
+    unsigned char *records; /* d->timeline.owned, fixed while the worker runs */
+    size_t record_room;
+    atomic_size_t mapped;
+    /* for PROFVIEW_TEST_TEXT1_DEBUG: the worker's CPU seconds; wall seconds
+     * from the stream's start to the end of the parse, to the worker's end,
+     * and spent by the worker waiting for the parser */
+    double worker_cpu, start, parsed, worker_end, worker_waited;
 };
+
+static double wi_clock(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static double wi_thread_cpu(void)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return wi_clock(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
@@ -68,8 +90,10 @@ static void wi_stream_debug(const pv_wi_stream *s, const char *what, size_t done
     if (on && *on && strcmp(on, "0") != 0)
         fprintf(stderr,
                 "profview: debug: Text1 index %s (%zu of %zu events indexed; CPU: reader "
-                "%.3f s, worker %.3f s)\n",
-                what, done, count, wi_thread_cpu(), s->worker_cpu);
+                "%.3f s, worker %.3f s; wall: parsed at %.3f s, worker done at %.3f s, "
+                "waited %.3f s)\n",
+                what, done, count, wi_thread_cpu(), s->worker_cpu, s->parsed - s->start,
+                s->worker_end - s->start, s->worker_waited);
 }
 
 /* Steps of the worker between looks at the lock (the stop request waits at
@@ -86,21 +110,37 @@ static bool wi_stream_chore(pv_wi_stream *s)
 {
     size_t published = s->published;
     pthread_mutex_unlock(&s->lock);
-    if (s->records_mapped < published)
-        s->records_mapped = published; /* the parser has mapped those itself */
+    size_t m = atomic_load_explicit(&s->mapped, memory_order_relaxed);
+    size_t from = m > published ? m : published; /* below: written already */
     size_t ahead =
         published + WI_STREAM_AHEAD < s->record_room ? published + WI_STREAM_AHEAD : s->record_room;
-    if (s->records_mapped < ahead) {
-        size_t to =
-            s->records_mapped + WI_STREAM_STEP < ahead ? s->records_mapped + WI_STREAM_STEP : ahead;
-        pv_prefault(s->records + s->records_mapped * PV_WI_RECORD_SIZE,
-                    (to - s->records_mapped) * PV_WI_RECORD_SIZE);
-        s->records_mapped = to;
-        pthread_mutex_lock(&s->lock);
-        return true;
+    bool did = false;
+    if (from < ahead) {
+        size_t to = from + WI_STREAM_STEP < ahead ? from + WI_STREAM_STEP : ahead;
+        if (atomic_compare_exchange_strong_explicit(&s->mapped, &m, to, memory_order_relaxed,
+                                                    memory_order_relaxed))
+            pv_prefault(s->records + from * PV_WI_RECORD_SIZE, (to - from) * PV_WI_RECORD_SIZE);
+        did = true; /* or the parser claimed it first: look again */
     }
     pthread_mutex_lock(&s->lock);
-    return false;
+    return did;
+}
+
+/* pv_wi_text1_sink.map, on the parser's thread: maps what of [from, from +
+ * n) the worker has not claimed. */
+static void wi_stream_map(void *user, unsigned char *records, size_t from, size_t n)
+{
+    pv_wi_stream *s = user;
+    size_t end = from + n;
+    size_t m = atomic_load_explicit(&s->mapped, memory_order_relaxed);
+    while (m < end) {
+        size_t a = m > from ? m : from;
+        if (atomic_compare_exchange_weak_explicit(&s->mapped, &m, end, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            pv_prefault(records + a * PV_WI_RECORD_SIZE, (end - a) * PV_WI_RECORD_SIZE);
+            return;
+        }
+    }
 }
 
 static void *wi_stream_run(void *arg)
@@ -110,8 +150,11 @@ static void *wi_stream_run(void *arg)
     for (;;) {
         pthread_mutex_lock(&s->lock);
         while (!s->stop && !s->final && s->published == done)
-            if (!wi_stream_chore(s))
+            if (!wi_stream_chore(s)) {
+                double t = wi_clock(CLOCK_MONOTONIC);
                 pthread_cond_wait(&s->cond, &s->lock);
+                s->worker_waited += wi_clock(CLOCK_MONOTONIC) - t;
+            }
         size_t upto = s->published;
         bool stop = s->stop, final = s->final;
         pthread_mutex_unlock(&s->lock);
@@ -124,6 +167,7 @@ static void *wi_stream_run(void *arg)
         done = upto;
     }
     s->worker_cpu = wi_thread_cpu(); /* read after the join */
+    s->worker_end = wi_clock(CLOCK_MONOTONIC);
     return NULL;
 }
 
@@ -185,10 +229,12 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
             return true;
         }
         s->begun = true;
+        s->tl = d->timeline;
+        s->shared = &d->timeline;
+        s->ix.tl = &s->tl;
         s->published = count;
         s->records = d->timeline.owned;
         s->record_room = d->timeline.owned_cap;
-        s->records_mapped = count;
         if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
             pv_timeline_index_free(&s->ix);
             s->begun = false;
@@ -225,17 +271,19 @@ static void wi_stream_abort(void *user)
 bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
                        const pv_tl_options *o, bool whole)
 {
-    if (!s->begun || s->dropped || o->has_from || o->has_to || s->ix.tl->count > PV_TL_MAX_EVENTS ||
-        s->ix.tl->count > s->opt.event_capacity) {
+    if (!s->begun || s->dropped || o->has_from || o->has_to ||
+        s->shared->count > PV_TL_MAX_EVENTS || s->shared->count > s->opt.event_capacity) {
         pv_wi_stream_free(s); /* serial indexing (and its messages) instead */
         return false;
     }
-    size_t n = s->ix.tl->count;
+    size_t n = s->shared->count;
+    s->parsed = wi_clock(CLOCK_MONOTONIC);
     pthread_mutex_lock(&s->lock);
     s->published = n;
     pthread_mutex_unlock(&s->lock);
     wi_stream_join(s, whole);
     wi_stream_debug(s, "taken", s->ix.indexed, n);
+    s->ix.tl = s->shared; /* the parse is over: the timeline as it is now */
     pv_timeline_index_grow(&s->ix, n);
     pv_timeline_index_move(ix, &s->ix);
     s->begun = false;
@@ -266,9 +314,11 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     pv_diag_init(&s->diag);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
+    atomic_init(&s->mapped, 0);
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
     s->text = mf->mapped ? mf->data : NULL;
+    s->start = wi_clock(CLOCK_MONOTONIC);
     return s;
 }
 
@@ -322,7 +372,8 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
     pv_wi_stream *stream = wi_stream_new(d, f->path, o, &mf);
-    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk()};
+    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(),
+                             wi_stream_map};
     bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
                                      stream ? &sink : NULL);
     pv_unmap_file(&mf);

@@ -43,6 +43,11 @@ typedef struct pv_wi_text1_sink {
     void (*abort)(void *user);
     void *user;
     size_t chunk; /* 0: 65536 */
+    /* While the events are handed out, the parser is about to write the
+     * records [from, from + n) of `records` (d->timeline.owned): map their
+     * pages now (pv_prefault) unless another thread has or is about to.
+     * NULL: the parser maps them itself. */
+    void (*map)(void *user, unsigned char *records, size_t from, size_t n);
 } pv_wi_text1_sink;
 
 bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t len,

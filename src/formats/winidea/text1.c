@@ -1065,7 +1065,10 @@ static inline void text1_store_event(text1_parser *p, uint32_t handle, unsigned 
      * their pages instead of 384 page faults */
     if ((tl->count & 0xFFFF) == 0) {
         size_t ahead = tl->owned_cap - tl->count < 65536 ? tl->owned_cap - tl->count : 65536;
-        pv_prefault(tl->owned + tl->count * PV_WI_RECORD_SIZE, ahead * PV_WI_RECORD_SIZE);
+        if (p->streaming && p->sink->map) /* the index worker may have mapped them */
+            p->sink->map(p->sink->user, tl->owned, tl->count, ahead);
+        else
+            pv_prefault(tl->owned + tl->count * PV_WI_RECORD_SIZE, ahead * PV_WI_RECORD_SIZE);
     }
     unsigned char *r = tl->owned + tl->count * PV_WI_RECORD_SIZE;
     text1_put_le32(r, handle);
