@@ -61,14 +61,15 @@ static double thread_cpu_now(void)
 
 static double worst_key_cpu;
 
-static void frame(pv_app *a, const char *what, const char *keys, int repeat)
+/* keys: key codes ending with 0 */
+static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
 {
     double worst = 0, worst_cpu = 0, total = 0, scan_total = 0, cpu0 = cpu_now();
     int frames = 0;
     for (int i = 0; i < repeat; i++) {
         double t0 = now(), c0 = thread_cpu_now();
-        for (const char *k = keys; *k; k++)
-            pv_app_key(a, (unsigned char)*k);
+        for (const int *k = keys; *k; k++)
+            pv_app_key(a, *k);
         pv_app_draw(a);
         for (;;) {
             double dt = now() - t0, dc = thread_cpu_now() - c0;
@@ -91,14 +92,24 @@ static void frame(pv_app *a, const char *what, const char *keys, int repeat)
         worst_key = worst;
     if (worst_cpu > worst_key_cpu)
         worst_key_cpu = worst_cpu;
-    char name[32];
+    char name[40];
     snprintf(name, sizeof name, "%s", what);
     name[strcspn(name, "\n")] = '\0';
-    printf("  %-14s avg %8.3f ms  worst %8.3f ms (CPU %7.3f ms)  (%d keys, %d frames", name,
+    printf("  %-20s avg %8.3f ms  worst %8.3f ms (CPU %7.3f ms)  (%d keys, %d frames", name,
            total / frames * 1e3, worst * 1e3, worst_cpu * 1e3, repeat, frames);
     if (frames > repeat)
         printf("; work in later frames %.0f ms in all", scan_total * 1e3);
     printf("; CPU %.3f ms per key)\n", (cpu_now() - cpu0) / repeat * 1e3);
+}
+
+static void frame(pv_app *a, const char *what, const char *keys, int repeat)
+{
+    int codes[256];
+    size_t n = 0;
+    for (const char *k = keys; *k && n < 255; k++)
+        codes[n++] = (unsigned char)*k;
+    codes[n] = 0;
+    frame_keys(a, what, codes, repeat);
 }
 
 /* From the Explorer cursor's place, moves to the timeline view. */
@@ -118,6 +129,115 @@ static void explorer_move(pv_app *a, int key)
     pv_app_key(a, PV_KEY_BTAB);
     pv_app_key(a, key);
     pv_app_key(a, PV_KEY_TAB);
+    pv_app_draw(a);
+    while (pv_app_has_work(a)) {
+        pv_app_work(a);
+        pv_app_draw(a);
+    }
+}
+
+/* The export's pump (the terminal draws a frame there and reads Ctrl-C):
+ * the longest gap between two is the longest the screen stands still; the
+ * export is interrupted after 0.5 s. */
+static struct {
+    pv_app *a;
+    double start, last, last_cpu, worst, worst_cpu, first;
+    int pumps;
+} exp_pump;
+
+static void bench_pump(void *user)
+{
+    (void)user;
+    double t = now(), c = thread_cpu_now();
+    double gap = t - exp_pump.last, gap_cpu = c - exp_pump.last_cpu;
+    if (!exp_pump.pumps)
+        exp_pump.first = t - exp_pump.start;
+    exp_pump.worst = gap > exp_pump.worst ? gap : exp_pump.worst;
+    exp_pump.worst_cpu = gap_cpu > exp_pump.worst_cpu ? gap_cpu : exp_pump.worst_cpu;
+    exp_pump.pumps++;
+    pv_app_draw(exp_pump.a);
+    exp_pump.last = now();
+    exp_pump.last_cpu = thread_cpu_now();
+    if (exp_pump.last - exp_pump.start > 0.5)
+        pv_app_export_interrupt(exp_pump.a);
+}
+
+/* Every view kind from the Explorer, the Details pane and drill-down, the
+ * popups, :stats, :sql and the start of an export, from the timeline
+ * (docs/quality.md: no key blocks the viewer more than 8 ms). */
+static void every_view(pv_app *a)
+{
+    static const int up[] = {PV_KEY_BTAB, 'k', PV_KEY_TAB, 0};
+    static const int down[] = {PV_KEY_BTAB, 'j', PV_KEY_TAB, 0};
+    static const int to_details[] = {PV_KEY_TAB, 0};
+    static const int to_report[] = {PV_KEY_BTAB, 0};
+    static const int esc[] = {PV_KEY_ESC, 0};
+    static const int back[] = {PV_KEY_BACKSPACE, 0};
+    worst_key = 0;
+    worst_key_cpu = 0;
+    printf("every view, Details, popups, commands:\n");
+    frame_keys(a, "Explorer: stats-exp", up, 1);
+    frame_keys(a, "Explorer: statistics", up, 1);
+    frame_keys(a, "Explorer: contexts", up, 1);
+    frame_keys(a, "Explorer: summary", up, 1);
+    for (int i = 0; i < 4; i++)
+        explorer_move(a, 'j'); /* back to the timeline */
+    frame(a, "m (marker A)", "m", 1);
+    frame(a, ":goto +2ms", ":goto +2ms\n", 1);
+    frame(a, "M (marker B)", "M", 1);
+    frame(a, ":stats", ":stats\n", 1);
+    frame(a, ":stats off", ":stats off\n", 1);
+    frame(a, "c (columns)", "c", 1);
+    frame_keys(a, "Esc", esc, 1);
+    frame(a, "S (sort popup)", "S", 1);
+    frame_keys(a, "Esc", esc, 1);
+    frame_keys(a, "Tab (Details)", to_details, 1);
+    frame(a, "j (Details)", "j", 5);
+    frame(a, "l (next tab)", "l", 2);
+    frame(a, "Enter (drill)", "\n", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame_keys(a, "Shift-Tab", to_report, 1);
+    frame_keys(a, "Explorer: tree", down, 1);
+    frame(a, "Enter (expand)", "\n", 1);
+    frame(a, "j (tree)", "j", 5);
+    frame_keys(a, "Tab (Details)", to_details, 1);
+    frame(a, "Enter (drill)", "\n", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame_keys(a, "Shift-Tab", to_report, 1);
+    frame(a, "/CRC_Calc", "/CRC_Calc\n", 1);
+    frame(a, ":goto 3s (tree)", ":goto 3s\n", 1);
+    frame(a, "* (expand all)", "*", 1);
+    frame(a, "t (timeline)", "t", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame_keys(a, "Explorer: routines", down, 1);
+    frame(a, "j (routines)", "j", 3); /* the Details follow: callers, callees */
+    frame(a, "Enter (drill)", "\n", 1);
+    frame(a, "Enter (caller)", "\n", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame_keys(a, "Explorer: lines", down, 1);
+    frame_keys(a, "Explorer: data", down, 1);
+    frame(a, "Enter (drill)", "\n", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame(a, ":sql open", ":sql SELECT count(*) FROM routines\n", 1);
+    frame(a, ":sql timeline", ":sql SELECT context, count(*) FROM timeline GROUP BY context\n", 1);
+    /* back to the timeline (the SQL results are the last items) */
+    to_timeline(a);
+    pv_app_draw(a);
+    frame(a, "e (export)", "e", 1);
+    frame_keys(a, "Esc", esc, 1);
+    /* an export runs on the UI thread, a frame at each progress call */
+    exp_pump.a = a;
+    pv_app_set_export_pump(a, bench_pump, NULL);
+    exp_pump.start = exp_pump.last = now();
+    exp_pump.last_cpu = thread_cpu_now();
+    frame(a, ":export (0.5 s)", ":export sqlite /tmp/bench_tui_file-export.db\n", 1);
+    remove("/tmp/bench_tui_file-export.db");
+    printf("  :export of the timeline: first frame after %.3f ms, %d frames in 0.5 s, longest gap "
+           "%.3f ms (CPU %.3f ms)\n",
+           exp_pump.first * 1e3, exp_pump.pumps, exp_pump.worst * 1e3, exp_pump.worst_cpu * 1e3);
+    pv_app_set_export_pump(a, NULL, NULL);
+    printf("worst of these: %.3f ms (CPU %.3f ms)\n", worst_key * 1e3, worst_key_cpu * 1e3);
     pv_app_draw(a);
     while (pv_app_has_work(a)) {
         pv_app_work(a);
@@ -237,10 +357,11 @@ int main(int argc, char **argv)
     frame(a, "] (forward)", "]", 1);
     frame(a, "] (fwd: unsort)", "]", 1);
     /* a filter of the call tree (9.6 M calls): the tree's layout after it */
-    double open_t = now(), open_c = cpu_now();
-    explorer_move(a, 'j');
-    printf("  open the call tree: %.3f ms (CPU %.3f ms, the key and its work)\n",
-           (now() - open_t) * 1e3, (cpu_now() - open_c) * 1e3);
+    {
+        /* opening it: the grouping by thread and the first layout, in steps */
+        static const int keys[] = {PV_KEY_BTAB, 'j', PV_KEY_TAB, 0};
+        frame_keys(a, "open call tree", keys, 1);
+    }
     frame(a, ":filter tree", ":filter CRC_Calc\n", 1);
     frame(a, ":filter tree off", ":filter\n", 1);
     /* a sort of the whole call tree: siblings among themselves, in steps */
@@ -319,6 +440,10 @@ int main(int argc, char **argv)
     frame(a, "I (icicle)", "I", 5);
     frame(a, "W (sandwich)", "W", 1);
     printf("worst flame key: %.3f ms\n", worst_key * 1e3);
+    pv_app_key(a, 'W'); /* the same key again: back to the table */
+    to_timeline(a);
+    pv_app_draw(a);
+    every_view(a);
     pv_app_free(a);
     return 0;
 }

@@ -220,6 +220,15 @@ struct pv_view_hooks {
      * cell each; valid until the view changes (indexing).  False when the
      * column is not such an array (or not now). */
     bool (*int_column)(const pv_view *v, size_t col, pv_int_array *out);
+    /* Runs of rows with one value in a column, read without a cell: rows
+     * `row` .. *end - 1 (*end > row) all have the value of `row`, and
+     * *code names it (rows with equal codes have equal values; a value
+     * may have several codes).  A view whose rows come in blocks of one
+     * value (a call tree's calls, context by context) answers a whole
+     * block at once, so that grouping its rows by that column reads a
+     * block, not every row (docs/tui.md "Long operations").  False when
+     * the column has no such runs (or not now). */
+    bool (*column_run)(const pv_view *v, size_t col, size_t row, uint64_t *code, size_t *end);
     /* A STRING column with column_values whose rows the view holds as codes
      * (an array as above, width 1 or 2): row r's text is the code-th one
      * column_values gives (counted from 0, in its order), and the cell is
@@ -273,6 +282,9 @@ bool pv_view_column_values(const pv_view *v, size_t col,
                            void (*each)(void *ctx, const char *s, size_t len), void *ctx);
 /* pv_view_hooks.int_column (an INT column only); false without it. */
 bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out);
+/* pv_view_hooks.column_run (row < rows; *end is then > row and at most
+ * the row count); false without it. */
+bool pv_view_column_run(const pv_view *v, size_t col, size_t row, uint64_t *code, size_t *end);
 /* pv_view_hooks.code_column (a STRING column with column_values, width 1
  * or 2); false without it. */
 bool pv_view_code_column(const pv_view *v, size_t col, pv_int_array *out);

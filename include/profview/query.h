@@ -80,6 +80,9 @@ void pv_sort_rows(const pv_view *v, const pv_sort_key *keys, size_t key_count, p
 typedef struct pv_sort_job pv_sort_job;
 pv_sort_job *pv_sort_job_new(const pv_view *v, const pv_sort_key *keys, size_t key_count,
                              const pv_row *rows, size_t n);
+/* Every later step also ends at this CLOCK_MONOTONIC time in seconds (0:
+ * none), whatever is left of its budget (docs/tui.md "Long operations"). */
+void pv_sort_job_deadline(pv_sort_job *j, double deadline);
 bool pv_sort_job_step(pv_sort_job *j, size_t budget);
 double pv_sort_job_progress(const pv_sort_job *j);
 pv_row *pv_sort_job_take(pv_sort_job *j);

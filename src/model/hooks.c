@@ -221,6 +221,17 @@ bool pv_view_int_column(const pv_view *v, size_t col, pv_int_array *out)
     return out->base && (out->width == 1 || out->width == 2 || out->width == 4 || out->width == 8);
 }
 
+bool pv_view_column_run(const pv_view *v, size_t col, size_t row, uint64_t *code, size_t *end)
+{
+    size_t n;
+    if (!v || !v->hooks || !v->hooks->column_run || col >= v->column_count ||
+        row >= (n = pv_view_rows(v)) || !v->hooks->column_run(v, col, row, code, end))
+        return false;
+    if (*end <= row || *end > n)
+        *end = row + 1; /* a wrong answer costs speed, never rows */
+    return true;
+}
+
 bool pv_view_code_column(const pv_view *v, size_t col, pv_int_array *out)
 {
     if (!v || !v->hooks || !v->hooks->code_column || !v->hooks->column_values ||

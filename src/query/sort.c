@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define PV_SORT_CHUNKS 4
 
@@ -648,6 +649,7 @@ typedef struct pv_sj_col {
 enum { PV_SJ_LOAD, PV_SJ_RANK, PV_SJ_PASS, PV_SJ_APPLY, PV_SJ_RELEASE, PV_SJ_DONE };
 
 struct pv_sort_job {
+    double deadline; /* CLOCK_MONOTONIC seconds a step ends at (0: none) */
     const pv_view *v;
     const pv_row *rows; /* NULL: every row in view order */
     size_t n;
@@ -889,12 +891,32 @@ static void pv_sj_count_passes(pv_sort_job *j)
     j->total = j->done + (passes + 1) * j->n;
 }
 
+void pv_sort_job_deadline(pv_sort_job *j, double deadline)
+{
+    j->deadline = deadline;
+}
+
+/* Past the step's deadline: the budget counts rows, and a slow row or a
+ * loaded machine must not make a step overrun its slice. */
+static bool pv_sj_late(const pv_sort_job *j)
+{
+    if (j->deadline <= 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >= j->deadline;
+}
+
 bool pv_sort_job_step(pv_sort_job *j, size_t budget)
 {
     size_t n = j->n;
     if (budget == 0)
         budget = 1;
+    bool started = false;
     while (budget > 0 && j->phase != PV_SJ_DONE) {
+        if (started && pv_sj_late(j))
+            break;
+        started = true;
         switch (j->phase) {
         case PV_SJ_LOAD: {
             /* reading a cell is the dearest work per row (a timeline's
@@ -904,6 +926,10 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             size_t rows = budget / 4 + 1;
             size_t end = rows < n - j->at ? j->at + rows : n;
             for (size_t i = j->at; i < end; i++) {
+                if ((i & 1023) == 1023 && i > j->at && pv_sj_late(j)) {
+                    end = i; /* a view whose cells are slow */
+                    break;
+                }
                 pv_sj_load_one(j, c, i);
                 if (!c->str)
                     pv_sj_hist(c, c->val[i]);

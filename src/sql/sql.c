@@ -384,7 +384,7 @@ static int sql_group_by_codes(pv_sql *s, sql_group *g, const pv_view *v, size_t 
         map[code] = (unsigned char)k;
     }
     if (ret > 0) {
-        unsigned char new_rank[SQL_GROUP_MAX];
+        unsigned char new_rank[SQL_GROUP_MAX] = {0}; /* unused codes map to 0 */
         sql_group_sort(g, new_rank);
         for (size_t code = 0; code < ncodes; code++)
             map[code] = new_rank[map[code]];

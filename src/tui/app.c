@@ -523,6 +523,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     const char *work_slice = getenv("PROFVIEW_TEST_WORK_SLICE");
     pv_buf_init(&a->job_what);
     a->job_budget = 1u << 16;
+    a->open_stopped = PV_NO_ROW;
     if (work_slice && atol(work_slice) > 0) {
         a->job_budget = (size_t)atol(work_slice);
         a->job_fixed = true;
@@ -666,6 +667,14 @@ bool pv_app_cursor(const pv_app *a, int *y, int *x)
 void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned)
 {
     pv_report_open(r, v, owned, pv_config_columns(&a->cfg, v->id));
+    pv_app_report_opened(a, r);
+}
+
+/* A report just opened (at once or by an opening job): its trash, and a
+ * configured column it does not have said. */
+void pv_app_report_opened(pv_app *a, pv_report *r)
+{
+    const pv_view *v = r->view;
     r->trash = &a->trash;
     if (!r->bad_column)
         return;
@@ -702,6 +711,23 @@ pv_report *pv_app_report(pv_app *a)
         pv_view *v = pv_item_view(a, it);
         if (pv_view_waits_for_index(v, false))
             return NULL; /* the Report says "indexing" until it is complete */
+        if (pv_app_opening(a, NULL) || a->open_stopped == a->loc.item)
+            return NULL; /* the Report says "opening" until it is open */
+        if (pv_view_is_tree(v) && pv_view_rows(v) > PV_BIG_VIEW) {
+            /* grouping and laying out millions of calls: a job in steps
+             * that Esc stops (docs/tui.md "Long operations") */
+            pv_app_job_stop(a, false); /* a job on a report not shown */
+            pv_report_job *j =
+                pv_report_open_job(&it->report, v, true, pv_config_columns(&a->cfg, v->id));
+            a->job = j;
+            a->job_kind = PV_JOB_OPEN;
+            a->job_queued = false;
+            a->work = PV_WORK_JOB;
+            pv_buf_clear(&a->job_what);
+            pv_buf_printf(&a->job_what, "Opening %s", v->title);
+            pv_app_messagef(a, false, "%s... 0%% (Esc goes back)", pv_buf_cstr(&a->job_what));
+            return NULL;
+        }
         /* Call trees show one node per thread (docs/cli.md). */
         pv_view *grouped = pv_group_by_thread(v);
         pv_app_open_report(a, &it->report, grouped ? grouped : v, grouped != NULL);
@@ -745,6 +771,7 @@ void pv_app_apply(pv_app *a, const pv_location *to)
 {
     a->job_undo = false; /* a new place: a stopped history step stays stopped */
     pv_app_job_stop(a, true); /* its report may close below */
+    a->open_stopped = PV_NO_ROW;
     pv_app_close_details(a);
     pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
     pv_flame_ui_close(a);
@@ -810,13 +837,33 @@ void pv_app_apply(pv_app *a, const pv_location *to)
 /* Shows `to`; with push, the place we leave goes into the history. */
 void pv_app_go(pv_app *a, const pv_location *to, bool push)
 {
-    if (push && a->history_started) {
-        pv_location here;
+    pv_location here;
+    size_t pos = a->history.pos;
+    bool pushed = push && a->history_started;
+    if (pushed) {
         pv_app_here(a, &here);
         pv_history_go(&a->history, &here, to);
-        pv_location_free(&here);
     }
     pv_app_apply(a, to);
+    if (pushed && a->job && a->job_kind == PV_JOB_OPEN) {
+        /* a view opened in steps: Esc comes back here */
+        a->job_undo = true;
+        a->job_from_pos = pos;
+        pv_location_copy(&a->job_from, &here);
+    }
+    if (pushed)
+        pv_location_free(&here);
+}
+
+/* The item's report that the opening job opens (the Report says so),
+ * with its progress in *pct (0..100). */
+bool pv_app_opening(const pv_app *a, double *pct)
+{
+    if (!a->job || a->job_kind != PV_JOB_OPEN)
+        return false;
+    if (pct)
+        *pct = 100.0 * pv_report_job_progress(a->job);
+    return true;
 }
 
 void pv_app_show_item(pv_app *a, size_t item)

@@ -597,9 +597,16 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
         if (it && it->kind == PV_ITEM_VIEW && !a->loc.depth) {
             snprintf(title, sizeof title, "Report: %s", pv_item_view(a, it)->title);
             pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
-            char progress[128];
-            pv_app_index_text(a, progress, sizeof progress);
-            snprintf(text, sizeof text, "This view needs the whole index: %s", progress);
+            double pct;
+            if (pv_app_opening(a, &pct)) {
+                snprintf(text, sizeof text, "Opening the view: %.0f%% (Esc goes back)", pct);
+            } else if (a->open_stopped == a->loc.item) {
+                snprintf(text, sizeof text, "Opening stopped: Enter opens the view");
+            } else {
+                char progress[128];
+                pv_app_index_text(a, progress, sizeof progress);
+                snprintf(text, sizeof text, "This view needs the whole index: %s", progress);
+            }
         }
         if (body.h > 0)
             pv_grid_str(&a->grid, body.y, body.x, body.w,

@@ -595,6 +595,8 @@ static const char *const pv_job_noun[] = {
     [PV_JOB_SORT] = "sort",
     [PV_JOB_REVERSE] = "reverse",
     [PV_JOB_HISTORY] = "history step",
+    [PV_JOB_OPEN] = "opening",
+    [PV_JOB_EXPAND] = "expansion",
 };
 
 /* The message of a finished job. */
@@ -614,6 +616,12 @@ static void pv_app_job_done(pv_app *a)
             pv_buf_clear(&a->message);
         else
             pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
+    } else if (kind == PV_JOB_OPEN) {
+        for (size_t i = 0; i < a->item_count; i++)
+            if (&a->items[i].report == r)
+                a->items[i].opened = true;
+        pv_buf_clear(&a->message);
+        pv_app_report_opened(a, r);
     } else if (kind == PV_JOB_FILTER) {
         if (r->filter[0])
             pv_app_messagef(a, false, "%zu of %zu rows match", r->matched, pv_view_rows(r->view));
@@ -627,7 +635,8 @@ static void pv_app_job_done(pv_app *a)
 static void pv_app_job_progress(pv_app *a)
 {
     double pct = 100.0 * pv_report_job_progress(a->job);
-    pv_app_messagef(a, false, "%s... %.0f%% (Esc stops)", pv_buf_cstr(&a->job_what), pct);
+    pv_app_messagef(a, false, "%s... %.0f%% (Esc %s)", pv_buf_cstr(&a->job_what), pct,
+                    a->job_kind == PV_JOB_OPEN ? "goes back" : "stops");
 }
 
 void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
@@ -671,6 +680,8 @@ void pv_app_job_stop(pv_app *a, bool say)
         return;
     int kind = a->job_kind;
     bool queued = a->job_queued;
+    if (kind == PV_JOB_OPEN && !a->job_undo && say)
+        a->open_stopped = a->loc.item; /* not opened again until asked */
     pv_report_job_free(a->job); /* the report is as it was */
     a->job = NULL;
     a->job_queued = false;
@@ -695,9 +706,11 @@ void pv_app_job_stop(pv_app *a, bool say)
         [PV_JOB_SORT] = "the previous order stays",
         [PV_JOB_REVERSE] = "the previous order stays",
         [PV_JOB_HISTORY] = "the previous place, filter and order stay",
+        [PV_JOB_OPEN] = "back where you were",
+        [PV_JOB_EXPAND] = "the tree stays as it was",
     };
     pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
-                    kept[kind]);
+                    kind == PV_JOB_OPEN && !undo ? "Enter opens the view" : kept[kind]);
 }
 
 /* One step of the job: about PV_SCAN_SLICE_S of rows (tests: a fixed
@@ -706,6 +719,10 @@ static void pv_app_job_step(pv_app *a)
 {
     a->job_queued = false;
     double t0 = pv_app_now();
+    /* the budget is counted in rows: the clock ends a step that a slow row
+     * or a loaded machine makes overrun (docs/tui.md "Long operations") */
+    if (!a->job_fixed)
+        pv_report_job_deadline(a->job, pv_work_clock() + PV_SCAN_SLICE_S);
     bool done = pv_report_job_step(a->job, a->job_budget);
     if (done) {
         pv_app_job_done(a);
@@ -985,6 +1002,10 @@ static bool pv_app_drill_to_parent_row(pv_app *a, pv_report *r, size_t row)
 
 static void pv_app_open(pv_app *a)
 {
+    if (a->open_stopped == a->loc.item && !a->loc.depth) {
+        a->open_stopped = PV_NO_ROW; /* opened again (pv_app_report) */
+        return;
+    }
     if (a->focus == PV_PANE_EXPLORER) {
         pv_app_show_item(a, a->ex_cursor);
         if (pv_app_report(a))
@@ -1174,7 +1195,7 @@ static void pv_app_history_step(pv_app *a, bool back)
                    : pv_history_forward(&a->history, &here, &to);
     if (ok) {
         pv_app_apply(a, &to);
-        if (a->job && a->job_kind == PV_JOB_HISTORY) {
+        if (a->job && (a->job_kind == PV_JOB_HISTORY || a->job_kind == PV_JOB_OPEN)) {
             /* it runs in steps: a stop comes back here */
             a->job_undo = true;
             a->job_from_pos = pos;
@@ -1349,6 +1370,11 @@ static void pv_key_tree(pv_app *a, pv_action act)
                     : act == PV_ACT_EXPAND   ? PV_TREE_EXPAND
                     : act == PV_ACT_COLLAPSE ? PV_TREE_COLLAPSE
                                              : PV_TREE_EXPAND_ALL;
+    pv_report_job *j = op == PV_TREE_EXPAND_ALL ? pv_report_expand_all_job(r) : NULL;
+    if (j) { /* millions of calls below a node: in steps (docs/tui.md) */
+        pv_app_job_start(a, j, PV_JOB_EXPAND, "Expanding everything below");
+        return;
+    }
     pv_report_tree(r, op);
 }
 
@@ -1580,7 +1606,8 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
          * else; another key stops a running job and then acts (a queued
          * one waits on). */
         bool stop_key = key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
-        if (stop_key || !a->job_queued) {
+        /* an opening goes on under other keys (moving elsewhere stops it) */
+        if (stop_key || (!a->job_queued && a->job_kind != PV_JOB_OPEN)) {
             pv_app_job_stop(a, true);
             return stop_key;
         }
@@ -1665,7 +1692,7 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->job && !a->job_queued)
+    if (a->job && !a->job_queued && a->job_kind != PV_JOB_OPEN)
         pv_app_job_stop(a, true);
     if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
         pv_flame_ui_mouse(a, y, x, button))

@@ -199,10 +199,12 @@ struct pv_app {
      * "Long operations"); queued while its file is indexed. */
     pv_report_job *job;
     int job_kind;
-    /* PV_JOB_HISTORY from Backspace / [ / ]: where we were and the
+    /* PV_JOB_HISTORY from Backspace / [ / ] and PV_JOB_OPEN from a move
+     * to a big tree: where we were and the
      * history's position then; a stop goes back there (docs/tui.md "Long
      * operations"). */
     bool job_undo;
+    size_t open_stopped; /* the item whose opening Esc stopped, or PV_NO_ROW */
     pv_location job_from;
     size_t job_from_pos;
     /* Blocks the reports no longer need (a replaced selection), given back
@@ -316,7 +318,8 @@ struct pv_app {
 enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
-enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY };
+enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
+       PV_JOB_EXPAND };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)
@@ -357,6 +360,10 @@ void pv_app_apply(pv_app *a, const pv_location *to);
 void pv_app_go(pv_app *a, const pv_location *to, bool push);
 void pv_app_warnings_changed(pv_app *a, size_t fi);
 void pv_app_open_report(pv_app *a, pv_report *r, pv_view *v, bool owned);
+void pv_app_report_opened(pv_app *a, pv_report *r);
+/* An item's view is being opened in steps (PV_JOB_OPEN); its progress
+ * (0..100) in *pct when not NULL. */
+bool pv_app_opening(const pv_app *a, double *pct);
 void pv_app_show_item(pv_app *a, size_t item);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);

@@ -2,6 +2,7 @@
  * search and columns over any pv_view. */
 #include "tui/report.h"
 #include "profview/hooks.h"
+#include "tui/group.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,13 @@ typedef struct pv_layout {
     pv_row *vis;
     uint32_t *vis_depth;
     size_t count, cap;
-    pv_row *stack;
+    /* the first selection position after each position's subtree (set as
+     * the subtree's rows end: the report's sub_end) */
+    pv_row *sub_end;
+    pv_row *stack, *stack_pos;
     uint8_t *hide;
     size_t sp, stack_cap;
+    double deadline; /* pv_work_clock time a step stops at (0: none) */
 } pv_layout;
 
 static void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, size_t n,
@@ -73,8 +78,10 @@ static void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, si
     l->cap = n + 1;
     l->vis = pv_xmalloc(l->cap * sizeof *l->vis);
     l->vis_depth = pv_xmalloc(l->cap * sizeof *l->vis_depth);
+    l->sub_end = pv_xmalloc((n ? n : 1) * sizeof *l->sub_end);
     l->stack_cap = 64;
     l->stack = pv_xmalloc(l->stack_cap * sizeof *l->stack);
+    l->stack_pos = pv_xmalloc(l->stack_cap * sizeof *l->stack_pos);
     l->hide = pv_xmalloc(l->stack_cap);
 }
 
@@ -83,11 +90,15 @@ static bool pv_layout_step(pv_layout *l, size_t budget)
 {
     size_t end = budget < l->n - l->at ? l->at + budget : l->n;
     for (size_t i = l->at; i < end; i++) {
+        if ((i & 4095) == 4095 && i > l->at && l->deadline > 0 && pv_work_clock() >= l->deadline) {
+            end = i; /* the slice is over (a slow parent, a loaded machine) */
+            break;
+        }
         size_t row = l->sel ? l->sel[i] : i;
         size_t parent = pv_view_parent(l->v, row);
         size_t sp = l->sp;
         while (sp > 0 && l->stack[sp - 1] != parent)
-            sp--;
+            l->sub_end[l->stack_pos[--sp]] = (pv_row)i; /* its subtree ends here */
         if (sp > 0)
             pv_bit_set(l->has_kids, parent, true);
         bool hidden = sp > 0 && l->hide[sp - 1];
@@ -101,16 +112,22 @@ static bool pv_layout_step(pv_layout *l, size_t budget)
             l->vis_depth[l->count++] = (uint32_t)(sp > UINT32_MAX ? UINT32_MAX : sp);
         }
         if (sp == l->stack_cap) {
-            size_t hc = l->stack_cap;
+            size_t hc = l->stack_cap, pc = l->stack_cap;
             l->stack = pv_xgrow(l->stack, &l->stack_cap, sp + 1, sizeof *l->stack);
+            l->stack_pos = pv_xgrow(l->stack_pos, &pc, sp + 1, sizeof *l->stack_pos);
             l->hide = pv_xgrow(l->hide, &hc, sp + 1, 1);
         }
+        l->stack_pos[sp] = (pv_row)i;
         l->stack[sp] = (pv_row)row;
         l->hide[sp] = (uint8_t)(hidden || pv_bit(l->collapsed, row));
         l->sp = sp + 1;
     }
     l->at = end;
-    return l->at == l->n;
+    if (l->at < l->n)
+        return false;
+    while (l->sp > 0) /* the subtrees still open end with the rows */
+        l->sub_end[l->stack_pos[--l->sp]] = (pv_row)l->n;
+    return true;
 }
 
 /* Frees what the layout still owns (its lists unless taken). */
@@ -118,9 +135,28 @@ static void pv_layout_free(pv_layout *l)
 {
     free(l->vis);
     free(l->vis_depth);
+    free(l->sub_end);
     free(l->stack);
+    free(l->stack_pos);
     free(l->hide);
     memset(l, 0, sizeof *l);
+}
+
+/* The finished layout's lists go into report r (its old ones to the trash). */
+static void pv_layout_take(pv_layout *l, pv_report *r)
+{
+    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
+    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
+    pv_report_discard(r, r->sub_end, r->sub_count * sizeof *r->sub_end);
+    r->vis = l->vis;
+    r->vis_depth = l->vis_depth;
+    r->vis_count = l->count;
+    r->sub_end = l->sub_end;
+    r->sub_count = l->n;
+    l->vis = NULL;
+    l->vis_depth = NULL;
+    l->sub_end = NULL;
+    pv_layout_free(l);
 }
 
 /* Rebuilds the visible list of a tree in one pass, so the cost is one pass
@@ -135,14 +171,7 @@ static void pv_report_rebuild(pv_report *r)
     pv_layout l;
     pv_layout_init(&l, r->view, r->sel, pv_report_sel_count(r), r->collapsed, r->has_kids);
     pv_layout_step(&l, SIZE_MAX);
-    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
-    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
-    r->vis = l.vis;
-    r->vis_depth = l.vis_depth;
-    r->vis_count = l.count;
-    l.vis = NULL;
-    l.vis_depth = NULL;
-    pv_layout_free(&l);
+    pv_layout_take(&l, r);
     size_t count = r->vis_count;
     r->cursor = 0;
     if (keep != PV_NO_ROW)
@@ -226,6 +255,7 @@ void pv_report_close(pv_report *r)
     free(r->has_kids);
     free(r->vis);
     free(r->vis_depth);
+    free(r->sub_end);
     free(r->hidden);
     free(r->widths);
     free(r->filter);
@@ -273,23 +303,47 @@ void pv_report_move_to(pv_report *r, size_t index)
     r->cursor = n == 0 ? 0 : index < n ? index : n - 1;
 }
 
+static void pv_report_splice_in(pv_report *r, size_t k);
+
+/* Opens the collapsed ancestors of model_row.  Only the outermost of them
+ * is visible: the rows that the opening shows are spliced in after it
+ * (pv_report_splice_in, the cost of the rows shown), not laid out again
+ * from the whole tree (docs/tui.md "Long operations"). */
+static void pv_report_open_path(pv_report *r, size_t model_row)
+{
+    size_t outer = PV_NO_ROW, guard = pv_view_rows(r->view);
+    for (size_t p = pv_view_parent(r->view, model_row); p != PV_NO_ROW && guard--;
+         p = pv_view_parent(r->view, p))
+        if (pv_bit(r->collapsed, p)) {
+            pv_bit_set(r->collapsed, p, false);
+            outer = p;
+        }
+    if (outer == PV_NO_ROW)
+        return;
+    size_t k = PV_NO_ROW;
+    for (size_t i = 0; r->vis && i < r->vis_count && k == PV_NO_ROW; i++)
+        if (r->vis[i] == outer)
+            k = i;
+    if (k == PV_NO_ROW || !r->sub_end) {
+        pv_report_rebuild(r); /* not visible (cannot be): the whole layout */
+        return;
+    }
+    size_t keep = pv_report_selected(r);
+    pv_report_splice_in(r, k); /* it was collapsed: nothing below it shown */
+    if (r->cursor > k && keep != PV_NO_ROW) /* the rows inserted push it down */
+        for (size_t i = r->cursor; i < r->vis_count; i++)
+            if (r->vis[i] == keep) {
+                r->cursor = i;
+                break;
+            }
+}
+
 bool pv_report_select_row(pv_report *r, size_t model_row)
 {
     if (model_row >= pv_view_rows(r->view))
         return false;
-    if (r->collapsed) {
-        /* Expand the ancestors so that the row is visible. */
-        bool changed = false;
-        size_t guard = pv_view_rows(r->view);
-        for (size_t p = pv_view_parent(r->view, model_row); p != PV_NO_ROW && guard--;
-             p = pv_view_parent(r->view, p))
-            if (pv_bit(r->collapsed, p)) {
-                pv_bit_set(r->collapsed, p, false);
-                changed = true;
-            }
-        if (changed)
-            pv_report_rebuild(r);
-    }
+    if (r->collapsed)
+        pv_report_open_path(r, model_row);
     size_t n = pv_report_count(r);
     if (!r->vis && !r->sel) {
         r->cursor = model_row; /* every row in view order: no search */
@@ -331,44 +385,90 @@ static void pv_report_splice_out(pv_report *r, size_t k)
     r->vis_count -= e - (k + 1);
 }
 
+/* The selection position of model row `row` (without a selection, the
+ * row itself); PV_NO_ROW when it is not in the selection. */
+static size_t pv_report_pos_of(const pv_report *r, size_t row)
+{
+    if (!r->sel)
+        return row < pv_view_rows(r->view) ? row : PV_NO_ROW;
+    for (size_t p = 0; p < r->sel_count; p++)
+        if (r->sel[p] == row)
+            return p;
+    return PV_NO_ROW;
+}
+
 /* Inserts the descendants of the (expanded) node at visible index k that
- * are visible: a walk over its subtree only, with an explicit stack. */
+ * are visible.  With the subtree ends of the last layout (r->sub_end) it
+ * goes from child to child, skipping the subtrees of collapsed ones: the
+ * cost is the rows it shows, not the node's subtree (a thread of millions
+ * of calls opens as fast as one of ten).  Without them, a walk over the
+ * subtree with an explicit stack. */
 static void pv_report_splice_in(pv_report *r, size_t k)
 {
     size_t node = r->vis[k];
-    size_t n = pv_report_sel_count(r), p = node;
-    if (r->sel)
-        for (p = 0; p < n && r->sel[p] != node; p++)
-            ;
+    size_t n = pv_report_sel_count(r), p = pv_report_pos_of(r, node);
+    if (p == PV_NO_ROW)
+        return;
     size_t cap = 64, sp = 0, add_cap = 64, added = 0;
     size_t *stack = pv_xmalloc(cap * sizeof *stack);
     uint8_t *hide = pv_xmalloc(cap);
     pv_row *rows = pv_xmalloc(add_cap * sizeof *rows);
     uint32_t *depths = pv_xmalloc(add_cap * sizeof *depths);
-    stack[sp] = node;
-    hide[sp++] = pv_bit(r->collapsed, node);
-    for (size_t i = p + 1; i < n; i++) {
-        size_t row = pv_report_sel_row(r, i);
-        size_t parent = pv_view_parent(r->view, row);
-        while (sp > 0 && stack[sp - 1] != parent)
-            sp--;
-        if (sp == 0)
-            break;
-        bool hidden = hide[sp - 1];
-        if (!hidden) {
+    if (r->sub_end && r->sub_count == n) {
+        /* stack: the next child's position of each open node; hide[] is
+         * unused (a collapsed child is not entered) */
+        size_t *ends = pv_xmalloc(cap * sizeof *ends);
+        stack[sp] = p + 1;
+        ends[sp++] = r->sub_end[p];
+        while (sp > 0) {
+            size_t c = stack[sp - 1];
+            if (c >= ends[sp - 1] || c >= n) {
+                sp--;
+                continue;
+            }
+            size_t c_end = r->sub_end[c] > c ? r->sub_end[c] : c + 1;
+            stack[sp - 1] = c_end;
+            size_t row = pv_report_sel_row(r, c);
             size_t c2 = add_cap;
             rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
             depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
             rows[added] = (pv_row)row;
             depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+            if (c_end > c + 1 && !pv_bit(r->collapsed, row)) {
+                size_t ec = cap;
+                stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+                ends = pv_xgrow(ends, &ec, sp + 1, sizeof *ends);
+                stack[sp] = c + 1;
+                ends[sp++] = c_end;
+            }
         }
-        if (sp == cap) {
-            size_t hc = cap;
-            stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
-            hide = pv_xgrow(hide, &hc, sp + 1, 1);
+        free(ends);
+    } else {
+        stack[sp] = node;
+        hide[sp++] = pv_bit(r->collapsed, node);
+        for (size_t i = p + 1; i < n; i++) {
+            size_t row = pv_report_sel_row(r, i);
+            size_t parent = pv_view_parent(r->view, row);
+            while (sp > 0 && stack[sp - 1] != parent)
+                sp--;
+            if (sp == 0)
+                break;
+            bool hidden = hide[sp - 1];
+            if (!hidden) {
+                size_t c2 = add_cap;
+                rows = pv_xgrow(rows, &add_cap, added + 1, sizeof *rows);
+                depths = pv_xgrow(depths, &c2, added + 1, sizeof *depths);
+                rows[added] = (pv_row)row;
+                depths[added++] = r->vis_depth[k] + (uint32_t)sp;
+            }
+            if (sp == cap) {
+                size_t hc = cap;
+                stack = pv_xgrow(stack, &cap, sp + 1, sizeof *stack);
+                hide = pv_xgrow(hide, &hc, sp + 1, 1);
+            }
+            stack[sp] = row;
+            hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
         }
-        stack[sp] = row;
-        hide[sp++] = (uint8_t)(hidden || pv_bit(r->collapsed, row));
     }
     size_t vcap = r->vis_count + added;
     r->vis = pv_xrealloc(r->vis, (vcap ? vcap : 1) * sizeof *r->vis);
@@ -431,6 +531,13 @@ bool pv_report_tree(pv_report *r, pv_tree_op op)
         }
         break;
     case PV_TREE_EXPAND_ALL: {
+        pv_report_job *j = pv_report_expand_all_job(r);
+        if (j) { /* with the subtree ends: the job, to its end */
+            while (!pv_report_job_step(j, SIZE_MAX))
+                ;
+            pv_report_job_free(j);
+            return true;
+        }
         /* The subtree follows the node in the selection (pre-order). */
         size_t n = pv_report_sel_count(r), at = r->sel ? 0 : row;
         while (at < n && pv_report_sel_row(r, at) != row)
@@ -777,7 +884,7 @@ static bool pv_matcher_row(pv_matcher *m, size_t row)
     return hit;
 }
 
-enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE };
+enum { PV_RJ_SEARCH = 1, PV_RJ_SELECT, PV_RJ_REVERSE, PV_RJ_OPEN, PV_RJ_EXPAND };
 enum {
     PV_RJ_FILTER,
     PV_RJ_COLLECT,
@@ -788,6 +895,10 @@ enum {
     PV_RJ_LFIND,  /* trees: the selected row in it */
     PV_RJ_FLIP,
     PV_RJ_RUNS,
+    PV_RJ_GROUP, /* OPEN: a call tree grouped by thread (group.c) */
+    PV_RJ_XBITS, /* EXPAND: the subtree's collapsed bits cleared */
+    PV_RJ_XOLD,  /* ... the node's rows shown now, counted */
+    PV_RJ_XCOPY, /* ... the new visible list: the rows above, the subtree, the rows below */
     PV_RJ_DONE
 };
 
@@ -815,11 +926,33 @@ struct pv_report_job {
     /* trees: the new bits and visible list (MARK, LAYOUT, LFIND) */
     uint8_t *new_self, *new_collapsed, *new_kids;
     pv_layout lay;
+    /* OPEN: the report being opened (moved to *r when done), the grouping
+     * being built, the columns asked for */
+    pv_report open;
+    pv_group_job *group;
+    pv_view *base;
+    char *columns;
+    /* EXPAND: the node at visible index x_k and selection position x_p,
+     * its subtree up to position x_end; the rows shown below it now end at
+     * visible index x_old; the new list (x_vis, x_depth) is filled at x_at;
+     * x_stack: the subtree ends of the rows open above the walk */
+    size_t x_k, x_p, x_end, x_old, x_count;
+    pv_row *x_vis;
+    uint32_t *x_depth;
+    size_t *x_stack, x_sp, x_cap, x_src;
     /* REVERSE */
     size_t run_start, keep_pos;
     size_t rev_x, rev_y; /* a run being turned back: positions still to swap */
     uint64_t done, total;
+    double deadline; /* pv_work_clock time a step ends at (0: none) */
 };
+
+/* Past the step's deadline (docs/tui.md "Long operations": a step stops
+ * at its slice's end whatever its budget). */
+static bool pv_report_job_late(const pv_report_job *j)
+{
+    return j->deadline > 0 && pv_work_clock() >= j->deadline;
+}
 
 pv_report *pv_report_job_report(const pv_report_job *j)
 {
@@ -887,7 +1020,10 @@ static void pv_report_search_finish(pv_report_job *j)
 static bool pv_report_search_step(pv_report_job *j, size_t budget)
 {
     pv_report *r = j->r;
+    unsigned tick = 0;
     while (budget-- > 0 && j->looked < j->n) {
+        if ((++tick & 1023) == 0 && pv_report_job_late(j))
+            break;
         size_t p = j->next;
         j->looked++;
         j->next = j->dir > 0 ? (p + 1 == j->n ? 0 : p + 1) : (p == 0 ? j->n - 1 : p - 1);
@@ -982,14 +1118,7 @@ static void pv_report_select_finish(pv_report_job *j)
         pv_report_discard(r, r->has_kids, bits);
         r->has_kids = j->new_kids;
         j->new_kids = NULL;
-        pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
-        pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
-        r->vis = j->lay.vis;
-        r->vis_depth = j->lay.vis_depth;
-        r->vis_count = j->lay.count;
-        j->lay.vis = NULL;
-        j->lay.vis_depth = NULL;
-        pv_layout_free(&j->lay);
+        pv_layout_take(&j->lay, r);
         r->cursor = j->keep_at != PV_NO_ROW ? j->keep_at : 0;
         return;
     }
@@ -1057,10 +1186,16 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
     pv_report *r = j->r;
     const pv_view *v = r->view;
     size_t n = j->n;
-    while (budget > 0 && j->phase != PV_RJ_DONE) {
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
         if (j->phase == PV_RJ_FILTER) {
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t row = j->at; row < end; row++) {
+                if ((row & 1023) == 1023 && row > j->at && pv_report_job_late(j)) {
+                    end = row; /* the slice is over */
+                    break;
+                }
                 if (!pv_filter_match(j->f, v, row))
                     continue;
                 j->matched++;
@@ -1101,6 +1236,7 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
             if (!j->sort)
                 j->sort = pv_sort_job_new(v, j->keys, j->key_count, j->f ? j->sel : NULL,
                                           j->f ? j->count : n);
+            pv_sort_job_deadline(j->sort, j->deadline);
             if (pv_sort_job_step(j->sort, budget)) {
                 free(j->sel);
                 j->sel = pv_sort_job_take(j->sort);
@@ -1137,9 +1273,12 @@ static bool pv_report_select_step(pv_report_job *j, size_t budget)
              * filtered ones (measured: ~400 ns a row on the 9.6 M-call tree
              * of the 50 M-event timeline): 1/16 of the budget in rows */
             size_t before = j->lay.at;
+            j->lay.deadline = j->deadline;
             bool laid = pv_layout_step(&j->lay, budget / 16 + 1);
             size_t used = 16 * (j->lay.at - before);
             j->done += used / 16;
+            if (!laid && pv_report_job_late(j))
+                break;
             budget -= used < budget ? used : budget;
             if (laid) {
                 j->phase = j->keep_row != PV_NO_ROW ? PV_RJ_LFIND : PV_RJ_DONE;
@@ -1222,7 +1361,9 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
 {
     pv_report *r = j->r;
     size_t n = j->n;
-    while (budget > 0 && j->phase != PV_RJ_DONE) {
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
         if (j->phase == PV_RJ_FLIP) {
             size_t end = budget < n - j->at ? j->at + budget : n;
             for (size_t i = j->at; i < end; i++)
@@ -1286,6 +1427,215 @@ static bool pv_report_reverse_step(pv_report_job *j, size_t budget)
     return true;
 }
 
+/* ---- opening a tree in steps: its grouping by thread, then its first
+ * layout (the report is opened into j->open, moved to *r when done) */
+
+pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns)
+{
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_OPEN;
+    j->r = r;
+    j->base = v;
+    j->columns = columns ? pv_xstrdup(columns) : NULL;
+    j->group = group ? pv_group_job_new(v) : NULL;
+    j->phase = PV_RJ_GROUP;
+    j->n = pv_view_rows(v);
+    j->total = 2 * (uint64_t)j->n + 1; /* grouping, layout */
+    return j;
+}
+
+/* The view is known: the report's columns and bits; LAYOUT next (trees). */
+static void pv_report_open_view(pv_report_job *j, pv_view *v, bool owned)
+{
+    pv_report *o = &j->open;
+    memset(o, 0, sizeof *o);
+    o->view = v;
+    o->owned = owned;
+    o->hidden = pv_xcalloc(v->column_count + 1, 1);
+    o->widths = pv_xcalloc(v->column_count + 1, sizeof *o->widths);
+    o->time_fmt = pv_xcalloc(v->column_count + 1, 1);
+    o->filter = pv_xstrdup("");
+    pv_report_apply_columns(o, j->columns);
+    j->phase = PV_RJ_DONE;
+    if (!pv_view_is_tree(v))
+        return;
+    size_t rows = pv_view_rows(v);
+    o->collapsed = pv_xcalloc(rows / 8 + 1, 1);
+    o->has_kids = pv_xcalloc(rows / 8 + 1, 1);
+    if (rows > PV_REPORT_EXPAND_LIMIT)
+        memset(o->collapsed, 0xff, rows / 8 + 1);
+    pv_layout_init(&j->lay, v, NULL, rows, o->collapsed, o->has_kids);
+    j->lay.deadline = j->deadline;
+    j->phase = PV_RJ_LAYOUT;
+}
+
+static bool pv_report_open_step(pv_report_job *j, size_t budget)
+{
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
+        if (j->phase == PV_RJ_GROUP) {
+            if (j->group) {
+                pv_group_job_deadline(j->group, j->deadline);
+                if (!pv_group_job_step(j->group, budget)) {
+                    j->done = (uint64_t)(pv_group_job_progress(j->group) * (double)j->n);
+                    return false;
+                }
+            }
+            pv_view *g = j->group ? pv_group_job_take(j->group) : NULL;
+            pv_group_job_free(j->group);
+            j->group = NULL;
+            j->done = j->n;
+            pv_report_open_view(j, g ? g : j->base, g != NULL);
+            budget--;
+        } else if (j->phase == PV_RJ_LAYOUT) {
+            /* a row laid out weighs sixteen units, as in a filter's layout */
+            size_t before = j->lay.at;
+            j->lay.deadline = j->deadline;
+            bool laid = pv_layout_step(&j->lay, budget / 16 + 1);
+            size_t used = 16 * (j->lay.at - before);
+            j->done = j->n + j->lay.at * j->n / (j->lay.n ? j->lay.n : 1);
+            budget -= used < budget ? used : budget;
+            if (laid)
+                j->phase = PV_RJ_DONE;
+        }
+    }
+    if (j->phase != PV_RJ_DONE)
+        return false;
+    pv_report *o = &j->open;
+    if (j->lay.vis)
+        pv_layout_take(&j->lay, o);
+    pv_layout_free(&j->lay);
+    *j->r = *o;
+    memset(o, 0, sizeof *o);
+    return true;
+}
+
+/* ---- expanding everything below a node in steps: with the subtree ends
+ * of the layout, every position of the node's subtree is shown once all is
+ * open, and its depth follows from the ends (no parent read) */
+
+pv_report_job *pv_report_expand_all_job(pv_report *r)
+{
+    size_t row = pv_report_selected(r);
+    if (!r->collapsed || !r->vis || row == PV_NO_ROW || !pv_bit(r->has_kids, row) ||
+        !r->sub_end || r->sub_count != pv_report_sel_count(r))
+        return NULL;
+    size_t p = pv_report_pos_of(r, row);
+    if (p == PV_NO_ROW)
+        return NULL;
+    pv_report_job *j = pv_xcalloc(1, sizeof *j);
+    j->kind = PV_RJ_EXPAND;
+    j->r = r;
+    j->n = pv_view_rows(r->view);
+    j->x_k = r->cursor;
+    j->x_p = p;
+    j->x_end = r->sub_end[p];
+    j->at = p;
+    j->x_old = r->cursor + 1;
+    j->phase = PV_RJ_XBITS;
+    size_t sub = j->x_end - p;
+    j->total = 2 * (uint64_t)sub + r->vis_count + 1;
+    j->new_collapsed = pv_xmalloc(j->n / 8 + 1);
+    memcpy(j->new_collapsed, r->collapsed, j->n / 8 + 1);
+    return j;
+}
+
+static bool pv_report_expand_step(pv_report_job *j, size_t budget)
+{
+    pv_report *r = j->r;
+    for (bool first = true; budget > 0 && j->phase != PV_RJ_DONE; first = false) {
+        if (!first && pv_report_job_late(j))
+            break;
+        if (j->phase == PV_RJ_XBITS) {
+            size_t end = budget < j->x_end - j->at ? j->at + budget : j->x_end;
+            for (size_t q = j->at; q < end; q++)
+                pv_bit_set(j->new_collapsed, pv_report_sel_row(r, q), false);
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == j->x_end)
+                j->phase = PV_RJ_XOLD;
+        } else if (j->phase == PV_RJ_XOLD) {
+            uint32_t d = r->vis_depth[j->x_k];
+            size_t i = j->x_old, stop = budget < r->vis_count - i ? i + budget : r->vis_count;
+            while (i < stop && r->vis_depth[i] > d)
+                i++;
+            budget -= i - j->x_old < budget ? i - j->x_old : budget;
+            if (budget)
+                budget--;
+            j->x_old = i;
+            if (i < stop || i == r->vis_count) {
+                /* the new list: the rows above and the node, its whole
+                 * subtree, the rows below */
+                size_t sub = j->x_end - j->x_p - 1;
+                j->x_count = j->x_k + 1 + sub + (r->vis_count - j->x_old);
+                j->x_vis = pv_xmalloc((j->x_count ? j->x_count : 1) * sizeof *j->x_vis);
+                j->x_depth = pv_xmalloc((j->x_count ? j->x_count : 1) * sizeof *j->x_depth);
+                j->x_cap = 64;
+                j->x_stack = pv_xmalloc(j->x_cap * sizeof *j->x_stack);
+                j->x_stack[0] = j->x_end;
+                j->x_sp = 1;
+                j->at = 0;
+                j->x_src = 0;
+                j->phase = PV_RJ_XCOPY;
+            }
+        } else if (j->phase == PV_RJ_XCOPY) {
+            size_t sub = j->x_end - j->x_p - 1, above = j->x_k + 1;
+            size_t end = budget < j->x_count - j->at ? j->at + budget : j->x_count;
+            size_t i = j->at;
+            if (i < above) { /* the rows above, the node */
+                size_t e = end < above ? end : above;
+                memcpy(j->x_vis + i, r->vis + i, (e - i) * sizeof *j->x_vis);
+                memcpy(j->x_depth + i, r->vis_depth + i, (e - i) * sizeof *j->x_depth);
+                i = e;
+            }
+            uint32_t d0 = r->vis_depth[j->x_k];
+            for (; i < end && i < above + sub; i++) { /* the subtree, all open */
+                size_t q = j->x_p + 1 + (i - above);
+                while (j->x_sp > 0 && j->x_stack[j->x_sp - 1] <= q)
+                    j->x_sp--;
+                j->x_vis[i] = (pv_row)pv_report_sel_row(r, q);
+                j->x_depth[i] = d0 + (uint32_t)j->x_sp;
+                if (r->sub_end[q] > q + 1) {
+                    j->x_stack = pv_xgrow(j->x_stack, &j->x_cap, j->x_sp + 1, sizeof *j->x_stack);
+                    j->x_stack[j->x_sp++] = r->sub_end[q];
+                }
+            }
+            if (i < end) { /* the rows below */
+                size_t from = j->x_old + (i - above - sub);
+                memcpy(j->x_vis + i, r->vis + from, (end - i) * sizeof *j->x_vis);
+                memcpy(j->x_depth + i, r->vis_depth + from, (end - i) * sizeof *j->x_depth);
+            }
+            budget -= end - j->at;
+            j->done += end - j->at;
+            j->at = end;
+            if (end == j->x_count)
+                j->phase = PV_RJ_DONE;
+        }
+    }
+    if (j->phase != PV_RJ_DONE)
+        return false;
+    size_t bits = j->n / 8 + 1;
+    pv_report_discard(r, r->collapsed, bits);
+    r->collapsed = j->new_collapsed;
+    j->new_collapsed = NULL;
+    pv_report_discard(r, r->vis, r->vis_count * sizeof *r->vis);
+    pv_report_discard(r, r->vis_depth, r->vis_count * sizeof *r->vis_depth);
+    r->vis = j->x_vis;
+    r->vis_depth = j->x_depth;
+    r->vis_count = j->x_count;
+    j->x_vis = NULL;
+    j->x_depth = NULL;
+    r->cursor = j->x_k;
+    return true;
+}
+
+void pv_report_job_deadline(pv_report_job *j, double deadline)
+{
+    j->deadline = deadline;
+}
+
 bool pv_report_job_step(pv_report_job *j, size_t budget)
 {
     if (budget == 0)
@@ -1299,6 +1649,10 @@ bool pv_report_job_step(pv_report_job *j, size_t budget)
         return pv_report_select_step(j, budget);
     case PV_RJ_REVERSE:
         return pv_report_reverse_step(j, budget);
+    case PV_RJ_OPEN:
+        return pv_report_open_step(j, budget);
+    case PV_RJ_EXPAND:
+        return pv_report_expand_step(j, budget);
     }
     return true;
 }
@@ -1326,5 +1680,11 @@ void pv_report_job_free(pv_report_job *j)
     free(j->new_collapsed);
     free(j->new_kids);
     pv_layout_free(&j->lay);
+    pv_group_job_free(j->group);
+    pv_report_close(&j->open); /* an unfinished opening: its grouped view too */
+    free(j->x_vis);
+    free(j->x_depth);
+    free(j->x_stack);
+    free(j->columns);
     free(j);
 }

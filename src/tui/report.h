@@ -25,6 +25,11 @@ typedef struct pv_report {
     pv_row *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
+    /* Trees: the first selection position after the subtree of each
+     * position (sub_count of them, from the last layout), so that opening
+     * a node or the path to a row skips the collapsed subtrees below it. */
+    pv_row *sub_end;
+    size_t sub_count;
     size_t cursor;   /* index in the visible list */
     size_t top;      /* first visible index drawn */
     size_t hscroll;  /* first shown column drawn (not counting the tree column) */
@@ -161,6 +166,21 @@ pv_report_job *pv_report_reverse_job(pv_report *r);
  * selection; a tree opens its ancestors) instead of the row selected now:
  * history back and forward (docs/tui.md "Long operations"). */
 void pv_report_job_select(pv_report_job *j, size_t model_row);
+/* Opens report r (closed) over v as pv_report_open does (owned false),
+ * in steps: with `group`, a call tree grouped by thread first (group.c:
+ * then the report owns the grouped view), then a tree's first layout.  r
+ * is open only once the job finishes; freeing an unfinished job leaves it
+ * closed. */
+pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns);
+/* Expands everything below the selected node (PV_TREE_EXPAND_ALL) in
+ * steps: the visible list is replaced by the last step; freeing an
+ * unfinished job leaves the tree as it was.  NULL when the selected row is
+ * not a node or the tree has no subtree ends (then pv_report_tree). */
+pv_report_job *pv_report_expand_all_job(pv_report *r);
+/* Every later step also stops at this pv_work_clock (group.h) time, 0:
+ * none: a budget is counted in rows, and a slow row or a loaded machine
+ * must not make a step overrun its slice (docs/tui.md "Long operations"). */
+void pv_report_job_deadline(pv_report_job *j, double deadline);
 /* True when the job is finished (the report has its result). */
 bool pv_report_job_step(pv_report_job *j, size_t budget);
 /* 0..1 */

@@ -3,8 +3,9 @@
 # "Speed") equals the one built on one thread, byte for byte in every
 # view's `cat` output and in `info`: on the committed samples and on
 # generated timelines of every format, with and without a --from/--to window.
-# PROFVIEW_INDEX_THREADS=1 indexes on one thread, =2 starts the helper on
-# every pass (by default only passes of 1 M events or more have one).
+# PROFVIEW_INDEX_THREADS=1 indexes on one thread, =2 starts the helper and
+# the statistics' thread ("Statistics beside the pass") on every pass (by
+# default only passes of 1 M events or more have them).
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
 pv=${PROFVIEW:?}

@@ -942,6 +942,85 @@ static pv_wi_data *bare_data(uint64_t seed, size_t n, unsigned cores)
     return d;
 }
 
+/* A timeline whose running task is a context area (Task, 0x20000006:
+ * states 1, 2 and 3 = the CONTEXTS A, B, C), switched every few events,
+ * with nested calls, suspends, resumes, mismatched and unmatched exits,
+ * line areas, writes and times that sometimes decrease. */
+static pv_wi_data *area_switch_data(uint64_t seed, size_t n)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_context(d, 0x3, "C", 1);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4);
+    for (uint64_t v = 1; v <= 3; v++)
+        add_state(d, 0x30000006u, v);
+    int64_t time = 0;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(seed >> 33);
+        time += (int64_t)((r >> 12) % 9) - (r % 97 == 0 ? 3 : 0);
+        if (r % 11 == 0) {
+            ev(d, 0x20000006u, 'W', 1 + (r >> 8) % 3, time);
+            continue;
+        }
+        static const uint32_t handles[] = {0x0, 0x1, 0x2, 0x3, 0x10000000u, 0x10000001u,
+                                           0x20000001u};
+        uint32_t h = handles[(r >> 4) % PV_ARRAY_LEN(handles)];
+        static const char kinds[] = "EEEEXXXSRW";
+        ev(d, h, kinds[(r >> 20) % 10], (r >> 16) % 5, time);
+    }
+    return d;
+}
+
+/* The statistics side on its own thread (docs/winidea-model.md
+ * "Statistics beside the pass"), forced for small passes with
+ * PROFVIEW_INDEX_THREADS=2, gives the index of one thread: with
+ * %CONTEXT%, with a context area, with cores' contexts, with a window;
+ * the warnings too, in the same order. */
+static void test_stats_thread_same_index(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 8; round++) {
+        size_t n = 20000 + (size_t)round * 7919;
+        pv_wi_data *d = round % 4 == 0   ? random_data(31 + (uint64_t)round, n, false)
+                        : round % 4 == 1 ? random_data(31 + (uint64_t)round, n, true)
+                        : round % 4 == 2 ? area_switch_data(31 + (uint64_t)round, n)
+                                         : bare_data(31 + (uint64_t)round, n, 3);
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        one.has_from = round >= 4;
+        one.from = 2000;
+        one.has_to = round >= 6;
+        one.to = 60000;
+        two = one;
+        two.single_thread = false;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        setenv("PROFVIEW_INDEX_THREADS", "2", 1);
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        unsetenv("PROFVIEW_INDEX_THREADS");
+        assert_true(a.call_count > 1000);
+        assert_true(a.stat_count > 4);
+        if (round % 4 == 2)
+            assert_int_equal(a.context_source, PV_TL_CONTEXT_AREA);
+        assert_same_index(&a, &b);
+        assert_int_equal(g1.entry_count, g2.entry_count);
+        for (size_t k = 0; k < g1.entry_count; k++)
+            assert_string_equal(g1.entries[k].text, g2.entries[k].text);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
+
 /* docs/quality.md: the index costs at most 12 bytes per event beyond the
  * records, also for a bare E/X timeline (one call per two events). */
 static void test_memory_bare_timeline(void **state)
@@ -1358,6 +1437,7 @@ int main(void)
         cmocka_unit_test(test_views_deferred_index),
         cmocka_unit_test(test_finish_in_steps),
         cmocka_unit_test(test_finish_in_steps_gives_back),
+        cmocka_unit_test(test_stats_thread_same_index),
         cmocka_unit_test(test_finish_in_steps_empty),
         cmocka_unit_test(test_threads_same_index),
         cmocka_unit_test(test_memory_bare_timeline),

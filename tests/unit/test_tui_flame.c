@@ -326,6 +326,10 @@ static pv_app *big_tree_app(void)
     pv_set_add_view(set, pv_table_view(rt));
     pv_app_adopt_file(a, f);
     pv_app_draw(a);
+    /* a tree this big opens in steps (docs/tui.md "Long operations") */
+    for (size_t steps = 0; pv_app_has_work(a) && steps < 1000000; steps++)
+        pv_app_work(a);
+    pv_app_draw(a);
     return a;
 }
 

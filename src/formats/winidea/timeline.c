@@ -11,17 +11,23 @@
  * implicit frames are implicit[lo .. n); implicit frames are popped
  * innermost first, so lo only grows.  A frame is named by a position code:
  * explicit i -> i, implicit j -> -(j + 1).
+ *
+ * The statistics are fed through operations (tl_op) that a long pass
+ * queues for a second thread (docs/winidea-model.md "Statistics beside the
+ * pass").
  */
 #include "formats/winidea/timeline.h"
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "formats/winidea/statistics.h"
 
@@ -30,13 +36,72 @@
 
 typedef struct tl_frame {
     uint32_t area;
-    uint32_t acc;
+    uint32_t acc;      /* the (area, context) pair: p->acs */
     int32_t prev_same; /* position code of the area's next frame below, or NOT_ON_STACK */
     uint32_t call;     /* call index (function areas), TL_TOP_LEVEL otherwise */
     uint32_t fn_call;  /* the innermost function call at or below this frame */
     uint32_t line;     /* line activation (line areas), TL_TOP_LEVEL otherwise */
-    pv_stat_frame sf;
 } tl_frame;
+
+/* What the stack machine knows of an (area, context) pair: its topmost
+ * frame's position code and whether it had an event yet.  The statistics
+ * of the pair are the statistics side's (pv_stat_acc). */
+typedef struct tl_ac {
+    int32_t top;
+    bool seen;
+} tl_ac;
+
+/* The statistics side (docs/winidea-model.md "Statistics beside the
+ * pass"): the stack machine tells it what each event did as a tl_op, in
+ * event order; it runs the accumulators of statistics.c over its own copy
+ * of every frame's statistics (tl_sframe, at the same position codes) and
+ * writes each ended frame's net and gross time. */
+enum {
+    TL_OP_TOUCH,     /* a function/line event of (area a, ctx) that changes no frame */
+    TL_OP_ENTRY,     /* E of area a: an explicit frame pushed in ctx */
+    TL_OP_IMPLICIT,  /* an implicit frame of area a pushed in ctx; flags: active */
+    TL_OP_SUSPEND,   /* S of the frame at position code a */
+    TL_OP_RESUME,    /* R of the frame at position code a */
+    TL_OP_EXIT,      /* the frame at position code a ends; flags: matched, event */
+    TL_OP_WRITE,     /* a write of data area a */
+    TL_OP_STATE_KEY, /* the state variable of the next TL_OP_STATE: state key a */
+    TL_OP_STATE,     /* ... enters state area a */
+    TL_OP_SWITCH,    /* context ctx runs from t */
+    TL_OP_RUNNING,   /* context ctx has run since the recording start */
+    TL_OP_CONTEXTS,  /* a contexts exist */
+};
+#define TL_OP_MATCHED 1u  /* EXIT: by its own X */
+#define TL_OP_EVENT 2u    /* SUSPEND/RESUME/EXIT: the event's own area (in range?) */
+#define TL_OP_ACTIVE 1u   /* IMPLICIT: active from the start */
+#define TL_OP_FUNCTION 4u /* ENTRY/IMPLICIT: a function area (a call) */
+#define TL_OP_LINE 8u     /* ENTRY/IMPLICIT: a line area (a line activation) */
+
+/* 16 bytes: what crosses from one core to the other per event: the time,
+ * and a word of a (area, position code, state key or count: bits 0-31),
+ * the context (32-47), the kind (48-55) and the flags (56-63).  The side
+ * numbers the calls, line activations and frame positions itself, in the
+ * order the pass does. */
+typedef struct tl_op {
+    int64_t t;
+    uint64_t w;
+} tl_op;
+#define TL_OP_A(op) ((uint32_t)(op)->w)
+#define TL_OP_CTX(op) ((uint16_t)((op)->w >> 32))
+#define TL_OP_KIND(op) ((unsigned)((op)->w >> 48) & 0xFFu)
+#define TL_OP_FLAGS(op) ((unsigned)((op)->w >> 56))
+
+typedef struct tl_sframe {
+    pv_stat_frame sf;
+    uint32_t acc, call, line;
+} tl_sframe;
+
+typedef struct tl_sstack {
+    tl_sframe *ex, *im;
+    size_t ex_cap, im_cap;
+    size_t ex_n, im_n; /* the frames pushed so far (explicit: live) */
+} tl_sstack;
+
+typedef struct tl_sink tl_sink;
 
 typedef struct tl_stack {
     tl_frame *ex;
@@ -82,7 +147,21 @@ struct pv_tl_pass {
     const pv_tl_options *o; /* = &opt */
     pv_diag *diag;
     const char *file;
+    /* the statistics side: touched only by the sink's thread while it runs */
     pv_stats st;
+    tl_sstack *sstacks;
+    size_t sstack_cap;
+    size_t s_calls, s_lines; /* calls and line activations numbered so far */
+    uint32_t s_state_key;
+    tl_sink *sink; /* the thread that runs the statistics side, or NULL */
+    bool streaming; /* begun over a timeline still being read: no sink */
+    /* the stack machine's side */
+    tl_ac *acs;
+    size_t ac_n, ac_cap;
+    uint32_t *ac_slot; /* [area * ac_stride + context] -> acs index + 1 */
+    size_t ac_areas, ac_stride;
+    uint16_t running; /* the running context as the statistics see it */
+    bool all_running;
     pv_hashmap state_keys;  /* state keys that the mapping lists states for */
     pv_hashmap context_map; /* CONTEXTS handle -> context */
     tl_stack *stacks;
@@ -95,7 +174,7 @@ struct pv_tl_pass {
     size_t line_cap;
     bool store_gross; /* ix->call_gross is kept (the gross cannot be read from the records) */
     /* calls whose net differs from their gross: (call, net), in the order
-     * they ended; finishing places them (FC_NET*) */
+     * they ended; finishing places them (FC_NET*).  The statistics side's. */
     uint32_t *net_call;
     int64_t *net_val;
     size_t net_n, net_cap;
@@ -335,6 +414,380 @@ static void tl_worker_stop(tl_pass *p)
     p->worker = NULL;
 }
 
+/* ---- the statistics side (docs/winidea-model.md "Statistics beside the pass") */
+
+static tl_sstack *tl_sstack_of(tl_pass *p, uint16_t c)
+{
+    if (c >= p->sstack_cap) {
+        size_t old = p->sstack_cap;
+        p->sstacks = pv_xgrow(p->sstacks, &p->sstack_cap, (size_t)c + 1, sizeof *p->sstacks);
+        memset(p->sstacks + old, 0, (p->sstack_cap - old) * sizeof *p->sstacks);
+    }
+    return &p->sstacks[c];
+}
+
+static tl_sframe *tl_sframe_at(tl_sstack *s, int32_t code)
+{
+    if (code >= 0) {
+        if ((size_t)code >= s->ex_cap)
+            s->ex = pv_xgrow(s->ex, &s->ex_cap, (size_t)code + 1, sizeof *s->ex);
+        return &s->ex[code];
+    }
+    size_t j = (size_t)(-(code + 1));
+    if (j >= s->im_cap)
+        s->im = pv_xgrow(s->im, &s->im_cap, j + 1, sizeof *s->im);
+    return &s->im[j];
+}
+
+static void tl_in_range(pv_stats *st, uint32_t acc, int64_t t)
+{
+    st->accs[acc].in_range |= t >= st->lo && t <= st->hi;
+}
+
+/* One operation of the statistics side, on whichever thread runs it.
+ * (Inlined into each place the pass emits, so that the switch folds away,
+ * it made the pass on one thread slower still: 2.0-2.3 s against 1.8-1.9 s
+ * of CPU at 50 M events.) */
+static void tl_apply(tl_pass *p, const tl_op *o)
+{
+    pv_stats *st = &p->st;
+    struct {
+        int64_t t;
+        uint32_t a;
+        uint16_t ctx;
+        unsigned kind, flags;
+    } op_ = {o->t, TL_OP_A(o), TL_OP_CTX(o), TL_OP_KIND(o), TL_OP_FLAGS(o)}, *op = &op_;
+    switch (op->kind) {
+    case TL_OP_TOUCH:
+        tl_in_range(st, pv_stats_acc(st, op->a, op->ctx), op->t);
+        break;
+    case TL_OP_ENTRY:
+    case TL_OP_IMPLICIT: {
+        uint32_t acc = pv_stats_acc(st, op->a, op->ctx);
+        tl_sstack *s = tl_sstack_of(p, op->ctx);
+        int32_t code = op->kind == TL_OP_ENTRY ? (int32_t)s->ex_n++ : -(int32_t)s->im_n++ - 1;
+        tl_sframe *f = tl_sframe_at(s, code);
+        f->acc = acc;
+        f->call = op->flags & TL_OP_FUNCTION ? (uint32_t)p->s_calls++ : TL_TOP_LEVEL;
+        f->line = op->flags & TL_OP_LINE ? (uint32_t)p->s_lines++ : TL_TOP_LEVEL;
+        if (op->kind == TL_OP_ENTRY) {
+            tl_in_range(st, acc, op->t);
+            pv_stats_entry(st, acc, &f->sf, op->t);
+        } else {
+            pv_stats_implicit(st, acc, &f->sf, op->flags & TL_OP_ACTIVE);
+        }
+        break;
+    }
+    case TL_OP_SUSPEND:
+    case TL_OP_RESUME:
+    case TL_OP_EXIT: {
+        tl_sstack *s = tl_sstack_of(p, op->ctx);
+        int32_t code = (int32_t)op->a;
+        tl_sframe *f = tl_sframe_at(s, code);
+        if (op->flags & TL_OP_EVENT)
+            tl_in_range(st, f->acc, op->t);
+        if (op->kind == TL_OP_SUSPEND) {
+            pv_stats_suspend(st, f->acc, &f->sf, op->t);
+            break;
+        }
+        if (op->kind == TL_OP_RESUME) {
+            pv_stats_resume(st, f->acc, &f->sf, op->t);
+            break;
+        }
+        int64_t net, gross;
+        pv_stats_exit(st, f->acc, &f->sf, op->t, op->flags & TL_OP_MATCHED, &net, &gross);
+        if (code >= 0)
+            s->ex_n = (size_t)code; /* the frames above it have ended before */
+        pv_timeline_index *ix = p->ix;
+        if (f->line != TL_TOP_LEVEL)
+            ix->line_net[f->line] = net;
+        if (f->call != TL_TOP_LEVEL) {
+            if (ix->call_gross)
+                ix->call_gross[f->call] = gross;
+            if (net != gross) {
+                if (p->net_n == p->net_cap) {
+                    p->net_cap = p->net_cap ? p->net_cap * 2 : 4096;
+                    p->net_call = pv_xrealloc(p->net_call, p->net_cap * sizeof *p->net_call);
+                    p->net_val = pv_xrealloc(p->net_val, p->net_cap * sizeof *p->net_val);
+                }
+                p->net_call[p->net_n] = f->call;
+                p->net_val[p->net_n++] = net;
+            }
+        }
+        break;
+    }
+    case TL_OP_WRITE:
+        pv_stats_write(st, op->a, op->t);
+        break;
+    case TL_OP_STATE_KEY:
+        p->s_state_key = op->a;
+        break;
+    case TL_OP_STATE:
+        pv_stats_state(st, p->s_state_key, op->a, op->t);
+        break;
+    case TL_OP_SWITCH:
+        pv_stats_switch(st, op->ctx, op->t);
+        break;
+    case TL_OP_RUNNING:
+        st->running = op->ctx;
+        st->since = st->start;
+        break;
+    case TL_OP_CONTEXTS:
+        pv_stats_set_context_count(st, op->a);
+        break;
+    }
+}
+
+/* The sink: a thread that runs tl_apply over the operations the pass
+ * queues in a ring.  The pass publishes its position every
+ * TL_SINK_PUBLISH operations, the thread its own after each run of them;
+ * each sleeps on a condition variable when it has to wait (the other one
+ * wakes it when it sees it asleep: both flags and positions are
+ * sequentially consistent, so one of the two always sees the other). */
+#define TL_SINK_RING (1u << 15) /* operations (16 bytes each: 512 KB) */
+#define TL_SINK_PUBLISH 512u
+#define TL_SINK_WAKE 8192u
+#define TL_SINK_AHEAD 256u /* operations: how far ahead the lines are fetched */
+
+struct tl_sink {
+    pthread_t thread;
+    tl_pass *p;
+    tl_op *ring;
+    size_t pos;      /* the pass's next operation */
+    size_t consumed; /* the pass's last view of `done` */
+    atomic_size_t published, done;
+    atomic_bool stop;
+    atomic_bool sink_asleep, pass_asleep;
+    pthread_mutex_t mu;
+    pthread_cond_t wake_sink, wake_pass;
+};
+
+static void tl_sink_wake(tl_sink *k, pthread_cond_t *cv)
+{
+    pthread_mutex_lock(&k->mu);
+    pthread_cond_signal(cv);
+    pthread_mutex_unlock(&k->mu);
+}
+
+static void *tl_sink_run(void *arg)
+{
+    tl_sink *k = arg;
+    size_t done = 0;
+    for (;;) {
+        size_t avail = atomic_load(&k->published);
+        if (avail == done) {
+            bool stop = atomic_load(&k->stop);
+            avail = atomic_load(&k->published);
+            if (avail == done && stop)
+                break;
+        }
+        if (avail == done) {
+            pthread_mutex_lock(&k->mu);
+            atomic_store(&k->sink_asleep, true);
+            while ((avail = atomic_load(&k->published)) == done && !atomic_load(&k->stop))
+                pthread_cond_wait(&k->wake_sink, &k->mu);
+            atomic_store(&k->sink_asleep, false);
+            pthread_mutex_unlock(&k->mu);
+            continue;
+        }
+        for (; done < avail; done++) {
+            if (done % 4 == 0 && done + TL_SINK_AHEAD / 4 < avail)
+                __builtin_prefetch(&k->ring[(done + TL_SINK_AHEAD / 4) % TL_SINK_RING], 0, 3);
+            tl_apply(k->p, &k->ring[done % TL_SINK_RING]);
+        }
+        atomic_store(&k->done, done);
+        if (atomic_load(&k->pass_asleep))
+            tl_sink_wake(k, &k->wake_pass);
+    }
+    return NULL;
+}
+
+/* Publishes the operations so far; wakes the sink when it sleeps and
+ * `wake` or a run of TL_SINK_WAKE operations waits for it (waking it at
+ * every publish cost 100 000 system calls at 50 M events). */
+static void tl_sink_publish(tl_sink *k, bool wake)
+{
+    atomic_store(&k->published, k->pos);
+    if ((wake || k->pos - k->consumed >= TL_SINK_WAKE) && atomic_load(&k->sink_asleep))
+        tl_sink_wake(k, &k->wake_sink);
+}
+
+/* Waits until the sink has run the operations before `upto`. */
+static void tl_sink_wait(tl_sink *k, size_t upto)
+{
+    tl_sink_publish(k, true);
+    size_t done = atomic_load(&k->done);
+    for (int spin = 0; spin < 64 && done < upto; spin++) {
+        sched_yield();
+        done = atomic_load(&k->done);
+    }
+    if (done < upto) {
+        pthread_mutex_lock(&k->mu);
+        atomic_store(&k->pass_asleep, true);
+        while ((done = atomic_load(&k->done)) < upto)
+            pthread_cond_wait(&k->wake_pass, &k->mu);
+        atomic_store(&k->pass_asleep, false);
+        pthread_mutex_unlock(&k->mu);
+    }
+    k->consumed = done;
+}
+
+/* Queues an operation of the statistics side, or runs it here when there
+ * is no sink. */
+static inline void tl_emit(tl_pass *p, unsigned kind, unsigned flags, uint16_t ctx, uint32_t a,
+                           int64_t t)
+{
+    tl_op op = {t, a | (uint64_t)ctx << 32 | (uint64_t)kind << 48 | (uint64_t)flags << 56};
+    tl_sink *k = p->sink;
+    if (!k) {
+        tl_apply(p, &op);
+        return;
+    }
+    if (k->pos - k->consumed >= TL_SINK_RING) {
+        k->consumed = atomic_load(&k->done);
+        if (k->pos - k->consumed >= TL_SINK_RING)
+            tl_sink_wait(k, k->pos - TL_SINK_RING + TL_SINK_PUBLISH);
+    }
+    /* ask for the line a few KB ahead now: the sink read it last, and a
+     * store that has to fetch it back stalls the pass (a third of its
+     * time at 50 M events without this) */
+    if (k->pos % 4 == 0)
+        __builtin_prefetch(&k->ring[(k->pos + TL_SINK_AHEAD) % TL_SINK_RING], 1, 3);
+    /* two words built in registers: a struct of narrow fields written on
+     * the stack and copied whole is read back as one wide load just after
+     * its narrow stores, which the processor cannot forward (a stall per
+     * event) */
+    k->ring[k->pos % TL_SINK_RING] = op;
+    k->pos++;
+    if (k->pos % TL_SINK_PUBLISH == 0) {
+        if (k->pos - k->consumed >= TL_SINK_WAKE)
+            k->consumed = atomic_load(&k->done); /* a fresher view: fewer wakes */
+        tl_sink_publish(k, false);
+    }
+}
+
+/* Every operation queued so far has been run: the statistics side (the
+ * accumulators, net times, call_gross, line_net) may be touched here. */
+static void tl_sink_drain(tl_pass *p)
+{
+    if (p->sink)
+        tl_sink_wait(p->sink, p->sink->pos);
+}
+
+/* Whether a core is free for the sink: the pipeline costs about 0.4 s of
+ * CPU more at 50 M events (the operations cross from core to core), which
+ * pays only when that core would idle; on a machine whose every core is
+ * busy the pass alone finishes sooner (bench/README.md "Statistics beside
+ * the pass").  PROFVIEW_INDEX_THREADS=2 starts it anyway. */
+static bool tl_sink_core_free(void)
+{
+    const char *env = getenv("PROFVIEW_INDEX_THREADS");
+    if (env && strcmp(env, "2") == 0)
+        return true;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double load;
+    if (cores < 2)
+        return false;
+    return getloadavg(&load, 1) != 1 || load < (double)cores - 0.5;
+}
+
+static void tl_sink_start(tl_pass *p, size_t events)
+{
+    if (p->sink || p->streaming || !tl_threads_allowed(p, events) || !tl_sink_core_free())
+        return;
+    tl_sink *k = pv_xcalloc(1, sizeof *k);
+    k->p = p;
+    k->ring = pv_xmalloc(TL_SINK_RING * sizeof *k->ring);
+    atomic_init(&k->published, 0);
+    atomic_init(&k->done, 0);
+    atomic_init(&k->stop, false);
+    atomic_init(&k->sink_asleep, false);
+    atomic_init(&k->pass_asleep, false);
+    pthread_mutex_init(&k->mu, NULL);
+    pthread_cond_init(&k->wake_sink, NULL);
+    pthread_cond_init(&k->wake_pass, NULL);
+    if (pthread_create(&k->thread, NULL, tl_sink_run, k) != 0) {
+        pthread_mutex_destroy(&k->mu);
+        pthread_cond_destroy(&k->wake_sink);
+        pthread_cond_destroy(&k->wake_pass);
+        free(k->ring);
+        free(k);
+        return;
+    }
+    p->sink = k;
+}
+
+/* Runs what is queued, then ends the thread: the pass goes on alone. */
+static void tl_sink_stop(tl_pass *p)
+{
+    tl_sink *k = p->sink;
+    if (!k)
+        return;
+    tl_sink_wait(k, k->pos);
+    atomic_store(&k->stop, true);
+    tl_sink_wake(k, &k->wake_sink);
+    pthread_join(k->thread, NULL);
+    pthread_mutex_destroy(&k->mu);
+    pthread_cond_destroy(&k->wake_sink);
+    pthread_cond_destroy(&k->wake_pass);
+    free(k->ring);
+    free(k);
+    p->sink = NULL;
+}
+
+/* ---- the stack machine's (area, context) pairs */
+
+static uint32_t tl_ac_slow(tl_pass *p, uint32_t area, uint16_t c)
+{
+    if (c >= p->ac_stride) {
+        size_t stride = p->ac_stride ? p->ac_stride : 4;
+        while (stride <= c)
+            stride *= 2;
+        uint32_t *slot = pv_xcalloc((p->ac_areas ? p->ac_areas : 1) * stride, sizeof *slot);
+        for (size_t a = 0; a < p->ac_areas; a++)
+            memcpy(slot + a * stride, p->ac_slot + a * p->ac_stride, p->ac_stride * sizeof *slot);
+        free(p->ac_slot);
+        p->ac_slot = slot;
+        p->ac_stride = stride;
+    }
+    if (area >= p->ac_areas) {
+        size_t n = p->ac_areas ? p->ac_areas : 64;
+        while (n <= area)
+            n *= 2;
+        p->ac_slot = pv_xrealloc(p->ac_slot, n * p->ac_stride * sizeof *p->ac_slot);
+        memset(p->ac_slot + p->ac_areas * p->ac_stride, 0,
+               (n - p->ac_areas) * p->ac_stride * sizeof *p->ac_slot);
+        p->ac_areas = n;
+    }
+    uint32_t *s = &p->ac_slot[(size_t)area * p->ac_stride + c];
+    if (*s == 0) {
+        p->acs = pv_xgrow(p->acs, &p->ac_cap, p->ac_n + 1, sizeof *p->acs);
+        p->acs[p->ac_n].top = PV_STAT_NOT_ON_STACK;
+        p->acs[p->ac_n].seen = false;
+        *s = (uint32_t)++p->ac_n;
+    }
+    return *s - 1;
+}
+
+static inline uint32_t tl_ac_of(tl_pass *p, uint32_t area, uint16_t c)
+{
+    if (area < p->ac_areas && c < p->ac_stride) {
+        uint32_t s = p->ac_slot[(size_t)area * p->ac_stride + c];
+        if (s)
+            return s - 1;
+    }
+    return tl_ac_slow(p, area, c);
+}
+
+/* Context c runs from t (as pv_stats_switch decides). */
+static void tl_switch(tl_pass *p, uint16_t c, int64_t t)
+{
+    if (p->all_running || c == p->running)
+        return;
+    p->running = c;
+    tl_emit(p, TL_OP_SWITCH, 0, c, 0, t);
+}
+
 /* ---- the per-event columns, narrow until a value needs more */
 
 /* Events [0, done) have their columns written. */
@@ -430,6 +883,7 @@ static void tl_keep_gross(tl_pass *p)
     if (p->store_gross)
         return;
     tl_worker_stop(p);
+    tl_sink_drain(p); /* every ended call has its exit and no gross yet */
     p->store_gross = true;
     ix->call_gross = tl_big_alloc((p->call_cap ? p->call_cap : 1) * sizeof *ix->call_gross);
     for (size_t k = 0; k < ix->call_count; k++)
@@ -573,7 +1027,7 @@ static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, con
     c->has_handle = has_handle;
     c->handle = handle;
     c->name = pv_strpool_add(&ix->pool, name, strlen(name));
-    pv_stats_set_context_count(&p->st, ix->context_count + 1);
+    tl_emit(p, TL_OP_CONTEXTS, 0, 0, (uint32_t)ix->context_count + 1, 0);
     return (uint16_t)ix->context_count++;
 }
 
@@ -796,6 +1250,7 @@ static void tl_grow_calls(tl_pass *p, size_t want)
     while (cap < want)
         cap *= 2;
     tl_worker_stop(p); /* the arrays may move */
+    tl_sink_drain(p);  /* call_gross too */
     size_t old = p->call_cap;
     ix->call_entry = tl_big_realloc(ix->call_entry, old * 4, cap * 4);
     ix->call_exit = tl_big_realloc(ix->call_exit, old * 4, cap * 4);
@@ -830,6 +1285,7 @@ static uint32_t tl_new_line(tl_pass *p, uint32_t entry)
 {
     pv_timeline_index *ix = p->ix;
     if (ix->line_count >= p->line_cap) {
+        tl_sink_drain(p); /* line_net moves */
         size_t cap = p->line_cap ? p->line_cap * 2 : 1024;
         ix->line_entry = pv_xrealloc(ix->line_entry, cap * sizeof *ix->line_entry);
         ix->line_net = pv_xrealloc(ix->line_net, cap * sizeof *ix->line_net);
@@ -841,32 +1297,20 @@ static uint32_t tl_new_line(tl_pass *p, uint32_t entry)
     return (uint32_t)k;
 }
 
-/* Ends frame `f` at the current event. */
-static void tl_end_frame(tl_pass *p, tl_frame *f, bool matched, bool at_end)
+/* Ends frame `f` (position `code` in the stack of context c) at the
+ * current event; `event`: it is the event's own area's frame. */
+static void tl_end_frame(tl_pass *p, uint16_t c, int32_t code, tl_frame *f, bool matched,
+                         bool at_end, bool event)
 {
-    int64_t net, gross;
-    pv_stats_exit(&p->st, f->acc, &f->sf, p->time, matched, &net, &gross);
-    p->st.accs[f->acc].top = f->prev_same;
-    if (f->line != TL_TOP_LEVEL)
-        p->ix->line_net[f->line] = net;
-    if (f->call != TL_TOP_LEVEL) {
-        if (p->ix->call_gross)
-            p->ix->call_gross[f->call] = gross;
-        if (net != gross) {
-            if (p->net_n == p->net_cap) {
-                p->net_cap = p->net_cap ? p->net_cap * 2 : 4096;
-                p->net_call = pv_xrealloc(p->net_call, p->net_cap * sizeof *p->net_call);
-                p->net_val = pv_xrealloc(p->net_val, p->net_cap * sizeof *p->net_val);
-            }
-            p->net_call[p->net_n] = f->call;
-            p->net_val[p->net_n++] = net;
-        }
+    p->acs[f->acc].top = f->prev_same;
+    if (f->call != TL_TOP_LEVEL)
         p->ix->call_exit[f->call] = at_end ? PV_TL_OPEN : (uint32_t)p->i;
-    }
+    tl_emit(p, TL_OP_EXIT, (matched ? TL_OP_MATCHED : 0) | (event ? TL_OP_EVENT : 0), c,
+            (uint32_t)code, p->time);
 }
 
 /* Pops every frame above position `code` (each a mismatch, with a warning). */
-static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
+static void tl_pop_above(tl_pass *p, tl_stack *s, uint16_t c, int32_t code, uint32_t area)
 {
     size_t keep_ex = code >= 0 ? (size_t)code + 1 : 0;
     while (s->ex_n > keep_ex) {
@@ -874,7 +1318,7 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
         tl_warn(p, "exit of %s while %s is open above it: %s closed here",
                 pv_tl_area_name(p->ix, area), pv_tl_area_name(p->ix, f->area),
                 pv_tl_area_name(p->ix, f->area));
-        tl_end_frame(p, f, false, false);
+        tl_end_frame(p, c, (int32_t)(s->ex_n - 1), f, false, false, false);
         s->ex_n--;
     }
     if (code < 0) {
@@ -884,14 +1328,15 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
             tl_warn(p, "implicit frame of %s ends while %s is open above it: %s closed here",
                     pv_tl_area_name(p->ix, area), pv_tl_area_name(p->ix, f->area),
                     pv_tl_area_name(p->ix, f->area));
-            tl_end_frame(p, f, false, false);
+            tl_end_frame(p, c, -(int32_t)s->im_lo - 1, f, false, false, false);
             s->im_lo++;
         }
     }
 }
 
 /* docs/formats.md §3: an implicit frame goes to the very bottom of the stack. */
-static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint16_t c, uint32_t area, uint32_t acc,
+                                bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
     tl_frame *f = &s->im[s->im_n];
@@ -909,10 +1354,13 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
         s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1, sizeof *s->im_calls);
         s->im_calls[s->im_call_n++] = f->call;
     }
-    pv_stats_implicit(&p->st, acc, &f->sf, active);
     int32_t code = -(int32_t)s->im_n - 1;
+    tl_emit(p, TL_OP_IMPLICIT,
+            (active ? TL_OP_ACTIVE : 0) | (f->call != TL_TOP_LEVEL ? TL_OP_FUNCTION : 0) |
+                (f->line != TL_TOP_LEVEL ? TL_OP_LINE : 0),
+            c, area, 0);
     s->im_n++;
-    p->st.accs[acc].top = code;
+    p->acs[acc].top = code;
     return code;
 }
 
@@ -920,15 +1368,15 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
 static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kind)
 {
     tl_stack *s = tl_stack_of(p, c);
-    uint32_t acc = pv_stats_acc(&p->st, area, c);
-    pv_stat_acc *a = &p->st.accs[acc];
+    uint32_t acc = tl_ac_of(p, area, c);
+    tl_ac *a = &p->acs[acc];
     bool first = !a->seen;
     a->seen = true;
-    a->in_range |= p->time >= p->st.lo && p->time <= p->st.hi;
     int32_t code = a->top;
     if (kind == PV_WI_ENTRY) {
         if (s->ex_n >= (size_t)INT32_MAX) {
             tl_warn(p, "call stack too deep; entry ignored");
+            tl_emit(p, TL_OP_TOUCH, 0, c, area, p->time);
             return tl_stack_size(s);
         }
         size_t depth = tl_stack_size(s);
@@ -948,9 +1396,11 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
             f->call = tl_new_call(p, (uint32_t)p->i, below_fn);
             f->fn_call = f->call;
         }
-        p->st.accs[acc].top = (int32_t)s->ex_n;
+        a->top = (int32_t)s->ex_n;
+        unsigned flags = (f->call != TL_TOP_LEVEL ? TL_OP_FUNCTION : 0) |
+                         (f->line != TL_TOP_LEVEL ? TL_OP_LINE : 0);
         s->ex_n++;
-        pv_stats_entry(&p->st, acc, &f->sf, p->time);
+        tl_emit(p, TL_OP_ENTRY, flags, c, area, p->time);
         return depth;
     }
     if (code == PV_STAT_NOT_ON_STACK) {
@@ -958,20 +1408,20 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
             tl_warn(p, "%c of %s, which is not on the call stack of %s; ignored",
                     pv_wi_event_char(kind), pv_tl_area_name(p->ix, area),
                     pv_tl_context_name(p->ix, c));
+            tl_emit(p, TL_OP_TOUCH, 0, c, area, p->time);
             return tl_stack_size(s);
         }
-        code = tl_push_implicit(p, s, area, acc, kind != PV_WI_RESUME);
+        code = tl_push_implicit(p, s, c, area, acc, kind != PV_WI_RESUME);
     }
     size_t depth = tl_depth_of(s, code);
     tl_frame *f = tl_frame_at(s, code);
-    if (kind == PV_WI_SUSPEND) {
-        pv_stats_suspend(&p->st, acc, &f->sf, p->time);
-    } else if (kind == PV_WI_RESUME) {
-        pv_stats_resume(&p->st, acc, &f->sf, p->time);
+    if (kind == PV_WI_SUSPEND || kind == PV_WI_RESUME) {
+        tl_emit(p, kind == PV_WI_SUSPEND ? TL_OP_SUSPEND : TL_OP_RESUME, TL_OP_EVENT, c,
+                (uint32_t)code, p->time);
     } else {
-        tl_pop_above(p, s, code, area);
+        tl_pop_above(p, s, c, code, area);
         f = tl_frame_at(s, code);
-        tl_end_frame(p, f, true, false);
+        tl_end_frame(p, c, code, f, true, false, true);
         if (code >= 0)
             s->ex_n--;
         else
@@ -1598,12 +2048,20 @@ void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
 static void tl_free_pass(tl_pass *p)
 {
     tl_worker_stop(p);
+    tl_sink_stop(p);
     for (size_t c = 0; c < p->stack_cap; c++) {
         free(p->stacks[c].ex);
         free(p->stacks[c].im);
         free(p->stacks[c].im_calls);
     }
     free(p->stacks);
+    for (size_t c = 0; c < p->sstack_cap; c++) {
+        free(p->sstacks[c].ex);
+        free(p->sstacks[c].im);
+    }
+    free(p->sstacks);
+    free(p->acs);
+    free(p->ac_slot);
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
@@ -1669,18 +2127,18 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
             c = tl_unknown_context(p);
         if (!p->area_switched)
-            pv_stats_switch(&p->st, c, p->time);
+            tl_switch(p, c, p->time);
         return c;
     }
     case PV_TL_CONTEXT_AREA:
-        if (p->st.running == PV_TL_NO_CONTEXT) {
+        if (p->running == PV_TL_NO_CONTEXT) {
             /* before the first context switch the context is unknown
              * (docs/formats.md §3); it has been running since the start */
             uint16_t u = tl_unknown_context(p);
-            p->st.running = u;
-            p->st.since = p->st.start;
+            p->running = u;
+            tl_emit(p, TL_OP_RUNNING, 0, u, 0, 0);
         }
-        return p->st.running;
+        return p->running;
     case PV_TL_CONTEXT_CORE:
         if (e->core == PV_WI_CORE_UNKNOWN)
             return tl_unknown_context(p);
@@ -1749,6 +2207,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     p->prev = start;
     tl_init_areas(p);
     pv_stats_init(&p->st, o, start, false); /* all_running: once the source is known */
+    p->running = PV_TL_NO_CONTEXT;
     ix->clip_lo = p->st.lo;
     ix->clip_hi = p->st.hi;
     p->opt.context_area = o ? o->context_area : NULL;
@@ -1756,6 +2215,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     p->opt.context_area = NULL;
     p->st.all_running =
         ix->context_source == PV_TL_CONTEXT_CORE || ix->context_source == PV_TL_CONTEXT_UNKNOWN;
+    p->all_running = p->st.all_running;
 
     /* The window's events, by binary search over the recorded times (which
      * ascend in a valid file), so that the timeline view knows its rows
@@ -1792,6 +2252,8 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     ix->event_count = n;
     /* a timeline still being read (o->event_capacity): room for all it can hold */
     p->event_room = o && o->event_capacity > n ? o->event_capacity : n;
+    /* read and indexed at once: the reader has the other core */
+    p->streaming = o && o->event_capacity > 0;
     size_t room = p->event_room ? p->event_room : 1;
     ix->event_area = tl_big_alloc(room * (ix->area_wide ? 4 : 2));
     ix->event_context = tl_big_alloc(room * (ix->context_wide ? 2 : 1));
@@ -1846,6 +2308,8 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
     pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
     if (upto > ix->indexed)
         tl_worker_start(p, upto - ix->indexed);
+    if (upto > ix->indexed)
+        tl_sink_start(p, upto - ix->indexed);
     for (size_t i = ix->indexed; i < upto; i++) {
         if ((i & 0xFFFF) == 0 && !p->worker)
             tl_prefault_events(ix, i);
@@ -1896,28 +2360,31 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
                 if (p->context_key && ix->areas[area].state_key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    tl_switch(p, tl_context_of_value(p, e.data), e.time);
                     p->area_switched = true;
                 }
-                pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
+                tl_emit(p, TL_OP_STATE_KEY, 0, 0, ix->areas[area].state_key, 0);
+                tl_emit(p, TL_OP_STATE, 0, 0, area, e.time);
                 /* The same write as a W on the variable would be: it counts as a
                  * write of the variable the state belongs to. */
                 uint32_t variable = ix->areas[area].parent;
-                if (variable != PV_WI_NONE && variable < ix->area_count)
-                    pv_stats_write(&p->st, variable, e.time);
+                if (variable != PV_WI_NONE && variable < ix->area_count) {
+                    tl_emit(p, TL_OP_WRITE, 0, 0, variable, e.time);
+                }
             }
         } else {
             /* variables, AUX (and unknown types): every event is a write */
-            pv_stats_write(&p->st, area, e.time);
+            tl_emit(p, TL_OP_WRITE, 0, 0, area, e.time);
             uint32_t key = ix->areas[area].state_key;
             if (key && e.kind == PV_WI_WRITE &&
                 (ix->areas[area].has_states || key == p->context_key)) {
                 if (key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    tl_switch(p, tl_context_of_value(p, e.data), e.time);
                     p->area_switched = true;
                 }
                 uint32_t s = tl_lookup_area(p, key, e.data);
-                pv_stats_state(&p->st, key, s, e.time);
+                tl_emit(p, TL_OP_STATE_KEY, 0, 0, key, 0);
+                tl_emit(p, TL_OP_STATE, 0, 0, s, e.time);
             }
         }
         if (ix->area_wide)
@@ -1938,11 +2405,13 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
             ix->indexed = i + 1;
             p->bits = bits;
+            tl_sink_stop(p);
             return false;
         }
     }
     ix->indexed = upto;
     p->bits = bits;
+    tl_sink_stop(p); /* the statistics side is complete as far as the pass went */
     if (upto == n)
         tl_worker_stop(p); /* its work is done: the pass has been everywhere */
     return true;
@@ -2088,11 +2557,13 @@ static int tl_end_pass(pv_timeline_index *ix)
     for (size_t c = 0; c < p->stack_cap; c++) {
         tl_stack *s = &p->stacks[c];
         while (s->ex_n > 0) {
-            tl_end_frame(p, &s->ex[s->ex_n - 1], false, true);
+            tl_end_frame(p, (uint16_t)c, (int32_t)(s->ex_n - 1), &s->ex[s->ex_n - 1], false, true,
+                         false);
             s->ex_n--;
         }
         while (s->im_lo < s->im_n) {
-            tl_end_frame(p, &s->im[s->im_lo], false, true);
+            tl_end_frame(p, (uint16_t)c, -(int32_t)s->im_lo - 1, &s->im[s->im_lo], false, true,
+                         false);
             s->im_lo++;
         }
     }

@@ -47,7 +47,19 @@ typedef struct wi_model {
     size_t diag_from, diag_warnings, diag_errors;
     struct wi_cache_job *cache_job; /* a write in progress on cache_thread */
     pthread_t cache_thread;
+    /* Caller -> callee area pairs of the calls with their hits and gross
+     * times, made by the first callers/callees detail (one pass over the
+     * calls), so that the Details pane following the Routines cursor does
+     * not pass over millions of calls at every row. */
+    struct wi_edge *edges;
+    size_t edge_count;
+    bool edges_done;
 } wi_model;
+
+typedef struct wi_edge {
+    uint32_t caller, callee;
+    int64_t hits, time;
+} wi_edge;
 
 /* The cache write of a viewer's index, on a thread of its own: a complete
  * index is never written to again, and the warnings are a copy. */
@@ -150,6 +162,7 @@ static void wi_model_destroy(void *p)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
     free(m->area_events);
+    free(m->edges);
     if (m->cache_key) {
         pv_cache_key_free(m->cache_key);
         free(m->cache_key);
@@ -1227,6 +1240,57 @@ static const pv_detail_def wi_routine_details[] = {
 
 /* Callers (detail 0) or callees (detail 1) of a routine: per other routine,
  * the number of calls between the two and their total time with children. */
+/* m->edges, once: one pass over the calls into a hash of area pairs. */
+static void wi_model_edges(wi_model *m)
+{
+    if (m->edges_done)
+        return;
+    const pv_timeline_index *ix = &m->ix;
+    size_t cap = 1024, count = 0;
+    wi_edge *tab = pv_xmalloc(cap * sizeof *tab);
+    for (size_t i = 0; i < cap; i++)
+        tab[i].hits = 0;
+    for (size_t k = 0; k < ix->call_count; k++) {
+        uint32_t p = ix->call_parent[k];
+        if (p == PV_TL_OPEN)
+            continue;
+        uint32_t child = wi_call_area(ix, k), parent = wi_call_area(ix, p);
+        if (2 * (count + 1) > cap) { /* grow: rehash */
+            size_t ncap = 2 * cap;
+            wi_edge *n = pv_xmalloc(ncap * sizeof *n);
+            for (size_t i = 0; i < ncap; i++)
+                n[i].hits = 0;
+            for (size_t i = 0; i < cap; i++) {
+                if (!tab[i].hits)
+                    continue;
+                size_t h = ((size_t)tab[i].caller * 2654435761u ^ tab[i].callee) & (ncap - 1);
+                while (n[h].hits)
+                    h = (h + 1) & (ncap - 1);
+                n[h] = tab[i];
+            }
+            free(tab);
+            tab = n;
+            cap = ncap;
+        }
+        size_t h = ((size_t)parent * 2654435761u ^ child) & (cap - 1);
+        while (tab[h].hits && (tab[h].caller != parent || tab[h].callee != child))
+            h = (h + 1) & (cap - 1);
+        if (!tab[h].hits) {
+            tab[h] = (wi_edge){parent, child, 0, 0};
+            count++;
+        }
+        tab[h].hits++;
+        /* many calls: saturates */
+        tab[h].time = pv_add_sat(tab[h].time, pv_timeline_call_gross(ix, k));
+    }
+    m->edges = pv_xmalloc((count ? count : 1) * sizeof *m->edges);
+    for (size_t i = 0; i < cap; i++)
+        if (tab[i].hits)
+            m->edges[m->edge_count++] = tab[i];
+    free(tab);
+    m->edges_done = true;
+}
+
 static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
 {
     wi_model *m = ctx;
@@ -1236,22 +1300,20 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
         (size_t)id > ix->area_count)
         return NULL;
     uint32_t area = (uint32_t)(id - 1);
+    wi_model_edges(m);
     int64_t *hits = pv_xcalloc(ix->area_count, sizeof *hits);
     int64_t *time = pv_xcalloc(ix->area_count, sizeof *time);
-    for (size_t k = 0; k < ix->call_count; k++) {
-        uint32_t p = ix->call_parent[k];
-        if (p == PV_TL_OPEN)
-            continue;
-        uint32_t child = wi_call_area(ix, k), parent = wi_call_area(ix, p);
+    for (size_t e = 0; e < m->edge_count; e++) {
+        const wi_edge *w = &m->edges[e];
         uint32_t other;
-        if (detail == 0 && child == area)
-            other = parent;
-        else if (detail == 1 && parent == area)
-            other = child;
+        if (detail == 0 && w->callee == area)
+            other = w->caller;
+        else if (detail == 1 && w->caller == area)
+            other = w->callee;
         else
             continue;
-        hits[other]++;
-        time[other] = pv_add_sat(time[other], pv_timeline_call_gross(ix, k)); /* many calls: saturates */
+        hits[other] += w->hits;
+        time[other] = pv_add_sat(time[other], w->time);
     }
     pv_table *t = pv_table_new(wi_routine_details[detail].id, wi_routine_details[detail].title,
                                wi_caller_columns, CC_COLUMNS);
@@ -2187,7 +2249,34 @@ static pv_view *wi_calls_inner_frames(const pv_view *v)
                            &wi_line_frames_ops, lf);
 }
 
+/* The context column: the calls come context by context (the index orders
+ * them so, timeline.c), context c's from context_call_start[c]: a run is a
+ * context's calls, its code the context. */
+static bool wi_calls_column_run(const pv_view *v, size_t col, size_t row, uint64_t *code,
+                                size_t *end)
+{
+    const wi_model *m = wi_view_model(v);
+    if (col != CT_THREAD || v->ops != &wi_call_trace_ops || !wi_model_ready(m) ||
+        !m->ix.context_call_start || !m->ix.context_count || row >= m->ix.call_count)
+        return false;
+    const pv_timeline_index *ix = &m->ix;
+    size_t lo = 0, hi = ix->context_count; /* the last c with start[c] <= row */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->context_call_start[mid] <= row)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (ix->context_call_start[lo] > row || ix->context_call_start[lo + 1] <= row)
+        return false;
+    *code = lo;
+    *end = ix->context_call_start[lo + 1];
+    return true;
+}
+
 static const pv_view_hooks wi_call_trace_hooks = {
+    .column_run = wi_calls_column_run,
     .row_time = wi_calls_row_time,
     .waits_for_index = wi_waits_for_index,
     .related = wi_calls_related,
