@@ -12,7 +12,7 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 BIG=$TMP/big.txt
 rows=300000
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
-WAIT=$(printf 'Ctrl-L %.0s' {1..60})
+WAIT=$(printf 'Ctrl-L %.0s' {1..120})
 export PROFVIEW_TEST_WORK_SLICE=50000
 "$PROFVIEW" cat "$BIG" --view timeline > "$TMP/timeline.tsv"
 

@@ -14,6 +14,7 @@
 
 #include "formats/winidea/timeline.h"
 #include "profview/hooks.h"
+#include "profview/load.h"
 
 #define FN_F 0x00000001u
 #define FN_G 0x00000002u
@@ -1182,6 +1183,80 @@ static void test_finish_in_steps_empty(void **state)
     data_free(d);
 }
 
+/* Every row and cell of a view, as `cat` writes them (exact values). */
+static char *view_text(const pv_view *v)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    for (size_t row = 0; row < pv_view_rows(v); row++) {
+        for (size_t c = 0; c < v->column_count; c++) {
+            pv_cell x;
+            pv_view_cell(v, row, c, &x);
+            if (x.present)
+                pv_cell_format_exact(&x, &b);
+            pv_buf_putc(&b, '\t');
+        }
+        pv_buf_putc(&b, '\n');
+    }
+    pv_buf_putc(&b, '\0');
+    return b.data; /* the caller frees it */
+}
+
+/* docs/winidea-model.md "The viewer's area lists": a viewer's details (the
+ * calls of a statistics row, the value history of a data area or of a
+ * state) read the lists built after its index; they equal the details of a
+ * load that scans (the CLI's), on every sample, whole and in a window. */
+static void test_viewer_detail_lists(void **state)
+{
+    (void)state;
+    const char *samples[] = {"rtos.txt", "rtos-v11.txt", "rtos-ctx.txt", "rtos-v10.txt"};
+    size_t compared = 0, listed_rows = 0;
+    for (size_t s = 0; s < 2 * sizeof samples / sizeof *samples; s++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/sample-data/%s", PV_SOURCE_DIR, samples[s / 2]);
+        pv_load_options o;
+        pv_load_options_init(&o);
+        if (s % 2) { /* a window */
+            o.has_from = o.has_to = true;
+            o.from = 20000;
+            o.to = 150000;
+        }
+        pv_load_status st;
+        pv_file *scan = pv_load_file(path, &o, &st);
+        assert_int_equal(st, PV_LOAD_OK);
+        o.defer_index = true;
+        pv_file *viewer = pv_load_file(path, &o, &st);
+        assert_int_equal(st, PV_LOAD_OK);
+        while (!pv_file_index_step(viewer, 100))
+            ;
+        const char *owners[] = {"statistics", "data"};
+        for (size_t w = 0; w < 2; w++) {
+            const pv_view *a = view(scan, owners[w]), *b = view(viewer, owners[w]);
+            assert_int_equal(pv_view_rows(a), pv_view_rows(b));
+            for (size_t d = 0; d < a->detail_count; d++)
+                for (size_t row = 0; row < pv_view_rows(a); row++) {
+                    pv_view *x = pv_view_open_detail(a, d, row);
+                    pv_view *y = pv_view_open_detail(b, d, row);
+                    assert_int_equal(x != NULL, y != NULL);
+                    if (!x)
+                        continue;
+                    char *tx = view_text(x), *ty = view_text(y);
+                    assert_string_equal(tx, ty);
+                    compared++;
+                    listed_rows += pv_view_rows(x);
+                    free(tx);
+                    free(ty);
+                    pv_view_free(x);
+                    pv_view_free(y);
+                }
+        }
+        pv_file_free(scan);
+        pv_file_free(viewer);
+    }
+    assert_true(compared > 100);
+    assert_true(listed_rows > 1000);
+}
+
 /* The capability hooks the viewer uses (profview/hooks.h): stepping, the
  * stepped timeline (rows not indexed show only their record), which views
  * wait, time order, time of a row, E/X partners, the events of a call, the
@@ -1444,6 +1519,7 @@ int main(void)
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),
         cmocka_unit_test(test_viewer_stepping),
+        cmocka_unit_test(test_viewer_detail_lists),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),
     };

@@ -36,6 +36,18 @@ typedef struct wi_model {
                                sizes the lanes' arrays, lanes.h) */
     size_t area_first_next; /* the event its pass looks at next */
     bool area_first_done;
+    /* A viewer's lists for the Details pane (wi_area_lists_step, after
+     * area_first; docs/winidea-model.md "The viewer's area lists"): the
+     * calls of each area in call order (area a's are call_list[call_start[a]
+     * .. call_start[a + 1])), and the window's events of each data area's
+     * state key in event order (group data_group[a]'s are data_list[
+     * data_start[g] .. data_start[g + 1])).  NULL until built: then the
+     * details scan. */
+    uint32_t *call_start, *call_list;
+    uint32_t *data_group, *data_start, *data_list;
+    uint32_t *lists_pos; /* the fill's next slot per area or group */
+    size_t lists_next;   /* the call or event its phase looks at next */
+    int lists_phase;     /* 0 count calls, 1 fill calls, 2 fill events, 3 done */
     /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
      * the oldest is dropped when more are asked for. */
     pv_wi_lane *lanes[WI_LANE_CACHE];
@@ -162,6 +174,12 @@ static void wi_model_destroy(void *p)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
     free(m->area_events);
+    free(m->call_start);
+    free(m->call_list);
+    free(m->data_group);
+    free(m->data_start);
+    free(m->data_list);
+    free(m->lists_pos);
     free(m->edges);
     if (m->cache_key) {
         pv_cache_key_free(m->cache_key);
@@ -493,11 +511,102 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area);
 static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k);
 static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
 
+/* One row of area-calls: call k's cells (both the table and the view
+ * that reads the viewer's lists below). */
+static void wi_area_call_cell(const pv_timeline_index *ix, size_t k, size_t col, pv_cell *out)
+{
+    int64_t from = wi_call_entry_time(ix, k), to;
+    switch (col) {
+    case AC_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)k + 1);
+        return;
+    case AC_THREAD: {
+        const char *name = pv_tl_context_name(ix, wi_call_context(ix, k));
+        out->type = PV_TYPE_STRING;
+        out->present = true;
+        out->v.s.ptr = name;
+        out->v.s.len = strlen(name);
+        return;
+    }
+    case AC_ENTRY:
+        wi_cell_int(out, PV_TYPE_TIME, from);
+        return;
+    case AC_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_net(ix, k));
+        return;
+    case AC_TWC:
+        wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_gross(ix, k));
+        return;
+    default:
+        to = wi_call_exit_time(ix, k);
+        if (ix->has_from && from < ix->from)
+            from = ix->from;
+        if (ix->has_to && to > ix->to)
+            to = ix->to;
+        wi_cell_int(out, PV_TYPE_TIME, to > from ? to - from : 0);
+        return;
+    }
+}
+
+/* area-calls read from the viewer's list of the area's calls: row r is
+ * call list[r]; nothing is made when it opens (docs/winidea-model.md "The
+ * viewer's area lists"). */
+typedef struct wi_listed_calls {
+    const wi_model *m;
+    const uint32_t *list;
+    size_t count;
+} wi_listed_calls;
+
+static size_t wi_listed_calls_rows(const pv_view *v)
+{
+    return ((const wi_listed_calls *)v->impl)->count;
+}
+
+static void wi_listed_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed_calls *lc = v->impl;
+    wi_area_call_cell(&lc->m->ix, lc->list[row], col, out);
+}
+
+static const pv_view_ops wi_listed_calls_ops = {
+    wi_listed_calls_rows, wi_listed_calls_cell, NULL, NULL, wi_virtual_destroy, NULL,
+};
+
+/* The first position of list[lo, hi) (ascending) whose call is >= k. */
+static size_t wi_list_lower(const uint32_t *list, size_t lo, size_t hi, size_t k)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The calls of a function area in one context (all contexts for Neutral);
  * `id` is the call's id in `call-trace`. */
 static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
 {
     const pv_timeline_index *ix = &m->ix;
+    if (m->lists_phase == 3 && area < ix->area_count &&
+        (context == PV_TL_NEUTRAL || (context < ix->context_count && ix->context_call_start))) {
+        /* the area's calls in call order; a context's calls are a block of
+         * the calls, so its calls of the area a run of the area's list */
+        size_t lo = m->call_start[area], hi = m->call_start[area + 1];
+        if (context != PV_TL_NEUTRAL) {
+            size_t a = wi_list_lower(m->call_list, lo, hi, ix->context_call_start[context]);
+            hi = wi_list_lower(m->call_list, a, hi, ix->context_call_start[context + 1]);
+            lo = a;
+        }
+        wi_listed_calls *lc = pv_xmalloc(sizeof *lc);
+        lc->m = m;
+        lc->list = m->call_list + lo;
+        lc->count = hi - lo < WI_DETAIL_EVENT_LIMIT ? hi - lo : WI_DETAIL_EVENT_LIMIT;
+        return wi_virtual_view("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS,
+                               &wi_listed_calls_ops, lc);
+    }
     pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
     for (size_t k = 0; k < ix->call_count; k++) {
         if (wi_call_area(ix, k) != area)
@@ -508,17 +617,14 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
         if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
             break;
         size_t r = pv_table_add_row(t);
-        int64_t from = wi_call_entry_time(ix, k), to = wi_call_exit_time(ix, k);
-        pv_table_set_int(t, r, AC_ID, (int64_t)k + 1);
-        pv_table_set_cstr(t, r, AC_THREAD, pv_tl_context_name(ix, c));
-        pv_table_set_int(t, r, AC_ENTRY, from);
-        pv_table_set_int(t, r, AC_TIME, pv_timeline_call_net(ix, k));
-        pv_table_set_int(t, r, AC_TWC, pv_timeline_call_gross(ix, k));
-        if (ix->has_from && from < ix->from)
-            from = ix->from;
-        if (ix->has_to && to > ix->to)
-            to = ix->to;
-        pv_table_set_int(t, r, AC_CALL, to > from ? to - from : 0);
+        for (size_t col = 0; col < AC_COLUMNS; col++) {
+            pv_cell cell;
+            wi_area_call_cell(ix, k, col, &cell);
+            if (col == AC_THREAD)
+                pv_table_set_str(t, r, col, cell.v.s.ptr, cell.v.s.len);
+            else
+                pv_table_set_int(t, r, col, cell.v.i);
+        }
     }
     return pv_table_view(t);
 }
@@ -657,19 +763,94 @@ static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail,
     return wi_hook_view(ctx, wi_value_history_of(m, (uint32_t)(id - 1)));
 }
 
+/* The value history of a variable whose state key no other area has, read
+ * from the viewer's list of its events: every event is a change, row r is
+ * event list[r], its duration runs to the next one (the last one's to the
+ * end of the recording); nothing is made when it opens. */
+typedef struct wi_listed_values {
+    const wi_model *m;
+    const uint32_t *list;
+    size_t count, listed; /* rows; events in the list (count + 1 when cut) */
+    bool f64;
+} wi_listed_values;
+
+static size_t wi_listed_values_rows(const pv_view *v)
+{
+    return ((const wi_listed_values *)v->impl)->count;
+}
+
+static void wi_listed_values_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed_values *lv = v->impl;
+    const pv_timeline_index *ix = &lv->m->ix;
+    pv_wi_event e;
+    pv_timeline_event(ix, lv->list[row], &e);
+    switch (col) {
+    case VH_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)lv->list[row]);
+        return;
+    case VH_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, e.time);
+        return;
+    case VH_VALUE:
+        if (lv->f64) {
+            out->type = PV_TYPE_FLOAT;
+            out->present = true;
+            out->v.f = wi_data_f64(e.data);
+        } else {
+            wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        }
+        return;
+    case VH_DURATION:
+        wi_cell_int(out, PV_TYPE_TIME,
+                    row + 1 < lv->listed ? wi_event_time(ix, lv->list[row + 1]) - e.time
+                                         : ix->time_last - e.time);
+        return;
+    default:
+        wi_cell_uint(out, PV_TYPE_HEX, e.data);
+        return;
+    }
+}
+
+static const pv_view_ops wi_listed_values_ops = {
+    wi_listed_values_rows, wi_listed_values_cell, NULL, NULL, wi_virtual_destroy, NULL,
+};
+
 static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
 {
     const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     bool f64 = a->value_f64;
+    if (!state && m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE &&
+        m->data_start[m->data_group[area] + 1] - m->data_start[m->data_group[area]] ==
+            m->area_events[area]) {
+        /* its state key's events are its own: each is a change */
+        wi_listed_values *lv = pv_xmalloc(sizeof *lv);
+        lv->m = m;
+        lv->list = m->data_list + m->data_start[m->data_group[area]];
+        lv->listed = m->area_events[area];
+        lv->count = lv->listed < WI_DETAIL_EVENT_LIMIT ? lv->listed : WI_DETAIL_EVENT_LIMIT;
+        lv->f64 = f64;
+        return f64 ? wi_virtual_view("value-history", "Value history",
+                                     wi_value_history_f64_columns, VH_F64_COLUMNS,
+                                     &wi_listed_values_ops, lv)
+                   : wi_virtual_view("value-history", "Value history", wi_value_history_columns,
+                                     VH_COLUMNS, &wi_listed_values_ops, lv);
+    }
     pv_table *t =
         f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
                            VH_F64_COLUMNS)
             : pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
-    for (size_t i = ix->window_first; i < ix->window_end; i++) {
+    /* the viewer's list of the events of the area's state key (the only
+     * ones that can be a change), else every event of the window */
+    bool listed = m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE;
+    size_t from = listed ? m->data_start[m->data_group[area]] : ix->window_first;
+    size_t end = listed ? m->data_start[m->data_group[area] + 1] : ix->window_end;
+    for (size_t j = from; j < end; j++) {
+        size_t i = listed ? m->data_list[j] : j;
         pv_wi_event e;
         pv_timeline_event(ix, i, &e);
         bool change = state ? wi_state_change(ix, i, a->state_key, &e) : pv_tl_event_area(ix, i) == area;
@@ -1687,6 +1868,105 @@ static bool wi_area_first_step(wi_model *m, size_t budget)
     return m->area_first_done;
 }
 
+static bool wi_is_data_type(unsigned type)
+{
+    return type >= PV_WI_VARIABLE && type <= PV_WI_AUX_STATE;
+}
+
+/* Sets up the fill of the data lists: a group per state key of the data
+ * areas (a variable, its states; every data area has a key), sized from
+ * the window's counts of area_first's pass. */
+static void wi_data_lists_begin(wi_model *m)
+{
+    const pv_timeline_index *ix = &m->ix;
+    size_t n = ix->area_count ? ix->area_count : 1;
+    m->data_group = pv_xmalloc(n * sizeof *m->data_group);
+    pv_hashmap keys;
+    pv_hashmap_init(&keys);
+    uint32_t groups = 0;
+    for (size_t a = 0; a < ix->area_count; a++) {
+        m->data_group[a] = PV_WI_NONE;
+        if (!wi_is_data_type(ix->areas[a].type))
+            continue;
+        uint32_t g;
+        if (!pv_hashmap_get(&keys, ix->areas[a].state_key, &g)) {
+            g = groups++;
+            pv_hashmap_put(&keys, ix->areas[a].state_key, g);
+        }
+        m->data_group[a] = g;
+    }
+    pv_hashmap_free(&keys);
+    m->data_start = pv_xcalloc((size_t)groups + 1, sizeof *m->data_start);
+    for (size_t a = 0; a < ix->area_count; a++)
+        if (m->data_group[a] != PV_WI_NONE)
+            m->data_start[m->data_group[a] + 1] += m->area_events[a];
+    for (uint32_t g = 0; g < groups; g++)
+        m->data_start[g + 1] += m->data_start[g];
+    m->data_list = pv_xmalloc(((size_t)m->data_start[groups] + 1) * sizeof *m->data_list);
+    free(m->lists_pos);
+    m->lists_pos = pv_xmalloc(((size_t)groups + 1) * sizeof *m->lists_pos);
+    memcpy(m->lists_pos, m->data_start, ((size_t)groups + 1) * sizeof *m->lists_pos);
+}
+
+/* The viewer's area lists (wi_model), up to `budget` calls or events per
+ * call, after area_first's pass; true once done.  Three passes: the calls
+ * counted by area, the calls put in their area's list, the window's events
+ * put in their data group's list. */
+static bool wi_area_lists_step(wi_model *m, size_t budget)
+{
+    const pv_timeline_index *ix = &m->ix;
+    if (m->lists_phase == 3)
+        return true;
+    size_t calls = ix->call_count, n = ix->area_count ? ix->area_count : 1;
+    if (m->lists_phase == 0 && !m->call_start) {
+        m->call_start = pv_xcalloc(n + 1, sizeof *m->call_start);
+        m->lists_next = 0;
+    }
+    while (budget > 0 && m->lists_phase < 3) {
+        size_t from = m->lists_next;
+        size_t end = m->lists_phase < 2 ? calls : ix->window_end;
+        size_t upto = end - from > budget ? from + budget : end;
+        budget -= upto - from;
+        if (m->lists_phase == 0) {
+            uint32_t *count = m->call_start + 1;
+            for (size_t k = from; k < upto; k++)
+                count[wi_call_area(ix, k)]++;
+        } else if (m->lists_phase == 1) {
+            uint32_t *pos = m->lists_pos;
+            for (size_t k = from; k < upto; k++)
+                m->call_list[pos[wi_call_area(ix, k)]++] = (uint32_t)k;
+        } else {
+            const uint32_t *group = m->data_group;
+            uint32_t *pos = m->lists_pos;
+            for (size_t i = from; i < upto; i++) {
+                uint32_t g = group[pv_tl_event_area(ix, i)];
+                if (g != PV_WI_NONE)
+                    m->data_list[pos[g]++] = (uint32_t)i;
+            }
+        }
+        m->lists_next = upto;
+        if (upto < end)
+            break;
+        /* the phase is done: set up the next one */
+        if (m->lists_phase == 0) {
+            for (size_t a = 0; a < n; a++)
+                m->call_start[a + 1] += m->call_start[a];
+            m->call_list = pv_xmalloc(((size_t)m->call_start[n] + 1) * sizeof *m->call_list);
+            m->lists_pos = pv_xmalloc(n * sizeof *m->lists_pos);
+            memcpy(m->lists_pos, m->call_start, n * sizeof *m->lists_pos);
+            m->lists_next = 0;
+        } else if (m->lists_phase == 1) {
+            wi_data_lists_begin(m);
+            m->lists_next = ix->window_first;
+        } else {
+            free(m->lists_pos);
+            m->lists_pos = NULL;
+        }
+        m->lists_phase++;
+    }
+    return m->lists_phase == 3;
+}
+
 static uint32_t wi_area_first(wi_model *m, uint32_t area)
 {
     wi_area_first_step(m, SIZE_MAX);
@@ -1759,7 +2039,8 @@ static bool wi_tl_time_ordered(const pv_view *v)
  * viewer's slices) the first event of every area. */
 static bool wi_viewer_complete(const wi_model *m)
 {
-    return !m || !m->indexed || m->failed || (m->ix.complete && (m->area_first_done || !m->stepped));
+    return !m || !m->indexed || m->failed ||
+           (m->ix.complete && ((m->area_first_done && m->lists_phase == 3) || !m->stepped));
 }
 
 static bool wi_waits_for_index(const pv_view *v, bool details)
@@ -2411,7 +2692,12 @@ static bool wi_file_index_step(pv_file *f, size_t events)
         if (events != SIZE_MAX)
             return false; /* the first events of the areas in the next slices */
     }
-    return wi_area_first_step(m, events ? events : 1);
+    bool first_done = m->area_first_done;
+    if (!wi_area_first_step(m, events ? events : 1))
+        return false;
+    if (!first_done && events != SIZE_MAX)
+        return false; /* the area lists in the next slices */
+    return wi_area_lists_step(m, events ? events : 1);
 }
 
 static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
