@@ -60,6 +60,23 @@ static bool sq_exec(sq_writer *w, const char *sql)
     return true;
 }
 
+/* Reports progress from the export's own loops; false once it is
+ * cancelled. */
+static bool sq_step(sq_writer *w)
+{
+    if (!w->cancelled &&
+        !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total))
+        w->cancelled = true;
+    return !w->cancelled;
+}
+
+/* SQLite's progress handler: its long statements (CREATE INDEX over the
+ * rows: a sort) report and listen for a cancel too (docs/export.md). */
+static int sq_progress(void *ctx)
+{
+    return sq_step(ctx) ? 0 : 1;
+}
+
 /* A SQL identifier: the view/column id with anything but [A-Za-z0-9_] as
  * '_', double-quoted. */
 static void sq_ident(pv_buf *b, const char *s)
@@ -224,7 +241,7 @@ static int sq_vt_next(sqlite3_vtab_cursor *c)
         w->rows_done++;
     /* every table may be long (T_by_group has a row per row): all of them
      * listen for a cancel */
-    if ((cur->i & 0xFFFF) == 0 &&
+    if ((cur->i & 0xFFF) == 0 &&
         !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
         w->cancelled = true;
         sqlite3_free(c->pVtab->zErrMsg);
@@ -584,8 +601,9 @@ static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const ch
         }
         if (dv != first)
             pv_view_free(dv);
-        if ((i & 0x3FF) == 0x3FF &&
-            !pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
+        /* after every row's detail: opening one may take milliseconds (a
+         * pass over calls), and the viewer's pump wants a call every 4 ms */
+        if (!pv_progress_step(&w->r->progress, "exporting", w->rows_done, w->rows_total)) {
             w->cancelled = true;
             status = PV_EXPORT_CANCELLED;
             goto done;
@@ -751,6 +769,11 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         for (uint32_t g = 0; g < groups; g++)
             group_rep[g] = none;
         for (size_t i = 0; i < count; i++) {
+            if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
+                free(first);
+                status = PV_EXPORT_CANCELLED;
+                goto done;
+            }
             size_t row = rows ? rows[i] : i;
             uint32_t g = v->ops->row_group(v, row);
             if (g >= groups)
@@ -771,6 +794,11 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         order = pv_xmalloc((count ? count : 1) * sizeof *order);
         sorted_group = pv_xmalloc((count ? count : 1) * sizeof *sorted_group);
         for (size_t i = 0; i < count; i++) {
+            if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
+                free(first);
+                status = PV_EXPORT_CANCELLED;
+                goto done;
+            }
             size_t k = first[item_group[i]]++;
             order[k] = (pv_row)i;
             sorted_group[k] = item_group[i];
@@ -951,6 +979,7 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         sq_fail(&w, "cannot create the database");
         goto done;
     }
+    sqlite3_progress_handler(w.db, 1 << 14, sq_progress, &w);
     if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
         !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                      "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-262144;"
@@ -1003,6 +1032,8 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         goto done;
     status = PV_EXPORT_OK;
 done:
+    if (w.cancelled && status != PV_EXPORT_OK)
+        status = PV_EXPORT_CANCELLED; /* a statement stopped by the progress handler */
     if (w.db && sqlite3_close(w.db) != SQLITE_OK && status == PV_EXPORT_OK) {
         pv_error(err, "%s: cannot close the database", out);
         status = PV_EXPORT_FAILED;

@@ -60,19 +60,25 @@ void pv_app_mouse(pv_app *a, int y, int x, int button);
 /* Cancels long work (Ctrl-C while loading); returns true if there was any. */
 bool pv_app_cancel(pv_app *a);
 void pv_app_resize(pv_app *a, int width, int height);
-/* The terminal's part (term.c): `stop` draws the screen and returns true
- * when Ctrl-C was pressed (a long :sql polls it); `clipboard` writes an
- * OSC 52 sequence to the terminal. */
-void pv_app_set_terminal(pv_app *a, bool (*stop)(void *ctx),
-                         void (*clipboard)(void *ctx, const char *bytes, size_t len), void *ctx);
+/* The terminal's part (term.c): `clipboard` writes an OSC 52 sequence to
+ * the terminal. */
+void pv_app_set_terminal(pv_app *a, void (*clipboard)(void *ctx, const char *bytes, size_t len),
+                         void *ctx);
 /* The OSC 52 sequence that puts text on the clipboard (base64), wrapped in
  * DCS pieces for GNU screen's pass-through when `screen`. */
 void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out);
-/* An export runs on the UI thread: every few thousand rows it calls
- * pump(user), which the terminal driver uses to draw a frame (the status
- * bar shows the progress) and to read Ctrl-C (pv_app_export_interrupt). */
+/* A long call runs on the UI thread (`:sql`, an export; docs/tui.md "Long
+ * operations"): about every 4 ms of wall time its progress calls
+ * pump(user), with which the terminal driver draws a frame (the status bar
+ * shows the progress) and reads the keys: Esc or Ctrl-C call
+ * pv_app_long_stop, other keys are kept, in order, for after the call. */
+void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user);
+/* True while such a call runs; pv_app_long_stop stops it (the previous
+ * view stays; an export removes its partial file). */
+bool pv_app_long_running(const pv_app *a);
+void pv_app_long_stop(pv_app *a);
+/* The same, by their first names (an export was the first such call). */
 void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user);
-/* True while an export runs; pv_app_export_interrupt cancels it. */
 bool pv_app_exporting(const pv_app *a);
 void pv_app_export_interrupt(pv_app *a);
 /* Draws everything into the grid. */

@@ -748,7 +748,13 @@ static void pv_app_draw_status(pv_app *a, int y)
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
             pv_text_rate(&s, (double)a->exp_done, (double)a->exp_total, elapsed, " rows");
         }
-        pv_buf_puts(&s, "  (Ctrl-C cancels)");
+        pv_buf_puts(&s, "  (Esc cancels)");
+    }
+    if (!busy && a->sql_running) {
+        busy = true;
+        pv_buf_printf(&s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
+                          " result rows  (Esc stops)",
+                      pv_app_now() - a->sql_start, (double)a->sql_visited / 1e6, a->sql_rows);
     }
     /* The help hint, on the right. */
     char help[32];

@@ -2,7 +2,8 @@
  * (docs/tui.md, docs/export.md): what to include, preselected from the
  * filter and the markers; a path with completion; a confirmation before
  * replacing a file; the export itself through the generic export API, with
- * its progress in the status bar and Ctrl-C to cancel (nothing is left). */
+ * its progress in the status bar and Esc or Ctrl-C to cancel (nothing is
+ * left). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,8 +119,8 @@ static void pv_app_export_progress(void *user, const char *what, uint64_t done, 
     (void)what;
     a->exp_done = done;
     a->exp_total = total;
-    if (a->exp_pump)
-        a->exp_pump(a->exp_pump_user); /* draws the status bar, reads Ctrl-C */
+    if (pv_app_pump(a)) /* a frame with the status bar; Esc or Ctrl-C stop */
+        a->exp_cancel = 1;
 }
 
 static void pv_app_export_run(pv_app *a, bool force)
@@ -188,6 +189,7 @@ static void pv_app_export_run(pv_app *a, bool force)
     a->overlay = PV_OVERLAY_NONE;
     a->exp_confirm = false;
     a->exp_cancel = 0;
+    a->long_stop = false;
     a->exp_running = true;
     a->exp_done = a->exp_total = 0;
     a->exp_start = pv_app_now();
@@ -362,12 +364,37 @@ void pv_app_export_command(pv_app *a, const char *arg)
     pv_app_export_run(a, false);
 }
 
+void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)
+{
+    a->pump = pump;
+    a->pump_user = user;
+}
+
+bool pv_app_pump(pv_app *a)
+{
+    if (a->pump && !a->long_stop) {
+        double now = pv_app_now();
+        if (now - a->pump_last >= PV_PUMP_S) {
+            a->pump(a->pump_user);
+            a->pump_last = pv_app_now();
+        }
+    }
+    return a->long_stop;
+}
+
+bool pv_app_long_running(const pv_app *a) { return a->exp_running || a->sql_running; }
+
+void pv_app_long_stop(pv_app *a)
+{
+    a->long_stop = true;
+    a->exp_cancel = 1;
+}
+
 void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user)
 {
-    a->exp_pump = pump;
-    a->exp_pump_user = user;
+    pv_app_set_pump(a, pump, user);
 }
 
 bool pv_app_exporting(const pv_app *a) { return a->exp_running; }
 
-void pv_app_export_interrupt(pv_app *a) { a->exp_cancel = 1; }
+void pv_app_export_interrupt(pv_app *a) { pv_app_long_stop(a); }

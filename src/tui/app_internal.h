@@ -53,6 +53,9 @@ typedef struct pv_rect {
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
  * and keys are read (docs/quality.md: no key blocks for more than 16 ms). */
 #define PV_SCAN_SLICE_S 0.005
+/* A long call on the UI thread (`:sql`, an export) draws a frame and reads
+ * the keys this often (wall time), from its progress callback. */
+#define PV_PUMP_S 0.004
 enum { PV_SCAN_TIME = 1, PV_SCAN_AREA };
 typedef struct pv_scan {
     int kind;
@@ -240,10 +243,11 @@ struct pv_app {
     size_t sql_file;      /* the file holding the results, or PV_NO_ROW */
     size_t sql_count;     /* queries shown (numbers the result views) */
     char *sql_pending;    /* PV_WORK_SQL: the query to run */
-    double sql_start, sql_shown;
-    /* The terminal (term.c; NULL in the scripted mode): draws the screen
-     * and says whether Ctrl-C was pressed; writes bytes to the terminal. */
-    bool (*term_stop)(void *ctx);
+    double sql_start;
+    bool sql_running;     /* the status bar shows the query's progress */
+    uint64_t sql_rows, sql_visited;
+    /* The terminal (term.c; NULL in the scripted mode): writes bytes to
+     * the terminal. */
     void (*term_clipboard)(void *ctx, const char *bytes, size_t len);
     void *term_ctx;
     pv_buf copied;        /* the text last copied */
@@ -273,10 +277,14 @@ struct pv_app {
     atomic_int exp_cancel;
     uint64_t exp_done, exp_total;
     double exp_start;
-    /* Set by the terminal driver: shows a frame and reads Ctrl-C while an
-     * export runs (the export runs on this thread). */
-    void (*exp_pump)(void *user);
-    void *exp_pump_user;
+    /* A long call on this thread (`:sql`, an export; docs/tui.md "Long
+     * operations"): its progress callback calls pv_app_pump, which calls
+     * the terminal driver's pump about every PV_PUMP_S to draw a frame and
+     * read the keys (Esc and Ctrl-C set long_stop; other keys wait). */
+    void (*pump)(void *user);
+    void *pump_user;
+    double pump_last;
+    bool long_stop;
 
     /* The lane strip (lanes.c, docs/tui.md "Lane strip"): the areas pinned
      * in one view (lane_view), the zoomed span of one view, where the
@@ -411,6 +419,10 @@ int pv_lanes_level(double value, double lo, double hi);
 /* :sql QUERY: runs it (as work, after the screen says so). */
 void pv_app_sql_start(pv_app *a, const char *query);
 void pv_app_sql_run(pv_app *a);
+/* From a long call's progress callback: a frame and the keys when
+ * PV_PUMP_S passed since the last; true once Esc or Ctrl-C asked it to
+ * stop. */
+bool pv_app_pump(pv_app *a);
 /* Table, function and column names for the prompt's completion. */
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
                          void *ctx);

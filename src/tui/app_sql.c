@@ -36,22 +36,18 @@ void pv_app_sql_start(pv_app *a, const char *query)
     free(a->sql_pending);
     a->sql_pending = pv_xstrdup(query);
     a->work = PV_WORK_SQL;
-    pv_app_message(a, false, "Running the query... (Ctrl-C stops)");
+    pv_app_message(a, false, "Running the query... (Esc stops)");
 }
 
+/* SQLite's progress handler (every few thousand of its steps): the counts
+ * for the status bar, and a frame with the keys every PV_PUMP_S (the
+ * query runs on this thread: docs/tui.md "Long operations"). */
 static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
 {
     pv_app *a = ctx;
-    double now = pv_app_now();
-    if (now - a->sql_shown < 0.1)
-        return true;
-    a->sql_shown = now;
-    char text[200];
-    snprintf(text, sizeof text,
-             "Running the query: %.1f s, %llu result rows, %.1f M rows read (Ctrl-C stops)",
-             now - a->sql_start, (unsigned long long)rows, (double)visited / 1e6);
-    pv_app_message(a, false, text);
-    return !(a->term_stop && a->term_stop(a->term_ctx));
+    a->sql_rows = rows;
+    a->sql_visited = visited;
+    return !pv_app_pump(a);
 }
 
 /* Adds the result view to the SQL results file (made at the first query)
@@ -93,15 +89,20 @@ void pv_app_sql_run(pv_app *a)
     /* SQL reads every column of every row: the timelines are indexed first */
     pv_app_index_all(a);
     pv_app_sql_expose(a);
-    a->sql_start = a->sql_shown = pv_app_now();
+    a->sql_start = pv_app_now();
+    a->sql_rows = a->sql_visited = 0;
+    a->sql_running = true;
+    a->long_stop = false;
+    pv_buf_clear(&a->message); /* the status bar shows the progress */
     pv_sql_set_progress(a->sql, pv_app_sql_progress, a);
     pv_sql_error err;
     pv_view *v = pv_sql_query(a->sql, a->sql_pending, &err);
     pv_sql_set_progress(a->sql, NULL, NULL);
+    a->sql_running = false;
     if (!v) {
         char text[1024];
         if (err.interrupted) {
-            pv_app_message(a, false, "query stopped");
+            pv_app_message(a, false, "query stopped: the view stays as it was");
         } else if (err.offset >= 0 && (size_t)err.offset <= strlen(a->sql_pending)) {
             /* the query, a caret under the place, the message (as :filter) */
             pv_buf line, before;
@@ -354,10 +355,9 @@ void pv_app_copy_command(pv_app *a, const char *arg)
     pv_buf_free(&text);
 }
 
-void pv_app_set_terminal(pv_app *a, bool (*stop)(void *ctx),
-                         void (*clipboard)(void *ctx, const char *bytes, size_t len), void *ctx)
+void pv_app_set_terminal(pv_app *a, void (*clipboard)(void *ctx, const char *bytes, size_t len),
+                         void *ctx)
 {
-    a->term_stop = stop;
     a->term_clipboard = clipboard;
     a->term_ctx = ctx;
 }

@@ -213,29 +213,6 @@ static double pv_term_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The app's view of the terminal during long work (:sql): draw, and was
- * Ctrl-C pressed?  Other keys wait for the loop. */
-typedef struct pv_term_ctx {
-    pv_app *app;
-    bool color;
-} pv_term_ctx;
-
-static bool pv_term_stop(void *ctx)
-{
-    pv_term_ctx *t = ctx;
-    pv_term_show(t->app, t->color);
-    timeout(0);
-    wint_t wc;
-    int rc = get_wch(&wc);
-    if (rc == OK && wc == PV_KEY_CTRL('c'))
-        return true;
-    if (rc == OK)
-        unget_wch((wchar_t)wc);
-    else if (rc == KEY_CODE_YES)
-        ungetch((int)wc);
-    return false;
-}
-
 /* Writes an OSC 52 sequence (built by the app: base64, nothing from a file
  * raw) straight to the terminal, between two curses updates. */
 static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
@@ -254,29 +231,56 @@ static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
     }
 }
 
-/* While an export runs on the UI thread: a frame every 0.1 s (its progress
- * in the status bar) and Ctrl-C cancels it; other keys wait. */
+/* While a long call runs on the UI thread (`:sql`, an export; docs/tui.md
+ * "Long operations"), its progress calls this about every 4 ms: a frame,
+ * then the keys typed meanwhile: Esc or Ctrl-C stop the call, other keys
+ * (and mouse events) are kept, in order, for the loop to answer after it. */
+typedef struct pv_term_input {
+    int rc;       /* get_wch's: OK or KEY_CODE_YES */
+    wint_t wc;
+    MEVENT mouse; /* rc == KEY_CODE_YES, wc == KEY_MOUSE: the event read then */
+} pv_term_input;
+
+#define PV_TERM_KEPT 256 /* keys kept during a long call; more are dropped */
+
 typedef struct pv_term_pump_ctx {
     pv_app *app;
     bool color;
-    double last;
+    pv_term_input kept[PV_TERM_KEPT];
+    size_t kept_first, kept_count;
 } pv_term_pump_ctx;
 
 static void pv_term_pump(void *user)
 {
     pv_term_pump_ctx *p = user;
-    double now = pv_term_now();
-    if (now - p->last < 0.1)
-        return;
-    p->last = now;
     pv_term_show(p->app, p->color);
     timeout(0);
     wint_t wc;
     int rc;
     while ((rc = get_wch(&wc)) != ERR) {
-        if (rc != KEY_CODE_YES && wc == PV_KEY_CTRL('c'))
-            pv_app_export_interrupt(p->app);
+        if (rc == OK && (wc == PV_KEY_ESC || wc == PV_KEY_CTRL('c'))) {
+            pv_app_long_stop(p->app);
+            continue;
+        }
+        if (p->kept_first + p->kept_count >= PV_TERM_KEPT)
+            continue;
+        pv_term_input *in = &p->kept[p->kept_first + p->kept_count++];
+        in->rc = rc;
+        in->wc = wc;
+        if (rc == KEY_CODE_YES && wc == KEY_MOUSE && getmouse(&in->mouse) != OK)
+            p->kept_count--;
     }
+}
+
+/* The next key kept by the pump, if any. */
+static bool pv_term_kept(pv_term_pump_ctx *p, pv_term_input *out)
+{
+    if (!p->kept_count)
+        return false;
+    *out = p->kept[p->kept_first++];
+    if (!--p->kept_count)
+        p->kept_first = 0;
+    return true;
 }
 
 static int pv_term_loop(pv_app *app, bool ascii)
@@ -314,10 +318,9 @@ static int pv_term_loop(pv_app *app, bool ascii)
     bool changed;
     pv_term_apply_theme(pv_app_theme(app, &changed), color);
     pv_app_resize(app, COLS, LINES);
-    pv_term_ctx tctx = {app, color};
-    pv_app_set_terminal(app, pv_term_stop, pv_term_clipboard, &tctx);
-    pv_term_pump_ctx pump = {app, color, 0};
-    pv_app_set_export_pump(app, pv_term_pump, &pump);
+    pv_app_set_terminal(app, pv_term_clipboard, NULL);
+    pv_term_pump_ctx pump = {.app = app, .color = color};
+    pv_app_set_pump(app, pv_term_pump, &pump);
     double shown = 0;
     while (!pv_app_done(app)) {
         pv_app_poll(app);
@@ -331,12 +334,14 @@ static int pv_term_loop(pv_app *app, bool ascii)
         /* Between slices of work that keys interrupt (a scan, a flame graph
          * being built) with no key waiting, a frame every 40 ms shows the
          * progress; otherwise every pass draws. */
-        bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && poll(&in, 1, 0) == 0;
+        bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && !pump.kept_count &&
+                      poll(&in, 1, 0) == 0;
         if (!slices || pv_term_now() - shown >= 0.04) {
             pv_term_show(app, color);
             shown = pv_term_now();
         }
-        if (pv_app_has_work(app) && (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
+        if (pv_app_has_work(app) &&
+            (!pv_app_work_stoppable(app) || (!pump.kept_count && poll(&in, 1, 0) == 0))) {
             pv_app_work(app);
             continue;
         }
@@ -344,8 +349,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
         timeout(indexing || pv_app_has_work(app)                  ? 0
                 : drawn_loading || pv_app_loading(app) ? 100
                                                        : -1);
-        wint_t wc;
-        int rc = get_wch(&wc);
+        pv_term_input kept = {0};
+        bool was_kept = pv_term_kept(&pump, &kept);
+        wint_t wc = kept.wc;
+        int rc = was_kept ? kept.rc : get_wch(&wc);
         if (rc == ERR) {
             /* Idle: index in slices of a few ms until a key arrives (the
              * slice is the longest a key waits) or it is time to redraw the
@@ -360,8 +367,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_resize(app, COLS, LINES);
             clear();
         } else if (key == PV_KEY_MOUSE) {
-            MEVENT ev;
-            if (getmouse(&ev) == OK) {
+            MEVENT ev = kept.mouse;
+            if (was_kept || getmouse(&ev) == OK) {
                 int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
                              : (ev.bstate & BUTTON5_PRESSED)                     ? 5
                              : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
@@ -375,7 +382,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_key(app, key);
         }
     }
-    pv_app_set_terminal(app, NULL, NULL, NULL);
+    pv_app_set_terminal(app, NULL, NULL);
+    pv_app_set_pump(app, NULL, NULL);
     pv_term_restore();
     delscreen(screen);
     return 0;

@@ -23,7 +23,7 @@ done
 pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
 pv_tmux_keys ":export sqlite $out" Enter
 pv_tmux_wait "Exporting to $out: " 60
-expect_contains "progress in the status bar" "$(pv_tmux_screen)" "(Ctrl-C cancels)"
+expect_contains "progress in the status bar" "$(pv_tmux_screen)" "(Esc cancels)"
 # the export is writing its temporary file beside OUT
 [ -n "$(ls -A "$TMP/out")" ] || fail "no temporary file while exporting"
 [ ! -e "$out" ] || fail "OUT exists before the export is complete"

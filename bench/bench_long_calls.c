@@ -1,0 +1,130 @@
+/* bench_long_calls - the long calls that run on the viewer's thread
+ * (`:sql`, `:export`; docs/tui.md "Long operations"): how long the screen
+ * stands still between two frames of their pump, and how soon Esc stops
+ * them.
+ *
+ *   bench_long_calls FILE [STOP_AFTER_S]
+ *
+ * Loads FILE (indexed to its end), then runs `:export sqlite` of the
+ * Report's result set (the file's), stopped (as Esc would) after
+ * STOP_AFTER_S seconds (default 2; 0: to its end), and
+ *   :sql SELECT context, count(*) FROM timeline GROUP BY context
+ * to its end.  Each pump draws the
+ * frame, as the terminal does. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tui/app.h"
+#include "tui/keymap.h"
+
+static double clock_of(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double now(void) { return clock_of(CLOCK_MONOTONIC); }
+static double cpu(void) { return clock_of(CLOCK_THREAD_CPUTIME_ID); }
+
+static struct {
+    pv_app *a;
+    double start, last, last_cpu, worst, worst_cpu, first, stop_after, stopped_at;
+    double draw_cpu;
+    int pumps;
+    bool stopped;
+} P;
+
+static void pump(void *user)
+{
+    (void)user;
+    double t = now(), c = cpu();
+    double gap = t - P.last, gap_cpu = c - P.last_cpu;
+    if (!P.pumps)
+        P.first = t - P.start;
+    if (gap > P.worst)
+        P.worst = gap;
+    if (gap_cpu > P.worst_cpu)
+        P.worst_cpu = gap_cpu;
+    P.pumps++;
+    pv_app_draw(P.a);
+    P.draw_cpu += cpu() - c;
+    P.last = now();
+    P.last_cpu = cpu();
+    if (P.stop_after > 0 && P.last - P.start > P.stop_after && !P.stopped) {
+        P.stopped = true;
+        P.stopped_at = P.last;
+        pv_app_long_stop(P.a); /* what Esc does in the terminal's pump */
+    }
+}
+
+static void run(pv_app *a, const char *what, const char *keys, double stop_after)
+{
+    memset(&P, 0, sizeof P);
+    P.a = a;
+    P.stop_after = stop_after;
+    double c0 = cpu();
+    P.start = P.last = now();
+    P.last_cpu = c0;
+    for (const char *k = keys; *k; k++)
+        pv_app_key(a, *k == '\n' ? PV_KEY_ENTER : (unsigned char)*k);
+    while (pv_app_has_work(a))
+        pv_app_work(a);
+    double end = now(), c1 = cpu();
+    /* the gap after the last pump, to the return */
+    double tail = end - P.last, tail_cpu = c1 - P.last_cpu;
+    printf("%s: %.3f s wall, %.3f s CPU, %d frames (drawing %.1f ms CPU); first after %.2f ms;"
+           " longest gap %.2f ms wall, %.2f ms CPU; from the last frame to the return %.2f ms"
+           " (CPU %.2f ms)",
+           what, end - P.start, c1 - c0, P.pumps, P.draw_cpu * 1e3, P.first * 1e3, P.worst * 1e3,
+           P.worst_cpu * 1e3, tail * 1e3, tail_cpu * 1e3);
+    if (P.stopped)
+        printf("; stopped after %.2f s, returned %.2f ms later", P.stopped_at - P.start,
+               (end - P.stopped_at) * 1e3);
+    printf("\n");
+    pv_app_draw(a);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_long_calls FILE [STOP_AFTER_S]\n");
+        return 2;
+    }
+    double stop_after = argc > 2 ? atof(argv[2]) : 2.0;
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = (const char *const *)&argv[1];
+    o.path_count = 1;
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, true, false, 160, 50);
+    pv_app_wait_loaded(a);
+    if (pv_app_file_count(a) == 0) {
+        fprintf(stderr, "%s", pv_app_load_errors(a));
+        return 1;
+    }
+    pv_app_index_all(a);
+    pv_app_draw(a);
+    pv_app_set_pump(a, pump, NULL);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/bench_long_calls-%ld.db", (long)getpid());
+    char keys[128];
+    snprintf(keys, sizeof keys, ":export sqlite %s\n", path);
+    run(a, ":export sqlite", keys, stop_after);
+    if (access(path, F_OK) == 0) {
+        printf("(the export finished: %s removed)\n", path);
+        remove(path);
+    }
+    run(a, ":sql", ":sql SELECT context, count(*) FROM timeline GROUP BY context\n", 0);
+    pv_app_free(a);
+    pv_config_free(&cfg);
+    return 0;
+}
