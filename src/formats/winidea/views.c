@@ -548,28 +548,44 @@ static void wi_area_call_cell(const pv_timeline_index *ix, size_t k, size_t col,
     }
 }
 
-/* area-calls read from the viewer's list of the area's calls: row r is
- * call list[r]; nothing is made when it opens (docs/winidea-model.md "The
- * viewer's area lists"). */
-typedef struct wi_listed_calls {
+/* A detail view over a run of the viewer's area lists (docs/winidea-model.md
+ * "The viewer's area lists"): row r is call or event list[r]; nothing is
+ * made when it opens. */
+typedef struct wi_listed {
     const wi_model *m;
     const uint32_t *list;
-    size_t count;
-} wi_listed_calls;
+    size_t count, listed; /* rows; entries in the list (more when cut) */
+    bool f64;             /* value-history: an F64 area's columns */
+} wi_listed;
 
-static size_t wi_listed_calls_rows(const pv_view *v)
+static size_t wi_listed_rows(const pv_view *v)
 {
-    return ((const wi_listed_calls *)v->impl)->count;
+    return ((const wi_listed *)v->impl)->count;
 }
 
+/* The view of list[0, listed), cut at the detail limit. */
+static pv_view *wi_listed_view(const wi_model *m, const uint32_t *list, size_t listed, bool f64,
+                               const char *id, const char *title, const pv_column *cols,
+                               size_t n, const pv_view_ops *ops)
+{
+    wi_listed *l = pv_xmalloc(sizeof *l);
+    l->m = m;
+    l->list = list;
+    l->listed = listed;
+    l->count = listed < WI_DETAIL_EVENT_LIMIT ? listed : WI_DETAIL_EVENT_LIMIT;
+    l->f64 = f64;
+    return wi_virtual_view(id, title, cols, n, ops, l);
+}
+
+/* area-calls: call list[r] */
 static void wi_listed_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
-    const wi_listed_calls *lc = v->impl;
+    const wi_listed *lc = v->impl;
     wi_area_call_cell(&lc->m->ix, lc->list[row], col, out);
 }
 
 static const pv_view_ops wi_listed_calls_ops = {
-    wi_listed_calls_rows, wi_listed_calls_cell, NULL, NULL, wi_virtual_destroy, NULL,
+    wi_listed_rows, wi_listed_calls_cell, NULL, NULL, wi_virtual_destroy, NULL,
 };
 
 /* The first position of list[lo, hi) (ascending) whose call is >= k. */
@@ -600,12 +616,8 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
             hi = wi_list_lower(m->call_list, a, hi, ix->context_call_start[context + 1]);
             lo = a;
         }
-        wi_listed_calls *lc = pv_xmalloc(sizeof *lc);
-        lc->m = m;
-        lc->list = m->call_list + lo;
-        lc->count = hi - lo < WI_DETAIL_EVENT_LIMIT ? hi - lo : WI_DETAIL_EVENT_LIMIT;
-        return wi_virtual_view("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS,
-                               &wi_listed_calls_ops, lc);
+        return wi_listed_view(m, m->call_list + lo, hi - lo, false, "area-calls", "Calls",
+                              wi_area_call_columns, AC_COLUMNS, &wi_listed_calls_ops);
     }
     pv_table *t = pv_table_new("area-calls", "Calls", wi_area_call_columns, AC_COLUMNS);
     for (size_t k = 0; k < ix->call_count; k++) {
@@ -767,21 +779,9 @@ static pv_view *wi_value_history(void *ctx, const pv_view *owner, size_t detail,
  * from the viewer's list of its events: every event is a change, row r is
  * event list[r], its duration runs to the next one (the last one's to the
  * end of the recording); nothing is made when it opens. */
-typedef struct wi_listed_values {
-    const wi_model *m;
-    const uint32_t *list;
-    size_t count, listed; /* rows; events in the list (count + 1 when cut) */
-    bool f64;
-} wi_listed_values;
-
-static size_t wi_listed_values_rows(const pv_view *v)
-{
-    return ((const wi_listed_values *)v->impl)->count;
-}
-
 static void wi_listed_values_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
 {
-    const wi_listed_values *lv = v->impl;
+    const wi_listed *lv = v->impl;
     const pv_timeline_index *ix = &lv->m->ix;
     pv_wi_event e;
     pv_timeline_event(ix, lv->list[row], &e);
@@ -813,7 +813,7 @@ static void wi_listed_values_cell(const pv_view *v, size_t row, size_t col, pv_c
 }
 
 static const pv_view_ops wi_listed_values_ops = {
-    wi_listed_values_rows, wi_listed_values_cell, NULL, NULL, wi_virtual_destroy, NULL,
+    wi_listed_rows, wi_listed_values_cell, NULL, NULL, wi_virtual_destroy, NULL,
 };
 
 static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
@@ -826,17 +826,11 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
         m->data_start[m->data_group[area] + 1] - m->data_start[m->data_group[area]] ==
             m->area_events[area]) {
         /* its state key's events are its own: each is a change */
-        wi_listed_values *lv = pv_xmalloc(sizeof *lv);
-        lv->m = m;
-        lv->list = m->data_list + m->data_start[m->data_group[area]];
-        lv->listed = m->area_events[area];
-        lv->count = lv->listed < WI_DETAIL_EVENT_LIMIT ? lv->listed : WI_DETAIL_EVENT_LIMIT;
-        lv->f64 = f64;
-        return f64 ? wi_virtual_view("value-history", "Value history",
-                                     wi_value_history_f64_columns, VH_F64_COLUMNS,
-                                     &wi_listed_values_ops, lv)
-                   : wi_virtual_view("value-history", "Value history", wi_value_history_columns,
-                                     VH_COLUMNS, &wi_listed_values_ops, lv);
+        const uint32_t *list = m->data_list + m->data_start[m->data_group[area]];
+        return wi_listed_view(m, list, m->area_events[area], f64, "value-history",
+                              "Value history",
+                              f64 ? wi_value_history_f64_columns : wi_value_history_columns,
+                              f64 ? VH_F64_COLUMNS : VH_COLUMNS, &wi_listed_values_ops);
     }
     pv_table *t =
         f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
