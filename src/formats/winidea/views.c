@@ -2265,29 +2265,32 @@ static bool wi_tl_column_values(const pv_view *v, size_t col,
     return false;
 }
 
-/* The depth column is the index's per-event array (once indexed). */
-static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
+/* One of the index's narrow per-event arrays as the view's rows see it
+ * (once they are all indexed): 1 byte an event, 2 when `wide`. */
+static bool wi_tl_event_array(const pv_view *v, const void *base, bool wide, pv_int_array *out)
 {
     const wi_events_impl *im = v->impl;
-    const pv_timeline_index *ix = &im->m->ix;
-    if (col != TL_DEPTH || ix->indexed < im->first + im->count || !ix->event_depth)
+    if (im->m->ix.indexed < im->first + im->count || !base)
         return false;
-    out->width = ix->depth_wide ? 2 : 1; /* as pv_tl_event_depth reads it */
-    out->base = (const char *)ix->event_depth + im->first * out->width;
+    out->width = wide ? 2 : 1;
+    out->base = (const char *)base + im->first * out->width;
     return true;
+}
+
+/* The depth column is the index's per-event array (as pv_tl_event_depth
+ * reads it). */
+static bool wi_tl_int_column(const pv_view *v, size_t col, pv_int_array *out)
+{
+    const pv_timeline_index *ix = &((const wi_events_impl *)v->impl)->m->ix;
+    return col == TL_DEPTH && wi_tl_event_array(v, ix->event_depth, ix->depth_wide, out);
 }
 
 /* The context column is the index's per-event context, a code into the
  * contexts wi_tl_column_values gives (0xFF / PV_TL_NO_CONTEXT: none). */
 static bool wi_tl_code_column(const pv_view *v, size_t col, pv_int_array *out)
 {
-    const wi_events_impl *im = v->impl;
-    const pv_timeline_index *ix = &im->m->ix;
-    if (col != TL_CONTEXT || ix->indexed < im->first + im->count || !ix->event_context)
-        return false;
-    out->width = ix->context_wide ? 2 : 1; /* as pv_tl_event_context reads it */
-    out->base = (const char *)ix->event_context + im->first * out->width;
-    return true;
+    const pv_timeline_index *ix = &((const wi_events_impl *)v->impl)->m->ix;
+    return col == TL_CONTEXT && wi_tl_event_array(v, ix->event_context, ix->context_wide, out);
 }
 
 static const pv_view_hooks wi_timeline_hooks = {
