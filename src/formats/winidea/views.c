@@ -511,25 +511,30 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area);
 static int64_t wi_call_entry_time(const pv_timeline_index *ix, size_t k);
 static int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
 
+/* A call's wall time within the range (its entry to its exit, clipped). */
+static int64_t wi_call_time_within(const pv_timeline_index *ix, size_t k)
+{
+    int64_t from = wi_call_entry_time(ix, k), to = wi_call_exit_time(ix, k);
+    if (ix->has_from && from < ix->from)
+        from = ix->from;
+    if (ix->has_to && to > ix->to)
+        to = ix->to;
+    return to > from ? to - from : 0;
+}
+
 /* One row of area-calls: call k's cells (both the table and the view
  * that reads the viewer's lists below). */
 static void wi_area_call_cell(const pv_timeline_index *ix, size_t k, size_t col, pv_cell *out)
 {
-    int64_t from = wi_call_entry_time(ix, k), to;
     switch (col) {
     case AC_ID:
         wi_cell_int(out, PV_TYPE_INT, (int64_t)k + 1);
         return;
-    case AC_THREAD: {
-        const char *name = pv_tl_context_name(ix, wi_call_context(ix, k));
-        out->type = PV_TYPE_STRING;
-        out->present = true;
-        out->v.s.ptr = name;
-        out->v.s.len = strlen(name);
+    case AC_THREAD:
+        wi_cell_str(out, pv_tl_context_name(ix, wi_call_context(ix, k)));
         return;
-    }
     case AC_ENTRY:
-        wi_cell_int(out, PV_TYPE_TIME, from);
+        wi_cell_int(out, PV_TYPE_TIME, wi_call_entry_time(ix, k));
         return;
     case AC_TIME:
         wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_net(ix, k));
@@ -538,15 +543,11 @@ static void wi_area_call_cell(const pv_timeline_index *ix, size_t k, size_t col,
         wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_gross(ix, k));
         return;
     default:
-        to = wi_call_exit_time(ix, k);
-        if (ix->has_from && from < ix->from)
-            from = ix->from;
-        if (ix->has_to && to > ix->to)
-            to = ix->to;
-        wi_cell_int(out, PV_TYPE_TIME, to > from ? to - from : 0);
+        wi_cell_int(out, PV_TYPE_TIME, wi_call_time_within(ix, k));
         return;
     }
 }
+
 
 /* A detail view over a run of the viewer's area lists (docs/winidea-model.md
  * "The viewer's area lists"): row r is call or event list[r]; nothing is
@@ -1259,15 +1260,9 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
     case CT_TWC:
         wi_cell_int(out, PV_TYPE_TIME, pv_timeline_call_gross(ix, row));
         return;
-    case CT_CALL: {
-        int64_t from = wi_call_entry_time(ix, row), to = wi_call_exit_time(ix, row);
-        if (ix->has_from && from < ix->from)
-            from = ix->from;
-        if (ix->has_to && to > ix->to)
-            to = ix->to;
-        wi_cell_int(out, PV_TYPE_TIME, to > from ? to - from : 0);
+    case CT_CALL:
+        wi_cell_int(out, PV_TYPE_TIME, wi_call_time_within(ix, row));
         return;
-    }
     case CT_ENTRY:
         wi_cell_int(out, PV_TYPE_TIME, wi_call_entry_time(ix, row));
         return;
