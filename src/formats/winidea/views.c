@@ -47,7 +47,12 @@ typedef struct wi_model {
     uint32_t *data_group, *data_start, *data_list;
     uint32_t *lists_pos; /* the fill's next slot per area or group */
     size_t lists_next;   /* the call or event its phase looks at next */
-    int lists_phase;     /* 0 count calls, 1 fill calls, 2 fill events, 3 done */
+    enum {
+        WI_LISTS_COUNT_CALLS,
+        WI_LISTS_FILL_CALLS,
+        WI_LISTS_FILL_EVENTS,
+        WI_LISTS_DONE
+    } lists_phase;
     /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
      * the oldest is dropped when more are asked for. */
     pv_wi_lane *lanes[WI_LANE_CACHE];
@@ -607,7 +612,7 @@ static size_t wi_list_lower(const uint32_t *list, size_t lo, size_t hi, size_t k
 static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
 {
     const pv_timeline_index *ix = &m->ix;
-    if (m->lists_phase == 3 && area < ix->area_count &&
+    if (m->lists_phase == WI_LISTS_DONE && area < ix->area_count &&
         (context == PV_TL_NEUTRAL || (context < ix->context_count && ix->context_call_start))) {
         /* the area's calls in call order; a context's calls are a block of
          * the calls, so its calls of the area a run of the area's list */
@@ -823,7 +828,7 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     bool f64 = a->value_f64;
-    if (!state && m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE &&
+    if (!state && m->lists_phase == WI_LISTS_DONE && m->data_group[area] != PV_WI_NONE &&
         m->data_start[m->data_group[area] + 1] - m->data_start[m->data_group[area]] ==
             m->area_events[area]) {
         /* its state key's events are its own: each is a change */
@@ -841,7 +846,7 @@ static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
     int64_t open_time = 0;
     /* the viewer's list of the events of the area's state key (the only
      * ones that can be a change), else every event of the window */
-    bool listed = m->lists_phase == 3 && m->data_group[area] != PV_WI_NONE;
+    bool listed = m->lists_phase == WI_LISTS_DONE && m->data_group[area] != PV_WI_NONE;
     size_t from = listed ? m->data_start[m->data_group[area]] : ix->window_first;
     size_t end = listed ? m->data_start[m->data_group[area] + 1] : ix->window_end;
     for (size_t j = from; j < end; j++) {
@@ -1904,23 +1909,23 @@ static void wi_data_lists_begin(wi_model *m)
 static bool wi_area_lists_step(wi_model *m, size_t budget)
 {
     const pv_timeline_index *ix = &m->ix;
-    if (m->lists_phase == 3)
+    if (m->lists_phase == WI_LISTS_DONE)
         return true;
     size_t calls = ix->call_count, n = ix->area_count ? ix->area_count : 1;
-    if (m->lists_phase == 0 && !m->call_start) {
+    if (m->lists_phase == WI_LISTS_COUNT_CALLS && !m->call_start) {
         m->call_start = pv_xcalloc(n + 1, sizeof *m->call_start);
         m->lists_next = 0;
     }
-    while (budget > 0 && m->lists_phase < 3) {
+    while (budget > 0 && m->lists_phase < WI_LISTS_DONE) {
         size_t from = m->lists_next;
-        size_t end = m->lists_phase < 2 ? calls : ix->window_end;
+        size_t end = m->lists_phase < WI_LISTS_FILL_EVENTS ? calls : ix->window_end;
         size_t upto = end - from > budget ? from + budget : end;
         budget -= upto - from;
-        if (m->lists_phase == 0) {
+        if (m->lists_phase == WI_LISTS_COUNT_CALLS) {
             uint32_t *count = m->call_start + 1;
             for (size_t k = from; k < upto; k++)
                 count[wi_call_area(ix, k)]++;
-        } else if (m->lists_phase == 1) {
+        } else if (m->lists_phase == WI_LISTS_FILL_CALLS) {
             uint32_t *pos = m->lists_pos;
             for (size_t k = from; k < upto; k++)
                 m->call_list[pos[wi_call_area(ix, k)]++] = (uint32_t)k;
@@ -1937,23 +1942,25 @@ static bool wi_area_lists_step(wi_model *m, size_t budget)
         if (upto < end)
             break;
         /* the phase is done: set up the next one */
-        if (m->lists_phase == 0) {
+        if (m->lists_phase == WI_LISTS_COUNT_CALLS) {
             for (size_t a = 0; a < n; a++)
                 m->call_start[a + 1] += m->call_start[a];
             m->call_list = pv_xmalloc(((size_t)m->call_start[n] + 1) * sizeof *m->call_list);
             m->lists_pos = pv_xmalloc(n * sizeof *m->lists_pos);
             memcpy(m->lists_pos, m->call_start, n * sizeof *m->lists_pos);
             m->lists_next = 0;
-        } else if (m->lists_phase == 1) {
+        } else if (m->lists_phase == WI_LISTS_FILL_CALLS) {
             wi_data_lists_begin(m);
             m->lists_next = ix->window_first;
         } else {
             free(m->lists_pos);
             m->lists_pos = NULL;
         }
-        m->lists_phase++;
+        m->lists_phase = m->lists_phase == WI_LISTS_COUNT_CALLS  ? WI_LISTS_FILL_CALLS
+                         : m->lists_phase == WI_LISTS_FILL_CALLS ? WI_LISTS_FILL_EVENTS
+                                                                 : WI_LISTS_DONE;
     }
-    return m->lists_phase == 3;
+    return m->lists_phase == WI_LISTS_DONE;
 }
 
 static uint32_t wi_area_first(wi_model *m, uint32_t area)
@@ -2029,7 +2036,8 @@ static bool wi_tl_time_ordered(const pv_view *v)
 static bool wi_viewer_complete(const wi_model *m)
 {
     return !m || !m->indexed || m->failed ||
-           (m->ix.complete && ((m->area_first_done && m->lists_phase == 3) || !m->stepped));
+           (m->ix.complete &&
+            ((m->area_first_done && m->lists_phase == WI_LISTS_DONE) || !m->stepped));
 }
 
 static bool wi_waits_for_index(const pv_view *v, bool details)
