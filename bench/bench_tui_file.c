@@ -159,7 +159,7 @@ static void bench_pump(void *user)
     exp_pump.last = now();
     exp_pump.last_cpu = thread_cpu_now();
     if (exp_pump.last - exp_pump.start > 0.5)
-        pv_app_export_interrupt(exp_pump.a);
+        pv_app_long_stop(exp_pump.a);
 }
 
 /* Every view kind from the Explorer, the Details pane and drill-down, the
@@ -228,7 +228,7 @@ static void every_view(pv_app *a)
     frame_keys(a, "Esc", esc, 1);
     /* an export runs on the UI thread, a frame at each progress call */
     exp_pump.a = a;
-    pv_app_set_export_pump(a, bench_pump, NULL);
+    pv_app_set_pump(a, bench_pump, NULL);
     exp_pump.start = exp_pump.last = now();
     exp_pump.last_cpu = thread_cpu_now();
     frame(a, ":export (0.5 s)", ":export sqlite /tmp/bench_tui_file-export.db\n", 1);
@@ -236,7 +236,7 @@ static void every_view(pv_app *a)
     printf("  :export of the timeline: first frame after %.3f ms, %d frames in 0.5 s, longest gap "
            "%.3f ms (CPU %.3f ms)\n",
            exp_pump.first * 1e3, exp_pump.pumps, exp_pump.worst * 1e3, exp_pump.worst_cpu * 1e3);
-    pv_app_set_export_pump(a, NULL, NULL);
+    pv_app_set_pump(a, NULL, NULL);
     printf("worst of these: %.3f ms (CPU %.3f ms)\n", worst_key * 1e3, worst_key_cpu * 1e3);
     pv_app_draw(a);
     while (pv_app_has_work(a)) {

@@ -73,14 +73,9 @@ void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out);
  * shows the progress) and reads the keys: Esc or Ctrl-C call
  * pv_app_long_stop, other keys are kept, in order, for after the call. */
 void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user);
-/* True while such a call runs; pv_app_long_stop stops it (the previous
- * view stays; an export removes its partial file). */
-bool pv_app_long_running(const pv_app *a);
+/* Stops the long call that runs (the previous view stays; an export
+ * removes its partial file). */
 void pv_app_long_stop(pv_app *a);
-/* The same, by their first names (an export was the first such call). */
-void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user);
-bool pv_app_exporting(const pv_app *a);
-void pv_app_export_interrupt(pv_app *a);
 /* Draws everything into the grid. */
 const pv_grid *pv_app_draw(pv_app *a);
 /* Where the terminal cursor belongs (the prompt), or false to hide it. */

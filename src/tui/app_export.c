@@ -382,19 +382,8 @@ bool pv_app_pump(pv_app *a)
     return a->long_stop;
 }
 
-bool pv_app_long_running(const pv_app *a) { return a->exp_running || a->sql_running; }
-
 void pv_app_long_stop(pv_app *a)
 {
     a->long_stop = true;
     a->exp_cancel = 1;
 }
-
-void pv_app_set_export_pump(pv_app *a, void (*pump)(void *), void *user)
-{
-    pv_app_set_pump(a, pump, user);
-}
-
-bool pv_app_exporting(const pv_app *a) { return a->exp_running; }
-
-void pv_app_export_interrupt(pv_app *a) { pv_app_long_stop(a); }
