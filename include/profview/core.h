@@ -156,6 +156,9 @@ void pv_diag_init(pv_diag *d);
 void pv_diag_free(pv_diag *d);
 void pv_diag_add(pv_diag *d, pv_severity sev, const char *fmt, ...) PV_PRINTF(3, 4);
 void pv_diag_vadd(pv_diag *d, pv_severity sev, const char *fmt, va_list ap) PV_PRINTF(3, 0);
+/* Appends every diagnostic of `from` to `to`, as if added there in order
+ * (counted, kept while there is room); `from` is left empty. */
+void pv_diag_take(pv_diag *to, pv_diag *from);
 #define pv_warn(d, ...) pv_diag_add((d), PV_SEV_WARNING, __VA_ARGS__)
 #define pv_error(d, ...) pv_diag_add((d), PV_SEV_ERROR, __VA_ARGS__)
 
