@@ -2278,6 +2278,9 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
         uint32_t acc;
         if (u->context >= nctx || !pv_stats_find(&p->st, u->area, u->context, &acc) ||
             top[acc] == PV_STAT_NOT_ON_STACK) {
+            if (getenv("PV_SPLIT_DEBUG"))
+                fprintf(stderr, "under %zu (event %u area %u ctx %u kind %u): no frame\n", k,
+                        u->event, u->area, u->context, u->kind);
             ok = false;
             break;
         }
@@ -2287,6 +2290,8 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
         size_t c = u->context;
         if (code >= 0 ? (size_t)code + 1 != ex_n[c]
                       : ex_n[c] != 0 || (size_t)(-(code + 1)) != im_lo[c]) {
+            if (getenv("PV_SPLIT_DEBUG"))
+                fprintf(stderr, "under %zu: not on top\n", k);
             ok = false; /* frames above it: the X would end them with warnings */
             break;
         }
@@ -2307,6 +2312,9 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
             ok = false;
         if (b->last_under[j] != TL_NONE && b->last_under[j] > b->first_e[j])
             ok = false;
+        if (!ok && getenv("PV_SPLIT_DEBUG"))
+            fprintf(stderr, "acc %zu area %u ctx %u: first E %u, last under %u\n", j, y->area,
+                    y->context, b->first_e[j], b->last_under[j]);
     }
     free(ex_n);
     free(im_lo);
@@ -2501,6 +2509,7 @@ static bool tl_split_join(tl_pass *p)
                 sp->ix.call_count);
     if (ok)
         tl_split_stitch(p, sp);
+    p->ix->halves = ok;
     tl_split_free(sp);
     return ok;
 }

@@ -159,6 +159,10 @@ typedef struct pv_timeline_index {
     bool complete;
     struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
     bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
+    /* The pass indexed its second half on another thread and stitched it
+     * on (docs/winidea-model.md "Speed: the timeline in two halves"); the
+     * index is the same as without. */
+    bool halves;
     /* Restored from the index cache (src/formats/winidea/cache.c): the
      * per-event, call and line arrays point into this mapping. */
     pv_cache_entry cache;
