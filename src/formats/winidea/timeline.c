@@ -140,22 +140,42 @@ struct pv_tl_pass {
     size_t under_n, under_cap;
     size_t *pops;           /* per context: frames of the first half its X ended */
     size_t pops_cap;
-    uint32_t *first_e;      /* per accumulator: the event of its first E, or TL_NONE */
-    uint32_t *last_under;   /* per accumulator: its last event in `under`, or TL_NONE */
+    struct tl_phantom *ph;  /* per accumulator (tl_spec_under) */
     size_t spec_acc_cap;
     size_t spec_max_depth;  /* the deepest local stack at an E */
 };
 typedef struct pv_tl_pass tl_pass;
 
-/* An event of the second half on a frame that the first half opened. */
+/* An event of the second half on a frame that the first half opened: the
+ * first S or R on such a frame, or its X. */
 typedef struct tl_under {
     uint32_t event;
     uint32_t area;
+    uint32_t acc;   /* the second half's accumulator */
     uint16_t context;
     uint8_t kind;
-    int64_t time; /* effective */
-    int64_t run;  /* the second half's running clock of the context then */
+    bool known;     /* an X on a frame whose S and R the second half followed: */
+    bool active;    /* whether it is active, */
+    int64_t active_run; /* since when (running clock), */
+    int64_t net;    /* and its net time since its first S or R */
+    int64_t time;   /* effective */
+    int64_t run;    /* the second half's running clock of the context then */
+    size_t depth;   /* the stitch's: the depth of the frame */
 } tl_under;
+
+/* Per accumulator of the second half: its first E, its last event on a
+ * frame of the first half, and that frame as far as its S and R after the
+ * first tell (the "phantom": its first S or R decides whether it is active,
+ * which the first half knows; each later one the second half follows). */
+typedef struct tl_phantom {
+    uint32_t first_e, last_under; /* event, or TL_NONE */
+    bool known, active, used;     /* used: an S or R followed here */
+    int64_t active_run, net;
+} tl_phantom;
+
+/* The depth written for an S or R followed on a phantom frame (a narrow
+ * depth is at most 0xFE): the stitch writes the frame's. */
+#define TL_PHANTOM_DEPTH 0xFFu
 
 #define TL_NONE UINT32_MAX
 /* A call parent (or fn_call) of the second half that is the frame of the
@@ -1004,13 +1024,9 @@ static void tl_spec_room(tl_pass *p, uint32_t acc, uint16_t c)
 {
     if (acc >= p->spec_acc_cap) {
         size_t old = p->spec_acc_cap;
-        size_t cap = old;
-        p->first_e = pv_xgrow(p->first_e, &cap, (size_t)acc + 1, sizeof *p->first_e);
-        cap = old;
-        p->last_under = pv_xgrow(p->last_under, &cap, (size_t)acc + 1, sizeof *p->last_under);
-        memset(p->first_e + old, 0xFF, (cap - old) * sizeof *p->first_e);
-        memset(p->last_under + old, 0xFF, (cap - old) * sizeof *p->last_under);
-        p->spec_acc_cap = cap;
+        p->ph = pv_xgrow(p->ph, &p->spec_acc_cap, (size_t)acc + 1, sizeof *p->ph);
+        for (size_t j = old; j < p->spec_acc_cap; j++)
+            p->ph[j] = (tl_phantom){TL_NONE, TL_NONE, false, false, false, 0, 0};
     }
     if (c >= p->pops_cap) {
         size_t old = p->pops_cap;
@@ -1026,8 +1042,8 @@ static uint32_t tl_spec_entry(tl_pass *p, uint32_t acc, uint16_t c, size_t depth
                               uint32_t below_fn, bool has_below)
 {
     tl_spec_room(p, acc, c);
-    if (p->first_e[acc] == TL_NONE)
-        p->first_e[acc] = (uint32_t)p->i;
+    if (p->ph[acc].first_e == TL_NONE)
+        p->ph[acc].first_e = (uint32_t)p->i;
     if (depth > p->spec_max_depth)
         p->spec_max_depth = depth;
     return has_below ? below_fn : TL_BELOW + (uint32_t)p->pops[c];
@@ -1046,12 +1062,36 @@ static size_t tl_spec_under(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc
         return 0;
     }
     tl_spec_room(p, acc, c);
+    tl_phantom *ph = &p->ph[acc];
+    ph->last_under = (uint32_t)p->i;
+    int64_t r = pv_stats_run(&p->st, c, p->time);
+    if (kind != PV_WI_EXIT && ph->known && !p->ix->depth_wide) {
+        /* as pv_stats_suspend / _resume would: with its frame the only
+         * one of the area in the context (checked), the area's active
+         * union is the frame's */
+        ph->used = true;
+        if (kind == PV_WI_SUSPEND && ph->active) {
+            ph->net += r - ph->active_run;
+            ph->active = false;
+        } else if (kind == PV_WI_RESUME && !ph->active) {
+            ph->active = true;
+            ph->active_run = r;
+        }
+        return TL_PHANTOM_DEPTH;
+    }
     p->under = pv_xgrow(p->under, &p->under_cap, p->under_n + 1, sizeof *p->under);
-    p->under[p->under_n++] = (tl_under){(uint32_t)p->i, area, c, (uint8_t)kind, p->time,
-                                        pv_stats_run(&p->st, c, p->time)};
-    p->last_under[acc] = (uint32_t)p->i;
-    if (kind == PV_WI_EXIT)
+    p->under[p->under_n++] =
+        (tl_under){(uint32_t)p->i, area, acc, c, (uint8_t)kind, ph->known, ph->active,
+                   ph->active_run, ph->net, p->time, r, 0};
+    if (kind == PV_WI_EXIT) {
         p->pops[c]++;
+        ph->known = false;
+    } else {
+        ph->known = true;
+        ph->active = kind == PV_WI_RESUME;
+        ph->active_run = r;
+        ph->net = 0;
+    }
     return 0;
 }
 
@@ -2090,8 +2130,7 @@ static void tl_split_free(tl_split *sp)
     pv_stats_free(&b->st);
     free(b->under);
     free(b->pops);
-    free(b->first_e);
-    free(b->last_under);
+    free(b->ph);
     pv_timeline_index *bx = &sp->ix;
     pv_hashmap_free(&bx->area_map);
     pv_strpool_free(&bx->pool);
@@ -2304,17 +2343,23 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
     /* an activation of the second half began only once the first half's
      * of the same area and context had ended */
     for (size_t j = 0; ok && j < b->st.acc_count && j < b->spec_acc_cap; j++) {
-        if (b->first_e[j] == TL_NONE)
-            continue;
-        uint32_t acc;
+        const tl_phantom *ph = &b->ph[j];
         const pv_stat_acc *y = &b->st.accs[j];
-        if (pv_stats_find(&p->st, y->area, y->context, &acc) && top[acc] != PV_STAT_NOT_ON_STACK)
+        uint32_t acc;
+        bool found = pv_stats_find(&p->st, y->area, y->context, &acc);
+        /* S and R followed here: the frame is its area's only one in the
+         * context (before the replay, as at the split) */
+        if (ph->used && (!found || p->st.accs[acc].inside_n != 1))
             ok = false;
-        if (b->last_under[j] != TL_NONE && b->last_under[j] > b->first_e[j])
+        if (ph->first_e == TL_NONE)
+            continue;
+        if (found && top[acc] != PV_STAT_NOT_ON_STACK)
+            ok = false;
+        if (ph->last_under != TL_NONE && ph->last_under > ph->first_e)
             ok = false;
         if (!ok && getenv("PV_SPLIT_DEBUG"))
             fprintf(stderr, "acc %zu area %u ctx %u: first E %u, last under %u\n", j, y->area,
-                    y->context, b->first_e[j], b->last_under[j]);
+                    y->context, ph->first_e, ph->last_under);
     }
     free(ex_n);
     free(im_lo);
@@ -2356,6 +2401,32 @@ static void tl_split_move(void *base, size_t size, size_t from, size_t to, size_
     }
 }
 
+/* A frame of the first half whose S and R the second half followed (its
+ * area's only one in context c): its net time grows by `net`, and it is
+ * active since `active_run` (the second half's running clock) or not. */
+static void tl_split_phantom(tl_pass *p, uint32_t area, uint16_t c, bool active, int64_t active_run,
+                             int64_t net, const int64_t *base)
+{
+    uint32_t acc;
+    if (!pv_stats_find(&p->st, area, c, &acc))
+        return; /* checked: never */
+    pv_stat_acc *a = &p->st.accs[acc];
+    tl_frame *f = tl_frame_at(&p->stacks[c], a->top);
+    int64_t r = active_run + (p->st.all_running ? 0 : base[c]);
+    f->sf.net += net;
+    a->net += net;
+    if (active) {
+        if (!f->sf.active)
+            a->active_n++;
+        f->sf.active = true;
+        f->sf.active_run = r;
+        a->active_run0 = r;
+    } else if (f->sf.active) {
+        f->sf.active = false;
+        a->active_n--;
+    }
+}
+
 /* The stitch, step 2: the second half's events become the index's. */
 static void tl_split_stitch(tl_pass *p, tl_split *sp)
 {
@@ -2381,18 +2452,28 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
 
     /* the guessed events, on the first half's frames */
     for (size_t k = 0; k < b->under_n; k++) {
-        const tl_under *u = &b->under[k];
+        tl_under *u = &b->under[k];
         p->i = u->event;
         p->time = u->time;
         if (!p->st.all_running) {
             p->st.running = PV_TL_NO_CONTEXT;
             p->st.run[u->context] = base[u->context] + u->run;
         }
+        if (u->known)
+            tl_split_phantom(p, u->area, u->context, u->active, u->active_run, u->net, base);
         size_t depth = tl_stack_event_replay(p, u->area, u->context, u->kind);
+        u->depth = depth;
         if (ix->depth_wide)
             ((uint16_t *)ix->event_depth)[u->event] = tl_depth16(depth);
         else
             ((uint8_t *)ix->event_depth)[u->event] = (uint8_t)depth;
+    }
+    /* the frames whose S and R the second half followed, as they are at the end */
+    for (size_t j = 0; j < b->spec_acc_cap && j < b->st.acc_count; j++) {
+        const tl_phantom *ph = &b->ph[j];
+        if (ph->known && ph->used)
+            tl_split_phantom(p, b->st.accs[j].area, b->st.accs[j].context, ph->active,
+                             ph->active_run, ph->net, base);
     }
     uint32_t *acc_map = pv_stats_merge(&p->st, &b->st, base);
 
@@ -2452,8 +2533,10 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     }
     free(acc_map);
 
-    /* depths: the first half's frames below, fewer after each X that ended one */
+    /* depths: the first half's frames below, fewer after each X that ended
+     * one; an S or R followed on a phantom frame: that frame's */
     size_t u = 0;
+    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
     for (size_t i = sp->from; i < n; i++) {
         uint16_t c = pv_tl_event_context(ix, i);
         if (c == PV_TL_NO_CONTEXT)
@@ -2461,7 +2544,15 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
         if (u < b->under_n && b->under[u].event == i) {
             if (b->under[u].kind == PV_WI_EXIT)
                 below[c]--;
+            else
+                phantom_depth[b->under[u].acc] = b->under[u].depth;
             u++;
+            continue;
+        }
+        if (!ix->depth_wide && ((uint8_t *)ix->event_depth)[i] == TL_PHANTOM_DEPTH) {
+            uint32_t acc = 0;
+            (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), c, &acc);
+            ((uint8_t *)ix->event_depth)[i] = (uint8_t)phantom_depth[acc];
             continue;
         }
         if (c >= nstack || below[c] == 0)
@@ -2489,6 +2580,7 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     free(below);
     free(ex0);
     free(base);
+    free(phantom_depth);
 }
 
 /* The first half has reached the split: waits for the second, stitches
@@ -2626,7 +2718,7 @@ again:
             ((uint16_t *)ix->event_context)[i] = ctx;
         else
             ((uint8_t *)ix->event_context)[i] = (uint8_t)ctx; /* NO_CONTEXT -> 0xFF */
-        if (depth > 0xFE && !ix->depth_wide)
+        if (depth > 0xFE && !ix->depth_wide && !(p->spec && depth == TL_PHANTOM_DEPTH))
             tl_widen_depths(p);
         if (ix->depth_wide)
             ((uint16_t *)ix->event_depth)[i] = tl_depth16(depth);
