@@ -130,6 +130,7 @@ struct pv_tl_pass {
     bool split_ok;            /* this advance is a whole finish: it may split */
     bool split_ran;           /* tried once (never again) */
     struct tl_split *split;   /* the second half, running beside, or NULL */
+    struct tl_split *depths;  /* a stitched second half whose depths a thread fixes */
     /* In the second half's pass (spec): what it could not know, and why
      * its reading may be wrong (spec_fail: it stops, the first half's pass
      * indexes its events again). */
@@ -185,6 +186,7 @@ typedef struct tl_phantom {
 
 static void tl_split_cancel(tl_pass *p);
 static bool tl_split_fail(tl_pass *p);
+static void tl_split_depths_wait(tl_pass *p);
 
 const char *pv_tl_type_name(unsigned type)
 {
@@ -1788,6 +1790,7 @@ void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
 static void tl_free_pass(tl_pass *p)
 {
     tl_split_cancel(p);
+    tl_split_depths_wait(p);
     tl_worker_stop(p);
     for (size_t c = 0; c < p->stack_cap; c++) {
         free(p->stacks[c].ex);
@@ -2060,6 +2063,12 @@ typedef struct tl_split {
     pv_timeline_index ix; /* its index: the shared columns and arrays, copies of the rest */
     tl_pass pass;
     pv_diag diag;
+    /* after the stitch: the depths of its events get the first half's
+     * frames below them (tl_split_depths, on a thread of its own) */
+    pv_timeline_index *whole;
+    size_t *below; /* per context: the first half's frames at the split */
+    size_t nstack;
+    pthread_t depth_thread;
 } tl_split;
 
 static void tl_hashmap_copy(pv_hashmap *to, const pv_hashmap *from)
@@ -2137,7 +2146,20 @@ static void tl_split_free(tl_split *sp)
     free(bx->areas);
     free(bx->contexts);
     pv_diag_free(&sp->diag);
+    free(sp->below);
     free(sp);
+}
+
+/* Waits for the depths of a stitched second half (docs/winidea-model.md
+ * "Speed: the timeline in two halves"): nothing reads them before the
+ * index is complete. */
+static void tl_split_depths_wait(tl_pass *p)
+{
+    if (!p->depths)
+        return;
+    pthread_join(p->depths->depth_thread, NULL);
+    tl_split_free(p->depths);
+    p->depths = NULL;
 }
 
 /* Ends the split: the first half's arrays get their whole room back. */
@@ -2184,7 +2206,8 @@ static size_t tl_split_start(tl_pass *p, size_t upto)
     if (!tl_split_allowed(p, upto - ix->indexed))
         return upto;
     p->split_ran = true;
-    size_t from = tl_split_point(p, ix->indexed + (upto - ix->indexed) / 2, upto);
+    /* the second half does a little more per event (tl_spec_under): 52% / 48% */
+    size_t from = tl_split_point(p, ix->indexed + (upto - ix->indexed) / 25 * 13, upto);
     if (from <= ix->indexed || from >= upto)
         return upto;
     size_t first = from - ix->indexed, second = upto - from;
@@ -2427,6 +2450,51 @@ static void tl_split_phantom(tl_pass *p, uint32_t area, uint16_t c, bool active,
     }
 }
 
+/* The stitch, step 3, beside the rest of the finish (which reads no depth):
+ * the depths of the second half's events.  Each gets the first half's
+ * frames below it, fewer after each X that ended one; an S or R followed on
+ * a phantom frame gets that frame's depth. */
+static void *tl_split_depths(void *arg)
+{
+    tl_split *sp = arg;
+    pv_timeline_index *ix = sp->whole;
+    const tl_pass *b = &sp->pass;
+    size_t n = ix->event_count, nstack = sp->nstack;
+    size_t *below = sp->below;
+    size_t u = 0;
+    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
+    for (size_t i = sp->from; i < n; i++) {
+        uint16_t c = pv_tl_event_context(ix, i);
+        if (c == PV_TL_NO_CONTEXT)
+            continue;
+        if (u < b->under_n && b->under[u].event == i) {
+            if (b->under[u].kind == PV_WI_EXIT)
+                below[c]--;
+            else
+                phantom_depth[b->under[u].acc] = b->under[u].depth;
+            u++;
+            continue;
+        }
+        if (!ix->depth_wide && ((uint8_t *)ix->event_depth)[i] == TL_PHANTOM_DEPTH) {
+            uint32_t acc = 0;
+            (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), c, &acc);
+            ((uint8_t *)ix->event_depth)[i] = (uint8_t)phantom_depth[acc];
+            continue;
+        }
+        if (c >= nstack || below[c] == 0)
+            continue;
+        if (ix->depth_wide) {
+            uint16_t *d = (uint16_t *)ix->event_depth + i;
+            *d = tl_depth16((size_t)*d + below[c]);
+        } else {
+            ((uint8_t *)ix->event_depth)[i] += (uint8_t)below[c];
+        }
+    }
+
+    free(phantom_depth);
+    return NULL;
+}
+
 /* The stitch, step 2: the second half's events become the index's. */
 static void tl_split_stitch(tl_pass *p, tl_split *sp)
 {
@@ -2533,38 +2601,6 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     }
     free(acc_map);
 
-    /* depths: the first half's frames below, fewer after each X that ended
-     * one; an S or R followed on a phantom frame: that frame's */
-    size_t u = 0;
-    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
-    for (size_t i = sp->from; i < n; i++) {
-        uint16_t c = pv_tl_event_context(ix, i);
-        if (c == PV_TL_NO_CONTEXT)
-            continue;
-        if (u < b->under_n && b->under[u].event == i) {
-            if (b->under[u].kind == PV_WI_EXIT)
-                below[c]--;
-            else
-                phantom_depth[b->under[u].acc] = b->under[u].depth;
-            u++;
-            continue;
-        }
-        if (!ix->depth_wide && ((uint8_t *)ix->event_depth)[i] == TL_PHANTOM_DEPTH) {
-            uint32_t acc = 0;
-            (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), c, &acc);
-            ((uint8_t *)ix->event_depth)[i] = (uint8_t)phantom_depth[acc];
-            continue;
-        }
-        if (c >= nstack || below[c] == 0)
-            continue;
-        if (ix->depth_wide) {
-            uint16_t *d = (uint16_t *)ix->event_depth + i;
-            *d = tl_depth16((size_t)*d + below[c]);
-        } else {
-            ((uint8_t *)ix->event_depth)[i] += (uint8_t)below[c];
-        }
-    }
-
     for (size_t c = 0; c < bx->context_count; c++)
         ix->contexts[c].events += bx->contexts[c].events;
     p->area_switched |= b->area_switched;
@@ -2577,10 +2613,17 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     p->prev = b->prev;
     p->time = b->time;
     p->i = n - 1;
-    free(below);
     free(ex0);
     free(base);
-    free(phantom_depth);
+    sp->whole = ix;
+    sp->below = below;
+    sp->nstack = nstack;
+    p->depths = sp;
+    if (pthread_create(&sp->depth_thread, NULL, tl_split_depths, sp) != 0) {
+        tl_split_depths(sp);
+        p->depths = NULL;
+        tl_split_free(sp);
+    }
 }
 
 /* The first half has reached the split: waits for the second, stitches
@@ -2599,10 +2642,11 @@ static bool tl_split_join(tl_pass *p)
         fprintf(stderr, "split at %zu: %s (spec_fail %d, under %zu, b calls %zu)\n", sp->from,
                 ok ? "stitched" : "redone", sp->pass.spec_fail, sp->pass.under_n,
                 sp->ix.call_count);
-    if (ok)
-        tl_split_stitch(p, sp);
     p->ix->halves = ok;
-    tl_split_free(sp);
+    if (ok)
+        tl_split_stitch(p, sp); /* hands sp to the depths' thread */
+    else
+        tl_split_free(sp);
     return ok;
 }
 
