@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "formats/winidea/statistics.h"
+#define DBGT(what) do { if (getenv("PV_SPLIT_DEBUG")) { struct timespec ts_; clock_gettime(CLOCK_MONOTONIC, &ts_); fprintf(stderr, "%.3f %s\n", (double)(ts_.tv_sec % 1000) + (double)ts_.tv_nsec / 1e9, what); } } while (0)
 
 #define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
 #define TL_AREA_CACHE 1024      /* entries of the area cache: small enough for L1 */
@@ -92,6 +93,8 @@ struct pv_tl_pass {
     uint32_t context_key; /* state key of the context area, 0 = none */
     bool area_switched;   /* the context area has switched the running context */
     size_t call_cap;
+    size_t *context_calls; /* per context: the calls made (FC_COUNT) */
+    size_t context_calls_cap;
     size_t line_cap;
     bool store_gross; /* ix->call_gross is kept (the gross cannot be read from the records) */
     /* calls whose net differs from their gross: (call, net), in the order
@@ -131,6 +134,10 @@ struct pv_tl_pass {
     bool split_ran;           /* tried once (never again) */
     struct tl_split *split;   /* the second half, running beside, or NULL */
     struct tl_split *depths;  /* a stitched second half whose depths a thread fixes */
+    /* After a stitch the calls [gap_a, call_count) lie at gap_at on in the
+     * arrays (no copy: the finish's permutation reads them there, tl_phys);
+     * gap_a is SIZE_MAX otherwise. */
+    size_t gap_a, gap_at;
     /* In the second half's pass (spec): what it could not know, and why
      * its reading may be wrong (spec_fail: it stops, the first half's pass
      * indexes its events again). */
@@ -140,6 +147,7 @@ struct pv_tl_pass {
     struct tl_under *under; /* events on frames of the first half, in order */
     size_t under_n, under_cap;
     size_t *pops;           /* per context: frames of the first half its X ended */
+    uint8_t *slots;         /* per context: the phantom slots in use (a bit each) */
     size_t pops_cap;
     struct tl_phantom *ph;  /* per accumulator (tl_spec_under) */
     size_t spec_acc_cap;
@@ -155,6 +163,7 @@ typedef struct tl_under {
     uint32_t acc;   /* the second half's accumulator */
     uint16_t context;
     uint8_t kind;
+    uint8_t slot;   /* an S or R: the phantom's slot (TL_NO_SLOT: none) */
     bool known;     /* an X on a frame whose S and R the second half followed: */
     bool active;    /* whether it is active, */
     int64_t active_run; /* since when (running clock), */
@@ -171,12 +180,20 @@ typedef struct tl_under {
 typedef struct tl_phantom {
     uint32_t first_e, last_under; /* event, or TL_NONE */
     bool known, active, used;     /* used: an S or R followed here */
+    uint8_t slot;                 /* while known: its slot in the context, or TL_NO_SLOT */
     int64_t active_run, net;
 } tl_phantom;
 
-/* The depth written for an S or R followed on a phantom frame (a narrow
- * depth is at most 0xFE): the stitch writes the frame's. */
+/* The depth written for an S or R followed on a phantom frame: the stitch
+ * writes the frame's.  A phantom with a slot (up to TL_SLOTS in a context at
+ * a time) is written TL_SLOT_DEPTH + slot, so that the stitch's depths are
+ * one table lookup per event (tl_split_depths); others TL_PHANTOM_DEPTH (a
+ * narrow depth is at most 0xFE), looked up.  The second half's own depths
+ * stay under TL_SLOT_DEPTH (checked). */
 #define TL_PHANTOM_DEPTH 0xFFu
+#define TL_SLOT_DEPTH 0xF8u
+#define TL_SLOTS 7u
+#define TL_NO_SLOT 0xFFu
 
 #define TL_NONE UINT32_MAX
 /* A call parent (or fn_call) of the second half that is the frame of the
@@ -892,9 +909,16 @@ static void tl_grow_calls(tl_pass *p, size_t want)
     p->call_cap = cap;
 }
 
-static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
+static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent, uint16_t context)
 {
     pv_timeline_index *ix = p->ix;
+    if (context >= p->context_calls_cap) {
+        size_t old = p->context_calls_cap;
+        p->context_calls = pv_xgrow(p->context_calls, &p->context_calls_cap, (size_t)context + 1,
+                                    sizeof(size_t));
+        memset(p->context_calls + old, 0, (p->context_calls_cap - old) * sizeof(size_t));
+    }
+    p->context_calls[context]++;
     if (ix->call_count >= p->call_cap)
         tl_grow_calls(p, ix->call_count + 1);
     size_t c = ix->call_count++;
@@ -986,7 +1010,8 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
 }
 
 /* docs/formats.md §3: an implicit frame goes to the very bottom of the stack. */
-static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint16_t c, uint32_t area, uint32_t acc,
+                                bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
     tl_frame *f = &s->im[s->im_n];
@@ -999,7 +1024,7 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     if (p->ix->areas[area].type == PV_WI_LINE)
         f->line = tl_new_line(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL);
     if (p->ix->areas[area].type == PV_WI_FUNCTION) {
-        f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
+        f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL, c);
         f->fn_call = f->call;
         s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1, sizeof *s->im_calls);
         s->im_calls[s->im_call_n++] = f->call;
@@ -1028,12 +1053,14 @@ static void tl_spec_room(tl_pass *p, uint32_t acc, uint16_t c)
         size_t old = p->spec_acc_cap;
         p->ph = pv_xgrow(p->ph, &p->spec_acc_cap, (size_t)acc + 1, sizeof *p->ph);
         for (size_t j = old; j < p->spec_acc_cap; j++)
-            p->ph[j] = (tl_phantom){TL_NONE, TL_NONE, false, false, false, 0, 0};
+            p->ph[j] = (tl_phantom){TL_NONE, TL_NONE, false, false, false, TL_NO_SLOT, 0, 0};
     }
     if (c >= p->pops_cap) {
-        size_t old = p->pops_cap;
+        size_t old = p->pops_cap, cap = old;
+        p->slots = pv_xgrow(p->slots, &cap, (size_t)c + 1, sizeof *p->slots);
         p->pops = pv_xgrow(p->pops, &p->pops_cap, (size_t)c + 1, sizeof *p->pops);
         memset(p->pops + old, 0, (p->pops_cap - old) * sizeof *p->pops);
+        memset(p->slots + old, 0, (p->pops_cap - old) * sizeof *p->slots);
     }
 }
 
@@ -1079,12 +1106,22 @@ static size_t tl_spec_under(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc
             ph->active = true;
             ph->active_run = r;
         }
-        return TL_PHANTOM_DEPTH;
+        return ph->slot == TL_NO_SLOT ? TL_PHANTOM_DEPTH : TL_SLOT_DEPTH + ph->slot;
     }
+    if (ph->known && ph->slot != TL_NO_SLOT) /* it ends, or is seen afresh */
+        p->slots[c] &= (uint8_t) ~(1u << ph->slot);
+    uint8_t slot = TL_NO_SLOT;
+    if (kind != PV_WI_EXIT)
+        for (unsigned k = 0; k < TL_SLOTS && slot == TL_NO_SLOT; k++)
+            if (!(p->slots[c] & (1u << k))) {
+                slot = (uint8_t)k;
+                p->slots[c] |= (uint8_t)(1u << k);
+            }
     p->under = pv_xgrow(p->under, &p->under_cap, p->under_n + 1, sizeof *p->under);
     p->under[p->under_n++] =
-        (tl_under){(uint32_t)p->i, area, acc, c, (uint8_t)kind, ph->known, ph->active,
+        (tl_under){(uint32_t)p->i, area, acc, c, (uint8_t)kind, slot, ph->known, ph->active,
                    ph->active_run, ph->net, p->time, r, 0};
+    ph->slot = slot;
     if (kind == PV_WI_EXIT) {
         p->pops[c]++;
         ph->known = false;
@@ -1129,7 +1166,7 @@ static inline __attribute__((always_inline)) size_t tl_stack_event(tl_pass *p, u
         f->line = p->ix->areas[area].type == PV_WI_LINE ? tl_new_line(p, (uint32_t)p->i)
                                                          : TL_TOP_LEVEL;
         if (p->ix->areas[area].type == PV_WI_FUNCTION) {
-            f->call = tl_new_call(p, (uint32_t)p->i, below_fn);
+            f->call = tl_new_call(p, (uint32_t)p->i, below_fn, c);
             f->fn_call = f->call;
         }
         p->st.accs[acc].top = (int32_t)s->ex_n;
@@ -1146,7 +1183,7 @@ static inline __attribute__((always_inline)) size_t tl_stack_event(tl_pass *p, u
                     pv_tl_context_name(p->ix, c));
             return tl_stack_size(s);
         }
-        code = tl_push_implicit(p, s, area, acc, kind != PV_WI_RESUME);
+        code = tl_push_implicit(p, s, c, area, acc, kind != PV_WI_RESUME);
     }
     size_t depth = tl_depth_of(s, code);
     tl_frame *f = tl_frame_at(s, code);
@@ -1215,6 +1252,12 @@ static size_t tl_call_arrays(pv_timeline_index *ix, tl_call_array out[TL_CALL_AR
     return ix->call_gross ? 4 : 3;
 }
 
+/* Where call k is in the arrays (see gap_a). */
+static inline size_t tl_phys(const tl_pass *p, size_t k)
+{
+    return k < p->gap_a ? k : k - p->gap_a + p->gap_at;
+}
+
 /* The end of the next piece of calls [fc_k, end) of a step with `left` budget. */
 static size_t tl_fc_piece_end(const tl_pass *p, size_t left)
 {
@@ -1246,21 +1289,20 @@ static void tl_fc_drop(tl_pass *p, void *block, size_t bytes)
         free(block);
 }
 
-/* FC_COUNT: the number of calls of each context, in fc_start[c + 1]. */
+/* FC_COUNT: the number of calls of each context, in fc_start[c + 1] (the
+ * pass counted them: tl_new_call). */
 static size_t tl_fc_count(tl_pass *p, size_t left)
 {
+    (void)left;
     pv_timeline_index *ix = p->ix;
     size_t n = ix->call_count;
-    if (!p->fc_start) {
-        p->fc_start = pv_xcalloc((size_t)ix->context_count + 1, sizeof *p->fc_start);
-        p->fc_pos = tl_big_alloc((n ? n : 1) * sizeof *p->fc_pos);
-    }
-    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
-    for (; k < end; k++) {
-        uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-        p->fc_start[pv_tl_event_context(ix, e) + 1]++;
-    }
-    return tl_fc_reach(p, k, FC_PLACE);
+    p->fc_start = pv_xcalloc((size_t)ix->context_count + 1, sizeof *p->fc_start);
+    p->fc_pos = tl_big_alloc((n ? n : 1) * sizeof *p->fc_pos);
+    for (size_t c = 0; c < ix->context_count && c < p->context_calls_cap; c++)
+        p->fc_start[c + 1] = p->context_calls[c];
+    p->fc_phase = FC_PLACE;
+    p->fc_k = 0;
+    return ix->context_count;
 }
 
 /* FC_PLACE: each context's first call (fc_start), the places of its implicit
@@ -1293,9 +1335,10 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
     pv_timeline_index *ix = p->ix;
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     for (; k < end; k++) {
-        if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+        uint32_t entry = ix->call_entry[tl_phys(p, k)];
+        if (entry & PV_TL_IMPLICIT_CALL)
             continue;
-        uint16_t c = pv_tl_event_context(ix, ix->call_entry[k]);
+        uint16_t c = pv_tl_event_context(ix, entry);
         p->fc_pos[k] = (uint32_t)p->fc_fill[c]++;
     }
     if (k == ix->call_count) {
@@ -1330,6 +1373,19 @@ static void tl_permute_range(const tl_call_array *a, const uint32_t *pos, void *
     }
 }
 
+/* The same over calls that may lie in two places (gap_a, gap_at). */
+static void tl_permute_gap(const tl_call_array *a, const uint32_t *pos, void *scratch, size_t k,
+                           size_t end, size_t gap_a, size_t gap_at)
+{
+    if (k < gap_a)
+        tl_permute_range(a, pos, scratch, k, end < gap_a ? end : gap_a);
+    if (end > gap_a) {
+        tl_call_array moved = *a; /* moved.base[q] is the call q */
+        moved.base = (char *)a->base + (gap_at - gap_a) * a->size;
+        tl_permute_range(&moved, pos, scratch, k > gap_a ? k : gap_a, end);
+    }
+}
+
 static size_t tl_fc_permute(tl_pass *p, size_t left)
 {
     pv_timeline_index *ix = p->ix;
@@ -1339,7 +1395,7 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
     tl_call_array arrays[TL_CALL_ARRAYS];
     tl_call_arrays(ix, arrays);
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
-    tl_permute_range(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end);
+    tl_permute_gap(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end, p->gap_a, p->gap_at);
     return tl_fc_reach(p, end, FC_COPY);
 }
 
@@ -1350,6 +1406,7 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
 typedef struct tl_permute_job {
     tl_call_array arrays[TL_CALL_ARRAYS];
     size_t first, count, n;
+    size_t gap_a, gap_at;
     const uint32_t *pos;
 } tl_permute_job;
 
@@ -1360,7 +1417,13 @@ static void tl_permute_arrays(const tl_permute_job *j, size_t from, size_t to)
         widest = j->arrays[a].size > widest ? j->arrays[a].size : widest;
     void *scratch = tl_big_alloc((j->n ? j->n : 1) * widest);
     for (size_t a = from; a < to; a++) {
-        tl_permute_range(&j->arrays[a], j->pos, scratch, 0, j->n);
+        tl_permute_gap(&j->arrays[a], j->pos, scratch, 0, j->n, j->gap_a, j->gap_at);
+        if (j->gap_a < j->n) { /* the second half's calls: their pages go back */
+            size_t lo = j->gap_at > j->n ? j->gap_at : j->n, hi = j->gap_at + (j->n - j->gap_a);
+            if (hi > lo)
+                pv_release((char *)j->arrays[a].base + lo * j->arrays[a].size,
+                           (hi - lo) * j->arrays[a].size);
+        }
         memcpy(j->arrays[a].base, scratch, j->n * j->arrays[a].size);
     }
     free(scratch);
@@ -1384,12 +1447,15 @@ static bool tl_fc_permute_parallel(tl_pass *p)
     j.count = tl_call_arrays(ix, j.arrays);
     j.first = 2;
     j.n = ix->call_count;
+    j.gap_a = p->gap_a;
+    j.gap_at = p->gap_at;
     j.pos = p->fc_pos;
     pthread_t helper;
     if (pthread_create(&helper, NULL, tl_permute_run, &j) != 0)
         return false;
     tl_permute_arrays(&j, 0, j.first);
     pthread_join(helper, NULL);
+    p->gap_a = SIZE_MAX; /* every array is in place now */
     p->fc_phase = FC_TOP;
     p->fc_k = 0;
     return true;
@@ -1409,6 +1475,7 @@ static size_t tl_fc_copy(tl_pass *p, size_t left)
         if (last) {
             tl_fc_drop(p, p->fc_scratch, p->ix->call_count * (p->ix->call_gross ? 8 : 4));
             p->fc_scratch = NULL;
+            p->gap_a = SIZE_MAX; /* every array is in place now */
         } else {
             p->fc_array++;
         }
@@ -1662,9 +1729,13 @@ static bool tl_finish_calls_step(tl_pass *p, size_t budget)
             return true;
         if (left == 0)
             return false;
-        if (budget == SIZE_MAX && tl_fc_permute_parallel(p))
+        if (budget == SIZE_MAX && tl_fc_permute_parallel(p)) {
+            DBGT("permute parallel");
             continue;
+        }
+        int ph_ = p->fc_phase;
         size_t work = tl_fc_steps[p->fc_phase](p, left);
+        if (p->fc_phase != ph_) { char b_[32]; snprintf(b_, sizeof b_, "fc phase %d", ph_); DBGT(b_); }
         left -= work < left ? work : left;
     }
 }
@@ -1803,6 +1874,7 @@ static void tl_free_pass(tl_pass *p)
     pv_stats_free(&p->st);
     tl_ctx_detect_free(&p->cd);
     free(p->context_area_option);
+    free(p->context_calls);
     free(p->fc_start);
     free(p->fc_fill);
     free(p->fc_pos);
@@ -1917,6 +1989,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     p->diag = diag;
     p->file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
     p->unknown_context = PV_TL_NO_CONTEXT;
+    p->gap_a = SIZE_MAX;
     memset(p->core_context, 0xFF, sizeof p->core_context);
     memset(p->cache_key, 0xFF, sizeof p->cache_key); /* UINT64_MAX is never a key */
     pv_hashmap_init(&ix->area_map);
@@ -2121,6 +2194,7 @@ static void *tl_split_run(void *arg)
 {
     tl_split *sp = arg;
     (void)pv_timeline_index_advance(&sp->ix, sp->ix.event_count);
+    DBGT("second half done");
     return NULL;
 }
 
@@ -2139,7 +2213,9 @@ static void tl_split_free(tl_split *sp)
     pv_stats_free(&b->st);
     free(b->under);
     free(b->pops);
+    free(b->slots);
     free(b->ph);
+    free(b->context_calls);
     pv_timeline_index *bx = &sp->ix;
     pv_hashmap_free(&bx->area_map);
     pv_strpool_free(&bx->pool);
@@ -2297,6 +2373,7 @@ static size_t tl_split_start(tl_pass *p, size_t upto)
     pv_timeline_event(ix, from - 1, &e);
     b->prev = sp->prev = e.time;
     b->worker_ran = true;
+    b->gap_a = SIZE_MAX;
     b->split_ran = true;
     b->event_room = p->event_room;
     b->spec = true;
@@ -2333,7 +2410,8 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
     }
     for (size_t a = 0; a < p->st.acc_count; a++)
         top[a] = p->st.accs[a].top;
-    bool ok = ix->depth_wide || b->spec_max_depth + deepest <= 0xFE;
+    bool ok = ix->depth_wide ||
+              (b->spec_max_depth + deepest <= 0xFE && b->spec_max_depth < TL_SLOT_DEPTH);
     /* the guessed events, in order, against the first half's stacks */
     for (size_t k = 0; ok && k < b->under_n; k++) {
         const tl_under *u = &b->under[k];
@@ -2454,15 +2532,13 @@ static void tl_split_phantom(tl_pass *p, uint32_t area, uint16_t c, bool active,
  * the depths of the second half's events.  Each gets the first half's
  * frames below it, fewer after each X that ended one; an S or R followed on
  * a phantom frame gets that frame's depth. */
-static void *tl_split_depths(void *arg)
+static void tl_split_depths_wide(tl_split *sp)
 {
-    tl_split *sp = arg;
     pv_timeline_index *ix = sp->whole;
     const tl_pass *b = &sp->pass;
     size_t n = ix->event_count, nstack = sp->nstack;
     size_t *below = sp->below;
     size_t u = 0;
-    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
     for (size_t i = sp->from; i < n; i++) {
         uint16_t c = pv_tl_event_context(ix, i);
         if (c == PV_TL_NO_CONTEXT)
@@ -2470,28 +2546,74 @@ static void *tl_split_depths(void *arg)
         if (u < b->under_n && b->under[u].event == i) {
             if (b->under[u].kind == PV_WI_EXIT)
                 below[c]--;
-            else
-                phantom_depth[b->under[u].acc] = b->under[u].depth;
             u++;
             continue;
         }
-        if (!ix->depth_wide && ((uint8_t *)ix->event_depth)[i] == TL_PHANTOM_DEPTH) {
-            uint32_t acc = 0;
-            (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), c, &acc);
-            ((uint8_t *)ix->event_depth)[i] = (uint8_t)phantom_depth[acc];
-            continue;
-        }
-        if (c >= nstack || below[c] == 0)
-            continue;
-        if (ix->depth_wide) {
+        if (c < nstack && below[c] > 0) {
             uint16_t *d = (uint16_t *)ix->event_depth + i;
             *d = tl_depth16((size_t)*d + below[c]);
-        } else {
-            ((uint8_t *)ix->event_depth)[i] += (uint8_t)below[c];
         }
     }
+}
 
+/* Row c of the depth table: a depth of the second half's own plus the
+ * first half's frames below (phantom slots stay as they are). */
+static void tl_split_depth_row(uint8_t *row, size_t below)
+{
+    for (unsigned d = 0; d < TL_SLOT_DEPTH; d++)
+        row[d] = (uint8_t)(d + below);
+}
+
+static void *tl_split_depths(void *arg)
+{
+    tl_split *sp = arg;
+    pv_timeline_index *ix = sp->whole;
+    if (ix->depth_wide) {
+        tl_split_depths_wide(sp);
+        return NULL;
+    }
+    const tl_pass *b = &sp->pass;
+    size_t n = ix->event_count, nstack = sp->nstack;
+    size_t *below = sp->below;
+    /* table[context][depth written] = the depth (context 0xFF: data
+     * events, kept), rewritten at each event of `under` */
+    uint8_t(*table)[256] = pv_xmalloc(256 * sizeof *table);
+    for (unsigned c = 0; c < 256; c++) {
+        for (unsigned d = 0; d < 256; d++)
+            table[c][d] = (uint8_t)d;
+        if (c < nstack && c != 0xFF)
+            tl_split_depth_row(table[c], below[c]);
+    }
+    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
+    const uint8_t *ctx = ix->event_context;
+    uint8_t *dep = ix->event_depth;
+    size_t i = sp->from;
+    for (size_t u = 0;; u++) {
+        size_t end = u < b->under_n ? b->under[u].event : n;
+        for (; i < end; i++) {
+            uint8_t d = table[ctx[i]][dep[i]];
+            if (d == TL_PHANTOM_DEPTH && ctx[i] != 0xFF) { /* a phantom with no slot */
+                uint32_t acc = 0;
+                (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), ctx[i], &acc);
+                d = (uint8_t)phantom_depth[acc];
+            }
+            dep[i] = d;
+        }
+        if (u >= b->under_n)
+            break;
+        const tl_under *x = &b->under[u];
+        i = x->event + 1; /* its depth is the replay's */
+        if (x->kind == PV_WI_EXIT) {
+            below[x->context]--;
+            tl_split_depth_row(table[x->context], below[x->context]);
+        } else {
+            phantom_depth[x->acc] = x->depth;
+            if (x->slot != TL_NO_SLOT)
+                table[x->context][TL_SLOT_DEPTH + x->slot] = (uint8_t)x->depth;
+        }
+    }
     free(phantom_depth);
+    free(table);
     return NULL;
 }
 
@@ -2549,14 +2671,16 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     size_t a_calls = ix->call_count, b_calls = bx->call_count;
     size_t end = a_calls + b_calls;
     for (size_t k = 0; k < b_calls; k++) {
-        uint16_t c = pv_tl_event_context(ix, bx->call_entry[k] & ~PV_TL_IMPLICIT_CALL);
-        bx->call_parent[k] = tl_split_call(p, ex0, a_calls, bx->call_parent[k], c);
+        uint32_t v = bx->call_parent[k];
+        if (v < TL_BELOW) {
+            bx->call_parent[k] = v + (uint32_t)a_calls;
+        } else if (v != TL_TOP_LEVEL) {
+            uint16_t c = pv_tl_event_context(ix, bx->call_entry[k] & ~PV_TL_IMPLICIT_CALL);
+            bx->call_parent[k] = tl_split_call(p, ex0, a_calls, v, c);
+        }
     }
-    tl_split_move(ix->call_entry, 4, sp->call_at, a_calls, b_calls, end);
-    tl_split_move(ix->call_exit, 4, sp->call_at, a_calls, b_calls, end);
-    tl_split_move(ix->call_parent, 4, sp->call_at, a_calls, b_calls, end);
-    if (ix->call_gross)
-        tl_split_move(ix->call_gross, 8, sp->call_at, a_calls, b_calls, end);
+    p->gap_a = a_calls; /* the calls stay where they are: tl_phys */
+    p->gap_at = sp->call_at;
     ix->call_count = end;
     size_t a_lines = ix->line_count, b_lines = bx->line_count;
     tl_split_move(ix->line_entry, 4, sp->line_at, a_lines, b_lines, a_lines + b_lines);
@@ -2577,7 +2701,8 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
         for (size_t q = 0; q < bs->ex_n; q++) {
             tl_frame f = bs->ex[q];
             f.acc = acc_map[f.acc];
-            f.call = f.call == TL_TOP_LEVEL ? f.call : f.call + (uint32_t)a_calls;
+            /* its X at the end writes where the call is (tl_end_pass) */
+            f.call = f.call == TL_TOP_LEVEL ? f.call : f.call + (uint32_t)sp->call_at;
             f.fn_call = tl_split_call(p, ex0, a_calls, f.fn_call, (uint16_t)c);
             f.line = f.line == TL_TOP_LEVEL ? f.line : f.line + (uint32_t)a_lines;
             int64_t off = p->st.all_running || c >= nrun ? 0 : base[c];
@@ -2603,6 +2728,17 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
 
     for (size_t c = 0; c < bx->context_count; c++)
         ix->contexts[c].events += bx->contexts[c].events;
+    for (size_t c = 0; c < b->context_calls_cap; c++) {
+        if (!b->context_calls[c])
+            continue;
+        if (c >= p->context_calls_cap) {
+            size_t old = p->context_calls_cap;
+            p->context_calls =
+                pv_xgrow(p->context_calls, &p->context_calls_cap, c + 1, sizeof(size_t));
+            memset(p->context_calls + old, 0, (p->context_calls_cap - old) * sizeof(size_t));
+        }
+        p->context_calls[c] += b->context_calls[c];
+    }
     p->area_switched |= b->area_switched;
     ix->time_decreased |= bx->time_decreased;
     p->bits.v10_type |= b->bits.v10_type;
@@ -2637,15 +2773,17 @@ static bool tl_split_join(tl_pass *p)
     p->call_cap = sp->call_cap;
     p->line_cap = sp->line_cap;
     p->net_cap = sp->net_cap;
+    DBGT("joined");
     bool ok = tl_split_check(p, sp);
     if (getenv("PV_SPLIT_DEBUG"))
         fprintf(stderr, "split at %zu: %s (spec_fail %d, under %zu, b calls %zu)\n", sp->from,
                 ok ? "stitched" : "redone", sp->pass.spec_fail, sp->pass.under_n,
                 sp->ix.call_count);
     p->ix->halves = ok;
-    if (ok)
+    if (ok) {
         tl_split_stitch(p, sp); /* hands sp to the depths' thread */
-    else
+        DBGT("stitched");
+    } else
         tl_split_free(sp);
     return ok;
 }
@@ -2778,6 +2916,7 @@ again:
         }
     }
     if (end < upto) {
+        DBGT("first half done");
         /* the first half is done: the second half stitched on, or indexed here */
         ix->indexed = end;
         p->bits = bits;
@@ -2931,6 +3070,7 @@ static int tl_end_pass(pv_timeline_index *ix)
      * to the totals, not to MIN/MAX). */
     p->time = p->prev;
     p->i = n;
+    size_t nets = p->net_n;
     for (size_t c = 0; c < p->stack_cap; c++) {
         tl_stack *s = &p->stacks[c];
         while (s->ex_n > 0) {
@@ -2942,6 +3082,9 @@ static int tl_end_pass(pv_timeline_index *ix)
             s->im_lo++;
         }
     }
+    for (size_t k = nets; k < p->net_n && p->gap_a != SIZE_MAX; k++)
+        if (p->net_call[k] >= p->gap_at)
+            p->net_call[k] = p->net_call[k] - (uint32_t)p->gap_at + (uint32_t)p->gap_a;
     pv_stats_finish(&p->st, ix, p->prev);
     return 0;
 }
@@ -2957,7 +3100,9 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     if (ix->indexed < n) {
         size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
         p->split_ok = budget == SIZE_MAX; /* a whole finish: the time split */
+        DBGT("advance start");
         bool ok = pv_timeline_index_advance(ix, upto);
+        DBGT("advance end");
         p->split_ok = false;
         if (!ok)
             return -1;
@@ -2966,6 +3111,7 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     }
     if (!p->ended) {
         int r = tl_end_pass(ix);
+        DBGT("end pass");
         if (r != 0)
             return r; /* failed, or indexed again (and complete) */
         p->ended = true;
@@ -2974,7 +3120,9 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     }
     if (!tl_finish_calls_step(p, budget))
         return 0;
+    DBGT("calls");
     tl_free_pass(p);
+    DBGT("free pass");
     free(p);
     ix->pass = NULL;
     ix->complete = true;
@@ -3030,6 +3178,33 @@ void pv_timeline_index_free(pv_timeline_index *ix)
     free(ix->context_call_start);
     free(ix->stats);
     memset(ix, 0, sizeof *ix);
+}
+
+size_t pv_timeline_index_spans(const pv_timeline_index *ix, pv_span *out, size_t max)
+{
+    size_t n = 0;
+#define TL_SPAN(ptr, bytes)                                                                        \
+    do {                                                                                           \
+        if ((ptr) && n < max)                                                                      \
+            out[n++] = (pv_span){(void *)(ptr), (bytes)};                                          \
+    } while (0)
+    if (ix->cache.map) {
+        TL_SPAN(ix->cache.map, ix->cache.map_size);
+        return n;
+    }
+    size_t events = ix->event_count;
+    TL_SPAN(ix->event_area, events * (ix->area_wide ? 4u : 2u));
+    TL_SPAN(ix->event_context, events * (ix->context_wide ? 2u : 1u));
+    TL_SPAN(ix->event_depth, events * (ix->depth_wide ? 2u : 1u));
+    TL_SPAN(ix->call_entry, ix->call_count * sizeof *ix->call_entry);
+    TL_SPAN(ix->call_exit, ix->call_count * sizeof *ix->call_exit);
+    TL_SPAN(ix->call_parent, ix->call_count * sizeof *ix->call_parent);
+    TL_SPAN(ix->call_gross, ix->call_count * sizeof *ix->call_gross);
+    TL_SPAN(ix->net_values, ix->net_count * sizeof *ix->net_values);
+    TL_SPAN(ix->line_entry, ix->line_count * sizeof *ix->line_entry);
+    TL_SPAN(ix->line_net, ix->line_count * sizeof *ix->line_net);
+#undef TL_SPAN
+    return n;
 }
 
 size_t pv_timeline_index_memory(const pv_timeline_index *ix)
