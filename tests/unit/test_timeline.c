@@ -4,6 +4,7 @@
  * read through pv_view_cell. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1057,6 +1058,51 @@ static void test_split_same_index(void **state)
     assert_true(redone > 0);
 }
 
+/* Cancelling a pass in two halves (the CLI's Ctrl-C, through the
+ * progress): the build stops with the second half stopped too, and frees
+ * everything (the sanitizer build checks the leaks). */
+static int split_reports;
+static void split_cancel_report(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    (void)what;
+    (void)total;
+    split_reports++;
+    if (done >= (1u << 20))
+        atomic_store((atomic_int *)user, 1);
+}
+
+static void test_split_cancelled(void **state)
+{
+    (void)state;
+    pv_wi_data *d = rtos_data(3, 2300000, true, 0);
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.progress.report = split_cancel_report;
+    o.progress.user = &cancel;
+    o.progress.cancel = &cancel;
+    pv_diag g;
+    pv_diag_init(&g);
+    pv_timeline_index ix;
+    split_reports = 0;
+    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    assert_false(pv_timeline_index_build(&ix, d, &o, &g));
+    unsetenv("PROFVIEW_INDEX_SPLIT");
+    assert_int_equal(split_reports, 1); /* stopped at the first report */
+    /* the same timeline in two halves, not cancelled: complete */
+    atomic_store(&cancel, 0);
+    memset(&o, 0, sizeof o);
+    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    assert_true(pv_timeline_index_build(&ix, d, &o, &g));
+    unsetenv("PROFVIEW_INDEX_SPLIT");
+    assert_true(ix.halves);
+    assert_true(ix.complete);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+}
+
 /* Nested E/X pairs on `cores` cores (0: no core known, one context
  * Unknown), times never decreasing: one call per two events. */
 static pv_wi_data *bare_data(uint64_t seed, size_t n, unsigned cores)
@@ -1580,6 +1626,7 @@ int main(void)
         cmocka_unit_test(test_finish_in_steps_empty),
         cmocka_unit_test(test_threads_same_index),
         cmocka_unit_test(test_split_same_index),
+        cmocka_unit_test(test_split_cancelled),
         cmocka_unit_test(test_memory_bare_timeline),
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),

@@ -24,7 +24,6 @@
 #include <time.h>
 
 #include "formats/winidea/statistics.h"
-#define DBGT(what) do { if (getenv("PV_SPLIT_DEBUG")) { struct timespec ts_; clock_gettime(CLOCK_MONOTONIC, &ts_); fprintf(stderr, "%.3f %s\n", (double)(ts_.tv_sec % 1000) + (double)ts_.tv_nsec / 1e9, what); } } while (0)
 
 #define TL_TOP_LEVEL UINT32_MAX /* call parent still to resolve (below: implicit or none) */
 #define TL_AREA_CACHE 1024      /* entries of the area cache: small enough for L1 */
@@ -1729,13 +1728,9 @@ static bool tl_finish_calls_step(tl_pass *p, size_t budget)
             return true;
         if (left == 0)
             return false;
-        if (budget == SIZE_MAX && tl_fc_permute_parallel(p)) {
-            DBGT("permute parallel");
+        if (budget == SIZE_MAX && tl_fc_permute_parallel(p))
             continue;
-        }
-        int ph_ = p->fc_phase;
         size_t work = tl_fc_steps[p->fc_phase](p, left);
-        if (p->fc_phase != ph_) { char b_[32]; snprintf(b_, sizeof b_, "fc phase %d", ph_); DBGT(b_); }
         left -= work < left ? work : left;
     }
 }
@@ -2194,7 +2189,6 @@ static void *tl_split_run(void *arg)
 {
     tl_split *sp = arg;
     (void)pv_timeline_index_advance(&sp->ix, sp->ix.event_count);
-    DBGT("second half done");
     return NULL;
 }
 
@@ -2418,9 +2412,6 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
         uint32_t acc;
         if (u->context >= nctx || !pv_stats_find(&p->st, u->area, u->context, &acc) ||
             top[acc] == PV_STAT_NOT_ON_STACK) {
-            if (getenv("PV_SPLIT_DEBUG"))
-                fprintf(stderr, "under %zu (event %u area %u ctx %u kind %u): no frame\n", k,
-                        u->event, u->area, u->context, u->kind);
             ok = false;
             break;
         }
@@ -2430,8 +2421,6 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
         size_t c = u->context;
         if (code >= 0 ? (size_t)code + 1 != ex_n[c]
                       : ex_n[c] != 0 || (size_t)(-(code + 1)) != im_lo[c]) {
-            if (getenv("PV_SPLIT_DEBUG"))
-                fprintf(stderr, "under %zu: not on top\n", k);
             ok = false; /* frames above it: the X would end them with warnings */
             break;
         }
@@ -2458,9 +2447,6 @@ static bool tl_split_check(const tl_pass *p, const tl_split *sp)
             ok = false;
         if (ph->last_under != TL_NONE && ph->last_under > ph->first_e)
             ok = false;
-        if (!ok && getenv("PV_SPLIT_DEBUG"))
-            fprintf(stderr, "acc %zu area %u ctx %u: first E %u, last under %u\n", j, y->area,
-                    y->context, ph->first_e, ph->last_under);
     }
     free(ex_n);
     free(im_lo);
@@ -2773,17 +2759,11 @@ static bool tl_split_join(tl_pass *p)
     p->call_cap = sp->call_cap;
     p->line_cap = sp->line_cap;
     p->net_cap = sp->net_cap;
-    DBGT("joined");
     bool ok = tl_split_check(p, sp);
-    if (getenv("PV_SPLIT_DEBUG"))
-        fprintf(stderr, "split at %zu: %s (spec_fail %d, under %zu, b calls %zu)\n", sp->from,
-                ok ? "stitched" : "redone", sp->pass.spec_fail, sp->pass.under_n,
-                sp->ix.call_count);
     p->ix->halves = ok;
-    if (ok) {
+    if (ok)
         tl_split_stitch(p, sp); /* hands sp to the depths' thread */
-        DBGT("stitched");
-    } else
+    else
         tl_split_free(sp);
     return ok;
 }
@@ -2916,10 +2896,14 @@ again:
         }
     }
     if (end < upto) {
-        DBGT("first half done");
         /* the first half is done: the second half stitched on, or indexed here */
         ix->indexed = end;
         p->bits = bits;
+        if (p->split && !pv_progress_step(&p->opt.progress, "indexing timeline",
+                                          end + atomic_load(&p->split->done), n)) {
+            tl_split_cancel(p);
+            return false;
+        }
         if (p->split && tl_split_join(p))
             i = upto;
         bits = p->bits;
@@ -3100,9 +3084,7 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     if (ix->indexed < n) {
         size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
         p->split_ok = budget == SIZE_MAX; /* a whole finish: the time split */
-        DBGT("advance start");
         bool ok = pv_timeline_index_advance(ix, upto);
-        DBGT("advance end");
         p->split_ok = false;
         if (!ok)
             return -1;
@@ -3111,7 +3093,6 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     }
     if (!p->ended) {
         int r = tl_end_pass(ix);
-        DBGT("end pass");
         if (r != 0)
             return r; /* failed, or indexed again (and complete) */
         p->ended = true;
@@ -3120,9 +3101,7 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
     }
     if (!tl_finish_calls_step(p, budget))
         return 0;
-    DBGT("calls");
     tl_free_pass(p);
-    DBGT("free pass");
     free(p);
     ix->pass = NULL;
     ix->complete = true;
