@@ -461,9 +461,10 @@ static bool pv_tree_order_late(const pv_tree_order *t)
 }
 
 /* Work units between two looks at the clock: each phase goes in pieces of
- * about a quarter of a millisecond, so that a step ends at its deadline
- * as the sort's other phases do (docs/tui.md "Long operations"). */
-#define PV_TO_PIECE ((size_t)1 << 16)
+ * at most about a millisecond (the walk reads memory at random: 4 K rows),
+ * so that a step ends at its deadline as the sort's other phases do
+ * (docs/tui.md "Long operations"). */
+#define PV_TO_PIECE ((size_t)1 << 14)
 
 /* Does about `*budget` units of work (one per row and phase, more where a
  * row's work reads memory at random), stopping early once its deadline has
