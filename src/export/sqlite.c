@@ -80,7 +80,10 @@ static int sq_progress(void *ctx)
     return sq_step(ctx) ? 0 : 1;
 }
 
-/* A statement that works inside SQLite alone, on a helper thread. */
+#define SQ_ASIDE_LOOK_NS 1000000 /* how often the waiting thread reports */
+
+/* A statement that works inside SQLite alone (or, sql NULL, closing the
+ * connection), on a helper thread. */
 typedef struct sq_aside {
     sqlite3 *db;
     const char *sql;
@@ -92,12 +95,28 @@ typedef struct sq_aside {
 static void *sq_aside_main(void *arg)
 {
     sq_aside *j = arg;
-    j->rc = sqlite3_exec(j->db, j->sql, NULL, NULL, &j->msg);
+    j->rc = j->sql ? sqlite3_exec(j->db, j->sql, NULL, NULL, &j->msg) : sqlite3_close(j->db);
     atomic_store(&j->done, true);
     return NULL;
 }
 
-#define SQ_ASIDE_LOOK_NS 1000000 /* how often the waiting thread reports */
+/* Runs j on a helper thread while this one reports every millisecond and,
+ * once cancelled, interrupts it; false when no thread could be started. */
+static bool sq_aside_run(sq_writer *w, sq_aside *j)
+{
+    atomic_init(&j->done, false);
+    pthread_t th;
+    if (pthread_create(&th, NULL, sq_aside_main, j) != 0)
+        return false;
+    while (!atomic_load(&j->done)) {
+        struct timespec nap = {0, SQ_ASIDE_LOOK_NS};
+        nanosleep(&nap, NULL);
+        if (!w->cancelled && !sq_step(w) && j->sql)
+            sqlite3_interrupt(w->db);
+    }
+    pthread_join(th, NULL);
+    return true;
+}
 
 /* sq_exec for a statement that reads only the database (CREATE INDEX sorts
  * every row of a table: seconds at 10 M rows, and inside SQLite's sorter
@@ -112,21 +131,11 @@ static bool sq_exec_aside(sq_writer *w, const char *sql)
     if (!w->r->progress.report)
         return sq_exec(w, sql);
     sq_aside j = {.db = w->db, .sql = sql};
-    atomic_init(&j.done, false);
     sqlite3_progress_handler(w->db, 0, NULL, NULL); /* it would report from the helper */
-    pthread_t th;
-    if (pthread_create(&th, NULL, sq_aside_main, &j) != 0) {
-        sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
-        return sq_exec(w, sql);
-    }
-    while (!atomic_load(&j.done)) {
-        struct timespec nap = {0, SQ_ASIDE_LOOK_NS};
-        nanosleep(&nap, NULL);
-        if (!w->cancelled && !sq_step(w))
-            sqlite3_interrupt(w->db);
-    }
-    pthread_join(th, NULL);
+    bool aside = sq_aside_run(w, &j);
     sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
+    if (!aside)
+        return sq_exec(w, sql);
     if (j.rc != SQLITE_OK && !w->cancelled)
         pv_error(w->err, "%s: %s", w->out, j.msg ? j.msg : sqlite3_errstr(j.rc));
     sqlite3_free(j.msg);
@@ -407,6 +416,16 @@ static pv_export_status sq_stream(sq_writer *w, sq_source *src, const char *tabl
     if (w->cancelled)
         return PV_EXPORT_CANCELLED;
     return ok && dropped ? PV_EXPORT_OK : PV_EXPORT_FAILED;
+}
+
+/* sqlite3_close, on a helper thread when there is a progress report. */
+static int sq_close(sq_writer *w)
+{
+    sqlite3_progress_handler(w->db, 0, NULL, NULL);
+    sq_aside j = {.db = w->db, .sql = NULL};
+    if (!w->r->progress.report || !sq_aside_run(w, &j))
+        return sqlite3_close(w->db);
+    return j.rc;
 }
 
 /* CREATE INDEX "<name>_by_<col>" ON "<on>"("<col>"). */
@@ -1095,7 +1114,8 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
 done:
     if (w.cancelled && status != PV_EXPORT_OK)
         status = PV_EXPORT_CANCELLED; /* a statement stopped by the progress handler */
-    if (w.db && sqlite3_close(w.db) != SQLITE_OK && status == PV_EXPORT_OK) {
+    /* closing frees the page cache (up to 256 MB, 16 ms): aside too */
+    if (w.db && sq_close(&w) != SQLITE_OK && status == PV_EXPORT_OK) {
         pv_error(err, "%s: cannot close the database", out);
         status = PV_EXPORT_FAILED;
     }
