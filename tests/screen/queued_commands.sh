@@ -11,10 +11,10 @@ source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 [ -x "$gen" ] || { echo "SKIP: no generator"; exit 0; }
-"$gen" --seed 3 --tasks 3 --events 300000 --format bin11 -o "$TMP/big.txt" >/dev/null
+"$gen" --seed 3 --tasks 3 --events 150000 --format bin11 -o "$TMP/big.txt" >/dev/null
 BIG=$TMP/big.txt
-rows=300000
-export PROFVIEW_TEST_INDEX_SLICE=20000
+rows=150000
+export PROFVIEW_TEST_INDEX_SLICE=10000
 TO_TIMELINE=$'Shift-Tab\nj\nTab'
 WAIT=$(printf 'Ctrl-L %.0s' {1..120})
 QUERY=':sql SELECT count(*) AS n FROM timeline<Enter>'
