@@ -69,3 +69,17 @@ expect_contains "F while indexing waits for the index" "$s" \
   "the flame graph opens when the index is ready (Esc cancels)"
 s=$(pv_screen "$TO_TIMELINE"$'\nF\n'"$WAIT" "$BIG" --size 120x24)
 expect_contains "left alone, the flame graph opens" "$s" "Flame graph: "
+
+# ---- :diff (it reads both views whole)
+
+TO_STATS=$'Shift-Tab\nk\nTab' # Statistics: it needs the whole index
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>" "$BIG" --size 120x24)
+expect_contains "a comparison while indexing waits for the index" "$s" \
+  "the comparison runs when the index is ready (Esc cancels)"
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>"$'\nEsc\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "Esc cancels the queued comparison" "$s" "comparison cancelled: the view stays as it was"
+expect_absent "... no comparison" "$s" "diff with"
+# two files to index now: twice the wait
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>"$'\n'"$WAIT"$'\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "left alone, the comparison is made when the index is ready" "$s" "diff with big.txt: "
+expect_contains "... the same file: nothing only on one side" "$s" "0 only here, 0 only there"
