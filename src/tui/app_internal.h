@@ -215,7 +215,7 @@ struct pv_app {
     size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool job_fixed;     /* tests: PROFVIEW_TEST_WORK_SLICE, one step per key */
     /* A command that needs the whole index (PV_JOB_SQL, PV_JOB_EXPORT,
-     * PV_JOB_FLAME, PV_JOB_DIFF) asked while indexing: queued as a report job is
+     * PV_JOB_FLAME, PV_JOB_DIFF, PV_JOB_COPY) asked while indexing: queued as a report job is
      * (job_queued, job_kind; job is NULL) and run again when the index of
      * job_file (PV_NO_ROW: of every file) is ready (docs/tui.md "Loading
      * and indexing"). */
@@ -333,7 +333,8 @@ enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
 enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
-       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME, PV_JOB_DIFF };
+       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME, PV_JOB_DIFF,
+       PV_JOB_COPY };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)
