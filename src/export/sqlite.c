@@ -84,7 +84,7 @@ static int sq_progress(void *ctx)
 /* After a cancel, how long the waiting thread gives the helper to stop
  * (sqlite3_interrupt is only noticed between the sorter's runs: seconds
  * at 50 M rows) before it leaves the connection to it. */
-#define SQ_ASIDE_GRACE_S 0.02
+#define SQ_ASIDE_GRACE_S 0.004
 
 /* A statement that works inside SQLite alone (or, sql NULL, closing the
  * connection), on a helper thread.  Shared under `lock` until one side
