@@ -97,7 +97,8 @@ cat "$bin_txt.BIN" "$text_txt" "$text_csv" "$aq_trace" "$aq_resource" "$aq_refco
 prio=() prio_note="as started"
 if [ "${BENCH_PRIO:-1}" != 0 ] && [ "$(id -u)" = 0 ] && command -v setsid > /dev/null &&
   setsid --wait true 2> /dev/null; then
-  prio=(setsid --wait sh -c 'echo -19 > /proc/self/autogroup 2> /dev/null; exec nice -n -19 "$@"' prio)
+  # (the braces: a redirection that fails reports on the stderr of before it)
+  prio=(setsid --wait sh -c '{ echo -19 > /proc/self/autogroup; } 2> /dev/null; exec nice -n -19 "$@"' prio)
   prio_note="own session, autogroup and nice at -19"
 fi
 
