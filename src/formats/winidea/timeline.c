@@ -2373,6 +2373,17 @@ static bool tl_split_allowed(const tl_pass *p, size_t events)
            ix->context_count < 0xFF && !p->worker;
 }
 
+/* Grows a block to `bytes` (never shrinks it): false, the block as it was,
+ * when the system refuses. */
+static bool tl_try_grow(void **block, size_t bytes)
+{
+    void *p = realloc(*block, bytes ? bytes : 1);
+    if (!p)
+        return false;
+    *block = p;
+    return true;
+}
+
 /* Starts the second half when this advance may split; returns where the
  * first half ends (upto when it does not split). */
 static size_t tl_split_start(tl_pass *p, size_t upto)
@@ -2392,16 +2403,42 @@ static size_t tl_split_start(tl_pass *p, size_t upto)
      * (it cancels the split if it reaches them), the second half's go
      * from there.  Untouched room costs address space only. */
     sp->call_at = ix->call_count + first + TL_SPLIT_SLACK;
-    tl_grow_calls(p, sp->call_at + second + 16);
-    sp->call_cap = p->call_cap;
+    sp->call_cap = sp->call_at + second + 16;
     sp->line_at = ix->line_count + first + TL_SPLIT_SLACK;
     sp->line_cap = sp->line_at + second + 16;
-    ix->line_entry = pv_xrealloc(ix->line_entry, sp->line_cap * sizeof *ix->line_entry);
-    ix->line_net = pv_xrealloc(ix->line_net, sp->line_cap * sizeof *ix->line_net);
     sp->net_at = p->net_n + ix->call_count + first + TL_SPLIT_SLACK;
     sp->net_cap = sp->net_at + second + 16;
-    p->net_call = pv_xrealloc(p->net_call, sp->net_cap * sizeof *p->net_call);
-    p->net_val = pv_xrealloc(p->net_val, sp->net_cap * sizeof *p->net_val);
+    /* (address space that a system without overcommit may refuse: then
+     * the pass stays in one piece, in arrays that may have grown) */
+    bool room = true;
+    if (sp->call_cap > p->call_cap) {
+        room = tl_try_grow((void **)&ix->call_entry, sp->call_cap * 4) &&
+               tl_try_grow((void **)&ix->call_exit, sp->call_cap * 4) &&
+               tl_try_grow((void **)&ix->call_parent, sp->call_cap * 4) &&
+               (!ix->call_gross || tl_try_grow((void **)&ix->call_gross, sp->call_cap * 8));
+        if (room)
+            p->call_cap = sp->call_cap;
+    }
+    if (room && sp->line_cap > p->line_cap) {
+        room = tl_try_grow((void **)&ix->line_entry, sp->line_cap * sizeof *ix->line_entry) &&
+               tl_try_grow((void **)&ix->line_net, sp->line_cap * sizeof *ix->line_net);
+        if (room)
+            p->line_cap = sp->line_cap;
+    }
+    if (room && sp->net_cap > p->net_cap) {
+        room = tl_try_grow((void **)&p->net_call, sp->net_cap * sizeof *p->net_call) &&
+               tl_try_grow((void **)&p->net_val, sp->net_cap * sizeof *p->net_val);
+        if (room)
+            p->net_cap = sp->net_cap;
+    }
+    if (!room) {
+        free(sp);
+        return upto;
+    }
+    /* the real room, given back when the split ends */
+    sp->call_cap = p->call_cap;
+    sp->line_cap = p->line_cap;
+    sp->net_cap = p->net_cap;
     p->line_cap = sp->line_at;
     p->net_cap = sp->net_at;
     p->call_cap = sp->call_at;
