@@ -1329,18 +1329,24 @@ static size_t tl_fc_place(tl_pass *p, size_t left)
     return 0;
 }
 
-/* FC_POS: the place of every explicit call, in entry order within its context. */
+/* FC_POS: the place of every explicit call, in entry order within its
+ * context; `fill` is each context's next place. */
+static void tl_fc_pos_range(tl_pass *p, size_t k, size_t end, size_t *fill)
+{
+    const pv_timeline_index *ix = p->ix;
+    for (; k < end; k++) {
+        uint32_t entry = ix->call_entry[tl_phys(p, k)];
+        if (!(entry & PV_TL_IMPLICIT_CALL))
+            p->fc_pos[k] = (uint32_t)fill[pv_tl_event_context(ix, entry)]++;
+    }
+}
+
 static size_t tl_fc_pos(tl_pass *p, size_t left)
 {
     pv_timeline_index *ix = p->ix;
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
-    for (; k < end; k++) {
-        uint32_t entry = ix->call_entry[tl_phys(p, k)];
-        if (entry & PV_TL_IMPLICIT_CALL)
-            continue;
-        uint16_t c = pv_tl_event_context(ix, entry);
-        p->fc_pos[k] = (uint32_t)p->fc_fill[c]++;
-    }
+    tl_fc_pos_range(p, k, end, p->fc_fill);
+    k = end;
     if (k == ix->call_count) {
         free(p->fc_fill);
         p->fc_fill = NULL;
@@ -1360,14 +1366,7 @@ typedef struct tl_pos_job {
 static void *tl_pos_run(void *arg)
 {
     tl_pos_job *j = arg;
-    tl_pass *p = j->p;
-    const pv_timeline_index *ix = p->ix;
-    for (size_t k = j->from; k < j->to; k++) {
-        uint32_t entry = ix->call_entry[tl_phys(p, k)];
-        if (entry & PV_TL_IMPLICIT_CALL)
-            continue;
-        p->fc_pos[k] = (uint32_t)j->fill[pv_tl_event_context(ix, entry)]++;
-    }
+    tl_fc_pos_range(j->p, j->from, j->to, j->fill);
     return NULL;
 }
 
@@ -1535,6 +1534,30 @@ static size_t tl_fc_copy(tl_pass *p, size_t left)
  * implicit calls of a context are at first .. first+m-1, outermost first:
  * the parent of each is the next one out; an explicit top-level call's
  * parent is the innermost implicit call still open at its entry. */
+static void tl_fc_top_implicit(pv_timeline_index *ix, size_t first, size_t m)
+{
+    for (size_t q = 0; q < m; q++)
+        ix->call_parent[first + q] = q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
+}
+
+/* The explicit calls [q, end) of the context whose calls begin at `first`;
+ * `inner` implicit calls are candidates (the innermost first+inner-1).
+ * Returns the candidates left for the calls after `end`. */
+static size_t tl_fc_top_calls(pv_timeline_index *ix, size_t first, size_t inner, size_t q,
+                              size_t end)
+{
+    for (; q < end; q++) {
+        if (ix->call_parent[q] != TL_TOP_LEVEL)
+            continue;
+        uint32_t entry = ix->call_entry[q];
+        while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
+               ix->call_exit[first + inner - 1] <= entry)
+            inner--;
+        ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
+    }
+    return inner;
+}
+
 static size_t tl_fc_top(tl_pass *p, size_t left)
 {
     pv_timeline_index *ix = p->ix;
@@ -1546,27 +1569,18 @@ static size_t tl_fc_top(tl_pass *p, size_t left)
         size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
         size_t first = start[c];
         if (!p->fc_in_context) {
-            for (size_t q = 0; q < m; q++)
-                ix->call_parent[first + q] = q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
+            tl_fc_top_implicit(ix, first, m);
             p->fc_inner = m; /* candidates: innermost = first+m-1, moving outwards */
             p->fc_k = first + m;
             p->fc_in_context = true;
             work += m;
         }
-        size_t inner = p->fc_inner;
-        size_t q = p->fc_k;
-        for (; q < start[c + 1] && work < left; q++, work++) {
-            if (ix->call_parent[q] != TL_TOP_LEVEL)
-                continue;
-            uint32_t entry = ix->call_entry[q];
-            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
-                   ix->call_exit[first + inner - 1] <= entry)
-                inner--;
-            ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
-        }
-        p->fc_inner = inner;
-        p->fc_k = q;
-        if (q >= start[c + 1]) {
+        size_t q = p->fc_k, room = work < left ? left - work : 0;
+        size_t end = start[c + 1] - q <= room ? start[c + 1] : q + room;
+        p->fc_inner = tl_fc_top_calls(ix, first, p->fc_inner, q, end);
+        work += end - q;
+        p->fc_k = end;
+        if (end >= start[c + 1]) {
             p->fc_c++;
             p->fc_in_context = false;
         }
@@ -1592,18 +1606,8 @@ static void *tl_top_run(void *arg)
     const size_t *start = p->fc_start;
     for (size_t c = j->from; c < j->to; c++) {
         size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
-        size_t first = start[c], inner = m;
-        for (size_t q = 0; q < m; q++)
-            ix->call_parent[first + q] = q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
-        for (size_t q = first + m; q < start[c + 1]; q++) {
-            if (ix->call_parent[q] != TL_TOP_LEVEL)
-                continue;
-            uint32_t entry = ix->call_entry[q];
-            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
-                   ix->call_exit[first + inner - 1] <= entry)
-                inner--;
-            ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
-        }
+        tl_fc_top_implicit(ix, start[c], m);
+        (void)tl_fc_top_calls(ix, start[c], m, start[c] + m, start[c + 1]);
     }
     return NULL;
 }
@@ -1957,11 +1961,9 @@ void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
 
 /* ---- the pass */
 
-static void tl_free_pass(tl_pass *p)
+/* What every pass owns, a second half's too. */
+static void tl_free_pass_state(tl_pass *p)
 {
-    tl_split_cancel(p);
-    tl_split_depths_wait(p);
-    tl_worker_stop(p);
     for (size_t c = 0; c < p->stack_cap; c++) {
         free(p->stacks[c].ex);
         free(p->stacks[c].im);
@@ -1971,9 +1973,17 @@ static void tl_free_pass(tl_pass *p)
     pv_hashmap_free(&p->state_keys);
     pv_hashmap_free(&p->context_map);
     pv_stats_free(&p->st);
+    free(p->context_calls);
+}
+
+static void tl_free_pass(tl_pass *p)
+{
+    tl_split_cancel(p);
+    tl_split_depths_wait(p);
+    tl_worker_stop(p);
+    tl_free_pass_state(p);
     tl_ctx_detect_free(&p->cd);
     free(p->context_area_option);
-    free(p->context_calls);
     free(p->first_calls);
     free(p->fc_start);
     free(p->fc_fill);
@@ -2301,20 +2311,11 @@ static void *tl_split_run(void *arg)
 static void tl_split_free(tl_split *sp)
 {
     tl_pass *b = &sp->pass;
-    for (size_t c = 0; c < b->stack_cap; c++) {
-        free(b->stacks[c].ex);
-        free(b->stacks[c].im);
-        free(b->stacks[c].im_calls);
-    }
-    free(b->stacks);
-    pv_hashmap_free(&b->state_keys);
-    pv_hashmap_free(&b->context_map);
-    pv_stats_free(&b->st);
+    tl_free_pass_state(b);
     free(b->under);
     free(b->pops);
     free(b->slots);
     free(b->ph);
-    free(b->context_calls);
     pv_timeline_index *bx = &sp->ix;
     pv_hashmap_free(&bx->area_map);
     pv_strpool_free(&bx->pool);
