@@ -1286,6 +1286,76 @@ static void test_viewer_state_lists(void **state)
     assert_true(cut >= 2);
 }
 
+/* call-events (docs/cli.md): the events of a call are those of its
+ * context from its entry to its exit, cut at 100 000 rows.  A context
+ * variable Task switches between A (1) and B (2): f's call in A holds
+ * 60 000 calls of h in A while g runs in B between them; its events are
+ * f's E, then h's E and X (never g's), the first 100 000 of them. */
+static void test_call_events_of_context(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, FN_G, "g", 1);
+    pv_wi_add_area(d, 0x00000003u, "h", 1);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4);
+    add_state(d, 0x30000006u, 1);
+    add_state(d, 0x30000006u, 2);
+    size_t n = 0, in_a = 0, a_events = 0;
+    size_t *expect = malloc(100000 * sizeof *expect);
+    int64_t t = 0;
+    ev(d, 0x20000006u, 'W', 1, t++), n++;
+    expect[in_a++] = n;
+    ev(d, FN_F, 'E', 0, t++), n++;
+    for (int k = 0; k < 60000; k++) {
+        ev(d, 0x20000006u, 'W', 2, t++), n++;
+        ev(d, FN_G, 'E', 0, t++), n++;
+        ev(d, FN_G, 'X', 0, t++), n++;
+        ev(d, 0x20000006u, 'W', 1, t++), n++;
+        for (int x = 0; x < 2; x++) {
+            if (in_a < 100000)
+                expect[in_a++] = n;
+            a_events++;
+            ev(d, 0x00000003u, x ? 'X' : 'E', 0, t++), n++;
+        }
+    }
+    ev(d, FN_F, 'X', 0, t++), n++;
+    assert_true(a_events + 2 > 100000);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_view *ct = view(f, "call-trace");
+    assert_string_equal(cell_text(ct, 0, "routine"), "f");
+    assert_string_equal(cell_text(ct, 0, "thread"), "A");
+    pv_view *evs = pv_view_open_detail(ct, pv_view_detail_index(ct, "call-events"), 0);
+    assert_int_equal(pv_view_rows(evs), 100000);
+    for (size_t r = 0; r < 100000; r++)
+        assert_int_equal(cell_int(evs, r, "index"), (int64_t)expect[r]);
+    assert_string_equal(cell_text(evs, 0, "name"), "f");
+    assert_string_equal(cell_text(evs, 0, "event"), "E");
+    assert_string_equal(cell_text(evs, 99999, "name"), "h");
+    /* f's E, then 49 999 pairs of h and an E */
+    assert_string_equal(cell_text(evs, 99999, "event"), "E");
+    assert_int_equal(cell_int(evs, 99999, "time"), (int64_t)expect[99999]);
+    pv_view_free(evs);
+    /* a call of g in B: its own E and X */
+    size_t row = PV_NO_ROW;
+    for (size_t r = 0; r < pv_view_rows(ct) && row == PV_NO_ROW; r++)
+        if (strcmp(cell_text(ct, r, "routine"), "g") == 0)
+            row = r;
+    assert_int_not_equal(row, PV_NO_ROW);
+    evs = pv_view_open_detail(ct, pv_view_detail_index(ct, "call-events"), row);
+    assert_int_equal(pv_view_rows(evs), 2);
+    assert_int_equal(cell_int(evs, 0, "index"), 3);
+    assert_string_equal(cell_text(evs, 1, "event"), "X");
+    pv_view_free(evs);
+    free(expect);
+    pv_file_free(f);
+}
+
 /* The capability hooks the viewer uses (profview/hooks.h): stepping, the
  * stepped timeline (rows not indexed show only their record), which views
  * wait, time order, time of a row, E/X partners, the events of a call, the
@@ -1549,6 +1619,7 @@ int main(void)
         cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_viewer_detail_lists),
         cmocka_unit_test(test_viewer_state_lists),
+        cmocka_unit_test(test_call_events_of_context),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),
     };

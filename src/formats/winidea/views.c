@@ -1405,35 +1405,76 @@ static const pv_column wi_call_event_columns[CE_COLUMNS] = {
     {"depth", "Depth", PV_TYPE_INT, 0},
 };
 
+/* call-events: row r is event list[r] (the view owns the list). */
+static void wi_call_events_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed *l = v->impl;
+    const pv_timeline_index *ix = &l->m->ix;
+    size_t i = l->list[row];
+    uint32_t area = pv_tl_event_area(ix, i);
+    pv_wi_event e;
+    switch (col) {
+    case CE_ID:
+    case CE_INDEX:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+        return;
+    case CE_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+        return;
+    case CE_HANDLE:
+        wi_cell_uint(out, PV_TYPE_HANDLE, ix->areas[area].handle);
+        return;
+    case CE_NAME:
+        wi_cell_str(out, pv_tl_area_name(ix, area));
+        return;
+    case CE_EVENT:
+        pv_timeline_event(ix, i, &e);
+        wi_cell_str(out, wi_event_name(e.kind));
+        return;
+    case CE_DEPTH:
+        wi_cell_int(out, PV_TYPE_INT, pv_tl_event_depth(ix, i));
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_HEX);
+        return;
+    }
+}
+
+static void wi_call_events_destroy(pv_view *v)
+{
+    const wi_listed *l = v->impl;
+    free((void *)l->list);
+    wi_virtual_destroy(v);
+}
+
+static const pv_view_ops wi_call_events_ops = {
+    wi_listed_rows, wi_call_events_cell, NULL, NULL, wi_call_events_destroy, NULL,
+};
+
 /* The events of a call: every event of its context from its entry to its
- * exit (the call's own E/S/R/X and what it called), in file order. */
+ * exit (the call's own E/S/R/X and what it called), in file order, up to
+ * the detail limit.  Opening it finds them by the contexts of the events
+ * (a byte or two each); a row's cells are read when it is shown. */
 static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
 {
     (void)detail;
-    const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
+    const wi_model *m = v->impl;
+    const pv_timeline_index *ix = &m->ix;
     uint16_t c = wi_call_context(ix, row);
     size_t from = (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 0 : ix->call_entry[row];
     size_t to = ix->call_exit[row] == PV_TL_OPEN ? ix->event_count - 1 : ix->call_exit[row];
-    pv_table *t =
-        pv_table_new("call-events", "Events of the call", wi_call_event_columns, CE_COLUMNS);
-    for (size_t i = from; i <= to && i < ix->event_count; i++) {
+    size_t cap = 64, n = 0;
+    uint32_t *list = pv_xmalloc(cap * sizeof *list);
+    for (size_t i = from; i <= to && i < ix->event_count && n < WI_DETAIL_EVENT_LIMIT; i++) {
         if (pv_tl_event_context(ix, i) != c)
             continue;
-        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
-            break;
-        pv_wi_event e;
-        pv_timeline_event(ix, i, &e);
-        size_t r = pv_table_add_row(t);
-        uint32_t area = pv_tl_event_area(ix, i);
-        pv_table_set_int(t, r, CE_ID, (int64_t)i);
-        pv_table_set_int(t, r, CE_INDEX, (int64_t)i);
-        pv_table_set_int(t, r, CE_TIME, e.time);
-        pv_table_set_uint(t, r, CE_HANDLE, ix->areas[area].handle);
-        pv_table_set_cstr(t, r, CE_NAME, pv_tl_area_name(ix, area));
-        pv_table_set_cstr(t, r, CE_EVENT, wi_event_name(e.kind));
-        pv_table_set_int(t, r, CE_DEPTH, pv_tl_event_depth(ix, i));
+        if (n == cap)
+            list = pv_xgrow(list, &cap, n + 1, sizeof *list);
+        list[n++] = (uint32_t)i;
     }
-    return wi_hook_view(v->impl, pv_table_view(t));
+    pv_view *ev = wi_listed_view(m, list, n, false, "call-events", "Events of the call",
+                                 wi_call_event_columns, CE_COLUMNS, &wi_call_events_ops);
+    return wi_hook_view(v->impl, ev);
 }
 
 static void wi_calls_destroy(pv_view *v)
