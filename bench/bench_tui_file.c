@@ -288,6 +288,9 @@ static void every_view(pv_app *a)
     frame(a, "/CRC_Calc", "/CRC_Calc\n", 1);
     frame(a, ":goto 3s (tree)", ":goto 3s\n", 1);
     frame(a, "* (expand all)", "*", 1);
+    /* the Details follow: the events of the call that spans the recording
+     * (100 000 rows) */
+    frame(a, "/Idle_Loop (tree)", "/Idle_Loop\n", 1);
     frame(a, "t (timeline)", "t", 1);
     frame_keys(a, "Backspace", back, 1);
     /* the Details follow: callers, callees (their pairs of routines are
