@@ -10,12 +10,19 @@
  * STOP_AFTER_S seconds (default 2; 0: to its end), and
  *   :sql SELECT context, count(*) FROM timeline GROUP BY context
  * to its end.  Each pump draws the
- * frame, as the terminal does. */
-#define _POSIX_C_SOURCE 200809L
+ * frame, as the terminal does.
+ *
+ * PV_BENCH_STALLS=1 in the environment: while no frame came for 8 ms of
+ * CPU, the stack is written to stderr every 2 ms of CPU (SIGPROF), to
+ * find what a long gap is made of (addr2line -f -e BINARY +OFFSET). */
+#define _GNU_SOURCE
+#include <execinfo.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +46,38 @@ static struct {
     int pumps;
     bool stopped;
 } P;
+
+/* SIGPROF: the stack, when the current gap is longer than 8 ms of CPU */
+static void stall_sample(int sig)
+{
+    (void)sig;
+    double gap = cpu() - P.last_cpu;
+    if (gap < 0.008)
+        return;
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    char mark[80];
+    int len = snprintf(mark, sizeof mark, "---- stall sample: after frame %d, %.1f ms CPU\n",
+                       P.pumps, gap * 1e3);
+    if (write(2, mark, (size_t)len) < 0)
+        return;
+    backtrace_symbols_fd(frames, n, 2);
+}
+
+static void stall_sampler(void)
+{
+    if (!getenv("PV_BENCH_STALLS"))
+        return;
+    void *warm[1];
+    backtrace(warm, 1); /* loads libgcc before a signal needs it */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stall_sample;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGPROF, &sa, NULL);
+    struct itimerval it = {{0, 2000}, {0, 2000}};
+    setitimer(ITIMER_PROF, &it, NULL);
+}
 
 static void pump(void *user)
 {
@@ -73,11 +112,21 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
     P.last_cpu = c0;
     for (const char *k = keys; *k; k++)
         pv_app_key(a, *k == '\n' ? PV_KEY_ENTER : (unsigned char)*k);
-    while (pv_app_has_work(a))
-        pv_app_work(a);
-    double end = now(), c1 = cpu();
-    /* the gap after the last pump, to the return */
+    /* the gap after the last pump, to the return of the key (where the
+     * terminal draws again) */
+    double end = now(), c1 = cpu(), key_end = end;
     double tail = end - P.last, tail_cpu = c1 - P.last_cpu;
+    /* then the work it left (a query; blocks given back in steps): the
+     * terminal answers keys and draws between two steps, so each counts
+     * as a frame */
+    P.last = end;
+    P.last_cpu = c1;
+    while (pv_app_has_work(a)) {
+        pv_app_work(a);
+        pump(NULL);
+    }
+    end = now();
+    c1 = cpu();
     printf("%s: %.3f s wall, %.3f s CPU, %d frames (drawing %.1f ms CPU); first after %.2f ms;"
            " longest gap %.2f ms wall, %.2f ms CPU; from the last frame to the return %.2f ms"
            " (CPU %.2f ms)",
@@ -85,7 +134,7 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
            P.worst_cpu * 1e3, tail * 1e3, tail_cpu * 1e3);
     if (P.stopped)
         printf("; stopped after %.2f s, returned %.2f ms later", P.stopped_at - P.start,
-               (end - P.stopped_at) * 1e3);
+               (key_end - P.stopped_at) * 1e3);
     printf("\n");
     pv_app_draw(a);
 }
@@ -114,6 +163,7 @@ int main(int argc, char **argv)
     pv_app_index_all(a);
     pv_app_draw(a);
     pv_app_set_pump(a, pump, NULL);
+    stall_sampler();
     char path[64];
     snprintf(path, sizeof path, "/tmp/bench_long_calls-%ld.db", (long)getpid());
     char keys[128];

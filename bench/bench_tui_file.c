@@ -395,6 +395,13 @@ int main(int argc, char **argv)
     frame(a, "PgDn", "\006", 50); /* Ctrl-F */
     frame(a, go_time, go_time, 5);
     frame(a, "J (refused)", "J", 5);
+    /* commands that read the whole index wait for it, queued (before: the
+     * index finished within the key) */
+    static const int esc_key[] = {PV_KEY_ESC, 0};
+    frame(a, ":sql (queued)", ":sql SELECT count(*) FROM timeline\n", 1);
+    frame_keys(a, "Esc (cancels it)", esc_key, 1);
+    frame(a, ":export (queued)", ":export sqlite /tmp/bench_tui_file-queued.db\n", 1);
+    frame_keys(a, "Esc (cancels it)", esc_key, 1);
     double finish_worst = 0;
     /* PV_BENCH_SLICES=MS: print every slice longer than MS ms (wall and
      * this thread's CPU) */

@@ -48,6 +48,9 @@ typedef struct pv_export_request {
     const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
     const char *profile;   /* Text1: a YAML export profile, or NULL for the default */
     pv_progress progress;
+    pv_trash *trash;       /* or NULL: the export's big work blocks (hundreds of MB at 50 M
+                              rows) are put here instead of freed, for a viewer to give
+                              back in steps between key presses (docs/tui.md) */
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);
@@ -136,12 +139,20 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
                                         pv_export_target *t, pv_diag *err);
 
 /* The rows of `v` to export: NULL with *n = every row (view order), or a
- * malloc'd selection: the request's rows, or its --context (rows whose
+ * malloc'd selection (room for pv_export_selection_room rows): the request's rows, or its --context (rows whose
  * `context`/`thread` column is that name) and, when `selected_view`, its
  * filter (a tree keeps ancestors).  *ok false (message in err) on a bad
- * filter. */
+ * filter, or (no message) when the request's progress was cancelled: the
+ * selection reports its progress ("selecting rows") every 64 K rows. */
 pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok);
+
+/* The rows a selection of pv_export_select_rows has room for. */
+size_t pv_export_selection_room(const pv_view *v, const pv_export_request *r, bool selected_view);
+
+/* Frees p (malloc'd, `bytes` long): into the request's trash when it has
+ * one (a big block is then given back in steps), else at once. */
+void pv_export_dispose(const pv_export_request *r, void *p, size_t bytes);
 
 /* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */
 bool pv_export_glob_match(const char *pattern, const char *s, size_t len);

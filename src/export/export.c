@@ -73,6 +73,60 @@ bool pv_export_glob_match(const char *pattern, const char *s, size_t len)
 }
 
 /* The rows of `v` to export: every row, or the request's selection. */
+void pv_export_dispose(const pv_export_request *r, void *p, size_t bytes)
+{
+    if (r->trash)
+        pv_trash_add(r->trash, p, bytes);
+    else
+        free(p);
+}
+
+size_t pv_export_selection_room(const pv_view *v, const pv_export_request *r, bool selected_view)
+{
+    size_t n = selected_view && r->rows ? r->row_count : pv_view_rows(v);
+    return n ? n : 1;
+}
+
+/* Rows between two progress reports while selecting: about a millisecond
+ * (a viewer draws a frame at a report: docs/tui.md "Long operations"). */
+#define PV_EXPORT_PIECE ((size_t)1 << 16)
+
+/* pv_filter_rows over the selection rows[0 .. *count), in place, in pieces
+ * with a progress report between them; false when cancelled. */
+static bool pv_export_filter_pieces(const pv_filter *f, const pv_view *v, pv_row *rows,
+                                    size_t *count, const pv_progress *p)
+{
+    size_t n = *count, kept = 0;
+    if (!pv_view_is_tree(v)) {
+        for (size_t at = 0; at < n; at += PV_EXPORT_PIECE) {
+            if (!pv_progress_step(p, "selecting rows", at, n))
+                return false;
+            size_t k = n - at < PV_EXPORT_PIECE ? n - at : PV_EXPORT_PIECE;
+            /* out (rows + kept) never passes in (rows + at): in place */
+            kept += pv_filter_rows(f, v, rows + at, k, rows + kept, NULL);
+        }
+        *count = kept;
+        return true;
+    }
+    /* a tree keeps the matching rows and their ancestors (as pv_filter_rows) */
+    size_t total = pv_view_rows(v);
+    uint8_t *keep = pv_xcalloc(total ? total : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, n)) {
+            free(keep);
+            return false;
+        }
+        if (rows[i] < total)
+            pv_filter_mark_tree(f, v, rows[i], (size_t)rows[i] + 1, keep);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (rows[i] < total && keep[rows[i]])
+            rows[kept++] = rows[i];
+    free(keep);
+    *count = kept;
+    return true;
+}
+
 pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok)
 {
@@ -90,9 +144,16 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
         *n = total;
         return NULL; /* every row, in view order */
     }
+    const pv_progress *p = &r->progress;
     pv_row *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
-    for (size_t i = 0; i < total; i++)
+    for (size_t i = 0; i < total; i++) {
+        if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", 0, total)) {
+            pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+            *ok = false;
+            return NULL;
+        }
         rows[i] = (pv_row)i;
+    }
     size_t count = total;
     if (context) {
         size_t col = pv_view_column(v, "context");
@@ -102,6 +163,12 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
         pv_buf_init(&text);
         size_t kept = 0;
         for (size_t i = 0; i < count; i++) {
+            if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, count)) {
+                pv_buf_free(&text);
+                pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+                *ok = false;
+                return NULL;
+            }
             pv_cell c;
             pv_view_cell(v, rows[i], col, &c);
             pv_buf_clear(&text);
@@ -121,13 +188,18 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
             pv_query_error_render(&qe, r->filter, &msg);
             pv_error(err, "bad filter:\n%s", pv_buf_cstr(&msg));
             pv_buf_free(&msg);
-            free(rows);
+            pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
             *ok = false;
             return NULL;
         }
         if (f) {
-            count = pv_filter_rows(f, v, count == total ? NULL : rows, count, rows, NULL);
+            bool done = pv_export_filter_pieces(f, v, rows, &count, p);
             pv_filter_free(f);
+            if (!done) {
+                pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+                *ok = false;
+                return NULL;
+            }
         }
     }
     *n = count;

@@ -16,10 +16,13 @@
  * in time order built while they arrive, other indices after the rows.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "profview/export.h"
 #include "profview/hooks.h"
@@ -70,11 +73,73 @@ static bool sq_step(sq_writer *w)
     return !w->cancelled;
 }
 
-/* SQLite's progress handler: its long statements (CREATE INDEX over the
- * rows: a sort) report and listen for a cancel too (docs/export.md). */
+/* SQLite's progress handler: its long statements (the INSERT ... SELECT
+ * of the rows) report and listen for a cancel too (docs/export.md). */
 static int sq_progress(void *ctx)
 {
     return sq_step(ctx) ? 0 : 1;
+}
+
+#define SQ_ASIDE_LOOK_NS 1000000 /* how often the waiting thread reports */
+
+/* A statement that works inside SQLite alone (or, sql NULL, closing the
+ * connection), on a helper thread. */
+typedef struct sq_aside {
+    sqlite3 *db;
+    const char *sql;
+    char *msg;
+    int rc;
+    atomic_bool done;
+} sq_aside;
+
+static void *sq_aside_main(void *arg)
+{
+    sq_aside *j = arg;
+    j->rc = j->sql ? sqlite3_exec(j->db, j->sql, NULL, NULL, &j->msg) : sqlite3_close(j->db);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+/* Runs j on a helper thread while this one reports every millisecond and,
+ * once cancelled, interrupts it; false when no thread could be started. */
+static bool sq_aside_run(sq_writer *w, sq_aside *j)
+{
+    atomic_init(&j->done, false);
+    pthread_t th;
+    if (pthread_create(&th, NULL, sq_aside_main, j) != 0)
+        return false;
+    while (!atomic_load(&j->done)) {
+        struct timespec nap = {0, SQ_ASIDE_LOOK_NS};
+        nanosleep(&nap, NULL);
+        if (!w->cancelled && !sq_step(w) && j->sql)
+            sqlite3_interrupt(w->db);
+    }
+    pthread_join(th, NULL);
+    return true;
+}
+
+/* sq_exec for a statement that reads only the database (CREATE INDEX sorts
+ * every row of a table: seconds at 10 M rows, and inside SQLite's sorter
+ * the progress handler is not called; COMMIT writes the page cache: a
+ * second).  With a progress report (a viewer: it draws a frame there), the
+ * statement runs on a helper thread while this one reports every
+ * millisecond and, when cancelled, interrupts it (sqlite3_interrupt); the
+ * connection is the helper's alone meanwhile (docs/export.md "In the
+ * viewer"). */
+static bool sq_exec_aside(sq_writer *w, const char *sql)
+{
+    if (!w->r->progress.report)
+        return sq_exec(w, sql);
+    sq_aside j = {.db = w->db, .sql = sql};
+    sqlite3_progress_handler(w->db, 0, NULL, NULL); /* it would report from the helper */
+    bool aside = sq_aside_run(w, &j);
+    sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
+    if (!aside)
+        return sq_exec(w, sql);
+    if (j.rc != SQLITE_OK && !w->cancelled)
+        pv_error(w->err, "%s: %s", w->out, j.msg ? j.msg : sqlite3_errstr(j.rc));
+    sqlite3_free(j.msg);
+    return j.rc == SQLITE_OK && !w->cancelled;
 }
 
 /* A SQL identifier: the view/column id with anything but [A-Za-z0-9_] as
@@ -353,6 +418,16 @@ static pv_export_status sq_stream(sq_writer *w, sq_source *src, const char *tabl
     return ok && dropped ? PV_EXPORT_OK : PV_EXPORT_FAILED;
 }
 
+/* sqlite3_close, on a helper thread when there is a progress report. */
+static int sq_close(sq_writer *w)
+{
+    sqlite3_progress_handler(w->db, 0, NULL, NULL);
+    sq_aside j = {.db = w->db, .sql = NULL};
+    if (!w->r->progress.report || !sq_aside_run(w, &j))
+        return sqlite3_close(w->db);
+    return j.rc;
+}
+
 /* CREATE INDEX "<name>_by_<col>" ON "<on>"("<col>"). */
 static bool sq_index(sq_writer *w, const char *name, const char *on, const char *col)
 {
@@ -368,7 +443,7 @@ static bool sq_index(sq_writer *w, const char *name, const char *on, const char 
     sq_ident(sql, col);
     pv_buf_putc(sql, ')');
     pv_buf_free(&index);
-    return sq_exec(w, pv_buf_cstr(sql));
+    return sq_exec_aside(w, pv_buf_cstr(sql));
 }
 
 /* Appends `, "col" TYPE` to a CREATE TABLE, and the quoted name to
@@ -697,7 +772,7 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     if (v->ops->row_group && v->group_count > 0)
         for (size_t c = 0; c < v->column_count; c++)
             grouped = grouped || sq_grouped(v, c);
-    size_t count;
+    size_t count = 0;
     bool ok;
     pv_row *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
     sq_slot *slots = pv_xcalloc(v->column_count + 2, sizeof *slots);
@@ -707,7 +782,10 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     size_t reps = 0;
     pv_export_status status = PV_EXPORT_FAILED;
     if (!ok) {
-        status = PV_EXPORT_USAGE;
+        /* a bad filter (its message is in err), or cancelled */
+        bool cancelled = w->r->progress.cancel && atomic_load(w->r->progress.cancel);
+        w->cancelled = w->cancelled || cancelled;
+        status = cancelled ? PV_EXPORT_CANCELLED : PV_EXPORT_USAGE;
         goto done;
     }
     status = sq_write_catalogue(w, set, v, T, position, count);
@@ -900,14 +978,16 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     }
     status = PV_EXPORT_OK;
 done:
-    free(position_of);
+    /* hundreds of MB at 50 M rows: a viewer gives them back in steps
+     * (pv_export_request.trash) */
+    pv_export_dispose(w->r, position_of, pv_view_rows(v) * sizeof *position_of);
     free(group_rep);
     free(rep_group);
-    free(item_group);
-    free(order);
-    free(sorted_group);
+    pv_export_dispose(w->r, item_group, (count ? count : 1) * sizeof *item_group);
+    pv_export_dispose(w->r, order, (count ? count : 1) * sizeof *order);
+    pv_export_dispose(w->r, sorted_group, (count ? count : 1) * sizeof *sorted_group);
     free(slots);
-    free(rows);
+    pv_export_dispose(w->r, rows, pv_export_selection_room(v, w->r, selected_view) * sizeof *rows);
     pv_buf_free(&table);
     pv_buf_free(&rows_table);
     pv_buf_free(&groups_table);
@@ -1028,13 +1108,14 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         first = false;
     }
     status = PV_EXPORT_FAILED;
-    if (!sq_exec(&w, "COMMIT"))
+    if (!sq_exec_aside(&w, "COMMIT"))
         goto done;
     status = PV_EXPORT_OK;
 done:
     if (w.cancelled && status != PV_EXPORT_OK)
         status = PV_EXPORT_CANCELLED; /* a statement stopped by the progress handler */
-    if (w.db && sqlite3_close(w.db) != SQLITE_OK && status == PV_EXPORT_OK) {
+    /* closing frees the page cache (up to 256 MB, 16 ms): aside too */
+    if (w.db && sq_close(&w) != SQLITE_OK && status == PV_EXPORT_OK) {
         pv_error(err, "%s: cannot close the database", out);
         status = PV_EXPORT_FAILED;
     }

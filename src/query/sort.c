@@ -406,6 +406,7 @@ typedef struct pv_tree_order {
     uint32_t *pos, *parent, *first_child, *last_child, *next;
     uint32_t root_first, root_last, cur;
     pv_row *orig;
+    double deadline; /* CLOCK_MONOTONIC seconds a step ends at (0: none) */
 } pv_tree_order;
 
 #define PV_TO_NONE UINT32_MAX
@@ -449,15 +450,35 @@ static void pv_tree_order_free(pv_tree_order *t, void (*spend)(void *ctx, void *
     memset(t, 0, sizeof *t);
 }
 
+/* Past the step's deadline (as pv_sj_late). */
+static bool pv_tree_order_late(const pv_tree_order *t)
+{
+    if (t->deadline <= 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >= t->deadline;
+}
+
+/* Work units between two looks at the clock: each phase goes in pieces of
+ * at most about a millisecond (the walk reads memory at random: 4 K rows),
+ * so that a step ends at its deadline as the sort's other phases do
+ * (docs/tui.md "Long operations"). */
+#define PV_TO_PIECE ((size_t)1 << 14)
+
 /* Does about `*budget` units of work (one per row and phase, more where a
- * row's work reads memory at random); true once the rows are in sorted
- * pre-order. */
+ * row's work reads memory at random), stopping early once its deadline has
+ * passed; true once the rows are in sorted pre-order. */
 static bool pv_tree_order_step(pv_tree_order *t, size_t *budget)
 {
     const uint32_t none = PV_TO_NONE;
     size_t n = t->n, total = t->total;
+    bool started = false;
     while (*budget > 0 && t->phase != PV_TO_DONE) {
-        size_t left = *budget;
+        if (started && pv_tree_order_late(t))
+            break;
+        started = true;
+        size_t left = *budget < PV_TO_PIECE ? *budget : PV_TO_PIECE;
         switch (t->phase) {
         case PV_TO_POS_CLEAR: {
             size_t end = t->at + (left < total - t->at ? left : total - t->at);
@@ -1144,6 +1165,7 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             }
             if (j->tree_started) {
                 size_t before = budget;
+                j->tree.deadline = j->deadline;
                 bool finished = pv_tree_order_step(&j->tree, &budget);
                 uint64_t work = (uint64_t)j->tree.total + 14 * (uint64_t)n;
                 uint64_t was = j->tree_spent * n / (work ? work : 1);

@@ -575,6 +575,7 @@ void pv_app_free(pv_app *a)
     free(a->items);
     pv_sql_free(a->sql);
     free(a->sql_pending);
+    free(a->job_arg);
     pv_buf_free(&a->copied);
     pv_report_job_free(a->job);
     pv_location_free(&a->job_from);

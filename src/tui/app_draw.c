@@ -741,8 +741,11 @@ static void pv_app_draw_status(pv_app *a, int y)
     if (!busy && a->exp_running) {
         busy = true;
         double elapsed = pv_app_now() - a->exp_start;
-        pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp_path),
-                      a->exp_done);
+        if (strcmp(a->exp_stage, "selecting rows") == 0) /* before the rows are written */
+            pv_buf_printf(&s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp_path));
+        else
+            pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp_path),
+                          a->exp_done);
         if (a->exp_total) {
             double frac = (double)a->exp_done / (double)a->exp_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);

@@ -20,16 +20,32 @@ const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT] = {
     "the selected row's context",
 };
 
-/* The file and result set of the Report, or false. */
-static bool pv_app_export_source(pv_app *a, pv_file **f, pv_result_set **set, pv_view **view)
+/* The file and result set of Explorer item `item` (the Report's: a->loc.item),
+ * or false. */
+static bool pv_app_export_source_of(pv_app *a, size_t item, pv_file **f, pv_result_set **set,
+                                    pv_view **view)
 {
-    if (a->loc.item >= a->item_count)
+    if (item >= a->item_count)
         return false;
-    pv_item *it = &a->items[a->loc.item];
+    pv_item *it = &a->items[item];
     *f = a->files[it->file];
     *set = (*f)->sets[it->set];
     *view = it->kind == PV_ITEM_VIEW ? pv_item_view(a, it) : NULL;
     return true;
+}
+
+static bool pv_app_export_source(pv_app *a, pv_file **f, pv_result_set **set, pv_view **view)
+{
+    return pv_app_export_source_of(a, a->loc.item, f, set, view);
+}
+
+/* The report of item `item`: the one shown when it is the Report's. */
+static pv_report *pv_app_export_report(pv_app *a, size_t item)
+{
+    if (item == a->loc.item)
+        return pv_app_report(a);
+    pv_item *it = &a->items[item];
+    return it->opened ? &it->report : NULL;
 }
 
 /* A result set with a timeline: Text1 and BIN hold timelines. */
@@ -116,21 +132,24 @@ void pv_app_export_open(pv_app *a)
 static void pv_app_export_progress(void *user, const char *what, uint64_t done, uint64_t total)
 {
     pv_app *a = user;
-    (void)what;
+    snprintf(a->exp_stage, sizeof a->exp_stage, "%s", what ? what : "");
     a->exp_done = done;
     a->exp_total = total;
     if (pv_app_pump(a)) /* a frame with the status bar; Esc or Ctrl-C stop */
         a->exp_cancel = 1;
 }
 
-static void pv_app_export_run(pv_app *a, bool force)
+/* Exports from Explorer item `item` (the Report's, or the one a queued
+ * export was asked from) what the dialog's fields say. */
+static void pv_app_export_run(pv_app *a, size_t item, bool force)
 {
     pv_file *f;
     pv_result_set *set;
     pv_view *view;
-    if (!pv_app_export_source(a, &f, &set, &view))
+    if (!pv_app_export_source_of(a, item, &f, &set, &view))
         return;
-    pv_report *r = pv_app_report(a);
+    pv_report *r = pv_app_export_report(a, item);
+    size_t depth = item == a->loc.item ? a->loc.depth : 0;
     pv_export_request req;
     pv_export_request_init(&req);
     req.format = (pv_export_format)a->exp_format;
@@ -138,7 +157,7 @@ static void pv_app_export_run(pv_app *a, bool force)
     char filter[300], context[256];
     switch (a->exp_what) {
     case PV_EXPORT_WHAT_ROWS:
-        if (!r || !view || a->loc.depth > 0) {
+        if (!r || !view || depth > 0) {
             pv_app_message(a, true, "export: a detail view's rows go with their result set "
                                     "(choose the whole result set)");
             return;
@@ -188,6 +207,15 @@ static void pv_app_export_run(pv_app *a, bool force)
     }
     a->overlay = PV_OVERLAY_NONE;
     a->exp_confirm = false;
+    /* The export reads every row: while the file is indexed it waits for
+     * the index, queued (docs/tui.md "Loading and indexing"). */
+    if (pv_app_command_queue(a, PV_JOB_EXPORT, a->items[item].file, path)) {
+        a->job_item = item;
+        a->job_mode = a->exp_format;
+        a->job_exp_what = a->exp_what;
+        a->job_force = force;
+        return;
+    }
     a->exp_cancel = 0;
     a->long_stop = false;
     a->exp_running = true;
@@ -196,6 +224,8 @@ static void pv_app_export_run(pv_app *a, bool force)
     req.progress.report = pv_app_export_progress;
     req.progress.user = a;
     req.progress.cancel = &a->exp_cancel;
+    req.trash = &a->trash; /* big blocks go back between key presses */
+    a->exp_stage[0] = '\0';
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
@@ -251,7 +281,7 @@ void pv_app_export_key(pv_app *a, int key)
 {
     if (a->exp_confirm) {
         if (key == PV_KEY_ENTER || key == 'y' || key == 'Y')
-            pv_app_export_run(a, true);
+            pv_app_export_run(a, a->loc.item, true);
         else if (key == PV_KEY_ESC || key == 'n' || key == 'N' || key == PV_KEY_CTRL('c'))
             a->exp_confirm = false;
         return;
@@ -261,7 +291,7 @@ void pv_app_export_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_ENTER) {
-        pv_app_export_run(a, false);
+        pv_app_export_run(a, a->loc.item, false);
         return;
     }
     if (key == PV_KEY_UP) {
@@ -361,7 +391,20 @@ void pv_app_export_command(pv_app *a, const char *arg)
     pv_buf_clear(&a->exp_path);
     pv_buf_puts(&a->exp_path, path);
     a->exp_path_pos = a->exp_path.len;
-    pv_app_export_run(a, false);
+    pv_app_export_run(a, a->loc.item, false);
+}
+
+void pv_app_export_queued(pv_app *a, const char *path)
+{
+    size_t item = a->job_item;
+    if (item >= a->item_count)
+        return;
+    a->exp_format = a->job_mode;
+    a->exp_what = a->job_exp_what;
+    pv_buf_clear(&a->exp_path);
+    pv_buf_puts(&a->exp_path, path);
+    a->exp_path_pos = a->exp_path.len;
+    pv_app_export_run(a, item, a->job_force);
 }
 
 void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)

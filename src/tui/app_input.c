@@ -562,10 +562,26 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
     pv_app_sort_keys(a, r, &key, 1);
 }
 
+/* The queued job still waits for its index. */
+static bool pv_app_job_waits(const pv_app *a)
+{
+    if (!a->job_queued)
+        return false;
+    if (!a->job_command)
+        return pv_app_report_indexing(a);
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if ((a->job_file == PV_NO_ROW || a->job_file == i) &&
+            !pv_file_index_progress(a->files[i], &done, &total))
+            return true;
+    }
+    return false;
+}
+
 bool pv_app_has_work(const pv_app *a)
 {
     /* A job queued for the index waits while indexing goes on. */
-    if (a->work == PV_WORK_JOB && a->job_queued && pv_app_report_indexing(a))
+    if (a->work == PV_WORK_JOB && pv_app_job_waits(a))
         return pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
     return a->work != PV_WORK_NONE || pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
 }
@@ -597,6 +613,9 @@ static const char *const pv_job_noun[] = {
     [PV_JOB_HISTORY] = "history step",
     [PV_JOB_OPEN] = "opening",
     [PV_JOB_EXPAND] = "expansion",
+    [PV_JOB_SQL] = "query",
+    [PV_JOB_EXPORT] = "export",
+    [PV_JOB_FLAME] = "flame graph",
 };
 
 /* The message of a finished job. */
@@ -641,7 +660,7 @@ static void pv_app_job_progress(pv_app *a)
 
 void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
 {
-    if (a->job)
+    if (a->job || a->job_command)
         pv_app_job_stop(a, false); /* a newer request replaces it */
     if (a->work == PV_WORK_SCAN) {
         a->scan.kind = 0;
@@ -674,9 +693,65 @@ void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
     pv_app_job_progress(a);
 }
 
+bool pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg)
+{
+    bool waits = false;
+    for (size_t i = 0; i < a->file_count && !waits; i++) {
+        uint64_t done, total;
+        waits = (file == PV_NO_ROW || file == i) &&
+                !pv_file_index_progress(a->files[i], &done, &total);
+    }
+    if (!waits)
+        return false;
+    if (a->job || a->job_command)
+        pv_app_job_stop(a, false); /* a newer request replaces it */
+    if (a->work == PV_WORK_SCAN) {
+        a->scan.kind = 0;
+        a->work = PV_WORK_NONE;
+    }
+    a->job_command = true;
+    a->job_kind = kind;
+    a->job_arg = pv_xstrdup(arg ? arg : "");
+    a->job_file = file;
+    a->job_item = a->loc.item;
+    a->job_queued = true;
+    a->work = PV_WORK_JOB;
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    /* Until the index is ready, the rows not indexed have no names,
+     * contexts or calls: the command would finish the index on this
+     * thread (seconds) before it could start. */
+    pv_app_messagef(a, false, "%s: the %s %s when the index is ready (Esc cancels)", progress,
+                    pv_job_noun[kind], kind == PV_JOB_FLAME ? "opens" : "runs");
+    return true;
+}
+
+/* The queued command, once its index is ready: run as if asked now. */
+static void pv_app_command_run(pv_app *a)
+{
+    int kind = a->job_kind;
+    char *arg = a->job_arg;
+    a->job_arg = NULL;
+    a->job_command = false;
+    a->job_queued = false;
+    a->work = PV_WORK_NONE;
+    pv_buf_clear(&a->message);
+    if (kind == PV_JOB_SQL) {
+        pv_app_sql_start(a, arg);
+    } else if (kind == PV_JOB_EXPORT) {
+        pv_app_export_queued(a, arg);
+    } else if (kind == PV_JOB_FLAME) {
+        if (a->loc.item == a->job_item)
+            pv_flame_ui_open(a, a->job_mode);
+        else
+            pv_app_message(a, false, "flame graph not opened: the view changed meanwhile");
+    }
+    free(arg);
+}
+
 void pv_app_job_stop(pv_app *a, bool say)
 {
-    if (!a->job)
+    if (!a->job && !a->job_command)
         return;
     int kind = a->job_kind;
     bool queued = a->job_queued;
@@ -685,6 +760,9 @@ void pv_app_job_stop(pv_app *a, bool say)
     pv_report_job_free(a->job); /* the report is as it was */
     a->job = NULL;
     a->job_queued = false;
+    a->job_command = false;
+    free(a->job_arg);
+    a->job_arg = NULL;
     if (a->work == PV_WORK_JOB)
         a->work = PV_WORK_NONE;
     bool undo = a->job_undo;
@@ -708,6 +786,9 @@ void pv_app_job_stop(pv_app *a, bool say)
         [PV_JOB_HISTORY] = "the previous place, filter and order stay",
         [PV_JOB_OPEN] = "back where you were",
         [PV_JOB_EXPAND] = "the tree stays as it was",
+        [PV_JOB_SQL] = "the view stays as it was",
+        [PV_JOB_EXPORT] = "nothing written",
+        [PV_JOB_FLAME] = "the view stays as it was",
     };
     pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
                     kind == PV_JOB_OPEN && !undo ? "Enter opens the view" : kept[kind]);
@@ -746,11 +827,13 @@ void pv_app_work(pv_app *a)
 {
     int work = a->work;
     if (work == PV_WORK_JOB) {
-        if (a->job && a->job_queued && pv_app_report_indexing(a)) {
+        if ((a->job || a->job_command) && pv_app_job_waits(a)) {
             if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
                 pv_flame_ui_step(a);
         } else if (a->job)
             pv_app_job_step(a);
+        else if (a->job_command)
+            pv_app_command_run(a);
         else
             a->work = PV_WORK_NONE;
         return;
@@ -1601,7 +1684,7 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
         a->quit_armed = false;
         pv_buf_clear(&a->message);
     }
-    if (a->job) {
+    if (a->job || a->job_command) {
         /* Esc and Ctrl-C stop a job (queued or running) and do nothing
          * else; another key stops a running job and then acts (a queued
          * one waits on). */

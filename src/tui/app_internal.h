@@ -214,6 +214,18 @@ struct pv_app {
     pv_buf job_what;    /* "Sorting by name" */
     size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool job_fixed;     /* tests: PROFVIEW_TEST_WORK_SLICE, one step per key */
+    /* A command that needs the whole index (PV_JOB_SQL, PV_JOB_EXPORT,
+     * PV_JOB_FLAME) asked while indexing: queued as a report job is
+     * (job_queued, job_kind; job is NULL) and run again when the index of
+     * job_file (PV_NO_ROW: of every file) is ready (docs/tui.md "Loading
+     * and indexing"). */
+    bool job_command;
+    char *job_arg;      /* the query (SQL), the path (export) */
+    size_t job_file;
+    size_t job_item;    /* export, flame graph: the Explorer item asked from */
+    int job_mode;       /* export: format; flame graph: its mode */
+    int job_exp_what;   /* export: PV_EXPORT_WHAT_* */
+    bool job_force;     /* export: replacing the file was confirmed */
     bool quit_armed;    /* Ctrl-C once with a big index in memory */
 
     /* Statistics between the markers (:stats, docs/tui.md): the loader
@@ -276,6 +288,7 @@ struct pv_app {
     bool exp_running;      /* the status bar shows the export's progress */
     atomic_int exp_cancel;
     uint64_t exp_done, exp_total;
+    char exp_stage[32];    /* the progress's `what`: "exporting", "selecting rows" */
     double exp_start;
     /* A long call on this thread (`:sql`, an export; docs/tui.md "Long
      * operations"): its progress callback calls pv_app_pump, which calls
@@ -319,7 +332,7 @@ enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
 enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
-       PV_JOB_EXPAND };
+       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)
@@ -440,6 +453,9 @@ void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);
+/* The export queued while its file was indexed (pv_app_command_queue:
+ * job_item, job_mode...), to `path`. */
+void pv_app_export_queued(pv_app *a, const char *path);
 
 /* app_input.c */
 /* Runs a report job (now when small, else in steps; queued while the
@@ -447,6 +463,12 @@ void pv_app_export_command(pv_app *a, const char *arg);
 void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what);
 /* Stops the job (the report keeps its previous state); says so when `say`. */
 void pv_app_job_stop(pv_app *a, bool say);
+/* A command of `kind` (PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME) that
+ * reads the whole index of file `file` (PV_NO_ROW: of every file): while
+ * that is being indexed, queues it (a newer job replaces it) with `arg`
+ * (copied) and says so, and returns true; the caller fills the job_*
+ * fields it needs.  False: nothing waits, run it now. */
+bool pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);

@@ -33,6 +33,11 @@ void pv_app_sql_start(pv_app *a, const char *query)
         pv_app_message(a, true, ":sql SELECT ... (tables: the views; see docs/sql.md)");
         return;
     }
+    /* SQL reads every column of every row: while a file is indexed, the
+     * query waits for the index, queued (docs/tui.md "Loading and
+     * indexing"); other keys are answered meanwhile. */
+    if (pv_app_command_queue(a, PV_JOB_SQL, PV_NO_ROW, query))
+        return;
     free(a->sql_pending);
     a->sql_pending = pv_xstrdup(query);
     a->work = PV_WORK_SQL;
@@ -86,7 +91,9 @@ void pv_app_sql_run(pv_app *a)
 {
     if (!a->sql_pending)
         return;
-    /* SQL reads every column of every row: the timelines are indexed first */
+    /* Every file is indexed (pv_app_sql_start queued the query until
+     * then), unless the query was started by a caller that does not wait
+     * (a bench): then the index is finished here. */
     pv_app_index_all(a);
     pv_app_sql_expose(a);
     a->sql_start = pv_app_now();

@@ -436,7 +436,13 @@ void pv_flame_ui_open(pv_app *a, int mode)
             return;
         }
         if (pv_view_waits_for_index(tree, false)) {
-            /* reading it now would finish the index on this thread */
+            /* reading it now would finish the index on this thread: the
+             * graph waits for it, queued (docs/tui.md "Loading and
+             * indexing") */
+            if (pv_app_command_queue(a, PV_JOB_FLAME, it->file, NULL)) {
+                a->job_mode = mode;
+                return;
+            }
             char progress[128], text[256];
             pv_app_index_text(a, progress, sizeof progress);
             snprintf(text, sizeof text, "the call tree needs the whole index: %s", progress);
