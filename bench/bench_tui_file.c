@@ -400,6 +400,9 @@ int main(int argc, char **argv)
     static const int esc_key[] = {PV_KEY_ESC, 0};
     frame(a, ":sql (queued)", ":sql SELECT count(*) FROM timeline\n", 1);
     frame_keys(a, "Esc (cancels it)", esc_key, 1);
+    /* a file left there would open the overwrite question, and the keys
+     * below would answer it */
+    remove("/tmp/bench_tui_file-queued.db");
     frame(a, ":export (queued)", ":export sqlite /tmp/bench_tui_file-queued.db\n", 1);
     frame_keys(a, "Esc (cancels it)", esc_key, 1);
     double finish_worst = 0;
