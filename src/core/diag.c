@@ -21,6 +21,23 @@ void pv_diag_free(pv_diag *d)
     pv_diag_init(d);
 }
 
+void pv_diag_take(pv_diag *to, pv_diag *from)
+{
+    to->warnings += from->warnings;
+    to->errors += from->errors;
+    for (size_t i = 0; i < from->entry_count; i++) {
+        pv_diag_entry *e = &from->entries[i];
+        if (e->severity != PV_SEV_ERROR && to->entry_count >= PV_DIAG_KEEP) {
+            free(e->text);
+            continue;
+        }
+        to->entries = pv_xgrow(to->entries, &to->entry_cap, to->entry_count + 1, sizeof *to->entries);
+        to->entries[to->entry_count++] = *e;
+    }
+    free(from->entries);
+    pv_diag_init(from);
+}
+
 void pv_diag_vadd(pv_diag *d, pv_severity sev, const char *fmt, va_list ap)
 {
     if (sev == PV_SEV_ERROR)

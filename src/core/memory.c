@@ -3,6 +3,7 @@
 #include "profview/core.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,57 @@ void pv_release(void *p, size_t bytes)
     (void)p;
     (void)bytes;
 #endif
+}
+
+#define PV_RELEASE_APART (64u << 20) /* fewer bytes: one thread */
+
+typedef struct pv_release_job {
+    const pv_span *spans;
+    const unsigned char *mine; /* which spans this thread gives back */
+    size_t n;
+} pv_release_job;
+
+static void *pv_release_run(void *arg)
+{
+    const pv_release_job *j = arg;
+    for (size_t i = 0; i < j->n; i++)
+        if (j->mine[i])
+            pv_release(j->spans[i].p, j->spans[i].bytes);
+    return NULL;
+}
+
+void pv_release_spans(const pv_span *spans, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += spans[i].bytes;
+    unsigned char *other = pv_xcalloc(n ? n : 1, 1);
+    /* the largest first, each to the thread with fewer bytes so far */
+    size_t here = 0, there = 0;
+    bool *done = pv_xcalloc(n ? n : 1, sizeof *done);
+    for (size_t round = 0; round < n && total >= PV_RELEASE_APART; round++) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && (best == n || spans[i].bytes > spans[best].bytes))
+                best = i;
+        done[best] = true;
+        if (there < here) {
+            other[best] = 1;
+            there += spans[best].bytes;
+        } else {
+            here += spans[best].bytes;
+        }
+    }
+    free(done);
+    pv_release_job job = {spans, other, n};
+    pthread_t t;
+    bool apart = there > 0 && pthread_create(&t, NULL, pv_release_run, &job) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (!other[i] || !apart)
+            pv_release(spans[i].p, spans[i].bytes);
+    if (apart)
+        pthread_join(t, NULL);
+    free(other);
 }
 
 void pv_trash_add(pv_trash *t, void *p, size_t bytes)

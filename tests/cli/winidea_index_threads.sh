@@ -4,7 +4,10 @@
 # view's `cat` output and in `info`: on the committed samples and on
 # generated timelines of every format, with and without a --from/--to window.
 # PROFVIEW_INDEX_THREADS=1 indexes on one thread, =2 starts the helper on
-# every pass (by default only passes of 1 M events or more have one).
+# every pass (by default only passes of 1 M events or more have one), and
+# PROFVIEW_INDEX_SPLIT=1 indexes the timeline in two halves on two threads
+# (docs/winidea-model.md "Speed: the timeline in two halves"; by default
+# from 4 M events on) wherever it can.
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
 pv=${PROFVIEW:?}
@@ -54,10 +57,14 @@ for f in "${files[@]}"; do
   dump "$f" PROFVIEW_INDEX_THREADS=1 "$tmp/one-win-$n" --from 1ms --to 3ms
   dump "$f" PROFVIEW_INDEX_THREADS=2 "$tmp/two-win-$n" --from 1ms --to 3ms
   check "$(basename "$f") --from 1ms --to 3ms" "$tmp/one-win-$n" "$tmp/two-win-$n"
+  dump "$f" PROFVIEW_INDEX_SPLIT=1 "$tmp/split-$n"
+  check "$(basename "$f") in two halves" "$tmp/one-$n" "$tmp/split-$n"
+  dump "$f" PROFVIEW_INDEX_SPLIT=1 "$tmp/split-win-$n" --from 1ms --to 3ms
+  check "$(basename "$f") in two halves --from 1ms --to 3ms" "$tmp/one-win-$n" "$tmp/split-win-$n"
 done
 # the large one: by default (two threads) and on one thread, every event's
 # and call's indexed columns in full
-for mode in PROFVIEW_INDEX_THREADS=1 PROFVIEW_INDEX_UNSET=1; do
+for mode in PROFVIEW_INDEX_THREADS=1 PROFVIEW_INDEX_UNSET=1 PROFVIEW_INDEX_SPLIT=1; do
   out=$tmp/big-${mode%%=*}
   mkdir -p "$out"
   env $mode "$pv" info --no-cache "$tmp/big.txt" > "$out/info" 2>&1
@@ -71,5 +78,6 @@ for mode in PROFVIEW_INDEX_THREADS=1 PROFVIEW_INDEX_UNSET=1; do
 done
 grep -q "1100000 rows" "$tmp/big-PROFVIEW_INDEX_THREADS/info" || { echo "FAIL: big.txt not indexed"; fail=1; }
 check big.txt "$tmp/big-PROFVIEW_INDEX_THREADS" "$tmp/big-PROFVIEW_INDEX_UNSET"
-[ $fail = 0 ] && echo "ok: $n files and a 1.1 M-event BIN, same index on one thread and two"
+check "big.txt in two halves" "$tmp/big-PROFVIEW_INDEX_THREADS" "$tmp/big-PROFVIEW_INDEX_SPLIT"
+[ $fail = 0 ] && echo "ok: $n files and a 1.1 M-event BIN, same index on one thread, two, and in two halves"
 exit $fail

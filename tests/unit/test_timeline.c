@@ -4,6 +4,7 @@
  * read through pv_view_cell. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -913,6 +914,195 @@ static void test_threads_same_index(void **state)
     }
 }
 
+/* An RTOS-like timeline for the time split: four tasks switched by a
+ * context area (or, `area_mode` false, no context area: v1.1 core
+ * contexts), each with a stack of function and line frames suspended and
+ * resumed at the switches, writes of a plain and of a state variable, and
+ * frames open from before the recording (implicit).  `anomalies` (0-100)
+ * adds mismatched and unknown events, handles the mapping does not list,
+ * context values that are not CONTEXTS handles, decreasing times,
+ * recursion and deep stacks. */
+static pv_wi_data *rtos_data(uint64_t seed, size_t n, bool area_mode, unsigned anomalies)
+{
+    pv_wi_data *d = data_new();
+    char name[16];
+    for (unsigned f = 0; f < 8; f++) {
+        snprintf(name, sizeof name, "f%u", f);
+        pv_wi_add_area(d, f, name, strlen(name));
+        if (f < 2)
+            for (unsigned l = 0; l < 2; l++)
+                add_state(d, 0x10000000u + f * 2 + l, 10 * f + l); /* lines: a value */
+    }
+    pv_wi_add_area(d, 0x20000001u, "v", 1);
+    pv_wi_add_area(d, 0x20000002u, "mode", 4);
+    for (unsigned m = 0; m < 3; m++)
+        add_state(d, 0x30000002u, m);
+    if (area_mode) {
+        for (unsigned c = 0; c < 4; c++) {
+            snprintf(name, sizeof name, "T%u", c);
+            pv_wi_add_context(d, 0x10 + c, name, strlen(name));
+        }
+        pv_wi_add_area(d, 0x20000000u, "Task", 4);
+        for (unsigned c = 0; c < 4; c++)
+            add_state(d, 0x30000000u, 0x10 + c);
+    }
+    uint32_t stack[4][300];
+    unsigned depth[4];
+    unsigned task = 0;
+    int64_t time = 1000;
+    for (unsigned c = 0; c < 4; c++) { /* open from before: implicit frames */
+        depth[c] = 1 + c % 2;
+        for (unsigned k = 0; k < depth[c]; k++)
+            stack[c][k] = c * 2 + k;
+    }
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(seed >> 33);
+        unsigned pick = r % 100, c = task;
+        bool odd = (r >> 8) % 100 < anomalies;
+        time += odd && (r >> 16) % 5 == 0 ? -3 : (int64_t)((r >> 16) % 9);
+        if (pick < 8 && area_mode) { /* switch: S the old task's top, W, R the new's */
+            unsigned next = (r >> 20) % 4;
+            if (depth[c])
+                pv_wi_add_event(d, stack[c][depth[c] - 1], PV_WI_SUSPEND, 0, time);
+            uint64_t value = odd && anomalies >= 5 && (r >> 24) % 4 == 0 ? 0x99 : 0x10 + next;
+            if ((r >> 26) % 2)
+                pv_wi_add_event(d, 0x20000000u, PV_WI_WRITE, value, time);
+            else
+                pv_wi_add_event(d, 0x30000000u, PV_WI_ENTRY, value, time);
+            task = next;
+            if (depth[next])
+                pv_wi_add_event(d, stack[next][depth[next] - 1], PV_WI_RESUME, 0, time);
+        } else if (pick < 12) {
+            pv_wi_add_event(d, (r >> 20) % 2 ? 0x20000001u : 0x30000002u,
+                            (r >> 20) % 2 ? PV_WI_WRITE : PV_WI_ENTRY, (r >> 22) % 3, time);
+        } else if (pick < 14) {
+            pv_wi_add_event(d, 0x20000002u, PV_WI_WRITE, (r >> 22) % 3, time);
+        } else if (odd && pick < 20) {
+            static const uint32_t odd_handles[] = {0x3, 0x5, 0x0000FFFFu, 0x1000FFFFu, 0x7};
+            unsigned kind = (r >> 20) % 7; /* 5, 6: unknown event codes */
+            /* a few: known functions only (the warnings come from both halves) */
+            pv_wi_add_event(d, odd_handles[(r >> 24) % (anomalies >= 5 ? 5 : 2)], kind, 0, time);
+        } else if (depth[c] == 0 || (pick < 58 && depth[c] < (odd ? 290u : 10u))) {
+            uint32_t h = 0;
+            for (unsigned f = (r >> 20) % 12, tries = 0; tries < 12; f = (f + 1) % 12, tries++) {
+                h = f < 8 ? f : 0x10000000u + (f - 8);
+                bool open = false; /* no recursion, unless odd */
+                for (unsigned k = 0; k < depth[c]; k++)
+                    open |= stack[c][k] == h;
+                if (!open)
+                    break;
+            }
+            if (odd && depth[c] && (r >> 24) % 3 == 0)
+                h = stack[c][depth[c] - 1]; /* recursion */
+            stack[c][depth[c]++] = h;
+            pv_wi_add_event(d, h, PV_WI_ENTRY, 0, time);
+        } else {
+            pv_wi_add_event(d, stack[c][--depth[c]], PV_WI_EXIT, 0, time);
+        }
+    }
+    return d;
+}
+
+/* The time split (docs/winidea-model.md "Speed: the timeline in two
+ * halves", forced with PROFVIEW_INDEX_SPLIT=1): the index equals the one
+ * built on one thread, warnings included, whether the second half's
+ * guesses hold (it is stitched on) or not (indexed again); well-formed
+ * timelines are stitched. */
+static void test_split_same_index(void **state)
+{
+    (void)state;
+    size_t stitched = 0, redone = 0;
+    for (int round = 0; round < 48; round++) {
+        bool area_mode = round % 4 != 3;
+        unsigned anomalies = round < 16 ? 0 : round < 32 ? 1 : 20;
+        size_t n = 3000 + (size_t)round * 997;
+        pv_wi_data *d = rtos_data(7 + (uint64_t)round, n, area_mode, anomalies);
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        one.has_from = round % 5 == 1; /* times grow by 4 per event on average */
+        one.from = 1000 + (int64_t)n;
+        one.has_to = round % 7 == 2;
+        one.to = 1000 + 3 * (int64_t)n;
+        two = one;
+        two.single_thread = false;
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        unsetenv("PROFVIEW_INDEX_SPLIT");
+        assert_false(a.halves);
+        if (anomalies == 0 && area_mode)
+            assert_true(b.halves);
+        if (!area_mode)
+            assert_false(b.halves); /* core contexts: numbered as they appear, no split */
+        stitched += b.halves;
+        redone += !b.halves;
+        assert_true(a.call_count > 100);
+        assert_same_index(&a, &b);
+        assert_int_equal(g1.warnings, g2.warnings);
+        assert_int_equal(g1.entry_count, g2.entry_count);
+        for (size_t k = 0; k < g1.entry_count; k++)
+            assert_string_equal(g1.entries[k].text, g2.entries[k].text);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+    assert_true(stitched >= 12);
+    assert_true(redone > 0);
+}
+
+/* Cancelling a pass in two halves (the CLI's Ctrl-C, through the
+ * progress): the build stops with the second half stopped too, and frees
+ * everything (the sanitizer build checks the leaks). */
+static int split_reports;
+static void split_cancel_report(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    (void)what;
+    (void)total;
+    split_reports++;
+    if (done >= (1u << 20))
+        atomic_store((atomic_int *)user, 1);
+}
+
+static void test_split_cancelled(void **state)
+{
+    (void)state;
+    pv_wi_data *d = rtos_data(3, 2300000, true, 0);
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    pv_tl_options o;
+    memset(&o, 0, sizeof o);
+    o.progress.report = split_cancel_report;
+    o.progress.user = &cancel;
+    o.progress.cancel = &cancel;
+    pv_diag g;
+    pv_diag_init(&g);
+    pv_timeline_index ix;
+    split_reports = 0;
+    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    assert_false(pv_timeline_index_build(&ix, d, &o, &g));
+    unsetenv("PROFVIEW_INDEX_SPLIT");
+    assert_int_equal(split_reports, 1); /* stopped at the first report */
+    /* the same timeline in two halves, not cancelled: complete */
+    atomic_store(&cancel, 0);
+    memset(&o, 0, sizeof o);
+    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    assert_true(pv_timeline_index_build(&ix, d, &o, &g));
+    unsetenv("PROFVIEW_INDEX_SPLIT");
+    assert_true(ix.halves);
+    assert_true(ix.complete);
+    pv_timeline_index_free(&ix);
+    pv_diag_free(&g);
+    data_free(d);
+}
+
 /* Nested E/X pairs on `cores` cores (0: no core known, one context
  * Unknown), times never decreasing: one call per two events. */
 static pv_wi_data *bare_data(uint64_t seed, size_t n, unsigned cores)
@@ -1613,6 +1803,8 @@ int main(void)
         cmocka_unit_test(test_finish_in_steps_gives_back),
         cmocka_unit_test(test_finish_in_steps_empty),
         cmocka_unit_test(test_threads_same_index),
+        cmocka_unit_test(test_split_same_index),
+        cmocka_unit_test(test_split_cancelled),
         cmocka_unit_test(test_memory_bare_timeline),
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),

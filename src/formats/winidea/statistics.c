@@ -52,6 +52,21 @@ static int64_t stats_run(const pv_stats *st, uint16_t c, int64_t t)
     return r;
 }
 
+int64_t pv_stats_run(const pv_stats *st, uint16_t c, int64_t t)
+{
+    return stats_run(st, c, t);
+}
+
+bool pv_stats_find(const pv_stats *st, uint32_t area, uint16_t context, uint32_t *acc)
+{
+    if (area >= st->slot_areas || context >= st->stride)
+        return false;
+    uint32_t s = st->slot[(size_t)area * st->stride + context];
+    if (s)
+        *acc = s - 1;
+    return s != 0;
+}
+
 void pv_stats_init(pv_stats *st, const pv_tl_options *o, int64_t start, bool all_running)
 {
     memset(st, 0, sizeof *st);
@@ -75,6 +90,8 @@ void pv_stats_free(pv_stats *st)
     pv_hashmap_free(&st->state_map);
     free(st->state_area);
     free(st->state_since);
+    free(st->state_key_of);
+    free(st->state_first);
     memset(st, 0, sizeof *st);
 }
 
@@ -176,6 +193,8 @@ void pv_stats_entry(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t)
         a->period_sum += p;
         a->period_n++;
     }
+    if (!a->has_last_entry)
+        a->first_entry = t;
     a->has_last_entry = true;
     a->last_entry = t;
     /* outside: the X that left the area to this E, both inside the range */
@@ -294,6 +313,30 @@ static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
     st->accs[acc].net += stats_clock(st, t) - stats_clock(st, st->state_since[tracker]);
 }
 
+/* A tracker for state key `key`, whose first state entry is at t. */
+static uint32_t stats_new_tracker(pv_stats *st, uint32_t key, int64_t t)
+{
+    size_t cap = st->state_cap;
+    st->state_area = pv_xgrow(st->state_area, &cap, st->state_count + 1, sizeof *st->state_area);
+    cap = st->state_cap;
+    st->state_since =
+        pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
+    cap = st->state_cap;
+    st->state_key_of =
+        pv_xgrow(st->state_key_of, &cap, st->state_count + 1, sizeof *st->state_key_of);
+    cap = st->state_cap;
+    st->state_first =
+        pv_xgrow(st->state_first, &cap, st->state_count + 1, sizeof *st->state_first);
+    st->state_cap = cap;
+    uint32_t tracker = (uint32_t)st->state_count++;
+    st->state_area[tracker] = PV_WI_NONE;
+    st->state_since[tracker] = t;
+    st->state_key_of[tracker] = key;
+    st->state_first[tracker] = t;
+    pv_hashmap_put(&st->state_map, key, tracker);
+    return tracker;
+}
+
 void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
 {
     uint32_t tracker;
@@ -301,16 +344,7 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
     if (st->state_cache_key[cache] == state_key && state_key != 0) {
         tracker = st->state_cache_tracker[cache];
     } else if (!pv_hashmap_get(&st->state_map, state_key, &tracker)) {
-        size_t cap = st->state_cap;
-        st->state_area =
-            pv_xgrow(st->state_area, &cap, st->state_count + 1, sizeof *st->state_area);
-        cap = st->state_cap;
-        st->state_since =
-            pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
-        st->state_cap = cap;
-        tracker = (uint32_t)st->state_count++;
-        st->state_area[tracker] = PV_WI_NONE;
-        pv_hashmap_put(&st->state_map, state_key, tracker);
+        tracker = stats_new_tracker(st, state_key, t);
     }
     st->state_cache_key[cache] = state_key;
     st->state_cache_tracker[cache] = tracker;
@@ -322,6 +356,106 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
         st->accs[acc].count++;
         st->accs[acc].in_range = true;
     }
+}
+
+/* ---- the time split */
+
+/* min/max of two accumulators' ranges: (min, max) of y into x, where x has
+ * `xn` values so far and y `yn`. */
+static void stats_join_range(int64_t *xmin, int64_t *xmax, int64_t xn, int64_t ymin, int64_t ymax,
+                             int64_t yn)
+{
+    if (yn == 0)
+        return;
+    stats_min_max(ymin, xn == 0, xmin, xmax);
+    stats_min_max(ymax, false, xmin, xmax);
+}
+
+/* x (the first half's, after the replay) += y (the second half's).  `off`
+ * turns y's running-clock readings into whole-timeline ones. */
+static void stats_merge_acc(const pv_stats *st, pv_stat_acc *x, const pv_stat_acc *y, int64_t off)
+{
+    x->seen |= y->seen;
+    x->in_range |= y->in_range;
+    if (y->has_last_entry) {
+        /* y's first E: its period and outside reach back into the first half */
+        int64_t f = y->first_entry;
+        bool in = stats_in_range(st, f);
+        if (x->has_last_entry && in && stats_in_range(st, x->last_entry)) {
+            int64_t p = f - x->last_entry;
+            stats_min_max(p, x->period_n == 0, &x->period_min, &x->period_max);
+            x->period_sum += p;
+            x->period_n++;
+        }
+        if (x->has_last_exit && in && stats_in_range(st, x->last_exit)) {
+            int64_t o = f - x->last_exit;
+            stats_min_max(o, x->outside_n == 0, &x->outside_min, &x->outside_max);
+            x->outside_sum += o;
+            x->outside_n++;
+        }
+        x->has_last_entry = true;
+        x->last_entry = y->last_entry;
+        x->has_last_exit = y->has_last_exit;
+        x->last_exit = y->last_exit;
+    }
+    if (y->inside_n > 0) {
+        x->inside_run0 = y->inside_run0 + off;
+        x->inside_clock0 = y->inside_clock0;
+    }
+    if (y->active_n > 0)
+        x->active_run0 = y->active_run0 + off;
+    x->inside_n += y->inside_n;
+    x->active_n += y->active_n;
+    x->count += y->count;
+    x->net += y->net;
+    x->gross += y->gross;
+    x->call += y->call;
+    stats_join_range(&x->net_min, &x->net_max, x->complete, y->net_min, y->net_max, y->complete);
+    stats_join_range(&x->gross_min, &x->gross_max, x->complete, y->gross_min, y->gross_max,
+                     y->complete);
+    stats_join_range(&x->call_min, &x->call_max, x->complete, y->call_min, y->call_max,
+                     y->complete);
+    x->complete += y->complete;
+    stats_join_range(&x->period_min, &x->period_max, x->period_n, y->period_min, y->period_max,
+                     y->period_n);
+    x->period_sum += y->period_sum;
+    x->period_n += y->period_n;
+    stats_join_range(&x->outside_min, &x->outside_max, x->outside_n, y->outside_min,
+                     y->outside_max, y->outside_n);
+    x->outside_sum += y->outside_sum;
+    x->outside_n += y->outside_n;
+}
+
+uint32_t *pv_stats_merge(pv_stats *st, const pv_stats *b, const int64_t *base)
+{
+    uint32_t *map = pv_xmalloc((b->acc_count ? b->acc_count : 1) * sizeof *map);
+    for (size_t j = 0; j < b->acc_count; j++) {
+        const pv_stat_acc *y = &b->accs[j];
+        bool data = y->context == PV_TL_NO_CONTEXT;
+        uint32_t k = data ? pv_stats_data_acc(st, y->area) : pv_stats_acc(st, y->area, y->context);
+        map[j] = k;
+        int64_t off = data || st->all_running ? 0 : base[y->context];
+        stats_merge_acc(st, &st->accs[k], y, off);
+    }
+    /* each state variable: the second half's first state entry ends the
+     * first half's current state; then the second half's is current */
+    for (size_t t = 0; t < b->state_count; t++) {
+        uint32_t tracker;
+        if (pv_hashmap_get(&st->state_map, b->state_key_of[t], &tracker))
+            stats_state_close(st, tracker, b->state_first[t]);
+        else
+            tracker = stats_new_tracker(st, b->state_key_of[t], b->state_first[t]);
+        st->state_area[tracker] = b->state_area[t];
+        st->state_since[tracker] = b->state_since[t];
+    }
+    memset(st->state_cache_key, 0, sizeof st->state_cache_key);
+    if (!st->all_running) {
+        for (size_t c = 0; c < st->run_count; c++)
+            st->run[c] = base[c] + (c < b->run_count ? b->run[c] : 0);
+        st->running = b->running;
+        st->since = b->since;
+    }
+    return map;
 }
 
 static int64_t stats_avg(int64_t total, int64_t n)

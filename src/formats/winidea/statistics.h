@@ -28,6 +28,7 @@ typedef struct pv_stat_acc {
     int64_t inside_run0, inside_clock0, active_run0;
     int64_t last_entry, last_exit; /* raw times, for period / outside */
     int64_t count;                 /* E in range / writes / state entries */
+    int64_t first_entry;           /* the time of the first E (pv_stats_merge) */
 
     /* results */
     int64_t net, gross, call; /* totals of the unions, clipped */
@@ -66,6 +67,8 @@ typedef struct pv_stats {
     uint32_t *state_area; /* tracker -> index area of the current state, PV_WI_NONE */
     int64_t *state_since;
     uint32_t state_cache_key[16], state_cache_tracker[16]; /* in front of state_map */
+    uint32_t *state_key_of; /* tracker -> its state key */
+    int64_t *state_first;   /* tracker -> the time of its first state entry */
     size_t state_count, state_cap;
 } pv_stats;
 
@@ -101,6 +104,21 @@ void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool
 void pv_stats_write(pv_stats *st, uint32_t area, int64_t t);
 /* State variable `state_key` enters the state area `area` at t. */
 void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t);
+/* run(c, t): the running time of context c from the recording start to t,
+ * in range (statistics.c). */
+int64_t pv_stats_run(const pv_stats *st, uint16_t c, int64_t t);
+/* Accumulator `area`/`context` when it exists (never creates one). */
+bool pv_stats_find(const pv_stats *st, uint32_t area, uint16_t context, uint32_t *acc);
+/* The time split (docs/winidea-model.md "Speed: the timeline in two halves"):
+ * adds `b`, the statistics of a second half, to `st`, those of the first.
+ * b's running clocks started at zero at the split; base[c] is run(c) of the
+ * first half there (0 when every context runs all the time), which turns
+ * b's clock readings into whole-timeline ones.  The caller has replayed onto
+ * `st` every event of the second half on a frame of the first, and checked
+ * that no accumulator of b began an activation while one of the first half
+ * was still open.  Returns the accumulator of `st` for each of b's
+ * (free it). */
+uint32_t *pv_stats_merge(pv_stats *st, const pv_stats *b, const int64_t *base);
 /* Closes the open states at `end` and writes the rows into ix->stats. */
 void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end);
 

@@ -92,6 +92,8 @@ struct pv_tl_pass {
     uint32_t context_key; /* state key of the context area, 0 = none */
     bool area_switched;   /* the context area has switched the running context */
     size_t call_cap;
+    size_t *context_calls; /* per context: the calls made (FC_COUNT) */
+    size_t context_calls_cap;
     size_t line_cap;
     bool store_gross; /* ix->call_gross is kept (the gross cannot be read from the records) */
     /* calls whose net differs from their gross: (call, net), in the order
@@ -125,8 +127,82 @@ struct pv_tl_pass {
     tl_worker *worker; /* the helper thread of a long pass, or NULL */
     bool worker_ran;   /* it has been started once (never again) */
     size_t event_room; /* room of the per-event columns (pv_tl_options.event_capacity) */
+    /* The time split (docs/winidea-model.md "Speed: the timeline in two
+     * halves").  In the first half's pass: */
+    bool split_ok;            /* this advance is a whole finish: it may split */
+    bool split_ran;           /* tried once (never again) */
+    struct tl_split *split;   /* the second half, running beside, or NULL */
+    struct tl_split *depths;  /* a stitched second half whose depths a thread fixes */
+    /* After a stitch the calls [gap_a, call_count) lie at gap_at on in the
+     * arrays (no copy: the finish's permutation reads them there, tl_phys);
+     * gap_a is SIZE_MAX otherwise. */
+    size_t gap_a, gap_at;
+    /* In the second half's pass (spec): what it could not know, and why
+     * its reading may be wrong (spec_fail: it stops, the first half's pass
+     * indexes its events again). */
+    bool spec;
+    bool spec_fail;
+    struct tl_split *spec_split;
+    struct tl_under *under; /* events on frames of the first half, in order */
+    size_t under_n, under_cap;
+    size_t *pops;           /* per context: frames of the first half its X ended */
+    uint8_t *slots;         /* per context: the phantom slots in use (a bit each) */
+    size_t pops_cap;
+    struct tl_phantom *ph;  /* per accumulator (tl_spec_under) */
+    size_t spec_acc_cap;
+    size_t spec_max_depth;  /* the deepest local stack at an E */
 };
 typedef struct pv_tl_pass tl_pass;
+
+/* An event of the second half on a frame that the first half opened: the
+ * first S or R on such a frame, or its X. */
+typedef struct tl_under {
+    uint32_t event;
+    uint32_t area;
+    uint32_t acc;   /* the second half's accumulator */
+    uint16_t context;
+    uint8_t kind;
+    uint8_t slot;   /* an S or R: the phantom's slot (TL_NO_SLOT: none) */
+    bool known;     /* an X on a frame whose S and R the second half followed: */
+    bool active;    /* whether it is active, */
+    int64_t active_run; /* since when (running clock), */
+    int64_t net;    /* and its net time since its first S or R */
+    int64_t time;   /* effective */
+    int64_t run;    /* the second half's running clock of the context then */
+    size_t depth;   /* the stitch's: the depth of the frame */
+} tl_under;
+
+/* Per accumulator of the second half: its first E, its last event on a
+ * frame of the first half, and that frame as far as its S and R after the
+ * first tell (the "phantom": its first S or R decides whether it is active,
+ * which the first half knows; each later one the second half follows). */
+typedef struct tl_phantom {
+    uint32_t first_e, last_under; /* event, or TL_NONE */
+    bool known, active, used;     /* used: an S or R followed here */
+    uint8_t slot;                 /* while known: its slot in the context, or TL_NO_SLOT */
+    int64_t active_run, net;
+} tl_phantom;
+
+/* The depth written for an S or R followed on a phantom frame: the stitch
+ * writes the frame's.  A phantom with a slot (up to TL_SLOTS in a context at
+ * a time) is written TL_SLOT_DEPTH + slot, so that the stitch's depths are
+ * one table lookup per event (tl_split_depths); others TL_PHANTOM_DEPTH (a
+ * narrow depth is at most 0xFE), looked up.  The second half's own depths
+ * stay under TL_SLOT_DEPTH (checked). */
+#define TL_PHANTOM_DEPTH 0xFFu
+#define TL_SLOT_DEPTH 0xF8u
+#define TL_SLOTS 7u
+#define TL_NO_SLOT 0xFFu
+
+#define TL_NONE UINT32_MAX
+/* A call parent (or fn_call) of the second half that is the frame of the
+ * first half under its own bottom: TL_BELOW + the number of the first
+ * half's frames of that context ended before. */
+#define TL_BELOW 0x80000000u
+
+static void tl_split_cancel(tl_pass *p);
+static bool tl_split_fail(tl_pass *p);
+static void tl_split_depths_wait(tl_pass *p);
 
 const char *pv_tl_type_name(unsigned type)
 {
@@ -362,6 +438,9 @@ static void *tl_widen(void *old, size_t n, size_t done, unsigned from, unsigned 
 static void tl_widen_areas(tl_pass *p)
 {
     pv_timeline_index *ix = p->ix;
+    if (p->spec && tl_split_fail(p))
+        return;
+    tl_split_cancel(p); /* the second half writes into the columns */
     tl_worker_stop(p);
     ix->area_wide = true;
     if (!ix->event_area)
@@ -372,6 +451,9 @@ static void tl_widen_areas(tl_pass *p)
 static void tl_widen_contexts(tl_pass *p)
 {
     pv_timeline_index *ix = p->ix;
+    if (p->spec && tl_split_fail(p))
+        return;
+    tl_split_cancel(p); /* the second half writes into the columns */
     tl_worker_stop(p);
     ix->context_wide = true;
     if (!ix->event_context)
@@ -388,6 +470,9 @@ static void tl_widen_contexts(tl_pass *p)
 static void tl_widen_depths(tl_pass *p)
 {
     pv_timeline_index *ix = p->ix;
+    if (p->spec && tl_split_fail(p))
+        return;
+    tl_split_cancel(p); /* the second half writes into the columns */
     tl_worker_stop(p);
     ix->depth_wide = true;
     if (!ix->event_depth)
@@ -429,6 +514,9 @@ static void tl_keep_gross(tl_pass *p)
     pv_timeline_index *ix = p->ix;
     if (p->store_gross)
         return;
+    if (p->spec && tl_split_fail(p))
+        return;
+    tl_split_cancel(p); /* the second half keeps no gross times */
     tl_worker_stop(p);
     p->store_gross = true;
     ix->call_gross = tl_big_alloc((p->call_cap ? p->call_cap : 1) * sizeof *ix->call_gross);
@@ -528,6 +616,8 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
         p->cache_area[slot] = area;
         return area;
     }
+    if (p->spec && tl_split_fail(p))
+        return 0; /* an area the first half may add too: its pass decides */
     pv_tl_area a = {0};
     a.handle = handle;
     a.type = (uint8_t)pv_wi_handle_type(handle);
@@ -562,6 +652,8 @@ static uint32_t tl_lookup_area(tl_pass *p, uint32_t handle, uint64_t value)
 static uint16_t tl_add_context(tl_pass *p, bool has_handle, uint64_t handle, const char *name)
 {
     pv_timeline_index *ix = p->ix;
+    if (p->spec && tl_split_fail(p))
+        return 0; /* contexts are numbered in the order they appear */
     if (ix->context_count >= PV_TL_MAX_CONTEXTS)
         return (uint16_t)(ix->context_count - 1); /* saturate: never overflow u16 */
     if (ix->context_count >= 0xFF && !ix->context_wide)
@@ -591,6 +683,8 @@ static uint16_t tl_context_of_value(tl_pass *p, uint64_t value)
     uint32_t c;
     if (pv_hashmap_get(&p->context_map, value, &c))
         return (uint16_t)c;
+    if (p->spec && tl_split_fail(p))
+        return 0;
     char hex[24];
     snprintf(hex, sizeof hex, "0x%" PRIX64, value);
     tl_warn(p, "context area value %s is not a CONTEXTS handle; new context", hex);
@@ -792,6 +886,15 @@ static void tl_grow_calls(tl_pass *p, size_t want)
     pv_timeline_index *ix = p->ix;
     if (want <= p->call_cap)
         return;
+    if (p->split) {
+        tl_split_cancel(p); /* the second half's calls lie beyond call_cap */
+        if (want <= p->call_cap)
+            return;
+    }
+    if (p->spec && tl_split_fail(p)) {
+        ix->call_count = 0; /* stops at this event: stay inside the arrays */
+        return;
+    }
     size_t cap = p->call_cap ? p->call_cap : 1024;
     while (cap < want)
         cap *= 2;
@@ -805,9 +908,16 @@ static void tl_grow_calls(tl_pass *p, size_t want)
     p->call_cap = cap;
 }
 
-static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
+static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent, uint16_t context)
 {
     pv_timeline_index *ix = p->ix;
+    if (context >= p->context_calls_cap) {
+        size_t old = p->context_calls_cap;
+        p->context_calls = pv_xgrow(p->context_calls, &p->context_calls_cap, (size_t)context + 1,
+                                    sizeof(size_t));
+        memset(p->context_calls + old, 0, (p->context_calls_cap - old) * sizeof(size_t));
+    }
+    p->context_calls[context]++;
     if (ix->call_count >= p->call_cap)
         tl_grow_calls(p, ix->call_count + 1);
     size_t c = ix->call_count++;
@@ -829,6 +939,10 @@ static uint32_t tl_new_call(tl_pass *p, uint32_t entry, uint32_t parent)
 static uint32_t tl_new_line(tl_pass *p, uint32_t entry)
 {
     pv_timeline_index *ix = p->ix;
+    if (ix->line_count >= p->line_cap && p->split)
+        tl_split_cancel(p);
+    if (ix->line_count >= p->line_cap && p->spec && tl_split_fail(p))
+        ix->line_count = 0;
     if (ix->line_count >= p->line_cap) {
         size_t cap = p->line_cap ? p->line_cap * 2 : 1024;
         ix->line_entry = pv_xrealloc(ix->line_entry, cap * sizeof *ix->line_entry);
@@ -853,6 +967,10 @@ static void tl_end_frame(tl_pass *p, tl_frame *f, bool matched, bool at_end)
         if (p->ix->call_gross)
             p->ix->call_gross[f->call] = gross;
         if (net != gross) {
+            if (p->net_n == p->net_cap && p->split)
+                tl_split_cancel(p);
+            if (p->net_n == p->net_cap && p->spec && tl_split_fail(p))
+                p->net_n = 0;
             if (p->net_n == p->net_cap) {
                 p->net_cap = p->net_cap ? p->net_cap * 2 : 4096;
                 p->net_call = pv_xrealloc(p->net_call, p->net_cap * sizeof *p->net_call);
@@ -891,7 +1009,8 @@ static void tl_pop_above(tl_pass *p, tl_stack *s, int32_t code, uint32_t area)
 }
 
 /* docs/formats.md §3: an implicit frame goes to the very bottom of the stack. */
-static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, bool active)
+static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint16_t c, uint32_t area, uint32_t acc,
+                                bool active)
 {
     s->im = pv_xgrow(s->im, &s->im_cap, s->im_n + 1, sizeof *s->im);
     tl_frame *f = &s->im[s->im_n];
@@ -904,7 +1023,7 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     if (p->ix->areas[area].type == PV_WI_LINE)
         f->line = tl_new_line(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL);
     if (p->ix->areas[area].type == PV_WI_FUNCTION) {
-        f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL);
+        f->call = tl_new_call(p, (uint32_t)p->i | PV_TL_IMPLICIT_CALL, TL_TOP_LEVEL, c);
         f->fn_call = f->call;
         s->im_calls = pv_xgrow(s->im_calls, &s->im_call_cap, s->im_call_n + 1, sizeof *s->im_calls);
         s->im_calls[s->im_call_n++] = f->call;
@@ -916,8 +1035,107 @@ static int32_t tl_push_implicit(tl_pass *p, tl_stack *s, uint32_t area, uint32_t
     return code;
 }
 
+/* ---- the second half's guesses (docs/winidea-model.md "Speed: the
+ * timeline in two halves") */
+
+/* Marks the second half's reading as wrong (it stops at this event);
+ * always true. */
+static bool tl_split_fail(tl_pass *p)
+{
+    p->spec_fail = true;
+    return true;
+}
+
+static void tl_spec_room(tl_pass *p, uint32_t acc, uint16_t c)
+{
+    if (acc >= p->spec_acc_cap) {
+        size_t old = p->spec_acc_cap;
+        p->ph = pv_xgrow(p->ph, &p->spec_acc_cap, (size_t)acc + 1, sizeof *p->ph);
+        for (size_t j = old; j < p->spec_acc_cap; j++)
+            p->ph[j] = (tl_phantom){TL_NONE, TL_NONE, false, false, false, TL_NO_SLOT, 0, 0};
+    }
+    if (c >= p->pops_cap) {
+        size_t old = p->pops_cap, cap = old;
+        p->slots = pv_xgrow(p->slots, &cap, (size_t)c + 1, sizeof *p->slots);
+        p->pops = pv_xgrow(p->pops, &p->pops_cap, (size_t)c + 1, sizeof *p->pops);
+        memset(p->pops + old, 0, (p->pops_cap - old) * sizeof *p->pops);
+        memset(p->slots + old, 0, (p->pops_cap - old) * sizeof *p->slots);
+    }
+}
+
+/* An E in the second half: notes the accumulator's first E and the depth;
+ * with nothing of its own below, the frame below is the first half's (the
+ * calls' parents name it, TL_BELOW, until the stitch knows it). */
+static uint32_t tl_spec_entry(tl_pass *p, uint32_t acc, uint16_t c, size_t depth,
+                              uint32_t below_fn, bool has_below)
+{
+    tl_spec_room(p, acc, c);
+    if (p->ph[acc].first_e == TL_NONE)
+        p->ph[acc].first_e = (uint32_t)p->i;
+    if (depth > p->spec_max_depth)
+        p->spec_max_depth = depth;
+    return has_below ? below_fn : TL_BELOW + (uint32_t)p->pops[c];
+}
+
+/* An S, R or X in the second half whose area has no frame of its own in
+ * the context: the guess is that it is on a frame the first half opened
+ * (an X: the topmost one, with nothing of the second half above it).  The
+ * stitch checks the guess and replays the event; its depth is written
+ * then. */
+static size_t tl_spec_under(tl_pass *p, tl_stack *s, uint32_t area, uint32_t acc, uint16_t c,
+                            unsigned kind)
+{
+    if (kind == PV_WI_EXIT && s->ex_n > 0) {
+        tl_split_fail(p); /* would end the frames above it with warnings */
+        return 0;
+    }
+    tl_spec_room(p, acc, c);
+    tl_phantom *ph = &p->ph[acc];
+    ph->last_under = (uint32_t)p->i;
+    int64_t r = pv_stats_run(&p->st, c, p->time);
+    if (kind != PV_WI_EXIT && ph->known && !p->ix->depth_wide) {
+        /* as pv_stats_suspend / _resume would: with its frame the only
+         * one of the area in the context (checked), the area's active
+         * union is the frame's */
+        ph->used = true;
+        if (kind == PV_WI_SUSPEND && ph->active) {
+            ph->net += r - ph->active_run;
+            ph->active = false;
+        } else if (kind == PV_WI_RESUME && !ph->active) {
+            ph->active = true;
+            ph->active_run = r;
+        }
+        return ph->slot == TL_NO_SLOT ? TL_PHANTOM_DEPTH : TL_SLOT_DEPTH + ph->slot;
+    }
+    if (ph->known && ph->slot != TL_NO_SLOT) /* it ends, or is seen afresh */
+        p->slots[c] &= (uint8_t) ~(1u << ph->slot);
+    uint8_t slot = TL_NO_SLOT;
+    if (kind != PV_WI_EXIT)
+        for (unsigned k = 0; k < TL_SLOTS && slot == TL_NO_SLOT; k++)
+            if (!(p->slots[c] & (1u << k))) {
+                slot = (uint8_t)k;
+                p->slots[c] |= (uint8_t)(1u << k);
+            }
+    p->under = pv_xgrow(p->under, &p->under_cap, p->under_n + 1, sizeof *p->under);
+    p->under[p->under_n++] =
+        (tl_under){(uint32_t)p->i, area, acc, c, (uint8_t)kind, slot, ph->known, ph->active,
+                   ph->active_run, ph->net, p->time, r, 0};
+    ph->slot = slot;
+    if (kind == PV_WI_EXIT) {
+        p->pops[c]++;
+        ph->known = false;
+    } else {
+        ph->known = true;
+        ph->active = kind == PV_WI_RESUME;
+        ph->active_run = r;
+        ph->net = 0;
+    }
+    return 0;
+}
+
 /* One function/line event in context c.  Returns its depth. */
-static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kind)
+static inline __attribute__((always_inline)) size_t tl_stack_event(tl_pass *p, uint32_t area,
+                                                                   uint16_t c, unsigned kind)
 {
     tl_stack *s = tl_stack_of(p, c);
     uint32_t acc = pv_stats_acc(&p->st, area, c);
@@ -940,12 +1158,14 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
         f->acc = acc;
         f->prev_same = code;
         uint32_t below_fn = below ? below->fn_call : TL_TOP_LEVEL;
+        if (p->spec)
+            below_fn = tl_spec_entry(p, acc, c, depth, below_fn, below != NULL);
         f->call = TL_TOP_LEVEL;
         f->fn_call = below_fn;
         f->line = p->ix->areas[area].type == PV_WI_LINE ? tl_new_line(p, (uint32_t)p->i)
                                                          : TL_TOP_LEVEL;
         if (p->ix->areas[area].type == PV_WI_FUNCTION) {
-            f->call = tl_new_call(p, (uint32_t)p->i, below_fn);
+            f->call = tl_new_call(p, (uint32_t)p->i, below_fn, c);
             f->fn_call = f->call;
         }
         p->st.accs[acc].top = (int32_t)s->ex_n;
@@ -953,6 +1173,8 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
         pv_stats_entry(&p->st, acc, &f->sf, p->time);
         return depth;
     }
+    if (code == PV_STAT_NOT_ON_STACK && p->spec)
+        return tl_spec_under(p, s, area, acc, c, kind);
     if (code == PV_STAT_NOT_ON_STACK) {
         if (!first) {
             tl_warn(p, "%c of %s, which is not on the call stack of %s; ignored",
@@ -960,7 +1182,7 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
                     pv_tl_context_name(p->ix, c));
             return tl_stack_size(s);
         }
-        code = tl_push_implicit(p, s, area, acc, kind != PV_WI_RESUME);
+        code = tl_push_implicit(p, s, c, area, acc, kind != PV_WI_RESUME);
     }
     size_t depth = tl_depth_of(s, code);
     tl_frame *f = tl_frame_at(s, code);
@@ -978,6 +1200,12 @@ static size_t tl_stack_event(tl_pass *p, uint32_t area, uint16_t c, unsigned kin
             s->im_lo++;
     }
     return depth;
+}
+
+/* The same, not inlined: for the stitch's replay. */
+static size_t tl_stack_event_replay(tl_pass *p, uint32_t area, uint16_t c, unsigned kind)
+{
+    return tl_stack_event(p, area, c, kind);
 }
 
 /* ---- calls: order and parents */
@@ -1023,6 +1251,12 @@ static size_t tl_call_arrays(pv_timeline_index *ix, tl_call_array out[TL_CALL_AR
     return ix->call_gross ? 4 : 3;
 }
 
+/* Where call k is in the arrays (see gap_a). */
+static inline size_t tl_phys(const tl_pass *p, size_t k)
+{
+    return k < p->gap_a ? k : k - p->gap_a + p->gap_at;
+}
+
 /* The end of the next piece of calls [fc_k, end) of a step with `left` budget. */
 static size_t tl_fc_piece_end(const tl_pass *p, size_t left)
 {
@@ -1054,21 +1288,20 @@ static void tl_fc_drop(tl_pass *p, void *block, size_t bytes)
         free(block);
 }
 
-/* FC_COUNT: the number of calls of each context, in fc_start[c + 1]. */
+/* FC_COUNT: the number of calls of each context, in fc_start[c + 1] (the
+ * pass counted them: tl_new_call). */
 static size_t tl_fc_count(tl_pass *p, size_t left)
 {
+    (void)left;
     pv_timeline_index *ix = p->ix;
     size_t n = ix->call_count;
-    if (!p->fc_start) {
-        p->fc_start = pv_xcalloc((size_t)ix->context_count + 1, sizeof *p->fc_start);
-        p->fc_pos = tl_big_alloc((n ? n : 1) * sizeof *p->fc_pos);
-    }
-    size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
-    for (; k < end; k++) {
-        uint32_t e = ix->call_entry[k] & ~PV_TL_IMPLICIT_CALL;
-        p->fc_start[pv_tl_event_context(ix, e) + 1]++;
-    }
-    return tl_fc_reach(p, k, FC_PLACE);
+    p->fc_start = pv_xcalloc((size_t)ix->context_count + 1, sizeof *p->fc_start);
+    p->fc_pos = tl_big_alloc((n ? n : 1) * sizeof *p->fc_pos);
+    for (size_t c = 0; c < ix->context_count && c < p->context_calls_cap; c++)
+        p->fc_start[c + 1] = p->context_calls[c];
+    p->fc_phase = FC_PLACE;
+    p->fc_k = 0;
+    return ix->context_count;
 }
 
 /* FC_PLACE: each context's first call (fc_start), the places of its implicit
@@ -1101,9 +1334,10 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
     pv_timeline_index *ix = p->ix;
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
     for (; k < end; k++) {
-        if (ix->call_entry[k] & PV_TL_IMPLICIT_CALL)
+        uint32_t entry = ix->call_entry[tl_phys(p, k)];
+        if (entry & PV_TL_IMPLICIT_CALL)
             continue;
-        uint16_t c = pv_tl_event_context(ix, ix->call_entry[k]);
+        uint16_t c = pv_tl_event_context(ix, entry);
         p->fc_pos[k] = (uint32_t)p->fc_fill[c]++;
     }
     if (k == ix->call_count) {
@@ -1138,6 +1372,19 @@ static void tl_permute_range(const tl_call_array *a, const uint32_t *pos, void *
     }
 }
 
+/* The same over calls that may lie in two places (gap_a, gap_at). */
+static void tl_permute_gap(const tl_call_array *a, const uint32_t *pos, void *scratch, size_t k,
+                           size_t end, size_t gap_a, size_t gap_at)
+{
+    if (k < gap_a)
+        tl_permute_range(a, pos, scratch, k, end < gap_a ? end : gap_a);
+    if (end > gap_a) {
+        tl_call_array moved = *a; /* moved.base[q] is the call q */
+        moved.base = (char *)a->base + (gap_at - gap_a) * a->size;
+        tl_permute_range(&moved, pos, scratch, k > gap_a ? k : gap_a, end);
+    }
+}
+
 static size_t tl_fc_permute(tl_pass *p, size_t left)
 {
     pv_timeline_index *ix = p->ix;
@@ -1147,7 +1394,7 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
     tl_call_array arrays[TL_CALL_ARRAYS];
     tl_call_arrays(ix, arrays);
     size_t k = p->fc_k, end = tl_fc_piece_end(p, left);
-    tl_permute_range(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end);
+    tl_permute_gap(&arrays[p->fc_array], p->fc_pos, p->fc_scratch, k, end, p->gap_a, p->gap_at);
     return tl_fc_reach(p, end, FC_COPY);
 }
 
@@ -1158,6 +1405,7 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
 typedef struct tl_permute_job {
     tl_call_array arrays[TL_CALL_ARRAYS];
     size_t first, count, n;
+    size_t gap_a, gap_at;
     const uint32_t *pos;
 } tl_permute_job;
 
@@ -1168,7 +1416,13 @@ static void tl_permute_arrays(const tl_permute_job *j, size_t from, size_t to)
         widest = j->arrays[a].size > widest ? j->arrays[a].size : widest;
     void *scratch = tl_big_alloc((j->n ? j->n : 1) * widest);
     for (size_t a = from; a < to; a++) {
-        tl_permute_range(&j->arrays[a], j->pos, scratch, 0, j->n);
+        tl_permute_gap(&j->arrays[a], j->pos, scratch, 0, j->n, j->gap_a, j->gap_at);
+        if (j->gap_a < j->n) { /* the second half's calls: their pages go back */
+            size_t lo = j->gap_at > j->n ? j->gap_at : j->n, hi = j->gap_at + (j->n - j->gap_a);
+            if (hi > lo)
+                pv_release((char *)j->arrays[a].base + lo * j->arrays[a].size,
+                           (hi - lo) * j->arrays[a].size);
+        }
         memcpy(j->arrays[a].base, scratch, j->n * j->arrays[a].size);
     }
     free(scratch);
@@ -1192,12 +1446,15 @@ static bool tl_fc_permute_parallel(tl_pass *p)
     j.count = tl_call_arrays(ix, j.arrays);
     j.first = 2;
     j.n = ix->call_count;
+    j.gap_a = p->gap_a;
+    j.gap_at = p->gap_at;
     j.pos = p->fc_pos;
     pthread_t helper;
     if (pthread_create(&helper, NULL, tl_permute_run, &j) != 0)
         return false;
     tl_permute_arrays(&j, 0, j.first);
     pthread_join(helper, NULL);
+    p->gap_a = SIZE_MAX; /* every array is in place now */
     p->fc_phase = FC_TOP;
     p->fc_k = 0;
     return true;
@@ -1217,6 +1474,7 @@ static size_t tl_fc_copy(tl_pass *p, size_t left)
         if (last) {
             tl_fc_drop(p, p->fc_scratch, p->ix->call_count * (p->ix->call_gross ? 8 : 4));
             p->fc_scratch = NULL;
+            p->gap_a = SIZE_MAX; /* every array is in place now */
         } else {
             p->fc_array++;
         }
@@ -1597,6 +1855,8 @@ void pv_timeline_line_parents(const pv_timeline_index *ix, uint32_t *out)
 
 static void tl_free_pass(tl_pass *p)
 {
+    tl_split_cancel(p);
+    tl_split_depths_wait(p);
     tl_worker_stop(p);
     for (size_t c = 0; c < p->stack_cap; c++) {
         free(p->stacks[c].ex);
@@ -1609,6 +1869,7 @@ static void tl_free_pass(tl_pass *p)
     pv_stats_free(&p->st);
     tl_ctx_detect_free(&p->cd);
     free(p->context_area_option);
+    free(p->context_calls);
     free(p->fc_start);
     free(p->fc_fill);
     free(p->fc_pos);
@@ -1723,6 +1984,7 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
     p->diag = diag;
     p->file = o && o->file ? o->file : (d->bin_path ? d->bin_path : "timeline");
     p->unknown_context = PV_TL_NO_CONTEXT;
+    p->gap_a = SIZE_MAX;
     memset(p->core_context, 0xFF, sizeof p->core_context);
     memset(p->cache_key, 0xFF, sizeof p->cache_key); /* UINT64_MAX is never a key */
     pv_hashmap_init(&ix->area_map);
@@ -1833,6 +2095,679 @@ void pv_timeline_index_move(pv_timeline_index *to, pv_timeline_index *from)
     memset(from, 0, sizeof *from);
 }
 
+/* ---- the time split (docs/winidea-model.md "Speed: the timeline in two
+ * halves")
+ *
+ * A whole finish of a long timeline indexes its second half on a second
+ * thread while this one does the first.  The second half starts with empty
+ * stacks at a context switch (so that it knows the running context) and
+ * guesses what it cannot know: an S, R or X whose area has no frame of its
+ * own is on a frame the first half left open (tl_spec_under), a call with
+ * nothing of its own below has the first half's frame there as parent
+ * (TL_BELOW), and its running clocks start at zero.  Anything else it
+ * cannot read alone (an area or context the mapping does not list, a time
+ * that decreases while the gross times are not kept, a column to widen)
+ * stops it.  The stitch checks every guess against the first half's
+ * stacks before it changes anything, replays the guessed events on them,
+ * adds the statistics, moves the calls, lines and net times into place and
+ * adds the first half's frames to the depths.  When a check fails, this
+ * thread indexes the second half itself: the index is the same either way
+ * (tests/cli/winidea_index_threads.sh compares them). */
+
+#define TL_SPLIT_MIN_EVENTS (4u << 20) /* a shorter timeline is indexed in one piece */
+#define TL_SPLIT_SEEK (1u << 20)       /* events searched for a context switch */
+#define TL_SPLIT_SLACK 4096u           /* implicit calls the first half may add */
+
+typedef struct tl_split {
+    pthread_t thread;
+    atomic_bool stop;
+    atomic_size_t done; /* events of the second half indexed (progress) */
+    size_t from;        /* its first event */
+    int64_t prev;       /* the effective time of event from - 1 (checked) */
+    /* where its calls, lines and net times begin in the shared arrays, and
+     * their real capacities (the first half sees only up to *_at) */
+    size_t call_at, line_at, net_at;
+    size_t call_cap, line_cap, net_cap;
+    pv_timeline_index ix; /* its index: the shared columns and arrays, copies of the rest */
+    tl_pass pass;
+    pv_diag diag;
+    /* after the stitch: the depths of its events get the first half's
+     * frames below them (tl_split_depths, on a thread of its own) */
+    pv_timeline_index *whole;
+    size_t *below; /* per context: the first half's frames at the split */
+    size_t nstack;
+    pthread_t depth_thread;
+} tl_split;
+
+static void tl_hashmap_copy(pv_hashmap *to, const pv_hashmap *from)
+{
+    pv_hashmap_init(to);
+    for (size_t i = 0; i < from->cap; i++)
+        if (from->used[i])
+            pv_hashmap_put(to, from->keys[i], from->values[i]);
+}
+
+static void *tl_memdup(const void *src, size_t bytes)
+{
+    void *p = pv_xmalloc(bytes ? bytes : 1);
+    if (bytes)
+        memcpy(p, src, bytes);
+    return p;
+}
+
+/* A context switch at or after event `from` (to a CONTEXTS handle): the
+ * second half begins there, knowing the running context.  Without a
+ * context area every context runs all the time: any event will do. */
+static size_t tl_split_point(const tl_pass *p, size_t from, size_t n)
+{
+    const pv_timeline_index *ix = p->ix;
+    if (ix->context_source == PV_TL_CONTEXT_UNKNOWN)
+        return from;
+    size_t end = n - from > TL_SPLIT_SEEK ? from + TL_SPLIT_SEEK : n;
+    for (size_t i = from; i < end; i++) {
+        pv_wi_event e;
+        pv_wi_event_at(ix->tl, i, &e);
+        unsigned type = pv_wi_handle_type(e.handle);
+        bool write = (type == PV_WI_VARIABLE || type == PV_WI_AUX) && e.kind == PV_WI_WRITE;
+        bool state = tl_is_state_type(type) && e.kind == PV_WI_ENTRY;
+        uint32_t c;
+        if ((write || state) && tl_state_key(e.handle) == p->context_key &&
+            pv_hashmap_get(&p->context_map, e.data, &c) && c < ix->context_count) {
+            if (write) {
+                uint32_t area;
+                if (!pv_hashmap_get(&ix->area_map, e.handle, &area) ||
+                    !(ix->areas[area].has_states || ix->areas[area].state_key == p->context_key))
+                    continue;
+            }
+            return i;
+        }
+    }
+    return n;
+}
+
+static void *tl_split_run(void *arg)
+{
+    tl_split *sp = arg;
+    (void)pv_timeline_index_advance(&sp->ix, sp->ix.event_count);
+    return NULL;
+}
+
+/* Frees what the second half owns (the shared arrays stay). */
+static void tl_split_free(tl_split *sp)
+{
+    tl_pass *b = &sp->pass;
+    for (size_t c = 0; c < b->stack_cap; c++) {
+        free(b->stacks[c].ex);
+        free(b->stacks[c].im);
+        free(b->stacks[c].im_calls);
+    }
+    free(b->stacks);
+    pv_hashmap_free(&b->state_keys);
+    pv_hashmap_free(&b->context_map);
+    pv_stats_free(&b->st);
+    free(b->under);
+    free(b->pops);
+    free(b->slots);
+    free(b->ph);
+    free(b->context_calls);
+    pv_timeline_index *bx = &sp->ix;
+    pv_hashmap_free(&bx->area_map);
+    pv_strpool_free(&bx->pool);
+    free(bx->areas);
+    free(bx->contexts);
+    pv_diag_free(&sp->diag);
+    free(sp->below);
+    free(sp);
+}
+
+/* Waits for the depths of a stitched second half (docs/winidea-model.md
+ * "Speed: the timeline in two halves"): nothing reads them before the
+ * index is complete. */
+static void tl_split_depths_wait(tl_pass *p)
+{
+    if (!p->depths)
+        return;
+    pthread_join(p->depths->depth_thread, NULL);
+    tl_split_free(p->depths);
+    p->depths = NULL;
+}
+
+/* Ends the split: the first half's arrays get their whole room back. */
+static void tl_split_end(tl_pass *p)
+{
+    tl_split *sp = p->split;
+    p->split = NULL;
+    p->call_cap = sp->call_cap;
+    p->line_cap = sp->line_cap;
+    p->net_cap = sp->net_cap;
+    tl_split_free(sp);
+}
+
+static void tl_split_cancel(tl_pass *p)
+{
+    if (!p->split)
+        return;
+    atomic_store(&p->split->stop, true);
+    pthread_join(p->split->thread, NULL);
+    tl_split_end(p);
+}
+
+/* Whether this advance (events [indexed, n), a whole finish) may split. */
+static bool tl_split_allowed(const tl_pass *p, size_t events)
+{
+    const pv_timeline_index *ix = p->ix;
+    const char *env = getenv("PROFVIEW_INDEX_SPLIT");
+    bool force = env && strcmp(env, "1") == 0;
+    if (!p->split_ok || p->split_ran || (env && strcmp(env, "0") == 0) ||
+        !tl_threads_allowed(p, TL_SPLIT_MIN_EVENTS) || events < 2 ||
+        (!force && events < TL_SPLIT_MIN_EVENTS))
+        return false;
+    return (ix->context_source == PV_TL_CONTEXT_AREA ||
+            ix->context_source == PV_TL_CONTEXT_UNKNOWN) &&
+           !p->cd.active && ix->area_count > 0 && ix->context_count > 0 &&
+           ix->context_count < 0xFF && !p->worker;
+}
+
+/* Starts the second half when this advance may split; returns where the
+ * first half ends (upto when it does not split). */
+static size_t tl_split_start(tl_pass *p, size_t upto)
+{
+    pv_timeline_index *ix = p->ix;
+    if (!tl_split_allowed(p, upto - ix->indexed))
+        return upto;
+    p->split_ran = true;
+    /* the second half does a little more per event (tl_spec_under): 52% / 48% */
+    size_t from = tl_split_point(p, ix->indexed + (upto - ix->indexed) / 25 * 13, upto);
+    if (from <= ix->indexed || from >= upto)
+        return upto;
+    size_t first = from - ix->indexed, second = upto - from;
+    tl_split *sp = pv_xcalloc(1, sizeof *sp);
+    sp->from = from;
+    /* Room: the first half's calls, lines and net times stay below *_at
+     * (it cancels the split if it reaches them), the second half's go
+     * from there.  Untouched room costs address space only. */
+    sp->call_at = ix->call_count + first + TL_SPLIT_SLACK;
+    tl_grow_calls(p, sp->call_at + second + 16);
+    sp->call_cap = p->call_cap;
+    sp->line_at = ix->line_count + first + TL_SPLIT_SLACK;
+    sp->line_cap = sp->line_at + second + 16;
+    ix->line_entry = pv_xrealloc(ix->line_entry, sp->line_cap * sizeof *ix->line_entry);
+    ix->line_net = pv_xrealloc(ix->line_net, sp->line_cap * sizeof *ix->line_net);
+    sp->net_at = p->net_n + ix->call_count + first + TL_SPLIT_SLACK;
+    sp->net_cap = sp->net_at + second + 16;
+    p->net_call = pv_xrealloc(p->net_call, sp->net_cap * sizeof *p->net_call);
+    p->net_val = pv_xrealloc(p->net_val, sp->net_cap * sizeof *p->net_val);
+    p->line_cap = sp->line_at;
+    p->net_cap = sp->net_at;
+    p->call_cap = sp->call_at;
+
+    pv_timeline_index *bx = &sp->ix;
+    bx->tl = ix->tl;
+    bx->event_count = ix->event_count;
+    bx->event_area = ix->event_area;
+    bx->event_context = ix->event_context;
+    bx->event_depth = ix->event_depth;
+    bx->area_wide = ix->area_wide;
+    bx->context_wide = ix->context_wide;
+    bx->depth_wide = ix->depth_wide;
+    bx->pool.data = tl_memdup(ix->pool.data, ix->pool.len);
+    bx->pool.len = bx->pool.cap = ix->pool.len;
+    bx->areas = tl_memdup(ix->areas, ix->area_count * sizeof *ix->areas);
+    bx->area_count = bx->area_cap = ix->area_count;
+    tl_hashmap_copy(&bx->area_map, &ix->area_map);
+    bx->contexts = tl_memdup(ix->contexts, ix->context_count * sizeof *ix->contexts);
+    bx->context_count = bx->context_cap = ix->context_count;
+    for (size_t c = 0; c < bx->context_count; c++)
+        bx->contexts[c].events = 0;
+    bx->context_source = ix->context_source;
+    bx->context_area = ix->context_area;
+    bx->has_from = ix->has_from;
+    bx->has_to = ix->has_to;
+    bx->from = ix->from;
+    bx->to = ix->to;
+    bx->window_first = ix->window_first;
+    bx->window_end = ix->window_end;
+    bx->time_first = ix->time_first;
+    bx->time_last = ix->time_last;
+    bx->clip_lo = ix->clip_lo;
+    bx->clip_hi = ix->clip_hi;
+    bx->call_entry = ix->call_entry + sp->call_at;
+    bx->call_exit = ix->call_exit + sp->call_at;
+    bx->call_parent = ix->call_parent + sp->call_at;
+    bx->call_gross = ix->call_gross ? ix->call_gross + sp->call_at : NULL;
+    bx->line_entry = ix->line_entry + sp->line_at;
+    bx->line_net = ix->line_net + sp->line_at;
+    bx->indexed = from;
+    bx->pass = &sp->pass;
+
+    tl_pass *b = &sp->pass;
+    b->ix = bx;
+    b->d = p->d;
+    b->opt = p->opt;
+    memset(&b->opt.progress, 0, sizeof b->opt.progress);
+    b->o = &b->opt;
+    pv_diag_init(&sp->diag);
+    b->diag = &sp->diag;
+    b->file = p->file;
+    pv_stats_init(&b->st, &p->opt, p->st.start, p->st.all_running);
+    pv_stats_set_context_count(&b->st, ix->context_count);
+    pv_hashmap_init(&b->state_keys);
+    tl_hashmap_copy(&b->context_map, &p->context_map);
+    memcpy(b->core_context, p->core_context, sizeof b->core_context);
+    b->unknown_context = p->unknown_context;
+    b->context_key = p->context_key;
+    b->call_cap = sp->call_cap - sp->call_at;
+    b->line_cap = sp->line_cap - sp->line_at;
+    b->store_gross = p->store_gross;
+    b->net_call = p->net_call + sp->net_at;
+    b->net_val = p->net_val + sp->net_at;
+    b->net_cap = sp->net_cap - sp->net_at;
+    memset(b->cache_key, 0xFF, sizeof b->cache_key);
+    pv_wi_event e;
+    pv_timeline_event(ix, from - 1, &e);
+    b->prev = sp->prev = e.time;
+    b->worker_ran = true;
+    b->gap_a = SIZE_MAX;
+    b->split_ran = true;
+    b->event_room = p->event_room;
+    b->spec = true;
+    b->spec_split = sp;
+    atomic_init(&sp->stop, false);
+    atomic_init(&sp->done, 0);
+    p->split = sp;
+    if (pthread_create(&sp->thread, NULL, tl_split_run, sp) != 0) {
+        tl_split_end(p);
+        return upto;
+    }
+    return from;
+}
+
+/* The stitch, step 1 (nothing changes yet): whether every guess of the
+ * second half holds against the first half as it ended. */
+static bool tl_split_check(const tl_pass *p, const tl_split *sp)
+{
+    const pv_timeline_index *ix = p->ix;
+    const tl_pass *b = &sp->pass;
+    if (b->spec_fail || atomic_load(&sp->stop) || p->prev != sp->prev ||
+        p->store_gross != b->store_gross || ix->depth_wide != sp->ix.depth_wide)
+        return false;
+    size_t nctx = p->stack_cap;
+    size_t *ex_n = pv_xcalloc(nctx + 1, sizeof *ex_n);
+    size_t *im_lo = pv_xcalloc(nctx + 1, sizeof *im_lo);
+    int32_t *top = pv_xmalloc((p->st.acc_count + 1) * sizeof *top);
+    size_t deepest = 0;
+    for (size_t c = 0; c < nctx; c++) {
+        ex_n[c] = p->stacks[c].ex_n;
+        im_lo[c] = p->stacks[c].im_lo;
+        size_t size = tl_stack_size(&p->stacks[c]);
+        deepest = size > deepest ? size : deepest;
+    }
+    for (size_t a = 0; a < p->st.acc_count; a++)
+        top[a] = p->st.accs[a].top;
+    bool ok = ix->depth_wide ||
+              (b->spec_max_depth + deepest <= 0xFE && b->spec_max_depth < TL_SLOT_DEPTH);
+    /* the guessed events, in order, against the first half's stacks */
+    for (size_t k = 0; ok && k < b->under_n; k++) {
+        const tl_under *u = &b->under[k];
+        uint32_t acc;
+        if (u->context >= nctx || !pv_stats_find(&p->st, u->area, u->context, &acc) ||
+            top[acc] == PV_STAT_NOT_ON_STACK) {
+            ok = false;
+            break;
+        }
+        if (u->kind != PV_WI_EXIT)
+            continue;
+        int32_t code = top[acc];
+        size_t c = u->context;
+        if (code >= 0 ? (size_t)code + 1 != ex_n[c]
+                      : ex_n[c] != 0 || (size_t)(-(code + 1)) != im_lo[c]) {
+            ok = false; /* frames above it: the X would end them with warnings */
+            break;
+        }
+        top[acc] = tl_frame_at(&p->stacks[c], code)->prev_same;
+        if (code >= 0)
+            ex_n[c]--;
+        else
+            im_lo[c]++;
+    }
+    /* an activation of the second half began only once the first half's
+     * of the same area and context had ended */
+    for (size_t j = 0; ok && j < b->st.acc_count && j < b->spec_acc_cap; j++) {
+        const tl_phantom *ph = &b->ph[j];
+        const pv_stat_acc *y = &b->st.accs[j];
+        uint32_t acc;
+        bool found = pv_stats_find(&p->st, y->area, y->context, &acc);
+        /* S and R followed here: the frame is its area's only one in the
+         * context (before the replay, as at the split) */
+        if (ph->used && (!found || p->st.accs[acc].inside_n != 1))
+            ok = false;
+        if (ph->first_e == TL_NONE)
+            continue;
+        if (found && top[acc] != PV_STAT_NOT_ON_STACK)
+            ok = false;
+        if (ph->last_under != TL_NONE && ph->last_under > ph->first_e)
+            ok = false;
+    }
+    free(ex_n);
+    free(im_lo);
+    free(top);
+    return ok;
+}
+
+/* A call index of the second half as the whole index numbers it: its own
+ * calls follow the first half's; TL_BELOW + k is the frame of the first
+ * half k ends below the top of context c's explicit frames (ex0[c] of
+ * them at the split), or none. */
+static uint32_t tl_split_call(const tl_pass *p, const size_t *ex0, size_t a_calls, uint32_t v,
+                              uint16_t c)
+{
+    if (v == TL_TOP_LEVEL)
+        return v;
+    if (v < TL_BELOW)
+        return v + (uint32_t)a_calls;
+    size_t k = v - TL_BELOW;
+    if (c >= p->stack_cap || k >= ex0[c])
+        return TL_TOP_LEVEL;
+    return p->stacks[c].ex[ex0[c] - 1 - k].fn_call;
+}
+
+/* Moves n elements of `size` bytes from index `from` to index `to` (<= from)
+ * of an array, giving back the pages of the source beyond the array's new
+ * end (`end` elements) as it goes: the peak memory stays that of the
+ * index. */
+static void tl_split_move(void *base, size_t size, size_t from, size_t to, size_t n, size_t end)
+{
+    const size_t piece = (1u << 20) / size;
+    char *b = base;
+    for (size_t k = 0; k < n; k += piece) {
+        size_t m = n - k < piece ? n - k : piece;
+        memmove(b + (to + k) * size, b + (from + k) * size, m * size);
+        size_t lo = from + k > end ? from + k : end;
+        if (lo < from + k + m)
+            pv_release(b + lo * size, (from + k + m - lo) * size);
+    }
+}
+
+/* A frame of the first half whose S and R the second half followed (its
+ * area's only one in context c): its net time grows by `net`, and it is
+ * active since `active_run` (the second half's running clock) or not. */
+static void tl_split_phantom(tl_pass *p, uint32_t area, uint16_t c, bool active, int64_t active_run,
+                             int64_t net, const int64_t *base)
+{
+    uint32_t acc;
+    if (!pv_stats_find(&p->st, area, c, &acc))
+        return; /* checked: never */
+    pv_stat_acc *a = &p->st.accs[acc];
+    tl_frame *f = tl_frame_at(&p->stacks[c], a->top);
+    int64_t r = active_run + (p->st.all_running ? 0 : base[c]);
+    f->sf.net += net;
+    a->net += net;
+    if (active) {
+        if (!f->sf.active)
+            a->active_n++;
+        f->sf.active = true;
+        f->sf.active_run = r;
+        a->active_run0 = r;
+    } else if (f->sf.active) {
+        f->sf.active = false;
+        a->active_n--;
+    }
+}
+
+/* The stitch, step 3, beside the rest of the finish (which reads no depth):
+ * the depths of the second half's events.  Each gets the first half's
+ * frames below it, fewer after each X that ended one; an S or R followed on
+ * a phantom frame gets that frame's depth. */
+static void tl_split_depths_wide(tl_split *sp)
+{
+    pv_timeline_index *ix = sp->whole;
+    const tl_pass *b = &sp->pass;
+    size_t n = ix->event_count, nstack = sp->nstack;
+    size_t *below = sp->below;
+    size_t u = 0;
+    for (size_t i = sp->from; i < n; i++) {
+        uint16_t c = pv_tl_event_context(ix, i);
+        if (c == PV_TL_NO_CONTEXT)
+            continue;
+        if (u < b->under_n && b->under[u].event == i) {
+            if (b->under[u].kind == PV_WI_EXIT)
+                below[c]--;
+            u++;
+            continue;
+        }
+        if (c < nstack && below[c] > 0) {
+            uint16_t *d = (uint16_t *)ix->event_depth + i;
+            *d = tl_depth16((size_t)*d + below[c]);
+        }
+    }
+}
+
+/* Row c of the depth table: a depth of the second half's own plus the
+ * first half's frames below (phantom slots stay as they are). */
+static void tl_split_depth_row(uint8_t *row, size_t below)
+{
+    for (unsigned d = 0; d < TL_SLOT_DEPTH; d++)
+        row[d] = (uint8_t)(d + below);
+}
+
+static void *tl_split_depths(void *arg)
+{
+    tl_split *sp = arg;
+    pv_timeline_index *ix = sp->whole;
+    if (ix->depth_wide) {
+        tl_split_depths_wide(sp);
+        return NULL;
+    }
+    const tl_pass *b = &sp->pass;
+    size_t n = ix->event_count, nstack = sp->nstack;
+    size_t *below = sp->below;
+    /* table[context][depth written] = the depth (context 0xFF: data
+     * events, kept), rewritten at each event of `under` */
+    uint8_t(*table)[256] = pv_xmalloc(256 * sizeof *table);
+    for (unsigned c = 0; c < 256; c++) {
+        for (unsigned d = 0; d < 256; d++)
+            table[c][d] = (uint8_t)d;
+        if (c < nstack && c != 0xFF)
+            tl_split_depth_row(table[c], below[c]);
+    }
+    size_t *phantom_depth = pv_xcalloc(b->spec_acc_cap + 1, sizeof *phantom_depth);
+    const uint8_t *ctx = ix->event_context;
+    uint8_t *dep = ix->event_depth;
+    size_t i = sp->from;
+    for (size_t u = 0;; u++) {
+        size_t end = u < b->under_n ? b->under[u].event : n;
+        for (; i < end; i++) {
+            uint8_t d = table[ctx[i]][dep[i]];
+            if (d == TL_PHANTOM_DEPTH && ctx[i] != 0xFF) { /* a phantom with no slot */
+                uint32_t acc = 0;
+                (void)pv_stats_find(&b->st, pv_tl_event_area(ix, i), ctx[i], &acc);
+                d = (uint8_t)phantom_depth[acc];
+            }
+            dep[i] = d;
+        }
+        if (u >= b->under_n)
+            break;
+        const tl_under *x = &b->under[u];
+        i = x->event + 1; /* its depth is the replay's */
+        if (x->kind == PV_WI_EXIT) {
+            below[x->context]--;
+            tl_split_depth_row(table[x->context], below[x->context]);
+        } else {
+            phantom_depth[x->acc] = x->depth;
+            if (x->slot != TL_NO_SLOT)
+                table[x->context][TL_SLOT_DEPTH + x->slot] = (uint8_t)x->depth;
+        }
+    }
+    free(phantom_depth);
+    free(table);
+    return NULL;
+}
+
+/* The stitch, step 2: the second half's events become the index's. */
+static void tl_split_stitch(tl_pass *p, tl_split *sp)
+{
+    pv_timeline_index *ix = p->ix;
+    pv_timeline_index *bx = &sp->ix;
+    tl_pass *b = &sp->pass;
+    size_t n = ix->event_count;
+    size_t nstack = p->stack_cap;
+    size_t *below = pv_xcalloc(nstack + 1, sizeof *below);
+    size_t *ex0 = pv_xcalloc(nstack + 1, sizeof *ex0);
+    for (size_t c = 0; c < nstack; c++) {
+        below[c] = tl_stack_size(&p->stacks[c]);
+        ex0[c] = p->stacks[c].ex_n;
+    }
+    /* the running clocks at the split */
+    pv_wi_event e;
+    pv_timeline_event(ix, sp->from, &e);
+    int64_t t0 = e.time < p->prev ? p->prev : e.time;
+    size_t nrun = p->st.run_count;
+    int64_t *base = pv_xcalloc(nrun + 1, sizeof *base);
+    for (size_t c = 0; c < nrun && !p->st.all_running; c++)
+        base[c] = pv_stats_run(&p->st, (uint16_t)c, t0);
+
+    /* the guessed events, on the first half's frames */
+    for (size_t k = 0; k < b->under_n; k++) {
+        tl_under *u = &b->under[k];
+        p->i = u->event;
+        p->time = u->time;
+        if (!p->st.all_running) {
+            p->st.running = PV_TL_NO_CONTEXT;
+            p->st.run[u->context] = base[u->context] + u->run;
+        }
+        if (u->known)
+            tl_split_phantom(p, u->area, u->context, u->active, u->active_run, u->net, base);
+        size_t depth = tl_stack_event_replay(p, u->area, u->context, u->kind);
+        u->depth = depth;
+        if (ix->depth_wide)
+            ((uint16_t *)ix->event_depth)[u->event] = tl_depth16(depth);
+        else
+            ((uint8_t *)ix->event_depth)[u->event] = (uint8_t)depth;
+    }
+    /* the frames whose S and R the second half followed, as they are at the end */
+    for (size_t j = 0; j < b->spec_acc_cap && j < b->st.acc_count; j++) {
+        const tl_phantom *ph = &b->ph[j];
+        if (ph->known && ph->used)
+            tl_split_phantom(p, b->st.accs[j].area, b->st.accs[j].context, ph->active,
+                             ph->active_run, ph->net, base);
+    }
+    uint32_t *acc_map = pv_stats_merge(&p->st, &b->st, base);
+
+    /* calls, lines and net times into place */
+    size_t a_calls = ix->call_count, b_calls = bx->call_count;
+    size_t end = a_calls + b_calls;
+    for (size_t k = 0; k < b_calls; k++) {
+        uint32_t v = bx->call_parent[k];
+        if (v < TL_BELOW) {
+            bx->call_parent[k] = v + (uint32_t)a_calls;
+        } else if (v != TL_TOP_LEVEL) {
+            uint16_t c = pv_tl_event_context(ix, bx->call_entry[k] & ~PV_TL_IMPLICIT_CALL);
+            bx->call_parent[k] = tl_split_call(p, ex0, a_calls, v, c);
+        }
+    }
+    p->gap_a = a_calls; /* the calls stay where they are: tl_phys */
+    p->gap_at = sp->call_at;
+    ix->call_count = end;
+    size_t a_lines = ix->line_count, b_lines = bx->line_count;
+    tl_split_move(ix->line_entry, 4, sp->line_at, a_lines, b_lines, a_lines + b_lines);
+    tl_split_move(ix->line_net, 8, sp->line_at, a_lines, b_lines, a_lines + b_lines);
+    ix->line_count = a_lines + b_lines;
+    for (size_t k = 0; k < b->net_n; k++)
+        b->net_call[k] += (uint32_t)a_calls;
+    tl_split_move(p->net_call, 4, sp->net_at, p->net_n, b->net_n, p->net_n + b->net_n);
+    tl_split_move(p->net_val, 8, sp->net_at, p->net_n, b->net_n, p->net_n + b->net_n);
+    p->net_n += b->net_n;
+
+    /* the second half's open frames on top of the first half's */
+    for (size_t c = 0; c < b->stack_cap; c++) {
+        tl_stack *bs = &b->stacks[c];
+        if (bs->ex_n == 0)
+            continue;
+        tl_frame *fr = pv_xmalloc(bs->ex_n * sizeof *fr);
+        for (size_t q = 0; q < bs->ex_n; q++) {
+            tl_frame f = bs->ex[q];
+            f.acc = acc_map[f.acc];
+            /* its X at the end writes where the call is (tl_end_pass) */
+            f.call = f.call == TL_TOP_LEVEL ? f.call : f.call + (uint32_t)sp->call_at;
+            f.fn_call = tl_split_call(p, ex0, a_calls, f.fn_call, (uint16_t)c);
+            f.line = f.line == TL_TOP_LEVEL ? f.line : f.line + (uint32_t)a_lines;
+            int64_t off = p->st.all_running || c >= nrun ? 0 : base[c];
+            f.sf.entry_run += off;
+            f.sf.active_run += off;
+            fr[q] = f;
+        }
+        tl_stack *s = tl_stack_of(p, (uint16_t)c);
+        size_t off = s->ex_n;
+        s->ex = pv_xgrow(s->ex, &s->ex_cap, off + bs->ex_n, sizeof *s->ex);
+        for (size_t q = 0; q < bs->ex_n; q++) {
+            if (fr[q].prev_same >= 0)
+                fr[q].prev_same += (int32_t)off;
+            s->ex[off + q] = fr[q];
+        }
+        s->ex_n += bs->ex_n;
+        free(fr);
+        for (size_t j = 0; j < b->st.acc_count; j++)
+            if (b->st.accs[j].context == c && b->st.accs[j].top >= 0)
+                p->st.accs[acc_map[j]].top = b->st.accs[j].top + (int32_t)off;
+    }
+    free(acc_map);
+
+    for (size_t c = 0; c < bx->context_count; c++)
+        ix->contexts[c].events += bx->contexts[c].events;
+    for (size_t c = 0; c < b->context_calls_cap; c++) {
+        if (!b->context_calls[c])
+            continue;
+        if (c >= p->context_calls_cap) {
+            size_t old = p->context_calls_cap;
+            p->context_calls =
+                pv_xgrow(p->context_calls, &p->context_calls_cap, c + 1, sizeof(size_t));
+            memset(p->context_calls + old, 0, (p->context_calls_cap - old) * sizeof(size_t));
+        }
+        p->context_calls[c] += b->context_calls[c];
+    }
+    p->area_switched |= b->area_switched;
+    ix->time_decreased |= bx->time_decreased;
+    p->bits.v10_type |= b->bits.v10_type;
+    p->bits.v10_low |= b->bits.v10_low;
+    p->bits.v11_bad |= b->bits.v11_bad;
+    ix->warnings += bx->warnings;
+    pv_diag_take(p->diag, &sp->diag);
+    p->prev = b->prev;
+    p->time = b->time;
+    p->i = n - 1;
+    free(ex0);
+    free(base);
+    sp->whole = ix;
+    sp->below = below;
+    sp->nstack = nstack;
+    p->depths = sp;
+    if (pthread_create(&sp->depth_thread, NULL, tl_split_depths, sp) != 0) {
+        tl_split_depths(sp);
+        p->depths = NULL;
+        tl_split_free(sp);
+    }
+}
+
+/* The first half has reached the split: waits for the second, stitches
+ * (true) or, when a guess was wrong, leaves the second half to this pass
+ * (false). */
+static bool tl_split_join(tl_pass *p)
+{
+    tl_split *sp = p->split;
+    pthread_join(sp->thread, NULL);
+    p->split = NULL;
+    p->call_cap = sp->call_cap;
+    p->line_cap = sp->line_cap;
+    p->net_cap = sp->net_cap;
+    bool ok = tl_split_check(p, sp);
+    p->ix->halves = ok;
+    if (ok)
+        tl_split_stitch(p, sp); /* hands sp to the depths' thread */
+    else
+        tl_split_free(sp);
+    return ok;
+}
+
 bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
 {
     tl_pass *p = ix->pass;
@@ -1844,11 +2779,28 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         upto = n;
     pv_wi_event e;
     pv_wi_version_bits bits = p->bits; /* a local: stays in registers */
-    if (upto > ix->indexed)
+    size_t end = upto == n ? tl_split_start(p, upto) : upto;
+    if (upto > ix->indexed && !p->split)
         tl_worker_start(p, upto - ix->indexed);
-    for (size_t i = ix->indexed; i < upto; i++) {
-        if ((i & 0xFFFF) == 0 && !p->worker)
+    size_t i = ix->indexed;
+again:
+    for (; i < end; i++) {
+        if ((i & 0xFFFF) == 0 && !p->worker) {
             tl_prefault_events(ix, i);
+            if (p->split || p->spec) {
+                size_t k = n - i < 65536 ? n - i : 65536;
+                if (!tl->owned)
+                    pv_prefault_read(tl->records + i * PV_WI_RECORD_SIZE, k * PV_WI_RECORD_SIZE);
+                if (p->spec) {
+                    atomic_store_explicit(&p->spec_split->done, i - p->spec_split->from,
+                                          memory_order_relaxed);
+                    if (atomic_load_explicit(&p->spec_split->stop, memory_order_relaxed))
+                        tl_split_fail(p);
+                }
+            }
+        }
+        if (p->spec_fail)
+            break;
         pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
         if (p->cd.active && i >= p->cd.from)
@@ -1928,18 +2880,35 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
             ((uint16_t *)ix->event_context)[i] = ctx;
         else
             ((uint8_t *)ix->event_context)[i] = (uint8_t)ctx; /* NO_CONTEXT -> 0xFF */
-        if (depth > 0xFE && !ix->depth_wide)
+        if (depth > 0xFE && !ix->depth_wide && !(p->spec && depth == TL_PHANTOM_DEPTH))
             tl_widen_depths(p);
         if (ix->depth_wide)
             ((uint16_t *)ix->event_depth)[i] = tl_depth16(depth);
         else
             ((uint8_t *)ix->event_depth)[i] = (uint8_t)depth;
         if ((i & 0xFFFFF) == 0xFFFFF &&
-            !pv_progress_step(&p->opt.progress, "indexing timeline", i + 1, n)) {
+            !pv_progress_step(&p->opt.progress, "indexing timeline",
+                              i + 1 + (p->split ? atomic_load(&p->split->done) : 0), n)) {
+            tl_split_cancel(p);
             ix->indexed = i + 1;
             p->bits = bits;
             return false;
         }
+    }
+    if (end < upto) {
+        /* the first half is done: the second half stitched on, or indexed here */
+        ix->indexed = end;
+        p->bits = bits;
+        if (p->split && !pv_progress_step(&p->opt.progress, "indexing timeline",
+                                          end + atomic_load(&p->split->done), n)) {
+            tl_split_cancel(p);
+            return false;
+        }
+        if (p->split && tl_split_join(p))
+            i = upto;
+        bits = p->bits;
+        end = upto;
+        goto again;
     }
     ix->indexed = upto;
     p->bits = bits;
@@ -2085,6 +3054,7 @@ static int tl_end_pass(pv_timeline_index *ix)
      * to the totals, not to MIN/MAX). */
     p->time = p->prev;
     p->i = n;
+    size_t nets = p->net_n;
     for (size_t c = 0; c < p->stack_cap; c++) {
         tl_stack *s = &p->stacks[c];
         while (s->ex_n > 0) {
@@ -2096,6 +3066,9 @@ static int tl_end_pass(pv_timeline_index *ix)
             s->im_lo++;
         }
     }
+    for (size_t k = nets; k < p->net_n && p->gap_a != SIZE_MAX; k++)
+        if (p->net_call[k] >= p->gap_at)
+            p->net_call[k] = p->net_call[k] - (uint32_t)p->gap_at + (uint32_t)p->gap_a;
     pv_stats_finish(&p->st, ix, p->prev);
     return 0;
 }
@@ -2110,7 +3083,10 @@ int pv_timeline_index_finish_step(pv_timeline_index *ix, size_t budget)
         budget = 1;
     if (ix->indexed < n) {
         size_t upto = budget >= n - ix->indexed ? n : ix->indexed + budget;
-        if (!pv_timeline_index_advance(ix, upto))
+        p->split_ok = budget == SIZE_MAX; /* a whole finish: the time split */
+        bool ok = pv_timeline_index_advance(ix, upto);
+        p->split_ok = false;
+        if (!ok)
             return -1;
         if (budget != SIZE_MAX)
             return 0;
@@ -2181,6 +3157,33 @@ void pv_timeline_index_free(pv_timeline_index *ix)
     free(ix->context_call_start);
     free(ix->stats);
     memset(ix, 0, sizeof *ix);
+}
+
+size_t pv_timeline_index_spans(const pv_timeline_index *ix, pv_span *out, size_t max)
+{
+    size_t n = 0;
+#define TL_SPAN(ptr, bytes)                                                                        \
+    do {                                                                                           \
+        if ((ptr) && n < max)                                                                      \
+            out[n++] = (pv_span){(void *)(ptr), (bytes)};                                          \
+    } while (0)
+    if (ix->cache.map) {
+        TL_SPAN(ix->cache.map, ix->cache.map_size);
+        return n;
+    }
+    size_t events = ix->event_count;
+    TL_SPAN(ix->event_area, events * (ix->area_wide ? 4u : 2u));
+    TL_SPAN(ix->event_context, events * (ix->context_wide ? 2u : 1u));
+    TL_SPAN(ix->event_depth, events * (ix->depth_wide ? 2u : 1u));
+    TL_SPAN(ix->call_entry, ix->call_count * sizeof *ix->call_entry);
+    TL_SPAN(ix->call_exit, ix->call_count * sizeof *ix->call_exit);
+    TL_SPAN(ix->call_parent, ix->call_count * sizeof *ix->call_parent);
+    TL_SPAN(ix->call_gross, ix->call_count * sizeof *ix->call_gross);
+    TL_SPAN(ix->net_values, ix->net_count * sizeof *ix->net_values);
+    TL_SPAN(ix->line_entry, ix->line_count * sizeof *ix->line_entry);
+    TL_SPAN(ix->line_net, ix->line_count * sizeof *ix->line_net);
+#undef TL_SPAN
+    return n;
 }
 
 size_t pv_timeline_index_memory(const pv_timeline_index *ix)

@@ -159,6 +159,10 @@ typedef struct pv_timeline_index {
     bool complete;
     struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
     bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
+    /* The pass indexed its second half on another thread and stitched it
+     * on (docs/winidea-model.md "Speed: the timeline in two halves"); the
+     * index is the same as without. */
+    bool halves;
     /* Restored from the index cache (src/formats/winidea/cache.c): the
      * per-event, call and line arrays point into this mapping. */
     pv_cache_entry cache;
@@ -240,6 +244,9 @@ void pv_wi_index_options(pv_tl_options *to, const pv_wi_data *d, const char *pat
 bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
                        const pv_tl_options *o, bool whole);
 void pv_wi_stream_free(pv_wi_stream *s);
+/* The index's big blocks, for pv_release_spans before it is freed: at
+ * most `max`; returns how many. */
+size_t pv_timeline_index_spans(const pv_timeline_index *ix, pv_span *out, size_t max);
 /* Bytes the index holds beyond the records (for the benchmark). */
 size_t pv_timeline_index_memory(const pv_timeline_index *ix);
 

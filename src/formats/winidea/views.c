@@ -191,6 +191,12 @@ static void wi_model_destroy(void *p)
 {
     wi_model *m = p;
     wi_model_cache_join(m); /* before the index it reads goes */
+    /* the index and the mapped BIN: their pages back on two threads */
+    pv_span spans[16];
+    size_t ns = m->indexed ? pv_timeline_index_spans(&m->ix, spans, 15) : 0;
+    if (m->d->bin.mapped)
+        spans[ns++] = (pv_span){(void *)m->d->bin.data, m->d->bin.size};
+    pv_release_spans(spans, ns);
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
     free(m->area_first);
