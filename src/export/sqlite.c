@@ -81,40 +81,109 @@ static int sq_progress(void *ctx)
 }
 
 #define SQ_ASIDE_LOOK_NS 1000000 /* how often the waiting thread reports */
+/* After a cancel, how long the waiting thread gives the helper to stop
+ * (sqlite3_interrupt is only noticed between the sorter's runs: seconds
+ * at 50 M rows) before it leaves the connection to it. */
+#define SQ_ASIDE_GRACE_S 0.004
 
 /* A statement that works inside SQLite alone (or, sql NULL, closing the
- * connection), on a helper thread. */
+ * connection), on a helper thread.  Shared under `lock` until one side
+ * leaves: the export's thread when cancelled (abandoned: the helper then
+ * closes the connection and frees this), or the helper when done. */
 typedef struct sq_aside {
     sqlite3 *db;
-    const char *sql;
+    char *sql; /* a copy; NULL: sqlite3_close */
     char *msg;
     int rc;
-    atomic_bool done;
+    pthread_mutex_t lock;
+    bool done, abandoned;
 } sq_aside;
+
+static void sq_aside_free(sq_aside *j)
+{
+    pthread_mutex_destroy(&j->lock);
+    sqlite3_free(j->msg);
+    free(j->sql);
+    free(j);
+}
 
 static void *sq_aside_main(void *arg)
 {
     sq_aside *j = arg;
-    j->rc = j->sql ? sqlite3_exec(j->db, j->sql, NULL, NULL, &j->msg) : sqlite3_close(j->db);
-    atomic_store(&j->done, true);
+    int rc = j->sql ? sqlite3_exec(j->db, j->sql, NULL, NULL, &j->msg) : sqlite3_close(j->db);
+    pthread_mutex_lock(&j->lock);
+    j->rc = rc;
+    j->done = true;
+    bool abandoned = j->abandoned;
+    pthread_mutex_unlock(&j->lock);
+    if (abandoned) {
+        /* the export returned (cancelled): the connection is ours to close
+         * (its file is already unlinked) */
+        if (j->sql)
+            sqlite3_close(j->db);
+        sq_aside_free(j);
+    }
     return NULL;
 }
 
-/* Runs j on a helper thread while this one reports every millisecond and,
- * once cancelled, interrupts it; false when no thread could be started. */
-static bool sq_aside_run(sq_writer *w, sq_aside *j)
+static double sq_now(void)
 {
-    atomic_init(&j->done, false);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs `sql` (NULL: closes the connection) on a detached helper thread
+ * while this one reports every millisecond; once cancelled, interrupts it
+ * and waits SQ_ASIDE_GRACE_S at most, then leaves the connection to the
+ * helper (w->db becomes NULL: nothing may touch it any more).  *rc is
+ * SQLite's answer; false when no thread could be started (nothing done). */
+static bool sq_aside_run(sq_writer *w, const char *sql, int *rc, char **msg)
+{
+    sq_aside *j = pv_xcalloc(1, sizeof *j);
+    j->db = w->db;
+    j->sql = sql ? pv_xstrdup(sql) : NULL;
+    pthread_mutex_init(&j->lock, NULL);
     pthread_t th;
-    if (pthread_create(&th, NULL, sq_aside_main, j) != 0)
+    if (pthread_create(&th, NULL, sq_aside_main, j) != 0) {
+        sq_aside_free(j);
         return false;
-    while (!atomic_load(&j->done)) {
+    }
+    pthread_detach(th);
+    double cancelled_at = 0, grace = SQ_ASIDE_GRACE_S;
+    /* tests: PROFVIEW_TEST_EXPORT_GRACE=0 leaves the connection to the
+     * helper at once after a cancel (the hand-over that a 15 s sort needs) */
+    const char *g = getenv("PROFVIEW_TEST_EXPORT_GRACE");
+    if (g && *g)
+        grace = atof(g);
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        bool done = j->done;
+        if (!done && cancelled_at > 0 && sq_now() - cancelled_at >= grace)
+            j->abandoned = true;
+        bool abandoned = j->abandoned;
+        pthread_mutex_unlock(&j->lock);
+        if (done)
+            break;
+        if (abandoned) {
+            w->db = NULL;
+            *rc = SQLITE_INTERRUPT;
+            *msg = NULL;
+            return true;
+        }
         struct timespec nap = {0, SQ_ASIDE_LOOK_NS};
         nanosleep(&nap, NULL);
-        if (!w->cancelled && !sq_step(w) && j->sql)
+        if (!w->cancelled && !sq_step(w) && sql)
             sqlite3_interrupt(w->db);
+        if (w->cancelled && cancelled_at == 0)
+            cancelled_at = sq_now();
     }
-    pthread_join(th, NULL);
+    *rc = j->rc;
+    *msg = j->msg;
+    j->msg = NULL;
+    if (!sql)
+        w->db = NULL; /* closed */
+    sq_aside_free(j);
     return true;
 }
 
@@ -123,23 +192,27 @@ static bool sq_aside_run(sq_writer *w, sq_aside *j)
  * the progress handler is not called; COMMIT writes the page cache: a
  * second).  With a progress report (a viewer: it draws a frame there), the
  * statement runs on a helper thread while this one reports every
- * millisecond and, when cancelled, interrupts it (sqlite3_interrupt); the
+ * millisecond and, when cancelled, interrupts it (sqlite3_interrupt) and
+ * returns within SQ_ASIDE_GRACE_S, leaving the rest to the helper; the
  * connection is the helper's alone meanwhile (docs/export.md "In the
  * viewer"). */
 static bool sq_exec_aside(sq_writer *w, const char *sql)
 {
     if (!w->r->progress.report)
         return sq_exec(w, sql);
-    sq_aside j = {.db = w->db, .sql = sql};
     sqlite3_progress_handler(w->db, 0, NULL, NULL); /* it would report from the helper */
-    bool aside = sq_aside_run(w, &j);
-    sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
-    if (!aside)
+    int rc;
+    char *msg;
+    if (!sq_aside_run(w, sql, &rc, &msg)) {
+        sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
         return sq_exec(w, sql);
-    if (j.rc != SQLITE_OK && !w->cancelled)
-        pv_error(w->err, "%s: %s", w->out, j.msg ? j.msg : sqlite3_errstr(j.rc));
-    sqlite3_free(j.msg);
-    return j.rc == SQLITE_OK && !w->cancelled;
+    }
+    if (w->db)
+        sqlite3_progress_handler(w->db, 1 << 14, sq_progress, w);
+    if (rc != SQLITE_OK && !w->cancelled)
+        pv_error(w->err, "%s: %s", w->out, msg ? msg : sqlite3_errstr(rc));
+    sqlite3_free(msg);
+    return rc == SQLITE_OK && !w->cancelled;
 }
 
 /* A SQL identifier: the view/column id with anything but [A-Za-z0-9_] as
@@ -418,14 +491,21 @@ static pv_export_status sq_stream(sq_writer *w, sq_source *src, const char *tabl
     return ok && dropped ? PV_EXPORT_OK : PV_EXPORT_FAILED;
 }
 
-/* sqlite3_close, on a helper thread when there is a progress report. */
+/* sqlite3_close, on a helper thread when there is a progress report (the
+ * page cache: up to 256 MB to free); w->db is NULL after it. */
 static int sq_close(sq_writer *w)
 {
     sqlite3_progress_handler(w->db, 0, NULL, NULL);
-    sq_aside j = {.db = w->db, .sql = NULL};
-    if (!w->r->progress.report || !sq_aside_run(w, &j))
-        return sqlite3_close(w->db);
-    return j.rc;
+    int rc;
+    char *msg = NULL;
+    if (!w->r->progress.report || !sq_aside_run(w, NULL, &rc, &msg)) {
+        rc = sqlite3_close(w->db);
+        w->db = NULL;
+    } else if (rc == SQLITE_INTERRUPT) {
+        rc = SQLITE_OK; /* cancelled while closing: the helper finishes it */
+    }
+    sqlite3_free(msg);
+    return rc;
 }
 
 /* CREATE INDEX "<name>_by_<col>" ON "<on>"("<col>"). */

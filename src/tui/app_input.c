@@ -616,6 +616,8 @@ static const char *const pv_job_noun[] = {
     [PV_JOB_SQL] = "query",
     [PV_JOB_EXPORT] = "export",
     [PV_JOB_FLAME] = "flame graph",
+    [PV_JOB_DIFF] = "comparison",
+    [PV_JOB_COPY] = "copy",
 };
 
 /* The message of a finished job. */
@@ -745,6 +747,16 @@ static void pv_app_command_run(pv_app *a)
             pv_flame_ui_open(a, a->job_mode);
         else
             pv_app_message(a, false, "flame graph not opened: the view changed meanwhile");
+    } else if (kind == PV_JOB_COPY) {
+        if (a->loc.item == a->job_item)
+            pv_app_copy_command(a, arg);
+        else
+            pv_app_message(a, false, "nothing copied: the view changed meanwhile");
+    } else if (kind == PV_JOB_DIFF) {
+        if (a->loc.item == a->job_item)
+            pv_app_diff_queued(a, arg);
+        else
+            pv_app_message(a, false, "comparison not made: the view changed meanwhile");
     }
     free(arg);
 }
@@ -789,6 +801,8 @@ void pv_app_job_stop(pv_app *a, bool say)
         [PV_JOB_SQL] = "the view stays as it was",
         [PV_JOB_EXPORT] = "nothing written",
         [PV_JOB_FLAME] = "the view stays as it was",
+        [PV_JOB_DIFF] = "the view stays as it was",
+        [PV_JOB_COPY] = "nothing copied",
     };
     pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
                     kind == PV_JOB_OPEN && !undo ? "Enter opens the view" : kept[kind]);

@@ -215,7 +215,7 @@ struct pv_app {
     size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool job_fixed;     /* tests: PROFVIEW_TEST_WORK_SLICE, one step per key */
     /* A command that needs the whole index (PV_JOB_SQL, PV_JOB_EXPORT,
-     * PV_JOB_FLAME) asked while indexing: queued as a report job is
+     * PV_JOB_FLAME, PV_JOB_DIFF, PV_JOB_COPY) asked while indexing: queued as a report job is
      * (job_queued, job_kind; job is NULL) and run again when the index of
      * job_file (PV_NO_ROW: of every file) is ready (docs/tui.md "Loading
      * and indexing"). */
@@ -226,6 +226,7 @@ struct pv_app {
     int job_mode;       /* export: format; flame graph: its mode */
     int job_exp_what;   /* export: PV_EXPORT_WHAT_* */
     bool job_force;     /* export: replacing the file was confirmed */
+    const pv_result_set *job_set; /* :diff: the result set compared with */
     bool quit_armed;    /* Ctrl-C once with a big index in memory */
 
     /* Statistics between the markers (:stats, docs/tui.md): the loader
@@ -332,7 +333,8 @@ enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN,
        PV_WORK_JOB, PV_WORK_LANE };
 /* What a report job (report.h) does, for its messages. */
 enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
-       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME };
+       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME, PV_JOB_DIFF,
+       PV_JOB_COPY };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)
@@ -453,6 +455,8 @@ void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);
+/* The comparison queued while a file was indexed (job_set), named `name`. */
+void pv_app_diff_queued(pv_app *a, const char *name);
 /* The export queued while its file was indexed (pv_app_command_queue:
  * job_item, job_mode...), to `path`. */
 void pv_app_export_queued(pv_app *a, const char *path);

@@ -341,6 +341,12 @@ void pv_app_copy_command(pv_app *a, const char *arg)
         return;
     }
     bool to_file = strcmp(arg, "view") != 0;
+    /* Every cell of the view: while its file is indexed the rows not
+     * indexed yet have none, so the copy waits for the index, queued
+     * (docs/tui.md "Loading and indexing"). */
+    if (pv_app_report_indexing(a) &&
+        pv_app_command_queue(a, PV_JOB_COPY, a->items[a->loc.item].file, arg))
+        return;
     size_t count = pv_report_count(r);
     pv_row *rows = pv_xmalloc((count ? count : 1) * sizeof *rows);
     for (size_t i = 0; i < count; i++)

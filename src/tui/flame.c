@@ -1153,6 +1153,14 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
         pv_app_message(a, true, text);
         return;
     }
+    /* Reading a view that needs the whole index would finish it on this
+     * thread first: the comparison waits for the index of every file,
+     * queued (docs/tui.md "Loading and indexing"). */
+    if ((pv_view_waits_for_index(va, false) || pv_view_waits_for_index(vb, false)) &&
+        pv_app_command_queue(a, PV_JOB_DIFF, PV_NO_ROW, name)) {
+        a->job_set = set;
+        return;
+    }
     if (a->flame.mode) {
         if (pv_flame_ui_diff(a, vb, name)) {
             char text[300];
@@ -1431,6 +1439,18 @@ void pv_app_diff_command(pv_app *a, const char *arg)
     char text[300];
     snprintf(text, sizeof text, "loading %s to compare...", arg);
     pv_app_message(a, false, text);
+}
+
+void pv_app_diff_queued(pv_app *a, const char *name)
+{
+    /* the result set is one of a file still open (files stay while the
+     * viewer runs; checked all the same) */
+    for (size_t i = 0; i < a->file_count; i++)
+        for (size_t s = 0; s < a->files[i]->set_count; s++)
+            if (a->files[i]->sets[s] == a->job_set) {
+                df_start(a, a->job_set, name);
+                return;
+            }
 }
 
 void pv_app_diff_adopted(pv_app *a, const pv_file *f)

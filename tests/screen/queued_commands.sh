@@ -69,3 +69,38 @@ expect_contains "F while indexing waits for the index" "$s" \
   "the flame graph opens when the index is ready (Esc cancels)"
 s=$(pv_screen "$TO_TIMELINE"$'\nF\n'"$WAIT" "$BIG" --size 120x24)
 expect_contains "left alone, the flame graph opens" "$s" "Flame graph: "
+
+# ---- :diff (it reads both views whole)
+
+TO_STATS=$'Shift-Tab\nk\nTab' # Statistics: it needs the whole index
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>" "$BIG" --size 120x24)
+expect_contains "a comparison while indexing waits for the index" "$s" \
+  "the comparison runs when the index is ready (Esc cancels)"
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>"$'\nEsc\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "Esc cancels the queued comparison" "$s" "comparison cancelled: the view stays as it was"
+expect_absent "... no comparison" "$s" "diff with"
+# two files to index now: twice the wait
+s=$(pv_screen "$TO_STATS"$'\n'":diff $BIG<Enter>"$'\n'"$WAIT"$'\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "left alone, the comparison is made when the index is ready" "$s" "diff with big.txt: "
+expect_contains "... the same file: nothing only on one side" "$s" "0 only here, 0 only there"
+
+# ---- :copy of the whole view (every cell)
+
+copy=$TMP/view.tsv
+s=$(pv_screen "$TO_TIMELINE"$'\n'":copy $copy<Enter>" "$BIG" --size 120x24)
+expect_contains "a copy of the view while indexing waits for the index" "$s" \
+  "the copy runs when the index is ready (Esc cancels)"
+[ ! -e "$copy" ] || fail "the copy was written before the index was ready"
+s=$(pv_screen "$TO_TIMELINE"$'\n'":copy $copy<Enter>"$'\nEsc\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "Esc cancels the queued copy" "$s" "copy cancelled: nothing copied"
+[ ! -e "$copy" ] || fail "a cancelled copy wrote $copy"
+s=$(pv_screen "$TO_TIMELINE"$'\n'":copy $copy<Enter>"$'\n'"$WAIT" "$BIG" --size 120x24)
+expect_contains "left alone, the copy is written when the index is ready" "$s" "bytes to $copy"
+# every row with its name: the last event's as cat prints it
+want=$("$PROFVIEW" cat "$BIG" --view timeline | tail -n 1 | cut -f7)
+col=$(head -n 1 "$copy" | tr '\t' '\n' | grep -nx 'name' | cut -d: -f1)
+[ -n "$col" ] || fail "no name column in the copy: $(head -n 1 "$copy")"
+got=$(tail -n 1 "$copy" | cut -f"$col")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "the copied last row's name is '$got', cat says '$want'"
+[ "$(wc -l < "$copy")" -eq $((rows + 1)) ] || fail "the copy has $(wc -l < "$copy") lines"
+echo "ok: every row, indexed (the last one's name is $want)"

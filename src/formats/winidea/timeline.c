@@ -137,6 +137,7 @@ struct pv_tl_pass {
      * arrays (no copy: the finish's permutation reads them there, tl_phys);
      * gap_a is SIZE_MAX otherwise. */
     size_t gap_a, gap_at;
+    size_t *first_calls; /* after a stitch: per context, the calls of the first half */
     /* In the second half's pass (spec): what it could not know, and why
      * its reading may be wrong (spec_fail: it stops, the first half's pass
      * indexes its events again). */
@@ -1347,6 +1348,54 @@ static size_t tl_fc_pos(tl_pass *p, size_t left)
     return tl_fc_reach(p, k, FC_PERMUTE);
 }
 
+/* FC_POS in one go on two threads after a stitch: the second half's calls
+ * [gap_a, n) on a helper, whose places in each context follow the first
+ * half's (first_calls; every implicit call is the first half's). */
+typedef struct tl_pos_job {
+    tl_pass *p;
+    size_t from, to;
+    size_t *fill;
+} tl_pos_job;
+
+static void *tl_pos_run(void *arg)
+{
+    tl_pos_job *j = arg;
+    tl_pass *p = j->p;
+    const pv_timeline_index *ix = p->ix;
+    for (size_t k = j->from; k < j->to; k++) {
+        uint32_t entry = ix->call_entry[tl_phys(p, k)];
+        if (entry & PV_TL_IMPLICIT_CALL)
+            continue;
+        p->fc_pos[k] = (uint32_t)j->fill[pv_tl_event_context(ix, entry)]++;
+    }
+    return NULL;
+}
+
+static bool tl_fc_pos_parallel(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t nctx = ix->context_count, n = ix->call_count;
+    if (p->fc_phase != FC_POS || p->fc_k != 0 || !p->first_calls || p->gap_a >= n)
+        return false;
+    tl_pos_job j[2] = {{p, 0, p->gap_a, p->fc_fill}, {p, p->gap_a, n, NULL}};
+    j[1].fill = pv_xmalloc((nctx + 1) * sizeof *j[1].fill);
+    for (size_t c = 0; c < nctx; c++)
+        j[1].fill[c] = p->fc_start[c] + p->first_calls[c];
+    pthread_t helper;
+    if (pthread_create(&helper, NULL, tl_pos_run, &j[1]) != 0) {
+        free(j[1].fill);
+        return false;
+    }
+    tl_pos_run(&j[0]);
+    pthread_join(helper, NULL);
+    free(j[1].fill);
+    free(p->fc_fill);
+    p->fc_fill = NULL;
+    p->fc_phase = FC_PERMUTE;
+    p->fc_k = 0;
+    return true;
+}
+
 /* FC_PERMUTE: array fc_array, calls [fc_k, ...), to their places in the
  * scratch buffer.  The writes go to one sequential stream per context, which
  * caches well; following the permutation's cycles in place instead was 6
@@ -1527,6 +1576,60 @@ static size_t tl_fc_top(tl_pass *p, size_t left)
         p->fc_k = 0;
     }
     return work;
+}
+
+/* FC_TOP of contexts [from, to) in one piece (the contexts are apart). */
+typedef struct tl_top_job {
+    tl_pass *p;
+    size_t from, to;
+} tl_top_job;
+
+static void *tl_top_run(void *arg)
+{
+    const tl_top_job *j = arg;
+    tl_pass *p = j->p;
+    pv_timeline_index *ix = p->ix;
+    const size_t *start = p->fc_start;
+    for (size_t c = j->from; c < j->to; c++) {
+        size_t m = c < p->stack_cap ? p->stacks[c].im_call_n : 0;
+        size_t first = start[c], inner = m;
+        for (size_t q = 0; q < m; q++)
+            ix->call_parent[first + q] = q == 0 ? PV_TL_OPEN : (uint32_t)(first + q - 1);
+        for (size_t q = first + m; q < start[c + 1]; q++) {
+            if (ix->call_parent[q] != TL_TOP_LEVEL)
+                continue;
+            uint32_t entry = ix->call_entry[q];
+            while (inner > 0 && ix->call_exit[first + inner - 1] != PV_TL_OPEN &&
+                   ix->call_exit[first + inner - 1] <= entry)
+                inner--;
+            ix->call_parent[q] = inner > 0 ? (uint32_t)(first + inner - 1) : PV_TL_OPEN;
+        }
+    }
+    return NULL;
+}
+
+/* FC_TOP in one go on two threads (a finish without a budget): the
+ * contexts of the second half of the calls on a helper. */
+static bool tl_fc_top_parallel(tl_pass *p)
+{
+    pv_timeline_index *ix = p->ix;
+    size_t nctx = ix->context_count, n = ix->call_count;
+    if (p->fc_phase != FC_TOP || p->fc_c != 0 || p->fc_in_context || nctx < 2 ||
+        !tl_threads_allowed(p, ix->event_count) || n < TL_WORKER_MIN_EVENTS)
+        return false;
+    size_t mid = 1;
+    while (mid + 1 < nctx && p->fc_start[mid] < n / 2)
+        mid++;
+    tl_top_job j[2] = {{p, 0, mid}, {p, mid, nctx}};
+    pthread_t helper;
+    if (pthread_create(&helper, NULL, tl_top_run, &j[1]) != 0)
+        return false;
+    tl_top_run(&j[0]);
+    pthread_join(helper, NULL);
+    p->fc_c = nctx;
+    p->fc_phase = FC_NETPOS;
+    p->fc_k = 0;
+    return true;
 }
 
 /* The end of the next piece [fc_k, end) of the kept net times. */
@@ -1728,7 +1831,8 @@ static bool tl_finish_calls_step(tl_pass *p, size_t budget)
             return true;
         if (left == 0)
             return false;
-        if (budget == SIZE_MAX && tl_fc_permute_parallel(p))
+        if (budget == SIZE_MAX &&
+            (tl_fc_pos_parallel(p) || tl_fc_permute_parallel(p) || tl_fc_top_parallel(p)))
             continue;
         size_t work = tl_fc_steps[p->fc_phase](p, left);
         left -= work < left ? work : left;
@@ -1870,6 +1974,7 @@ static void tl_free_pass(tl_pass *p)
     tl_ctx_detect_free(&p->cd);
     free(p->context_area_option);
     free(p->context_calls);
+    free(p->first_calls);
     free(p->fc_start);
     free(p->fc_fill);
     free(p->fc_pos);
@@ -2276,8 +2381,8 @@ static size_t tl_split_start(tl_pass *p, size_t upto)
     if (!tl_split_allowed(p, upto - ix->indexed))
         return upto;
     p->split_ran = true;
-    /* the second half does a little more per event (tl_spec_under): 52% / 48% */
-    size_t from = tl_split_point(p, ix->indexed + (upto - ix->indexed) / 25 * 13, upto);
+    /* the second half does a little more per event (tl_spec_under): 51% / 49% */
+    size_t from = tl_split_point(p, ix->indexed + (upto - ix->indexed) / 100 * 51, upto);
     if (from <= ix->indexed || from >= upto)
         return upto;
     size_t first = from - ix->indexed, second = upto - from;
@@ -2714,6 +2819,9 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
 
     for (size_t c = 0; c < bx->context_count; c++)
         ix->contexts[c].events += bx->contexts[c].events;
+    p->first_calls = pv_xcalloc(ix->context_count + 1, sizeof *p->first_calls);
+    for (size_t c = 0; c < ix->context_count && c < p->context_calls_cap; c++)
+        p->first_calls[c] = p->context_calls[c];
     for (size_t c = 0; c < b->context_calls_cap; c++) {
         if (!b->context_calls[c])
             continue;
@@ -2796,11 +2904,13 @@ again:
                                           memory_order_relaxed);
                     if (atomic_load_explicit(&p->spec_split->stop, memory_order_relaxed))
                         tl_split_fail(p);
+                    /* a failed guess stops it here; until then (at most 64 K
+                     * events) every write stays inside its own part */
+                    if (p->spec_fail)
+                        break;
                 }
             }
         }
-        if (p->spec_fail)
-            break;
         pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
         pv_wi_event_at(tl, i, &e);
         if (p->cd.active && i >= p->cd.from)
