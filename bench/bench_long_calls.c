@@ -3,9 +3,10 @@
  * stands still between two frames of their pump, and how soon Esc stops
  * them.
  *
- *   bench_long_calls FILE [STOP_AFTER_S]
+ *   bench_long_calls FILE [STOP_AFTER_S [FORMAT]]
  *
- * Loads FILE (indexed to its end), then runs `:export sqlite` of the
+ * Loads FILE (indexed to its end), then runs `:export FORMAT` (default
+ * sqlite; text1, bin) of the
  * Report's result set (the file's), stopped (as Esc would) after
  * STOP_AFTER_S seconds (default 2; 0: to its end), and
  *   :sql SELECT context, count(*) FROM timeline GROUP BY context
@@ -142,10 +143,11 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_long_calls FILE [STOP_AFTER_S]\n");
+        fprintf(stderr, "usage: bench_long_calls FILE [STOP_AFTER_S [FORMAT]]\n");
         return 2;
     }
     double stop_after = argc > 2 ? atof(argv[2]) : 2.0;
+    const char *format = argc > 3 ? argv[3] : "sqlite";
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     o.paths = (const char *const *)&argv[1];
@@ -167,8 +169,10 @@ int main(int argc, char **argv)
     char path[64];
     snprintf(path, sizeof path, "/tmp/bench_long_calls-%ld.db", (long)getpid());
     char keys[128];
-    snprintf(keys, sizeof keys, ":export sqlite %s\n", path);
-    run(a, ":export sqlite", keys, stop_after);
+    snprintf(keys, sizeof keys, ":export %s %s\n", format, path);
+    char what[64];
+    snprintf(what, sizeof what, ":export %s", format);
+    run(a, what, keys, stop_after);
     if (access(path, F_OK) == 0) {
         printf("(the export finished: %s removed)\n", path);
         remove(path);

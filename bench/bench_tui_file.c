@@ -17,6 +17,7 @@
 #include "formats/winidea/winidea.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
+#include "tui/text.h"
 
 static double now(void)
 {
@@ -112,13 +113,23 @@ static void frame(pv_app *a, const char *what, const char *keys, int repeat)
     frame_keys(a, what, codes, repeat);
 }
 
-/* From the Explorer cursor's place, moves to the timeline view. */
+/* Clicks Explorer item `item` (the Explorer's lines start below its
+ * title): it is shown and the Explorer has the focus, whatever had it. */
+static void explorer_click(pv_app *a, int item)
+{
+    pv_app_mouse(a, item + 1, 2, 1);
+    pv_app_draw(a);
+    while (pv_app_has_work(a)) {
+        pv_app_work(a);
+        pv_app_draw(a);
+    }
+}
+
+/* Shows the timeline (Explorer item 6: the file, the result set, four
+ * views above it), the focus on the Report. */
 static void to_timeline(pv_app *a)
 {
-    pv_app_key(a, PV_KEY_BTAB); /* Report -> Explorer */
-    pv_app_key(a, 'g');
-    for (int i = 0; i < 6; i++)
-        pv_app_key(a, 'j'); /* file, set, 4 views, the timeline */
+    explorer_click(a, 6);
     pv_app_key(a, PV_KEY_TAB);
 }
 
@@ -162,26 +173,96 @@ static void bench_pump(void *user)
         pv_app_long_stop(exp_pump.a);
 }
 
-/* Every view kind from the Explorer, the Details pane and drill-down, the
- * popups, :stats, :sql and the start of an export, from the timeline
- * (docs/quality.md: no key blocks the viewer more than 8 ms). */
+/* The Explorer's items of a winIDEA file, counted from its first line (the
+ * file; then the result set, then its views). */
+enum {
+    IT_SUMMARY = 2,
+    IT_CONTEXTS,
+    IT_STATISTICS,
+    IT_EXPORTED,
+    IT_TIMELINE,
+    IT_CALL_TRACE,
+    IT_ROUTINES,
+    IT_LINES,
+    IT_DATA
+};
+
+/* Says so when the Report's title does not start with `title` (the keys
+ * did not reach the view that the line names). */
+static void expect_report(pv_app *a, const char *title)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_grid_dump(pv_app_draw(a), &text);
+    const char *at = strstr(text.data ? text.data : "", "Report: ");
+    char want[128];
+    snprintf(want, sizeof want, "Report: %s", title);
+    if (!at || strncmp(at, want, strlen(want)) != 0) {
+        size_t n = at ? strcspn(at, "\n\xe2") : 0;
+        printf("  !! expected '%s', the Report shows '%.*s'\n", want, (int)n, at ? at : "");
+    }
+    pv_buf_free(&text);
+}
+
+/* Shows Explorer item `item` (untimed: the item above it clicked, that
+ * view shown and its work done), then times the move onto the item (j,
+ * then Tab to the Report) and checks the Report's title. */
+static void explorer_open(pv_app *a, const char *what, int item, const char *title)
+{
+    static const int down[] = {'j', PV_KEY_TAB, 0};
+    explorer_click(a, item - 1);
+    frame_keys(a, what, down, 1);
+    expect_report(a, title);
+}
+
+/* From the Report: the Details pane's tab number `tab` chosen (untimed),
+ * the focus back on the Report. */
+static void details_tab(pv_app *a, int tab)
+{
+    pv_app_key(a, PV_KEY_TAB);
+    for (int i = 0; i < 4; i++)
+        pv_app_key(a, 'h');
+    for (int i = 0; i < tab; i++)
+        pv_app_key(a, 'l');
+    pv_app_key(a, PV_KEY_BTAB);
+    pv_app_draw(a);
+}
+
+/* Every view kind from the Explorer (its items in order, each opened from
+ * the one above), the Details pane and drill-down with Enter, the popups,
+ * :stats, :sql and the start of an export (docs/quality.md: no key blocks
+ * the viewer more than 8 ms). */
 static void every_view(pv_app *a)
 {
-    static const int up[] = {PV_KEY_BTAB, 'k', PV_KEY_TAB, 0};
-    static const int down[] = {PV_KEY_BTAB, 'j', PV_KEY_TAB, 0};
     static const int to_details[] = {PV_KEY_TAB, 0};
-    static const int to_report[] = {PV_KEY_BTAB, 0};
     static const int esc[] = {PV_KEY_ESC, 0};
     static const int back[] = {PV_KEY_BACKSPACE, 0};
     worst_key = 0;
     worst_key_cpu = 0;
     printf("every view, Details, popups, commands:\n");
-    frame_keys(a, "Explorer: stats-exp", up, 1);
-    frame_keys(a, "Explorer: statistics", up, 1);
-    frame_keys(a, "Explorer: contexts", up, 1);
-    frame_keys(a, "Explorer: summary", up, 1);
-    for (int i = 0; i < 4; i++)
-        explorer_move(a, 'j'); /* back to the timeline */
+    explorer_open(a, "Explorer: summary", IT_SUMMARY, "Summary");
+    explorer_open(a, "Explorer: contexts", IT_CONTEXTS, "Contexts");
+    frame(a, "j (contexts)", "j", 3);
+    explorer_open(a, "Explorer: statistics", IT_STATISTICS, "Statistics");
+    /* the Details pane follows the cursor: a routine's calls in a context,
+     * then (the last rows) the value histories of variables and states */
+    details_tab(a, 0);
+    frame(a, "j (statistics)", "j", 5);
+    frame(a, "g (statistics)", "g", 1); /* a routine in a context */
+    frame(a, "Enter (drill)", "\n", 1);
+    expect_report(a, "Calls");
+    frame(a, "j (calls)", "j", 5);
+    frame_keys(a, "Backspace", back, 1);
+    expect_report(a, "Statistics");
+    details_tab(a, 1);
+    frame(a, "G (statistics)", "G", 1);
+    frame(a, "k (data rows)", "k", 13); /* up to the first state */
+    frame(a, "Enter (drill)", "\n", 1);
+    expect_report(a, "Value history");
+    frame(a, "G (history)", "G", 1);
+    frame_keys(a, "Backspace", back, 1);
+    explorer_open(a, "Explorer: stats-exp", IT_EXPORTED, "Statistics (as exported)");
+    explorer_open(a, "Explorer: timeline", IT_TIMELINE, "Timeline");
     frame(a, "m (marker A)", "m", 1);
     frame(a, ":goto +2ms", ":goto +2ms\n", 1);
     frame(a, "M (marker B)", "M", 1);
@@ -194,30 +275,48 @@ static void every_view(pv_app *a)
     frame_keys(a, "Tab (Details)", to_details, 1);
     frame(a, "j (Details)", "j", 5);
     frame(a, "l (next tab)", "l", 2);
-    frame(a, "Enter (drill)", "\n", 1);
+    frame(a, "Enter (drill)", "\n", 1); /* the Report: the area's statistics */
+    expect_report(a, "Statistics of the area");
+    frame(a, "j (area stats)", "j", 2);
     frame_keys(a, "Backspace", back, 1);
-    frame_keys(a, "Shift-Tab", to_report, 1);
-    frame_keys(a, "Explorer: tree", down, 1);
+    explorer_open(a, "Explorer: tree", IT_CALL_TRACE, "Call trace");
     frame(a, "Enter (expand)", "\n", 1);
     frame(a, "j (tree)", "j", 5);
     frame_keys(a, "Tab (Details)", to_details, 1);
-    frame(a, "Enter (drill)", "\n", 1);
+    frame(a, "Enter (drill)", "\n", 1); /* the Report: the events of the call */
     frame_keys(a, "Backspace", back, 1);
-    frame_keys(a, "Shift-Tab", to_report, 1);
     frame(a, "/CRC_Calc", "/CRC_Calc\n", 1);
     frame(a, ":goto 3s (tree)", ":goto 3s\n", 1);
     frame(a, "* (expand all)", "*", 1);
+    /* the Details follow: the events of the call that spans the recording
+     * (100 000 rows) */
+    frame(a, "/Idle_Loop (tree)", "/Idle_Loop\n", 1);
     frame(a, "t (timeline)", "t", 1);
     frame_keys(a, "Backspace", back, 1);
-    frame_keys(a, "Explorer: routines", down, 1);
-    frame(a, "j (routines)", "j", 3); /* the Details follow: callers, callees */
+    /* the Details follow: callers, callees (their pairs of routines are
+     * made once per file, with the viewer's area lists) */
+    explorer_open(a, "Explorer: routines", IT_ROUTINES, "Routines");
+    details_tab(a, 0);
+    frame(a, "j (routines)", "j", 3);
     frame(a, "Enter (drill)", "\n", 1);
+    expect_report(a, "Callers of");
     frame(a, "Enter (caller)", "\n", 1);
     frame_keys(a, "Backspace", back, 1);
     frame_keys(a, "Backspace", back, 1);
-    frame_keys(a, "Explorer: lines", down, 1);
-    frame_keys(a, "Explorer: data", down, 1);
+    explorer_open(a, "Explorer: lines", IT_LINES, "Lines");
+    frame(a, "j (lines)", "j", 5);
+    /* the first row is a variable; every other row's value history (of a
+     * variable or a state) follows the cursor in the Details */
+    explorer_open(a, "Explorer: data", IT_DATA, "Data");
     frame(a, "Enter (drill)", "\n", 1);
+    expect_report(a, "Value history");
+    frame(a, "G (history)", "G", 1);
+    frame_keys(a, "Backspace", back, 1);
+    frame(a, "j (data)", "j", 14);
+    frame(a, "k (data)", "k", 3);
+    frame(a, "Enter (drill)", "\n", 1);
+    expect_report(a, "Value history");
+    frame(a, "G (history)", "G", 1);
     frame_keys(a, "Backspace", back, 1);
     frame(a, ":sql open", ":sql SELECT count(*) FROM routines\n", 1);
     frame(a, ":sql timeline", ":sql SELECT context, count(*) FROM timeline GROUP BY context\n", 1);
@@ -301,6 +400,9 @@ int main(int argc, char **argv)
     static const int esc_key[] = {PV_KEY_ESC, 0};
     frame(a, ":sql (queued)", ":sql SELECT count(*) FROM timeline\n", 1);
     frame_keys(a, "Esc (cancels it)", esc_key, 1);
+    /* a file left there would open the overwrite question, and the keys
+     * below would answer it */
+    remove("/tmp/bench_tui_file-queued.db");
     frame(a, ":export (queued)", ":export sqlite /tmp/bench_tui_file-queued.db\n", 1);
     frame_keys(a, "Esc (cancels it)", esc_key, 1);
     double finish_worst = 0;

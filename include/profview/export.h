@@ -92,6 +92,11 @@ typedef struct pv_export_writer {
     int error; /* errno of the first failed write, 0 */
     uint64_t written;
     const char *path; /* the temporary file (for messages) */
+    /* or NULL: reported to while pv_export_writer_close waits for the
+     * disk (fsync: 0.4 s after 2 GB), which then runs on a helper thread */
+    const pv_progress *progress;
+    const char *what;
+    uint64_t done, total;
 } pv_export_writer;
 
 bool pv_export_writer_open(pv_export_writer *w, const char *temp_path, pv_diag *err);

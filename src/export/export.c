@@ -14,11 +14,13 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const pv_export_format_names[] = {"text1", "bin", "sqlite"};
@@ -432,10 +434,52 @@ char *pv_export_writer_reserve(pv_export_writer *w, size_t len)
     return w->buf + w->len;
 }
 
+/* fsync on a helper thread (pv_export_writer.progress). */
+typedef struct pv_export_sync {
+    int fd, rc, err;
+    atomic_bool done;
+} pv_export_sync;
+
+static void *pv_export_sync_main(void *arg)
+{
+    pv_export_sync *s = arg;
+    s->rc = fsync(s->fd);
+    s->err = errno;
+    atomic_store(&s->done, true);
+    return NULL;
+}
+
+/* fsync(fd), reporting to `p` every millisecond meanwhile when given: the
+ * data is written already, so a cancel is not asked for here (a report
+ * after one draws nothing; the wait is the disk's). */
+static int pv_export_fsync(int fd, const pv_progress *p, const char *what, uint64_t done,
+                           uint64_t total)
+{
+    if (p && p->report) {
+        pv_export_sync s = {.fd = fd};
+        atomic_init(&s.done, false);
+        pthread_t th;
+        if (pthread_create(&th, NULL, pv_export_sync_main, &s) == 0) {
+            while (!atomic_load(&s.done)) {
+                struct timespec nap = {0, 1000000};
+                nanosleep(&nap, NULL);
+                pv_progress_step(p, what, done, total);
+            }
+            pthread_join(th, NULL);
+            errno = s.err;
+            return s.rc;
+        }
+    }
+    return fsync(fd);
+}
+
 bool pv_export_writer_close(pv_export_writer *w, const char *final_name, pv_diag *err)
 {
     pv_export_writer_flush(w);
-    if (!w->error && fsync(w->fd) != 0 && errno != EINVAL && errno != EROFS)
+    if (!w->error &&
+        pv_export_fsync(w->fd, w->progress, w->what ? w->what : "exporting", w->done,
+                        w->total) != 0 &&
+        errno != EINVAL && errno != EROFS)
         w->error = errno;
     if (close(w->fd) != 0 && !w->error)
         w->error = errno;

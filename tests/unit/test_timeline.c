@@ -1322,8 +1322,9 @@ static char *view_text(const pv_view *v)
 
 /* docs/winidea-model.md "The viewer's area lists": a viewer's details (the
  * calls of a statistics row, the value history of a data area or of a
- * state) read the lists built after its index; they equal the details of a
- * load that scans (the CLI's), on every sample, whole and in a window. */
+ * state, a routine's callers and callees) read the lists built after its
+ * index; they equal the details of a load that scans (the CLI's), on every
+ * sample, whole and in a window. */
 static void test_viewer_detail_lists(void **state)
 {
     (void)state;
@@ -1347,8 +1348,8 @@ static void test_viewer_detail_lists(void **state)
         assert_int_equal(st, PV_LOAD_OK);
         while (!pv_file_index_step(viewer, 100))
             ;
-        const char *owners[] = {"statistics", "data"};
-        for (size_t w = 0; w < 2; w++) {
+        const char *owners[] = {"statistics", "data", "routines"};
+        for (size_t w = 0; w < 3; w++) {
             const pv_view *a = view(scan, owners[w]), *b = view(viewer, owners[w]);
             assert_int_equal(pv_view_rows(a), pv_view_rows(b));
             for (size_t d = 0; d < a->detail_count; d++)
@@ -1373,6 +1374,183 @@ static void test_viewer_detail_lists(void **state)
     }
     assert_true(compared > 100);
     assert_true(listed_rows > 1000);
+}
+
+/* A generated timeline whose data keys have states, for the viewer's
+ * state lists: a variable Mode (0x20000000) with states 0..4 written by W
+ * (values 5 and 6 have no state), read by R, and entered by E/X on the state
+ * handle; a mapping duplicate of state 2 and a state 0x1_00000003 (the same
+ * low 32 bits as 3); a state that is never entered; AUX states entered by
+ * E; a variable without states; calls of f around them.  Value 1 is written
+ * most, so that its history passes the 100 000-row cut. */
+static pv_wi_data *stateful_data(size_t events)
+{
+    pv_wi_data *d = data_new();
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, 0x20000000u, "Mode", 4);
+    for (uint64_t v = 0; v < 5; v++)
+        add_state(d, 0x30000000u, v);
+    add_state(d, 0x30000000u, 2);
+    add_state(d, 0x30000000u, UINT64_C(0x100000003));
+    add_state(d, 0x30000000u, 9);
+    pv_wi_add_area(d, 0x40000000u, "Aux", 3);
+    for (uint64_t v = 0; v < 3; v++)
+        add_state(d, 0x50000000u, v);
+    pv_wi_add_area(d, 0x20000001u, "Counter", 7);
+    uint64_t r = 12345;
+    int64_t time = 0;
+    for (size_t i = 0; i < events; i++) {
+        r = r * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        unsigned pick = (unsigned)(r >> 33) % 16, value = (unsigned)(r >> 40) % 7;
+        if ((r >> 50) % 2)
+            value = 1;
+        time += 1 + (int64_t)((r >> 20) % 5);
+        if (pick < 6)
+            ev(d, 0x20000000u, 'W', value, time);
+        else if (pick < 7)
+            pv_wi_add_event(d, 0x20000000u, PV_WI_RESUME, value, time); /* not a write */
+        else if (pick < 9)
+            ev(d, 0x30000000u, pick == 7 ? 'E' : 'X', value, time);
+        else if (pick < 10)
+            ev(d, 0x50000000u, 'E', value % 3, time);
+        else if (pick < 11)
+            ev(d, 0x40000000u, 'W', value, time);
+        else if (pick < 13)
+            ev(d, 0x20000001u, 'W', value, time);
+        else
+            ev(d, FN_F, pick % 2 ? 'E' : 'X', 0, time);
+    }
+    return d;
+}
+
+/* docs/winidea-model.md "The viewer's area lists": the value history of a
+ * state (and of a variable whose key has states) in a viewer is a view
+ * over the lists (nothing is made when it opens), with the rows of the
+ * scan: whole and in a window, the 100 000-row cut included. */
+static void test_viewer_state_lists(void **state)
+{
+    (void)state;
+    size_t listed_states = 0, cut = 0;
+    for (int round = 0; round < 2; round++) {
+        pv_load_options o;
+        memset(&o, 0, sizeof o);
+        if (round) {
+            o.has_from = o.has_to = true;
+            o.from = 100000;
+            o.to = 900000;
+        }
+        pv_file *scan = file_new();
+        assert_int_equal(pv_wi_build(scan, stateful_data(600000), &o), PV_LOAD_OK);
+        o.defer_index = true;
+        pv_file *viewer = file_new();
+        assert_int_equal(pv_wi_build(viewer, stateful_data(600000), &o), PV_LOAD_OK);
+        while (!pv_file_index_step(viewer, 5000))
+            ;
+        const char *owners[] = {"statistics", "data"};
+        for (size_t w = 0; w < 2; w++) {
+            const pv_view *a = view(scan, owners[w]), *b = view(viewer, owners[w]);
+            size_t detail = pv_view_detail_index(a, "value-history");
+            size_t type = pv_view_column(a, "type");
+            assert_int_equal(pv_view_rows(a), pv_view_rows(b));
+            for (size_t row = 0; row < pv_view_rows(a); row++) {
+                pv_view *x = pv_view_open_detail(a, detail, row);
+                pv_view *y = pv_view_open_detail(b, detail, row);
+                assert_int_equal(x != NULL, y != NULL);
+                if (!x)
+                    continue;
+                char *tx = view_text(x), *ty = view_text(y);
+                assert_string_equal(tx, ty);
+                pv_cell c;
+                pv_view_cell(a, row, type, &c);
+                if (c.present && c.v.s.len >= 5 &&
+                    memcmp(c.v.s.ptr + c.v.s.len - 5, "state", 5) == 0) {
+                    /* not a table made by a scan: a view over the lists */
+                    assert_ptr_not_equal(y->ops, x->ops);
+                    listed_states++;
+                }
+                if (pv_view_rows(x) == 100000)
+                    cut++;
+                free(tx);
+                free(ty);
+                pv_view_free(x);
+                pv_view_free(y);
+            }
+        }
+        pv_file_free(scan);
+        pv_file_free(viewer);
+    }
+    assert_true(listed_states >= 4 * 11);
+    assert_true(cut >= 2);
+}
+
+/* call-events (docs/cli.md): the events of a call are those of its
+ * context from its entry to its exit, cut at 100 000 rows.  A context
+ * variable Task switches between A (1) and B (2): f's call in A holds
+ * 60 000 calls of h in A while g runs in B between them; its events are
+ * f's E, then h's E and X (never g's), the first 100 000 of them. */
+static void test_call_events_of_context(void **state)
+{
+    (void)state;
+    pv_wi_data *d = data_new();
+    pv_wi_add_context(d, 0x1, "A", 1);
+    pv_wi_add_context(d, 0x2, "B", 1);
+    pv_wi_add_area(d, FN_F, "f", 1);
+    pv_wi_add_area(d, FN_G, "g", 1);
+    pv_wi_add_area(d, 0x00000003u, "h", 1);
+    pv_wi_add_area(d, 0x20000006u, "Task", 4);
+    add_state(d, 0x30000006u, 1);
+    add_state(d, 0x30000006u, 2);
+    size_t n = 0, in_a = 0, a_events = 0;
+    size_t *expect = malloc(100000 * sizeof *expect);
+    int64_t t = 0;
+    ev(d, 0x20000006u, 'W', 1, t++), n++;
+    expect[in_a++] = n;
+    ev(d, FN_F, 'E', 0, t++), n++;
+    for (int k = 0; k < 60000; k++) {
+        ev(d, 0x20000006u, 'W', 2, t++), n++;
+        ev(d, FN_G, 'E', 0, t++), n++;
+        ev(d, FN_G, 'X', 0, t++), n++;
+        ev(d, 0x20000006u, 'W', 1, t++), n++;
+        for (int x = 0; x < 2; x++) {
+            if (in_a < 100000)
+                expect[in_a++] = n;
+            a_events++;
+            ev(d, 0x00000003u, x ? 'X' : 'E', 0, t++), n++;
+        }
+    }
+    ev(d, FN_F, 'X', 0, t++), n++;
+    assert_true(a_events + 2 > 100000);
+    pv_load_options o;
+    memset(&o, 0, sizeof o);
+    pv_file *f = file_new();
+    assert_int_equal(pv_wi_build(f, d, &o), PV_LOAD_OK);
+    const pv_view *ct = view(f, "call-trace");
+    assert_string_equal(cell_text(ct, 0, "routine"), "f");
+    assert_string_equal(cell_text(ct, 0, "thread"), "A");
+    pv_view *evs = pv_view_open_detail(ct, pv_view_detail_index(ct, "call-events"), 0);
+    assert_int_equal(pv_view_rows(evs), 100000);
+    for (size_t r = 0; r < 100000; r++)
+        assert_int_equal(cell_int(evs, r, "index"), (int64_t)expect[r]);
+    assert_string_equal(cell_text(evs, 0, "name"), "f");
+    assert_string_equal(cell_text(evs, 0, "event"), "E");
+    assert_string_equal(cell_text(evs, 99999, "name"), "h");
+    /* f's E, then 49 999 pairs of h and an E */
+    assert_string_equal(cell_text(evs, 99999, "event"), "E");
+    assert_int_equal(cell_int(evs, 99999, "time"), (int64_t)expect[99999]);
+    pv_view_free(evs);
+    /* a call of g in B: its own E and X */
+    size_t row = PV_NO_ROW;
+    for (size_t r = 0; r < pv_view_rows(ct) && row == PV_NO_ROW; r++)
+        if (strcmp(cell_text(ct, r, "routine"), "g") == 0)
+            row = r;
+    assert_int_not_equal(row, PV_NO_ROW);
+    evs = pv_view_open_detail(ct, pv_view_detail_index(ct, "call-events"), row);
+    assert_int_equal(pv_view_rows(evs), 2);
+    assert_int_equal(cell_int(evs, 0, "index"), 3);
+    assert_string_equal(cell_text(evs, 1, "event"), "X");
+    pv_view_free(evs);
+    free(expect);
+    pv_file_free(f);
 }
 
 /* The capability hooks the viewer uses (profview/hooks.h): stepping, the
@@ -1639,6 +1817,8 @@ int main(void)
         cmocka_unit_test(test_columns_widen),
         cmocka_unit_test(test_viewer_stepping),
         cmocka_unit_test(test_viewer_detail_lists),
+        cmocka_unit_test(test_viewer_state_lists),
+        cmocka_unit_test(test_call_events_of_context),
         cmocka_unit_test(test_context_area_late_writes),
         cmocka_unit_test(test_context_area_late_disqualified),
     };

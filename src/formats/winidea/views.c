@@ -39,18 +39,30 @@ typedef struct wi_model {
     /* A viewer's lists for the Details pane (wi_area_lists_step, after
      * area_first; docs/winidea-model.md "The viewer's area lists"): the
      * calls of each area in call order (area a's are call_list[call_start[a]
-     * .. call_start[a + 1])), and the window's events of each data area's
-     * state key in event order (group data_group[a]'s are data_list[
-     * data_start[g] .. data_start[g + 1])).  NULL until built: then the
-     * details scan. */
+     * .. call_start[a + 1])); per state key of the data areas (a group: a
+     * variable and its states), the window's events of its variable in
+     * event order (group data_group[a]'s are data_list[data_start[g] ..
+     * data_start[g + 1])) and, when the key has states, its changes (an E
+     * on a state, a W on the variable) in event order (change_list[
+     * change_start[g] .. change_end[g])); and per state area the changes
+     * that enter its value, as positions in change_list (state_list[
+     * state_start[a] .. state_start[a + 1]), in order).  NULL until built:
+     * then the details scan. */
     uint32_t *call_start, *call_list;
     uint32_t *data_group, *data_start, *data_list;
-    uint32_t *lists_pos; /* the fill's next slot per area or group */
-    size_t lists_next;   /* the call or event its phase looks at next */
+    uint32_t *change_start, *change_end, *change_list;
+    uint32_t *state_start, *state_list;
+    uint32_t *change_state; /* while filling: per change, 1 + the state area it enters, or 0 */
+    bool *group_states;     /* per group: the key has a state area */
+    uint32_t groups;
+    uint32_t *lists_pos;    /* the fill's next slot per area or group */
+    size_t lists_next;      /* the call, event or change its phase looks at next */
     enum {
+        WI_LISTS_EDGES, /* the pairs of callers/callees (wi_edges_step) */
         WI_LISTS_COUNT_CALLS,
         WI_LISTS_FILL_CALLS,
         WI_LISTS_FILL_EVENTS,
+        WI_LISTS_FILL_STATES,
         WI_LISTS_DONE
     } lists_phase;
     /* Lanes of the areas the viewer pinned (lanes.c), built on first use;
@@ -65,12 +77,16 @@ typedef struct wi_model {
     struct wi_cache_job *cache_job; /* a write in progress on cache_thread */
     pthread_t cache_thread;
     /* Caller -> callee area pairs of the calls with their hits and gross
-     * times, made by the first callers/callees detail (one pass over the
-     * calls), so that the Details pane following the Routines cursor does
-     * not pass over millions of calls at every row. */
+     * times (one pass over the calls into a hash, wi_edges_step), so that
+     * the Details pane following the Routines cursor does not pass over
+     * millions of calls at every row: a viewer's lists make them in slices
+     * (docs/winidea-model.md "The viewer's area lists"), else the first
+     * callers/callees detail in one piece. */
     struct wi_edge *edges;
     size_t edge_count;
     bool edges_done;
+    struct wi_edge *edge_tab; /* the hash while the pass runs */
+    size_t edge_cap, edge_used, edge_next;
 } wi_model;
 
 typedef struct wi_edge {
@@ -190,8 +206,16 @@ static void wi_model_destroy(void *p)
     free(m->data_group);
     free(m->data_start);
     free(m->data_list);
+    free(m->change_start);
+    free(m->change_end);
+    free(m->change_list);
+    free(m->state_start);
+    free(m->state_list);
+    free(m->change_state);
+    free(m->group_states);
     free(m->lists_pos);
     free(m->edges);
+    free(m->edge_tab);
     if (m->cache_key) {
         pv_cache_key_free(m->cache_key);
         free(m->cache_key);
@@ -568,6 +592,10 @@ typedef struct wi_listed {
     const uint32_t *list;
     size_t count, listed; /* rows; entries in the list (more when cut) */
     bool f64;             /* value-history: an F64 area's columns */
+    /* a state's value-history: list[r] is a position in the key's changes
+     * changes[.. changes_end) */
+    const uint32_t *changes;
+    size_t changes_end;
 } wi_listed;
 
 static size_t wi_listed_rows(const pv_view *v)
@@ -586,6 +614,8 @@ static pv_view *wi_listed_view(const wi_model *m, const uint32_t *list, size_t l
     l->listed = listed;
     l->count = listed < WI_DETAIL_EVENT_LIMIT ? listed : WI_DETAIL_EVENT_LIMIT;
     l->f64 = f64;
+    l->changes = NULL;
+    l->changes_end = 0;
     return wi_virtual_view(id, title, cols, n, ops, l);
 }
 
@@ -760,6 +790,11 @@ static const pv_column wi_value_history_f64_columns[VH_F64_COLUMNS] = {
 
 static const pv_detail_def wi_data_details[] = {{"value-history", "Value history"}};
 
+static bool wi_is_state_type(unsigned type)
+{
+    return type == PV_WI_STATE || type == PV_WI_AUX_STATE;
+}
+
 /* Does event i change the state of the variable with state key `key`, and
  * to which state value?  (E on the state handle, or W on the variable.) */
 static bool wi_state_change(const pv_timeline_index *ix, size_t i, uint32_t key,
@@ -828,31 +863,92 @@ static const pv_view_ops wi_listed_values_ops = {
     wi_listed_rows, wi_listed_values_cell, NULL, NULL, wi_virtual_destroy, NULL,
 };
 
+/* The value history of a state read from the viewer's lists: row r is
+ * the change changes[list[r]] of the state's key that enters its value,
+ * its duration runs to the key's next change (the last one's to the end of
+ * the recording); nothing is made when it opens. */
+static void wi_listed_states_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed *ls = v->impl;
+    const pv_timeline_index *ix = &ls->m->ix;
+    size_t q = ls->list[row], i = ls->changes[q];
+    pv_wi_event e;
+    pv_timeline_event(ix, i, &e);
+    switch (col) {
+    case VH_ID:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+        return;
+    case VH_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, e.time);
+        return;
+    case VH_VALUE:
+        wi_cell_uint(out, PV_TYPE_HEX, e.data & 0xFFFFFFFFu);
+        return;
+    default:
+        wi_cell_int(out, PV_TYPE_TIME,
+                    q + 1 < ls->changes_end ? wi_event_time(ix, ls->changes[q + 1]) - e.time
+                                            : ix->time_last - e.time);
+        return;
+    }
+}
+
+static const pv_view_ops wi_listed_states_ops = {
+    wi_listed_rows, wi_listed_states_cell, NULL, NULL, wi_virtual_destroy, NULL,
+};
+
+/* The value history from the viewer's lists (docs/winidea-model.md "The
+ * viewer's area lists"), NULL when they do not hold it. */
+static pv_view *wi_value_history_listed(const wi_model *m, uint32_t area)
+{
+    const pv_timeline_index *ix = &m->ix;
+    const pv_tl_area *a = &ix->areas[area];
+    uint32_t g = m->lists_phase == WI_LISTS_DONE ? m->data_group[area] : PV_WI_NONE;
+    if (g == PV_WI_NONE)
+        return NULL;
+    if (!wi_is_state_type(a->type)) {
+        /* the variable's events are its key's list (when they are all its
+         * own: a duplicate of the mapping has none): each is a change */
+        if (m->data_start[g + 1] - m->data_start[g] != m->area_events[area])
+            return NULL;
+        bool f64 = a->value_f64;
+        return wi_listed_view(m, m->data_list + m->data_start[g], m->area_events[area], f64,
+                              "value-history", "Value history",
+                              f64 ? wi_value_history_f64_columns : wi_value_history_columns,
+                              f64 ? VH_F64_COLUMNS : VH_COLUMNS, &wi_listed_values_ops);
+    }
+    /* the changes into its value were listed for the key's area of that
+     * value (itself, or the first of the mapping's duplicates) */
+    uint32_t s = pv_timeline_find_area(ix, a->state_key, a->value & 0xFFFFFFFFu);
+    if (s >= ix->area_count || m->data_group[s] != g)
+        return NULL;
+    pv_view *v = wi_listed_view(m, m->state_list + m->state_start[s],
+                                m->state_start[s + 1] - m->state_start[s], false, "value-history",
+                                "Value history", wi_value_history_columns, VH_COLUMNS,
+                                &wi_listed_states_ops);
+    wi_listed *ls = v->impl;
+    ls->changes = m->change_list;
+    ls->changes_end = m->change_end[g];
+    return v;
+}
+
 static pv_view *wi_value_history_of(const wi_model *m, uint32_t area)
 {
     const pv_timeline_index *ix = &m->ix;
     const pv_tl_area *a = &ix->areas[area];
     bool state = a->type == PV_WI_STATE || a->type == PV_WI_AUX_STATE;
     bool f64 = a->value_f64;
-    if (!state && m->lists_phase == WI_LISTS_DONE && m->data_group[area] != PV_WI_NONE &&
-        m->data_start[m->data_group[area] + 1] - m->data_start[m->data_group[area]] ==
-            m->area_events[area]) {
-        /* its state key's events are its own: each is a change */
-        const uint32_t *list = m->data_list + m->data_start[m->data_group[area]];
-        return wi_listed_view(m, list, m->area_events[area], f64, "value-history",
-                              "Value history",
-                              f64 ? wi_value_history_f64_columns : wi_value_history_columns,
-                              f64 ? VH_F64_COLUMNS : VH_COLUMNS, &wi_listed_values_ops);
-    }
+    pv_view *listed_view = wi_value_history_listed(m, area);
+    if (listed_view)
+        return listed_view;
     pv_table *t =
         f64 ? pv_table_new("value-history", "Value history", wi_value_history_f64_columns,
                            VH_F64_COLUMNS)
             : pv_table_new("value-history", "Value history", wi_value_history_columns, VH_COLUMNS);
     size_t open = PV_NO_ROW;
     int64_t open_time = 0;
-    /* the viewer's list of the events of the area's state key (the only
-     * ones that can be a change), else every event of the window */
-    bool listed = m->lists_phase == WI_LISTS_DONE && m->data_group[area] != PV_WI_NONE;
+    /* a variable: the viewer's list of its key's variable events (its own
+     * among them), else every event of the window */
+    bool listed = !state && m->lists_phase == WI_LISTS_DONE && m->data_group[area] != PV_WI_NONE;
     size_t from = listed ? m->data_start[m->data_group[area]] : ix->window_first;
     size_t end = listed ? m->data_start[m->data_group[area] + 1] : ix->window_end;
     for (size_t j = from; j < end; j++) {
@@ -1315,35 +1411,76 @@ static const pv_column wi_call_event_columns[CE_COLUMNS] = {
     {"depth", "Depth", PV_TYPE_INT, 0},
 };
 
+/* call-events: row r is event list[r] (the view owns the list). */
+static void wi_call_events_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    const wi_listed *l = v->impl;
+    const pv_timeline_index *ix = &l->m->ix;
+    size_t i = l->list[row];
+    uint32_t area = pv_tl_event_area(ix, i);
+    pv_wi_event e;
+    switch (col) {
+    case CE_ID:
+    case CE_INDEX:
+        wi_cell_int(out, PV_TYPE_INT, (int64_t)i);
+        return;
+    case CE_TIME:
+        wi_cell_int(out, PV_TYPE_TIME, wi_event_time(ix, i));
+        return;
+    case CE_HANDLE:
+        wi_cell_uint(out, PV_TYPE_HANDLE, ix->areas[area].handle);
+        return;
+    case CE_NAME:
+        wi_cell_str(out, pv_tl_area_name(ix, area));
+        return;
+    case CE_EVENT:
+        pv_timeline_event(ix, i, &e);
+        wi_cell_str(out, wi_event_name(e.kind));
+        return;
+    case CE_DEPTH:
+        wi_cell_int(out, PV_TYPE_INT, pv_tl_event_depth(ix, i));
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_HEX);
+        return;
+    }
+}
+
+static void wi_call_events_destroy(pv_view *v)
+{
+    const wi_listed *l = v->impl;
+    free((void *)l->list);
+    wi_virtual_destroy(v);
+}
+
+static const pv_view_ops wi_call_events_ops = {
+    wi_listed_rows, wi_call_events_cell, NULL, NULL, wi_call_events_destroy, NULL,
+};
+
 /* The events of a call: every event of its context from its entry to its
- * exit (the call's own E/S/R/X and what it called), in file order. */
+ * exit (the call's own E/S/R/X and what it called), in file order, up to
+ * the detail limit.  Opening it finds them by the contexts of the events
+ * (a byte or two each); a row's cells are read when it is shown. */
 static pv_view *wi_calls_detail(const pv_view *v, size_t detail, size_t row)
 {
     (void)detail;
-    const pv_timeline_index *ix = &((const wi_model *)v->impl)->ix;
+    const wi_model *m = v->impl;
+    const pv_timeline_index *ix = &m->ix;
     uint16_t c = wi_call_context(ix, row);
     size_t from = (ix->call_entry[row] & PV_TL_IMPLICIT_CALL) ? 0 : ix->call_entry[row];
     size_t to = ix->call_exit[row] == PV_TL_OPEN ? ix->event_count - 1 : ix->call_exit[row];
-    pv_table *t =
-        pv_table_new("call-events", "Events of the call", wi_call_event_columns, CE_COLUMNS);
-    for (size_t i = from; i <= to && i < ix->event_count; i++) {
+    size_t cap = 64, n = 0;
+    uint32_t *list = pv_xmalloc(cap * sizeof *list);
+    for (size_t i = from; i <= to && i < ix->event_count && n < WI_DETAIL_EVENT_LIMIT; i++) {
         if (pv_tl_event_context(ix, i) != c)
             continue;
-        if (pv_table_row_count(t) >= WI_DETAIL_EVENT_LIMIT)
-            break;
-        pv_wi_event e;
-        pv_timeline_event(ix, i, &e);
-        size_t r = pv_table_add_row(t);
-        uint32_t area = pv_tl_event_area(ix, i);
-        pv_table_set_int(t, r, CE_ID, (int64_t)i);
-        pv_table_set_int(t, r, CE_INDEX, (int64_t)i);
-        pv_table_set_int(t, r, CE_TIME, e.time);
-        pv_table_set_uint(t, r, CE_HANDLE, ix->areas[area].handle);
-        pv_table_set_cstr(t, r, CE_NAME, pv_tl_area_name(ix, area));
-        pv_table_set_cstr(t, r, CE_EVENT, wi_event_name(e.kind));
-        pv_table_set_int(t, r, CE_DEPTH, pv_tl_event_depth(ix, i));
+        if (n == cap)
+            list = pv_xgrow(list, &cap, n + 1, sizeof *list);
+        list[n++] = (uint32_t)i;
     }
-    return wi_hook_view(v->impl, pv_table_view(t));
+    pv_view *ev = wi_listed_view(m, list, n, false, "call-events", "Events of the call",
+                                 wi_call_event_columns, CE_COLUMNS, &wi_call_events_ops);
+    return wi_hook_view(v->impl, ev);
 }
 
 static void wi_calls_destroy(pv_view *v)
@@ -1421,26 +1558,39 @@ static const pv_detail_def wi_routine_details[] = {
 
 /* Callers (detail 0) or callees (detail 1) of a routine: per other routine,
  * the number of calls between the two and their total time with children. */
-/* m->edges, once: one pass over the calls into a hash of area pairs. */
-static void wi_model_edges(wi_model *m)
+/* An empty hash of area pairs with room for cap (a power of two). */
+static wi_edge *wi_edge_tab_new(size_t cap)
 {
-    if (m->edges_done)
-        return;
-    const pv_timeline_index *ix = &m->ix;
-    size_t cap = 1024, count = 0;
     wi_edge *tab = pv_xmalloc(cap * sizeof *tab);
     for (size_t i = 0; i < cap; i++)
         tab[i].hits = 0;
-    for (size_t k = 0; k < ix->call_count; k++) {
+    return tab;
+}
+
+/* m->edges: the calls [edge_next, + budget) into the hash of area pairs;
+ * true once every call is in and the pairs are listed. */
+static bool wi_edges_step(wi_model *m, size_t budget)
+{
+    if (m->edges_done)
+        return true;
+    const pv_timeline_index *ix = &m->ix;
+    if (!m->edge_tab) {
+        m->edge_cap = 1024;
+        m->edge_used = 0;
+        m->edge_next = 0;
+        m->edge_tab = wi_edge_tab_new(m->edge_cap);
+    }
+    size_t end = ix->call_count - m->edge_next > budget ? m->edge_next + budget : ix->call_count;
+    wi_edge *tab = m->edge_tab;
+    size_t cap = m->edge_cap, count = m->edge_used;
+    for (size_t k = m->edge_next; k < end; k++) {
         uint32_t p = ix->call_parent[k];
         if (p == PV_TL_OPEN)
             continue;
         uint32_t child = wi_call_area(ix, k), parent = wi_call_area(ix, p);
         if (2 * (count + 1) > cap) { /* grow: rehash */
             size_t ncap = 2 * cap;
-            wi_edge *n = pv_xmalloc(ncap * sizeof *n);
-            for (size_t i = 0; i < ncap; i++)
-                n[i].hits = 0;
+            wi_edge *n = wi_edge_tab_new(ncap);
             for (size_t i = 0; i < cap; i++) {
                 if (!tab[i].hits)
                     continue;
@@ -1464,12 +1614,26 @@ static void wi_model_edges(wi_model *m)
         /* many calls: saturates */
         tab[h].time = pv_add_sat(tab[h].time, pv_timeline_call_gross(ix, k));
     }
+    m->edge_tab = tab;
+    m->edge_cap = cap;
+    m->edge_used = count;
+    m->edge_next = end;
+    if (end < ix->call_count)
+        return false;
     m->edges = pv_xmalloc((count ? count : 1) * sizeof *m->edges);
     for (size_t i = 0; i < cap; i++)
         if (tab[i].hits)
             m->edges[m->edge_count++] = tab[i];
     free(tab);
+    m->edge_tab = NULL;
     m->edges_done = true;
+    return true;
+}
+
+/* m->edges, once (the rest of the pass when a viewer's lists began it). */
+static void wi_model_edges(wi_model *m)
+{
+    wi_edges_step(m, SIZE_MAX);
 }
 
 static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail, size_t row)
@@ -1875,7 +2039,9 @@ static bool wi_is_data_type(unsigned type)
 
 /* Sets up the fill of the data lists: a group per state key of the data
  * areas (a variable, its states; every data area has a key), sized from
- * the window's counts of area_first's pass. */
+ * the window's counts of area_first's pass: the variable's events, and
+ * when the key has states room for its changes (every event of the key's
+ * areas at most; change_end[g] is the fill's next slot, then the end). */
 static void wi_data_lists_begin(wi_model *m)
 {
     const pv_timeline_index *ix = &m->ix;
@@ -1896,27 +2062,92 @@ static void wi_data_lists_begin(wi_model *m)
         m->data_group[a] = g;
     }
     pv_hashmap_free(&keys);
-    m->data_start = pv_xcalloc((size_t)groups + 1, sizeof *m->data_start);
+    m->groups = groups;
+    m->group_states = pv_xcalloc((size_t)groups + 1, sizeof *m->group_states);
     for (size_t a = 0; a < ix->area_count; a++)
-        if (m->data_group[a] != PV_WI_NONE)
-            m->data_start[m->data_group[a] + 1] += m->area_events[a];
-    for (uint32_t g = 0; g < groups; g++)
+        if (m->data_group[a] != PV_WI_NONE && wi_is_state_type(ix->areas[a].type))
+            m->group_states[m->data_group[a]] = true;
+    m->data_start = pv_xcalloc((size_t)groups + 1, sizeof *m->data_start);
+    m->change_start = pv_xcalloc((size_t)groups + 1, sizeof *m->change_start);
+    for (size_t a = 0; a < ix->area_count; a++) {
+        uint32_t g = m->data_group[a];
+        if (g == PV_WI_NONE)
+            continue;
+        if (!wi_is_state_type(ix->areas[a].type))
+            m->data_start[g + 1] += m->area_events[a];
+        if (m->group_states[g])
+            m->change_start[g + 1] += m->area_events[a];
+    }
+    for (uint32_t g = 0; g < groups; g++) {
         m->data_start[g + 1] += m->data_start[g];
+        m->change_start[g + 1] += m->change_start[g];
+    }
     m->data_list = pv_xmalloc(((size_t)m->data_start[groups] + 1) * sizeof *m->data_list);
+    m->change_list = pv_xmalloc(((size_t)m->change_start[groups] + 1) * sizeof *m->change_list);
+    m->change_state =
+        pv_xcalloc((size_t)m->change_start[groups] + 1, sizeof *m->change_state);
+    m->change_end = pv_xmalloc(((size_t)groups + 1) * sizeof *m->change_end);
+    memcpy(m->change_end, m->change_start, ((size_t)groups + 1) * sizeof *m->change_end);
+    m->state_start = pv_xcalloc(n + 1, sizeof *m->state_start);
     free(m->lists_pos);
     m->lists_pos = pv_xmalloc(((size_t)groups + 1) * sizeof *m->lists_pos);
     memcpy(m->lists_pos, m->data_start, ((size_t)groups + 1) * sizeof *m->lists_pos);
 }
 
-/* The viewer's area lists (wi_model), up to `budget` calls or events per
- * call, after area_first's pass; true once done.  Three passes: the calls
- * counted by area, the calls put in their area's list, the window's events
- * put in their data group's list. */
+/* Events [from, upto) of the window into the data lists: a variable's
+ * event into its group's list; a change of a key with states (an E on a
+ * state, a W on the variable: wi_state_change) into the key's changes,
+ * marked with the state area of its value (the value's area of the key
+ * in the index, none when the key has no state of that value) and
+ * counted for that area. */
+static void wi_data_lists_fill(wi_model *m, size_t from, size_t upto)
+{
+    const pv_timeline_index *ix = &m->ix;
+    const uint32_t *group = m->data_group;
+    uint32_t *pos = m->lists_pos;
+    for (size_t i = from; i < upto; i++) {
+        uint32_t a = pv_tl_event_area(ix, i);
+        uint32_t g = group[a];
+        if (g == PV_WI_NONE)
+            continue;
+        bool state = wi_is_state_type(ix->areas[a].type);
+        if (!state)
+            m->data_list[pos[g]++] = (uint32_t)i;
+        if (!m->group_states[g])
+            continue;
+        pv_wi_event e;
+        pv_timeline_event(ix, i, &e);
+        if (e.kind != (state ? PV_WI_ENTRY : PV_WI_WRITE))
+            continue;
+        uint32_t q = m->change_end[g]++;
+        m->change_list[q] = (uint32_t)i;
+        uint32_t s = pv_timeline_find_area(ix, ix->areas[a].state_key, e.data & 0xFFFFFFFFu);
+        if (s < ix->area_count && group[s] == g && wi_is_state_type(ix->areas[s].type)) {
+            m->change_state[q] = s + 1;
+            m->state_start[s + 1]++;
+        }
+    }
+}
+
+/* The viewer's area lists (wi_model), up to `budget` calls, events or
+ * changes per call, after area_first's pass; true once done.  Five
+ * passes: the calls into the pairs of callers and callees (m->edges),
+ * the calls counted by area, the calls put in their area's list, the
+ * window's events put in the data lists (wi_data_lists_fill), the changes
+ * put in the list of the state they enter. */
 static bool wi_area_lists_step(wi_model *m, size_t budget)
 {
     const pv_timeline_index *ix = &m->ix;
     if (m->lists_phase == WI_LISTS_DONE)
         return true;
+    if (m->lists_phase == WI_LISTS_EDGES) {
+        size_t from = m->edges_done ? ix->call_count : m->edge_next;
+        if (!wi_edges_step(m, budget))
+            return false;
+        size_t used = ix->call_count - from;
+        budget = budget > used ? budget - used : 1;
+        m->lists_phase = WI_LISTS_COUNT_CALLS;
+    }
     size_t calls = ix->call_count, n = ix->area_count ? ix->area_count : 1;
     if (m->lists_phase == WI_LISTS_COUNT_CALLS && !m->call_start) {
         m->call_start = pv_xcalloc(n + 1, sizeof *m->call_start);
@@ -1924,7 +2155,9 @@ static bool wi_area_lists_step(wi_model *m, size_t budget)
     }
     while (budget > 0 && m->lists_phase < WI_LISTS_DONE) {
         size_t from = m->lists_next;
-        size_t end = m->lists_phase < WI_LISTS_FILL_EVENTS ? calls : ix->window_end;
+        size_t end = m->lists_phase < WI_LISTS_FILL_EVENTS  ? calls
+                     : m->lists_phase == WI_LISTS_FILL_EVENTS ? ix->window_end
+                                                              : m->change_start[m->groups];
         size_t upto = end - from > budget ? from + budget : end;
         budget -= upto - from;
         if (m->lists_phase == WI_LISTS_COUNT_CALLS) {
@@ -1935,14 +2168,14 @@ static bool wi_area_lists_step(wi_model *m, size_t budget)
             uint32_t *pos = m->lists_pos;
             for (size_t k = from; k < upto; k++)
                 m->call_list[pos[wi_call_area(ix, k)]++] = (uint32_t)k;
+        } else if (m->lists_phase == WI_LISTS_FILL_EVENTS) {
+            wi_data_lists_fill(m, from, upto);
         } else {
-            const uint32_t *group = m->data_group;
+            const uint32_t *state = m->change_state;
             uint32_t *pos = m->lists_pos;
-            for (size_t i = from; i < upto; i++) {
-                uint32_t g = group[pv_tl_event_area(ix, i)];
-                if (g != PV_WI_NONE)
-                    m->data_list[pos[g]++] = (uint32_t)i;
-            }
+            for (size_t q = from; q < upto; q++)
+                if (state[q])
+                    m->state_list[pos[state[q] - 1]++] = (uint32_t)q;
         }
         m->lists_next = upto;
         if (upto < end)
@@ -1958,13 +2191,24 @@ static bool wi_area_lists_step(wi_model *m, size_t budget)
         } else if (m->lists_phase == WI_LISTS_FILL_CALLS) {
             wi_data_lists_begin(m);
             m->lists_next = ix->window_first;
+        } else if (m->lists_phase == WI_LISTS_FILL_EVENTS) {
+            for (size_t a = 0; a < n; a++)
+                m->state_start[a + 1] += m->state_start[a];
+            m->state_list = pv_xmalloc(((size_t)m->state_start[n] + 1) * sizeof *m->state_list);
+            free(m->lists_pos);
+            m->lists_pos = pv_xmalloc(n * sizeof *m->lists_pos);
+            memcpy(m->lists_pos, m->state_start, n * sizeof *m->lists_pos);
+            m->lists_next = 0;
         } else {
             free(m->lists_pos);
             m->lists_pos = NULL;
+            free(m->change_state);
+            m->change_state = NULL;
         }
         m->lists_phase = m->lists_phase == WI_LISTS_COUNT_CALLS  ? WI_LISTS_FILL_CALLS
                          : m->lists_phase == WI_LISTS_FILL_CALLS ? WI_LISTS_FILL_EVENTS
-                                                                 : WI_LISTS_DONE;
+                         : m->lists_phase == WI_LISTS_FILL_EVENTS ? WI_LISTS_FILL_STATES
+                                                                  : WI_LISTS_DONE;
     }
     return m->lists_phase == WI_LISTS_DONE;
 }
