@@ -977,6 +977,13 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         if (pv_file_index_progress(a->files[i], &done, &total) || !total)
             continue;
         double frac = (double)done / (double)total;
+        if (done >= total) {
+            /* every unit read: the format finishes (a timeline puts its
+             * calls in order, the viewer's lists are built) */
+            snprintf(out, size, "%s", a->index_stopped ? "finishing the index stopped (:index resumes)"
+                                                        : "finishing the index");
+            return;
+        }
         if (a->index_stopped) {
             snprintf(out, size, "indexing stopped at %.0f%% (:index resumes)", frac * 100);
             return;

@@ -46,6 +46,12 @@ expect_contains "J waits for the index instead of blocking" "$s" "work once it i
 s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
 expect_contains "Ctrl-C stops indexing" "$s" "indexing stopped at 0%"
 
+# Every event read (3000 events, 1000 per key: three keys), the rest of
+# the index still to come: the status bar says so instead of "100%".
+s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Ctrl-L Ctrl-L Ctrl-L Ctrl-L' "$RTOS" --size 110x24)
+expect_contains "every event read: finishing" "$s" "finishing the index (Ctrl-C stops)"
+expect_absent "not 100% while it finishes" "$s" "indexing 100%"
+
 # Enough keys to finish (3000 events, 1000 per key): the counts appear.
 summary=$("$PROFVIEW" cat "$RTOS" --view summary | tail -n +2 | wc -l)
 s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Shift-Tab\nj j\nTab\nj\n'"$(printf 'Ctrl-L %.0s' {1..30})" "$RTOS" --size 110x24)
