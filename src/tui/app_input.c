@@ -660,14 +660,32 @@ static void pv_app_job_progress(pv_app *a)
                     a->job_kind == PV_JOB_OPEN ? "goes back" : "stops");
 }
 
-void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
+/* A newer request replaces the job (or queued command) and any scan. */
+static void pv_app_job_replace(pv_app *a)
 {
     if (a->job || a->job_command)
-        pv_app_job_stop(a, false); /* a newer request replaces it */
+        pv_app_job_stop(a, false);
     if (a->work == PV_WORK_SCAN) {
         a->scan.kind = 0;
         a->work = PV_WORK_NONE;
     }
+}
+
+/* A job or command queued until the index is ready: the status bar says so
+ * with the indexing progress (docs/tui.md). */
+static void pv_app_job_wait(pv_app *a, int kind, const char *verb)
+{
+    a->job_queued = true;
+    a->work = PV_WORK_JOB;
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    pv_app_messagef(a, false, "%s: the %s %s when the index is ready (Esc cancels)", progress,
+                    pv_job_noun[kind], verb);
+}
+
+void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
+{
+    pv_app_job_replace(a);
     a->job = j;
     a->job_kind = kind;
     pv_buf_clear(&a->job_what);
@@ -677,12 +695,7 @@ void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
     if (r == pv_app_focused_report(a) && pv_app_report_indexing(a)) {
         /* The rows not indexed yet have no names, contexts or depths:
          * queued, it runs when the index is ready (docs/tui.md). */
-        a->job_queued = true;
-        a->work = PV_WORK_JOB;
-        char progress[128];
-        pv_app_index_text(a, progress, sizeof progress);
-        pv_app_messagef(a, false, "%s: the %s runs when the index is ready (Esc cancels)", progress,
-                        pv_job_noun[kind]);
+        pv_app_job_wait(a, kind, "runs");
         return;
     }
     if (!a->job_fixed && pv_view_rows(r->view) <= PV_BIG_VIEW) {
@@ -705,26 +718,16 @@ bool pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg)
     }
     if (!waits)
         return false;
-    if (a->job || a->job_command)
-        pv_app_job_stop(a, false); /* a newer request replaces it */
-    if (a->work == PV_WORK_SCAN) {
-        a->scan.kind = 0;
-        a->work = PV_WORK_NONE;
-    }
+    pv_app_job_replace(a);
     a->job_command = true;
     a->job_kind = kind;
     a->job_arg = pv_xstrdup(arg ? arg : "");
     a->job_file = file;
     a->job_item = a->loc.item;
-    a->job_queued = true;
-    a->work = PV_WORK_JOB;
-    char progress[128];
-    pv_app_index_text(a, progress, sizeof progress);
     /* Until the index is ready, the rows not indexed have no names,
      * contexts or calls: the command would finish the index on this
      * thread (seconds) before it could start. */
-    pv_app_messagef(a, false, "%s: the %s %s when the index is ready (Esc cancels)", progress,
-                    pv_job_noun[kind], kind == PV_JOB_FLAME ? "opens" : "runs");
+    pv_app_job_wait(a, kind, kind == PV_JOB_FLAME ? "opens" : "runs");
     return true;
 }
 

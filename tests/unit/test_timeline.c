@@ -888,6 +888,39 @@ static void test_finish_in_steps_gives_back(void **state)
     data_free(d);
 }
 
+/* Builds d's index with options `o` on one thread and on two (`split`:
+ * forced in two halves, PROFVIEW_INDEX_SPLIT=1); asserts that both hold
+ * the same, warnings included, and that there are more than `min_calls`
+ * calls.  Returns whether the second was built in two halves; *decreased:
+ * whether a time decreased. */
+static bool same_both_ways(pv_wi_data *d, const pv_tl_options *o, bool split, size_t min_calls,
+                           bool *decreased)
+{
+    pv_tl_options one = *o, two = *o;
+    one.single_thread = true;
+    two.single_thread = false;
+    pv_diag g1, g2;
+    pv_diag_init(&g1);
+    pv_diag_init(&g2);
+    pv_timeline_index a, b;
+    assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+    if (split)
+        setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+    unsetenv("PROFVIEW_INDEX_SPLIT");
+    assert_false(a.halves);
+    assert_true(a.call_count > min_calls);
+    assert_same_index(&a, &b);
+    assert_same_warnings(&g1, &g2);
+    bool halves = b.halves;
+    *decreased = a.time_decreased;
+    pv_timeline_index_free(&a);
+    pv_timeline_index_free(&b);
+    pv_diag_free(&g1);
+    pv_diag_free(&g2);
+    return halves;
+}
+
 /* A pass of 1 M events or more has a helper thread (docs/winidea-model.md
  * "Speed"): the index equals the one built on one thread, with %CONTEXT%
  * and without, with a window and without. */
@@ -897,26 +930,12 @@ static void test_threads_same_index(void **state)
     for (int round = 0; round < 2; round++) {
         size_t n = (1u << 20) + 4096;
         pv_wi_data *d = random_data(99 + (uint64_t)round, n, round == 1);
-        pv_tl_options one, two;
-        memset(&one, 0, sizeof one);
-        one.single_thread = true;
-        one.has_from = round == 1;
-        one.from = 1000;
-        two = one;
-        two.single_thread = false;
-        pv_diag g1, g2;
-        pv_diag_init(&g1);
-        pv_diag_init(&g2);
-        pv_timeline_index a, b;
-        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
-        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
-        assert_true(a.call_count > 10000);
-        assert_same_index(&a, &b);
-        assert_same_warnings(&g1, &g2);
-        pv_timeline_index_free(&a);
-        pv_timeline_index_free(&b);
-        pv_diag_free(&g1);
-        pv_diag_free(&g2);
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round == 1;
+        o.from = 1000;
+        bool decreased;
+        (void)same_both_ways(d, &o, false, 10000, &decreased);
         data_free(d);
     }
 }
@@ -1026,39 +1045,22 @@ static void test_split_same_index(void **state)
         unsigned anomalies = round < 16 ? 0 : round < 24 ? 2 : round < 32 ? 1 : 20;
         size_t n = 3000 + (size_t)round * 997;
         pv_wi_data *d = rtos_data(7 + (uint64_t)round, n, area_mode, anomalies);
-        pv_tl_options one, two;
-        memset(&one, 0, sizeof one);
-        one.single_thread = true;
-        one.has_from = round % 5 == 1; /* times grow by 4 per event on average */
-        one.from = 1000 + (int64_t)n;
-        one.has_to = round % 7 == 2;
-        one.to = 1000 + 3 * (int64_t)n;
-        two = one;
-        two.single_thread = false;
-        pv_diag g1, g2;
-        pv_diag_init(&g1);
-        pv_diag_init(&g2);
-        pv_timeline_index a, b;
-        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
-        setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
-        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
-        unsetenv("PROFVIEW_INDEX_SPLIT");
-        assert_false(a.halves);
+        pv_tl_options o;
+        memset(&o, 0, sizeof o);
+        o.has_from = round % 5 == 1; /* times grow by 4 per event on average */
+        o.from = 1000 + (int64_t)n;
+        o.has_to = round % 7 == 2;
+        o.to = 1000 + 3 * (int64_t)n;
+        bool decreased;
+        bool halves = same_both_ways(d, &o, true, 100, &decreased);
         if ((anomalies == 0 || anomalies == 2) && area_mode)
-            assert_true(b.halves); /* decreasing times included: the gross times are kept */
+            assert_true(halves); /* decreasing times included: the gross times are kept */
         if (anomalies == 2)
-            assert_true(a.time_decreased);
+            assert_true(decreased);
         if (!area_mode)
-            assert_false(b.halves); /* core contexts: numbered as they appear, no split */
-        stitched += b.halves;
-        redone += !b.halves;
-        assert_true(a.call_count > 100);
-        assert_same_index(&a, &b);
-        assert_same_warnings(&g1, &g2);
-        pv_timeline_index_free(&a);
-        pv_timeline_index_free(&b);
-        pv_diag_free(&g1);
-        pv_diag_free(&g2);
+            assert_false(halves); /* core contexts: numbered as they appear, no split */
+        stitched += halves;
+        redone += !halves;
         data_free(d);
     }
     assert_true(stitched >= 18);
@@ -1320,6 +1322,25 @@ static char *view_text(const pv_view *v)
     return b.data; /* the caller frees it */
 }
 
+/* Opens detail d of `row` in two views of the same data (one from a scan,
+ * one from the viewer's lists) and asserts that both have it or neither,
+ * reading the same.  Returns whether they have it (*x and *y then for the
+ * caller to free). */
+static bool open_same_detail(const pv_view *a, const pv_view *b, size_t d, size_t row, pv_view **x,
+                             pv_view **y)
+{
+    *x = pv_view_open_detail(a, d, row);
+    *y = pv_view_open_detail(b, d, row);
+    assert_int_equal(*x != NULL, *y != NULL);
+    if (!*x)
+        return false;
+    char *tx = view_text(*x), *ty = view_text(*y);
+    assert_string_equal(tx, ty);
+    free(tx);
+    free(ty);
+    return true;
+}
+
 /* docs/winidea-model.md "The viewer's area lists": a viewer's details (the
  * calls of a statistics row, the value history of a data area or of a
  * state, a routine's callers and callees) read the lists built after its
@@ -1354,17 +1375,11 @@ static void test_viewer_detail_lists(void **state)
             assert_int_equal(pv_view_rows(a), pv_view_rows(b));
             for (size_t d = 0; d < a->detail_count; d++)
                 for (size_t row = 0; row < pv_view_rows(a); row++) {
-                    pv_view *x = pv_view_open_detail(a, d, row);
-                    pv_view *y = pv_view_open_detail(b, d, row);
-                    assert_int_equal(x != NULL, y != NULL);
-                    if (!x)
+                    pv_view *x, *y;
+                    if (!open_same_detail(a, b, d, row, &x, &y))
                         continue;
-                    char *tx = view_text(x), *ty = view_text(y);
-                    assert_string_equal(tx, ty);
                     compared++;
                     listed_rows += pv_view_rows(x);
-                    free(tx);
-                    free(ty);
                     pv_view_free(x);
                     pv_view_free(y);
                 }
@@ -1453,13 +1468,9 @@ static void test_viewer_state_lists(void **state)
             size_t type = pv_view_column(a, "type");
             assert_int_equal(pv_view_rows(a), pv_view_rows(b));
             for (size_t row = 0; row < pv_view_rows(a); row++) {
-                pv_view *x = pv_view_open_detail(a, detail, row);
-                pv_view *y = pv_view_open_detail(b, detail, row);
-                assert_int_equal(x != NULL, y != NULL);
-                if (!x)
+                pv_view *x, *y;
+                if (!open_same_detail(a, b, detail, row, &x, &y))
                     continue;
-                char *tx = view_text(x), *ty = view_text(y);
-                assert_string_equal(tx, ty);
                 pv_cell c;
                 pv_view_cell(a, row, type, &c);
                 if (c.present && c.v.s.len >= 5 &&
@@ -1470,8 +1481,6 @@ static void test_viewer_state_lists(void **state)
                 }
                 if (pv_view_rows(x) == 100000)
                     cut++;
-                free(tx);
-                free(ty);
                 pv_view_free(x);
                 pv_view_free(y);
             }
