@@ -68,6 +68,7 @@ enum {
     LN_PERCENT_HITS,
     LN_COVERED,
     LN_FILE_LINE,
+    LN_TEXT, /* text reports only: the last column, left out for /T */
     LN_COLUMNS
 };
 static const pv_column plist_line_columns[LN_COLUMNS] = {
@@ -78,6 +79,32 @@ static const pv_column plist_line_columns[LN_COLUMNS] = {
     {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
     {"percent_hits", "Hits %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"covered", "Covered", PV_TYPE_INT, 0},
+    {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"text", "Source text", PV_TYPE_STRING, 0},
+};
+
+/* The modules view of a text report: its `Module Statistics` blocks. */
+enum {
+    MD_ID,
+    MD_MODULE,
+    MD_TIME,
+    MD_PERCENT_TIME,
+    MD_UNITS,
+    MD_HITS,
+    MD_COVERAGE,
+    MD_ROUTINES,
+    MD_FILE_LINE,
+    MD_COLUMNS
+};
+static const pv_column plist_module_columns[MD_COLUMNS] = {
+    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {"module", "Module", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
+    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
+    {"percent_time", "Time %", PV_TYPE_FLOAT, PV_COL_DESC},
+    {"units", "Functions", PV_TYPE_INT, PV_COL_DESC},
+    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {"coverage_percent", "Coverage %", PV_TYPE_FLOAT, PV_COL_DESC},
+    {"rows", "Rows", PV_TYPE_INT, PV_COL_DESC},
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
@@ -212,12 +239,51 @@ static bool plist_is_coverage(const plist_model *p)
     return p->has_method && (p->method == 324 || p->method == 524);
 }
 
+/* What a text report cannot show (docs/plist.md "Text reports"). */
+static const char plist_text_note[] =
+    "a text report carries no attribution stacks: call-trace, stacks, callers and callees "
+    "need the PLIST /T output of the same run";
+
+/* The facts of a text report's header that the /T records do not have, or
+ * name differently: the `Profile:` line, the dates, the Program Statistics
+ * counts as the report names them. */
+static void plist_summary_text_header(pv_table *t, const plist_model *p)
+{
+    const pv_strpool *tx = &p->text;
+    bool functions = plist_is_function_profile(p);
+    if (p->has_method)
+        plist_summary_add(t, "profile", plist_method_name(p->method));
+    plist_summary_add(t, "profile header", pv_strpool_get(tx, p->profile_header));
+    if (p->sort_order)
+        plist_summary_add(t, "sort order", pv_strpool_get(tx, p->sort_order));
+    if (p->date)
+        plist_summary_add(t, "date", pv_strpool_get(tx, p->date));
+    if (p->command_date)
+        plist_summary_add(t, "command line date", pv_strpool_get(tx, p->command_date));
+    if (p->command_line)
+        plist_summary_add(t, "command line", pv_strpool_get(tx, p->command_line));
+    if (p->has_units)
+        plist_summary_int(t, functions ? "total functions" : "total lines", p->units);
+    if (p->coverage_text)
+        plist_summary_add(t, functions ? "function coverage" : "line coverage",
+                          pv_strpool_get(tx, p->coverage_text));
+    if (p->has_overhead_calculated)
+        plist_summary_int(t, "overhead calculated", p->overhead_calculated);
+    if (p->has_overhead_average)
+        plist_summary_int(t, "overhead average", p->overhead_average);
+    for (size_t i = 0; i < p->stat_count; i++)
+        plist_summary_add(t, pv_strpool_get(tx, p->stats[i].tag),
+                          pv_strpool_get(tx, p->stats[i].text));
+}
+
 static pv_view *plist_summary_view(const plist_model *p)
 {
     pv_table *t = pv_summary_new();
     const pv_strpool *tx = &p->text;
-    plist_summary_add(t, "format", "plist");
+    plist_summary_add(t, "format", p->text_report ? "plist-text" : "plist");
     plist_summary_add(t, "file", p->path);
+    if (p->text_report)
+        plist_summary_text_header(t, p);
     if (p->global_line[0]) {
         plist_summary_add(t, "version", pv_strpool_get(tx, p->version));
         plist_summary_add(t, "banner", pv_strpool_get(tx, p->banner));
@@ -240,7 +306,7 @@ static pv_view *plist_summary_view(const plist_model *p)
         plist_summary_int(t, "call depth", p->call_depth);
     if (p->has_total_hits)
         plist_summary_int(t, "total hits", p->total_hits);
-    if (p->has_units)
+    if (p->has_units && !p->text_report)
         plist_summary_int(t, "units", p->units);
     if (p->has_units_hit)
         plist_summary_int(t, "units hit", p->units_hit);
@@ -293,6 +359,11 @@ static pv_view *plist_summary_view(const plist_model *p)
     }
     if (p->unknown_count)
         plist_summary_int(t, "unknown records", (int64_t)p->unknown_count);
+    if (p->text_report) {
+        plist_summary_int(t, "modules", (int64_t)p->module_count);
+        if (plist_is_function_profile(p))
+            plist_summary_add(t, "note", plist_text_note);
+    }
     return pv_table_view(t);
 }
 
@@ -606,7 +677,8 @@ static pv_table *plist_routines_table(const plist_model *p)
 
 static pv_view *plist_lines_view(const plist_model *p)
 {
-    pv_table *t = pv_table_new("lines", "Lines", plist_line_columns, LN_COLUMNS);
+    pv_table *t = pv_table_new("lines", "Lines", plist_line_columns,
+                               p->text_report ? LN_COLUMNS : LN_COLUMNS - 1);
     pv_table_reserve(t, p->line_count);
     int64_t sum_hits = 0;
     for (size_t i = 0; i < p->line_count; i++)
@@ -625,6 +697,8 @@ static pv_view *plist_lines_view(const plist_model *p)
             pv_table_set_float(t, r, LN_PERCENT_HITS, (double)l->hits * 100.0 / (double)total_hits);
         plist_set_opt(t, r, LN_COVERED, hits, l->hits > 0);
         pv_table_set_int(t, r, LN_FILE_LINE, (int64_t)l->file_line);
+        if (p->text_report)
+            pv_table_set_cstr(t, r, LN_TEXT, pv_strpool_get(&p->text, l->text));
     }
     return pv_table_view(t);
 }
@@ -643,19 +717,60 @@ static pv_view *plist_records_view(const plist_model *p)
     return pv_table_view(t);
 }
 
+/* The rows of the routines (or lines) that a module's table listed. */
+static int64_t plist_module_rows(const plist_model *p, uint32_t name)
+{
+    const char *want = pv_strpool_get(&p->text, name);
+    int64_t n = 0;
+    for (size_t i = 0; i < p->routine_count; i++)
+        n += strcmp(pv_strpool_get(&p->text, p->routines[i].exe), want) == 0;
+    for (size_t i = 0; i < p->line_count; i++)
+        n += strcmp(pv_strpool_get(&p->text, p->lines[i].exe), want) == 0;
+    return n;
+}
+
+/* One row per `Module Statistics for NAME` block, its figures as written;
+ * `rows` counts the table rows read for it. */
+static pv_view *plist_modules_view(const plist_model *p)
+{
+    pv_table *t = pv_table_new("modules", "Modules", plist_module_columns, MD_COLUMNS);
+    if (!plist_is_function_profile(p))
+        pv_table_set_column_title(t, MD_UNITS, "Lines");
+    for (size_t i = 0; i < p->module_count; i++) {
+        const plist_module *m = &p->modules[i];
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, MD_ID, (int64_t)r + 1);
+        pv_table_set_cstr(t, r, MD_MODULE, pv_strpool_get(&p->text, m->name));
+        plist_set_opt(t, r, MD_TIME, m->has & PLIST_HAS_TIME, m->time);
+        if (m->has & PLIST_HAS_PERCENT)
+            pv_table_set_float(t, r, MD_PERCENT_TIME, m->percent_time);
+        plist_set_opt(t, r, MD_UNITS, m->has & PLIST_HAS_UNITS, m->units);
+        plist_set_opt(t, r, MD_HITS, m->has & PLIST_HAS_HITS, m->hits);
+        if (m->has & PLIST_HAS_COVERAGE)
+            pv_table_set_float(t, r, MD_COVERAGE, m->coverage);
+        pv_table_set_int(t, r, MD_ROUTINES, plist_module_rows(p, m->name));
+        pv_table_set_int(t, r, MD_FILE_LINE, (int64_t)m->file_line);
+    }
+    return pv_table_view(t);
+}
+
 void plist_build(plist_model *p)
 {
     const char *kind = "PLIST profile";
     if (p->has_method && plist_method_name(p->method))
         kind = plist_method_name(p->method);
-    pv_result_set *set = pv_file_add_set(p->f, 1, "PLIST report", kind);
+    pv_result_set *set =
+        pv_file_add_set(p->f, 1, p->text_report ? "PLIST text report" : "PLIST report", kind);
     if (p->has_method && !plist_method_name(p->method))
         pv_set_add_note(set, "unknown profiling method %" PRId64 " (read as a %s profile)",
                         p->method, p->method > 400 ? "function" : "line");
     pv_set_add_view(set, plist_summary_view(p));
 
     bool functions = plist_is_function_profile(p) || p->routine_count || p->stack_count;
-    if (functions) {
+    if (functions && p->text_report) {
+        /* A text report has no attribution stacks (docs/plist.md). */
+        pv_set_add_view(set, pv_table_view(plist_routines_table(p)));
+    } else if (functions) {
         plist_graph *g = pv_xcalloc(1, sizeof *g);
         pv_table *routines = plist_routines_table(p);
         pv_set_add_view(set, pv_table_view(routines));
@@ -672,8 +787,12 @@ void plist_build(plist_model *p)
     }
     if (!plist_is_function_profile(p) || p->line_count)
         pv_set_add_view(set, plist_lines_view(p));
+    if (p->text_report)
+        pv_set_add_view(set, plist_modules_view(p));
     if (p->unknown_count)
         pv_set_add_view(set, plist_records_view(p));
+    if (p->text_report && functions)
+        pv_set_add_note(set, "%s", plist_text_note);
     if (plist_is_coverage(p))
         pv_set_add_note(set, "coverage profile: hits are 1 (executed) or 0; filter with "
                              "covered = 0 for what never ran");
