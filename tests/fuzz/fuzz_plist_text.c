@@ -1,7 +1,8 @@
 /* fuzz_plist_text.c - libFuzzer target for the PLIST text-report parser
  * (PLIST without /T; built with -DPV_FUZZ=ON and clang).  Probes and parses
- * the input, then walks every view (fuzz_walk.h): every cell and hook of every row, the details of the
- * first rows, so that what the parser built is exercised too. */
+ * the input, then walks every view (fuzz_walk.h): every cell and hook of
+ * every row, the details of the first rows, so that what the parser built
+ * is exercised too. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
