@@ -779,7 +779,8 @@ void pv_app_export_draw(pv_app *a, pv_rect rc)
                       pv_buf_cstr(&a->exp_path));
         pv_app_export_wrap(pv_buf_cstr(&msg), inner, a->utf8, &error);
         pv_buf_free(&msg);
-    } else if (a->exp_error.len) {
+    } else if (a->exp_error.len &&
+               !(a->exp_summary_bad && strstr(pv_buf_cstr(&a->exp_summary), pv_buf_cstr(&a->exp_error)))) {
         pv_app_export_wrap(pv_buf_cstr(&a->exp_error), inner, a->utf8, &error);
     }
     int sum_lines = 1, err_lines = error.len ? 1 : 0;
