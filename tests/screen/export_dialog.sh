@@ -72,8 +72,7 @@ echo "ok: :export wrote the filtered rows"
 
 # 4. a bad :export: why, in the dialog (in the viewer's words), nothing written
 screen=$(pv_screen $':export text1 '"$TMP/p.txt"$'\nEnter' --size 250x30 "$PLIST")
-expect_contains "Text1 of PLIST refused" "$screen" "holds no timeline:"
-expect_contains "Text1 of PLIST: what to choose" "$screen" "timelines; choose SQLite"
+expect_contains "Text1 of PLIST refused" "$screen" "Text1 and BIN hold winIDEA timelines; choose SQLite"
 expect_contains "the dialog stays open" "$screen" "Export (Enter exports, Esc closes)"
 [ ! -e "$TMP/p.txt" ] || fail "a refused export wrote a file"
 echo "ok: refused export wrote nothing"
