@@ -427,6 +427,7 @@ static void pv_app_export_viewer_words(pv_buf *msg)
 {
     static const char *const words[][2] = {
         {" (use --force to replace it)", ""},
+        {"even with --force", "even when confirmed"},
         {"use --format sqlite", "choose SQLite"},
         {"(--format sqlite --view timeline)", "(SQLite, this view)"},
         {"(--format sqlite)", "(SQLite)"},
