@@ -488,6 +488,9 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_buf_init(&a->line);
     pv_buf_init(&a->load_errors);
     pv_buf_init(&a->exp_path);
+    pv_buf_init(&a->exp_summary);
+    pv_buf_init(&a->exp_error);
+    pv_buf_init(&a->exp_last_dir);
     pv_buf_init(&a->range_errors);
     pv_buf_init(&a->copied);
     pv_buf_init(&a->sql_names.text);
@@ -584,6 +587,9 @@ void pv_app_free(pv_app *a)
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
     pv_buf_free(&a->exp_path);
+    pv_buf_free(&a->exp_summary);
+    pv_buf_free(&a->exp_error);
+    pv_buf_free(&a->exp_last_dir);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
     pthread_cond_destroy(&a->cond);

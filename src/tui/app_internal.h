@@ -19,13 +19,15 @@ enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
 enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
-/* What the export dialog exports (docs/tui.md). */
+/* The parts of what the export dialog exports, each its own choice (bit
+ * 1 << part of exp_what; docs/tui.md "Export"). */
 enum {
-    PV_EXPORT_WHAT_ROWS,
-    PV_EXPORT_WHAT_SET,
-    PV_EXPORT_WHAT_MARKERS,
-    PV_EXPORT_WHAT_CONTEXT,
-    PV_EXPORT_WHAT_COUNT
+    PV_EXPORT_PART_FILTER, /* the Report's filter */
+    PV_EXPORT_PART_WINDOW, /* between markers A and B */
+    PV_EXPORT_PART_CONTEXT, /* the selected row's context (or thread) */
+    PV_EXPORT_PART_AREA,   /* the selected row's area (its name) */
+    PV_EXPORT_PART_VIEW,   /* only this view (else the whole result set) */
+    PV_EXPORT_PART_COUNT
 };
 
 #define PV_PROMPT_HISTORY 50
@@ -247,8 +249,13 @@ struct pv_app {
     pv_diff_windows diff_win;    /* UI thread */
     /* The export dialog (app_export.c). */
     int exp_format;        /* pv_export_format */
-    int exp_what;          /* PV_EXPORT_WHAT_* */
-    int exp_field;         /* 0 format, 1 what, 2 path */
+    int exp_what;          /* bits 1 << PV_EXPORT_PART_*: the parts chosen */
+    int exp_field;         /* format, the parts, path (app_export.c) */
+    pv_buf exp_summary;    /* what will be written ("182 rows: ..."), or why not */
+    bool exp_summary_bad;  /* the choices do not fit together */
+    pv_buf exp_error;      /* the last failure, shown in the dialog */
+    int exp_last_format;   /* the session's last export: 1 + its format, 0 none */
+    pv_buf exp_last_dir;   /* ... and its directory, with its '/' ("" none) */
     pv_buf exp_path;
     size_t exp_path_pos;
     bool exp_confirm;      /* the path exists: Enter replaces it, Esc keeps it */
@@ -399,7 +406,8 @@ void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
-extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
+/* The export dialog, over the panes in rc. */
+void pv_app_export_draw(pv_app *a, pv_rect rc);
 /* Tab on a file name being typed (the export dialog's path): completes it
  * to the longest common prefix of the matching files (a directory with its
  * '/'), listing them in the message line when there are several; the same
