@@ -99,7 +99,7 @@ static int pv_app_explorer_width(const pv_app *a, int W)
         ew = W / 4;
     if (ew > (W >= 100 ? W / 3 : W / 4))
         ew = W >= 100 ? W / 3 : W / 4; /* narrow screens: the Report first */
-    ew += a->ex_width_adj;
+    ew += a->ex.width_adj;
     if (ew < 14)
         ew = 14;
     if (ew > W / 2)
@@ -115,28 +115,28 @@ static void pv_app_draw_explorer(pv_app *a, pv_rect r)
     a->page_rows[PV_PANE_EXPLORER] = rows > 1 ? rows : 1;
     if (rows <= 0)
         return;
-    if (a->ex_cursor < a->ex_top)
-        a->ex_top = a->ex_cursor;
-    if (a->ex_cursor >= a->ex_top + (size_t)rows)
-        a->ex_top = a->ex_cursor - (size_t)rows + 1;
+    if (a->ex.cursor < a->ex.top)
+        a->ex.top = a->ex.cursor;
+    if (a->ex.cursor >= a->ex.top + (size_t)rows)
+        a->ex.top = a->ex.cursor - (size_t)rows + 1;
     pv_buf label;
     pv_buf_init(&label);
     int y = r.y + 1;
-    for (size_t i = a->ex_top; i < a->item_count && y < r.y + r.h; i++, y++) {
+    for (size_t i = a->ex.top; i < a->item_count && y < r.y + r.h; i++, y++) {
         pv_buf_clear(&label);
         pv_app_item_label(a, &a->items[i], &label);
         pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
         pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
-        if (i == a->ex_cursor)
+        if (i == a->ex.cursor)
             pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
         else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
             pv_grid_paint(&a->grid, y, r.x, r.w, PV_ROLE_TITLE);
     }
-    pthread_mutex_lock(&a->lock);
-    bool busy = a->queue_next < a->queue_count;
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.queue_next < a->load.queue_count;
     char what[300];
-    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->queue[a->queue_next]) : "");
-    pthread_mutex_unlock(&a->lock);
+    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->load.queue[a->load.queue_next]) : "");
+    pthread_mutex_unlock(&a->load.lock);
     if (busy && y < r.y + r.h)
         pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
     pv_buf_free(&label);
@@ -392,8 +392,8 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
     /* Header. */
     int x = rc.x;
     if (record_header) {
-        a->header_y = rc.y;
-        a->header_count = 0;
+        a->rp.header_y = rc.y;
+        a->rp.header_count = 0;
     }
     pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
     /* The columns drawn, as positions in shown[]: from hscroll on, with the
@@ -464,11 +464,11 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         pv_app_cut_text(a, rc.y, x + off, (w < room ? w : room) - off, title, strlen(title),
                         PV_ROLE_HEADER);
         xs[j] = x;
-        if (record_header && a->header_count < PV_MAX_SHOWN) {
-            a->header[a->header_count].x = x;
-            a->header[a->header_count].w = w;
-            a->header[a->header_count].col = c;
-            a->header_count++;
+        if (record_header && a->rp.header_count < PV_MAX_SHOWN) {
+            a->rp.header[a->rp.header_count].x = x;
+            a->rp.header[a->rp.header_count].w = w;
+            a->rp.header[a->rp.header_count].col = c;
+            a->rp.header_count++;
         }
         x += w + 1;
     }
@@ -614,7 +614,7 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
                         : a->file_count ? "Select a view in the Explorer"
                                         : "Loading...",
                         PV_ROLE_DIM);
-        a->header_count = 0;
+        a->rp.header_count = 0;
         return;
     }
     /* The strip (lanes.c) leaves the events at least 6 rows (header and
@@ -623,7 +623,7 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
     if (strip && body.h - strip < 6)
         strip = 0;
     body.h -= strip;
-    a->lane_rect = (pv_rect){0, 0, 0, 0};
+    a->lanes.rect = (pv_rect){0, 0, 0, 0};
     pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
     if (strip) {
         pv_rect lr = {body.y + body.h, body.x, body.w, strip};
@@ -635,12 +635,12 @@ static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
 static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
 {
     char lo[32], hi[32], title[96];
-    if (a->range_rows) {
-        snprintf(lo, sizeof lo, "row %" PRId64, a->range_shown_lo + 1);
-        snprintf(hi, sizeof hi, "%" PRId64, a->range_shown_hi + 1);
+    if (a->range.rows) {
+        snprintf(lo, sizeof lo, "row %" PRId64, a->range.shown_lo + 1);
+        snprintf(hi, sizeof hi, "%" PRId64, a->range.shown_hi + 1);
     } else {
-        pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
-        pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
+        pv_format_time_human(a->range.shown_lo, a->unit, lo, sizeof lo);
+        pv_format_time_human(a->range.shown_hi, a->unit, hi, sizeof hi);
     }
     snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
     int x = rc.x + 11;
@@ -654,12 +654,12 @@ static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
     pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
     if (body.h <= 0)
         return;
-    if (a->range_open) {
-        pv_app_draw_report(a, &a->range_rep, body, focused, PV_PANE_DETAILS, false);
+    if (a->range.open) {
+        pv_app_draw_report(a, &a->range.rep, body, focused, PV_PANE_DETAILS, false);
     } else {
         char text[160];
         snprintf(text, sizeof text,
-                 a->range_failed ? "no statistics for %s..%s (:stats off hides this)"
+                 a->range.failed ? "no statistics for %s..%s (:stats off hides this)"
                                  : "computing statistics for %s..%s...",
                  lo, hi);
         pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
@@ -670,12 +670,12 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
 {
     bool focused = a->focus == PV_PANE_DETAILS;
     pv_report *owner = pv_app_report(a);
-    a->tab_count = 0;
-    a->tabs_y = rc.y;
+    a->det.tab_count = 0;
+    a->det.tabs_y = rc.y;
     pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
     if (a->flame.mode)
         return; /* drawn with the graph */
-    if (a->range_show) {
+    if (a->range.show) {
         pv_app_draw_range(a, rc, focused);
         return;
     }
@@ -686,23 +686,23 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
             int w = (int)pv_text_width(t, strlen(t), a->utf8) + 2;
             if (x + w > rc.x + rc.w)
                 break;
-            pv_role role = d == a->det_tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
+            pv_role role = d == a->det.tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
             pv_grid_fill(&a->grid, rc.y, x, w, 1, role);
-            pv_grid_char(&a->grid, rc.y, x, d == a->det_tab ? (uint32_t)'[' : ' ', role);
+            pv_grid_char(&a->grid, rc.y, x, d == a->det.tab ? (uint32_t)'[' : ' ', role);
             pv_grid_str(&a->grid, rc.y, x + 1, w - 2, t, role);
-            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det_tab ? (uint32_t)']' : ' ', role);
-            a->tabs[d].x = x;
-            a->tabs[d].w = w;
-            a->tab_count = d + 1;
+            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det.tab ? (uint32_t)']' : ' ', role);
+            a->det.tabs[d].x = x;
+            a->det.tabs[d].w = w;
+            a->det.tab_count = d + 1;
             x += w + 1;
         }
     }
     pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
     if (body.h <= 0)
         return;
-    if (a->det_open) {
-        pv_app_draw_report(a, &a->det, body, focused, PV_PANE_DETAILS, false);
-    } else if (a->det_waiting) {
+    if (a->det.open) {
+        pv_app_draw_report(a, &a->det.rep, body, focused, PV_PANE_DETAILS, false);
+    } else if (a->det.waiting) {
         char progress[128], text[256];
         pv_app_index_text(a, progress, sizeof progress);
         snprintf(text, sizeof text, "The details need the whole index: %s", progress);
@@ -723,41 +723,41 @@ static void pv_app_draw_status(pv_app *a, int y)
     pv_buf s;
     pv_buf_init(&s);
     const char *sep = a->ascii ? " | " : " \xe2\x94\x82 ";
-    pthread_mutex_lock(&a->lock);
-    bool busy = a->queue_next < a->queue_count;
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.queue_next < a->load.queue_count;
     if (busy) {
-        double elapsed = pv_app_now() - a->load_start;
-        pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
-        if (a->load_what.len)
-            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load_what));
-        if (a->load_total) {
-            double frac = (double)a->load_done / (double)a->load_total;
+        double elapsed = pv_app_now() - a->load.start;
+        pv_buf_printf(&s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
+        if (a->load.what.len)
+            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load.what));
+        if (a->load.units_total) {
+            double frac = (double)a->load.units_done / (double)a->load.units_total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->load_done, (double)a->load_total, elapsed, "");
+            pv_text_rate(&s, (double)a->load.units_done, (double)a->load.units_total, elapsed, "");
         }
         pv_buf_puts(&s, "  (Ctrl-C cancels)");
     }
-    pthread_mutex_unlock(&a->lock);
-    if (!busy && a->exp_running) {
+    pthread_mutex_unlock(&a->load.lock);
+    if (!busy && a->exp.running) {
         busy = true;
-        double elapsed = pv_app_now() - a->exp_start;
-        if (strcmp(a->exp_stage, "selecting rows") == 0) /* before the rows are written */
-            pv_buf_printf(&s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp_path));
+        double elapsed = pv_app_now() - a->exp.start;
+        if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
+            pv_buf_printf(&s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
         else
-            pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp_path),
-                          a->exp_done);
-        if (a->exp_total) {
-            double frac = (double)a->exp_done / (double)a->exp_total;
+            pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
+                          a->exp.done);
+        if (a->exp.total) {
+            double frac = (double)a->exp.done / (double)a->exp.total;
             pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->exp_done, (double)a->exp_total, elapsed, " rows");
+            pv_text_rate(&s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
         }
         pv_buf_puts(&s, "  (Esc cancels)");
     }
-    if (!busy && a->sql_running) {
+    if (!busy && a->sql.running) {
         busy = true;
         pv_buf_printf(&s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
                           " result rows  (Esc stops)",
-                      pv_app_now() - a->sql_start, (double)a->sql_visited / 1e6, a->sql_rows);
+                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
     }
     /* The help hint, on the right. */
     char help[32];
@@ -799,24 +799,24 @@ static void pv_app_draw_status(pv_app *a, int y)
         char progress[128];
         pv_app_index_text(a, progress, sizeof progress);
         if (progress[0])
-            pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index_stopped ? "" : " (Ctrl-C stops)");
+            pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index.stopped ? "" : " (Ctrl-C stops)");
         size_t warnings = 0;
         for (size_t i = 0; i < a->file_count; i++)
             warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
         if (warnings)
             pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
         for (int m = 0; m < 2; m++)
-            if (a->marker_set[m]) {
+            if (a->mark.set[m]) {
                 char t[48];
-                if (a->marker_view[m])
-                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
+                if (a->mark.view[m])
+                    snprintf(t, sizeof t, "row %zu", a->mark.row[m] + 1);
                 else
-                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
+                    pv_format_time_human(a->mark.at[m], a->unit, t, sizeof t);
                 pv_buf_printf(&seg[SEG_MARK], "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
             }
-        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
+        if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
             char t[48];
-            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
+            pv_format_time_human(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, t, sizeof t);
             pv_buf_printf(&seg[SEG_MARK], " B-A %s", t);
         }
         /* A part wider than a third of the bar (not the row, not the
@@ -889,25 +889,25 @@ static const char *pv_prompt_prefix(int kind)
 static void pv_app_draw_prompt(pv_app *a, int y)
 {
     a->cursor_on = false;
-    if (a->prompt) {
-        const char *pre = pv_prompt_prefix(a->prompt);
+    if (a->prompt.kind) {
+        const char *pre = pv_prompt_prefix(a->prompt.kind);
         int x = pv_grid_str(&a->grid, y, 0, a->width, pre, PV_ROLE_PROMPT);
         /* Scroll the line so that the cursor stays visible. */
         size_t start = 0;
-        size_t before = pv_text_width(a->line.data ? a->line.data : "", a->line_pos, a->utf8);
+        size_t before = pv_text_width(a->prompt.line.data ? a->prompt.line.data : "", a->prompt.pos, a->utf8);
         int room = a->width - x - 1;
         if (room < 1)
             room = 1;
         if ((int)before > room) {
-            while (start < a->line_pos &&
-                   (int)pv_text_width(a->line.data + start, a->line_pos - start, a->utf8) > room)
+            while (start < a->prompt.pos &&
+                   (int)pv_text_width(a->prompt.line.data + start, a->prompt.pos - start, a->utf8) > room)
                 start++;
         }
-        pv_grid_text(&a->grid, y, x, a->width - x, a->line.data ? a->line.data + start : "",
-                     a->line.len - start, PV_ROLE_PROMPT);
+        pv_grid_text(&a->grid, y, x, a->width - x, a->prompt.line.data ? a->prompt.line.data + start : "",
+                     a->prompt.line.len - start, PV_ROLE_PROMPT);
         a->cursor_y = y;
-        a->cursor_x = x + (int)pv_text_width(a->line.data ? a->line.data + start : "",
-                                             a->line_pos - start, a->utf8);
+        a->cursor_x = x + (int)pv_text_width(a->prompt.line.data ? a->prompt.line.data + start : "",
+                                             a->prompt.pos - start, a->utf8);
         a->cursor_on = true;
         return;
     }
@@ -923,7 +923,7 @@ static void pv_app_draw_prompt(pv_app *a, int y)
  * completions of Tab. */
 static void pv_app_draw_message_box(pv_app *a, int bottom)
 {
-    if (!a->message.len || (!a->prompt && !strchr(pv_buf_cstr(&a->message), '\n')))
+    if (!a->message.len || (!a->prompt.kind && !strchr(pv_buf_cstr(&a->message), '\n')))
         return;
     struct {
         const char *p;
@@ -1010,15 +1010,15 @@ static void pv_app_draw_help(pv_app *a, pv_rect rc)
     size_t total = pv_help_lines();
     int rows = rc.h - 1;
     a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
-    if (rows > 0 && a->ov_top + (size_t)rows > total)
-        a->ov_top = total > (size_t)rows ? total - (size_t)rows : 0;
-    bool more = rows > 0 && a->ov_top + (size_t)rows < total;
+    if (rows > 0 && a->ov.top + (size_t)rows > total)
+        a->ov.top = total > (size_t)rows ? total - (size_t)rows : 0;
+    bool more = rows > 0 && a->ov.top + (size_t)rows < total;
     pv_app_title(a, rc.y, rc.x, rc.w,
                  more ? "Help: keys (q, Esc or ? closes; more below: j, PgDn, G)"
                       : "Help: keys (q, Esc or ? closes)",
                  true);
     for (int i = 0; i < rows; i++)
-        pv_app_draw_help_line(a, a->ov_top + (size_t)i, rc.y + 1 + i, rc);
+        pv_app_draw_help_line(a, a->ov.top + (size_t)i, rc.y + 1 + i, rc);
 }
 
 static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
@@ -1031,20 +1031,20 @@ static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
     int h = (int)n + 2 < rc.h ? (int)n + 2 : rc.h;
     pv_rect box = {rc.y, rc.x + (rc.w - w) / 2, w, h};
     pv_app_box(a, box,
-               a->overlay == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
+               a->ov.kind == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
                                                 : "Sort by (Enter sorts, Esc)");
     int rows = box.h - 2;
-    if (a->ov_cursor < a->ov_top)
-        a->ov_top = a->ov_cursor;
-    if (rows > 0 && a->ov_cursor >= a->ov_top + (size_t)rows)
-        a->ov_top = a->ov_cursor - (size_t)rows + 1;
+    if (a->ov.cursor < a->ov.top)
+        a->ov.top = a->ov.cursor;
+    if (rows > 0 && a->ov.cursor >= a->ov.top + (size_t)rows)
+        a->ov.top = a->ov.cursor - (size_t)rows + 1;
     for (int i = 0; i < rows; i++) {
-        size_t c = a->ov_top + (size_t)i;
+        size_t c = a->ov.top + (size_t)i;
         if (c >= n)
             break;
         pv_buf line;
         pv_buf_init(&line);
-        if (a->overlay == PV_OVERLAY_COLUMNS)
+        if (a->ov.kind == PV_OVERLAY_COLUMNS)
             pv_buf_printf(&line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
                           r->view->columns[c].id, r->view->columns[c].title);
         else
@@ -1054,7 +1054,7 @@ static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
         pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, pv_buf_cstr(&line),
                     PV_ROLE_NORMAL);
         pv_buf_free(&line);
-        if (c == a->ov_cursor)
+        if (c == a->ov.cursor)
             pv_grid_paint(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, PV_ROLE_SELECTED);
     }
 }
@@ -1076,10 +1076,10 @@ static void pv_app_draw_export(pv_app *a, pv_rect rc)
         if (f == 0) {
             int k = snprintf(line, sizeof line, " Format  ");
             for (int i = 0; i < 3; i++)
-                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp_format ? "[%s] " : " %s  ",
+                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp.format ? "[%s] " : " %s  ",
                               formats[i]);
         } else if (f == 1) {
-            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp_what]);
+            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp.what]);
         } else {
             snprintf(line, sizeof line, " Path    ");
         }
@@ -1087,24 +1087,24 @@ static void pv_app_draw_export(pv_app *a, pv_rect rc)
         if (f == 2) {
             int x = box.x + 10;
             int room = box.x + box.w - 1 - x;
-            pv_grid_text(&a->grid, y, x, room, a->exp_path.data ? a->exp_path.data : "",
-                         a->exp_path.len, PV_ROLE_PROMPT);
-            if (a->exp_field == 2 && !a->exp_confirm) {
+            pv_grid_text(&a->grid, y, x, room, a->exp.path.data ? a->exp.path.data : "",
+                         a->exp.path.len, PV_ROLE_PROMPT);
+            if (a->exp.field == 2 && !a->exp.confirm) {
                 a->cursor_y = y;
-                a->cursor_x = x + (int)pv_text_width(a->exp_path.data ? a->exp_path.data : "",
-                                                     a->exp_path_pos, a->utf8);
+                a->cursor_x = x + (int)pv_text_width(a->exp.path.data ? a->exp.path.data : "",
+                                                     a->exp.path_pos, a->utf8);
                 if (a->cursor_x >= box.x + box.w - 1)
                     a->cursor_x = box.x + box.w - 2;
             }
         }
-        if (f == a->exp_field)
+        if (f == a->exp.field)
             pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
     }
     y++;
     if (y < box.y + box.h) {
-        if (a->exp_confirm) {
+        if (a->exp.confirm) {
             snprintf(line, sizeof line, " %s exists: Enter (or y) replaces it, Esc keeps it",
-                     a->exp_path.data ? a->exp_path.data : "");
+                     a->exp.path.data ? a->exp.path.data : "");
             pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_ERROR);
         } else {
             pv_grid_str(&a->grid, y, box.x + 1, box.w - 2,
@@ -1126,7 +1126,7 @@ const pv_grid *pv_app_draw(pv_app *a)
     }
     int main_h = H - 2;
     memset(a->rect, 0, sizeof a->rect);
-    if (a->overlay == PV_OVERLAY_HELP) {
+    if (a->ov.kind == PV_OVERLAY_HELP) {
         pv_app_draw_help(a, (pv_rect){0, 0, W, main_h});
     } else {
         /* Below 60 columns or 12 lines only the focused pane is shown. */
@@ -1139,7 +1139,7 @@ const pv_grid *pv_app_draw(pv_app *a)
              * give up a little, so that the events keep room (docs/tui.md). */
             pv_report *shown_r = a->flame.mode ? NULL : pv_app_report(a);
             bool strip = shown_r && main_h < 30 && pv_lanes_height(a, shown_r) > 0;
-            int dh = (strip ? main_h / 4 : main_h / 3) + a->det_height_adj;
+            int dh = (strip ? main_h / 4 : main_h / 3) + a->det.height_adj;
             if (dh < 4)
                 dh = 4;
             if (dh > main_h - 5)
@@ -1156,7 +1156,7 @@ const pv_grid *pv_app_draw(pv_app *a)
             pv_app_draw_report_pane(a, a->rect[PV_PANE_REPORT]);
         if (a->rect[PV_PANE_DETAILS].w)
             pv_app_draw_details(a, a->rect[PV_PANE_DETAILS]);
-        if (a->overlay == PV_OVERLAY_COLUMNS || a->overlay == PV_OVERLAY_SORT) {
+        if (a->ov.kind == PV_OVERLAY_COLUMNS || a->ov.kind == PV_OVERLAY_SORT) {
             pv_rect host = a->rect[a->focus].w ? a->rect[a->focus] : (pv_rect){0, 0, W, main_h};
             pv_app_draw_chooser(a, host);
         }
@@ -1164,10 +1164,10 @@ const pv_grid *pv_app_draw(pv_app *a)
     pv_app_draw_message_box(a, main_h - 1);
     pv_app_draw_status(a, H - 2);
     pv_app_draw_prompt(a, H - 1);
-    if (a->overlay == PV_OVERLAY_EXPORT) {
+    if (a->ov.kind == PV_OVERLAY_EXPORT) {
         a->cursor_on = false;
         pv_app_draw_export(a, (pv_rect){0, 0, W, main_h});
-        a->cursor_on = a->exp_field == 2 && !a->exp_confirm;
+        a->cursor_on = a->exp.field == 2 && !a->exp.confirm;
     }
     return &a->grid;
 }

@@ -19,58 +19,58 @@
 
 static void pv_app_prompt_open(pv_app *a, int kind, const char *initial)
 {
-    a->prompt = kind;
-    pv_buf_clear(&a->line);
-    pv_buf_puts(&a->line, initial ? initial : "");
-    a->line_pos = a->line.len;
-    a->prompt_history_pos = a->prompt_history_count[kind];
+    a->prompt.kind = kind;
+    pv_buf_clear(&a->prompt.line);
+    pv_buf_puts(&a->prompt.line, initial ? initial : "");
+    a->prompt.pos = a->prompt.line.len;
+    a->prompt.history_pos = a->prompt.history_count[kind];
     pv_buf_clear(&a->message);
 }
 
 static void pv_app_prompt_remember(pv_app *a)
 {
-    int k = a->prompt;
-    const char *text = pv_buf_cstr(&a->line);
+    int k = a->prompt.kind;
+    const char *text = pv_buf_cstr(&a->prompt.line);
     if (!text[0])
         return;
-    size_t n = a->prompt_history_count[k];
-    if (n && strcmp(a->prompt_history[k][n - 1], text) == 0)
+    size_t n = a->prompt.history_count[k];
+    if (n && strcmp(a->prompt.history[k][n - 1], text) == 0)
         return;
     if (n == PV_PROMPT_HISTORY) {
-        free(a->prompt_history[k][0]);
-        memmove(a->prompt_history[k], a->prompt_history[k] + 1,
+        free(a->prompt.history[k][0]);
+        memmove(a->prompt.history[k], a->prompt.history[k] + 1,
                 (PV_PROMPT_HISTORY - 1) * sizeof(char *));
         n--;
     }
-    a->prompt_history[k][n++] = pv_xstrdup(text);
-    a->prompt_history_count[k] = n;
+    a->prompt.history[k][n++] = pv_xstrdup(text);
+    a->prompt.history_count[k] = n;
 }
 
 static void pv_app_line_set(pv_app *a, const char *text)
 {
-    pv_buf_clear(&a->line);
-    pv_buf_puts(&a->line, text);
-    a->line_pos = a->line.len;
+    pv_buf_clear(&a->prompt.line);
+    pv_buf_puts(&a->prompt.line, text);
+    a->prompt.pos = a->prompt.line.len;
 }
 
 static void pv_app_line_delete(pv_app *a, size_t from, size_t to)
 {
-    if (to <= from || to > a->line.len)
+    if (to <= from || to > a->prompt.line.len)
         return;
-    memmove(a->line.data + from, a->line.data + to, a->line.len - to + 1);
-    a->line.len -= to - from;
-    a->line_pos = from;
+    memmove(a->prompt.line.data + from, a->prompt.line.data + to, a->prompt.line.len - to + 1);
+    a->prompt.line.len -= to - from;
+    a->prompt.pos = from;
 }
 
 static void pv_app_line_insert(pv_app *a, const char *s, size_t len)
 {
     pv_buf tail;
     pv_buf_init(&tail);
-    pv_buf_append(&tail, a->line.data ? a->line.data + a->line_pos : "", a->line.len - a->line_pos);
-    a->line.len = a->line_pos;
-    pv_buf_append(&a->line, s, len);
-    a->line_pos = a->line.len;
-    pv_buf_append(&a->line, tail.data ? tail.data : "", tail.len);
+    pv_buf_append(&tail, a->prompt.line.data ? a->prompt.line.data + a->prompt.pos : "", a->prompt.line.len - a->prompt.pos);
+    a->prompt.line.len = a->prompt.pos;
+    pv_buf_append(&a->prompt.line, s, len);
+    a->prompt.pos = a->prompt.line.len;
+    pv_buf_append(&a->prompt.line, tail.data ? tail.data : "", tail.len);
     pv_buf_free(&tail);
 }
 
@@ -244,14 +244,14 @@ static void pv_app_sql_name(void *ctx, const char *name)
 static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size_t wl,
                               pv_cands *out)
 {
-    const char *line = pv_buf_cstr(&a->line);
+    const char *line = pv_buf_cstr(&a->prompt.line);
     int complete = PV_ARG_COLUMN;
     if (first_word) {
         for (size_t i = 0; i < pv_command_count; i++)
             pv_cands_add(out, pv_commands[i].name, strlen(pv_commands[i].name));
         return;
     }
-    if (a->prompt == PV_PROMPT_COMMAND) {
+    if (a->prompt.kind == PV_PROMPT_COMMAND) {
         const char *w = line + strspn(line, " ");
         const pv_command *c = pv_command_find(w, strcspn(w, " "));
         complete = c ? c->complete : PV_ARG_NONE;
@@ -274,11 +274,11 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
         }
     } else if (complete == PV_ARG_SQL) {
         /* tables, functions, schemas, and table.column */
-        a->sql_names.count = 0;
-        pv_buf_clear(&a->sql_names.text);
-        pv_app_sql_complete(a, word, pv_app_sql_name, &a->sql_names);
-        for (size_t i = 0; i < a->sql_names.count; i++) {
-            const char *n = a->sql_names.text.data + a->sql_names.offsets[i];
+        a->sql.names.count = 0;
+        pv_buf_clear(&a->sql.names.text);
+        pv_app_sql_complete(a, word, pv_app_sql_name, &a->sql.names);
+        for (size_t i = 0; i < a->sql.names.count; i++) {
+            const char *n = a->sql.names.text.data + a->sql.names.offsets[i];
             pv_cands_add(out, n, strlen(n));
         }
     }
@@ -288,29 +288,29 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
  * candidates; lists them (above the prompt) when there are several. */
 static void pv_app_complete(pv_app *a)
 {
-    const char *line = pv_buf_cstr(&a->line);
-    bool command = a->prompt == PV_PROMPT_COMMAND;
+    const char *line = pv_buf_cstr(&a->prompt.line);
+    bool command = a->prompt.kind == PV_PROMPT_COMMAND;
     const char *w = line + strspn(line, " ");
     const pv_command *cmd = command ? pv_command_find(w, strcspn(w, " ")) : NULL;
-    bool file = cmd && cmd->complete == PV_ARG_FILE && w + strcspn(w, " ") < line + a->line_pos;
+    bool file = cmd && cmd->complete == PV_ARG_FILE && w + strcspn(w, " ") < line + a->prompt.pos;
     /* :export FORMAT PATH: the path is the rest of the line after the format */
     size_t export_path = cmd && cmd->complete == PV_ARG_EXPORT ? pv_app_export_path_start(line)
                                                                : SIZE_MAX;
-    file = file || export_path <= a->line_pos;
+    file = file || export_path <= a->prompt.pos;
     /* A file name is the whole argument (it may hold any character). */
-    size_t start = a->line_pos;
-    if (export_path <= a->line_pos) {
+    size_t start = a->prompt.pos;
+    if (export_path <= a->prompt.pos) {
         start = export_path;
     } else if (file) {
         start = (size_t)(w + strcspn(w, " ") - line);
-        while (start < a->line_pos && line[start] == ' ')
+        while (start < a->prompt.pos && line[start] == ' ')
             start++;
     } else {
         while (start > 0 && !strchr(" ,:!()<>=~&|", line[start - 1]))
             start--;
     }
     const char *word = line + start;
-    size_t wl = a->line_pos - start;
+    size_t wl = a->prompt.pos - start;
     bool first_word = command && strspn(line, " ") == start;
     pv_cands cands = {0};
     pv_app_candidates(a, first_word, word, wl, &cands);
@@ -319,7 +319,7 @@ static void pv_app_complete(pv_app *a)
     pv_buf_init(&list);
     const char *match = pv_cands_match(&cands, word, wl, file, &common, &hits, &list);
     if (match) {
-        pv_app_line_delete(a, start, a->line_pos);
+        pv_app_line_delete(a, start, a->prompt.pos);
         pv_app_line_insert(a, match, common);
         if (hits == 1 && (first_word || (cmd && cmd->complete == PV_ARG_EXPORT && !file)))
             pv_app_line_insert(a, " ", 1);
@@ -334,15 +334,15 @@ static void pv_app_search_update(pv_app *a)
 {
     pv_report *r = pv_app_focused_report(a);
     pv_buf_clear(&a->search);
-    pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
+    pv_buf_puts(&a->search, pv_buf_cstr(&a->prompt.line));
     if (!r || a->flame.mode)
         return;
     if (pv_jobs_get(a, PV_JOB_SEARCH))
         pv_jobs_stop(a, false); /* the text changed: a search of the old one is moot */
-    if (a->search_origin_row != PV_NO_ROW)
-        pv_report_select_row(r, a->search_origin_row);
+    if (a->prompt.search_origin_row != PV_NO_ROW)
+        pv_report_select_row(r, a->prompt.search_origin_row);
     else
-        pv_report_move_to(r, a->search_origin);
+        pv_report_move_to(r, a->prompt.search_origin);
     if (!a->search.len)
         return;
     if (pv_app_report_indexing(a)) {
@@ -354,7 +354,7 @@ static void pv_app_search_update(pv_app *a)
      * collapsed nodes); Enter or n searches them all in steps
      * (docs/quality.md: no key blocks the UI).  No match: back where the
      * search started (as vim and less do). */
-    pv_report_job *j = pv_report_search_job(r, pv_buf_cstr(&a->search), a->search_origin, +1);
+    pv_report_job *j = pv_report_search_job(r, pv_buf_cstr(&a->search), a->prompt.search_origin, +1);
     bool done = pv_report_job_step(j, PV_SEARCH_STEP);
     if (done && pv_report_job_found(j))
         pv_buf_clear(&a->message);
@@ -381,20 +381,20 @@ void pv_app_search_now(pv_app *a, pv_report *r, size_t from, int dir)
 
 static void pv_app_prompt_key(pv_app *a, int key)
 {
-    int kind = a->prompt;
-    const char *line = pv_buf_cstr(&a->line);
+    int kind = a->prompt.kind;
+    const char *line = pv_buf_cstr(&a->prompt.line);
     pv_buf_clear(&a->message); /* Tab's completions go with the next key */
     switch (key) {
     case PV_KEY_ENTER: {
         pv_app_prompt_remember(a);
-        char *text = pv_xstrdup(pv_buf_cstr(&a->line));
-        a->prompt = PV_PROMPT_NONE;
+        char *text = pv_xstrdup(pv_buf_cstr(&a->prompt.line));
+        a->prompt.kind = PV_PROMPT_NONE;
         if (kind == PV_PROMPT_SEARCH) {
             pv_buf_clear(&a->search);
             pv_buf_puts(&a->search, text);
             /* a graph highlights its matches itself (docs/flame.md) */
             if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
-                pv_app_search_from(a, pv_app_focused_report(a), a->search_origin, +1);
+                pv_app_search_from(a, pv_app_focused_report(a), a->prompt.search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
         } else if (kind == PV_PROMPT_COMMAND) {
@@ -408,68 +408,68 @@ static void pv_app_prompt_key(pv_app *a, int key)
     case PV_KEY_CTRL('g'):
         if (kind == PV_PROMPT_SEARCH) {
             pv_report *r = pv_app_focused_report(a);
-            if (r && a->search_origin_row != PV_NO_ROW)
-                pv_report_select_row(r, a->search_origin_row);
+            if (r && a->prompt.search_origin_row != PV_NO_ROW)
+                pv_report_select_row(r, a->prompt.search_origin_row);
             else if (r)
-                pv_report_move_to(r, a->search_origin);
+                pv_report_move_to(r, a->prompt.search_origin);
             pv_buf_clear(&a->search);
         }
-        a->prompt = PV_PROMPT_NONE;
+        a->prompt.kind = PV_PROMPT_NONE;
         return;
     case PV_KEY_BACKSPACE:
     case PV_KEY_CTRL('h'):
-        if (a->line_pos == 0 && a->line.len == 0) {
-            a->prompt = PV_PROMPT_NONE;
+        if (a->prompt.pos == 0 && a->prompt.line.len == 0) {
+            a->prompt.kind = PV_PROMPT_NONE;
             return;
         }
-        pv_app_line_delete(a, pv_utf8_prev(line, a->line_pos), a->line_pos);
+        pv_app_line_delete(a, pv_utf8_prev(line, a->prompt.pos), a->prompt.pos);
         break;
     case PV_KEY_DELETE:
     case PV_KEY_CTRL('d'):
-        pv_app_line_delete(a, a->line_pos, pv_app_utf8_next(line, a->line.len, a->line_pos));
+        pv_app_line_delete(a, a->prompt.pos, pv_app_utf8_next(line, a->prompt.line.len, a->prompt.pos));
         break;
     case PV_KEY_LEFT:
     case PV_KEY_CTRL('b'):
-        a->line_pos = pv_utf8_prev(line, a->line_pos);
+        a->prompt.pos = pv_utf8_prev(line, a->prompt.pos);
         return;
     case PV_KEY_RIGHT:
     case PV_KEY_CTRL('f'):
-        a->line_pos = pv_app_utf8_next(line, a->line.len, a->line_pos);
+        a->prompt.pos = pv_app_utf8_next(line, a->prompt.line.len, a->prompt.pos);
         return;
     case PV_KEY_HOME:
     case PV_KEY_CTRL('a'):
-        a->line_pos = 0;
+        a->prompt.pos = 0;
         return;
     case PV_KEY_END:
     case PV_KEY_CTRL('e'):
-        a->line_pos = a->line.len;
+        a->prompt.pos = a->prompt.line.len;
         return;
     case PV_KEY_CTRL('k'):
-        pv_app_line_delete(a, a->line_pos, a->line.len);
+        pv_app_line_delete(a, a->prompt.pos, a->prompt.line.len);
         break;
     case PV_KEY_CTRL('u'):
-        pv_app_line_delete(a, 0, a->line_pos);
+        pv_app_line_delete(a, 0, a->prompt.pos);
         break;
     case PV_KEY_CTRL('w'): {
-        size_t p = a->line_pos;
+        size_t p = a->prompt.pos;
         while (p > 0 && line[p - 1] == ' ')
             p--;
         while (p > 0 && line[p - 1] != ' ')
             p--;
-        pv_app_line_delete(a, p, a->line_pos);
+        pv_app_line_delete(a, p, a->prompt.pos);
         break;
     }
     case PV_KEY_UP:
     case PV_KEY_CTRL('p'):
-        if (a->prompt_history_pos > 0)
-            pv_app_line_set(a, a->prompt_history[kind][--a->prompt_history_pos]);
+        if (a->prompt.history_pos > 0)
+            pv_app_line_set(a, a->prompt.history[kind][--a->prompt.history_pos]);
         return;
     case PV_KEY_DOWN:
     case PV_KEY_CTRL('n'):
-        if (a->prompt_history_pos + 1 < a->prompt_history_count[kind])
-            pv_app_line_set(a, a->prompt_history[kind][++a->prompt_history_pos]);
+        if (a->prompt.history_pos + 1 < a->prompt.history_count[kind])
+            pv_app_line_set(a, a->prompt.history[kind][++a->prompt.history_pos]);
         else {
-            a->prompt_history_pos = a->prompt_history_count[kind];
+            a->prompt.history_pos = a->prompt.history_count[kind];
             pv_app_line_set(a, "");
         }
         return;
@@ -607,19 +607,19 @@ void pv_app_goto(pv_app *a, const char *arg)
     int64_t t;
     bool has_time = pv_view_has_time(r->view);
     bool marker = (arg[0] == 'A' || arg[0] == 'B') && !arg[1];
-    if (marker && !a->marker_set[arg[0] - 'A']) {
+    if (marker && !a->mark.set[arg[0] - 'A']) {
         pv_app_message(a, true, "that marker is not set (m sets A, M sets B)");
         return;
     }
     int which = arg[0] - 'A';
-    if (marker && a->marker_view[which]) {
+    if (marker && a->mark.view[which]) {
         /* a marker on a row: that row, in its view */
-        if (a->marker_view[which] != r->view || !pv_report_select_row(r, a->marker_row[which]))
+        if (a->mark.view[which] != r->view || !pv_report_select_row(r, a->mark.row[which]))
             pv_app_message(a, true, "that marker is on a row of another view");
         return;
     }
     if (marker)
-        t = a->marker[arg[0] - 'A'];
+        t = a->mark.at[arg[0] - 'A'];
     if ((!marker && !pv_parse_time(arg, &t)) || !has_time) {
         pv_app_message(a, true,
                        !has_time ? "this view has no time axis: :goto takes a row number"
@@ -739,12 +739,12 @@ static void pv_app_explorer_move(pv_app *a, long delta)
 {
     if (!a->item_count)
         return;
-    size_t c = a->ex_cursor;
+    size_t c = a->ex.cursor;
     if (delta < 0)
         c = (size_t)-delta > c ? 0 : c - (size_t)-delta;
     else
         c = c + (size_t)delta >= a->item_count ? a->item_count - 1 : c + (size_t)delta;
-    a->ex_cursor = c;
+    a->ex.cursor = c;
     pv_app_show_item(a, c);
 }
 
@@ -752,7 +752,7 @@ static void pv_app_move(pv_app *a, long delta, bool absolute)
 {
     if (a->focus == PV_PANE_EXPLORER) {
         if (absolute)
-            a->ex_cursor = 0;
+            a->ex.cursor = 0;
         pv_app_explorer_move(a, delta);
         return;
     }
@@ -827,17 +827,17 @@ static void pv_app_open(pv_app *a)
         return;
     }
     if (a->focus == PV_PANE_EXPLORER) {
-        pv_app_show_item(a, a->ex_cursor);
+        pv_app_show_item(a, a->ex.cursor);
         if (pv_app_report(a))
             a->focus = PV_PANE_REPORT;
         return;
     }
     if (a->focus == PV_PANE_DETAILS) {
         pv_report *owner = pv_app_report(a);
-        if (a->range_show)
+        if (a->range.show)
             return; /* the range statistics have nothing to drill into */
-        if (a->det_open && owner)
-            pv_app_drill(a, a->det_tab, pv_report_selected(owner), pv_report_selected(&a->det));
+        if (a->det.open && owner)
+            pv_app_drill(a, a->det.tab, pv_report_selected(owner), pv_report_selected(&a->det.rep));
         return;
     }
     pv_report *r = pv_app_report(a);
@@ -861,8 +861,8 @@ static void pv_app_open(pv_app *a)
         return;
     }
     if (r->view->detail_count) {
-        if (a->det_open)
-            pv_app_drill(a, a->det_tab, row, PV_NO_ROW);
+        if (a->det.open)
+            pv_app_drill(a, a->det.tab, row, PV_NO_ROW);
         else
             pv_app_message(a, false, "nothing to open for this row");
         return;
@@ -887,21 +887,21 @@ static void pv_app_set_marker(pv_app *a, int which)
     pv_report *r = pv_app_focused_report(a);
     size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
     if (pv_app_row_time(a, &t)) {
-        a->marker[which] = t;
-        a->marker_view[which] = NULL;
+        a->mark.at[which] = t;
+        a->mark.view[which] = NULL;
     } else if (row != PV_NO_ROW && pv_view_has_range_statistics(r->view) && !a->loc.depth &&
                r == pv_app_report(a)) {
         /* no clock, but statistics of a span of rows (docs/tui.md); only in
          * an Explorer item's own report, which lives as long as the viewer */
-        a->marker[which] = 0;
-        a->marker_view[which] = r->view;
-        a->marker_row[which] = row;
+        a->mark.at[which] = 0;
+        a->mark.view[which] = r->view;
+        a->mark.row[which] = row;
     } else {
         pv_app_message(a, true, "markers need an event or a call (a row with a time)");
         return;
     }
-    a->marker_set[which] = true;
-    if (a->range_show)
+    a->mark.set[which] = true;
+    if (a->range.show)
         pv_app_range_request(a); /* the statistics follow the markers */
 }
 
@@ -1026,56 +1026,56 @@ static void pv_app_history_step(pv_app *a, bool back)
 
 static void pv_app_overlay_key(pv_app *a, int key)
 {
-    if (a->overlay == PV_OVERLAY_EXPORT) {
+    if (a->ov.kind == PV_OVERLAY_EXPORT) {
         pv_app_export_key(a, key);
         return;
     }
     pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
-    if (a->overlay == PV_OVERLAY_HELP) {
+    if (a->ov.kind == PV_OVERLAY_HELP) {
         if (act == PV_ACT_DOWN)
-            a->ov_top++;
-        else if (act == PV_ACT_UP && a->ov_top)
-            a->ov_top--;
+            a->ov.top++;
+        else if (act == PV_ACT_UP && a->ov.top)
+            a->ov.top--;
         else if (act == PV_ACT_PAGE_DOWN)
-            a->ov_top += (size_t)a->page_rows[PV_PANE_REPORT];
+            a->ov.top += (size_t)a->page_rows[PV_PANE_REPORT];
         else if (act == PV_ACT_PAGE_UP)
-            a->ov_top = a->ov_top > (size_t)a->page_rows[PV_PANE_REPORT]
-                            ? a->ov_top - (size_t)a->page_rows[PV_PANE_REPORT]
+            a->ov.top = a->ov.top > (size_t)a->page_rows[PV_PANE_REPORT]
+                            ? a->ov.top - (size_t)a->page_rows[PV_PANE_REPORT]
                             : 0;
         else if (act == PV_ACT_FIRST)
-            a->ov_top = 0;
+            a->ov.top = 0;
         else if (act == PV_ACT_LAST)
-            a->ov_top = SIZE_MAX / 2; /* the drawing clamps it to the last page */
+            a->ov.top = SIZE_MAX / 2; /* the drawing clamps it to the last page */
         else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
                  key == PV_KEY_ENTER)
-            a->overlay = PV_OVERLAY_NONE;
+            a->ov.kind = PV_OVERLAY_NONE;
         return;
     }
     pv_report *r = pv_app_focused_report(a);
     if (!r) {
-        a->overlay = PV_OVERLAY_NONE;
+        a->ov.kind = PV_OVERLAY_NONE;
         return;
     }
     size_t n = r->view->column_count;
-    if (act == PV_ACT_DOWN && a->ov_cursor + 1 < n) {
-        a->ov_cursor++;
-    } else if (act == PV_ACT_UP && a->ov_cursor > 0) {
-        a->ov_cursor--;
+    if (act == PV_ACT_DOWN && a->ov.cursor + 1 < n) {
+        a->ov.cursor++;
+    } else if (act == PV_ACT_UP && a->ov.cursor > 0) {
+        a->ov.cursor--;
     } else if (act == PV_ACT_FIRST) {
-        a->ov_cursor = 0;
+        a->ov.cursor = 0;
     } else if (act == PV_ACT_LAST) {
-        a->ov_cursor = n ? n - 1 : 0;
-    } else if (a->overlay == PV_OVERLAY_COLUMNS && (key == ' ' || act == PV_ACT_TOGGLE)) {
+        a->ov.cursor = n ? n - 1 : 0;
+    } else if (a->ov.kind == PV_OVERLAY_COLUMNS && (key == ' ' || act == PV_ACT_TOGGLE)) {
         size_t shown[PV_MAX_SHOWN];
-        bool last = !r->hidden[a->ov_cursor] && pv_report_shown(r, shown, PV_MAX_SHOWN) == 1;
+        bool last = !r->hidden[a->ov.cursor] && pv_report_shown(r, shown, PV_MAX_SHOWN) == 1;
         if (!last)
-            r->hidden[a->ov_cursor] = !r->hidden[a->ov_cursor];
-    } else if (a->overlay == PV_OVERLAY_SORT && key == PV_KEY_ENTER) {
-        a->overlay = PV_OVERLAY_NONE;
-        pv_app_sort_by(a, r, a->ov_cursor, true);
+            r->hidden[a->ov.cursor] = !r->hidden[a->ov.cursor];
+    } else if (a->ov.kind == PV_OVERLAY_SORT && key == PV_KEY_ENTER) {
+        a->ov.kind = PV_OVERLAY_NONE;
+        pv_app_sort_by(a, r, a->ov.cursor, true);
     } else if (key == PV_KEY_ENTER || key == PV_KEY_ESC || act == PV_ACT_QUIT ||
-               (a->overlay == PV_OVERLAY_COLUMNS && act == PV_ACT_COLUMNS)) {
-        a->overlay = PV_OVERLAY_NONE;
+               (a->ov.kind == PV_OVERLAY_COLUMNS && act == PV_ACT_COLUMNS)) {
+        a->ov.kind = PV_OVERLAY_NONE;
     }
 }
 
@@ -1137,17 +1137,17 @@ static void pv_key_left(pv_app *a, pv_action act)
     (void)act;
     pv_report *r = pv_app_focused_report(a);
     if (a->focus == PV_PANE_DETAILS) {
-        if (a->det_tab > 0)
-            a->det_tab--;
+        if (a->det.tab > 0)
+            a->det.tab--;
     } else if (a->focus == PV_PANE_REPORT) {
         if (r && r->hscroll > 0)
             r->hscroll--;
-    } else if (a->ex_cursor < a->item_count) {
-        int kind = a->items[a->ex_cursor].kind;
-        size_t i = a->ex_cursor;
+    } else if (a->ex.cursor < a->item_count) {
+        int kind = a->items[a->ex.cursor].kind;
+        size_t i = a->ex.cursor;
         while (i > 0 && a->items[i].kind >= kind)
             i--;
-        a->ex_cursor = a->items[i].kind < kind ? i : a->ex_cursor;
+        a->ex.cursor = a->items[i].kind < kind ? i : a->ex.cursor;
     }
 }
 
@@ -1160,8 +1160,8 @@ static void pv_key_right(pv_app *a, pv_action act)
         pv_app_open(a);
     } else if (a->focus == PV_PANE_DETAILS) {
         pv_report *owner = pv_app_report(a);
-        if (owner && a->det_tab + 1 < owner->view->detail_count)
-            a->det_tab++;
+        if (owner && a->det.tab + 1 < owner->view->detail_count)
+            a->det.tab++;
     } else if (r) {
         size_t shown[PV_MAX_SHOWN];
         if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
@@ -1225,8 +1225,8 @@ static void pv_key_search(pv_app *a, pv_action act)
 {
     if (act == PV_ACT_SEARCH) {
         pv_report *r = pv_app_focus_report_pane(a);
-        a->search_origin = r ? r->cursor : 0;
-        a->search_origin_row = r && pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
+        a->prompt.search_origin = r ? r->cursor : 0;
+        a->prompt.search_origin_row = r && pv_report_count(r) ? pv_report_selected(r) : PV_NO_ROW;
         pv_app_prompt_open(a, PV_PROMPT_SEARCH, "");
         return;
     }
@@ -1254,10 +1254,10 @@ static void pv_app_open_chooser(pv_app *a, int overlay)
     pv_report *r = pv_app_focus_report_pane(a);
     if (!r)
         return;
-    a->overlay = overlay;
-    a->ov_cursor = a->ov_top = 0;
+    a->ov.kind = overlay;
+    a->ov.cursor = a->ov.top = 0;
     if (overlay == PV_OVERLAY_SORT && r->sort_count)
-        a->ov_cursor = r->sort[0].column;
+        a->ov.cursor = r->sort[0].column;
 }
 
 /* s: the next shown column; S: choose; r: reverse. */
@@ -1351,16 +1351,16 @@ static void pv_key_layout(pv_app *a, pv_action act)
     }
     int d = act == PV_ACT_GROW ? 1 : -1;
     if (a->focus == PV_PANE_DETAILS)
-        a->det_height_adj += 2 * d;
+        a->det.height_adj += 2 * d;
     else
-        a->ex_width_adj += 4 * d;
+        a->ex.width_adj += 4 * d;
 }
 
 static void pv_key_help(pv_app *a, pv_action act)
 {
     (void)act;
-    a->overlay = PV_OVERLAY_HELP;
-    a->ov_top = 0;
+    a->ov.kind = PV_OVERLAY_HELP;
+    a->ov.top = 0;
 }
 
 /* Ctrl-L: the terminal layer redraws; nothing changes here. */
@@ -1401,7 +1401,7 @@ static void pv_app_action(pv_app *a, pv_action act)
         return;
     if (pv_flame_ui_key(a, act))
         return;
-    if (a->diff_on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
+    if (a->diff.on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
         pv_app_diff_close(a); /* back to the view it was made of */
         return;
     }
@@ -1427,13 +1427,13 @@ static void pv_app_interrupt(pv_app *a)
 {
     if (pv_app_cancel(a))
         return;
-    if (a->range_show && !a->range_open && !a->range_failed) {
+    if (a->range.show && !a->range.open && !a->range.failed) {
         pv_app_range_hide(a);
         pv_app_message(a, false, "statistics stopped");
     } else if (pv_lanes_build_stop(a)) {
         pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
-        a->index_stopped = true;
+        a->index.stopped = true;
         a->quit_armed = true;
         for (size_t i = 0; i < a->file_count; i++)
             pv_file_index_pause(a->files[i], true); /* a format's own threads too */
@@ -1458,16 +1458,16 @@ void pv_app_key(pv_app *a, int key)
         return;
     /* Esc and Ctrl-C stop a graph being built (and do nothing else: the
      * screen stays, Ctrl-C does not quit); other keys act as always */
-    if (!a->prompt && !a->overlay && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) &&
+    if (!a->prompt.kind && !a->ov.kind && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) &&
         pv_flame_ui_stop(a))
         return;
-    if (a->prompt) {
+    if (a->prompt.kind) {
         pv_app_prompt_key(a, key);
         return;
     }
     if (strchr(pv_buf_cstr(&a->message), '\n'))
         pv_buf_clear(&a->message); /* a caret message goes with the next key */
-    if (a->overlay) {
+    if (a->ov.kind) {
         pv_app_overlay_key(a, key);
     } else if (key == PV_KEY_CTRL('c')) {
         pv_app_interrupt(a);
@@ -1477,7 +1477,7 @@ void pv_app_key(pv_app *a, int key)
     } else {
         /* A message answers the key before: the next action clears it
          * (docs/tui.md); work in progress keeps its own. */
-        if (!a->jobs.job && !a->exp_running)
+        if (!a->jobs.job && !a->exp.running)
             pv_buf_clear(&a->message);
         pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
@@ -1491,7 +1491,7 @@ static bool pv_in(pv_rect r, int y, int x)
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
     pv_jobs_key(a, 0, true);
-    if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
+    if (a->prompt.kind || a->ov.kind || pv_lanes_mouse(a, y, x, button) ||
         pv_flame_ui_mouse(a, y, x, button))
         return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
@@ -1509,22 +1509,22 @@ void pv_app_mouse(pv_app *a, int y, int x, int button)
             return;
         }
         if (p == PV_PANE_EXPLORER) {
-            if (y > rc.y && a->ex_top + (size_t)(y - rc.y - 1) < a->item_count) {
-                a->ex_cursor = a->ex_top + (size_t)(y - rc.y - 1);
-                pv_app_show_item(a, a->ex_cursor);
+            if (y > rc.y && a->ex.top + (size_t)(y - rc.y - 1) < a->item_count) {
+                a->ex.cursor = a->ex.top + (size_t)(y - rc.y - 1);
+                pv_app_show_item(a, a->ex.cursor);
             }
             return;
         }
-        if (p == PV_PANE_DETAILS && y == a->tabs_y) {
-            for (size_t t = 0; t < a->tab_count; t++)
-                if (x >= a->tabs[t].x && x < a->tabs[t].x + a->tabs[t].w)
-                    a->det_tab = t;
+        if (p == PV_PANE_DETAILS && y == a->det.tabs_y) {
+            for (size_t t = 0; t < a->det.tab_count; t++)
+                if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w)
+                    a->det.tab = t;
             return;
         }
-        if (p == PV_PANE_REPORT && y == a->header_y && r) {
-            for (size_t h = 0; h < a->header_count; h++)
-                if (x >= a->header[h].x && x <= a->header[h].x + a->header[h].w)
-                    pv_app_sort_by(a, r, a->header[h].col, true);
+        if (p == PV_PANE_REPORT && y == a->rp.header_y && r) {
+            for (size_t h = 0; h < a->rp.header_count; h++)
+                if (x >= a->rp.header[h].x && x <= a->rp.header[h].x + a->rp.header[h].w)
+                    pv_app_sort_by(a, r, a->rp.header[h].col, true);
             return;
         }
         /* Rows start two lines below the pane top (title, header) and

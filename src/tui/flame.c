@@ -109,8 +109,8 @@ static double fl_matched_share(const pv_flame *fl, uint32_t zoom, const char *te
 
 static const char *fl_search_text(const pv_app *a)
 {
-    if (a->prompt == PV_PROMPT_SEARCH)
-        return a->line.data ? a->line.data : "";
+    if (a->prompt.kind == PV_PROMPT_SEARCH)
+        return a->prompt.line.data ? a->prompt.line.data : "";
     return a->search.data ? a->search.data : "";
 }
 
@@ -516,9 +516,9 @@ void pv_flame_ui_close(pv_app *a)
 void pv_flame_ui_free(pv_app *a)
 {
     pv_flame_ui_close(a);
-    for (size_t k = 0; k < a->diff_win.arrived && k < 2; k++)
-        pv_file_free(a->diff_win.file[k]); /* a window diff still waiting for its other half */
-    a->diff_win.arrived = 0;
+    for (size_t k = 0; k < a->diff.win.arrived && k < 2; k++)
+        pv_file_free(a->diff.win.file[k]); /* a window diff still waiting for its other half */
+    a->diff.win.arrived = 0;
     pv_flame_free(a->flame.kept);
     a->flame.kept = NULL;
     a->flame.kept_tree = NULL;
@@ -1047,7 +1047,7 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
              declined ? " (previous filter)" : "", u->in_b ? " vs " : "",
              u->in_b ? u->b_name : "");
     fl_title(a, rc, title);
-    a->header_count = 0;
+    a->rp.header_count = 0;
     u->hit_count = 0;
     u->crumb_y = -1;
     if (rc->h < 2 || rc->w < 4)
@@ -1180,8 +1180,8 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
         return;
     }
     pv_app_diff_close(a);
-    pv_report_open(&a->diff_rep, d, true, NULL);
-    a->diff_on = true;
+    pv_report_open(&a->diff.rep, d, true, NULL);
+    a->diff.on = true;
     a->focus = PV_PANE_REPORT;
     char text[300];
     snprintf(text, sizeof text, "diff with %s: %zu rows in both, %zu only here, %zu only there",
@@ -1210,12 +1210,12 @@ static bool df_window_end(pv_app *a, const char *s, size_t len, bool lo, bool *h
     }
     if ((text[0] == 'A' || text[0] == 'B') && !text[1]) {
         int m = text[0] - 'A';
-        if (!a->marker_set[m] || a->marker_view[m]) {
-            *why = !a->marker_set[m] ? "that marker is not set (m sets A, M sets B)"
+        if (!a->mark.set[m] || a->mark.view[m]) {
+            *why = !a->mark.set[m] ? "that marker is not set (m sets A, M sets B)"
                                      : "that marker is on a row, not at a time";
             return false;
         }
-        *t = a->marker[m];
+        *t = a->mark.at[m];
         return true;
     }
     if (!pv_parse_time(text, t)) {
@@ -1281,7 +1281,7 @@ static bool df_windows_command(pv_app *a, const char *arg)
         pv_app_message(a, true, "this file has no time axis to cut into windows");
         return true;
     }
-    pv_diff_windows *d = &a->diff_win;
+    pv_diff_windows *d = &a->diff.win;
     if (d->pending) {
         pv_app_message(a, true, "the windows of the last :diff are still loading (:diff off stops)");
         return true;
@@ -1334,7 +1334,7 @@ static bool df_windows_command(pv_app *a, const char *arg)
 
 void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
 {
-    pv_diff_windows *d = &a->diff_win;
+    pv_diff_windows *d = &a->diff.win;
     if (d->discard) {
         d->discard--;
         pv_file_free(f);
@@ -1377,8 +1377,8 @@ void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
     pv_app_diff_close(a); /* frees the windows of a diff shown before */
     d->shown[0] = fa;
     d->shown[1] = fb;
-    pv_report_open(&a->diff_rep, diff, true, NULL);
-    a->diff_on = true;
+    pv_report_open(&a->diff.rep, diff, true, NULL);
+    a->diff.on = true;
     a->focus = PV_PANE_REPORT;
     char text[400];
     snprintf(text, sizeof text,
@@ -1397,13 +1397,13 @@ void pv_app_diff_command(pv_app *a, const char *arg)
         return;
     }
     if (strcmp(arg, "off") == 0) {
-        a->diff_win.discard += a->diff_win.pending; /* windows on their way */
-        a->diff_win.pending = 0;
-        for (size_t k = 0; k < a->diff_win.arrived; k++) {
-            pv_file_free(a->diff_win.file[k]);
-            a->diff_win.file[k] = NULL;
+        a->diff.win.discard += a->diff.win.pending; /* windows on their way */
+        a->diff.win.pending = 0;
+        for (size_t k = 0; k < a->diff.win.arrived; k++) {
+            pv_file_free(a->diff.win.file[k]);
+            a->diff.win.file[k] = NULL;
         }
-        a->diff_win.arrived = 0;
+        a->diff.win.arrived = 0;
         pv_app_diff_close(a);
         if (a->flame.in_b) {
             free(a->flame.in_b);
@@ -1435,8 +1435,8 @@ void pv_app_diff_command(pv_app *a, const char *arg)
         return;
     }
     /* a file: loaded by the loader thread; compared when it arrives */
-    free(a->diff_pending);
-    a->diff_pending = pv_xstrdup(arg);
+    free(a->diff.pending);
+    a->diff.pending = pv_xstrdup(arg);
     pv_app_enqueue(a, arg);
     char text[300];
     snprintf(text, sizeof text, "loading %s to compare...", arg);
@@ -1457,10 +1457,10 @@ void pv_app_diff_queued(pv_app *a, const pv_command_args *q)
 
 void pv_app_diff_adopted(pv_app *a, const pv_file *f)
 {
-    if (!a->diff_pending || strcmp(a->diff_pending, f->path) != 0)
+    if (!a->diff.pending || strcmp(a->diff.pending, f->path) != 0)
         return;
-    free(a->diff_pending);
-    a->diff_pending = NULL;
+    free(a->diff.pending);
+    a->diff.pending = NULL;
     if (f->set_count == 0)
         return;
     int64_t set_id = 0;
@@ -1474,11 +1474,11 @@ void pv_app_diff_adopted(pv_app *a, const pv_file *f)
 
 void pv_app_diff_close(pv_app *a)
 {
-    if (a->diff_on)
-        pv_report_close(&a->diff_rep);
-    a->diff_on = false;
+    if (a->diff.on)
+        pv_report_close(&a->diff.rep);
+    a->diff.on = false;
     for (int k = 0; k < 2; k++) { /* after the diff view that read them */
-        pv_file_free(a->diff_win.shown[k]);
-        a->diff_win.shown[k] = NULL;
+        pv_file_free(a->diff.win.shown[k]);
+        a->diff.win.shown[k] = NULL;
     }
 }
