@@ -489,6 +489,15 @@ void pv_app_apply_filter(pv_app *a, const char *expr);
 /* :goto N|TIME|A|B on the focused report. */
 void pv_app_goto(pv_app *a, const char *arg);
 
+/* prompt.c: the prompt and its line editor */
+void pv_app_prompt_open(pv_app *a, int kind, const char *initial);
+void pv_app_prompt_key(pv_app *a, int key);
+/* Searches the focused report from `from` in direction dir, in steps. */
+void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir);
+
+/* goto.c: J / K: the next row (dir) of the selected row's area. */
+void pv_app_step_event(pv_app *a, int dir);
+
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);
 
