@@ -201,9 +201,17 @@ void pv_diag_take(pv_diag *to, pv_diag *from);
 #define pv_error(d, ...) pv_diag_add((d), PV_SEV_ERROR, __VA_ARGS__)
 
 /* ---- escaping: make any bytes safe to show or write.
- * Control characters (0x00-0x1F, 0x7F) become \xNN; everything else is
- * copied unchanged (invalid UTF-8 included; the TUI escapes it itself). */
+ * Control characters (C0 0x00-0x1F, DEL, and C1 U+0080-U+009F) and every
+ * byte of invalid UTF-8 become \xNN (each byte); valid UTF-8 is copied
+ * unchanged, so nothing from input reaches a terminal as a control
+ * sequence (an OSC, a CSI, an 8-bit CSI 0x9B). */
 void pv_escape_controls(pv_buf *out, const char *s, size_t len);
+/* The same, keeping the C0 characters listed in `keep` (e.g. "\n\t"). */
+void pv_escape_terminal(pv_buf *out, const char *s, size_t len, const char *keep);
+/* The length (1-4) of the valid UTF-8 character at s[0 .. len), its code
+ * point in *cp; 0 for invalid or truncated UTF-8 (overlong forms and
+ * surrogates included). */
+size_t pv_utf8_char(const char *s, size_t len, uint32_t *cp);
 
 /* ---- progress and cancellation for long work (loading, indexing, export).
  * `report` may be NULL.  Long loops call pv_progress_step every few thousand
