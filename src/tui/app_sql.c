@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/output.h"
+#include "profview/output.h"
 #include "profview/sql.h"
 #include "profview/table.h"
 #include "tui/app_internal.h"
