@@ -328,131 +328,145 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
 }
 
 /* Draws a report: header (with sort indicator) and the visible rows only. */
-static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
-                               bool record_header)
+/* What one drawing of a report lays out: the columns shown, the special
+ * ones, the columns drawn in order with their widths and places. */
+typedef struct pv_table_layout {
+    pv_rect rc;
+    int rows;                  /* rows of cells under the header */
+    size_t count;              /* visible rows of the report */
+    size_t shown[PV_MAX_SHOWN], n;
+    size_t tree_col, indent_col, key_col;
+    size_t order[PV_MAX_SHOWN], on; /* the columns drawn, as positions in shown[] */
+    int dw[PV_MAX_SHOWN];           /* their widths drawn */
+    int xs[PV_MAX_SHOWN];           /* where they start */
+    size_t end;                     /* order[0 .. end-1] are on screen */
+} pv_table_layout;
+
+/* The cursor on screen: the first row drawn follows it. */
+static void pv_table_scroll(pv_report *r, const pv_table_layout *L)
 {
-    if (rc.h < 1 || rc.w < 1)
-        return;
-    int rows = rc.h - 1;
-    a->page_rows[pane] = rows > 1 ? rows : 1;
-    size_t count = pv_report_count(r);
+    size_t count = L->count;
     if (count && r->cursor >= count)
         r->cursor = count - 1;
     if (r->cursor < r->top)
         r->top = r->cursor;
-    if (rows > 0 && r->cursor >= r->top + (size_t)rows)
-        r->top = r->cursor - (size_t)rows + 1;
-    if (count <= (size_t)(rows > 0 ? rows : 0))
+    if (L->rows > 0 && r->cursor >= r->top + (size_t)L->rows)
+        r->top = r->cursor - (size_t)L->rows + 1;
+    if (count <= (size_t)(L->rows > 0 ? L->rows : 0))
         r->top = 0;
+}
 
-    size_t shown[PV_MAX_SHOWN];
-    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
-    size_t tree_col = pv_app_tree_column(r, shown, n);
-    size_t indent_col = pv_app_indent_column(r, shown, n);
-    pv_app_time_formats(a, r, shown, n, count, rows);
-    pv_buf text;
-    pv_buf_init(&text);
-    /* Column widths: learnt from the rows on screen (never from all rows),
-     * and only ever grow so that columns do not jump while scrolling. */
-    /* A numeric column is as wide as its numbers (its title is cut, with a
-     * mark, beyond 12 columns); the key column (the name, or the tree) may
-     * take two thirds of the pane (docs/tui.md "Columns"). */
-    size_t key_col = tree_col != PV_NO_ROW ? tree_col : pv_app_key_column(r, shown, n);
-    int cap = rc.w / 2 > 24 ? rc.w / 2 : 24;
-    int key_cap = rc.w * 2 / 3 > 24 ? rc.w * 2 / 3 : 24;
-    for (size_t i = 0; i < n; i++) {
-        size_t c = shown[i];
+/* Column widths: learnt from the rows on screen (never from all rows), and
+ * only ever grow so that columns do not jump while scrolling.  A numeric
+ * column is as wide as its numbers (its title is cut, with a mark, beyond
+ * 12 columns); the key column (the name, or the tree) may take two thirds
+ * of the pane (docs/tui.md "Columns"). */
+static void pv_table_learn_widths(pv_app *a, pv_report *r, const pv_table_layout *L, pv_buf *text)
+{
+    int cap = L->rc.w / 2 > 24 ? L->rc.w / 2 : 24;
+    int key_cap = L->rc.w * 2 / 3 > 24 ? L->rc.w * 2 / 3 : 24;
+    size_t last = r->top + (size_t)(L->rows > 0 ? L->rows : 0);
+    for (size_t i = 0; i < L->n; i++) {
+        size_t c = L->shown[i];
         const pv_column *col = &r->view->columns[c];
         int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
         int w = pv_type_numeric(col->type) ? pv_type_min_width(col->type) : title_w;
         if (w < pv_type_min_width(col->type))
             w = pv_type_min_width(col->type);
-        for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
+        for (size_t k = r->top; k < L->count && k < last; k++) {
             size_t row = pv_report_row(r, k);
-            pv_app_cell_text(a, r, k, c, &text);
-            int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
-            if (c == tree_col)
+            pv_app_cell_text(a, r, k, c, text);
+            int cw = (int)pv_text_width(text->data ? text->data : "", text->len, a->utf8);
+            if (c == L->tree_col)
                 cw += 2 * (int)pv_report_depth(r, k) + 2;
-            else if (c == indent_col)
+            else if (c == L->indent_col)
                 cw += pv_app_row_indent(r, row);
             if (cw > w)
                 w = cw;
         }
         if (pv_type_numeric(col->type) && w < title_w)
             w = title_w < PV_TITLE_CUT ? title_w : w > PV_TITLE_CUT ? w : PV_TITLE_CUT;
-        int most = c == key_col ? key_cap : cap;
+        int most = c == L->key_col ? key_cap : cap;
         if (w > most)
             w = most;
         if (w > r->widths[c])
             r->widths[c] = w;
     }
-    if (r->hscroll >= n)
-        r->hscroll = n ? n - 1 : 0;
+}
 
-    /* Header. */
-    int x = rc.x;
-    if (record_header) {
-        a->rp.header_y = rc.y;
-        a->rp.header_count = 0;
-    }
-    pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
-    /* The columns drawn, as positions in shown[]: from hscroll on, with the
-     * key column kept first when scrolled past (docs/tui.md "Columns"). */
-    size_t order[PV_MAX_SHOWN], on = 0;
-    for (size_t i = 0; i < n; i++)
-        if (shown[i] == key_col && i < r->hscroll)
-            order[on++] = i;
-    for (size_t i = r->hscroll; i < n; i++)
-        order[on++] = i;
-    /* Widths drawn: the learnt ones, fitted to the pane (docs/tui.md
-     * "Columns"): as many columns as can be on screen with other text
-     * columns down to 16 (or their title) and the key column down to half
-     * the pane get there, other text columns giving room first; numbers are
-     * never cut. */
-    int dw[PV_MAX_SHOWN], floor_w[PV_MAX_SHOWN];
+/* The columns drawn, as positions in shown[]: from hscroll on, with the key
+ * column kept first when scrolled past (docs/tui.md "Columns").  Widths
+ * drawn: the learnt ones, fitted to the pane: as many columns as can be on
+ * screen with other text columns down to 16 (or their title) and the key
+ * column down to half the pane get there, other text columns giving room
+ * first; numbers are never cut. */
+static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
+{
+    const pv_rect rc = L->rc;
+    L->on = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (L->shown[i] == L->key_col && i < r->hscroll)
+            L->order[L->on++] = i;
+    for (size_t i = r->hscroll; i < L->n; i++)
+        L->order[L->on++] = i;
+    int floor_w[PV_MAX_SHOWN];
     int key_floor = rc.w / 2 > 16 ? rc.w / 2 : 16;
     size_t fit = 0;
     int need = 0;
-    for (size_t j = 0; j < on; j++) {
-        size_t c = shown[order[j]];
+    for (size_t j = 0; j < L->on; j++) {
+        size_t c = L->shown[L->order[j]];
         const pv_column *col = &r->view->columns[c];
-        dw[j] = r->widths[c];
+        L->dw[j] = r->widths[c];
         int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
-        floor_w[j] = pv_type_numeric(col->type) ? dw[j]
-                     : c == key_col             ? key_floor
-                                                : (title_w > 16 ? title_w : 16);
-        if (floor_w[j] > dw[j])
-            floor_w[j] = dw[j];
+        floor_w[j] = pv_type_numeric(col->type) ? L->dw[j]
+                     : c == L->key_col           ? key_floor
+                                                 : (title_w > 16 ? title_w : 16);
+        if (floor_w[j] > L->dw[j])
+            floor_w[j] = L->dw[j];
         need += floor_w[j] + 1;
         if (need <= rc.w + 1)
             fit = j + 1;
     }
     int total = 0;
     for (size_t j = 0; j < fit; j++)
-        total += dw[j] + 1;
+        total += L->dw[j] + 1;
     for (int pass = 0; pass < 2 && total > rc.w + 1; pass++)
         for (size_t j = 0; j < fit && total > rc.w + 1; j++) {
-            if ((pass == 0) != (shown[order[j]] != key_col))
+            if ((pass == 0) != (L->shown[L->order[j]] != L->key_col))
                 continue;
-            int give = dw[j] - floor_w[j];
+            int give = L->dw[j] - floor_w[j];
             if (give > total - (rc.w + 1))
                 give = total - (rc.w + 1);
             if (give > 0) {
-                dw[j] -= give;
+                L->dw[j] -= give;
                 total -= give;
             }
         }
-    int xs[PV_MAX_SHOWN];
-    size_t end = 0; /* order[0 .. end-1] are on screen */
-    for (size_t j = 0; j < on && x < rc.x + rc.w; j++, end = j) {
-        size_t i = order[j];
-        size_t c = shown[i];
+}
+
+/* The header: the titles of the columns on screen (the sort's with its
+ * direction), recorded for the mouse when asked. */
+static void pv_table_draw_header(pv_app *a, const pv_report *r, pv_table_layout *L,
+                                 bool record_header)
+{
+    const pv_rect rc = L->rc;
+    int x = rc.x;
+    if (record_header) {
+        a->rp.header_y = rc.y;
+        a->rp.header_count = 0;
+    }
+    pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
+    L->end = 0;
+    for (size_t j = 0; j < L->on && x < rc.x + rc.w; j++, L->end = j) {
+        size_t i = L->order[j];
+        size_t c = L->shown[i];
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
-        if (i + 1 == n && dw[j] < room)
-            dw[j] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
-        int w = dw[j];
+        if (i + 1 == L->n && L->dw[j] < room)
+            L->dw[j] = pv_app_last_width(a, r, c, room, L->tree_col, L->indent_col, L->count,
+                                         L->rows);
+        int w = L->dw[j];
         char title[160];
         const char *ind = "";
         if (r->sort_count && r->sort[0].column == c)
@@ -463,7 +477,7 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
         pv_app_cut_text(a, rc.y, x + off, (w < room ? w : room) - off, title, strlen(title),
                         PV_ROLE_HEADER);
-        xs[j] = x;
+        L->xs[j] = x;
         if (record_header && a->rp.header_count < PV_MAX_SHOWN) {
             a->rp.header[a->rp.header_count].x = x;
             a->rp.header[a->rp.header_count].w = w;
@@ -472,71 +486,108 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         }
         x += w + 1;
     }
+}
 
+/* The role of a cell: numbers, a context's lane colour, a filter's
+ * context row dimmed, a diff's delta better or worse. */
+static pv_role pv_table_cell_role(const pv_report *r, size_t row, size_t c)
+{
+    const pv_column *col = &r->view->columns[c];
+    pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+    if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
+        role = pv_lanes_row_role(r->view, row, role);
+    if (pv_report_is_context(r, row))
+        role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
+    if (pv_diff_is_delta_column(r->view, c)) {
+        /* a diff: times and counts that fell are better */
+        pv_cell dc;
+        pv_view_cell(r->view, row, c, &dc);
+        if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f < 0 : dc.v.i < 0))
+            role = PV_ROLE_BETTER;
+        else if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f > 0 : dc.v.i > 0))
+            role = PV_ROLE_WORSE;
+    }
+    return role;
+}
+
+/* The cell of visible row k in drawn column j, at line y. */
+static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_layout *L, size_t k,
+                               size_t j, int y, pv_buf *text)
+{
+    size_t row = pv_report_row(r, k);
+    size_t c = L->shown[L->order[j]];
+    const pv_column *col = &r->view->columns[c];
+    int w = L->dw[j];
+    int room = L->rc.x + L->rc.w - L->xs[j];
+    if (w > room)
+        w = room;
+    int cx = L->xs[j];
+    if (c == L->tree_col) {
+        int indent = 2 * (int)pv_report_depth(r, k);
+        if (indent > w - 2)
+            indent = w > 2 ? w - 2 : 0;
+        cx += indent;
+        uint32_t mark = ' ';
+        if (pv_report_has_kids(r, row))
+            mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
+                                                  : pv_app_glyph(a, 0x25be, '-');
+        if (w - indent >= 2) {
+            pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
+            cx += 2;
+        }
+        w -= (cx - L->xs[j]);
+    } else if (c == L->indent_col) {
+        int indent = pv_app_row_indent(r, row);
+        if (indent > w - 1)
+            indent = w > 1 ? w - 1 : 0;
+        cx += indent;
+        w -= indent;
+    }
+    pv_app_cell_text(a, r, k, c, text);
+    const char *s = text->data ? text->data : "";
+    int tw = (int)pv_text_width(s, text->len, a->utf8);
+    int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
+    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len, pv_table_cell_role(r, row, c));
+    if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
+        pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
+}
+
+static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
+                               bool record_header)
+{
+    if (rc.h < 1 || rc.w < 1)
+        return;
+    pv_table_layout L;
+    L.rc = rc;
+    L.rows = rc.h - 1;
+    a->page_rows[pane] = L.rows > 1 ? L.rows : 1;
+    L.count = pv_report_count(r);
+    pv_table_scroll(r, &L);
+    L.n = pv_report_shown(r, L.shown, PV_MAX_SHOWN);
+    L.tree_col = pv_app_tree_column(r, L.shown, L.n);
+    L.indent_col = pv_app_indent_column(r, L.shown, L.n);
+    L.key_col = L.tree_col != PV_NO_ROW ? L.tree_col : pv_app_key_column(r, L.shown, L.n);
+    pv_app_time_formats(a, r, L.shown, L.n, L.count, L.rows);
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_table_learn_widths(a, r, &L, &text);
+    if (r->hscroll >= L.n)
+        r->hscroll = L.n ? L.n - 1 : 0;
+    pv_table_fit(a, r, &L);
+    pv_table_draw_header(a, r, &L, record_header);
     /* Rows: only the ones on screen. */
-    for (int line = 0; line < rows; line++) {
+    for (int line = 0; line < L.rows; line++) {
         size_t k = r->top + (size_t)line;
         int y = rc.y + 1 + line;
-        if (k >= count)
+        if (k >= L.count)
             break;
-        size_t row = pv_report_row(r, k);
-        bool selected = k == r->cursor;
-        for (size_t j = 0; j < end; j++) {
-            size_t c = shown[order[j]];
-            const pv_column *col = &r->view->columns[c];
-            int w = dw[j];
-            int room = rc.x + rc.w - xs[j];
-            if (w > room)
-                w = room;
-            int cx = xs[j];
-            if (c == tree_col) {
-                int indent = 2 * (int)pv_report_depth(r, k);
-                if (indent > w - 2)
-                    indent = w > 2 ? w - 2 : 0;
-                cx += indent;
-                uint32_t mark = ' ';
-                if (pv_report_has_kids(r, row))
-                    mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
-                                                          : pv_app_glyph(a, 0x25be, '-');
-                if (w - indent >= 2) {
-                    pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
-                    cx += 2;
-                }
-                w -= (cx - xs[j]);
-            } else if (c == indent_col) {
-                int indent = pv_app_row_indent(r, row);
-                if (indent > w - 1)
-                    indent = w > 1 ? w - 1 : 0;
-                cx += indent;
-                w -= indent;
-            }
-            pv_app_cell_text(a, r, k, c, &text);
-            const char *s = text.data ? text.data : "";
-            pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
-            if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
-                role = pv_lanes_row_role(r->view, row, role);
-            if (pv_report_is_context(r, row))
-                role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
-            if (pv_diff_is_delta_column(r->view, c)) {
-                /* a diff: times and counts that fell are better */
-                pv_cell dc;
-                pv_view_cell(r->view, row, c, &dc);
-                if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f < 0 : dc.v.i < 0))
-                    role = PV_ROLE_BETTER;
-                else if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f > 0 : dc.v.i > 0))
-                    role = PV_ROLE_WORSE;
-            }
-            int tw = (int)pv_text_width(s, text.len, a->utf8);
-            int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-            int used = pv_app_cut_text(a, y, cx + off, w - off, s, text.len, role);
-            if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
-                pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
-        }
-        if (selected)
+        for (size_t j = 0; j < L.end; j++)
+            pv_table_draw_cell(a, r, &L, k, j, y, &text);
+        if (k == r->cursor)
             pv_grid_paint(&a->grid, y, rc.x, rc.w,
                           focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
     }
-    if (count == 0 && rows > 0)
+    if (L.count == 0 && L.rows > 0)
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
                     r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
     pv_buf_free(&text);
@@ -717,48 +768,154 @@ static void pv_app_draw_details(pv_app *a, pv_rect rc)
     }
 }
 
+/* The status of long work that takes the whole bar: loading, an export,
+ * a query; false when none runs. */
+static bool pv_status_busy(pv_app *a, pv_buf *s)
+{
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.queue_next < a->load.queue_count;
+    if (busy) {
+        double elapsed = pv_app_now() - a->load.start;
+        pv_buf_printf(s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
+        if (a->load.what.len)
+            pv_buf_printf(s, ": %s", pv_buf_cstr(&a->load.what));
+        if (a->load.units_total) {
+            double frac = (double)a->load.units_done / (double)a->load.units_total;
+            pv_buf_printf(s, " %3.0f%%", frac * 100);
+            pv_text_rate(s, (double)a->load.units_done, (double)a->load.units_total, elapsed, "");
+        }
+        pv_buf_puts(s, "  (Ctrl-C cancels)");
+    }
+    pthread_mutex_unlock(&a->load.lock);
+    if (busy)
+        return true;
+    if (a->exp.running) {
+        double elapsed = pv_app_now() - a->exp.start;
+        if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
+            pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
+        else
+            pv_buf_printf(s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
+                          a->exp.done);
+        if (a->exp.total) {
+            double frac = (double)a->exp.done / (double)a->exp.total;
+            pv_buf_printf(s, " %3.0f%%", frac * 100);
+            pv_text_rate(s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
+        }
+        pv_buf_puts(s, "  (Esc cancels)");
+        return true;
+    }
+    if (a->sql.running) {
+        pv_buf_printf(s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
+                         " result rows  (Esc stops)",
+                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
+        return true;
+    }
+    return false;
+}
+
+/* Parts of the status bar by priority: what goes first when the bar is too
+ * narrow (docs/tui.md "Status bar"): the file, the view, the warnings, the
+ * sort, the filter; the row, the markers, the indexing and the help hint
+ * stay. */
+enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK, SEG_COUNT };
+
+static void pv_status_markers(pv_app *a, pv_buf *out)
+{
+    for (int m = 0; m < 2; m++)
+        if (a->mark.set[m]) {
+            char t[48];
+            if (a->mark.view[m])
+                snprintf(t, sizeof t, "row %zu", a->mark.row[m] + 1);
+            else
+                pv_format_time_human(a->mark.at[m], a->unit, t, sizeof t);
+            pv_buf_printf(out, "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
+        }
+    if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
+        char t[48];
+        pv_format_time_human(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, t, sizeof t);
+        pv_buf_printf(out, " B-A %s", t);
+    }
+}
+
+/* The parts' texts (empty when there is nothing to say). */
+static void pv_status_segments(pv_app *a, pv_buf seg[SEG_COUNT])
+{
+    pv_report *r = pv_app_report(a);
+    pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+    pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
+    if (r) {
+        pv_report *fr = pv_app_focused_report(a);
+        if (!fr)
+            fr = r;
+        size_t count = pv_report_count(fr);
+        pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
+        pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
+        if (r->filter[0])
+            pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
+        if (r->sort_count) {
+            pv_buf_puts(&seg[SEG_SORT], "sort: ");
+            pv_report_sort_text(r, &seg[SEG_SORT]);
+        }
+    }
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    if (progress[0])
+        pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index.stopped ? "" : " (Ctrl-C stops)");
+    size_t warnings = 0;
+    for (size_t i = 0; i < a->file_count; i++)
+        warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
+    if (warnings)
+        pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
+    pv_status_markers(a, &seg[SEG_MARK]);
+}
+
+/* A part wider than a third of the bar (not the row, not the markers) is
+ * cut (with a mark); then the least important parts go until the rest and
+ * the hint (hw cells) fit. */
+static void pv_status_fit(pv_app *a, pv_buf seg[SEG_COUNT], int hw, const char *sep)
+{
+    static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
+    int third = a->width / 3 > 12 ? a->width / 3 : 12;
+    for (int i = 0; i < SEG_COUNT; i++) {
+        if (i == SEG_ROW || i == SEG_MARK ||
+            (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
+            continue;
+        size_t cut = 0;
+        int chars = 0;
+        while (cut < seg[i].len && chars < third - 1) {
+            cut++;
+            while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
+                cut++;
+            chars++;
+        }
+        seg[i].len = cut;
+        seg[i].data[cut] = '\0';
+        pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
+    }
+    int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
+    for (;;) {
+        int total = 1 + hw + 2, parts = 0, low = -1;
+        for (int i = 0; i < SEG_COUNT; i++) {
+            if (!seg[i].len)
+                continue;
+            total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
+            parts++;
+            if (low < 0 || prio[i] < prio[low])
+                low = i;
+        }
+        if (total <= a->width || parts <= 1)
+            break;
+        pv_buf_clear(&seg[low]);
+    }
+}
+
 static void pv_app_draw_status(pv_app *a, int y)
 {
     pv_grid_fill(&a->grid, y, 0, a->width, 1, PV_ROLE_STATUS);
     pv_buf s;
     pv_buf_init(&s);
     const char *sep = a->ascii ? " | " : " \xe2\x94\x82 ";
-    pthread_mutex_lock(&a->load.lock);
-    bool busy = a->load.queue_next < a->load.queue_count;
-    if (busy) {
-        double elapsed = pv_app_now() - a->load.start;
-        pv_buf_printf(&s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
-        if (a->load.what.len)
-            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load.what));
-        if (a->load.units_total) {
-            double frac = (double)a->load.units_done / (double)a->load.units_total;
-            pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->load.units_done, (double)a->load.units_total, elapsed, "");
-        }
-        pv_buf_puts(&s, "  (Ctrl-C cancels)");
-    }
-    pthread_mutex_unlock(&a->load.lock);
-    if (!busy && a->exp.running) {
-        busy = true;
-        double elapsed = pv_app_now() - a->exp.start;
-        if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
-            pv_buf_printf(&s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
-        else
-            pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
-                          a->exp.done);
-        if (a->exp.total) {
-            double frac = (double)a->exp.done / (double)a->exp.total;
-            pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
-        }
-        pv_buf_puts(&s, "  (Esc cancels)");
-    }
-    if (!busy && a->sql.running) {
-        busy = true;
-        pv_buf_printf(&s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
-                          " result rows  (Esc stops)",
-                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
-    }
+    bool busy = pv_status_busy(a, &s);
     /* The help hint, on the right. */
     char help[32];
     pv_keymap_describe(&a->cfg.keys, PV_ACT_HELP, help, sizeof help);
@@ -769,91 +926,11 @@ static void pv_app_draw_status(pv_app *a, int y)
     snprintf(hint, sizeof hint, "%s help ", help);
     int hw = (int)strlen(hint);
     if (!busy) {
-        /* Parts by priority: what goes first when the bar is too narrow
-         * (docs/tui.md "Status bar"): the file, the view, the warnings,
-         * the sort, the filter; the row, the markers, the indexing and the
-         * help hint stay. */
-        enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK,
-               SEG_COUNT };
-        static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
         pv_buf seg[SEG_COUNT];
         for (int i = 0; i < SEG_COUNT; i++)
             pv_buf_init(&seg[i]);
-        pv_report *r = pv_app_report(a);
-        pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-        pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
-        if (r) {
-            pv_report *fr = pv_app_focused_report(a);
-            if (!fr)
-                fr = r;
-            size_t count = pv_report_count(fr);
-            pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
-            pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
-            if (r->filter[0])
-                pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
-            if (r->sort_count) {
-                pv_buf_puts(&seg[SEG_SORT], "sort: ");
-                pv_report_sort_text(r, &seg[SEG_SORT]);
-            }
-        }
-        char progress[128];
-        pv_app_index_text(a, progress, sizeof progress);
-        if (progress[0])
-            pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index.stopped ? "" : " (Ctrl-C stops)");
-        size_t warnings = 0;
-        for (size_t i = 0; i < a->file_count; i++)
-            warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
-        if (warnings)
-            pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
-        for (int m = 0; m < 2; m++)
-            if (a->mark.set[m]) {
-                char t[48];
-                if (a->mark.view[m])
-                    snprintf(t, sizeof t, "row %zu", a->mark.row[m] + 1);
-                else
-                    pv_format_time_human(a->mark.at[m], a->unit, t, sizeof t);
-                pv_buf_printf(&seg[SEG_MARK], "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
-            }
-        if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
-            char t[48];
-            pv_format_time_human(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, t, sizeof t);
-            pv_buf_printf(&seg[SEG_MARK], " B-A %s", t);
-        }
-        /* A part wider than a third of the bar (not the row, not the
-         * markers) is cut (with a mark); then
-         * the least important parts go until the rest and the hint fit. */
-        int third = a->width / 3 > 12 ? a->width / 3 : 12;
-        for (int i = 0; i < SEG_COUNT; i++) {
-            if (i == SEG_ROW || i == SEG_MARK ||
-                (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
-                continue;
-            size_t cut = 0;
-            int chars = 0;
-            while (cut < seg[i].len && chars < third - 1) {
-                cut++;
-                while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
-                    cut++;
-                chars++;
-            }
-            seg[i].len = cut;
-            seg[i].data[cut] = '\0';
-            pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
-        }
-        int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
-        for (;;) {
-            int total = 1 + hw + 2, parts = 0, low = -1;
-            for (int i = 0; i < SEG_COUNT; i++) {
-                if (!seg[i].len)
-                    continue;
-                total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
-                parts++;
-                if (low < 0 || prio[i] < prio[low])
-                    low = i;
-            }
-            if (total <= a->width || parts <= 1)
-                break;
-            pv_buf_clear(&seg[low]);
-        }
+        pv_status_segments(a, seg);
+        pv_status_fit(a, seg, hw, sep);
         pv_buf_puts(&s, " ");
         bool first = true;
         for (int i = 0; i < SEG_COUNT; i++) {
