@@ -1,5 +1,7 @@
-/* app_draw.c - drawing the panes, the status bar and the prompt into the
- * grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
+/* app_draw.c - drawing that the panels share (panel.h): boxes, titles,
+ * text cut to its cells, a report as a table (the Report and the Details
+ * panes); and the status bar and the message box, the screen's own lines
+ * (screen.c lays them out).  Into the grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
  * term.c paints it).  Only the rows on screen are ever read. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -9,10 +11,10 @@
 
 #include "profview/diff.h"
 #include "profview/hooks.h"
-#include "tui/app_internal.h"
 #include "tui/commands.h"
+#include "tui/panel.h"
 
-static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
+uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
 {
     return a->ascii ? (uint32_t)plain : fancy;
 }
@@ -29,9 +31,7 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
     }
 }
 
-/* A popup: a framed box, its inside cleared (nothing shows through), the
- * title in the top line. */
-static void pv_app_box(pv_app *a, pv_rect b, const char *title)
+void pv_app_box(pv_app *a, pv_rect b, const char *title)
 {
     if (b.w < 2 || b.h < 2)
         return;
@@ -50,96 +50,10 @@ static void pv_app_box(pv_app *a, pv_rect b, const char *title)
     pv_grid_char(&a->grid, bottom, b.x + b.w - 1, pv_app_glyph(a, 0x2518, '+'), PV_ROLE_BORDER);
 }
 
-static const char *pv_basename(const char *path)
+const char *pv_basename(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
-}
-
-static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
-{
-    const pv_file *f = a->files[it->file];
-    if (it->kind == PV_ITEM_FILE) {
-        pv_buf_puts(out, pv_basename(f->path));
-        size_t w = f->diag.warnings + f->diag.errors;
-        if (w)
-            pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
-    } else if (it->kind == PV_ITEM_SET) {
-        const pv_result_set *s = f->sets[it->set];
-        pv_buf_printf(out, "  %s", s->caption);
-    } else {
-        const pv_view *v = f->sets[it->set]->views[it->view];
-        if (pv_view_waits_for_index(v, false))
-            pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
-        else
-            pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
-    }
-}
-
-static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
-                           pv_role role);
-
-/* The Explorer's width: its longest label, within a quarter to a third of
- * the screen (a quarter below 100 columns; docs/tui.md "Layout"), then as
- * the user moved it. */
-static int pv_app_explorer_width(const pv_app *a, int W)
-{
-    int longest = 0;
-    pv_buf label;
-    pv_buf_init(&label);
-    for (size_t i = 0; i < a->item_count; i++) {
-        pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
-        int w = (int)pv_text_width(label.data ? label.data : "", label.len, a->utf8);
-        longest = w > longest ? w : longest;
-    }
-    pv_buf_free(&label);
-    int ew = longest + 1;
-    if (ew < W / 4)
-        ew = W / 4;
-    if (ew > (W >= 100 ? W / 3 : W / 4))
-        ew = W >= 100 ? W / 3 : W / 4; /* narrow screens: the Report first */
-    ew += a->ex.width_adj;
-    if (ew < 14)
-        ew = 14;
-    if (ew > W / 2)
-        ew = W / 2;
-    return ew;
-}
-
-static void pv_app_draw_explorer(pv_app *a, pv_rect r)
-{
-    bool focused = a->focus == PV_PANE_EXPLORER;
-    pv_app_title(a, r.y, r.x, r.w, "Explorer", focused);
-    int rows = r.h - 1;
-    a->page_rows[PV_PANE_EXPLORER] = rows > 1 ? rows : 1;
-    if (rows <= 0)
-        return;
-    if (a->ex.cursor < a->ex.top)
-        a->ex.top = a->ex.cursor;
-    if (a->ex.cursor >= a->ex.top + (size_t)rows)
-        a->ex.top = a->ex.cursor - (size_t)rows + 1;
-    pv_buf label;
-    pv_buf_init(&label);
-    int y = r.y + 1;
-    for (size_t i = a->ex.top; i < a->item_count && y < r.y + r.h; i++, y++) {
-        pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
-        pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
-        pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
-        if (i == a->ex.cursor)
-            pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
-        else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
-            pv_grid_paint(&a->grid, y, r.x, r.w, PV_ROLE_TITLE);
-    }
-    pthread_mutex_lock(&a->load.lock);
-    bool busy = a->load.queue_next < a->load.queue_count;
-    char what[300];
-    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->load.queue[a->load.queue_next]) : "");
-    pthread_mutex_unlock(&a->load.lock);
-    if (busy && y < r.y + r.h)
-        pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
-    pv_buf_free(&label);
 }
 
 static bool pv_type_numeric(pv_type t)
@@ -258,8 +172,7 @@ static size_t pv_app_key_column(const pv_report *r, const size_t *shown, size_t 
 /* Draws text in at most w cells; text that does not fit ends in a mark
  * (… or > in ASCII) in its last cell, so a cut cell never looks whole.
  * Returns the cells used. */
-static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
-                           pv_role role)
+int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len, pv_role role)
 {
     if (w <= 0)
         return 0;
@@ -552,8 +465,8 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
         pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
 }
 
-static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
-                               bool record_header)
+void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
+                        bool record_header)
 {
     if (rc.h < 1 || rc.w < 1)
         return;
@@ -591,181 +504,6 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
                     r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
     pv_buf_free(&text);
-}
-
-/* The view the drilled-down report came from, for its title. */
-static const pv_view *pv_app_report_parent(const pv_app *a)
-{
-    if (a->loc.depth >= 2)
-        return a->drill[a->loc.depth - 2].view;
-    const pv_item *it = &a->items[a->loc.item];
-    return pv_item_view(a, it);
-}
-
-/* "Callers of CRC_Calc (Routines)": the detail, the name of the row it was
- * opened for (its view's name column), the view that row is in. */
-static void pv_app_drill_title(const pv_app *a, const pv_report *r, pv_buf *out)
-{
-    const pv_view *parent = pv_app_report_parent(a);
-    size_t row = a->loc.chain[a->loc.depth - 1].row;
-    size_t col = pv_view_name_column(parent);
-    pv_buf_printf(out, "Report: %s", r->view->title);
-    if (col != PV_NO_ROW && row < pv_view_rows(parent)) {
-        pv_cell c;
-        pv_view_cell(parent, row, col, &c);
-        if (c.present) {
-            pv_buf_puts(out, " of ");
-            pv_cell_format_human(&c, a->unit, out);
-        }
-    }
-    pv_buf_printf(out, " (%s)", parent->title);
-}
-
-static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
-{
-    bool focused = a->focus == PV_PANE_REPORT;
-    if (a->flame.mode) {
-        /* the graph draws the Details pane's body too (the frame's statistics) */
-        pv_flame_ui_draw(a, &rc, &a->rect[PV_PANE_DETAILS]);
-        return;
-    }
-    pv_report *r = pv_app_report(a);
-    char title[256];
-    if (r && a->loc.depth) {
-        pv_buf t;
-        pv_buf_init(&t);
-        pv_app_drill_title(a, r, &t);
-        pv_app_title(a, rc.y, rc.x, rc.w, pv_buf_cstr(&t), focused);
-        pv_buf_free(&t);
-    } else {
-        snprintf(title, sizeof title, "Report%s%s", r ? ": " : "", r ? r->view->title : "");
-        pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
-    }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (!r) {
-        char text[256] = "";
-        const pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-        if (it && it->kind == PV_ITEM_VIEW && !a->loc.depth) {
-            snprintf(title, sizeof title, "Report: %s", pv_item_view(a, it)->title);
-            pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
-            double pct;
-            if (pv_app_opening(a, &pct)) {
-                snprintf(text, sizeof text, "Opening the view: %.0f%% (Esc goes back)", pct);
-            } else if (a->open_stopped == a->loc.item) {
-                snprintf(text, sizeof text, "Opening stopped: Enter opens the view");
-            } else {
-                char progress[128];
-                pv_app_index_text(a, progress, sizeof progress);
-                snprintf(text, sizeof text, "This view needs the whole index: %s", progress);
-            }
-        }
-        if (body.h > 0)
-            pv_grid_str(&a->grid, body.y, body.x, body.w,
-                        text[0]          ? text
-                        : a->file_count ? "Select a view in the Explorer"
-                                        : "Loading...",
-                        PV_ROLE_DIM);
-        a->rp.header_count = 0;
-        return;
-    }
-    /* The strip (lanes.c) leaves the events at least 6 rows (header and
-     * 5 events). */
-    int strip = pv_lanes_height(a, r);
-    if (strip && body.h - strip < 6)
-        strip = 0;
-    body.h -= strip;
-    a->lanes.rect = (pv_rect){0, 0, 0, 0};
-    pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
-    if (strip) {
-        pv_rect lr = {body.y + body.h, body.x, body.w, strip};
-        pv_lanes_draw(a, r, lr, focused);
-    }
-}
-
-/* :stats: the statistics between the markers instead of the row's details. */
-static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
-{
-    char lo[32], hi[32], title[96];
-    if (a->range.rows) {
-        snprintf(lo, sizeof lo, "row %" PRId64, a->range.shown_lo + 1);
-        snprintf(hi, sizeof hi, "%" PRId64, a->range.shown_hi + 1);
-    } else {
-        pv_format_time_human(a->range.shown_lo, a->unit, lo, sizeof lo);
-        pv_format_time_human(a->range.shown_hi, a->unit, hi, sizeof hi);
-    }
-    snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
-    int x = rc.x + 11;
-    int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
-    if (x + w <= rc.x + rc.w) {
-        pv_grid_fill(&a->grid, rc.y, x, w, 1, PV_ROLE_TAB_ACTIVE);
-        pv_grid_char(&a->grid, rc.y, x, '[', PV_ROLE_TAB_ACTIVE);
-        pv_grid_str(&a->grid, rc.y, x + 1, w - 2, title, PV_ROLE_TAB_ACTIVE);
-        pv_grid_char(&a->grid, rc.y, x + w - 1, ']', PV_ROLE_TAB_ACTIVE);
-    }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (body.h <= 0)
-        return;
-    if (a->range.open) {
-        pv_app_draw_report(a, &a->range.rep, body, focused, PV_PANE_DETAILS, false);
-    } else {
-        char text[160];
-        snprintf(text, sizeof text,
-                 a->range.failed ? "no statistics for %s..%s (:stats off hides this)"
-                                 : "computing statistics for %s..%s...",
-                 lo, hi);
-        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
-    }
-}
-
-static void pv_app_draw_details(pv_app *a, pv_rect rc)
-{
-    bool focused = a->focus == PV_PANE_DETAILS;
-    pv_report *owner = pv_app_report(a);
-    a->det.tab_count = 0;
-    a->det.tabs_y = rc.y;
-    pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
-    if (a->flame.mode)
-        return; /* drawn with the graph */
-    if (a->range.show) {
-        pv_app_draw_range(a, rc, focused);
-        return;
-    }
-    if (owner && owner->view->detail_count) {
-        int x = rc.x + 11;
-        for (size_t d = 0; d < owner->view->detail_count && d < 32; d++) {
-            const char *t = owner->view->details[d].title;
-            int w = (int)pv_text_width(t, strlen(t), a->utf8) + 2;
-            if (x + w > rc.x + rc.w)
-                break;
-            pv_role role = d == a->det.tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
-            pv_grid_fill(&a->grid, rc.y, x, w, 1, role);
-            pv_grid_char(&a->grid, rc.y, x, d == a->det.tab ? (uint32_t)'[' : ' ', role);
-            pv_grid_str(&a->grid, rc.y, x + 1, w - 2, t, role);
-            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det.tab ? (uint32_t)']' : ' ', role);
-            a->det.tabs[d].x = x;
-            a->det.tabs[d].w = w;
-            a->det.tab_count = d + 1;
-            x += w + 1;
-        }
-    }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (body.h <= 0)
-        return;
-    if (a->det.open) {
-        pv_app_draw_report(a, &a->det.rep, body, focused, PV_PANE_DETAILS, false);
-    } else if (a->det.waiting) {
-        char progress[128], text[256];
-        pv_app_index_text(a, progress, sizeof progress);
-        snprintf(text, sizeof text, "The details need the whole index: %s", progress);
-        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
-    } else {
-        const char *why = !owner                           ? ""
-                          : owner->view->detail_count == 0 ? "This view has no details"
-                          : pv_report_count(owner) == 0
-                              ? "No row selected"
-                              : "Nothing of this kind for the selected row";
-        pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
-    }
 }
 
 /* The status of long work that takes the whole bar: loading, an export,
@@ -909,7 +647,7 @@ static void pv_status_fit(pv_app *a, pv_buf seg[SEG_COUNT], int hw, const char *
     }
 }
 
-static void pv_app_draw_status(pv_app *a, int y)
+void pv_app_draw_status(pv_app *a, int y)
 {
     pv_grid_fill(&a->grid, y, 0, a->width, 1, PV_ROLE_STATUS);
     pv_buf s;
@@ -950,55 +688,11 @@ static void pv_app_draw_status(pv_app *a, int y)
     pv_buf_free(&s);
 }
 
-static const char *pv_prompt_prefix(int kind)
-{
-    switch (kind) {
-    case PV_PROMPT_SEARCH:
-        return "/";
-    case PV_PROMPT_FILTER:
-        return "filter: ";
-    case PV_PROMPT_COMMAND:
-        return ":";
-    }
-    return "";
-}
-
-static void pv_app_draw_prompt(pv_app *a, int y)
-{
-    a->cursor_on = false;
-    if (a->prompt.kind) {
-        const char *pre = pv_prompt_prefix(a->prompt.kind);
-        int x = pv_grid_str(&a->grid, y, 0, a->width, pre, PV_ROLE_PROMPT);
-        /* Scroll the line so that the cursor stays visible. */
-        size_t start = 0;
-        size_t before = pv_text_width(a->prompt.line.data ? a->prompt.line.data : "", a->prompt.pos, a->utf8);
-        int room = a->width - x - 1;
-        if (room < 1)
-            room = 1;
-        if ((int)before > room) {
-            while (start < a->prompt.pos &&
-                   (int)pv_text_width(a->prompt.line.data + start, a->prompt.pos - start, a->utf8) > room)
-                start++;
-        }
-        pv_grid_text(&a->grid, y, x, a->width - x, a->prompt.line.data ? a->prompt.line.data + start : "",
-                     a->prompt.line.len - start, PV_ROLE_PROMPT);
-        a->cursor_y = y;
-        a->cursor_x = x + (int)pv_text_width(a->prompt.line.data ? a->prompt.line.data + start : "",
-                                             a->prompt.pos - start, a->utf8);
-        a->cursor_on = true;
-        return;
-    }
-    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
-    if (!nl)
-        pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
-                    a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
-}
-
 /* A multi-line message (a filter error with its caret, a bad config) stands
  * above the status bar until the next key; long lines are wrapped.  While
  * the prompt is open (it has the last line), any message stands there: the
  * completions of Tab. */
-static void pv_app_draw_message_box(pv_app *a, int bottom)
+void pv_app_draw_message_box(pv_app *a, int bottom)
 {
     if (!a->message.len || (!a->prompt.kind && !strchr(pv_buf_cstr(&a->message), '\n')))
         return;
@@ -1037,214 +731,19 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
     }
 }
 
-/* The help's lines: the keys (actions.def), a blank, the commands
- * (commands.def), a blank, the legend of the timeline's event letters. */
-enum { PV_HELP_LEGEND_LINES = 3 };
-static size_t pv_help_lines(void)
+void pv_app_click_rows(pv_app *a, pv_report *r, pv_rect rc, int pane, int y)
 {
-    return PV_ACT_COUNT + 2 + pv_command_count + PV_HELP_LEGEND_LINES;
-}
-
-static void pv_app_draw_help_line(pv_app *a, size_t k, int y, pv_rect rc)
-{
-    size_t commands = PV_ACT_COUNT + 2;
-    size_t legend = commands + pv_command_count + 1;
-    if (k < PV_ACT_COUNT) {
-        char keys[64];
-        pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
-        pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
-        pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
-        pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
-                    PV_ROLE_NORMAL);
-    } else if (k == commands - 1) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
-    } else if (k >= commands && k < commands + pv_command_count) {
-        /* :name ARGS, help (and aliases), from commands.def. */
-        const pv_command *c = &pv_commands[k - commands];
-        char usage[96];
-        pv_command_usage(c, usage, sizeof usage);
-        pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
-        pv_grid_str(&a->grid, y, rc.x + 2, 30, usage, PV_ROLE_HELP_KEY);
-        pv_buf help;
-        pv_buf_init(&help);
-        pv_buf_puts(&help, c->help);
-        if (c->aliases[0])
-            pv_buf_printf(&help, " (also :%s)", c->aliases);
-        pv_grid_str(&a->grid, y, rc.x + 33, rc.w - 33, pv_buf_cstr(&help), PV_ROLE_NORMAL);
-        pv_buf_free(&help);
-    } else if (k == legend) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Timeline events (the event column)",
-                    PV_ROLE_TITLE);
-    } else if (k == legend + 1) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1,
-                    "E entry   X exit   S suspend   R resume   W write (a data area's value)",
-                    PV_ROLE_NORMAL);
+    /* Rows start two lines below the pane top (title, header) and take
+     * page_rows lines (the lane strip may follow them). */
+    if (r && y >= rc.y + 2 && y - rc.y - 2 < a->page_rows[pane]) {
+        size_t k = r->top + (size_t)(y - rc.y - 2);
+        if (k < pv_report_count(r))
+            pv_report_move_to(r, k);
     }
 }
 
-static void pv_app_draw_help(pv_app *a, pv_rect rc)
+void pv_app_wheel(pv_report *r, int button)
 {
-    size_t total = pv_help_lines();
-    int rows = rc.h - 1;
-    a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
-    if (rows > 0 && a->ov.top + (size_t)rows > total)
-        a->ov.top = total > (size_t)rows ? total - (size_t)rows : 0;
-    bool more = rows > 0 && a->ov.top + (size_t)rows < total;
-    pv_app_title(a, rc.y, rc.x, rc.w,
-                 more ? "Help: keys (q, Esc or ? closes; more below: j, PgDn, G)"
-                      : "Help: keys (q, Esc or ? closes)",
-                 true);
-    for (int i = 0; i < rows; i++)
-        pv_app_draw_help_line(a, a->ov.top + (size_t)i, rc.y + 1 + i, rc);
-}
-
-static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
-{
-    pv_report *r = pv_app_focused_report(a);
-    if (!r)
-        return;
-    size_t n = r->view->column_count;
-    int w = 48 < rc.w ? 48 : rc.w;
-    int h = (int)n + 2 < rc.h ? (int)n + 2 : rc.h;
-    pv_rect box = {rc.y, rc.x + (rc.w - w) / 2, w, h};
-    pv_app_box(a, box,
-               a->ov.kind == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
-                                                : "Sort by (Enter sorts, Esc)");
-    int rows = box.h - 2;
-    if (a->ov.cursor < a->ov.top)
-        a->ov.top = a->ov.cursor;
-    if (rows > 0 && a->ov.cursor >= a->ov.top + (size_t)rows)
-        a->ov.top = a->ov.cursor - (size_t)rows + 1;
-    for (int i = 0; i < rows; i++) {
-        size_t c = a->ov.top + (size_t)i;
-        if (c >= n)
-            break;
-        pv_buf line;
-        pv_buf_init(&line);
-        if (a->ov.kind == PV_OVERLAY_COLUMNS)
-            pv_buf_printf(&line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
-                          r->view->columns[c].id, r->view->columns[c].title);
-        else
-            pv_buf_printf(&line, "%c %-20s %s",
-                          r->sort_count && r->sort[0].column == c ? '*' : ' ',
-                          r->view->columns[c].id, r->view->columns[c].title);
-        pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, pv_buf_cstr(&line),
-                    PV_ROLE_NORMAL);
-        pv_buf_free(&line);
-        if (c == a->ov.cursor)
-            pv_grid_paint(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, PV_ROLE_SELECTED);
-    }
-}
-
-/* The export dialog (app_export.c): three fields and the key hints. */
-static void pv_app_draw_export(pv_app *a, pv_rect rc)
-{
-    int w = rc.w < 100 ? rc.w : 100;
-    int h = 7;
-    if (h > rc.h)
-        h = rc.h;
-    pv_rect box = {rc.y + (rc.h - h) / 3, rc.x + (rc.w - w) / 2, w, h};
-    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
-    pv_app_title(a, box.y, box.x, box.w, "Export (Enter exports, Esc closes)", true);
-    static const char *const formats[] = {"Text1", "BIN", "SQLite"};
-    char line[512];
-    int y = box.y + 1;
-    for (int f = 0; f < 3 && y < box.y + box.h; f++, y++) {
-        if (f == 0) {
-            int k = snprintf(line, sizeof line, " Format  ");
-            for (int i = 0; i < 3; i++)
-                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp.format ? "[%s] " : " %s  ",
-                              formats[i]);
-        } else if (f == 1) {
-            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp.what]);
-        } else {
-            snprintf(line, sizeof line, " Path    ");
-        }
-        pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
-        if (f == 2) {
-            int x = box.x + 10;
-            int room = box.x + box.w - 1 - x;
-            pv_grid_text(&a->grid, y, x, room, a->exp.path.data ? a->exp.path.data : "",
-                         a->exp.path.len, PV_ROLE_PROMPT);
-            if (a->exp.field == 2 && !a->exp.confirm) {
-                a->cursor_y = y;
-                a->cursor_x = x + (int)pv_text_width(a->exp.path.data ? a->exp.path.data : "",
-                                                     a->exp.path_pos, a->utf8);
-                if (a->cursor_x >= box.x + box.w - 1)
-                    a->cursor_x = box.x + box.w - 2;
-            }
-        }
-        if (f == a->exp.field)
-            pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
-    }
-    y++;
-    if (y < box.y + box.h) {
-        if (a->exp.confirm) {
-            snprintf(line, sizeof line, " %s exists: Enter (or y) replaces it, Esc keeps it",
-                     a->exp.path.data ? a->exp.path.data : "");
-            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_ERROR);
-        } else {
-            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2,
-                        " Up/Down field  Left/Right choose  Tab completes the path", PV_ROLE_DIM);
-        }
-    }
-}
-
-const pv_grid *pv_app_draw(pv_app *a)
-{
-    pv_app_sync_details(a);
-    pv_grid_fill(&a->grid, 0, 0, a->width, a->height, PV_ROLE_NORMAL);
-    int W = a->width, H = a->height;
-    if (W < 20 || H < 5) {
-        /* Too small for panes: say so rather than draw garbage. */
-        pv_grid_str(&a->grid, 0, 0, W, "too small", PV_ROLE_ERROR);
-        a->cursor_on = false;
-        return &a->grid;
-    }
-    int main_h = H - 2;
-    memset(a->rect, 0, sizeof a->rect);
-    if (a->ov.kind == PV_OVERLAY_HELP) {
-        pv_app_draw_help(a, (pv_rect){0, 0, W, main_h});
-    } else {
-        /* Below 60 columns or 12 lines only the focused pane is shown. */
-        bool single = a->zoom || W < 60 || main_h < 12;
-        if (single) {
-            a->rect[a->focus] = (pv_rect){0, 0, W, main_h};
-        } else {
-            int ew = pv_app_explorer_width(a, W);
-            /* A Report with a lane strip on a short screen: the Details
-             * give up a little, so that the events keep room (docs/tui.md). */
-            pv_report *shown_r = a->flame.mode ? NULL : pv_app_report(a);
-            bool strip = shown_r && main_h < 30 && pv_lanes_height(a, shown_r) > 0;
-            int dh = (strip ? main_h / 4 : main_h / 3) + a->det.height_adj;
-            if (dh < 4)
-                dh = 4;
-            if (dh > main_h - 5)
-                dh = main_h - 5;
-            a->rect[PV_PANE_EXPLORER] = (pv_rect){0, 0, ew, main_h};
-            a->rect[PV_PANE_REPORT] = (pv_rect){0, ew + 1, W - ew - 1, main_h - dh};
-            a->rect[PV_PANE_DETAILS] = (pv_rect){main_h - dh, ew + 1, W - ew - 1, dh};
-            for (int y = 0; y < main_h; y++)
-                pv_grid_char(&a->grid, y, ew, pv_app_glyph(a, 0x2502, '|'), PV_ROLE_BORDER);
-        }
-        if (a->rect[PV_PANE_EXPLORER].w)
-            pv_app_draw_explorer(a, a->rect[PV_PANE_EXPLORER]);
-        if (a->rect[PV_PANE_REPORT].w)
-            pv_app_draw_report_pane(a, a->rect[PV_PANE_REPORT]);
-        if (a->rect[PV_PANE_DETAILS].w)
-            pv_app_draw_details(a, a->rect[PV_PANE_DETAILS]);
-        if (a->ov.kind == PV_OVERLAY_COLUMNS || a->ov.kind == PV_OVERLAY_SORT) {
-            pv_rect host = a->rect[a->focus].w ? a->rect[a->focus] : (pv_rect){0, 0, W, main_h};
-            pv_app_draw_chooser(a, host);
-        }
-    }
-    pv_app_draw_message_box(a, main_h - 1);
-    pv_app_draw_status(a, H - 2);
-    pv_app_draw_prompt(a, H - 1);
-    if (a->ov.kind == PV_OVERLAY_EXPORT) {
-        a->cursor_on = false;
-        pv_app_draw_export(a, (pv_rect){0, 0, W, main_h});
-        a->cursor_on = a->exp.field == 2 && !a->exp.confirm;
-    }
-    return &a->grid;
+    if (r)
+        pv_report_move(r, button == 4 ? -3 : 3);
 }

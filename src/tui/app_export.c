@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "profview/export.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 
 const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT] = {
     "the view's filtered rows",
@@ -431,3 +431,68 @@ void pv_app_long_stop(pv_app *a)
     a->pump.stop = true;
     a->exp.cancel = 1;
 }
+
+/* The export dialog (app_export.c): three fields and the key hints. */
+static void pv_export_draw(pv_app *a, pv_rect rc)
+{
+    int w = rc.w < 100 ? rc.w : 100;
+    int h = 7;
+    if (h > rc.h)
+        h = rc.h;
+    pv_rect box = {rc.y + (rc.h - h) / 3, rc.x + (rc.w - w) / 2, w, h};
+    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
+    pv_app_title(a, box.y, box.x, box.w, "Export (Enter exports, Esc closes)", true);
+    static const char *const formats[] = {"Text1", "BIN", "SQLite"};
+    char line[512];
+    int y = box.y + 1;
+    for (int f = 0; f < 3 && y < box.y + box.h; f++, y++) {
+        if (f == 0) {
+            int k = snprintf(line, sizeof line, " Format  ");
+            for (int i = 0; i < 3; i++)
+                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp.format ? "[%s] " : " %s  ",
+                              formats[i]);
+        } else if (f == 1) {
+            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp.what]);
+        } else {
+            snprintf(line, sizeof line, " Path    ");
+        }
+        pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
+        if (f == 2) {
+            int x = box.x + 10;
+            int room = box.x + box.w - 1 - x;
+            pv_grid_text(&a->grid, y, x, room, a->exp.path.data ? a->exp.path.data : "",
+                         a->exp.path.len, PV_ROLE_PROMPT);
+            if (a->exp.field == 2 && !a->exp.confirm) {
+                a->cursor_y = y;
+                a->cursor_x = x + (int)pv_text_width(a->exp.path.data ? a->exp.path.data : "",
+                                                     a->exp.path_pos, a->utf8);
+                if (a->cursor_x >= box.x + box.w - 1)
+                    a->cursor_x = box.x + box.w - 2;
+            }
+        }
+        if (f == a->exp.field)
+            pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
+    }
+    y++;
+    if (y < box.y + box.h) {
+        if (a->exp.confirm) {
+            snprintf(line, sizeof line, " %s exists: Enter (or y) replaces it, Esc keeps it",
+                     a->exp.path.data ? a->exp.path.data : "");
+            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_ERROR);
+        } else {
+            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2,
+                        " Up/Down field  Left/Right choose  Tab completes the path", PV_ROLE_DIM);
+        }
+    }
+}
+
+static void pv_export_panel_key(pv_app *a, int key)
+{
+    pv_app_export_key(a, key);
+}
+
+const pv_panel pv_panel_export = {
+    .name = "Export",
+    .draw = pv_export_draw,
+    .key = pv_export_panel_key,
+};

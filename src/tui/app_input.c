@@ -15,7 +15,7 @@
 #include "profview/export.h"
 #include "profview/hooks.h"
 #include "tui/group.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 #include "tui/commands.h"
 
 /* ---- filter, sort, commands */
@@ -64,7 +64,7 @@ void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t c
     pv_buf_free(&what);
 }
 
-static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
+void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
 {
     pv_sort_key key = {col, (r->view->columns[col].flags & PV_COL_DESC) != 0};
     if (toggle_same && r->sort_count && r->sort[0].column == col) {
@@ -79,19 +79,6 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
 }
 
 /* ---- keys */
-
-static void pv_app_explorer_move(pv_app *a, long delta)
-{
-    if (!a->item_count)
-        return;
-    size_t c = a->ex.cursor;
-    if (delta < 0)
-        c = (size_t)-delta > c ? 0 : c - (size_t)-delta;
-    else
-        c = c + (size_t)delta >= a->item_count ? a->item_count - 1 : c + (size_t)delta;
-    a->ex.cursor = c;
-    pv_app_show_item(a, c);
-}
 
 static void pv_app_move(pv_app *a, long delta, bool absolute)
 {
@@ -343,61 +330,6 @@ static void pv_app_history_step(pv_app *a, bool back)
                        back ? "at the start of the history" : "at the end of the history");
     pv_location_free(&here);
     pv_location_free(&to);
-}
-
-static void pv_app_overlay_key(pv_app *a, int key)
-{
-    if (a->ov.kind == PV_OVERLAY_EXPORT) {
-        pv_app_export_key(a, key);
-        return;
-    }
-    pv_action act = pv_keymap_lookup(&a->cfg.keys, key);
-    if (a->ov.kind == PV_OVERLAY_HELP) {
-        if (act == PV_ACT_DOWN)
-            a->ov.top++;
-        else if (act == PV_ACT_UP && a->ov.top)
-            a->ov.top--;
-        else if (act == PV_ACT_PAGE_DOWN)
-            a->ov.top += (size_t)a->page_rows[PV_PANE_REPORT];
-        else if (act == PV_ACT_PAGE_UP)
-            a->ov.top = a->ov.top > (size_t)a->page_rows[PV_PANE_REPORT]
-                            ? a->ov.top - (size_t)a->page_rows[PV_PANE_REPORT]
-                            : 0;
-        else if (act == PV_ACT_FIRST)
-            a->ov.top = 0;
-        else if (act == PV_ACT_LAST)
-            a->ov.top = SIZE_MAX / 2; /* the drawing clamps it to the last page */
-        else if (act == PV_ACT_QUIT || act == PV_ACT_HELP || key == PV_KEY_ESC ||
-                 key == PV_KEY_ENTER)
-            a->ov.kind = PV_OVERLAY_NONE;
-        return;
-    }
-    pv_report *r = pv_app_focused_report(a);
-    if (!r) {
-        a->ov.kind = PV_OVERLAY_NONE;
-        return;
-    }
-    size_t n = r->view->column_count;
-    if (act == PV_ACT_DOWN && a->ov.cursor + 1 < n) {
-        a->ov.cursor++;
-    } else if (act == PV_ACT_UP && a->ov.cursor > 0) {
-        a->ov.cursor--;
-    } else if (act == PV_ACT_FIRST) {
-        a->ov.cursor = 0;
-    } else if (act == PV_ACT_LAST) {
-        a->ov.cursor = n ? n - 1 : 0;
-    } else if (a->ov.kind == PV_OVERLAY_COLUMNS && (key == ' ' || act == PV_ACT_TOGGLE)) {
-        size_t shown[PV_MAX_SHOWN];
-        bool last = !r->hidden[a->ov.cursor] && pv_report_shown(r, shown, PV_MAX_SHOWN) == 1;
-        if (!last)
-            r->hidden[a->ov.cursor] = !r->hidden[a->ov.cursor];
-    } else if (a->ov.kind == PV_OVERLAY_SORT && key == PV_KEY_ENTER) {
-        a->ov.kind = PV_OVERLAY_NONE;
-        pv_app_sort_by(a, r, a->ov.cursor, true);
-    } else if (key == PV_KEY_ENTER || key == PV_KEY_ESC || act == PV_ACT_QUIT ||
-               (a->ov.kind == PV_OVERLAY_COLUMNS && act == PV_ACT_COLUMNS)) {
-        a->ov.kind = PV_OVERLAY_NONE;
-    }
 }
 
 /* ---- keys: one function per family of actions (actions.def) */
@@ -783,13 +715,13 @@ void pv_app_key(pv_app *a, int key)
         pv_flame_ui_stop(a))
         return;
     if (a->prompt.kind) {
-        pv_app_prompt_key(a, key);
+        pv_panel_prompt.key(a, key);
         return;
     }
     if (strchr(pv_buf_cstr(&a->message), '\n'))
         pv_buf_clear(&a->message); /* a caret message goes with the next key */
     if (a->ov.kind) {
-        pv_app_overlay_key(a, key);
+        pv_screen_overlay(a->ov.kind)->key(a, key);
     } else if (key == PV_KEY_CTRL('c')) {
         pv_app_interrupt(a);
     } else if (key == PV_KEY_ESC) {
@@ -804,57 +736,3 @@ void pv_app_key(pv_app *a, int key)
     }
 }
 
-static bool pv_in(pv_rect r, int y, int x)
-{
-    return r.w > 0 && y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
-}
-
-void pv_app_mouse(pv_app *a, int y, int x, int button)
-{
-    pv_jobs_key(a, 0, true);
-    if (a->prompt.kind || a->ov.kind || pv_lanes_mouse(a, y, x, button) ||
-        pv_flame_ui_mouse(a, y, x, button))
-        return;
-    for (int p = 0; p < PV_PANE_COUNT; p++) {
-        pv_rect rc = a->rect[p];
-        if (!pv_in(rc, y, x))
-            continue;
-        a->focus = p;
-        pv_report *r = pv_app_focused_report(a);
-        if (button == 4 || button == 5) {
-            long d = button == 4 ? -3 : 3;
-            if (p == PV_PANE_EXPLORER)
-                pv_app_explorer_move(a, d);
-            else if (r)
-                pv_report_move(r, d);
-            return;
-        }
-        if (p == PV_PANE_EXPLORER) {
-            if (y > rc.y && a->ex.top + (size_t)(y - rc.y - 1) < a->item_count) {
-                a->ex.cursor = a->ex.top + (size_t)(y - rc.y - 1);
-                pv_app_show_item(a, a->ex.cursor);
-            }
-            return;
-        }
-        if (p == PV_PANE_DETAILS && y == a->det.tabs_y) {
-            for (size_t t = 0; t < a->det.tab_count; t++)
-                if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w)
-                    a->det.tab = t;
-            return;
-        }
-        if (p == PV_PANE_REPORT && y == a->rp.header_y && r) {
-            for (size_t h = 0; h < a->rp.header_count; h++)
-                if (x >= a->rp.header[h].x && x <= a->rp.header[h].x + a->rp.header[h].w)
-                    pv_app_sort_by(a, r, a->rp.header[h].col, true);
-            return;
-        }
-        /* Rows start two lines below the pane top (title, header) and
-         * take page_rows lines (the lane strip may follow them). */
-        if (r && y >= rc.y + 2 && y - rc.y - 2 < a->page_rows[p]) {
-            size_t k = r->top + (size_t)(y - rc.y - 2);
-            if (k < pv_report_count(r))
-                pv_report_move_to(r, k);
-        }
-        return;
-    }
-}

@@ -483,6 +483,8 @@ void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
 void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
 /* app_input.c */
+/* Sorts by column col (the same column again: the other direction). */
+void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);

@@ -13,7 +13,7 @@
 #include "profview/export.h"
 #include "profview/hooks.h"
 #include "tui/group.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 #include "tui/commands.h"
 
 /* ---- the prompt: readline-style editing, history, completion */
@@ -503,3 +503,58 @@ void pv_app_prompt_key(pv_app *a, int key)
         pv_app_search_update(a);
 }
 
+static const char *pv_prompt_prefix(int kind)
+{
+    switch (kind) {
+    case PV_PROMPT_SEARCH:
+        return "/";
+    case PV_PROMPT_FILTER:
+        return "filter: ";
+    case PV_PROMPT_COMMAND:
+        return ":";
+    }
+    return "";
+}
+
+static void pv_prompt_draw_line(pv_app *a, int y)
+{
+    a->cursor_on = false;
+    if (a->prompt.kind) {
+        const char *pre = pv_prompt_prefix(a->prompt.kind);
+        int x = pv_grid_str(&a->grid, y, 0, a->width, pre, PV_ROLE_PROMPT);
+        /* Scroll the line so that the cursor stays visible. */
+        size_t start = 0;
+        size_t before = pv_text_width(a->prompt.line.data ? a->prompt.line.data : "", a->prompt.pos, a->utf8);
+        int room = a->width - x - 1;
+        if (room < 1)
+            room = 1;
+        if ((int)before > room) {
+            while (start < a->prompt.pos &&
+                   (int)pv_text_width(a->prompt.line.data + start, a->prompt.pos - start, a->utf8) > room)
+                start++;
+        }
+        pv_grid_text(&a->grid, y, x, a->width - x, a->prompt.line.data ? a->prompt.line.data + start : "",
+                     a->prompt.line.len - start, PV_ROLE_PROMPT);
+        a->cursor_y = y;
+        a->cursor_x = x + (int)pv_text_width(a->prompt.line.data ? a->prompt.line.data + start : "",
+                                             a->prompt.pos - start, a->utf8);
+        a->cursor_on = true;
+        return;
+    }
+    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
+    if (!nl)
+        pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
+                    a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
+}
+
+/* The prompt's line: the screen's last (rc.y), or the message there. */
+static void pv_prompt_draw(pv_app *a, pv_rect rc)
+{
+    pv_prompt_draw_line(a, rc.y);
+}
+
+const pv_panel pv_panel_prompt = {
+    .name = "Prompt",
+    .draw = pv_prompt_draw,
+    .key = pv_app_prompt_key,
+};
