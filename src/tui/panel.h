@@ -41,6 +41,9 @@ extern const pv_panel pv_panel_prompt;   /* prompt.c: its line (the last) */
 /* screen.c: the pane of each PV_PANE_*, the overlay of each PV_OVERLAY_*. */
 const pv_panel *pv_screen_pane(int pane);
 const pv_panel *pv_screen_overlay(int overlay);
+/* The status bar's line of the first panel whose long work runs; false:
+ * none runs. */
+bool pv_screen_status(pv_app *a, pv_buf *out);
 
 /* The screen's own lines (app_draw.c): the status bar at y, the message
  * box ending at line `bottom`. */

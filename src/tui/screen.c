@@ -31,6 +31,17 @@ const pv_panel *pv_screen_overlay(int overlay)
                                                                         : NULL;
 }
 
+bool pv_screen_status(pv_app *a, pv_buf *out)
+{
+    for (int p = 0; p < PV_PANE_COUNT; p++)
+        if (pv_panes[p]->status && pv_panes[p]->status(a, out))
+            return true;
+    for (size_t o = 1; o < PV_ARRAY_LEN(pv_overlays); o++)
+        if (pv_overlays[o] && pv_overlays[o]->status && pv_overlays[o]->status(a, out))
+            return true;
+    return false;
+}
+
 /* The panes' places (a->rect; zero: not shown) in the main area. */
 static void pv_screen_layout(pv_app *a, int W, int main_h)
 {
