@@ -652,12 +652,8 @@ static void pv_app_action(pv_app *a, pv_action act)
     bool valid = act > PV_ACT_NONE && act < PV_ACT_COUNT;
     if (valid && pv_action_reads_every_row(act) && pv_app_refused_while_indexing(a))
         return;
-    if (pv_flame_ui_key(a, act))
+    if (pv_screen_action(a, act)) /* the graph's keys; the diff's q and Backspace */
         return;
-    if (a->diff.on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
-        pv_app_diff_close(a); /* back to the view it was made of */
-        return;
-    }
     if (valid)
         pv_key_handlers[act](a, act);
 }

@@ -104,17 +104,18 @@ void pv_app_explorer_move(pv_app *a, long delta)
     pv_app_show_item(a, c);
 }
 
-static void pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+static bool pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
 {
     (void)x;
     if (button == 4 || button == 5) {
         pv_app_explorer_move(a, button == 4 ? -3 : 3);
-        return;
+        return true;
     }
     if (y > rc.y && a->ex.top + (size_t)(y - rc.y - 1) < a->item_count) {
         a->ex.cursor = a->ex.top + (size_t)(y - rc.y - 1);
         pv_app_show_item(a, a->ex.cursor);
     }
+    return true;
 }
 
 const pv_panel pv_panel_explorer = {
