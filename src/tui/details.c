@@ -112,8 +112,22 @@ static bool pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
     return true;
 }
 
+/* Left and Right: the previous and the next detail tab. */
+static bool pv_details_action(pv_app *a, pv_action act)
+{
+    if (a->focus != PV_PANE_DETAILS || (act != PV_ACT_LEFT && act != PV_ACT_RIGHT))
+        return false;
+    pv_report *owner = pv_app_report(a);
+    if (act == PV_ACT_LEFT && a->det.tab > 0)
+        a->det.tab--;
+    else if (act == PV_ACT_RIGHT && owner && a->det.tab + 1 < owner->view->detail_count)
+        a->det.tab++;
+    return true;
+}
+
 const pv_panel pv_panel_details = {
     .name = "Details",
     .draw = pv_details_draw,
+    .action = pv_details_action,
     .mouse = pv_details_mouse,
 };

@@ -53,8 +53,8 @@ const pv_panel *pv_screen_overlay(int overlay);
 /* The status bar's line of the first panel whose long work runs; false:
  * none runs. */
 bool pv_screen_status(pv_app *a, pv_buf *out);
-/* An action for the parts of the Report (the graph, the diff) before the
- * action table; true when taken. */
+/* An action for the parts of the Report (the graph, the diff), then the
+ * focused pane, before the action table; true when taken. */
 bool pv_screen_action(pv_app *a, pv_action act);
 
 /* The screen's own lines (app_draw.c): the status bar at y, the message

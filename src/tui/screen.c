@@ -50,7 +50,8 @@ bool pv_screen_action(pv_app *a, pv_action act)
     for (size_t l = 0; l < PV_ARRAY_LEN(pv_layers); l++)
         if (pv_layers[l]->action && pv_layers[l]->action(a, act))
             return true;
-    return false;
+    const pv_panel *pane = pv_screen_pane(a->focus);
+    return pane && pane->action && pane->action(a, act);
 }
 
 /* The panes' places (a->rect; zero: not shown) in the main area. */
