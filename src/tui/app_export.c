@@ -16,6 +16,7 @@
 
 #include "profview/export.h"
 #include "tui/app_internal.h"
+#include "tui/panel.h"
 
 /* The dialog's fields, top to bottom. */
 enum {
@@ -119,10 +120,10 @@ static bool pv_app_export_parts(pv_app *a, size_t item, pv_export_parts *p)
     p->timeline = pv_app_export_has_timeline(p->set);
     p->has[PV_EXPORT_PART_FILTER] = p->r && p->view && p->r->view == p->view && p->r->filter &&
                                     p->r->filter[0];
-    p->has[PV_EXPORT_PART_WINDOW] = a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] &&
-                                    !a->marker_view[1] && p->timeline;
-    p->lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-    p->hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+    p->has[PV_EXPORT_PART_WINDOW] = a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] &&
+                                    !a->mark.view[1] && p->timeline;
+    p->lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
+    p->hi = a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0];
     bool here = item == a->loc.item;
     p->has[PV_EXPORT_PART_CONTEXT] =
         here && pv_app_export_row_cell(a, "context", "thread", p->context, sizeof p->context);
@@ -143,27 +144,27 @@ static bool pv_app_export_parts(pv_app *a, size_t item, pv_export_parts *p)
 static void pv_app_export_defaults(pv_app *a, int format)
 {
     pv_export_parts p;
-    a->exp_what = 0;
-    a->exp_field = PV_EXP_F_PATH;
-    a->exp_confirm = false;
-    pv_buf_clear(&a->exp_error);
+    a->exp.what = 0;
+    a->exp.field = PV_EXP_F_PATH;
+    a->exp.confirm = false;
+    pv_buf_clear(&a->exp.error);
     if (!pv_app_export_parts(a, a->loc.item, &p))
         return;
     if (p.has[PV_EXPORT_PART_FILTER])
-        a->exp_what |= 1 << PV_EXPORT_PART_FILTER;
+        a->exp.what |= 1 << PV_EXPORT_PART_FILTER;
     if (p.has[PV_EXPORT_PART_WINDOW])
-        a->exp_what |= 1 << PV_EXPORT_PART_WINDOW;
-    if (a->exp_what && p.has[PV_EXPORT_PART_VIEW])
-        a->exp_what |= 1 << PV_EXPORT_PART_VIEW;
-    int last = a->exp_last_format - 1;
+        a->exp.what |= 1 << PV_EXPORT_PART_WINDOW;
+    if (a->exp.what && p.has[PV_EXPORT_PART_VIEW])
+        a->exp.what |= 1 << PV_EXPORT_PART_VIEW;
+    int last = a->exp.last_format - 1;
     if (format < 0 && last >= 0 && (last == PV_EXPORT_SQLITE || p.timeline))
         format = last;
-    a->exp_format = format >= 0 ? format : p.timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
+    a->exp.format = format >= 0 ? format : p.timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
 }
 
 static bool pv_app_export_on(const pv_app *a, int part)
 {
-    return (a->exp_what >> part) & 1;
+    return (a->exp.what >> part) & 1;
 }
 
 /* ---- the request */
@@ -190,13 +191,22 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
         return false;
     }
     pv_export_request *q = &pl->req;
-    q->format = (pv_export_format)a->exp_format;
+    q->format = (pv_export_format)a->exp.format;
     q->instance = p.set->id;
     bool filter = pv_app_export_on(a, PV_EXPORT_PART_FILTER) && p.has[PV_EXPORT_PART_FILTER];
     bool window = pv_app_export_on(a, PV_EXPORT_PART_WINDOW) && p.has[PV_EXPORT_PART_WINDOW];
     bool context = pv_app_export_on(a, PV_EXPORT_PART_CONTEXT) && p.has[PV_EXPORT_PART_CONTEXT];
     bool area = pv_app_export_on(a, PV_EXPORT_PART_AREA) && p.has[PV_EXPORT_PART_AREA];
     bool only_view = pv_app_export_on(a, PV_EXPORT_PART_VIEW) && p.has[PV_EXPORT_PART_VIEW];
+    /* a part chosen that is gone (a queued export, the row moved since) */
+    static const char *const gone[PV_EXPORT_PART_COUNT] = {
+        "the filter", "the markers", "the selected row's context", "the selected row's area",
+        "this view"};
+    for (int k = 0; k < PV_EXPORT_PART_COUNT; k++)
+        if (pv_app_export_on(a, k) && !p.has[k]) {
+            pv_buf_printf(why, "%s, chosen for the export, is no longer there", gone[k]);
+            return false;
+        }
     bool timeline_rows = p.view && strcmp(p.view->id, "timeline") == 0;
     char lo[32], hi[32];
     pv_format_time_human(p.lo, a->unit, lo, sizeof lo);
@@ -241,9 +251,9 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
         pv_buf_puts(&pl->describe, "the whole result set");
     } else {
         /* SQLite, one view: the Report's, or the timeline for the markers
-         * when the Report's rows have no time */
+         * (a `time` elsewhere is a duration: a call's, a routine's) */
         const pv_view *v = p.view;
-        if (window && pv_view_column(v, "time") == PV_NO_ROW) {
+        if (window && strcmp(v->id, "timeline") != 0) {
             if (filter) {
                 pv_buf_printf(why, "the filter is over the %s view and the markers over the "
                                    "timeline: export one of them",
@@ -306,20 +316,20 @@ static void pv_app_export_plan_free(pv_export_plan *pl)
 #define PV_EXPORT_COUNT_MAX ((size_t)1 << 20)
 
 /* "182 rows: name = CRC_Calc, between A and B (...)", or why the choices do
- * not fit, into a->exp_summary (on opening the dialog and at every change:
+ * not fit, into a->exp.summary (on opening the dialog and at every change:
  * not at every frame). */
 static void pv_app_export_describe(pv_app *a)
 {
-    pv_buf_clear(&a->exp_summary);
+    pv_buf_clear(&a->exp.summary);
     pv_export_plan pl;
     pv_buf_init(&pl.describe);
     pv_buf why;
     pv_buf_init(&why);
     if (!pv_app_export_plan(a, a->loc.item, &pl, &why)) {
-        pv_buf_printf(&a->exp_summary, "cannot export this: %s", pv_buf_cstr(&why));
-        a->exp_summary_bad = true;
+        pv_buf_printf(&a->exp.summary, "cannot export this: %s", pv_buf_cstr(&why));
+        a->exp.summary_bad = true;
     } else {
-        a->exp_summary_bad = false;
+        a->exp.summary_bad = false;
         const pv_view *v = pl.count_view;
         const pv_export_request *q = &pl.req;
         if (v) {
@@ -361,14 +371,14 @@ static void pv_app_export_describe(pv_app *a)
                     more = true; /* an area keeps its lines and states too: at least */
             }
             if (more && n == total && narrowed)
-                pv_buf_printf(&a->exp_summary, "up to %zu rows: ", total);
+                pv_buf_printf(&a->exp.summary, "up to %zu rows: ", total);
             else
-                pv_buf_printf(&a->exp_summary, "%zu%s rows: ", n, more ? "+" : "");
+                pv_buf_printf(&a->exp.summary, "%zu%s rows: ", n, more ? "+" : "");
         }
-        pv_buf_append(&a->exp_summary, pl.describe.data ? pl.describe.data : "",
+        pv_buf_append(&a->exp.summary, pl.describe.data ? pl.describe.data : "",
                       pl.describe.len);
         if (q->format != PV_EXPORT_SQLITE && (q->filter || q->rows || q->context || q->areas))
-            pv_buf_puts(&a->exp_summary,
+            pv_buf_puts(&a->exp.summary,
                         " (with the context area's events, and the calls' entries and exits)");
     }
     pv_buf_free(&why);
@@ -399,12 +409,12 @@ void pv_app_export_open(pv_app *a)
     char *dot = strrchr(name, '.');
     if (dot && dot != name)
         *dot = '\0';
-    pv_buf_clear(&a->exp_path);
-    if (a->exp_last_dir.len)
-        pv_buf_puts(&a->exp_path, pv_buf_cstr(&a->exp_last_dir));
-    pv_buf_printf(&a->exp_path, "%s-export%s", name, pv_app_export_ext(a->exp_format));
-    a->exp_path_pos = a->exp_path.len;
-    a->overlay = PV_OVERLAY_EXPORT;
+    pv_buf_clear(&a->exp.path);
+    if (a->exp.last_dir.len)
+        pv_buf_puts(&a->exp.path, pv_buf_cstr(&a->exp.last_dir));
+    pv_buf_printf(&a->exp.path, "%s-export%s", name, pv_app_export_ext(a->exp.format));
+    a->exp.path_pos = a->exp.path.len;
+    a->ov.kind = PV_OVERLAY_EXPORT;
     pv_buf_clear(&a->message);
     pv_app_export_describe(a);
 }
@@ -414,11 +424,11 @@ void pv_app_export_open(pv_app *a)
 static void pv_app_export_progress(void *user, const char *what, uint64_t done, uint64_t total)
 {
     pv_app *a = user;
-    snprintf(a->exp_stage, sizeof a->exp_stage, "%s", what ? what : "");
-    a->exp_done = done;
-    a->exp_total = total;
+    snprintf(a->exp.stage, sizeof a->exp.stage, "%s", what ? what : "");
+    a->exp.done = done;
+    a->exp.total = total;
     if (pv_app_pump(a)) /* a frame with the status bar; Esc or Ctrl-C stop */
-        a->exp_cancel = 1;
+        a->exp.cancel = 1;
 }
 
 /* The library's messages name command-line options where the viewer has
@@ -511,68 +521,68 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
     if (!pv_app_export_source_of(a, item, &f, &set, &view) ||
         !pv_app_export_plan(a, item, &pl, &why)) {
         /* the choices do not fit: said in the dialog, which stays open */
-        pv_buf_clear(&a->exp_error);
-        pv_buf_puts(&a->exp_error, why.len ? pv_buf_cstr(&why) : "nothing to export");
-        a->overlay = PV_OVERLAY_EXPORT;
+        pv_buf_clear(&a->exp.error);
+        pv_buf_puts(&a->exp.error, why.len ? pv_buf_cstr(&why) : "nothing to export");
+        a->ov.kind = PV_OVERLAY_EXPORT;
         pv_buf_free(&why);
         pv_app_export_plan_free(&pl);
         return;
     }
     pv_buf_free(&why);
     pv_export_request req = pl.req;
-    const char *path = pv_buf_cstr(&a->exp_path);
+    const char *path = pv_buf_cstr(&a->exp.path);
     struct stat st;
     if (!path[0]) {
-        pv_buf_clear(&a->exp_error);
-        pv_buf_puts(&a->exp_error, "no path: type the file to write");
-        a->overlay = PV_OVERLAY_EXPORT;
+        pv_buf_clear(&a->exp.error);
+        pv_buf_puts(&a->exp.error, "no path: type the file to write");
+        a->ov.kind = PV_OVERLAY_EXPORT;
         pv_app_export_plan_free(&pl);
         return;
     }
     if (!force && stat(path, &st) == 0) {
         /* ask, in the dialog */
-        a->overlay = PV_OVERLAY_EXPORT;
-        a->exp_confirm = true;
+        a->ov.kind = PV_OVERLAY_EXPORT;
+        a->exp.confirm = true;
         pv_app_export_plan_free(&pl);
         return;
     }
-    a->overlay = PV_OVERLAY_NONE;
-    a->exp_confirm = false;
-    pv_buf_clear(&a->exp_error);
+    a->ov.kind = PV_OVERLAY_NONE;
+    a->exp.confirm = false;
+    pv_buf_clear(&a->exp.error);
     /* The export reads every row: while the file is indexed it waits for
      * the index, queued (docs/tui.md "Loading and indexing"). */
     pv_command_args *q = pv_app_command_queue(a, PV_JOB_EXPORT, a->items[item].file, path);
     if (q) {
         q->item = item;
-        q->mode = a->exp_format;
-        q->exp_what = a->exp_what;
+        q->mode = a->exp.format;
+        q->exp_what = a->exp.what;
         q->force = force;
         pv_app_export_plan_free(&pl);
         return;
     }
-    a->exp_cancel = 0;
-    a->long_stop = false;
-    a->exp_running = true;
-    a->exp_done = a->exp_total = 0;
-    a->exp_start = pv_app_now();
+    a->exp.cancel = 0;
+    a->pump.stop = false;
+    a->exp.running = true;
+    a->exp.done = a->exp.total = 0;
+    a->exp.start = pv_app_now();
     req.progress.report = pv_app_export_progress;
     req.progress.user = a;
-    req.progress.cancel = &a->exp_cancel;
+    req.progress.cancel = &a->exp.cancel;
     req.trash = &a->trash; /* big blocks go back between key presses */
-    a->exp_stage[0] = '\0';
+    a->exp.stage[0] = '\0';
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
-    a->exp_running = false;
+    a->exp.running = false;
     pv_buf text;
     pv_buf_init(&text);
     if (st2 == PV_EXPORT_OK) {
         /* the session remembers the format and the directory */
-        a->exp_last_format = a->exp_format + 1;
+        a->exp.last_format = a->exp.format + 1;
         const char *slash = strrchr(path, '/');
-        pv_buf_clear(&a->exp_last_dir);
+        pv_buf_clear(&a->exp.last_dir);
         if (slash) /* with its '/' */
-            pv_buf_append(&a->exp_last_dir, path, (size_t)(slash - path) + 1);
+            pv_buf_append(&a->exp.last_dir, path, (size_t)(slash - path) + 1);
         pv_buf_printf(&text, "exported %s to %s (%s)", pv_buf_cstr(&pl.describe), path,
                       pv_export_format_name(req.format));
         pv_app_export_say(a, false, pv_buf_cstr(&text));
@@ -585,11 +595,11 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
         for (size_t i = 0; i < err.entry_count; i++)
             pv_buf_printf(&text, "%s%s", i ? "; " : "", err.entries[i].text);
         pv_app_export_viewer_words(&text);
-        pv_buf_clear(&a->exp_error);
-        pv_buf_printf(&a->exp_error, "export failed: %s",
+        pv_buf_clear(&a->exp.error);
+        pv_buf_printf(&a->exp.error, "export failed: %s",
                       err.entry_count ? pv_buf_cstr(&text) : "?");
-        a->overlay = PV_OVERLAY_EXPORT;
-        a->exp_field = PV_EXP_F_PATH;
+        a->ov.kind = PV_OVERLAY_EXPORT;
+        a->exp.field = PV_EXP_F_PATH;
         pv_app_export_describe(a);
     }
     pv_buf_free(&text);
@@ -626,16 +636,16 @@ static size_t pv_app_export_utf8(uint32_t c, char *u)
  * edits the path, Tab completes it, Enter exports, Esc closes. */
 void pv_app_export_key(pv_app *a, int key)
 {
-    if (a->exp_confirm) {
+    if (a->exp.confirm) {
         if (key == PV_KEY_ENTER || key == 'y' || key == 'Y')
             pv_app_export_run(a, a->loc.item, true);
         else if (key == PV_KEY_ESC || key == 'n' || key == 'N' || key == PV_KEY_CTRL('c'))
-            a->exp_confirm = false;
+            a->exp.confirm = false;
         return;
     }
     if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) {
-        a->overlay = PV_OVERLAY_NONE;
-        pv_buf_clear(&a->exp_error);
+        a->ov.kind = PV_OVERLAY_NONE;
+        pv_buf_clear(&a->exp.error);
         return;
     }
     if (key == PV_KEY_ENTER) {
@@ -643,81 +653,81 @@ void pv_app_export_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_UP) {
-        a->exp_field = (a->exp_field + PV_EXP_F_COUNT - 1) % PV_EXP_F_COUNT;
+        a->exp.field = (a->exp.field + PV_EXP_F_COUNT - 1) % PV_EXP_F_COUNT;
         return;
     }
     if (key == PV_KEY_DOWN) {
-        a->exp_field = (a->exp_field + 1) % PV_EXP_F_COUNT;
+        a->exp.field = (a->exp.field + 1) % PV_EXP_F_COUNT;
         return;
     }
-    if (a->exp_field != PV_EXP_F_PATH) {
+    if (a->exp.field != PV_EXP_F_PATH) {
         int d = key == PV_KEY_LEFT ? -1 : (key == PV_KEY_RIGHT || key == ' ') ? 1 : 0;
         if (!d)
             return;
-        pv_buf_clear(&a->exp_error);
-        if (a->exp_field == PV_EXP_F_FORMAT) {
-            int old = a->exp_format;
-            a->exp_format = (a->exp_format + 3 + d) % 3;
+        pv_buf_clear(&a->exp.error);
+        if (a->exp.field == PV_EXP_F_FORMAT) {
+            int old = a->exp.format;
+            a->exp.format = (a->exp.format + 3 + d) % 3;
             /* the path's extension follows the format while it is the default one */
-            const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp_format);
-            size_t len = a->exp_path.len, ol = strlen(oe);
-            if (len > ol && strcmp(a->exp_path.data + len - ol, oe) == 0) {
-                a->exp_path.len = len - ol;
-                a->exp_path.data[a->exp_path.len] = '\0';
-                pv_buf_puts(&a->exp_path, ne);
-                a->exp_path_pos = a->exp_path.len;
+            const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp.format);
+            size_t len = a->exp.path.len, ol = strlen(oe);
+            if (len > ol && strcmp(a->exp.path.data + len - ol, oe) == 0) {
+                a->exp.path.len = len - ol;
+                a->exp.path.data[a->exp.path.len] = '\0';
+                pv_buf_puts(&a->exp.path, ne);
+                a->exp.path_pos = a->exp.path.len;
             }
         } else {
-            int part = a->exp_field - PV_EXP_F_FILTER;
+            int part = a->exp.field - PV_EXP_F_FILTER;
             pv_export_parts p;
             if (!pv_app_export_parts(a, a->loc.item, &p) || !p.has[part]) {
-                pv_buf_puts(&a->exp_error, "that is not there to choose (see its line)");
+                pv_buf_puts(&a->exp.error, "that is not there to choose (see its line)");
                 return;
             }
-            a->exp_what ^= 1 << part;
+            a->exp.what ^= 1 << part;
         }
         pv_app_export_describe(a);
         return;
     }
     /* the path */
     if (key == PV_KEY_TAB) {
-        pv_app_complete_path(a, &a->exp_path);
-        a->exp_path_pos = a->exp_path.len;
+        pv_app_complete_path(a, &a->exp.path);
+        a->exp.path_pos = a->exp.path.len;
     } else if (key == PV_KEY_LEFT) {
-        while (a->exp_path_pos > 0) {
-            a->exp_path_pos--;
-            if (((unsigned char)a->exp_path.data[a->exp_path_pos] & 0xc0) != 0x80)
+        while (a->exp.path_pos > 0) {
+            a->exp.path_pos--;
+            if (((unsigned char)a->exp.path.data[a->exp.path_pos] & 0xc0) != 0x80)
                 break;
         }
     } else if (key == PV_KEY_RIGHT) {
-        a->exp_path_pos = pv_app_utf8_next(a->exp_path.data, a->exp_path.len, a->exp_path_pos);
+        a->exp.path_pos = pv_app_utf8_next(a->exp.path.data, a->exp.path.len, a->exp.path_pos);
     } else if (key == PV_KEY_HOME || key == PV_KEY_CTRL('a')) {
-        a->exp_path_pos = 0;
+        a->exp.path_pos = 0;
     } else if (key == PV_KEY_END || key == PV_KEY_CTRL('e')) {
-        a->exp_path_pos = a->exp_path.len;
+        a->exp.path_pos = a->exp.path.len;
     } else if (key == PV_KEY_CTRL('u')) {
-        pv_buf_clear(&a->exp_path);
-        a->exp_path_pos = 0;
-    } else if (key == PV_KEY_BACKSPACE && a->exp_path_pos > 0) {
-        size_t from = a->exp_path_pos;
+        pv_buf_clear(&a->exp.path);
+        a->exp.path_pos = 0;
+    } else if (key == PV_KEY_BACKSPACE && a->exp.path_pos > 0) {
+        size_t from = a->exp.path_pos;
         do
             from--;
-        while (from > 0 && ((unsigned char)a->exp_path.data[from] & 0xc0) == 0x80);
-        memmove(a->exp_path.data + from, a->exp_path.data + a->exp_path_pos,
-                a->exp_path.len - a->exp_path_pos + 1);
-        a->exp_path.len -= a->exp_path_pos - from;
-        a->exp_path_pos = from;
+        while (from > 0 && ((unsigned char)a->exp.path.data[from] & 0xc0) == 0x80);
+        memmove(a->exp.path.data + from, a->exp.path.data + a->exp.path_pos,
+                a->exp.path.len - a->exp.path_pos + 1);
+        a->exp.path.len -= a->exp.path_pos - from;
+        a->exp.path_pos = from;
     } else if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
         char enc[4];
         size_t n = pv_app_export_utf8((uint32_t)key, enc);
         pv_buf tail;
         pv_buf_init(&tail);
-        pv_buf_append(&tail, a->exp_path.data ? a->exp_path.data + a->exp_path_pos : "",
-                      a->exp_path.len - a->exp_path_pos);
-        a->exp_path.len = a->exp_path_pos;
-        pv_buf_append(&a->exp_path, enc, n);
-        a->exp_path_pos = a->exp_path.len;
-        pv_buf_append(&a->exp_path, tail.data ? tail.data : "", tail.len);
+        pv_buf_append(&tail, a->exp.path.data ? a->exp.path.data + a->exp.path_pos : "",
+                      a->exp.path.len - a->exp.path_pos);
+        a->exp.path.len = a->exp.path_pos;
+        pv_buf_append(&a->exp.path, enc, n);
+        a->exp.path_pos = a->exp.path.len;
+        pv_buf_append(&a->exp.path, tail.data ? tail.data : "", tail.len);
         pv_buf_free(&tail);
     }
 }
@@ -741,7 +751,7 @@ static void pv_app_export_part_line(pv_app *a, const pv_export_parts *p, int par
         pv_buf_puts(out, why[part]);
         return;
     }
-    if (part == PV_EXPORT_PART_VIEW && a->exp_format != PV_EXPORT_SQLITE) {
+    if (part == PV_EXPORT_PART_VIEW && a->exp.format != PV_EXPORT_SQLITE) {
         pv_buf_puts(out, " -  the timeline's events (Text1 and BIN hold the timeline)");
         return;
     }
@@ -762,8 +772,8 @@ static void pv_app_export_part_line(pv_app *a, const pv_export_parts *p, int par
     }
 }
 
-/* The export dialog, over the panes (app_draw.c calls it last). */
-void pv_app_export_draw(pv_app *a, pv_rect rc)
+/* The export dialog, over the panes (pv_panel_export.draw; screen.c draws it last). */
+static void pv_export_draw(pv_app *a, pv_rect rc)
 {
     pv_export_parts p;
     bool have = pv_app_export_parts(a, a->loc.item, &p);
@@ -773,17 +783,17 @@ void pv_app_export_draw(pv_app *a, pv_rect rc)
     pv_buf summary, error;
     pv_buf_init(&summary);
     pv_buf_init(&error);
-    pv_app_export_wrap(pv_buf_cstr(&a->exp_summary), inner, a->utf8, &summary);
-    if (a->exp_confirm) {
+    pv_app_export_wrap(pv_buf_cstr(&a->exp.summary), inner, a->utf8, &summary);
+    if (a->exp.confirm) {
         pv_buf msg;
         pv_buf_init(&msg);
         pv_buf_printf(&msg, "%s exists: Enter (or y) replaces it, Esc keeps it",
-                      pv_buf_cstr(&a->exp_path));
+                      pv_buf_cstr(&a->exp.path));
         pv_app_export_wrap(pv_buf_cstr(&msg), inner, a->utf8, &error);
         pv_buf_free(&msg);
-    } else if (a->exp_error.len &&
-               !(a->exp_summary_bad && strstr(pv_buf_cstr(&a->exp_summary), pv_buf_cstr(&a->exp_error)))) {
-        pv_app_export_wrap(pv_buf_cstr(&a->exp_error), inner, a->utf8, &error);
+    } else if (a->exp.error.len &&
+               !(a->exp.summary_bad && strstr(pv_buf_cstr(&a->exp.summary), pv_buf_cstr(&a->exp.error)))) {
+        pv_app_export_wrap(pv_buf_cstr(&a->exp.error), inner, a->utf8, &error);
     }
     int sum_lines = 1, err_lines = error.len ? 1 : 0;
     for (size_t i = 0; i < summary.len; i++)
@@ -807,32 +817,32 @@ void pv_app_export_draw(pv_app *a, pv_rect rc)
         if (f == PV_EXP_F_FORMAT) {
             pv_buf_puts(&line, " Format  ");
             for (int i = 0; i < 3; i++)
-                pv_buf_printf(&line, i == a->exp_format ? "[%s] " : " %s  ",
+                pv_buf_printf(&line, i == a->exp.format ? "[%s] " : " %s  ",
                               pv_export_format_titles[i]);
         } else if (f == PV_EXP_F_PATH) {
             pv_buf_puts(&line, " Path    ");
         } else if (have) {
             int part = f - PV_EXP_F_FILTER;
             pv_app_export_part_line(a, &p, part, &line);
-            if (!p.has[part] || (part == PV_EXPORT_PART_VIEW && a->exp_format != PV_EXPORT_SQLITE))
+            if (!p.has[part] || (part == PV_EXPORT_PART_VIEW && a->exp.format != PV_EXPORT_SQLITE))
                 role = PV_ROLE_DIM;
         }
         pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, pv_buf_cstr(&line), role);
         if (f == PV_EXP_F_PATH) {
             int x = box.x + 10;
             int room = box.x + box.w - 1 - x;
-            pv_grid_text(&a->grid, y, x, room, a->exp_path.data ? a->exp_path.data : "",
-                         a->exp_path.len, PV_ROLE_PROMPT);
-            if (a->exp_field == PV_EXP_F_PATH && !a->exp_confirm) {
+            pv_grid_text(&a->grid, y, x, room, a->exp.path.data ? a->exp.path.data : "",
+                         a->exp.path.len, PV_ROLE_PROMPT);
+            if (a->exp.field == PV_EXP_F_PATH && !a->exp.confirm) {
                 a->cursor_on = true;
                 a->cursor_y = y;
-                a->cursor_x = x + (int)pv_text_width(a->exp_path.data ? a->exp_path.data : "",
-                                                     a->exp_path_pos, a->utf8);
+                a->cursor_x = x + (int)pv_text_width(a->exp.path.data ? a->exp.path.data : "",
+                                                     a->exp.path_pos, a->utf8);
                 if (a->cursor_x >= box.x + box.w - 1)
                     a->cursor_x = box.x + box.w - 2;
             }
         }
-        if (f == a->exp_field)
+        if (f == a->exp.field)
             pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
     }
     y++;
@@ -840,7 +850,7 @@ void pv_app_export_draw(pv_app *a, pv_rect rc)
     const pv_buf *blocks[2] = {&summary, &error};
     for (int b = 0; b < 2; b++) {
         const char *s = blocks[b]->data ? blocks[b]->data : "";
-        pv_role role = b == 1 || a->exp_summary_bad ? PV_ROLE_ERROR : PV_ROLE_NORMAL;
+        pv_role role = b == 1 || a->exp.summary_bad ? PV_ROLE_ERROR : PV_ROLE_NORMAL;
         while (blocks[b]->len && y < bottom) {
             const char *e = strchr(s, '\n');
             size_t n = e ? (size_t)(e - s) : strlen(s);
@@ -882,11 +892,11 @@ void pv_app_export_command(pv_app *a, const char *arg)
         return;
     }
     pv_app_export_defaults(a, (int)format);
-    pv_buf_clear(&a->exp_path);
-    pv_buf_puts(&a->exp_path, path);
-    a->exp_path_pos = a->exp_path.len;
+    pv_buf_clear(&a->exp.path);
+    pv_buf_puts(&a->exp.path, path);
+    a->exp.path_pos = a->exp.path.len;
     pv_app_export_run(a, a->loc.item, false);
-    if (a->overlay == PV_OVERLAY_EXPORT)
+    if (a->ov.kind == PV_OVERLAY_EXPORT)
         pv_app_export_describe(a); /* it asks, or says why not: in the dialog */
 }
 
@@ -895,34 +905,66 @@ void pv_app_export_queued(pv_app *a, const pv_command_args *q)
     size_t item = q->item;
     if (item >= a->item_count)
         return;
-    a->exp_format = q->mode;
-    a->exp_what = q->exp_what;
-    pv_buf_clear(&a->exp_path);
-    pv_buf_puts(&a->exp_path, q->arg);
-    a->exp_path_pos = a->exp_path.len;
+    a->exp.format = q->mode;
+    a->exp.what = q->exp_what;
+    pv_buf_clear(&a->exp.path);
+    pv_buf_puts(&a->exp.path, q->arg);
+    a->exp.path_pos = a->exp.path.len;
     pv_app_export_run(a, item, q->force);
 }
 
 void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)
 {
-    a->pump = pump;
-    a->pump_user = user;
+    a->pump.fn = pump;
+    a->pump.user = user;
 }
 
 bool pv_app_pump(pv_app *a)
 {
-    if (a->pump && !a->long_stop) {
+    if (a->pump.fn && !a->pump.stop) {
         double now = pv_app_now();
-        if (now - a->pump_last >= PV_PUMP_S) {
-            a->pump(a->pump_user);
-            a->pump_last = pv_app_now();
+        if (now - a->pump.last >= PV_PUMP_S) {
+            a->pump.fn(a->pump.user);
+            a->pump.last = pv_app_now();
         }
     }
-    return a->long_stop;
+    return a->pump.stop;
 }
 
 void pv_app_long_stop(pv_app *a)
 {
-    a->long_stop = true;
-    a->exp_cancel = 1;
+    a->pump.stop = true;
+    a->exp.cancel = 1;
 }
+
+/* The status bar while the export runs. */
+static bool pv_export_dialog_status(pv_app *a, pv_buf *s)
+{
+    if (!a->exp.running)
+        return false;
+    double elapsed = pv_app_now() - a->exp.start;
+    if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
+        pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
+    else
+        pv_buf_printf(s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
+                      a->exp.done);
+    if (a->exp.total) {
+        double frac = (double)a->exp.done / (double)a->exp.total;
+        pv_buf_printf(s, " %3.0f%%", frac * 100);
+        pv_text_rate(s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
+    }
+    pv_buf_puts(s, "  (Esc cancels)");
+    return true;
+}
+
+static void pv_export_panel_key(pv_app *a, int key)
+{
+    pv_app_export_key(a, key);
+}
+
+const pv_panel pv_panel_export = {
+    .name = "Export",
+    .draw = pv_export_draw,
+    .key = pv_export_panel_key,
+    .status = pv_export_dialog_status,
+};
