@@ -241,9 +241,9 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
         pv_buf_puts(&pl->describe, "the whole result set");
     } else {
         /* SQLite, one view: the Report's, or the timeline for the markers
-         * when the Report's rows have no time */
+         * (a `time` elsewhere is a duration: a call's, a routine's) */
         const pv_view *v = p.view;
-        if (window && pv_view_column(v, "time") == PV_NO_ROW) {
+        if (window && strcmp(v->id, "timeline") != 0) {
             if (filter) {
                 pv_buf_printf(why, "the filter is over the %s view and the markers over the "
                                    "timeline: export one of them",
