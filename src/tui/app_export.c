@@ -197,6 +197,15 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
     bool context = pv_app_export_on(a, PV_EXPORT_PART_CONTEXT) && p.has[PV_EXPORT_PART_CONTEXT];
     bool area = pv_app_export_on(a, PV_EXPORT_PART_AREA) && p.has[PV_EXPORT_PART_AREA];
     bool only_view = pv_app_export_on(a, PV_EXPORT_PART_VIEW) && p.has[PV_EXPORT_PART_VIEW];
+    /* a part chosen that is gone (a queued export, the row moved since) */
+    static const char *const gone[PV_EXPORT_PART_COUNT] = {
+        "the filter", "the markers", "the selected row's context", "the selected row's area",
+        "this view"};
+    for (int k = 0; k < PV_EXPORT_PART_COUNT; k++)
+        if (pv_app_export_on(a, k) && !p.has[k]) {
+            pv_buf_printf(why, "%s, chosen for the export, is no longer there", gone[k]);
+            return false;
+        }
     bool timeline_rows = p.view && strcmp(p.view->id, "timeline") == 0;
     char lo[32], hi[32];
     pv_format_time_human(p.lo, a->unit, lo, sizeof lo);

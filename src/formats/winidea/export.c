@@ -1472,8 +1472,13 @@ static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_in
     bool windowed = own_from || own_to;
     c.restricted = windowed || r->context || r->areas || r->filter || r->rows;
     c.generated = c.restricted || r->profile || !d->text_path;
-    /* a BIN alone has no INFO to carry the window in: its events only */
-    c.carry_window = windowed && (r->format == PV_EXPORT_TEXT1 || d->text_path);
+    /* generated over a window (the file's own too): its events, and what
+     * the reader needs at its start; a BIN alone has no INFO to carry the
+     * window in: its events only */
+    if (c.generated && (ix->has_from || ix->has_to))
+        c.restricted = true;
+    c.carry_window = c.restricted && (ix->has_from || ix->has_to) &&
+                     (r->format == PV_EXPORT_TEXT1 || d->text_path);
     c.epilogue = SIZE_MAX;
     if (!wx_profile_load(&c.profile, r->profile, err)) {
         wx_profile_free(&c.profile);
