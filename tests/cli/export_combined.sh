@@ -83,6 +83,17 @@ for file in "$tmp/run.txt" "$tmp/runb.txt" "$src/rtos.txt"; do
 done
 echo "ok: windows reopen with the source's contexts, statistics and calls"
 
+# 2b. a windowed export reopened: exported again as it is, byte for byte (its
+#     window is its own, not a cut); a context of it keeps the window's start
+"$pv" export "$tmp/run.txt" --format text1 --from 10ms --to 12ms -o "$tmp/w.txt"
+"$pv" export "$tmp/w.txt" --format text1 -o "$tmp/w-again.txt"
+cmp "$tmp/w.txt" "$tmp/w-again.txt" || bad "a windowed export exported again differs"
+"$pv" export "$tmp/w.txt" --format text1 --context ID_TASK_FAST -o "$tmp/w-fast.txt"
+cmp <("$pv" cat "$tmp/run.txt" --view statistics --from 10ms --to 12ms --context ID_TASK_FAST --columns "$stats") \
+    <("$pv" cat "$tmp/w-fast.txt" --view statistics --context ID_TASK_FAST --columns "$stats") ||
+  bad "a context of a windowed export: statistics differ from the source's over the window"
+[ "$(warnings "$tmp/w-fast.txt")" = 0 ] || bad "a context of a windowed export warns"
+
 # 3. the progress bar: the loader's, on a terminal only
 if command -v script >/dev/null; then
   "$gen" --seed 5 --tasks 4 --events 400000 --format text -o "$tmp/big.txt"

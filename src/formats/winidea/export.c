@@ -949,6 +949,53 @@ static bool wx_select(wx_ctx *c)
     return true;
 }
 
+/* ---- replaying the call stacks (docs/formats.md §3), as the index did */
+
+/* The (area, context) pairs met so far: an S/R/X of an area not on its
+ * context's stack reveals an implicit frame the first time only (later it
+ * is ignored, with a warning).  A bit per pair while that is at most 8 MB,
+ * else a hash map. */
+typedef struct wx_seen {
+    uint8_t *bits;
+    size_t contexts;
+    pv_hashmap map;
+} wx_seen;
+
+static void wx_seen_init(wx_seen *s, size_t areas, size_t contexts)
+{
+    memset(s, 0, sizeof *s);
+    s->contexts = contexts;
+    if (areas * contexts <= ((size_t)1 << 26))
+        s->bits = pv_xcalloc(areas * contexts / 8 + 1, 1);
+    else
+        pv_hashmap_init(&s->map);
+}
+
+/* Whether (area, context) was met before; it is from now on. */
+static bool wx_seen_mark(wx_seen *s, uint32_t area, uint16_t ctx)
+{
+    if (s->bits) {
+        size_t k = (size_t)area * s->contexts + ctx;
+        bool met = (s->bits[k / 8] >> (k % 8)) & 1;
+        s->bits[k / 8] |= (uint8_t)(1u << (k % 8));
+        return met;
+    }
+    uint64_t key = (uint64_t)area << 16 | ctx;
+    uint32_t dummy;
+    if (pv_hashmap_get(&s->map, key, &dummy))
+        return true;
+    pv_hashmap_put(&s->map, key, 1);
+    return false;
+}
+
+static void wx_seen_free(wx_seen *s)
+{
+    if (s->bits)
+        free(s->bits);
+    else
+        pv_hashmap_free(&s->map);
+}
+
 /* ---- a window's start: what the reader needs to know (docs/export.md "Windows") */
 
 typedef struct wx_frame {
@@ -1011,8 +1058,8 @@ static bool wx_window_edges(wx_ctx *c)
     size_t *last_data = pv_xmalloc((ix->area_count ? ix->area_count : 1) * sizeof *last_data);
     for (size_t a = 0; a < ix->area_count; a++)
         last_data[a] = SIZE_MAX;
-    pv_hashmap seen; /* (area, context) pairs met: a later unknown S/R/X is ignored */
-    pv_hashmap_init(&seen);
+    wx_seen seen;
+    wx_seen_init(&seen, ix->area_count, nctx);
     bool ok = true;
     size_t last_switch = SIZE_MAX; /* the context area's latest event: the running context */
     for (size_t i = 0; i < first && i < tl->count; i++) {
@@ -1039,11 +1086,7 @@ static bool wx_window_edges(wx_ctx *c)
         if (ctx >= ix->context_count)
             continue;
         wx_stack *s = &stacks[ctx];
-        uint64_t key = (uint64_t)area << 16 | ctx;
-        uint32_t dummy;
-        bool met = pv_hashmap_get(&seen, key, &dummy);
-        if (!met)
-            pv_hashmap_put(&seen, key, 1);
+        bool met = wx_seen_mark(&seen, area, ctx);
         if (e.kind == PV_WI_ENTRY) {
             s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
             s->f[s->n++] = (wx_frame){area, i, SIZE_MAX, last_switch, SIZE_MAX, true, true};
@@ -1076,7 +1119,7 @@ static bool wx_window_edges(wx_ctx *c)
             f->active = e.kind == PV_WI_RESUME;
         }
     }
-    pv_hashmap_free(&seen);
+    wx_seen_free(&seen);
     if (ok) {
         size_t n = 0, cap = 0;
         size_t *out = NULL;
@@ -1163,8 +1206,8 @@ static bool wx_complete_calls(wx_ctx *c)
         size_t n, cap;
     } fstack;
     fstack *stacks = pv_xcalloc(nctx, sizeof *stacks);
-    pv_hashmap seen;
-    pv_hashmap_init(&seen);
+    wx_seen seen;
+    wx_seen_init(&seen, ix->area_count, nctx);
     bool ok = true;
     for (size_t i = 0; i < tl->count; i++) {
         if ((i & 0xFFFF) == 0 && !pv_progress_step(&c->r->progress, "selecting rows", i,
@@ -1184,11 +1227,7 @@ static bool wx_complete_calls(wx_ctx *c)
         if (e.kind > PV_WI_ENTRY || ctx >= ix->context_count)
             continue;
         fstack *s = &stacks[ctx];
-        uint64_t key = (uint64_t)area << 16 | ctx;
-        uint32_t dummy;
-        bool met = pv_hashmap_get(&seen, key, &dummy);
-        if (!met)
-            pv_hashmap_put(&seen, key, 1);
+        bool met = wx_seen_mark(&seen, area, ctx);
         if (e.kind == PV_WI_ENTRY) {
             s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
             s->f[s->n++] = (frame){area, c->match[i] != 0, i};
@@ -1235,7 +1274,7 @@ static bool wx_complete_calls(wx_ctx *c)
         free(stacks[k].f);
     }
     free(stacks);
-    pv_hashmap_free(&seen);
+    wx_seen_free(&seen);
     return ok;
 }
 
@@ -1433,8 +1472,13 @@ static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_in
     bool windowed = own_from || own_to;
     c.restricted = windowed || r->context || r->areas || r->filter || r->rows;
     c.generated = c.restricted || r->profile || !d->text_path;
-    /* a BIN alone has no INFO to carry the window in: its events only */
-    c.carry_window = windowed && (r->format == PV_EXPORT_TEXT1 || d->text_path);
+    /* generated over a window (the file's own too): its events, and what
+     * the reader needs at its start; a BIN alone has no INFO to carry the
+     * window in: its events only */
+    if (c.generated && (ix->has_from || ix->has_to))
+        c.restricted = true;
+    c.carry_window = c.restricted && (ix->has_from || ix->has_to) &&
+                     (r->format == PV_EXPORT_TEXT1 || d->text_path);
     c.epilogue = SIZE_MAX;
     if (!wx_profile_load(&c.profile, r->profile, err)) {
         wx_profile_free(&c.profile);
