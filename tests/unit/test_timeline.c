@@ -1067,6 +1067,60 @@ static void test_split_same_index(void **state)
     assert_true(redone > 0);
 }
 
+/* The stitch of a pass in two halves (docs/winidea-model.md "Speed: the
+ * timeline in two halves") merges everything the second half gathered,
+ * the BIN version bits included (docs/formats.md §2): a record of the
+ * second half, beyond the early reading's records, that contradicts that
+ * reading is found in two halves as on one thread: bits 12-31 (not v1.1,
+ * not v1.0 either: a warning, the reading kept) and bits 24-27 (v1.0: the
+ * version settles and the file is indexed again). */
+static void test_split_merges_version_bits(void **state)
+{
+    (void)state;
+    static const uint32_t planted[] = {0x80000000u, 0x01000000u};
+    for (size_t round = 0; round < PV_ARRAY_LEN(planted); round++) {
+        size_t n = 20000, early = 1000;
+        pv_wi_data *d = rtos_data(11, n, true, 0);
+        unsigned char *word = d->timeline.owned + (n - 5) * PV_WI_RECORD_SIZE + 4;
+        uint32_t w = pv_wi_le32(word) | planted[round];
+        for (int b = 0; b < 4; b++)
+            word[b] = (unsigned char)(w >> (8 * b));
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        memset(&two, 0, sizeof two);
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        d->timeline.version = 11;
+        d->timeline.version_checked = early;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        int settled = d->timeline.version;
+        d->timeline.version = 11;
+        d->timeline.version_checked = early;
+        setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        unsetenv("PROFVIEW_INDEX_SPLIT");
+        assert_int_equal(d->timeline.version, settled);
+        assert_int_equal(settled, round == 0 ? 11 : 10);
+        bool warned = false;
+        for (size_t k = 0; k < g1.entry_count; k++)
+            warned |= strstr(g1.entries[k].text, round == 0 ? "not a v1.1 record"
+                                                             : "v1.0") != NULL;
+        assert_true(warned);
+        if (round == 0)
+            assert_true(b.halves); /* settled: indexed again, on one pass */
+        assert_same_index(&a, &b);
+        assert_same_warnings(&g1, &g2);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
 /* Cancelling a pass in two halves (the CLI's Ctrl-C, through the
  * progress): the build stops with the second half stopped too, and frees
  * everything (the sanitizer build checks the leaks). */
@@ -1821,6 +1875,7 @@ int main(void)
         cmocka_unit_test(test_threads_same_index),
         cmocka_unit_test(test_split_same_index),
         cmocka_unit_test(test_split_cancelled),
+        cmocka_unit_test(test_split_merges_version_bits),
         cmocka_unit_test(test_memory_bare_timeline),
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),
