@@ -145,9 +145,9 @@ void tl_split_cancel(tl_pass *p)
 static bool tl_split_allowed(const tl_pass *p, size_t events)
 {
     const pv_timeline_index *ix = p->ix;
-    const char *env = getenv("PROFVIEW_INDEX_SPLIT");
-    bool force = env && strcmp(env, "1") == 0;
-    if (!p->split_ok || p->split_ran || (env && strcmp(env, "0") == 0) ||
+    int64_t split = pv_test_get(&p->opt.test, PV_TEST_INDEX_SPLIT, -1);
+    bool force = split == 1;
+    if (!p->split_ok || p->split_ran || split == 0 ||
         !tl_threads_allowed(p, TL_SPLIT_MIN_EVENTS) || events < 2 ||
         (!force && events < TL_SPLIT_MIN_EVENTS))
         return false;
