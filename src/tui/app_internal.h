@@ -183,7 +183,7 @@ struct pv_app {
      * an adopted file, so nothing is shared. */
     bool index_stopped;     /* Ctrl-C: no more slices */
     size_t index_slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
-    bool index_fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    bool index_fixed_slice; /* tests: the test option index-slice, one slice per key */
     double index_start;     /* when the current file's indexing started */
     uint64_t index_start_done;
     size_t index_file;      /* the file being indexed */
