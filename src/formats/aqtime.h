@@ -9,6 +9,7 @@
 #ifndef PROFVIEW_AQTIME_H
 #define PROFVIEW_AQTIME_H
 
+#include "profview/dbinput.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -174,6 +175,7 @@ typedef struct aq_db {
     char *path;
     char *uri; /* to open the file again, NULL for a stream's copy */
     pv_test_options test; /* the load's (aq-split-rows, aq-defer-paused) */
+    pv_db_guard guard; /* its connections' bounds (profview/dbinput.h) */
     /* The background read of the large tables (aqtime_defer.c), or NULL. */
     struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
