@@ -1472,7 +1472,7 @@ static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
 void aq_build_threads(aq_ctx *c, aq_table_id table)
 {
     static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"thread", "Thread", PV_TYPE_INT, PV_COL_NAME},
     };
     static const char *const consumed[] = {"ID", "COL_WIN32THREADID", "PARENT_ID", NULL};
