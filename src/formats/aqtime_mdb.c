@@ -30,6 +30,8 @@
 typedef struct aqm_header {
     unsigned version;   /* byte 0x14: 0 Jet 3, 1 Jet 4, 2.. ACE */
     unsigned page_size;
+    uint64_t page_count;
+    uint64_t catalog_map_page; /* where the catalog's usage map is */
     uint32_t key;       /* the encoding key (0x3E of the decoded header) */
 } aqm_header;
 
@@ -83,6 +85,11 @@ static bool aqm_header_read(pv_file *f, const char *path, aqm_header *h)
     struct stat st;
     ssize_t n = fstat(fd, &st) == 0 ? pread(fd, page, sizeof page, 0) : -1;
     int err = errno;
+    /* the catalog's definition is page 2; its usage map pointer at 55 (Jet 4)
+     * or 35 (Jet 3) */
+    unsigned char map[4] = {0};
+    bool jet3 = n > 0x14 && page[0x14] == 0;
+    bool map_read = n > 0 && pread(fd, map, 4, (jet3 ? 2 * 2048 + 35 : 2 * 4096 + 55)) == 4;
     close(fd);
     if (n < 0) {
         pv_error(&f->diag, "%s: cannot read: %s", f->path, strerror(err));
@@ -124,6 +131,8 @@ static bool aqm_header_read(pv_file *f, const char *path, aqm_header *h)
         return false;
     }
     uint64_t size = (uint64_t)st.st_size;
+    h->page_count = size / h->page_size;
+    h->catalog_map_page = map_read ? ((uint32_t)map[1] | (uint32_t)map[2] << 8 | (uint32_t)map[3] << 16) : 0;
     if (size < 3u * h->page_size || size % h->page_size != 0) {
         pv_error(&f->diag,
                  "%s: an Access database cut short: %" PRIu64 " bytes, not a whole number of "
@@ -200,24 +209,39 @@ static void aqm_quiet_end(aqm_quiet *q, aqm_noise *z)
     pthread_mutex_unlock(&aqm_stderr_lock);
 }
 
-static void aqm_noise_report(pv_file *f, aqm_noise *z)
+static void aqm_noise_drop(aqm_noise *z)
 {
+    for (size_t i = 0; i < z->count; i++)
+        free(z->lines[i]);
+    free(z->lines);
+    free(z->counts);
+    memset(z, 0, sizeof *z);
+}
+
+/* Turns what libmdb said into warnings; `table`: while reading that table. */
+static void aqm_noise_report(pv_file *f, aqm_noise *z, const char *table)
+{
+    pv_buf where;
+    pv_buf_init(&where);
+    if (table)
+        pv_buf_printf(&where, ", reading table %s", table);
     for (size_t i = 0; i < z->count; i++) {
         pv_buf esc;
         pv_buf_init(&esc);
         pv_escape_controls(&esc, z->lines[i], strlen(z->lines[i]));
         if (z->counts[i] > 1)
-            pv_warn(&f->diag, "%s: the Access reader (libmdb) says (%zu times): %s", f->path,
-                    z->counts[i], pv_buf_cstr(&esc));
+            pv_warn(&f->diag, "%s: the Access reader (libmdb) says%s (%zu times): %s", f->path,
+                    pv_buf_cstr(&where), z->counts[i], pv_buf_cstr(&esc));
         else
-            pv_warn(&f->diag, "%s: the Access reader (libmdb) says: %s", f->path,
-                    pv_buf_cstr(&esc));
+            pv_warn(&f->diag, "%s: the Access reader (libmdb) says%s: %s", f->path,
+                    pv_buf_cstr(&where), pv_buf_cstr(&esc));
         pv_buf_free(&esc);
         free(z->lines[i]);
     }
     free(z->lines);
     free(z->counts);
     memset(z, 0, sizeof *z);
+    pv_buf_free(&where);
 }
 
 /* ---- values, read raw from the row */
@@ -481,6 +505,7 @@ typedef struct aqm_copy {
     MdbHandle *mdb;
     sqlite3 *db;
     uint64_t done, total;
+    uint64_t page_count;
     bool cancelled;
     aqm_noise noise;
 } aqm_copy;
@@ -555,6 +580,8 @@ static bool aqm_copy_table(aqm_copy *c, MdbCatalogEntry *entry)
     aqm_quiet_begin(&q);
     mdb_rewind_table(t);
     while (ok && !c->cancelled && mdb_read_next_dpg(t)) {
+        if (t->cur_phys_pg >= c->page_count)
+            break; /* a page of the usage map at or past the end of the file */
         int rows = mdb_get_int16(mdb->pg_buf, rco);
         for (int r = 0; r < rows && ok; r++) {
             int start;
@@ -592,7 +619,16 @@ static bool aqm_copy_table(aqm_copy *c, MdbCatalogEntry *entry)
                 c->cancelled = true;
         }
     }
-    aqm_quiet_end(&q, &c->noise);
+    aqm_noise z = {0};
+    if (t->cur_phys_pg >= c->page_count)
+        z.past_eof = true; /* the map's last page: read as zeros, skipped */
+    aqm_quiet_end(&q, &z);
+    if (z.past_eof) {
+        c->noise.past_eof = true;
+        aqm_noise_drop(&z);
+    } else {
+        aqm_noise_report(c->f, &z, entry->object_name);
+    }
     pv_buf_free(&tmp);
     pv_buf_free(&raw);
     free(fields);
@@ -631,7 +667,7 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
         pv_input_remove_temp(tmp);
         return PV_LOAD_ERROR;
     }
-    aqm_copy c = {.f = f, .o = o};
+    aqm_copy c = {.f = f, .o = o, .page_count = h.page_count};
     aqm_quiet q;
     aqm_quiet_begin(&q);
     c.mdb = mdb_open(path, MDB_NOFLAGS);
@@ -639,8 +675,9 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
     aqm_quiet_end(&q, &c.noise);
     pv_input_remove_temp(tmp);
     if (!c.mdb || !cat || c.mdb->num_catalog == 0) {
-        bool past_eof = c.noise.past_eof;
-        aqm_noise_report(f, &c.noise);
+        /* one message: what libmdb said is in it */
+        bool past_eof = c.noise.past_eof || h.catalog_map_page >= h.page_count;
+        aqm_noise_drop(&c.noise);
         if (past_eof)
             pv_error(&f->diag, "%s: an Access database cut short: its catalog points past the "
                      "end of the file (the file is truncated)", f->path);
@@ -650,7 +687,7 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
         aqm_quiet_begin(&q);
         mdb_close(c.mdb);
         aqm_quiet_end(&q, &c.noise);
-        aqm_noise_report(f, &c.noise);
+        aqm_noise_drop(&c.noise);
         return PV_LOAD_ERROR;
     }
     /* The user tables; those of AQTime's export among them. */
@@ -680,7 +717,7 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
             pv_buf_printf(&names, "%s%s", i ? ", " : "", others[i]);
         if (other_count > 12)
             pv_buf_puts(&names, ", ...");
-        aqm_noise_report(f, &c.noise);
+        aqm_noise_drop(&c.noise);
         if (other_count)
             pv_error(&f->diag, "%s: an Access database with no AQTime results (tables: %s)",
                      f->path, pv_buf_cstr(&names));
@@ -693,18 +730,38 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
         aqm_quiet_begin(&q);
         mdb_close(c.mdb);
         aqm_quiet_end(&q, &c.noise);
+        aqm_noise_drop(&c.noise);
         return PV_LOAD_ERROR;
     }
     free(others);
-    /* The row counts of the table definitions, for the progress. */
+    /* The row counts of the table definitions, for the progress; a table
+     * whose definition lies past the end of the file: truncated. */
     aqm_quiet_begin(&q);
     for (size_t i = 0; i < aq_count; i++) {
-        MdbTableDef *t = mdb_read_table(aq[i]);
+        /* libmdb reads a page at the end of the file as zeros */
+        MdbTableDef *t = aq[i]->table_pg < h.page_count ? mdb_read_table(aq[i]) : NULL;
         if (t)
             c.total += t->num_rows;
+        /* the page holding the usage map: the definition is in pg_buf */
+        if (aq[i]->table_pg >= h.page_count ||
+            (c.mdb->cur_pg == aq[i]->table_pg &&
+             (uint64_t)(mdb_get_int32(c.mdb->pg_buf, c.mdb->fmt->tab_usage_map_offset) >> 8) >=
+                 h.page_count))
+            c.noise.past_eof = true;
         mdb_free_tabledef(t);
     }
     aqm_quiet_end(&q, &c.noise);
+    if (c.noise.past_eof) {
+        aqm_noise_drop(&c.noise);
+        pv_error(&f->diag, "%s: an Access database cut short: its tables' definitions lie past "
+                 "the end of the file (the file is truncated)", f->path);
+        free(aq);
+        aqm_quiet_begin(&q);
+        mdb_close(c.mdb);
+        aqm_quiet_end(&q, &c.noise);
+        aqm_noise_drop(&c.noise);
+        return PV_LOAD_ERROR;
+    }
     bool ok = sqlite3_open_v2(":memory:", &c.db,
                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                               NULL) == SQLITE_OK;
@@ -720,7 +777,10 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
     mdb_close(c.mdb);
     aqm_quiet_end(&q, &c.noise);
     bool past_eof = c.noise.past_eof;
-    aqm_noise_report(f, &c.noise);
+    if (past_eof)
+        aqm_noise_drop(&c.noise);
+    else
+        aqm_noise_report(f, &c.noise, NULL);
     if (ok && past_eof) {
         pv_error(&f->diag, "%s: an Access database cut short: its tables point past the end of "
                  "the file (the file is truncated)", f->path);
