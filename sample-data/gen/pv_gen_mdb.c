@@ -110,6 +110,8 @@ typedef struct bytes {
 
 static void bytes_put(bytes *b, const void *p, size_t n)
 {
+    if (n == 0)
+        return;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 64;
         b->d = realloc(b->d, b->cap);
@@ -671,5 +673,14 @@ int main(int argc, char **argv)
     if (!out || fwrite(pages, PG, page_count, out) != page_count || fclose(out) != 0)
         die("cannot write", argv[a + 1]);
     sqlite3_close(in);
+    for (size_t k = 0; k < n; k++) {
+        for (size_t c = 0; c < tables[k].col_count; c++)
+            free(tables[k].cols[c].name);
+        free(tables[k].cols);
+        free(tables[k].name);
+    }
+    free(tables);
+    free(cat.cols);
+    free(pages);
     return 0;
 }
