@@ -19,7 +19,7 @@ for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN 
   'AQTime peak RSS per call' 'AQTime 50 result sets' 'AQTime first screen (profview DB, first frame, 3000 calls)' \
   'AQTime resource load (info, 500 objects)' 'AQTime refcount load (info, 500 objects)' \
   'AQTime resource peak RSS per object' 'AQTime refcount peak RSS per object' 'TUI p: pin an area' \
-  'AQTime 3000 calls: .mdb / SQLite load (info, medians [0-9.]* s / [0-9.]* s) *[0-9.]* x' \
+  'AQTime 3000 calls: .mdb / SQLite load (info, medians [0-9.]* s / [0-9.]* s) *[-0-9.]* x' \
   'TUI longest lane-building slice' 'TUI worst lane key' 'TUI draw with the lanes fully zoomed out'; do
   grep -q -- "$label" "$tmp/out" || { echo "FAIL: no row '$label'"; fail=1; }
 done
