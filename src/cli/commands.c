@@ -34,34 +34,44 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 
 /* ---- info */
 
+/* Everything from the input (its path, captions, notes, messages) is
+ * escaped before it reaches the terminal (pv_escape_terminal). */
 static void pv_info_text(const pv_file *f)
 {
-    printf("%s\n  format: %s\n", f->path, f->format ? f->format : "?");
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_printf(&b, "%s\n  format: %s\n", f->path, f->format ? f->format : "?");
     if (f->diag.warnings || f->diag.errors)
-        printf("  warnings: %zu\n", f->diag.warnings + f->diag.errors);
+        pv_buf_printf(&b, "  warnings: %zu\n", f->diag.warnings + f->diag.errors);
     for (size_t i = 0; i < f->diag.entry_count; i++)
-        printf("    %s\n", f->diag.entries[i].text);
+        pv_buf_printf(&b, "    %s\n", f->diag.entries[i].text);
     if (f->diag.entry_count < f->diag.warnings + f->diag.errors)
-        printf("    ... and %zu more\n",
+        pv_buf_printf(&b, "    ... and %zu more\n",
                f->diag.warnings + f->diag.errors - f->diag.entry_count);
     for (size_t s = 0; s < f->set_count; s++) {
         const pv_result_set *set = f->sets[s];
-        printf("  result set %" PRId64 ": %s%s%s%s\n", set->id, set->caption,
+        pv_buf_printf(&b, "  result set %" PRId64 ": %s%s%s%s\n", set->id, set->caption,
                set->kind[0] ? " (" : "", set->kind, set->kind[0] ? ")" : "");
         for (size_t n = 0; n < set->note_count; n++)
-            printf("    note: %s\n", set->notes[n]);
+            pv_buf_printf(&b, "    note: %s\n", set->notes[n]);
         for (size_t v = 0; v < set->view_count; v++) {
             const pv_view *view = set->views[v];
-            printf("    %-22s %10zu rows%s", view->id, pv_view_rows(view),
+            pv_buf_printf(&b, "    %-22s %10zu rows%s", view->id, pv_view_rows(view),
                    pv_view_is_tree(view) ? " (tree)" : "");
             if (view->detail_count) {
-                printf("  details:");
+                pv_buf_printf(&b, "  details:");
                 for (size_t d = 0; d < view->detail_count; d++)
-                    printf(" %s", view->details[d].id);
+                    pv_buf_printf(&b, " %s", view->details[d].id);
             }
-            printf("\n");
+            pv_buf_printf(&b, "\n");
         }
     }
+    pv_buf esc;
+    pv_buf_init(&esc);
+    pv_escape_terminal(&esc, b.data ? b.data : "", b.len, "\n");
+    fwrite(esc.data ? esc.data : "", 1, esc.len, stdout);
+    pv_buf_free(&esc);
+    pv_buf_free(&b);
 }
 
 static void pv_info_json(const pv_file *f, pv_buf *out)

@@ -216,5 +216,6 @@ static int pv_check_output(int rc)
 
 int main(int argc, char **argv)
 {
+    pv_cli_escape_stderr();
     return pv_check_output(pv_run(argc, argv));
 }
