@@ -153,10 +153,23 @@ int pv_cmd_info(const pv_cli_args *a)
 
 /* ---- cat */
 
-/* The rows could not be written (docs/cli.md: an output error). */
-static int pv_cat_write_failed(void)
+static bool pv_cli_pipe_closed;
+
+bool pv_cli_reader_gone(void)
 {
-    fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    return pv_cli_pipe_closed;
+}
+
+int pv_cli_write_failed(void)
+{
+    if (errno == EPIPE || pv_cli_pipe_closed) {
+        pv_cli_pipe_closed = true;
+        return PV_EXIT_OK;
+    }
+    if (errno)
+        fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    else
+        fprintf(stderr, "profview: cannot write the output\n");
     return PV_EXIT_OUTPUT;
 }
 
@@ -468,7 +481,7 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
         bool ok = folded ? pv_write_folded(stdout, v, NULL, n)
                          : pv_write_rows(stdout, v, cols, col_count, NULL, n, format);
         if (!ok)
-            rc = pv_cat_write_failed();
+            rc = pv_cli_write_failed();
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
         pv_row *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
@@ -485,7 +498,7 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
             bool ok = folded ? pv_write_folded(stdout, v, rows, n)
                              : pv_write_rows(stdout, v, cols, col_count, rows, n, format);
             if (!ok)
-                rc = pv_cat_write_failed();
+                rc = pv_cli_write_failed();
         }
         free(rows);
     }
@@ -610,6 +623,13 @@ int pv_cmd_diff(const pv_cli_args *a)
             deferred_b.load.from = t, deferred_b.load.has_from = true;
         else
             deferred_b.load.to = t, deferred_b.load.has_to = true;
+    }
+    if (deferred_b.load.has_from && deferred_b.load.has_to &&
+        deferred_b.load.from > deferred_b.load.to) {
+        fprintf(stderr, "profview: B's window starts after it ends (--from-b/--to-b, or --from/--to)"
+                        ": it would be empty\nTry 'profview --help'.\n");
+        pv_file_free(fa);
+        return PV_EXIT_USAGE;
     }
     pv_file *fb = pv_cli_load(a->files[1], &deferred_b);
     if (!fb) {

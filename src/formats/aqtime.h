@@ -9,6 +9,7 @@
 #ifndef PROFVIEW_AQTIME_H
 #define PROFVIEW_AQTIME_H
 
+#include "profview/dbinput.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -173,6 +174,7 @@ struct aq_defer;
 typedef struct aq_db {
     char *path;
     char *uri; /* to open the file again, NULL for a stream's copy */
+    pv_db_guard guard; /* its connections' bounds (profview/dbinput.h) */
     /* The background read of the large tables (aqtime_defer.c), or NULL. */
     struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
@@ -317,10 +319,11 @@ void aq_index_table(aq_table *t);
  * (docs/aqtime.md "First screen"). */
 void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan);
 /* Loads the AQTime tables of an open database into f (the rest of a load
- * once the file is open; it takes db, and `uri` if the file can be opened
- * again, else NULL).  The Access reader hands it the tables it copied into
- * a database in memory (aqtime_mdb.c). */
-pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, char *uri);
+ * once the file is open; it takes db, `uri` if the file can be opened
+ * again, else NULL, and `a`, the file's data with the guard of db's
+ * connection, or NULL).  The Access reader hands it the tables it copied
+ * into a database in memory (aqtime_mdb.c). */
+pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, char *uri, aq_db *a);
 /* Whether a table of that name is read by the loader: a table of the seed,
  * or any other of a profiler's (*profiler: its name has a profiler's
  * prefix, FUNCTION_TRACE_PROFILER_ ...). */

@@ -792,7 +792,7 @@ static pv_load_status aqm_load(pv_file *f, const pv_load_options *o)
         sqlite3_close(c.db);
         return PV_LOAD_ERROR;
     }
-    return aq_load_db(f, o, c.db, NULL);
+    return aq_load_db(f, o, c.db, NULL, NULL);
 }
 
 const pv_loader pv_loader_aqtime_access = {
