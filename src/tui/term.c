@@ -361,6 +361,19 @@ static int pv_term_loop(pv_app *app, bool ascii)
                 getenv("TERM") ? getenv("TERM") : "");
         return 2;
     }
+    /* A terminal that cannot move the cursor (TERM=dumb, a printing
+     * terminal) would get a blank or garbled screen: refuse it, and say what
+     * works there (docs/tui.md "Terminals"). */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        fprintf(stderr,
+                "profview: the terminal (TERM=%s) cannot move the cursor, which the viewer needs;\n"
+                "set TERM to your terminal's type (e.g. xterm-256color), or use 'profview info'\n"
+                "and 'profview cat' on it\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        del_curterm(cur_term);
+        return 2;
+    }
     del_curterm(cur_term);
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (!screen) {
@@ -381,6 +394,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    /* Shift-Tab is ESC [ Z on every terminal we know, but terminfo entries
+     * such as vt100 and linux have no kcbt: without this, it came as Esc, [
+     * and Z (docs/tui.md "Terminals"). */
+    define_key("\033[Z", KEY_BTAB);
     set_escdelay(25);
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
