@@ -1050,8 +1050,9 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         if (!sq_exec(w, pv_buf_cstr(&create)))
             goto done;
     }
-    /* whole result sets: the detail views of the rows too */
-    for (size_t d = 0; !w->r->view_id && d < v->detail_count; d++) {
+    /* the detail views of the exported rows too (a selection's: of the
+     * rows kept, so that `cat --parent` of a kept row is the source's) */
+    for (size_t d = 0; d < v->detail_count; d++) {
         status = sq_write_detail(w, v, T, d, rows, count);
         if (status != PV_EXPORT_OK)
             goto done;
