@@ -144,6 +144,8 @@ for path in files:
                 continue
             kept = run("cat", path, *base, *fargs, "--columns", "id", "--format", "json").stdout
             ids = [r["id"] for r in json.loads(kept or b"[]") if isinstance(r.get("id"), int)]
+            if len(ids) > 400:  # a big view: 400 kept rows spread over it
+                ids = [ids[i * (len(ids) - 1) // 399] for i in range(400)]
             for d in v["details"]:
                 # VIEW_DETAIL when several views offer the detail, else DETAIL
                 for qualified in (True, False):
