@@ -107,6 +107,7 @@ def strip_file_row(view, out):
 
 for path in files:
     fmt, sets = sets_of(path)
+    warn_source = run("info", path).stdout.count(b"warning")
     for k, s in enumerate(sets):
         inst = str(s["id"])
         for v in s["views"]:
@@ -135,15 +136,15 @@ for path in files:
             compared["rows"] += w.count(b"\n") - 1
             if w != g:
                 fail("%s: cat of the export differs from cat --filter" % label, w, g)
-            warn_w = run("info", path).stdout.count(b"warning")
             warn_g = run("info", out).stdout.count(b"warning")
-            if warn_g > 0 and warn_g != warn_w:
-                fail("%s: the export warns (%d warnings, the source %d)" % (label, warn_g, warn_w))
+            if warn_g > 0 and warn_g != warn_source:
+                fail("%s: the export warns (%d warnings, the source %d)" % (label, warn_g, warn_source))
             # the details of the kept rows
             if not v["details"] or not rows or "id" not in rows[0]:
                 continue
-            kept = run("cat", path, *base, *fargs, "--columns", "id", "--format", "json").stdout
-            ids = [r["id"] for r in json.loads(kept or b"[]") if isinstance(r.get("id"), int)]
+            lines = want.stdout.decode(errors="replace").split("\n")
+            at = lines[0].split("\t").index("id")
+            ids = [int(l.split("\t")[at]) for l in lines[1:] if l and l.split("\t")[at].lstrip("-").isdigit()]
             if len(ids) > 400:  # a big view: 400 kept rows spread over it
                 ids = [ids[i * (len(ids) - 1) // 399] for i in range(400)]
             for d in v["details"]:
