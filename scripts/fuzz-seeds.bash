@@ -7,6 +7,7 @@ pv_fuzz_seed() {
     text1) for f in sample-data/rtos*.txt sample-data/seed-example.txt; do cp "$f" "$out/"; done ;;
     bin) for f in sample-data/*.BIN; do cp "$f" "$out/"; done ;;
     plist) for f in sample-data/plist-*.txt; do cp "$f" "$out/"; done ;;
+    plist_text) for f in sample-data/plist-text-*.txt sample-data/plist-*.report*.txt; do cp "$f" "$out/"; done ;;
     aqtime) for f in sample-data/*.db; do cp "$f" "$out/"; done ;;
     yaml) for f in themes/*.yaml tests/fuzz/seeds/config*.yaml; do [ -f "$f" ] && cp "$f" "$out/"; done ;;
     query)

@@ -72,6 +72,35 @@ bool pv_trash_step(pv_trash *t, size_t bytes);
 static inline bool pv_trash_empty(const pv_trash *t) { return t->count == 0; }
 /* Frees everything now (the trash stays usable). */
 void pv_trash_free(pv_trash *t);
+/* ---- work in steps: one engine for every long job (docs/tui.md "Long
+ * operations").  A job is a state struct and its phases: a phase function
+ * does some of its work within the step's budget, takes what it used from
+ * it (pv_budget_spend) and returns the phase that comes next (itself while
+ * it has more to do).  pv_phases_run runs the phases of one step: while
+ * units are left and the job is not done, stopping after any phase once
+ * the step's deadline has passed (never before the first, so that every
+ * step makes progress).  A job changes what it works on only in its last
+ * phase: freeing it at any step before leaves everything as it was. */
+typedef struct pv_budget {
+    size_t units;    /* left in this step */
+    double deadline; /* pv_clock_now() seconds the step ends at (0: none) */
+} pv_budget;
+typedef int (*pv_phase_fn)(void *job, pv_budget *b);
+bool pv_phases_run(void *job, const pv_phase_fn *phases, int *phase, int done, pv_budget *b);
+/* The monotonic clock in seconds. */
+double pv_clock_now(void);
+/* Past the step's deadline (a budget counts rows, and a slow row or a
+ * loaded machine must not make a step overrun its slice). */
+bool pv_budget_late(const pv_budget *b);
+static inline void pv_budget_spend(pv_budget *b, size_t units)
+{
+    b->units -= units < b->units ? units : b->units;
+}
+/* The end of the next piece of a loop over [at, n): about `units` items. */
+static inline size_t pv_budget_end(size_t at, size_t n, size_t units)
+{
+    return units < n - at ? at + units : n;
+}
 char *pv_xstrdup(const char *s);
 char *pv_xstrndup(const char *s, size_t len);
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);
@@ -172,9 +201,17 @@ void pv_diag_take(pv_diag *to, pv_diag *from);
 #define pv_error(d, ...) pv_diag_add((d), PV_SEV_ERROR, __VA_ARGS__)
 
 /* ---- escaping: make any bytes safe to show or write.
- * Control characters (0x00-0x1F, 0x7F) become \xNN; everything else is
- * copied unchanged (invalid UTF-8 included; the TUI escapes it itself). */
+ * Control characters (C0 0x00-0x1F, DEL, and C1 U+0080-U+009F) and every
+ * byte of invalid UTF-8 become \xNN (each byte); valid UTF-8 is copied
+ * unchanged, so nothing from input reaches a terminal as a control
+ * sequence (an OSC, a CSI, an 8-bit CSI 0x9B). */
 void pv_escape_controls(pv_buf *out, const char *s, size_t len);
+/* The same, keeping the C0 characters listed in `keep` (e.g. "\n\t"). */
+void pv_escape_terminal(pv_buf *out, const char *s, size_t len, const char *keep);
+/* The length (1-4) of the valid UTF-8 character at s[0 .. len), its code
+ * point in *cp; 0 for invalid or truncated UTF-8 (overlong forms and
+ * surrogates included). */
+size_t pv_utf8_char(const char *s, size_t len, uint32_t *cp);
 
 /* ---- progress and cancellation for long work (loading, indexing, export).
  * `report` may be NULL.  Long loops call pv_progress_step every few thousand

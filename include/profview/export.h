@@ -51,6 +51,10 @@ typedef struct pv_export_request {
     pv_trash *trash;       /* or NULL: the export's big work blocks (hundreds of MB at 50 M
                               rows) are put here instead of freed, for a viewer to give
                               back in steps between key presses (docs/tui.md) */
+    /* or NULL: called with each temporary file's path once it is created,
+     * before anything is written to it (tests: another user swapping it) */
+    void (*after_create)(const char *temp_path, void *arg);
+    void *after_create_arg;
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);
@@ -71,8 +75,11 @@ typedef enum pv_export_status {
 typedef struct pv_export_target pv_export_target;
 
 /* Creates a temporary file beside `final_path` (same directory, so the
- * rename is atomic) and returns its path (owned by the target) in *temp.
- * The file is created empty, mode 0644 minus the umask.  Returns false with
+ * rename is atomic; named `.NAME.profview-tmp-XXXXXX`) and returns its
+ * path (owned by the target) in *temp: open it with pv_export_writer_open
+ * or sqlite3_open_v2 only (both get the descriptor that created it, never
+ * a new open by name).  The file is created empty, mode 0666 minus the
+ * umask.  Returns false with
  * a message in `err` when the directory cannot be written, when
  * final_path exists and the target does not force, or when final_path is
  * one of the files the export reads. */

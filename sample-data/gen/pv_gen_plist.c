@@ -164,12 +164,15 @@ static const char *const timing_objs[] = {
 };
 
 /* Builds routines and a calling-context tree (no recursion) from the seed. */
-static void build_calls(const char *exe, const char *const *objs, int obj_count, int64_t unit)
+static void build_calls(const char *exe, const char *const *objs, int obj_count, int64_t unit,
+                        const char *dll)
 {
     routine_count = (int)(sizeof timing_names / sizeof timing_names[0]);
     for (int i = 0; i < routine_count; i++) {
+        /* With a DLL, every third routine is in it: a second module. */
+        const char *in = dll && i % 3 == 2 ? dll : exe;
         routines[i] = (routine){
-            timing_names[i], exe, objs[i % obj_count], i < timing_never_from, 0, 0, 0, i + 1};
+            timing_names[i], in, objs[i % obj_count], i < timing_never_from, 0, 0, 0, i + 1};
     }
     node_count = 0;
     nodes[node_count++] = (node){0, -1, 0, 1, 0, 0};
@@ -427,6 +430,215 @@ static void write_function_profile(const char *dir, const function_profile *fp)
     close_out(f);
 }
 
+/* ---- text reports: what PLIST prints without /T (docs/plist.md "Text
+ * reports"), written from the same data as the /T file of the run */
+
+typedef struct report_options {
+    const char *suffix; /* the report is BASE.SUFFIX.txt */
+    const char *sort;   /* "time", "function name", "counts", "line" */
+    const char *eol;
+    int width;       /* wrap names (or source text) past this column; 0: never */
+    int page_length; /* rows per page before a form feed and the titles (/PL); 0: one page */
+} report_options;
+
+/* The run's call depth and total time, as its /T record 2 says. */
+static int64_t run_depth(void)
+{
+    int64_t depth = 0;
+    for (int n = 0; n < node_count; n++)
+        if (nodes[n].depth + 1 > depth)
+            depth = nodes[n].depth + 1;
+    return depth;
+}
+
+static int64_t run_total_time(const function_profile *fp)
+{
+    return nodes[0].child + fp->outside;
+}
+
+/* Milliseconds with 3 decimals, rounded half up (the report's precision). */
+static void report_ms(char *out, size_t size, int64_t ns)
+{
+    int64_t us = (ns + 500) / 1000;
+    snprintf(out, size, "%" PRId64 ".%03" PRId64, us / 1000, us % 1000);
+}
+
+/* part/whole as a percentage with one decimal, rounded half up. */
+static void report_percent(char *out, size_t size, int64_t part, int64_t whole)
+{
+    int64_t tenths = whole > 0 ? (part * 1000 + whole / 2) / whole : 0;
+    snprintf(out, size, "%" PRId64 ".%" PRId64, tenths / 10, tenths % 10);
+}
+
+typedef struct report_page {
+    FILE *f;
+    const report_options *o;
+    const char *const *titles; /* NULL-terminated, the rule last */
+    int rows;
+} report_page;
+
+static void report_titles(report_page *pg)
+{
+    for (int i = 0; pg->titles[i]; i++)
+        fprintf(pg->f, "%s%s", pg->titles[i], pg->o->eol);
+    pg->rows = 0;
+}
+
+/* Writes a row: `prefix` then `text` starting at column `col`, wrapped at
+ * the report's width onto lines indented to `col`.  A piece never ends with
+ * a blank (a reader cannot tell it from trailing blanks). */
+static void report_row(report_page *pg, const char *prefix, int col, const char *text)
+{
+    if (pg->o->page_length && pg->rows == pg->o->page_length) {
+        fprintf(pg->f, "\f%s", pg->o->eol);
+        report_titles(pg);
+    }
+    pg->rows++;
+    fputs(prefix, pg->f);
+    size_t len = strlen(text);
+    size_t room = pg->o->width > col + 8 ? (size_t)(pg->o->width - col) : len;
+    size_t at = 0;
+    for (;;) {
+        size_t n = len - at < room ? len - at : room;
+        if (at + n < len)
+            while (n > 1 && text[at + n - 1] == ' ')
+                n--;
+        fwrite(text + at, 1, n, pg->f);
+        at += n;
+        if (at >= len)
+            break;
+        fprintf(pg->f, "%s%*s", pg->o->eol, col, "");
+    }
+    fputs(pg->o->eol, pg->f);
+}
+
+static const report_options *sort_options;
+
+static int compare_routines(const void *a, const void *b)
+{
+    const routine *x = &routines[*(const int *)a], *y = &routines[*(const int *)b];
+    const char *by = sort_options->sort;
+    if (strcmp(by, "time") == 0 && x->time != y->time)
+        return x->time > y->time ? -1 : 1;
+    if (strcmp(by, "counts") == 0 && x->hits != y->hits)
+        return x->hits > y->hits ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static const char *const timing_titles[] = {
+    "        Func          Func+Child           Hit",
+    "        Time   %         Time      %      Count  Function",
+    "---------------------------------------------------------", NULL};
+static const char *const counting_titles[] = {"     Hit", "    Count     %  Function",
+                                              "-------------------------", NULL};
+static const char *const coverage_titles[] = {"Covered  Function", "-----------------", NULL};
+
+static void write_function_report(const char *dir, const function_profile *fp,
+                                  const report_options *o, int64_t total_time, int64_t depth)
+{
+    char name[256], a[64], b[64], c[64], d[64], prefix[256];
+    snprintf(name, sizeof name, "%s.%s.txt", fp->base, o->suffix);
+    FILE *f = open_out(dir, name);
+    const char *eol = o->eol;
+    const char *kind = fp->method == 522 ? "Function timing"
+                       : fp->method == 521 ? "Function counting"
+                                           : "Function coverage";
+    int64_t total_hits = 0, executed = 0;
+    for (int i = 0; i < routine_count; i++) {
+        total_hits += routines[i].hits;
+        executed += routines[i].hits > 0;
+    }
+    fprintf(f, "Profile: %s, sorted by %s%s", kind, o->sort, eol);
+    fprintf(f, "Date:    Sun Nov 22 04:30:00 2026%s%s%s", eol, eol, eol);
+    fprintf(f, "Program Statistics%s------------------%s", eol, eol);
+    fprintf(f, "    Command line at 2026 Nov 22 04:30: \"PROFILE /I demo.pbi /O demo.pbo demo.exe "
+               "--fast\" %s",
+            eol);
+    if (fp->method == 522) {
+        report_ms(a, sizeof a, total_time);
+        report_ms(b, sizeof b, fp->outside);
+        fprintf(f, "    Total time: %s millisecond%s", a, eol);
+        fprintf(f, "    Time outside of functions: %s millisecond%s", b, eol);
+    }
+    fprintf(f, "    Call depth: %" PRId64 "%s", depth, eol);
+    fprintf(f, "    Total functions: %d%s", routine_count, eol);
+    if (fp->method != 524)
+        fprintf(f, "    Total hits: %" PRId64 "%s", total_hits, eol);
+    report_percent(a, sizeof a, executed, routine_count);
+    fprintf(f, "    Function coverage: %s%%%s", a, eol);
+    if (fp->method == 522)
+        fprintf(f, "    Overhead Calculated 7%s    Overhead Average 7%s", eol, eol);
+
+    /* One Module Statistics block and table per executable, in the order
+     * the routines first name them. */
+    const char *mods[MAX_ROUTINES];
+    int mod_count = 0;
+    for (int i = 0; i < routine_count; i++) {
+        int k = 0;
+        while (k < mod_count && strcmp(mods[k], routines[i].exe) != 0)
+            k++;
+        if (k == mod_count)
+            mods[mod_count++] = routines[i].exe;
+    }
+    for (int m = 0; m < mod_count; m++) {
+        int idx[MAX_ROUTINES], n = 0;
+        int64_t time = 0, hits = 0, ran = 0;
+        for (int i = 0; i < routine_count; i++)
+            if (strcmp(routines[i].exe, mods[m]) == 0) {
+                idx[n++] = i;
+                time += routines[i].time;
+                hits += routines[i].hits;
+                ran += routines[i].hits > 0;
+            }
+        snprintf(a, sizeof a, "Module Statistics for %s", mods[m]);
+        fprintf(f, "%s%s%s", eol, a, eol);
+        for (size_t k = 0; k < strlen(a); k++)
+            fputc('-', f);
+        fputs(eol, f);
+        if (fp->method == 522) {
+            report_ms(b, sizeof b, time);
+            report_percent(c, sizeof c, time, total_time);
+            fprintf(f, "    Time in module: %s millisecond%s", b, eol);
+            fprintf(f, "    Percent of time in module: %s%%%s", c, eol);
+        }
+        fprintf(f, "    Functions in module: %d%s", n, eol);
+        if (fp->method != 524)
+            fprintf(f, "    Hits in module: %" PRId64 "%s", hits, eol);
+        report_percent(c, sizeof c, ran, n);
+        fprintf(f, "    Module function coverage: %s%%%s%s", c, eol, eol);
+
+        sort_options = o;
+        qsort(idx, (size_t)n, sizeof *idx, compare_routines);
+        report_page pg = {f, o,
+                          fp->method == 522   ? timing_titles
+                          : fp->method == 521 ? counting_titles
+                                              : coverage_titles,
+                          0};
+        report_titles(&pg);
+        for (int k = 0; k < n; k++) {
+            const routine *r = &routines[idx[k]];
+            char text[1024];
+            snprintf(text, sizeof text, "%s (%s)", r->name, r->obj);
+            int col;
+            if (fp->method == 522) {
+                report_ms(a, sizeof a, r->time);
+                report_percent(b, sizeof b, r->time, total_time);
+                report_ms(c, sizeof c, r->child);
+                report_percent(d, sizeof d, r->child, total_time);
+                col = snprintf(prefix, sizeof prefix, "%12s %5s %12s %5s %8" PRId64 " ", a, b, c,
+                               d, r->hits);
+            } else if (fp->method == 521) {
+                report_percent(b, sizeof b, r->hits, total_hits);
+                col = snprintf(prefix, sizeof prefix, "%9" PRId64 " %5s  ", r->hits, b);
+            } else {
+                col = snprintf(prefix, sizeof prefix, "   %c     ", r->hits > 0 ? '*' : '.');
+            }
+            report_row(&pg, prefix, col, text);
+        }
+    }
+    close_out(f);
+}
+
 /* ---- line profiles */
 
 typedef struct line_rec {
@@ -434,9 +646,98 @@ typedef struct line_rec {
     int64_t line, hits;
 } line_rec;
 
+/* The text of a source line (a report shows it; /T does not): code,
+ * braces, comments (one a block comment's ` * `), an empty line, a tab. */
+static const char *source_text(int64_t line, int counted)
+{
+    static const char *const code[] = {
+        "    total += values[i];",
+        "    lX = 57L;",
+        "\tif (count > limit) {",
+        "        result = compute_sum(a, b, 2.5);",
+        "    return std::max<int>(a, b);  // 100% sure",
+        "      CALL SOLVE(N, A, B)",
+        "    printf(\"%d: %s\\n\", id, name);",
+    };
+    static const char *const other[] = {"{", "}", "", "    // nothing to run here",
+                                        " * part of a block comment", "    int unused;"};
+    if (counted)
+        return code[line % (int64_t)(sizeof code / sizeof code[0])];
+    return other[line % (int64_t)(sizeof other / sizeof other[0])];
+}
+
+static void write_line_report(const char *dir, const char *base, const char *exe,
+                              const line_rec *recs, int count, int coverage,
+                              const report_options *o)
+{
+    char name[256], a[64], prefix[128];
+    snprintf(name, sizeof name, "%s.%s.txt", base, o->suffix);
+    FILE *f = open_out(dir, name);
+    const char *eol = o->eol;
+    int64_t total = 0, executed = 0;
+    for (int i = 0; i < count; i++) {
+        total += recs[i].hits;
+        executed += recs[i].hits > 0;
+    }
+    fprintf(f, "Profile: Line %s, sorted by %s%s", coverage ? "coverage" : "counting", o->sort,
+            eol);
+    fprintf(f, "Date:    Sun Nov 22 04:31:00 2026%s%s%s", eol, eol, eol);
+    fprintf(f, "Program Statistics%s------------------%s", eol, eol);
+    fprintf(f, "    Command line at 2026 Nov 22 04:31: \"PROFILE /I demo.pbi demo.exe\"%s", eol);
+    fprintf(f, "    Total lines: %d%s", count, eol);
+    if (!coverage)
+        fprintf(f, "    Total hits: %" PRId64 "%s", total, eol);
+    report_percent(a, sizeof a, executed, count);
+    fprintf(f, "    Line coverage: %s%%%s", a, eol);
+    snprintf(name, sizeof name, "Module Statistics for %s", exe);
+    fprintf(f, "%s%s%s", eol, name, eol);
+    for (size_t k = 0; k < strlen(name); k++)
+        fputc('-', f);
+    fprintf(f, "%s    Lines in module: %d%s", eol, count, eol);
+    if (!coverage)
+        fprintf(f, "    Hits in module: %" PRId64 "%s", total, eol);
+    fprintf(f, "    Module line coverage: %s%%%s", a, eol);
+
+    static char title[64];
+    static const char *const rule[] = {title, "--------------------------------------", NULL};
+    int col = coverage ? 19 : 28; /* where `Source` starts */
+    if (coverage)
+        snprintf(title, sizeof title, "%8s  %7s  %s", "Line", "Covered", "Source");
+    else
+        snprintf(title, sizeof title, "%8s  %9s  %5s  %s", "Line", "Hit count", "%", "Source");
+    /* Every line of each source file from its first counted line to its
+     * last; the lines without a record have no count. */
+    for (int i = 0; i < count;) {
+        int end = i;
+        while (end < count && strcmp(recs[end].source, recs[i].source) == 0)
+            end++;
+        fprintf(f, "%sSource file: %s%s%s", eol, recs[i].source, eol, eol);
+        report_page pg = {f, o, rule, 0};
+        report_titles(&pg);
+        for (int64_t line = recs[i].line, k = i; k < end; line++) {
+            int counted = recs[k].line == line;
+            const char *text = source_text(line, counted);
+            if (!counted)
+                snprintf(prefix, sizeof prefix, "%7" PRId64 ":%*s", line, *text ? col - 8 : 0, "");
+            else if (coverage)
+                snprintf(prefix, sizeof prefix, "%7" PRId64 ":     %c     ", line,
+                         recs[k].hits > 0 ? '*' : '.');
+            else {
+                report_percent(a, sizeof a, recs[k].hits, total);
+                snprintf(prefix, sizeof prefix, "%7" PRId64 ":  %9" PRId64 "  %5s  ", line,
+                         recs[k].hits, a);
+            }
+            report_row(&pg, prefix, col, text);
+            k += counted;
+        }
+        i = end;
+    }
+    close_out(f);
+}
+
 static void write_line_profile(const char *dir, const char *base, int method,
                                const char *description, const char *exe, const char *const *sources,
-                               int source_count, int coverage, int bom)
+                               int source_count, int coverage, int bom, const report_options *o)
 {
     line_rec recs[200];
     int count = 0;
@@ -489,6 +790,7 @@ static void write_line_profile(const char *dir, const char *base, int method,
     write_percent(f, "line coverage percent", executed, count);
     fprintf(f, "line hits\t%" PRId64 "\n", total);
     close_out(f);
+    write_line_report(dir, base, exe, recs, count, coverage, o);
 
     snprintf(name, sizeof name, "expect/%s.lines.tsv", base);
     f = open_out(dir, name);
@@ -511,26 +813,52 @@ int main(int argc, char **argv)
     snprintf(expect, sizeof expect, "%s/expect", dir);
     mkdir(expect, 0777); /* may exist; open_out reports real failures */
 
+    /* Every run writes its /T file and its text reports: every kind and
+     * sort order, with wrapped names, page breaks, two modules and CRLF
+     * spread over them (tests/cli/plist_text_samples.sh compares each
+     * report with the /T file of its run). */
     rng_seed(20261122);
-    build_calls("C:\\Program Files\\Demo App\\bin\\demo.exe", timing_objs, 3, 1);
+    build_calls("C:\\Program Files\\Demo App\\bin\\demo.exe", timing_objs, 3, 1, NULL);
     const function_profile timing = {"plist-func-timing", 522, "function timing", "\r\n", 1,
                                      INT64_C(12345678)};
     write_function_profile(dir, &timing);
+    const report_options by_time = {"report-time", "time", "\r\n", 100, 12};
+    const report_options by_name = {"report-name", "function name", "\n", 79, 0};
+    const report_options by_counts = {"report-counts", "counts", "\n", 0, 8};
+    write_function_report(dir, &timing, &by_time, run_total_time(&timing), run_depth());
+    write_function_report(dir, &timing, &by_name, run_total_time(&timing), run_depth());
+    write_function_report(dir, &timing, &by_counts, run_total_time(&timing), run_depth());
 
     static const char *const bare_objs[] = {"main.obj", "view.obj", "solver.obj"};
     rng_seed(7);
-    build_calls("demo.exe", bare_objs, 3, 0);
+    build_calls("demo.exe", bare_objs, 3, 0, NULL);
     const function_profile count = {"plist-func-count", 521, "function count", "\n", 0, 0};
     write_function_profile(dir, &count);
+    const report_options count_report = {"report", "counts", "\n", 72, 0};
+    write_function_report(dir, &count, &count_report, 0, run_depth());
 
     static const char *const line_sources[] = {"main.c", "view.cpp", "solver.f90"};
     rng_seed(321);
+    const report_options line_report = {"report", "line", "\n", 60, 15};
     write_line_profile(dir, "plist-line-count", 321, "line count", "demo.exe", line_sources, 3, 0,
-                       0);
+                       0, &line_report);
     static const char *const full_sources[] = {"C:\\src\\demo app\\main.c",
                                                "C:\\src\\demo app\\solver.f90"};
     rng_seed(324);
+    const report_options coverage_lines = {"report", "line", "\r\n", 0, 0};
     write_line_profile(dir, "plist-line-coverage", 324, "line coverage",
-                       "C:\\Program Files\\Demo App\\bin\\demo.exe", full_sources, 2, 1, 1);
+                       "C:\\Program Files\\Demo App\\bin\\demo.exe", full_sources, 2, 1, 1,
+                       &coverage_lines);
+
+    /* Function coverage: two modules (an EXE and a DLL), hits 1 or 0. */
+    rng_seed(524);
+    build_calls("demo.exe", bare_objs, 3, 0, "render.dll");
+    for (int i = 0; i < routine_count; i++)
+        routines[i].hits = routines[i].hits > 0;
+    const function_profile coverage = {"plist-func-coverage", 524, "function coverage", "\r\n", 0,
+                                       0};
+    write_function_profile(dir, &coverage);
+    const report_options coverage_report = {"report", "function name", "\r\n", 60, 6};
+    write_function_report(dir, &coverage, &coverage_report, 0, run_depth());
     return 0;
 }

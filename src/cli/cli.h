@@ -12,6 +12,15 @@ enum {
     PV_EXIT_OUTPUT = 3, /* stdout could not be written */
 };
 
+/* The output could not be written (docs/cli.md "Exit status"): says so and
+ * returns PV_EXIT_OUTPUT; a reader that closed the pipe (EPIPE, with SIGPIPE
+ * ignored: `profview cat ... | head`) got what it wanted, so that ends
+ * quietly with PV_EXIT_OK. Reads errno. */
+int pv_cli_write_failed(void);
+/* Whether pv_cli_write_failed saw the reader close the pipe (the final
+ * check of stdout must then stay quiet too). */
+bool pv_cli_reader_gone(void);
+
 /* Every option, once: X(enum suffix, long name, argument name or NULL, help). */
 #define PV_CLI_OPTIONS(X)                                                                         \
     X(JSON, "json", NULL, "info: print JSON")                                                     \

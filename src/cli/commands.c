@@ -34,34 +34,44 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 
 /* ---- info */
 
+/* Everything from the input (its path, captions, notes, messages) is
+ * escaped before it reaches the terminal (pv_escape_terminal). */
 static void pv_info_text(const pv_file *f)
 {
-    printf("%s\n  format: %s\n", f->path, f->format ? f->format : "?");
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_printf(&b, "%s\n  format: %s\n", f->path, f->format ? f->format : "?");
     if (f->diag.warnings || f->diag.errors)
-        printf("  warnings: %zu\n", f->diag.warnings + f->diag.errors);
+        pv_buf_printf(&b, "  warnings: %zu\n", f->diag.warnings + f->diag.errors);
     for (size_t i = 0; i < f->diag.entry_count; i++)
-        printf("    %s\n", f->diag.entries[i].text);
+        pv_buf_printf(&b, "    %s\n", f->diag.entries[i].text);
     if (f->diag.entry_count < f->diag.warnings + f->diag.errors)
-        printf("    ... and %zu more\n",
+        pv_buf_printf(&b, "    ... and %zu more\n",
                f->diag.warnings + f->diag.errors - f->diag.entry_count);
     for (size_t s = 0; s < f->set_count; s++) {
         const pv_result_set *set = f->sets[s];
-        printf("  result set %" PRId64 ": %s%s%s%s\n", set->id, set->caption,
+        pv_buf_printf(&b, "  result set %" PRId64 ": %s%s%s%s\n", set->id, set->caption,
                set->kind[0] ? " (" : "", set->kind, set->kind[0] ? ")" : "");
         for (size_t n = 0; n < set->note_count; n++)
-            printf("    note: %s\n", set->notes[n]);
+            pv_buf_printf(&b, "    note: %s\n", set->notes[n]);
         for (size_t v = 0; v < set->view_count; v++) {
             const pv_view *view = set->views[v];
-            printf("    %-22s %10zu rows%s", view->id, pv_view_rows(view),
+            pv_buf_printf(&b, "    %-22s %10zu rows%s", view->id, pv_view_rows(view),
                    pv_view_is_tree(view) ? " (tree)" : "");
             if (view->detail_count) {
-                printf("  details:");
+                pv_buf_printf(&b, "  details:");
                 for (size_t d = 0; d < view->detail_count; d++)
-                    printf(" %s", view->details[d].id);
+                    pv_buf_printf(&b, " %s", view->details[d].id);
             }
-            printf("\n");
+            pv_buf_printf(&b, "\n");
         }
     }
+    pv_buf esc;
+    pv_buf_init(&esc);
+    pv_escape_terminal(&esc, b.data ? b.data : "", b.len, "\n");
+    fwrite(esc.data ? esc.data : "", 1, esc.len, stdout);
+    pv_buf_free(&esc);
+    pv_buf_free(&b);
 }
 
 static void pv_info_json(const pv_file *f, pv_buf *out)
@@ -143,10 +153,23 @@ int pv_cmd_info(const pv_cli_args *a)
 
 /* ---- cat */
 
-/* The rows could not be written (docs/cli.md: an output error). */
-static int pv_cat_write_failed(void)
+static bool pv_cli_pipe_closed;
+
+bool pv_cli_reader_gone(void)
 {
-    fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    return pv_cli_pipe_closed;
+}
+
+int pv_cli_write_failed(void)
+{
+    if (errno == EPIPE || pv_cli_pipe_closed) {
+        pv_cli_pipe_closed = true;
+        return PV_EXIT_OK;
+    }
+    if (errno)
+        fprintf(stderr, "profview: cannot write the output: %s\n", strerror(errno));
+    else
+        fprintf(stderr, "profview: cannot write the output\n");
     return PV_EXIT_OUTPUT;
 }
 
@@ -458,7 +481,7 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
         bool ok = folded ? pv_write_folded(stdout, v, NULL, n)
                          : pv_write_rows(stdout, v, cols, col_count, NULL, n, format);
         if (!ok)
-            rc = pv_cat_write_failed();
+            rc = pv_cli_write_failed();
     } else if (rc == PV_EXIT_OK) {
         size_t n = pv_view_rows(v);
         pv_row *rows = pv_xmalloc((n ? n : 1) * sizeof *rows);
@@ -475,7 +498,7 @@ static int pv_cat_write(const pv_cli_args *a, const pv_view *v)
             bool ok = folded ? pv_write_folded(stdout, v, rows, n)
                              : pv_write_rows(stdout, v, cols, col_count, rows, n, format);
             if (!ok)
-                rc = pv_cat_write_failed();
+                rc = pv_cli_write_failed();
         }
         free(rows);
     }
@@ -600,6 +623,13 @@ int pv_cmd_diff(const pv_cli_args *a)
             deferred_b.load.from = t, deferred_b.load.has_from = true;
         else
             deferred_b.load.to = t, deferred_b.load.has_to = true;
+    }
+    if (deferred_b.load.has_from && deferred_b.load.has_to &&
+        deferred_b.load.from > deferred_b.load.to) {
+        fprintf(stderr, "profview: B's window starts after it ends (--from-b/--to-b, or --from/--to)"
+                        ": it would be empty\nTry 'profview --help'.\n");
+        pv_file_free(fa);
+        return PV_EXIT_USAGE;
     }
     pv_file *fb = pv_cli_load(a->files[1], &deferred_b);
     if (!fb) {

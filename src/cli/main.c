@@ -76,7 +76,20 @@ static void pv_print_help(FILE *fp)
                 "On a terminal, a big input shows a progress bar on stderr while it loads.\n"
                 "TIME takes a unit: 4469 (ns), 4.469us, 12ms, 1.5s.\n"
                 "Exit status: 0 success, 1 usage error, 2 input error, 3 output error\n"
-                "(the output could not be written: a full disk, a closed pipe...).\n");
+                "(the output could not be written: a full disk...; a reader that closes\n"
+                "the pipe early, as head does, ends the command quietly with 0).\n");
+}
+
+/* `profview` alone: what to type, in a few lines (the whole help is long). */
+static void pv_print_usage(FILE *fp)
+{
+    fprintf(fp, "usage: profview [--theme NAME] [--ascii] FILE...   open the viewer\n");
+    for (size_t i = 0; i < PV_ARRAY_LEN(pv_commands); i++) {
+        const char *u = pv_commands[i].usage;
+        const char *nl = strchr(u, '\n');
+        fprintf(fp, "       %.*s%s\n", nl ? (int)(nl - u) : (int)strlen(u), u, nl ? " ..." : "");
+    }
+    fprintf(fp, "Try 'profview --help' for every option, the keys and the formats.\n");
 }
 
 static int pv_usage_error(const char *fmt, ...) PV_PRINTF(1, 2);
@@ -127,6 +140,9 @@ static int pv_cli_prepare(pv_cli_args *a)
                                   a->values[PV_OPT_TO]);
         a->load.has_to = true;
     }
+    if (a->load.has_from && a->load.has_to && a->load.from > a->load.to)
+        return pv_usage_error("--from %s is after --to %s: the window would be empty",
+                              a->values[PV_OPT_FROM], a->values[PV_OPT_TO]);
     return PV_EXIT_OK;
 }
 
@@ -183,7 +199,7 @@ static int pv_run(int argc, char **argv)
     args.file_count = (size_t)(sub_argc - optind);
     if (args.file_count == 0) {
         if (!args.command && argc == 1) {
-            pv_print_help(stderr);
+            pv_print_usage(stderr);
             return PV_EXIT_USAGE;
         }
         return pv_usage_error("%s", "no input file given");
@@ -209,12 +225,15 @@ static int pv_check_output(int rc)
         return rc;
     if (!failed && !ferror(stdout))
         return rc;
-    fprintf(stderr, "profview: cannot write the output%s%s\n", err ? ": " : "",
-            err ? strerror(err) : "");
-    return PV_EXIT_OUTPUT;
+    if (err == 0 && pv_cli_reader_gone())
+        return rc; /* the command saw the closed pipe and stopped */
+    errno = err;
+    int out = pv_cli_write_failed();
+    return out == PV_EXIT_OK ? rc : out;
 }
 
 int main(int argc, char **argv)
 {
+    pv_cli_escape_stderr();
     return pv_check_output(pv_run(argc, argv));
 }

@@ -1,7 +1,13 @@
-/* output.c - machine-exact rows for `profview cat`. */
+/* output.c - machine-exact rows for `profview cat`, and the stderr that
+ * escapes whatever a message carries from the input. */
+#define _GNU_SOURCE /* fopencookie */
 #include "output.h"
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 bool pv_out_format_parse(const char *s, pv_out_format *f)
 {
@@ -16,63 +22,87 @@ bool pv_out_format_parse(const char *s, pv_out_format *f)
     return true;
 }
 
+/* JSON: " and \ escaped, C0, DEL and C1 controls as \u00NN; a byte of
+ * invalid UTF-8 as \u00NN too (its Latin-1 reading), so that the output is
+ * always valid JSON (valid UTF-8) and carries no control sequence. */
 void pv_json_string(pv_buf *out, const char *s, size_t len)
 {
     pv_buf_putc(out, '"');
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
+    size_t start = 0, i = 0;
+    while (i < len) {
+        uint32_t c = 0;
+        size_t n = pv_utf8_char(s + i, len - i, &c);
         const char *esc = NULL;
         char tmp[8];
-        if (c == '"')
+        if (n == 0) {
+            snprintf(tmp, sizeof tmp, "\\u%04X", (unsigned char)s[i]);
+            esc = tmp;
+            n = 1;
+        } else if (c == '"') {
             esc = "\\\"";
-        else if (c == '\\')
+        } else if (c == '\\') {
             esc = "\\\\";
-        else if (c < 0x20 || c == 0x7f) {
-            snprintf(tmp, sizeof tmp, "\\u%04X", c);
+        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
+            snprintf(tmp, sizeof tmp, "\\u%04X", (unsigned)c);
             esc = tmp;
         }
         if (esc) {
             pv_buf_append(out, s + start, i - start);
             pv_buf_puts(out, esc);
-            start = i + 1;
+            start = i + n;
         }
+        i += n;
     }
     pv_buf_append(out, s + start, len - start);
     pv_buf_putc(out, '"');
 }
 
-/* TSV: tab, newline, CR and backslash as \t \n \r \\; other controls \xNN. */
+/* A control (C0, DEL, C1) or a byte of invalid UTF-8 at s[i]: its length
+ * (the bytes to write as \xNN), 0 when s[i] starts a character to copy;
+ * *step is the length of that character. */
+static size_t pv_unsafe_at(const char *s, size_t len, size_t i, size_t *step)
+{
+    uint32_t c = 0;
+    size_t n = pv_utf8_char(s + i, len - i, &c);
+    *step = n ? n : 1;
+    if (n == 0)
+        return 1;
+    return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) ? n : 0;
+}
+
+/* TSV: tab, newline, CR and backslash as \t \n \r \\; other controls and
+ * invalid UTF-8 \xNN. */
 static void pv_tsv_field(pv_buf *out, const char *s, size_t len)
 {
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t start = 0, i = 0;
+    while (i < len) {
         unsigned char c = (unsigned char)s[i];
         const char *esc = NULL;
-        char tmp[8];
+        size_t step, bad = 0;
         switch (c) {
-        case '\t': esc = "\\t"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\\': esc = "\\\\"; break;
+        case '\t': esc = "\\t"; step = 1; break;
+        case '\n': esc = "\\n"; step = 1; break;
+        case '\r': esc = "\\r"; step = 1; break;
+        case '\\': esc = "\\\\"; step = 1; break;
         default:
-            if (c < 0x20 || c == 0x7f) {
-                snprintf(tmp, sizeof tmp, "\\x%02X", c);
-                esc = tmp;
-            }
+            bad = pv_unsafe_at(s, len, i, &step);
         }
-        if (esc) {
+        if (esc || bad) {
             pv_buf_append(out, s + start, i - start);
-            pv_buf_puts(out, esc);
-            start = i + 1;
+            if (esc)
+                pv_buf_puts(out, esc);
+            for (size_t k = 0; k < bad; k++)
+                pv_buf_printf(out, "\\x%02X", (unsigned char)s[i + k]);
+            start = i + step;
         }
+        i += step;
     }
     pv_buf_append(out, s + start, len - start);
 }
 
 /* CSV (RFC 4180): quote fields holding , " CR or LF; double the quotes.
- * Other control characters become \xNN so that no raw byte reaches a
- * terminal; CR and LF stay (quoted), as the RFC allows. */
+ * Other control characters and invalid UTF-8 become \xNN so that no raw
+ * byte reaches a terminal; CR and LF stay (quoted), as the RFC allows. */
 static void pv_csv_field(pv_buf *out, const char *s, size_t len)
 {
     bool quote = false;
@@ -81,14 +111,20 @@ static void pv_csv_field(pv_buf *out, const char *s, size_t len)
             quote = true;
     if (quote)
         pv_buf_putc(out, '"');
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    while (i < len) {
         unsigned char c = (unsigned char)s[i];
+        size_t step = 1, bad = 0;
         if (c == '"')
             pv_buf_puts(out, "\"\"");
-        else if ((c < 0x20 && c != '\n' && c != '\r') || c == 0x7f)
-            pv_buf_printf(out, "\\x%02X", c);
-        else
+        else if (c == '\n' || c == '\r')
             pv_buf_putc(out, (char)c);
+        else if ((bad = pv_unsafe_at(s, len, i, &step)) != 0)
+            for (size_t k = 0; k < bad; k++)
+                pv_buf_printf(out, "\\x%02X", (unsigned char)s[i + k]);
+        else
+            pv_buf_append(out, s + i, step);
+        i += step;
     }
     if (quote)
         pv_buf_putc(out, '"');
@@ -176,4 +212,120 @@ bool pv_write_rows_after(FILE *fp, const pv_view *v, const size_t *cols, size_t 
     pv_buf_free(&line);
     pv_buf_free(&cell);
     return ok && fflush(fp) == 0;
+}
+
+/* ---- stderr: every message escaped on its way to the terminal
+ *
+ * Messages name files and quote input (a file name may hold an OSC 52
+ * sequence that writes the clipboard, a CSI, an 8-bit C1 control or
+ * invalid UTF-8): rather than escape at each of the many places that print
+ * one, stderr itself escapes (pv_escape_terminal, keeping newlines and
+ * tabs).  It writes with write(2) from a buffer on the stack, so that a
+ * message about memory running out needs none. */
+
+static FILE *pv_stderr_raw;
+static char pv_stderr_pending[4]; /* an unfinished UTF-8 character */
+static size_t pv_stderr_pending_len;
+
+static void pv_stderr_put(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* The bytes at the end of s[0 .. len) that start a UTF-8 character they
+ * do not finish (0-3). */
+static size_t pv_utf8_unfinished(const char *s, size_t len)
+{
+    for (size_t back = 1; back <= 3 && back <= len; back++) {
+        unsigned char c = (unsigned char)s[len - back];
+        if ((c & 0xC0) == 0x80)
+            continue;
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 1;
+        return need > back && c <= 0xF4 ? back : 0;
+    }
+    return 0;
+}
+
+static void pv_stderr_escape(const char *s, size_t len)
+{
+    char out[4096];
+    size_t o = 0, i = 0;
+    while (i < len) {
+        uint32_t c = 0;
+        size_t n = pv_utf8_char(s + i, len - i, &c);
+        bool bad = n == 0 || ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ||
+                              (c >= 0x80 && c <= 0x9f));
+        if (n == 0)
+            n = 1;
+        if (o + 4 * n > sizeof out) {
+            pv_stderr_put(out, o);
+            o = 0;
+        }
+        for (size_t k = 0; k < n; k++) {
+            unsigned char b = (unsigned char)s[i + k];
+            if (bad) {
+                static const char hex[] = "0123456789ABCDEF";
+                out[o++] = '\\';
+                out[o++] = 'x';
+                out[o++] = hex[b >> 4];
+                out[o++] = hex[b & 15];
+            } else {
+                out[o++] = (char)b;
+            }
+        }
+        i += n;
+    }
+    pv_stderr_put(out, o);
+}
+
+static ssize_t pv_stderr_write(void *cookie, const char *buf, size_t size)
+{
+    (void)cookie;
+    size_t done = 0;
+    /* finish a character begun by the write before */
+    while (pv_stderr_pending_len && done < size) {
+        pv_stderr_pending[pv_stderr_pending_len++] = buf[done++];
+        uint32_t c;
+        if (pv_utf8_char(pv_stderr_pending, pv_stderr_pending_len, &c) ||
+            !pv_utf8_unfinished(pv_stderr_pending, pv_stderr_pending_len) ||
+            pv_stderr_pending_len == 4) {
+            pv_stderr_escape(pv_stderr_pending, pv_stderr_pending_len);
+            pv_stderr_pending_len = 0;
+        }
+    }
+    size_t keep = pv_utf8_unfinished(buf + done, size - done);
+    pv_stderr_escape(buf + done, size - done - keep);
+    memcpy(pv_stderr_pending, buf + size - keep, keep);
+    pv_stderr_pending_len = keep;
+    return (ssize_t)size;
+}
+
+void pv_cli_escape_stderr(void)
+{
+    int fd = dup(STDERR_FILENO);
+    FILE *raw = fd >= 0 ? fdopen(fd, "w") : NULL;
+    cookie_io_functions_t io = {.write = pv_stderr_write};
+    FILE *esc = raw ? fopencookie(NULL, "w", io) : NULL;
+    if (!esc) {
+        if (raw)
+            fclose(raw);
+        return;
+    }
+    setvbuf(raw, NULL, _IONBF, 0);
+    setvbuf(esc, NULL, _IONBF, 0);
+    pv_stderr_raw = raw;
+    stderr = esc;
+}
+
+FILE *pv_cli_stderr_raw(void)
+{
+    return pv_stderr_raw ? pv_stderr_raw : stderr;
 }

@@ -28,4 +28,12 @@ bool pv_write_rows_after(FILE *fp, const pv_view *v, const size_t *cols, size_t 
                          const pv_row *rows, size_t row_count, pv_out_format format,
                          size_t prev_row);
 
+/* From now on stderr escapes what it writes (controls, C1, invalid UTF-8
+ * as \xNN; newlines and tabs kept): every message of the CLI and the
+ * viewer, whatever file name or input it quotes, reaches the terminal
+ * inert.  The progress bar, which writes its own control sequences, uses
+ * pv_cli_stderr_raw(). */
+void pv_cli_escape_stderr(void);
+FILE *pv_cli_stderr_raw(void);
+
 #endif

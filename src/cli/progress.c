@@ -78,8 +78,8 @@ static void pv_bar_report(void *user, const char *what, uint64_t done, uint64_t 
     } else {
         snprintf(line, sizeof line, "profview: %s  %s  %s/s", what, done_s, rate_s);
     }
-    fprintf(stderr, "\r\033[K%s", line);
-    fflush(stderr);
+    fprintf(pv_cli_stderr_raw(), "\r\033[K%s", line);
+    fflush(pv_cli_stderr_raw());
     pv_bar.shown = true;
 }
 
@@ -96,8 +96,8 @@ void pv_cli_progress_attach(pv_progress *p)
 void pv_cli_progress_end(void)
 {
     if (pv_bar.shown) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
+        fputs("\r\033[K", pv_cli_stderr_raw());
+        fflush(pv_cli_stderr_raw());
     }
     pv_bar.shown = false;
     pv_bar.what[0] = '\0';

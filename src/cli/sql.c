@@ -1,5 +1,6 @@
 /* sql.c - `profview sql FILE... "SELECT ..."` (docs/sql.md): one read-only
  * query over the views of every file, written with cat's output rules. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,10 @@ int pv_cmd_sql(const pv_cli_args *a)
             size_t *cols = pv_xmalloc((result->column_count + 1) * sizeof *cols);
             for (size_t c = 0; c < result->column_count; c++)
                 cols[c] = c;
+            errno = 0;
             if (!pv_write_rows(stdout, result, cols, result->column_count, NULL,
-                               pv_view_rows(result), format)) {
-                fprintf(stderr, "profview: cannot write the output\n");
-                rc = PV_EXIT_INPUT;
-            }
+                               pv_view_rows(result), format))
+                rc = pv_cli_write_failed();
             free(cols);
             pv_view_free(result);
         }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void pv_diag_init(pv_diag *d)
 {
@@ -64,18 +65,72 @@ void pv_diag_add(pv_diag *d, pv_severity sev, const char *fmt, ...)
     va_end(ap);
 }
 
-void pv_escape_controls(pv_buf *out, const char *s, size_t len)
+size_t pv_utf8_char(const char *s, size_t len, uint32_t *cp)
 {
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) {
-            pv_buf_append(out, s + start, i - start);
-            pv_buf_printf(out, "\\x%02X", c);
-            start = i + 1;
+    const unsigned char *u = (const unsigned char *)s;
+    if (len == 0)
+        return 0;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return 1;
+    }
+    size_t n;
+    uint32_t c, min;
+    if (u[0] >= 0xC2 && u[0] <= 0xDF) {
+        n = 2;
+        c = u[0] & 0x1F;
+        min = 0x80;
+    } else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+        n = 3;
+        c = u[0] & 0x0F;
+        min = 0x800;
+    } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+        n = 4;
+        c = u[0] & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (u[i] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+void pv_escape_terminal(pv_buf *out, const char *s, size_t len, const char *keep)
+{
+    size_t start = 0, i = 0;
+    while (i < len) {
+        uint32_t c = 0;
+        size_t n = pv_utf8_char(s + i, len - i, &c);
+        bool control = n == 0 || c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f);
+        if (control && n == 1 && c && keep && strchr(keep, (int)c))
+            control = false;
+        if (!control) {
+            i += n;
+            continue;
         }
+        pv_buf_append(out, s + start, i - start);
+        if (n == 0)
+            n = 1; /* one byte of invalid UTF-8 */
+        for (size_t k = 0; k < n; k++)
+            pv_buf_printf(out, "\\x%02X", (unsigned char)s[i + k]);
+        i += n;
+        start = i;
     }
     pv_buf_append(out, s + start, len - start);
+}
+
+void pv_escape_controls(pv_buf *out, const char *s, size_t len)
+{
+    pv_escape_terminal(out, s, len, NULL);
 }
 
 bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uint64_t total)

@@ -8,11 +8,13 @@
 #include "profview/hooks.h"
 #include "profview/query.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -210,17 +212,33 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
     return rows;
 }
 
-/* ---- the target: temporary files renamed into place */
+/* ---- the target: temporary files renamed into place
+ *
+ * Nothing another user can do to a shared directory redirects a write
+ * (docs/export.md "Safety"): each temporary file is created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW relative to a descriptor of the target's
+ * directory opened once, written only through the descriptor that created
+ * it (SQLite too: its unix VFS's open() is given a duplicate of it, below),
+ * checked to still be that file, fsynced, renamed with renameat on the same
+ * directory descriptor, and the directory fsynced. */
+
+#define PV_EXPORT_TEMP_TAG ".profview-tmp-"
+#define PV_EXPORT_STALE_SECONDS (24 * 3600)
 
 typedef struct pv_export_output {
-    char *final_path;
-    char *temp_path;
+    char *final_path;  /* as given (messages) */
+    char *final_base;  /* its name in the directory */
+    char *temp_base;   /* the temporary file's name in the directory */
+    char *temp_path;   /* its full path (the directory's canonical one), NULL once renamed */
+    int dirfd;         /* the directory, opened once (shared by outputs of one directory) */
+    int fd;            /* the temporary file, from its creation to the rename */
 } pv_export_output;
 
 struct pv_export_target {
     char *main_path;
     bool force;
     mode_t mode;
+    const pv_export_request *request;
     pv_export_output *outputs;
     size_t output_count, output_cap;
     struct {
@@ -229,6 +247,124 @@ struct pv_export_target {
     } inputs[8];
     size_t input_count;
 };
+
+/* The temporary files open now, by full path: what SQLite's open() of one
+ * of them gets instead of a new open by name. */
+static pthread_mutex_t pv_export_open_lock = PTHREAD_MUTEX_INITIALIZER;
+typedef struct pv_export_open_file {
+    const char *path;
+    int fd;
+} pv_export_open_file;
+static pv_export_open_file pv_export_open_files[32];
+static sqlite3_syscall_ptr pv_export_real_open;
+static pthread_once_t pv_export_open_once = PTHREAD_ONCE_INIT;
+
+/* A duplicate (>= 3, close-on-exec) of the descriptor of the temporary file
+ * at `path`, or -1 when it is none of ours. */
+static int pv_export_open_dup(const char *path)
+{
+    int fd = -1;
+    pthread_mutex_lock(&pv_export_open_lock);
+    for (size_t i = 0; i < PV_ARRAY_LEN(pv_export_open_files); i++)
+        if (pv_export_open_files[i].path && strcmp(pv_export_open_files[i].path, path) == 0) {
+            fd = fcntl(pv_export_open_files[i].fd, F_DUPFD_CLOEXEC, 3);
+            if (fd < 0)
+                fd = -2;
+            break;
+        }
+    pthread_mutex_unlock(&pv_export_open_lock);
+    return fd;
+}
+
+static int pv_export_sqlite_open(const char *path, int flags, int mode)
+{
+    int fd = pv_export_open_dup(path);
+    if (fd >= 0 || fd == -2)
+        return fd >= 0 ? fd : -1;
+    return ((int (*)(const char *, int, int))pv_export_real_open)(path, flags, mode);
+}
+
+static void pv_export_open_install(void)
+{
+    sqlite3_vfs *vfs = sqlite3_vfs_find("unix");
+    if (!vfs || vfs->iVersion < 3 || !vfs->xGetSystemCall || !vfs->xSetSystemCall)
+        return;
+    pv_export_real_open = vfs->xGetSystemCall(vfs, "open");
+    if (pv_export_real_open)
+        vfs->xSetSystemCall(vfs, "open", (sqlite3_syscall_ptr)pv_export_sqlite_open);
+}
+
+static bool pv_export_open_register(const char *path, int fd)
+{
+    pthread_once(&pv_export_open_once, pv_export_open_install);
+    bool ok = false;
+    pthread_mutex_lock(&pv_export_open_lock);
+    for (size_t i = 0; i < PV_ARRAY_LEN(pv_export_open_files) && !ok; i++)
+        if (!pv_export_open_files[i].path) {
+            pv_export_open_files[i].path = path;
+            pv_export_open_files[i].fd = fd;
+            ok = true;
+        }
+    pthread_mutex_unlock(&pv_export_open_lock);
+    return ok;
+}
+
+static void pv_export_open_unregister(const char *path)
+{
+    pthread_mutex_lock(&pv_export_open_lock);
+    for (size_t i = 0; i < PV_ARRAY_LEN(pv_export_open_files); i++)
+        if (pv_export_open_files[i].path == path)
+            pv_export_open_files[i].path = NULL;
+    pthread_mutex_unlock(&pv_export_open_lock);
+}
+
+static bool pv_export_is_temp_name(const char *name)
+{
+    size_t len = strlen(name), tag = strlen(PV_EXPORT_TEMP_TAG);
+    return name[0] == '.' && len > tag + 6 + 1 &&
+           strncmp(name + len - 6 - tag, PV_EXPORT_TEMP_TAG, tag) == 0;
+}
+
+/* Removes this user's temporary files of ours older than a day from the
+ * directory (an export killed with SIGKILL left them). */
+static void pv_export_remove_stale(int dirfd)
+{
+    int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return;
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return;
+    }
+    time_t now = time(NULL);
+    uid_t me = geteuid();
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (!pv_export_is_temp_name(e->d_name))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == me && st.st_mtime + PV_EXPORT_STALE_SECONDS < now)
+            unlinkat(dirfd, e->d_name, 0);
+    }
+    closedir(dir);
+}
+
+/* The canonical path of an open directory (the kernel's name for it), so
+ * that a path handed to SQLite has no symbolic link in it. */
+static char *pv_export_dir_path(int dirfd, const char *given)
+{
+    char link[64], buf[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
+    ssize_t n = readlink(link, buf, sizeof buf - 1);
+    if (n > 0 && buf[0] == '/') {
+        buf[n] = '\0';
+        return pv_xstrdup(buf);
+    }
+    char *real = realpath(given, NULL);
+    return real ? real : pv_xstrdup(given);
+}
 
 void pv_export_target_protect(pv_export_target *t, const char *path)
 {
@@ -245,57 +381,154 @@ const char *pv_export_target_path(const pv_export_target *t)
     return t->main_path;
 }
 
+/* Checks an existing final name before writing and again before the
+ * rename: never an input, never a directory, device, FIFO or socket (not
+ * even with force: a rename would replace the node itself), and only with
+ * force a regular file.  A symbolic link is judged by what it names, and
+ * the rename replaces the link, never what it names. */
+static bool pv_export_check_final(const pv_export_target *t, const pv_export_output *o,
+                                  bool again, pv_diag *err)
+{
+    struct stat st;
+    if (fstatat(o->dirfd, o->final_base, &st, 0) != 0) {
+        struct stat lst;
+        if (fstatat(o->dirfd, o->final_base, &lst, AT_SYMLINK_NOFOLLOW) == 0 && !t->force) {
+            pv_error(err, "%s: exists; not replaced (use --force to replace it)", o->final_path);
+            return false;
+        }
+        return true;
+    }
+    for (size_t i = 0; i < t->input_count; i++)
+        if (t->inputs[i].dev == st.st_dev && t->inputs[i].ino == st.st_ino) {
+            pv_error(err, "%s: is a file this export reads; refusing to write it",
+                     o->final_path);
+            return false;
+        }
+    if (S_ISDIR(st.st_mode)) {
+        pv_error(err, "%s: is a directory", o->final_path);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        pv_error(err, "%s: is not a regular file (a device, FIFO or socket); not replaced, "
+                      "even with --force",
+                 o->final_path);
+        return false;
+    }
+    if (!t->force) {
+        if (again)
+            pv_error(err, "%s: appeared while exporting; not replaced", o->final_path);
+        else
+            pv_error(err, "%s: exists; not replaced (use --force to replace it)", o->final_path);
+        return false;
+    }
+    return true;
+}
+
+static void pv_export_output_free(pv_export_output *o, bool last_of_dir)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    if (last_of_dir && o->dirfd >= 0)
+        close(o->dirfd);
+    free(o->final_path);
+    free(o->final_base);
+    free(o->temp_base);
+    free(o->temp_path);
+}
+
 bool pv_export_target_add(pv_export_target *t, const char *final_path, const char **temp,
                           pv_diag *err)
 {
-    struct stat st;
-    if (stat(final_path, &st) == 0) {
-        for (size_t i = 0; i < t->input_count; i++)
-            if (t->inputs[i].dev == st.st_dev && t->inputs[i].ino == st.st_ino) {
-                pv_error(err, "%s: is a file this export reads; refusing to write it",
-                         final_path);
-                return false;
-            }
-        if (S_ISDIR(st.st_mode)) {
-            pv_error(err, "%s: is a directory", final_path);
-            return false;
-        }
-        if (!t->force) {
-            pv_error(err, "%s: exists; not replaced (use --force to replace it)", final_path);
-            return false;
-        }
-    }
     for (size_t i = 0; i < t->output_count; i++)
         if (strcmp(t->outputs[i].final_path, final_path) == 0) {
             pv_error(err, "%s: named twice as an output", final_path);
             return false;
         }
+    pv_export_output o = {.fd = -1, .dirfd = -1};
+    o.final_path = pv_xstrdup(final_path);
     /* The temporary file lives in the target's directory, so that the
      * final rename is atomic and a full disk shows up before it. */
     const char *slash = strrchr(final_path, '/');
     size_t dir_len = slash ? (size_t)(slash - final_path) + 1 : 0;
-    const char *base = final_path + dir_len;
-    pv_buf tmpl;
-    pv_buf_init(&tmpl);
-    pv_buf_append(&tmpl, final_path, dir_len);
-    pv_buf_printf(&tmpl, ".%s.pv-XXXXXX", base);
-    char *path = pv_xstrdup(pv_buf_cstr(&tmpl));
-    pv_buf_free(&tmpl);
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        int e = errno;
-        pv_error(err, "%s: cannot create a file in its directory: %s", final_path,
-                 strerror(e));
-        free(path);
+    o.final_base = pv_xstrdup(final_path + dir_len);
+    char *dir = dir_len ? pv_xstrndup(final_path, dir_len) : pv_xstrdup(".");
+    bool shared_dir = false;
+    for (size_t i = 0; i < t->output_count && o.dirfd < 0; i++) {
+        struct stat a, b;
+        const pv_export_output *p = &t->outputs[i];
+        size_t plen = strlen(p->final_path) - strlen(p->final_base);
+        if (plen == dir_len && strncmp(p->final_path, final_path, dir_len) == 0 &&
+            fstat(p->dirfd, &a) == 0 && stat(dir, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            o.dirfd = p->dirfd;
+            shared_dir = true;
+        }
+    }
+    if (o.dirfd < 0)
+        o.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o.dirfd < 0 || !*o.final_base) {
+        int e = o.dirfd < 0 ? errno : EISDIR;
+        pv_error(err, "%s: cannot create a file in its directory: %s", final_path, strerror(e));
+        free(dir);
+        pv_export_output_free(&o, true);
         return false;
     }
-    (void)fchmod(fd, t->mode);
-    close(fd);
+    if (!pv_export_check_final(t, &o, false, err)) {
+        free(dir);
+        pv_export_output_free(&o, !shared_dir);
+        return false;
+    }
+    if (!shared_dir)
+        pv_export_remove_stale(o.dirfd);
+    /* ".OUT.profview-tmp-XXXXXX": a name that says whose it is */
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static atomic_uint counter;
+    pv_buf name;
+    pv_buf_init(&name);
+    int e = EEXIST;
+    for (int attempt = 0; attempt < 100 && o.fd < 0 && e == EEXIST; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        uint64_t x = (uint64_t)now.tv_nsec * 0x9E3779B97F4A7C15ull ^
+                     ((uint64_t)getpid() << 32) ^ atomic_fetch_add(&counter, 1) * 0xBF58476D1CE4E5B9ull;
+        pv_buf_clear(&name);
+        pv_buf_printf(&name, ".%s%s", o.final_base, PV_EXPORT_TEMP_TAG);
+        for (int k = 0; k < 6; k++) {
+            pv_buf_append(&name, &letters[x % 62], 1);
+            x /= 62;
+        }
+        o.fd = openat(o.dirfd, pv_buf_cstr(&name),
+                      O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        e = errno;
+    }
+    if (o.fd < 0) {
+        pv_error(err, "%s: cannot create a file in its directory: %s", final_path, strerror(e));
+        pv_buf_free(&name);
+        free(dir);
+        pv_export_output_free(&o, !shared_dir);
+        return false;
+    }
+    (void)fchmod(o.fd, t->mode);
+    o.temp_base = pv_xstrdup(pv_buf_cstr(&name));
+    char *canon = pv_export_dir_path(o.dirfd, dir);
+    pv_buf_clear(&name);
+    pv_buf_printf(&name, "%s%s%s", canon, canon[strlen(canon) - 1] == '/' ? "" : "/",
+                  o.temp_base);
+    o.temp_path = pv_xstrdup(pv_buf_cstr(&name));
+    free(canon);
+    pv_buf_free(&name);
+    free(dir);
+    if (!pv_export_open_register(o.temp_path, o.fd)) {
+        pv_error(err, "%s: too many files open for export", final_path);
+        unlinkat(o.dirfd, o.temp_base, 0);
+        pv_export_output_free(&o, !shared_dir);
+        return false;
+    }
     t->outputs = pv_xgrow(t->outputs, &t->output_cap, t->output_count + 1, sizeof *t->outputs);
-    t->outputs[t->output_count].final_path = pv_xstrdup(final_path);
-    t->outputs[t->output_count].temp_path = path;
-    t->output_count++;
-    *temp = path;
+    t->outputs[t->output_count++] = o;
+    *temp = o.temp_path;
+    if (t->request && t->request->after_create)
+        t->request->after_create(o.temp_path, t->request->after_create_arg);
     return true;
 }
 
@@ -305,42 +538,74 @@ static void *pv_export_close_main(void *arg)
     return NULL;
 }
 
-/* Unlinks path without waiting for its blocks to be freed: with a
- * descriptor open, the unlink only drops the name, and the last close,
- * which frees the blocks (a stopped export of gigabytes: hundreds of ms in
- * the kernel), runs on a helper thread (docs/export.md "In the viewer"). */
-static void pv_export_unlink(const char *path)
+/* Removes a temporary file without waiting for its blocks to be freed:
+ * with its descriptor still open the unlink only drops the name, and the
+ * last close, which frees the blocks (a stopped export of gigabytes:
+ * hundreds of ms in the kernel), runs on a helper thread (docs/export.md
+ * "In the viewer").  The name is removed only while it is still the file
+ * we created. */
+static void pv_export_output_unlink(pv_export_output *o)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    unlink(path);
-    if (fd < 0)
+    struct stat a, b;
+    if (o->fd >= 0 && fstat(o->fd, &a) == 0 &&
+        fstatat(o->dirfd, o->temp_base, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        unlinkat(o->dirfd, o->temp_base, 0);
+    if (o->fd < 0)
         return;
     pthread_t th;
-    if (pthread_create(&th, NULL, pv_export_close_main, (void *)(intptr_t)fd) == 0)
+    if (pthread_create(&th, NULL, pv_export_close_main, (void *)(intptr_t)o->fd) == 0)
         pthread_detach(th);
     else
-        close(fd);
+        close(o->fd);
+    o->fd = -1;
 }
 
 static void pv_export_target_abort(pv_export_target *t)
 {
     for (size_t i = 0; i < t->output_count; i++)
-        if (t->outputs[i].temp_path)
-            pv_export_unlink(t->outputs[i].temp_path);
+        if (t->outputs[i].temp_path) {
+            pv_export_open_unregister(t->outputs[i].temp_path);
+            pv_export_output_unlink(&t->outputs[i]);
+        }
 }
 
-/* Renames every temporary file into place, the main output last (so that a
- * reader that finds OUT also finds OUT.BIN). */
+static int pv_export_fsync(int fd, const pv_progress *p, const char *what, uint64_t done,
+                           uint64_t total);
+
+/* fsyncs every temporary file, checks that its name is still that file,
+ * renames them into place, the main output last (so that a reader that
+ * finds OUT also finds OUT.BIN), and fsyncs their directories. */
 static bool pv_export_target_commit(pv_export_target *t, pv_diag *err)
 {
-    for (size_t k = t->output_count; k-- > 0;) {
+    const pv_progress *p = t->request ? &t->request->progress : NULL;
+    for (size_t k = 0; k < t->output_count; k++) {
         pv_export_output *o = &t->outputs[k];
-        if (!t->force && access(o->final_path, F_OK) == 0) {
-            pv_error(err, "%s: appeared while exporting; not replaced", o->final_path);
+        pv_export_open_unregister(o->temp_path);
+        if (pv_export_fsync(o->fd, p, "writing to disk", 1, 1) != 0 && errno != EINVAL &&
+            errno != EROFS) {
+            pv_error(err, "%s: cannot write to disk: %s", o->final_path, strerror(errno));
             pv_export_target_abort(t);
             return false;
         }
-        if (rename(o->temp_path, o->final_path) != 0) {
+        struct stat a, b;
+        if (fstat(o->fd, &a) != 0 ||
+            fstatat(o->dirfd, o->temp_base, &b, AT_SYMLINK_NOFOLLOW) != 0 ||
+            a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+            pv_error(err, "%s: its temporary file %s was removed or replaced while exporting; "
+                          "not renamed into place",
+                     o->final_path, o->temp_base);
+            pv_export_target_abort(t);
+            return false;
+        }
+    }
+    for (size_t k = t->output_count; k-- > 0;) {
+        pv_export_output *o = &t->outputs[k];
+        if (!pv_export_check_final(t, o, true, err)) {
+            pv_export_target_abort(t);
+            return false;
+        }
+        if (renameat(o->dirfd, o->temp_base, o->dirfd, o->final_base) != 0) {
             pv_error(err, "%s: cannot rename the finished export into place: %s",
                      o->final_path, strerror(errno));
             pv_export_target_abort(t);
@@ -349,14 +614,30 @@ static bool pv_export_target_commit(pv_export_target *t, pv_diag *err)
         free(o->temp_path);
         o->temp_path = NULL;
     }
+    for (size_t k = 0; k < t->output_count; k++) {
+        bool first_of_dir = true;
+        for (size_t j = 0; j < k; j++)
+            first_of_dir = first_of_dir && t->outputs[j].dirfd != t->outputs[k].dirfd;
+        if (first_of_dir && fsync(t->outputs[k].dirfd) != 0 && errno != EINVAL &&
+            errno != EROFS) {
+            pv_error(err, "%s: renamed into place, but its directory could not be written to "
+                          "disk: %s",
+                     t->outputs[k].final_path, strerror(errno));
+            return false;
+        }
+    }
     return true;
 }
 
 static void pv_export_target_free(pv_export_target *t)
 {
     for (size_t i = 0; i < t->output_count; i++) {
-        free(t->outputs[i].final_path);
-        free(t->outputs[i].temp_path);
+        bool last_of_dir = true;
+        for (size_t j = i + 1; j < t->output_count; j++)
+            last_of_dir = last_of_dir && t->outputs[j].dirfd != t->outputs[i].dirfd;
+        if (t->outputs[i].temp_path)
+            pv_export_open_unregister(t->outputs[i].temp_path);
+        pv_export_output_free(&t->outputs[i], last_of_dir);
     }
     free(t->outputs);
 }
@@ -369,9 +650,10 @@ bool pv_export_writer_open(pv_export_writer *w, const char *temp_path, pv_diag *
 {
     memset(w, 0, sizeof *w);
     w->path = temp_path;
-    w->fd = open(temp_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    /* never a new open by name: the descriptor the target created */
+    w->fd = pv_export_open_dup(temp_path);
     if (w->fd < 0) {
-        pv_error(err, "%s: cannot open: %s", temp_path, strerror(errno));
+        pv_error(err, "%s: is not a temporary file of this export", temp_path);
         return false;
     }
     w->cap = PV_EXPORT_BUF;
@@ -517,6 +799,7 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
     pv_export_target t;
     memset(&t, 0, sizeof t);
     t.force = force;
+    t.request = r;
     mode_t mask = umask(0);
     umask(mask);
     t.mode = 0666 & ~mask;

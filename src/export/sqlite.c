@@ -1212,7 +1212,8 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
     pv_buf_init(&w.sql);
     pv_export_status status = PV_EXPORT_FAILED;
     if (sqlite3_open_v2(temp, &w.db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+                            SQLITE_OPEN_NOFOLLOW,
                         NULL) != SQLITE_OK) {
         sq_fail(&w, "cannot create the database");
         goto done;
@@ -1221,13 +1222,15 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
      * pages cost a row less (measured: 15 % of the inserts at 10 M rows),
      * but every table and index takes at least one: for small exports,
      * SQLite's default (docs/export.md "Speed") */
-    pv_buf_printf(&w.sql, "PRAGMA page_size=%d; PRAGMA application_id=%d;",
-                  total >= 100000 ? 65536 : 4096, PV_SCHEMA_APPLICATION_ID);
+    pv_buf_printf(&w.sql, "PRAGMA page_size=%d;", total >= 100000 ? 65536 : 4096);
     sqlite3_progress_handler(w.db, 1 << 14, sq_progress, &w);
     if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
         !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                      "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-262144;"
-                     "PRAGMA temp_store=MEMORY; BEGIN;"))
+                     "PRAGMA temp_store=MEMORY; BEGIN;") ||
+        /* the header's id once there is no journal: written before, it
+         * made a -journal file beside the temporary one */
+        !sq_exec(&w, "PRAGMA application_id=1347835697;")) /* PV_SCHEMA_APPLICATION_ID */
         goto done;
     status = sq_write_sets(&w, f, r);
     if (status != PV_EXPORT_OK)

@@ -422,7 +422,9 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
     const char *temp;
     if (!pv_export_target_add(target, out, &temp, err))
         goto done;
-    if (sqlite3_open_v2(temp, &out_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+    if (sqlite3_open_v2(temp, &out_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                               SQLITE_OPEN_NOFOLLOW,
+                        NULL) !=
         SQLITE_OK) {
         pv_error(err, "%s: cannot create the database: %s", out, sqlite3_errmsg(out_db));
         goto done;

@@ -119,7 +119,7 @@ pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status
         else
             pv_error(&f->diag,
                      "%s: byte 0: not a format profview knows (AQTime SQLite database, winIDEA "
-                     "Text1 or BIN, MSVC PLIST /T report)",
+                     "Text1 or BIN, MSVC PLIST /T or text report)",
                      path);
         return f;
     }

@@ -1,5 +1,6 @@
-/* plist.h - the PLIST /T parser on a buffer, for the fuzz target and tests
- * that have no file (the loader itself is pv_loader_plist in loaders.def). */
+/* plist.h - the PLIST readers on a buffer, for the fuzz targets and tests
+ * that have no file (the loaders themselves are pv_loader_plist and
+ * pv_loader_plist_text in loaders.def). */
 #ifndef PROFVIEW_FORMATS_PLIST_H
 #define PROFVIEW_FORMATS_PLIST_H
 
@@ -10,5 +11,11 @@
  * line is a PLIST record. */
 pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
                                     const pv_load_options *o);
+
+/* Parses `len` bytes of a PLIST text report (PLIST without /T; docs/plist.md
+ * "Text reports") as the loader does.  PV_LOAD_ERROR when there is no
+ * `Profile:` line of a known kind. */
+pv_load_status pv_plist_text_load_buffer(pv_file *f, const char *data, size_t len,
+                                         const pv_load_options *o);
 
 #endif

@@ -406,7 +406,6 @@ typedef struct pv_tree_order {
     uint32_t *pos, *parent, *first_child, *last_child, *next;
     uint32_t root_first, root_last, cur;
     pv_row *orig;
-    double deadline; /* CLOCK_MONOTONIC seconds a step ends at (0: none) */
 } pv_tree_order;
 
 #define PV_TO_NONE UINT32_MAX
@@ -450,156 +449,155 @@ static void pv_tree_order_free(pv_tree_order *t, void (*spend)(void *ctx, void *
     memset(t, 0, sizeof *t);
 }
 
-/* Past the step's deadline (as pv_sj_late). */
-static bool pv_tree_order_late(const pv_tree_order *t)
-{
-    if (t->deadline <= 0)
-        return false;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >= t->deadline;
-}
-
 /* Work units between two looks at the clock: each phase goes in pieces of
  * at most about a millisecond (the walk reads memory at random: 4 K rows),
  * so that a step ends at its deadline as the sort's other phases do
  * (docs/tui.md "Long operations"). */
 #define PV_TO_PIECE ((size_t)1 << 14)
 
-/* Does about `*budget` units of work (one per row and phase, more where a
- * row's work reads memory at random), stopping early once its deadline has
- * passed; true once the rows are in sorted pre-order. */
-static bool pv_tree_order_step(pv_tree_order *t, size_t *budget)
+static size_t pv_to_piece(const pv_budget *b)
 {
-    const uint32_t none = PV_TO_NONE;
-    size_t n = t->n, total = t->total;
-    bool started = false;
-    while (*budget > 0 && t->phase != PV_TO_DONE) {
-        if (started && pv_tree_order_late(t))
-            break;
-        started = true;
-        size_t left = *budget < PV_TO_PIECE ? *budget : PV_TO_PIECE;
-        switch (t->phase) {
-        case PV_TO_POS_CLEAR: {
-            size_t end = t->at + (left < total - t->at ? left : total - t->at);
-            for (size_t r = t->at; r < end; r++)
-                t->pos[r] = none;
-            *budget -= end - t->at;
-            t->at = end;
-            if (t->at == total) {
-                t->phase = PV_TO_POS_SET;
-                t->at = 0;
+    return b->units < PV_TO_PIECE ? b->units : PV_TO_PIECE;
+}
+
+static int pv_to_pos_clear(void *job, pv_budget *b)
+{
+    pv_tree_order *t = job;
+    size_t end = pv_budget_end(t->at, t->total, pv_to_piece(b));
+    for (size_t r = t->at; r < end; r++)
+        t->pos[r] = PV_TO_NONE;
+    pv_budget_spend(b, end - t->at);
+    t->at = end;
+    if (t->at < t->total)
+        return PV_TO_POS_CLEAR;
+    t->at = 0;
+    return PV_TO_POS_SET;
+}
+
+static int pv_to_pos_set(void *job, pv_budget *b)
+{
+    pv_tree_order *t = job;
+    size_t end = pv_budget_end(t->at, t->n, pv_to_piece(b));
+    for (size_t i = t->at; i < end; i++)
+        if (t->rows[i] < t->total)
+            t->pos[t->rows[i]] = (uint32_t)i;
+    pv_budget_spend(b, end - t->at);
+    t->at = end;
+    if (t->at < t->n)
+        return PV_TO_POS_SET;
+    t->at = 0;
+    return PV_TO_PARENT;
+}
+
+static int pv_to_parent(void *job, pv_budget *b)
+{
+    /* a parent lookup costs about four simple steps */
+    pv_tree_order *t = job;
+    size_t n = t->n, total = t->total, want = pv_to_piece(b) / 4;
+    size_t end = pv_budget_end(t->at, n, want ? want : 1);
+    for (size_t i = t->at; i < end; i++) {
+        t->parent[i] = PV_TO_NONE;
+        t->first_child[i] = t->last_child[i] = t->next[i] = PV_TO_NONE;
+        size_t steps = 0;
+        for (size_t p = pv_view_parent(t->v, t->rows[i]); p != PV_NO_ROW && p < total && steps < total;
+             p = pv_view_parent(t->v, p), steps++)
+            if (t->pos[p] != PV_TO_NONE) {
+                t->parent[i] = t->pos[p];
+                break;
             }
-            break;
-        }
-        case PV_TO_POS_SET: {
-            size_t end = t->at + (left < n - t->at ? left : n - t->at);
-            for (size_t i = t->at; i < end; i++)
-                if (t->rows[i] < total)
-                    t->pos[t->rows[i]] = (uint32_t)i;
-            *budget -= end - t->at;
-            t->at = end;
-            if (t->at == n) {
-                t->phase = PV_TO_PARENT;
-                t->at = 0;
-            }
-            break;
-        }
-        case PV_TO_PARENT: {
-            /* a parent lookup costs about four simple steps */
-            size_t want = left / 4 ? left / 4 : 1;
-            size_t end = t->at + (want < n - t->at ? want : n - t->at);
-            for (size_t i = t->at; i < end; i++) {
-                t->parent[i] = none;
-                t->first_child[i] = t->last_child[i] = t->next[i] = none;
-                size_t steps = 0;
-                for (size_t p = pv_view_parent(t->v, t->rows[i]);
-                     p != PV_NO_ROW && p < total && steps < total;
-                     p = pv_view_parent(t->v, p), steps++)
-                    if (t->pos[p] != none) {
-                        t->parent[i] = t->pos[p];
-                        break;
-                    }
-            }
-            size_t cost = (end - t->at) * 4;
-            *budget -= cost < *budget ? cost : *budget;
-            t->at = end;
-            if (t->at == n) {
-                t->phase = PV_TO_LINK;
-                t->at = 0;
-            }
-            break;
-        }
-        case PV_TO_LINK: { /* random reads and writes: three units a row */
-            size_t want = left / 3 ? left / 3 : 1;
-            size_t end = t->at + (want < n - t->at ? want : n - t->at);
-            for (size_t s = t->at; s < end; s++) {
-                uint32_t i = (uint32_t)(t->sorted ? t->sorted[s].index : t->perm[s]);
-                uint32_t p = t->parent[i];
-                uint32_t *head = p == none ? &t->root_first : &t->first_child[p];
-                uint32_t *tail = p == none ? &t->root_last : &t->last_child[p];
-                if (*head == none)
-                    *head = i;
-                else
-                    t->next[*tail] = i;
-                *tail = i;
-            }
-            size_t cost = (end - t->at) * 3;
-            *budget -= cost < *budget ? cost : *budget;
-            t->at = end;
-            if (t->at == n) {
-                t->phase = PV_TO_COPY;
-                t->at = 0;
-                t->orig = pv_xmalloc((n ? n : 1) * sizeof *t->orig);
-            }
-            break;
-        }
-        case PV_TO_COPY: { /* the walk reads the rows as they were */
-            size_t end = t->at + (left < n - t->at ? left : n - t->at);
-            memcpy(t->orig + t->at, t->rows + t->at, (end - t->at) * sizeof *t->rows);
-            *budget -= end - t->at;
-            t->at = end;
-            if (t->at == n) {
-                t->phase = PV_TO_WALK;
-                t->at = 0;
-                t->cur = t->root_first;
-            }
-            break;
-        }
-        case PV_TO_WALK: {
-            /* t->at rows written; each climb is paid by the rows below it;
-             * random reads: four units a row */
-            size_t want = left / 4 ? left / 4 : 1;
-            size_t end = t->at + (want < n - t->at ? want : n - t->at), before = t->at;
-            uint32_t cur = t->cur;
-            while (cur != none && t->at < end) {
-                t->rows[t->at++] = t->orig[cur];
-                if (t->first_child[cur] != none) {
-                    cur = t->first_child[cur];
-                    continue;
-                }
-                while (cur != none && t->next[cur] == none)
-                    cur = t->parent[cur];
-                if (cur != none)
-                    cur = t->next[cur];
-            }
-            t->cur = cur;
-            size_t cost = (t->at - before) * 4;
-            *budget -= cost < *budget ? cost : *budget;
-            if (cur == none || t->at == n)
-                t->phase = PV_TO_DONE;
-            break;
-        }
-        }
     }
-    return t->phase == PV_TO_DONE;
+    pv_budget_spend(b, (end - t->at) * 4);
+    t->at = end;
+    if (t->at < n)
+        return PV_TO_PARENT;
+    t->at = 0;
+    return PV_TO_LINK;
+}
+
+static int pv_to_link(void *job, pv_budget *b)
+{
+    /* random reads and writes: three units a row */
+    pv_tree_order *t = job;
+    size_t n = t->n, want = pv_to_piece(b) / 3;
+    size_t end = pv_budget_end(t->at, n, want ? want : 1);
+    for (size_t s = t->at; s < end; s++) {
+        uint32_t i = (uint32_t)(t->sorted ? t->sorted[s].index : t->perm[s]);
+        uint32_t p = t->parent[i];
+        uint32_t *head = p == PV_TO_NONE ? &t->root_first : &t->first_child[p];
+        uint32_t *tail = p == PV_TO_NONE ? &t->root_last : &t->last_child[p];
+        if (*head == PV_TO_NONE)
+            *head = i;
+        else
+            t->next[*tail] = i;
+        *tail = i;
+    }
+    pv_budget_spend(b, (end - t->at) * 3);
+    t->at = end;
+    if (t->at < n)
+        return PV_TO_LINK;
+    t->at = 0;
+    t->orig = pv_xmalloc((n ? n : 1) * sizeof *t->orig);
+    return PV_TO_COPY;
+}
+
+static int pv_to_copy(void *job, pv_budget *b)
+{
+    /* the walk reads the rows as they were */
+    pv_tree_order *t = job;
+    size_t end = pv_budget_end(t->at, t->n, pv_to_piece(b));
+    memcpy(t->orig + t->at, t->rows + t->at, (end - t->at) * sizeof *t->rows);
+    pv_budget_spend(b, end - t->at);
+    t->at = end;
+    if (t->at < t->n)
+        return PV_TO_COPY;
+    t->at = 0;
+    t->cur = t->root_first;
+    return PV_TO_WALK;
+}
+
+static int pv_to_walk(void *job, pv_budget *b)
+{
+    /* t->at rows written; each climb is paid by the rows below it;
+     * random reads: four units a row */
+    pv_tree_order *t = job;
+    size_t want = pv_to_piece(b) / 4;
+    size_t end = pv_budget_end(t->at, t->n, want ? want : 1), before = t->at;
+    uint32_t cur = t->cur;
+    while (cur != PV_TO_NONE && t->at < end) {
+        t->rows[t->at++] = t->orig[cur];
+        if (t->first_child[cur] != PV_TO_NONE) {
+            cur = t->first_child[cur];
+            continue;
+        }
+        while (cur != PV_TO_NONE && t->next[cur] == PV_TO_NONE)
+            cur = t->parent[cur];
+        if (cur != PV_TO_NONE)
+            cur = t->next[cur];
+    }
+    t->cur = cur;
+    pv_budget_spend(b, (t->at - before) * 4);
+    return cur == PV_TO_NONE || t->at == t->n ? PV_TO_DONE : PV_TO_WALK;
+}
+
+static const pv_phase_fn pv_to_phases[] = {
+    [PV_TO_POS_CLEAR] = pv_to_pos_clear, [PV_TO_POS_SET] = pv_to_pos_set,
+    [PV_TO_PARENT] = pv_to_parent,       [PV_TO_LINK] = pv_to_link,
+    [PV_TO_COPY] = pv_to_copy,           [PV_TO_WALK] = pv_to_walk,
+};
+
+/* Does about b->units units of work (one per row and phase, more where a
+ * row's work reads memory at random), stopping early once the deadline has
+ * passed; true once the rows are in sorted pre-order. */
+static bool pv_tree_order_step(pv_tree_order *t, pv_budget *b)
+{
+    return pv_phases_run(t, pv_to_phases, &t->phase, PV_TO_DONE, b);
 }
 
 static void pv_sort_tree(const pv_view *v, const pv_sort_elem *sorted, pv_row *rows, size_t n)
 {
     pv_tree_order t;
     pv_tree_order_init(&t, v, sorted, NULL, rows, n);
-    size_t budget = SIZE_MAX;
+    pv_budget budget = {SIZE_MAX, 0};
     pv_tree_order_step(&t, &budget);
     pv_tree_order_free(&t, NULL, NULL);
 }
@@ -917,284 +915,303 @@ void pv_sort_job_deadline(pv_sort_job *j, double deadline)
     j->deadline = deadline;
 }
 
-/* Past the step's deadline: the budget counts rows, and a slow row or a
- * loaded machine must not make a step overrun its slice. */
-static bool pv_sj_late(const pv_sort_job *j)
+/* The keys are loaded (and ranked): the passes, from the last key. */
+static int pv_sj_loaded(pv_sort_job *j)
 {
-    if (j->deadline <= 0)
-        return false;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >= j->deadline;
+    j->key = j->key_count - 1;
+    pv_sj_count_passes(j);
+    return PV_SJ_PASS;
 }
 
-bool pv_sort_job_step(pv_sort_job *j, size_t budget)
+static int pv_sj_load(void *job, pv_budget *b)
+{
+    /* reading a cell is the dearest work per row (a timeline's context is
+     * looked up, a text interned): four units of the budget (docs/tui.md
+     * "Long operations") */
+    pv_sort_job *j = job;
+    pv_sj_col *c = &j->cols[j->key];
+    size_t n = j->n, end = pv_budget_end(j->at, n, b->units / 4 + 1);
+    for (size_t i = j->at; i < end; i++) {
+        if ((i & 1023) == 1023 && i > j->at && pv_budget_late(b)) {
+            end = i; /* a view whose cells are slow */
+            break;
+        }
+        pv_sj_load_one(j, c, i);
+        if (!c->str)
+            pv_sj_hist(c, c->val[i]);
+    }
+    if (j->key == 0)
+        for (size_t i = j->at; i < end; i++)
+            j->perm[i] = (uint32_t)i;
+    pv_budget_spend(b, 4 * (end - j->at));
+    j->done += end - j->at;
+    j->at = end;
+    if (end < n)
+        return PV_SJ_LOAD;
+    j->at = 0;
+    if (c->str)
+        return PV_SJ_RANK;
+    return ++j->key == j->key_count ? pv_sj_loaded(j) : PV_SJ_LOAD;
+}
+
+/* The distinct texts of a string key in order: few, so sorted at once. */
+static void pv_sj_rank_texts(pv_sj_col *c, pv_budget *b)
+{
+    pv_sj_text *t = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *t);
+    for (size_t k = 0; k < c->cls_count; k++)
+        t[k] = (pv_sj_text){c->cls_ptr[k], c->cls_len[k], (uint32_t)k};
+    qsort(t, c->cls_count, sizeof *t, pv_sj_text_cmp);
+    c->rank = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *c->rank);
+    for (size_t k = 0; k < c->cls_count; k++)
+        c->rank[t[k].cls] = (uint32_t)k;
+    free(t);
+    size_t cost = c->cls_count / 8;
+    b->units -= cost < b->units ? cost : b->units - 1;
+}
+
+static int pv_sj_rank(void *job, pv_budget *b)
+{
+    pv_sort_job *j = job;
+    pv_sj_col *c = &j->cols[j->key];
+    if (!c->rank)
+        pv_sj_rank_texts(c, b);
+    size_t n = j->n, end = pv_budget_end(j->at, n, b->units);
+    for (size_t i = j->at; i < end; i++) {
+        if (!c->absent || !c->absent[i])
+            c->val[i] = c->rank[c->val[i]];
+        pv_sj_hist(c, c->val[i]);
+    }
+    pv_budget_spend(b, end - j->at);
+    j->done += end - j->at;
+    j->at = end;
+    if (end < n)
+        return PV_SJ_RANK;
+    j->at = 0;
+    return ++j->key == j->key_count ? pv_sj_loaded(j) : PV_SJ_LOAD;
+}
+
+/* The byte pass after this one (the next key's, APPLY after the first's). */
+static int pv_sj_next_pass(pv_sort_job *j)
+{
+    if (++j->byte <= 8)
+        return PV_SJ_PASS;
+    size_t n = j->n;
+    j->byte = 0;
+    j->gathered = false;
+    j->at = 0;
+    pv_sj_spend(j, j->ka, n);
+    pv_sj_spend(j, j->tmpa, n);
+    j->ka = j->tmpa = NULL;
+    if (j->key > 0) {
+        j->key--;
+        return PV_SJ_PASS;
+    }
+    j->out = pv_xmalloc(n * sizeof *j->out);
+    return PV_SJ_APPLY;
+}
+
+/* The key being ordered, gathered into kv (and ka) in permutation order,
+ * about b->units rows of it; its values are spent once gathered. */
+static int pv_sj_gather(pv_sort_job *j, pv_budget *b)
 {
     size_t n = j->n;
-    if (budget == 0)
-        budget = 1;
-    bool started = false;
-    while (budget > 0 && j->phase != PV_SJ_DONE) {
-        if (started && pv_sj_late(j))
-            break;
-        started = true;
-        switch (j->phase) {
-        case PV_SJ_LOAD: {
-            /* reading a cell is the dearest work per row (a timeline's
-             * context is looked up, a text interned): four units of the
-             * budget (docs/tui.md "Long operations") */
-            pv_sj_col *c = &j->cols[j->key];
-            size_t rows = budget / 4 + 1;
-            size_t end = rows < n - j->at ? j->at + rows : n;
-            for (size_t i = j->at; i < end; i++) {
-                if ((i & 1023) == 1023 && i > j->at && pv_sj_late(j)) {
-                    end = i; /* a view whose cells are slow */
-                    break;
-                }
-                pv_sj_load_one(j, c, i);
-                if (!c->str)
-                    pv_sj_hist(c, c->val[i]);
-            }
-            if (j->key == 0)
-                for (size_t i = j->at; i < end; i++)
-                    j->perm[i] = (uint32_t)i;
-            budget -= 4 * (end - j->at) < budget ? 4 * (end - j->at) : budget;
-            j->done += end - j->at;
-            j->at = end;
-            if (end == n) {
-                j->at = 0;
-                if (c->str) {
-                    j->phase = PV_SJ_RANK;
-                } else if (++j->key == j->key_count) {
-                    j->phase = PV_SJ_PASS;
-                    j->key = j->key_count - 1;
-                    pv_sj_count_passes(j);
-                }
-            }
-            break;
+    pv_sj_col *c = &j->cols[j->key];
+    bool any = false;
+    for (unsigned byte = 0; byte <= 8 && !any; byte++)
+        any = !pv_sj_skip(j, c, byte);
+    if (!any) { /* every row has the same value */
+        j->byte = 8;
+        return pv_sj_next_pass(j);
+    }
+    bool need_abs = !pv_sj_skip(j, c, 8);
+    /* The first key ordered: perm is the identity, so its values are
+     * already in that order (taken over, flipped in place when
+     * descending). */
+    bool first = j->key == j->key_count - 1;
+    uint64_t flip = c->descending ? UINT64_MAX : 0;
+    if (first && c->val) {
+        pv_sj_spend(j, j->kv, n * sizeof *j->kv);
+        j->kv = c->val;
+        c->val = NULL;
+        pv_sj_spend(j, j->ka, n);
+        j->ka = NULL;
+        if (need_abs) {
+            j->ka = c->absent;
+            c->absent = NULL;
         }
-        case PV_SJ_RANK: {
-            pv_sj_col *c = &j->cols[j->key];
-            if (!c->rank) {
-                /* The distinct texts in order: few, so sorted at once. */
-                pv_sj_text *t = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *t);
-                for (size_t k = 0; k < c->cls_count; k++)
-                    t[k] = (pv_sj_text){c->cls_ptr[k], c->cls_len[k], (uint32_t)k};
-                qsort(t, c->cls_count, sizeof *t, pv_sj_text_cmp);
-                c->rank = pv_xmalloc((c->cls_count ? c->cls_count : 1) * sizeof *c->rank);
-                for (size_t k = 0; k < c->cls_count; k++)
-                    c->rank[t[k].cls] = (uint32_t)k;
-                free(t);
-                size_t cost = c->cls_count / 8;
-                budget -= cost < budget ? cost : budget - 1;
-            }
-            size_t end = budget < n - j->at ? j->at + budget : n;
-            for (size_t i = j->at; i < end; i++) {
-                if (!c->absent || !c->absent[i])
-                    c->val[i] = c->rank[c->val[i]];
-                pv_sj_hist(c, c->val[i]);
-            }
-            budget -= end - j->at;
-            j->done += end - j->at;
-            j->at = end;
-            if (end == n) {
-                j->at = 0;
-                if (++j->key == j->key_count) {
-                    j->phase = PV_SJ_PASS;
-                    j->key = j->key_count - 1;
-                    pv_sj_count_passes(j);
-                } else {
-                    j->phase = PV_SJ_LOAD;
-                }
-            }
-            break;
+        j->at = 0;
+    }
+    if (!first && !j->kv)
+        j->kv = pv_xmalloc(n * sizeof *j->kv);
+    if (!first && need_abs && !j->ka)
+        j->ka = pv_xmalloc(n);
+    size_t end = pv_budget_end(j->at, n, b->units);
+    if (first && !flip)
+        end = n;
+    for (size_t i = j->at; i < end && first && flip; i++)
+        j->kv[i] = ~j->kv[i];
+    for (size_t i = j->at; i < end && !first; i++) {
+        uint32_t p = j->perm[i];
+        j->kv[i] = c->val[p] ^ flip;
+        if (need_abs)
+            j->ka[i] = c->absent[p];
+    }
+    pv_budget_spend(b, end - j->at);
+    j->done += end - j->at;
+    j->at = end;
+    if (end < n)
+        return PV_SJ_PASS;
+    j->at = 0;
+    if (!need_abs) {
+        pv_sj_spend(j, j->ka, n);
+        j->ka = NULL;
+    }
+    pv_sj_spend(j, c->val, n * sizeof *c->val); /* in kv now */
+    c->val = NULL;
+    j->gathered = true;
+    return PV_SJ_PASS;
+}
+
+/* A pass starts: where each byte value's rows go. */
+static void pv_sj_pass_open(pv_sort_job *j, const pv_sj_col *c)
+{
+    size_t sum = 0;
+    if (j->byte == 8) {
+        size_t first = c->descending ? j->n - c->absent_count : c->absent_count;
+        j->offs[0] = 0;
+        j->offs[1] = first;
+    } else {
+        for (unsigned d = 0; d < 256; d++) { /* histograms are of the ordered values */
+            j->offs[d] = sum;
+            sum += c->hist[j->byte][d];
         }
-        case PV_SJ_PASS: {
-            pv_sj_col *c = &j->cols[j->key];
-            if (!j->gathered && j->byte == 0) {
-                bool any = false;
-                for (unsigned b = 0; b <= 8 && !any; b++)
-                    any = !pv_sj_skip(j, c, b);
-                if (!any) { /* every row has the same value */
-                    j->byte = 8;
-                    goto next_pass;
-                }
-                bool need_abs = !pv_sj_skip(j, c, 8);
-                /* The first key ordered: perm is the identity, so its
-                 * values are already in that order (taken over, flipped in
-                 * place when descending). */
-                bool first = j->key == j->key_count - 1;
-                uint64_t flip = c->descending ? UINT64_MAX : 0;
-                if (first && c->val) {
-                    pv_sj_spend(j, j->kv, n * sizeof *j->kv);
-                    j->kv = c->val;
-                    c->val = NULL;
-                    pv_sj_spend(j, j->ka, n);
-                    j->ka = NULL;
-                    if (need_abs) {
-                        j->ka = c->absent;
-                        c->absent = NULL;
-                    }
-                    j->at = 0;
-                }
-                if (!first && !j->kv)
-                    j->kv = pv_xmalloc(n * sizeof *j->kv);
-                if (!first && need_abs && !j->ka)
-                    j->ka = pv_xmalloc(n);
-                size_t end = budget < n - j->at ? j->at + budget : n;
-                if (first && !flip)
-                    end = n;
-                for (size_t i = j->at; i < end && first && flip; i++)
-                    j->kv[i] = ~j->kv[i];
-                for (size_t i = j->at; i < end && !first; i++) {
-                    uint32_t p = j->perm[i];
-                    j->kv[i] = c->val[p] ^ flip;
-                    if (need_abs)
-                        j->ka[i] = c->absent[p];
-                }
-                budget -= end - j->at < budget ? end - j->at : budget;
-                j->done += end - j->at;
-                j->at = end;
-                if (end < n)
-                    break;
-                j->at = 0;
-                if (!need_abs) {
-                    pv_sj_spend(j, j->ka, n);
-                    j->ka = NULL;
-                }
-                pv_sj_spend(j, c->val, n * sizeof *c->val); /* in kv now */
-                c->val = NULL;
-                j->gathered = true;
-                break;
-            }
-            if (!j->pass_open) {
-                if (pv_sj_skip(j, c, j->byte)) {
-                    goto next_pass;
-                }
-                size_t sum = 0;
-                if (j->byte == 8) {
-                    size_t first = c->descending ? n - c->absent_count : c->absent_count;
-                    j->offs[0] = 0;
-                    j->offs[1] = first;
-                } else {
-                    for (unsigned d = 0; d < 256; d++) {
-                        unsigned dd = d; /* histograms are of the ordered values */
-                        j->offs[dd] = sum;
-                        sum += c->hist[j->byte][dd];
-                    }
-                }
-                j->pass_open = true;
-                j->at = 0;
-            }
-            if (!j->tmpk)
-                j->tmpk = pv_xmalloc(n * sizeof *j->tmpk);
-            if (j->ka && !j->tmpa)
-                j->tmpa = pv_xmalloc(n);
-            size_t end = budget < n - j->at ? j->at + budget : n;
-            unsigned b = j->byte;
-            if (b == 8) { /* absent first ascending, last descending */
-                for (size_t i = j->at; i < end; i++) {
-                    size_t o = j->offs[(j->ka[i] != 0) == c->descending]++;
-                    j->tmp[o] = j->perm[i];
-                    j->tmpk[o] = j->kv[i];
-                    j->tmpa[o] = j->ka[i];
-                }
-            } else if (j->ka) {
-                for (size_t i = j->at; i < end; i++) {
-                    size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
-                    j->tmp[o] = j->perm[i];
-                    j->tmpk[o] = j->kv[i];
-                    j->tmpa[o] = j->ka[i];
-                }
-            } else {
-                for (size_t i = j->at; i < end; i++) {
-                    size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
-                    j->tmp[o] = j->perm[i];
-                    j->tmpk[o] = j->kv[i];
-                }
-            }
-            budget -= end - j->at;
-            j->done += end - j->at;
-            j->at = end;
-            if (end < n)
-                break;
-            uint32_t *t = j->perm;
-            j->perm = j->tmp;
-            j->tmp = t;
-            uint64_t *tk = j->kv;
-            j->kv = j->tmpk;
-            j->tmpk = tk;
-            uint8_t *ta = j->ka;
-            j->ka = j->tmpa;
-            j->tmpa = ta;
-            j->pass_open = false;
+    }
+    j->pass_open = true;
+    j->at = 0;
+}
+
+/* Places rows [j->at, end) by the pass's byte. */
+static void pv_sj_place(pv_sort_job *j, const pv_sj_col *c, size_t end)
+{
+    unsigned b = j->byte;
+    if (b == 8) { /* absent first ascending, last descending */
+        for (size_t i = j->at; i < end; i++) {
+            size_t o = j->offs[(j->ka[i] != 0) == c->descending]++;
+            j->tmp[o] = j->perm[i];
+            j->tmpk[o] = j->kv[i];
+            j->tmpa[o] = j->ka[i];
+        }
+    } else if (j->ka) {
+        for (size_t i = j->at; i < end; i++) {
+            size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
+            j->tmp[o] = j->perm[i];
+            j->tmpk[o] = j->kv[i];
+            j->tmpa[o] = j->ka[i];
+        }
+    } else {
+        for (size_t i = j->at; i < end; i++) {
+            size_t o = j->offs[(j->kv[i] >> (8 * b)) & 0xFF]++;
+            j->tmp[o] = j->perm[i];
+            j->tmpk[o] = j->kv[i];
+        }
+    }
+}
+
+static int pv_sj_pass(void *job, pv_budget *b)
+{
+    pv_sort_job *j = job;
+    size_t n = j->n;
+    pv_sj_col *c = &j->cols[j->key];
+    if (!j->gathered && j->byte == 0)
+        return pv_sj_gather(j, b);
+    if (!j->pass_open) {
+        if (pv_sj_skip(j, c, j->byte))
+            return pv_sj_next_pass(j);
+        pv_sj_pass_open(j, c);
+    }
+    if (!j->tmpk)
+        j->tmpk = pv_xmalloc(n * sizeof *j->tmpk);
+    if (j->ka && !j->tmpa)
+        j->tmpa = pv_xmalloc(n);
+    size_t end = pv_budget_end(j->at, n, b->units);
+    pv_sj_place(j, c, end);
+    pv_budget_spend(b, end - j->at);
+    j->done += end - j->at;
+    j->at = end;
+    if (end < n)
+        return PV_SJ_PASS;
+    uint32_t *t = j->perm;
+    j->perm = j->tmp;
+    j->tmp = t;
+    uint64_t *tk = j->kv;
+    j->kv = j->tmpk;
+    j->tmpk = tk;
+    uint8_t *ta = j->ka;
+    j->ka = j->tmpa;
+    j->tmpa = ta;
+    j->pass_open = false;
+    j->at = 0;
+    return pv_sj_next_pass(j);
+}
+
+/* APPLY of a tree: the selection in pre-order, then siblings among
+ * themselves (pv_tree_order), in steps. */
+static int pv_sj_apply_tree(pv_sort_job *j, pv_budget *b)
+{
+    size_t n = j->n;
+    if (!j->tree_started) {
+        size_t end = pv_budget_end(j->at, n, b->units);
+        for (size_t i = j->at; i < end; i++)
+            j->out[i] = (pv_row)pv_sj_row(j, i);
+        pv_budget_spend(b, end - j->at);
+        j->at = end;
+        if (j->at == n) {
+            pv_tree_order_init(&j->tree, j->v, NULL, j->perm, j->out, n);
+            j->tree_started = true;
             j->at = 0;
-        next_pass:
-            if (++j->byte > 8) {
-                j->byte = 0;
-                j->gathered = false;
-                j->at = 0;
-                pv_sj_spend(j, j->ka, n);
-                pv_sj_spend(j, j->tmpa, n);
-                j->ka = j->tmpa = NULL;
-                if (j->key == 0) {
-                    j->phase = PV_SJ_APPLY;
-                    j->at = 0;
-                    j->out = pv_xmalloc(n * sizeof *j->out);
-                } else {
-                    j->key--;
-                }
-            }
-            break;
         }
-        case PV_SJ_APPLY: {
-            if (pv_view_is_tree(j->v) && !j->tree_started) {
-                /* the selection in pre-order, then siblings among
-                 * themselves (pv_tree_order), in steps */
-                size_t end = budget < n - j->at ? j->at + budget : n;
-                for (size_t i = j->at; i < end; i++)
-                    j->out[i] = (pv_row)pv_sj_row(j, i);
-                budget -= end - j->at;
-                j->at = end;
-                if (j->at == n) {
-                    pv_tree_order_init(&j->tree, j->v, NULL, j->perm, j->out, n);
-                    j->tree_started = true;
-                    j->at = 0;
-                }
-                break;
-            }
-            if (j->tree_started) {
-                size_t before = budget;
-                j->tree.deadline = j->deadline;
-                bool finished = pv_tree_order_step(&j->tree, &budget);
-                uint64_t work = (uint64_t)j->tree.total + 14 * (uint64_t)n;
-                uint64_t was = j->tree_spent * n / (work ? work : 1);
-                j->tree_spent += before - budget;
-                j->done += j->tree_spent * n / (work ? work : 1) - was;
-                if (!finished)
-                    break;
-                pv_tree_order_free(&j->tree, pv_sj_spend_cb, j);
-                j->tree_started = false;
-                j->at = n;
-            } else {
-                size_t end = budget < n - j->at ? j->at + budget : n;
-                for (size_t i = j->at; i < end; i++)
-                    j->out[i] = (pv_row)pv_sj_row(j, j->perm[i]);
-                budget -= end - j->at;
-                j->done += end - j->at;
-                j->at = end;
-            }
-            if (j->at == n) {
-                j->phase = PV_SJ_RELEASE;
-                j->done = j->total;
-            }
-            break;
-        }
-        case PV_SJ_RELEASE: {
-            /* The work arrays (gigabytes at 50 M rows) go back to the
-             * system in pieces, so that freeing them is no long pause. */
-            void *blocks[2 * PV_SORT_MAX_KEYS + 6 + PV_ARRAY_LEN(j->spent)];
-            size_t sizes[PV_ARRAY_LEN(blocks)], count = 0;
+        return PV_SJ_APPLY;
+    }
+    size_t before = b->units;
+    bool finished = pv_tree_order_step(&j->tree, b);
+    uint64_t work = (uint64_t)j->tree.total + 14 * (uint64_t)n;
+    uint64_t was = j->tree_spent * n / (work ? work : 1);
+    j->tree_spent += before - b->units;
+    j->done += j->tree_spent * n / (work ? work : 1) - was;
+    if (!finished)
+        return PV_SJ_APPLY;
+    pv_tree_order_free(&j->tree, pv_sj_spend_cb, j);
+    j->tree_started = false;
+    j->at = n;
+    j->done = j->total;
+    return PV_SJ_RELEASE;
+}
+
+static int pv_sj_apply(void *job, pv_budget *b)
+{
+    pv_sort_job *j = job;
+    if (pv_view_is_tree(j->v))
+        return pv_sj_apply_tree(j, b);
+    size_t n = j->n, end = pv_budget_end(j->at, n, b->units);
+    for (size_t i = j->at; i < end; i++)
+        j->out[i] = (pv_row)pv_sj_row(j, j->perm[i]);
+    pv_budget_spend(b, end - j->at);
+    j->done += end - j->at;
+    j->at = end;
+    if (j->at < n)
+        return PV_SJ_APPLY;
+    j->done = j->total;
+    return PV_SJ_RELEASE;
+}
+
+static int pv_sj_release(void *job, pv_budget *b)
+{
+    /* The work arrays (gigabytes at 50 M rows) go back to the system in
+     * pieces, so that freeing them is no long pause. */
+    pv_sort_job *j = job;
+    size_t n = j->n;
+    void *blocks[2 * PV_SORT_MAX_KEYS + 6 + PV_ARRAY_LEN(j->spent)];
+    size_t sizes[PV_ARRAY_LEN(blocks)], count = 0;
 #define PV_SJ_BLOCK(p, sz)            \
     do {                              \
         if (p) {                      \
@@ -1202,39 +1219,44 @@ bool pv_sort_job_step(pv_sort_job *j, size_t budget)
             sizes[count++] = (sz);    \
         }                             \
     } while (0)
-            for (size_t k = 0; k < j->key_count; k++) {
-                PV_SJ_BLOCK(j->cols[k].val, n * sizeof(uint64_t));
-                PV_SJ_BLOCK(j->cols[k].absent, n);
-            }
-            PV_SJ_BLOCK(j->perm, n * sizeof(uint32_t));
-            PV_SJ_BLOCK(j->tmp, n * sizeof(uint32_t));
-            PV_SJ_BLOCK(j->kv, n * sizeof(uint64_t));
-            PV_SJ_BLOCK(j->tmpk, n * sizeof(uint64_t));
-            PV_SJ_BLOCK(j->ka, n);
-            PV_SJ_BLOCK(j->tmpa, n);
-            for (size_t k = 0; k < j->spent_count; k++)
-                PV_SJ_BLOCK(j->spent[k], j->spent_bytes[k]);
+    for (size_t k = 0; k < j->key_count; k++) {
+        PV_SJ_BLOCK(j->cols[k].val, n * sizeof(uint64_t));
+        PV_SJ_BLOCK(j->cols[k].absent, n);
+    }
+    PV_SJ_BLOCK(j->perm, n * sizeof(uint32_t));
+    PV_SJ_BLOCK(j->tmp, n * sizeof(uint32_t));
+    PV_SJ_BLOCK(j->kv, n * sizeof(uint64_t));
+    PV_SJ_BLOCK(j->tmpk, n * sizeof(uint64_t));
+    PV_SJ_BLOCK(j->ka, n);
+    PV_SJ_BLOCK(j->tmpa, n);
+    for (size_t k = 0; k < j->spent_count; k++)
+        PV_SJ_BLOCK(j->spent[k], j->spent_bytes[k]);
 #undef PV_SJ_BLOCK
-            size_t bytes = budget > SIZE_MAX / 64 ? SIZE_MAX : budget * 64;
-            budget = 0;
-            while (bytes > 0 && j->release_block < count) {
-                size_t b = j->release_block, left = sizes[b] - j->release_at;
-                size_t piece = left < bytes ? left : bytes;
-                pv_release((char *)blocks[b] + j->release_at, piece);
-                j->release_at += piece;
-                bytes -= piece;
-                if (j->release_at == sizes[b]) {
-                    j->release_block++;
-                    j->release_at = 0;
-                }
-            }
-            if (j->release_block >= count)
-                j->phase = PV_SJ_DONE;
-            break;
-        }
+    size_t bytes = b->units > SIZE_MAX / 64 ? SIZE_MAX : b->units * 64;
+    b->units = 0;
+    while (bytes > 0 && j->release_block < count) {
+        size_t k = j->release_block, left = sizes[k] - j->release_at;
+        size_t piece = left < bytes ? left : bytes;
+        pv_release((char *)blocks[k] + j->release_at, piece);
+        j->release_at += piece;
+        bytes -= piece;
+        if (j->release_at == sizes[k]) {
+            j->release_block++;
+            j->release_at = 0;
         }
     }
-    return j->phase == PV_SJ_DONE;
+    return j->release_block >= count ? PV_SJ_DONE : PV_SJ_RELEASE;
+}
+
+static const pv_phase_fn pv_sj_phases[] = {
+    [PV_SJ_LOAD] = pv_sj_load,   [PV_SJ_RANK] = pv_sj_rank,       [PV_SJ_PASS] = pv_sj_pass,
+    [PV_SJ_APPLY] = pv_sj_apply, [PV_SJ_RELEASE] = pv_sj_release,
+};
+
+bool pv_sort_job_step(pv_sort_job *j, size_t budget)
+{
+    pv_budget b = {budget, j->deadline};
+    return pv_phases_run(j, pv_sj_phases, &j->phase, PV_SJ_DONE, &b);
 }
 
 double pv_sort_job_progress(const pv_sort_job *j)

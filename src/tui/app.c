@@ -257,25 +257,9 @@ static void pv_app_index_briefly(pv_file *f)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
-    /* A job on an item's report follows the report when the items move. */
-    size_t job_item = PV_NO_ROW;
-    if (a->job)
-        for (size_t k = 0; k < a->item_count; k++)
-            if (&a->items[k].report == pv_report_job_report(a->job))
-                job_item = k;
-    if (a->work == PV_WORK_JOB) {
-        /* kept */
-    } else if (a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE) {
-        /* The items (and the reports in them) may move below. */
-        a->work = PV_WORK_NONE;
-        a->lane_job_report = NULL;
-        a->scan.kind = 0;
-        pv_app_message(a, false, "search stopped");
-    } else if (a->work != PV_WORK_NONE) {
-        /* A filter, sort or search waiting for its frame points into the
-         * items, which may move below: do it now. */
-        pv_app_work(a);
-    }
+    /* A job on an item's report follows the report when the items move
+     * (a scan stops: jobs.h). */
+    pv_jobs_items_moving(a);
     size_t cap = a->file_cap;
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
     if (cap != a->file_cap)
@@ -308,8 +292,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                         f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
-    if (job_item != PV_NO_ROW)
-        pv_report_job_move(a->job, &a->items[job_item].report);
+    pv_jobs_items_moved(a);
     pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
     if (first_view != PV_NO_ROW && !a->history_started) {
@@ -521,12 +504,11 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     }
     /* Tests only: search, filter and sort look at N rows per key. */
     const char *work_slice = getenv("PROFVIEW_TEST_WORK_SLICE");
-    pv_buf_init(&a->job_what);
-    a->job_budget = 1u << 16;
+    a->jobs.budget = 1u << 16;
     a->open_stopped = PV_NO_ROW;
     if (work_slice && atol(work_slice) > 0) {
-        a->job_budget = (size_t)atol(work_slice);
-        a->job_fixed = true;
+        a->jobs.budget = (size_t)atol(work_slice);
+        a->jobs.fixed = true;
     }
     a->search_origin_row = PV_NO_ROW;
     for (size_t i = 0; i < o->path_count; i++)
@@ -575,12 +557,9 @@ void pv_app_free(pv_app *a)
     free(a->items);
     pv_sql_free(a->sql);
     free(a->sql_pending);
-    free(a->job_arg);
     pv_buf_free(&a->copied);
-    pv_report_job_free(a->job);
-    pv_location_free(&a->job_from);
+    pv_jobs_stop(a, false);
     pv_trash_free(&a->trash);
-    pv_buf_free(&a->job_what);
     pv_buf_free(&a->sql_names.text);
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
@@ -604,7 +583,6 @@ void pv_app_free(pv_app *a)
     pv_buf_free(&a->load_path);
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
-    pv_buf_free(&a->work_filter);
     pv_buf_free(&a->exp_path);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->lock);
@@ -717,16 +695,13 @@ pv_report *pv_app_report(pv_app *a)
         if (pv_view_is_tree(v) && pv_view_rows(v) > PV_BIG_VIEW) {
             /* grouping and laying out millions of calls: a job in steps
              * that Esc stops (docs/tui.md "Long operations") */
-            pv_app_job_stop(a, false); /* a job on a report not shown */
             pv_report_job *j =
                 pv_report_open_job(&it->report, v, true, pv_config_columns(&a->cfg, v->id));
-            a->job = j;
-            a->job_kind = PV_JOB_OPEN;
-            a->job_queued = false;
-            a->work = PV_WORK_JOB;
-            pv_buf_clear(&a->job_what);
-            pv_buf_printf(&a->job_what, "Opening %s", v->title);
-            pv_app_messagef(a, false, "%s... 0%% (Esc goes back)", pv_buf_cstr(&a->job_what));
+            pv_buf what;
+            pv_buf_init(&what);
+            pv_buf_printf(&what, "Opening %s", v->title);
+            pv_app_job_open(a, j, pv_buf_cstr(&what)); /* replaces a job on a report not shown */
+            pv_buf_free(&what);
             return NULL;
         }
         /* Call trees show one node per thread (docs/cli.md). */
@@ -770,8 +745,8 @@ void pv_app_here(pv_app *a, pv_location *out)
 
 void pv_app_apply(pv_app *a, const pv_location *to)
 {
-    a->job_undo = false; /* a new place: a stopped history step stays stopped */
-    pv_app_job_stop(a, true); /* its report may close below */
+    pv_app_job_keep_place(a); /* a new place: a stopped history step stays stopped */
+    pv_jobs_stop(a, true);     /* its report may close below */
     a->open_stopped = PV_NO_ROW;
     pv_app_close_details(a);
     pv_app_diff_close(a); /* a diff or a graph belongs to the view it was made of */
@@ -846,12 +821,8 @@ void pv_app_go(pv_app *a, const pv_location *to, bool push)
         pv_history_go(&a->history, &here, to);
     }
     pv_app_apply(a, to);
-    if (pushed && a->job && a->job_kind == PV_JOB_OPEN) {
-        /* a view opened in steps: Esc comes back here */
-        a->job_undo = true;
-        a->job_from_pos = pos;
-        pv_location_copy(&a->job_from, &here);
-    }
+    if (pushed && pv_jobs_get(a, PV_JOB_OPEN))
+        pv_app_job_undo_to(a, &here, pos); /* a view opened in steps: Esc comes back here */
     if (pushed)
         pv_location_free(&here);
 }
@@ -860,10 +831,11 @@ void pv_app_go(pv_app *a, const pv_location *to, bool push)
  * with its progress in *pct (0..100). */
 bool pv_app_opening(const pv_app *a, double *pct)
 {
-    if (!a->job || a->job_kind != PV_JOB_OPEN)
+    double p;
+    if (!pv_app_job_progress_of(a, PV_JOB_OPEN, &p))
         return false;
     if (pct)
-        *pct = 100.0 * pv_report_job_progress(a->job);
+        *pct = 100.0 * p;
     return true;
 }
 

@@ -209,11 +209,12 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
     a->exp_confirm = false;
     /* The export reads every row: while the file is indexed it waits for
      * the index, queued (docs/tui.md "Loading and indexing"). */
-    if (pv_app_command_queue(a, PV_JOB_EXPORT, a->items[item].file, path)) {
-        a->job_item = item;
-        a->job_mode = a->exp_format;
-        a->job_exp_what = a->exp_what;
-        a->job_force = force;
+    pv_command_args *q = pv_app_command_queue(a, PV_JOB_EXPORT, a->items[item].file, path);
+    if (q) {
+        q->item = item;
+        q->mode = a->exp_format;
+        q->exp_what = a->exp_what;
+        q->force = force;
         return;
     }
     a->exp_cancel = 0;
@@ -394,17 +395,17 @@ void pv_app_export_command(pv_app *a, const char *arg)
     pv_app_export_run(a, a->loc.item, false);
 }
 
-void pv_app_export_queued(pv_app *a, const char *path)
+void pv_app_export_queued(pv_app *a, const pv_command_args *q)
 {
-    size_t item = a->job_item;
+    size_t item = q->item;
     if (item >= a->item_count)
         return;
-    a->exp_format = a->job_mode;
-    a->exp_what = a->job_exp_what;
+    a->exp_format = q->mode;
+    a->exp_what = q->exp_what;
     pv_buf_clear(&a->exp_path);
-    pv_buf_puts(&a->exp_path, path);
+    pv_buf_puts(&a->exp_path, q->arg);
     a->exp_path_pos = a->exp_path.len;
-    pv_app_export_run(a, item, a->job_force);
+    pv_app_export_run(a, item, q->force);
 }
 
 void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)

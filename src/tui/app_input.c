@@ -337,8 +337,8 @@ static void pv_app_search_update(pv_app *a)
     pv_buf_puts(&a->search, pv_buf_cstr(&a->line));
     if (!r || a->flame.mode)
         return;
-    if (a->job && a->job_kind == PV_JOB_SEARCH)
-        pv_app_job_stop(a, false); /* the text changed: a search of the old one is moot */
+    if (pv_jobs_get(a, PV_JOB_SEARCH))
+        pv_jobs_stop(a, false); /* the text changed: a search of the old one is moot */
     if (a->search_origin_row != PV_NO_ROW)
         pv_report_select_row(r, a->search_origin_row);
     else
@@ -562,313 +562,7 @@ static void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same
     pv_app_sort_keys(a, r, &key, 1);
 }
 
-/* The queued job still waits for its index. */
-static bool pv_app_job_waits(const pv_app *a)
-{
-    if (!a->job_queued)
-        return false;
-    if (!a->job_command)
-        return pv_app_report_indexing(a);
-    for (size_t i = 0; i < a->file_count; i++) {
-        uint64_t done, total;
-        if ((a->job_file == PV_NO_ROW || a->job_file == i) &&
-            !pv_file_index_progress(a->files[i], &done, &total))
-            return true;
-    }
-    return false;
-}
-
-bool pv_app_has_work(const pv_app *a)
-{
-    /* A job queued for the index waits while indexing goes on. */
-    if (a->work == PV_WORK_JOB && pv_app_job_waits(a))
-        return pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
-    return a->work != PV_WORK_NONE || pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
-}
-
-bool pv_app_work_stoppable(const pv_app *a)
-{
-    /* a scan, a jump waiting for its lane or a job stops at any key; a
-     * flame graph build answers every key */
-    return a->work == PV_WORK_SCAN || a->work == PV_WORK_LANE || a->work == PV_WORK_JOB ||
-           (a->work == PV_WORK_NONE && (pv_flame_ui_building(a) || !pv_trash_empty(&a->trash)));
-}
-
-void pv_app_flame_test_slice(pv_app *a)
-{
-    if (a->flame.job.tree && a->flame.job.fixed_slice && !pv_flame_ui_building(a))
-        pv_flame_ui_step(a);
-}
-
-bool pv_app_work_paced(const pv_app *a)
-{
-    return a->work == PV_WORK_JOB && a->job_fixed;
-}
-
-static const char *const pv_job_noun[] = {
-    [PV_JOB_SEARCH] = "search",
-    [PV_JOB_FILTER] = "filter",
-    [PV_JOB_SORT] = "sort",
-    [PV_JOB_REVERSE] = "reverse",
-    [PV_JOB_HISTORY] = "history step",
-    [PV_JOB_OPEN] = "opening",
-    [PV_JOB_EXPAND] = "expansion",
-    [PV_JOB_SQL] = "query",
-    [PV_JOB_EXPORT] = "export",
-    [PV_JOB_FLAME] = "flame graph",
-    [PV_JOB_DIFF] = "comparison",
-    [PV_JOB_COPY] = "copy",
-};
-
-/* The message of a finished job. */
-static void pv_app_job_done(pv_app *a)
-{
-    pv_report_job *j = a->job;
-    pv_report *r = pv_report_job_report(j);
-    int kind = a->job_kind;
-    bool found = pv_report_job_found(j);
-    pv_report_job_free(j);
-    a->job = NULL;
-    a->work = PV_WORK_NONE;
-    a->job_undo = false;
-    pv_location_free(&a->job_from);
-    if (kind == PV_JOB_SEARCH) {
-        if (found)
-            pv_buf_clear(&a->message);
-        else
-            pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
-    } else if (kind == PV_JOB_OPEN) {
-        for (size_t i = 0; i < a->item_count; i++)
-            if (&a->items[i].report == r)
-                a->items[i].opened = true;
-        pv_buf_clear(&a->message);
-        pv_app_report_opened(a, r);
-    } else if (kind == PV_JOB_FILTER) {
-        if (r->filter[0])
-            pv_app_messagef(a, false, "%zu of %zu rows match", r->matched, pv_view_rows(r->view));
-        else
-            pv_app_message(a, false, "filter cleared");
-    } else {
-        pv_buf_clear(&a->message);
-    }
-}
-
-static void pv_app_job_progress(pv_app *a)
-{
-    double pct = 100.0 * pv_report_job_progress(a->job);
-    pv_app_messagef(a, false, "%s... %.0f%% (Esc %s)", pv_buf_cstr(&a->job_what), pct,
-                    a->job_kind == PV_JOB_OPEN ? "goes back" : "stops");
-}
-
-/* A newer request replaces the job (or queued command) and any scan. */
-static void pv_app_job_replace(pv_app *a)
-{
-    if (a->job || a->job_command)
-        pv_app_job_stop(a, false);
-    if (a->work == PV_WORK_SCAN) {
-        a->scan.kind = 0;
-        a->work = PV_WORK_NONE;
-    }
-}
-
-/* A job or command queued until the index is ready: the status bar says so
- * with the indexing progress (docs/tui.md). */
-static void pv_app_job_wait(pv_app *a, int kind, const char *verb)
-{
-    a->job_queued = true;
-    a->work = PV_WORK_JOB;
-    char progress[128];
-    pv_app_index_text(a, progress, sizeof progress);
-    pv_app_messagef(a, false, "%s: the %s %s when the index is ready (Esc cancels)", progress,
-                    pv_job_noun[kind], verb);
-}
-
-void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what)
-{
-    pv_app_job_replace(a);
-    a->job = j;
-    a->job_kind = kind;
-    pv_buf_clear(&a->job_what);
-    pv_buf_puts(&a->job_what, what);
-    a->job_queued = false;
-    pv_report *r = pv_report_job_report(j);
-    if (r == pv_app_focused_report(a) && pv_app_report_indexing(a)) {
-        /* The rows not indexed yet have no names, contexts or depths:
-         * queued, it runs when the index is ready (docs/tui.md). */
-        pv_app_job_wait(a, kind, "runs");
-        return;
-    }
-    if (!a->job_fixed && pv_view_rows(r->view) <= PV_BIG_VIEW) {
-        while (!pv_report_job_step(j, SIZE_MAX)) /* small: at once */
-            ;
-        pv_app_job_done(a);
-        return;
-    }
-    a->work = PV_WORK_JOB;
-    pv_app_job_progress(a);
-}
-
-bool pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg)
-{
-    bool waits = false;
-    for (size_t i = 0; i < a->file_count && !waits; i++) {
-        uint64_t done, total;
-        waits = (file == PV_NO_ROW || file == i) &&
-                !pv_file_index_progress(a->files[i], &done, &total);
-    }
-    if (!waits)
-        return false;
-    pv_app_job_replace(a);
-    a->job_command = true;
-    a->job_kind = kind;
-    a->job_arg = pv_xstrdup(arg ? arg : "");
-    a->job_file = file;
-    a->job_item = a->loc.item;
-    /* Until the index is ready, the rows not indexed have no names,
-     * contexts or calls: the command would finish the index on this
-     * thread (seconds) before it could start. */
-    pv_app_job_wait(a, kind, kind == PV_JOB_FLAME ? "opens" : "runs");
-    return true;
-}
-
-/* The queued command, once its index is ready: run as if asked now. */
-static void pv_app_command_run(pv_app *a)
-{
-    int kind = a->job_kind;
-    char *arg = a->job_arg;
-    a->job_arg = NULL;
-    a->job_command = false;
-    a->job_queued = false;
-    a->work = PV_WORK_NONE;
-    pv_buf_clear(&a->message);
-    if (kind == PV_JOB_SQL) {
-        pv_app_sql_start(a, arg);
-    } else if (kind == PV_JOB_EXPORT) {
-        pv_app_export_queued(a, arg);
-    } else if (kind == PV_JOB_FLAME) {
-        if (a->loc.item == a->job_item)
-            pv_flame_ui_open(a, a->job_mode);
-        else
-            pv_app_message(a, false, "flame graph not opened: the view changed meanwhile");
-    } else if (kind == PV_JOB_COPY) {
-        if (a->loc.item == a->job_item)
-            pv_app_copy_command(a, arg);
-        else
-            pv_app_message(a, false, "nothing copied: the view changed meanwhile");
-    } else if (kind == PV_JOB_DIFF) {
-        if (a->loc.item == a->job_item)
-            pv_app_diff_queued(a, arg);
-        else
-            pv_app_message(a, false, "comparison not made: the view changed meanwhile");
-    }
-    free(arg);
-}
-
-void pv_app_job_stop(pv_app *a, bool say)
-{
-    if (!a->job && !a->job_command)
-        return;
-    int kind = a->job_kind;
-    bool queued = a->job_queued;
-    if (kind == PV_JOB_OPEN && !a->job_undo && say)
-        a->open_stopped = a->loc.item; /* not opened again until asked */
-    pv_report_job_free(a->job); /* the report is as it was */
-    a->job = NULL;
-    a->job_queued = false;
-    a->job_command = false;
-    free(a->job_arg);
-    a->job_arg = NULL;
-    if (a->work == PV_WORK_JOB)
-        a->work = PV_WORK_NONE;
-    bool undo = a->job_undo;
-    a->job_undo = false;
-    if (undo && say) {
-        /* a history step stopped: back where it started, the history too */
-        pv_location from = a->job_from;
-        memset(&a->job_from, 0, sizeof a->job_from);
-        a->history.pos = a->job_from_pos;
-        pv_app_apply(a, &from);
-        pv_location_free(&from);
-    }
-    pv_location_free(&a->job_from);
-    if (!say)
-        return;
-    static const char *const kept[] = {
-        [PV_JOB_SEARCH] = "the cursor stays",
-        [PV_JOB_FILTER] = "the previous filter stays",
-        [PV_JOB_SORT] = "the previous order stays",
-        [PV_JOB_REVERSE] = "the previous order stays",
-        [PV_JOB_HISTORY] = "the previous place, filter and order stay",
-        [PV_JOB_OPEN] = "back where you were",
-        [PV_JOB_EXPAND] = "the tree stays as it was",
-        [PV_JOB_SQL] = "the view stays as it was",
-        [PV_JOB_EXPORT] = "nothing written",
-        [PV_JOB_FLAME] = "the view stays as it was",
-        [PV_JOB_DIFF] = "the view stays as it was",
-        [PV_JOB_COPY] = "nothing copied",
-    };
-    pv_app_messagef(a, false, "%s %s: %s", pv_job_noun[kind], queued ? "cancelled" : "stopped",
-                    kind == PV_JOB_OPEN && !undo ? "Enter opens the view" : kept[kind]);
-}
-
-/* One step of the job: about PV_SCAN_SLICE_S of rows (tests: a fixed
- * number), then the screen is drawn and keys are read. */
-static void pv_app_job_step(pv_app *a)
-{
-    a->job_queued = false;
-    double t0 = pv_app_now();
-    /* the budget is counted in rows: the clock ends a step that a slow row
-     * or a loaded machine makes overrun (docs/tui.md "Long operations") */
-    if (!a->job_fixed)
-        pv_report_job_deadline(a->job, pv_work_clock() + PV_SCAN_SLICE_S);
-    bool done = pv_report_job_step(a->job, a->job_budget);
-    if (done) {
-        pv_app_job_done(a);
-        return;
-    }
-    double took = pv_app_now() - t0;
-    if (!a->job_fixed && took > 0) {
-        double k = PV_SCAN_SLICE_S / took;
-        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-        size_t next = (size_t)((double)a->job_budget * k);
-        /* capped: a cheap phase (placing rows) must not grow the step
-         * that the next, dearer one (reading cells) gets */
-        a->job_budget = next < 1024 ? 1024 : next > PV_JOB_STEP_MAX ? PV_JOB_STEP_MAX : next;
-    }
-    pv_app_job_progress(a);
-}
-
-static void pv_app_scan_step(pv_app *a);
-
-void pv_app_work(pv_app *a)
-{
-    int work = a->work;
-    if (work == PV_WORK_JOB) {
-        if ((a->job || a->job_command) && pv_app_job_waits(a)) {
-            if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
-                pv_flame_ui_step(a);
-        } else if (a->job)
-            pv_app_job_step(a);
-        else if (a->job_command)
-            pv_app_command_run(a);
-        else
-            a->work = PV_WORK_NONE;
-        return;
-    }
-    a->work = PV_WORK_NONE;
-    if (work == PV_WORK_NONE) {
-        /* a few MB of a replaced selection back to the system */
-        if (!pv_trash_empty(&a->trash))
-            pv_trash_step(&a->trash, PV_TRASH_STEP);
-        pv_flame_ui_step(a); /* a slice of the graph being built */
-    } else if (work == PV_WORK_SCAN) {
-        pv_app_scan_step(a);
-    } else if (work == PV_WORK_SQL) {
-        pv_app_sql_run(a);
-    } else if (work == PV_WORK_LANE) {
-        pv_lanes_work(a);
-    }
-}
+static void pv_app_scan_start(pv_app *a, const pv_scan *s);
 
 void pv_app_goto(pv_app *a, const char *arg)
 {
@@ -952,23 +646,22 @@ void pv_app_goto(pv_app *a, const char *arg)
     }
     /* Not known to be in time order (sorted, corrupt times, still being
      * indexed...): look at every row, a slice per frame. */
-    pv_scan *s = &a->scan;
-    s->kind = PV_SCAN_TIME;
-    s->r = r;
-    s->next = s->first = 0;
-    s->dir = 1;
-    s->time = t;
-    pv_app_scan_step(a);
+    pv_app_scan_start(a, &(pv_scan){.kind = PV_SCAN_TIME, .r = r, .dir = 1, .time = t});
 }
 
-/* One slice of the scan in a->scan: moves to the row found, or says how far
- * it got and leaves the rest to the next frame. */
-static void pv_app_scan_step(pv_app *a)
+/* A scan over a report's rows as a job (jobs.h): a slice a frame, any key
+ * stops it. */
+typedef struct pv_scan_job {
+    pv_job base;
+    pv_scan s;
+} pv_scan_job;
+
+/* One slice of the scan: moves to the row found, or says how far it got
+ * and leaves the rest to the next frame. */
+static bool pv_scan_job_step(pv_app *a, pv_job *job, pv_budget *b)
 {
-    pv_scan *s = &a->scan;
-    a->work = PV_WORK_NONE; /* again below when there is more to look at */
-    if (!s->kind)
-        return;
+    (void)b; /* a slice of PV_SCAN_SLICE_S, whatever the budget */
+    pv_scan *s = &((pv_scan_job *)job)->s;
     pv_report *r = s->r;
     const pv_view *v = r->view;
     size_t n = pv_report_count(r);
@@ -1007,10 +700,37 @@ static void pv_app_scan_step(pv_app *a)
         snprintf(text, sizeof text, "Searching... %.0f%% of %zu rows (any key stops)",
                  100.0 * (double)done / (double)(todo ? todo : 1), todo);
         pv_app_message(a, false, text);
-        a->work = PV_WORK_SCAN;
-        return;
+        return false;
     }
-    s->kind = 0;
+    return true;
+}
+
+static void pv_scan_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    (void)job;
+    if (say)
+        pv_app_message(a, false, "search stopped");
+}
+
+/* The items (and the reports in them) may move: the scan stops. */
+static bool pv_scan_job_moving(pv_app *a, pv_job *job)
+{
+    pv_scan_job_stop(a, job, true);
+    return false;
+}
+
+static const pv_job_ops pv_scan_job_ops = {
+    .keys = PV_JOB_KEYS_ANY,
+    .step = pv_scan_job_step,
+    .stop = pv_scan_job_stop,
+    .items_moving = pv_scan_job_moving,
+};
+
+static void pv_app_scan_start(pv_app *a, const pv_scan *s)
+{
+    pv_scan_job *j = (pv_scan_job *)pv_job_new(sizeof *j, &pv_scan_job_ops, PV_JOB_SCAN);
+    j->s = *s;
+    pv_jobs_start_now(a, &j->base);
 }
 
 /* ---- keys */
@@ -1257,14 +977,14 @@ static void pv_app_step_event(pv_app *a, int dir)
         pv_app_message(a, true, "this row has no area (routine, variable) to step through");
         return;
     }
-    pv_scan *s = &a->scan;
-    s->kind = PV_SCAN_AREA;
-    s->r = r;
-    s->dir = dir;
-    s->first = r->cursor;
-    s->next = dir > 0 ? r->cursor + 1 : r->cursor == 0 ? PV_NO_ROW : r->cursor - 1;
-    s->area = area;
-    pv_app_scan_step(a);
+    pv_app_scan_start(a, &(pv_scan){.kind = PV_SCAN_AREA,
+                                    .r = r,
+                                    .dir = dir,
+                                    .first = r->cursor,
+                                    .next = dir > 0        ? r->cursor + 1
+                                            : r->cursor == 0 ? PV_NO_ROW
+                                                             : r->cursor - 1,
+                                    .area = area});
 }
 
 /* % (docs/tui.md): the other end of the selected row's call (an entry's
@@ -1295,12 +1015,8 @@ static void pv_app_history_step(pv_app *a, bool back)
                    : pv_history_forward(&a->history, &here, &to);
     if (ok) {
         pv_app_apply(a, &to);
-        if (a->job && (a->job_kind == PV_JOB_HISTORY || a->job_kind == PV_JOB_OPEN)) {
-            /* it runs in steps: a stop comes back here */
-            a->job_undo = true;
-            a->job_from_pos = pos;
-            pv_location_copy(&a->job_from, &here);
-        }
+        if (pv_jobs_get(a, PV_JOB_HISTORY) || pv_jobs_get(a, PV_JOB_OPEN))
+            pv_app_job_undo_to(a, &here, pos); /* it runs in steps: a stop comes back here */
     } else
         pv_app_message(a, false,
                        back ? "at the start of the history" : "at the end of the history");
@@ -1701,25 +1417,7 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
         a->quit_armed = false;
         pv_buf_clear(&a->message);
     }
-    if (a->job || a->job_command) {
-        /* Esc and Ctrl-C stop a job (queued or running) and do nothing
-         * else; another key stops a running job and then acts (a queued
-         * one waits on). */
-        bool stop_key = key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
-        /* an opening goes on under other keys (moving elsewhere stops it) */
-        if (stop_key || (!a->job_queued && a->job_kind != PV_JOB_OPEN)) {
-            pv_app_job_stop(a, true);
-            return stop_key;
-        }
-        return false;
-    }
-    if (a->work != PV_WORK_SCAN && a->work != PV_WORK_LANE)
-        return false;
-    pv_app_message(a, false, a->work == PV_WORK_LANE ? "stopped finding the calls" : "search stopped");
-    a->work = PV_WORK_NONE;
-    a->scan.kind = 0;
-    a->lane_job_report = NULL;
-    return key == PV_KEY_ESC || key == PV_KEY_CTRL('c');
+    return pv_jobs_key(a, key, false);
 }
 
 /* Ctrl-C stops what runs, innermost first: loading, the range statistics
@@ -1779,7 +1477,7 @@ void pv_app_key(pv_app *a, int key)
     } else {
         /* A message answers the key before: the next action clears it
          * (docs/tui.md); work in progress keeps its own. */
-        if (a->work == PV_WORK_NONE && !a->exp_running)
+        if (!a->jobs.job && !a->exp_running)
             pv_buf_clear(&a->message);
         pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }
@@ -1792,8 +1490,7 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
-    if (a->job && !a->job_queued && a->job_kind != PV_JOB_OPEN)
-        pv_app_job_stop(a, true);
+    pv_jobs_key(a, 0, true);
     if (a->prompt || a->overlay || pv_lanes_mouse(a, y, x, button) ||
         pv_flame_ui_mouse(a, y, x, button))
         return;

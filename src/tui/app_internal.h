@@ -11,6 +11,7 @@
 #include "tui/app.h"
 #include "tui/flame.h"
 #include "tui/history.h"
+#include "tui/jobs.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
 
@@ -49,7 +50,7 @@ typedef struct pv_rect {
     int y, x, w, h;
 } pv_rect;
 
-/* A scan over a report's rows that a key may stop (PV_WORK_SCAN): each
+/* A scan over a report's rows that a key may stop (PV_JOB_SCAN): each
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
  * and keys are read (docs/quality.md: no key blocks for more than 16 ms). */
 #define PV_SCAN_SLICE_S 0.005
@@ -168,20 +169,14 @@ struct pv_app {
     size_t ov_cursor, ov_top;
     bool quit;
 
-    /* Work on a big view waits until the screen says it is being done. */
-    int work;
-    pv_report *work_report;
-    pv_sort_key work_keys[PV_SORT_MAX_KEYS];
-    size_t work_key_count;
-    pv_buf work_filter; /* PV_WORK_FILTER's expression */
+    /* The one job running or queued (jobs.h). */
+    pv_jobs jobs;
     bool marker_set[2]; /* markers A and B (docs/tui.md), times in ns */
     int64_t marker[2];
     /* A marker on a row of a view without a clock (docs/tui.md "Markers
      * without a clock"): that view (NULL for a time marker) and its row. */
     const pv_view *marker_view[2];
     size_t marker_row[2];
-    size_t work_from;
-    int work_dir;
 
     /* Indexing in slices on this (the UI) thread between key presses
      * (docs/tui.md "Loading and indexing"): the loader thread never touches
@@ -194,39 +189,10 @@ struct pv_app {
     size_t index_file;      /* the file being indexed */
     size_t *index_warnings; /* per file: warnings when adopted */
     bool det_waiting;       /* the Details wait for the index */
-    pv_scan scan;           /* PV_WORK_SCAN */
-    /* PV_WORK_JOB: a search, filter, sort or reverse in steps (docs/tui.md
-     * "Long operations"); queued while its file is indexed. */
-    pv_report_job *job;
-    int job_kind;
-    /* PV_JOB_HISTORY from Backspace / [ / ] and PV_JOB_OPEN from a move
-     * to a big tree: where we were and the
-     * history's position then; a stop goes back there (docs/tui.md "Long
-     * operations"). */
-    bool job_undo;
     size_t open_stopped; /* the item whose opening Esc stopped, or PV_NO_ROW */
-    pv_location job_from;
-    size_t job_from_pos;
     /* Blocks the reports no longer need (a replaced selection), given back
      * in steps between key presses (core.h pv_trash). */
     pv_trash trash;
-    bool job_queued;
-    pv_buf job_what;    /* "Sorting by name" */
-    size_t job_budget;  /* rows per step, adapted to PV_SCAN_SLICE_S */
-    bool job_fixed;     /* tests: PROFVIEW_TEST_WORK_SLICE, one step per key */
-    /* A command that needs the whole index (PV_JOB_SQL, PV_JOB_EXPORT,
-     * PV_JOB_FLAME, PV_JOB_DIFF, PV_JOB_COPY) asked while indexing: queued as a report job is
-     * (job_queued, job_kind; job is NULL) and run again when the index of
-     * job_file (PV_NO_ROW: of every file) is ready (docs/tui.md "Loading
-     * and indexing"). */
-    bool job_command;
-    char *job_arg;      /* the query (SQL), the path (export) */
-    size_t job_file;
-    size_t job_item;    /* export, flame graph: the Explorer item asked from */
-    int job_mode;       /* export: format; flame graph: its mode */
-    int job_exp_what;   /* export: PV_EXPORT_WHAT_* */
-    bool job_force;     /* export: replacing the file was confirmed */
-    const pv_result_set *job_set; /* :diff: the result set compared with */
     bool quit_armed;    /* Ctrl-C once with a big index in memory */
 
     /* Statistics between the markers (:stats, docs/tui.md): the loader
@@ -255,7 +221,7 @@ struct pv_app {
     size_t sql_files;     /* files[0 .. sql_files) are exposed to it */
     size_t sql_file;      /* the file holding the results, or PV_NO_ROW */
     size_t sql_count;     /* queries shown (numbers the result views) */
-    char *sql_pending;    /* PV_WORK_SQL: the query to run */
+    char *sql_pending;    /* the query to run (a PV_JOB_SQL job runs it) */
     double sql_start;
     bool sql_running;     /* the status bar shows the query's progress */
     uint64_t sql_rows, sql_visited;
@@ -312,11 +278,6 @@ struct pv_app {
     size_t lane_cursor_row;   /* the selected row when the span last followed it */
     pv_rect lane_rect;        /* the lanes' cells, empty when none drawn */
     int64_t lane_view_t0, lane_view_span;
-    /* PV_WORK_LANE: a jump (pv_area_jump) waiting for the lane of its
-     * area to be built */
-    pv_report *lane_job_report;
-    uint64_t lane_job_area;
-    int lane_job_which;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -329,12 +290,6 @@ struct pv_app {
 /* Views with more rows than this are filtered and sorted only after the
  * screen shows "Sorting N rows..." (docs/tui.md: long work shows itself). */
 #define PV_BIG_VIEW 200000
-enum { PV_WORK_NONE, PV_WORK_FILTER, PV_WORK_SORT, PV_WORK_SEARCH, PV_WORK_SCAN, PV_WORK_SQL,
-       PV_WORK_JOB, PV_WORK_LANE };
-/* What a report job (report.h) does, for its messages. */
-enum { PV_JOB_SEARCH, PV_JOB_FILTER, PV_JOB_SORT, PV_JOB_REVERSE, PV_JOB_HISTORY, PV_JOB_OPEN,
-       PV_JOB_EXPAND, PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME, PV_JOB_DIFF,
-       PV_JOB_COPY };
 
 /* Bytes of trash given back per step of idle work: about 1-3 ms. */
 #define PV_TRASH_STEP (16u << 20)
@@ -420,8 +375,6 @@ bool pv_lanes_building(const pv_app *a);
 bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds);
 void pv_lanes_build_text(const pv_app *a, char *out, size_t size);
 bool pv_lanes_build_stop(pv_app *a);
-/* PV_WORK_LANE: one slice of the lane a jump waits for, then the jump. */
-void pv_lanes_work(pv_app *a);
 /* An activity cell's character and a sparkline level (unit tests). */
 uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket);
 /* The colour of lane `lane` (lane-1 .. lane-6, cycled), and of a cell of a
@@ -455,24 +408,12 @@ void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
 void pv_app_export_command(pv_app *a, const char *arg);
-/* The comparison queued while a file was indexed (job_set), named `name`. */
-void pv_app_diff_queued(pv_app *a, const char *name);
-/* The export queued while its file was indexed (pv_app_command_queue:
- * job_item, job_mode...), to `path`. */
-void pv_app_export_queued(pv_app *a, const char *path);
+/* The comparison queued while a file was indexed (q->set, named q->arg). */
+void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
+/* The export queued while its file was indexed (pv_app_command_queue). */
+void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
 /* app_input.c */
-/* Runs a report job (now when small, else in steps; queued while the
- * report's file is indexed); `what` names it in messages. */
-void pv_app_job_start(pv_app *a, pv_report_job *j, int kind, const char *what);
-/* Stops the job (the report keeps its previous state); says so when `say`. */
-void pv_app_job_stop(pv_app *a, bool say);
-/* A command of `kind` (PV_JOB_SQL, PV_JOB_EXPORT, PV_JOB_FLAME) that
- * reads the whole index of file `file` (PV_NO_ROW: of every file): while
- * that is being indexed, queues it (a newer job replaces it) with `arg`
- * (copied) and says so, and returns true; the caller fills the job_*
- * fields it needs.  False: nothing waits, run it now. */
-bool pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);

@@ -25,6 +25,29 @@ static void pv_app_sql_expose(pv_app *a)
             pv_sql_add_file(a->sql, a->files[a->sql_files]);
 }
 
+/* The query runs at the next frame, once the screen says so: one step
+ * that draws frames itself (pv_app_pump; Esc and Ctrl-C stop it there). */
+static bool pv_sql_job_step(pv_app *a, pv_job *j, pv_budget *b)
+{
+    (void)j;
+    (void)b;
+    pv_app_sql_run(a);
+    return true;
+}
+
+/* A file arrives before the query ran: it runs now (the items move). */
+static bool pv_sql_job_moving(pv_app *a, pv_job *j)
+{
+    pv_sql_job_step(a, j, NULL);
+    return false;
+}
+
+static const pv_job_ops pv_sql_job_ops = {
+    .keys = PV_JOB_KEYS_WAIT,
+    .step = pv_sql_job_step,
+    .items_moving = pv_sql_job_moving,
+};
+
 void pv_app_sql_start(pv_app *a, const char *query)
 {
     while (*query == ' ')
@@ -40,7 +63,7 @@ void pv_app_sql_start(pv_app *a, const char *query)
         return;
     free(a->sql_pending);
     a->sql_pending = pv_xstrdup(query);
-    a->work = PV_WORK_SQL;
+    pv_jobs_start(a, pv_job_new(sizeof(pv_job), &pv_sql_job_ops, PV_JOB_SQL));
     pv_app_message(a, false, "Running the query... (Esc stops)");
 }
 

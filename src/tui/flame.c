@@ -439,8 +439,9 @@ void pv_flame_ui_open(pv_app *a, int mode)
             /* reading it now would finish the index on this thread: the
              * graph waits for it, queued (docs/tui.md "Loading and
              * indexing") */
-            if (pv_app_command_queue(a, PV_JOB_FLAME, it->file, NULL)) {
-                a->job_mode = mode;
+            pv_command_args *q = pv_app_command_queue(a, PV_JOB_FLAME, it->file, NULL);
+            if (q) {
+                q->mode = mode;
                 return;
             }
             char progress[128], text[256];
@@ -1156,9 +1157,10 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
     /* Reading a view that needs the whole index would finish it on this
      * thread first: the comparison waits for the index of every file,
      * queued (docs/tui.md "Loading and indexing"). */
+    pv_command_args *q = NULL;
     if ((pv_view_waits_for_index(va, false) || pv_view_waits_for_index(vb, false)) &&
-        pv_app_command_queue(a, PV_JOB_DIFF, PV_NO_ROW, name)) {
-        a->job_set = set;
+        (q = pv_app_command_queue(a, PV_JOB_DIFF, PV_NO_ROW, name))) {
+        q->set = set;
         return;
     }
     if (a->flame.mode) {
@@ -1441,14 +1443,14 @@ void pv_app_diff_command(pv_app *a, const char *arg)
     pv_app_message(a, false, text);
 }
 
-void pv_app_diff_queued(pv_app *a, const char *name)
+void pv_app_diff_queued(pv_app *a, const pv_command_args *q)
 {
     /* the result set is one of a file still open (files stay while the
      * viewer runs; checked all the same) */
     for (size_t i = 0; i < a->file_count; i++)
         for (size_t s = 0; s < a->files[i]->set_count; s++)
-            if (a->files[i]->sets[s] == a->job_set) {
-                df_start(a, a->job_set, name);
+            if (a->files[i]->sets[s] == q->set) {
+                df_start(a, q->set, q->arg);
                 return;
             }
 }

@@ -571,6 +571,75 @@ static void pv_lanes_select(pv_app *a, pv_report *r, size_t row)
         pv_app_message(a, true, "that row is hidden by the filter");
 }
 
+/* A jump (pv_area_jump) waiting for the lane of its area to be built, as
+ * a job (jobs.h): a slice of the lane a frame, then the jump; any key
+ * stops it. */
+typedef struct pv_area_job {
+    pv_job base;
+    pv_report *r;
+    uint64_t area;
+    int which;
+} pv_area_job;
+
+static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which);
+
+static bool pv_area_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    (void)b; /* a slice of PV_SCAN_SLICE_S */
+    pv_area_job *j = (pv_area_job *)job;
+    pv_report *r = j->r;
+    if (pv_app_focused_report(a) != r)
+        return true; /* the jump was in another pane (a key stops the work anyway) */
+    const pv_view *v = r->view;
+    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    int st;
+    uint64_t done = 0, total = 0;
+    do
+        st = pv_view_area_build(v, j->area, 16384, &done, &total);
+    while (st == 0 && pv_app_now() < until);
+    if (st != 0) {
+        pv_buf_clear(&a->message);
+        pv_lanes_jump(a, r, (pv_area_jump)j->which);
+        return true;
+    }
+    char text[128];
+    snprintf(text, sizeof text, "Finding the calls of this area... %.0f%% (any key stops)",
+             total ? 100.0 * (double)done / (double)total : 0.0);
+    pv_app_message(a, false, text);
+    return false;
+}
+
+static void pv_area_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    (void)job;
+    if (say)
+        pv_app_message(a, false, "stopped finding the calls");
+}
+
+/* The items (and the reports in them) may move: the jump stops. */
+static bool pv_area_job_moving(pv_app *a, pv_job *job)
+{
+    (void)job;
+    pv_app_message(a, false, "search stopped");
+    return false;
+}
+
+static const pv_job_ops pv_area_job_ops = {
+    .keys = PV_JOB_KEYS_ANY,
+    .step = pv_area_job_step,
+    .stop = pv_area_job_stop,
+    .items_moving = pv_area_job_moving,
+};
+
+static void pv_lanes_area_job(pv_app *a, pv_report *r, uint64_t area, int which)
+{
+    pv_area_job *j = (pv_area_job *)pv_job_new(sizeof *j, &pv_area_job_ops, PV_JOB_AREA);
+    j->r = r;
+    j->area = area;
+    j->which = which;
+    pv_jobs_start_now(a, &j->base);
+}
+
 static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
 {
     size_t sel = pv_report_selected(r), row;
@@ -583,10 +652,7 @@ static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
         pv_view_area_build(r->view, key, 0, NULL, NULL) == 0) {
         /* the area's lane is not built yet: build it a slice per frame
          * (any key stops), then jump (pv_lanes_work) */
-        a->lane_job_report = r;
-        a->lane_job_area = key;
-        a->lane_job_which = which;
-        pv_lanes_work(a);
+        pv_lanes_area_job(a, r, key, which);
         return;
     }
     if (!pv_view_area_jump(r->view, sel, which, &row)) {
@@ -699,32 +765,6 @@ bool pv_lanes_build_stop(pv_app *a)
         any = true;
     }
     return any;
-}
-
-void pv_lanes_work(pv_app *a)
-{
-    pv_report *r = a->lane_job_report;
-    a->work = PV_WORK_NONE;
-    if (!r || pv_app_focused_report(a) != r)
-        return; /* the jump was in another pane (a key stops the work anyway) */
-    const pv_view *v = r->view;
-    double until = pv_app_now() + PV_SCAN_SLICE_S;
-    int st;
-    uint64_t done = 0, total = 0;
-    do
-        st = pv_view_area_build(v, a->lane_job_area, 16384, &done, &total);
-    while (st == 0 && pv_app_now() < until);
-    if (st != 0) {
-        pv_buf_clear(&a->message);
-        a->lane_job_report = NULL;
-        pv_lanes_jump(a, r, (pv_area_jump)a->lane_job_which);
-        return;
-    }
-    char text[128];
-    snprintf(text, sizeof text, "Finding the calls of this area... %.0f%% (any key stops)",
-             total ? 100.0 * (double)done / (double)total : 0.0);
-    pv_app_message(a, false, text);
-    a->work = PV_WORK_LANE;
 }
 
 bool pv_lanes_key(pv_app *a, pv_action act)

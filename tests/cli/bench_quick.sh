@@ -12,8 +12,8 @@ BENCH_BUILD=$PV_BUILD_DIR BENCH_DATA=$tmp/data BENCH_EVENTS=20000 BENCH_TEXT_EVE
   BENCH_AQ_CALLS=3000 BENCH_AQ_SETS=50 BENCH_AQ_OBJECTS=500 \
   bash "$PV_SOURCE_DIR/bench/run.sh" --quick >"$tmp/out" 2>"$tmp/err" ||
   { echo "FAIL: bench/run.sh --quick exited with $?"; cat "$tmp/err"; fail=1; }
-for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN full index (info --no-cache, 20000 events)' 'Text1 load (info --no-cache' '^timed commands: ' \
-  'BIN full index peak RSS' 'Text1 throughput' '  wc -l of the Text1 file (profview takes [-0-9.x]*)' \
+for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN full index / bare pass, wall (20000 events, medians) *[0-9.]*x' 'BIN full index / bare pass, CPU' 'BIN second open from the index cache / bare pass' 'Text1 load / wc -l, wall' '^timed commands: ' \
+  'BIN full index peak RSS' 'Text1 throughput' \
   '  cat > /dev/null' '  awk: entries per handle' '  sqlite3 .import of the 20000 events as CSV' \
   '  profview export to SQLite ([-0-9.x]* of sqlite3 .import) *[0-9.]* / [0-9.]* s' 'AQTime Function Trace load (info, 3000 calls)' \
   'AQTime peak RSS per call' 'AQTime 50 result sets' 'AQTime first screen (profview DB, first frame, 3000 calls)' \

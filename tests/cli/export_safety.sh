@@ -89,4 +89,35 @@ if unshare -rm true 2>/dev/null; then
 else
   echo "note: no user namespace here: the tmpfs variant is skipped (RLIMIT_FSIZE covers a full disk)"
 fi
+# 5. an existing OUT that is not a regular file is never replaced, even
+#    with --force (a rename would turn a FIFO or a device node into a file)
+mkdir "$tmp/nodes"
+mkfifo "$tmp/nodes/fifo"
+for fmt in text1 sqlite; do
+  expect "FIFO --force ($fmt)" 2 'nodes/fifo: is not a regular file .*not replaced, even with --force' \
+    timeout 20 "$pv" export "$src/rtos.txt" --format $fmt -o "$tmp/nodes/fifo" --force
+  [ -p "$tmp/nodes/fifo" ] || { echo "FAIL: the FIFO was replaced ($fmt)"; fail=1; }
+done
+ln -s /dev/null "$tmp/nodes/null"
+expect "link to /dev/null --force" 2 'nodes/null: is not a regular file' \
+  "$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/nodes/null" --force
+[ -c /dev/null ] && [ -L "$tmp/nodes/null" ] || { echo "FAIL: /dev/null or its link was replaced"; fail=1; }
+no_leftovers "nodes" "$tmp/nodes" 2
+
+# 6. temporary files of ours (named .NAME.profview-tmp-XXXXXX) older than a
+#    day, left by a killed export, are removed at the next export into that
+#    directory; a fresh one (an export running now) and other files stay
+mkdir "$tmp/stale"
+touch -d '2 days ago' "$tmp/stale/.old.db.profview-tmp-abcdef" "$tmp/stale/.keep.db.pv-abcdef"
+touch "$tmp/stale/.new.db.profview-tmp-ghijkl"
+"$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/stale/a.db"
+[ ! -e "$tmp/stale/.old.db.profview-tmp-abcdef" ] || { echo "FAIL: a stale temporary file was kept"; fail=1; }
+[ -e "$tmp/stale/.new.db.profview-tmp-ghijkl" ] && [ -e "$tmp/stale/.keep.db.pv-abcdef" ] ||
+  { echo "FAIL: a fresh temporary file or another file was removed"; fail=1; }
+if [ "$(id -u)" -eq 0 ]; then # another user's is theirs
+  touch -d '2 days ago' "$tmp/stale/.other.db.profview-tmp-mnopqr"
+  chown 65534:65534 "$tmp/stale/.other.db.profview-tmp-mnopqr"
+  "$pv" export "$src/rtos.txt" --format text1 -o "$tmp/stale/b.txt"
+  [ -e "$tmp/stale/.other.db.profview-tmp-mnopqr" ] || { echo "FAIL: another user's file was removed"; fail=1; }
+fi
 exit $fail

@@ -17,7 +17,7 @@ check() { # name expected actual
   fi
 }
 
-for base in plist-func-timing plist-func-count plist-line-count plist-line-coverage; do
+for base in plist-func-timing plist-func-count plist-func-coverage plist-line-count plist-line-coverage; do
   f=$data/$base.txt
   "$PROFVIEW" info "$f" --json >"$tmp/info.json"
   grep -q '"format":"plist"' "$tmp/info.json" || { echo "FAIL: $base not detected as plist"; fail=1; }
@@ -26,7 +26,7 @@ for base in plist-func-timing plist-func-count plist-line-count plist-line-cover
   check "$base summary" "$exp/$base.summary.tsv" "$tmp/summary"
 done
 
-for base in plist-func-timing plist-func-count; do
+for base in plist-func-timing plist-func-count plist-func-coverage; do
   "$PROFVIEW" cat "$data/$base.txt" --view routines \
     --columns id,routine,module,exe,source,hits,time,time_with_children,covered >"$tmp/routines"
   check "$base routines" "$exp/$base.routines.tsv" "$tmp/routines"

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -227,6 +229,95 @@ static void test_cancel_leaves_the_helper(void **state)
     unsetenv("PROFVIEW_TEST_EXPORT_GRACE");
 }
 
+/* ---- another user swapping the temporary file (docs/export.md "Safety") */
+
+typedef struct swap_ctx {
+    char victim[512];
+    int swaps;
+} swap_ctx;
+
+/* What another user with write access to the directory does between the
+ * creation of the temporary file and the first write: the name now links
+ * to a file of the user's that the export was never asked to write. */
+static void swap_temp(const char *temp, void *arg)
+{
+    swap_ctx *c = arg;
+    assert_true(strstr(temp, ".profview-tmp-") != NULL);
+    assert_int_equal(unlink(temp), 0);
+    assert_int_equal(symlink(c->victim, temp), 0);
+    c->swaps++;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static char buf[256];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+/* The swapped name is never written through: the export fails with a
+ * message, the victim keeps its bytes, OUT is not created, and no file of
+ * ours is left (the link, which is the other user's, is not removed). */
+static void swapped(pv_file *f, pv_export_format format, const char *name, const char *precious)
+{
+    char dir[] = "/tmp/pv-test-swap-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    swap_ctx c = {.swaps = 0};
+    snprintf(c.victim, sizeof c.victim, "%s/victim", dir);
+    FILE *fp = fopen(c.victim, "w");
+    fputs(precious, fp);
+    fclose(fp);
+    char out[600];
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    pv_export_request r;
+    pv_export_request_init(&r);
+    r.format = format;
+    r.after_create = swap_temp;
+    r.after_create_arg = &c;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, out, true, &err), PV_EXPORT_FAILED);
+    assert_true(c.swaps >= 1);
+    assert_string_equal(read_all(c.victim), precious);
+    struct stat st;
+    assert_int_not_equal(lstat(out, &st), 0);
+    assert_true(err.entry_count >= 1 && strstr(err.entries[0].text, name) != NULL);
+    printf("# %s\n", err.entries[0].text);
+    pv_diag_free(&err);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_swapped_temp_sqlite(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    swapped(f, PV_EXPORT_SQLITE, "out.db", "precious\n");
+    swapped(f, PV_EXPORT_SQLITE, "out.db", ""); /* SQLite would make a database of it */
+    pv_file_free(f);
+}
+
+static void test_swapped_temp_text1_bin(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/sample-data/rtos.txt",
+             getenv("PV_SOURCE_DIR") ? getenv("PV_SOURCE_DIR") : ".");
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    swapped(f, PV_EXPORT_TEXT1, "out.txt", "precious\n");
+    swapped(f, PV_EXPORT_BIN, "out.txt", "");
+    pv_file_free(f);
+}
+
 /* ---- what you export is what you saw (docs/export.md "What a subset
  * promises") for the views the viewer makes itself: a diff window's and a
  * `:sql` result's, exported with a filter and read back. */
@@ -357,6 +448,8 @@ int main(void)
         cmocka_unit_test(test_reports_through_index_and_commit),
         cmocka_unit_test(test_cancel_in_index),
         cmocka_unit_test(test_cancel_leaves_the_helper),
+        cmocka_unit_test(test_swapped_temp_sqlite),
+        cmocka_unit_test(test_swapped_temp_text1_bin),
         cmocka_unit_test(test_diff_and_sql_views_reopen_as_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

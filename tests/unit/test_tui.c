@@ -1952,6 +1952,163 @@ static void test_report_expand_all_job(void **state)
     pv_view_free(base);
 }
 
+/* ---- one test over every kind of report job (docs/tui.md "Long
+ * operations"): stopped after any number of steps, a job leaves the report
+ * exactly as it was; run to its end, it changes it. */
+
+/* Everything a job may change in a report, as bytes. */
+static void tj_snap(const pv_report *r, pv_buf *out)
+{
+    pv_buf_clear(out);
+    pv_buf_append(out, (const char *)&r->view, sizeof r->view);
+    size_t rows = r->view ? pv_view_rows(r->view) : 0, bits = rows / 8 + 1;
+    size_t counts[] = {r->sel_count, r->vis_count, r->cursor, r->top, r->sort_count, r->matched,
+                       r->sub_count, (size_t)(r->sel != NULL), (size_t)(r->vis != NULL)};
+    pv_buf_append(out, (const char *)counts, sizeof counts);
+    if (r->sel)
+        pv_buf_append(out, (const char *)r->sel, r->sel_count * sizeof *r->sel);
+    if (r->vis) {
+        pv_buf_append(out, (const char *)r->vis, r->vis_count * sizeof *r->vis);
+        pv_buf_append(out, (const char *)r->vis_depth, r->vis_count * sizeof *r->vis_depth);
+    }
+    if (r->sub_end)
+        pv_buf_append(out, (const char *)r->sub_end, r->sub_count * sizeof *r->sub_end);
+    pv_buf_append(out, (const char *)r->sort, r->sort_count * sizeof *r->sort);
+    pv_buf_puts(out, r->filter ? r->filter : "(closed)");
+    const uint8_t *masks[] = {r->collapsed, r->has_kids, r->self_match};
+    for (size_t m = 0; m < PV_ARRAY_LEN(masks); m++)
+        if (masks[m])
+            pv_buf_append(out, (const char *)masks[m], bits);
+}
+
+typedef struct tj_kind {
+    const char *name;
+    bool tree; /* over the tree (else the table) */
+    bool closed; /* the report is opened by the job */
+    pv_report_job *(*make)(pv_report *r, pv_view *v);
+} tj_kind;
+
+static pv_report_job *tj_search(pv_report *r, pv_view *v)
+{
+    (void)v;
+    return pv_report_search_job(r, pv_view_is_tree(r->view) ? "r1999" : "2501", 1, 1);
+}
+static pv_report_job *tj_filter(pv_report *r, pv_view *v)
+{
+    (void)v;
+    pv_query_error err;
+    return pv_report_select_job(r, pv_view_is_tree(r->view) ? "routine ~ /7/" : "hits > 40",
+                                r->sort, r->sort_count, &err);
+}
+static pv_report_job *tj_sort(pv_report *r, pv_view *v)
+{
+    (void)v;
+    pv_query_error err;
+    pv_sort_key keys[] = {{1, true}, {0, false}};
+    return pv_report_select_job(r, r->filter, keys, 2, &err);
+}
+static pv_report_job *tj_reverse(pv_report *r, pv_view *v)
+{
+    (void)v;
+    return pv_report_reverse_job(r);
+}
+static pv_report_job *tj_open(pv_report *r, pv_view *v)
+{
+    return pv_report_open_job(r, v, true, NULL);
+}
+static pv_report_job *tj_expand(pv_report *r, pv_view *v)
+{
+    (void)v;
+    size_t i = 0; /* the first node with children */
+    while (i < pv_report_count(r) && !pv_report_has_kids(r, pv_report_row(r, i)))
+        i++;
+    pv_report_move_to(r, i);
+    return pv_report_expand_all_job(r);
+}
+
+/* The report a job of `kind` starts from: a filter and a sort in force
+ * (not the opening's), the third row selected; closed for an opening. */
+static void tj_prepare(pv_report *r, const tj_kind *kind, pv_view *v)
+{
+    memset(r, 0, sizeof *r);
+    if (kind->closed)
+        return;
+    pv_report_open(r, kind->tree ? pv_group_by_thread(v) : v, kind->tree, NULL);
+    pv_query_error err;
+    pv_sort_key key = {0, true};
+    assert_true(pv_report_set_filter(r, kind->tree ? "routine ~ /1/" : "hits < 90", &err));
+    pv_report_set_sort(r, &key, 1);
+    pv_report_move_to(r, 2);
+}
+
+static void test_report_jobs_cancel_anywhere(void **state)
+{
+    (void)state;
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"module", "Module", PV_TYPE_STRING, PV_COL_NAME},
+        {"hits", "Hits", PV_TYPE_INT, 0},
+    };
+    pv_table *t = pv_table_new("routines", "Routines", cols, 3);
+    static const char *const mods[] = {"mod-a", "mod-b", "mod-c", NULL};
+    for (size_t i = 0; i < 3000; i++) {
+        size_t row = pv_table_add_row(t);
+        pv_table_set_int(t, row, 0, (int64_t)i);
+        if (mods[(i * 7) % 4])
+            pv_table_set_cstr(t, row, 1, mods[(i * 7) % 4]);
+        pv_table_set_int(t, row, 2, (int64_t)((i * 31) % 97));
+    }
+    pv_view *table = pv_table_view(t);
+    pv_view *tree = tg_tree(PV_REPORT_EXPAND_LIMIT + 2000, 3, false, 29u);
+    static const tj_kind kinds[] = {
+        {"search table", false, false, tj_search}, {"search tree", true, false, tj_search},
+        {"filter table", false, false, tj_filter}, {"filter tree", true, false, tj_filter},
+        {"sort table", false, false, tj_sort},     {"sort tree", true, false, tj_sort},
+        {"reverse table", false, false, tj_reverse}, {"reverse tree", true, false, tj_reverse},
+        {"open tree", true, true, tj_open},        {"expand tree", true, false, tj_expand},
+    };
+    pv_buf before, after;
+    pv_buf_init(&before);
+    pv_buf_init(&after);
+    for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
+        const tj_kind *kind = &kinds[k];
+        pv_view *v = kind->tree ? tree : table;
+        pv_report r;
+        tj_prepare(&r, kind, v);
+        /* the steps the whole job takes in small budgets */
+        size_t budget = kind->make == tj_search ? 20 : kind->tree ? 3000 : 400, steps = 0;
+        pv_report_job *j = kind->make(&r, v);
+        assert_non_null(j);
+        tj_snap(&r, &before);
+        while (!pv_report_job_step(j, budget))
+            steps++;
+        pv_report_job_free(j);
+        tj_snap(&r, &after);
+        print_message("%s: %zu steps\n", kind->name, steps);
+        assert_true(steps >= 3); /* stopped in the middle of its work below */
+        assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
+        /* back to the state before, then stopped after each number of
+         * steps: nothing changed */
+        pv_report_close(&r);
+        tj_prepare(&r, kind, v);
+        for (size_t stop = 0; stop < steps; stop++) {
+            j = kind->make(&r, v);
+            tj_snap(&r, &before);
+            for (size_t s = 0; s < stop; s++)
+                assert_false(pv_report_job_step(j, budget));
+            pv_report_job_free(j); /* the one cancel path: Esc, Ctrl-C, a newer job */
+            tj_snap(&r, &after);
+            assert_int_equal(after.len, before.len);
+            assert_memory_equal(after.data, before.data, before.len);
+        }
+        pv_report_close(&r);
+    }
+    pv_buf_free(&before);
+    pv_buf_free(&after);
+    pv_view_free(table);
+    pv_view_free(tree);
+}
+
 /* A step also ends at its deadline whatever its budget (a budget counts
  * rows, and a row may be slow): a deadline already past stops each step
  * after a little work, and the job still ends with the right result. */
@@ -2637,6 +2794,7 @@ int main(void)
         cmocka_unit_test(test_call_trace_column_run),
         cmocka_unit_test(test_report_select_row_incremental),
         cmocka_unit_test(test_report_job_deadline),
+        cmocka_unit_test(test_report_jobs_cancel_anywhere),
         cmocka_unit_test(test_report_expand_all_job),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),

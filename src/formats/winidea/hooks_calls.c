@@ -1,0 +1,266 @@
+/*
+ * hooks_calls.c - the capability hooks of the winIDEA views whose rows are
+ * events (call-events, value-history) or calls (call-trace, area-calls,
+ * call-stack-at), and the line areas shown as frames inside the call trace.
+ */
+#include "formats/winidea/views_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- event lists (call-events, value-history): `id` is the event */
+
+static bool wi_ev_event(const pv_view *v, size_t row, size_t *event)
+{
+    const wi_model *m = wi_view_model(v);
+    int64_t id;
+    if (!wi_model_ready(m) || !wi_row_id(v, row, &id) || id < 0 ||
+        (uint64_t)id >= m->ix.event_count)
+        return false;
+    *event = (size_t)id;
+    return true;
+}
+
+static bool wi_ev_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    size_t i;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    *t = wi_event_time(&wi_view_model(v)->ix, i);
+    return true;
+}
+
+static bool wi_ev_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    wi_model *m = wi_view_model(v);
+    size_t i, partner;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    if (rel != PV_REL_PARTNER)
+        return wi_event_related(m, i, rel, out);
+    if (!wi_event_partner(&m->ix, i, &partner))
+        return false;
+    /* the partner's row in this list (rows ascend by event) */
+    size_t lo = 0, hi = pv_view_rows(v);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, at;
+        if (wi_ev_event(v, mid, &at) && at < partner)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t at;
+    if (lo >= pv_view_rows(v) || !wi_ev_event(v, lo, &at) || at != partner)
+        return false;
+    out->view = (pv_view *)v;
+    out->row = lo;
+    return true;
+}
+
+static bool wi_ev_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    size_t i;
+    if (!wi_ev_event(v, row, &i))
+        return false;
+    const pv_timeline_index *ix = &wi_view_model(v)->ix;
+    *area = ix->areas[pv_tl_event_area(ix, i)].handle;
+    return true;
+}
+
+const pv_view_hooks wi_events_hooks = {
+    .row_time = wi_ev_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_ev_related,
+    .row_area = wi_ev_row_area,
+};
+
+/* ---- calls (call-trace: row k is call k; area-calls, call-stack-at:
+ * `id` is call k + 1) */
+
+static bool wi_calls_call(const pv_view *v, size_t row, size_t *call)
+{
+    const wi_model *m = wi_view_model(v);
+    if (!wi_model_ready(m))
+        return false;
+    if (v->ops == &wi_call_trace_ops) {
+        *call = row;
+        return row < m->ix.call_count;
+    }
+    int64_t id;
+    if (!wi_row_id(v, row, &id) || id < 1 || (uint64_t)id > m->ix.call_count)
+        return false;
+    *call = (size_t)(id - 1);
+    return true;
+}
+
+static bool wi_calls_row_time(const pv_view *v, size_t row, int64_t *t)
+{
+    size_t k;
+    if (!wi_calls_call(v, row, &k))
+        return false;
+    *t = wi_call_entry_time(&wi_view_model(v)->ix, k);
+    return true;
+}
+
+static bool wi_calls_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out)
+{
+    size_t k;
+    return wi_calls_call(v, row, &k) && wi_call_related(wi_view_model(v), k, rel, out);
+}
+
+static bool wi_calls_row_area(const pv_view *v, size_t row, uint64_t *area)
+{
+    size_t k;
+    if (!wi_calls_call(v, row, &k))
+        return false;
+    const pv_timeline_index *ix = &wi_view_model(v)->ix;
+    *area = ix->areas[wi_call_area(ix, k)].handle;
+    return true;
+}
+
+const pv_view_hooks wi_calls_hooks = {
+    .row_time = wi_calls_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_calls_related,
+    .row_area = wi_calls_row_area,
+};
+
+/* ---- line areas as frames inside the call trace (docs/flame.md "winIDEA
+ * line areas"): one row per line activation, under the function call it
+ * runs in; self and total are its net time (the time it is active while
+ * its context runs). */
+
+enum { LF_PARENT, LF_ROUTINE, LF_MODULE, LF_THREAD, LF_TIME, LF_TWC, LF_COLUMNS };
+
+static const pv_column wi_line_frame_columns[LF_COLUMNS] = {
+    {"parent", "Parent", PV_TYPE_INT, 0},
+    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {"module", "Module", PV_TYPE_STRING, 0},
+    {"thread", "Context", PV_TYPE_STRING, 0},
+    {"time", "Time", PV_TYPE_TIME, 0},
+    {"time_with_children", "With children", PV_TYPE_TIME, 0},
+};
+
+typedef struct wi_line_frames {
+    const wi_model *m;
+    uint32_t *line;   /* the line activations shown (a window), NULL: all */
+    uint32_t *parent; /* per line activation: the call it runs in, PV_TL_OPEN */
+    size_t count;
+    pv_tl_line_sweep sweep; /* parents are found as the rows are read */
+} wi_line_frames;
+
+static size_t wi_lines_rows(const pv_view *v)
+{
+    return ((const wi_line_frames *)v->impl)->count;
+}
+
+static void wi_lines_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    wi_line_frames *lf = v->impl;
+    const pv_timeline_index *ix = &lf->m->ix;
+    uint32_t k = lf->line ? lf->line[row] : (uint32_t)row;
+    uint32_t e = ix->line_entry[k] & ~PV_TL_IMPLICIT_CALL;
+    switch (col) {
+    case LF_PARENT:
+        if (k >= lf->sweep.done) /* a step of the sweep: a flame graph reads in slices */
+            pv_timeline_line_sweep_step(ix, &lf->sweep, (size_t)k + 65536, lf->parent);
+        if (lf->parent[k] == PV_TL_OPEN)
+            wi_cell_absent(out, PV_TYPE_INT);
+        else
+            wi_cell_int(out, PV_TYPE_INT, (int64_t)lf->parent[k] + 1);
+        return;
+    case LF_ROUTINE:
+        wi_cell_str(out, pv_tl_area_name(ix, pv_tl_event_area(ix, e)));
+        return;
+    case LF_MODULE: {
+        const pv_tl_area *ar = &ix->areas[pv_tl_event_area(ix, e)];
+        wi_cell_str(out, ar->data_area != PV_WI_NONE
+                             ? pv_strpool_get(&lf->m->d->pool, lf->m->d->areas[ar->data_area].file)
+                             : "");
+        return;
+    }
+    case LF_THREAD:
+        wi_cell_str(out, pv_tl_context_name(ix, pv_tl_event_context(ix, e)));
+        return;
+    case LF_TIME:
+    case LF_TWC:
+        wi_cell_int(out, PV_TYPE_TIME, ix->line_net[k]);
+        return;
+    default:
+        wi_cell_absent(out, PV_TYPE_INT);
+    }
+}
+
+static void wi_lines_destroy(pv_view *v)
+{
+    wi_line_frames *lf = v->impl;
+    free(lf->line);
+    free(lf->parent);
+    pv_timeline_line_sweep_end(&lf->sweep);
+    wi_virtual_destroy(v);
+}
+
+static const pv_view_ops wi_line_frames_ops = {
+    wi_lines_rows, wi_lines_cell, NULL, NULL, wi_lines_destroy, NULL,
+};
+
+static pv_view *wi_calls_inner_frames(const pv_view *v)
+{
+    wi_model *m = wi_view_model(v);
+    wi_model_complete(m);
+    const pv_timeline_index *ix = &m->ix;
+    if (!ix->line_count)
+        return NULL;
+    wi_line_frames *lf = pv_xcalloc(1, sizeof *lf);
+    lf->m = m;
+    lf->parent = pv_xmalloc(ix->line_count * sizeof *lf->parent);
+    pv_timeline_line_sweep_begin(ix, &lf->sweep);
+    lf->count = ix->line_count;
+    if (ix->has_from || ix->has_to) {
+        /* with --from/--to, a line with no time in the window is no frame */
+        lf->line = pv_xmalloc(ix->line_count * sizeof *lf->line);
+        lf->count = 0;
+        for (size_t k = 0; k < ix->line_count; k++)
+            if (ix->line_net[k] != 0)
+                lf->line[lf->count++] = (uint32_t)k;
+    }
+    return wi_virtual_view("line-frames", "Line areas in calls", wi_line_frame_columns, LF_COLUMNS,
+                           &wi_line_frames_ops, lf);
+}
+
+/* The context column: the calls come context by context (the index orders
+ * them so, timeline.c), context c's from context_call_start[c]: a run is a
+ * context's calls, its code the context. */
+static bool wi_calls_column_run(const pv_view *v, size_t col, size_t row, uint64_t *code,
+                                size_t *end)
+{
+    const wi_model *m = wi_view_model(v);
+    if (col != CT_THREAD || v->ops != &wi_call_trace_ops || !wi_model_ready(m) ||
+        !m->ix.context_call_start || !m->ix.context_count || row >= m->ix.call_count)
+        return false;
+    const pv_timeline_index *ix = &m->ix;
+    size_t lo = 0, hi = ix->context_count; /* the last c with start[c] <= row */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->context_call_start[mid] <= row)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (ix->context_call_start[lo] > row || ix->context_call_start[lo + 1] <= row)
+        return false;
+    *code = lo;
+    *end = ix->context_call_start[lo + 1];
+    return true;
+}
+
+const pv_view_hooks wi_call_trace_hooks = {
+    .column_run = wi_calls_column_run,
+    .row_time = wi_calls_row_time,
+    .waits_for_index = wi_waits_for_index,
+    .related = wi_calls_related,
+    .row_area = wi_calls_row_area,
+    .inner_frames = wi_calls_inner_frames,
+};

@@ -1,0 +1,513 @@
+/* jobs.c - the viewer's one job engine (jobs.h, docs/tui.md "Long
+ * operations"): the scheduler, and report jobs and queued commands as
+ * jobs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview/hooks.h"
+#include "tui/app_internal.h"
+#include "tui/group.h"
+
+static const char *const pv_job_nouns[PV_JOB_KINDS] = {
+    [PV_JOB_SEARCH] = "search",
+    [PV_JOB_FILTER] = "filter",
+    [PV_JOB_SORT] = "sort",
+    [PV_JOB_REVERSE] = "reverse",
+    [PV_JOB_HISTORY] = "history step",
+    [PV_JOB_OPEN] = "opening",
+    [PV_JOB_EXPAND] = "expansion",
+    [PV_JOB_SQL] = "query",
+    [PV_JOB_EXPORT] = "export",
+    [PV_JOB_FLAME] = "flame graph",
+    [PV_JOB_DIFF] = "comparison",
+    [PV_JOB_COPY] = "copy",
+    [PV_JOB_SCAN] = "search",
+    [PV_JOB_AREA] = "search",
+};
+
+const char *pv_job_noun(int kind)
+{
+    return kind >= 0 && kind < PV_JOB_KINDS ? pv_job_nouns[kind] : "job";
+}
+
+pv_job *pv_job_new(size_t size, const pv_job_ops *ops, int kind)
+{
+    pv_job *j = pv_xcalloc(1, size);
+    j->ops = ops;
+    j->kind = kind;
+    j->file = PV_NO_ROW;
+    return j;
+}
+
+static void pv_job_free(pv_job *j)
+{
+    if (!j)
+        return;
+    if (j->ops->free)
+        j->ops->free(j);
+    free(j);
+}
+
+pv_job *pv_jobs_get(const pv_app *a, int kind)
+{
+    pv_job *j = a->jobs.job;
+    return j && (kind < 0 || j->kind == kind) ? j : NULL;
+}
+
+void pv_jobs_stop(pv_app *a, bool say)
+{
+    pv_job *j = a->jobs.job;
+    if (!j)
+        return;
+    a->jobs.job = NULL;
+    if (j->ops->stop)
+        j->ops->stop(a, j, say);
+    pv_job_free(j);
+}
+
+void pv_jobs_start(pv_app *a, pv_job *j)
+{
+    pv_jobs_stop(a, false);
+    a->jobs.job = j;
+}
+
+/* The queued job j still waits for its index. */
+static bool pv_jobs_waits(const pv_app *a, const pv_job *j)
+{
+    if (!j->queued)
+        return false;
+    if (j->wait_report)
+        return pv_app_report_indexing(a);
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if ((j->file == PV_NO_ROW || j->file == i) &&
+            !pv_file_index_progress(a->files[i], &done, &total))
+            return true;
+    }
+    return false;
+}
+
+bool pv_jobs_waiting(const pv_app *a)
+{
+    return a->jobs.job && pv_jobs_waits(a, a->jobs.job);
+}
+
+void pv_jobs_say_waiting(pv_app *a, int kind, const char *verb)
+{
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    pv_app_messagef(a, false, "%s: the %s %s when the index is ready (Esc cancels)", progress,
+                    pv_job_noun(kind), verb);
+}
+
+bool pv_jobs_key(pv_app *a, int key, bool mouse)
+{
+    pv_job *j = a->jobs.job;
+    if (!j)
+        return false;
+    bool stop_key = !mouse && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'));
+    switch (j->ops->keys) {
+    case PV_JOB_KEYS_STOP:
+        /* Esc and Ctrl-C stop a job (queued or running) and do nothing
+         * else; another key stops a running job and then acts (a queued
+         * one waits on; an opening goes on under other keys: moving
+         * elsewhere stops it) */
+        if (stop_key || (!j->queued && j->kind != PV_JOB_OPEN)) {
+            pv_jobs_stop(a, true);
+            return stop_key;
+        }
+        return false;
+    case PV_JOB_KEYS_ANY:
+        if (mouse)
+            return false;
+        pv_jobs_stop(a, true);
+        return stop_key;
+    default:
+        return false;
+    }
+}
+
+void pv_jobs_items_moving(pv_app *a)
+{
+    pv_job *j = a->jobs.job;
+    if (!j || !j->ops->items_moving)
+        return;
+    a->jobs.job = NULL; /* while it decides (what it runs replaces nothing) */
+    if (j->ops->items_moving(a, j) && !a->jobs.job)
+        a->jobs.job = j;
+    else
+        pv_job_free(j);
+}
+
+void pv_jobs_items_moved(pv_app *a)
+{
+    pv_job *j = a->jobs.job;
+    if (j && j->ops->items_moved)
+        j->ops->items_moved(a, j);
+}
+
+bool pv_app_has_work(const pv_app *a)
+{
+    bool beside = pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
+    /* A job queued for the index waits while indexing goes on. */
+    if (pv_jobs_waiting(a))
+        return beside;
+    return a->jobs.job || beside;
+}
+
+bool pv_app_work_stoppable(const pv_app *a)
+{
+    /* a job that keys stop stops at any key; a flame graph build answers
+     * every key */
+    if (a->jobs.job)
+        return a->jobs.job->ops->keys != PV_JOB_KEYS_WAIT;
+    return pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
+}
+
+bool pv_app_work_paced(const pv_app *a)
+{
+    return a->jobs.job && a->jobs.job->ops->paced && a->jobs.fixed;
+}
+
+void pv_app_flame_test_slice(pv_app *a)
+{
+    if (a->flame.job.tree && a->flame.job.fixed_slice && !pv_flame_ui_building(a))
+        pv_flame_ui_step(a);
+}
+
+/* One step of job j: about PV_SCAN_SLICE_S of rows (tests: a fixed
+ * number), then the screen is drawn and keys are read.  While it steps it
+ * is not the engine's job: what it starts (a command run when the index
+ * is ready) replaces nothing. */
+static void pv_jobs_step(pv_app *a, pv_job *j)
+{
+    j->queued = false;
+    a->jobs.job = NULL;
+    double t0 = pv_app_now();
+    /* the budget is counted in rows: the clock ends a step that a slow row
+     * or a loaded machine makes overrun (docs/tui.md "Long operations") */
+    pv_budget b = {a->jobs.budget, a->jobs.fixed ? 0 : pv_work_clock() + PV_SCAN_SLICE_S};
+    if (j->ops->step(a, j, &b) || a->jobs.job) {
+        pv_job_free(j); /* finished (or replaced by what it started) */
+        return;
+    }
+    a->jobs.job = j;
+    double took = pv_app_now() - t0;
+    if (j->ops->paced && !a->jobs.fixed && took > 0) {
+        double k = PV_SCAN_SLICE_S / took;
+        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+        size_t next = (size_t)((double)a->jobs.budget * k);
+        /* capped: a cheap phase (placing rows) must not grow the step
+         * that the next, dearer one (reading cells) gets */
+        a->jobs.budget = next < 1024 ? 1024 : next > PV_JOB_STEP_MAX ? PV_JOB_STEP_MAX : next;
+    }
+}
+
+void pv_jobs_start_now(pv_app *a, pv_job *j)
+{
+    pv_jobs_start(a, j);
+    pv_jobs_step(a, j);
+}
+
+void pv_app_work(pv_app *a)
+{
+    pv_job *j = a->jobs.job;
+    if (!j) {
+        /* a few MB of a replaced selection back to the system */
+        if (!pv_trash_empty(&a->trash))
+            pv_trash_step(&a->trash, PV_TRASH_STEP);
+        pv_flame_ui_step(a); /* a slice of the graph being built */
+        return;
+    }
+    if (pv_jobs_waits(a, j)) {
+        if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
+            pv_flame_ui_step(a);
+        return;
+    }
+    pv_jobs_step(a, j);
+}
+
+/* ---- report jobs */
+
+typedef struct pv_app_report_job {
+    pv_job base;
+    pv_report_job *rj;
+    pv_buf what;   /* "Sorting by name" */
+    size_t item;   /* the item whose report it works on, while items move */
+    /* a history step or an opening: where we were and the history's
+     * position then; a stop goes back there (docs/tui.md "Long
+     * operations") */
+    bool undo;
+    pv_location from;
+    size_t from_pos;
+} pv_app_report_job;
+
+static void pv_app_report_job_progress(pv_app *a, pv_app_report_job *j)
+{
+    double pct = 100.0 * pv_report_job_progress(j->rj);
+    pv_app_messagef(a, false, "%s... %.0f%% (Esc %s)", pv_buf_cstr(&j->what), pct,
+                    j->base.kind == PV_JOB_OPEN ? "goes back" : "stops");
+}
+
+/* The message of a finished job. */
+static void pv_app_report_job_done(pv_app *a, pv_app_report_job *j)
+{
+    pv_report *r = pv_report_job_report(j->rj);
+    int kind = j->base.kind;
+    if (kind == PV_JOB_SEARCH) {
+        if (pv_report_job_found(j->rj))
+            pv_buf_clear(&a->message);
+        else
+            pv_app_messagef(a, true, "not found: %s", pv_buf_cstr(&a->search));
+    } else if (kind == PV_JOB_OPEN) {
+        for (size_t i = 0; i < a->item_count; i++)
+            if (&a->items[i].report == r)
+                a->items[i].opened = true;
+        pv_buf_clear(&a->message);
+        pv_app_report_opened(a, r);
+    } else if (kind == PV_JOB_FILTER) {
+        if (r->filter[0])
+            pv_app_messagef(a, false, "%zu of %zu rows match", r->matched, pv_view_rows(r->view));
+        else
+            pv_app_message(a, false, "filter cleared");
+    } else {
+        pv_buf_clear(&a->message);
+    }
+}
+
+static bool pv_app_report_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    if (b->deadline > 0)
+        pv_report_job_deadline(j->rj, b->deadline);
+    if (pv_report_job_step(j->rj, b->units)) {
+        pv_app_report_job_done(a, j);
+        return true;
+    }
+    pv_app_report_job_progress(a, j);
+    return false;
+}
+
+static void pv_app_report_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    int kind = job->kind;
+    if (kind == PV_JOB_OPEN && !j->undo && say)
+        a->open_stopped = a->loc.item; /* not opened again until asked */
+    pv_report_job_free(j->rj); /* the report is as it was */
+    j->rj = NULL;
+    if (j->undo && say) {
+        /* a history step stopped: back where it started, the history too */
+        a->history.pos = j->from_pos;
+        pv_app_apply(a, &j->from);
+    }
+    if (!say)
+        return;
+    static const char *const kept[] = {
+        [PV_JOB_SEARCH] = "the cursor stays",
+        [PV_JOB_FILTER] = "the previous filter stays",
+        [PV_JOB_SORT] = "the previous order stays",
+        [PV_JOB_REVERSE] = "the previous order stays",
+        [PV_JOB_HISTORY] = "the previous place, filter and order stay",
+        [PV_JOB_OPEN] = "back where you were",
+        [PV_JOB_EXPAND] = "the tree stays as it was",
+    };
+    pv_app_messagef(a, false, "%s %s: %s", pv_job_noun(kind), job->queued ? "cancelled" : "stopped",
+                    kind == PV_JOB_OPEN && !j->undo ? "Enter opens the view" : kept[kind]);
+}
+
+static bool pv_app_report_job_moving(pv_app *a, pv_job *job)
+{
+    /* A job on an item's report follows the report when the items move. */
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    j->item = PV_NO_ROW;
+    for (size_t k = 0; k < a->item_count; k++)
+        if (&a->items[k].report == pv_report_job_report(j->rj))
+            j->item = k;
+    return true;
+}
+
+static void pv_app_report_job_moved(pv_app *a, pv_job *job)
+{
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    if (j->item != PV_NO_ROW)
+        pv_report_job_move(j->rj, &a->items[j->item].report);
+}
+
+static void pv_app_report_job_free(pv_job *job)
+{
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    pv_report_job_free(j->rj);
+    pv_buf_free(&j->what);
+    pv_location_free(&j->from);
+}
+
+static const pv_job_ops pv_app_report_job_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .paced = true,
+    .step = pv_app_report_job_step,
+    .stop = pv_app_report_job_stop,
+    .items_moving = pv_app_report_job_moving,
+    .items_moved = pv_app_report_job_moved,
+    .free = pv_app_report_job_free,
+};
+
+static pv_app_report_job *pv_app_report_job_new(pv_report_job *rj, int kind, const char *what)
+{
+    pv_app_report_job *j = (pv_app_report_job *)pv_job_new(sizeof *j, &pv_app_report_job_ops, kind);
+    j->rj = rj;
+    pv_buf_init(&j->what);
+    pv_buf_puts(&j->what, what);
+    j->item = PV_NO_ROW;
+    return j;
+}
+
+void pv_app_job_start(pv_app *a, pv_report_job *rj, int kind, const char *what)
+{
+    pv_app_report_job *j = pv_app_report_job_new(rj, kind, what);
+    pv_jobs_start(a, &j->base);
+    pv_report *r = pv_report_job_report(rj);
+    if (r == pv_app_focused_report(a) && pv_app_report_indexing(a)) {
+        /* The rows not indexed yet have no names, contexts or depths:
+         * queued, it runs when the index is ready (docs/tui.md). */
+        j->base.queued = true;
+        j->base.wait_report = true;
+        pv_jobs_say_waiting(a, kind, "runs");
+        return;
+    }
+    if (!a->jobs.fixed && pv_view_rows(r->view) <= PV_BIG_VIEW) {
+        a->jobs.job = NULL;
+        while (!pv_report_job_step(rj, SIZE_MAX)) /* small: at once */
+            ;
+        pv_app_report_job_done(a, j);
+        pv_job_free(&j->base);
+        return;
+    }
+    pv_app_report_job_progress(a, j);
+}
+
+void pv_app_job_open(pv_app *a, pv_report_job *rj, const char *what)
+{
+    pv_app_report_job *j = pv_app_report_job_new(rj, PV_JOB_OPEN, what);
+    pv_jobs_start(a, &j->base);
+    pv_app_messagef(a, false, "%s... 0%% (Esc goes back)", what);
+}
+
+void pv_app_job_undo_to(pv_app *a, const pv_location *from, size_t pos)
+{
+    pv_job *job = a->jobs.job;
+    if (!job || job->ops != &pv_app_report_job_ops)
+        return;
+    pv_app_report_job *j = (pv_app_report_job *)job;
+    j->undo = true;
+    j->from_pos = pos;
+    pv_location_free(&j->from);
+    pv_location_copy(&j->from, from);
+}
+
+void pv_app_job_keep_place(pv_app *a)
+{
+    pv_job *job = a->jobs.job;
+    if (job && job->ops == &pv_app_report_job_ops)
+        ((pv_app_report_job *)job)->undo = false;
+}
+
+bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress)
+{
+    pv_job *job = pv_jobs_get(a, kind);
+    if (!job || job->ops != &pv_app_report_job_ops)
+        return false;
+    if (progress)
+        *progress = pv_report_job_progress(((pv_app_report_job *)job)->rj);
+    return true;
+}
+
+/* ---- commands queued until the index is ready */
+
+typedef struct pv_command_job {
+    pv_job base;
+    pv_command_args args;
+} pv_command_job;
+
+/* The queued command, once its index is ready: run as if asked now. */
+static bool pv_command_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    (void)b;
+    pv_command_args *c = &((pv_command_job *)job)->args;
+    const char *arg = c->arg;
+    int kind = job->kind;
+    pv_buf_clear(&a->message);
+    bool same = a->loc.item == c->item;
+    if (kind == PV_JOB_SQL) {
+        pv_app_sql_start(a, arg);
+    } else if (kind == PV_JOB_EXPORT) {
+        pv_app_export_queued(a, c);
+    } else if (kind == PV_JOB_FLAME) {
+        if (same)
+            pv_flame_ui_open(a, c->mode);
+        else
+            pv_app_message(a, false, "flame graph not opened: the view changed meanwhile");
+    } else if (kind == PV_JOB_COPY) {
+        if (same)
+            pv_app_copy_command(a, arg);
+        else
+            pv_app_message(a, false, "nothing copied: the view changed meanwhile");
+    } else if (kind == PV_JOB_DIFF) {
+        if (same)
+            pv_app_diff_queued(a, c);
+        else
+            pv_app_message(a, false, "comparison not made: the view changed meanwhile");
+    }
+    return true;
+}
+
+static void pv_command_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    if (!say)
+        return;
+    static const char *const kept[] = {
+        [PV_JOB_SQL] = "the view stays as it was",
+        [PV_JOB_EXPORT] = "nothing written",
+        [PV_JOB_FLAME] = "the view stays as it was",
+        [PV_JOB_DIFF] = "the view stays as it was",
+        [PV_JOB_COPY] = "nothing copied",
+    };
+    pv_app_messagef(a, false, "%s %s: %s", pv_job_noun(job->kind),
+                    job->queued ? "cancelled" : "stopped", kept[job->kind]);
+}
+
+static void pv_command_job_free(pv_job *job)
+{
+    free(((pv_command_job *)job)->args.arg);
+}
+
+static const pv_job_ops pv_command_job_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .paced = true,
+    .step = pv_command_job_step,
+    .stop = pv_command_job_stop,
+    .free = pv_command_job_free,
+};
+
+pv_command_args *pv_app_command_queue(pv_app *a, int kind, size_t file, const char *arg)
+{
+    bool waits = false;
+    for (size_t i = 0; i < a->file_count && !waits; i++) {
+        uint64_t done, total;
+        waits = (file == PV_NO_ROW || file == i) &&
+                !pv_file_index_progress(a->files[i], &done, &total);
+    }
+    if (!waits)
+        return NULL;
+    pv_command_job *j = (pv_command_job *)pv_job_new(sizeof *j, &pv_command_job_ops, kind);
+    j->base.queued = true;
+    j->base.file = file;
+    j->args.arg = pv_xstrdup(arg ? arg : "");
+    j->args.item = a->loc.item;
+    pv_jobs_start(a, &j->base);
+    /* Until the index is ready, the rows not indexed have no names,
+     * contexts or calls: the command would finish the index on this
+     * thread (seconds) before it could start. */
+    pv_jobs_say_waiting(a, kind, kind == PV_JOB_FLAME ? "opens" : "runs");
+    return &j->args;
+}
