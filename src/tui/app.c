@@ -24,78 +24,78 @@ double pv_app_now(void)
 static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_t total)
 {
     pv_app *a = user;
-    pthread_mutex_lock(&a->lock);
-    pv_buf_clear(&a->load_what);
-    pv_buf_puts(&a->load_what, what ? what : "");
-    a->load_done = done;
-    a->load_total = total;
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_lock(&a->load.lock);
+    pv_buf_clear(&a->load.what);
+    pv_buf_puts(&a->load.what, what ? what : "");
+    a->load.units_done = done;
+    a->load.units_total = total;
+    pthread_mutex_unlock(&a->load.lock);
 }
 
-/* The loader's side of :stats (called and returning with a->lock held):
+/* The loader's side of :stats (called and returning with a->load.lock held):
  * the pending request's file over its window, with the options of the
  * first load, indexed in full so that its statistics are complete. */
 static void pv_app_load_range(pv_app *a)
 {
-    char *path = a->range_path;
-    a->range_path = NULL;
-    a->range_want = false;
-    a->range_busy = true;
-    a->range_cancel = 0;
-    uint64_t gen = a->range_gen;
+    char *path = a->load.range_path;
+    a->load.range_path = NULL;
+    a->load.range_want = false;
+    a->load.range_busy = true;
+    a->load.range_cancel = 0;
+    uint64_t gen = a->load.range_gen;
     pv_load_options o = a->opt.load;
     o.has_from = o.has_to = true;
-    o.from = a->range_lo;
-    o.to = a->range_hi;
+    o.from = a->load.range_lo;
+    o.to = a->load.range_hi;
     o.defer_index = false;
     o.progress.report = NULL;
     o.progress.user = NULL;
-    o.progress.cancel = &a->range_cancel;
-    pthread_mutex_unlock(&a->lock);
+    o.progress.cancel = &a->load.range_cancel;
+    pthread_mutex_unlock(&a->load.lock);
 
     pv_load_status status;
     pv_file *f = pv_load_file(path, &o, &status);
 
-    pthread_mutex_lock(&a->lock);
-    if (gen != a->range_gen) {
+    pthread_mutex_lock(&a->load.lock);
+    if (gen != a->load.range_gen) {
         pv_file_free(f); /* a newer request replaced this one */
     } else if (status != PV_LOAD_OK) {
         for (size_t i = 0; i < f->diag.entry_count; i++)
-            pv_buf_printf(&a->range_errors, "%s\n", f->diag.entries[i].text);
+            pv_buf_printf(&a->load.range_errors, "%s\n", f->diag.entries[i].text);
         if (f->diag.entry_count == 0)
-            pv_buf_printf(&a->range_errors, "%s: not loaded\n", path);
+            pv_buf_printf(&a->load.range_errors, "%s: not loaded\n", path);
         pv_file_free(f);
     } else {
-        if (a->range_done)
-            pv_file_free(a->range_done);
-        a->range_done = f;
+        if (a->load.range_done)
+            pv_file_free(a->load.range_done);
+        a->load.range_done = f;
     }
     free(path);
-    a->range_busy = false;
-    pthread_cond_broadcast(&a->cond);
+    a->load.range_busy = false;
+    pthread_cond_broadcast(&a->load.cond);
 }
 
 static void *pv_app_loader(void *arg)
 {
     pv_app *a = arg;
-    pthread_mutex_lock(&a->lock);
+    pthread_mutex_lock(&a->load.lock);
     for (;;) {
-        while (!a->stopping && a->queue_next == a->queue_count && !a->range_want)
-            pthread_cond_wait(&a->cond, &a->lock);
-        if (a->stopping)
+        while (!a->load.stopping && a->load.queue_next == a->load.queue_count && !a->load.range_want)
+            pthread_cond_wait(&a->load.cond, &a->load.lock);
+        if (a->load.stopping)
             break;
-        if (a->queue_next == a->queue_count) {
+        if (a->load.queue_next == a->load.queue_count) {
             pv_app_load_range(a);
             continue;
         }
-        const char *path = a->queue[a->queue_next];
-        pv_app_window win = a->queue_window[a->queue_next];
-        a->loader_busy = true;
-        pv_buf_clear(&a->load_path);
-        pv_buf_puts(&a->load_path, path);
-        pv_buf_clear(&a->load_what);
-        a->load_done = a->load_total = 0;
-        a->load_start = pv_app_now();
+        const char *path = a->load.queue[a->load.queue_next];
+        pv_app_window win = a->load.queue_window[a->load.queue_next];
+        a->load.busy = true;
+        pv_buf_clear(&a->load.path);
+        pv_buf_puts(&a->load.path, path);
+        pv_buf_clear(&a->load.what);
+        a->load.units_done = a->load.units_total = 0;
+        a->load.start = pv_app_now();
         pv_load_options o = a->opt.load;
         /* The first screen must not wait for a timeline's index: the UI
          * thread indexes it in slices once the file is adopted. */
@@ -103,7 +103,7 @@ static void *pv_app_loader(void *arg)
         o.steps = true; /* pv_app_index_slice steps it */
         o.progress.report = pv_app_progress;
         o.progress.user = a;
-        o.progress.cancel = &a->cancel;
+        o.progress.cancel = &a->load.cancel;
         if (win.on) {
             /* a window for :diff (docs/diff.md): indexed in full here */
             o.has_from = win.has_lo;
@@ -113,39 +113,39 @@ static void *pv_app_loader(void *arg)
             o.defer_index = false;
             o.steps = false;
         }
-        pthread_mutex_unlock(&a->lock);
+        pthread_mutex_unlock(&a->load.lock);
 
         pv_load_status status;
         pv_file *f = pv_load_file(path, &o, &status);
 
-        pthread_mutex_lock(&a->lock);
+        pthread_mutex_lock(&a->load.lock);
         if (win.on) {
             if (status != PV_LOAD_OK) {
                 for (size_t i = 0; i < f->diag.entry_count; i++)
-                    pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
+                    pv_buf_printf(&a->load.errors, "%s\n", f->diag.entries[i].text);
                 pv_file_free(f);
                 f = NULL;
             }
-            if (a->win_done_count < 2)
-                a->win_done[a->win_done_count++] = f;
+            if (a->load.win_done_count < 2)
+                a->load.win_done[a->load.win_done_count++] = f;
             else
                 pv_file_free(f);
         } else if (status != PV_LOAD_OK) {
             for (size_t i = 0; i < f->diag.entry_count; i++)
-                pv_buf_printf(&a->load_errors, "%s\n", f->diag.entries[i].text);
+                pv_buf_printf(&a->load.errors, "%s\n", f->diag.entries[i].text);
             if (f->diag.entry_count == 0)
-                pv_buf_printf(&a->load_errors, "%s: not loaded\n", path);
+                pv_buf_printf(&a->load.errors, "%s: not loaded\n", path);
             pv_file_free(f);
         } else {
-            a->done = pv_xgrow(a->done, &a->done_cap, a->done_count + 1, sizeof *a->done);
-            a->done[a->done_count++] = f;
+            a->load.done = pv_xgrow(a->load.done, &a->load.done_cap, a->load.done_count + 1, sizeof *a->load.done);
+            a->load.done[a->load.done_count++] = f;
         }
-        a->queue_next++;
-        a->loader_busy = false;
-        a->cancel = 0;
-        pthread_cond_broadcast(&a->cond);
+        a->load.queue_next++;
+        a->load.busy = false;
+        a->load.cancel = 0;
+        pthread_cond_broadcast(&a->load.cond);
     }
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_unlock(&a->load.lock);
     return NULL;
 }
 
@@ -157,44 +157,43 @@ void pv_app_enqueue(pv_app *a, const char *path)
 
 void pv_app_enqueue_window(pv_app *a, const char *path, const pv_app_window *win)
 {
-    pthread_mutex_lock(&a->lock);
-    size_t cap = a->queue_cap;
-    a->queue = pv_xgrow(a->queue, &a->queue_cap, a->queue_count + 1, sizeof *a->queue);
-    if (cap != a->queue_cap)
-        a->queue_window = pv_xrealloc(a->queue_window, a->queue_cap * sizeof *a->queue_window);
-    a->queue_window[a->queue_count] = *win;
-    a->queue[a->queue_count++] = pv_xstrdup(path);
-    pthread_cond_broadcast(&a->cond);
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_lock(&a->load.lock);
+    size_t cap = a->load.queue_cap;
+    a->load.queue = pv_xgrow(a->load.queue, &a->load.queue_cap, a->load.queue_count + 1, sizeof *a->load.queue);
+    if (cap != a->load.queue_cap)
+        a->load.queue_window = pv_xrealloc(a->load.queue_window, a->load.queue_cap * sizeof *a->load.queue_window);
+    a->load.queue_window[a->load.queue_count] = *win;
+    a->load.queue[a->load.queue_count++] = pv_xstrdup(path);
+    pthread_cond_broadcast(&a->load.cond);
+    pthread_mutex_unlock(&a->load.lock);
 }
 
 bool pv_app_loading(const pv_app *a)
 {
-    pv_app *m = (pv_app *)a;
+    pv_loader_state *m = (pv_loader_state *)&a->load;
     pthread_mutex_lock(&m->lock);
     bool busy = m->queue_next < m->queue_count || m->done_count > 0 || m->win_done_count > 0 ||
-                m->range_want ||
-                m->range_busy || m->range_done || m->range_errors.len;
+                m->range_want || m->range_busy || m->range_done || m->range_errors.len;
     pthread_mutex_unlock(&m->lock);
     return busy;
 }
 
 void pv_app_wait_loaded(pv_app *a)
 {
-    pthread_mutex_lock(&a->lock);
-    while (a->queue_next < a->queue_count || a->range_want || a->range_busy)
-        pthread_cond_wait(&a->cond, &a->lock);
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_lock(&a->load.lock);
+    while (a->load.queue_next < a->load.queue_count || a->load.range_want || a->load.range_busy)
+        pthread_cond_wait(&a->load.cond, &a->load.lock);
+    pthread_mutex_unlock(&a->load.lock);
     pv_app_poll(a);
 }
 
 bool pv_app_cancel(pv_app *a)
 {
-    pthread_mutex_lock(&a->lock);
-    bool busy = a->loader_busy;
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.busy;
     if (busy)
-        a->cancel = 1;
-    pthread_mutex_unlock(&a->lock);
+        a->load.cancel = 1;
+    pthread_mutex_unlock(&a->load.lock);
     return busy;
 }
 
@@ -204,7 +203,7 @@ size_t pv_app_file_count(const pv_app *a)
 }
 const char *pv_app_load_errors(const pv_app *a)
 {
-    return pv_buf_cstr((pv_buf *)&a->load_errors);
+    return pv_buf_cstr((pv_buf *)&a->load.errors);
 }
 
 pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view)
@@ -263,14 +262,14 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
     size_t cap = a->file_cap;
     a->files = pv_xgrow(a->files, &a->file_cap, a->file_count + 1, sizeof *a->files);
     if (cap != a->file_cap)
-        a->index_warnings = pv_xrealloc(a->index_warnings, a->file_cap * sizeof *a->index_warnings);
+        a->index.warnings = pv_xrealloc(a->index.warnings, a->file_cap * sizeof *a->index.warnings);
     size_t fi = a->file_count++;
     a->files[fi] = f;
-    if (a->opt.keys_path && !a->index_fixed_slice)
+    if (a->opt.keys_path && !a->index.fixed_slice)
         pv_file_index_step(f, SIZE_MAX); /* scripted keys: as if long ago */
-    else if (!a->index_fixed_slice)
+    else if (!a->index.fixed_slice)
         pv_app_index_briefly(f);
-    a->index_warnings[fi] = f->diag.warnings + f->diag.errors;
+    a->index.warnings[fi] = f->diag.warnings + f->diag.errors;
     size_t first_view = PV_NO_ROW, any_view = PV_NO_ROW;
     pv_app_add_item(a, PV_ITEM_FILE, fi, 0, 0);
     for (size_t s = 0; s < f->set_count; s++) {
@@ -300,7 +299,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
         memset(&loc, 0, sizeof loc);
         loc.item = first_view;
         loc.row = PV_NO_ROW;
-        a->ex_cursor = first_view;
+        a->ex.cursor = first_view;
         pv_app_go(a, &loc, false);
         pv_history_init(&a->history, &loc);
         a->history_started = true;
@@ -311,63 +310,63 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
 
 static void pv_app_range_close(pv_app *a)
 {
-    if (a->range_open)
-        pv_report_close(&a->range_rep);
-    a->range_open = false;
-    pv_file_free(a->range_file);
-    a->range_file = NULL;
-    pv_view_free(a->range_view);
-    a->range_view = NULL;
-    a->range_rows = false;
+    if (a->range.open)
+        pv_report_close(&a->range.rep);
+    a->range.open = false;
+    pv_file_free(a->range.file);
+    a->range.file = NULL;
+    pv_view_free(a->range.view);
+    a->range.view = NULL;
+    a->range.rows = false;
 }
 
 /* :stats with both markers on rows of one view without a clock: its
  * range_statistics hook computes them here, at once. */
 static void pv_app_range_rows(pv_app *a)
 {
-    if (a->marker_view[0] != a->marker_view[1]) {
+    if (a->mark.view[0] != a->mark.view[1]) {
         pv_app_message(a, true, ":stats needs both markers in one view");
         return;
     }
     pv_app_range_hide(a);
-    size_t lo = a->marker_row[0] < a->marker_row[1] ? a->marker_row[0] : a->marker_row[1];
-    size_t hi = a->marker_row[0] < a->marker_row[1] ? a->marker_row[1] : a->marker_row[0];
-    a->range_show = true;
-    a->range_rows = true;
-    a->range_shown_lo = (int64_t)lo;
-    a->range_shown_hi = (int64_t)hi;
-    a->range_view = pv_view_range_statistics(a->marker_view[0], lo, hi);
-    if (!a->range_view) {
-        a->range_failed = true;
+    size_t lo = a->mark.row[0] < a->mark.row[1] ? a->mark.row[0] : a->mark.row[1];
+    size_t hi = a->mark.row[0] < a->mark.row[1] ? a->mark.row[1] : a->mark.row[0];
+    a->range.show = true;
+    a->range.rows = true;
+    a->range.shown_lo = (int64_t)lo;
+    a->range.shown_hi = (int64_t)hi;
+    a->range.view = pv_view_range_statistics(a->mark.view[0], lo, hi);
+    if (!a->range.view) {
+        a->range.failed = true;
         return;
     }
-    pv_report_open(&a->range_rep, a->range_view, false,
-                   pv_config_columns(&a->cfg, a->range_view->id));
-    a->range_open = true;
+    pv_report_open(&a->range.rep, a->range.view, false,
+                   pv_config_columns(&a->cfg, a->range.view->id));
+    a->range.open = true;
 }
 
 void pv_app_range_hide(pv_app *a)
 {
-    pthread_mutex_lock(&a->lock);
-    a->range_gen++; /* whatever is pending or loading is not wanted */
-    a->range_want = false;
-    free(a->range_path);
-    a->range_path = NULL;
-    if (a->range_busy)
-        a->range_cancel = 1;
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_lock(&a->load.lock);
+    a->load.range_gen++; /* whatever is pending or loading is not wanted */
+    a->load.range_want = false;
+    free(a->load.range_path);
+    a->load.range_path = NULL;
+    if (a->load.range_busy)
+        a->load.range_cancel = 1;
+    pthread_mutex_unlock(&a->load.lock);
     pv_app_range_close(a);
-    a->range_show = false;
-    a->range_failed = false;
+    a->range.show = false;
+    a->range.failed = false;
 }
 
 void pv_app_range_request(pv_app *a)
 {
-    if (!a->marker_set[0] || !a->marker_set[1]) {
+    if (!a->mark.set[0] || !a->mark.set[1]) {
         pv_app_message(a, true, ":stats needs both markers (m sets A, M sets B)");
         return;
     }
-    if (a->marker_view[0] || a->marker_view[1]) {
+    if (a->mark.view[0] || a->mark.view[1]) {
         pv_app_range_rows(a);
         return;
     }
@@ -380,76 +379,76 @@ void pv_app_range_request(pv_app *a)
         pv_app_message(a, true, "this file has no statistics over a time range");
         return;
     }
-    int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-    int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+    int64_t lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
+    int64_t hi = a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0];
     pv_app_range_close(a);
-    a->range_show = true;
-    a->range_failed = false;
-    a->range_shown_lo = lo;
-    a->range_shown_hi = hi;
-    pthread_mutex_lock(&a->lock);
-    a->range_gen++;
-    free(a->range_path);
-    a->range_path = pv_xstrdup(f->path);
-    a->range_lo = lo;
-    a->range_hi = hi;
-    a->range_want = true;
-    if (a->range_busy)
-        a->range_cancel = 1; /* the loading one is out of date */
-    pthread_cond_broadcast(&a->cond);
-    pthread_mutex_unlock(&a->lock);
+    a->range.show = true;
+    a->range.failed = false;
+    a->range.shown_lo = lo;
+    a->range.shown_hi = hi;
+    pthread_mutex_lock(&a->load.lock);
+    a->load.range_gen++;
+    free(a->load.range_path);
+    a->load.range_path = pv_xstrdup(f->path);
+    a->load.range_lo = lo;
+    a->load.range_hi = hi;
+    a->load.range_want = true;
+    if (a->load.range_busy)
+        a->load.range_cancel = 1; /* the loading one is out of date */
+    pthread_cond_broadcast(&a->load.cond);
+    pthread_mutex_unlock(&a->load.lock);
 }
 
 /* The UI side: the newest window's statistics go into the Details pane. */
 static void pv_app_range_adopt(pv_app *a, pv_file *f, const char *errors)
 {
-    if (!a->range_show) {
+    if (!a->range.show) {
         pv_file_free(f);
         return;
     }
     if (!f) {
-        a->range_failed = true;
+        a->range.failed = true;
         pv_app_message(a, true, errors[0] ? errors : "the statistics could not be computed");
         return;
     }
     pv_app_range_close(a);
-    a->range_file = f;
+    a->range.file = f;
     /* The view the format computes over the window (pv_file_hooks). */
     const char *id = pv_file_range_view(f);
-    for (size_t s = 0; id && s < f->set_count && !a->range_open; s++) {
+    for (size_t s = 0; id && s < f->set_count && !a->range.open; s++) {
         pv_view *view = pv_set_find_view(f->sets[s], id);
         if (view) {
-            pv_app_open_report(a, &a->range_rep, view, false);
-            a->range_open = true;
+            pv_app_open_report(a, &a->range.rep, view, false);
+            a->range.open = true;
         }
     }
-    if (!a->range_open) {
-        a->range_failed = true;
+    if (!a->range.open) {
+        a->range.failed = true;
         pv_app_message(a, true, "this file has no statistics view");
     }
 }
 
 bool pv_app_poll(pv_app *a)
 {
-    pthread_mutex_lock(&a->lock);
-    size_t n = a->done_count;
+    pthread_mutex_lock(&a->load.lock);
+    size_t n = a->load.done_count;
     pv_file **got = NULL;
     if (n) {
         got = pv_xmalloc(n * sizeof *got);
-        memcpy(got, a->done, n * sizeof *got);
-        a->done_count = 0;
+        memcpy(got, a->load.done, n * sizeof *got);
+        a->load.done_count = 0;
     }
-    bool errors = a->load_errors.len > 0;
-    pv_file *win[2] = {a->win_done[0], a->win_done[1]};
-    size_t win_n = a->win_done_count;
-    a->win_done_count = 0;
-    pv_file *range = a->range_done;
-    a->range_done = NULL;
-    bool range_news = range || a->range_errors.len;
+    bool errors = a->load.errors.len > 0;
+    pv_file *win[2] = {a->load.win_done[0], a->load.win_done[1]};
+    size_t win_n = a->load.win_done_count;
+    a->load.win_done_count = 0;
+    pv_file *range = a->load.range_done;
+    a->load.range_done = NULL;
+    bool range_news = range || a->load.range_errors.len;
     char range_text[1024];
-    snprintf(range_text, sizeof range_text, "%s", pv_buf_cstr(&a->range_errors));
-    pv_buf_clear(&a->range_errors);
-    pthread_mutex_unlock(&a->lock);
+    snprintf(range_text, sizeof range_text, "%s", pv_buf_cstr(&a->load.range_errors));
+    pv_buf_clear(&a->load.range_errors);
+    pthread_mutex_unlock(&a->load.lock);
     for (size_t i = 0; i < n; i++)
         pv_app_adopt_file(a, got[i]);
     free(got);
@@ -458,14 +457,14 @@ bool pv_app_poll(pv_app *a)
     if (range_news)
         pv_app_range_adopt(a, range, range_text);
     if (errors && a->file_count) {
-        pthread_mutex_lock(&a->lock);
+        pthread_mutex_lock(&a->load.lock);
         char text[1024];
-        snprintf(text, sizeof text, "%s", pv_buf_cstr(&a->load_errors));
+        snprintf(text, sizeof text, "%s", pv_buf_cstr(&a->load.errors));
         size_t len = strlen(text);
         while (len && text[len - 1] == '\n')
             text[--len] = '\0';
-        pv_buf_clear(&a->load_errors);
-        pthread_mutex_unlock(&a->lock);
+        pv_buf_clear(&a->load.errors);
+        pthread_mutex_unlock(&a->load.lock);
         pv_app_message(a, true, text);
     }
     return n > 0 || errors || range_news || win_n > 0;
@@ -485,22 +484,22 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     a->unit = cfg->time_unit;
     a->focus = PV_PANE_EXPLORER;
     pv_grid_init(&a->grid, utf8);
-    pv_buf_init(&a->line);
-    pv_buf_init(&a->load_errors);
-    pv_buf_init(&a->exp_path);
-    pv_buf_init(&a->range_errors);
-    pv_buf_init(&a->copied);
-    pv_buf_init(&a->sql_names.text);
-    a->sql_file = PV_NO_ROW;
-    pthread_mutex_init(&a->lock, NULL);
-    pthread_cond_init(&a->cond, NULL);
+    pv_buf_init(&a->prompt.line);
+    pv_buf_init(&a->load.errors);
+    pv_buf_init(&a->exp.path);
+    pv_buf_init(&a->load.range_errors);
+    pv_buf_init(&a->clip.copied);
+    pv_buf_init(&a->sql.names.text);
+    a->sql.file = PV_NO_ROW;
+    pthread_mutex_init(&a->load.lock, NULL);
+    pthread_cond_init(&a->load.cond, NULL);
     pv_app_resize(a, width, height);
     /* Tests only (docs/tui.md "Testing options"): index N events per key. */
     const char *slice = getenv("PROFVIEW_TEST_INDEX_SLICE");
-    a->index_slice = 1u << 16;
+    a->index.slice = 1u << 16;
     if (slice && atol(slice) > 0) {
-        a->index_slice = (size_t)atol(slice);
-        a->index_fixed_slice = true;
+        a->index.slice = (size_t)atol(slice);
+        a->index.fixed_slice = true;
     }
     /* Tests only: search, filter and sort look at N rows per key. */
     const char *work_slice = getenv("PROFVIEW_TEST_WORK_SLICE");
@@ -510,11 +509,11 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
         a->jobs.budget = (size_t)atol(work_slice);
         a->jobs.fixed = true;
     }
-    a->search_origin_row = PV_NO_ROW;
+    a->prompt.search_origin_row = PV_NO_ROW;
     for (size_t i = 0; i < o->path_count; i++)
         pv_app_enqueue(a, o->paths[i]);
-    if (pthread_create(&a->thread, NULL, pv_app_loader, a) == 0)
-        a->thread_started = true;
+    if (pthread_create(&a->load.thread, NULL, pv_app_loader, a) == 0)
+        a->load.thread_started = true;
     else
         pv_app_message(a, true, "cannot start the loading thread");
     a->focus = PV_PANE_REPORT;
@@ -523,70 +522,70 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
 
 static void pv_app_close_details(pv_app *a)
 {
-    pv_report_close(&a->det);
-    a->det_open = false;
-    a->det_tried = false;
+    pv_report_close(&a->det.rep);
+    a->det.open = false;
+    a->det.tried = false;
 }
 
 void pv_app_free(pv_app *a)
 {
     if (!a)
         return;
-    pthread_mutex_lock(&a->lock);
-    a->stopping = true;
-    a->cancel = 1;
-    pthread_cond_broadcast(&a->cond);
-    pthread_mutex_unlock(&a->lock);
-    if (a->thread_started)
-        pthread_join(a->thread, NULL);
-    for (size_t i = 0; i < a->done_count; i++)
-        pv_file_free(a->done[i]);
-    free(a->done);
+    pthread_mutex_lock(&a->load.lock);
+    a->load.stopping = true;
+    a->load.cancel = 1;
+    pthread_cond_broadcast(&a->load.cond);
+    pthread_mutex_unlock(&a->load.lock);
+    if (a->load.thread_started)
+        pthread_join(a->load.thread, NULL);
+    for (size_t i = 0; i < a->load.done_count; i++)
+        pv_file_free(a->load.done[i]);
+    free(a->load.done);
     pv_app_close_details(a);
     pv_flame_ui_free(a);
     pv_app_diff_close(a);
-    free(a->diff_pending);
+    free(a->diff.pending);
     pv_app_range_close(a);
-    pv_file_free(a->range_done);
-    free(a->range_path);
-    pv_buf_free(&a->range_errors);
+    pv_file_free(a->load.range_done);
+    free(a->load.range_path);
+    pv_buf_free(&a->load.range_errors);
     for (size_t i = PV_LOC_MAX_DEPTH; i-- > 0;)
         pv_report_close(&a->drill[i]);
     for (size_t i = 0; i < a->item_count; i++)
         pv_report_close(&a->items[i].report);
     free(a->items);
-    pv_sql_free(a->sql);
-    free(a->sql_pending);
-    pv_buf_free(&a->copied);
+    pv_sql_free(a->sql.conn);
+    free(a->sql.pending);
+    pv_buf_free(&a->clip.copied);
     pv_jobs_stop(a, false);
     pv_trash_free(&a->trash);
-    pv_buf_free(&a->sql_names.text);
+    pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_free(a->files[i]);
     free(a->files);
-    free(a->index_warnings);
-    for (size_t i = 0; i < a->queue_count; i++)
-        free(a->queue[i]);
-    free(a->queue);
-    free(a->queue_window);
-    for (size_t i = 0; i < a->win_done_count; i++)
-        pv_file_free(a->win_done[i]);
+    free(a->index.warnings);
+    for (size_t i = 0; i < a->load.queue_count; i++)
+        free(a->load.queue[i]);
+    free(a->load.queue);
+    free(a->load.queue_window);
+    for (size_t i = 0; i < a->load.win_done_count; i++)
+        pv_file_free(a->load.win_done[i]);
     for (int k = 0; k < PV_PROMPT_KINDS; k++)
-        for (size_t i = 0; i < a->prompt_history_count[k]; i++)
-            free(a->prompt_history[k][i]);
+        for (size_t i = 0; i < a->prompt.history_count[k]; i++)
+            free(a->prompt.history[k][i]);
     if (a->history_started)
         pv_history_free(&a->history);
-    pv_buf_free(&a->line);
-    pv_buf_free(&a->load_errors);
+    pv_buf_free(&a->prompt.line);
+    pv_buf_free(&a->load.errors);
     pv_config_free(&a->cfg);
-    pv_buf_free(&a->load_what);
-    pv_buf_free(&a->load_path);
+    pv_buf_free(&a->load.what);
+    pv_buf_free(&a->load.path);
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
-    pv_buf_free(&a->exp_path);
+    pv_buf_free(&a->exp.path);
     pv_grid_free(&a->grid);
-    pthread_mutex_destroy(&a->lock);
-    pthread_cond_destroy(&a->cond);
+    pthread_mutex_destroy(&a->load.lock);
+    pthread_cond_destroy(&a->load.cond);
     free(a);
 }
 
@@ -670,8 +669,8 @@ void pv_app_report_opened(pv_app *a, pv_report *r)
 /* The report the Report pane shows, or NULL. */
 pv_report *pv_app_report(pv_app *a)
 {
-    if (a->diff_on)
-        return &a->diff_rep;
+    if (a->diff.on)
+        return &a->diff.rep;
     if (a->loc.depth)
         return a->drill[a->loc.depth - 1].view ? &a->drill[a->loc.depth - 1] : NULL;
     if (a->loc.item >= a->item_count)
@@ -717,10 +716,10 @@ pv_report *pv_app_report(pv_app *a)
 pv_report *pv_app_focused_report(pv_app *a)
 {
     /* An empty Details pane hands its keys to the Report. */
-    if (a->focus == PV_PANE_DETAILS && a->range_show)
-        return a->range_open ? &a->range_rep : pv_app_report(a);
-    if (a->focus == PV_PANE_DETAILS && a->det_open)
-        return &a->det;
+    if (a->focus == PV_PANE_DETAILS && a->range.show)
+        return a->range.open ? &a->range.rep : pv_app_report(a);
+    if (a->focus == PV_PANE_DETAILS && a->det.open)
+        return &a->det.rep;
     return pv_app_report(a);
 }
 
@@ -757,7 +756,7 @@ void pv_app_apply(pv_app *a, const pv_location *to)
     a->loc.filter = a->loc.sort = NULL; /* the report holds them */
     a->loc.depth = 0;
     if (to->item < a->item_count)
-        a->ex_cursor = to->item;
+        a->ex.cursor = to->item;
     for (size_t i = 0; i < to->depth && i < PV_LOC_MAX_DEPTH; i++) {
         pv_report *parent = pv_app_report(a);
         if (!parent)
@@ -884,27 +883,27 @@ void pv_app_sync_details(pv_app *a)
     pv_report *r = pv_app_report(a);
     size_t row = r ? pv_report_selected(r) : PV_NO_ROW;
     const pv_view *owner = r ? r->view : NULL;
-    if (owner && owner->detail_count && a->det_tab >= owner->detail_count)
-        a->det_tab = owner->detail_count - 1;
-    a->det_waiting = owner && owner->detail_count && row != PV_NO_ROW &&
+    if (owner && owner->detail_count && a->det.tab >= owner->detail_count)
+        a->det.tab = owner->detail_count - 1;
+    a->det.waiting = owner && owner->detail_count && row != PV_NO_ROW &&
                      pv_view_waits_for_index(owner, true);
-    if (a->det_waiting) {
+    if (a->det.waiting) {
         pv_app_close_details(a); /* opened again once the index is complete */
         return;
     }
-    if (a->det_tried && a->det_owner == owner && a->det_row == row && a->det_tab_open == a->det_tab)
+    if (a->det.tried && a->det.owner == owner && a->det.row == row && a->det.tab_open == a->det.tab)
         return;
     pv_app_close_details(a);
-    a->det_tried = true;
-    a->det_owner = owner;
-    a->det_row = row;
-    a->det_tab_open = a->det_tab;
+    a->det.tried = true;
+    a->det.owner = owner;
+    a->det.row = row;
+    a->det.tab_open = a->det.tab;
     if (!owner || row == PV_NO_ROW || owner->detail_count == 0)
         return;
-    pv_view *v = pv_view_open_detail(owner, a->det_tab, row);
+    pv_view *v = pv_view_open_detail(owner, a->det.tab, row);
     if (v) {
-        pv_app_open_report(a, &a->det, v, true);
-        a->det_open = true;
+        pv_app_open_report(a, &a->det.rep, v, true);
+        a->det.open = true;
     }
 }
 
@@ -912,7 +911,7 @@ void pv_app_sync_details(pv_app *a)
 
 bool pv_app_indexing(const pv_app *a)
 {
-    if (a->index_stopped)
+    if (a->index.stopped)
         return false;
     for (size_t i = 0; i < a->file_count; i++) {
         uint64_t done, total;
@@ -952,24 +951,24 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
         if (done >= total) {
             /* every unit read: the format finishes (a timeline puts its
              * calls in order, the viewer's lists are built) */
-            snprintf(out, size, "%s", a->index_stopped ? "finishing the index stopped (:index resumes)"
+            snprintf(out, size, "%s", a->index.stopped ? "finishing the index stopped (:index resumes)"
                                                         : "finishing the index");
             return;
         }
-        if (a->index_stopped) {
+        if (a->index.stopped) {
             snprintf(out, size, "indexing stopped at %.0f%% (:index resumes)", frac * 100);
             return;
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
-        double elapsed = pv_app_now() - a->index_start;
-        if (i == a->index_file && done > a->index_start_done && n > 0 && (size_t)n < size) {
+        double elapsed = pv_app_now() - a->index.start;
+        if (i == a->index.file && done > a->index.start_done && n > 0 && (size_t)n < size) {
             pv_buf rate;
             pv_buf_init(&rate);
             char unit[32];
             const char *u = pv_file_index_unit(a->files[i]);
             snprintf(unit, sizeof unit, "%s%s", u[0] ? " " : "", u);
-            pv_text_rate(&rate, (double)(done - a->index_start_done),
-                         (double)(total - a->index_start_done), elapsed, unit);
+            pv_text_rate(&rate, (double)(done - a->index.start_done),
+                         (double)(total - a->index.start_done), elapsed, unit);
             snprintf(out + n, size - (size_t)n, "%s", pv_buf_cstr(&rate));
             pv_buf_free(&rate);
         }
@@ -980,38 +979,38 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
 
 bool pv_app_index_slice(pv_app *a)
 {
-    if (a->index_stopped)
+    if (a->index.stopped)
         return false;
     for (size_t i = 0; i < a->file_count; i++) {
         pv_file *f = a->files[i];
         uint64_t done, total;
         if (pv_file_index_progress(f, &done, &total))
             continue;
-        if (a->index_file != i || a->index_start == 0) {
-            a->index_file = i;
-            a->index_start = pv_app_now();
-            a->index_start_done = done;
+        if (a->index.file != i || a->index.start == 0) {
+            a->index.file = i;
+            a->index.start = pv_app_now();
+            a->index.start_done = done;
         }
         double t0 = pv_app_now();
         bool complete;
-        size_t units = a->index_slice;
-        if (a->index_fixed_slice) {
-            complete = pv_file_index_step(f, a->index_slice);
+        size_t units = a->index.slice;
+        if (a->index.fixed_slice) {
+            complete = pv_file_index_step(f, a->index.slice);
         } else {
             /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
              * slice whose work costs more than the last one's (a page
              * fault burst, a dearer finishing phase) overshoots by at most
              * a quarter (docs/tui.md "Loading and indexing"). */
-            size_t part = a->index_slice / 4 ? a->index_slice / 4 : 1;
+            size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
             units = 0;
             do {
                 complete = pv_file_index_step(f, part);
                 units += part;
-            } while (!complete && units < a->index_slice &&
+            } while (!complete && units < a->index.slice &&
                      pv_app_now() - t0 < PV_INDEX_SLICE_S);
         }
         double took = pv_app_now() - t0;
-        if (!a->index_fixed_slice && !complete && took > 0) {
+        if (!a->index.fixed_slice && !complete && took > 0) {
             /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
             double k = PV_INDEX_SLICE_S / took;
             k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
@@ -1019,19 +1018,19 @@ bool pv_app_index_slice(pv_app *a)
             /* Capped: the steps that finish the index cost 2-10 times less
              * per unit than the pass, and a cheap step must not grow the
              * slice that the next, dearer one gets. */
-            a->index_slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
+            a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
         }
         if (complete) {
-            a->index_start = 0;
+            a->index.start = 0;
             if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
                 pv_buf_clear(&a->message); /* "... work once it is done": it is */
-            a->det_tried = false; /* the Details may open now */
+            a->det.tried = false; /* the Details may open now */
             size_t w = f->diag.warnings + f->diag.errors;
-            if (w > a->index_warnings[i]) {
+            if (w > a->index.warnings[i]) {
                 pv_app_messagef(a, false,
                                 "%s: %zu warning%s (the file's line in the Explorer lists them)",
                                 f->path, w, w == 1 ? "" : "s");
-                a->index_warnings[i] = w;
+                a->index.warnings[i] = w;
                 pv_app_warnings_changed(a, i);
             }
         }
@@ -1040,9 +1039,9 @@ bool pv_app_index_slice(pv_app *a)
     /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):
      * scripted keys build them at once, as if long ago; a fixed test slice
      * builds that many units per slice. */
-    if (a->opt.keys_path && !a->index_fixed_slice)
+    if (a->opt.keys_path && !a->index.fixed_slice)
         return pv_lanes_build_slice(a, SIZE_MAX, 0);
-    return pv_lanes_build_slice(a, a->index_fixed_slice ? a->index_slice : 0, PV_INDEX_SLICE_S);
+    return pv_lanes_build_slice(a, a->index.fixed_slice ? a->index.slice : 0, PV_INDEX_SLICE_S);
 }
 
 /* File `fi` has new warnings: its item's list is made again when shown. */
@@ -1061,12 +1060,12 @@ void pv_app_warnings_changed(pv_app *a, size_t fi)
 
 void pv_app_index_all(pv_app *a)
 {
-    bool fixed = a->index_fixed_slice;
-    size_t slice = a->index_slice;
-    a->index_fixed_slice = true;
-    a->index_slice = SIZE_MAX / 2;
+    bool fixed = a->index.fixed_slice;
+    size_t slice = a->index.slice;
+    a->index.fixed_slice = true;
+    a->index.slice = SIZE_MAX / 2;
     while (pv_app_index_slice(a))
         ;
-    a->index_fixed_slice = fixed;
-    a->index_slice = slice;
+    a->index.fixed_slice = fixed;
+    a->index.slice = slice;
 }

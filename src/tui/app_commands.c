@@ -40,16 +40,16 @@ static void pv_cmd_goto(pv_app *a, const char *arg)
 static void pv_cmd_range(pv_app *a, const char *arg)
 {
     (void)arg;
-    if (!a->marker_set[0] || !a->marker_set[1]) {
+    if (!a->mark.set[0] || !a->mark.set[1]) {
         pv_app_message(a, true, ":range needs both markers (m sets A, M sets B)");
         return;
     }
-    if (a->marker_view[0] || a->marker_view[1]) {
+    if (a->mark.view[0] || a->mark.view[1]) {
         pv_app_message(a, true, ":range needs markers at times (these are on rows)");
         return;
     }
-    int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-    int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+    int64_t lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
+    int64_t hi = a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0];
     char expr[128];
     snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
     pv_app_apply_filter(a, expr);
@@ -68,13 +68,13 @@ static void pv_cmd_stats(pv_app *a, const char *arg)
 static void pv_cmd_index(pv_app *a, const char *arg)
 {
     (void)arg;
-    if (!a->index_stopped) {
+    if (!a->index.stopped) {
         pv_app_message(a, false, pv_app_indexing(a) ? "indexing is running (Ctrl-C stops it)"
                                                     : "nothing to index: every file is indexed");
         return;
     }
-    a->index_stopped = false;
-    a->index_start = 0; /* the rate and ETA start again */
+    a->index.stopped = false;
+    a->index.start = 0; /* the rate and ETA start again */
     for (size_t i = 0; i < a->file_count; i++)
         pv_file_index_pause(a->files[i], false);
     pv_app_message(a, false, pv_app_indexing(a) ? "indexing resumed"
@@ -185,8 +185,8 @@ static void pv_cmd_copy(pv_app *a, const char *arg)
 static void pv_cmd_help(pv_app *a, const char *arg)
 {
     (void)arg;
-    a->overlay = PV_OVERLAY_HELP;
-    a->ov_top = 0;
+    a->ov.kind = PV_OVERLAY_HELP;
+    a->ov.top = 0;
 }
 
 static void pv_cmd_quit(pv_app *a, const char *arg)

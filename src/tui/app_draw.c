@@ -1,5 +1,7 @@
-/* app_draw.c - drawing the panes, the status bar and the prompt into the
- * grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
+/* app_draw.c - drawing that the panels share (panel.h): boxes, titles,
+ * text cut to its cells, a report as a table (the Report and the Details
+ * panes); and the status bar and the message box, the screen's own lines
+ * (screen.c lays them out).  Into the grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
  * term.c paints it).  Only the rows on screen are ever read. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -9,10 +11,10 @@
 
 #include "profview/diff.h"
 #include "profview/hooks.h"
-#include "tui/app_internal.h"
 #include "tui/commands.h"
+#include "tui/panel.h"
 
-static uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
+uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain)
 {
     return a->ascii ? (uint32_t)plain : fancy;
 }
@@ -29,9 +31,7 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
     }
 }
 
-/* A popup: a framed box, its inside cleared (nothing shows through), the
- * title in the top line. */
-static void pv_app_box(pv_app *a, pv_rect b, const char *title)
+void pv_app_box(pv_app *a, pv_rect b, const char *title)
 {
     if (b.w < 2 || b.h < 2)
         return;
@@ -50,96 +50,10 @@ static void pv_app_box(pv_app *a, pv_rect b, const char *title)
     pv_grid_char(&a->grid, bottom, b.x + b.w - 1, pv_app_glyph(a, 0x2518, '+'), PV_ROLE_BORDER);
 }
 
-static const char *pv_basename(const char *path)
+const char *pv_basename(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
-}
-
-static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
-{
-    const pv_file *f = a->files[it->file];
-    if (it->kind == PV_ITEM_FILE) {
-        pv_buf_puts(out, pv_basename(f->path));
-        size_t w = f->diag.warnings + f->diag.errors;
-        if (w)
-            pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
-    } else if (it->kind == PV_ITEM_SET) {
-        const pv_result_set *s = f->sets[it->set];
-        pv_buf_printf(out, "  %s", s->caption);
-    } else {
-        const pv_view *v = f->sets[it->set]->views[it->view];
-        if (pv_view_waits_for_index(v, false))
-            pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
-        else
-            pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
-    }
-}
-
-static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
-                           pv_role role);
-
-/* The Explorer's width: its longest label, within a quarter to a third of
- * the screen (a quarter below 100 columns; docs/tui.md "Layout"), then as
- * the user moved it. */
-static int pv_app_explorer_width(const pv_app *a, int W)
-{
-    int longest = 0;
-    pv_buf label;
-    pv_buf_init(&label);
-    for (size_t i = 0; i < a->item_count; i++) {
-        pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
-        int w = (int)pv_text_width(label.data ? label.data : "", label.len, a->utf8);
-        longest = w > longest ? w : longest;
-    }
-    pv_buf_free(&label);
-    int ew = longest + 1;
-    if (ew < W / 4)
-        ew = W / 4;
-    if (ew > (W >= 100 ? W / 3 : W / 4))
-        ew = W >= 100 ? W / 3 : W / 4; /* narrow screens: the Report first */
-    ew += a->ex_width_adj;
-    if (ew < 14)
-        ew = 14;
-    if (ew > W / 2)
-        ew = W / 2;
-    return ew;
-}
-
-static void pv_app_draw_explorer(pv_app *a, pv_rect r)
-{
-    bool focused = a->focus == PV_PANE_EXPLORER;
-    pv_app_title(a, r.y, r.x, r.w, "Explorer", focused);
-    int rows = r.h - 1;
-    a->page_rows[PV_PANE_EXPLORER] = rows > 1 ? rows : 1;
-    if (rows <= 0)
-        return;
-    if (a->ex_cursor < a->ex_top)
-        a->ex_top = a->ex_cursor;
-    if (a->ex_cursor >= a->ex_top + (size_t)rows)
-        a->ex_top = a->ex_cursor - (size_t)rows + 1;
-    pv_buf label;
-    pv_buf_init(&label);
-    int y = r.y + 1;
-    for (size_t i = a->ex_top; i < a->item_count && y < r.y + r.h; i++, y++) {
-        pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
-        pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
-        pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
-        if (i == a->ex_cursor)
-            pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
-        else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
-            pv_grid_paint(&a->grid, y, r.x, r.w, PV_ROLE_TITLE);
-    }
-    pthread_mutex_lock(&a->lock);
-    bool busy = a->queue_next < a->queue_count;
-    char what[300];
-    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->queue[a->queue_next]) : "");
-    pthread_mutex_unlock(&a->lock);
-    if (busy && y < r.y + r.h)
-        pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
-    pv_buf_free(&label);
 }
 
 static bool pv_type_numeric(pv_type t)
@@ -258,8 +172,7 @@ static size_t pv_app_key_column(const pv_report *r, const size_t *shown, size_t 
 /* Draws text in at most w cells; text that does not fit ends in a mark
  * (… or > in ASCII) in its last cell, so a cut cell never looks whole.
  * Returns the cells used. */
-static int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len,
-                           pv_role role)
+int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len, pv_role role)
 {
     if (w <= 0)
         return 0;
@@ -328,131 +241,145 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
 }
 
 /* Draws a report: header (with sort indicator) and the visible rows only. */
-static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
-                               bool record_header)
+/* What one drawing of a report lays out: the columns shown, the special
+ * ones, the columns drawn in order with their widths and places. */
+typedef struct pv_table_layout {
+    pv_rect rc;
+    int rows;                  /* rows of cells under the header */
+    size_t count;              /* visible rows of the report */
+    size_t shown[PV_MAX_SHOWN], n;
+    size_t tree_col, indent_col, key_col;
+    size_t order[PV_MAX_SHOWN], on; /* the columns drawn, as positions in shown[] */
+    int dw[PV_MAX_SHOWN];           /* their widths drawn */
+    int xs[PV_MAX_SHOWN];           /* where they start */
+    size_t end;                     /* order[0 .. end-1] are on screen */
+} pv_table_layout;
+
+/* The cursor on screen: the first row drawn follows it. */
+static void pv_table_scroll(pv_report *r, const pv_table_layout *L)
 {
-    if (rc.h < 1 || rc.w < 1)
-        return;
-    int rows = rc.h - 1;
-    a->page_rows[pane] = rows > 1 ? rows : 1;
-    size_t count = pv_report_count(r);
+    size_t count = L->count;
     if (count && r->cursor >= count)
         r->cursor = count - 1;
     if (r->cursor < r->top)
         r->top = r->cursor;
-    if (rows > 0 && r->cursor >= r->top + (size_t)rows)
-        r->top = r->cursor - (size_t)rows + 1;
-    if (count <= (size_t)(rows > 0 ? rows : 0))
+    if (L->rows > 0 && r->cursor >= r->top + (size_t)L->rows)
+        r->top = r->cursor - (size_t)L->rows + 1;
+    if (count <= (size_t)(L->rows > 0 ? L->rows : 0))
         r->top = 0;
+}
 
-    size_t shown[PV_MAX_SHOWN];
-    size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
-    size_t tree_col = pv_app_tree_column(r, shown, n);
-    size_t indent_col = pv_app_indent_column(r, shown, n);
-    pv_app_time_formats(a, r, shown, n, count, rows);
-    pv_buf text;
-    pv_buf_init(&text);
-    /* Column widths: learnt from the rows on screen (never from all rows),
-     * and only ever grow so that columns do not jump while scrolling. */
-    /* A numeric column is as wide as its numbers (its title is cut, with a
-     * mark, beyond 12 columns); the key column (the name, or the tree) may
-     * take two thirds of the pane (docs/tui.md "Columns"). */
-    size_t key_col = tree_col != PV_NO_ROW ? tree_col : pv_app_key_column(r, shown, n);
-    int cap = rc.w / 2 > 24 ? rc.w / 2 : 24;
-    int key_cap = rc.w * 2 / 3 > 24 ? rc.w * 2 / 3 : 24;
-    for (size_t i = 0; i < n; i++) {
-        size_t c = shown[i];
+/* Column widths: learnt from the rows on screen (never from all rows), and
+ * only ever grow so that columns do not jump while scrolling.  A numeric
+ * column is as wide as its numbers (its title is cut, with a mark, beyond
+ * 12 columns); the key column (the name, or the tree) may take two thirds
+ * of the pane (docs/tui.md "Columns"). */
+static void pv_table_learn_widths(pv_app *a, pv_report *r, const pv_table_layout *L, pv_buf *text)
+{
+    int cap = L->rc.w / 2 > 24 ? L->rc.w / 2 : 24;
+    int key_cap = L->rc.w * 2 / 3 > 24 ? L->rc.w * 2 / 3 : 24;
+    size_t last = r->top + (size_t)(L->rows > 0 ? L->rows : 0);
+    for (size_t i = 0; i < L->n; i++) {
+        size_t c = L->shown[i];
         const pv_column *col = &r->view->columns[c];
         int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
         int w = pv_type_numeric(col->type) ? pv_type_min_width(col->type) : title_w;
         if (w < pv_type_min_width(col->type))
             w = pv_type_min_width(col->type);
-        for (size_t k = r->top; k < count && k < r->top + (size_t)(rows > 0 ? rows : 0); k++) {
+        for (size_t k = r->top; k < L->count && k < last; k++) {
             size_t row = pv_report_row(r, k);
-            pv_app_cell_text(a, r, k, c, &text);
-            int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
-            if (c == tree_col)
+            pv_app_cell_text(a, r, k, c, text);
+            int cw = (int)pv_text_width(text->data ? text->data : "", text->len, a->utf8);
+            if (c == L->tree_col)
                 cw += 2 * (int)pv_report_depth(r, k) + 2;
-            else if (c == indent_col)
+            else if (c == L->indent_col)
                 cw += pv_app_row_indent(r, row);
             if (cw > w)
                 w = cw;
         }
         if (pv_type_numeric(col->type) && w < title_w)
             w = title_w < PV_TITLE_CUT ? title_w : w > PV_TITLE_CUT ? w : PV_TITLE_CUT;
-        int most = c == key_col ? key_cap : cap;
+        int most = c == L->key_col ? key_cap : cap;
         if (w > most)
             w = most;
         if (w > r->widths[c])
             r->widths[c] = w;
     }
-    if (r->hscroll >= n)
-        r->hscroll = n ? n - 1 : 0;
+}
 
-    /* Header. */
-    int x = rc.x;
-    if (record_header) {
-        a->header_y = rc.y;
-        a->header_count = 0;
-    }
-    pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
-    /* The columns drawn, as positions in shown[]: from hscroll on, with the
-     * key column kept first when scrolled past (docs/tui.md "Columns"). */
-    size_t order[PV_MAX_SHOWN], on = 0;
-    for (size_t i = 0; i < n; i++)
-        if (shown[i] == key_col && i < r->hscroll)
-            order[on++] = i;
-    for (size_t i = r->hscroll; i < n; i++)
-        order[on++] = i;
-    /* Widths drawn: the learnt ones, fitted to the pane (docs/tui.md
-     * "Columns"): as many columns as can be on screen with other text
-     * columns down to 16 (or their title) and the key column down to half
-     * the pane get there, other text columns giving room first; numbers are
-     * never cut. */
-    int dw[PV_MAX_SHOWN], floor_w[PV_MAX_SHOWN];
+/* The columns drawn, as positions in shown[]: from hscroll on, with the key
+ * column kept first when scrolled past (docs/tui.md "Columns").  Widths
+ * drawn: the learnt ones, fitted to the pane: as many columns as can be on
+ * screen with other text columns down to 16 (or their title) and the key
+ * column down to half the pane get there, other text columns giving room
+ * first; numbers are never cut. */
+static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
+{
+    const pv_rect rc = L->rc;
+    L->on = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (L->shown[i] == L->key_col && i < r->hscroll)
+            L->order[L->on++] = i;
+    for (size_t i = r->hscroll; i < L->n; i++)
+        L->order[L->on++] = i;
+    int floor_w[PV_MAX_SHOWN];
     int key_floor = rc.w / 2 > 16 ? rc.w / 2 : 16;
     size_t fit = 0;
     int need = 0;
-    for (size_t j = 0; j < on; j++) {
-        size_t c = shown[order[j]];
+    for (size_t j = 0; j < L->on; j++) {
+        size_t c = L->shown[L->order[j]];
         const pv_column *col = &r->view->columns[c];
-        dw[j] = r->widths[c];
+        L->dw[j] = r->widths[c];
         int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
-        floor_w[j] = pv_type_numeric(col->type) ? dw[j]
-                     : c == key_col             ? key_floor
-                                                : (title_w > 16 ? title_w : 16);
-        if (floor_w[j] > dw[j])
-            floor_w[j] = dw[j];
+        floor_w[j] = pv_type_numeric(col->type) ? L->dw[j]
+                     : c == L->key_col           ? key_floor
+                                                 : (title_w > 16 ? title_w : 16);
+        if (floor_w[j] > L->dw[j])
+            floor_w[j] = L->dw[j];
         need += floor_w[j] + 1;
         if (need <= rc.w + 1)
             fit = j + 1;
     }
     int total = 0;
     for (size_t j = 0; j < fit; j++)
-        total += dw[j] + 1;
+        total += L->dw[j] + 1;
     for (int pass = 0; pass < 2 && total > rc.w + 1; pass++)
         for (size_t j = 0; j < fit && total > rc.w + 1; j++) {
-            if ((pass == 0) != (shown[order[j]] != key_col))
+            if ((pass == 0) != (L->shown[L->order[j]] != L->key_col))
                 continue;
-            int give = dw[j] - floor_w[j];
+            int give = L->dw[j] - floor_w[j];
             if (give > total - (rc.w + 1))
                 give = total - (rc.w + 1);
             if (give > 0) {
-                dw[j] -= give;
+                L->dw[j] -= give;
                 total -= give;
             }
         }
-    int xs[PV_MAX_SHOWN];
-    size_t end = 0; /* order[0 .. end-1] are on screen */
-    for (size_t j = 0; j < on && x < rc.x + rc.w; j++, end = j) {
-        size_t i = order[j];
-        size_t c = shown[i];
+}
+
+/* The header: the titles of the columns on screen (the sort's with its
+ * direction), recorded for the mouse when asked. */
+static void pv_table_draw_header(pv_app *a, const pv_report *r, pv_table_layout *L,
+                                 bool record_header)
+{
+    const pv_rect rc = L->rc;
+    int x = rc.x;
+    if (record_header) {
+        a->rp.header_y = rc.y;
+        a->rp.header_count = 0;
+    }
+    pv_grid_fill(&a->grid, rc.y, rc.x, rc.w, 1, PV_ROLE_HEADER);
+    L->end = 0;
+    for (size_t j = 0; j < L->on && x < rc.x + rc.w; j++, L->end = j) {
+        size_t i = L->order[j];
+        size_t c = L->shown[i];
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
-        if (i + 1 == n && dw[j] < room)
-            dw[j] = pv_app_last_width(a, r, c, room, tree_col, indent_col, count, rows);
-        int w = dw[j];
+        if (i + 1 == L->n && L->dw[j] < room)
+            L->dw[j] = pv_app_last_width(a, r, c, room, L->tree_col, L->indent_col, L->count,
+                                         L->rows);
+        int w = L->dw[j];
         char title[160];
         const char *ind = "";
         if (r->sort_count && r->sort[0].column == c)
@@ -463,302 +390,270 @@ static void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused
         int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
         pv_app_cut_text(a, rc.y, x + off, (w < room ? w : room) - off, title, strlen(title),
                         PV_ROLE_HEADER);
-        xs[j] = x;
-        if (record_header && a->header_count < PV_MAX_SHOWN) {
-            a->header[a->header_count].x = x;
-            a->header[a->header_count].w = w;
-            a->header[a->header_count].col = c;
-            a->header_count++;
+        L->xs[j] = x;
+        if (record_header && a->rp.header_count < PV_MAX_SHOWN) {
+            a->rp.header[a->rp.header_count].x = x;
+            a->rp.header[a->rp.header_count].w = w;
+            a->rp.header[a->rp.header_count].col = c;
+            a->rp.header_count++;
         }
         x += w + 1;
     }
+}
 
+/* The role of a cell: numbers, a context's lane colour, a filter's
+ * context row dimmed, a diff's delta better or worse. */
+static pv_role pv_table_cell_role(const pv_report *r, size_t row, size_t c)
+{
+    const pv_column *col = &r->view->columns[c];
+    pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
+    if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
+        role = pv_lanes_row_role(r->view, row, role);
+    if (pv_report_is_context(r, row))
+        role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
+    if (pv_diff_is_delta_column(r->view, c)) {
+        /* a diff: times and counts that fell are better */
+        pv_cell dc;
+        pv_view_cell(r->view, row, c, &dc);
+        if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f < 0 : dc.v.i < 0))
+            role = PV_ROLE_BETTER;
+        else if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f > 0 : dc.v.i > 0))
+            role = PV_ROLE_WORSE;
+    }
+    return role;
+}
+
+/* The cell of visible row k in drawn column j, at line y. */
+static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_layout *L, size_t k,
+                               size_t j, int y, pv_buf *text)
+{
+    size_t row = pv_report_row(r, k);
+    size_t c = L->shown[L->order[j]];
+    const pv_column *col = &r->view->columns[c];
+    int w = L->dw[j];
+    int room = L->rc.x + L->rc.w - L->xs[j];
+    if (w > room)
+        w = room;
+    int cx = L->xs[j];
+    if (c == L->tree_col) {
+        int indent = 2 * (int)pv_report_depth(r, k);
+        if (indent > w - 2)
+            indent = w > 2 ? w - 2 : 0;
+        cx += indent;
+        uint32_t mark = ' ';
+        if (pv_report_has_kids(r, row))
+            mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
+                                                  : pv_app_glyph(a, 0x25be, '-');
+        if (w - indent >= 2) {
+            pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
+            cx += 2;
+        }
+        w -= (cx - L->xs[j]);
+    } else if (c == L->indent_col) {
+        int indent = pv_app_row_indent(r, row);
+        if (indent > w - 1)
+            indent = w > 1 ? w - 1 : 0;
+        cx += indent;
+        w -= indent;
+    }
+    pv_app_cell_text(a, r, k, c, text);
+    const char *s = text->data ? text->data : "";
+    int tw = (int)pv_text_width(s, text->len, a->utf8);
+    int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
+    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len, pv_table_cell_role(r, row, c));
+    if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
+        pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
+}
+
+void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
+                        bool record_header)
+{
+    if (rc.h < 1 || rc.w < 1)
+        return;
+    pv_table_layout L;
+    L.rc = rc;
+    L.rows = rc.h - 1;
+    a->page_rows[pane] = L.rows > 1 ? L.rows : 1;
+    L.count = pv_report_count(r);
+    pv_table_scroll(r, &L);
+    L.n = pv_report_shown(r, L.shown, PV_MAX_SHOWN);
+    L.tree_col = pv_app_tree_column(r, L.shown, L.n);
+    L.indent_col = pv_app_indent_column(r, L.shown, L.n);
+    L.key_col = L.tree_col != PV_NO_ROW ? L.tree_col : pv_app_key_column(r, L.shown, L.n);
+    pv_app_time_formats(a, r, L.shown, L.n, L.count, L.rows);
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_table_learn_widths(a, r, &L, &text);
+    if (r->hscroll >= L.n)
+        r->hscroll = L.n ? L.n - 1 : 0;
+    pv_table_fit(a, r, &L);
+    pv_table_draw_header(a, r, &L, record_header);
     /* Rows: only the ones on screen. */
-    for (int line = 0; line < rows; line++) {
+    for (int line = 0; line < L.rows; line++) {
         size_t k = r->top + (size_t)line;
         int y = rc.y + 1 + line;
-        if (k >= count)
+        if (k >= L.count)
             break;
-        size_t row = pv_report_row(r, k);
-        bool selected = k == r->cursor;
-        for (size_t j = 0; j < end; j++) {
-            size_t c = shown[order[j]];
-            const pv_column *col = &r->view->columns[c];
-            int w = dw[j];
-            int room = rc.x + rc.w - xs[j];
-            if (w > room)
-                w = room;
-            int cx = xs[j];
-            if (c == tree_col) {
-                int indent = 2 * (int)pv_report_depth(r, k);
-                if (indent > w - 2)
-                    indent = w > 2 ? w - 2 : 0;
-                cx += indent;
-                uint32_t mark = ' ';
-                if (pv_report_has_kids(r, row))
-                    mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
-                                                          : pv_app_glyph(a, 0x25be, '-');
-                if (w - indent >= 2) {
-                    pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
-                    cx += 2;
-                }
-                w -= (cx - xs[j]);
-            } else if (c == indent_col) {
-                int indent = pv_app_row_indent(r, row);
-                if (indent > w - 1)
-                    indent = w > 1 ? w - 1 : 0;
-                cx += indent;
-                w -= indent;
-            }
-            pv_app_cell_text(a, r, k, c, &text);
-            const char *s = text.data ? text.data : "";
-            pv_role role = pv_type_numeric(col->type) ? PV_ROLE_NUMBER : PV_ROLE_NORMAL;
-            if (col->flags & PV_COL_LANE) /* a context: the colour of its lane */
-                role = pv_lanes_row_role(r->view, row, role);
-            if (pv_report_is_context(r, row))
-                role = PV_ROLE_DIM; /* kept by the filter as a match's ancestor */
-            if (pv_diff_is_delta_column(r->view, c)) {
-                /* a diff: times and counts that fell are better */
-                pv_cell dc;
-                pv_view_cell(r->view, row, c, &dc);
-                if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f < 0 : dc.v.i < 0))
-                    role = PV_ROLE_BETTER;
-                else if (dc.present && (dc.type == PV_TYPE_FLOAT ? dc.v.f > 0 : dc.v.i > 0))
-                    role = PV_ROLE_WORSE;
-            }
-            int tw = (int)pv_text_width(s, text.len, a->utf8);
-            int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-            int used = pv_app_cut_text(a, y, cx + off, w - off, s, text.len, role);
-            if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
-                pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
-        }
-        if (selected)
+        for (size_t j = 0; j < L.end; j++)
+            pv_table_draw_cell(a, r, &L, k, j, y, &text);
+        if (k == r->cursor)
             pv_grid_paint(&a->grid, y, rc.x, rc.w,
                           focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
     }
-    if (count == 0 && rows > 0)
+    if (L.count == 0 && L.rows > 0)
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
                     r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
     pv_buf_free(&text);
 }
 
-/* The view the drilled-down report came from, for its title. */
-static const pv_view *pv_app_report_parent(const pv_app *a)
+/* The status of long work that takes the whole bar: loading, an export,
+ * a query; false when none runs. */
+static bool pv_status_busy(pv_app *a, pv_buf *s)
 {
-    if (a->loc.depth >= 2)
-        return a->drill[a->loc.depth - 2].view;
-    const pv_item *it = &a->items[a->loc.item];
-    return pv_item_view(a, it);
-}
-
-/* "Callers of CRC_Calc (Routines)": the detail, the name of the row it was
- * opened for (its view's name column), the view that row is in. */
-static void pv_app_drill_title(const pv_app *a, const pv_report *r, pv_buf *out)
-{
-    const pv_view *parent = pv_app_report_parent(a);
-    size_t row = a->loc.chain[a->loc.depth - 1].row;
-    size_t col = pv_view_name_column(parent);
-    pv_buf_printf(out, "Report: %s", r->view->title);
-    if (col != PV_NO_ROW && row < pv_view_rows(parent)) {
-        pv_cell c;
-        pv_view_cell(parent, row, col, &c);
-        if (c.present) {
-            pv_buf_puts(out, " of ");
-            pv_cell_format_human(&c, a->unit, out);
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.queue_next < a->load.queue_count;
+    if (busy) {
+        double elapsed = pv_app_now() - a->load.start;
+        pv_buf_printf(s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
+        if (a->load.what.len)
+            pv_buf_printf(s, ": %s", pv_buf_cstr(&a->load.what));
+        if (a->load.units_total) {
+            double frac = (double)a->load.units_done / (double)a->load.units_total;
+            pv_buf_printf(s, " %3.0f%%", frac * 100);
+            pv_text_rate(s, (double)a->load.units_done, (double)a->load.units_total, elapsed, "");
         }
+        pv_buf_puts(s, "  (Ctrl-C cancels)");
     }
-    pv_buf_printf(out, " (%s)", parent->title);
+    pthread_mutex_unlock(&a->load.lock);
+    if (busy)
+        return true;
+    if (a->exp.running) {
+        double elapsed = pv_app_now() - a->exp.start;
+        if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
+            pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
+        else
+            pv_buf_printf(s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
+                          a->exp.done);
+        if (a->exp.total) {
+            double frac = (double)a->exp.done / (double)a->exp.total;
+            pv_buf_printf(s, " %3.0f%%", frac * 100);
+            pv_text_rate(s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
+        }
+        pv_buf_puts(s, "  (Esc cancels)");
+        return true;
+    }
+    if (a->sql.running) {
+        pv_buf_printf(s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
+                         " result rows  (Esc stops)",
+                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
+        return true;
+    }
+    return false;
 }
 
-static void pv_app_draw_report_pane(pv_app *a, pv_rect rc)
+/* Parts of the status bar by priority: what goes first when the bar is too
+ * narrow (docs/tui.md "Status bar"): the file, the view, the warnings, the
+ * sort, the filter; the row, the markers, the indexing and the help hint
+ * stay. */
+enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK, SEG_COUNT };
+
+static void pv_status_markers(pv_app *a, pv_buf *out)
 {
-    bool focused = a->focus == PV_PANE_REPORT;
-    if (a->flame.mode) {
-        /* the graph draws the Details pane's body too (the frame's statistics) */
-        pv_flame_ui_draw(a, &rc, &a->rect[PV_PANE_DETAILS]);
-        return;
+    for (int m = 0; m < 2; m++)
+        if (a->mark.set[m]) {
+            char t[48];
+            if (a->mark.view[m])
+                snprintf(t, sizeof t, "row %zu", a->mark.row[m] + 1);
+            else
+                pv_format_time_human(a->mark.at[m], a->unit, t, sizeof t);
+            pv_buf_printf(out, "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
+        }
+    if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
+        char t[48];
+        pv_format_time_human(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, t, sizeof t);
+        pv_buf_printf(out, " B-A %s", t);
     }
+}
+
+/* The parts' texts (empty when there is nothing to say). */
+static void pv_status_segments(pv_app *a, pv_buf seg[SEG_COUNT])
+{
     pv_report *r = pv_app_report(a);
-    char title[256];
-    if (r && a->loc.depth) {
-        pv_buf t;
-        pv_buf_init(&t);
-        pv_app_drill_title(a, r, &t);
-        pv_app_title(a, rc.y, rc.x, rc.w, pv_buf_cstr(&t), focused);
-        pv_buf_free(&t);
-    } else {
-        snprintf(title, sizeof title, "Report%s%s", r ? ": " : "", r ? r->view->title : "");
-        pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
-    }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (!r) {
-        char text[256] = "";
-        const pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-        if (it && it->kind == PV_ITEM_VIEW && !a->loc.depth) {
-            snprintf(title, sizeof title, "Report: %s", pv_item_view(a, it)->title);
-            pv_app_title(a, rc.y, rc.x, rc.w, title, focused);
-            double pct;
-            if (pv_app_opening(a, &pct)) {
-                snprintf(text, sizeof text, "Opening the view: %.0f%% (Esc goes back)", pct);
-            } else if (a->open_stopped == a->loc.item) {
-                snprintf(text, sizeof text, "Opening stopped: Enter opens the view");
-            } else {
-                char progress[128];
-                pv_app_index_text(a, progress, sizeof progress);
-                snprintf(text, sizeof text, "This view needs the whole index: %s", progress);
-            }
-        }
-        if (body.h > 0)
-            pv_grid_str(&a->grid, body.y, body.x, body.w,
-                        text[0]          ? text
-                        : a->file_count ? "Select a view in the Explorer"
-                                        : "Loading...",
-                        PV_ROLE_DIM);
-        a->header_count = 0;
-        return;
-    }
-    /* The strip (lanes.c) leaves the events at least 6 rows (header and
-     * 5 events). */
-    int strip = pv_lanes_height(a, r);
-    if (strip && body.h - strip < 6)
-        strip = 0;
-    body.h -= strip;
-    a->lane_rect = (pv_rect){0, 0, 0, 0};
-    pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);
-    if (strip) {
-        pv_rect lr = {body.y + body.h, body.x, body.w, strip};
-        pv_lanes_draw(a, r, lr, focused);
-    }
-}
-
-/* :stats: the statistics between the markers instead of the row's details. */
-static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
-{
-    char lo[32], hi[32], title[96];
-    if (a->range_rows) {
-        snprintf(lo, sizeof lo, "row %" PRId64, a->range_shown_lo + 1);
-        snprintf(hi, sizeof hi, "%" PRId64, a->range_shown_hi + 1);
-    } else {
-        pv_format_time_human(a->range_shown_lo, a->unit, lo, sizeof lo);
-        pv_format_time_human(a->range_shown_hi, a->unit, hi, sizeof hi);
-    }
-    snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
-    int x = rc.x + 11;
-    int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
-    if (x + w <= rc.x + rc.w) {
-        pv_grid_fill(&a->grid, rc.y, x, w, 1, PV_ROLE_TAB_ACTIVE);
-        pv_grid_char(&a->grid, rc.y, x, '[', PV_ROLE_TAB_ACTIVE);
-        pv_grid_str(&a->grid, rc.y, x + 1, w - 2, title, PV_ROLE_TAB_ACTIVE);
-        pv_grid_char(&a->grid, rc.y, x + w - 1, ']', PV_ROLE_TAB_ACTIVE);
-    }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (body.h <= 0)
-        return;
-    if (a->range_open) {
-        pv_app_draw_report(a, &a->range_rep, body, focused, PV_PANE_DETAILS, false);
-    } else {
-        char text[160];
-        snprintf(text, sizeof text,
-                 a->range_failed ? "no statistics for %s..%s (:stats off hides this)"
-                                 : "computing statistics for %s..%s...",
-                 lo, hi);
-        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
-    }
-}
-
-static void pv_app_draw_details(pv_app *a, pv_rect rc)
-{
-    bool focused = a->focus == PV_PANE_DETAILS;
-    pv_report *owner = pv_app_report(a);
-    a->tab_count = 0;
-    a->tabs_y = rc.y;
-    pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
-    if (a->flame.mode)
-        return; /* drawn with the graph */
-    if (a->range_show) {
-        pv_app_draw_range(a, rc, focused);
-        return;
-    }
-    if (owner && owner->view->detail_count) {
-        int x = rc.x + 11;
-        for (size_t d = 0; d < owner->view->detail_count && d < 32; d++) {
-            const char *t = owner->view->details[d].title;
-            int w = (int)pv_text_width(t, strlen(t), a->utf8) + 2;
-            if (x + w > rc.x + rc.w)
-                break;
-            pv_role role = d == a->det_tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
-            pv_grid_fill(&a->grid, rc.y, x, w, 1, role);
-            pv_grid_char(&a->grid, rc.y, x, d == a->det_tab ? (uint32_t)'[' : ' ', role);
-            pv_grid_str(&a->grid, rc.y, x + 1, w - 2, t, role);
-            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det_tab ? (uint32_t)']' : ' ', role);
-            a->tabs[d].x = x;
-            a->tabs[d].w = w;
-            a->tab_count = d + 1;
-            x += w + 1;
+    pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+    pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
+    if (r) {
+        pv_report *fr = pv_app_focused_report(a);
+        if (!fr)
+            fr = r;
+        size_t count = pv_report_count(fr);
+        pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
+        pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
+        if (r->filter[0])
+            pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
+        if (r->sort_count) {
+            pv_buf_puts(&seg[SEG_SORT], "sort: ");
+            pv_report_sort_text(r, &seg[SEG_SORT]);
         }
     }
-    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
-    if (body.h <= 0)
-        return;
-    if (a->det_open) {
-        pv_app_draw_report(a, &a->det, body, focused, PV_PANE_DETAILS, false);
-    } else if (a->det_waiting) {
-        char progress[128], text[256];
-        pv_app_index_text(a, progress, sizeof progress);
-        snprintf(text, sizeof text, "The details need the whole index: %s", progress);
-        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
-    } else {
-        const char *why = !owner                           ? ""
-                          : owner->view->detail_count == 0 ? "This view has no details"
-                          : pv_report_count(owner) == 0
-                              ? "No row selected"
-                              : "Nothing of this kind for the selected row";
-        pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
+    char progress[128];
+    pv_app_index_text(a, progress, sizeof progress);
+    if (progress[0])
+        pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index.stopped ? "" : " (Ctrl-C stops)");
+    size_t warnings = 0;
+    for (size_t i = 0; i < a->file_count; i++)
+        warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
+    if (warnings)
+        pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
+    pv_status_markers(a, &seg[SEG_MARK]);
+}
+
+/* A part wider than a third of the bar (not the row, not the markers) is
+ * cut (with a mark); then the least important parts go until the rest and
+ * the hint (hw cells) fit. */
+static void pv_status_fit(pv_app *a, pv_buf seg[SEG_COUNT], int hw, const char *sep)
+{
+    static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
+    int third = a->width / 3 > 12 ? a->width / 3 : 12;
+    for (int i = 0; i < SEG_COUNT; i++) {
+        if (i == SEG_ROW || i == SEG_MARK ||
+            (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
+            continue;
+        size_t cut = 0;
+        int chars = 0;
+        while (cut < seg[i].len && chars < third - 1) {
+            cut++;
+            while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
+                cut++;
+            chars++;
+        }
+        seg[i].len = cut;
+        seg[i].data[cut] = '\0';
+        pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
+    }
+    int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
+    for (;;) {
+        int total = 1 + hw + 2, parts = 0, low = -1;
+        for (int i = 0; i < SEG_COUNT; i++) {
+            if (!seg[i].len)
+                continue;
+            total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
+            parts++;
+            if (low < 0 || prio[i] < prio[low])
+                low = i;
+        }
+        if (total <= a->width || parts <= 1)
+            break;
+        pv_buf_clear(&seg[low]);
     }
 }
 
-static void pv_app_draw_status(pv_app *a, int y)
+void pv_app_draw_status(pv_app *a, int y)
 {
     pv_grid_fill(&a->grid, y, 0, a->width, 1, PV_ROLE_STATUS);
     pv_buf s;
     pv_buf_init(&s);
     const char *sep = a->ascii ? " | " : " \xe2\x94\x82 ";
-    pthread_mutex_lock(&a->lock);
-    bool busy = a->queue_next < a->queue_count;
-    if (busy) {
-        double elapsed = pv_app_now() - a->load_start;
-        pv_buf_printf(&s, " Loading %s", pv_basename(a->queue[a->queue_next]));
-        if (a->load_what.len)
-            pv_buf_printf(&s, ": %s", pv_buf_cstr(&a->load_what));
-        if (a->load_total) {
-            double frac = (double)a->load_done / (double)a->load_total;
-            pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->load_done, (double)a->load_total, elapsed, "");
-        }
-        pv_buf_puts(&s, "  (Ctrl-C cancels)");
-    }
-    pthread_mutex_unlock(&a->lock);
-    if (!busy && a->exp_running) {
-        busy = true;
-        double elapsed = pv_app_now() - a->exp_start;
-        if (strcmp(a->exp_stage, "selecting rows") == 0) /* before the rows are written */
-            pv_buf_printf(&s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp_path));
-        else
-            pv_buf_printf(&s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp_path),
-                          a->exp_done);
-        if (a->exp_total) {
-            double frac = (double)a->exp_done / (double)a->exp_total;
-            pv_buf_printf(&s, " %3.0f%%", frac * 100);
-            pv_text_rate(&s, (double)a->exp_done, (double)a->exp_total, elapsed, " rows");
-        }
-        pv_buf_puts(&s, "  (Esc cancels)");
-    }
-    if (!busy && a->sql_running) {
-        busy = true;
-        pv_buf_printf(&s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
-                          " result rows  (Esc stops)",
-                      pv_app_now() - a->sql_start, (double)a->sql_visited / 1e6, a->sql_rows);
-    }
+    bool busy = pv_status_busy(a, &s);
     /* The help hint, on the right. */
     char help[32];
     pv_keymap_describe(&a->cfg.keys, PV_ACT_HELP, help, sizeof help);
@@ -769,91 +664,11 @@ static void pv_app_draw_status(pv_app *a, int y)
     snprintf(hint, sizeof hint, "%s help ", help);
     int hw = (int)strlen(hint);
     if (!busy) {
-        /* Parts by priority: what goes first when the bar is too narrow
-         * (docs/tui.md "Status bar"): the file, the view, the warnings,
-         * the sort, the filter; the row, the markers, the indexing and the
-         * help hint stay. */
-        enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK,
-               SEG_COUNT };
-        static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
         pv_buf seg[SEG_COUNT];
         for (int i = 0; i < SEG_COUNT; i++)
             pv_buf_init(&seg[i]);
-        pv_report *r = pv_app_report(a);
-        pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-        pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
-        if (r) {
-            pv_report *fr = pv_app_focused_report(a);
-            if (!fr)
-                fr = r;
-            size_t count = pv_report_count(fr);
-            pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
-            pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
-            if (r->filter[0])
-                pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
-            if (r->sort_count) {
-                pv_buf_puts(&seg[SEG_SORT], "sort: ");
-                pv_report_sort_text(r, &seg[SEG_SORT]);
-            }
-        }
-        char progress[128];
-        pv_app_index_text(a, progress, sizeof progress);
-        if (progress[0])
-            pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index_stopped ? "" : " (Ctrl-C stops)");
-        size_t warnings = 0;
-        for (size_t i = 0; i < a->file_count; i++)
-            warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
-        if (warnings)
-            pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
-        for (int m = 0; m < 2; m++)
-            if (a->marker_set[m]) {
-                char t[48];
-                if (a->marker_view[m])
-                    snprintf(t, sizeof t, "row %zu", a->marker_row[m] + 1);
-                else
-                    pv_format_time_human(a->marker[m], a->unit, t, sizeof t);
-                pv_buf_printf(&seg[SEG_MARK], "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
-            }
-        if (a->marker_set[0] && a->marker_set[1] && !a->marker_view[0] && !a->marker_view[1]) {
-            char t[48];
-            pv_format_time_human(pv_sub_sat(a->marker[1], a->marker[0]), a->unit, t, sizeof t);
-            pv_buf_printf(&seg[SEG_MARK], " B-A %s", t);
-        }
-        /* A part wider than a third of the bar (not the row, not the
-         * markers) is cut (with a mark); then
-         * the least important parts go until the rest and the hint fit. */
-        int third = a->width / 3 > 12 ? a->width / 3 : 12;
-        for (int i = 0; i < SEG_COUNT; i++) {
-            if (i == SEG_ROW || i == SEG_MARK ||
-                (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
-                continue;
-            size_t cut = 0;
-            int chars = 0;
-            while (cut < seg[i].len && chars < third - 1) {
-                cut++;
-                while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
-                    cut++;
-                chars++;
-            }
-            seg[i].len = cut;
-            seg[i].data[cut] = '\0';
-            pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
-        }
-        int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
-        for (;;) {
-            int total = 1 + hw + 2, parts = 0, low = -1;
-            for (int i = 0; i < SEG_COUNT; i++) {
-                if (!seg[i].len)
-                    continue;
-                total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
-                parts++;
-                if (low < 0 || prio[i] < prio[low])
-                    low = i;
-            }
-            if (total <= a->width || parts <= 1)
-                break;
-            pv_buf_clear(&seg[low]);
-        }
+        pv_status_segments(a, seg);
+        pv_status_fit(a, seg, hw, sep);
         pv_buf_puts(&s, " ");
         bool first = true;
         for (int i = 0; i < SEG_COUNT; i++) {
@@ -873,57 +688,13 @@ static void pv_app_draw_status(pv_app *a, int y)
     pv_buf_free(&s);
 }
 
-static const char *pv_prompt_prefix(int kind)
-{
-    switch (kind) {
-    case PV_PROMPT_SEARCH:
-        return "/";
-    case PV_PROMPT_FILTER:
-        return "filter: ";
-    case PV_PROMPT_COMMAND:
-        return ":";
-    }
-    return "";
-}
-
-static void pv_app_draw_prompt(pv_app *a, int y)
-{
-    a->cursor_on = false;
-    if (a->prompt) {
-        const char *pre = pv_prompt_prefix(a->prompt);
-        int x = pv_grid_str(&a->grid, y, 0, a->width, pre, PV_ROLE_PROMPT);
-        /* Scroll the line so that the cursor stays visible. */
-        size_t start = 0;
-        size_t before = pv_text_width(a->line.data ? a->line.data : "", a->line_pos, a->utf8);
-        int room = a->width - x - 1;
-        if (room < 1)
-            room = 1;
-        if ((int)before > room) {
-            while (start < a->line_pos &&
-                   (int)pv_text_width(a->line.data + start, a->line_pos - start, a->utf8) > room)
-                start++;
-        }
-        pv_grid_text(&a->grid, y, x, a->width - x, a->line.data ? a->line.data + start : "",
-                     a->line.len - start, PV_ROLE_PROMPT);
-        a->cursor_y = y;
-        a->cursor_x = x + (int)pv_text_width(a->line.data ? a->line.data + start : "",
-                                             a->line_pos - start, a->utf8);
-        a->cursor_on = true;
-        return;
-    }
-    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
-    if (!nl)
-        pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
-                    a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
-}
-
 /* A multi-line message (a filter error with its caret, a bad config) stands
  * above the status bar until the next key; long lines are wrapped.  While
  * the prompt is open (it has the last line), any message stands there: the
  * completions of Tab. */
-static void pv_app_draw_message_box(pv_app *a, int bottom)
+void pv_app_draw_message_box(pv_app *a, int bottom)
 {
-    if (!a->message.len || (!a->prompt && !strchr(pv_buf_cstr(&a->message), '\n')))
+    if (!a->message.len || (!a->prompt.kind && !strchr(pv_buf_cstr(&a->message), '\n')))
         return;
     struct {
         const char *p;
@@ -960,214 +731,19 @@ static void pv_app_draw_message_box(pv_app *a, int bottom)
     }
 }
 
-/* The help's lines: the keys (actions.def), a blank, the commands
- * (commands.def), a blank, the legend of the timeline's event letters. */
-enum { PV_HELP_LEGEND_LINES = 3 };
-static size_t pv_help_lines(void)
+void pv_app_click_rows(pv_app *a, pv_report *r, pv_rect rc, int pane, int y)
 {
-    return PV_ACT_COUNT + 2 + pv_command_count + PV_HELP_LEGEND_LINES;
-}
-
-static void pv_app_draw_help_line(pv_app *a, size_t k, int y, pv_rect rc)
-{
-    size_t commands = PV_ACT_COUNT + 2;
-    size_t legend = commands + pv_command_count + 1;
-    if (k < PV_ACT_COUNT) {
-        char keys[64];
-        pv_keymap_describe(&a->cfg.keys, (pv_action)k, keys, sizeof keys);
-        pv_grid_str(&a->grid, y, rc.x + 1, 18, keys, PV_ROLE_HELP_KEY);
-        pv_grid_str(&a->grid, y, rc.x + 20, 14, pv_action_name((pv_action)k), PV_ROLE_NORMAL);
-        pv_grid_str(&a->grid, y, rc.x + 35, rc.w - 35, pv_action_help((pv_action)k),
-                    PV_ROLE_NORMAL);
-    } else if (k == commands - 1) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Commands (:)", PV_ROLE_TITLE);
-    } else if (k >= commands && k < commands + pv_command_count) {
-        /* :name ARGS, help (and aliases), from commands.def. */
-        const pv_command *c = &pv_commands[k - commands];
-        char usage[96];
-        pv_command_usage(c, usage, sizeof usage);
-        pv_grid_str(&a->grid, y, rc.x + 1, 1, ":", PV_ROLE_HELP_KEY);
-        pv_grid_str(&a->grid, y, rc.x + 2, 30, usage, PV_ROLE_HELP_KEY);
-        pv_buf help;
-        pv_buf_init(&help);
-        pv_buf_puts(&help, c->help);
-        if (c->aliases[0])
-            pv_buf_printf(&help, " (also :%s)", c->aliases);
-        pv_grid_str(&a->grid, y, rc.x + 33, rc.w - 33, pv_buf_cstr(&help), PV_ROLE_NORMAL);
-        pv_buf_free(&help);
-    } else if (k == legend) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1, "Timeline events (the event column)",
-                    PV_ROLE_TITLE);
-    } else if (k == legend + 1) {
-        pv_grid_str(&a->grid, y, rc.x + 1, rc.w - 1,
-                    "E entry   X exit   S suspend   R resume   W write (a data area's value)",
-                    PV_ROLE_NORMAL);
+    /* Rows start two lines below the pane top (title, header) and take
+     * page_rows lines (the lane strip may follow them). */
+    if (r && y >= rc.y + 2 && y - rc.y - 2 < a->page_rows[pane]) {
+        size_t k = r->top + (size_t)(y - rc.y - 2);
+        if (k < pv_report_count(r))
+            pv_report_move_to(r, k);
     }
 }
 
-static void pv_app_draw_help(pv_app *a, pv_rect rc)
+void pv_app_wheel(pv_report *r, int button)
 {
-    size_t total = pv_help_lines();
-    int rows = rc.h - 1;
-    a->page_rows[PV_PANE_REPORT] = rows > 1 ? rows : 1;
-    if (rows > 0 && a->ov_top + (size_t)rows > total)
-        a->ov_top = total > (size_t)rows ? total - (size_t)rows : 0;
-    bool more = rows > 0 && a->ov_top + (size_t)rows < total;
-    pv_app_title(a, rc.y, rc.x, rc.w,
-                 more ? "Help: keys (q, Esc or ? closes; more below: j, PgDn, G)"
-                      : "Help: keys (q, Esc or ? closes)",
-                 true);
-    for (int i = 0; i < rows; i++)
-        pv_app_draw_help_line(a, a->ov_top + (size_t)i, rc.y + 1 + i, rc);
-}
-
-static void pv_app_draw_chooser(pv_app *a, pv_rect rc)
-{
-    pv_report *r = pv_app_focused_report(a);
-    if (!r)
-        return;
-    size_t n = r->view->column_count;
-    int w = 48 < rc.w ? 48 : rc.w;
-    int h = (int)n + 2 < rc.h ? (int)n + 2 : rc.h;
-    pv_rect box = {rc.y, rc.x + (rc.w - w) / 2, w, h};
-    pv_app_box(a, box,
-               a->overlay == PV_OVERLAY_COLUMNS ? "Columns (Space toggles, Enter closes)"
-                                                : "Sort by (Enter sorts, Esc)");
-    int rows = box.h - 2;
-    if (a->ov_cursor < a->ov_top)
-        a->ov_top = a->ov_cursor;
-    if (rows > 0 && a->ov_cursor >= a->ov_top + (size_t)rows)
-        a->ov_top = a->ov_cursor - (size_t)rows + 1;
-    for (int i = 0; i < rows; i++) {
-        size_t c = a->ov_top + (size_t)i;
-        if (c >= n)
-            break;
-        pv_buf line;
-        pv_buf_init(&line);
-        if (a->overlay == PV_OVERLAY_COLUMNS)
-            pv_buf_printf(&line, "[%c] %-20s %s", r->hidden[c] ? ' ' : 'x',
-                          r->view->columns[c].id, r->view->columns[c].title);
-        else
-            pv_buf_printf(&line, "%c %-20s %s",
-                          r->sort_count && r->sort[0].column == c ? '*' : ' ',
-                          r->view->columns[c].id, r->view->columns[c].title);
-        pv_grid_str(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, pv_buf_cstr(&line),
-                    PV_ROLE_NORMAL);
-        pv_buf_free(&line);
-        if (c == a->ov_cursor)
-            pv_grid_paint(&a->grid, box.y + 1 + i, box.x + 1, box.w - 2, PV_ROLE_SELECTED);
-    }
-}
-
-/* The export dialog (app_export.c): three fields and the key hints. */
-static void pv_app_draw_export(pv_app *a, pv_rect rc)
-{
-    int w = rc.w < 100 ? rc.w : 100;
-    int h = 7;
-    if (h > rc.h)
-        h = rc.h;
-    pv_rect box = {rc.y + (rc.h - h) / 3, rc.x + (rc.w - w) / 2, w, h};
-    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
-    pv_app_title(a, box.y, box.x, box.w, "Export (Enter exports, Esc closes)", true);
-    static const char *const formats[] = {"Text1", "BIN", "SQLite"};
-    char line[512];
-    int y = box.y + 1;
-    for (int f = 0; f < 3 && y < box.y + box.h; f++, y++) {
-        if (f == 0) {
-            int k = snprintf(line, sizeof line, " Format  ");
-            for (int i = 0; i < 3; i++)
-                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp_format ? "[%s] " : " %s  ",
-                              formats[i]);
-        } else if (f == 1) {
-            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp_what]);
-        } else {
-            snprintf(line, sizeof line, " Path    ");
-        }
-        pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
-        if (f == 2) {
-            int x = box.x + 10;
-            int room = box.x + box.w - 1 - x;
-            pv_grid_text(&a->grid, y, x, room, a->exp_path.data ? a->exp_path.data : "",
-                         a->exp_path.len, PV_ROLE_PROMPT);
-            if (a->exp_field == 2 && !a->exp_confirm) {
-                a->cursor_y = y;
-                a->cursor_x = x + (int)pv_text_width(a->exp_path.data ? a->exp_path.data : "",
-                                                     a->exp_path_pos, a->utf8);
-                if (a->cursor_x >= box.x + box.w - 1)
-                    a->cursor_x = box.x + box.w - 2;
-            }
-        }
-        if (f == a->exp_field)
-            pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
-    }
-    y++;
-    if (y < box.y + box.h) {
-        if (a->exp_confirm) {
-            snprintf(line, sizeof line, " %s exists: Enter (or y) replaces it, Esc keeps it",
-                     a->exp_path.data ? a->exp_path.data : "");
-            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_ERROR);
-        } else {
-            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2,
-                        " Up/Down field  Left/Right choose  Tab completes the path", PV_ROLE_DIM);
-        }
-    }
-}
-
-const pv_grid *pv_app_draw(pv_app *a)
-{
-    pv_app_sync_details(a);
-    pv_grid_fill(&a->grid, 0, 0, a->width, a->height, PV_ROLE_NORMAL);
-    int W = a->width, H = a->height;
-    if (W < 20 || H < 5) {
-        /* Too small for panes: say so rather than draw garbage. */
-        pv_grid_str(&a->grid, 0, 0, W, "too small", PV_ROLE_ERROR);
-        a->cursor_on = false;
-        return &a->grid;
-    }
-    int main_h = H - 2;
-    memset(a->rect, 0, sizeof a->rect);
-    if (a->overlay == PV_OVERLAY_HELP) {
-        pv_app_draw_help(a, (pv_rect){0, 0, W, main_h});
-    } else {
-        /* Below 60 columns or 12 lines only the focused pane is shown. */
-        bool single = a->zoom || W < 60 || main_h < 12;
-        if (single) {
-            a->rect[a->focus] = (pv_rect){0, 0, W, main_h};
-        } else {
-            int ew = pv_app_explorer_width(a, W);
-            /* A Report with a lane strip on a short screen: the Details
-             * give up a little, so that the events keep room (docs/tui.md). */
-            pv_report *shown_r = a->flame.mode ? NULL : pv_app_report(a);
-            bool strip = shown_r && main_h < 30 && pv_lanes_height(a, shown_r) > 0;
-            int dh = (strip ? main_h / 4 : main_h / 3) + a->det_height_adj;
-            if (dh < 4)
-                dh = 4;
-            if (dh > main_h - 5)
-                dh = main_h - 5;
-            a->rect[PV_PANE_EXPLORER] = (pv_rect){0, 0, ew, main_h};
-            a->rect[PV_PANE_REPORT] = (pv_rect){0, ew + 1, W - ew - 1, main_h - dh};
-            a->rect[PV_PANE_DETAILS] = (pv_rect){main_h - dh, ew + 1, W - ew - 1, dh};
-            for (int y = 0; y < main_h; y++)
-                pv_grid_char(&a->grid, y, ew, pv_app_glyph(a, 0x2502, '|'), PV_ROLE_BORDER);
-        }
-        if (a->rect[PV_PANE_EXPLORER].w)
-            pv_app_draw_explorer(a, a->rect[PV_PANE_EXPLORER]);
-        if (a->rect[PV_PANE_REPORT].w)
-            pv_app_draw_report_pane(a, a->rect[PV_PANE_REPORT]);
-        if (a->rect[PV_PANE_DETAILS].w)
-            pv_app_draw_details(a, a->rect[PV_PANE_DETAILS]);
-        if (a->overlay == PV_OVERLAY_COLUMNS || a->overlay == PV_OVERLAY_SORT) {
-            pv_rect host = a->rect[a->focus].w ? a->rect[a->focus] : (pv_rect){0, 0, W, main_h};
-            pv_app_draw_chooser(a, host);
-        }
-    }
-    pv_app_draw_message_box(a, main_h - 1);
-    pv_app_draw_status(a, H - 2);
-    pv_app_draw_prompt(a, H - 1);
-    if (a->overlay == PV_OVERLAY_EXPORT) {
-        a->cursor_on = false;
-        pv_app_draw_export(a, (pv_rect){0, 0, W, main_h});
-        a->cursor_on = a->exp_field == 2 && !a->exp_confirm;
-    }
-    return &a->grid;
+    if (r)
+        pv_report_move(r, button == 4 ? -3 : 3);
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "profview/export.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 
 const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT] = {
     "the view's filtered rows",
@@ -86,15 +86,15 @@ static void pv_app_export_defaults(pv_app *a, int format)
     pv_result_set *set;
     pv_view *view;
     pv_report *r = pv_app_report(a);
-    a->exp_what = PV_EXPORT_WHAT_SET;
+    a->exp.what = PV_EXPORT_WHAT_SET;
     bool timeline = pv_app_export_source(a, &f, &set, &view) && pv_app_export_has_timeline(set);
-    if (timeline && a->marker_set[0] && a->marker_set[1])
-        a->exp_what = PV_EXPORT_WHAT_MARKERS;
+    if (timeline && a->mark.set[0] && a->mark.set[1])
+        a->exp.what = PV_EXPORT_WHAT_MARKERS;
     else if (r && r->filter[0])
-        a->exp_what = PV_EXPORT_WHAT_ROWS;
-    a->exp_format = format >= 0 ? format : timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
-    a->exp_field = 2;
-    a->exp_confirm = false;
+        a->exp.what = PV_EXPORT_WHAT_ROWS;
+    a->exp.format = format >= 0 ? format : timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
+    a->exp.field = 2;
+    a->exp.confirm = false;
 }
 
 static const char *pv_app_export_ext(int format)
@@ -120,10 +120,10 @@ void pv_app_export_open(pv_app *a)
     char *dot = strrchr(name, '.');
     if (dot && dot != name)
         *dot = '\0';
-    pv_buf_clear(&a->exp_path);
-    pv_buf_printf(&a->exp_path, "%s-export%s", name, pv_app_export_ext(a->exp_format));
-    a->exp_path_pos = a->exp_path.len;
-    a->overlay = PV_OVERLAY_EXPORT;
+    pv_buf_clear(&a->exp.path);
+    pv_buf_printf(&a->exp.path, "%s-export%s", name, pv_app_export_ext(a->exp.format));
+    a->exp.path_pos = a->exp.path.len;
+    a->ov.kind = PV_OVERLAY_EXPORT;
     pv_buf_clear(&a->message);
 }
 
@@ -132,11 +132,11 @@ void pv_app_export_open(pv_app *a)
 static void pv_app_export_progress(void *user, const char *what, uint64_t done, uint64_t total)
 {
     pv_app *a = user;
-    snprintf(a->exp_stage, sizeof a->exp_stage, "%s", what ? what : "");
-    a->exp_done = done;
-    a->exp_total = total;
+    snprintf(a->exp.stage, sizeof a->exp.stage, "%s", what ? what : "");
+    a->exp.done = done;
+    a->exp.total = total;
     if (pv_app_pump(a)) /* a frame with the status bar; Esc or Ctrl-C stop */
-        a->exp_cancel = 1;
+        a->exp.cancel = 1;
 }
 
 /* Exports from Explorer item `item` (the Report's, or the one a queued
@@ -152,10 +152,10 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
     size_t depth = item == a->loc.item ? a->loc.depth : 0;
     pv_export_request req;
     pv_export_request_init(&req);
-    req.format = (pv_export_format)a->exp_format;
+    req.format = (pv_export_format)a->exp.format;
     req.instance = set->id;
     char filter[300], context[256];
-    switch (a->exp_what) {
+    switch (a->exp.what) {
     case PV_EXPORT_WHAT_ROWS:
         if (!r || !view || depth > 0) {
             pv_app_message(a, true, "export: a detail view's rows go with their result set "
@@ -171,12 +171,12 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
         }
         break;
     case PV_EXPORT_WHAT_MARKERS: {
-        if (!a->marker_set[0] || !a->marker_set[1]) {
+        if (!a->mark.set[0] || !a->mark.set[1]) {
             pv_app_message(a, true, "export: set markers A and B first (m, M)");
             return;
         }
-        int64_t lo = a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1];
-        int64_t hi = a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0];
+        int64_t lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
+        int64_t hi = a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0];
         if (req.format == PV_EXPORT_SQLITE) {
             snprintf(filter, sizeof filter, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
             req.view_id = "timeline";
@@ -197,43 +197,43 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
         break;
     default: break;
     }
-    const char *path = pv_buf_cstr(&a->exp_path);
+    const char *path = pv_buf_cstr(&a->exp.path);
     struct stat st;
     if (!force && stat(path, &st) == 0) {
         /* ask, in the dialog */
-        a->overlay = PV_OVERLAY_EXPORT;
-        a->exp_confirm = true;
+        a->ov.kind = PV_OVERLAY_EXPORT;
+        a->exp.confirm = true;
         return;
     }
-    a->overlay = PV_OVERLAY_NONE;
-    a->exp_confirm = false;
+    a->ov.kind = PV_OVERLAY_NONE;
+    a->exp.confirm = false;
     /* The export reads every row: while the file is indexed it waits for
      * the index, queued (docs/tui.md "Loading and indexing"). */
     pv_command_args *q = pv_app_command_queue(a, PV_JOB_EXPORT, a->items[item].file, path);
     if (q) {
         q->item = item;
-        q->mode = a->exp_format;
-        q->exp_what = a->exp_what;
+        q->mode = a->exp.format;
+        q->exp_what = a->exp.what;
         q->force = force;
         return;
     }
-    a->exp_cancel = 0;
-    a->long_stop = false;
-    a->exp_running = true;
-    a->exp_done = a->exp_total = 0;
-    a->exp_start = pv_app_now();
+    a->exp.cancel = 0;
+    a->pump.stop = false;
+    a->exp.running = true;
+    a->exp.done = a->exp.total = 0;
+    a->exp.start = pv_app_now();
     req.progress.report = pv_app_export_progress;
     req.progress.user = a;
-    req.progress.cancel = &a->exp_cancel;
+    req.progress.cancel = &a->exp.cancel;
     req.trash = &a->trash; /* big blocks go back between key presses */
-    a->exp_stage[0] = '\0';
+    a->exp.stage[0] = '\0';
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
-    a->exp_running = false;
+    a->exp.running = false;
     char text[1024];
     if (st2 == PV_EXPORT_OK) {
-        snprintf(text, sizeof text, "exported %s to %s (%s)", pv_export_what_names[a->exp_what],
+        snprintf(text, sizeof text, "exported %s to %s (%s)", pv_export_what_names[a->exp.what],
                  path, pv_export_format_name(req.format));
         pv_app_message(a, false, text);
     } else if (st2 == PV_EXPORT_CANCELLED) {
@@ -280,15 +280,15 @@ static size_t pv_app_export_utf8(uint32_t c, char *u)
  * exports, Esc closes. */
 void pv_app_export_key(pv_app *a, int key)
 {
-    if (a->exp_confirm) {
+    if (a->exp.confirm) {
         if (key == PV_KEY_ENTER || key == 'y' || key == 'Y')
             pv_app_export_run(a, a->loc.item, true);
         else if (key == PV_KEY_ESC || key == 'n' || key == 'N' || key == PV_KEY_CTRL('c'))
-            a->exp_confirm = false;
+            a->exp.confirm = false;
         return;
     }
     if (key == PV_KEY_ESC || key == PV_KEY_CTRL('c')) {
-        a->overlay = PV_OVERLAY_NONE;
+        a->ov.kind = PV_OVERLAY_NONE;
         return;
     }
     if (key == PV_KEY_ENTER) {
@@ -296,73 +296,73 @@ void pv_app_export_key(pv_app *a, int key)
         return;
     }
     if (key == PV_KEY_UP) {
-        a->exp_field = (a->exp_field + 2) % 3;
+        a->exp.field = (a->exp.field + 2) % 3;
         return;
     }
     if (key == PV_KEY_DOWN) {
-        a->exp_field = (a->exp_field + 1) % 3;
+        a->exp.field = (a->exp.field + 1) % 3;
         return;
     }
-    if (a->exp_field < 2) {
+    if (a->exp.field < 2) {
         int d = key == PV_KEY_LEFT ? -1 : (key == PV_KEY_RIGHT || key == ' ') ? 1 : 0;
         if (!d)
             return;
-        if (a->exp_field == 0) {
-            int old = a->exp_format;
-            a->exp_format = (a->exp_format + 3 + d) % 3;
+        if (a->exp.field == 0) {
+            int old = a->exp.format;
+            a->exp.format = (a->exp.format + 3 + d) % 3;
             /* the path's extension follows the format while it is the default one */
-            const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp_format);
-            size_t len = a->exp_path.len, ol = strlen(oe);
-            if (len > ol && strcmp(a->exp_path.data + len - ol, oe) == 0) {
-                a->exp_path.len = len - ol;
-                a->exp_path.data[a->exp_path.len] = '\0';
-                pv_buf_puts(&a->exp_path, ne);
-                a->exp_path_pos = a->exp_path.len;
+            const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp.format);
+            size_t len = a->exp.path.len, ol = strlen(oe);
+            if (len > ol && strcmp(a->exp.path.data + len - ol, oe) == 0) {
+                a->exp.path.len = len - ol;
+                a->exp.path.data[a->exp.path.len] = '\0';
+                pv_buf_puts(&a->exp.path, ne);
+                a->exp.path_pos = a->exp.path.len;
             }
         } else {
-            a->exp_what = (a->exp_what + PV_EXPORT_WHAT_COUNT + d) % PV_EXPORT_WHAT_COUNT;
+            a->exp.what = (a->exp.what + PV_EXPORT_WHAT_COUNT + d) % PV_EXPORT_WHAT_COUNT;
         }
         return;
     }
     /* the path */
     if (key == PV_KEY_TAB) {
-        pv_app_complete_path(a, &a->exp_path);
-        a->exp_path_pos = a->exp_path.len;
+        pv_app_complete_path(a, &a->exp.path);
+        a->exp.path_pos = a->exp.path.len;
     } else if (key == PV_KEY_LEFT) {
-        while (a->exp_path_pos > 0) {
-            a->exp_path_pos--;
-            if (((unsigned char)a->exp_path.data[a->exp_path_pos] & 0xc0) != 0x80)
+        while (a->exp.path_pos > 0) {
+            a->exp.path_pos--;
+            if (((unsigned char)a->exp.path.data[a->exp.path_pos] & 0xc0) != 0x80)
                 break;
         }
     } else if (key == PV_KEY_RIGHT) {
-        a->exp_path_pos = pv_app_utf8_next(a->exp_path.data, a->exp_path.len, a->exp_path_pos);
+        a->exp.path_pos = pv_app_utf8_next(a->exp.path.data, a->exp.path.len, a->exp.path_pos);
     } else if (key == PV_KEY_HOME || key == PV_KEY_CTRL('a')) {
-        a->exp_path_pos = 0;
+        a->exp.path_pos = 0;
     } else if (key == PV_KEY_END || key == PV_KEY_CTRL('e')) {
-        a->exp_path_pos = a->exp_path.len;
+        a->exp.path_pos = a->exp.path.len;
     } else if (key == PV_KEY_CTRL('u')) {
-        pv_buf_clear(&a->exp_path);
-        a->exp_path_pos = 0;
-    } else if (key == PV_KEY_BACKSPACE && a->exp_path_pos > 0) {
-        size_t from = a->exp_path_pos;
+        pv_buf_clear(&a->exp.path);
+        a->exp.path_pos = 0;
+    } else if (key == PV_KEY_BACKSPACE && a->exp.path_pos > 0) {
+        size_t from = a->exp.path_pos;
         do
             from--;
-        while (from > 0 && ((unsigned char)a->exp_path.data[from] & 0xc0) == 0x80);
-        memmove(a->exp_path.data + from, a->exp_path.data + a->exp_path_pos,
-                a->exp_path.len - a->exp_path_pos + 1);
-        a->exp_path.len -= a->exp_path_pos - from;
-        a->exp_path_pos = from;
+        while (from > 0 && ((unsigned char)a->exp.path.data[from] & 0xc0) == 0x80);
+        memmove(a->exp.path.data + from, a->exp.path.data + a->exp.path_pos,
+                a->exp.path.len - a->exp.path_pos + 1);
+        a->exp.path.len -= a->exp.path_pos - from;
+        a->exp.path_pos = from;
     } else if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
         char enc[4];
         size_t n = pv_app_export_utf8((uint32_t)key, enc);
         pv_buf tail;
         pv_buf_init(&tail);
-        pv_buf_append(&tail, a->exp_path.data ? a->exp_path.data + a->exp_path_pos : "",
-                      a->exp_path.len - a->exp_path_pos);
-        a->exp_path.len = a->exp_path_pos;
-        pv_buf_append(&a->exp_path, enc, n);
-        a->exp_path_pos = a->exp_path.len;
-        pv_buf_append(&a->exp_path, tail.data ? tail.data : "", tail.len);
+        pv_buf_append(&tail, a->exp.path.data ? a->exp.path.data + a->exp.path_pos : "",
+                      a->exp.path.len - a->exp.path_pos);
+        a->exp.path.len = a->exp.path_pos;
+        pv_buf_append(&a->exp.path, enc, n);
+        a->exp.path_pos = a->exp.path.len;
+        pv_buf_append(&a->exp.path, tail.data ? tail.data : "", tail.len);
         pv_buf_free(&tail);
     }
 }
@@ -389,9 +389,9 @@ void pv_app_export_command(pv_app *a, const char *arg)
         return;
     }
     pv_app_export_defaults(a, (int)format);
-    pv_buf_clear(&a->exp_path);
-    pv_buf_puts(&a->exp_path, path);
-    a->exp_path_pos = a->exp_path.len;
+    pv_buf_clear(&a->exp.path);
+    pv_buf_puts(&a->exp.path, path);
+    a->exp.path_pos = a->exp.path.len;
     pv_app_export_run(a, a->loc.item, false);
 }
 
@@ -400,34 +400,99 @@ void pv_app_export_queued(pv_app *a, const pv_command_args *q)
     size_t item = q->item;
     if (item >= a->item_count)
         return;
-    a->exp_format = q->mode;
-    a->exp_what = q->exp_what;
-    pv_buf_clear(&a->exp_path);
-    pv_buf_puts(&a->exp_path, q->arg);
-    a->exp_path_pos = a->exp_path.len;
+    a->exp.format = q->mode;
+    a->exp.what = q->exp_what;
+    pv_buf_clear(&a->exp.path);
+    pv_buf_puts(&a->exp.path, q->arg);
+    a->exp.path_pos = a->exp.path.len;
     pv_app_export_run(a, item, q->force);
 }
 
 void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)
 {
-    a->pump = pump;
-    a->pump_user = user;
+    a->pump.fn = pump;
+    a->pump.user = user;
 }
 
 bool pv_app_pump(pv_app *a)
 {
-    if (a->pump && !a->long_stop) {
+    if (a->pump.fn && !a->pump.stop) {
         double now = pv_app_now();
-        if (now - a->pump_last >= PV_PUMP_S) {
-            a->pump(a->pump_user);
-            a->pump_last = pv_app_now();
+        if (now - a->pump.last >= PV_PUMP_S) {
+            a->pump.fn(a->pump.user);
+            a->pump.last = pv_app_now();
         }
     }
-    return a->long_stop;
+    return a->pump.stop;
 }
 
 void pv_app_long_stop(pv_app *a)
 {
-    a->long_stop = true;
-    a->exp_cancel = 1;
+    a->pump.stop = true;
+    a->exp.cancel = 1;
 }
+
+/* The export dialog (app_export.c): three fields and the key hints. */
+static void pv_export_draw(pv_app *a, pv_rect rc)
+{
+    int w = rc.w < 100 ? rc.w : 100;
+    int h = 7;
+    if (h > rc.h)
+        h = rc.h;
+    pv_rect box = {rc.y + (rc.h - h) / 3, rc.x + (rc.w - w) / 2, w, h};
+    pv_grid_fill(&a->grid, box.y, box.x, box.w, box.h, PV_ROLE_NORMAL);
+    pv_app_title(a, box.y, box.x, box.w, "Export (Enter exports, Esc closes)", true);
+    static const char *const formats[] = {"Text1", "BIN", "SQLite"};
+    char line[512];
+    int y = box.y + 1;
+    for (int f = 0; f < 3 && y < box.y + box.h; f++, y++) {
+        if (f == 0) {
+            int k = snprintf(line, sizeof line, " Format  ");
+            for (int i = 0; i < 3; i++)
+                k += snprintf(line + k, sizeof line - (size_t)k, i == a->exp.format ? "[%s] " : " %s  ",
+                              formats[i]);
+        } else if (f == 1) {
+            snprintf(line, sizeof line, " Include < %s >", pv_export_what_names[a->exp.what]);
+        } else {
+            snprintf(line, sizeof line, " Path    ");
+        }
+        pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_NORMAL);
+        if (f == 2) {
+            int x = box.x + 10;
+            int room = box.x + box.w - 1 - x;
+            pv_grid_text(&a->grid, y, x, room, a->exp.path.data ? a->exp.path.data : "",
+                         a->exp.path.len, PV_ROLE_PROMPT);
+            if (a->exp.field == 2 && !a->exp.confirm) {
+                a->cursor_y = y;
+                a->cursor_x = x + (int)pv_text_width(a->exp.path.data ? a->exp.path.data : "",
+                                                     a->exp.path_pos, a->utf8);
+                if (a->cursor_x >= box.x + box.w - 1)
+                    a->cursor_x = box.x + box.w - 2;
+            }
+        }
+        if (f == a->exp.field)
+            pv_grid_paint(&a->grid, y, box.x + 1, 8, PV_ROLE_SELECTED);
+    }
+    y++;
+    if (y < box.y + box.h) {
+        if (a->exp.confirm) {
+            snprintf(line, sizeof line, " %s exists: Enter (or y) replaces it, Esc keeps it",
+                     a->exp.path.data ? a->exp.path.data : "");
+            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2, line, PV_ROLE_ERROR);
+        } else {
+            pv_grid_str(&a->grid, y, box.x + 1, box.w - 2,
+                        " Up/Down field  Left/Right choose  Tab completes the path", PV_ROLE_DIM);
+        }
+    }
+}
+
+static void pv_export_panel_key(pv_app *a, int key)
+{
+    pv_app_export_key(a, key);
+}
+
+const pv_panel pv_panel_export = {
+    .name = "Export",
+    .draw = pv_export_draw,
+    .key = pv_export_panel_key,
+};

@@ -88,6 +88,206 @@ typedef struct pv_diff_windows {
     pv_file *shown[2];    /* the two windows of the diff shown (its views read them) */
 } pv_diff_windows;
 
+/* The loader thread and what it shares with the UI thread (app.c): it
+ * takes paths from the queue and hands back files.  Under lock unless
+ * said. */
+typedef struct pv_loader_state {
+    pthread_t thread;
+    bool thread_started;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    char **queue;
+    size_t queue_count, queue_cap, queue_next;
+    /* :diff over two windows of the Report's timeline (docs/diff.md): the
+     * loader loads its file twice, cut to each window (queue_window); the
+     * two files arrive in win_done (NULL: one did not load) and are kept
+     * while the diff is shown. */
+    pv_app_window *queue_window; /* parallel to queue */
+    pv_file *win_done[2];
+    size_t win_done_count;
+    pv_file **done;
+    size_t done_count, done_cap;
+    bool busy;
+    bool stopping;
+    atomic_int cancel; /* set by the UI thread, read by the loader's loops */
+    pv_buf what;       /* what the loader does now */
+    pv_buf path;       /* the file it loads */
+    uint64_t units_done, units_total;
+    double start;
+    pv_buf errors;
+    /* Statistics between the markers (:stats, docs/tui.md): the loader
+     * loads the Report's file again over [lo, hi]; a newer request
+     * replaces a pending one (range_gen counts them). */
+    char *range_path;           /* the file of the pending request */
+    bool range_want;            /* a request waits for the loader */
+    bool range_busy;            /* the loader is loading one */
+    atomic_int range_cancel;    /* set by the UI thread, read by the loader's loops */
+    int64_t range_lo, range_hi; /* of the pending request */
+    uint64_t range_gen;         /* the newest request */
+    pv_file *range_done;        /* loaded, not yet adopted */
+    pv_buf range_errors;
+} pv_loader_state;
+
+/* The Explorer pane's own state (the items are shared: pv_app). */
+typedef struct pv_explorer_state {
+    size_t cursor, top;
+    int width_adj;
+} pv_explorer_state;
+
+/* The Details pane: the detail of the Report's selected row. */
+typedef struct pv_details_state {
+    pv_report rep;
+    const pv_view *owner;
+    size_t row, tab, tab_open;
+    bool open;
+    bool tried;   /* owner/row/tab_open say what was opened */
+    bool waiting; /* the Details wait for the index */
+    int height_adj;
+    int tabs_y; /* where the tabs were drawn (for the mouse) */
+    struct {
+        int x, w;
+    } tabs[32];
+    size_t tab_count;
+} pv_details_state;
+
+/* The Report pane: where its header's columns were drawn (for the mouse). */
+typedef struct pv_report_panel {
+    int header_y;
+    size_t header_count;
+    struct {
+        int x, w;
+        size_t col;
+    } header[PV_MAX_SHOWN];
+} pv_report_panel;
+
+/* The prompt (/ search, \ filter, : command) and its line editor. */
+typedef struct pv_prompt_state {
+    int kind; /* PV_PROMPT_* (NONE: closed) */
+    pv_buf line;
+    size_t pos;
+    char *history[PV_PROMPT_KINDS][PV_PROMPT_HISTORY];
+    size_t history_count[PV_PROMPT_KINDS];
+    size_t history_pos;
+    size_t search_origin;
+    size_t search_origin_row; /* the model row selected when / opened (trees expand) */
+} pv_prompt_state;
+
+/* An overlay over the panes: help, the column and sort choosers, the
+ * export dialog. */
+typedef struct pv_overlay_state {
+    int kind; /* PV_OVERLAY_* */
+    size_t cursor, top;
+} pv_overlay_state;
+
+/* Markers A and B (docs/tui.md), times in ns; a marker on a row of a
+ * view without a clock ("Markers without a clock"): that view (NULL for a
+ * time marker) and its row. */
+typedef struct pv_markers {
+    bool set[2];
+    int64_t at[2];
+    const pv_view *view[2];
+    size_t row[2];
+} pv_markers;
+
+/* Indexing in slices on this (the UI) thread between key presses
+ * (docs/tui.md "Loading and indexing"): the loader thread never touches
+ * an adopted file, so nothing is shared. */
+typedef struct pv_indexer {
+    bool stopped;     /* Ctrl-C: no more slices */
+    size_t slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
+    bool fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    double start;     /* when the current file's indexing started */
+    uint64_t start_done;
+    size_t file;      /* the file being indexed */
+    size_t *warnings; /* per file: warnings when adopted */
+} pv_indexer;
+
+/* :stats as the Details pane shows it (UI thread only; the request is the
+ * loader's). */
+typedef struct pv_range_state {
+    bool show; /* :stats is on */
+    bool failed;
+    int64_t shown_lo, shown_hi; /* the range asked for last */
+    pv_file *file;              /* the adopted window, with its report */
+    bool rows;                  /* the markers are rows: shown_* are rows */
+    pv_view *view;              /* ... and these their statistics (range_statistics) */
+    pv_report rep;
+    bool open;
+} pv_range_state;
+
+/* :sql (app_sql.c, docs/sql.md): one connection over every file. */
+typedef struct pv_app_sql {
+    struct pv_sql *conn; /* made at the first query */
+    size_t files;        /* files[0 .. files) are exposed to it */
+    size_t file;         /* the file holding the results, or PV_NO_ROW */
+    size_t count;        /* queries shown (numbers the result views) */
+    char *pending;       /* the query to run (a PV_JOB_SQL job runs it) */
+    double start;
+    bool running; /* the status bar shows the query's progress */
+    uint64_t rows, visited;
+    pv_app_sql_names names; /* completion candidates of :sql */
+} pv_app_sql;
+
+/* The clipboard (y, Y, :copy): the terminal (term.c; NULL in the scripted
+ * mode) writes bytes to the terminal. */
+typedef struct pv_clipboard {
+    void (*send)(void *ctx, const char *bytes, size_t len);
+    void *ctx;
+    pv_buf copied; /* the text last copied */
+} pv_clipboard;
+
+/* :diff (docs/diff.md): the diff view is the Report while `on`. */
+typedef struct pv_diff_state {
+    pv_report rep;
+    bool on;
+    char *pending;       /* :diff FILE: the file being loaded */
+    pv_diff_windows win; /* :diff over two windows */
+} pv_diff_state;
+
+/* The export dialog (app_export.c). */
+typedef struct pv_export_dialog {
+    int format; /* pv_export_format */
+    int what;   /* PV_EXPORT_WHAT_* */
+    int field;  /* 0 format, 1 what, 2 path */
+    pv_buf path;
+    size_t path_pos;
+    bool confirm; /* the path exists: Enter replaces it, Esc keeps it */
+    bool running; /* the status bar shows the export's progress */
+    atomic_int cancel;
+    uint64_t done, total;
+    char stage[32]; /* the progress's `what`: "exporting", "selecting rows" */
+    double start;
+} pv_export_dialog;
+
+/* A long call on this thread (`:sql`, an export; docs/tui.md "Long
+ * operations"): its progress callback calls pv_app_pump, which calls the
+ * terminal driver's pump about every PV_PUMP_S to draw a frame and read
+ * the keys (Esc and Ctrl-C set `stop`; other keys wait). */
+typedef struct pv_pump {
+    void (*fn)(void *user);
+    void *user;
+    double last;
+    bool stop;
+} pv_pump;
+
+/* The lane strip (lanes.c, docs/tui.md "Lane strip"): the areas pinned in
+ * one view, the zoomed span of one view, where the lanes were drawn (for
+ * the mouse). */
+typedef struct pv_lanes_state {
+    const pv_view *view;
+    uint64_t pin[PV_LANE_PINS];
+    size_t pins;
+    bool zoomed;
+    const pv_view *zoom_view;
+    int64_t t0, t1;    /* the zoomed span, both ends shown */
+    size_t cursor_row; /* the selected row when the span last followed it */
+    pv_rect rect;      /* the lanes' cells, empty when none drawn */
+    int64_t view_t0, view_span;
+} pv_lanes_state;
+
+/* The viewer: what the panes share (the open files and their items, where
+ * we are, the focus, the message line, the screen) and each pane's and
+ * service's own state. */
 struct pv_app {
     pv_tui_options opt;
     pv_tui_config cfg;
@@ -97,187 +297,56 @@ struct pv_app {
     pv_time_unit unit;
     pv_grid grid;
     int width, height;
+    int cursor_y, cursor_x;
+    bool cursor_on;
 
+    /* the open files, and the Explorer's items over them */
     pv_file **files;
     size_t file_count, file_cap;
     pv_item *items;
     size_t item_count, item_cap;
-    size_t ex_cursor, ex_top;
+    pv_loader_state load;
+    pv_indexer index;
 
-    /* Loading: the thread takes paths from the queue and hands back files. */
-    pthread_t thread;
-    bool thread_started;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    char **queue;
-    size_t queue_count, queue_cap, queue_next;
-    pv_file **done;
-    size_t done_count, done_cap;
-    bool loader_busy;
-    bool stopping;
-    atomic_int cancel; /* set by the UI thread, read by the loader's loops */
-    pv_buf load_what;  /* under lock: what the loader does now */
-    pv_buf load_path;  /* under lock: the file it loads */
-    uint64_t load_done, load_total;
-    double load_start;
-    pv_buf load_errors;
-
+    /* where we are: the view, its drill-down, the history */
     pv_location loc;
     pv_report drill[PV_LOC_MAX_DEPTH];
     pv_history history;
     bool history_started;
+    size_t open_stopped; /* the item whose opening Esc stopped, or PV_NO_ROW */
 
-    pv_report det;
-    const pv_view *det_owner;
-    size_t det_row, det_tab, det_tab_open;
-    bool det_open;
-    bool det_tried; /* det_owner/det_row/det_tab_open say what was opened */
-
+    /* the screen: focus, layout, the message line */
     int focus;
     bool zoom;
-    int ex_width_adj, det_height_adj;
     int page_rows[PV_PANE_COUNT];
     pv_rect rect[PV_PANE_COUNT];
-    int header_y;
-    size_t header_count;
-    struct {
-        int x, w;
-        size_t col;
-    } header[PV_MAX_SHOWN];
-    int tabs_y;
-    struct {
-        int x, w;
-    } tabs[32];
-    size_t tab_count;
-
-    int prompt;
-    pv_buf line;
-    size_t line_pos;
-    char *prompt_history[PV_PROMPT_KINDS][PV_PROMPT_HISTORY];
-    size_t prompt_history_count[PV_PROMPT_KINDS];
-    size_t prompt_history_pos;
-    size_t search_origin;
-    size_t search_origin_row; /* the model row selected when / opened (trees expand) */
-    pv_buf search; /* the search text in force, any length */
-    int cursor_y, cursor_x;
-    bool cursor_on;
-
     pv_buf message; /* the status line's message ("" = none), any length */
     bool message_error;
-
-    int overlay;
-    size_t ov_cursor, ov_top;
+    pv_buf search;  /* the search text in force, any length */
     bool quit;
+    bool quit_armed; /* Ctrl-C once with a big index in memory */
 
-    /* The one job running or queued (jobs.h). */
+    /* the panes and overlays */
+    pv_explorer_state ex;
+    pv_report_panel rp;
+    pv_details_state det;
+    pv_prompt_state prompt;
+    pv_overlay_state ov;
+    pv_export_dialog exp;
+    pv_lanes_state lanes;
+    pv_flame_ui flame; /* flame graph, icicle, sandwich (docs/flame.md) */
+    pv_diff_state diff;
+    pv_range_state range;
+    pv_markers mark;
+
+    /* long work: the one job (jobs.h), a long call's frames, the blocks
+     * the reports no longer need (a replaced selection), given back in
+     * steps between key presses (core.h pv_trash) */
     pv_jobs jobs;
-    bool marker_set[2]; /* markers A and B (docs/tui.md), times in ns */
-    int64_t marker[2];
-    /* A marker on a row of a view without a clock (docs/tui.md "Markers
-     * without a clock"): that view (NULL for a time marker) and its row. */
-    const pv_view *marker_view[2];
-    size_t marker_row[2];
-
-    /* Indexing in slices on this (the UI) thread between key presses
-     * (docs/tui.md "Loading and indexing"): the loader thread never touches
-     * an adopted file, so nothing is shared. */
-    bool index_stopped;     /* Ctrl-C: no more slices */
-    size_t index_slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
-    bool index_fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
-    double index_start;     /* when the current file's indexing started */
-    uint64_t index_start_done;
-    size_t index_file;      /* the file being indexed */
-    size_t *index_warnings; /* per file: warnings when adopted */
-    bool det_waiting;       /* the Details wait for the index */
-    size_t open_stopped; /* the item whose opening Esc stopped, or PV_NO_ROW */
-    /* Blocks the reports no longer need (a replaced selection), given back
-     * in steps between key presses (core.h pv_trash). */
+    pv_pump pump;
     pv_trash trash;
-    bool quit_armed;    /* Ctrl-C once with a big index in memory */
-
-    /* Statistics between the markers (:stats, docs/tui.md): the loader
-     * thread loads the Report's file again over [lo, hi]; a newer request
-     * replaces a pending one (range_gen counts them). */
-    char *range_path;           /* under lock: the file of the pending request */
-    bool range_want;            /* under lock: a request waits for the loader */
-    bool range_busy;            /* under lock: the loader is loading one */
-    atomic_int range_cancel;    /* set by the UI thread, read by the loader's loops */
-    int64_t range_lo, range_hi; /* of the pending request (under lock) */
-    uint64_t range_gen;         /* under lock: the newest request */
-    pv_file *range_done;        /* under lock: loaded, not yet adopted */
-    pv_buf range_errors;        /* under lock */
-    /* UI thread only: what the Details pane shows. */
-    bool range_show;                  /* :stats is on */
-    bool range_failed;
-    int64_t range_shown_lo, range_shown_hi; /* the range asked for last */
-    pv_file *range_file;              /* the adopted window, with its report */
-    bool range_rows;                  /* the markers are rows: range_shown_* are rows */
-    pv_view *range_view;              /* ... and these their statistics (range_statistics) */
-    pv_report range_rep;
-    bool range_open;
-
-    /* :sql (app_sql.c, docs/sql.md): one connection over every file. */
-    struct pv_sql *sql;   /* made at the first query */
-    size_t sql_files;     /* files[0 .. sql_files) are exposed to it */
-    size_t sql_file;      /* the file holding the results, or PV_NO_ROW */
-    size_t sql_count;     /* queries shown (numbers the result views) */
-    char *sql_pending;    /* the query to run (a PV_JOB_SQL job runs it) */
-    double sql_start;
-    bool sql_running;     /* the status bar shows the query's progress */
-    uint64_t sql_rows, sql_visited;
-    /* The terminal (term.c; NULL in the scripted mode): writes bytes to
-     * the terminal. */
-    void (*term_clipboard)(void *ctx, const char *bytes, size_t len);
-    void *term_ctx;
-    pv_buf copied;        /* the text last copied */
-    pv_app_sql_names sql_names; /* completion candidates of :sql */
-    /* Flame graph, icicle, sandwich (docs/flame.md); :diff (docs/diff.md):
-     * the diff view is the Report while diff_on. */
-    pv_flame_ui flame;
-    pv_report diff_rep;
-    bool diff_on;
-    char *diff_pending; /* :diff FILE: the file being loaded */
-    /* :diff over two windows of the Report's timeline (docs/diff.md): the
-     * loader loads its file twice, cut to each window (queue_window); the
-     * two files arrive in win_done (NULL: one did not load) and are kept
-     * while the diff is shown. */
-    pv_app_window *queue_window; /* parallel to queue */
-    pv_file *win_done[2];        /* under lock */
-    size_t win_done_count;       /* under lock */
-    pv_diff_windows diff_win;    /* UI thread */
-    /* The export dialog (app_export.c). */
-    int exp_format;        /* pv_export_format */
-    int exp_what;          /* PV_EXPORT_WHAT_* */
-    int exp_field;         /* 0 format, 1 what, 2 path */
-    pv_buf exp_path;
-    size_t exp_path_pos;
-    bool exp_confirm;      /* the path exists: Enter replaces it, Esc keeps it */
-    bool exp_running;      /* the status bar shows the export's progress */
-    atomic_int exp_cancel;
-    uint64_t exp_done, exp_total;
-    char exp_stage[32];    /* the progress's `what`: "exporting", "selecting rows" */
-    double exp_start;
-    /* A long call on this thread (`:sql`, an export; docs/tui.md "Long
-     * operations"): its progress callback calls pv_app_pump, which calls
-     * the terminal driver's pump about every PV_PUMP_S to draw a frame and
-     * read the keys (Esc and Ctrl-C set long_stop; other keys wait). */
-    void (*pump)(void *user);
-    void *pump_user;
-    double pump_last;
-    bool long_stop;
-
-    /* The lane strip (lanes.c, docs/tui.md "Lane strip"): the areas pinned
-     * in one view (lane_view), the zoomed span of one view, where the
-     * lanes were drawn (for the mouse). */
-    const pv_view *lane_view;
-    uint64_t lane_pin[PV_LANE_PINS];
-    size_t lane_pins;
-    bool lane_zoomed;
-    const pv_view *lane_zoom_view;
-    int64_t lane_t0, lane_t1; /* the zoomed span, both ends shown */
-    size_t lane_cursor_row;   /* the selected row when the span last followed it */
-    pv_rect lane_rect;        /* the lanes' cells, empty when none drawn */
-    int64_t lane_view_t0, lane_view_span;
+    pv_app_sql sql;
+    pv_clipboard clip;
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -414,11 +483,22 @@ void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
 void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
 /* app_input.c */
+/* Sorts by column col (the same column again: the other direction). */
+void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);
 /* :goto N|TIME|A|B on the focused report. */
 void pv_app_goto(pv_app *a, const char *arg);
+
+/* prompt.c: the prompt and its line editor */
+void pv_app_prompt_open(pv_app *a, int kind, const char *initial);
+void pv_app_prompt_key(pv_app *a, int key);
+/* Searches the focused report from `from` in direction dir, in steps. */
+void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir);
+
+/* goto.c: J / K: the next row (dir) of the selected row's area. */
+void pv_app_step_event(pv_app *a, int dir);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);

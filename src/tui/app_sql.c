@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/output.h"
+#include "profview/output.h"
 #include "profview/sql.h"
 #include "profview/table.h"
 #include "tui/app_internal.h"
@@ -18,11 +18,11 @@
  * itself is not one of them). */
 static void pv_app_sql_expose(pv_app *a)
 {
-    if (!a->sql)
-        a->sql = pv_sql_new();
-    for (; a->sql_files < a->file_count; a->sql_files++)
-        if (a->sql_files != a->sql_file)
-            pv_sql_add_file(a->sql, a->files[a->sql_files]);
+    if (!a->sql.conn)
+        a->sql.conn = pv_sql_new();
+    for (; a->sql.files < a->file_count; a->sql.files++)
+        if (a->sql.files != a->sql.file)
+            pv_sql_add_file(a->sql.conn, a->files[a->sql.files]);
 }
 
 /* The query runs at the next frame, once the screen says so: one step
@@ -61,8 +61,8 @@ void pv_app_sql_start(pv_app *a, const char *query)
      * indexing"); other keys are answered meanwhile. */
     if (pv_app_command_queue(a, PV_JOB_SQL, PV_NO_ROW, query))
         return;
-    free(a->sql_pending);
-    a->sql_pending = pv_xstrdup(query);
+    free(a->sql.pending);
+    a->sql.pending = pv_xstrdup(query);
     pv_jobs_start(a, pv_job_new(sizeof(pv_job), &pv_sql_job_ops, PV_JOB_SQL));
     pv_app_message(a, false, "Running the query... (Esc stops)");
 }
@@ -73,8 +73,8 @@ void pv_app_sql_start(pv_app *a, const char *query)
 static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
 {
     pv_app *a = ctx;
-    a->sql_rows = rows;
-    a->sql_visited = visited;
+    a->sql.rows = rows;
+    a->sql.visited = visited;
     return !pv_app_pump(a);
 }
 
@@ -82,64 +82,64 @@ static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
  * and shows it. */
 static void pv_app_sql_show(pv_app *a, pv_view *v)
 {
-    a->sql_count++;
+    a->sql.count++;
     free(v->id);
-    v->id = pv_xasprintf("sql-%zu", a->sql_count);
+    v->id = pv_xasprintf("sql-%zu", a->sql.count);
     free(v->title);
-    v->title = pv_xasprintf("SQL %zu: %s", a->sql_count, a->sql_pending);
-    if (a->sql_file == PV_NO_ROW) {
+    v->title = pv_xasprintf("SQL %zu: %s", a->sql.count, a->sql.pending);
+    if (a->sql.file == PV_NO_ROW) {
         pv_file *f = pv_xcalloc(1, sizeof *f);
         f->path = pv_xstrdup("SQL results");
         f->format = "sql";
         pv_diag_init(&f->diag);
         pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
         pv_set_add_view(set, v);
-        a->sql_file = a->file_count;
+        a->sql.file = a->file_count;
         pv_app_adopt_file(a, f);
     } else {
-        pv_result_set *set = a->files[a->sql_file]->sets[0];
+        pv_result_set *set = a->files[a->sql.file]->sets[0];
         pv_set_add_view(set, v);
         /* after another file's items, the results get a heading again */
-        if (a->items[a->item_count - 1].file != a->sql_file)
-            pv_app_add_item(a, PV_ITEM_SET, a->sql_file, 0, 0);
-        pv_app_add_item(a, PV_ITEM_VIEW, a->sql_file, 0, set->view_count - 1);
+        if (a->items[a->item_count - 1].file != a->sql.file)
+            pv_app_add_item(a, PV_ITEM_SET, a->sql.file, 0, 0);
+        pv_app_add_item(a, PV_ITEM_VIEW, a->sql.file, 0, set->view_count - 1);
     }
     size_t item = a->item_count - 1;
-    a->ex_cursor = item;
+    a->ex.cursor = item;
     pv_app_show_item(a, item);
     a->focus = PV_PANE_REPORT;
 }
 
 void pv_app_sql_run(pv_app *a)
 {
-    if (!a->sql_pending)
+    if (!a->sql.pending)
         return;
     /* Every file is indexed (pv_app_sql_start queued the query until
      * then), unless the query was started by a caller that does not wait
      * (a bench): then the index is finished here. */
     pv_app_index_all(a);
     pv_app_sql_expose(a);
-    a->sql_start = pv_app_now();
-    a->sql_rows = a->sql_visited = 0;
-    a->sql_running = true;
-    a->long_stop = false;
+    a->sql.start = pv_app_now();
+    a->sql.rows = a->sql.visited = 0;
+    a->sql.running = true;
+    a->pump.stop = false;
     pv_buf_clear(&a->message); /* the status bar shows the progress */
-    pv_sql_set_progress(a->sql, pv_app_sql_progress, a);
+    pv_sql_set_progress(a->sql.conn, pv_app_sql_progress, a);
     pv_sql_error err;
-    pv_view *v = pv_sql_query(a->sql, a->sql_pending, &err);
-    pv_sql_set_progress(a->sql, NULL, NULL);
-    a->sql_running = false;
+    pv_view *v = pv_sql_query(a->sql.conn, a->sql.pending, &err);
+    pv_sql_set_progress(a->sql.conn, NULL, NULL);
+    a->sql.running = false;
     if (!v) {
         char text[1024];
         if (err.interrupted) {
             pv_app_message(a, false, "query stopped: the view stays as it was");
-        } else if (err.offset >= 0 && (size_t)err.offset <= strlen(a->sql_pending)) {
+        } else if (err.offset >= 0 && (size_t)err.offset <= strlen(a->sql.pending)) {
             /* the query, a caret under the place, the message (as :filter) */
             pv_buf line, before;
             pv_buf_init(&line);
             pv_buf_init(&before);
-            pv_escape_controls(&line, a->sql_pending, strlen(a->sql_pending));
-            pv_escape_controls(&before, a->sql_pending, (size_t)err.offset);
+            pv_escape_controls(&line, a->sql.pending, strlen(a->sql.pending));
+            pv_escape_controls(&before, a->sql.pending, (size_t)err.offset);
             snprintf(text, sizeof text, "%s\n%*s^\n%s", pv_buf_cstr(&line), (int)before.len, "",
                      err.message);
             pv_buf_free(&line);
@@ -151,19 +151,19 @@ void pv_app_sql_run(pv_app *a)
         }
     } else {
         char text[200];
-        snprintf(text, sizeof text, "SQL %zu: %zu rows", a->sql_count + 1, pv_view_rows(v));
+        snprintf(text, sizeof text, "SQL %zu: %zu rows", a->sql.count + 1, pv_view_rows(v));
         pv_app_sql_show(a, v);
         pv_app_message(a, false, text);
     }
-    free(a->sql_pending);
-    a->sql_pending = NULL;
+    free(a->sql.pending);
+    a->sql.pending = NULL;
 }
 
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
                          void *ctx)
 {
     pv_app_sql_expose(a);
-    pv_sql_complete(a->sql, prefix, fn, ctx);
+    pv_sql_complete(a->sql.conn, prefix, fn, ctx);
 }
 
 /* ---- copying */
@@ -243,16 +243,16 @@ static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, siz
 /* Sends text to the clipboard (OSC 52), or says why not. */
 static void pv_app_clipboard(pv_app *a, const char *what, const pv_buf *text)
 {
-    pv_buf_clear(&a->copied);
-    pv_buf_append(&a->copied, text->data ? text->data : "", text->len);
+    pv_buf_clear(&a->clip.copied);
+    pv_buf_append(&a->clip.copied, text->data ? text->data : "", text->len);
     char msg[300];
-    if (a->term_clipboard) {
+    if (a->clip.send) {
         pv_buf seq;
         pv_buf_init(&seq);
         const char *term = getenv("TERM");
         bool screen = !getenv("TMUX") && getenv("STY") && term && strncmp(term, "screen", 6) == 0;
         pv_osc52_sequence(text->data ? text->data : "", text->len, screen, &seq);
-        a->term_clipboard(a->term_ctx, seq.data, seq.len);
+        a->clip.send(a->clip.ctx, seq.data, seq.len);
         pv_buf_free(&seq);
         snprintf(msg, sizeof msg, "copied %s (%zu bytes) to the clipboard", what, text->len);
     } else {
@@ -394,6 +394,6 @@ void pv_app_copy_command(pv_app *a, const char *arg)
 void pv_app_set_terminal(pv_app *a, void (*clipboard)(void *ctx, const char *bytes, size_t len),
                          void *ctx)
 {
-    a->term_clipboard = clipboard;
-    a->term_ctx = ctx;
+    a->clip.send = clipboard;
+    a->clip.ctx = ctx;
 }

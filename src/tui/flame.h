@@ -1,8 +1,8 @@
 /* flame.h - the viewer's flame graph, icicle and sandwich (docs/flame.md),
  * drawn into the Report pane over the call tree of the Report's result set,
- * and the diff view (`:diff`, docs/diff.md).  Curses-free: it draws into the
- * app's grid like the other panes.  Part of the app: only app*.c and flame.c
- * include it. */
+ * and the diff view (`:diff`, docs/diff.md, in diff.c).  Curses-free: it
+ * draws into the app's grid like the other panes.  Part of the app: only
+ * the viewer's files include it. */
 #ifndef PROFVIEW_TUI_FLAME_H
 #define PROFVIEW_TUI_FLAME_H
 

@@ -43,7 +43,7 @@ static size_t pv_lanes_contexts(const pv_app *a, const pv_report *r)
 /* The pins of the Report's view (pins belong to one view). */
 static size_t pv_lanes_pins(const pv_app *a, const pv_report *r)
 {
-    return a->lane_view == r->view ? a->lane_pins : 0;
+    return a->lanes.view == r->view ? a->lanes.pins : 0;
 }
 
 int pv_lanes_height(const pv_app *a, const pv_report *r)
@@ -114,19 +114,19 @@ static void pv_lanes_set(pv_app *a, const pv_report *r, int64_t t0, int64_t t1);
  * out of it, the span moves (same width) to centre it. */
 static bool pv_lanes_span(pv_app *a, const pv_report *r, int64_t *t0, int64_t *t1)
 {
-    if (!a->lane_zoomed || a->lane_zoom_view != r->view)
+    if (!a->lanes.zoomed || a->lanes.zoom_view != r->view)
         return pv_lanes_screen_span(a, r, t0, t1);
     size_t sel = pv_report_selected(r);
     int64_t ts;
-    if (sel != a->lane_cursor_row && sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &ts) &&
-        (ts < a->lane_t0 || ts > a->lane_t1)) {
-        int64_t w = pv_sub_sat(a->lane_t1, a->lane_t0);
+    if (sel != a->lanes.cursor_row && sel != PV_NO_ROW && pv_view_row_time(r->view, sel, &ts) &&
+        (ts < a->lanes.t0 || ts > a->lanes.t1)) {
+        int64_t w = pv_sub_sat(a->lanes.t1, a->lanes.t0);
         int64_t n0 = pv_sub_sat(ts, w / 2);
         pv_lanes_set(a, r, n0, pv_add_sat(n0, w));
     }
-    a->lane_cursor_row = sel;
-    *t0 = a->lane_t0;
-    *t1 = a->lane_t1;
+    a->lanes.cursor_row = sel;
+    *t0 = a->lanes.t0;
+    *t1 = a->lanes.t1;
     return true;
 }
 
@@ -141,7 +141,7 @@ static size_t pv_lanes_label_width(const pv_app *a, const pv_report *r, size_t l
         if (k < lanes)
             pv_view_lane_name(r->view, k, &name);
         else
-            pv_view_area_name(r->view, a->lane_pin[k - lanes], &name);
+            pv_view_area_name(r->view, a->lanes.pin[k - lanes], &name);
         size_t w = name.present && name.type == PV_TYPE_STRING
                        ? pv_text_width(name.v.s.ptr, name.v.s.len, a->utf8)
                        : 0;
@@ -246,7 +246,7 @@ static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y,
         if (built == 0)
             snprintf(text, sizeof text, "building the lane... %.0f%%%s",
                      total ? 100.0 * (double)done / (double)total : 0.0,
-                     a->index_stopped ? " (stopped: :index resumes)" : "");
+                     a->index.stopped ? " (stopped: :index resumes)" : "");
         else
             snprintf(text, sizeof text, "no lane");
         for (size_t b = 0; b < width; b++)
@@ -402,7 +402,7 @@ static void pv_lanes_draw_rows(pv_app *a, const pv_report *r, size_t lanes, pv_r
 void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
 {
     size_t lanes = pv_lanes_contexts(a, r);
-    a->lane_rect = (pv_rect){0, 0, 0, 0};
+    a->lanes.rect = (pv_rect){0, 0, 0, 0};
     if (!pv_view_has_time(r->view)) {
         pv_lanes_draw_rows(a, r, lanes, rc, focused);
         return;
@@ -426,9 +426,9 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
         return;
     size_t width = (size_t)(rc.x + rc.w - cx);
     int64_t span = t1 - t0 + 1;
-    a->lane_rect = (pv_rect){rc.y + 1, cx, (int)width, rc.h - 1};
-    a->lane_view_t0 = t0;
-    a->lane_view_span = span;
+    a->lanes.rect = (pv_rect){rc.y + 1, cx, (int)width, rc.h - 1};
+    a->lanes.view_t0 = t0;
+    a->lanes.view_span = span;
 
     uint8_t *cells = pv_xcalloc(lanes * width + 1, 1);
     if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
@@ -463,8 +463,8 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
     if (sel != PV_NO_ROW && pv_view_row_time(v, sel, &ts) && ts >= t0 && ts <= t1)
         cols.cursor = pv_lane_bucket(ts, t0, span, width);
     for (int m = 0; m < 2; m++)
-        if (a->marker_set[m] && !a->marker_view[m] && a->marker[m] >= t0 && a->marker[m] <= t1)
-            cols.mark[m] = pv_lane_bucket(a->marker[m], t0, span, width);
+        if (a->mark.set[m] && !a->mark.view[m] && a->mark.at[m] >= t0 && a->mark.at[m] <= t1)
+            cols.mark[m] = pv_lane_bucket(a->mark.at[m], t0, span, width);
 
     uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
     int y = rc.y + 1;
@@ -479,9 +479,9 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
     free(cells);
     for (size_t p = 0; p < pins && y < rc.y + rc.h; p++, y++) {
         pv_cell name;
-        pv_view_area_name(v, a->lane_pin[p], &name);
+        pv_view_area_name(v, a->lanes.pin[p], &name);
         pv_lanes_label(a, y, rc.x + 1, (int)label, &name, PV_ROLE_NORMAL);
-        pv_lanes_draw_pin(a, v, a->lane_pin[p], y, cx, width, t0, span, &cols, focused);
+        pv_lanes_draw_pin(a, v, a->lanes.pin[p], y, cx, width, t0, span, &cols, focused);
     }
     if (y < rc.y + rc.h)
         pv_lanes_draw_axis(a, y, cx, width, t0, span, &cols, focused);
@@ -517,11 +517,11 @@ static void pv_lanes_set(pv_app *a, const pv_report *r, int64_t t0, int64_t t1)
             t0 = f1 - w;
         }
     }
-    a->lane_zoomed = true;
-    a->lane_zoom_view = r->view;
-    a->lane_t0 = t0;
-    a->lane_t1 = t1;
-    a->lane_cursor_row = pv_report_selected(r);
+    a->lanes.zoomed = true;
+    a->lanes.zoom_view = r->view;
+    a->lanes.t0 = t0;
+    a->lanes.t1 = t1;
+    a->lanes.cursor_row = pv_report_selected(r);
 }
 
 /* Zooms by `factor` (0.5 in, 2 out) keeping time `at` where it is. */
@@ -680,16 +680,16 @@ static void pv_lanes_pin(pv_app *a, pv_report *r)
 
 bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
 {
-    if (a->lane_view != v) {
-        a->lane_view = v;
-        a->lane_pins = 0;
+    if (a->lanes.view != v) {
+        a->lanes.view = v;
+        a->lanes.pins = 0;
     }
-    for (size_t k = 0; k < a->lane_pins; k++)
-        if (a->lane_pin[k] == area) {
+    for (size_t k = 0; k < a->lanes.pins; k++)
+        if (a->lanes.pin[k] == area) {
             if (toggle) {
-                memmove(a->lane_pin + k, a->lane_pin + k + 1,
-                        (a->lane_pins - k - 1) * sizeof *a->lane_pin);
-                a->lane_pins--;
+                memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
+                        (a->lanes.pins - k - 1) * sizeof *a->lanes.pin);
+                a->lanes.pins--;
                 pv_app_message(a, false, "unpinned");
             }
             return true;
@@ -699,11 +699,11 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
             pv_app_message(a, true, "this area has no lane (its index may still be building)");
         return false;
     }
-    if (a->lane_pins == PV_LANE_PINS) {
-        memmove(a->lane_pin, a->lane_pin + 1, (PV_LANE_PINS - 1) * sizeof *a->lane_pin);
-        a->lane_pins--;
+    if (a->lanes.pins == PV_LANE_PINS) {
+        memmove(a->lanes.pin, a->lanes.pin + 1, (PV_LANE_PINS - 1) * sizeof *a->lanes.pin);
+        a->lanes.pins--;
     }
-    a->lane_pin[a->lane_pins++] = area;
+    a->lanes.pin[a->lanes.pins++] = area;
     /* pinned at once: the lane is built between key presses, with its
      * progress in the lane and the status bar */
     if (toggle)
@@ -716,8 +716,8 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
 /* The first pinned area whose lane is still being built, or -1. */
 static long pv_lanes_pending(const pv_app *a)
 {
-    for (size_t k = 0; a->lane_view && k < a->lane_pins; k++)
-        if (pv_view_area_build(a->lane_view, a->lane_pin[k], 0, NULL, NULL) == 0)
+    for (size_t k = 0; a->lanes.view && k < a->lanes.pins; k++)
+        if (pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, NULL, NULL) == 0)
             return (long)k;
     return -1;
 }
@@ -733,7 +733,7 @@ bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
     long k;
     while ((k = pv_lanes_pending(a)) >= 0) {
         size_t step = budget ? budget : 16384;
-        pv_view_area_build(a->lane_view, a->lane_pin[k], step, NULL, NULL);
+        pv_view_area_build(a->lanes.view, a->lanes.pin[k], step, NULL, NULL);
         if (budget || pv_app_now() >= until)
             break;
     }
@@ -748,8 +748,8 @@ void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
         return;
     uint64_t done, total;
     pv_cell name;
-    pv_view_area_build(a->lane_view, a->lane_pin[k], 0, &done, &total);
-    pv_view_area_name(a->lane_view, a->lane_pin[k], &name);
+    pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, &done, &total);
+    pv_view_area_name(a->lanes.view, a->lanes.pin[k], &name);
     snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
              name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
 }
@@ -759,9 +759,9 @@ bool pv_lanes_build_stop(pv_app *a)
     bool any = false;
     long k;
     while ((k = pv_lanes_pending(a)) >= 0) {
-        memmove(a->lane_pin + k, a->lane_pin + k + 1,
-                (a->lane_pins - (size_t)k - 1) * sizeof *a->lane_pin);
-        a->lane_pins--;
+        memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
+                (a->lanes.pins - (size_t)k - 1) * sizeof *a->lanes.pin);
+        a->lanes.pins--;
         any = true;
     }
     return any;
@@ -800,12 +800,12 @@ bool pv_lanes_key(pv_app *a, pv_action act)
     case PV_ACT_LANES_AB:
         if (!pv_lanes_here(a, &r))
             break;
-        if (!a->marker_set[0] || !a->marker_set[1] || a->marker_view[0] || a->marker_view[1]) {
+        if (!a->mark.set[0] || !a->mark.set[1] || a->mark.view[0] || a->mark.view[1]) {
             pv_app_message(a, true, "set markers A and B at two times first (m, M)");
             return true;
         }
-        pv_lanes_set(a, r, a->marker[0] < a->marker[1] ? a->marker[0] : a->marker[1],
-                     a->marker[0] < a->marker[1] ? a->marker[1] : a->marker[0]);
+        pv_lanes_set(a, r, a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1],
+                     a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0]);
         return true;
     case PV_ACT_PIN:
         if (!pv_lanes_here(a, &r))
@@ -843,12 +843,12 @@ bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg)
 
 bool pv_lanes_mouse(pv_app *a, int y, int x, int button)
 {
-    pv_rect rc = a->lane_rect;
+    pv_rect rc = a->lanes.rect;
     pv_report *r;
     if (rc.w <= 0 || y < rc.y || y >= rc.y + rc.h || x < rc.x || x >= rc.x + rc.w ||
         !pv_lanes_here(a, &r))
         return false;
-    int64_t t = pv_lane_start((size_t)(x - rc.x), a->lane_view_t0, a->lane_view_span,
+    int64_t t = pv_lane_start((size_t)(x - rc.x), a->lanes.view_t0, a->lanes.view_span,
                               (size_t)rc.w);
     if (button == 4 || button == 5) {
         pv_lanes_zoom(a, r, button == 4 ? 0.5 : 2.0, t);

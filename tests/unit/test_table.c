@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cli/output.h"
+#include "profview/output.h"
 #include "profview/table.h"
 
 enum { C_ID, C_NAME, C_TIME, C_HANDLE, C_VALUE, C_PCT, C_COUNT };

@@ -1,0 +1,118 @@
+/* details.c - the Details pane (panel.h): the detail tabs of the Report's
+ * selected row (callers, callees, source...), or with :stats the
+ * statistics between the markers. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview/hooks.h"
+#include "tui/panel.h"
+
+/* :stats: the statistics between the markers instead of the row's details. */
+static void pv_app_draw_range(pv_app *a, pv_rect rc, bool focused)
+{
+    char lo[32], hi[32], title[96];
+    if (a->range.rows) {
+        snprintf(lo, sizeof lo, "row %" PRId64, a->range.shown_lo + 1);
+        snprintf(hi, sizeof hi, "%" PRId64, a->range.shown_hi + 1);
+    } else {
+        pv_format_time_human(a->range.shown_lo, a->unit, lo, sizeof lo);
+        pv_format_time_human(a->range.shown_hi, a->unit, hi, sizeof hi);
+    }
+    snprintf(title, sizeof title, "statistics %s..%s", lo, hi);
+    int x = rc.x + 11;
+    int w = (int)pv_text_width(title, strlen(title), a->utf8) + 2;
+    if (x + w <= rc.x + rc.w) {
+        pv_grid_fill(&a->grid, rc.y, x, w, 1, PV_ROLE_TAB_ACTIVE);
+        pv_grid_char(&a->grid, rc.y, x, '[', PV_ROLE_TAB_ACTIVE);
+        pv_grid_str(&a->grid, rc.y, x + 1, w - 2, title, PV_ROLE_TAB_ACTIVE);
+        pv_grid_char(&a->grid, rc.y, x + w - 1, ']', PV_ROLE_TAB_ACTIVE);
+    }
+    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
+    if (body.h <= 0)
+        return;
+    if (a->range.open) {
+        pv_app_draw_report(a, &a->range.rep, body, focused, PV_PANE_DETAILS, false);
+    } else {
+        char text[160];
+        snprintf(text, sizeof text,
+                 a->range.failed ? "no statistics for %s..%s (:stats off hides this)"
+                                 : "computing statistics for %s..%s...",
+                 lo, hi);
+        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
+    }
+}
+
+static void pv_details_draw(pv_app *a, pv_rect rc)
+{
+    bool focused = a->focus == PV_PANE_DETAILS;
+    pv_report *owner = pv_app_report(a);
+    a->det.tab_count = 0;
+    a->det.tabs_y = rc.y;
+    pv_app_title(a, rc.y, rc.x, rc.w, "Details", focused);
+    if (a->flame.mode)
+        return; /* drawn with the graph */
+    if (a->range.show) {
+        pv_app_draw_range(a, rc, focused);
+        return;
+    }
+    if (owner && owner->view->detail_count) {
+        int x = rc.x + 11;
+        for (size_t d = 0; d < owner->view->detail_count && d < 32; d++) {
+            const char *t = owner->view->details[d].title;
+            int w = (int)pv_text_width(t, strlen(t), a->utf8) + 2;
+            if (x + w > rc.x + rc.w)
+                break;
+            pv_role role = d == a->det.tab ? PV_ROLE_TAB_ACTIVE : PV_ROLE_TAB;
+            pv_grid_fill(&a->grid, rc.y, x, w, 1, role);
+            pv_grid_char(&a->grid, rc.y, x, d == a->det.tab ? (uint32_t)'[' : ' ', role);
+            pv_grid_str(&a->grid, rc.y, x + 1, w - 2, t, role);
+            pv_grid_char(&a->grid, rc.y, x + w - 1, d == a->det.tab ? (uint32_t)']' : ' ', role);
+            a->det.tabs[d].x = x;
+            a->det.tabs[d].w = w;
+            a->det.tab_count = d + 1;
+            x += w + 1;
+        }
+    }
+    pv_rect body = {rc.y + 1, rc.x, rc.w, rc.h - 1};
+    if (body.h <= 0)
+        return;
+    if (a->det.open) {
+        pv_app_draw_report(a, &a->det.rep, body, focused, PV_PANE_DETAILS, false);
+    } else if (a->det.waiting) {
+        char progress[128], text[256];
+        pv_app_index_text(a, progress, sizeof progress);
+        snprintf(text, sizeof text, "The details need the whole index: %s", progress);
+        pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
+    } else {
+        const char *why = !owner                           ? ""
+                          : owner->view->detail_count == 0 ? "This view has no details"
+                          : pv_report_count(owner) == 0
+                              ? "No row selected"
+                              : "Nothing of this kind for the selected row";
+        pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
+    }
+}
+
+static void pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (button == 4 || button == 5) {
+        pv_app_wheel(r, button);
+        return;
+    }
+    if (y == a->det.tabs_y) {
+        for (size_t t = 0; t < a->det.tab_count; t++)
+            if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w)
+                a->det.tab = t;
+        return;
+    }
+    pv_app_click_rows(a, r, rc, PV_PANE_DETAILS, y);
+}
+
+const pv_panel pv_panel_details = {
+    .name = "Details",
+    .draw = pv_details_draw,
+    .mouse = pv_details_mouse,
+};

@@ -1,0 +1,124 @@
+/* explorer.c - the Explorer pane (panel.h): the open files, their result
+ * sets and views as a list; Enter or a click shows a view in the Report. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profview/hooks.h"
+#include "tui/panel.h"
+
+static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
+{
+    const pv_file *f = a->files[it->file];
+    if (it->kind == PV_ITEM_FILE) {
+        pv_buf_puts(out, pv_basename(f->path));
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w)
+            pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
+    } else if (it->kind == PV_ITEM_SET) {
+        const pv_result_set *s = f->sets[it->set];
+        pv_buf_printf(out, "  %s", s->caption);
+    } else {
+        const pv_view *v = f->sets[it->set]->views[it->view];
+        if (pv_view_waits_for_index(v, false))
+            pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
+        else
+            pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
+    }
+}
+
+/* The Explorer's width: its longest label, within a quarter to a third of
+ * the screen (a quarter below 100 columns; docs/tui.md "Layout"), then as
+ * the user moved it. */
+int pv_app_explorer_width(const pv_app *a, int W)
+{
+    int longest = 0;
+    pv_buf label;
+    pv_buf_init(&label);
+    for (size_t i = 0; i < a->item_count; i++) {
+        pv_buf_clear(&label);
+        pv_app_item_label(a, &a->items[i], &label);
+        int w = (int)pv_text_width(label.data ? label.data : "", label.len, a->utf8);
+        longest = w > longest ? w : longest;
+    }
+    pv_buf_free(&label);
+    int ew = longest + 1;
+    if (ew < W / 4)
+        ew = W / 4;
+    if (ew > (W >= 100 ? W / 3 : W / 4))
+        ew = W >= 100 ? W / 3 : W / 4; /* narrow screens: the Report first */
+    ew += a->ex.width_adj;
+    if (ew < 14)
+        ew = 14;
+    if (ew > W / 2)
+        ew = W / 2;
+    return ew;
+}
+
+static void pv_explorer_draw(pv_app *a, pv_rect r)
+{
+    bool focused = a->focus == PV_PANE_EXPLORER;
+    pv_app_title(a, r.y, r.x, r.w, "Explorer", focused);
+    int rows = r.h - 1;
+    a->page_rows[PV_PANE_EXPLORER] = rows > 1 ? rows : 1;
+    if (rows <= 0)
+        return;
+    if (a->ex.cursor < a->ex.top)
+        a->ex.top = a->ex.cursor;
+    if (a->ex.cursor >= a->ex.top + (size_t)rows)
+        a->ex.top = a->ex.cursor - (size_t)rows + 1;
+    pv_buf label;
+    pv_buf_init(&label);
+    int y = r.y + 1;
+    for (size_t i = a->ex.top; i < a->item_count && y < r.y + r.h; i++, y++) {
+        pv_buf_clear(&label);
+        pv_app_item_label(a, &a->items[i], &label);
+        pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
+        pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
+        if (i == a->ex.cursor)
+            pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+        else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
+            pv_grid_paint(&a->grid, y, r.x, r.w, PV_ROLE_TITLE);
+    }
+    pthread_mutex_lock(&a->load.lock);
+    bool busy = a->load.queue_next < a->load.queue_count;
+    char what[300];
+    snprintf(what, sizeof what, "loading %s", busy ? pv_basename(a->load.queue[a->load.queue_next]) : "");
+    pthread_mutex_unlock(&a->load.lock);
+    if (busy && y < r.y + r.h)
+        pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
+    pv_buf_free(&label);
+}
+
+void pv_app_explorer_move(pv_app *a, long delta)
+{
+    if (!a->item_count)
+        return;
+    size_t c = a->ex.cursor;
+    if (delta < 0)
+        c = (size_t)-delta > c ? 0 : c - (size_t)-delta;
+    else
+        c = c + (size_t)delta >= a->item_count ? a->item_count - 1 : c + (size_t)delta;
+    a->ex.cursor = c;
+    pv_app_show_item(a, c);
+}
+
+static void pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+{
+    (void)x;
+    if (button == 4 || button == 5) {
+        pv_app_explorer_move(a, button == 4 ? -3 : 3);
+        return;
+    }
+    if (y > rc.y && a->ex.top + (size_t)(y - rc.y - 1) < a->item_count) {
+        a->ex.cursor = a->ex.top + (size_t)(y - rc.y - 1);
+        pv_app_show_item(a, a->ex.cursor);
+    }
+}
+
+const pv_panel pv_panel_explorer = {
+    .name = "Explorer",
+    .draw = pv_explorer_draw,
+    .mouse = pv_explorer_mouse,
+};

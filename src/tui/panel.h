@@ -1,0 +1,72 @@
+/* panel.h - the viewer's screen as panels (docs/tui.md "The viewer's
+ * design").
+ *
+ * A panel owns its state (its struct in pv_app, app_internal.h) and
+ * answers draw, key, mouse and status.  The screen manager (screen.c) lays
+ * the panels out, draws them, hands a click to the panel under it, and
+ * app_input.c hands a key to the panel that has the input (the prompt, an
+ * overlay) before the action table; what the panels share stays in
+ * pv_app (the open files and their items, where we are, the focus, the
+ * message line).  Adding a panel: its file with its state and its
+ * pv_panel, and its place in screen.c's tables; no other panel changes.
+ * Part of the viewer: only src/tui includes it. */
+#ifndef PROFVIEW_TUI_PANEL_H
+#define PROFVIEW_TUI_PANEL_H
+
+#include "tui/app_internal.h"
+
+typedef struct pv_panel {
+    const char *name;
+    /* Draws the panel into the grid, within rc. */
+    void (*draw)(pv_app *a, pv_rect rc);
+    /* A key while the panel has the input (an overlay, the prompt); NULL:
+     * its keys are actions (actions.def, app_input.c). */
+    void (*key)(pv_app *a, int key);
+    /* A click or the wheel (button 4, 5) at y, x inside rc (the panel has
+     * the focus then); NULL: none. */
+    void (*mouse)(pv_app *a, pv_rect rc, int y, int x, int button);
+    /* The status bar's line while the panel's long work runs (an export);
+     * false when it has none.  NULL: never. */
+    bool (*status)(pv_app *a, pv_buf *out);
+} pv_panel;
+
+/* The panes (PV_PANE_*) and the overlays (PV_OVERLAY_*). */
+extern const pv_panel pv_panel_explorer; /* explorer.c */
+extern const pv_panel pv_panel_report;   /* report_pane.c */
+extern const pv_panel pv_panel_details;  /* details.c */
+extern const pv_panel pv_panel_help;     /* help.c */
+extern const pv_panel pv_panel_chooser;  /* chooser.c: columns and sort */
+extern const pv_panel pv_panel_export;   /* app_export.c */
+extern const pv_panel pv_panel_prompt;   /* prompt.c: its line (the last) */
+/* screen.c: the pane of each PV_PANE_*, the overlay of each PV_OVERLAY_*. */
+const pv_panel *pv_screen_pane(int pane);
+const pv_panel *pv_screen_overlay(int overlay);
+
+/* The screen's own lines (app_draw.c): the status bar at y, the message
+ * box ending at line `bottom`. */
+void pv_app_draw_status(pv_app *a, int y);
+void pv_app_draw_message_box(pv_app *a, int bottom);
+/* explorer.c: its width on a screen W wide (the layout asks); moves its
+ * cursor by delta and shows the item. */
+int pv_app_explorer_width(const pv_app *a, int W);
+void pv_app_explorer_move(pv_app *a, long delta);
+
+/* ---- drawing that panels share (app_draw.c) */
+
+uint32_t pv_app_glyph(const pv_app *a, uint32_t fancy, char plain);
+/* A popup: a framed box, its inside cleared, the title in the top line. */
+void pv_app_box(pv_app *a, pv_rect b, const char *title);
+const char *pv_basename(const char *path);
+/* Draws text cut to w cells (a mark where cut); returns the cells used. */
+int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len, pv_role role);
+/* Draws report r as a table (header and the rows on screen) in rc;
+ * page_rows[pane] learns its height; record_header: where the columns
+ * were drawn, for the mouse (the Report pane). */
+void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int pane,
+                        bool record_header);
+/* A click on the rows of report r drawn in rc (rows from rc.y + 2). */
+void pv_app_click_rows(pv_app *a, pv_report *r, pv_rect rc, int pane, int y);
+/* The wheel over a report: three rows a notch. */
+void pv_app_wheel(pv_report *r, int button);
+
+#endif
