@@ -103,6 +103,13 @@ static inline size_t pv_budget_end(size_t at, size_t n, size_t units)
 }
 char *pv_xstrdup(const char *s);
 char *pv_xstrndup(const char *s, size_t len);
+/* Ends profview for want of memory: the fatal hook (the viewer's terminal
+ * restore), "profview: out of memory (asked for N bytes)" on stderr, exit
+ * status 2, no core dump.  Every pv_x* allocation ends here on failure. */
+_Noreturn void pv_out_of_memory(size_t size);
+/* Sets (NULL: clears) what pv_out_of_memory runs first; it must be
+ * async-signal-safe and may run on any thread. */
+void pv_set_fatal_hook(void (*restore)(void));
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0 or after use) */
