@@ -157,6 +157,16 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
 pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
                                         pv_export_target *t, pv_diag *err);
 
+/* The same tables (the profview schema's catalogue and the requested
+ * views, with their details) written into `db`, an open connection inside
+ * a transaction, beside what is there: an AQTime subset stores the
+ * selected view as shown beside AQTime's tables (docs/export.md).  `out`
+ * names the file in messages.  Sets no application_id. */
+struct sqlite3;
+pv_export_status pv_export_sqlite_views_into(struct sqlite3 *db, const pv_file *f,
+                                             const pv_export_request *r, const char *out,
+                                             pv_diag *err);
+
 /* The rows of `v` to export: NULL with *n = every row (view order), or a
  * malloc'd selection (room for pv_export_selection_room rows): the request's rows, or its --context (rows whose
  * `context`/`thread` column is that name) and, when `selected_view`, its

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "aqtime.h"
+#include "formats/profview_db.h"
 #include "profview/hooks.h"
 
 static const struct {
@@ -1736,6 +1737,15 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
         sqlite3_close(db);
         return PV_LOAD_ERROR;
     }
+    /* A subset exported with its view as shown (docs/export.md "AQTime
+     * subsets") is read at once: its stored views replace the built ones,
+     * which a background read would build later. */
+    sqlite3_stmt *probe = NULL;
+    bool stored_views =
+        sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = 'profview_views'", -1,
+                           &probe, NULL) == SQLITE_OK &&
+        sqlite3_step(probe) == SQLITE_ROW;
+    sqlite3_finalize(probe);
     bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
     uint64_t hint[AQ_T_COUNT];
     aq_read_progress prog = {&o->progress, 0, 0, false, NULL, NULL, &o->test};
@@ -1752,7 +1762,7 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
         hint[t] = wanted[t] && tab->db_name ? aq_table_size_hint(db, tab->db_name) : 0;
         /* docs/aqtime.md "First screen": the large profiler tables of a load
          * that the caller steps are read by a thread of the loader. */
-        deferred[t] = o->steps && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
+        deferred[t] = o->steps && !stored_views && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
                       t != AQ_T_RELATIONS && hint[t] >= defer_rows;
         if (deferred[t]) {
             any_deferred = true;
@@ -1818,9 +1828,12 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
             return PV_LOAD_ERROR;
         }
     }
-    sqlite3_close(db);
     atomic_store(&a->guard.cancel, NULL);
     aq_make_sets(f, a, NULL);
+    bool stored_ok = !stored_views || pv_db_read_stored_views(f, db);
+    sqlite3_close(db);
+    if (!stored_ok)
+        return PV_LOAD_ERROR;
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);

@@ -671,8 +671,10 @@ static void aq_ct_group_calls(const aq_ft *ft, const aq_ct_view *cv, aq_ct_group
     aq_sib = NULL;
 }
 
-/* Warns once when COL_NEXT is not the next sibling's REC_ID (a last sibling
- * may point at anything that is no call of its thread). */
+/* Warns once when COL_NEXT is not the next sibling's REC_ID.  A COL_NEXT
+ * that names no call of its thread is a call the file does not hold (after
+ * a last sibling; or, in a subset that profview exported, a sibling left
+ * out: docs/export.md "AQTime subsets"), not a disagreement. */
 static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_keys *keys,
                              size_t col_rec)
 {
@@ -691,7 +693,7 @@ static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_key
                 ok = next == rec;
             else
                 ok = !has_sibling && next < 0;
-            if (!has_sibling && !ok)
+            if (!ok)
                 ok = aq_call_key_find(keys, ft->call_thread[g->members[j]], next) == AQ_NONE;
             if (!ok && next_bad++ == 0)
                 first_next_bad = aq_row_no(t, row);
