@@ -527,21 +527,8 @@ static bool pv_status_busy(pv_app *a, pv_buf *s)
     pthread_mutex_unlock(&a->load.lock);
     if (busy)
         return true;
-    if (a->exp.running) {
-        double elapsed = pv_app_now() - a->exp.start;
-        if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
-            pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
-        else
-            pv_buf_printf(s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
-                          a->exp.done);
-        if (a->exp.total) {
-            double frac = (double)a->exp.done / (double)a->exp.total;
-            pv_buf_printf(s, " %3.0f%%", frac * 100);
-            pv_text_rate(s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
-        }
-        pv_buf_puts(s, "  (Esc cancels)");
+    if (pv_screen_status(a, s)) /* a panel's long work: an export */
         return true;
-    }
     if (a->sql.running) {
         pv_buf_printf(s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
                          " result rows  (Esc stops)",

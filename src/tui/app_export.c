@@ -486,6 +486,26 @@ static void pv_export_draw(pv_app *a, pv_rect rc)
     }
 }
 
+/* The status bar while the export runs. */
+static bool pv_export_dialog_status(pv_app *a, pv_buf *s)
+{
+    if (!a->exp.running)
+        return false;
+    double elapsed = pv_app_now() - a->exp.start;
+    if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
+        pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
+    else
+        pv_buf_printf(s, " Exporting to %s: %" PRIu64 " rows", pv_buf_cstr(&a->exp.path),
+                      a->exp.done);
+    if (a->exp.total) {
+        double frac = (double)a->exp.done / (double)a->exp.total;
+        pv_buf_printf(s, " %3.0f%%", frac * 100);
+        pv_text_rate(s, (double)a->exp.done, (double)a->exp.total, elapsed, " rows");
+    }
+    pv_buf_puts(s, "  (Esc cancels)");
+    return true;
+}
+
 static void pv_export_panel_key(pv_app *a, int key)
 {
     pv_app_export_key(a, key);
@@ -495,4 +515,5 @@ const pv_panel pv_panel_export = {
     .name = "Export",
     .draw = pv_export_draw,
     .key = pv_export_panel_key,
+    .status = pv_export_dialog_status,
 };

@@ -80,14 +80,10 @@ void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
 
 /* ---- keys */
 
+/* Moves the cursor of the focused report (the Explorer moves its own:
+ * explorer.c). */
 static void pv_app_move(pv_app *a, long delta, bool absolute)
 {
-    if (a->focus == PV_PANE_EXPLORER) {
-        if (absolute)
-            a->ex.cursor = 0;
-        pv_app_explorer_move(a, delta);
-        return;
-    }
     pv_report *r = pv_app_focused_report(a);
     if (!r)
         return;
@@ -388,34 +384,22 @@ static void pv_key_move(pv_app *a, pv_action act)
 static void pv_key_left(pv_app *a, pv_action act)
 {
     (void)act;
+    /* the Report scrolls left (the Explorer and the Details take theirs) */
     pv_report *r = pv_app_focused_report(a);
-    if (a->focus == PV_PANE_DETAILS) {
-        if (a->det.tab > 0)
-            a->det.tab--;
-    } else if (a->focus == PV_PANE_REPORT) {
-        if (r && r->hscroll > 0)
-            r->hscroll--;
-    } else if (a->ex.cursor < a->item_count) {
-        int kind = a->items[a->ex.cursor].kind;
-        size_t i = a->ex.cursor;
-        while (i > 0 && a->items[i].kind >= kind)
-            i--;
-        a->ex.cursor = a->items[i].kind < kind ? i : a->ex.cursor;
-    }
+    if (a->focus == PV_PANE_REPORT && r && r->hscroll > 0)
+        r->hscroll--;
 }
 
 /* Right: Explorer, open; Details, the next tab; Report, scroll right. */
 static void pv_key_right(pv_app *a, pv_action act)
 {
     (void)act;
+    /* the Report scrolls right, the Explorer opens (the Details take
+     * theirs) */
     pv_report *r = pv_app_focused_report(a);
     if (a->focus == PV_PANE_EXPLORER) {
         pv_app_open(a);
-    } else if (a->focus == PV_PANE_DETAILS) {
-        pv_report *owner = pv_app_report(a);
-        if (owner && a->det.tab + 1 < owner->view->detail_count)
-            a->det.tab++;
-    } else if (r) {
+    } else if (a->focus == PV_PANE_REPORT && r) {
         size_t shown[PV_MAX_SHOWN];
         if (r->hscroll + 1 < pv_report_shown(r, shown, PV_MAX_SHOWN))
             r->hscroll++;
@@ -652,12 +636,8 @@ static void pv_app_action(pv_app *a, pv_action act)
     bool valid = act > PV_ACT_NONE && act < PV_ACT_COUNT;
     if (valid && pv_action_reads_every_row(act) && pv_app_refused_while_indexing(a))
         return;
-    if (pv_flame_ui_key(a, act))
+    if (pv_screen_action(a, act)) /* the graph's keys; the diff's q and Backspace */
         return;
-    if (a->diff.on && a->focus != PV_PANE_EXPLORER && (act == PV_ACT_QUIT || act == PV_ACT_BACK)) {
-        pv_app_diff_close(a); /* back to the view it was made of */
-        return;
-    }
     if (valid)
         pv_key_handlers[act](a, act);
 }

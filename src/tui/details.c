@@ -95,24 +95,39 @@ static void pv_details_draw(pv_app *a, pv_rect rc)
     }
 }
 
-static void pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+static bool pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
 {
     pv_report *r = pv_app_focused_report(a);
     if (button == 4 || button == 5) {
         pv_app_wheel(r, button);
-        return;
+        return true;
     }
     if (y == a->det.tabs_y) {
         for (size_t t = 0; t < a->det.tab_count; t++)
             if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w)
                 a->det.tab = t;
-        return;
+        return true;
     }
     pv_app_click_rows(a, r, rc, PV_PANE_DETAILS, y);
+    return true;
+}
+
+/* Left and Right: the previous and the next detail tab. */
+static bool pv_details_action(pv_app *a, pv_action act)
+{
+    if (a->focus != PV_PANE_DETAILS || (act != PV_ACT_LEFT && act != PV_ACT_RIGHT))
+        return false;
+    pv_report *owner = pv_app_report(a);
+    if (act == PV_ACT_LEFT && a->det.tab > 0)
+        a->det.tab--;
+    else if (act == PV_ACT_RIGHT && owner && a->det.tab + 1 < owner->view->detail_count)
+        a->det.tab++;
+    return true;
 }
 
 const pv_panel pv_panel_details = {
     .name = "Details",
     .draw = pv_details_draw,
+    .action = pv_details_action,
     .mouse = pv_details_mouse,
 };

@@ -11,7 +11,7 @@
 
 #include "profview/diff.h"
 #include "profview/hooks.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 
 static void df_time_text(const pv_app *a, int64_t t, pv_buf *out)
 {
@@ -380,3 +380,18 @@ void pv_app_diff_close(pv_app *a)
         a->diff.win.shown[k] = NULL;
     }
 }
+
+/* The diff view is the Report while it is on: q and Backspace there go
+ * back to the view it was made of. */
+static bool pv_diff_action(pv_app *a, pv_action act)
+{
+    if (!a->diff.on || a->focus == PV_PANE_EXPLORER || (act != PV_ACT_QUIT && act != PV_ACT_BACK))
+        return false;
+    pv_app_diff_close(a);
+    return true;
+}
+
+const pv_panel pv_panel_diff = {
+    .name = "Diff",
+    .action = pv_diff_action,
+};

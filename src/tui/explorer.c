@@ -104,21 +104,64 @@ void pv_app_explorer_move(pv_app *a, long delta)
     pv_app_show_item(a, c);
 }
 
-static void pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+static bool pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
 {
     (void)x;
     if (button == 4 || button == 5) {
         pv_app_explorer_move(a, button == 4 ? -3 : 3);
-        return;
+        return true;
     }
     if (y > rc.y && a->ex.top + (size_t)(y - rc.y - 1) < a->item_count) {
         a->ex.cursor = a->ex.top + (size_t)(y - rc.y - 1);
         pv_app_show_item(a, a->ex.cursor);
+    }
+    return true;
+}
+
+/* The Explorer's moves: up, down, pages, first, last; Left to the parent
+ * (the result set of a view, the file of a set). */
+static bool pv_explorer_action(pv_app *a, pv_action act)
+{
+    if (a->focus != PV_PANE_EXPLORER)
+        return false;
+    long page = a->page_rows[PV_PANE_EXPLORER] > 1 ? a->page_rows[PV_PANE_EXPLORER] - 1 : 1;
+    switch (act) {
+    case PV_ACT_UP:
+        pv_app_explorer_move(a, -1);
+        return true;
+    case PV_ACT_DOWN:
+        pv_app_explorer_move(a, 1);
+        return true;
+    case PV_ACT_PAGE_UP:
+        pv_app_explorer_move(a, -page);
+        return true;
+    case PV_ACT_PAGE_DOWN:
+        pv_app_explorer_move(a, page);
+        return true;
+    case PV_ACT_FIRST:
+        a->ex.cursor = 0;
+        pv_app_explorer_move(a, 0);
+        return true;
+    case PV_ACT_LAST:
+        pv_app_explorer_move(a, (long)(SIZE_MAX / 4));
+        return true;
+    case PV_ACT_LEFT:
+        if (a->ex.cursor < a->item_count) {
+            int kind = a->items[a->ex.cursor].kind;
+            size_t i = a->ex.cursor;
+            while (i > 0 && a->items[i].kind >= kind)
+                i--;
+            a->ex.cursor = a->items[i].kind < kind ? i : a->ex.cursor;
+        }
+        return true;
+    default:
+        return false;
     }
 }
 
 const pv_panel pv_panel_explorer = {
     .name = "Explorer",
     .draw = pv_explorer_draw,
+    .action = pv_explorer_action,
     .mouse = pv_explorer_mouse,
 };

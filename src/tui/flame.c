@@ -18,7 +18,7 @@
 
 #include "profview/hooks.h"
 #include "profview/query.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 
 /* ---- geometry: where each node of the zoomed subtree lies, in eighths */
 
@@ -321,8 +321,8 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
     j->mode = mode;
     snprintf(j->routine, sizeof j->routine, "%s", routine ? routine : "");
     j->rebuild = rebuild;
-    const char *slice = getenv("PROFVIEW_TEST_FLAME_SLICE");
-    j->fixed_slice = slice && atol(slice) > 0 ? (size_t)atol(slice) : 0;
+    int64_t slice = pv_test_get(&a->opt.load.test, PV_TEST_FLAME_SLICE, 0);
+    j->fixed_slice = slice > 0 ? (size_t)slice : 0;
     if (!j->fixed_slice && j->rows <= PV_BIG_VIEW) {
         fl_run(a, SIZE_MAX, 0);
     } else {
@@ -1118,3 +1118,17 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
         fl_draw_details(a, fl, u->sel, u->zoom, &body);
     }
 }
+
+static bool pv_flame_panel_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+{
+    (void)rc; /* the graph is where the Report pane is */
+    return pv_flame_ui_mouse(a, y, x, button);
+}
+
+/* The graph is drawn by the Report pane (pv_flame_ui_draw, the Details'
+ * body too); its keys and clicks come here first. */
+const pv_panel pv_panel_flame = {
+    .name = "Flame graph",
+    .action = pv_flame_ui_key,
+    .mouse = pv_flame_panel_mouse,
+};

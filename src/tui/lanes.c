@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "profview/hooks.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 
 #define PV_LANES_MAX 8          /* context lanes drawn at most */
 #define PV_LANE_LABEL_MAX 16    /* columns for a lane's name */
@@ -866,3 +866,16 @@ bool pv_lanes_mouse(pv_app *a, int y, int x, int button)
     }
     return true;
 }
+
+static bool pv_lanes_panel_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+{
+    (void)rc; /* the strip is where it was drawn (a->lanes.rect) */
+    return pv_lanes_mouse(a, y, x, button);
+}
+
+/* The strip is drawn by the Report pane under its rows (pv_lanes_draw);
+ * its keys come from the lane actions (pv_lanes_key). */
+const pv_panel pv_panel_lanes = {
+    .name = "Lanes",
+    .mouse = pv_lanes_panel_mouse,
+};

@@ -22,9 +22,13 @@ typedef struct pv_panel {
     /* A key while the panel has the input (an overlay, the prompt); NULL:
      * its keys are actions (actions.def, app_input.c). */
     void (*key)(pv_app *a, int key);
-    /* A click or the wheel (button 4, 5) at y, x inside rc (the panel has
-     * the focus then); NULL: none. */
-    void (*mouse)(pv_app *a, pv_rect rc, int y, int x, int button);
+    /* An action (actions.def) while the panel is shown, before the
+     * action table; true when taken.  NULL: none. */
+    bool (*action)(pv_app *a, pv_action act);
+    /* A click or the wheel (button 4, 5) at y, x: a pane's inside rc (the
+     * pane has the focus then); a part of the Report (the lanes, the
+     * graph) where it lies.  True when taken.  NULL: none. */
+    bool (*mouse)(pv_app *a, pv_rect rc, int y, int x, int button);
     /* The status bar's line while the panel's long work runs (an export);
      * false when it has none.  NULL: never. */
     bool (*status)(pv_app *a, pv_buf *out);
@@ -38,9 +42,20 @@ extern const pv_panel pv_panel_help;     /* help.c */
 extern const pv_panel pv_panel_chooser;  /* chooser.c: columns and sort */
 extern const pv_panel pv_panel_export;   /* app_export.c */
 extern const pv_panel pv_panel_prompt;   /* prompt.c: its line (the last) */
+/* Parts of the Report pane, drawn by it, that see clicks and actions
+ * first: the lane strip, the flame graph (icicle, sandwich), the diff. */
+extern const pv_panel pv_panel_lanes; /* lanes.c */
+extern const pv_panel pv_panel_flame; /* flame.c */
+extern const pv_panel pv_panel_diff;  /* diff.c */
 /* screen.c: the pane of each PV_PANE_*, the overlay of each PV_OVERLAY_*. */
 const pv_panel *pv_screen_pane(int pane);
 const pv_panel *pv_screen_overlay(int overlay);
+/* The status bar's line of the first panel whose long work runs; false:
+ * none runs. */
+bool pv_screen_status(pv_app *a, pv_buf *out);
+/* An action for the parts of the Report (the graph, the diff), then the
+ * focused pane, before the action table; true when taken. */
+bool pv_screen_action(pv_app *a, pv_action act);
 
 /* The screen's own lines (app_draw.c): the status bar at y, the message
  * box ending at line `bottom`. */

@@ -98,20 +98,21 @@ static void pv_report_pane_draw(pv_app *a, pv_rect rc)
     }
 }
 
-static void pv_report_pane_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
+static bool pv_report_pane_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
 {
     pv_report *r = pv_app_focused_report(a);
     if (button == 4 || button == 5) {
         pv_app_wheel(r, button);
-        return;
+        return true;
     }
     if (y == a->rp.header_y && r) {
         for (size_t h = 0; h < a->rp.header_count; h++)
             if (x >= a->rp.header[h].x && x <= a->rp.header[h].x + a->rp.header[h].w)
                 pv_app_sort_by(a, r, a->rp.header[h].col, true);
-        return;
+        return true;
     }
     pv_app_click_rows(a, r, rc, PV_PANE_REPORT, y);
+    return true;
 }
 
 const pv_panel pv_panel_report = {

@@ -20,6 +20,9 @@ static const pv_panel *const pv_overlays[] = {
     [PV_OVERLAY_EXPORT] = &pv_panel_export,
 };
 
+/* The parts of the Report that see clicks, then actions, first. */
+static const pv_panel *const pv_layers[] = {&pv_panel_lanes, &pv_panel_flame, &pv_panel_diff};
+
 const pv_panel *pv_screen_pane(int pane)
 {
     return pane >= 0 && pane < PV_PANE_COUNT ? pv_panes[pane] : NULL;
@@ -29,6 +32,26 @@ const pv_panel *pv_screen_overlay(int overlay)
 {
     return overlay > 0 && (size_t)overlay < PV_ARRAY_LEN(pv_overlays) ? pv_overlays[overlay]
                                                                         : NULL;
+}
+
+bool pv_screen_status(pv_app *a, pv_buf *out)
+{
+    for (int p = 0; p < PV_PANE_COUNT; p++)
+        if (pv_panes[p]->status && pv_panes[p]->status(a, out))
+            return true;
+    for (size_t o = 1; o < PV_ARRAY_LEN(pv_overlays); o++)
+        if (pv_overlays[o] && pv_overlays[o]->status && pv_overlays[o]->status(a, out))
+            return true;
+    return false;
+}
+
+bool pv_screen_action(pv_app *a, pv_action act)
+{
+    for (size_t l = 0; l < PV_ARRAY_LEN(pv_layers); l++)
+        if (pv_layers[l]->action && pv_layers[l]->action(a, act))
+            return true;
+    const pv_panel *pane = pv_screen_pane(a->focus);
+    return pane && pane->action && pane->action(a, act);
 }
 
 /* The panes' places (a->rect; zero: not shown) in the main area. */
@@ -101,10 +124,12 @@ static bool pv_in(pv_rect r, int y, int x)
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
     pv_jobs_key(a, 0, true);
-    /* the lanes and the flame graph lie inside the Report pane */
-    if (a->prompt.kind || a->ov.kind || pv_lanes_mouse(a, y, x, button) ||
-        pv_flame_ui_mouse(a, y, x, button))
+    if (a->prompt.kind || a->ov.kind)
         return;
+    /* the lanes and the flame graph lie inside the Report pane */
+    for (size_t l = 0; l < PV_ARRAY_LEN(pv_layers); l++)
+        if (pv_layers[l]->mouse && pv_layers[l]->mouse(a, a->rect[PV_PANE_REPORT], y, x, button))
+            return;
     for (int p = 0; p < PV_PANE_COUNT; p++) {
         if (!pv_in(a->rect[p], y, x))
             continue;

@@ -21,6 +21,7 @@
 #include "profview/load.h"
 #include "profview/table.h"
 #include "tui/app.h"
+#include "tui/app_internal.h" /* the job engine's state (test_app_jobs_cancel) */
 #include "tui/config.h"
 #include "tui/group.h"
 #include "tui/commands.h"
@@ -2109,6 +2110,127 @@ static void test_report_jobs_cancel_anywhere(void **state)
     pv_view_free(tree);
 }
 
+/* ---- the viewer's jobs (jobs.h): each kind a key starts on the Report,
+ * stopped with Esc after a number of its steps, leaves the Report as it was
+ * (the one cancel path); run to its end, it changes it.  A view over
+ * PV_BIG_VIEW rows, so that the jobs run in steps of a fixed number of
+ * rows.  (Every kind of report job after each of its steps:
+ * test_report_jobs_cancel_anywhere; the scan of :goto is time-sliced, and
+ * its first slice may see every row.) */
+
+static pv_app *vj_app(void)
+{
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+        {"hits", "Hits", PV_TYPE_INT, 0},
+        {"time", "Time", PV_TYPE_TIME, 0},
+    };
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("/data/big.prof");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run 1", "test");
+    pv_table *t = pv_table_new("rows", "Rows", cols, 4);
+    char name[32];
+    for (size_t i = 0; i < PV_BIG_VIEW + 50000; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, (int64_t)i);
+        snprintf(name, sizeof name, "n%zu", i);
+        pv_table_set_cstr(t, r, 1, name);
+        pv_table_set_int(t, r, 2, (int64_t)((i * 31) % 97));
+        pv_table_set_int(t, r, 3, (int64_t)i * 1000);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
+    a->jobs.fixed = true; /* steps of a fixed number of rows, no deadline */
+    a->jobs.budget = 20000;
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    return a;
+}
+
+static void vj_type(pv_app *a, const char *keys)
+{
+    for (const char *k = keys; *k; k++) {
+        pv_app_draw(a);
+        pv_app_key(a, *k == '\n' ? PV_KEY_ENTER : *k);
+    }
+}
+
+/* Runs the job to its end; returns its steps. */
+static size_t vj_finish(pv_app *a)
+{
+    size_t steps = 0;
+    while (pv_jobs_get(a, -1)) {
+        pv_app_draw(a);
+        pv_app_work(a);
+        steps++;
+    }
+    return steps;
+}
+
+static void test_app_jobs_cancel(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *prepare, *keys;
+        int kind;
+    } kinds[] = {
+        {"sort", "", ":sort hits\n", PV_JOB_SORT},
+        {"filter", ":sort hits\n", ":filter hits > 40\n", PV_JOB_FILTER},
+        {"search", "", "/n249990\n", PV_JOB_SEARCH},
+        {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE},
+    };
+    pv_buf before, after;
+    pv_buf_init(&before);
+    pv_buf_init(&after);
+    for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
+        /* to its end: the report changes */
+        pv_app *a = vj_app();
+        vj_type(a, kinds[k].prepare);
+        vj_finish(a);
+        tj_snap(pv_app_report(a), &before);
+        vj_type(a, kinds[k].keys);
+        pv_job *j = pv_jobs_get(a, -1);
+        assert_non_null(j);
+        assert_int_equal(j->kind, kinds[k].kind);
+        size_t steps = vj_finish(a);
+        tj_snap(pv_app_report(a), &after);
+        print_message("%s: %zu steps\n", kinds[k].name, steps);
+        assert_true(steps >= 3);
+        assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
+        pv_app_free(a);
+        /* stopped after 0, 1, 2... steps: as it was */
+        a = vj_app();
+        vj_type(a, kinds[k].prepare);
+        vj_finish(a);
+        tj_snap(pv_app_report(a), &before);
+        size_t stops[] = {0, 1, 2, steps / 2, steps ? steps - 1 : 0};
+        for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
+            vj_type(a, kinds[k].keys);
+            for (size_t i = 0; i < stops[s] && pv_jobs_get(a, -1); i++)
+                pv_app_work(a);
+            assert_non_null(pv_jobs_get(a, -1));
+            pv_app_key(a, PV_KEY_ESC);
+            assert_null(pv_jobs_get(a, -1));
+            tj_snap(pv_app_report(a), &after);
+            assert_int_equal(after.len, before.len);
+            assert_memory_equal(after.data, before.data, before.len);
+        }
+        pv_app_free(a);
+    }
+    pv_buf_free(&before);
+    pv_buf_free(&after);
+}
+
 /* A step also ends at its deadline whatever its budget (a budget counts
  * rows, and a row may be slow): a deadline already past stops each step
  * after a little work, and the job still ends with the right result. */
@@ -2795,6 +2917,7 @@ int main(void)
         cmocka_unit_test(test_report_select_row_incremental),
         cmocka_unit_test(test_report_job_deadline),
         cmocka_unit_test(test_report_jobs_cancel_anywhere),
+        cmocka_unit_test(test_app_jobs_cancel),
         cmocka_unit_test(test_report_expand_all_job),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),
