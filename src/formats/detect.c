@@ -33,6 +33,12 @@ const pv_loader *pv_loader_find(const char *name)
     return NULL;
 }
 
+pv_export_hook pv_export_format_hook(const pv_file *f)
+{
+    const pv_loader *l = f && f->format ? pv_loader_find(f->format) : NULL;
+    return l ? l->export : NULL;
+}
+
 void pv_load_options_init(pv_load_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -118,8 +124,8 @@ pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status
                      path);
         else
             pv_error(&f->diag,
-                     "%s: byte 0: not a format profview knows (AQTime SQLite database, winIDEA "
-                     "Text1 or BIN, MSVC PLIST /T or text report)",
+                     "%s: byte 0: not a format profview knows (AQTime SQLite or Access database, "
+                     "winIDEA Text1 or BIN, MSVC PLIST /T or text report)",
                      path);
         return f;
     }
