@@ -90,7 +90,7 @@ int pv_cmd_export(const pv_cli_args *a)
     sa.sa_handler = pv_export_on_sigint;
     sigaction(SIGINT, &sa, &old);
     /* the same bar as loading, on a terminal (docs/cli.md "Progress") */
-    pv_cli_progress_attach(&r.progress);
+    pv_cli_progress_attach(&r.progress, &a->test);
     r.progress.cancel = &pv_export_interrupted;
 
     pv_diag err;

@@ -97,18 +97,17 @@ cmp <("$pv" cat "$tmp/run.txt" --view statistics --from 10ms --to 12ms --context
 # 3. the progress bar: the loader's, on a terminal only
 if command -v script >/dev/null; then
   "$gen" --seed 5 --tasks 4 --events 400000 --format text -o "$tmp/big.txt"
-  export PROFVIEW_TEST_PROGRESS_DELAY=0
+  now="--test progress-delay-ms=0" # the bar from the first report
   for fmt in sqlite text1; do
     rm -f "$tmp/big-out"
-    script -qfec "$pv export $tmp/big.txt --format $fmt -o $tmp/big-out" /dev/null </dev/null >"$tmp/pty.out"
+    script -qfec "$pv export $now $tmp/big.txt --format $fmt -o $tmp/big-out" /dev/null </dev/null >"$tmp/pty.out"
     grep -aqE 'profview: exporting \[[#-]{20}\] +[0-9]+%  [0-9.]+ k? ?rows of [0-9.]+ k rows' "$tmp/pty.out" ||
       { bad "$fmt: no export progress bar on a terminal:"; tr '\r' '\n' <"$tmp/pty.out" | cat -v | tail -3; }
     [ -s "$tmp/big-out" ] || bad "$fmt: nothing exported under script"
     rm -f "$tmp/big-out"
-    "$pv" export "$tmp/big.txt" --format $fmt -o "$tmp/big-out" 2>"$tmp/err"
+    "$pv" export $now "$tmp/big.txt" --format $fmt -o "$tmp/big-out" 2>"$tmp/err"
     [ ! -s "$tmp/err" ] || bad "$fmt: stderr is a file, yet: $(head -c 200 "$tmp/err" | cat -v)"
   done
-  unset PROFVIEW_TEST_PROGRESS_DELAY
 else
   echo "note: no script (util-linux): the progress bar is not checked"
 fi
