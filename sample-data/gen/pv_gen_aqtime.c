@@ -1125,6 +1125,15 @@ static void scale_objects(int64_t nobjects, bool refcount)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: pv_gen_aqtime OUTDIR\n"
+               "       pv_gen_aqtime --scale trace|sets|resource|refcount N OUT.db\n"
+               "OUTDIR: the AQTime samples (docs/sample-data.md): a Function Trace, a Resource\n"
+               "and a Reference Count database with their expected views.\n"
+               "--scale: one database of N calls (trace), N small result sets (sets) or N\n"
+               "objects (resource, refcount), for the benchmark (bench/README.md).\n");
+        return 0;
+    }
     if (argc == 5 && strcmp(argv[1], "--scale") == 0) {
         char *end;
         long long n = strtoll(argv[3], &end, 10);
@@ -1149,7 +1158,7 @@ int main(int argc, char **argv)
             die(argv[4]);
         return 0;
     }
-    if (argc != 2) {
+    if (argc != 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: pv_gen_aqtime OUTDIR\n       pv_gen_aqtime --scale "
                         "trace|sets|resource|refcount N OUT.db\n");
         return 1;

@@ -26,6 +26,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -808,6 +809,15 @@ static void write_line_profile(const char *dir, const char *base, int method,
 
 int main(int argc, char **argv)
 {
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        fprintf(help ? stdout : stderr,
+                "usage: pv_gen_plist [OUTDIR]\n"
+                "Writes the PLIST samples (docs/sample-data.md) into OUTDIR (default: .):\n"
+                "each run's /T report (plist-*.txt), its text reports (PLIST without /T:\n"
+                "every kind and sort order) and the expected figures under OUTDIR/expect.\n");
+        return help ? 0 : 1;
+    }
     const char *dir = argc > 1 ? argv[1] : ".";
     char expect[4096];
     snprintf(expect, sizeof expect, "%s/expect", dir);

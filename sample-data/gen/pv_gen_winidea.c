@@ -885,9 +885,9 @@ static void write_header(FILE *f, int format, int64_t end)
 
 /* ---- main */
 
-static void usage(void)
+static void usage_to(FILE *fp, int status)
 {
-    fprintf(stderr, "usage: pv_gen_winidea [--seed N] [--tasks K(1-%d)] [--events N]\n"
+    fprintf(fp, "usage: pv_gen_winidea [--seed N] [--tasks K(1-%d)] [--events N]\n"
                     "                      [--format text|text-ctx|bin10|bin11] [--check] -o PATH\n"
                     "  text      Text1 with a TIMELINE section\n"
                     "  text-ctx  Text1, TIMELINE with %%CONTEXT%%, states as E on 3xxxxxxx\n"
@@ -895,7 +895,12 @@ static void usage(void)
                     "  bin11     the same with BIN v1.1 (CRLF line ends in PATH)\n"
                     "  --check   verify the interval bookkeeping tick by tick (slow)\n",
             MAX_TASKS);
-    exit(1);
+    exit(status);
+}
+
+static void usage(void)
+{
+    usage_to(stderr, 1);
 }
 
 static FILE *open_out(const char *path)
@@ -931,6 +936,8 @@ int main(int argc, char **argv)
             check_mode = true;
             continue;
         }
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+            usage_to(stdout, 0);
         if (!val)
             usage();
         i++;

@@ -9,6 +9,7 @@
 #ifndef PROFVIEW_AQTIME_H
 #define PROFVIEW_AQTIME_H
 
+#include "profview/dbinput.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -173,6 +174,7 @@ struct aq_defer;
 typedef struct aq_db {
     char *path;
     char *uri; /* to open the file again, NULL for a stream's copy */
+    pv_db_guard guard; /* its connections' bounds (profview/dbinput.h) */
     /* The background read of the large tables (aqtime_defer.c), or NULL. */
     struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];

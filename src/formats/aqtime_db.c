@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -894,8 +895,10 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
     r->dropped = dropped;
     r->first_dropped = first_dropped;
     r->rc = rc;
+    if (rc == SQLITE_INTERRUPT && !pv_db_budget_spent())
+        r->cancelled = true; /* Ctrl-C, through the connection's progress handler */
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        r->errmsg = pv_xstrdup(sqlite3_errmsg(sqlite3_db_handle(st)));
+        r->errmsg = pv_xstrdup(pv_db_errmsg(sqlite3_db_handle(st)));
 }
 
 /* ---- a large table read by two threads (docs/aqtime.md, Scale) */
@@ -1001,6 +1004,7 @@ static aq_split *aq_split_open(const char *uri, const char *q, size_t split, int
     bool ok = sqlite3_open_v2(uri, &sp->db,
                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                               NULL) == SQLITE_OK &&
+              (pv_db_harden(sp->db, NULL), true) &&
               sqlite3_exec(sp->db, "PRAGMA cache_size = -256", NULL, NULL, NULL) == SQLITE_OK &&
               sqlite3_prepare_v2(sp->db, sql, -1, &sp->st, NULL) == SQLITE_OK;
     free(sql);
@@ -1138,7 +1142,7 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
     free(sql);
     if (rc != SQLITE_OK) {
         pv_error(diag, "%s: table %s: cannot be read: %s", path, t->db_name,
-                 sqlite3_errmsg(db));
+                 pv_db_errmsg(db));
         sqlite3_finalize(st);
         t->col_count = 0;
         free(q);
@@ -1217,7 +1221,7 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
                 aq_read_rows(path, diag, st2, t, &rest);
             } else {
                 rest.rc = SQLITE_ERROR;
-                rest.errmsg = pv_xstrdup(sqlite3_errmsg(db));
+                rest.errmsg = pv_xstrdup(pv_db_errmsg(db));
             }
             sqlite3_finalize(st2);
             free(sql2);
@@ -1371,46 +1375,52 @@ void aq_index_table(aq_table *t)
     free(any_real);
 }
 
-static char *aq_uri(const char *path)
-{
-    pv_buf b;
-    pv_buf_init(&b);
-    pv_buf_put_immutable_uri(&b, path);
-    return b.data;
-}
-
 /* Finds the seed's tables by name, case-insensitively. */
 static bool aq_find_tables(pv_file *f, sqlite3 *db, aq_db *a)
 {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view')",
+    /* Tables only: a view may cost anything (an endless recursive CTE);
+     * one named as an AQTime table is left out, and said so. */
+    int rc = sqlite3_prepare_v2(db, "SELECT name, type FROM sqlite_master WHERE type IN ('table','view')",
                                 -1, &st, NULL);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: byte 0: not a readable SQLite database: %s", f->path,
-                 sqlite3_errmsg(db));
+                 pv_db_errmsg(db));
         sqlite3_finalize(st);
         return false;
     }
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
+        const char *type = (const char *)sqlite3_column_text(st, 1);
         if (!name)
             continue;
+        bool view = type && strcmp(type, "view") == 0;
         for (size_t t = 0; t < AQ_T_COUNT; t++) {
             if (strcasecmp(name, aq_table_specs[t].name) != 0)
                 continue;
+            if (view) {
+                pv_warn(&f->diag, "%s: %s is a view, not a table: not read (a view may cost "
+                        "anything to read; docs/input.md \"Databases\")", f->path, name);
+                continue;
+            }
             if (a->tables[t].db_name)
                 pv_warn(&f->diag, "%s: tables %s and %s differ only in case; %s is used",
                         f->path, a->tables[t].db_name, name, a->tables[t].db_name);
             else
                 a->tables[t].db_name = pv_xstrdup(name);
         }
-        for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+        for (size_t p = 0; p < AQ_PROF_COUNT && !view; p++)
             if (strncasecmp(name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
                 a->has_profiler[p] = true;
     }
+    if (rc == SQLITE_INTERRUPT && !pv_db_budget_spent()) {
+        pv_error(&f->diag, "%s: cancelled", f->path); /* Ctrl-C */
+        sqlite3_finalize(st);
+        return false;
+    }
     if (rc != SQLITE_DONE) {
         pv_error(&f->diag, "%s: the database schema cannot be read: %s", f->path,
-                 sqlite3_errmsg(db));
+                 pv_db_errmsg(db));
         sqlite3_finalize(st);
         return false;
     }
@@ -1659,9 +1669,21 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
                  strerror(err));
         return PV_LOAD_ERROR;
     }
-    char *uri = aq_uri(tmp ? tmp : f->path);
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                         NULL);
+    /* hostile input (docs/input.md "Databases"): hardened, its work
+     * bounded, Ctrl-C honoured while the file loads; with its WAL */
+    aq_db *a = pv_xcalloc(1, sizeof *a);
+    struct stat fst;
+    pv_db_guard_init(&a->guard, stat(tmp ? tmp : f->path, &fst) == 0 ? (uint64_t)fst.st_size : 0,
+                     o->progress.cancel);
+    bool wal;
+    char *uri = pv_db_input_uri(tmp ? tmp : f->path, &wal);
+    char *note;
+    int rc = pv_db_open_input(tmp ? tmp : f->path, uri, SQLITE_OPEN_NOMUTEX, &a->guard, &db,
+                              &note);
+    if (note) {
+        pv_warn(&f->diag, "%s", note);
+        free(note);
+    }
     /* Every table is read once, in order: a page cache of 256 KB does (the
      * default is 2 MB per connection; docs/aqtime.md, Scale). */
     if (rc == SQLITE_OK)
@@ -1675,12 +1697,12 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
     pv_input_remove_temp(tmp);
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
-                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+                 db ? pv_db_errmsg(db) : sqlite3_errstr(rc));
         sqlite3_close(db);
         free(uri);
+        free(a);
         return PV_LOAD_ERROR;
     }
-    aq_db *a = pv_xcalloc(1, sizeof *a);
     a->path = pv_xstrdup(f->path);
     a->uri = uri;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
@@ -1764,6 +1786,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         aq_make_sets(f, a, plan);
         pv_file_free(plan);
         if (f->set_count > 0) {
+            atomic_store(&a->guard.cancel, NULL); /* Ctrl-C was for the load */
             aq_defer_start(f, a, db, deferred, tdiag, deferred_total);
             return PV_LOAD_OK;
         }
@@ -1786,6 +1809,7 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         }
     }
     sqlite3_close(db);
+    atomic_store(&a->guard.cancel, NULL);
     aq_make_sets(f, a, NULL);
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",

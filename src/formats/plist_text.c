@@ -83,7 +83,6 @@ typedef struct plist_text_parser {
     size_t module;        /* index into m.modules, PLIST_NONE before the first */
     size_t profile_line;  /* where the header's Profile: line is */
     size_t date_line;
-    bool page_break;      /* a form feed since the last row */
     size_t skipped_before; /* lines before the Profile line */
     bool seen_rule;
 
@@ -441,6 +440,7 @@ static bool plist_text_line_row(plist_text_parser *p, const char *s, size_t len)
     l.has = PLIST_HAS_LINE;
     size_t text_at = at;
     size_t limit = p->source_col == SIZE_MAX ? len : p->source_col;
+    bool read = false;
     if (p->kind == PLIST_TEXT_LINE_COUNTING) {
         size_t at2 = at, c0, c1, q0, q1;
         double pct;
@@ -453,6 +453,7 @@ static bool plist_text_line_row(plist_text_parser *p, const char *s, size_t len)
             l.has |= PLIST_HAS_HITS;
             text_at = at2;
         }
+        read = l.has & PLIST_HAS_HITS;
     } else if (!has_marker) {
         size_t at2 = at, c0, c1;
         if (plist_text_token(s, len, &at2, &c0, &c1) && c1 <= limit &&
@@ -460,6 +461,22 @@ static bool plist_text_line_row(plist_text_parser *p, const char *s, size_t len)
             has_marker = true;
             text_at = at2;
         }
+        read = has_marker;
+    }
+    /* Under the count columns, before `Source`: a count that does not read. */
+    size_t w0, w1, at3 = at;
+    if (!read && !has_marker && p->source_col != SIZE_MAX &&
+        plist_text_token(s, len, &at3, &w0, &w1) && w1 <= p->source_col) {
+        pv_buf q;
+        pv_buf_init(&q);
+        plist_quote(&q, s + w0, w1 - w0);
+        plist_text_warn(p, "%s under the %s column is not %s; the line is read as a line without "
+                           "a count",
+                        pv_buf_cstr(&q),
+                        p->kind == PLIST_TEXT_LINE_COUNTING ? "hit count" : "covered",
+                        p->kind == PLIST_TEXT_LINE_COUNTING ? "a count and a percentage"
+                                                            : "* or .");
+        pv_buf_free(&q);
     }
     if (has_marker) {
         l.hits = covered;
@@ -800,8 +817,7 @@ static bool plist_text_line(plist_text_parser *p, const char *s, size_t len)
     while (len && s[0] == '\f') {
         s++;
         len--;
-        p->page_break = true;
-        plist_text_flush(p);
+        plist_text_flush(p); /* a page ends a row */
     }
     size_t lead = 0;
     while (lead < len && plist_text_blank(s[lead]))
@@ -884,7 +900,6 @@ static bool plist_text_line(plist_text_parser *p, const char *s, size_t len)
     if (p->section == PLIST_TEXT_ROWS && plist_text_continuation(p, s, len, true))
         return true;
     if (plist_text_row(p, s, len)) {
-        p->page_break = false;
         p->section = PLIST_TEXT_ROWS;
         return true;
     }

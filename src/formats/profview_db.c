@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
+#include "profview/dbinput.h"
 #include "profview/load.h"
 #include "profview/table.h"
 
@@ -43,14 +45,6 @@ static int pvdb_probe(const unsigned char *head, size_t len, uint64_t file_size,
         if (memcmp(head + i, needle, sizeof needle - 1) == 0)
             return 97;
     return 0;
-}
-
-static char *pvdb_uri(const char *path)
-{
-    pv_buf b;
-    pv_buf_init(&b);
-    pv_buf_put_immutable_uri(&b, path);
-    return b.data;
 }
 
 static bool pvdb_type(const char *name, pv_type *out)
@@ -165,7 +159,7 @@ static pv_table *pvdb_read_view(pv_file *f, sqlite3 *db, const char *view_id, co
         goto sql_error;
     goto done;
 sql_error:
-    pv_error(&f->diag, "%s: table %s: %s", f->path, table, sqlite3_errmsg(db));
+    pv_error(&f->diag, "%s: table %s: %s", f->path, table, pv_db_errmsg(db));
 fail:
     if (t)
         pv_view_free(pv_table_view(t));
@@ -289,7 +283,7 @@ static bool pvdb_read_detail(pv_file *f, sqlite3 *db, const char *id, const char
     pv_buf_free(&b);
     sqlite3_stmt *st = NULL;
     if (ok && sqlite3_prepare_v2(db, pv_buf_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
-        pv_error(&f->diag, "%s: table %s__of: %s", f->path, table, sqlite3_errmsg(db));
+        pv_error(&f->diag, "%s: table %s__of: %s", f->path, table, pv_db_errmsg(db));
         ok = false;
     }
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
@@ -311,7 +305,7 @@ static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const
                            "SELECT detail_id, title, detail_table, tree FROM profview_details "
                            "WHERE table_name = ? ORDER BY position",
                            -1, &st, NULL) != SQLITE_OK) {
-        pv_error(&f->diag, "%s: table profview_details: %s", f->path, sqlite3_errmsg(db));
+        pv_error(&f->diag, "%s: table profview_details: %s", f->path, pv_db_errmsg(db));
         return false;
     }
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
@@ -352,14 +346,26 @@ static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const
 
 static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
 {
-    (void)o;
     sqlite3 *db = NULL;
-    char *uri = pvdb_uri(f->path);
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    /* hostile input (docs/input.md "Databases"): a table of
+     * profview_views may be a view, legitimately; what it may cost is
+     * bounded, and Ctrl-C stops it */
+    bool wal;
+    char *uri = pv_db_input_uri(f->path, &wal);
+    struct stat fst;
+    pv_db_guard guard;
+    pv_db_guard_init(&guard, stat(f->path, &fst) == 0 ? (uint64_t)fst.st_size : 0,
+                     o->progress.cancel);
+    char *note;
+    int rc = pv_db_open_input(f->path, uri, 0, &guard, &db, &note);
     free(uri);
+    if (note) {
+        pv_warn(&f->diag, "%s", note);
+        free(note);
+    }
     if (rc != SQLITE_OK) {
         pv_error(&f->diag, "%s: cannot open as a SQLite database: %s", f->path,
-                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+                 db ? pv_db_errmsg(db) : sqlite3_errstr(rc));
         sqlite3_close(db);
         return PV_LOAD_ERROR;
     }
@@ -369,7 +375,7 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
             SQLITE_OK ||
         sqlite3_step(sets) != SQLITE_ROW) {
         pv_error(&f->diag, "%s: table profview_schema: no version row (%s)", f->path,
-                 sqlite3_errmsg(db));
+                 pv_db_errmsg(db));
         goto done;
     }
     const char *name = (const char *)sqlite3_column_text(sets, 0);
@@ -390,7 +396,7 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
                            "SELECT view_id, table_name, title, tree FROM profview_views WHERE "
                            "set_id = ? ORDER BY position",
                            -1, &views, NULL) != SQLITE_OK) {
-        pv_error(&f->diag, "%s: %s", f->path, sqlite3_errmsg(db));
+        pv_error(&f->diag, "%s: %s", f->path, pv_db_errmsg(db));
         goto done;
     }
     while (sqlite3_step(sets) == SQLITE_ROW) {

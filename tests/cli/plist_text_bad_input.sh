@@ -49,6 +49,14 @@ got=$("$PROFVIEW" cat "$tmp/bad.txt" --view routines --columns routine,module,ex
 [ "$got" = "$(printf 'routine\tmodule\texe\thits\ttime\nf(int)\ta.obj\ta.exe\t3\t2000000')" ] \
   || { echo "FAIL: routines: $got"; fail=1; }
 
+# A line report whose count does not read: a warning, the line is left out.
+printf 'Profile: Line counting, sorted by line\nSource file: a.c\n    Line  Hit count      %%  Source\n--------------------------------------\n      8:        1x0    0.0  {\n      9:          2    0.0  }\n     10:                    // c\n' >"$tmp/lines.txt"
+"$PROFVIEW" info "$tmp/lines.txt" >"$tmp/out" 2>&1
+expect "$tmp/out" "warnings: 1" "line report warning count"
+expect "$tmp/out" "lines.txt: line 5: '1x0' under the hit count column is not a count and a percentage; the line is read as a line without a count" "bad line count"
+got=$("$PROFVIEW" cat "$tmp/lines.txt" --view lines --columns source,line,hits,text)
+[ "$got" = "$(printf 'source\tline\thits\ttext\na.c\t9\t2\t}')" ] || { echo "FAIL: lines: $got"; fail=1; }
+
 # An unknown kind: the loader says which kinds it knows.
 printf 'Profile: Memory usage, sorted by size\nDate: x\n' >"$tmp/kind.txt"
 rc=0

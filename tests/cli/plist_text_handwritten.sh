@@ -89,13 +89,16 @@ for v in call-trace stacks; do
   [ $rc != 0 ] || { echo "FAIL: a text report has a $v view"; fail=1; }
 done
 
-# A line counting report by hand: CRLF, a BOM, two source files, lines
-# without a count (left out), a source text with colons and `%`.
-printf '\xef\xbb\xbfProfile: Line counting, sorted by line\r\nDate:    Tue Nov 24 10:00:00 2026\r\n\r\nProgram Statistics\r\n------------------\r\n    Command line at 2026 Nov 24 10:00: "t.exe"\r\n    Total lines: 4\r\n    Total hits: 2004\r\n    Line coverage: 75.0%%\r\n\r\nModule Statistics for t.exe\r\n---------------------------\r\n    Lines in module: 4\r\n    Hits in module: 2004\r\n    Module line coverage: 75.0%%\r\n\r\nSource file: c:\\t\\a b.cpp\r\n\r\n    Line  Hit count      %%  Source\r\n--------------------------------------\r\n      8:          1    0.0  {\r\n      9:                        long lX;\r\n     11:       1000   49.9      lX = 57L;\r\n     12:          0    0.0      x = a ? b : c; // 50%% off\r\n\r\nSource file: c:\\t\\b.cpp\r\n\r\n    Line  Hit count      %%  Source\r\n--------------------------------------\r\n      3:       1003   50.0  }\r\n' >"$tmp/lines.txt"
+# A line counting report by hand: CRLF, a BOM, two modules, two source
+# files in the first, lines without a count (left out), a source text with
+# colons and `%`.
+printf '\xef\xbb\xbfProfile: Line counting, sorted by line\r\nDate:    Tue Nov 24 10:00:00 2026\r\n\r\nProgram Statistics\r\n------------------\r\n    Command line at 2026 Nov 24 10:00: "t.exe"\r\n    Total lines: 5\r\n    Total hits: 2009\r\n    Line coverage: 80.0%%\r\n\r\nModule Statistics for t.exe\r\n---------------------------\r\n    Lines in module: 4\r\n    Hits in module: 2004\r\n    Module line coverage: 75.0%%\r\n\r\nSource file: c:\\t\\a b.cpp\r\n\r\n    Line  Hit count      %%  Source\r\n--------------------------------------\r\n      8:          1    0.0  {\r\n      9:                        long lX;\r\n     11:       1000   49.9      lX = 57L;\r\n     12:          0    0.0      x = a ? b : c; // 50%% off\r\n\r\nSource file: c:\\t\\b.cpp\r\n\r\n    Line  Hit count      %%  Source\r\n--------------------------------------\r\n      3:       1003   49.9  }\r\n\r\nModule Statistics for u.dll\r\n---------------------------\r\n    Lines in module: 1\r\n    Hits in module: 5\r\n    Module line coverage: 100.0%%\r\n\r\nSource file: u.c\r\n\r\n    Line  Hit count      %%  Source\r\n--------------------------------------\r\n      7:          5    0.2  return 0;\r\n' >"$tmp/lines.txt"
 "$PROFVIEW" info "$tmp/lines.txt" >"$tmp/info"
 grep -q "format: plist-text" "$tmp/info" && ! grep -q warnings "$tmp/info" || { echo "FAIL: line report"; cat "$tmp/info"; fail=1; }
-check "line rows" "$(printf 'exe\tsource\tline\thits\tcovered\ttext\nt.exe\tc:\\\\t\\\\a b.cpp\t8\t1\t1\t{\nt.exe\tc:\\\\t\\\\a b.cpp\t11\t1000\t1\t    lX = 57L;\nt.exe\tc:\\\\t\\\\a b.cpp\t12\t0\t0\t    x = a ? b : c; // 50%% off\nt.exe\tc:\\\\t\\\\b.cpp\t3\t1003\t1\t}')" \
+check "line rows" "$(printf 'exe\tsource\tline\thits\tcovered\ttext\nt.exe\tc:\\\\t\\\\a b.cpp\t8\t1\t1\t{\nt.exe\tc:\\\\t\\\\a b.cpp\t11\t1000\t1\t    lX = 57L;\nt.exe\tc:\\\\t\\\\a b.cpp\t12\t0\t0\t    x = a ? b : c; // 50%% off\nt.exe\tc:\\\\t\\\\b.cpp\t3\t1003\t1\t}\nu.dll\tu.c\t7\t5\t1\treturn 0;')" \
   "$("$PROFVIEW" cat "$tmp/lines.txt" --view lines --columns exe,source,line,hits,covered,text)"
-check "line summary" "$(printf 'total lines\t4\nline coverage\t75.0%%\ntotal hits\t2004\nlines\t4\nlines executed\t3\nline hits\t2004')" \
+check "line summary" "$(printf 'total lines\t5\nline coverage\t80.0%%\ntotal hits\t2009\nlines\t5\nlines executed\t4\nline hits\t2009')" \
   "$("$PROFVIEW" cat "$tmp/lines.txt" --view summary --columns key,value | grep -E '^(total lines|line coverage|total hits|lines|lines executed|line hits)'$'\t')"
+check "line modules" "$(printf 'module\tunits\thits\tcoverage_percent\trows\nt.exe\t4\t2004\t75\t4\nu.dll\t1\t5\t100\t1')" \
+  "$("$PROFVIEW" cat "$tmp/lines.txt" --view modules --columns module,units,hits,coverage_percent,rows)"
 exit $fail
