@@ -17,11 +17,11 @@ quick=false
 if $quick; then
   events=${BENCH_EVENTS:-200000} text_events=${BENCH_TEXT_EVENTS:-100000}
   aq_calls=${BENCH_AQ_CALLS:-20000} aq_sets=${BENCH_AQ_SETS:-500} runs=${BENCH_RUNS:-1}
-  aq_objects=${BENCH_AQ_OBJECTS:-2000}
+  aq_objects=${BENCH_AQ_OBJECTS:-2000} aq_mdb_calls=${BENCH_AQ_MDB_CALLS:-20000}
 else
   events=${BENCH_EVENTS:-50000000} text_events=${BENCH_TEXT_EVENTS:-15000000}
   aq_calls=${BENCH_AQ_CALLS:-10000000} aq_sets=${BENCH_AQ_SETS:-16000} runs=${BENCH_RUNS:-5}
-  aq_objects=${BENCH_AQ_OBJECTS:-1000000}
+  aq_objects=${BENCH_AQ_OBJECTS:-1000000} aq_mdb_calls=${BENCH_AQ_MDB_CALLS:-1000000}
 fi
 build=${BENCH_BUILD:-$src/build-release}
 data=${BENCH_DATA:-$src/bench/data}
@@ -52,6 +52,8 @@ aq_trace=$data/aqtime-trace-$aq_calls.db
 aq_many=$data/aqtime-sets-$aq_sets.db
 aq_resource=$data/aqtime-resource-$aq_objects.db
 aq_refcount=$data/aqtime-refcount-$aq_objects.db
+aq_mdb_db=$data/aqtime-trace-$aq_mdb_calls.db
+aq_mdb=$data/aqtime-trace-$aq_mdb_calls.mdb
 if [ ! -s "$bin_txt.BIN" ]; then
   echo "== generating $events events (BIN v1.1)" >&2
   /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen" --seed 1 --tasks 5 --events "$events" \
@@ -65,6 +67,11 @@ fi
 if [ ! -s "$aq_trace" ]; then
   echo "== generating an AQTime Function Trace of $aq_calls calls" >&2
   /usr/bin/time -f "   %e s, %M KB peak RSS" "$gen_aq" --scale trace "$aq_calls" "$aq_trace"
+fi
+if [ ! -s "$aq_mdb" ]; then
+  echo "== generating an AQTime Function Trace of $aq_mdb_calls calls, SQLite and Access" >&2
+  [ -s "$aq_mdb_db" ] || "$gen_aq" --scale trace "$aq_mdb_calls" "$aq_mdb_db"
+  /usr/bin/time -f "   %e s, %M KB peak RSS" "$build/pv_gen_mdb" "$aq_mdb_db" "$aq_mdb"
 fi
 if [ ! -s "$aq_many" ]; then
   echo "== generating an AQTime database of $aq_sets result sets" >&2
@@ -369,6 +376,30 @@ for kind in resource refcount; do
   [ "$best_kb" != - ] && per_obj=$(( (best_kb - base_kb) * 1024 / aq_objects ))
   row "AQTime $kind peak RSS per object (beyond $(mb "$base_kb"))" "$per_obj B" "" ""
 done
+
+# AQTime in an Access database (docs/aqtime.md "Access databases"): the same
+# Function Trace of $aq_mdb_calls calls as SQLite and as .mdb, loaded
+# alternately (the machine's load falls on both); the ratio of the medians.
+sq_s= mdb_s=
+for _ in $(seq "$runs"); do
+  for f in "$aq_mdb_db" "$aq_mdb"; do
+    if ! "${prio[@]}" /usr/bin/time -f "%e" -o "$data/.time" "$pv" info "$f" >/dev/null 2>&1; then
+      echo "   aqtime access: FAILED on $f" >&2
+      echo failed > "$data/.time"
+    fi
+    if [ "$f" = "$aq_mdb" ]; then mdb_s="$mdb_s $(cat "$data/.time")"; else sq_s="$sq_s $(cat "$data/.time")"; fi
+  done
+done
+echo "   aqtime access: SQLite wall times:$sq_s; Access:$mdb_s" >&2
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+sq_med=$(median $sq_s) mdb_med=$(median $mdb_s)
+# (a time below the clock's 10 ms gives no ratio: the quick run's data)
+ratio=$(awk -v a="$mdb_med" -v b="$sq_med" 'BEGIN {
+  if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/) print "failed"; else if (b > 0) printf "%.2f", a / b; else print "-" }')
+ok=$(verdict "$ratio" "<" 3)
+[ "$ratio" = - ] && ok=
+row "AQTime $aq_mdb_calls calls: .mdb / SQLite load (info, medians $mdb_med s / $sq_med s)" "$ratio x" "< 3 x" \
+  "$ok"
 
 printf 'machine: %s\n' "$machine"
 printf 'load average: %s at the start, %s at the end\n' "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"

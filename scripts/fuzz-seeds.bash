@@ -9,6 +9,7 @@ pv_fuzz_seed() {
     plist) for f in sample-data/plist-*.txt; do cp "$f" "$out/"; done ;;
     plist_text) for f in sample-data/plist-text-*.txt sample-data/plist-*.report*.txt; do cp "$f" "$out/"; done ;;
     aqtime) for f in sample-data/*.db; do cp "$f" "$out/"; done ;;
+    mdb) for f in sample-data/*.mdb; do cp "$f" "$out/"; done ;;
     yaml) for f in themes/*.yaml tests/fuzz/seeds/config*.yaml; do [ -f "$f" ] && cp "$f" "$out/"; done ;;
     query)
       printf 'hits > 1k && (name ~ /^a(b|c)$/ || not x like "*y?")' > "$out/seed"

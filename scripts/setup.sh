@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential clang libclang-rt-dev cmake pkg-config libncurses-dev libsqlite3-dev libyaml-dev
-          libcmocka-dev tmux sqlite3 ncurses-term locales python3 man-db groff-base bsdutils time)
+          libcmocka-dev mdbtools-dev libmdb3 tmux sqlite3 ncurses-term locales python3 man-db groff-base bsdutils time)
 
 missing=()
 for p in "${packages[@]}"; do

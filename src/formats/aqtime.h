@@ -318,6 +318,16 @@ void aq_index_table(aq_table *t);
  * the messages, which are dropped) only their summaries and placeholders
  * (docs/aqtime.md "First screen"). */
 void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan);
+/* Loads the AQTime tables of an open database into f (the rest of a load
+ * once the file is open; it takes db, `uri` if the file can be opened
+ * again, else NULL, and `a`, the file's data with the guard of db's
+ * connection, or NULL).  The Access reader hands it the tables it copied
+ * into a database in memory (aqtime_mdb.c). */
+pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, char *uri, aq_db *a);
+/* Whether a table of that name is read by the loader: a table of the seed,
+ * or any other of a profiler's (*profiler: its name has a profiler's
+ * prefix, FUNCTION_TRACE_PROFILER_ ...). */
+bool aq_table_is_aqtime(const char *name, bool *profiler);
 /* Appends from's messages (and its count of those not kept) to `to`. */
 void aq_diag_append(pv_diag *to, const pv_diag *from);
 

@@ -1375,6 +1375,18 @@ void aq_index_table(aq_table *t)
     free(any_real);
 }
 
+bool aq_table_is_aqtime(const char *name, bool *profiler)
+{
+    bool known = false;
+    *profiler = false;
+    for (size_t t = 0; t < AQ_T_COUNT; t++)
+        known = known || strcasecmp(name, aq_table_specs[t].name) == 0;
+    for (size_t p = 0; p < AQ_PROF_COUNT; p++)
+        if (strncasecmp(name, aq_profiler_prefix[p], strlen(aq_profiler_prefix[p])) == 0)
+            known = *profiler = true;
+    return known;
+}
+
 /* Finds the seed's tables by name, case-insensitively. */
 static bool aq_find_tables(pv_file *f, sqlite3 *db, aq_db *a)
 {
@@ -1703,6 +1715,13 @@ static pv_load_status aq_load(pv_file *f, const pv_load_options *o)
         free(a);
         return PV_LOAD_ERROR;
     }
+    return aq_load_db(f, o, db, uri, a);
+}
+
+pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, char *uri, aq_db *a)
+{
+    if (!a)
+        a = pv_xcalloc(1, sizeof *a); /* its guard bounds no connection of its own */
     a->path = pv_xstrdup(f->path);
     a->uri = uri;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {

@@ -118,8 +118,8 @@ pv_file *pv_load_file(const char *name, const pv_load_options *o, pv_load_status
                      path);
         else
             pv_error(&f->diag,
-                     "%s: byte 0: not a format profview knows (AQTime SQLite database, winIDEA "
-                     "Text1 or BIN, MSVC PLIST /T or text report)",
+                     "%s: byte 0: not a format profview knows (AQTime SQLite or Access database, "
+                     "winIDEA Text1 or BIN, MSVC PLIST /T or text report)",
                      path);
         return f;
     }

@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 BENCH_BUILD=$PV_BUILD_DIR BENCH_DATA=$tmp/data BENCH_EVENTS=20000 BENCH_TEXT_EVENTS=20000 \
-  BENCH_AQ_CALLS=3000 BENCH_AQ_SETS=50 BENCH_AQ_OBJECTS=500 \
+  BENCH_AQ_CALLS=3000 BENCH_AQ_SETS=50 BENCH_AQ_OBJECTS=500 BENCH_AQ_MDB_CALLS=3000 \
   bash "$PV_SOURCE_DIR/bench/run.sh" --quick >"$tmp/out" 2>"$tmp/err" ||
   { echo "FAIL: bench/run.sh --quick exited with $?"; cat "$tmp/err"; fail=1; }
 for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN full index / bare pass, wall (20000 events, medians) *[0-9.]*x' 'BIN full index / bare pass, CPU' 'BIN second open from the index cache / bare pass' 'Text1 load / wc -l, wall' '^timed commands: ' \
@@ -19,6 +19,7 @@ for label in '^machine: .*cores' '^load average: ' 'BIN first screen (cat' 'BIN 
   'AQTime peak RSS per call' 'AQTime 50 result sets' 'AQTime first screen (profview DB, first frame, 3000 calls)' \
   'AQTime resource load (info, 500 objects)' 'AQTime refcount load (info, 500 objects)' \
   'AQTime resource peak RSS per object' 'AQTime refcount peak RSS per object' 'TUI p: pin an area' \
+  'AQTime 3000 calls: .mdb / SQLite load (info, medians [0-9.]* s / [0-9.]* s) *[-0-9.]* x' \
   'TUI longest lane-building slice' 'TUI worst lane key' 'TUI draw with the lanes fully zoomed out'; do
   grep -q -- "$label" "$tmp/out" || { echo "FAIL: no row '$label'"; fail=1; }
 done
