@@ -435,7 +435,10 @@ static int pv_term_loop(pv_app *app, bool ascii)
     /* Shift-Tab is ESC [ Z on every terminal we know, but terminfo entries
      * such as vt100 and linux have no kcbt: without this, it came as Esc, [
      * and Z (docs/tui.md "Terminals"). */
-    define_key("\033[Z", KEY_BTAB);
+    /* (only where the entry does not map it already: a definition replaced leaks
+     * inside ncurses) */
+    if (key_defined("\033[Z") != KEY_BTAB)
+        define_key("\033[Z", KEY_BTAB);
     /* Bracketed paste (docs/tui.md "Terminals"): a paste comes between two
      * markers and is taken as one input, not one key at a time (a 900-
      * character filter took a second, and its characters were keys). A
