@@ -51,7 +51,9 @@ pv_tmux_wait "row 3/"
 s=$(pv_tmux_screen)
 expect_absent ctrl_c_does_not_quit "$s" "exit="
 expect_contains ctrl_c_keeps_table "$s" "Report: Call trace"
-pv_tmux_keys q
+pv_tmux_keys q # a big index in memory: quitting asks first
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop
 
