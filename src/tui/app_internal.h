@@ -1,7 +1,8 @@
-/* app_internal.h - the viewer's state, shared by app.c (loading, where the
- * Report is), app_draw.c (panes into the grid), app_input.c (keys,
- * prompt, commands, mouse), app_export.c (the export dialog) and flame.c
- * (flame graphs, :diff).  Not an API: only these include it. */
+/* app_internal.h - the viewer's state: what the panels share (the open
+ * files and their items, where we are, the focus, the message line) and
+ * one struct per panel or service (docs/tui.md "The viewer's design"),
+ * and the functions the viewer's files call across.  Not an API: only
+ * src/tui includes it (the panels through panel.h). */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
@@ -472,7 +473,7 @@ extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
 /* Tab on a file name being typed (the export dialog's path): completes it
  * to the longest common prefix of the matching files (a directory with its
  * '/'), listing them in the message line when there are several; the same
- * completion as :open's (app_input.c). */
+ * completion as :open's (prompt.c). */
 void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
@@ -482,14 +483,12 @@ void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
 /* The export queued while its file was indexed (pv_app_command_queue). */
 void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
-/* app_input.c */
+/* app_input.c: keys, filter and sort asked from keys */
 /* Sorts by column col (the same column again: the other direction). */
 void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);
-/* :goto N|TIME|A|B on the focused report. */
-void pv_app_goto(pv_app *a, const char *arg);
 
 /* prompt.c: the prompt and its line editor */
 void pv_app_prompt_open(pv_app *a, int kind, const char *initial);
@@ -499,6 +498,8 @@ void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir);
 
 /* goto.c: J / K: the next row (dir) of the selected row's area. */
 void pv_app_step_event(pv_app *a, int dir);
+/* :goto N|TIME|A|B on the focused report. */
+void pv_app_goto(pv_app *a, const char *arg);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);
