@@ -20,13 +20,15 @@ enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
 enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
-/* What the export dialog exports (docs/tui.md). */
+/* The parts of what the export dialog exports, each its own choice (bit
+ * 1 << part of pv_export_dialog.what; docs/tui.md "Export"). */
 enum {
-    PV_EXPORT_WHAT_ROWS,
-    PV_EXPORT_WHAT_SET,
-    PV_EXPORT_WHAT_MARKERS,
-    PV_EXPORT_WHAT_CONTEXT,
-    PV_EXPORT_WHAT_COUNT
+    PV_EXPORT_PART_FILTER,  /* the Report's filter */
+    PV_EXPORT_PART_WINDOW,  /* between markers A and B */
+    PV_EXPORT_PART_CONTEXT, /* the selected row's context (or thread) */
+    PV_EXPORT_PART_AREA,    /* the selected row's area (its name) */
+    PV_EXPORT_PART_VIEW,    /* only this view (else the whole result set) */
+    PV_EXPORT_PART_COUNT
 };
 
 #define PV_PROMPT_HISTORY 50
@@ -248,8 +250,13 @@ typedef struct pv_diff_state {
 /* The export dialog (app_export.c). */
 typedef struct pv_export_dialog {
     int format; /* pv_export_format */
-    int what;   /* PV_EXPORT_WHAT_* */
-    int field;  /* 0 format, 1 what, 2 path */
+    int what;   /* bits 1 << PV_EXPORT_PART_*: the parts chosen */
+    int field;  /* format, the parts, path (app_export.c) */
+    pv_buf summary;   /* what will be written ("182 rows: ..."), or why not */
+    bool summary_bad; /* the choices do not fit together */
+    pv_buf error;     /* the last failure, shown in the dialog */
+    int last_format;  /* the session's last export: 1 + its format, 0 none */
+    pv_buf last_dir;  /* ... and its directory, with its '/' ("" none) */
     pv_buf path;
     size_t path_pos;
     bool confirm; /* the path exists: Enter replaces it, Esc keeps it */
@@ -469,7 +476,6 @@ void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
-extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
 /* Tab on a file name being typed (the export dialog's path): completes it
  * to the longest common prefix of the matching files (a directory with its
  * '/'), listing them in the message line when there are several; the same
