@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "profview/diff.h"
 #include "profview/flame.h"
+#include "profview/hooks.h"
 #include "profview/query.h"
 #include "profview/tui.h"
 
@@ -249,8 +250,14 @@ static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_res
         }
         v = pv_view_open_detail(owner, d, row);
         if (!v) {
-            fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
-                    parent_id, owner->id, view_id);
+            /* a detail left out of an export for its size says so */
+            const char *missing = pv_view_detail_missing(owner, d);
+            if (missing)
+                fprintf(stderr, "profview: %s: '%s' of row %" PRId64 " of '%s': %s\n", f->path,
+                        view_id, parent_id, owner->id, missing);
+            else
+                fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
+                        parent_id, owner->id, view_id);
             return PV_EXIT_INPUT;
         }
         *out = v;
