@@ -970,7 +970,7 @@ static bool pvdb_lazy_readable(sqlite3 *db, const char *table)
  * error) when it does not match its catalogue. */
 static pv_view *pvdb_lazy_open(pv_file *f, pvdb_conn *conn, pv_result_set *set,
                                const char *view_id, const char *table, const char *title,
-                               bool tree)
+                               bool tree, int64_t catalogue_rows)
 {
     sqlite3 *db = conn->db;
     pv_column *cols;
@@ -1041,6 +1041,18 @@ static pv_view *pvdb_lazy_open(pv_file *f, pvdb_conn *conn, pv_result_set *set,
         int64_t max = ok ? sqlite3_column_int64(st, 0) : 0;
         sqlite3_finalize(st);
         l->rows = max > 0 && (uint64_t)max <= PV_VIEW_ROWS_MAX ? (size_t)max : 0;
+        if (ok && catalogue_rows >= 0 && (max < 0 ? 0 : max) != catalogue_rows) {
+            /* the rows are _row 1 .. N, as many as the catalogue says */
+            pv_error(&f->diag, "%s: table %s: its last _row is %" PRId64 ", profview_views "
+                               "says %" PRId64 " rows",
+                     f->path, pv_buf_cstr(&rows_table), max, catalogue_rows);
+            pv_buf_free(&rows_table);
+            pv_buf_free(&groups_table);
+            pv_buf_free(&sql);
+            v->ops = &pvdb_lazy_ops[0];
+            pv_view_free(v);
+            return NULL;
+        }
     }
     if (!ok)
         pv_error(&f->diag, "%s: table %s: %s", f->path, pv_buf_cstr(&rows_table),
@@ -1120,8 +1132,8 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
     if (sqlite3_prepare_v2(db, "SELECT set_id, caption, kind FROM profview_sets ORDER BY rowid",
                            -1, &sets, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
-                           "SELECT view_id, table_name, title, tree FROM profview_views WHERE "
-                           "set_id = ? ORDER BY position",
+                           "SELECT view_id, table_name, title, tree, row_count FROM "
+                           "profview_views WHERE set_id = ? ORDER BY position",
                            -1, &views, NULL) != SQLITE_OK) {
         pv_error(&f->diag, "%s: %s", f->path, pv_db_errmsg(db));
         goto done;
@@ -1144,7 +1156,10 @@ static pv_load_status pvdb_load(pv_file *f, const pv_load_options *o)
             bool tree = sqlite3_column_int(views, 3) != 0;
             if (version >= 2 && pvdb_lazy_readable(db, table)) {
                 /* read on demand (above) */
-                pv_view *v = pvdb_lazy_open(f, conn, set, vid, table, title ? title : vid, tree);
+                pv_view *v = pvdb_lazy_open(f, conn, set, vid, table, title ? title : vid, tree,
+                                            sqlite3_column_type(views, 4) == SQLITE_NULL
+                                                ? -1
+                                                : sqlite3_column_int64(views, 4));
                 if (!v)
                     goto done;
                 pv_set_add_view(set, v);
