@@ -55,6 +55,7 @@ typedef struct pv_export_request {
      * before anything is written to it (tests: another user swapping it) */
     void (*after_create)(const char *temp_path, void *arg);
     void *after_create_arg;
+    pv_test_options test; /* the tests' switches (core.h): export-grace-ms, detail-rows */
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);
@@ -134,6 +135,12 @@ void pv_export_writer_discard(pv_export_writer *w);
  * then takes it, or the export is a usage error).  Messages go to `err`. */
 typedef int (*pv_export_hook)(const pv_file *f, const pv_export_request *r,
                               pv_export_target *t, pv_diag *err);
+
+/* The format's own exports for f (docs/export.md: Text1/BIN of a winIDEA
+ * timeline, AQTime's own SQLite schema): the hook of the loader that read
+ * it (pv_loader.export, load.h), or NULL.  Declared here, defined by the
+ * formats (src/formats/detect.c): the export layer knows no format. */
+pv_export_hook pv_export_format_hook(const pv_file *f);
 
 /* ---- running an export */
 

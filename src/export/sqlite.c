@@ -150,12 +150,11 @@ static bool sq_aside_run(sq_writer *w, const char *sql, int *rc, char **msg)
         return false;
     }
     pthread_detach(th);
-    double cancelled_at = 0, grace = SQ_ASIDE_GRACE_S;
-    /* tests: PROFVIEW_TEST_EXPORT_GRACE=0 leaves the connection to the
+    /* tests: the test option export-grace-ms=0 leaves the connection to the
      * helper at once after a cancel (the hand-over that a 15 s sort needs) */
-    const char *g = getenv("PROFVIEW_TEST_EXPORT_GRACE");
-    if (g && *g)
-        grace = atof(g);
+    double cancelled_at = 0, grace = SQ_ASIDE_GRACE_S;
+    if (pv_test_has(&w->r->test, PV_TEST_EXPORT_GRACE_MS))
+        grace = (double)pv_test_get(&w->r->test, PV_TEST_EXPORT_GRACE_MS, 0) / 1000;
     for (;;) {
         pthread_mutex_lock(&j->lock);
         bool done = j->done;
@@ -603,11 +602,10 @@ fail:
 
 #define SQ_DETAIL_ROW_CAP 1000000
 
-/* The cap; PROFVIEW_TEST_DETAIL_ROWS=N (tests only) lowers it. */
-static uint64_t sq_detail_cap(void)
+/* The cap; the test option detail-rows=N lowers it. */
+static uint64_t sq_detail_cap(const sq_writer *w)
 {
-    const char *e = getenv("PROFVIEW_TEST_DETAIL_ROWS");
-    return e && *e ? strtoull(e, NULL, 10) : SQ_DETAIL_ROW_CAP;
+    return (uint64_t)pv_test_get(&w->r->test, PV_TEST_DETAIL_ROWS, SQ_DETAIL_ROW_CAP);
 }
 
 static bool sq_same_columns(const pv_view *a, const pv_view *b)
@@ -652,7 +650,7 @@ static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const ch
     pv_view *first = NULL; /* the first detail opened: its columns are the table's */
     sqlite3_stmt *st = NULL, *of = NULL;
     uint64_t written = 0;
-    uint64_t cap = sq_detail_cap();
+    uint64_t cap = sq_detail_cap(w);
     /* a view of more rows than the cap: left out without opening them */
     bool capped = count > cap, tree = false;
     pv_export_status status = PV_EXPORT_FAILED;

@@ -201,15 +201,16 @@ static void test_reports_through_index_and_commit(void **state)
  * thread: sqlite3_interrupt, and past a grace time the connection is left
  * to the helper, which closes it): CANCELLED, no file; ASan and TSan see
  * the connection handed over cleanly. */
-static void test_cancel_in_index(void **state)
+static void cancel_in_index(bool no_grace)
 {
-    (void)state;
     pv_file *f = make_file();
     char path[512];
     out_path(path, sizeof path, "late");
     pv_export_request r;
     request(&r, NULL);
     r.view_id = NULL; /* the whole result set */
+    if (no_grace)
+        pv_test_set(&r.test, PV_TEST_EXPORT_GRACE_MS, 0);
     seen.cancel_at_end = true;
     pv_diag err;
     pv_diag_init(&err);
@@ -219,14 +220,19 @@ static void test_cancel_in_index(void **state)
     pv_file_free(f);
 }
 
-/* The same with no grace (PROFVIEW_TEST_EXPORT_GRACE=0): the export's
+static void test_cancel_in_index(void **state)
+{
+    (void)state;
+    cancel_in_index(false);
+}
+
+/* The same with no grace (the test option export-grace-ms=0): the export's
  * thread leaves the connection to the helper at once, as it does when a
  * sort runs on for seconds after the interrupt. */
 static void test_cancel_leaves_the_helper(void **state)
 {
-    setenv("PROFVIEW_TEST_EXPORT_GRACE", "0", 1);
-    test_cancel_in_index(state);
-    unsetenv("PROFVIEW_TEST_EXPORT_GRACE");
+    (void)state;
+    cancel_in_index(true);
 }
 
 /* ---- another user swapping the temporary file (docs/export.md "Safety") */
