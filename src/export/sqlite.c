@@ -636,6 +636,67 @@ static bool sq_bind_cell(sqlite3_stmt *st, int k, const pv_cell *cell)
     return false;
 }
 
+/* The tables of detail D, named after the first detail opened (dv): D
+ * (its rows: _of, _row, _parent for a tree, the columns) and D__of (the
+ * rows that have the detail), and their insert statements in *st and *of.
+ * False (the message said) when they cannot be made. */
+static bool sq_detail_tables(sq_writer *w, const char *D, const pv_view *dv, bool tree,
+                             sqlite3_stmt **st, sqlite3_stmt **of)
+{
+    bool ok = false;
+    pv_buf sql;
+    pv_buf_init(&sql);
+    pv_buf_puts(&sql, "CREATE TABLE ");
+    sq_ident(&sql, D);
+    pv_buf_puts(&sql, "(_of INTEGER, _row INTEGER PRIMARY KEY");
+    if (tree)
+        pv_buf_puts(&sql, ", _parent INTEGER");
+    pv_buf names;
+    pv_buf_init(&names);
+    for (size_t c = 0; c < dv->column_count; c++)
+        sq_add_column(&sql, &names, &dv->columns[c]);
+    pv_buf_free(&names);
+    pv_buf_puts(&sql, ")");
+    if (!sq_exec(w, pv_buf_cstr(&sql)) || sq_write_columns(w, D, dv) != PV_EXPORT_OK)
+        goto out;
+    pv_buf_clear(&sql);
+    pv_buf_puts(&sql, "INSERT INTO ");
+    sq_ident(&sql, D);
+    pv_buf_puts(&sql, " VALUES(?,?");
+    for (size_t c = 0; c < dv->column_count + tree; c++)
+        pv_buf_puts(&sql, ",?");
+    pv_buf_puts(&sql, ")");
+    if (sqlite3_prepare_v2(w->db, pv_buf_cstr(&sql), -1, st, NULL) != SQLITE_OK) {
+        sq_fail(w, D);
+        goto out;
+    }
+    /* the rows that have the detail (it may be empty) */
+    pv_buf_clear(&sql);
+    pv_buf_printf(&sql, "%s__of", D);
+    pv_buf names2;
+    pv_buf_init(&names2);
+    pv_buf_puts(&names2, "CREATE TABLE ");
+    sq_ident(&names2, pv_buf_cstr(&sql));
+    pv_buf_puts(&names2, "(_of INTEGER PRIMARY KEY)");
+    bool created = sq_exec(w, pv_buf_cstr(&names2));
+    pv_buf_clear(&names2);
+    pv_buf_puts(&names2, "INSERT INTO ");
+    sq_ident(&names2, pv_buf_cstr(&sql));
+    pv_buf_puts(&names2, " VALUES(?)");
+    bool prepared = created && sqlite3_prepare_v2(w->db, pv_buf_cstr(&names2), -1, of,
+                                                  NULL) == SQLITE_OK;
+    pv_buf_free(&names2);
+    if (!prepared) {
+        if (created)
+            sq_fail(w, D);
+        goto out;
+    }
+    ok = true;
+out:
+    pv_buf_free(&sql);
+    return ok;
+}
+
 /* Detail `d` of view v (table T) for the exported rows. */
 static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const char *T, size_t d,
                                         const pv_row *rows, size_t count)
@@ -662,51 +723,8 @@ static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const ch
         if (!first) {
             first = dv;
             tree = pv_view_is_tree(dv);
-            pv_buf_puts(&sql, "CREATE TABLE ");
-            sq_ident(&sql, D);
-            pv_buf_puts(&sql, "(_of INTEGER, _row INTEGER PRIMARY KEY");
-            if (tree)
-                pv_buf_puts(&sql, ", _parent INTEGER");
-            pv_buf names;
-            pv_buf_init(&names);
-            for (size_t c = 0; c < dv->column_count; c++)
-                sq_add_column(&sql, &names, &dv->columns[c]);
-            pv_buf_free(&names);
-            pv_buf_puts(&sql, ")");
-            if (!sq_exec(w, pv_buf_cstr(&sql)) || sq_write_columns(w, D, dv) != PV_EXPORT_OK)
+            if (!sq_detail_tables(w, D, dv, tree, &st, &of))
                 goto done;
-            pv_buf_clear(&sql);
-            pv_buf_puts(&sql, "INSERT INTO ");
-            sq_ident(&sql, D);
-            pv_buf_puts(&sql, " VALUES(?,?");
-            for (size_t c = 0; c < dv->column_count + tree; c++)
-                pv_buf_puts(&sql, ",?");
-            pv_buf_puts(&sql, ")");
-            if (sqlite3_prepare_v2(w->db, pv_buf_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
-                sq_fail(w, D);
-                goto done;
-            }
-            /* the rows that have the detail (it may be empty) */
-            pv_buf_clear(&sql);
-            pv_buf_printf(&sql, "%s__of", D);
-            pv_buf names2;
-            pv_buf_init(&names2);
-            pv_buf_puts(&names2, "CREATE TABLE ");
-            sq_ident(&names2, pv_buf_cstr(&sql));
-            pv_buf_puts(&names2, "(_of INTEGER PRIMARY KEY)");
-            bool created = sq_exec(w, pv_buf_cstr(&names2));
-            pv_buf_clear(&names2);
-            pv_buf_puts(&names2, "INSERT INTO ");
-            sq_ident(&names2, pv_buf_cstr(&sql));
-            pv_buf_puts(&names2, " VALUES(?)");
-            bool prepared = created && sqlite3_prepare_v2(w->db, pv_buf_cstr(&names2), -1, &of,
-                                                          NULL) == SQLITE_OK;
-            pv_buf_free(&names2);
-            if (!prepared) {
-                if (created)
-                    sq_fail(w, D);
-                goto done;
-            }
         } else if (!sq_same_columns(first, dv)) {
             pv_error(w->err, "%s: detail %s of view %s: the columns differ from row to row",
                      w->out, v->details[d].id, v->id);
@@ -833,14 +851,170 @@ static bool sq_grouped(const pv_view *v, size_t c)
  * to groups (a timeline's events to their areas), `T_rows` (_row, _group
  * and the columns that vary per row), `T_groups` (_group and the columns
  * that depend only on the group) and `T`, a SQL view joining them. */
+/* A grouped view's rows by group (sq_write_view, sq_write_groups): the
+ * group of each row, a row of each group that occurs, and the rows in
+ * (group, position) order.  Selections are 4 bytes a row (model.h). */
+typedef struct sq_grouping {
+    uint32_t *item_group;   /* per exported row: its group */
+    pv_row *group_rep;      /* a row of each group that occurs */
+    uint32_t *rep_group;    /* ... and its group */
+    size_t reps;
+    pv_row *order;          /* the positions in (group, position) order */
+    uint32_t *sorted_group; /* ... and their groups */
+} sq_grouping;
+
+/* Fills gr for the `count` rows (rows, or the view's first count rows);
+ * PV_EXPORT_CANCELLED when stopped (gr holds what was allocated). */
+static pv_export_status sq_group_rows(sq_writer *w, const pv_view *v, const pv_row *rows,
+                                      size_t count, sq_grouping *gr)
+{
+    uint32_t groups = v->group_count;
+    uint32_t *item_group = gr->item_group = pv_xmalloc((count ? count : 1) * sizeof *item_group);
+    size_t *first = pv_xcalloc((size_t)groups + 1, sizeof *first);
+    pv_row *group_rep = gr->group_rep = pv_xmalloc(groups * sizeof *group_rep);
+    uint32_t *rep_group = gr->rep_group = pv_xmalloc(groups * sizeof *rep_group);
+    size_t reps = 0;
+    const pv_row none = UINT32_MAX; /* no row: rows are below PV_VIEW_ROWS_MAX */
+    for (uint32_t g = 0; g < groups; g++)
+        group_rep[g] = none;
+    for (size_t i = 0; i < count; i++) {
+        if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
+            free(first);
+            return PV_EXPORT_CANCELLED;
+        }
+        size_t row = rows ? rows[i] : i;
+        uint32_t g = v->ops->row_group(v, row);
+        if (g >= groups)
+            g = groups - 1; /* not expected: a group out of range */
+        item_group[i] = g;
+        first[g + 1]++;
+        if (group_rep[g] == none)
+            group_rep[g] = (pv_row)row;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        first[g + 1] += first[g];
+        if (group_rep[g] != none) {
+            rep_group[reps] = g;
+            group_rep[reps++] = group_rep[g];
+        }
+    }
+    gr->reps = reps;
+    /* the positions in (group, position) order: a counting sort */
+    pv_row *order = gr->order = pv_xmalloc((count ? count : 1) * sizeof *order);
+    uint32_t *sorted_group = gr->sorted_group =
+        pv_xmalloc((count ? count : 1) * sizeof *sorted_group);
+    for (size_t i = 0; i < count; i++) {
+        if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
+            free(first);
+            return PV_EXPORT_CANCELLED;
+        }
+        size_t k = first[item_group[i]]++;
+        order[k] = (pv_row)i;
+        sorted_group[k] = item_group[i];
+    }
+    free(first);
+    return PV_EXPORT_OK;
+}
+
+/* A grouped view's tables beside T_rows (docs/export.md): T_groups (the
+ * grouped columns, a row per group), T_by_group (the rows of each group) and
+ * T, a view of the view's columns in its order. */
+static pv_export_status sq_write_groups(sq_writer *w, const pv_view *v, const char *T,
+                                        const char *rows_table, sq_slot *slots,
+                                        const sq_grouping *gr, size_t count)
+{
+    bool tree = pv_view_is_tree(v);
+    pv_buf groups_table, by_group, create, names;
+    pv_buf_init(&groups_table);
+    pv_buf_init(&by_group);
+    pv_buf_init(&create);
+    pv_buf_init(&names);
+    pv_export_status status = PV_EXPORT_FAILED;
+    size_t n;
+    pv_buf_printf(&groups_table, "%s_groups", T);
+    pv_buf_clear(&create);
+    pv_buf_clear(&names);
+    pv_buf_puts(&create, "CREATE TABLE ");
+    sq_ident(&create, pv_buf_cstr(&groups_table));
+    pv_buf_puts(&create, "(_group INTEGER PRIMARY KEY");
+    pv_buf_puts(&names, "_group");
+    n = 0;
+    slots[n++] = (sq_slot){SQ_SLOT_GROUP, 0};
+    for (size_t c = 0; c < v->column_count; c++)
+        if (sq_grouped(v, c)) {
+            sq_add_column(&create, &names, &v->columns[c]);
+            slots[n++] = (sq_slot){SQ_SLOT_CELL, c};
+        }
+    pv_buf_puts(&create, ")");
+    if (!sq_exec(w, pv_buf_cstr(&create)))
+        goto out;
+    sq_source gsrc = {v, gr->group_rep, gr->reps, NULL, slots, n, gr->rep_group, false};
+    status = sq_stream(w, &gsrc, pv_buf_cstr(&groups_table), &names);
+    if (status != PV_EXPORT_OK)
+        goto out;
+    status = PV_EXPORT_FAILED;
+    for (size_t c = 0; c < v->column_count; c++)
+        if (sq_grouped(v, c) && sq_indexed_column(v->columns[c].id) &&
+            !sq_index(w, pv_buf_cstr(&groups_table), pv_buf_cstr(&groups_table),
+                      v->columns[c].id))
+            goto out;
+    /* the rows of each group (events by area): a table in the order of
+     * its key, filled in that order, so that it only ever grows at its
+     * end; an index on T_rows(_group) would sort every row (measured:
+     * more than the rows themselves, docs/export.md "Speed") */
+    pv_buf_clear(&by_group);
+    pv_buf_printf(&by_group, "%s_by_group", T);
+    pv_buf_clear(&create);
+    pv_buf_puts(&create, "CREATE TABLE ");
+    sq_ident(&create, pv_buf_cstr(&by_group));
+    pv_buf_puts(&create, "(_group INTEGER, _row INTEGER, PRIMARY KEY(_group, _row)) "
+                         "WITHOUT ROWID");
+    if (!sq_exec(w, pv_buf_cstr(&create)))
+        goto out;
+    pv_buf_clear(&names);
+    pv_buf_puts(&names, "_group,_row");
+    slots[0] = (sq_slot){SQ_SLOT_GROUP, 0};
+    slots[1] = (sq_slot){SQ_SLOT_ITEM, 0};
+    sq_source bsrc = {v, gr->order, count, NULL, slots, 2, gr->sorted_group, false};
+    status = sq_stream(w, &bsrc, pv_buf_cstr(&by_group), &names);
+    if (status != PV_EXPORT_OK)
+        goto out;
+    status = PV_EXPORT_FAILED;
+    /* T: the view's columns in its order, as one table would have them */
+    pv_buf_clear(&create);
+    pv_buf_puts(&create, "CREATE VIEW ");
+    sq_ident(&create, T);
+    pv_buf_puts(&create, " AS SELECT r._row AS _row");
+    if (tree)
+        pv_buf_puts(&create, ", r._parent AS _parent");
+    for (size_t c = 0; c < v->column_count; c++) {
+        pv_buf_puts(&create, sq_grouped(v, c) ? ", g." : ", r.");
+        sq_ident(&create, v->columns[c].id);
+        pv_buf_puts(&create, " AS ");
+        sq_ident(&create, v->columns[c].id);
+    }
+    pv_buf_puts(&create, " FROM ");
+    sq_ident(&create, rows_table);
+    pv_buf_puts(&create, " AS r JOIN ");
+    sq_ident(&create, pv_buf_cstr(&groups_table));
+    pv_buf_puts(&create, " AS g ON g._group = r._group");
+    if (!sq_exec(w, pv_buf_cstr(&create)))
+        goto out;
+    status = PV_EXPORT_OK;
+out:
+    pv_buf_free(&groups_table);
+    pv_buf_free(&by_group);
+    pv_buf_free(&create);
+    pv_buf_free(&names);
+    return status;
+}
+
 static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bool first_set,
                                       const pv_view *v, size_t position, bool selected_view)
 {
-    pv_buf table, rows_table, groups_table, by_group, create, names;
+    pv_buf table, rows_table, create, names;
     pv_buf_init(&table);
-    pv_buf_init(&by_group);
     pv_buf_init(&rows_table);
-    pv_buf_init(&groups_table);
     pv_buf_init(&create);
     pv_buf_init(&names);
     sq_table_name(&table, set, first_set, v->id);
@@ -855,9 +1029,7 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     pv_row *rows = pv_export_select_rows(v, w->r, selected_view, &count, w->err, &ok);
     sq_slot *slots = pv_xcalloc(v->column_count + 2, sizeof *slots);
     size_t *position_of = NULL;
-    pv_row *group_rep = NULL, *order = NULL; /* selections (4 bytes a row, model.h) */
-    uint32_t *item_group = NULL, *sorted_group = NULL, *rep_group = NULL;
-    size_t reps = 0;
+    sq_grouping gr = {0};
     pv_export_status status = PV_EXPORT_FAILED;
     if (!ok) {
         /* a bad filter (its message is in err), or cancelled */
@@ -916,52 +1088,12 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     }
     /* the group of each row, and a row of each group that occurs */
     if (grouped) {
-        uint32_t groups = v->group_count;
-        item_group = pv_xmalloc((count ? count : 1) * sizeof *item_group);
-        size_t *first = pv_xcalloc((size_t)groups + 1, sizeof *first);
-        group_rep = pv_xmalloc(groups * sizeof *group_rep);
-        rep_group = pv_xmalloc(groups * sizeof *rep_group);
-        const pv_row none = UINT32_MAX; /* no row: rows are below PV_VIEW_ROWS_MAX */
-        for (uint32_t g = 0; g < groups; g++)
-            group_rep[g] = none;
-        for (size_t i = 0; i < count; i++) {
-            if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
-                free(first);
-                status = PV_EXPORT_CANCELLED;
-                goto done;
-            }
-            size_t row = rows ? rows[i] : i;
-            uint32_t g = v->ops->row_group(v, row);
-            if (g >= groups)
-                g = groups - 1; /* not expected: a group out of range */
-            item_group[i] = g;
-            first[g + 1]++;
-            if (group_rep[g] == none)
-                group_rep[g] = (pv_row)row;
-        }
-        for (uint32_t g = 0; g < groups; g++) {
-            first[g + 1] += first[g];
-            if (group_rep[g] != none) {
-                rep_group[reps] = g;
-                group_rep[reps++] = group_rep[g];
-            }
-        }
-        /* the positions in (group, position) order: a counting sort */
-        order = pv_xmalloc((count ? count : 1) * sizeof *order);
-        sorted_group = pv_xmalloc((count ? count : 1) * sizeof *sorted_group);
-        for (size_t i = 0; i < count; i++) {
-            if ((i & 0xFFFF) == 0xFFFF && !sq_step(w)) {
-                free(first);
-                status = PV_EXPORT_CANCELLED;
-                goto done;
-            }
-            size_t k = first[item_group[i]]++;
-            order[k] = (pv_row)i;
-            sorted_group[k] = item_group[i];
-        }
-        free(first);
+        status = sq_group_rows(w, v, rows, count, &gr);
+        if (status != PV_EXPORT_OK)
+            goto done;
+        status = PV_EXPORT_FAILED;
     }
-    sq_source src = {v, rows, count, position_of, slots, n, item_group, true};
+    sq_source src = {v, rows, count, position_of, slots, n, gr.item_group, true};
     status = sq_stream(w, &src, pv_buf_cstr(&rows_table), &names);
     if (status != PV_EXPORT_OK)
         goto done;
@@ -978,74 +1110,8 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     }
 
     if (grouped) {
-        pv_buf_printf(&groups_table, "%s_groups", T);
-        pv_buf_clear(&create);
-        pv_buf_clear(&names);
-        pv_buf_puts(&create, "CREATE TABLE ");
-        sq_ident(&create, pv_buf_cstr(&groups_table));
-        pv_buf_puts(&create, "(_group INTEGER PRIMARY KEY");
-        pv_buf_puts(&names, "_group");
-        n = 0;
-        slots[n++] = (sq_slot){SQ_SLOT_GROUP, 0};
-        for (size_t c = 0; c < v->column_count; c++)
-            if (sq_grouped(v, c)) {
-                sq_add_column(&create, &names, &v->columns[c]);
-                slots[n++] = (sq_slot){SQ_SLOT_CELL, c};
-            }
-        pv_buf_puts(&create, ")");
-        if (!sq_exec(w, pv_buf_cstr(&create)))
-            goto done;
-        sq_source gsrc = {v, group_rep, reps, NULL, slots, n, rep_group, false};
-        status = sq_stream(w, &gsrc, pv_buf_cstr(&groups_table), &names);
+        status = sq_write_groups(w, v, T, pv_buf_cstr(&rows_table), slots, &gr, count);
         if (status != PV_EXPORT_OK)
-            goto done;
-        status = PV_EXPORT_FAILED;
-        for (size_t c = 0; c < v->column_count; c++)
-            if (sq_grouped(v, c) && sq_indexed_column(v->columns[c].id) &&
-                !sq_index(w, pv_buf_cstr(&groups_table), pv_buf_cstr(&groups_table),
-                          v->columns[c].id))
-                goto done;
-        /* the rows of each group (events by area): a table in the order of
-         * its key, filled in that order, so that it only ever grows at its
-         * end; an index on T_rows(_group) would sort every row (measured:
-         * more than the rows themselves, docs/export.md "Speed") */
-        pv_buf_clear(&by_group);
-        pv_buf_printf(&by_group, "%s_by_group", T);
-        pv_buf_clear(&create);
-        pv_buf_puts(&create, "CREATE TABLE ");
-        sq_ident(&create, pv_buf_cstr(&by_group));
-        pv_buf_puts(&create, "(_group INTEGER, _row INTEGER, PRIMARY KEY(_group, _row)) "
-                             "WITHOUT ROWID");
-        if (!sq_exec(w, pv_buf_cstr(&create)))
-            goto done;
-        pv_buf_clear(&names);
-        pv_buf_puts(&names, "_group,_row");
-        slots[0] = (sq_slot){SQ_SLOT_GROUP, 0};
-        slots[1] = (sq_slot){SQ_SLOT_ITEM, 0};
-        sq_source bsrc = {v, order, count, NULL, slots, 2, sorted_group, false};
-        status = sq_stream(w, &bsrc, pv_buf_cstr(&by_group), &names);
-        if (status != PV_EXPORT_OK)
-            goto done;
-        status = PV_EXPORT_FAILED;
-        /* T: the view's columns in its order, as one table would have them */
-        pv_buf_clear(&create);
-        pv_buf_puts(&create, "CREATE VIEW ");
-        sq_ident(&create, T);
-        pv_buf_puts(&create, " AS SELECT r._row AS _row");
-        if (tree)
-            pv_buf_puts(&create, ", r._parent AS _parent");
-        for (size_t c = 0; c < v->column_count; c++) {
-            pv_buf_puts(&create, sq_grouped(v, c) ? ", g." : ", r.");
-            sq_ident(&create, v->columns[c].id);
-            pv_buf_puts(&create, " AS ");
-            sq_ident(&create, v->columns[c].id);
-        }
-        pv_buf_puts(&create, " FROM ");
-        sq_ident(&create, pv_buf_cstr(&rows_table));
-        pv_buf_puts(&create, " AS r JOIN ");
-        sq_ident(&create, pv_buf_cstr(&groups_table));
-        pv_buf_puts(&create, " AS g ON g._group = r._group");
-        if (!sq_exec(w, pv_buf_cstr(&create)))
             goto done;
     }
     /* the detail views of the exported rows too (a selection's: of the
@@ -1060,17 +1126,15 @@ done:
     /* hundreds of MB at 50 M rows: a viewer gives them back in steps
      * (pv_export_request.trash) */
     pv_export_dispose(w->r, position_of, pv_view_rows(v) * sizeof *position_of);
-    free(group_rep);
-    free(rep_group);
-    pv_export_dispose(w->r, item_group, (count ? count : 1) * sizeof *item_group);
-    pv_export_dispose(w->r, order, (count ? count : 1) * sizeof *order);
-    pv_export_dispose(w->r, sorted_group, (count ? count : 1) * sizeof *sorted_group);
+    free(gr.group_rep);
+    free(gr.rep_group);
+    pv_export_dispose(w->r, gr.item_group, (count ? count : 1) * sizeof *gr.item_group);
+    pv_export_dispose(w->r, gr.order, (count ? count : 1) * sizeof *gr.order);
+    pv_export_dispose(w->r, gr.sorted_group, (count ? count : 1) * sizeof *gr.sorted_group);
     free(slots);
     pv_export_dispose(w->r, rows, pv_export_selection_room(v, w->r, selected_view) * sizeof *rows);
     pv_buf_free(&table);
     pv_buf_free(&rows_table);
-    pv_buf_free(&groups_table);
-    pv_buf_free(&by_group);
     pv_buf_free(&create);
     pv_buf_free(&names);
     return status;

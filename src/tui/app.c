@@ -487,6 +487,9 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_buf_init(&a->prompt.line);
     pv_buf_init(&a->load.errors);
     pv_buf_init(&a->exp.path);
+    pv_buf_init(&a->exp.summary);
+    pv_buf_init(&a->exp.error);
+    pv_buf_init(&a->exp.last_dir);
     pv_buf_init(&a->load.range_errors);
     pv_buf_init(&a->clip.copied);
     pv_buf_init(&a->sql.names.text);
@@ -583,6 +586,9 @@ void pv_app_free(pv_app *a)
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
     pv_buf_free(&a->exp.path);
+    pv_buf_free(&a->exp.summary);
+    pv_buf_free(&a->exp.error);
+    pv_buf_free(&a->exp.last_dir);
     pv_grid_free(&a->grid);
     pthread_mutex_destroy(&a->load.lock);
     pthread_cond_destroy(&a->load.cond);

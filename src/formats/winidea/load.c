@@ -395,7 +395,19 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
                 ".BIN beside it: open the file itself (its BIN is found beside it) or the BIN",
                 f->path);
     }
-    return pv_wi_build_stream(f, d, o, stream);
+    /* A windowed export carries its window (docs/export.md "Windows"): the
+     * events before it are the state at its start, so the file loads with
+     * it, within the one asked for (the later start, the earlier end). */
+    pv_load_options windowed = *o;
+    if (d->has_window_from && (!o->has_from || d->window_from > o->from)) {
+        windowed.has_from = true;
+        windowed.from = d->window_from;
+    }
+    if (d->has_window_to && (!o->has_to || d->window_to < o->to)) {
+        windowed.has_to = true;
+        windowed.to = d->window_to;
+    }
+    return pv_wi_build_stream(f, d, &windowed, stream);
 }
 
 /* A BIN opened alone: no areas are known, the views show handles in hex and

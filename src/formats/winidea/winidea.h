@@ -225,6 +225,11 @@ typedef struct pv_wi_data {
     pv_strpool pool;
     bool has_total_time;
     int64_t total_time; /* INFO %TOTAL_TIME% */
+    /* INFO %WINDOW.FROM% / %WINDOW.TO% (profview's windowed exports,
+     * docs/export.md "Windows"): the file holds the state at the window's
+     * start before it, and loads with this window unless asked otherwise */
+    bool has_window_from, has_window_to;
+    int64_t window_from, window_to;
     pv_wi_context *contexts;
     size_t context_count, context_cap;
     pv_wi_area *areas;
