@@ -465,10 +465,17 @@ pv_load_status pv_plist_load_buffer(pv_file *f, const char *data, size_t len,
         pv_error(&f->diag, "%s: line %zu: loading cancelled", f->path, p.line_no);
         status = PV_LOAD_ERROR;
     } else if (p.records == 0) {
+        /* A text report forced as /T: say what reads it. */
+        bool report = pv_loader_plist_text.probe((const unsigned char *)data,
+                                                 len < PV_PROBE_BYTES ? len : PV_PROBE_BYTES, len,
+                                                 f->path) > 0;
         pv_error(&f->diag,
                  "%s: line 1: no PLIST record (a line starting with a tag 0..10 and a "
-                 "tab) in the file",
-                 f->path);
+                 "tab) in the file%s",
+                 f->path,
+                 report ? "; it is a PLIST text report (PLIST without /T): --input-format "
+                          "plist-text reads it"
+                        : "");
         status = PV_LOAD_ERROR;
     } else {
         plist_build(&p.m);

@@ -6,6 +6,8 @@
 
 #include "profview/load.h"
 
+extern const pv_loader pv_loader_plist_text;
+
 /* Parses `len` bytes of PLIST text as the loader does (docs/formats.md §4) and
  * fills f, whose path names the input in messages.  PV_LOAD_ERROR when no
  * line is a PLIST record. */

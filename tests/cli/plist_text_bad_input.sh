@@ -4,7 +4,7 @@
 # exit 0); an unknown profile kind, or a file without a Profile line forced
 # with --input-format plist-text, is an error naming the file (exit 2).
 set -euo pipefail
-: "${PROFVIEW:?}"
+: "${PROFVIEW:?}" "${PV_SOURCE_DIR:?}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -70,6 +70,12 @@ rc=0
 "$PROFVIEW" info --input-format plist-text "$tmp/text.txt" >"$tmp/out" 2>&1 || rc=$?
 [ $rc = 2 ] || { echo "FAIL: exit $rc for a file without a Profile line"; fail=1; }
 expect "$tmp/out" "text.txt: line 1: not a PLIST text report: no 'Profile: KIND' line" "forced"
+
+# A text report forced as /T: the message says what reads it.
+rc=0
+"$PROFVIEW" info --input-format plist "$PV_SOURCE_DIR/sample-data/plist-text-timing.txt" >"$tmp/out" 2>&1 || rc=$?
+[ $rc = 2 ] || { echo "FAIL: exit $rc for a text report read as /T"; fail=1; }
+expect "$tmp/out" "plist-text-timing.txt: line 1: no PLIST record (a line starting with a tag 0..10 and a tab) in the file; it is a PLIST text report (PLIST without /T): --input-format plist-text reads it" "forced as /T"
 
 # A header and no table: loads, with a warning.
 printf 'Profile: Line coverage, sorted by line\r\nDate: x\r\n' >"$tmp/empty.txt"
