@@ -11,8 +11,9 @@
  * Every table of IN.db (rowid order) becomes a table of the same name and
  * columns.  A column's Access type is chosen as an ADO export to Access
  * chooses it: Long Integer while every value fits 32 bits, Double for
- * larger integers and reals, Text (Memo beyond 255 characters) when any
- * value is text (numbers then written in decimal).  NULL stays NULL, ''
+ * larger integers and reals, Text (Memo beyond 255 characters: inline up
+ * to 1 KB, else on long-value pages) when any value is text (numbers then
+ * written in decimal).  NULL stays NULL, ''
  * stays a text of length 0.  Text is stored as "compressed Unicode" (one
  * byte per character, Access's default) when every character fits a byte,
  * else UCS-2; --uncompressed always writes UCS-2.
@@ -209,10 +210,12 @@ typedef struct table {
     column *cols;
     size_t col_count, var_count, fixed_size;
     size_t tdef_page;
-    size_t first_data, data_count;
+    size_t *data_pages, data_count; /* ascending: the usage map's */
     uint32_t rows;
     /* the data page being filled */
     size_t cur, cur_rows, cur_top;
+    /* the long-value page being filled (0: none) */
+    size_t lv, lv_rows, lv_top;
 } table;
 
 /* One cell to write. */
@@ -227,9 +230,10 @@ typedef struct cell {
 static void data_page_begin(table *t)
 {
     t->cur = page_new();
-    if (!t->data_count)
-        t->first_data = t->cur;
-    t->data_count++;
+    t->data_pages = realloc(t->data_pages, (t->data_count + 1) * sizeof *t->data_pages);
+    if (!t->data_pages)
+        die("out of memory", "");
+    t->data_pages[t->data_count++] = t->cur;
     uint8_t *p = page_at(t->cur);
     p[0] = 0x01;
     p[1] = 0x01;
@@ -256,10 +260,70 @@ static void data_page_put(table *t, const bytes *row)
     t->rows++;
 }
 
+/* Stores `n` bytes as a row of a long-value page (a data page whose table
+ * field reads "LVAL"), a new one when they do not fit; returns the row's
+ * page and number as a memo field points at it (page << 8 | row). */
+static uint32_t lval_put(table *t, const uint8_t *d, size_t n)
+{
+    if (t->lv == 0 || t->lv_rows == MAX_PAGE_ROWS ||
+        t->lv_top < DATA_HEADER + 2 * t->lv_rows + n + 2) {
+        t->lv = page_new();
+        uint8_t *p = page_at(t->lv);
+        p[0] = 0x01;
+        p[1] = 0x01;
+        memcpy(p + 4, "LVAL", 4);
+        t->lv_rows = 0;
+        t->lv_top = PG;
+    }
+    uint8_t *p = page_at(t->lv);
+    t->lv_top -= n;
+    memcpy(p + t->lv_top, d, n);
+    put16(p + DATA_HEADER + 2 * t->lv_rows, (unsigned)t->lv_top);
+    t->lv_rows++;
+    put16(p + 12, (unsigned)t->lv_rows);
+    put16(p + 2, (unsigned)(t->lv_top - DATA_HEADER - 2 * t->lv_rows));
+    return (uint32_t)(t->lv << 8 | (t->lv_rows - 1));
+}
+
+/* The 12-byte head of a memo value and, for a long one, its long-value
+ * rows: inline up to MEMO_INLINE bytes (flag 0x80), on one long-value page
+ * when it fits one (0x40), else a chain of pages, each row led by the
+ * pointer to the next (flags 0). */
+#define MEMO_INLINE 1024
+#define LVAL_ROOM (PG - DATA_HEADER - 2)
+static void memo_head(table *t, const bytes *v, uint8_t head[12])
+{
+    memset(head, 0, 12);
+    if (v->n <= MEMO_INLINE) {
+        put32(head, (uint32_t)v->n | 0x80000000u);
+        return;
+    }
+    if (v->n <= LVAL_ROOM) {
+        put32(head, (uint32_t)v->n | 0x40000000u);
+        put32(head + 4, lval_put(t, v->d, v->n));
+        return;
+    }
+    if (v->n >= 1u << 24)
+        die("a memo of 16 MB or more in table", t->name);
+    /* the chunks from the last: each row names the next one */
+    size_t chunk = LVAL_ROOM - 4, count = (v->n + chunk - 1) / chunk;
+    uint32_t next = 0;
+    uint8_t *buf = malloc(LVAL_ROOM);
+    for (size_t k = count; k-- > 0;) {
+        size_t off = k * chunk, len = v->n - off < chunk ? v->n - off : chunk;
+        put32(buf, next);
+        memcpy(buf + 4, v->d + off, len);
+        next = lval_put(t, buf, len + 4);
+    }
+    free(buf);
+    put32(head, (uint32_t)v->n);
+    put32(head + 4, next);
+}
+
 /* A Jet4 row: column count, the fixed area, the variable values, then
  * (backwards from the end) the null mask, the count of variable columns
  * and their offsets, the end of the data first. */
-static void row_encode(const table *t, const cell *cells, bytes *row, bytes *tmp)
+static void row_encode(table *t, const cell *cells, bytes *row, bytes *tmp)
 {
     size_t nmask = (t->col_count + 7) / 8;
     uint8_t *mask = calloc(nmask ? nmask : 1, 1);
@@ -300,13 +364,14 @@ static void row_encode(const table *t, const cell *cells, bytes *row, bytes *tmp
             continue;
         text_encode(tmp, v->s, v->n);
         if (col->type == T_MEMO) {
-            /* an inline memo: its length with 0x80 in the top byte, then
-             * 8 bytes that would point at a long-value page */
-            uint8_t mh[12] = {0};
-            put32(mh, (uint32_t)tmp->n | 0x80000000u);
+            uint8_t mh[12];
+            memo_head(t, tmp, mh);
             bytes_put(row, mh, 12);
+            if (tmp->n <= MEMO_INLINE)
+                bytes_put(row, tmp->d, tmp->n);
+        } else {
+            bytes_put(row, tmp->d, tmp->n);
         }
-        bytes_put(row, tmp->d, tmp->n);
     }
     offs[t->var_count] = (uint16_t)row->n;
     if (t->var_count) {
@@ -323,40 +388,45 @@ static void row_encode(const table *t, const cell *cells, bytes *row, bytes *tmp
     free(offs);
 }
 
-/* The usage map of the table's data pages (consecutive pages), as a row of
- * the page `map_page`: type 0 (a start page and a bitmap) while the bitmap
- * fits the page, else type 1 (pointers to usage-map pages, each mapping
- * (PG - 4) * 8 pages from page 0). */
+/* The usage map of the table's data pages, as a row of the page
+ * `map_page`: type 0 (a start page and a bitmap) while the bitmap fits the
+ * page, else type 1 (pointers to usage-map pages, each mapping (PG - 4) * 8
+ * pages from page 0). */
 static void usage_map_write(table *t, size_t map_page)
 {
     bytes m = {0};
-    size_t bits = t->data_count;
+    size_t first = t->data_count ? t->data_pages[0] : 0;
+    size_t last = t->data_count ? t->data_pages[t->data_count - 1] : 0;
+    size_t bits = t->data_count ? last - first + 1 : 0;
     if (5 + (bits + 7) / 8 <= PG - DATA_HEADER - 8) {
         uint8_t h[5] = {0};
-        put32(h + 1, (uint32_t)(t->data_count ? t->first_data : 0));
+        put32(h + 1, (uint32_t)first);
         bytes_put(&m, h, 5);
         uint8_t *bm = calloc((bits + 7) / 8 + 1, 1);
-        for (size_t i = 0; i < bits; i++)
-            bm[i / 8] |= (uint8_t)(1u << (i % 8));
+        for (size_t i = 0; i < t->data_count; i++) {
+            size_t b = t->data_pages[i] - first;
+            bm[b / 8] |= (uint8_t)(1u << (b % 8));
+        }
         bytes_put(&m, bm, (bits + 7) / 8);
         free(bm);
     } else {
         size_t per = (PG - 4) * 8;
-        size_t last = t->first_data + t->data_count - 1;
         size_t n = last / per + 1;
         uint8_t one = 1;
         bytes_put(&m, &one, 1);
         for (size_t k = 0; k < n; k++) {
             size_t lo = k * per, hi = lo + per;
             uint32_t ptr = 0;
-            if (hi > t->first_data && lo <= last) {
+            if (hi > first && lo <= last) {
                 size_t mp = page_new();
                 uint8_t *p = page_at(mp);
                 p[0] = 0x05;
                 p[1] = 0x01;
-                for (size_t pg = t->first_data; pg <= last; pg++)
+                for (size_t i = 0; i < t->data_count; i++) {
+                    size_t pg = t->data_pages[i];
                     if (pg >= lo && pg < hi)
                         p[4 + (pg - lo) / 8] |= (uint8_t)(1u << ((pg - lo) % 8));
+                }
                 ptr = (uint32_t)mp;
             }
             uint8_t b[4];
@@ -654,7 +724,8 @@ int main(int argc, char **argv)
     table cat = {0};
     cat.tdef_page = 2;
     cat.cur = 4;
-    cat.first_data = 4;
+    cat.data_pages = malloc(sizeof *cat.data_pages);
+    cat.data_pages[0] = 4;
     cat.data_count = 1;
     {
         uint8_t *p = page_at(4);
@@ -678,9 +749,11 @@ int main(int argc, char **argv)
             free(tables[k].cols[c].name);
         free(tables[k].cols);
         free(tables[k].name);
+        free(tables[k].data_pages);
     }
     free(tables);
     free(cat.cols);
+    free(cat.data_pages);
     free(pages);
     return 0;
 }

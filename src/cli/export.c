@@ -31,6 +31,7 @@ int pv_cmd_export(const pv_cli_args *a)
     }
     pv_export_request r;
     pv_export_request_init(&r);
+    r.test = a->test;
     if (!pv_cli_has(a, PV_OPT_FORMAT) || !pv_export_format_parse(a->values[PV_OPT_FORMAT], &r.format)) {
         fprintf(stderr, "profview: export needs --format text1, bin or sqlite%s%s%s\n",
                 pv_cli_has(a, PV_OPT_FORMAT) ? " (not '" : "",
@@ -40,6 +41,13 @@ int pv_cmd_export(const pv_cli_args *a)
     }
     if (!a->values[PV_OPT_OUTPUT] || !a->values[PV_OPT_OUTPUT][0]) {
         fprintf(stderr, "profview: export needs -o OUT\n");
+        return PV_EXIT_USAGE;
+    }
+    /* docs/export.md: an export is a file, written beside its name and
+     * renamed into place; standard output is not one (./- names a file -) */
+    if (strcmp(a->values[PV_OPT_OUTPUT], "-") == 0) {
+        fprintf(stderr, "profview: export writes a file, not standard output: -o - is refused "
+                        "(give a file name; ./- for a file named -)\n");
         return PV_EXIT_USAGE;
     }
     if (pv_cli_has(a, PV_OPT_INSTANCE)) {
@@ -54,9 +62,12 @@ int pv_cmd_export(const pv_cli_args *a)
         fprintf(stderr, "profview: export takes no --parent, --sort, --columns or --limit\n");
         return PV_EXIT_USAGE;
     }
-    if (pv_cli_has(a, PV_OPT_FILTER) && !pv_cli_has(a, PV_OPT_VIEW) &&
-        r.format == PV_EXPORT_SQLITE) {
-        fprintf(stderr, "profview: --filter applies to one view: give --view ID\n");
+    /* Text1 and BIN: over the timeline's events; SQLite: over one view */
+    if ((pv_cli_has(a, PV_OPT_FILTER) || pv_cli_has(a, PV_OPT_AREAS)) &&
+        !pv_cli_has(a, PV_OPT_VIEW) && r.format == PV_EXPORT_SQLITE) {
+        fprintf(stderr, "profview: with --format sqlite, --%s applies to one view: give --view "
+                        "ID\n",
+                pv_cli_has(a, PV_OPT_FILTER) ? "filter" : "areas");
         return PV_EXIT_USAGE;
     }
     r.view_id = a->values[PV_OPT_VIEW];
@@ -78,12 +89,15 @@ int pv_cmd_export(const pv_cli_args *a)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = pv_export_on_sigint;
     sigaction(SIGINT, &sa, &old);
+    /* the same bar as loading, on a terminal (docs/cli.md "Progress") */
+    pv_cli_progress_attach(&r.progress, &a->test);
     r.progress.cancel = &pv_export_interrupted;
 
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st = pv_export_file(f, &r, a->values[PV_OPT_OUTPUT], pv_cli_has(a, PV_OPT_FORCE), &err);
     sigaction(SIGINT, &old, NULL);
+    pv_cli_progress_end();
     pv_export_print(&err);
     pv_diag_free(&err);
     pv_file_free(f);
@@ -91,6 +105,7 @@ int pv_cmd_export(const pv_cli_args *a)
     case PV_EXPORT_OK: return PV_EXIT_OK;
     case PV_EXPORT_USAGE:
     case PV_EXPORT_UNSUPPORTED: return PV_EXIT_USAGE;
-    default: return PV_EXIT_INPUT;
+    case PV_EXPORT_CANCELLED: return PV_EXIT_INPUT;
+    default: return PV_EXIT_OUTPUT; /* the output could not be written (--help) */
     }
 }

@@ -138,29 +138,38 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
 {
     *ok = true;
     size_t total = pv_view_rows(v);
-    if (selected_view && r->rows) {
-        pv_row *rows = pv_xmalloc((r->row_count ? r->row_count : 1) * sizeof *rows);
-        memcpy(rows, r->rows, r->row_count * sizeof *rows);
-        *n = r->row_count;
-        return rows;
-    }
+    bool given = selected_view && r->rows; /* the viewer's rows, the rest on top */
     bool context = r->context && (pv_view_column(v, "context") != PV_NO_ROW ||
                                   pv_view_column(v, "thread") != PV_NO_ROW);
-    if (!(selected_view && r->filter) && !context) {
+    /* --areas over a view (the generic writer): rows whose name matches */
+    size_t name_col = selected_view && r->areas ? pv_view_column(v, "name") : PV_NO_ROW;
+    if (selected_view && r->areas && name_col == PV_NO_ROW) {
+        pv_error(err, "--areas keeps rows by their name, and view '%s' has no name column",
+                 v->id);
+        *ok = false;
+        return NULL;
+    }
+    if (!given && !(selected_view && r->filter) && !context && name_col == PV_NO_ROW) {
         *n = total;
         return NULL; /* every row, in view order */
     }
     const pv_progress *p = &r->progress;
-    pv_row *rows = pv_xmalloc((total ? total : 1) * sizeof *rows);
-    for (size_t i = 0; i < total; i++) {
-        if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", 0, total)) {
-            pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
-            *ok = false;
-            return NULL;
-        }
-        rows[i] = (pv_row)i;
-    }
+    size_t room = pv_export_selection_room(v, r, selected_view);
+    pv_row *rows = pv_xmalloc(room * sizeof *rows);
     size_t count = total;
+    if (given) {
+        memcpy(rows, r->rows, r->row_count * sizeof *rows);
+        count = r->row_count;
+    } else {
+        for (size_t i = 0; i < total; i++) {
+            if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", 0, total)) {
+                pv_export_dispose(r, rows, room * sizeof *rows);
+                *ok = false;
+                return NULL;
+            }
+            rows[i] = (pv_row)i;
+        }
+    }
     if (context) {
         size_t col = pv_view_column(v, "context");
         if (col == PV_NO_ROW)
@@ -171,7 +180,7 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
         for (size_t i = 0; i < count; i++) {
             if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, count)) {
                 pv_buf_free(&text);
-                pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+                pv_export_dispose(r, rows, room * sizeof *rows);
                 *ok = false;
                 return NULL;
             }
@@ -180,6 +189,27 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
             pv_buf_clear(&text);
             pv_cell_format_exact(&c, &text);
             if (strcmp(pv_buf_cstr(&text), r->context) == 0)
+                rows[kept++] = rows[i];
+        }
+        pv_buf_free(&text);
+        count = kept;
+    }
+    if (name_col != PV_NO_ROW) {
+        pv_buf text;
+        pv_buf_init(&text);
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, count)) {
+                pv_buf_free(&text);
+                pv_export_dispose(r, rows, room * sizeof *rows);
+                *ok = false;
+                return NULL;
+            }
+            pv_cell c;
+            pv_view_cell(v, rows[i], name_col, &c);
+            pv_buf_clear(&text);
+            pv_cell_format_exact(&c, &text);
+            if (pv_export_glob_match(r->areas, text.data ? text.data : "", text.len))
                 rows[kept++] = rows[i];
         }
         pv_buf_free(&text);
@@ -194,7 +224,7 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
             pv_query_error_render(&qe, r->filter, &msg);
             pv_error(err, "bad filter:\n%s", pv_buf_cstr(&msg));
             pv_buf_free(&msg);
-            pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+            pv_export_dispose(r, rows, room * sizeof *rows);
             *ok = false;
             return NULL;
         }
@@ -202,7 +232,7 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
             bool done = pv_export_filter_pieces(f, v, rows, &count, p);
             pv_filter_free(f);
             if (!done) {
-                pv_export_dispose(r, rows, (total ? total : 1) * sizeof *rows);
+                pv_export_dispose(r, rows, room * sizeof *rows);
                 *ok = false;
                 return NULL;
             }
@@ -823,8 +853,9 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
      * main one is `out` (pv_export_target_path). */
     t.main_path = pv_xstrdup(out);
     pv_export_status st = PV_EXPORT_UNSUPPORTED;
-    if (f->hooks && f->hooks->export)
-        st = (pv_export_status)f->hooks->export(f, r, &t, err);
+    pv_export_hook own = pv_export_format_hook(f);
+    if (own)
+        st = (pv_export_status)own(f, r, &t, err);
     if (st == PV_EXPORT_UNSUPPORTED) {
         if (r->format == PV_EXPORT_SQLITE) {
             st = pv_export_sqlite_views(f, r, &t, err);

@@ -1,7 +1,8 @@
-/* app_internal.h - the viewer's state, shared by app.c (loading, where the
- * Report is), app_draw.c (panes into the grid), app_input.c (keys,
- * prompt, commands, mouse), app_export.c (the export dialog) and flame.c
- * (flame graphs, :diff).  Not an API: only these include it. */
+/* app_internal.h - the viewer's state: what the panels share (the open
+ * files and their items, where we are, the focus, the message line) and
+ * one struct per panel or service (docs/tui.md "The viewer's design"),
+ * and the functions the viewer's files call across.  Not an API: only
+ * src/tui includes it (the panels through panel.h). */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
 
@@ -19,13 +20,15 @@ enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
 enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
-/* What the export dialog exports (docs/tui.md). */
+/* The parts of what the export dialog exports, each its own choice (bit
+ * 1 << part of pv_export_dialog.what; docs/tui.md "Export"). */
 enum {
-    PV_EXPORT_WHAT_ROWS,
-    PV_EXPORT_WHAT_SET,
-    PV_EXPORT_WHAT_MARKERS,
-    PV_EXPORT_WHAT_CONTEXT,
-    PV_EXPORT_WHAT_COUNT
+    PV_EXPORT_PART_FILTER,  /* the Report's filter */
+    PV_EXPORT_PART_WINDOW,  /* between markers A and B */
+    PV_EXPORT_PART_CONTEXT, /* the selected row's context (or thread) */
+    PV_EXPORT_PART_AREA,    /* the selected row's area (its name) */
+    PV_EXPORT_PART_VIEW,    /* only this view (else the whole result set) */
+    PV_EXPORT_PART_COUNT
 };
 
 #define PV_PROMPT_HISTORY 50
@@ -195,7 +198,7 @@ typedef struct pv_markers {
 typedef struct pv_indexer {
     bool stopped;     /* Ctrl-C: no more slices */
     size_t slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
-    bool fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    bool fixed_slice; /* tests: the test option index-slice, one slice per key */
     double start;     /* when the current file's indexing started */
     uint64_t start_done;
     size_t file;      /* the file being indexed */
@@ -247,8 +250,13 @@ typedef struct pv_diff_state {
 /* The export dialog (app_export.c). */
 typedef struct pv_export_dialog {
     int format; /* pv_export_format */
-    int what;   /* PV_EXPORT_WHAT_* */
-    int field;  /* 0 format, 1 what, 2 path */
+    int what;   /* bits 1 << PV_EXPORT_PART_*: the parts chosen */
+    int field;  /* format, the parts, path (app_export.c) */
+    pv_buf summary;   /* what will be written ("182 rows: ..."), or why not */
+    bool summary_bad; /* the choices do not fit together */
+    pv_buf error;     /* the last failure, shown in the dialog */
+    int last_format;  /* the session's last export: 1 + its format, 0 none */
+    pv_buf last_dir;  /* ... and its directory, with its '/' ("" none) */
     pv_buf path;
     size_t path_pos;
     bool confirm; /* the path exists: Enter replaces it, Esc keeps it */
@@ -468,11 +476,10 @@ void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);
 /* app_export.c */
-extern const char *const pv_export_what_names[PV_EXPORT_WHAT_COUNT];
 /* Tab on a file name being typed (the export dialog's path): completes it
  * to the longest common prefix of the matching files (a directory with its
  * '/'), listing them in the message line when there are several; the same
- * completion as :open's (app_input.c). */
+ * completion as :open's (prompt.c). */
 void pv_app_complete_path(pv_app *a, pv_buf *path);
 void pv_app_export_open(pv_app *a);
 void pv_app_export_key(pv_app *a, int key);
@@ -482,14 +489,12 @@ void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
 /* The export queued while its file was indexed (pv_app_command_queue). */
 void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
-/* app_input.c */
+/* app_input.c: keys, filter and sort asked from keys */
 /* Sorts by column col (the same column again: the other direction). */
 void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);
-/* :goto N|TIME|A|B on the focused report. */
-void pv_app_goto(pv_app *a, const char *arg);
 
 /* prompt.c: the prompt and its line editor */
 void pv_app_prompt_open(pv_app *a, int kind, const char *initial);
@@ -499,6 +504,8 @@ void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir);
 
 /* goto.c: J / K: the next row (dir) of the selected row's area. */
 void pv_app_step_event(pv_app *a, int dir);
+/* :goto N|TIME|A|B on the focused report. */
+void pv_app_goto(pv_app *a, const char *arg);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);

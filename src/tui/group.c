@@ -372,7 +372,7 @@ static size_t pv_group_job_find(pv_group_job *j, size_t r)
     pv_cell c;
     pv_view_cell(j->base, r, j->col, &c);
     /* a view's strings stay put: the pointer of the current group's last
-     * text is that text (report.c's matcher does the same) */
+     * text is that text (report_job.c's matcher does the same) */
     if (j->groups && c.present && c.type == PV_TYPE_STRING && c.v.s.ptr &&
         c.v.s.ptr == j->last_ptr && c.v.s.len == j->last_len)
         return j->current;

@@ -78,7 +78,7 @@ struct pv_job {
 typedef struct pv_jobs {
     pv_job *job;   /* the one job, running or queued (NULL: none) */
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
-    bool fixed;    /* tests (PROFVIEW_TEST_WORK_SLICE): one step of `budget` per key */
+    bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
 } pv_jobs;
 
 /* A new job of `size` bytes (the kind's struct). */
@@ -133,7 +133,7 @@ typedef struct pv_command_args {
     char *arg;                    /* the query (SQL), the path (export), the name (diff) */
     size_t item;                  /* the Explorer item asked from */
     int mode;                     /* export: format; flame graph: its mode */
-    int exp_what;                 /* export: PV_EXPORT_WHAT_* */
+    int exp_what;                 /* export: its exp_what (PV_EXPORT_PART_* bits) */
     bool force;                   /* export: replacing the file was confirmed */
     const pv_result_set *set;     /* :diff: the result set compared with */
 } pv_command_args;

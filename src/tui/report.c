@@ -1,5 +1,6 @@
 /* report.c - the generic report core: visible rows, trees, filter, sort,
- * search and columns over any pv_view. */
+ * search and columns over any pv_view (its jobs in steps: report_job.c,
+ * report_select.c, report_tree_job.c; a tree's layout: report_layout.c). */
 #include "tui/report_internal.h"
 #include "profview/hooks.h"
 #include "tui/group.h"

@@ -109,9 +109,7 @@ const pv_grid *pv_app_draw(pv_app *a)
     pv_app_draw_status(a, H - 2);
     pv_panel_prompt.draw(a, (pv_rect){H - 1, 0, W, 1});
     if (a->ov.kind == PV_OVERLAY_EXPORT) { /* over everything */
-        a->cursor_on = false;
-        pv_panel_export.draw(a, main);
-        a->cursor_on = a->exp.field == 2 && !a->exp.confirm;
+        pv_panel_export.draw(a, main); /* it puts the cursor in its path */
     }
     return &a->grid;
 }

@@ -561,11 +561,11 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
                 pv_app_draw(app);
                 pv_app_work(app);
                 if (pv_app_work_paced(app))
-                    break; /* PROFVIEW_TEST_WORK_SLICE: the next key comes first */
+                    break; /* work-slice: the next key comes first */
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
-            pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */
-            pv_app_flame_test_slice(app); /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
+            pv_app_index_slice(app); /* index-slice: one slice per key */
+            pv_app_flame_test_slice(app); /* flame-slice: one slice per key */
         }
     }
     if (rc == 0)

@@ -107,6 +107,32 @@ done
 grep -q 'Große Läufe – 測定' "$tmp/a" || bad "non-ASCII caption"
 grep -q 2994000000 "$tmp/a" || bad "the frequency beyond 32 bits"
 
+# Names longer than a Text column holds are Memo values: inline (300
+# characters), on one long-value page (3 000) and on a chain of them
+# (20 000 in one-byte and 10 000 in two-byte characters).
+sqlite3 "$tmp/long.db" "
+CREATE TABLE INSTANCES (INST_ID INTEGER, CAPTION TEXT, COUNTER_DESCRIPTION TEXT, COUNTER_FREQUENCY NUMERIC, COUNTER_NAME TEXT);
+INSERT INTO INSTANCES VALUES (1, 'long names', 'Elapsed Time', 1000000000, 'Time');
+CREATE TABLE FUNCTION_TRACE_PROFILER_META_ROUTINES (ID INTEGER, INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER, COL_ROUTINE_NAME TEXT);
+INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES (0, 1, 0, 0, 'std::map<' || replace(hex(zeroblob(150)), '00', 'Kß') || '>::find');
+INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES (1, 1, 0, 1, 'tpl<' || replace(hex(zeroblob(1500)), '00', 'ab') || '>');
+INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES (2, 1, 0, 2, 'big<' || replace(hex(zeroblob(10000)), '00', 'cd') || '>');
+INSERT INTO FUNCTION_TRACE_PROFILER_META_ROUTINES VALUES (3, 1, 0, 3, 'wide<' || replace(hex(zeroblob(5000)), '00', '測定') || '>');
+CREATE TABLE FUNCTION_TRACE_PROFILER_CALL_TRACE (COL__S INTEGER, COL__S_WITH_CHILDREN INTEGER, COL_CALL_NO INTEGER, COL_PARENT_NO INTEGER, COL_ROUTINE_NAME INTEGER, ID INTEGER, INST_ID INTEGER, PARENT_ID INTEGER, REC_ID INTEGER);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 20, 1, -1, 0, 1, 1, 0, 0);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 15, 1, 0, 1, 2, 1, 0, 1);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 10, 1, 1, 2, 3, 1, 0, 2);
+INSERT INTO FUNCTION_TRACE_PROFILER_CALL_TRACE VALUES (5, 5, 1, 2, 3, 4, 1, 0, 3);"
+"$GEN" "$tmp/long.db" "$tmp/long.mdb"
+for v in routines call-trace; do
+  "$PROFVIEW" cat "$tmp/long.db" --view $v >"$tmp/e"
+  "$PROFVIEW" cat "$tmp/long.mdb" --view $v >"$tmp/a"
+  cmp -s "$tmp/e" "$tmp/a" || bad "long names (Memo values): view $v differs"
+done
+lengths=$("$PROFVIEW" cat "$tmp/long.mdb" --view call-trace --columns routine | tail -n +2 |
+  python3 -c 'import sys; print(" ".join(str(len(l.rstrip("\n"))) for l in sys.stdin))')
+[ "$lengths" = "316 3005 20005 10006" ] || bad "long names: lengths (characters) $lengths"
+
 # export --format sqlite of a twin: AQTime's schema, the original's rows.
 for s in trace refcount; do
   "$PROFVIEW" export "$S/aqtime-$s.db" --format sqlite -o "$tmp/$s.from-db.db" >/dev/null

@@ -26,8 +26,11 @@ for w in "50us 200us" "0 30us" "300us 400us" "123456 123456"; do
     { echo "FAIL: window $1..$2: events differ"; fail=1; }
   last=$(awk -F'\t' 'NR>1{t=$1} END{print t}' <("$pv" cat "$src/rtos.txt" --view timeline --columns time))
   [ "$to" -le "$last" ] || to=$last
-  [ "$(sed -n 2p "$out")" = "$((to - from))" ] ||
+  [ "$(sed -n 2p "$out" | cut -d, -f1)" = "$((to - from))" ] ||
     { echo "FAIL: window $1..$2: TOTAL_TIME $(sed -n 2p "$out") != $((to - from))"; fail=1; }
+  # the window itself goes in INFO (docs/export.md "Windows")
+  [ "$(sed -n 1p "$out")" = '* INFO %TOTAL_TIME%,%WINDOW.FROM%,%WINDOW.TO%' ] ||
+    { echo "FAIL: window $1..$2: INFO header $(sed -n 1p "$out")"; fail=1; }
 done
 
 # 2. a context: reloads with the same contexts, and that context's

@@ -2142,6 +2142,7 @@ static pv_app *vj_app(void)
         pv_table_set_int(t, r, 3, (int64_t)i * 1000);
     }
     pv_set_add_view(set, pv_table_view(t));
+    pv_set_add_view(set, tg_tree(PV_BIG_VIEW + 50000, 3, false, 31u)); /* opened in steps */
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
@@ -2229,6 +2230,86 @@ static void test_app_jobs_cancel(void **state)
     }
     pv_buf_free(&before);
     pv_buf_free(&after);
+}
+
+/* The same for the jobs of a big call tree: its opening (Esc goes back
+ * to the view shown before, the tree stays closed) and `*` on a thread
+ * node (the tree stays as it was). */
+static void vj_tree_snap(pv_app *a, size_t item, pv_buf *out)
+{
+    pv_buf_clear(out);
+    size_t state[] = {a->loc.item, (size_t)a->items[item].opened};
+    pv_buf_append(out, (const char *)state, sizeof state);
+    if (a->items[item].opened)
+        tj_snap(&a->items[item].report, out);
+}
+
+static void test_app_tree_jobs_cancel(void **state)
+{
+    (void)state;
+    pv_buf before, after, tmp;
+    pv_buf_init(&before);
+    pv_buf_init(&after);
+    pv_buf_init(&tmp);
+    pv_app *a = vj_app();
+    size_t tree = a->item_count - 1; /* the call tree's item */
+    /* the opening: to its end, then stopped after 0, 1, 2... steps */
+    vj_tree_snap(a, tree, &before);
+    pv_app_show_item(a, tree);
+    assert_non_null(pv_jobs_get(a, PV_JOB_OPEN));
+    size_t steps = vj_finish(a);
+    print_message("open: %zu steps\n", steps);
+    assert_true(steps >= 3 && a->items[tree].opened);
+    pv_app_free(a);
+    a = vj_app();
+    vj_tree_snap(a, tree, &before);
+    size_t stops[] = {0, 1, 2, steps / 2, steps - 1};
+    for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
+        pv_app_show_item(a, tree);
+        for (size_t i = 0; i < stops[s]; i++)
+            pv_app_work(a);
+        assert_non_null(pv_jobs_get(a, PV_JOB_OPEN));
+        pv_app_key(a, PV_KEY_ESC);
+        assert_null(pv_jobs_get(a, -1));
+        vj_tree_snap(a, tree, &after);
+        assert_int_equal(after.len, before.len);
+        assert_memory_equal(after.data, before.data, before.len);
+    }
+    /* `*` on the first thread node of the opened tree */
+    pv_app_show_item(a, tree);
+    vj_finish(a);
+    assert_true(a->items[tree].opened);
+    pv_report *r = &a->items[tree].report;
+    pv_report_move_to(r, 0);
+    vj_tree_snap(a, tree, &before);
+    vj_type(a, "*");
+    assert_non_null(pv_jobs_get(a, PV_JOB_EXPAND));
+    steps = vj_finish(a);
+    print_message("expand: %zu steps\n", steps);
+    vj_tree_snap(a, tree, &tmp);
+    assert_true(steps >= 3 && (tmp.len != before.len || memcmp(tmp.data, before.data, tmp.len)));
+    pv_app_free(a);
+    a = vj_app();
+    pv_app_show_item(a, tree);
+    vj_finish(a);
+    r = &a->items[tree].report;
+    pv_report_move_to(r, 0);
+    vj_tree_snap(a, tree, &before);
+    size_t xstops[] = {0, 1, 2, steps / 2, steps - 1};
+    for (size_t s = 0; s < PV_ARRAY_LEN(xstops); s++) {
+        vj_type(a, "*");
+        for (size_t i = 0; i < xstops[s]; i++)
+            pv_app_work(a);
+        assert_non_null(pv_jobs_get(a, PV_JOB_EXPAND));
+        pv_app_key(a, PV_KEY_ESC);
+        vj_tree_snap(a, tree, &after);
+        assert_int_equal(after.len, before.len);
+        assert_memory_equal(after.data, before.data, before.len);
+    }
+    pv_app_free(a);
+    pv_buf_free(&before);
+    pv_buf_free(&after);
+    pv_buf_free(&tmp);
 }
 
 /* A step also ends at its deadline whatever its budget (a budget counts
@@ -2918,6 +2999,7 @@ int main(void)
         cmocka_unit_test(test_report_job_deadline),
         cmocka_unit_test(test_report_jobs_cancel_anywhere),
         cmocka_unit_test(test_app_jobs_cancel),
+        cmocka_unit_test(test_app_tree_jobs_cancel),
         cmocka_unit_test(test_report_expand_all_job),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),

@@ -196,6 +196,22 @@ static void *wic_copy(const void *src, size_t len)
     return p;
 }
 
+/* The net times' ranks must count the bits, or a lookup would read past
+ * the values: why they do not, or NULL. */
+static const char *wic_check_net(const uint64_t *bits, const uint32_t *rank, uint64_t words,
+                                 uint64_t net_count)
+{
+    if (!words)
+        return net_count ? "net times without their bits" : NULL;
+    uint64_t r2 = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        if (rank[w] != r2)
+            return "bad net time ranks";
+        r2 += (uint64_t)__builtin_popcountll(bits[w]);
+    }
+    return r2 != net_count ? "bad net time count" : NULL;
+}
+
 /* Every index the entry holds must point inside what it indexes, so that
  * a corrupt or forged entry (the checksum is no key) is rejected, never
  * dereferenced (docs/cache.md "Trust"): NULL when it does, else what is
@@ -317,22 +333,8 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         else if (h.diag_text_len && ((const char *)a[21])[h.diag_text_len - 1] != '\0')
             why = "bad warning texts";
     }
-    if (!why && words) {
-        /* the net times' ranks must count the bits, or a lookup would read
-         * past the values */
-        const uint64_t *bits = a[8];
-        const uint32_t *rank = a[9];
-        uint64_t r2 = 0;
-        for (uint64_t w = 0; w < words && !why; w++) {
-            if (rank[w] != r2)
-                why = "bad net time ranks";
-            r2 += (uint64_t)__builtin_popcountll(bits[w]);
-        }
-        if (!why && r2 != h.net_count)
-            why = "bad net time count";
-    } else if (!why && h.net_count) {
-        why = "net times without their bits";
-    }
+    if (!why)
+        why = wic_check_net(a[8], a[9], words, h.net_count);
     if (!why)
         why = wic_check(&h, a, d);
     if (why) {

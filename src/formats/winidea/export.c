@@ -168,6 +168,8 @@ enum {
     WM_EVENT,
     WM_TIME,
     WM_TOTAL_TIME,
+    WM_WINDOW_FROM,
+    WM_WINDOW_TO,
     WM_STAT_FIRST,
 };
 
@@ -182,6 +184,7 @@ static const struct {
     {"PATH", WM_PATH},             {"CONTEXT", WM_CONTEXT},
     {"COUNT", WM_COUNT},           {"EVENT", WM_EVENT},
     {"TIME", WM_TIME},             {"TOTAL_TIME", WM_TOTAL_TIME},
+    {"WINDOW.FROM", WM_WINDOW_FROM}, {"WINDOW.TO", WM_WINDOW_TO},
 };
 
 typedef struct wx_part {
@@ -308,6 +311,16 @@ typedef struct wx_ctx {
     bool *keep_area;     /* per d->areas */
     bool *keep_ix_area;  /* per index area */
     bool *keep_context;  /* per index context (NULL: all) */
+    bool *context_area;  /* per index area: the context area and its states */
+    uint8_t *match;      /* per event: matches the filter (NULL: no filter) */
+    /* a window (docs/export.md "Windows"): the state at its start, written
+     * before its events (event indices, in file order), and one event after
+     * its end, so that the file reloads with the same contexts, stacks and
+     * statistics; the window itself goes in INFO */
+    size_t *prologue;
+    size_t prologue_count;
+    size_t epilogue;     /* SIZE_MAX: none */
+    bool carry_window;
     uint64_t done, total;
 } wx_ctx;
 
@@ -359,14 +372,24 @@ static void wx_header(wx_ctx *c, const char *name, const char *context, const ch
     wx_puts(c->w, "\n", 1);
 }
 
-static void wx_info_entry(wx_ctx *c, const wx_format *fmt, bool has, int64_t total)
+/* An INFO entry: TOTAL_TIME, and a window's bounds (empty when open). */
+typedef struct wx_info {
+    bool has_total, has_from, has_to;
+    int64_t total, from, to;
+} wx_info;
+
+static void wx_info_entry(wx_ctx *c, const wx_format *fmt, const wx_info *in)
 {
     for (size_t i = 0; i < fmt->count; i++) {
         const wx_part *p = &fmt->parts[i];
         if (p->macro == WM_LITERAL)
             wx_puts(c->w, p->text, p->len);
-        else if (p->macro == WM_TOTAL_TIME && has)
-            wx_put_int(c->w, total);
+        else if (p->macro == WM_TOTAL_TIME && in->has_total)
+            wx_put_int(c->w, in->total);
+        else if (p->macro == WM_WINDOW_FROM && in->has_from)
+            wx_put_int(c->w, in->from);
+        else if (p->macro == WM_WINDOW_TO && in->has_to)
+            wx_put_int(c->w, in->to);
     }
     wx_puts(c->w, "\n", 1);
 }
@@ -478,7 +501,10 @@ static inline bool wx_keep_event(const wx_ctx *c, size_t i, const pv_wi_event *e
     const pv_timeline_index *ix = c->ix;
     if ((ix->has_from && e->time < ix->from) || (ix->has_to && e->time > ix->to))
         return false;
-    if (c->keep_ix_area && !c->keep_ix_area[pv_tl_event_area(ix, i)])
+    uint32_t area = pv_tl_event_area(ix, i);
+    if (c->match && !c->match[i] && !c->context_area[area])
+        return false; /* the context area's events stay: the kept ones reload in their contexts */
+    if (c->keep_ix_area && !c->keep_ix_area[area])
         return false;
     if (c->keep_context) {
         uint16_t ctx = pv_tl_event_context(ix, i);
@@ -497,19 +523,14 @@ static inline bool wx_event_has_value(const pv_wi_event *e)
            e->data != 0;
 }
 
-static bool wx_timeline_entries(wx_ctx *c, const wx_format *fmt, size_t first, size_t end)
+/* One TIMELINE entry: event i. */
+static inline void wx_timeline_entry(wx_ctx *c, const wx_format *fmt, size_t i,
+                                     const pv_wi_event *ev, bool needs_context)
 {
     const pv_wi_timeline *tl = &c->d->timeline;
     const pv_timeline_index *ix = c->ix;
-    bool needs_context = false;
-    for (size_t k = 0; k < fmt->count; k++)
-        needs_context |= fmt->parts[k].macro == WM_CONTEXT;
-    bool filter = c->restricted;
-    for (size_t i = first; i < end; i++) {
-        pv_wi_event e;
-        pv_wi_event_at(tl, i, &e);
-        if (filter && !wx_keep_event(c, i, &e))
-            continue;
+    pv_wi_event e = *ev;
+    {
         char *p = pv_export_writer_reserve(c->w, 256);
         size_t n = 0;
         for (size_t k = 0; k < fmt->count; k++) {
@@ -556,9 +577,47 @@ static bool wx_timeline_entries(wx_ctx *c, const wx_format *fmt, size_t first, s
         }
         p[n++] = '\n';
         pv_export_writer_commit(c->w, n);
+    }
+}
+
+static bool wx_timeline_entries(wx_ctx *c, const wx_format *fmt, size_t first, size_t end)
+{
+    const pv_wi_timeline *tl = &c->d->timeline;
+    bool needs_context = false;
+    for (size_t k = 0; k < fmt->count; k++)
+        needs_context |= fmt->parts[k].macro == WM_CONTEXT;
+    bool filter = c->restricted;
+    for (size_t i = first; i < end; i++) {
+        pv_wi_event e;
+        pv_wi_event_at(tl, i, &e);
+        if (filter && !wx_keep_event(c, i, &e))
+            continue;
+        wx_timeline_entry(c, fmt, i, &e, needs_context);
         if ((++c->done & 0xFFFF) == 0 &&
             !pv_progress_step(&c->r->progress, "exporting", c->done, c->total))
             return false;
+    }
+    return true;
+}
+
+/* The generated TIMELINE: a window's state at its start, the kept events,
+ * the event after its end. */
+static bool wx_timeline_generated(wx_ctx *c, const wx_format *fmt)
+{
+    const pv_wi_timeline *tl = &c->d->timeline;
+    bool needs_context = false;
+    for (size_t k = 0; k < fmt->count; k++)
+        needs_context |= fmt->parts[k].macro == WM_CONTEXT;
+    pv_wi_event e;
+    for (size_t k = 0; k < c->prologue_count; k++) {
+        pv_wi_event_at(tl, c->prologue[k], &e);
+        wx_timeline_entry(c, fmt, c->prologue[k], &e, needs_context);
+    }
+    if (!wx_timeline_entries(c, fmt, 0, tl->count))
+        return false;
+    if (c->epilogue != SIZE_MAX) {
+        pv_wi_event_at(tl, c->epilogue, &e);
+        wx_timeline_entry(c, fmt, c->epilogue, &e, needs_context);
     }
     return true;
 }
@@ -629,10 +688,12 @@ static bool wx_write_as_read(wx_ctx *c, bool timeline)
         wx_format_compile(&fmt, wx_header_format(sec->header));
         bool ok = true;
         switch (kind) {
-        case WX_INFO:
-            if (d->has_total_time)
-                wx_info_entry(c, &fmt, true, d->total_time);
+        case WX_INFO: {
+            wx_info in = {d->has_total_time, d->has_window_from, d->has_window_to,
+                          d->total_time,     d->window_from,     d->window_to};
+            wx_info_entry(c, &fmt, &in);
             break;
+        }
         case WX_CONTEXTS:
             for (size_t i = sec->first_context;
                  i < wx_section_end(d, s, 0, d->context_count); i++)
@@ -733,13 +794,27 @@ static bool wx_write_generated(wx_ctx *c, bool timeline)
     wx_format fmt;
     bool first = true;
 
-    wx_header(c, "INFO", NULL, c->profile.format[WX_INFO]);
-    wx_format_compile(&fmt, c->profile.format[WX_INFO]);
+    /* a window goes in INFO, whatever the profile says (docs/export.md "Windows") */
+    pv_buf info;
+    pv_buf_init(&info);
+    pv_buf_puts(&info, c->profile.format[WX_INFO]);
+    if (c->carry_window && !strstr(pv_buf_cstr(&info), "%WINDOW.FROM%"))
+        pv_buf_puts(&info, ",%WINDOW.FROM%");
+    if (c->carry_window && !strstr(pv_buf_cstr(&info), "%WINDOW.TO%"))
+        pv_buf_puts(&info, ",%WINDOW.TO%");
+    wx_header(c, "INFO", NULL, pv_buf_cstr(&info));
+    wx_format_compile(&fmt, pv_buf_cstr(&info));
+    pv_buf_free(&info);
     /* TOTAL_TIME: the window's, the input's, or (a BIN alone has none) the
      * recording's, from its first to its last event */
     bool windowed = ix->has_from || ix->has_to;
-    wx_info_entry(c, &fmt, true,
-                  windowed || !d->has_total_time ? wx_window_total(c) : d->total_time);
+    wx_info in = {true,
+                  c->carry_window && ix->has_from,
+                  c->carry_window && ix->has_to,
+                  windowed || !d->has_total_time ? wx_window_total(c) : d->total_time,
+                  ix->from,
+                  ix->to};
+    wx_info_entry(c, &fmt, &in);
     wx_format_free(&fmt);
     first = false;
 
@@ -795,7 +870,7 @@ static bool wx_write_generated(wx_ctx *c, bool timeline)
     if (!timeline)
         return true;
     wx_format_compile(&fmt, c->profile.format[WX_TIMELINE]);
-    bool ok = wx_timeline_entries(c, &fmt, 0, d->timeline.count);
+    bool ok = wx_timeline_generated(c, &fmt);
     wx_format_free(&fmt);
     return ok;
 }
@@ -813,6 +888,14 @@ static bool wx_select(wx_ctx *c)
         c->keep_area[i] = true;
     for (size_t i = 0; i < ix->area_count; i++)
         c->keep_ix_area[i] = true;
+    /* the context area and its states: what the reader needs for the contexts */
+    c->context_area = pv_xcalloc(ix->area_count ? ix->area_count : 1, sizeof *c->context_area);
+    if (ix->context_area != PV_WI_NONE)
+        for (size_t i = 0; i < ix->area_count; i++)
+            c->context_area[i] =
+                i == ix->context_area ||
+                (ix->areas[i].state_key &&
+                 ix->areas[i].state_key == ix->areas[ix->context_area].state_key);
     if (r->context) {
         c->keep_context = pv_xcalloc(ix->context_count ? ix->context_count : 1,
                                      sizeof *c->keep_context);
@@ -850,12 +933,9 @@ static bool wx_select(wx_ctx *c)
                     c->keep_ix_area[i] = true;
             }
         /* the context area stays, so that the export reloads with the same contexts */
-        if (ix->context_area != PV_WI_NONE)
-            for (size_t i = 0; i < ix->area_count; i++)
-                if (i == ix->context_area ||
-                    (ix->areas[i].state_key &&
-                     ix->areas[i].state_key == ix->areas[ix->context_area].state_key))
-                    c->keep_ix_area[i] = true;
+        for (size_t i = 0; i < ix->area_count; i++)
+            if (c->context_area[i])
+                c->keep_ix_area[i] = true;
         for (size_t i = 0; i < d->area_count; i++)
             c->keep_area[i] = false;
         for (size_t i = 0; i < ix->area_count; i++)
@@ -867,6 +947,370 @@ static bool wx_select(wx_ctx *c)
                 c->keep_area[d->areas[i].parent] = true;
     }
     return true;
+}
+
+/* ---- replaying the call stacks (docs/formats.md §3), as the index did */
+
+/* The (area, context) pairs met so far: an S/R/X of an area not on its
+ * context's stack reveals an implicit frame the first time only (later it
+ * is ignored, with a warning).  A bit per pair while that is at most 8 MB,
+ * else a hash map. */
+typedef struct wx_seen {
+    uint8_t *bits;
+    size_t contexts;
+    pv_hashmap map;
+} wx_seen;
+
+static void wx_seen_init(wx_seen *s, size_t areas, size_t contexts)
+{
+    memset(s, 0, sizeof *s);
+    s->contexts = contexts;
+    if (areas * contexts <= ((size_t)1 << 26))
+        s->bits = pv_xcalloc(areas * contexts / 8 + 1, 1);
+    else
+        pv_hashmap_init(&s->map);
+}
+
+/* Whether (area, context) was met before; it is from now on. */
+static bool wx_seen_mark(wx_seen *s, uint32_t area, uint16_t ctx)
+{
+    if (s->bits) {
+        size_t k = (size_t)area * s->contexts + ctx;
+        bool met = (s->bits[k / 8] >> (k % 8)) & 1;
+        s->bits[k / 8] |= (uint8_t)(1u << (k % 8));
+        return met;
+    }
+    uint64_t key = (uint64_t)area << 16 | ctx;
+    uint32_t dummy;
+    if (pv_hashmap_get(&s->map, key, &dummy))
+        return true;
+    pv_hashmap_put(&s->map, key, 1);
+    return false;
+}
+
+static void wx_seen_free(wx_seen *s)
+{
+    if (s->bits)
+        free(s->bits);
+    else
+        pv_hashmap_free(&s->map);
+}
+
+/* ---- a window's start: what the reader needs to know (docs/export.md "Windows") */
+
+typedef struct wx_frame {
+    uint32_t area;
+    size_t entry;   /* its E, or the S/R that revealed it (an implicit frame) */
+    size_t last_sr; /* its last S or R after that, SIZE_MAX */
+    size_t entry_switch, sr_switch; /* the context area's event before each, SIZE_MAX */
+    bool active0;   /* active after `entry` */
+    bool active;    /* active at the window's start */
+} wx_frame;
+
+typedef struct wx_stack {
+    wx_frame *f;
+    size_t n, cap;
+} wx_stack;
+
+/* Whether an event before the window may go in the prologue: the
+ * selection's areas and contexts (a filter keeps only the context area). */
+static bool wx_prologue_keeps(const wx_ctx *c, size_t i)
+{
+    const pv_timeline_index *ix = c->ix;
+    uint32_t area = pv_tl_event_area(ix, i);
+    if (c->context_area[area])
+        return true;
+    if (c->match || !c->keep_ix_area[area])
+        return false;
+    if (c->keep_context) {
+        uint16_t ctx = pv_tl_event_context(ix, i);
+        if (ctx != PV_TL_NO_CONTEXT && ctx < ix->context_count && !c->keep_context[ctx])
+            return false;
+    }
+    return true;
+}
+
+static int wx_size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The events before the window that give its start's state: per context,
+ * the frames open at `from` (replayed by the rules of docs/formats.md §3 as
+ * the index did: their E, or the event that revealed an implicit frame, and
+ * their last S/R when it changed whether they run), and each data area's
+ * last event (the context area's: the running context; a state's: the
+ * state at the start).  Reloaded with the window, none of them is counted:
+ * they lie before it.  Plus the first event after the window's end (the
+ * context area's, else another kept data area's), so that calls open at the
+ * end are cut at `to`, as in the source, not at the last kept event. */
+static bool wx_window_edges(wx_ctx *c)
+{
+    const pv_timeline_index *ix = c->ix;
+    const pv_wi_timeline *tl = &c->d->timeline;
+    c->epilogue = SIZE_MAX;
+    if (!c->carry_window)
+        return true;
+    size_t first = ix->has_from ? ix->window_first : 0;
+    size_t nctx = (size_t)ix->context_count + 1;
+    wx_stack *stacks = pv_xcalloc(nctx, sizeof *stacks);
+    size_t *last_data = pv_xmalloc((ix->area_count ? ix->area_count : 1) * sizeof *last_data);
+    for (size_t a = 0; a < ix->area_count; a++)
+        last_data[a] = SIZE_MAX;
+    wx_seen seen;
+    wx_seen_init(&seen, ix->area_count, nctx);
+    bool ok = true;
+    size_t last_switch = SIZE_MAX; /* the context area's latest event: the running context */
+    for (size_t i = 0; i < first && i < tl->count; i++) {
+        if ((i & 0xFFFF) == 0 &&
+            !pv_progress_step(&c->r->progress, "exporting", 0, c->total)) {
+            ok = false;
+            break;
+        }
+        pv_wi_event e;
+        pv_wi_event_at(tl, i, &e);
+        uint32_t area = pv_tl_event_area(ix, i);
+        if (area >= ix->area_count)
+            continue;
+        unsigned type = ix->areas[area].type;
+        if (type != PV_WI_FUNCTION && type != PV_WI_LINE) {
+            last_data[area] = i;
+            if (c->context_area[area])
+                last_switch = i;
+            continue;
+        }
+        if (e.kind > PV_WI_ENTRY)
+            continue; /* W on a function, unknown codes: ignored by the index */
+        uint16_t ctx = pv_tl_event_context(ix, i);
+        if (ctx >= ix->context_count)
+            continue;
+        wx_stack *s = &stacks[ctx];
+        bool met = wx_seen_mark(&seen, area, ctx);
+        if (e.kind == PV_WI_ENTRY) {
+            s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
+            s->f[s->n++] = (wx_frame){area, i, SIZE_MAX, last_switch, SIZE_MAX, true, true};
+            continue;
+        }
+        size_t k = s->n;
+        while (k > 0 && s->f[k - 1].area != area)
+            k--;
+        if (k == 0) {
+            if (met)
+                continue; /* ignored, with a warning, by the index */
+            if (e.kind == PV_WI_EXIT) {
+                s->n = 0; /* an implicit frame, at the bottom, ends: all above it go */
+                continue;
+            }
+            /* an implicit frame: at the very bottom */
+            s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
+            memmove(s->f + 1, s->f, s->n * sizeof *s->f);
+            bool active = e.kind == PV_WI_RESUME;
+            s->f[0] = (wx_frame){area, i, SIZE_MAX, last_switch, SIZE_MAX, active, active};
+            s->n++;
+            continue;
+        }
+        wx_frame *f = &s->f[k - 1];
+        if (e.kind == PV_WI_EXIT) {
+            s->n = k - 1; /* it, and any frame left open above it */
+        } else {
+            f->last_sr = i;
+            f->sr_switch = last_switch;
+            f->active = e.kind == PV_WI_RESUME;
+        }
+    }
+    wx_seen_free(&seen);
+    if (ok) {
+        size_t n = 0, cap = 0;
+        size_t *out = NULL;
+        for (size_t k = 0; k < nctx; k++)
+            for (size_t j = 0; j < stacks[k].n; j++) {
+                const wx_frame *f = &stacks[k].f[j];
+                /* each with the context switch it ran after, so that it
+                 * reloads in its context */
+                out = pv_xgrow(out, &cap, n + 4, sizeof *out);
+                if (wx_prologue_keeps(c, f->entry)) {
+                    out[n++] = f->entry;
+                    if (f->entry_switch != SIZE_MAX)
+                        out[n++] = f->entry_switch;
+                }
+                if (f->last_sr != SIZE_MAX && f->active != f->active0 &&
+                    wx_prologue_keeps(c, f->last_sr)) {
+                    out[n++] = f->last_sr;
+                    if (f->sr_switch != SIZE_MAX)
+                        out[n++] = f->sr_switch;
+                }
+            }
+        for (size_t a = 0; a < ix->area_count; a++)
+            if (last_data[a] != SIZE_MAX && wx_prologue_keeps(c, last_data[a])) {
+                out = pv_xgrow(out, &cap, n + 1, sizeof *out);
+                out[n++] = last_data[a];
+            }
+        if (n > 1)
+            qsort(out, n, sizeof *out, wx_size_cmp);
+        size_t u = 0; /* once each */
+        for (size_t k = 0; k < n; k++)
+            if (u == 0 || out[u - 1] != out[k])
+                out[u++] = out[k];
+        n = u;
+        c->prologue = out;
+        c->prologue_count = n;
+    }
+    for (size_t k = 0; k < nctx; k++)
+        free(stacks[k].f);
+    free(stacks);
+    free(last_data);
+    if (!ok || !ix->has_to)
+        return ok;
+    /* after the end: the context area's next event, else a kept data area's */
+    size_t other = SIZE_MAX;
+    for (size_t i = ix->window_end; i < tl->count; i++) {
+        uint32_t area = pv_tl_event_area(ix, i);
+        if (area >= ix->area_count)
+            continue;
+        if (c->context_area[area]) {
+            c->epilogue = i;
+            break;
+        }
+        unsigned type = ix->areas[area].type;
+        if (other == SIZE_MAX && type != PV_WI_FUNCTION && type != PV_WI_LINE &&
+            c->keep_ix_area[area])
+            other = i;
+        if (other != SIZE_MAX && ix->context_area == PV_WI_NONE)
+            break;
+    }
+    if (c->epilogue == SIZE_MAX)
+        c->epilogue = other;
+    return true;
+}
+
+/* ---- a filter over the timeline: the events it keeps */
+
+/* Whole calls (docs/export.md "Filters"): a kept event of a function or
+ * line frame keeps the frame's entry and exit too (the E, or the event that
+ * revealed an implicit frame, and the X that ended it), so that the kept
+ * events reload on a consistent call stack, without a warning.  The stacks
+ * are replayed by the rules of docs/formats.md §3, as the index did. */
+static bool wx_complete_calls(wx_ctx *c)
+{
+    const pv_timeline_index *ix = c->ix;
+    const pv_wi_timeline *tl = &c->d->timeline;
+    size_t nctx = (size_t)ix->context_count + 1;
+    typedef struct {
+        uint32_t area;
+        bool kept;
+        size_t entry;
+    } frame;
+    typedef struct {
+        frame *f;
+        size_t n, cap;
+    } fstack;
+    fstack *stacks = pv_xcalloc(nctx, sizeof *stacks);
+    wx_seen seen;
+    wx_seen_init(&seen, ix->area_count, nctx);
+    bool ok = true;
+    for (size_t i = 0; i < tl->count; i++) {
+        if ((i & 0xFFFF) == 0 && !pv_progress_step(&c->r->progress, "selecting rows", i,
+                                                   tl->count)) {
+            ok = false;
+            break;
+        }
+        uint32_t area = pv_tl_event_area(ix, i);
+        if (area >= ix->area_count)
+            continue;
+        unsigned type = ix->areas[area].type;
+        if (type != PV_WI_FUNCTION && type != PV_WI_LINE)
+            continue;
+        pv_wi_event e;
+        pv_wi_event_at(tl, i, &e);
+        uint16_t ctx = pv_tl_event_context(ix, i);
+        if (e.kind > PV_WI_ENTRY || ctx >= ix->context_count)
+            continue;
+        fstack *s = &stacks[ctx];
+        bool met = wx_seen_mark(&seen, area, ctx);
+        if (e.kind == PV_WI_ENTRY) {
+            s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
+            s->f[s->n++] = (frame){area, c->match[i] != 0, i};
+            continue;
+        }
+        size_t k = s->n;
+        while (k > 0 && s->f[k - 1].area != area)
+            k--;
+        if (k == 0) {
+            if (met)
+                continue;
+            if (e.kind == PV_WI_EXIT) { /* an implicit frame that ends at once */
+                for (size_t j = 0; j < s->n; j++)
+                    if (s->f[j].kept)
+                        c->match[s->f[j].entry] = 1;
+                s->n = 0;
+                continue;
+            }
+            s->f = pv_xgrow(s->f, &s->cap, s->n + 1, sizeof *s->f);
+            memmove(s->f + 1, s->f, s->n * sizeof *s->f);
+            s->f[0] = (frame){area, c->match[i] != 0, i};
+            s->n++;
+            continue;
+        }
+        frame *f = &s->f[k - 1];
+        if (e.kind != PV_WI_EXIT) {
+            if (c->match[i])
+                f->kept = true;
+            continue;
+        }
+        if (c->match[i])
+            f->kept = true;
+        for (size_t j = k - 1; j < s->n; j++)
+            if (s->f[j].kept)
+                c->match[s->f[j].entry] = 1;
+        if (f->kept)
+            c->match[i] = 1;
+        s->n = k - 1;
+    }
+    for (size_t k = 0; k < nctx; k++) {
+        for (size_t j = 0; ok && j < stacks[k].n; j++)
+            if (stacks[k].f[j].kept)
+                c->match[stacks[k].f[j].entry] = 1;
+        free(stacks[k].f);
+    }
+    free(stacks);
+    wx_seen_free(&seen);
+    return ok;
+}
+
+/* Marks in c->match the events of the rows of the file's timeline view that
+ * the request's filter (or rows) keeps; false on a bad filter (message in
+ * err) or a cancel (no message). */
+static bool wx_match_filter(wx_ctx *c, const pv_timeline_index *file_ix)
+{
+    const pv_export_request *r = c->r;
+    pv_view *v = NULL;
+    for (size_t s = 0; s < c->f->set_count && !v; s++)
+        v = pv_set_find_view(c->f->sets[s], "timeline");
+    if (!v) {
+        pv_error(c->err, "%s: has no timeline view to filter", c->f->path);
+        return false;
+    }
+    /* the filter (or rows) alone: --context and --areas are the events' own
+     * rules here (data events and the context area stay) */
+    pv_export_request sel = *r;
+    sel.context = NULL;
+    sel.areas = NULL;
+    size_t n = 0;
+    bool ok = true;
+    pv_row *rows = pv_export_select_rows(v, &sel, true, &n, c->err, &ok);
+    if (!ok)
+        return false;
+    size_t count = c->d->timeline.count;
+    c->match = pv_xcalloc(count ? count : 1, 1);
+    for (size_t k = 0; k < n; k++) {
+        size_t ev = (rows ? rows[k] : k) + file_ix->window_first;
+        if (ev < count)
+            c->match[ev] = 1;
+    }
+    if (rows)
+        pv_export_dispose(r, rows, pv_export_selection_room(v, &sel, true) * sizeof *rows);
+    return wx_complete_calls(c);
 }
 
 /* ---- BIN records */
@@ -888,10 +1332,16 @@ static bool wx_write_bin(wx_ctx *c, pv_export_writer *w, int version)
         }
         return true;
     }
-    for (size_t i = 0; i < tl->count; i++) {
+    /* a window's state at its start, the kept events, the event after its end */
+    size_t end = c->prologue_count + tl->count + (c->epilogue != SIZE_MAX);
+    for (size_t k = 0; k < end; k++) {
+        size_t i = k < c->prologue_count             ? c->prologue[k]
+                   : k < c->prologue_count + tl->count ? k - c->prologue_count
+                                                       : c->epilogue;
         pv_wi_event e;
         pv_wi_event_at(tl, i, &e);
-        if (c->restricted && !wx_keep_event(c, i, &e))
+        if (c->restricted && k >= c->prologue_count && k < c->prologue_count + tl->count &&
+            !wx_keep_event(c, i, &e))
             continue;
         unsigned char *p = (unsigned char *)pv_export_writer_reserve(w, PV_WI_RECORD_SIZE);
         if (same) {
@@ -922,7 +1372,8 @@ static bool wx_write_bin(wx_ctx *c, pv_export_writer *w, int version)
 /* ---- the hook */
 
 static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_index *ix,
-                     const pv_export_request *r, pv_export_target *t, pv_diag *err);
+                     const pv_timeline_index *file_ix, const pv_export_request *r,
+                     pv_export_target *t, pv_diag *err);
 
 static pv_export_status wx_write_file(wx_ctx *c, pv_export_target *t, const char *final,
                                       int what)
@@ -990,24 +1441,20 @@ int pv_wi_export(const pv_file *f, const pv_export_request *r, pv_export_target 
             return PV_EXPORT_CANCELLED;
         ix = &window;
     }
-    int st = wx_export(f, d, ix, r, t, err);
+    int st = wx_export(f, d, ix, pv_wi_file_index(f), r, t, err);
     if (own_window)
         pv_timeline_index_free(&window);
     return st;
 }
 
 static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_index *ix,
-                     const pv_export_request *r, pv_export_target *t, pv_diag *err)
+                     const pv_timeline_index *file_ix, const pv_export_request *r,
+                     pv_export_target *t, pv_diag *err)
 {
     if (r->view_id && strcmp(r->view_id, "timeline") != 0) {
         pv_error(err, "%s: Text1 and BIN export the timeline; --view '%s' exports as SQLite "
                       "(--format sqlite)",
                  f->path, r->view_id);
-        return PV_EXPORT_USAGE;
-    }
-    if (r->filter || r->rows) {
-        pv_error(err, "Text1 and BIN select events with --from/--to, --context and --areas; a "
-                      "--filter exports as SQLite (--format sqlite --view timeline)");
         return PV_EXPORT_USAGE;
     }
     wx_ctx c;
@@ -1018,8 +1465,21 @@ static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_in
     c.r = r;
     c.err = err;
     c.total = d->timeline.count;
-    c.restricted = ix->has_from || ix->has_to || r->context || r->areas;
+    /* a window the file carried itself (a windowed export reloaded) is no
+     * restriction: written as read, it comes back as it was */
+    bool own_from = ix->has_from && !(d->has_window_from && ix->from == d->window_from);
+    bool own_to = ix->has_to && !(d->has_window_to && ix->to == d->window_to);
+    bool windowed = own_from || own_to;
+    c.restricted = windowed || r->context || r->areas || r->filter || r->rows;
     c.generated = c.restricted || r->profile || !d->text_path;
+    /* generated over a window (the file's own too): its events, and what
+     * the reader needs at its start; a BIN alone has no INFO to carry the
+     * window in: its events only */
+    if (c.generated && (ix->has_from || ix->has_to))
+        c.restricted = true;
+    c.carry_window = c.restricted && (ix->has_from || ix->has_to) &&
+                     (r->format == PV_EXPORT_TEXT1 || d->text_path);
+    c.epilogue = SIZE_MAX;
     if (!wx_profile_load(&c.profile, r->profile, err)) {
         wx_profile_free(&c.profile);
         return PV_EXPORT_USAGE;
@@ -1027,6 +1487,15 @@ static int wx_export(const pv_file *f, const pv_wi_data *d, const pv_timeline_in
     pv_export_status st = PV_EXPORT_USAGE;
     if (!wx_select(&c))
         goto done;
+    size_t errors = err->errors;
+    if ((r->filter || r->rows) && !wx_match_filter(&c, file_ix)) {
+        st = err->errors > errors ? PV_EXPORT_USAGE : PV_EXPORT_CANCELLED;
+        goto done;
+    }
+    if (!wx_window_edges(&c)) {
+        st = PV_EXPORT_CANCELLED;
+        goto done;
+    }
     if (d->bin_path)
         pv_export_target_protect(t, d->bin_path);
     if (d->text_path)
@@ -1052,6 +1521,9 @@ done:
     free(c.keep_area);
     free(c.keep_ix_area);
     free(c.keep_context);
+    free(c.context_area);
+    free(c.match);
+    free(c.prologue);
     wx_profile_free(&c.profile);
     return st;
 }

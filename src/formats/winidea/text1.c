@@ -35,6 +35,8 @@ enum {
     T1_EVENT,
     T1_TIME,
     T1_TOTAL_TIME,
+    T1_WINDOW_FROM,
+    T1_WINDOW_TO,
     T1_STAT_FIRST, /* T1_STAT_FIRST + pv_wi_stat: the T.* macros */
     T1_MACRO_COUNT = T1_STAT_FIRST + PV_WI_STAT_COUNT
 };
@@ -64,6 +66,9 @@ static const struct {
     {"EVENT", T1_EVENT, false},
     {"TIME", T1_TIME, false},
     {"TOTAL_TIME", T1_TOTAL_TIME, false},
+    /* profview's windowed exports (docs/export.md "Windows") */
+    {"WINDOW.FROM", T1_WINDOW_FROM, false},
+    {"WINDOW.TO", T1_WINDOW_TO, false},
 };
 
 static bool text1_macro_is_free(unsigned macro)
@@ -86,6 +91,7 @@ static const char *text1_macro_name(unsigned macro)
         "an unknown macro", "%HANDLE%", "%HANDLE.PARENT%", "%HANDLE.STATE%", "%NAME%",
         "%NAME.PARENT%", "%VALUE%", "%VALUE.TYPE%", "%VALUE.UNIT%", "%FILE%", "%PATH%",
         "%FORMAT%", "%CLASS%", "%CONTEXT%", "%COUNT%", "%EVENT%", "%TIME%", "%TOTAL_TIME%",
+        "%WINDOW.FROM%", "%WINDOW.TO%",
     };
     _Static_assert(PV_ARRAY_LEN(names) == T1_STAT_FIRST, "one name per macro");
     if (macro >= T1_STAT_FIRST && macro < T1_MACRO_COUNT)
@@ -849,6 +855,28 @@ static bool text1_handle(text1_parser *p, uint32_t *handle)
 
 static void text1_entry_info(text1_parser *p)
 {
+    /* the window of a windowed export: empty for an open end */
+    static const struct {
+        unsigned macro;
+        const char *what;
+    } bounds[] = {{T1_WINDOW_FROM, "bad decimal WINDOW.FROM"}, {T1_WINDOW_TO, "bad decimal WINDOW.TO"}};
+    for (size_t k = 0; k < PV_ARRAY_LEN(bounds); k++) {
+        const text1_slice *w = text1_field(p, bounds[k].macro);
+        int64_t t;
+        if (!w || w->n == 0)
+            continue;
+        if (!text1_parse_dec(w->s, w->n, &t)) {
+            text1_warn_field(p, bounds[k].what, w);
+            continue;
+        }
+        if (k == 0) {
+            p->d->has_window_from = true;
+            p->d->window_from = t;
+        } else {
+            p->d->has_window_to = true;
+            p->d->window_to = t;
+        }
+    }
     const text1_slice *f = text1_field(p, T1_TOTAL_TIME);
     if (!f)
         return;
