@@ -22,6 +22,16 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
     pv_load_status status;
     pv_file *f = pv_load_file(path, &a->load, &status);
     pv_cli_progress_end();
+    char changed[512];
+    if (status == PV_LOAD_OK && pv_inputs_changed(changed, sizeof changed)) {
+        /* docs/input.md "Files that change": nothing of it is shown */
+        fprintf(stderr,
+                "profview: error: %s changed on disk while it was open (truncated or "
+                "overwritten): what was read of it is not to be trusted; run again\n",
+                changed);
+        pv_file_free(f);
+        return NULL;
+    }
     if (status != PV_LOAD_OK) {
         for (size_t i = 0; i < f->diag.entry_count; i++)
             fprintf(stderr, "profview: %s%s\n",
