@@ -38,11 +38,13 @@ typedef struct pv_export_request {
     int64_t instance;      /* result set INST_ID; < 0: every result set of the file */
     const char *view_id;   /* NULL: whole result sets; else only this view's rows */
     const char *filter;    /* filter expression over that view (or the timeline), or NULL */
-    const pv_row *rows;    /* with view_id: exactly these rows of the view (the viewer's
-                              filtered rows, in view order), or NULL */
+    const pv_row *rows;    /* with view_id: these rows of the view (the viewer's filtered
+                              rows, in the order shown), or NULL; the filter, --context
+                              and --areas apply on top (the markers' window) */
     size_t row_count;
     bool has_from, has_to; /* timelines (Text1/BIN): a window of its own, inclusive, on top
-                              of the one the file was loaded with (the viewer's markers) */
+                              of the one the file was loaded with (the viewer's markers);
+                              it reopens as shown (docs/export.md "Windows") */
     int64_t from, to;
     const char *context;   /* only this context (timelines) / thread, or NULL */
     const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
@@ -168,11 +170,15 @@ pv_export_status pv_export_sqlite_views_into(struct sqlite3 *db, const pv_file *
                                              pv_diag *err);
 
 /* The rows of `v` to export: NULL with *n = every row (view order), or a
- * malloc'd selection (room for pv_export_selection_room rows): the request's rows, or its --context (rows whose
- * `context`/`thread` column is that name) and, when `selected_view`, its
- * filter (a tree keeps ancestors).  *ok false (message in err) on a bad
- * filter, or (no message) when the request's progress was cancelled: the
- * selection reports its progress ("selecting rows") every 64 K rows. */
+ * malloc'd selection (room for pv_export_selection_room rows).  Every part
+ * of the request applies, one after the other (docs/export.md "Selections
+ * combine"): when `selected_view`, its rows (else every row), then its
+ * --context (rows whose `context`/`thread` column is that name; in any
+ * view), when `selected_view` its --areas (rows whose `name` matches the
+ * glob) and its filter (a tree keeps ancestors).  *ok false (message in
+ * err) on a bad filter or --areas over a view without names, or (no
+ * message) when the request's progress was cancelled: the selection
+ * reports its progress ("selecting rows") every 64 K rows. */
 pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok);
 

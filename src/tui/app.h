@@ -34,6 +34,11 @@ size_t pv_app_file_count(const pv_app *a);
 const char *pv_app_load_errors(const pv_app *a);
 
 void pv_app_key(pv_app *a, int key);
+/* A bracketed paste (docs/tui.md "Terminals"): its text goes into the open
+ * prompt as one edit (line breaks and tabs as spaces, other control
+ * characters dropped); with no prompt open, a message says where a paste
+ * goes and nothing else happens (its characters are never taken as keys). */
+void pv_app_paste(pv_app *a, const char *text, size_t len);
 /* Long work a key asked for (sorting or filtering a big view) is done by
  * pv_app_work after the screen showed that it is being done; a flame graph
  * being built is done by pv_app_work in slices (docs/flame.md "Speed"). */

@@ -255,12 +255,21 @@ typedef struct pv_table_layout {
     size_t end;                     /* order[0 .. end-1] are on screen */
 } pv_table_layout;
 
-/* The cursor on screen: the first row drawn follows it. */
+/* The cursor on screen: the first row drawn follows it, by as little as
+ * it takes after a step; after a jump (pv_report.jumped) to a row off
+ * screen, it is centred, as vim's zz (docs/tui.md "Jumps"). */
 static void pv_table_scroll(pv_report *r, const pv_table_layout *L)
 {
     size_t count = L->count;
     if (count && r->cursor >= count)
         r->cursor = count - 1;
+    size_t rows = (size_t)(L->rows > 0 ? L->rows : 0);
+    if (r->jumped && rows && (r->cursor < r->top || r->cursor >= r->top + rows)) {
+        r->top = r->cursor > rows / 2 ? r->cursor - rows / 2 : 0;
+        if (count > rows && r->top > count - rows)
+            r->top = count - rows; /* no blank rows below the last */
+    }
+    r->jumped = false;
     if (r->cursor < r->top)
         r->top = r->cursor;
     if (L->rows > 0 && r->cursor >= r->top + (size_t)L->rows)

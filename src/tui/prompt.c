@@ -364,6 +364,31 @@ static void pv_app_search_update(pv_app *a)
     pv_report_job_free(j);
 }
 
+void pv_app_paste(pv_app *a, const char *text, size_t len)
+{
+    if (a->prompt.kind == PV_PROMPT_NONE) {
+        pv_app_message(a, false,
+                       "a paste goes into a prompt: open one first (: command, / search, f filter)");
+        return;
+    }
+    pv_buf clean;
+    pv_buf_init(&clean);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\r' && i + 1 < len && text[i + 1] == '\n')
+            continue; /* CRLF: one space, from the LF */
+        if (c == '\n' || c == '\r' || c == '\t')
+            pv_buf_putc(&clean, ' ');
+        else if (c >= 0x20 && c != 0x7f)
+            pv_buf_putc(&clean, (char)c);
+    }
+    pv_app_line_insert(a, clean.data ? clean.data : "", clean.len);
+    pv_buf_free(&clean);
+    pv_buf_clear(&a->message);
+    if (a->prompt.kind == PV_PROMPT_SEARCH)
+        pv_app_search_update(a);
+}
+
 /* Searches the focused report from `from` in direction dir, in steps. */
 void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir)
 {

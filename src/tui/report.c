@@ -160,6 +160,7 @@ void pv_report_move_to(pv_report *r, size_t index)
 {
     size_t n = pv_report_count(r);
     r->cursor = n == 0 ? 0 : index < n ? index : n - 1;
+    r->jumped = true;
 }
 
 static void pv_report_splice_in(pv_report *r, size_t k);
@@ -201,6 +202,7 @@ bool pv_report_select_row(pv_report *r, size_t model_row)
 {
     if (model_row >= pv_view_rows(r->view))
         return false;
+    r->jumped = true; /* where the row is found: centred (pv_report.jumped) */
     if (r->collapsed)
         pv_report_open_path(r, model_row);
     size_t n = pv_report_count(r);

@@ -32,6 +32,10 @@ typedef struct pv_report {
     size_t sub_count;
     size_t cursor;   /* index in the visible list */
     size_t top;      /* first visible index drawn */
+    /* The cursor was put on a row of its own choosing (a jump: :goto, t,
+     * search, J/K, a drill-down...), not moved by a step: the next drawing
+     * centres it unless it is on screen (docs/tui.md "Jumps"). */
+    bool jumped;
     size_t hscroll;  /* first shown column drawn (not counting the tree column) */
     uint8_t *hidden; /* per column: not shown */
     int *widths;     /* per column: width learnt from the rows drawn so far */

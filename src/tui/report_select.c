@@ -265,10 +265,13 @@ static void pv_select_finish(pv_report_job *job)
         j->new_kids = NULL;
         pv_layout_take(&j->lay, r);
         r->cursor = j->keep_at != PV_NO_ROW ? j->keep_at : 0;
+        r->jumped = j->keep_at != PV_NO_ROW;
         return;
     }
-    if (j->keep_at != PV_NO_ROW)
+    if (j->keep_at != PV_NO_ROW) {
         r->cursor = j->keep_at; /* found in steps (FIND) */
+        r->jumped = true;
+    }
     else if (j->keep_row != PV_NO_ROW && !pv_report_select_row(r, j->keep_row))
         r->cursor = 0;
 }

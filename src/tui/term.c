@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <poll.h>
 #include <string.h>
+#include <wchar.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,7 +98,9 @@ static void pv_term_crash(int sig)
 static void pv_term_signals(void)
 {
     static const int ends[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    /* SIGBUS is the core's (src/core/file.c): a read of an input that
+     * shrank is answered there; any other calls the fatal hook */
+    static const int crashes[] = {SIGSEGV, SIGFPE, SIGABRT};
     for (size_t i = 0; i < PV_ARRAY_LEN(ends) + PV_ARRAY_LEN(crashes); i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -201,6 +205,13 @@ static void pv_term_paint(const pv_grid *g)
     }
 }
 
+/* The bracketed paste's markers (ESC [ 200 ~ and ESC [ 201 ~), defined as
+ * keys of our own beyond ncurses' (define_key). */
+#define PV_TERM_PASTE_BEGIN (KEY_MAX + 1)
+#define PV_TERM_PASTE_END (KEY_MAX + 2)
+/* The most a paste keeps (a prompt is one line: a filter, a query). */
+#define PV_TERM_PASTE_MAX (1u << 20)
+
 static int pv_term_key(int code)
 {
     switch (code) {
@@ -265,6 +276,25 @@ static void pv_term_show(pv_app *app, bool color)
         curs_set(0);
     }
     refresh();
+}
+
+/* docs/input.md "Files that change": a file changed on disk while it was
+ * open (asked each frame: a stat per mapped input) is said at once. */
+static void pv_term_check_inputs(pv_app *app)
+{
+    char path[512];
+    if (!pv_inputs_changed(path, sizeof path))
+        return;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    pv_buf msg;
+    pv_buf_init(&msg);
+    pv_buf_printf(&msg,
+                  "%s changed on disk while it was open: what is shown of it is no longer read "
+                  "from it; open it again with `:open %s`",
+                  base, path);
+    pv_app_message(app, true, pv_buf_cstr(&msg));
+    pv_buf_free(&msg);
 }
 
 static double pv_term_now(void)
@@ -348,6 +378,34 @@ static bool pv_term_kept(pv_term_pump_ctx *p, pv_term_input *out)
     return true;
 }
 
+/* Reads a bracketed paste up to its end marker (or a pause of a second, if
+ * the marker is lost) and hands it to the viewer as one input. */
+static void pv_term_paste(pv_app *app)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    timeout(1000);
+    wint_t wc;
+    int rc;
+    while ((rc = get_wch(&wc)) != ERR) {
+        if (rc == KEY_CODE_YES) {
+            if (wc == PV_TERM_PASTE_END)
+                break;
+            continue; /* a function key inside a paste is not text */
+        }
+        if (text.len >= PV_TERM_PASTE_MAX)
+            continue;
+        char mb[MB_LEN_MAX];
+        mbstate_t st;
+        memset(&st, 0, sizeof st);
+        size_t n = wcrtomb(mb, (wchar_t)wc, &st);
+        if (n != (size_t)-1)
+            pv_buf_append(&text, mb, n);
+    }
+    pv_app_paste(app, text.data ? text.data : "", text.len);
+    pv_buf_free(&text);
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -384,6 +442,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     set_term(screen);
     pv_term_exit_len = 0;
     pv_term_exit_add("\033[?1000l\033[?1002l\033[?1006l"); /* mouse reports off */
+    pv_term_exit_add("\033[?2004l");                        /* bracketed paste off */
     pv_term_exit_add(exit_attribute_mode);
     pv_term_exit_add(cursor_normal);
     pv_term_exit_add(keypad_local);
@@ -397,7 +456,18 @@ static int pv_term_loop(pv_app *app, bool ascii)
     /* Shift-Tab is ESC [ Z on every terminal we know, but terminfo entries
      * such as vt100 and linux have no kcbt: without this, it came as Esc, [
      * and Z (docs/tui.md "Terminals"). */
-    define_key("\033[Z", KEY_BTAB);
+    /* (only where the entry does not map it already: a definition replaced leaks
+     * inside ncurses) */
+    if (key_defined("\033[Z") != KEY_BTAB)
+        define_key("\033[Z", KEY_BTAB);
+    /* Bracketed paste (docs/tui.md "Terminals"): a paste comes between two
+     * markers and is taken as one input, not one key at a time (a 900-
+     * character filter took a second, and its characters were keys). A
+     * terminal that does not know the mode ignores the request. */
+    define_key("\033[200~", PV_TERM_PASTE_BEGIN);
+    define_key("\033[201~", PV_TERM_PASTE_END);
+    fflush(stdout); /* nothing of ours may be behind it in stdio's buffer */
+    (void)!write(STDOUT_FILENO, "\033[?2004h", 8);
     set_escdelay(25);
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
@@ -415,6 +485,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     double shown = 0;
     while (!pv_app_done(app) && !pv_term_pending) {
         pv_app_poll(app);
+        pv_term_check_inputs(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
         /* Loading when the screen was drawn: wake up again soon even if the
@@ -453,6 +524,12 @@ static int pv_term_loop(pv_app *app, bool ascii)
                 indexing = pv_app_index_slice(app);
             continue;
         }
+        if (rc == KEY_CODE_YES && wc == PV_TERM_PASTE_BEGIN) {
+            pv_term_paste(app);
+            continue;
+        }
+        if (rc == KEY_CODE_YES && wc == PV_TERM_PASTE_END)
+            continue;
         int key = rc == KEY_CODE_YES ? pv_term_key((int)wc) : pv_term_char(wc);
         if (key == PV_KEY_RESIZE) {
             pv_app_resize(app, COLS, LINES);
@@ -532,6 +609,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
                 pv_app_work(app);
             }
         } else {
+            pv_term_check_inputs(app);
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);
             while (pv_app_has_work(app)) { /* scans: every slice */

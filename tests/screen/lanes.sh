@@ -65,7 +65,7 @@ check_lanes() {
 
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto #1500<Enter>\nj j j' "$RTOS" --size 100x40 --ascii)
 check_lanes "lanes over the rows' time span" "$s" 1502 span
-expect_contains "the strip names its span" "$s" "|- Lanes 167.567 us..168.761 us -"
+expect_contains "the strip names its span" "$s" "|- Lanes 167.767 us..169.544 us -"
 s=$(pv_screen "$TO_TIMELINE"$'\n:goto #2900<Enter>' "$RTOS" --size 130x50 --ascii)
 check_lanes "lanes near the end, wider" "$s" 2899 span
 # sorted by name: the span of the rows on screen, only those rows counted

@@ -284,30 +284,30 @@ expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rt
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────────────│─ Report: Timeline ───────────────────────────────────────────────
 rtos.txt                         │ Index       Time Context          Handle Name
-  winIDEA profiler               │  1486 167.567 us              0x20000001 iCounter
-    Summary (14)                 │  1487 167.640 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Contexts (5)                 │  1488 167.640 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (83)              │  1489 167.674 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (as exported) (56)│  1490 167.674 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Timeline (3000)              │  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Call trace (581)             │  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Routines (11)                │  1493 167.767 us              0x40000000 AUX_IN0
-    Lines (18)                   │  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Data (13)                    │  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
-                                 │  1496 167.947 us              0x20000000 OS_RunningTask
-                                 │  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
-                                 │  1498 168.249 us ID_TASK_FAST 0x10000000   {
-                                 │  1499 168.532 us ID_TASK_FAST 0x10000000   {
-                                 │  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
+  winIDEA profiler               │  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Summary (14)                 │  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Contexts (5)                 │  1493 167.767 us              0x40000000 AUX_IN0
+    Statistics (83)              │  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (as exported) (56)│  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Timeline (3000)              │  1496 167.947 us              0x20000000 OS_RunningTask
+    Call trace (581)             │  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
+    Routines (11)                │  1498 168.249 us ID_TASK_FAST 0x10000000   {
+    Lines (18)                   │  1499 168.532 us ID_TASK_FAST 0x10000000   {
+    Data (13)                    │  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
                                  │  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
                                  │  1502 168.761 us              0x40000000 AUX_IN0
-                                 │─ Lanes 167.567 us..168.761 us ───────────────────────────────────
-                                 │ ID_TASK_FAST                   █           █           █        │
-                                 │ ID_TASK_CONTROL                                                 │
-                                 │ ID_TASK_COMM                                                    │
-                                 │ ID_TASK_IDLE      █ █   █      █                                │
-                                 │ ID_ISR_TIMER                                                    │
-                                 │                 ─────────────────┴168.000us───────────┴168.500us^
+                                 │  1503 169.099 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 │  1504 169.099 us ID_TASK_FAST 0x00000008       CRC_Calc
+                                 │  1505 169.159 us ID_TASK_FAST 0x00000008       CRC_Calc
+                                 │  1506 169.159 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 │  1507 169.544 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 │─ Lanes 167.767 us..169.544 us ───────────────────────────────────
+                                 │ ID_TASK_FAST        █        █       █     │        █ █         █
+                                 │ ID_TASK_CONTROL                            │
+                                 │ ID_TASK_COMM                               │
+                                 │ ID_TASK_IDLE    █   █                      │
+                                 │ ID_ISR_TIMER                               │
+                                 │                 ──────┴168.000us────┴168.50^us───┴169.000us──────
                                  │─ Details ─[Call stack]─ Statistics of the area ──────────────────
                                  │ Position Routine      Handle Context    Entered
                                  │(no rows)
@@ -329,30 +329,30 @@ expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500
 expected=$(cat <<'SCREEN'
 - Explorer ----------------------|- Report: Timeline -----------------------------------------------
 rtos.txt                         | Index       Time Context          Handle Name
-  winIDEA profiler               |  1486 167.567 us              0x20000001 iCounter
-    Summary (14)                 |  1487 167.640 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Contexts (5)                 |  1488 167.640 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (83)              |  1489 167.674 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (as exported) (56)|  1490 167.674 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Timeline (3000)              |  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Call trace (581)             |  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Routines (11)                |  1493 167.767 us              0x40000000 AUX_IN0
-    Lines (18)                   |  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Data (13)                    |  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
-                                 |  1496 167.947 us              0x20000000 OS_RunningTask
-                                 |  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
-                                 |  1498 168.249 us ID_TASK_FAST 0x10000000   {
-                                 |  1499 168.532 us ID_TASK_FAST 0x10000000   {
-                                 |  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
+  winIDEA profiler               |  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Summary (14)                 |  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Contexts (5)                 |  1493 167.767 us              0x40000000 AUX_IN0
+    Statistics (83)              |  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
+    Statistics (as exported) (56)|  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
+    Timeline (3000)              |  1496 167.947 us              0x20000000 OS_RunningTask
+    Call trace (581)             |  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
+    Routines (11)                |  1498 168.249 us ID_TASK_FAST 0x10000000   {
+    Lines (18)                   |  1499 168.532 us ID_TASK_FAST 0x10000000   {
+    Data (13)                    |  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
                                  |  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
                                  |  1502 168.761 us              0x40000000 AUX_IN0
-                                 |- Lanes 167.567 us..168.761 us -----------------------------------
-                                 | ID_TASK_FAST                   #           #           #        |
-                                 | ID_TASK_CONTROL                                                 |
-                                 | ID_TASK_COMM                                                    |
-                                 | ID_TASK_IDLE      # #   #      #                                |
-                                 | ID_ISR_TIMER                                                    |
-                                 |                 -----------------|168.000us-----------|168.500us^
+                                 |  1503 169.099 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 |  1504 169.099 us ID_TASK_FAST 0x00000008       CRC_Calc
+                                 |  1505 169.159 us ID_TASK_FAST 0x00000008       CRC_Calc
+                                 |  1506 169.159 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 |  1507 169.544 us ID_TASK_FAST 0x00000006     Sensor_Read
+                                 |- Lanes 167.767 us..169.544 us -----------------------------------
+                                 | ID_TASK_FAST        #        #       #     |        # #         #
+                                 | ID_TASK_CONTROL                            |
+                                 | ID_TASK_COMM                               |
+                                 | ID_TASK_IDLE    #   #                      |
+                                 | ID_ISR_TIMER                               |
+                                 |                 ------|168.000us----|168.50^us---|169.000us------
                                  |- Details -[Call stack]- Statistics of the area ------------------
                                  | Position Routine      Handle Context    Entered
                                  |(no rows)

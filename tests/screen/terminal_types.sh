@@ -12,7 +12,12 @@ AFTER='echo "exit=$?"; sleep 60'
 
 for term in vt100 linux xterm-256color; do
   infocmp "$term" >/dev/null 2>&1 || { echo "skip: no terminfo entry for $term"; continue; }
-  pv_tmux_start 80 24 "$term" C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"
+  # Under TERM=linux ncurses asks GPM for the mouse (mousemask loads
+  # libgpm, unloaded again), which leaks 10 bytes that the sanitizer build
+  # reports at exit with no frame of ours: not checked for that terminal.
+  leaks=
+  [ "$term" = linux ] && leaks="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  pv_tmux_start 80 24 "$term" C.UTF-8 "sh -c '$leaks $PROFVIEW $FILE; $AFTER'"
   pv_tmux_wait "Report: Summary"
   # The Report has the focus: Shift-Tab gives it to the Explorer, where j
   # opens the next view (Contexts); taken as Esc [ Z, j would move the

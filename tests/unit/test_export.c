@@ -142,6 +142,49 @@ static void test_selection_reports_before_rows(void **state)
     pv_file_free(f);
 }
 
+/* The parts of a selection combine (docs/export.md "Selections combine"):
+ * the viewer's rows (in the order shown), then --areas (names matching the
+ * glob), then the filter (the markers' window) on top, in that order; and
+ * --areas over a view without names is an error, not every row. */
+static void test_selection_parts_combine(void **state)
+{
+    (void)state;
+    pv_file *f = make_file();
+    const pv_view *v = pv_set_find_view(f->sets[0], "timeline");
+    enum { SHOWN = 1000 };
+    pv_row *shown = pv_xmalloc(SHOWN * sizeof *shown);
+    for (size_t k = 0; k < SHOWN; k++)
+        shown[k] = (pv_row)(2 * (SHOWN - 1 - k)); /* even rows, last first */
+    pv_export_request r;
+    request(&r, "time <= 5000");
+    r.rows = shown;
+    r.row_count = SHOWN;
+    r.areas = "oth*";
+    pv_diag err;
+    pv_diag_init(&err);
+    size_t n = 0;
+    bool ok = false;
+    pv_row *rows = pv_export_select_rows(v, &r, true, &n, &err, &ok);
+    assert_true(ok);
+    assert_non_null(rows);
+    /* even, at most 500 (time = 10 * row), named "other" (row % 3 == 0):
+     * the multiples of 6 up to 498, in the order given */
+    assert_int_equal(n, 84);
+    for (size_t k = 0; k < n; k++)
+        assert_int_equal(rows[k], 498 - 6 * k);
+    free(rows);
+    /* none of the parts: every row, no selection made */
+    pv_export_request all;
+    request(&all, NULL);
+    assert_null(pv_export_select_rows(v, &all, true, &n, &err, &ok));
+    assert_true(ok);
+    assert_int_equal(n, N);
+    assert_int_equal(err.entry_count, 0);
+    free(shown);
+    pv_diag_free(&err);
+    pv_file_free(f);
+}
+
 /* Cancelled while selecting: nothing is written, no file is left. */
 static void test_cancel_while_selecting(void **state)
 {
@@ -450,6 +493,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_selection_reports_before_rows),
+        cmocka_unit_test(test_selection_parts_combine),
         cmocka_unit_test(test_cancel_while_selecting),
         cmocka_unit_test(test_reports_through_index_and_commit),
         cmocka_unit_test(test_cancel_in_index),
