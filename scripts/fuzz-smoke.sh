@@ -2,10 +2,10 @@
 # Builds the libFuzzer targets (clang, ASan+UBSan, coverage) and runs each one
 # for a fixed number of inputs from a fixed seed, starting from the bundled
 # samples: a crash, leak or UB report in any parser or in the model built from
-# it fails the run.  The winIDEA targets build the timeline model three times
-# per input (tests/fuzz/fuzz_winidea.h): they run a tenth of the inputs;
-# fuzz_mdb (an Access file through libmdb, then SQLite) a third, of up to
-# 256 KB (the samples' .mdb twins whole).
+# it fails the run.  The full winIDEA targets (text1_full, bin_full) build the
+# timeline model three times per input (tests/fuzz/fuzz_winidea.h): they run
+# a tenth of the inputs; fuzz_mdb (an Access file through libmdb, then
+# SQLite) a third, of up to 256 KB (the samples' .mdb twins whole).
 # Usage: scripts/fuzz-smoke.sh [RUNS]   (the long campaign: scripts/fuzz.sh [SECONDS])
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,19 +23,19 @@ for target in "$dir"/fuzz_*; do
   mkdir -p "$corpus/$name"
   pv_fuzz_seed "$name" "$corpus/$name"
   # a Text1 mapping and its BIN as one input (fuzz_text1.c: the "*BIN*" line)
-  if [ "$name" = text1 ]; then
+  if [ "${name%_full}" = text1 ]; then
     for v in v10 v11; do
       { cat "sample-data/rtos-$v.txt"; printf '\n*BIN*\n'; cat "sample-data/rtos-$v.txt.BIN"; } \
         > "$corpus/$name/rtos-$v.pair"
     done
   fi
   n=$runs max_len=65536
-  case "$name" in text1 | bin) n=$(( (runs + 9) / 10 )) ;; esac
+  case "$name" in text1_full | bin_full) n=$(( (runs + 9) / 10 )) ;; esac
   # an Access file is 4 KB pages, the samples' twins 150-180 KB: whole
   # seeds, a third of the inputs (each goes through libmdb and SQLite)
   case "$name" in mdb) n=$(( (runs + 2) / 3 )) max_len=262144 ;; esac
   dict=()
-  [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+  [ -f "tests/fuzz/${name%_full}.dict" ] && dict=(-dict="tests/fuzz/${name%_full}.dict")
   if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 -max_len="$max_len" "${dict[@]}" \
        -artifact_prefix="$corpus/$name-" \
        "$corpus/$name" > "$corpus/$name.log" 2>&1; then

@@ -169,6 +169,8 @@ _Noreturn void pv_out_of_memory(size_t size);
 /* Sets (NULL: clears) what pv_out_of_memory runs first; it must be
  * async-signal-safe and may run on any thread. */
 void pv_set_fatal_hook(void (*restore)(void));
+/* Runs the fatal hook once (a crash handler's first step). */
+void pv_fatal_restore(void);
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0 or after use) */
@@ -363,6 +365,13 @@ typedef struct pv_mapped_file {
  * pv_input_capture is given from its copy (borrowed), never read again. */
 int pv_map_file(const char *path, pv_mapped_file *mf);
 void pv_unmap_file(pv_mapped_file *mf);
+/* A mapped input that changed on disk while it was open (docs/input.md
+ * "Files that change"): a read past its end after it was truncated
+ * (SIGBUS), or its size, mtime or inode no longer what they were when it
+ * was mapped.  Its mapping is then zero pages (nothing of the new data is
+ * read under the old index; nothing faults).  Each changed file is
+ * reported once: its path in `path`, true; false when none (is new). */
+bool pv_inputs_changed(char *path, size_t size);
 
 /* ---- stream inputs (docs/input.md): pipes, FIFOs, /dev/stdin, `-`.  They
  * can be read only once, so the first reader copies the whole stream into

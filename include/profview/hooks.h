@@ -230,6 +230,11 @@ struct pv_view_hooks {
      * apart without a cell each; valid until the view changes.  False when
      * the column is not such an array (or not now). */
     bool (*code_column)(const pv_view *v, size_t col, pv_int_array *out);
+    /* Why detail `detail` has no rows for any row of the view, when it was
+     * left out (an export leaves out a detail of more than 1 M rows,
+     * docs/export.md): a text that the Details pane and `cat --parent` show
+     * ("not exported: ..."); NULL otherwise. */
+    const char *(*detail_missing)(const pv_view *v, size_t detail);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -250,6 +255,8 @@ bool pv_view_has_time(const pv_view *v);
 bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);
 bool pv_view_time_ordered(const pv_view *v);
 bool pv_view_waits_for_index(const pv_view *v, bool details);
+/* pv_view_hooks.detail_missing, or NULL. */
+const char *pv_view_detail_missing(const pv_view *v, size_t detail);
 bool pv_view_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out);
 bool pv_view_row_area(const pv_view *v, size_t row, uint64_t *area);
 bool pv_view_has_lanes(const pv_view *v);

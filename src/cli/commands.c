@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "profview/diff.h"
 #include "profview/flame.h"
+#include "profview/hooks.h"
 #include "profview/query.h"
 #include "profview/tui.h"
 
@@ -21,6 +22,16 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
     pv_load_status status;
     pv_file *f = pv_load_file(path, &a->load, &status);
     pv_cli_progress_end();
+    char changed[512];
+    if (status == PV_LOAD_OK && pv_inputs_changed(changed, sizeof changed)) {
+        /* docs/input.md "Files that change": nothing of it is shown */
+        fprintf(stderr,
+                "profview: error: %s changed on disk while it was open (truncated or "
+                "overwritten): what was read of it is not to be trusted; run again\n",
+                changed);
+        pv_file_free(f);
+        return NULL;
+    }
     if (status != PV_LOAD_OK) {
         for (size_t i = 0; i < f->diag.entry_count; i++)
             fprintf(stderr, "profview: %s%s\n",
@@ -249,8 +260,14 @@ static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_res
         }
         v = pv_view_open_detail(owner, d, row);
         if (!v) {
-            fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
-                    parent_id, owner->id, view_id);
+            /* a detail left out of an export for its size says so */
+            const char *missing = pv_view_detail_missing(owner, d);
+            if (missing)
+                fprintf(stderr, "profview: %s: '%s' of row %" PRId64 " of '%s': %s\n", f->path,
+                        view_id, parent_id, owner->id, missing);
+            else
+                fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
+                        parent_id, owner->id, view_id);
             return PV_EXIT_INPUT;
         }
         *out = v;

@@ -227,6 +227,16 @@ static int pv_check_output(int rc)
     errno = 0;
     bool failed = fflush(stdout) != 0;
     int err = errno;
+    /* docs/input.md "Files that change": an input changed while it was
+     * read; what came of it is not to be trusted */
+    char changed[512];
+    while (pv_inputs_changed(changed, sizeof changed)) {
+        fprintf(stderr,
+                "profview: error: %s changed on disk while it was open (truncated or "
+                "overwritten): what was read of it is not to be trusted; run again\n",
+                changed);
+        rc = PV_EXIT_INPUT;
+    }
     if (rc == PV_EXIT_OUTPUT)
         return rc;
     if (!failed && !ferror(stdout))

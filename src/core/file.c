@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +183,151 @@ void pv_input_remove_temp(char *tmp)
     free(tmp);
 }
 
+/* ---- inputs that change under us (docs/input.md "Files that change")
+ *
+ * A mapped input is read for as long as it is open.  Another program may
+ * truncate it (a read past its new end is SIGBUS) or overwrite it in place
+ * (re-exporting from the vendor tool: the pages not read yet then hold the
+ * new recording under the old index).  Every mapping is registered here;
+ * SIGBUS on one of them, or its size, mtime or inode no longer what they
+ * were (pv_inputs_changed, asked at the points the CLI and the viewer
+ * already visit), replaces the whole mapping with zero pages (so that
+ * nothing of the new data is read under the old index, and nothing
+ * faults) and marks the file changed: the CLI stops with a message, the
+ * viewer says so. */
+
+#define PV_GUARDS 64
+
+typedef struct pv_guard {
+    _Atomic(const unsigned char *) addr; /* NULL: a free slot */
+    size_t size;
+    char path[512];
+    dev_t dev;
+    ino_t ino;
+    off_t st_size;
+    struct timespec mtime;
+    volatile sig_atomic_t changed;  /* SIGBUS, or the stat check */
+    volatile sig_atomic_t reported; /* pv_inputs_changed said so */
+} pv_guard;
+
+static pv_guard pv_guards[PV_GUARDS];
+static pthread_once_t pv_guard_once = PTHREAD_ONCE_INIT;
+static struct sigaction pv_guard_old_bus;
+
+/* Zero pages in place of the mapping (async-signal-safe: a system call). */
+static void pv_guard_blank(pv_guard *g)
+{
+    const unsigned char *addr = atomic_load(&g->addr);
+    if (addr)
+        (void)mmap((void *)addr, g->size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+                   0);
+    g->changed = 1;
+}
+
+static void pv_guard_bus(int sig, siginfo_t *si, void *ctx)
+{
+    const unsigned char *at = si ? (const unsigned char *)si->si_addr : NULL;
+    for (size_t i = 0; at && i < PV_GUARDS; i++) {
+        const unsigned char *addr = atomic_load(&pv_guards[i].addr);
+        if (addr && at >= addr && at < addr + pv_guards[i].size) {
+            pv_guard_blank(&pv_guards[i]); /* the read is retried, and reads zeros */
+            return;
+        }
+    }
+    /* not one of our inputs: a crash (the viewer's terminal first) */
+    pv_fatal_restore();
+    if (pv_guard_old_bus.sa_flags & SA_SIGINFO && pv_guard_old_bus.sa_sigaction) {
+        pv_guard_old_bus.sa_sigaction(sig, si, ctx);
+        return;
+    }
+    signal(SIGBUS, SIG_DFL);
+    raise(SIGBUS);
+}
+
+static void pv_guard_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = pv_guard_bus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, &pv_guard_old_bus);
+}
+
+static void pv_guard_add(const unsigned char *addr, size_t size, const char *path,
+                         const struct stat *st)
+{
+    pthread_once(&pv_guard_once, pv_guard_install);
+    pthread_mutex_lock(&pv_streams_lock);
+    for (size_t i = 0; i < PV_GUARDS; i++) {
+        pv_guard *g = &pv_guards[i];
+        if (atomic_load(&g->addr))
+            continue;
+        g->size = size;
+        snprintf(g->path, sizeof g->path, "%s", path);
+        g->dev = st->st_dev;
+        g->ino = st->st_ino;
+        g->st_size = st->st_size;
+        g->mtime = st->st_mtim;
+        g->changed = g->reported = 0;
+        atomic_store(&g->addr, addr);
+        break;
+    }
+    pthread_mutex_unlock(&pv_streams_lock);
+}
+
+/* A file that changed and was closed before anyone asked: still said by
+ * pv_inputs_changed (the CLI asks once more at its end). */
+static char pv_changed_closed[8][512];
+static size_t pv_changed_closed_count;
+
+static bool pv_guard_stale(const pv_guard *g)
+{
+    struct stat st;
+    return g->changed || stat(g->path, &st) != 0 || st.st_dev != g->dev ||
+           st.st_ino != g->ino || st.st_size != g->st_size ||
+           st.st_mtim.tv_sec != g->mtime.tv_sec || st.st_mtim.tv_nsec != g->mtime.tv_nsec;
+}
+
+static void pv_guard_remove(const unsigned char *addr)
+{
+    pthread_mutex_lock(&pv_streams_lock);
+    for (size_t i = 0; i < PV_GUARDS; i++) {
+        pv_guard *g = &pv_guards[i];
+        if (atomic_load(&g->addr) != addr)
+            continue;
+        if (!g->reported && pv_guard_stale(g) &&
+            pv_changed_closed_count < PV_ARRAY_LEN(pv_changed_closed))
+            memcpy(pv_changed_closed[pv_changed_closed_count++], g->path, sizeof g->path);
+        atomic_store(&g->addr, NULL);
+    }
+    pthread_mutex_unlock(&pv_streams_lock);
+}
+
+bool pv_inputs_changed(char *path, size_t size)
+{
+    bool found = false;
+    pthread_mutex_lock(&pv_streams_lock);
+    for (size_t i = 0; i < PV_GUARDS && !found; i++) {
+        pv_guard *g = &pv_guards[i];
+        if (!atomic_load(&g->addr) || g->reported)
+            continue;
+        if (!g->changed && pv_guard_stale(g))
+            pv_guard_blank(g);
+        if (g->changed) {
+            g->reported = 1;
+            snprintf(path, size, "%s", g->path);
+            found = true;
+        }
+    }
+    if (!found && pv_changed_closed_count) {
+        snprintf(path, size, "%s", pv_changed_closed[--pv_changed_closed_count]);
+        found = true;
+    }
+    pthread_mutex_unlock(&pv_streams_lock);
+    return found;
+}
+
 /* ---- whole files */
 
 int pv_map_file(const char *path, pv_mapped_file *mf)
@@ -205,6 +352,7 @@ int pv_map_file(const char *path, pv_mapped_file *mf)
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
             close(fd);
+            pv_guard_add(p, (size_t)st.st_size, path, &st);
             mf->data = p;
             mf->size = (size_t)st.st_size;
             mf->mapped = true;
@@ -225,8 +373,10 @@ int pv_map_file(const char *path, pv_mapped_file *mf)
 
 void pv_unmap_file(pv_mapped_file *mf)
 {
-    if (mf->mapped)
+    if (mf->mapped) {
+        pv_guard_remove(mf->data);
         munmap((void *)mf->data, mf->size);
+    }
     else if (!mf->borrowed)
         free((void *)mf->data);
     memset(mf, 0, sizeof *mf);

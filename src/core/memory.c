@@ -21,6 +21,13 @@ void pv_set_fatal_hook(void (*restore)(void))
     atomic_store(&pv_fatal_hook, restore);
 }
 
+void pv_fatal_restore(void)
+{
+    void (*restore)(void) = atomic_exchange(&pv_fatal_hook, NULL);
+    if (restore)
+        restore();
+}
+
 /* docs/code-style.md: running out of memory ends profview with exit
  * status 2 and a message, the terminal restored first; no core dump (it
  * is no bug), no handler that could allocate. */

@@ -53,6 +53,11 @@ bool pv_view_time_ordered(const pv_view *v)
     return pv_view_has_time(v) && v->hooks->time_ordered && v->hooks->time_ordered(v);
 }
 
+const char *pv_view_detail_missing(const pv_view *v, size_t detail)
+{
+    return v->hooks && v->hooks->detail_missing ? v->hooks->detail_missing(v, detail) : NULL;
+}
+
 bool pv_view_waits_for_index(const pv_view *v, bool details)
 {
     return v && v->hooks && v->hooks->waits_for_index && v->hooks->waits_for_index(v, details);

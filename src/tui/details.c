@@ -86,11 +86,15 @@ static void pv_details_draw(pv_app *a, pv_rect rc)
         snprintf(text, sizeof text, "The details need the whole index: %s", progress);
         pv_grid_str(&a->grid, body.y, body.x, body.w, text, PV_ROLE_DIM);
     } else {
+        /* a detail left out of an export for its size says so */
+        const char *missing = owner && a->det.tab < owner->view->detail_count
+                                  ? pv_view_detail_missing(owner->view, a->det.tab)
+                                  : NULL;
         const char *why = !owner                           ? ""
                           : owner->view->detail_count == 0 ? "This view has no details"
-                          : pv_report_count(owner) == 0
-                              ? "No row selected"
-                              : "Nothing of this kind for the selected row";
+                          : pv_report_count(owner) == 0    ? "No row selected"
+                          : missing                        ? missing
+                                                           : "Nothing of this kind for the selected row";
         pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
     }
 }

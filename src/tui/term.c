@@ -98,7 +98,9 @@ static void pv_term_crash(int sig)
 static void pv_term_signals(void)
 {
     static const int ends[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    /* SIGBUS is the core's (src/core/file.c): a read of an input that
+     * shrank is answered there; any other calls the fatal hook */
+    static const int crashes[] = {SIGSEGV, SIGFPE, SIGABRT};
     for (size_t i = 0; i < PV_ARRAY_LEN(ends) + PV_ARRAY_LEN(crashes); i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -274,6 +276,25 @@ static void pv_term_show(pv_app *app, bool color)
         curs_set(0);
     }
     refresh();
+}
+
+/* docs/input.md "Files that change": a file changed on disk while it was
+ * open (asked each frame: a stat per mapped input) is said at once. */
+static void pv_term_check_inputs(pv_app *app)
+{
+    char path[512];
+    if (!pv_inputs_changed(path, sizeof path))
+        return;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    pv_buf msg;
+    pv_buf_init(&msg);
+    pv_buf_printf(&msg,
+                  "%s changed on disk while it was open: what is shown of it is no longer read "
+                  "from it; open it again with `:open %s`",
+                  base, path);
+    pv_app_message(app, true, pv_buf_cstr(&msg));
+    pv_buf_free(&msg);
 }
 
 static double pv_term_now(void)
@@ -464,6 +485,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     double shown = 0;
     while (!pv_app_done(app) && !pv_term_pending) {
         pv_app_poll(app);
+        pv_term_check_inputs(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
         /* Loading when the screen was drawn: wake up again soon even if the
@@ -587,6 +609,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
                 pv_app_work(app);
             }
         } else {
+            pv_term_check_inputs(app);
             pv_app_draw(app); /* keys act on what is on screen (page size...) */
             pv_app_key(app, ev[i].key);
             while (pv_app_has_work(app)) { /* scans: every slice */

@@ -25,6 +25,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 mkdir "$tmp/work"
 python3 "$PV_SOURCE_DIR/tests/cli/export_invariant.py" "$PROFVIEW" "$tmp/work" \
-  "$src"/aqtime-*.db "$src"/rtos.txt "$src"/rtos-ctx.txt "$src"/rtos-v10.txt \
+  "$src"/aqtime-*.db "$src"/aqtime-*.mdb "$src"/rtos.txt "$src"/rtos-ctx.txt "$src"/rtos-v10.txt \
   "$src"/rtos-v11.txt "$src"/seed-example.txt "$src"/plist-*.txt \
   "$tmp"/trace.db "$tmp"/resource.db "$tmp"/refcount.db "$tmp"/gen.txt "$tmp"/gen11.txt "$tmp"/rtos.db "$tmp"/timing.db

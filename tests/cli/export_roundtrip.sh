@@ -134,6 +134,18 @@ done
 "$pv" export "$src/rtos.txt" --test detail-rows=1000 --format sqlite -o "$tmp/capped.db"
 "$pv" info "$tmp/capped.db" | grep -q 'note: view timeline: detail call-stack-at was not exported (too many rows' ||
   { echo "FAIL: a detail over the cap is not noted"; fail=1; }
+# ... and says so where the detail is asked for: cat --parent and the
+# viewer's Details pane ("not exported: ...", not "Nothing of this kind")
+set +e
+"$pv" cat "$tmp/capped.db" --view call-stack-at --parent 5 >/dev/null 2>"$tmp/capped.err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "'call-stack-at' of row 5 of 'timeline': not exported: " "$tmp/capped.err" ||
+  { echo "FAIL: cat --parent of a detail not exported: exit $rc, $(cat "$tmp/capped.err")"; fail=1; }
+printf '%s\n' 'Shift-Tab j j j j Tab' >"$tmp/keys"
+"$pv" --keys "$tmp/keys" --dump "$tmp/screen" "$tmp/capped.db" --size 120x30
+grep -q 'Call stack' "$tmp/screen" && grep -q 'not exported: the export leaves out' "$tmp/screen" ||
+  { echo "FAIL: the Details pane does not say the detail was not exported:"; cat "$tmp/screen"; fail=1; }
 [ -z "$(sqlite3 "$tmp/capped.db" "SELECT name FROM sqlite_master WHERE name LIKE 'timeline__call_stack_at%'")" ] ||
   { echo "FAIL: a detail over the cap left its tables"; fail=1; }
 q="SELECT o.id, d.* FROM routines o, callers(o.id) d ORDER BY o.rowid, d.rowid"

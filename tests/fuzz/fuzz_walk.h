@@ -86,6 +86,50 @@ static inline void fuzz_walk_file(const pv_file *f, const fuzz_walk_limits *lim)
     pv_buf_free(&text);
 }
 
+/* The fast path of a target (fuzz_text1, fuzz_bin): a bounded sample of
+ * each view, so that an input costs milliseconds: its first and last
+ * `rows` rows (every cell, every hook) and the details of its first and
+ * last row (their first and last rows the same way). */
+static inline void fuzz_walk_sample_view(const pv_view *v, pv_buf *text, size_t rows_each,
+                                         int level)
+{
+    size_t rows = pv_view_rows(v);
+    (void)pv_view_time_ordered(v);
+    for (size_t r = 0; r < rows; r++) {
+        if (r == rows_each && rows > 2 * rows_each)
+            r = rows - rows_each;
+        size_t parent = pv_view_parent(v, r);
+        if (parent != PV_NO_ROW && parent >= r)
+            __builtin_trap(); /* trees are stored in pre-order */
+        for (size_t c = 0; c < v->column_count; c++) {
+            pv_cell cell;
+            pv_view_cell(v, r, c, &cell);
+            pv_buf_clear(text);
+            pv_cell_format_exact(&cell, text);
+        }
+        fuzz_walk_hooks(v, r, rows);
+        if (level > 0 || (r != 0 && r + 1 != rows))
+            continue;
+        for (size_t d = 0; d < v->detail_count; d++) {
+            pv_view *detail = pv_view_open_detail(v, d, r);
+            if (detail) {
+                fuzz_walk_sample_view(detail, text, rows_each, level + 1);
+                pv_view_free(detail);
+            }
+        }
+    }
+}
+
+static inline void fuzz_walk_sample(const pv_file *f, size_t rows_each)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    for (size_t s = 0; s < f->set_count; s++)
+        for (size_t v = 0; v < f->sets[s]->view_count; v++)
+            fuzz_walk_sample_view(f->sets[s]->views[v], &text, rows_each, 0);
+    pv_buf_free(&text);
+}
+
 /* A file loaded with defer_index, indexed in steps of `budget` as a viewer
  * does between key presses: before each step the views that do not wait for
  * the index are read at a few rows (the rows not indexed yet show what is

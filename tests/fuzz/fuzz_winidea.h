@@ -1,9 +1,13 @@
-/* fuzz_winidea.h - the winIDEA part of fuzz_text1 and fuzz_bin: after the
- * parser, the model (timeline index, statistics, views) is built from what
- * was parsed, three ways, and walked (fuzz_walk.h): the whole index at
- * once; a deferred index built in small steps while the views are read, as
- * the viewer does; a deferred index over a window (--from/--to) taken from
- * the input's own times, read as `cat` reads it. */
+/* fuzz_winidea.h - the winIDEA part of fuzz_text1 and fuzz_bin (and of
+ * their _full twins): after the parser, the model (timeline index,
+ * statistics, views) is built from what was parsed and walked
+ * (fuzz_walk.h).  The fast path (fuzz_wi_fast: fuzz_text1, fuzz_bin)
+ * builds the whole index once and walks a bounded sample of every view,
+ * hundreds of inputs a second; the full walk (fuzz_wi_model: fuzz_text1_full,
+ * fuzz_bin_full) builds it three ways: the whole index at once; a deferred
+ * index built in small steps while the views are read, as the viewer
+ * does; a deferred index over a window (--from/--to) taken from the
+ * input's own times, read as `cat` reads it. */
 #ifndef PV_FUZZ_WINIDEA_H
 #define PV_FUZZ_WINIDEA_H
 
@@ -42,6 +46,17 @@ static inline bool fuzz_wi_window(const pv_file *f, int64_t *from, int64_t *to)
     size_t rows = v ? pv_view_rows(v) : 0;
     return rows >= 3 && pv_view_row_time(v, rows / 3, from) &&
            pv_view_row_time(v, 2 * rows / 3, to);
+}
+
+static inline void fuzz_wi_fast(fuzz_wi_parse_fn parse, const uint8_t *data, size_t size)
+{
+    pv_load_options o;
+    pv_load_options_init(&o);
+    bool ok;
+    pv_file *f = fuzz_wi_load(parse, data, size, &o, &ok);
+    if (ok)
+        fuzz_walk_sample(f, 8);
+    pv_file_free(f);
 }
 
 static inline void fuzz_wi_model(fuzz_wi_parse_fn parse, const uint8_t *data, size_t size)
