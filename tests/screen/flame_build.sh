@@ -63,6 +63,8 @@ open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Flame graph: Call trace of big.txt" 30
 expect_absent built_progress_gone "$(pv_tmux_screen)" "Building the flame graph"
-pv_tmux_keys q q
+pv_tmux_keys q q # back to the table, then quit: a big index, it asks
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop
