@@ -168,9 +168,31 @@ static attr_t pv_term_style_attrs(unsigned attrs)
     return a;
 }
 
+/* Without colour, what stands for a role's background colour: reverse
+ * video, except for the roles drawn over many cells at once (flame graph
+ * frames: plain, their edges part them; search matches and the selection
+ * of an unfocused pane: underlined), so that reverse video is the focused
+ * selection's (and the bars') and shows among them (docs/tui.md "Themes"). */
+static attr_t pv_term_mono_background(int role)
+{
+    switch (role) {
+    case PV_ROLE_FLAME_1:
+    case PV_ROLE_FLAME_2:
+    case PV_ROLE_FLAME_3:
+    case PV_ROLE_FLAME_4:
+        return 0;
+    case PV_ROLE_FLAME_MATCH:
+    case PV_ROLE_MATCH:
+    case PV_ROLE_SELECTED_DIM:
+        return A_UNDERLINE;
+    default:
+        return A_REVERSE;
+    }
+}
+
 /* Colour pairs from the theme, with fallback to 8/16 colours; without colour
- * (NO_COLOR, a monochrome terminal) only attributes, and a role that relied
- * on a background colour is shown reversed. */
+ * (NO_COLOR, a monochrome terminal) only attributes, a background colour
+ * standing as pv_term_mono_background says. */
 static void pv_term_apply_theme(const pv_theme *t, bool color)
 {
     for (int r = 0; r < PV_ROLE_COUNT; r++) {
@@ -184,7 +206,7 @@ static void pv_term_apply_theme(const pv_theme *t, bool color)
         } else {
             pv_term_pairs[r] = 0;
             if (s->bg != PV_COLOR_DEFAULT && !(s->attrs & PV_ATTR_REVERSE))
-                a |= A_REVERSE;
+                a |= pv_term_mono_background(r);
         }
         pv_term_attrs[r] = a;
     }
