@@ -206,10 +206,10 @@ row "BIN first screen (cat --view timeline --limit 40)" "$(mm)" "< 0.1 s" \
   "$(verdict "$med_s" "<" 0.1)"
 row "BIN first screen peak RSS" "$(mb "$best_kb")" "" ""
 # The viewer's first screen: scripted keys (none) and a dump of the first
-# frame; PROFVIEW_TEST_INDEX_SLICE keeps the scripted mode from indexing
+# frame; the test option index-slice=1 keeps the scripted mode from indexing
 # before it (docs/tui.md "Testing options").
 : > "$data/.keys"
-measure "tui first screen" env PROFVIEW_TEST_INDEX_SLICE=1 "$pv" "$bin_txt" --keys "$data/.keys" \
+measure "tui first screen" "$pv" --test index-slice=1 "$bin_txt" --keys "$data/.keys" \
   --size 120x40 --dump "$data/.screen"
 row "TUI first screen (profview BIN.txt, first frame)" "$(mm)" "< 0.1 s" \
   "$(verdict "$med_s" "<" 0.1)"
@@ -357,7 +357,7 @@ row "AQTime peak RSS per call (beyond $(mb "$base_kb"))" "$per_call B" "<= 100 B
 # The viewer's first screen of the same database: the summary shows while a
 # thread of the loader reads the call trace (docs/aqtime.md "First screen").
 : > "$data/.keys"
-measure "aqtime first screen" env PROFVIEW_TEST_INDEX_SLICE=1 "$pv" "$aq_trace" --keys "$data/.keys" \
+measure "aqtime first screen" "$pv" --test index-slice=1 "$aq_trace" --keys "$data/.keys" \
   --size 120x40 --dump "$data/.screen"
 row "AQTime first screen (profview DB, first frame, $aq_calls calls)" "$(mm)" "< 0.2 s" \
   "$(verdict "$med_s" "<" 0.2)"

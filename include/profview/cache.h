@@ -85,6 +85,10 @@ bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
 /* PROFVIEW_CACHE_DEBUG=1: one line per cache decision on stderr
  * ("profview: cache: hit PATH", "miss", "ignored PATH: reason", ...). */
 void pv_cache_debug(const char *fmt, ...) PV_PRINTF(1, 2);
+/* Once per process, after the cache directory was refused (a symbolic
+ * link, another user's, writable by others: docs/cache.md "Trust"): the
+ * message to show, in out; false otherwise. */
+bool pv_cache_take_refusal(char *out, size_t size);
 
 /* The checksum of cache files: a 64-bit hash over whole 32-byte blocks
  * (len a multiple of 32), four independent lanes so that it runs at memory

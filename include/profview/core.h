@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -18,6 +19,64 @@
 #define PV_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
 #define PV_PRINTF(fmt, args)
+/* ---- test options
+ *
+ * Switches that only the tests turn (docs/testing.md "Test options"): each
+ * reaches a code path at a small size, or fixes what would otherwise
+ * depend on timing.  None set is the normal behaviour.  A test program sets
+ * them in the options it passes (pv_load_options.test,
+ * pv_export_request.test, pv_tl_options.test); the command line takes them
+ * as --test NAME=VALUE.  The library never reads them from the environment.
+ * X(enum suffix, name, what it does) */
+#define PV_TEST_OPTIONS(X)                                                                        \
+    X(INDEX_THREADS, "index-threads", "winIDEA index: 1 one thread, 2 the helper thread on every pass") \
+    X(INDEX_SPLIT, "index-split", "winIDEA index: 1 in two halves wherever it can, 0 never")       \
+    X(TEXT1_SERIAL, "text1-serial", "Text1: 1 parse, then index (no index while reading)")         \
+    X(TEXT1_CHUNK, "text1-chunk", "Text1: events per hand-over to the indexing thread")            \
+    X(TEXT1_DEBUG, "text1-debug", "Text1: 1 say on stderr what the indexing stream did")           \
+    X(AQ_SPLIT_ROWS, "aq-split-rows", "AQTime: rows from which a table is read in two halves")     \
+    X(AQ_DEFER_ROWS, "aq-defer-rows", "AQTime: rows from which a table is read after the first screen") \
+    X(AQ_DEFER_PAUSED, "aq-defer-paused", "AQTime: 1 the reading after the first screen starts paused") \
+    X(EXPORT_GRACE_MS, "export-grace-ms", "export: ms a cancelled SQLite write may finish before it is left") \
+    X(DETAIL_ROWS, "detail-rows", "export: the cap of a detail's rows in the SQLite export")       \
+    X(INDEX_SLICE, "index-slice", "viewer: 1 index one slice per key")                             \
+    X(WORK_SLICE, "work-slice", "viewer: 1 do one step of a job per key")                          \
+    X(FLAME_SLICE, "flame-slice", "viewer: build the flame graph N rows per key")                  \
+    X(PROGRESS_DELAY_MS, "progress-delay-ms", "command line: ms before the progress bar shows")
+
+typedef enum pv_test_option {
+#define PV_TEST_ENUM(name, text, help) PV_TEST_##name,
+    PV_TEST_OPTIONS(PV_TEST_ENUM)
+#undef PV_TEST_ENUM
+    PV_TEST_COUNT
+} pv_test_option;
+
+typedef struct pv_test_options {
+    uint32_t set; /* bit (1 << option): given */
+    int64_t value[PV_TEST_COUNT];
+} pv_test_options;
+
+/* Whether option `o` is given. */
+static inline bool pv_test_has(const pv_test_options *t, pv_test_option o)
+{
+    return t && (t->set >> o & 1u);
+}
+/* Its value, or `normal` when it is not given. */
+static inline int64_t pv_test_get(const pv_test_options *t, pv_test_option o, int64_t normal)
+{
+    return pv_test_has(t, o) ? t->value[o] : normal;
+}
+static inline void pv_test_set(pv_test_options *t, pv_test_option o, int64_t v)
+{
+    t->set |= 1u << o;
+    t->value[o] = v;
+}
+/* Parses "NAME=VALUE" (VALUE an integer) into t; false with a message in
+ * err for an unknown name or a bad value. */
+bool pv_test_parse(pv_test_options *t, const char *name_value, char *err, size_t err_size);
+/* One line per option, "  NAME  what it does", for docs and usage errors. */
+void pv_test_print(FILE *fp);
+
 #endif
 
 /* ---- allocation: abort with a message on out-of-memory, never return NULL */
@@ -103,6 +162,13 @@ static inline size_t pv_budget_end(size_t at, size_t n, size_t units)
 }
 char *pv_xstrdup(const char *s);
 char *pv_xstrndup(const char *s, size_t len);
+/* Ends profview for want of memory: the fatal hook (the viewer's terminal
+ * restore), "profview: out of memory (asked for N bytes)" on stderr, exit
+ * status 2, no core dump.  Every pv_x* allocation ends here on failure. */
+_Noreturn void pv_out_of_memory(size_t size);
+/* Sets (NULL: clears) what pv_out_of_memory runs first; it must be
+ * async-signal-safe and may run on any thread. */
+void pv_set_fatal_hook(void (*restore)(void));
 char *pv_xasprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 
 /* ---- growable byte buffer (always NUL-terminated when len > 0 or after use) */
@@ -320,5 +386,63 @@ bool pv_input_is_stream(const char *path);
  * any other path sets *tmp to NULL.  Returns 0 or errno. */
 int pv_input_temp_copy(const char *path, char **tmp);
 void pv_input_remove_temp(char *tmp);
+
+/* ---- test options
+ *
+ * Switches that only the tests turn (docs/testing.md "Test options"): each
+ * reaches a code path at a small size, or fixes what would otherwise
+ * depend on timing.  None set is the normal behaviour.  A test program sets
+ * them in the options it passes (pv_load_options.test,
+ * pv_export_request.test, pv_tl_options.test); the command line takes them
+ * as --test NAME=VALUE.  The library never reads them from the environment.
+ * X(enum suffix, name, what it does) */
+#define PV_TEST_OPTIONS(X)                                                                        \
+    X(INDEX_THREADS, "index-threads", "winIDEA index: 1 one thread, 2 the helper thread on every pass") \
+    X(INDEX_SPLIT, "index-split", "winIDEA index: 1 in two halves wherever it can, 0 never")       \
+    X(TEXT1_SERIAL, "text1-serial", "Text1: 1 parse, then index (no index while reading)")         \
+    X(TEXT1_CHUNK, "text1-chunk", "Text1: events per hand-over to the indexing thread")            \
+    X(TEXT1_DEBUG, "text1-debug", "Text1: 1 say on stderr what the indexing stream did")           \
+    X(AQ_SPLIT_ROWS, "aq-split-rows", "AQTime: rows from which a table is read in two halves")     \
+    X(AQ_DEFER_ROWS, "aq-defer-rows", "AQTime: rows from which a table is read after the first screen") \
+    X(AQ_DEFER_PAUSED, "aq-defer-paused", "AQTime: 1 the reading after the first screen starts paused") \
+    X(EXPORT_GRACE_MS, "export-grace-ms", "export: ms a cancelled SQLite write may finish before it is left") \
+    X(DETAIL_ROWS, "detail-rows", "export: the cap of a detail's rows in the SQLite export")       \
+    X(INDEX_SLICE, "index-slice", "viewer: 1 index one slice per key")                             \
+    X(WORK_SLICE, "work-slice", "viewer: 1 do one step of a job per key")                          \
+    X(FLAME_SLICE, "flame-slice", "viewer: build the flame graph N rows per key")                  \
+    X(PROGRESS_DELAY_MS, "progress-delay-ms", "command line: ms before the progress bar shows")
+
+typedef enum pv_test_option {
+#define PV_TEST_ENUM(name, text, help) PV_TEST_##name,
+    PV_TEST_OPTIONS(PV_TEST_ENUM)
+#undef PV_TEST_ENUM
+    PV_TEST_COUNT
+} pv_test_option;
+
+typedef struct pv_test_options {
+    uint32_t set; /* bit (1 << option): given */
+    int64_t value[PV_TEST_COUNT];
+} pv_test_options;
+
+/* Whether option `o` is given. */
+static inline bool pv_test_has(const pv_test_options *t, pv_test_option o)
+{
+    return t && (t->set >> o & 1u);
+}
+/* Its value, or `normal` when it is not given. */
+static inline int64_t pv_test_get(const pv_test_options *t, pv_test_option o, int64_t normal)
+{
+    return pv_test_has(t, o) ? t->value[o] : normal;
+}
+static inline void pv_test_set(pv_test_options *t, pv_test_option o, int64_t v)
+{
+    t->set |= 1u << o;
+    t->value[o] = v;
+}
+/* Parses "NAME=VALUE" (VALUE an integer) into t; false with a message in
+ * err for an unknown name or a bad value. */
+bool pv_test_parse(pv_test_options *t, const char *name_value, char *err, size_t err_size);
+/* One line per option, "  NAME  what it does", for docs and usage errors. */
+void pv_test_print(FILE *fp);
 
 #endif

@@ -55,6 +55,7 @@ typedef struct pv_export_request {
      * before anything is written to it (tests: another user swapping it) */
     void (*after_create)(const char *temp_path, void *arg);
     void *after_create_arg;
+    pv_test_options test; /* the tests' switches (core.h): export-grace-ms, detail-rows */
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);
@@ -135,6 +136,12 @@ void pv_export_writer_discard(pv_export_writer *w);
 typedef int (*pv_export_hook)(const pv_file *f, const pv_export_request *r,
                               pv_export_target *t, pv_diag *err);
 
+/* The format's own exports for f (docs/export.md: Text1/BIN of a winIDEA
+ * timeline, AQTime's own SQLite schema): the hook of the loader that read
+ * it (pv_loader.export, load.h), or NULL.  Declared here, defined by the
+ * formats (src/formats/detect.c): the export layer knows no format. */
+pv_export_hook pv_export_format_hook(const pv_file *f);
+
 /* ---- running an export */
 
 /* Exports `r` from `f` to `out` (plus `out`.BIN for a BIN export with a
@@ -149,6 +156,16 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
  * write SQLite itself. */
 pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
                                         pv_export_target *t, pv_diag *err);
+
+/* The same tables (the profview schema's catalogue and the requested
+ * views, with their details) written into `db`, an open connection inside
+ * a transaction, beside what is there: an AQTime subset stores the
+ * selected view as shown beside AQTime's tables (docs/export.md).  `out`
+ * names the file in messages.  Sets no application_id. */
+struct sqlite3;
+pv_export_status pv_export_sqlite_views_into(struct sqlite3 *db, const pv_file *f,
+                                             const pv_export_request *r, const char *out,
+                                             pv_diag *err);
 
 /* The rows of `v` to export: NULL with *n = every row (view order), or a
  * malloc'd selection (room for pv_export_selection_room rows): the request's rows, or its --context (rows whose

@@ -19,10 +19,10 @@
 
 #include "profview/model.h"
 
-/* ---- file hooks */
-
-struct pv_export_request;
-struct pv_export_target;
+/* ---- file hooks
+ *
+ * (A format's own exports are the export layer's business: the loader
+ * offers them, pv_loader.export in load.h; the model knows no export.) */
 
 struct pv_file_hooks {
     /* Indexes about `budget` more units of work (events, calls) of a file
@@ -48,13 +48,6 @@ struct pv_file_hooks {
      * computes over that time window only (the statistics between two
      * times, `:stats`), or NULL when the format has none. */
     const char *range_view;
-    /* The format's own exports (docs/export.md): Text1/BIN of a winIDEA
-     * timeline, AQTime's own SQLite schema.  A pv_export_hook (export.h)
-     * returning a pv_export_status: PV_EXPORT_UNSUPPORTED, writing nothing,
-     * for a request that is not the format's to write (the generic profview
-     * SQLite schema, written from the views, then applies). */
-    int (*export)(const pv_file *f, const struct pv_export_request *r,
-                  struct pv_export_target *t, pv_diag *err);
 };
 
 /* ---- view hooks */

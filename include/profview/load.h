@@ -8,6 +8,7 @@
 #ifndef PROFVIEW_LOAD_H
 #define PROFVIEW_LOAD_H
 
+#include "profview/export.h"
 #include "profview/model.h"
 
 typedef struct pv_load_options {
@@ -30,6 +31,7 @@ typedef struct pv_load_options {
                                  off unless the caller turns it on (the CLI and the viewer do,
                                  unless --no-cache or the config's cache: enabled: false) */
     uint64_t cache_max_bytes; /* the cache directory's bound; 0 = PV_CACHE_DEFAULT_MAX_BYTES */
+    pv_test_options test;     /* the tests' switches (core.h), none by default */
 } pv_load_options;
 
 void pv_load_options_init(pv_load_options *o);
@@ -47,6 +49,11 @@ typedef struct pv_loader {
     int (*probe)(const unsigned char *head, size_t len, uint64_t file_size, const char *path);
     /* Fills f (sets, views, diag).  f->path is set. */
     pv_load_status (*load)(pv_file *f, const pv_load_options *o);
+    /* The format's own exports of a file it loaded (docs/export.md):
+     * returns PV_EXPORT_UNSUPPORTED, writing nothing, for a request that is
+     * not the format's to write (the generic profview SQLite schema,
+     * written from the views, then applies).  NULL: none. */
+    pv_export_hook export;
 } pv_loader;
 
 #define PV_PROBE_BYTES 65536

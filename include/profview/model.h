@@ -75,6 +75,25 @@ typedef struct pv_column {
     unsigned flags;
 } pv_column;
 
+/* The columns that several formats share, declared once (docs/model.md
+ * "Columns"): the same id, title and type wherever they appear.  A column
+ * array writes {PV_COLUMN_MODULE, PV_COL_KEY}; a column of the same id that
+ * means something else in one view (the callers' `time`, a time with
+ * children) is written out there, with a comment saying so
+ * (tests/cli/columns.sh). */
+#define PV_COLUMN_ID "id", "Id", PV_TYPE_INT
+#define PV_COLUMN_PARENT "parent", "Parent", PV_TYPE_INT
+#define PV_COLUMN_DEPTH "depth", "Depth", PV_TYPE_INT
+#define PV_COLUMN_ROUTINE "routine", "Routine", PV_TYPE_STRING
+#define PV_COLUMN_MODULE "module", "Module", PV_TYPE_STRING
+#define PV_COLUMN_HITS "hits", "Hits", PV_TYPE_INT
+#define PV_COLUMN_TIME "time", "Time", PV_TYPE_TIME
+#define PV_COLUMN_TIME_WITH_CHILDREN "time_with_children", "Time with children", PV_TYPE_TIME
+#define PV_COLUMN_SOURCE "source", "Source File", PV_TYPE_STRING
+#define PV_COLUMN_LINE "line", "Source Line", PV_TYPE_INT
+#define PV_COLUMN_HANDLE "handle", "Handle", PV_TYPE_HANDLE
+#define PV_COLUMN_CONTEXT "context", "Context", PV_TYPE_STRING
+
 typedef struct pv_view pv_view;
 typedef struct pv_file pv_file;
 /* Optional capabilities of views and files (profview/hooks.h). */

@@ -13,6 +13,10 @@
  *   plist-func-count.txt    method 521, bare names, no stacks
  *   plist-line-count.txt    method 321
  *   plist-line-coverage.txt method 324, UTF-8 BOM, hits 1/0
+ *   plist-func-coverage.txt method 524, two executables, hits 1/0
+ *   plist-line-modules.txt  method 321, two executables
+ * and the text report of each run (PLIST without /T, docs/plist.md "Text
+ * reports"): NAME.report*.txt, from the same data.
  * Expect files, in OUTDIR/expect/ (what `profview cat` must print for them,
  * TSV-escaped):
  *   NAME.summary.tsv     key/value rows of `--view summary` without `file`
@@ -643,6 +647,7 @@ static void write_function_report(const char *dir, const function_profile *fp,
 /* ---- line profiles */
 
 typedef struct line_rec {
+    const char *exe;
     const char *source;
     int64_t line, hits;
 } line_rec;
@@ -667,9 +672,8 @@ static const char *source_text(int64_t line, int counted)
     return other[line % (int64_t)(sizeof other / sizeof other[0])];
 }
 
-static void write_line_report(const char *dir, const char *base, const char *exe,
-                              const line_rec *recs, int count, int coverage,
-                              const report_options *o)
+static void write_line_report(const char *dir, const char *base, const line_rec *recs,
+                              int count, int coverage, const report_options *o)
 {
     char name[256], a[64], prefix[128];
     snprintf(name, sizeof name, "%s.%s.txt", base, o->suffix);
@@ -690,15 +694,6 @@ static void write_line_report(const char *dir, const char *base, const char *exe
         fprintf(f, "    Total hits: %" PRId64 "%s", total, eol);
     report_percent(a, sizeof a, executed, count);
     fprintf(f, "    Line coverage: %s%%%s", a, eol);
-    snprintf(name, sizeof name, "Module Statistics for %s", exe);
-    fprintf(f, "%s%s%s", eol, name, eol);
-    for (size_t k = 0; k < strlen(name); k++)
-        fputc('-', f);
-    fprintf(f, "%s    Lines in module: %d%s", eol, count, eol);
-    if (!coverage)
-        fprintf(f, "    Hits in module: %" PRId64 "%s", total, eol);
-    fprintf(f, "    Module line coverage: %s%%%s", a, eol);
-
     static char title[64];
     static const char *const rule[] = {title, "--------------------------------------", NULL};
     int col = coverage ? 19 : 28; /* where `Source` starts */
@@ -709,8 +704,27 @@ static void write_line_report(const char *dir, const char *base, const char *exe
     /* Every line of each source file from its first counted line to its
      * last; the lines without a record have no count. */
     for (int i = 0; i < count;) {
+        if (i == 0 || strcmp(recs[i].exe, recs[i - 1].exe) != 0) {
+            /* A module's block: its records are consecutive. */
+            int64_t hits = 0, ran = 0;
+            int n = 0;
+            for (int k = i; k < count && strcmp(recs[k].exe, recs[i].exe) == 0; k++, n++) {
+                hits += recs[k].hits;
+                ran += recs[k].hits > 0;
+            }
+            snprintf(name, sizeof name, "Module Statistics for %s", recs[i].exe);
+            fprintf(f, "%s%s%s", eol, name, eol);
+            for (size_t k = 0; k < strlen(name); k++)
+                fputc('-', f);
+            fprintf(f, "%s    Lines in module: %d%s", eol, n, eol);
+            if (!coverage)
+                fprintf(f, "    Hits in module: %" PRId64 "%s", hits, eol);
+            report_percent(a, sizeof a, ran, n);
+            fprintf(f, "    Module line coverage: %s%%%s", a, eol);
+        }
         int end = i;
-        while (end < count && strcmp(recs[end].source, recs[i].source) == 0)
+        while (end < count && strcmp(recs[end].source, recs[i].source) == 0 &&
+               strcmp(recs[end].exe, recs[i].exe) == 0)
             end++;
         fprintf(f, "%sSource file: %s%s%s", eol, recs[i].source, eol, eol);
         report_page pg = {f, o, rule, 0};
@@ -738,7 +752,8 @@ static void write_line_report(const char *dir, const char *base, const char *exe
 
 static void write_line_profile(const char *dir, const char *base, int method,
                                const char *description, const char *exe, const char *const *sources,
-                               int source_count, int coverage, int bom, const report_options *o)
+                               int source_count, int coverage, int bom, const report_options *o,
+                               const char *dll)
 {
     line_rec recs[200];
     int count = 0;
@@ -749,7 +764,10 @@ static void write_line_profile(const char *dir, const char *base, int method,
             int64_t hits = rng_next(4) == 0 ? 0 : 1 + rng_next(5000);
             if (coverage)
                 hits = hits > 0;
-            recs[count++] = (line_rec){sources[s], line, hits};
+            /* With a DLL, the second half of the source files is in it: a
+             * second module, whose records follow the first's. */
+            recs[count++] = (line_rec){dll && s * 2 >= source_count ? dll : exe, sources[s], line,
+                                       hits};
             line += 1 + rng_next(6);
         }
     }
@@ -769,7 +787,7 @@ static void write_line_profile(const char *dir, const char *base, int method,
     fprintf(f, "3\t%" PRId64 "\t%d\t%" PRId64 "\n", total, count, executed);
     fputs("4\t11/22/2026 04:31:00\tPROFILE /I demo.pbi demo.exe\n", f);
     for (int i = 0; i < count; i++)
-        fprintf(f, "7\t%s\t%s\t%" PRId64 "\t%" PRId64 "\n", exe, recs[i].source, recs[i].line,
+        fprintf(f, "7\t%s\t%s\t%" PRId64 "\t%" PRId64 "\n", recs[i].exe, recs[i].source, recs[i].line,
                 recs[i].hits);
     close_out(f);
 
@@ -791,14 +809,14 @@ static void write_line_profile(const char *dir, const char *base, int method,
     write_percent(f, "line coverage percent", executed, count);
     fprintf(f, "line hits\t%" PRId64 "\n", total);
     close_out(f);
-    write_line_report(dir, base, exe, recs, count, coverage, o);
+    write_line_report(dir, base, recs, count, coverage, o);
 
     snprintf(name, sizeof name, "expect/%s.lines.tsv", base);
     f = open_out(dir, name);
     fputs("id\texe\tsource\tline\thits\tcovered\n", f);
     for (int i = 0; i < count; i++) {
         fprintf(f, "%d\t", i + 1);
-        tsv(f, exe);
+        tsv(f, recs[i].exe);
         fputs("\t", f);
         tsv(f, recs[i].source);
         fprintf(f, "\t%" PRId64 "\t%" PRId64 "\t%d\n", recs[i].line, recs[i].hits,
@@ -851,14 +869,14 @@ int main(int argc, char **argv)
     rng_seed(321);
     const report_options line_report = {"report", "line", "\n", 60, 15};
     write_line_profile(dir, "plist-line-count", 321, "line count", "demo.exe", line_sources, 3, 0,
-                       0, &line_report);
+                       0, &line_report, NULL);
     static const char *const full_sources[] = {"C:\\src\\demo app\\main.c",
                                                "C:\\src\\demo app\\solver.f90"};
     rng_seed(324);
     const report_options coverage_lines = {"report", "line", "\r\n", 0, 0};
     write_line_profile(dir, "plist-line-coverage", 324, "line coverage",
                        "C:\\Program Files\\Demo App\\bin\\demo.exe", full_sources, 2, 1, 1,
-                       &coverage_lines);
+                       &coverage_lines, NULL);
 
     /* Function coverage: two modules (an EXE and a DLL), hits 1 or 0. */
     rng_seed(524);
@@ -870,5 +888,12 @@ int main(int argc, char **argv)
     write_function_profile(dir, &coverage);
     const report_options coverage_report = {"report", "function name", "\r\n", 60, 6};
     write_function_report(dir, &coverage, &coverage_report, 0, run_depth());
+
+    /* Line counting in two modules (an EXE and a DLL), CRLF, pages. */
+    static const char *const module_sources[] = {"main.c", "render.c", "util.c"};
+    rng_seed(3210);
+    const report_options modules_report = {"report", "line", "\r\n", 0, 10};
+    write_line_profile(dir, "plist-line-modules", 321, "line count", "demo.exe", module_sources, 3,
+                       0, 0, &modules_report, "render.dll");
     return 0;
 }

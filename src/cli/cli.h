@@ -51,6 +51,7 @@ bool pv_cli_reader_gone(void);
     X(KEYS, "keys", "FILE", "testing: run the TUI on the key names in FILE, without a terminal")  \
     X(SIZE, "size", "WxH", "testing: the virtual screen size for --keys (default 80x24)")         \
     X(DUMP, "dump", "OUT", "testing: write the final screen (and each <Dump>) to OUT")            \
+    X(TEST, "test", "NAME=N", "testing: a test option (docs/testing.md; repeatable)")              \
     X(HELP, "help", NULL, "show this help")                                                       \
     X(VERSION, "version", NULL, "show the version")
 
@@ -66,6 +67,7 @@ typedef struct pv_cli_args {
     const char **files;
     size_t file_count;
     const char *values[PV_OPT_COUNT]; /* argument of each option given, or "" for flags */
+    pv_test_options test;             /* every --test NAME=N */
     pv_load_options load;
 } pv_cli_args;
 
@@ -80,7 +82,7 @@ int pv_cmd_export(const pv_cli_args *a);
 
 /* The progress bar on stderr (progress.c): attach sets p's reporter when
  * stderr is a terminal; end erases the bar. */
-void pv_cli_progress_attach(pv_progress *p);
+void pv_cli_progress_attach(pv_progress *p, const pv_test_options *test);
 void pv_cli_progress_end(void);
 
 /* Loads every file of the command; prints errors to stderr.  Returns NULL

@@ -668,9 +668,7 @@ int pv_cmd_diff(const pv_cli_args *a)
  * script) and no scripted keys are given, print what was loaded instead. */
 int pv_cmd_view(const pv_cli_args *a)
 {
-    /* PROFVIEW_TEST_KEYS=FILE is --keys FILE (testing, as tig's TIG_SCRIPT). */
-    const char *keys = a->values[PV_OPT_KEYS] ? a->values[PV_OPT_KEYS]
-                                              : getenv("PROFVIEW_TEST_KEYS");
+    const char *keys = a->values[PV_OPT_KEYS];
     if (keys && !keys[0])
         keys = NULL;
     if (!keys && !isatty(STDOUT_FILENO)) {

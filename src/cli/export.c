@@ -31,6 +31,7 @@ int pv_cmd_export(const pv_cli_args *a)
     }
     pv_export_request r;
     pv_export_request_init(&r);
+    r.test = a->test;
     if (!pv_cli_has(a, PV_OPT_FORMAT) || !pv_export_format_parse(a->values[PV_OPT_FORMAT], &r.format)) {
         fprintf(stderr, "profview: export needs --format text1, bin or sqlite%s%s%s\n",
                 pv_cli_has(a, PV_OPT_FORMAT) ? " (not '" : "",

@@ -108,8 +108,9 @@ static int pv_usage_error(const char *fmt, ...)
 static int pv_cli_prepare(pv_cli_args *a)
 {
     pv_load_options_init(&a->load);
+    a->load.test = a->test;
     a->load.format = a->values[PV_OPT_INPUT_FORMAT];
-    pv_cli_progress_attach(&a->load.progress); /* the viewer sets its own */
+    pv_cli_progress_attach(&a->load.progress, &a->test); /* the viewer sets its own */
     a->load.context_area = a->values[PV_OPT_CONTEXT_AREA];
     /* docs/cache.md: the index cache, unless --no-cache or the config's
      * cache section turns it off */
@@ -179,6 +180,11 @@ static int pv_run(int argc, char **argv)
             args.values[PV_OPT_HELP] = "";
         } else if (c == 'o') {
             args.values[PV_OPT_OUTPUT] = optarg;
+        } else if (c == 1000 + PV_OPT_TEST) {
+            char err[256];
+            if (!pv_test_parse(&args.test, optarg, err, sizeof err))
+                return pv_usage_error("%s", err);
+            args.values[PV_OPT_TEST] = optarg;
         } else if (c >= 1000 && c < 1000 + PV_OPT_COUNT) {
             args.values[c - 1000] = optarg ? optarg : "";
         } else if (c == ':') {

@@ -83,12 +83,11 @@ static void pv_bar_report(void *user, const char *what, uint64_t done, uint64_t 
     pv_bar.shown = true;
 }
 
-void pv_cli_progress_attach(pv_progress *p)
+void pv_cli_progress_attach(pv_progress *p, const pv_test_options *test)
 {
     if (!isatty(STDERR_FILENO))
         return;
-    const char *delay = getenv("PROFVIEW_TEST_PROGRESS_DELAY");
-    pv_bar.delay = delay && *delay ? atof(delay) : 0.5;
+    pv_bar.delay = (double)pv_test_get(test, PV_TEST_PROGRESS_DELAY_MS, 500) / 1000;
     p->report = pv_bar_report;
     p->user = NULL;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,76 @@ char *pv_cache_dir(void)
     return b.data;
 }
 
+/* ---- trust: the directory and its files must be the user's own
+ * (docs/cache.md "Trust"): an entry another user could plant is an index
+ * the loader would map, so a directory that is a symbolic link, belongs to
+ * someone else or is writable by others is not used at all (one message,
+ * pv_cache_take_refusal), and a file that is not the user's is ignored. */
+
+static pthread_mutex_t pv_cache_refusal_lock = PTHREAD_MUTEX_INITIALIZER;
+static char pv_cache_refusal[600];
+static bool pv_cache_refusal_said;
+
+static void pv_cache_refuse(const char *dir, const char *why)
+{
+    pthread_mutex_lock(&pv_cache_refusal_lock);
+    if (!pv_cache_refusal[0])
+        snprintf(pv_cache_refusal, sizeof pv_cache_refusal,
+                 "the index cache is not used: %s %s (it must be a directory of your own that "
+                 "no one else can write; docs/cache.md)",
+                 dir, why);
+    pthread_mutex_unlock(&pv_cache_refusal_lock);
+    pv_cache_debug("not used: %s %s", dir, why);
+}
+
+bool pv_cache_take_refusal(char *out, size_t size)
+{
+    pthread_mutex_lock(&pv_cache_refusal_lock);
+    bool take = pv_cache_refusal[0] && !pv_cache_refusal_said;
+    if (take) {
+        snprintf(out, size, "%s", pv_cache_refusal);
+        pv_cache_refusal_said = true;
+    }
+    pthread_mutex_unlock(&pv_cache_refusal_lock);
+    return take;
+}
+
+/* The cache directory opened once (every later access is relative to it,
+ * so a rename of it or of a parent changes nothing) and checked; -1 when
+ * it is missing (no message) or not to be trusted (pv_cache_refuse). */
+static int pv_cache_dir_open(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        if (errno == ELOOP || errno == ENOTDIR) {
+            struct stat lst;
+            pv_cache_refuse(dir, lstat(dir, &lst) == 0 && S_ISLNK(lst.st_mode)
+                                     ? "is a symbolic link"
+                                     : "is not a directory");
+        }
+        return -1;
+    }
+    const char *why = NULL;
+    char buf[64];
+    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        why = "is not a directory";
+    } else if (st.st_uid != geteuid()) {
+        snprintf(buf, sizeof buf, "belongs to another user (uid %u)", (unsigned)st.st_uid);
+        why = buf;
+    } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        snprintf(buf, sizeof buf, "is writable by others (mode %04o)",
+                 (unsigned)(st.st_mode & 07777));
+        why = buf;
+    }
+    if (why) {
+        pv_cache_refuse(dir, why);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* mkdir -p of the cache directory (private to the user). */
 static bool pv_cache_mkdir(const char *dir)
 {
@@ -229,6 +300,13 @@ static char *pv_cache_path(const char *dir, const pv_cache_key *k, const char *k
     return b.data;
 }
 
+/* The name of a cache file in its directory (after the last '/'). */
+static const char *pv_cache_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static void pv_cache_header(unsigned char *h, uint32_t version, uint64_t file_size,
                             const pv_cache_key *k)
 {
@@ -254,10 +332,14 @@ bool pv_cache_open(const pv_cache_key *k, const char *kind, uint32_t version, pv
     if (!dir)
         return false;
     char *path = pv_cache_path(dir, k, kind);
+    int dirfd = pv_cache_dir_open(dir);
     free(dir);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = dirfd < 0 ? -1
+                       : openat(dirfd, pv_cache_base(path), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         pv_cache_debug("miss %s", path);
+        if (dirfd >= 0)
+            close(dirfd);
         free(path);
         return false;
     }
@@ -267,6 +349,8 @@ bool pv_cache_open(const pv_cache_key *k, const char *kind, uint32_t version, pv
     size_t size = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         why = "not a regular file";
+    else if (st.st_uid != geteuid())
+        why = "belongs to another user";
     else if ((uint64_t)st.st_size < PV_CACHE_HEADER || st.st_size % PV_CACHE_ALIGN != 0)
         why = "truncated";
     else {
@@ -314,10 +398,13 @@ bool pv_cache_open(const pv_cache_key *k, const char *kind, uint32_t version, pv
         pv_cache_debug("ignored %s: %s", path, why);
         if (map)
             munmap(map, size);
+        close(dirfd);
         free(path);
         return false;
     }
-    utimensat(AT_FDCWD, path, NULL, 0); /* used now: the size bound drops the oldest */
+    /* used now: the size bound drops the oldest */
+    utimensat(dirfd, pv_cache_base(path), NULL, AT_SYMLINK_NOFOLLOW);
+    close(dirfd);
     e->map = map;
     e->map_size = size;
     e->payload = map + PV_CACHE_HEADER + pv_cache_padded(key_len);
@@ -392,11 +479,15 @@ static int pv_cache_file_cmp(const void *a, const void *b)
 
 /* Drops cache files, least recently used first, until the directory holds
  * at most max_bytes besides `keep` (the size of the file just written). */
-static void pv_cache_bound(const char *dir, const char *keep, uint64_t max_bytes)
+static void pv_cache_bound(int dirfd, const char *dir, const char *keep, uint64_t max_bytes)
 {
-    DIR *dp = opendir(dir);
-    if (!dp)
+    int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+    DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dp) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     pv_cache_file *files = NULL;
     size_t n = 0, cap = 0;
     uint64_t total = 0;
@@ -411,12 +502,13 @@ static void pv_cache_bound(const char *dir, const char *keep, uint64_t max_bytes
         pv_buf_init(&p);
         pv_buf_printf(&p, "%s/%s", dir, de->d_name);
         struct stat st;
-        if (stat(pv_buf_cstr(&p), &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid()) {
             pv_buf_free(&p);
             continue;
         }
         if (temp) { /* a write that never finished (a crash): gone after a day */
-            if (st.st_mtim.tv_sec < time(NULL) - 86400 && unlink(p.data) == 0)
+            if (st.st_mtim.tv_sec < time(NULL) - 86400 && unlinkat(dirfd, de->d_name, 0) == 0)
                 pv_cache_debug("dropped %s (an unfinished write)", p.data);
             pv_buf_free(&p);
             continue;
@@ -436,7 +528,7 @@ static void pv_cache_bound(const char *dir, const char *keep, uint64_t max_bytes
     if (n)
         qsort(files, n, sizeof *files, pv_cache_file_cmp);
     for (size_t i = 0; i < n && total > max_bytes; i++) {
-        if (unlink(files[i].path) == 0) {
+        if (unlinkat(dirfd, pv_cache_base(files[i].path), 0) == 0) {
             total -= files[i].size;
             pv_cache_debug("dropped %s (the size bound)", files[i].path);
         }
@@ -471,12 +563,27 @@ bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
         free(dir);
         return false;
     }
+    int dirfd = pv_cache_dir_open(dir);
+    if (dirfd < 0) {
+        free(dir);
+        return false;
+    }
     char *path = pv_cache_path(dir, k, kind);
     pv_buf tmp;
     pv_buf_init(&tmp);
-    pv_buf_printf(&tmp, "%s.XXXXXX", path);
-    pv_buf_cstr(&tmp);
-    int fd = mkstemp(tmp.data);
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        pv_buf_clear(&tmp);
+        pv_buf_printf(&tmp, "%s.%06lx", pv_cache_base(path),
+                      ((unsigned long)now.tv_nsec ^ (unsigned long)getpid() << 12 ^
+                       (unsigned long)attempt * 7919u) & 0xFFFFFFu);
+        fd = openat(dirfd, pv_buf_cstr(&tmp), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     bool ok = fd >= 0;
     if (ok) {
         unsigned char header[PV_CACHE_HEADER];
@@ -497,17 +604,18 @@ bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
         ok = close(fd) == 0 && ok;
         /* no fsync: after a crash a short or zeroed file fails its size or
          * checksum check and is rebuilt (docs/cache.md) */
-        ok = ok && rename(tmp.data, path) == 0;
+        ok = ok && renameat(dirfd, tmp.data, dirfd, pv_cache_base(path)) == 0;
         if (!ok)
-            unlink(tmp.data);
+            unlinkat(dirfd, tmp.data, 0);
     }
     if (ok) {
         pv_cache_debug("wrote %s (%llu bytes)", path, (unsigned long long)size);
-        pv_cache_bound(dir, path, max_bytes);
+        pv_cache_bound(dirfd, dir, path, max_bytes);
     } else {
         pv_cache_debug("not written: %s: %s", tmp.data, strerror(errno));
     }
     pv_buf_free(&tmp);
+    close(dirfd);
     free(path);
     free(dir);
     return ok;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,28 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static void pv_out_of_memory(size_t size)
+/* What restores the terminal before a fatal exit (the viewer's, set while
+ * it runs; async-signal-safe, as it may run on any thread). */
+static void (*_Atomic pv_fatal_hook)(void);
+
+void pv_set_fatal_hook(void (*restore)(void))
 {
-    fprintf(stderr, "profview: out of memory (asked for %zu bytes)\n", size);
-    abort();
+    atomic_store(&pv_fatal_hook, restore);
+}
+
+/* docs/code-style.md: running out of memory ends profview with exit
+ * status 2 and a message, the terminal restored first; no core dump (it
+ * is no bug), no handler that could allocate. */
+_Noreturn void pv_out_of_memory(size_t size)
+{
+    void (*restore)(void) = atomic_exchange(&pv_fatal_hook, NULL);
+    if (restore)
+        restore();
+    char msg[96];
+    int n = snprintf(msg, sizeof msg, "profview: out of memory (asked for %zu bytes)\n", size);
+    if (n > 0)
+        (void)!write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    _exit(2);
 }
 
 void *pv_xmalloc(size_t size)

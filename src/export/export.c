@@ -823,8 +823,9 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
      * main one is `out` (pv_export_target_path). */
     t.main_path = pv_xstrdup(out);
     pv_export_status st = PV_EXPORT_UNSUPPORTED;
-    if (f->hooks && f->hooks->export)
-        st = (pv_export_status)f->hooks->export(f, r, &t, err);
+    pv_export_hook own = pv_export_format_hook(f);
+    if (own)
+        st = (pv_export_status)own(f, r, &t, err);
     if (st == PV_EXPORT_UNSUPPORTED) {
         if (r->format == PV_EXPORT_SQLITE) {
             st = pv_export_sqlite_views(f, r, &t, err);

@@ -150,12 +150,11 @@ static bool sq_aside_run(sq_writer *w, const char *sql, int *rc, char **msg)
         return false;
     }
     pthread_detach(th);
-    double cancelled_at = 0, grace = SQ_ASIDE_GRACE_S;
-    /* tests: PROFVIEW_TEST_EXPORT_GRACE=0 leaves the connection to the
+    /* tests: the test option export-grace-ms=0 leaves the connection to the
      * helper at once after a cancel (the hand-over that a 15 s sort needs) */
-    const char *g = getenv("PROFVIEW_TEST_EXPORT_GRACE");
-    if (g && *g)
-        grace = atof(g);
+    double cancelled_at = 0, grace = SQ_ASIDE_GRACE_S;
+    if (pv_test_has(&w->r->test, PV_TEST_EXPORT_GRACE_MS))
+        grace = (double)pv_test_get(&w->r->test, PV_TEST_EXPORT_GRACE_MS, 0) / 1000;
     for (;;) {
         pthread_mutex_lock(&j->lock);
         bool done = j->done;
@@ -603,11 +602,10 @@ fail:
 
 #define SQ_DETAIL_ROW_CAP 1000000
 
-/* The cap; PROFVIEW_TEST_DETAIL_ROWS=N (tests only) lowers it. */
-static uint64_t sq_detail_cap(void)
+/* The cap; the test option detail-rows=N lowers it. */
+static uint64_t sq_detail_cap(const sq_writer *w)
 {
-    const char *e = getenv("PROFVIEW_TEST_DETAIL_ROWS");
-    return e && *e ? strtoull(e, NULL, 10) : SQ_DETAIL_ROW_CAP;
+    return (uint64_t)pv_test_get(&w->r->test, PV_TEST_DETAIL_ROWS, SQ_DETAIL_ROW_CAP);
 }
 
 static bool sq_same_columns(const pv_view *a, const pv_view *b)
@@ -652,7 +650,7 @@ static pv_export_status sq_write_detail(sq_writer *w, const pv_view *v, const ch
     pv_view *first = NULL; /* the first detail opened: its columns are the table's */
     sqlite3_stmt *st = NULL, *of = NULL;
     uint64_t written = 0;
-    uint64_t cap = sq_detail_cap();
+    uint64_t cap = sq_detail_cap(w);
     /* a view of more rows than the cap: left out without opening them */
     bool capped = count > cap, tree = false;
     pv_export_status status = PV_EXPORT_FAILED;
@@ -1050,8 +1048,9 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
         if (!sq_exec(w, pv_buf_cstr(&create)))
             goto done;
     }
-    /* whole result sets: the detail views of the rows too */
-    for (size_t d = 0; !w->r->view_id && d < v->detail_count; d++) {
+    /* the detail views of the exported rows too (a selection's: of the
+     * rows kept, so that `cat --parent` of a kept row is the source's) */
+    for (size_t d = 0; d < v->detail_count; d++) {
         status = sq_write_detail(w, v, T, d, rows, count);
         if (status != PV_EXPORT_OK)
             goto done;
@@ -1088,16 +1087,16 @@ static const char sq_catalogue[] =
     "CREATE TABLE profview_details(table_name TEXT, position INTEGER, detail_id TEXT,"
     " title TEXT, detail_table TEXT, tree INTEGER);";
 
-pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
-                                        pv_export_target *t, pv_diag *err)
+/* The result sets and views `r` asks for: their rows in total, or false
+ * (a usage error in err) when one is missing. */
+static bool sq_count_rows(const pv_file *f, const pv_export_request *r, uint64_t *total,
+                          pv_diag *err)
 {
-    const char *out = pv_export_target_path(t);
-    /* which result sets and views */
+    *total = 0;
     if (r->instance >= 0 && !pv_file_find_set(f, r->instance)) {
         pv_error(err, "%s: no result set with id %" PRId64, f->path, r->instance);
-        return PV_EXPORT_USAGE;
+        return false;
     }
-    uint64_t total = 0;
     for (size_t s = 0; s < f->set_count; s++) {
         const pv_result_set *set = f->sets[s];
         if (r->instance >= 0 && set->id != r->instance)
@@ -1105,12 +1104,99 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
         if (r->view_id && !pv_set_find_view(set, r->view_id)) {
             pv_error(err, "%s: no view '%s' in result set %" PRId64, f->path, r->view_id,
                      set->id);
-            return PV_EXPORT_USAGE;
+            return false;
         }
         for (size_t v = 0; v < set->view_count; v++)
             if (!r->view_id || strcasecmp(set->views[v]->id, r->view_id) == 0)
-                total += pv_view_rows(set->views[v]);
+                *total += pv_view_rows(set->views[v]);
     }
+    return true;
+}
+
+/* The catalogue, the schema row and every requested view, into w->db (a
+ * transaction is open). */
+static pv_export_status sq_write_sets(sq_writer *w, const pv_file *f, const pv_export_request *r)
+{
+    if (sqlite3_create_module(w->db, "pv_export_rows", &sq_source_module, w) != SQLITE_OK) {
+        sq_fail(w, "cannot create the database");
+        return PV_EXPORT_FAILED;
+    }
+    if (!sq_exec(w, sq_catalogue))
+        return PV_EXPORT_FAILED;
+    pv_buf_clear(&w->sql);
+    pv_buf_printf(&w->sql, "INSERT INTO profview_schema VALUES('profview', %d)",
+                  PV_SCHEMA_VERSION);
+    if (!sq_exec(w, pv_buf_cstr(&w->sql)))
+        return PV_EXPORT_FAILED;
+    bool first = true;
+    for (size_t s = 0; s < f->set_count; s++) {
+        const pv_result_set *set = f->sets[s];
+        if (r->instance >= 0 && set->id != r->instance)
+            continue;
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_sets VALUES(?,?,?,?,?)", -1, &st,
+                               NULL) != SQLITE_OK) {
+            sq_fail(w, "profview_sets");
+            return PV_EXPORT_FAILED;
+        }
+        sqlite3_bind_int64(st, 1, set->id);
+        sqlite3_bind_text(st, 2, set->caption, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, set->kind, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, f->format ? f->format : "", -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, f->path, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            sq_fail(w, "profview_sets");
+            return PV_EXPORT_FAILED;
+        }
+        size_t position = 0;
+        for (size_t v = 0; v < set->view_count; v++) {
+            const pv_view *view = set->views[v];
+            bool selected = r->view_id && strcasecmp(view->id, r->view_id) == 0;
+            if (r->view_id && !selected)
+                continue;
+            pv_export_status status = sq_write_view(w, set, first, view, position++, selected);
+            if (status != PV_EXPORT_OK)
+                return status;
+        }
+        first = false;
+    }
+    return PV_EXPORT_OK;
+}
+
+pv_export_status pv_export_sqlite_views_into(sqlite3 *db, const pv_file *f,
+                                             const pv_export_request *r, const char *out,
+                                             pv_diag *err)
+{
+    uint64_t total;
+    if (!sq_count_rows(f, r, &total, err))
+        return PV_EXPORT_USAGE;
+    sq_writer w;
+    memset(&w, 0, sizeof w);
+    w.db = db;
+    w.out = out;
+    w.err = err;
+    w.r = r;
+    w.rows_total = total;
+    pv_buf_init(&w.sql);
+    sqlite3_progress_handler(db, 1 << 14, sq_progress, &w);
+    pv_export_status status = sq_write_sets(&w, f, r);
+    if (w.cancelled && status != PV_EXPORT_OK)
+        status = PV_EXPORT_CANCELLED;
+    if (w.db)
+        sqlite3_progress_handler(w.db, 0, NULL, NULL);
+    pv_buf_free(&w.sql);
+    return status;
+}
+
+pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_request *r,
+                                        pv_export_target *t, pv_diag *err)
+{
+    const char *out = pv_export_target_path(t);
+    uint64_t total;
+    if (!sq_count_rows(f, r, &total, err))
+        return PV_EXPORT_USAGE;
     const char *temp;
     if (!pv_export_target_add(t, out, &temp, err))
         return PV_EXPORT_FAILED;
@@ -1135,10 +1221,6 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
      * but every table and index takes at least one: for small exports,
      * SQLite's default (docs/export.md "Speed") */
     pv_buf_printf(&w.sql, "PRAGMA page_size=%d;", total >= 100000 ? 65536 : 4096);
-    if (sqlite3_create_module(w.db, "pv_export_rows", &sq_source_module, &w) != SQLITE_OK) {
-        sq_fail(&w, "cannot create the database");
-        goto done;
-    }
     sqlite3_progress_handler(w.db, 1 << 14, sq_progress, &w);
     if (!sq_exec(&w, pv_buf_cstr(&w.sql)) ||
         !sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
@@ -1146,50 +1228,11 @@ pv_export_status pv_export_sqlite_views(const pv_file *f, const pv_export_reques
                      "PRAGMA temp_store=MEMORY; BEGIN;") ||
         /* the header's id once there is no journal: written before, it
          * made a -journal file beside the temporary one */
-        !sq_exec(&w, "PRAGMA application_id=1347835697;") || /* PV_SCHEMA_APPLICATION_ID */
-        !sq_exec(&w, sq_catalogue))
+        !sq_exec(&w, "PRAGMA application_id=1347835697;")) /* PV_SCHEMA_APPLICATION_ID */
         goto done;
-    {
-        pv_buf_clear(&w.sql);
-        pv_buf_printf(&w.sql, "INSERT INTO profview_schema VALUES('profview', %d)",
-                      PV_SCHEMA_VERSION);
-        if (!sq_exec(&w, pv_buf_cstr(&w.sql)))
-            goto done;
-    }
-    bool first = true;
-    for (size_t s = 0; s < f->set_count; s++) {
-        const pv_result_set *set = f->sets[s];
-        if (r->instance >= 0 && set->id != r->instance)
-            continue;
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(w.db, "INSERT INTO profview_sets VALUES(?,?,?,?,?)", -1, &st,
-                               NULL) != SQLITE_OK) {
-            sq_fail(&w, "profview_sets");
-            goto done;
-        }
-        sqlite3_bind_int64(st, 1, set->id);
-        sqlite3_bind_text(st, 2, set->caption, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, set->kind, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, f->format ? f->format : "", -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 5, f->path, -1, SQLITE_STATIC);
-        int rc = sqlite3_step(st);
-        sqlite3_finalize(st);
-        if (rc != SQLITE_DONE) {
-            sq_fail(&w, "profview_sets");
-            goto done;
-        }
-        size_t position = 0;
-        for (size_t v = 0; v < set->view_count; v++) {
-            const pv_view *view = set->views[v];
-            bool selected = r->view_id && strcasecmp(view->id, r->view_id) == 0;
-            if (r->view_id && !selected)
-                continue;
-            status = sq_write_view(&w, set, first, view, position++, selected);
-            if (status != PV_EXPORT_OK)
-                goto done;
-        }
-        first = false;
-    }
+    status = sq_write_sets(&w, f, r);
+    if (status != PV_EXPORT_OK)
+        goto done;
     status = PV_EXPORT_FAILED;
     if (!sq_exec_aside(&w, "COMMIT"))
         goto done;

@@ -174,6 +174,7 @@ struct aq_defer;
 typedef struct aq_db {
     char *path;
     char *uri; /* to open the file again, NULL for a stream's copy */
+    pv_test_options test; /* the load's (aq-split-rows, aq-defer-paused) */
     pv_db_guard guard; /* its connections' bounds (profview/dbinput.h) */
     /* The background read of the large tables (aqtime_defer.c), or NULL. */
     struct aq_defer *defer;
@@ -301,6 +302,7 @@ typedef struct aq_read_progress {
      * may go on (a paused read waits there; aqtime_defer.c).  NULL: none. */
     void (*gate)(void *user);
     void *gate_user;
+    const pv_test_options *test; /* aq-split-rows, or NULL */
 } aq_read_progress;
 
 /* The largest rowid of a table (its row count when nothing was deleted). */
@@ -311,7 +313,6 @@ uint64_t aq_table_size_hint(sqlite3 *db, const char *name);
 void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
                    aq_table *t, aq_read_progress *prog);
 /* A row count from the environment (the tests' thresholds), else dflt. */
-uint64_t aq_env_rows(const char *name, uint64_t dflt);
 /* Groups a table's rows by INST_ID and derives its column types. */
 void aq_index_table(aq_table *t);
 /* Adds the result sets of the tables read to f.  With `plan` (a file for
@@ -341,6 +342,9 @@ void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_
                     pv_diag tdiag[AQ_T_COUNT], uint64_t total);
 /* Stops the read (when it runs) and frees what it holds. */
 void aq_defer_free(struct aq_defer *d);
+/* Waits (at most `seconds`) until a reader of f's background read is held
+ * at its pause; whether one is (the tests' condition for "paused"). */
+bool aq_defer_held(const pv_file *f, int seconds);
 /* A call-trace view moved to `to` (its struct copied there): its hooks'
  * references to the view follow it. */
 void aq_ft_view_moved(pv_view *to);

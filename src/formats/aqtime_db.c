@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "aqtime.h"
+#include "formats/profview_db.h"
 #include "profview/hooks.h"
 
 static const struct {
@@ -905,18 +906,6 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
 
 #define AQ_SPLIT_ROWS 1000000
 
-uint64_t aq_env_rows(const char *name, uint64_t dflt)
-{
-    const char *e = getenv(name);
-    if (e && *e) {
-        char *end;
-        unsigned long long v = strtoull(e, &end, 10);
-        if (*end == '\0')
-            return v;
-    }
-    return dflt;
-}
-
 /* The integer that `SELECT what FROM q` gives. */
 static bool aq_query_i64(sqlite3 *db, const char *what, const char *q, int64_t *out)
 {
@@ -932,12 +921,13 @@ static bool aq_query_i64(sqlite3 *db, const char *what, const char *q, int64_t *
 }
 
 /* The last rowid of the first half of a table whose rowids start at 1 and
- * go up to at least AQ_SPLIT_ROWS (PROFVIEW_TEST_AQ_SPLIT_ROWS for the
+ * go up to at least AQ_SPLIT_ROWS (the test option aq-split-rows for the
  * tests), and that largest rowid in *last; 0: read it in one. */
-static size_t aq_split_point(sqlite3 *db, const char *q, int64_t *last)
+static size_t aq_split_point(sqlite3 *db, const char *q, int64_t *last,
+                             const pv_test_options *test)
 {
     int64_t lo, hi;
-    uint64_t least = aq_env_rows("PROFVIEW_TEST_AQ_SPLIT_ROWS", AQ_SPLIT_ROWS);
+    uint64_t least = (uint64_t)pv_test_get(test, PV_TEST_AQ_SPLIT_ROWS, AQ_SPLIT_ROWS);
     if (!aq_query_i64(db, "max(rowid)", q, &hi) || hi < 2 || (uint64_t)hi < least ||
         hi > (int64_t)UINT32_MAX)
         return 0;
@@ -1131,7 +1121,7 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
      * half of its rowids (they are 1..N, so the second half's first row is
      * row S + 1), when the file can be opened again. */
     int64_t last = 0;
-    size_t split = uri ? aq_split_point(db, q, &last) : 0;
+    size_t split = uri ? aq_split_point(db, q, &last, prog->test) : 0;
     aq_split *half = split ? aq_split_open(uri, q, split, last) : NULL;
     if (!half)
         split = 0;
@@ -1495,7 +1485,7 @@ static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
 void aq_build_threads(aq_ctx *c, aq_table_id table)
 {
     static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"thread", "Thread", PV_TYPE_INT, PV_COL_NAME},
     };
     static const char *const consumed[] = {"ID", "COL_WIN32THREADID", "PARENT_ID", NULL};
@@ -1660,11 +1650,11 @@ void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan)
 }
 
 /* What an AQTime file can do beyond its views: its own exports. */
-static const pv_file_hooks aq_file_hooks = {.export = pv_aq_export};
+static const pv_file_hooks aq_file_hooks = {0};
 
 /* Tables of at least this many rows (by their largest rowid) are read in
  * the background when the caller steps the load (docs/aqtime.md "First
- * screen"); PROFVIEW_TEST_AQ_DEFER_ROWS sets it for the tests (0: every
+ * screen"); the test option aq-defer-rows sets it for the tests (0: every
  * profiler table). */
 #define AQ_DEFER_ROWS 200000
 
@@ -1724,6 +1714,7 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
         a = pv_xcalloc(1, sizeof *a); /* its guard bounds no connection of its own */
     a->path = pv_xstrdup(f->path);
     a->uri = uri;
+    a->test = o->test;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         a->tables[t].name = aq_table_specs[t].name;
         a->tables[t].inst_col = AQ_NONE;
@@ -1746,10 +1737,20 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
         sqlite3_close(db);
         return PV_LOAD_ERROR;
     }
+    /* A subset exported with its view as shown (docs/export.md "AQTime
+     * subsets") is read at once: its stored views replace the built ones,
+     * which a background read would build later. */
+    sqlite3_stmt *probe = NULL;
+    bool stored_views =
+        sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = 'profview_views'", -1,
+                           &probe, NULL) == SQLITE_OK &&
+        sqlite3_step(probe) == SQLITE_ROW;
+    sqlite3_finalize(probe);
     bool wanted[AQ_T_COUNT], deferred[AQ_T_COUNT];
     uint64_t hint[AQ_T_COUNT];
-    aq_read_progress prog = {&o->progress, 0, 0, false, NULL, NULL};
-    uint64_t defer_rows = aq_env_rows("PROFVIEW_TEST_AQ_DEFER_ROWS", AQ_DEFER_ROWS), deferred_total = 0;
+    aq_read_progress prog = {&o->progress, 0, 0, false, NULL, NULL, &o->test};
+    uint64_t defer_rows = (uint64_t)pv_test_get(&o->test, PV_TEST_AQ_DEFER_ROWS, AQ_DEFER_ROWS);
+    uint64_t deferred_total = 0;
     bool any_deferred = false;
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         aq_table *tab = &a->tables[t];
@@ -1761,7 +1762,7 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
         hint[t] = wanted[t] && tab->db_name ? aq_table_size_hint(db, tab->db_name) : 0;
         /* docs/aqtime.md "First screen": the large profiler tables of a load
          * that the caller steps are read by a thread of the loader. */
-        deferred[t] = o->steps && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
+        deferred[t] = o->steps && !stored_views && wanted[t] && tab->db_name && t != AQ_T_INSTANCES &&
                       t != AQ_T_RELATIONS && hint[t] >= defer_rows;
         if (deferred[t]) {
             any_deferred = true;
@@ -1827,9 +1828,12 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
             return PV_LOAD_ERROR;
         }
     }
-    sqlite3_close(db);
     atomic_store(&a->guard.cancel, NULL);
     aq_make_sets(f, a, NULL);
+    bool stored_ok = !stored_views || pv_db_read_stored_views(f, db);
+    sqlite3_close(db);
+    if (!stored_ok)
+        return PV_LOAD_ERROR;
     if (f->set_count == 0) {
         pv_error(&f->diag, "%s: no result set: INSTANCES and the profiler tables hold no rows",
                  f->path);
@@ -1854,4 +1858,5 @@ const pv_loader pv_loader_aqtime = {
     "AQTime Function Trace, Resource and Reference Count results (SQLite database)",
     aq_probe,
     aq_load,
+    pv_aq_export,
 };

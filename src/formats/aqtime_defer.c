@@ -45,6 +45,7 @@ struct aq_defer {
     uint64_t total;
     atomic_int cancel;
     bool paused; /* under lock: Ctrl-C in the viewer (aq_defer_pause) */
+    int held;    /* under lock: readers waiting at the gate while paused */
     pv_view **placeholders; /* their memory is freed here, after the sets */
     size_t placeholder_count, placeholder_cap;
 };
@@ -152,8 +153,13 @@ static void aq_defer_gate(void *user)
 {
     aq_defer *d = user;
     pthread_mutex_lock(&d->lock);
-    while (d->paused && !atomic_load(&d->cancel))
-        pthread_cond_wait(&d->cond, &d->lock);
+    if (d->paused && !atomic_load(&d->cancel)) {
+        d->held++;
+        pthread_cond_broadcast(&d->cond); /* aq_defer_held may wait for it */
+        while (d->paused && !atomic_load(&d->cancel))
+            pthread_cond_wait(&d->cond, &d->lock);
+        d->held--;
+    }
     pthread_mutex_unlock(&d->lock);
 }
 
@@ -173,7 +179,7 @@ static void *aq_defer_run(void *arg)
 {
     aq_defer *d = arg;
     pv_progress p = {aq_defer_report, d, &d->cancel};
-    aq_read_progress prog = {&p, 0, d->total, false, aq_defer_gate, d};
+    aq_read_progress prog = {&p, 0, d->total, false, aq_defer_gate, d, &d->a->test};
     for (size_t t = 0; t < AQ_T_COUNT && !prog.cancelled; t++) {
         if (!d->deferred[t])
             continue;
@@ -204,7 +210,6 @@ static const pv_file_hooks aq_defer_hooks = {
     .index_progress = aq_defer_progress,
     .index_unit = "rows",
     .index_pause = aq_defer_pause,
-    .export = pv_aq_export,
 };
 
 void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_COUNT],
@@ -224,7 +229,7 @@ void aq_defer_start(pv_file *f, aq_db *a, sqlite3 *db, const bool deferred[AQ_T_
     d->built->path = pv_xstrdup(f->path);
     f->hooks = &aq_defer_hooks;
     /* the tests' Ctrl-C at the first instant (docs/aqtime.md "First screen") */
-    d->paused = getenv("PROFVIEW_TEST_AQ_DEFER_PAUSED") != NULL;
+    d->paused = pv_test_get(&a->test, PV_TEST_AQ_DEFER_PAUSED, 0) != 0;
     if (pthread_create(&d->thread, NULL, aq_defer_run, d) != 0)
         aq_defer_run(d); /* no thread: read it now */
     else
@@ -358,6 +363,24 @@ static void aq_defer_pause(pv_file *f, bool pause)
     d->paused = pause;
     pthread_cond_broadcast(&d->cond);
     pthread_mutex_unlock(&d->lock);
+}
+
+bool aq_defer_held(const pv_file *f, int seconds)
+{
+    const aq_db *a = f->loader_data;
+    aq_defer *d = a ? a->defer : NULL;
+    if (!d)
+        return false;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += seconds;
+    pthread_mutex_lock(&d->lock);
+    int rc = 0;
+    while (d->held == 0 && rc == 0)
+        rc = pthread_cond_timedwait(&d->cond, &d->lock, &until);
+    bool held = d->held > 0;
+    pthread_mutex_unlock(&d->lock);
+    return held;
 }
 
 void aq_defer_free(aq_defer *d)

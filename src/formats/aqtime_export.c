@@ -44,11 +44,18 @@ static const aqx_link aqx_links[] = {
     {AQ_T_FT_CALL_STACK, "PARENT_ID", AQ_T_FT_CALL_ROUTES, "ID", NULL, NULL, true},
     {AQ_T_FT_CALL_STACK, "COL_ROUTINE_NAME", AQ_T_FT_META_ROUTINES, "ID", "REC_ID", NULL, false},
     {AQ_T_FT_CALL_STACK, "COL_RECID", AQ_T_FT_META_ROUTINES, "ID", "REC_ID", NULL, false},
-    {AQ_T_FT_ROUTINES, "REC_ID", AQ_T_FT_META_ROUTINES, "ID", "REC_ID", NULL, false},
+    /* down: the ROUTINES row of a kept routine (a call's `routine_id`, a
+     * line's routine) */
+    {AQ_T_FT_ROUTINES, "REC_ID", AQ_T_FT_META_ROUTINES, "ID", "REC_ID", NULL, true},
     {AQ_T_FT_CALL_ROUTES, "COL_RECID", AQ_T_FT_META_ROUTINES, "ID", "REC_ID", NULL, false},
     {AQ_T_FT_META_LINES, "PARENT_ID", AQ_T_FT_META_ROUTINES, "ID", NULL, NULL, true},
     {AQ_T_FT_METAPARAMETERS, "PARENT_ID", AQ_T_FT_META_ROUTINES, "ID", NULL, NULL, true},
     /* Resource */
+    /* the loader's links (aqtime_objects.c): a class row and an object name
+     * their META_CLASSES_DATA row; an error its thread */
+    {AQ_T_RS_CLASSES_DATA, "REC_ID", AQ_T_RS_META_CLASSES_DATA, "ID", "REC_ID", NULL, true},
+    {AQ_T_RS_OBJECTS, "COL_CLASSRID", AQ_T_RS_META_CLASSES_DATA, "ID", "REC_ID", NULL, false},
+    {AQ_T_RS_ERRORS, "PARENT_ID", AQ_T_RS_THREADS, "ID", NULL, NULL, false},
     {AQ_T_RS_OBJECTS, "COL_CLASSRID", AQ_T_RS_CLASSES_DATA, "ID", "REC_ID", NULL, false},
     {AQ_T_RS_OBJECTS, "COL_THREADID", AQ_T_RS_THREADS, "ID", "REC_ID", NULL, false},
     {AQ_T_RS_CREATION_CALL_STACK, "PARENT_ID", AQ_T_RS_OBJECTS, "ID", NULL, NULL, true},
@@ -61,6 +68,8 @@ static const aqx_link aqx_links[] = {
     {AQ_T_RS_CLASSES_DATA, "COL_CLASS_NAME", AQ_T_RS_META_CLASSES_DATA, "COL_CLASS_NAME", NULL,
      NULL, false},
     /* Reference Count */
+    {AQ_T_RC_CLASSES_DATA, "REC_ID", AQ_T_RC_META_CLASSES_DATA, "ID", "REC_ID", NULL, true},
+    {AQ_T_RC_OBJECTS, "COL_CLASSRID", AQ_T_RC_META_CLASSES_DATA, "ID", "REC_ID", NULL, false},
     {AQ_T_RC_OBJECTS, "COL_CLASSRID", AQ_T_RC_CLASSES_DATA, "ID", "REC_ID", NULL, false},
     {AQ_T_RC_OBJECTS, "COL_THREADRID", AQ_T_RC_THREADS, "ID", "REC_ID", NULL, false},
     {AQ_T_RC_CREATION_CALL_STACK, "PARENT_ID", AQ_T_RC_OBJECTS, "ID", NULL, NULL, true},
@@ -123,6 +132,10 @@ static int aqx_entry_cmp(const void *a, const void *b)
 typedef struct aqx_ctx {
     aq_db *db;
     bool *keep[AQ_T_COUNT];
+    /* the selected view's table: it holds exactly the selected rows (the
+     * worklist adds none to it), AQ_T_COUNT for none */
+    aq_table_id selected;
+    bool closing;
     size_t *work; /* (table << 48 | row) pending */
     size_t work_n, work_cap;
     aqx_index *indexes;
@@ -154,7 +167,7 @@ static const aqx_index *aqx_get_index(aqx_ctx *x, aq_table_id t, size_t col, siz
 
 static void aqx_keep(aqx_ctx *x, aq_table_id t, size_t row)
 {
-    if (x->keep[t][row])
+    if (x->keep[t][row] || (x->closing && t == x->selected))
         return;
     x->keep[t][row] = true;
     x->work = pv_xgrow(x->work, &x->work_cap, x->work_n + 1, sizeof *x->work);
@@ -184,6 +197,7 @@ static void aqx_keep_matching(aqx_ctx *x, const aqx_index *ix, int64_t inst, int
  * a kept parent. */
 static void aqx_close(aqx_ctx *x)
 {
+    x->closing = true;
     while (x->work_n > 0) {
         size_t item = x->work[--x->work_n];
         aq_table_id t = (aq_table_id)(item >> 48);
@@ -217,15 +231,16 @@ static void aqx_close(aqx_ctx *x)
                 }
             }
             if (k->down && k->parent == t) {
-                /* down: the details of this row */
-                size_t kc = aq_col(tab, k->key1);
-                int64_t v;
-                if (kc == AQ_NONE || !aq_int(tab, row, kc, &v))
-                    continue;
+                /* down: the details of this row (by either reading) */
                 size_t cc = aq_col(ct, k->col);
-                if (cc == AQ_NONE)
-                    continue;
-                aqx_keep_matching(x, aqx_get_index(x, k->child, cc, AQ_NONE), inst, 0, v);
+                const char *keys[2] = {k->key1, k->key2};
+                for (int i = 0; i < 2 && cc != AQ_NONE; i++) {
+                    size_t kc = keys[i] ? aq_col(tab, keys[i]) : AQ_NONE;
+                    int64_t v;
+                    if (kc == AQ_NONE || !aq_int(tab, row, kc, &v))
+                        continue;
+                    aqx_keep_matching(x, aqx_get_index(x, k->child, cc, AQ_NONE), inst, 0, v);
+                }
             }
         }
     }
@@ -330,6 +345,14 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
     pv_export_status status = PV_EXPORT_FAILED;
     sqlite3 *out_db = NULL;
     bool subset = r->view_id || r->context;
+    const char *view_id = r->view_id ? r->view_id : "call-trace";
+    /* docs/export.md "AQTime subsets": a view other than the call trace
+     * shows values AQTime's tables cannot hold for a part of the rows (a
+     * routine's times are computed from all its calls, an object's class
+     * from its class row ...): it is also stored as shown, in the profview
+     * schema, beside AQTime's tables; the loader shows that. */
+    bool as_shown = r->view_id && strcasecmp(view_id, "call-trace") != 0;
+    x.selected = AQ_T_COUNT;
     /* INSTANCES and RELATIONS of the exported result sets, always whole */
     for (size_t t = 0; t < AQ_T_COUNT; t++) {
         const aq_table *tab = &db->tables[t];
@@ -341,7 +364,6 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
         }
     }
     if (subset) {
-        const char *view_id = r->view_id ? r->view_id : "call-trace";
         for (size_t s = 0; s < f->set_count; s++) {
             const pv_result_set *set = f->sets[s];
             if (r->instance >= 0 && set->id != r->instance)
@@ -364,12 +386,17 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
                             table = cand;
                     }
             if (table == AQ_T_COUNT) {
-                pv_error(err, "%s: the '%s' view has no AQTime table of its own; export its "
-                              "result set whole (without --view)",
-                         f->path, view_id);
-                status = PV_EXPORT_USAGE;
-                goto done;
+                /* a view of no table of its own (the summary): its result
+                 * set whole in AQTime's tables, the view as shown beside */
+                for (size_t t = 0; t < AQ_T_COUNT; t++) {
+                    const aq_table *tab = &db->tables[t];
+                    for (size_t row = 0; tab->inst_col != AQ_NONE && row < tab->row_count; row++)
+                        if (aq_inst(tab, row) == set->id)
+                            x.keep[t][row] = true;
+                }
+                continue;
             }
+            x.selected = table;
             bool ok;
             size_t n;
             pv_row *rows = pv_export_select_rows(v, r, r->view_id != NULL, &n, err, &ok);
@@ -413,6 +440,11 @@ int pv_aq_export(const pv_file *f, const pv_export_request *r, pv_export_target 
         if (!tab->db_name)
             continue;
         status = aqx_write_table(out_db, tab, x.keep[t], out, err, r, &done_rows);
+        if (status != PV_EXPORT_OK)
+            goto done;
+    }
+    if (as_shown) {
+        status = pv_export_sqlite_views_into(out_db, f, r, out, err);
         if (status != PV_EXPORT_OK)
             goto done;
     }

@@ -801,4 +801,5 @@ const pv_loader pv_loader_aqtime_access = {
     ".mdb or .accdb)",
     aqm_probe,
     aqm_load,
+    pv_aq_export, /* AQTime's own exports, as for its SQLite databases */
 };

@@ -280,9 +280,9 @@ enum { CL_ID, CL_CLASS, CL_MODULE, CL_LC, CL_LS, CL_PC, CL_PS, CL_TC, CL_TS, CL_
 static void aq_ob_classes(aq_ob *ob)
 {
     static const pv_column cols[CL_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"class", "Class Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-        {"module", "Module Name", PV_TYPE_STRING, PV_COL_KEY},
+        {PV_COLUMN_MODULE, PV_COL_KEY},
         {"live_count", "Live Count", PV_TYPE_INT, PV_COL_DESC},
         {"live_size", "Live Size", PV_TYPE_INT, PV_COL_DESC},
         {"peak_created", "Peak Created", PV_TYPE_INT, PV_COL_DESC},
@@ -331,7 +331,7 @@ static pv_table *aq_ob_objects(aq_ob *ob, size_t class_meta /* AQ_NONE: all */)
 {
     bool rc = ob->p == AQ_PROF_REFCOUNT;
     static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"number", "#", PV_TYPE_INT, 0},
         {"class", "Class Name", PV_TYPE_STRING, PV_COL_NAME},
         {"address", "Address", PV_TYPE_HEX, 0},
@@ -389,7 +389,7 @@ enum { ER_ID, ER_NUMBER, ER_KIND, ER_NAME, ER_CODE, ER_DESC, ER_THREAD, ER_COUNT
 static void aq_ob_errors(aq_ob *ob)
 {
     static const pv_column cols[ER_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"number", "#", PV_TYPE_INT, 0},
         {"kind", "Kind", PV_TYPE_STRING, 0},
         {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
@@ -440,7 +440,7 @@ enum { RF_ID, RF_NUMBER, RF_OBJECT, RF_KIND, RF_COUNT };
 static pv_table *aq_ob_references(aq_ob *ob, size_t object /* AQ_NONE: all */)
 {
     static const pv_column cols[RF_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"number", "#", PV_TYPE_INT, 0},
         {"object", "Object", PV_TYPE_INT, 0},
         {"kind", "AddRef/Release", PV_TYPE_STRING, PV_COL_NAME},
@@ -481,13 +481,13 @@ static pv_table *aq_ob_references(aq_ob *ob, size_t object /* AQ_NONE: all */)
 enum { ST_ID, ST_POSITION, ST_ROUTINE, ST_MODULE, ST_SOURCE, ST_LINE, ST_EXTRA };
 
 static const pv_column aq_stack_cols[] = {
-    {"id", "Id", PV_TYPE_INT, 0},
+    {PV_COLUMN_ID, 0},
     {"position", "Position", PV_TYPE_INT, 0}, /* the table may have its own COL_CALL_NO */
-    {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
-    {"module", "Module Name", PV_TYPE_STRING, 0},
-    {"source", "Source File", PV_TYPE_STRING, 0},
-    {"line", "Source Line", PV_TYPE_INT, 0},
-    {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
+    {PV_COLUMN_MODULE, 0},
+    {PV_COLUMN_SOURCE, 0},
+    {PV_COLUMN_LINE, 0},
+    {PV_COLUMN_HITS, PV_COL_DESC},
 };
 
 /* Creation, error and AddRef/Release call stacks (docs/cli.md). */
@@ -552,15 +552,15 @@ enum { TR_ID, TR_PARENT, TR_ROUTINE, TR_DEPTH, TR_CHANGE, TR_HITS, TR_LINE, TR_M
 static pv_view *aq_ob_refcount_tree(aq_ob *ob, size_t object)
 {
     static const pv_column cols[TR_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-        {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
+        {PV_COLUMN_ID, 0},
+        {PV_COLUMN_PARENT, PV_COL_HIDDEN},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_TREE},
+        {PV_COLUMN_DEPTH, PV_COL_HIDDEN},
         {"refcount_change", "RefCount Change", PV_TYPE_INT, 0},
         {"hits_on_enter", "Routine Hit Count on Enter", PV_TYPE_INT, 0},
-        {"line", "Source Line", PV_TYPE_INT, 0},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
-        {"source", "Source File", PV_TYPE_STRING, 0},
+        {PV_COLUMN_LINE, 0},
+        {PV_COLUMN_MODULE, 0},
+        {PV_COLUMN_SOURCE, 0},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL_PARENT_INDEX",
                                            "COL_ROUTINE_NAME", "COL_RESULT_REFCOUNT",

@@ -472,16 +472,16 @@ static aq_ct_view *aq_ct_new(aq_ft *ft)
     aq_ctx *c = &ft->c;
     const aq_table *t = ft->calls.t;
     pv_column cols[CT_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+        {PV_COLUMN_ID, 0},
+        {PV_COLUMN_PARENT, PV_COL_HIDDEN},
         {"call_no", "Call No", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-        {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_TREE},
+        {PV_COLUMN_DEPTH, PV_COL_HIDDEN},
         {"thread", "Thread", PV_TYPE_INT, PV_COL_LANE},
         {"time", "Time", aq_counter_type(c), PV_COL_DESC},
-        {"time_with_children", "Time with Children", aq_counter_type(c), PV_COL_DESC},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
-        {"line", "Line Number", PV_TYPE_INT, 0},
+        {"time_with_children", "Time with children", aq_counter_type(c), PV_COL_DESC},
+        {PV_COLUMN_MODULE, 0},
+        {PV_COLUMN_LINE, 0},
         {"routine_id", "Routine Id", PV_TYPE_INT, PV_COL_HIDDEN},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL__S", "COL__S_WITH_CHILDREN",
@@ -671,8 +671,10 @@ static void aq_ct_group_calls(const aq_ft *ft, const aq_ct_view *cv, aq_ct_group
     aq_sib = NULL;
 }
 
-/* Warns once when COL_NEXT is not the next sibling's REC_ID (a last sibling
- * may point at anything that is no call of its thread). */
+/* Warns once when COL_NEXT is not the next sibling's REC_ID.  A COL_NEXT
+ * that names no call of its thread is a call the file does not hold (after
+ * a last sibling; or, in a subset that profview exported, a sibling left
+ * out: docs/export.md "AQTime subsets"), not a disagreement. */
 static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_keys *keys,
                              size_t col_rec)
 {
@@ -691,7 +693,7 @@ static void aq_ct_check_next(aq_ft *ft, const aq_ct_groups *g, const aq_call_key
                 ok = next == rec;
             else
                 ok = !has_sibling && next < 0;
-            if (!has_sibling && !ok)
+            if (!ok)
                 ok = aq_call_key_find(keys, ft->call_thread[g->members[j]], next) == AQ_NONE;
             if (!ok && next_bad++ == 0)
                 first_next_bad = aq_row_no(t, row);
@@ -926,18 +928,18 @@ static void aq_ft_routines(aq_ft *ft, const aq_routine_acc *acc)
     const aq_table *t = ft->routines.t;
     pv_type tt = aq_counter_type(c);
     pv_column cols[RT_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-        {"module", "Module Name", PV_TYPE_STRING, PV_COL_KEY},
-        {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
+        {PV_COLUMN_ID, 0},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_KEY},
+        {PV_COLUMN_MODULE, PV_COL_KEY},
+        {PV_COLUMN_HITS, PV_COL_DESC},
         {"time", "Time", tt, PV_COL_DESC},
-        {"time_with_children", "Time with Children", tt, PV_COL_DESC},
+        {"time_with_children", "Time with children", tt, PV_COL_DESC},
         {"min_time", "Min Time", tt, PV_COL_DESC},
         {"max_time", "Max Time", tt, PV_COL_DESC},
         {"avg_time", "Avg Time", tt, PV_COL_DESC},
         {"calls", "Calls in Trace", PV_TYPE_INT, PV_COL_DESC},
-        {"source", "Source File", PV_TYPE_STRING, 0},
-        {"line", "Source Line", PV_TYPE_INT, 0},
+        {PV_COLUMN_SOURCE, 0},
+        {PV_COLUMN_LINE, 0},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL_HIT_COUNT", "COL_MODULE_NAME",
                                            "COL_SOURCE_FILE", "COL_SOURCE_LINE", NULL};
@@ -1026,11 +1028,11 @@ static pv_table *aq_ft_routes_table(aq_ft *ft, size_t routine /* AQ_NONE: all */
 {
     const aq_table *t = ft->routes.t;
     static const pv_column cols[CR_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"route_no", "Route No", PV_TYPE_INT, 0},
-        {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
+        {PV_COLUMN_HITS, PV_COL_DESC},
         {"routine_id", "Routine Id", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL_ROUTE_NO", "COL_HIT_COUNT",
                                            "COL_RECID", NULL};
@@ -1087,12 +1089,12 @@ static pv_view *aq_ft_call_stack(aq_ft *ft, size_t route)
 {
     const aq_table *t = ft->stacks.t;
     static const pv_column cols[CS_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"position", "Call No", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
-        {"source", "Source File", PV_TYPE_STRING, 0},
-        {"line", "Source Line", PV_TYPE_INT, 0},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME},
+        {PV_COLUMN_MODULE, 0},
+        {PV_COLUMN_SOURCE, 0},
+        {PV_COLUMN_LINE, 0},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL_CALL_NO", "COL_MODULE_NAME",
                                            "COL_ROUTINE_NAME", "COL_SOURCE_FILE",
@@ -1148,7 +1150,7 @@ static pv_view *aq_ft_parameters(aq_ft *ft, bool on_exit, size_t call)
     const size_t *link = on_exit ? ft->exit_call : ft->enter_call;
     const aq_table *t = s->t;
     pv_column cols[5] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"param_no", "Param No", PV_TYPE_INT, 0},
         {"type", "Param Type", PV_TYPE_STRING, 0},
         {"value", "Param Value", PV_TYPE_STRING, PV_COL_NAME},
@@ -1188,10 +1190,10 @@ static pv_view *aq_ft_parameters(aq_ft *ft, bool on_exit, size_t call)
 static pv_view *aq_ft_callers(aq_ft *ft, size_t m, bool callees)
 {
     static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"hits", "Hit Count", PV_TYPE_INT, PV_COL_DESC},
-        {"time", "Time with Children", PV_TYPE_TIME, PV_COL_DESC},
+        {PV_COLUMN_ID, 0},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME},
+        {PV_COLUMN_HITS, PV_COL_DESC},
+        {"time", "Time with children", PV_TYPE_TIME, PV_COL_DESC}, /* not the shared column */
     };
     pv_column cc[4];
     memcpy(cc, cols, sizeof cc);
@@ -1244,12 +1246,12 @@ static pv_table *aq_ft_lines(aq_ft *ft, size_t m /* AQ_NONE: all */)
 {
     const aq_table *t = ft->lines.t;
     static const pv_column cols[LN_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"function", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
+        {PV_COLUMN_ID, 0},
+        {"function", "Routine", PV_TYPE_STRING, PV_COL_NAME},
         {"routine_id", "Routine Id", PV_TYPE_INT, 0},
-        {"line", "Source Line", PV_TYPE_INT, 0},
-        {"source", "Source File", PV_TYPE_STRING, 0},
-        {"module", "Module Name", PV_TYPE_STRING, 0},
+        {PV_COLUMN_LINE, 0},
+        {PV_COLUMN_SOURCE, 0},
+        {PV_COLUMN_MODULE, 0},
     };
     static const char *const consumed[] = {"ID", "PARENT_ID", "COL_SOURCE_LINE", NULL};
     aq_view vb;
@@ -1294,7 +1296,7 @@ static pv_view *aq_ft_meta_parameters(aq_ft *ft, size_t m)
 {
     const aq_table *t = ft->mparams.t;
     static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
+        {PV_COLUMN_ID, 0},
         {"param_no", "Param No", PV_TYPE_INT, 0},
         {"name", "Type Name", PV_TYPE_STRING, PV_COL_NAME},
         {"type", "Type", PV_TYPE_STRING, 0},
@@ -1590,11 +1592,11 @@ static pv_view *aq_ft_range_statistics(const pv_view *v, size_t from, size_t to)
     const aq_ctx *c = &ft->c;
     pv_type tt = aq_counter_type(c);
     pv_column cols[RS_COUNT] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"routine", "Routine Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"hits", "Calls", PV_TYPE_INT, PV_COL_DESC},
+        {PV_COLUMN_ID, 0},
+        {PV_COLUMN_ROUTINE, PV_COL_NAME},
+        {PV_COLUMN_HITS, PV_COL_DESC},
         {"time", "Time", tt, PV_COL_DESC},
-        {"time_with_children", "Time with Children", tt, PV_COL_DESC},
+        {"time_with_children", "Time with children", tt, PV_COL_DESC},
         {"min_time", "Min Time", tt, PV_COL_DESC},
         {"max_time", "Max Time", tt, PV_COL_DESC},
         {"avg_time", "Avg Time", tt, PV_COL_DESC},

@@ -33,6 +33,12 @@ const pv_loader *pv_loader_find(const char *name)
     return NULL;
 }
 
+pv_export_hook pv_export_format_hook(const pv_file *f)
+{
+    const pv_loader *l = f && f->format ? pv_loader_find(f->format) : NULL;
+    return l ? l->export : NULL;
+}
+
 void pv_load_options_init(pv_load_options *o)
 {
     memset(o, 0, sizeof *o);

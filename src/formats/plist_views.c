@@ -43,14 +43,14 @@ enum {
     RT_COLUMNS
 };
 static const pv_column plist_routine_columns[RT_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-    {"module", "Module", PV_TYPE_STRING, PV_COL_KEY},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_KEY},
+    {PV_COLUMN_MODULE, PV_COL_KEY},
     {"exe", "Executable", PV_TYPE_STRING, PV_COL_HIDDEN},
-    {"source", "Object module", PV_TYPE_STRING, PV_COL_HIDDEN},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {"source", "Object module", PV_TYPE_STRING, PV_COL_HIDDEN}, /* not the shared column */
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"percent_time", "Time %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"percent_hits", "Hits %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"avg_time", "Avg time", PV_TYPE_TIME, PV_COL_DESC},
@@ -72,11 +72,11 @@ enum {
     LN_COLUMNS
 };
 static const pv_column plist_line_columns[LN_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"exe", "Executable", PV_TYPE_STRING, PV_COL_HIDDEN},
-    {"source", "Source", PV_TYPE_STRING, PV_COL_NAME},
-    {"line", "Line", PV_TYPE_INT, 0},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {PV_COLUMN_SOURCE, PV_COL_NAME},
+    {PV_COLUMN_LINE, 0},
+    {PV_COLUMN_HITS, PV_COL_DESC},
     {"percent_hits", "Hits %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"covered", "Covered", PV_TYPE_INT, 0},
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -97,12 +97,12 @@ enum {
     MD_COLUMNS
 };
 static const pv_column plist_module_columns[MD_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"module", "Module", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_MODULE, PV_COL_NAME | PV_COL_KEY},
+    {PV_COLUMN_TIME, PV_COL_DESC},
     {"percent_time", "Time %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"units", "Functions", PV_TYPE_INT, PV_COL_DESC},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {PV_COLUMN_HITS, PV_COL_DESC},
     {"coverage_percent", "Coverage %", PV_TYPE_FLOAT, PV_COL_DESC},
     {"rows", "Rows", PV_TYPE_INT, PV_COL_DESC},
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -124,15 +124,15 @@ enum {
     CT_COLUMNS
 };
 static const pv_column plist_trace_columns[CT_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_PARENT, PV_COL_HIDDEN},
     {"call_no", "Call no", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-    {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_TREE},
+    {PV_COLUMN_DEPTH, PV_COL_HIDDEN},
     {"thread", "Thread", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"percent_time", "% of total", PV_TYPE_FLOAT, PV_COL_DESC},
     {"percent_parent", "% of parent", PV_TYPE_FLOAT, PV_COL_DESC},
     {"stacks", "Stacks", PV_TYPE_INT, PV_COL_HIDDEN},
@@ -152,21 +152,21 @@ enum {
     ST_COLUMNS
 };
 static const pv_column plist_stack_columns[ST_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
     {"attached", "Attached", PV_TYPE_INT, 0},
     {"stack_size", "Stack size", PV_TYPE_INT, 0},
     {"names", "Names", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "Time", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"path", "Stack (callee first)", PV_TYPE_STRING, 0},
     {"file_line", "File line", PV_TYPE_INT, PV_COL_HIDDEN},
 };
 
 enum { RC_ID, RC_FILE_LINE, RC_TAG, RC_TEXT, RC_COLUMNS };
 static const pv_column plist_record_columns[RC_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"file_line", "Line", PV_TYPE_INT, 0},
     {"tag", "Tag", PV_TYPE_STRING, 0},
     {"text", "Fields", PV_TYPE_STRING, PV_COL_NAME},
@@ -174,10 +174,10 @@ static const pv_column plist_record_columns[RC_COLUMNS] = {
 
 enum { CE_ID, CE_ROUTINE, CE_HITS, CE_TIME, CE_SELF, CE_COLUMNS };
 static const pv_column plist_edge_columns[CE_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "With children", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {"time", "Time with children", PV_TYPE_TIME, PV_COL_DESC}, /* not the shared column */
     {"self_time", "Time", PV_TYPE_TIME, PV_COL_DESC},
 };
 

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "formats/profview_db.h"
 #include "profview/dbinput.h"
 #include "profview/load.h"
 #include "profview/table.h"
@@ -40,6 +41,12 @@ static int pvdb_probe(const unsigned char *head, size_t len, uint64_t file_size,
      * table's name on the first pages */
     if (len >= 72 && pv_be32(head + 68) == PV_DB_APPLICATION_ID)
         return 97;
+    /* An AQTime subset with views stored as shown beside AQTime's tables
+     * (docs/export.md) is AQTime's: its loader reads the stored views. */
+    static const char aqtime[] = "_PROFILER_";
+    for (size_t i = 0; i + sizeof aqtime - 1 <= len; i++)
+        if (strncasecmp((const char *)head + i, aqtime, sizeof aqtime - 1) == 0)
+            return 0;
     static const char needle[] = "profview_schema";
     for (size_t i = 0; i + sizeof needle - 1 <= len; i++)
         if (memcmp(head + i, needle, sizeof needle - 1) == 0)
@@ -434,6 +441,48 @@ done:
     sqlite3_finalize(views);
     sqlite3_close(db);
     return status;
+}
+
+bool pv_db_read_stored_views(pv_file *f, sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT v.set_id, v.view_id, v.table_name, v.title, v.tree FROM "
+                           "profview_views v JOIN profview_schema s WHERE s.name = 'profview' "
+                           "AND s.version = 2 ORDER BY v.rowid",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return true; /* no stored views */
+    }
+    bool ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        pv_result_set *set = pv_file_find_set(f, sqlite3_column_int64(st, 0));
+        const char *vid = (const char *)sqlite3_column_text(st, 1);
+        const char *table = (const char *)sqlite3_column_text(st, 2);
+        const char *title = (const char *)sqlite3_column_text(st, 3);
+        if (!set || !vid || !table)
+            continue;
+        pv_table *t = pvdb_read_view(f, db, vid, table, title ? title : vid,
+                                     sqlite3_column_int(st, 4) != 0, PV_DB_SCHEMA_VERSION, NULL);
+        if (!t || !pvdb_read_details(f, db, set, table, t)) {
+            if (t)
+                pv_view_free(pv_table_view(t));
+            ok = false;
+            break;
+        }
+        pv_view *v = pv_table_view(t);
+        size_t i = 0;
+        while (i < set->view_count && strcmp(set->views[i]->id, vid) != 0)
+            i++;
+        if (i < set->view_count) {
+            pv_view_free(set->views[i]);
+            set->views[i] = v;
+        } else {
+            pv_set_add_view(set, v);
+        }
+    }
+    sqlite3_finalize(st);
+    return ok;
 }
 
 const pv_loader pv_loader_profview_db = {

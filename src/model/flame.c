@@ -644,13 +644,13 @@ enum {
 pv_view *pv_flame_view(const pv_flame *fl)
 {
     pv_column cols[FV_COLUMNS] = {
-        {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-        {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+        {PV_COLUMN_ID, PV_COL_HIDDEN},
+        {PV_COLUMN_PARENT, PV_COL_HIDDEN},
         {"stack", "Stack", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-        {"depth", "Depth", PV_TYPE_INT, PV_COL_KEY},
-        {"context", "Context", PV_TYPE_STRING, PV_COL_KEY},
-        {"routine", "Routine", PV_TYPE_STRING, 0},
-        {"module", "Module", PV_TYPE_STRING, 0},
+        {PV_COLUMN_DEPTH, PV_COL_KEY},
+        {PV_COLUMN_CONTEXT, PV_COL_KEY},
+        {PV_COLUMN_ROUTINE, 0},
+        {PV_COLUMN_MODULE, 0},
         {"self", "Self", fl->time_type, PV_COL_DESC},
         {"total", "Total", fl->time_type, PV_COL_DESC},
         {"calls", "Calls", PV_TYPE_INT, PV_COL_DESC},

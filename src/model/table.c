@@ -257,10 +257,10 @@ void pv_table_set_column_title(pv_table *t, size_t col, const char *title)
 enum { PV_SUM_ID, PV_SUM_KEY, PV_SUM_VALUE, PV_SUM_TIME, PV_SUM_COLUMNS };
 
 static const pv_column pv_summary_cols[PV_SUM_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"key", "Fact", PV_TYPE_STRING, PV_COL_NAME},
     {"value", "Value", PV_TYPE_STRING, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
+    {PV_COLUMN_TIME, 0},
 };
 
 const pv_column *pv_summary_columns(size_t *count)

@@ -11,7 +11,7 @@
 enum { W_ID, W_SEVERITY, W_FILE, W_PLACE, W_REASON, W_COLUMNS };
 
 static const pv_column pv_warning_columns[W_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
+    {PV_COLUMN_ID, 0},
     {"severity", "Severity", PV_TYPE_STRING, 0},
     {"file", "File", PV_TYPE_STRING, 0},
     {"place", "Place", PV_TYPE_STRING, 0},

@@ -495,18 +495,18 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pthread_cond_init(&a->load.cond, NULL);
     pv_app_resize(a, width, height);
     /* Tests only (docs/tui.md "Testing options"): index N events per key. */
-    const char *slice = getenv("PROFVIEW_TEST_INDEX_SLICE");
+    int64_t slice = pv_test_get(&o->load.test, PV_TEST_INDEX_SLICE, 0);
     a->index.slice = 1u << 16;
-    if (slice && atol(slice) > 0) {
-        a->index.slice = (size_t)atol(slice);
+    if (slice > 0) {
+        a->index.slice = (size_t)slice;
         a->index.fixed_slice = true;
     }
     /* Tests only: search, filter and sort look at N rows per key. */
-    const char *work_slice = getenv("PROFVIEW_TEST_WORK_SLICE");
+    int64_t work_slice = pv_test_get(&o->load.test, PV_TEST_WORK_SLICE, 0);
     a->jobs.budget = 1u << 16;
     a->open_stopped = PV_NO_ROW;
-    if (work_slice && atol(work_slice) > 0) {
-        a->jobs.budget = (size_t)atol(work_slice);
+    if (work_slice > 0) {
+        a->jobs.budget = (size_t)work_slice;
         a->jobs.fixed = true;
     }
     a->prompt.search_origin_row = PV_NO_ROW;

@@ -41,10 +41,10 @@ bool pv_app_has_work(const pv_app *a);
 /* The pending work is a scan that a key may stop, or slices of a graph
  * that keys are answered between: read keys before it. */
 bool pv_app_work_stoppable(const pv_app *a);
-/* Tests (PROFVIEW_TEST_WORK_SLICE): the scripted keys give the work one
+/* Tests (the test option work-slice): the scripted keys give the work one
  * step per key, so that screens show it half done. */
 bool pv_app_work_paced(const pv_app *a);
-/* Tests (PROFVIEW_TEST_FLAME_SLICE=N): one slice of N calls of the graph
+/* Tests (the test option flame-slice=N): one slice of N calls of the graph
  * being built, once per scripted key. */
 void pv_app_flame_test_slice(pv_app *a);
 /* A file is still being indexed (and Ctrl-C has not stopped it). */

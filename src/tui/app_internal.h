@@ -196,7 +196,7 @@ typedef struct pv_markers {
 typedef struct pv_indexer {
     bool stopped;     /* Ctrl-C: no more slices */
     size_t slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
-    bool fixed_slice; /* tests: PROFVIEW_TEST_INDEX_SLICE, one slice per key */
+    bool fixed_slice; /* tests: the test option index-slice, one slice per key */
     double start;     /* when the current file's indexing started */
     uint64_t start_done;
     size_t file;      /* the file being indexed */

@@ -321,8 +321,8 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
     j->mode = mode;
     snprintf(j->routine, sizeof j->routine, "%s", routine ? routine : "");
     j->rebuild = rebuild;
-    const char *slice = getenv("PROFVIEW_TEST_FLAME_SLICE");
-    j->fixed_slice = slice && atol(slice) > 0 ? (size_t)atol(slice) : 0;
+    int64_t slice = pv_test_get(&a->opt.load.test, PV_TEST_FLAME_SLICE, 0);
+    j->fixed_slice = slice > 0 ? (size_t)slice : 0;
     if (!j->fixed_slice && j->rows <= PV_BIG_VIEW) {
         fl_run(a, SIZE_MAX, 0);
     } else {

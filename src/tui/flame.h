@@ -30,7 +30,7 @@ typedef struct pv_flame_job {
     int mode;             /* what to show once built */
     char routine[256];    /* PV_FLAME_SANDWICH: its routine */
     bool rebuild;         /* the graph shown follows a new filter */
-    size_t fixed_slice;   /* tests: PROFVIEW_TEST_FLAME_SLICE rows, one slice per key */
+    size_t fixed_slice;   /* tests: the test option flame-slice, rows per slice and key */
 } pv_flame_job;
 
 /* Where a graph was drawn (for the mouse): the frames of `fl` below `zoom`,

@@ -78,7 +78,7 @@ struct pv_job {
 typedef struct pv_jobs {
     pv_job *job;   /* the one job, running or queued (NULL: none) */
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
-    bool fixed;    /* tests (PROFVIEW_TEST_WORK_SLICE): one step of `budget` per key */
+    bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
 } pv_jobs;
 
 /* A new job of `size` bytes (the kind's struct). */

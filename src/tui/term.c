@@ -7,6 +7,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
@@ -26,10 +27,45 @@
 #include <term.h>
 
 static volatile sig_atomic_t pv_term_active;
+/* A signal that asks profview to end (SIGINT, SIGTERM, SIGHUP, SIGQUIT):
+ * its handler only sets this; the main loop (and the pump of a long call)
+ * sees it, leaves, restores the terminal with endwin and dies of it. */
+static volatile sig_atomic_t pv_term_pending;
 
-/* Restores the terminal; safe to call more than once (atexit, signals). */
+/* What endwin does, the async-signal-safe part of it (for a crash signal,
+ * a second signal while the loop does not answer, and out of memory on
+ * any thread): the terminal modes saved before curses changed them, and
+ * the terminfo strings that leave the alternate screen, show the cursor,
+ * reset the attributes and the keypad and stop the mouse reports. */
+static struct termios pv_term_saved_modes;
+static bool pv_term_saved;
+static char pv_term_exit_seq[512];
+static size_t pv_term_exit_len;
+
+static void pv_term_restore_fast(void)
+{
+    if (!pv_term_active)
+        return;
+    pv_term_active = 0;
+    if (pv_term_exit_len)
+        (void)!write(STDOUT_FILENO, pv_term_exit_seq, pv_term_exit_len);
+    if (pv_term_saved)
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &pv_term_saved_modes);
+}
+
+static void pv_term_exit_add(const char *cap)
+{
+    size_t len = cap && cap != (const char *)-1 ? strlen(cap) : 0;
+    if (len && pv_term_exit_len + len < sizeof pv_term_exit_seq) {
+        memcpy(pv_term_exit_seq + pv_term_exit_len, cap, len);
+        pv_term_exit_len += len;
+    }
+}
+
+/* Restores the terminal; safe to call more than once (atexit, the loop). */
 static void pv_term_restore(void)
 {
+    pv_set_fatal_hook(NULL);
     if (pv_term_active) {
         pv_term_active = 0;
         endwin();
@@ -38,23 +74,48 @@ static void pv_term_restore(void)
 
 static void pv_term_signal(int sig)
 {
-    /* endwin is what every curses program does here (tig, htop): the
-     * terminal must not stay in raw mode whatever killed us. */
-    pv_term_restore();
+    if (!pv_term_pending) {
+        pv_term_pending = sig; /* the main loop restores the terminal and dies of it */
+        return;
+    }
+    /* a second one: the loop is not answering; restore what can be
+     * restored from here and die */
+    pv_term_restore_fast();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void pv_term_crash(int sig)
+{
+    /* a crash cannot wait for the loop: the async-signal-safe restore */
+    pv_term_restore_fast();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 static void pv_term_signals(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
-    for (size_t i = 0; i < PV_ARRAY_LEN(sigs); i++) {
+    static const int ends[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < PV_ARRAY_LEN(ends) + PV_ARRAY_LEN(crashes); i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = pv_term_signal;
+        bool end = i < PV_ARRAY_LEN(ends);
+        sa.sa_handler = end ? pv_term_signal : pv_term_crash;
         sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
+        /* no SA_RESTART: a signal ends the wait for a key */
+        sigaction(end ? ends[i] : crashes[i - PV_ARRAY_LEN(ends)], &sa, NULL);
     }
+}
+
+/* Dies of the signal that asked to end, once the terminal is restored. */
+static void pv_term_die_of_pending(void)
+{
+    int sig = pv_term_pending;
+    if (!sig)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 bool pv_tui_parse_size(const char *s, int *width, int *height)
@@ -253,6 +314,10 @@ typedef struct pv_term_pump_ctx {
 static void pv_term_pump(void *user)
 {
     pv_term_pump_ctx *p = user;
+    if (pv_term_pending) {
+        pv_app_long_stop(p->app); /* a signal asks to end: the loop answers it */
+        return;
+    }
     pv_term_show(p->app, p->color);
     timeout(0);
     wint_t wc;
@@ -289,9 +354,24 @@ static int pv_term_loop(pv_app *app, bool ascii)
     /* Ask terminfo first (setupterm reports instead of exiting, and unlike
      * a failed newterm leaks nothing), then newterm rather than initscr. */
     int term_err = 0;
+    /* the modes to give back, before curses changes them (newterm does) */
+    pv_term_saved = tcgetattr(STDIN_FILENO, &pv_term_saved_modes) == 0;
     if (setupterm(NULL, STDOUT_FILENO, &term_err) != OK) {
         fprintf(stderr, "profview: cannot use the terminal (TERM=%s): no terminfo entry?\n",
                 getenv("TERM") ? getenv("TERM") : "");
+        return 2;
+    }
+    /* A terminal that cannot move the cursor (TERM=dumb, a printing
+     * terminal) would get a blank or garbled screen: refuse it, and say what
+     * works there (docs/tui.md "Terminals"). */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        fprintf(stderr,
+                "profview: the terminal (TERM=%s) cannot move the cursor, which the viewer needs;\n"
+                "set TERM to your terminal's type (e.g. xterm-256color), or use 'profview info'\n"
+                "and 'profview cat' on it\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        del_curterm(cur_term);
         return 2;
     }
     del_curterm(cur_term);
@@ -302,11 +382,22 @@ static int pv_term_loop(pv_app *app, bool ascii)
         return 2;
     }
     set_term(screen);
+    pv_term_exit_len = 0;
+    pv_term_exit_add("\033[?1000l\033[?1002l\033[?1006l"); /* mouse reports off */
+    pv_term_exit_add(exit_attribute_mode);
+    pv_term_exit_add(cursor_normal);
+    pv_term_exit_add(keypad_local);
+    pv_term_exit_add(exit_ca_mode);
     pv_term_active = 1;
+    pv_set_fatal_hook(pv_term_restore_fast);
     raw();
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    /* Shift-Tab is ESC [ Z on every terminal we know, but terminfo entries
+     * such as vt100 and linux have no kcbt: without this, it came as Esc, [
+     * and Z (docs/tui.md "Terminals"). */
+    define_key("\033[Z", KEY_BTAB);
     set_escdelay(25);
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
@@ -322,7 +413,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     pv_term_pump_ctx pump = {.app = app, .color = color};
     pv_app_set_pump(app, pv_term_pump, &pump);
     double shown = 0;
-    while (!pv_app_done(app)) {
+    while (!pv_app_done(app) && !pv_term_pending) {
         pv_app_poll(app);
         if (!pv_app_loading(app) && pv_app_file_count(app) == 0)
             break;
@@ -386,6 +477,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
     pv_app_set_pump(app, NULL, NULL);
     pv_term_restore();
     delscreen(screen);
+    pv_term_die_of_pending();
     return 0;
 }
 
@@ -446,11 +538,11 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
                 pv_app_draw(app);
                 pv_app_work(app);
                 if (pv_app_work_paced(app))
-                    break; /* PROFVIEW_TEST_WORK_SLICE: the next key comes first */
+                    break; /* work-slice: the next key comes first */
             }
             pv_app_wait_loaded(app); /* :open loads before the next key */
-            pv_app_index_slice(app); /* PROFVIEW_TEST_INDEX_SLICE: one slice per key */
-            pv_app_flame_test_slice(app); /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
+            pv_app_index_slice(app); /* index-slice: one slice per key */
+            pv_app_flame_test_slice(app); /* flame-slice: one slice per key */
         }
     }
     if (rc == 0)

@@ -131,7 +131,7 @@ for f in rtos.txt rtos-ctx.txt rtos-v10.txt seed-example.txt plist-func-timing.t
 done
 # a detail of more rows than the export keeps (1 M; 1000 here) is left
 # out, and the loaded file says so; the others are kept
-PROFVIEW_TEST_DETAIL_ROWS=1000 "$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/capped.db"
+"$pv" export "$src/rtos.txt" --test detail-rows=1000 --format sqlite -o "$tmp/capped.db"
 "$pv" info "$tmp/capped.db" | grep -q 'note: view timeline: detail call-stack-at was not exported (too many rows' ||
   { echo "FAIL: a detail over the cap is not noted"; fail=1; }
 [ -z "$(sqlite3 "$tmp/capped.db" "SELECT name FROM sqlite_master WHERE name LIKE 'timeline__call_stack_at%'")" ] ||

@@ -17,7 +17,8 @@ check() { # name expected actual
   fi
 }
 
-for base in plist-func-timing plist-func-count plist-func-coverage plist-line-count plist-line-coverage; do
+for base in plist-func-timing plist-func-count plist-func-coverage plist-line-count plist-line-coverage \
+            plist-line-modules; do
   f=$data/$base.txt
   "$PROFVIEW" info "$f" --json >"$tmp/info.json"
   grep -q '"format":"plist"' "$tmp/info.json" || { echo "FAIL: $base not detected as plist"; fail=1; }
@@ -32,7 +33,7 @@ for base in plist-func-timing plist-func-count plist-func-coverage; do
   check "$base routines" "$exp/$base.routines.tsv" "$tmp/routines"
 done
 
-for base in plist-line-count plist-line-coverage; do
+for base in plist-line-count plist-line-coverage plist-line-modules; do
   "$PROFVIEW" cat "$data/$base.txt" --view lines --columns id,exe,source,line,hits,covered \
     >"$tmp/lines"
   check "$base lines" "$exp/$base.lines.tsv" "$tmp/lines"

@@ -44,7 +44,7 @@ plist-func-count.report.txt plist-func-count.txt exe,module,routine,hits,covered
 plist-func-coverage.report.txt plist-func-coverage.txt exe,module,routine,hits,covered 0
 EOF
 
-for base in plist-line-count plist-line-coverage; do
+for base in plist-line-count plist-line-coverage plist-line-modules; do
   r=$data/$base.report.txt
   reports=$((reports + 1))
   "$PROFVIEW" info "$r" --json >"$tmp/info.json"
@@ -65,7 +65,8 @@ for pair in plist-func-timing.report-time.txt:plist-func-timing.txt \
             plist-func-count.report.txt:plist-func-count.txt \
             plist-func-coverage.report.txt:plist-func-coverage.txt \
             plist-line-count.report.txt:plist-line-count.txt \
-            plist-line-coverage.report.txt:plist-line-coverage.txt; do
+            plist-line-coverage.report.txt:plist-line-coverage.txt \
+            plist-line-modules.report.txt:plist-line-modules.txt; do
   r=$data/${pair%%:*} t=$data/${pair##*:}
   keys='^(profile|profile kind|call depth|total hits|routines|routines executed|routines never executed|routine hits|lines|lines executed|lines never executed|line hits)'$'\t'
   # (a report leaves out what its kind does not print: line reports have
@@ -89,10 +90,17 @@ r=$data/plist-func-coverage.report.txt
 check "plist-func-coverage.report.txt modules" "$tmp/want" "$tmp/got"
 [ "$(wc -l <"$tmp/got")" = 3 ] || { echo "FAIL: expected two modules"; fail=1; }
 
+r=$data/plist-line-modules.report.txt
+"$PROFVIEW" cat "$r" --view modules --columns module,units,rows >"$tmp/got"
+"$PROFVIEW" cat "$data/plist-line-modules.txt" --view lines --columns exe | tail -n +2 \
+  | awk '{ n[$0]++; if (!($0 in o)) { o[$0] = ++k; name[k] = $0 } } END { print "module\tunits\trows"; for (i = 1; i <= k; i++) print name[i] "\t" n[name[i]] "\t" n[name[i]] }' >"$tmp/want"
+check "plist-line-modules.report.txt modules" "$tmp/want" "$tmp/got"
+[ "$(wc -l <"$tmp/got")" = 3 ] || { echo "FAIL: expected two line modules"; fail=1; }
+
 # The generator put wrapped names, page breaks and CRLF in these reports.
 grep -q $'\f' "$data/plist-func-timing.report-time.txt" || { echo "FAIL: no page break in the sample"; fail=1; }
 grep -q $'\r$' "$data/plist-func-timing.report-time.txt" || { echo "FAIL: no CRLF in the sample"; fail=1; }
 grep -qE '^ {40,}[^ ]' "$data/plist-func-timing.report-time.txt" || { echo "FAIL: no wrapped name in the sample"; fail=1; }
 
-[ "$reports" = 7 ] || { echo "FAIL: $reports reports compared"; fail=1; }
+[ "$reports" = 8 ] || { echo "FAIL: $reports reports compared"; fail=1; }
 exit $fail

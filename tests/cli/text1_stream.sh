@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # A big Text1 timeline is indexed by a worker while it is read
 # (docs/winidea-input.md "Reading and indexing at once"): the result equals
-# the serial load (PROFVIEW_TEST_TEXT1_SERIAL=1) byte for byte, for `info`
+# the serial load (--test text1-serial=1) byte for byte, for `info`
 # (the whole index at load) and `cat` of every view (a deferred index that
 # the worker left half done), warnings included, with the default chunk and
-# with a small one (PROFVIEW_TEST_TEXT1_CHUNK, more hand-overs), on
+# with a small one (--test text1-chunk, more hand-overs), on
 # generated files of 1.15 M events and bad variants of them: CRLF, BOM, a
 # truncated last line, bad and 10 MB lines, times that go back and unknown
 # handles (warnings of the parser and of the index, more than are kept), a
 # context area found from written values, parents to resolve, the general
 # template path, %CONTEXT% (never streamed), a section after the TIMELINE
 # (the stream is dropped), and with the index cache on.
-# PROFVIEW_TEST_TEXT1_DEBUG says whether the stream ran, so a stream that
+# --test text1-debug says whether the stream ran, so a stream that
 # never starts fails the test.
 set -euo pipefail
 pv=${PROFVIEW:?}
@@ -20,7 +20,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 export PROFVIEW_CACHE=off
-unset PROFVIEW_TEST_TEXT1_SERIAL PROFVIEW_TEST_TEXT1_CHUNK PROFVIEW_TEST_TEXT1_DEBUG
 
 "$gen" --seed 3 --tasks 4 --events 1150000 --format text -o "$tmp/plain.txt"
 "$gen" --seed 4 --tasks 3 --events 1150000 --format text-ctx -o "$tmp/ctx.txt"
@@ -76,13 +75,13 @@ views() { "$pv" info --no-cache "$1" | awk '/^    [a-z]/ { print $1 }'; }
 run() {
   local name=$1 mode=$2 file=$3
   shift 3
-  local -a env=()
+  local -a opt=()
   case $mode in
-  serial) env=(PROFVIEW_TEST_TEXT1_SERIAL=1) ;;
-  stream) env=() ;;
-  small) env=(PROFVIEW_TEST_TEXT1_CHUNK=1000) ;;
+  serial) opt=(--test text1-serial=1) ;;
+  stream) opt=() ;;
+  small) opt=(--test text1-chunk=1000) ;;
   esac
-  env "${env[@]}" "$pv" "$@" "$file" >"$tmp/$name.$mode.out" 2>"$tmp/$name.$mode.err" || true
+  "$pv" "$@" "${opt[@]}" "$file" >"$tmp/$name.$mode.out" 2>"$tmp/$name.$mode.err" || true
 }
 
 same() { # same NAME MODE: MODE's output equals the serial one
@@ -97,7 +96,7 @@ same() { # same NAME MODE: MODE's output equals the serial one
 # expect FILE WORD: the stream was taken / dropped / not begun ("none")
 expect() {
   local got
-  got=$(PROFVIEW_TEST_TEXT1_DEBUG=1 "$pv" info --no-cache "$1" 2>&1 >/dev/null |
+  got=$("$pv" info --no-cache --test text1-debug=1 "$1" 2>&1 >/dev/null |
     sed -n 's/^profview: debug: Text1 index \([a-z]*\).*/\1/p')
   if [ "${got:-none}" != "$2" ]; then
     echo "FAIL: $(basename "$1"): the stream was '${got:-none}', expected '$2'"

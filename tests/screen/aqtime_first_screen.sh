@@ -3,9 +3,9 @@
 # (docs/aqtime.md "First screen"): the viewer opens on the summary with the
 # other views "(indexing)" while a thread of the loader reads the rest,
 # and once it is done every screen is the one of a load that read
-# everything first.  PROFVIEW_TEST_AQ_DEFER_ROWS=0 reads every profiler
+# everything first.  --test aq-defer-rows=0 reads every profiler
 # table in the background (the default is tables of 200 000 rows or more);
-# PROFVIEW_TEST_INDEX_SLICE keeps the scripted mode from finishing the load
+# --test index-slice keeps the scripted mode from finishing the load
 # before the first frame.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
@@ -15,7 +15,7 @@ done
 DB=$SAMPLES/aqtime-trace.db
 
 # 1. The first frame: the summary, the views waiting.
-s=$(PROFVIEW_TEST_AQ_DEFER_ROWS=0 PROFVIEW_TEST_INDEX_SLICE=1 pv_screen "" "$DB" --size 100x30)
+s=$(PV_TEST="--test aq-defer-rows=0 --test index-slice=1" pv_screen "" "$DB" --size 100x30)
 expect_contains "the summary shows at once" "$s" "caption           Run 1 - Elapsed Time"
 expect_contains "the call trace waits" "$s" "Call Trace (indexing)"
 expect_contains "the routines wait" "$s" "Routines (indexing)"
@@ -29,7 +29,7 @@ TO_ROUTINES=$'Shift-Tab\nj j j\nTab'
 same() { # what keys db
   local a b
   a=$(pv_screen "$2" "$SAMPLES/$3" --size 120x40)
-  b=$(PROFVIEW_TEST_AQ_DEFER_ROWS=0 pv_screen "$2" "$SAMPLES/$3" --size 120x40)
+  b=$(PV_TEST="--test aq-defer-rows=0" pv_screen "$2" "$SAMPLES/$3" --size 120x40)
   [ "$a" = "$b" ] || { diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") >&2 || true; fail "$1"; }
   expect_absent "$1: no view waits" "$b" "(indexing)"
 }

@@ -3,7 +3,7 @@
 # (tmux; docs/flame.md "Speed"): the table stays with the percentage in the
 # status bar, keys are answered meanwhile, Esc stops the build and keeps the
 # table, Ctrl-C stops it and does not quit; without the slowing test slices
-# the graph comes.  PROFVIEW_TEST_FLAME_SLICE=1 makes the build slow enough
+# the graph comes.  --test flame-slice=1 makes the build slow enough
 # to be seen and stopped.
 source "$(dirname "$0")/lib.bash"
 gen=${PV_BUILD_DIR:-}/pv_gen_winidea
@@ -23,7 +23,7 @@ open_call_trace() {
 }
 
 pv_tmux_start 120 30 xterm-256color C.UTF-8 \
-  "sh -c 'PROFVIEW_TEST_FLAME_SLICE=1 $PROFVIEW $TMP/big.txt; echo exit=\$?; sleep 60'"
+  "sh -c '$PROFVIEW --test flame-slice=1 $TMP/big.txt; echo exit=\$?; sleep 60'"
 open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Building the flame graph: "
@@ -44,7 +44,10 @@ pv_tmux_keys F
 pv_tmux_wait "Building the flame graph: "
 pv_tmux_keys C-c
 pv_tmux_wait "flame graph stopped"
-sleep 0.3
+# a key after it is answered by the viewer (keys are read in order): it
+# did not quit on Ctrl-C
+pv_tmux_keys j
+pv_tmux_wait "row 3/"
 s=$(pv_tmux_screen)
 expect_absent ctrl_c_does_not_quit "$s" "exit="
 expect_contains ctrl_c_keeps_table "$s" "Report: Call trace"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The viewer while a timeline is still being indexed (docs/tui.md "Loading
 # and indexing"), and the jumps that use the model instead of scanning:
-# :goto TIME, %, t.  PROFVIEW_TEST_INDEX_SLICE=N (tests only) indexes N
+# :goto TIME, %, t.  --test index-slice=N (tests only) indexes N
 # events per key instead of indexing everything before the first key.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
@@ -16,58 +16,58 @@ rows=$(tail -n +2 "$TMP/timeline.tsv" | wc -l)
 
 # ---- while indexing (5 events per key: the 3000 events take 600 keys)
 
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen '' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen '' "$RTOS" --size 110x24)
 expect_contains "views that need the whole index say so" "$s" "Summary (indexing)"
 expect_contains "call trace too" "$s" "Call trace (indexing)"
 expect_contains "the timeline counts its rows at once" "$s" "Timeline ($rows)"
 expect_contains "progress in the status bar" "$s" "indexing 0% (Ctrl-C stops)"
 expect_contains "the first view that can show rows is shown" "$s" "Report: Statistics (as exported)"
 
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen $'Shift-Tab\nj j j\nTab' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen $'Shift-Tab\nj j j\nTab' "$RTOS" --size 110x24)
 expect_contains "a view that needs the whole index shows the progress" "$s" \
   "This view needs the whole index: indexing"
 
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE" "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen "$IDX_TO_TIMELINE" "$RTOS" --size 110x24)
 expect_contains "the timeline shows its first rows" "$s" "len = CAN_Rx(buf, sizeof(buf));"
 expect_contains "its Details wait for the index" "$s" "The details need the whole index: indexing"
 
 # Rows not indexed yet: index, time and event from the record, no name.
 last_name=$(tail -n 1 "$TMP/timeline.tsv" | cut -f7)
 last_time=$(tail -n 1 "$TMP/timeline.tsv" | cut -f3)
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE"$'\nG' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen "$IDX_TO_TIMELINE"$'\nG' "$RTOS" --size 110x24)
 expect_contains "G reaches the last row at once" "$s" "row $rows/$rows"
 expect_absent "an unindexed row has no name yet ($last_name)" "$s" "$last_name"
 s=$(pv_screen "$TO_TIMELINE"$'\nG' "$RTOS" --size 110x24)
 expect_contains "once indexed it has ($last_name)" "$s" "$last_name"
 
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE"$'\nJ' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen "$IDX_TO_TIMELINE"$'\nJ' "$RTOS" --size 110x24)
 expect_contains "J waits for the index instead of blocking" "$s" "work once it is done"
 
-s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=5" pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
 expect_contains "Ctrl-C stops indexing" "$s" "indexing stopped at 0%"
 
 # Every event read (3000 events, 1000 per key: three keys), the rest of
 # the index still to come: the status bar says so instead of "100%".
-s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Ctrl-L Ctrl-L Ctrl-L Ctrl-L' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=1000" pv_screen $'Ctrl-L Ctrl-L Ctrl-L Ctrl-L' "$RTOS" --size 110x24)
 expect_contains "every event read: finishing" "$s" "finishing the index (Ctrl-C stops)"
 expect_absent "not 100% while it finishes" "$s" "indexing 100%"
 
 # Enough keys to finish (3000 events, 1000 per key): the counts appear.
 summary=$("$PROFVIEW" cat "$RTOS" --view summary | tail -n +2 | wc -l)
-s=$(PROFVIEW_TEST_INDEX_SLICE=1000 pv_screen $'Shift-Tab\nj j\nTab\nj\n'"$(printf 'Ctrl-L %.0s' {1..30})" "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=1000" pv_screen $'Shift-Tab\nj j\nTab\nj\n'"$(printf 'Ctrl-L %.0s' {1..30})" "$RTOS" --size 110x24)
 expect_contains "complete: the summary has its rows" "$s" "Summary ($summary)"
 expect_absent "complete: no progress left" "$s" "indexing"
 
 # :index resumes the indexing Ctrl-C stopped (200 events per key: the three
 # keys to the timeline index a fifth, Ctrl-C stops there).
 keys=$(printf 'Ctrl-L %.0s' {1..100})
-s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=200" pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C' "$RTOS" --size 110x24)
 expect_contains "Ctrl-C says how to resume" "$s" "indexing stopped (:index resumes; Ctrl-C again quits)"
-s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n'"$keys"$'\nJ' "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=200" pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n'"$keys"$'\nJ' "$RTOS" --size 110x24)
 expect_contains "stopped, it stays stopped" "$s" "Summary (indexing)"
 expect_contains "what waits for the index says how to resume" "$s" \
   "(:index resumes): J/K and % work once it is done"
-s=$(PROFVIEW_TEST_INDEX_SLICE=200 pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n:index<Enter>\n'"$keys" "$RTOS" --size 110x24)
+s=$(PV_TEST="--test index-slice=200" pv_screen "$IDX_TO_TIMELINE"$'\nCtrl-C\n:index<Enter>\n'"$keys" "$RTOS" --size 110x24)
 expect_contains ":index: the summary has its rows" "$s" "Summary ($summary)"
 expect_absent ":index: no progress left" "$s" "indexing"
 s=$(pv_screen $':index<Enter>' "$RTOS" --size 110x24)
@@ -79,7 +79,7 @@ for t in 10000 123456 335552; do
   want=$("$PROFVIEW" cat "$RTOS" --view timeline --filter "time >= $t" --limit 1 --columns index | tail -n 1)
   s=$(pv_screen "$TO_TIMELINE"$'\n'":goto ${t}ns<Enter>" "$RTOS" --size 100x30)
   expect_contains ":goto ${t}ns (binary search)" "$s" "row $((want + 1))/$rows"
-  s=$(PROFVIEW_TEST_INDEX_SLICE=5 pv_screen "$IDX_TO_TIMELINE"$'\n'":goto ${t}ns<Enter>" "$RTOS" --size 100x30)
+  s=$(PV_TEST="--test index-slice=5" pv_screen "$IDX_TO_TIMELINE"$'\n'":goto ${t}ns<Enter>" "$RTOS" --size 100x30)
   expect_contains ":goto ${t}ns while indexing (scan)" "$s" "row $((want + 1))/$rows"
 done
 s=$(pv_screen "$TO_TIMELINE"$'\n'":goto 1s<Enter>" "$RTOS" --size 100x30)

@@ -30,11 +30,13 @@ need_sample() {
   [ -f "$SAMPLES/$1" ] || fail "sample $1 is missing (sample-data/ comes with the loaders)"
 }
 
-# pv_screen "keys" [profview args...]: the final screen of a scripted run.
+# pv_screen "keys" [profview args...]: the final screen of a scripted run;
+# $PV_TEST: test options to add ("--test index-slice=5 ...", docs/testing.md).
 pv_screen() {
   local keys=$1; shift
   printf '%s\n' "$keys" > "$TMP/keys"
-  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" "$@" || fail "profview exited with $?"
+  # shellcheck disable=SC2086 # PV_TEST is words
+  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" ${PV_TEST:-} "$@" || fail "profview exited with $?"
   cat "$TMP/screen"
 }
 

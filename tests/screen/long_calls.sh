@@ -52,7 +52,17 @@ expect_absent "no progress left" "$s" "Running the query"
 pv_tmux_keys "$query" Enter
 pv_tmux_wait "Running the query: " 30
 pv_tmux_keys '/' 'z' 'q' 'x'
-sleep 0.2
+# two frames drawn after the keys were typed (the query's progress moved on
+# twice) and still no prompt: the keys wait while it runs
+for frame in 1 2; do
+  s1=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true)
+  for _ in $(seq 200); do
+    s2=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true)
+    [ -n "$s2" ] && [ "$s2" != "$s1" ] && break
+    sleep 0.05
+  done
+  [ -n "$s2" ] && [ "$s2" != "$s1" ] || fail "frame $frame: the status bar did not move on ('$s1')"
+done
 expect_absent "the keys wait while it runs" "$(pv_tmux_screen)" "/zqx"
 pv_tmux_keys C-c
 pv_tmux_wait "/zqx" 20

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Search, sort and filter of a big view run in steps with a percentage, stop
 # with Esc or Ctrl-C keeping what was there, and a Ctrl-C that stops one
-# never quits (docs/tui.md "Long operations").  PROFVIEW_TEST_WORK_SLICE=N
+# never quits (docs/tui.md "Long operations").  --test work-slice=N
 # (tests only) gives them N rows per key, so that a screen shows them half
 # done; Ctrl-L passes a key without stopping them.
 source "$(dirname "$0")/lib.bash"
@@ -13,7 +13,7 @@ BIG=$TMP/big.txt
 rows=300000
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 WAIT=$(printf 'Ctrl-L %.0s' {1..120})
-export PROFVIEW_TEST_WORK_SLICE=50000
+PV_TEST="--test work-slice=50000"
 "$PROFVIEW" cat "$BIG" --view timeline > "$TMP/timeline.tsv"
 
 # The Index column of the rows on screen, the first n.
@@ -89,11 +89,11 @@ expect_contains "Ctrl-C twice quits (j never came)" "$s" "row 1/$rows"
 # ---- queued while indexing (20000 events per key)
 
 IDX_TO_TIMELINE=$'Shift-Tab\nj\nTab'
-s=$(PROFVIEW_TEST_INDEX_SLICE=20000 pv_screen "$IDX_TO_TIMELINE"$'\n/Sensor_Read<Enter>' "$BIG" --size 110x24)
+s=$(PV_TEST="--test index-slice=20000" pv_screen "$IDX_TO_TIMELINE"$'\n/Sensor_Read<Enter>' "$BIG" --size 110x24)
 expect_contains "a search while indexing waits for the index" "$s" \
   "the search runs when the index is ready (Esc cancels)"
-s=$(PROFVIEW_TEST_INDEX_SLICE=20000 pv_screen "$IDX_TO_TIMELINE"$'\n/Sensor_Read<Enter>\n'"$WAIT" "$BIG" --size 110x24)
+s=$(PV_TEST="--test index-slice=20000" pv_screen "$IDX_TO_TIMELINE"$'\n/Sensor_Read<Enter>\n'"$WAIT" "$BIG" --size 110x24)
 expect_contains "... and runs when it is" "$s" "row $want/$rows"
-s=$(PROFVIEW_TEST_INDEX_SLICE=20000 pv_screen "$IDX_TO_TIMELINE"$'\n:sort name<Enter>\nj\nEsc\n'"$WAIT" "$BIG" --size 110x24)
+s=$(PV_TEST="--test index-slice=20000" pv_screen "$IDX_TO_TIMELINE"$'\n:sort name<Enter>\nj\nEsc\n'"$WAIT" "$BIG" --size 110x24)
 expect_contains "Esc cancels a queued sort" "$s" "sort cancelled"
 expect_absent "... nothing sorted" "$s" "sort: name"

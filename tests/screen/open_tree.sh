@@ -2,7 +2,7 @@
 # Opening a call tree of more than 200 000 calls (its grouping by thread
 # and first layout) runs in steps with a percentage; Esc or Ctrl-C goes
 # back to where you were, with its cursor, and says so (docs/tui.md "Long
-# operations").  PROFVIEW_TEST_WORK_SLICE=N (tests only) gives the opening
+# operations").  --test work-slice=N (tests only) gives the opening
 # N units per key, so that a screen shows it half done; Ctrl-L passes a key
 # without stopping it.
 source "$(dirname "$0")/lib.bash"
@@ -16,7 +16,7 @@ calls=$("$PROFVIEW" info "$BIG" | awk '$1 == "call-trace" { print $2 }')
 TO_TIMELINE=$'Shift-Tab\nj j j j\nTab'
 TO_TREE=$'Shift-Tab\nj'
 WAIT=$(printf 'Ctrl-L %.0s' {1..60})
-export PROFVIEW_TEST_WORK_SLICE=200000
+PV_TEST="--test work-slice=200000"
 
 s=$(pv_screen "$TO_TIMELINE"$'\nj j\n'"$TO_TREE" "$BIG" --size 110x24)
 expect_contains "opening shows its percentage" "$s" "Opening Call trace... "
@@ -39,7 +39,7 @@ expect_contains "... one node per context" "$s" "▸ ID_TASK_FAST"
 expect_contains "... collapsed to the contexts" "$s" "row 1/5 "
 # * below a context of tens of thousands of calls: in steps too (smaller
 # steps: the opening takes 200 keys of them)
-export PROFVIEW_TEST_WORK_SLICE=20000
+PV_TEST="--test work-slice=20000"
 WAIT=$(printf 'Ctrl-L %.0s' {1..250})
 s=$(pv_screen "$TO_TIMELINE"$'\n'"$TO_TREE"$'\n'"$WAIT"$'\nTab\n*' "$BIG" --size 110x24)
 expect_contains "* shows its percentage" "$s" "Expanding everything below... "

@@ -167,19 +167,19 @@ s=$(pv_screen "$TO_TIMELINE$PIN"$'\n:goto #3<Enter>\nm\n:goto #10<Enter>\nM\nZ\n
 check "the span follows the cursor (clamped at the end)" "$s" 1 800 1500 100 800
 
 # Built between key presses (docs/tui.md "Lane strip"): with 4 units of work
-# per key (PROFVIEW_TEST_INDEX_SLICE, tests only) the index and then the
+# per key (--test index-slice, tests only) the index and then the
 # pinned lane take several keys; meanwhile the lane and the status bar show
 # the progress, and then the same lane as built at once.
 IDX_TO_TIMELINE=$'Shift-Tab\nj\nTab'   # while indexing the timeline is the next view
 WAIT=$(printf 'j\nk\n%.0s' $(seq 1 20))
-s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np' "$REC" --size 100x30)
+s=$(PV_TEST="--test index-slice=4" pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np' "$REC" --size 100x30)
 expect_contains "pinned at once" "$s" "pinned (p again unpins)"
 expect_contains "the lane shows its progress" "$s" "work building the lane..."
 expect_contains "so does the status bar" "$s" "lane work "
 built=$(pv_screen "$TO_TIMELINE"$'\n:goto #3<Enter>\np' "$REC" --size 100x30 | grep '│ work ')
-s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\n'"$WAIT" "$REC" --size 100x30)
+s=$(PV_TEST="--test index-slice=4" pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\n'"$WAIT" "$REC" --size 100x30)
 expect_absent "later the progress is gone" "$s" "building the lane"
 expect_contains "and the lane is the one built at once" "$s" "$built"
-s=$(PROFVIEW_TEST_INDEX_SLICE=4 pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\nCtrl-C' "$REC" --size 100x30)
+s=$(PV_TEST="--test index-slice=4" pv_screen "$IDX_TO_TIMELINE"$'\n'"$WAIT"$'\n:goto #3<Enter>\np\nCtrl-C' "$REC" --size 100x30)
 expect_contains "Ctrl-C stops building it" "$s" "stopped building the pinned lane (unpinned)"
 expect_absent "and unpins it" "$s" "building the lane"

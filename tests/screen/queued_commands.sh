@@ -5,7 +5,7 @@
 # finish the index on the viewer's thread at once: they are queued, the
 # status bar says so with the indexing progress, other keys are answered,
 # Esc cancels (the view stays, nothing is written), and left alone they
-# run when the index is ready.  PROFVIEW_TEST_INDEX_SLICE=N indexes N
+# run when the index is ready.  --test index-slice=N indexes N
 # events after each key; Ctrl-L passes a key.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
@@ -14,7 +14,7 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 "$gen" --seed 3 --tasks 3 --events 150000 --format bin11 -o "$TMP/big.txt" >/dev/null
 BIG=$TMP/big.txt
 rows=150000
-export PROFVIEW_TEST_INDEX_SLICE=10000
+PV_TEST="--test index-slice=10000"
 TO_TIMELINE=$'Shift-Tab\nj\nTab'
 WAIT=$(printf 'Ctrl-L %.0s' {1..120})
 QUERY=':sql SELECT count(*) AS n FROM timeline<Enter>'

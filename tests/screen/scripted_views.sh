@@ -31,7 +31,7 @@ plist-func-timing.t…│Routine                              Module            
                     │Never Called(void)                   C:\src\demo app…     0
                     │?unused@@YAXXZ                       C:\src\demo app…     0
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits With childr…      Time
+                    │Routine                 Hits Time with c…      Time
                     │qsort_compare (static)    12    64.529 ms 64.223 ms
                     │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
                     │
@@ -45,7 +45,7 @@ expect_screen table_details "$(pv_screen $'Shift-Tab j Tab j' plist-func-timing.
 # Call-trace tree: a node collapsed with Space
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Call trace ──────────────────────────────────────
-plist-func-timing.t…│Routine                        Hits       Time With childr…
+plist-func-timing.t…│Routine                        Hits       Time Time with c…
   PLIST report      │▾ main                            1  51.000 ms   818.833 ms
     Summary (28)    │  ▾ operator new(unsigned in…    22   8.356 ms   483.694 ms
     Routines (14)   │    ▸ qsort_compare (static)     27  83.000 ms   337.113 ms
@@ -89,7 +89,7 @@ plist-func-timing.t…│Routine                              Module            
                     │Never Called(void)                   C:\src\demo app…     0
                     │?unused@@YAXXZ                       C:\src\demo app…     0
                     │─ Details ─ Callers ─[Callees]─────────────────────────────
-                    │Routine                         Hits With childr…      Time
+                    │Routine                         Hits Time with c…      Time
                     │compute_sum(int, char, double)    36   151.218 ms  1.592 ms
                     │_MATMUL@12                        34    86.811 ms 86.811 ms
                     │SOLVE_SYSTEM                      33    46.110 ms 46.110 ms
@@ -147,7 +147,7 @@ plist-func-timing.t…│Routine                              Module            
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits With childr…      Time
+                    │Routine                 Hits Time with c…      Time
                     │qsort_compare (static)    12    64.529 ms 64.223 ms
                     │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
 hits>>3
@@ -176,7 +176,7 @@ plist-func-timing.t…│Routine                              Module▲         
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits With childr…      Time
+                    │Routine                 Hits Time with c…      Time
                     │qsort_compare (static)    12    64.529 ms 64.223 ms
                     │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
                     │
@@ -219,7 +219,7 @@ expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --siz
 # l scrolls the columns
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                        Hits       Time With childr…
+plist-func-timing.t…│Routine                        Hits       Time Time with c…
   PLIST report      │main                              1  51.000 ms   818.833 ms
     Summary (28)    │CMainFrame::OnPaint(CDC *)       51 151.223 ms   151.529 ms
     Routines (14)   │compute_sum(int, char, doubl…    53  79.532 ms   229.158 ms
@@ -234,7 +234,7 @@ plist-func-timing.t…│Routine                        Hits       Time With chi
                     │Never Called(void)                0          0            0
                     │?unused@@YAXXZ                    0          0            0
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine   Hits With childr…      Time
+                    │Routine   Hits Time with c…      Time
                     │(no rows)
                     │
                     │
@@ -373,24 +373,24 @@ expect_screen timeline_lanes_ascii "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto
 # winIDEA call trace in ASCII, grouped by context: Enter collapses a call, Details shows its events
 expected=$(cat <<'SCREEN'
 - Explorer ----------------------|- Report: Call trace ---------------------------------------------
-rtos.txt                         | Call no Routine               Context       Time (net) Time with>
+rtos.txt                         | Call no Routine               Context           Time Time with c>
   winIDEA profiler               |         - ID_TASK_FAST        ID_TASK_FAST
-    Summary (14)                 |       1   - Task_Fast         ID_TASK_FAST    1.169 us   1.520 us
-    Contexts (5)                 |       2       "Test.c"#Static ID_TASK_FAST      351 ns     351 ns
-    Statistics (83)              |       3   + Task_Fast         ID_TASK_FAST    2.139 us   6.989 us
-    Statistics (as exported) (56)|      12   - Task_Fast         ID_TASK_FAST    1.040 us   3.543 us
-    Timeline (3000)              |      13     - Sensor_Read     ID_TASK_FAST      744 ns   1.215 us
-    Call trace (581)             |      14         CRC_Calc      ID_TASK_FAST      147 ns     147 ns
-    Routines (11)                |      15         CRC_Calc      ID_TASK_FAST      324 ns     324 ns
-    Lines (18)                   |      16       "Test.c"#Static ID_TASK_FAST      254 ns     254 ns
-    Data (13)                    |      17     - "Test.c"#Static ID_TASK_FAST      749 ns   1.034 us
-                                 |      18         memcpy_s      ID_TASK_FAST      285 ns     285 ns
-                                 |      19   - Task_Fast         ID_TASK_FAST      969 ns   6.220 us
-                                 |      20     - "Test.c"#Static ID_TASK_FAST    1.151 us   1.258 us
-                                 |      21         memcpy_s      ID_TASK_FAST      107 ns     107 ns
-                                 |      22     - "Test.c"#Static ID_TASK_FAST    2.253 us   3.113 us
-                                 |      23         memcpy_s      ID_TASK_FAST      320 ns     320 ns
-                                 |      24         memcpy_s      ID_TASK_FAST      155 ns     155 ns
+    Summary (14)                 |       1   - Task_Fast         ID_TASK_FAST  1.169 us     1.520 us
+    Contexts (5)                 |       2       "Test.c"#Static ID_TASK_FAST    351 ns       351 ns
+    Statistics (83)              |       3   + Task_Fast         ID_TASK_FAST  2.139 us     6.989 us
+    Statistics (as exported) (56)|      12   - Task_Fast         ID_TASK_FAST  1.040 us     3.543 us
+    Timeline (3000)              |      13     - Sensor_Read     ID_TASK_FAST    744 ns     1.215 us
+    Call trace (581)             |      14         CRC_Calc      ID_TASK_FAST    147 ns       147 ns
+    Routines (11)                |      15         CRC_Calc      ID_TASK_FAST    324 ns       324 ns
+    Lines (18)                   |      16       "Test.c"#Static ID_TASK_FAST    254 ns       254 ns
+    Data (13)                    |      17     - "Test.c"#Static ID_TASK_FAST    749 ns     1.034 us
+                                 |      18         memcpy_s      ID_TASK_FAST    285 ns       285 ns
+                                 |      19   - Task_Fast         ID_TASK_FAST    969 ns     6.220 us
+                                 |      20     - "Test.c"#Static ID_TASK_FAST  1.151 us     1.258 us
+                                 |      21         memcpy_s      ID_TASK_FAST    107 ns       107 ns
+                                 |      22     - "Test.c"#Static ID_TASK_FAST  2.253 us     3.113 us
+                                 |      23         memcpy_s      ID_TASK_FAST    320 ns       320 ns
+                                 |      24         memcpy_s      ID_TASK_FAST    155 ns       155 ns
                                  |- Details -[Events of the call]-----------------------------------
                                  | Index      Time     Handle Name                Event   Depth
                                  |   236 29.882 us 0x00000000 Task_Fast           E           0
@@ -462,13 +462,13 @@ aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread Live Re
                          │
                          │
                          │─ Details ─ Creation Call Stack ─ References ─[Call Tree]─────────────────
-                         │ Id Routine Name      RefCount Ch… Routine Hit…  Source Line Module Name
+                         │ Id Routine           RefCount Ch… Routine Hit…  Source Line Module  Sour…
                          │ 11 ▾ <Root>                     1            7           10
                          │ 12   ▾ Thread 2808             -2            2           11
-                         │ 13     ▾ main                   2            2           12 com.dll
-                         │ 14         main                 0            5           13 com.dll
-                         │ 15       OpenFile               0            5           14 com.dll
-                         │ 16       Worker::Run            2            4           15 com.dll
+                         │ 13     ▾ main                   2            2           12 com.dll src/…
+                         │ 14         main                 0            5           13 com.dll src/…
+                         │ 15       OpenFile               0            5           14 com.dll src/…
+                         │ 16       Worker::Run            2            4           15 com.dll src/…
                          │
  aqtime-refcount.db │ refcount-tree │ row 1/6                                                ? help
 SCREEN
@@ -478,7 +478,7 @@ expect_screen aqtime_objects_refcount_tree "$(pv_screen $'Shift-Tab j j Tab j j\
 # AQTime function trace, second result set: the call trace grouped by thread, its lane strip a lane per thread over the rows' order
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────│─ Report: Call Trace ─────────────────────────────────────────────────────
-aqtime-trace.db          │ Id  Call No Routine Name                        Thread CPU Cache M… CPU …
+aqtime-trace.db          │ Id  Call No Routine                             Thread CPU Cache M… CPU …
   Run 1 - Elapsed Time   │             ▾ Thread 7001                         7001
     Summary (8)          │  1        1   ▾ WinMain                           7001        12898 34104
     Threads (2)          │  2        2     ▾ ReadFile(a, b)                  7001         5467 21206
@@ -513,7 +513,7 @@ expect_screen aqtime_second_result_set "$(pv_screen $'Shift-Tab\nG k k k\nTab' a
 # AQTime call trace in ASCII: the lane strip (a lane per thread over the rows' order, the cursor column at the selected call)
 expected=$(cat <<'SCREEN'
 - Explorer --------------|- Report: Call Trace -----------------------------------------------------
-aqtime-trace.db          | Id  Call No Routine Name                                Thread       Time
+aqtime-trace.db          | Id  Call No Routine                                     Thread       Time
   Run 1 - Elapsed Time   |             - Thread 4120                                 4120
     Summary (8)          |  1        1   - main                                      4120 298.921 us
     Threads (2)          |  2        2       load_config                             4120   3.596 ms

@@ -80,7 +80,7 @@ SQL results         │CMainFrame::OnPaint(CDC *)        51   2
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits With childr…      Time
+                    │Routine                 Hits Time with c…      Time
                     │main                      34    86.811 ms 86.811 ms
                     │parse, then check (v2)    30    53.754 ms 53.754 ms
                     │?foo@@YAXH@Z               3     8.000 ms  8.000 ms

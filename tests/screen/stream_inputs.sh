@@ -61,7 +61,7 @@ pv_tmux_stop
 # A FIFO whose writer comes later, in a real terminal.
 rm -f "$TMP/fifo"; mkfifo "$TMP/fifo"
 pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/fifo; echo exit=\$?; sleep 60'"
-sleep 0.1
+pv_tmux_wait "loading fifo" # the viewer is up, waiting for the writer
 cat "$SAMPLES/rtos.txt" > "$TMP/fifo"
 pv_tmux_wait "Report: Summary"
 pv_tmux_keys j j

@@ -50,10 +50,13 @@ static void make_db(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-static pv_file *load(const char *path)
+/* Loads path with the test options t (NULL: none). */
+static pv_file *load_with(const char *path, const pv_test_options *t)
 {
     pv_load_options o;
     pv_load_options_init(&o);
+    if (t)
+        o.test = *t;
     pv_load_status st;
     pv_file *f = pv_load_file(path, &o, &st);
     for (size_t i = 0; st != PV_LOAD_OK && i < f->diag.entry_count; i++)
@@ -61,6 +64,19 @@ static pv_file *load(const char *path)
     assert_int_equal(st, PV_LOAD_OK);
     assert_string_equal(f->format, "aqtime");
     return f;
+}
+
+static pv_file *load(const char *path)
+{
+    return load_with(path, NULL);
+}
+
+/* Loaded with the test option aq-split-rows=2: every table in two halves. */
+static pv_file *load_split(const char *path)
+{
+    pv_test_options t = {0};
+    pv_test_set(&t, PV_TEST_AQ_SPLIT_ROWS, 2);
+    return load_with(path, &t);
 }
 
 /* The cell of the row whose `id` is id, in column col_id. */
@@ -310,18 +326,27 @@ static void assert_hooks_follow(const pv_file *f)
         }
 }
 
-static pv_file *load_stepped(const char *path)
+/* Loaded in steps (a viewer) with every profiler's tables read after the
+ * first screen (aq-defer-rows=0); `paused`: that reading starts paused
+ * (aq-defer-paused=1). */
+static pv_file *load_stepped_as(const char *path, bool paused)
 {
     pv_load_options o;
     pv_load_options_init(&o);
     o.steps = true;
     o.defer_index = true;
+    pv_test_set(&o.test, PV_TEST_AQ_DEFER_ROWS, 0);
+    if (paused)
+        pv_test_set(&o.test, PV_TEST_AQ_DEFER_PAUSED, 1);
     pv_load_status st;
-    setenv("PROFVIEW_TEST_AQ_DEFER_ROWS", "0", 1);
     pv_file *f = pv_load_file(path, &o, &st);
-    unsetenv("PROFVIEW_TEST_AQ_DEFER_ROWS");
     assert_int_equal(st, PV_LOAD_OK);
     return f;
+}
+
+static pv_file *load_stepped(const char *path)
+{
+    return load_stepped_as(path, false);
 }
 
 static void assert_stepped_equals_eager(const char *path)
@@ -383,19 +408,15 @@ static void test_stepped_load_paused(void **state)
     (void)state;
     char path[512];
     snprintf(path, sizeof path, "%s/sample-data/aqtime-trace.db", PV_SOURCE_DIR);
-    setenv("PROFVIEW_TEST_AQ_DEFER_PAUSED", "1", 1);
-    pv_file *f = load_stepped(path);
-    pv_file *g = load_stepped(path);
-    unsetenv("PROFVIEW_TEST_AQ_DEFER_PAUSED");
+    pv_file *f = load_stepped_as(path, true);
+    pv_file *g = load_stepped_as(path, true);
     pv_file *e = load(path);
     uint64_t done, total;
-    /* paused from the start: nothing read, nothing built, however long */
-    for (int k = 0; k < 10; k++) {
-        struct timespec ms20 = {0, 20000000};
-        nanosleep(&ms20, NULL);
-        assert_false(pv_file_index_progress(f, &done, &total));
-        assert_int_equal(done, 0);
-    }
+    /* paused from the start: the reader holds at its first report, nothing
+     * read, nothing built (it cannot go on while held) */
+    assert_true(aq_defer_held(f, 30));
+    assert_false(pv_file_index_progress(f, &done, &total));
+    assert_int_equal(done, 0);
     /* :index lets it go on: it completes without a step ... */
     pv_file_index_pause(f, false);
     for (int k = 0; k < 3000 && done < total - 1; k++) {
@@ -498,9 +519,7 @@ static void test_split_read(void **state)
              trace_schema);
     make_db(path, sql);
     pv_file *one = load(path);
-    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
-    pv_file *two = load(path);
-    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    pv_file *two = load_split(path);
     assert_int_equal(one->diag.warnings, two->diag.warnings);
     assert_int_equal(one->diag.entry_count, two->diag.entry_count);
     bool row_9501 = false;
@@ -526,9 +545,7 @@ static void test_split_read(void **state)
                      SQLITE_OK);
     sqlite3_close(db);
     one = load(path);
-    setenv("PROFVIEW_TEST_AQ_SPLIT_ROWS", "2", 1);
-    two = load(path);
-    unsetenv("PROFVIEW_TEST_AQ_SPLIT_ROWS");
+    two = load_split(path);
     assert_int_equal(one->diag.entry_count, two->diag.entry_count);
     bool row_9500 = false;
     for (size_t i = 0; i < one->diag.entry_count; i++) {

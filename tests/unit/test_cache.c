@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profview/cache.h"
+#include "profview/load.h"
 
 static char dir[] = "/tmp/pv-test-cache-XXXXXX";
 static char input[512];
@@ -130,12 +131,136 @@ static void test_unusable_input(void **state)
     pv_cache_key_free(&k);
 }
 
+/* ---- trust (docs/cache.md "Trust") */
+
+static void write_entry(pv_cache_key *k)
+{
+    make_key(k, "trust");
+    pv_cache_segment seg = {"payload", 8};
+    assert_true(pv_cache_write(k, "test", 1, &seg, 1, 0));
+}
+
+/* A cache directory writable by others, a symbolic link, or (as root)
+ * another user's, is not used at all, and said once; another user's file
+ * in our directory is ignored. */
+static void test_untrusted_directory(void **state)
+{
+    (void)state;
+    pv_cache_key k;
+    write_entry(&k);
+    pv_cache_entry e;
+    assert_true(pv_cache_open(&k, "test", 1, &e));
+    pv_cache_close(&e);
+    char cdir[600], real[600], msg[700];
+    snprintf(cdir, sizeof cdir, "%s/profview", dir);
+    snprintf(real, sizeof real, "%s/elsewhere", dir);
+
+    assert_int_equal(chmod(cdir, 0777), 0);
+    assert_false(pv_cache_open(&k, "test", 1, &e));
+    pv_cache_segment seg = {"other", 6};
+    assert_false(pv_cache_write(&k, "test", 1, &seg, 1, 0));
+    assert_true(pv_cache_take_refusal(msg, sizeof msg));
+    assert_non_null(strstr(msg, "profview is writable by others (mode 0777)"));
+    assert_false(pv_cache_take_refusal(msg, sizeof msg)); /* one message */
+    assert_int_equal(chmod(cdir, 0700), 0);
+    assert_true(pv_cache_open(&k, "test", 1, &e));
+    pv_cache_close(&e);
+
+    assert_int_equal(rename(cdir, real), 0);
+    assert_int_equal(symlink(real, cdir), 0);
+    assert_false(pv_cache_open(&k, "test", 1, &e));
+    assert_false(pv_cache_write(&k, "test", 1, &seg, 1, 0));
+    assert_int_equal(unlink(cdir), 0);
+    assert_int_equal(rename(real, cdir), 0);
+
+    if (geteuid() == 0) {
+        assert_int_equal(chown(cdir, 65534, 65534), 0);
+        assert_false(pv_cache_open(&k, "test", 1, &e));
+        assert_int_equal(chown(cdir, 0, 0), 0);
+        assert_true(pv_cache_open(&k, "test", 1, &e));
+        char file[700];
+        snprintf(file, sizeof file, "%s", e.path);
+        pv_cache_close(&e);
+        assert_int_equal(chown(file, 65534, 65534), 0);
+        assert_false(pv_cache_open(&k, "test", 1, &e));
+    }
+    pv_cache_key_free(&k);
+}
+
+/* A forged entry of the winIDEA index (a valid checksum over indices that
+ * point nowhere, as another user could write) is rejected and rebuilt,
+ * never read: the load gives the same rows as without the cache. */
+static void test_forged_index_entry(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/sample-data/rtos.txt", PV_SOURCE_DIR);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    o.cache = true;
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    pv_view *tl = pv_set_find_view(f->sets[0], "timeline");
+    size_t rows = pv_view_rows(tl);
+    pv_cell want;
+    pv_view_cell(tl, rows - 1, pv_view_column(tl, "name"), &want);
+    char want_name[200];
+    snprintf(want_name, sizeof want_name, "%.*s", (int)want.v.s.len, want.v.s.ptr);
+    pv_file_free(f);
+
+    /* the entry just written: the first event's area made 0xFFFF..., the
+     * checksum made right again */
+    char cmd[700], entry[700];
+    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-*.pvc", dir);
+    FILE *ls = popen(cmd, "r");
+    assert_non_null(ls);
+    assert_non_null(fgets(entry, sizeof entry, ls));
+    pclose(ls);
+    entry[strcspn(entry, "\n")] = '\0';
+    FILE *fp = fopen(entry, "r+b");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    unsigned char *m = malloc((size_t)size);
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fread(m, 1, (size_t)size, fp), (size_t)size);
+    uint64_t who, stl, head;
+    memcpy(&who, m + 24, 8);
+    memcpy(&stl, m + 32, 8);
+    size_t payload = 64 + pv_cache_padded(who + stl);
+    memcpy(&head, m + payload + 32, 8); /* the head's own size (wic_head.sizes[4]) */
+    size_t areas = payload + pv_cache_padded(head);
+    m[areas] = 0xFF;
+    m[areas + 1] = 0xFF;
+    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
+    memcpy(m + 56, &sum, 8);
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fwrite(m, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    free(m);
+
+    f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    tl = pv_set_find_view(f->sets[0], "timeline");
+    assert_int_equal(pv_view_rows(tl), rows);
+    pv_cell got;
+    pv_view_cell(tl, rows - 1, pv_view_column(tl, "name"), &got);
+    assert_int_equal(got.v.s.len, strlen(want_name));
+    assert_memory_equal(got.v.s.ptr, want_name, got.v.s.len);
+    pv_view_cell(tl, 0, pv_view_column(tl, "name"), &got); /* the forged event */
+    assert_true(got.present);
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash_sees_every_bit),
         cmocka_unit_test(test_round_trip_and_rejections),
         cmocka_unit_test(test_unusable_input),
+        cmocka_unit_test(test_untrusted_directory),
+        cmocka_unit_test(test_forged_index_entry),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,8 +18,11 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "profview/diff.h"
 #include "profview/export.h"
 #include "profview/load.h"
+#include "profview/query.h"
+#include "profview/sql.h"
 #include "profview/table.h"
 
 enum { N = 300000 };
@@ -198,15 +201,16 @@ static void test_reports_through_index_and_commit(void **state)
  * thread: sqlite3_interrupt, and past a grace time the connection is left
  * to the helper, which closes it): CANCELLED, no file; ASan and TSan see
  * the connection handed over cleanly. */
-static void test_cancel_in_index(void **state)
+static void cancel_in_index(bool no_grace)
 {
-    (void)state;
     pv_file *f = make_file();
     char path[512];
     out_path(path, sizeof path, "late");
     pv_export_request r;
     request(&r, NULL);
     r.view_id = NULL; /* the whole result set */
+    if (no_grace)
+        pv_test_set(&r.test, PV_TEST_EXPORT_GRACE_MS, 0);
     seen.cancel_at_end = true;
     pv_diag err;
     pv_diag_init(&err);
@@ -216,14 +220,19 @@ static void test_cancel_in_index(void **state)
     pv_file_free(f);
 }
 
-/* The same with no grace (PROFVIEW_TEST_EXPORT_GRACE=0): the export's
+static void test_cancel_in_index(void **state)
+{
+    (void)state;
+    cancel_in_index(false);
+}
+
+/* The same with no grace (the test option export-grace-ms=0): the export's
  * thread leaves the connection to the helper at once, as it does when a
  * sort runs on for seconds after the interrupt. */
 static void test_cancel_leaves_the_helper(void **state)
 {
-    setenv("PROFVIEW_TEST_EXPORT_GRACE", "0", 1);
-    test_cancel_in_index(state);
-    unsetenv("PROFVIEW_TEST_EXPORT_GRACE");
+    (void)state;
+    cancel_in_index(true);
 }
 
 /* ---- another user swapping the temporary file (docs/export.md "Safety") */
@@ -315,6 +324,128 @@ static void test_swapped_temp_text1_bin(void **state)
     pv_file_free(f);
 }
 
+/* ---- what you export is what you saw (docs/export.md "What a subset
+ * promises") for the views the viewer makes itself: a diff window's and a
+ * `:sql` result's, exported with a filter and read back. */
+
+static pv_file *load_sample(const char *name)
+{
+    char path[1024];
+    const char *dir = getenv("PV_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/sample-data/%s", dir ? dir : ".", name);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_non_null(f);
+    assert_int_equal(st, PV_LOAD_OK);
+    return f;
+}
+
+/* The exact text of every cell of the rows, one line a row. */
+static void rows_text(const pv_view *v, const pv_row *rows, size_t n, pv_buf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t row = rows ? rows[i] : i;
+        size_t p = pv_view_parent(v, row);
+        pv_buf_printf(out, "%s", p == PV_NO_ROW ? "-" : "p");
+        for (size_t c = 0; c < v->column_count; c++) {
+            pv_cell cell;
+            pv_view_cell_after(v, row, i ? (rows ? rows[i - 1] : i - 1) : PV_NO_ROW, c, &cell);
+            pv_buf_putc(out, '\t');
+            pv_cell_format_exact(&cell, out);
+        }
+        pv_buf_putc(out, '\n');
+    }
+}
+
+/* Exports view `id` of f filtered by `filter`, reads the export back and
+ * compares its rows with the filter's on the source. */
+static void check_filtered_export(pv_file *f, const char *id, const char *filter)
+{
+    const pv_view *v = pv_set_find_view(f->sets[0], id);
+    assert_non_null(v);
+    pv_query_error qe;
+    pv_filter *flt = pv_filter_compile(v, filter, &qe);
+    assert_non_null(flt);
+    size_t total = pv_view_rows(v);
+    pv_row *rows = malloc((total ? total : 1) * sizeof *rows);
+    for (size_t i = 0; i < total; i++)
+        rows[i] = (pv_row)i;
+    size_t n = pv_filter_rows(flt, v, rows, total, rows, NULL);
+    pv_filter_free(flt);
+    assert_true(n > 0 && n < total); /* a real subset */
+
+    char path[512];
+    out_path(path, sizeof path, id);
+    pv_export_request r;
+    pv_export_request_init(&r);
+    r.format = PV_EXPORT_SQLITE;
+    r.view_id = id;
+    r.filter = filter;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    pv_diag_free(&err);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    pv_load_status st;
+    pv_file *back = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    const pv_view *w = pv_set_find_view(back->sets[0], id);
+    assert_non_null(w);
+    assert_int_equal(w->column_count, v->column_count);
+    pv_buf want, got;
+    pv_buf_init(&want);
+    pv_buf_init(&got);
+    rows_text(v, rows, n, &want);
+    rows_text(w, NULL, pv_view_rows(w), &got);
+    assert_string_equal(pv_buf_cstr(&got), pv_buf_cstr(&want));
+    pv_buf_free(&want);
+    pv_buf_free(&got);
+    free(rows);
+    pv_file_free(back);
+    remove(path);
+}
+
+static void test_diff_and_sql_views_reopen_as_shown(void **state)
+{
+    (void)state;
+    pv_file *trace = load_sample("aqtime-trace.db");
+    pv_file *rtos = load_sample("rtos.txt");
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("views made by the viewer");
+    f->format = "sql";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
+    /* a diff window: the routines of the two result sets */
+    char msg[256];
+    pv_view *d = pv_diff_views(pv_set_find_view(trace->sets[0], "routines"), NULL, 0,
+                               pv_set_find_view(trace->sets[1], "routines"), NULL, 0, NULL, msg,
+                               sizeof msg);
+    assert_non_null(d);
+    free(d->id);
+    d->id = pv_xstrdup("diff");
+    pv_set_add_view(set, d);
+    /* a :sql result */
+    pv_sql *sql = pv_sql_new();
+    pv_sql_add_file(sql, rtos);
+    pv_sql_error se;
+    pv_view *q = pv_sql_query(sql, "SELECT id, time, handle, name, event, context FROM timeline "
+                                   "WHERE event IN ('E', 'X')", &se);
+    assert_non_null(q);
+    free(q->id);
+    q->id = pv_xstrdup("sql-1");
+    pv_set_add_view(set, q);
+
+    check_filtered_export(f, "diff", "id <= 4");
+    check_filtered_export(f, "sql-1", "time <= 150us");
+    pv_file_free(f);
+    pv_sql_free(sql);
+    pv_file_free(rtos);
+    pv_file_free(trace);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_cancel_leaves_the_helper),
         cmocka_unit_test(test_swapped_temp_sqlite),
         cmocka_unit_test(test_swapped_temp_text1_bin),
+        cmocka_unit_test(test_diff_and_sql_views_reopen_as_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

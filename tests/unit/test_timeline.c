@@ -889,7 +889,7 @@ static void test_finish_in_steps_gives_back(void **state)
 }
 
 /* Builds d's index with options `o` on one thread and on two (`split`:
- * forced in two halves, PROFVIEW_INDEX_SPLIT=1); asserts that both hold
+ * forced in two halves, the test option index-split=1); asserts that both hold
  * the same, warnings included, and that there are more than `min_calls`
  * calls.  Returns whether the second was built in two halves; *decreased:
  * whether a time decreased. */
@@ -899,15 +899,14 @@ static bool same_both_ways(pv_wi_data *d, const pv_tl_options *o, bool split, si
     pv_tl_options one = *o, two = *o;
     one.single_thread = true;
     two.single_thread = false;
+    if (split)
+        pv_test_set(&two.test, PV_TEST_INDEX_SPLIT, 1);
     pv_diag g1, g2;
     pv_diag_init(&g1);
     pv_diag_init(&g2);
     pv_timeline_index a, b;
     assert_true(pv_timeline_index_build(&a, d, &one, &g1));
-    if (split)
-        setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
     assert_true(pv_timeline_index_build(&b, d, &two, &g2));
-    unsetenv("PROFVIEW_INDEX_SPLIT");
     assert_false(a.halves);
     assert_true(a.call_count > min_calls);
     assert_same_index(&a, &b);
@@ -1032,7 +1031,7 @@ static pv_wi_data *rtos_data(uint64_t seed, size_t n, bool area_mode, unsigned a
 }
 
 /* The time split (docs/winidea-model.md "Speed: the timeline in two
- * halves", forced with PROFVIEW_INDEX_SPLIT=1): the index equals the one
+ * halves", forced with the test option index-split=1): the index equals the one
  * built on one thread, warnings included, whether the second half's
  * guesses hold (it is stitched on) or not (indexed again); well-formed
  * timelines are stitched. */
@@ -1067,6 +1066,59 @@ static void test_split_same_index(void **state)
     assert_true(redone > 0);
 }
 
+/* The stitch of a pass in two halves (docs/winidea-model.md "Speed: the
+ * timeline in two halves") merges everything the second half gathered,
+ * the BIN version bits included (docs/formats.md §2): a record of the
+ * second half, beyond the early reading's records, that contradicts that
+ * reading is found in two halves as on one thread: bits 12-31 (not v1.1,
+ * not v1.0 either: a warning, the reading kept) and bits 24-27 (v1.0: the
+ * version settles and the file is indexed again). */
+static void test_split_merges_version_bits(void **state)
+{
+    (void)state;
+    static const uint32_t planted[] = {0x80000000u, 0x01000000u};
+    for (size_t round = 0; round < PV_ARRAY_LEN(planted); round++) {
+        size_t n = 20000, early = 1000;
+        pv_wi_data *d = rtos_data(11, n, true, 0);
+        unsigned char *word = d->timeline.owned + (n - 5) * PV_WI_RECORD_SIZE + 4;
+        uint32_t w = pv_wi_le32(word) | planted[round];
+        for (int b = 0; b < 4; b++)
+            word[b] = (unsigned char)(w >> (8 * b));
+        pv_tl_options one, two;
+        memset(&one, 0, sizeof one);
+        one.single_thread = true;
+        memset(&two, 0, sizeof two);
+        pv_test_set(&two.test, PV_TEST_INDEX_SPLIT, 1);
+        pv_diag g1, g2;
+        pv_diag_init(&g1);
+        pv_diag_init(&g2);
+        pv_timeline_index a, b;
+        d->timeline.version = 11;
+        d->timeline.version_checked = early;
+        assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+        int settled = d->timeline.version;
+        d->timeline.version = 11;
+        d->timeline.version_checked = early;
+        assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+        assert_int_equal(d->timeline.version, settled);
+        assert_int_equal(settled, round == 0 ? 11 : 10);
+        bool warned = false;
+        for (size_t k = 0; k < g1.entry_count; k++)
+            warned |= strstr(g1.entries[k].text, round == 0 ? "not a v1.1 record"
+                                                             : "v1.0") != NULL;
+        assert_true(warned);
+        if (round == 0)
+            assert_true(b.halves); /* settled: indexed again, on one pass */
+        assert_same_index(&a, &b);
+        assert_same_warnings(&g1, &g2);
+        pv_timeline_index_free(&a);
+        pv_timeline_index_free(&b);
+        pv_diag_free(&g1);
+        pv_diag_free(&g2);
+        data_free(d);
+    }
+}
+
 /* Cancelling a pass in two halves (the CLI's Ctrl-C, through the
  * progress): the build stops with the second half stopped too, and frees
  * everything (the sanitizer build checks the leaks). */
@@ -1095,16 +1147,14 @@ static void test_split_cancelled(void **state)
     pv_diag_init(&g);
     pv_timeline_index ix;
     split_reports = 0;
-    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    pv_test_set(&o.test, PV_TEST_INDEX_SPLIT, 1);
     assert_false(pv_timeline_index_build(&ix, d, &o, &g));
-    unsetenv("PROFVIEW_INDEX_SPLIT");
     assert_int_equal(split_reports, 1); /* stopped at the first report */
     /* the same timeline in two halves, not cancelled: complete */
     atomic_store(&cancel, 0);
     memset(&o, 0, sizeof o);
-    setenv("PROFVIEW_INDEX_SPLIT", "1", 1);
+    pv_test_set(&o.test, PV_TEST_INDEX_SPLIT, 1);
     assert_true(pv_timeline_index_build(&ix, d, &o, &g));
-    unsetenv("PROFVIEW_INDEX_SPLIT");
     assert_true(ix.halves);
     assert_true(ix.complete);
     pv_timeline_index_free(&ix);
@@ -1821,6 +1871,7 @@ int main(void)
         cmocka_unit_test(test_threads_same_index),
         cmocka_unit_test(test_split_same_index),
         cmocka_unit_test(test_split_cancelled),
+        cmocka_unit_test(test_split_merges_version_bits),
         cmocka_unit_test(test_memory_bare_timeline),
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),

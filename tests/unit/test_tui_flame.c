@@ -288,12 +288,14 @@ static void test_diff_screen(void **state)
 
 /* An app over a call tree of 200001 calls (more than PV_BIG_VIEW): loop >
  * leaf, 100001 loops. */
-static pv_app *big_tree_app(void)
+static pv_app *big_tree_app(int64_t flame_slice)
 {
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
-    o.keys_path = "(scripted)"; /* PROFVIEW_TEST_FLAME_SLICE: one slice per key */
+    if (flame_slice > 0) /* the test option flame-slice */
+        pv_test_set(&o.load.test, PV_TEST_FLAME_SLICE, flame_slice);
+    o.keys_path = "(scripted)"; /* flame-slice: one slice per key */
     pv_tui_config cfg;
     pv_config_init(&cfg);
     pv_theme theme;
@@ -347,8 +349,7 @@ static char *screen_of(pv_app *a)
 static void test_big_tree_in_slices(void **state)
 {
     (void)state;
-    unsetenv("PROFVIEW_TEST_FLAME_SLICE");
-    pv_app *a = big_tree_app();
+    pv_app *a = big_tree_app(0);
     pv_app_key(a, 'F');
     assert_true(pv_app_has_work(a));
     assert_true(pv_app_work_stoppable(a)); /* keys are read between slices */
@@ -386,14 +387,13 @@ static void test_big_tree_in_slices(void **state)
     pv_app_free(a);
 }
 
-/* With PROFVIEW_TEST_FLAME_SLICE, one slice per scripted key: the
+/* With the test option flame-slice, one slice per scripted key: the
  * percentage grows, Esc and Ctrl-C stop the build and keep the screen
  * (Ctrl-C does not quit), a build run to its end shows the graph. */
 static void test_big_tree_stops(void **state)
 {
     (void)state;
-    setenv("PROFVIEW_TEST_FLAME_SLICE", "50000", 1);
-    pv_app *a = big_tree_app();
+    pv_app *a = big_tree_app(50000);
     pv_app_key(a, 'F');
     assert_false(pv_app_has_work(a)); /* the tests' slices: one per key */
     pv_app_flame_test_slice(a);
@@ -489,7 +489,6 @@ static void test_big_tree_stops(void **state)
     s = screen_of(a);
     assert_null(strstr(s, "Building the flame graph"));
     free(s);
-    unsetenv("PROFVIEW_TEST_FLAME_SLICE");
     pv_app_free(a);
 }
 

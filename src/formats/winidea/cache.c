@@ -196,10 +196,92 @@ static void *wic_copy(const void *src, size_t len)
     return p;
 }
 
+/* The net times' ranks must count the bits, or a lookup would read past
+ * the values: why they do not, or NULL. */
+static const char *wic_check_net(const uint64_t *bits, const uint32_t *rank, uint64_t words,
+                                 uint64_t net_count)
+{
+    if (!words)
+        return net_count ? "net times without their bits" : NULL;
+    uint64_t r2 = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        if (rank[w] != r2)
+            return "bad net time ranks";
+        r2 += (uint64_t)__builtin_popcountll(bits[w]);
+    }
+    return r2 != net_count ? "bad net time count" : NULL;
+}
+
+/* Every index the entry holds must point inside what it indexes, so that
+ * a corrupt or forged entry (the checksum is no key) is rejected, never
+ * dereferenced (docs/cache.md "Trust"): NULL when it does, else what is
+ * wrong.  Linear in the events and calls, as the checksum already is. */
+static const char *wic_check(const wic_head *h, const void *const a[], const pv_wi_data *d)
+{
+    uint64_t n = h->event_count, calls = h->call_count, areas = h->area_count;
+    uint64_t contexts = h->context_count, pool = h->pool_len;
+    if (h->window_first > h->window_end || h->window_end > n)
+        return "window out of range";
+    if (pool == 0 || ((const char *)a[17])[pool - 1] != '\0')
+        return "bad string pool";
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t area = h->area_wide ? ((const uint32_t *)a[1])[i] : ((const uint16_t *)a[1])[i];
+        if (area >= areas)
+            return "an event's area out of range";
+        uint32_t c = h->context_wide ? ((const uint16_t *)a[2])[i] : ((const uint8_t *)a[2])[i];
+        if (c >= contexts && c != (h->context_wide ? PV_TL_NO_CONTEXT : 0xFF))
+            return "an event's context out of range";
+    }
+    const uint32_t *entry = a[4], *exit = a[5], *parent = a[6];
+    for (uint64_t k = 0; k < calls; k++) {
+        if ((entry[k] & ~PV_TL_IMPLICIT_CALL) >= n)
+            return "a call's entry out of range";
+        if (exit[k] != PV_TL_OPEN && exit[k] >= n)
+            return "a call's exit out of range";
+        if (parent[k] != PV_TL_OPEN && parent[k] >= k)
+            return "a call's parent out of range"; /* parents come first: no loop */
+    }
+    const size_t *start = a[11];
+    for (uint64_t c = 0; c <= contexts; c++)
+        if (start[c] > calls || (c && start[c] < start[c - 1]))
+            return "a context's calls out of range";
+    const uint32_t *line = a[12];
+    for (uint64_t l = 0; l < h->line_count; l++)
+        if ((line[l] & ~PV_TL_IMPLICIT_CALL) >= n)
+            return "a line's entry out of range";
+    const pv_tl_area *ar = a[14];
+    for (uint64_t i = 0; i < areas; i++)
+        if (ar[i].name >= pool || (ar[i].parent != PV_WI_NONE && ar[i].parent >= areas) ||
+            (ar[i].data_area != PV_WI_NONE && ar[i].data_area >= d->area_count))
+            return "an area out of range";
+    const pv_tl_context *cx = a[15];
+    for (uint64_t i = 0; i < contexts; i++)
+        if (cx[i].name >= pool)
+            return "a context's name out of range";
+    const pv_tl_stat_row *st = a[16];
+    for (uint64_t i = 0; i < h->stat_count; i++)
+        if (st[i].area >= areas || (st[i].context >= contexts && st[i].context != PV_TL_NEUTRAL &&
+                                    st[i].context != PV_TL_NO_CONTEXT))
+            return "a statistics row out of range";
+    for (uint64_t i = 0; i < h->map_count; i++) {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)a[19] + i * 4, 4);
+        if (v >= areas)
+            return "the area map out of range";
+    }
+    if (h->context_area != PV_WI_NONE && h->context_area >= areas)
+        return "the context area out of range";
+    return NULL;
+}
+
 bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *d, pv_diag *diag)
 {
     pv_cache_entry e;
-    if (!pv_cache_open(k, PV_WI_CACHE_KIND, PV_TL_INDEX_VERSION, &e))
+    bool found = pv_cache_open(k, PV_WI_CACHE_KIND, PV_TL_INDEX_VERSION, &e);
+    char refused[700];
+    if (pv_cache_take_refusal(refused, sizeof refused))
+        pv_warn(diag, "%s", refused);
+    if (!found)
         return false;
     wic_reader r = {e.payload, e.payload_size, false};
     const wic_head *hp = wic_take(&r, 1, sizeof(wic_head));
@@ -251,22 +333,10 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         else if (h.diag_text_len && ((const char *)a[21])[h.diag_text_len - 1] != '\0')
             why = "bad warning texts";
     }
-    if (!why && words) {
-        /* the net times' ranks must count the bits, or a lookup would read
-         * past the values */
-        const uint64_t *bits = a[8];
-        const uint32_t *rank = a[9];
-        uint64_t r2 = 0;
-        for (uint64_t w = 0; w < words && !why; w++) {
-            if (rank[w] != r2)
-                why = "bad net time ranks";
-            r2 += (uint64_t)__builtin_popcountll(bits[w]);
-        }
-        if (!why && r2 != h.net_count)
-            why = "bad net time count";
-    } else if (!why && h.net_count) {
-        why = "net times without their bits";
-    }
+    if (!why)
+        why = wic_check_net(a[8], a[9], words, h.net_count);
+    if (!why)
+        why = wic_check(&h, a, d);
     if (why) {
         pv_cache_debug("ignored %s: %s", e.path, why);
         pv_cache_close(&e);

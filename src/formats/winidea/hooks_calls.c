@@ -135,12 +135,12 @@ const pv_view_hooks wi_calls_hooks = {
 enum { LF_PARENT, LF_ROUTINE, LF_MODULE, LF_THREAD, LF_TIME, LF_TWC, LF_COLUMNS };
 
 static const pv_column wi_line_frame_columns[LF_COLUMNS] = {
-    {"parent", "Parent", PV_TYPE_INT, 0},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"module", "Module", PV_TYPE_STRING, 0},
+    {PV_COLUMN_PARENT, 0},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
+    {PV_COLUMN_MODULE, 0},
     {"thread", "Context", PV_TYPE_STRING, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
-    {"time_with_children", "With children", PV_TYPE_TIME, 0},
+    {PV_COLUMN_TIME, 0},
+    {PV_COLUMN_TIME_WITH_CHILDREN, 0},
 };
 
 typedef struct wi_line_frames {

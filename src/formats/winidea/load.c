@@ -62,7 +62,7 @@ struct pv_wi_stream {
     unsigned char *records; /* d->timeline.owned, fixed while the worker runs */
     size_t record_room;
     atomic_size_t mapped;
-    /* for PROFVIEW_TEST_TEXT1_DEBUG: the worker's CPU seconds; wall seconds
+    /* for the test option text1-debug: the worker's CPU seconds; wall seconds
      * from the stream's start to the end of the parse, to the worker's end,
      * and spent by the worker waiting for the parser */
     double worker_cpu, start, parsed, worker_end, worker_waited;
@@ -81,13 +81,12 @@ static double wi_thread_cpu(void)
     return wi_clock(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* PROFVIEW_TEST_TEXT1_DEBUG: say on stderr what the stream did (the tests
+/* The test option text1-debug: say on stderr what the stream did (the tests
  * check that it ran; the CPU seconds of the two threads so far show the
  * benchmark how the work was split). */
 static void wi_stream_debug(const pv_wi_stream *s, const char *what, size_t done, size_t count)
 {
-    const char *on = getenv("PROFVIEW_TEST_TEXT1_DEBUG");
-    if (on && *on && strcmp(on, "0") != 0)
+    if (pv_test_get(&s->opt.test, PV_TEST_TEXT1_DEBUG, 0))
         fprintf(stderr,
                 "profview: debug: Text1 index %s (%zu of %zu events indexed; CPU: reader "
                 "%.3f s, worker %.3f s; wall: parsed at %.3f s, worker done at %.3f s, "
@@ -302,13 +301,12 @@ bool pv_wi_stream_take(pv_wi_stream *s, pv_timeline_index *ix, pv_diag *diag,
 
 /* Whether this load indexes its Text1 timeline while reading it: a full
  * load or a deferred one alike, not for a window (the window's bounds need
- * every time) and not when PROFVIEW_TEST_TEXT1_SERIAL is set (the tests
+ * every time) and not with the test option text1-serial=1 (the tests
  * compare both ways). */
 static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const pv_load_options *o,
                                    const pv_mapped_file *mf)
 {
-    const char *serial = getenv("PROFVIEW_TEST_TEXT1_SERIAL");
-    if ((serial && *serial && strcmp(serial, "0") != 0) || (o && (o->has_from || o->has_to)))
+    if (o && (pv_test_get(&o->test, PV_TEST_TEXT1_SERIAL, 0) || o->has_from || o->has_to))
         return NULL;
     pv_wi_stream *s = pv_xcalloc(1, sizeof *s);
     pv_diag_init(&s->diag);
@@ -322,12 +320,11 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     return s;
 }
 
-/* The chunk the parser publishes in: PROFVIEW_TEST_TEXT1_CHUNK (events)
- * for the tests, else the parser's default. */
-static size_t wi_stream_chunk(void)
+/* The chunk the parser publishes in: the test option text1-chunk (events)
+ * for the tests, else (0) the parser's default. */
+static size_t wi_stream_chunk(const pv_load_options *o)
 {
-    const char *chunk = getenv("PROFVIEW_TEST_TEXT1_CHUNK");
-    long v = chunk ? atol(chunk) : 0;
+    int64_t v = o ? pv_test_get(&o->test, PV_TEST_TEXT1_CHUNK, 0) : 0;
     return v > 0 ? (size_t)v : 0;
 }
 
@@ -372,7 +369,7 @@ static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
     pv_wi_stream *stream = wi_stream_new(d, f->path, o, &mf);
-    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(),
+    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(o),
                              wi_stream_map};
     bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
                                      stream ? &sink : NULL);
@@ -418,6 +415,7 @@ const pv_loader pv_loader_winidea_text1 = {
     .description = "winIDEA profiler Text1 export (with its .BIN timeline when present)",
     .probe = wi_text1_probe,
     .load = wi_text1_load,
+    .export = pv_wi_export,
 };
 
 const pv_loader pv_loader_winidea_bin = {
@@ -425,4 +423,5 @@ const pv_loader pv_loader_winidea_bin = {
     .description = "winIDEA profiler BIN timeline (24-byte records, v1.0 or v1.1)",
     .probe = wi_bin_probe,
     .load = wi_bin_load,
+    .export = pv_wi_export,
 };

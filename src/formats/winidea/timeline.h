@@ -85,11 +85,13 @@ typedef struct pv_tl_options {
      * (pv_timeline_index_grow), and there is no window (has_from, has_to). */
     size_t event_capacity;
     /* Index on this thread alone (docs/winidea-model.md "Speed"; the tests
-     * compare it with the default, as PROFVIEW_INDEX_THREADS=1 does). */
+     * compare it with the default, as the test option index-threads=1 does). */
     bool single_thread;
     /* Keep every call's gross time even where the records give it (the
      * tests compare both). */
     bool keep_gross;
+    /* The tests' switches (core.h): index-threads, index-split. */
+    pv_test_options test;
 } pv_tl_options;
 
 typedef struct pv_timeline_index {

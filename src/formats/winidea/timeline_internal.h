@@ -64,89 +64,111 @@ typedef struct tl_ctx_detect {
     size_t cand_n, cand_cap;
 } tl_ctx_detect;
 
+/* The state of a pass, one field a line, each with how the stitch of a
+ * pass in two halves (timeline_split.c) merges the second half's (b) into
+ * the first half's (p), so that a field cannot be added without saying so:
+ *   FIRST   the first half's stands: setup that both halves share, or state
+ *           of the first half alone;
+ *   SECOND  the second half's own guesses: the stitch reads them, nothing
+ *           is merged;
+ *   OR      p->f |= b->f;   LAST  p->f = b->f (the second half ends later);
+ *   BITS    every bit of the BIN version (pv_wi_version_bits_or);
+ *   STEP    merged by the named step of the stitch (it must exist).
+ * X(type, name, array dimensions, kind, step) */
+#define TL_PASS_FIELDS(X)                                                                          \
+    /* The pass and what it reads: the second half gets its own copies (tl_split_start). */        \
+    X(pv_timeline_index *, ix, , FIRST,)                                                           \
+    X(const pv_wi_data *, d, , FIRST,)                                                             \
+    X(pv_wi_data *, settle, , FIRST,) /* = d: finish may settle its BIN version */                 \
+    X(char *, context_area_option, , FIRST,) /* a copy, for indexing again after settling */       \
+    X(pv_wi_version_bits, bits, , BITS,) /* of every record (docs/formats.md §2) */                \
+    X(tl_ctx_detect, cd, , FIRST,) /* context-area detection (no split then) */                    \
+    X(size_t, diag_entries, , FIRST,) /* diag at begin */                                          \
+    X(size_t, diag_warnings, , FIRST,)                                                             \
+    X(size_t, diag_errors, , FIRST,)                                                               \
+    X(pv_tl_options, opt, , FIRST,) /* a copy: the pass may outlive the caller's options */        \
+    X(const pv_tl_options *, o, , FIRST,) /* = &opt */                                             \
+    X(pv_diag *, diag, , FIRST,) /* each half's own (the stitch takes b's) */                      \
+    X(const char *, file, , FIRST,)                                                                \
+    X(pv_stats, st, , STEP, pv_stats_merge) /* the statistics */                                   \
+    X(pv_hashmap, state_keys, , FIRST,) /* state keys that the mapping lists states for */         \
+    X(pv_hashmap, context_map, , FIRST,) /* CONTEXTS handle -> context */                          \
+    X(tl_stack *, stacks, , STEP, tl_stitch_stacks) /* per context */                              \
+    X(size_t, stack_cap, , STEP, tl_stitch_stacks)                                                 \
+    X(uint16_t, core_context, [256], FIRST,) /* core contexts: never split */                      \
+    X(uint16_t, unknown_context, , FIRST,) /* a new one stops the second half */                   \
+    X(uint32_t, context_key, , FIRST,) /* state key of the context area, 0 = none */               \
+    X(bool, area_switched, , OR,) /* the context area has switched the running context */          \
+    X(size_t, call_cap, , STEP, tl_split_join) /* room of the call arrays */                       \
+    X(size_t *, context_calls, , STEP, tl_stitch_context_calls) /* per context: calls made */      \
+    X(size_t, context_calls_cap, , STEP, tl_stitch_context_calls)                                  \
+    X(size_t, line_cap, , STEP, tl_split_join) /* room of the line arrays */                       \
+    X(bool, store_gross, , FIRST,) /* ix->call_gross is kept */                                    \
+    /* Calls whose net differs from their gross: (call, net), in the order they ended; */          \
+    /* finishing places them (FC_NET*). */                                                         \
+    X(uint32_t *, net_call, , STEP, tl_stitch_calls)                                               \
+    X(int64_t *, net_val, , STEP, tl_stitch_calls)                                                 \
+    X(size_t, net_n, , STEP, tl_stitch_calls)                                                      \
+    X(size_t, net_cap, , STEP, tl_split_join)                                                      \
+    /* A direct-mapped cache in front of area_map: a nested call pattern alternates handles, */    \
+    /* so "the last handle" alone rarely hits. */                                                  \
+    X(uint64_t, cache_key, [TL_AREA_CACHE], FIRST,)                                                \
+    X(uint32_t, cache_area, [TL_AREA_CACHE], FIRST,)                                               \
+    X(size_t, i, , STEP, tl_split_stitch) /* the event being processed */                          \
+    X(int64_t, time, , LAST,) /* its (effective) time */                                           \
+    X(int64_t, prev, , LAST,) /* the previous event's effective time */                            \
+    /* Finishing in steps (pv_timeline_index_finish_step): the end of the pass is done */          \
+    /* (ended), then tl_finish_calls_step goes through its phases, fc_k being the next call of */  \
+    /* the current one.  Finishing in steps gives big blocks back a few MB per step (their */      \
+    /* pages first, then free: docs/winidea-model.md "Incremental indexing"); a finish in one */   \
+    /* piece frees them at once (fc_stepped). */                                                   \
+    X(bool, ended, , FIRST,)                                                                       \
+    X(int, fc_phase, , FIRST,)                                                                     \
+    X(size_t, fc_k, , FIRST,)                                                                      \
+    X(size_t, fc_c, , FIRST,)                                                                      \
+    X(size_t, fc_inner, , FIRST,)                                                                  \
+    X(size_t, fc_array, , FIRST,) /* FC_PERMUTE / FC_COPY: the array (tl_call_arrays) */           \
+    X(bool, fc_in_context, , FIRST,)                                                               \
+    X(size_t *, fc_start, , FIRST,)                                                                \
+    X(size_t *, fc_fill, , FIRST,)                                                                 \
+    X(uint32_t *, fc_pos, , FIRST,)                                                                \
+    X(int64_t *, fc_scratch, , FIRST,)                                                             \
+    X(bool, fc_stepped, , FIRST,)                                                                  \
+    X(pv_trash, trash, , FIRST,)                                                                   \
+    X(tl_worker *, worker, , FIRST,) /* the helper thread of a long pass, or NULL */               \
+    X(bool, worker_ran, , FIRST,) /* it has been started once (never again) */                     \
+    X(size_t, event_room, , FIRST,) /* room of the per-event columns */                            \
+    /* The time split (docs/winidea-model.md "Speed: the timeline in two halves").  In the */      \
+    /* first half's pass: */                                                                       \
+    X(bool, split_ok, , FIRST,) /* this advance is a whole finish: it may split */                 \
+    X(bool, split_ran, , FIRST,) /* tried once (never again) */                                    \
+    X(struct tl_split *, split, , FIRST,) /* the second half, running beside, or NULL */           \
+    X(struct tl_split *, depths, , FIRST,) /* a stitched half, depths to fix */                    \
+    /* After a stitch the calls [gap_a, call_count) lie at gap_at on in the arrays (no copy: */    \
+    /* the finish's permutation reads them there, tl_phys); gap_a is SIZE_MAX otherwise. */        \
+    X(size_t, gap_a, , STEP, tl_stitch_calls)                                                      \
+    X(size_t, gap_at, , STEP, tl_stitch_calls)                                                     \
+    X(size_t *, first_calls, , STEP, tl_stitch_context_calls) /* per context: the first half's */  \
+    /* In the second half's pass (spec): what it could not know, and why its reading may be */     \
+    /* wrong (spec_fail: it stops, the first half's pass indexes its events again). */             \
+    X(bool, spec, , SECOND,)                                                                       \
+    X(bool, spec_fail, , SECOND,)                                                                  \
+    X(struct tl_split *, spec_split, , SECOND,)                                                    \
+    X(struct tl_under *, under, , SECOND,) /* events on the first half's frames */                 \
+    X(size_t, under_n, , SECOND,)                                                                  \
+    X(size_t, under_cap, , SECOND,)                                                                \
+    X(size_t *, pops, , SECOND,) /* per context: frames of the first half its X ended */           \
+    X(uint8_t *, slots, , SECOND,) /* per context: the phantom slots in use (a bit each) */        \
+    X(size_t, pops_cap, , SECOND,)                                                                 \
+    X(struct tl_phantom *, ph, , SECOND,) /* per accumulator (tl_spec_under, tl_stitch_replay) */  \
+    X(size_t, spec_acc_cap, , SECOND,)                                                             \
+    X(size_t, spec_max_depth, , SECOND,) /* the deepest local stack at an E */
+
+#define TL_PASS_FIELD(type, name, dims, kind, step) type name dims;
 struct pv_tl_pass {
-    pv_timeline_index *ix;
-    const pv_wi_data *d;
-    pv_wi_data *settle;        /* = d: finish may settle its BIN version */
-    char *context_area_option; /* a copy, for indexing again after settling */
-    pv_wi_version_bits bits;   /* gathered over every record (docs/formats.md §2) */
-    tl_ctx_detect cd;
-    size_t diag_entries, diag_warnings, diag_errors; /* diag at begin */
-    pv_tl_options opt;      /* a copy: the pass may outlive the caller's options */
-    const pv_tl_options *o; /* = &opt */
-    pv_diag *diag;
-    const char *file;
-    pv_stats st;
-    pv_hashmap state_keys;  /* state keys that the mapping lists states for */
-    pv_hashmap context_map; /* CONTEXTS handle -> context */
-    tl_stack *stacks;
-    size_t stack_cap;
-    uint16_t core_context[256];
-    uint16_t unknown_context;
-    uint32_t context_key; /* state key of the context area, 0 = none */
-    bool area_switched;   /* the context area has switched the running context */
-    size_t call_cap;
-    size_t *context_calls; /* per context: the calls made (FC_COUNT) */
-    size_t context_calls_cap;
-    size_t line_cap;
-    bool store_gross; /* ix->call_gross is kept (the gross cannot be read from the records) */
-    /* calls whose net differs from their gross: (call, net), in the order
-     * they ended; finishing places them (FC_NET*) */
-    uint32_t *net_call;
-    int64_t *net_val;
-    size_t net_n, net_cap;
-    /* direct-mapped cache in front of area_map: a nested call pattern
-     * alternates handles, so "the last handle" alone rarely hits */
-    uint64_t cache_key[TL_AREA_CACHE];
-    uint32_t cache_area[TL_AREA_CACHE];
-    size_t i;     /* the event being processed */
-    int64_t time; /* its (effective) time */
-    int64_t prev; /* the previous event's effective time */
-    /* Finishing in steps (pv_timeline_index_finish_step): the end of the
-     * pass is done (ended), then tl_finish_calls_step goes through its
-     * phases, fc_k being the next call of the current one. */
-    bool ended;
-    int fc_phase;
-    size_t fc_k, fc_c, fc_inner;
-    size_t fc_array; /* FC_PERMUTE / FC_COPY: the array (tl_call_arrays) */
-    bool fc_in_context;
-    size_t *fc_start, *fc_fill;
-    uint32_t *fc_pos;
-    int64_t *fc_scratch;
-    /* Finishing in steps gives big blocks back a few MB per step (their
-     * pages first, then free: docs/winidea-model.md "Incremental
-     * indexing"); a finish in one piece frees them at once. */
-    bool fc_stepped;
-    pv_trash trash;
-    tl_worker *worker; /* the helper thread of a long pass, or NULL */
-    bool worker_ran;   /* it has been started once (never again) */
-    size_t event_room; /* room of the per-event columns (pv_tl_options.event_capacity) */
-    /* The time split (docs/winidea-model.md "Speed: the timeline in two
-     * halves").  In the first half's pass: */
-    bool split_ok;            /* this advance is a whole finish: it may split */
-    bool split_ran;           /* tried once (never again) */
-    struct tl_split *split;   /* the second half, running beside, or NULL */
-    struct tl_split *depths;  /* a stitched second half whose depths a thread fixes */
-    /* After a stitch the calls [gap_a, call_count) lie at gap_at on in the
-     * arrays (no copy: the finish's permutation reads them there, tl_phys);
-     * gap_a is SIZE_MAX otherwise. */
-    size_t gap_a, gap_at;
-    size_t *first_calls; /* after a stitch: per context, the calls of the first half */
-    /* In the second half's pass (spec): what it could not know, and why
-     * its reading may be wrong (spec_fail: it stops, the first half's pass
-     * indexes its events again). */
-    bool spec;
-    bool spec_fail;
-    struct tl_split *spec_split;
-    struct tl_under *under; /* events on frames of the first half, in order */
-    size_t under_n, under_cap;
-    size_t *pops;           /* per context: frames of the first half its X ended */
-    uint8_t *slots;         /* per context: the phantom slots in use (a bit each) */
-    size_t pops_cap;
-    struct tl_phantom *ph;  /* per accumulator (tl_spec_under) */
-    size_t spec_acc_cap;
-    size_t spec_max_depth;  /* the deepest local stack at an E */
+    TL_PASS_FIELDS(TL_PASS_FIELD)
 };
+#undef TL_PASS_FIELD
 typedef struct pv_tl_pass tl_pass;
 
 /* An event of the second half on a frame that the first half opened: the

@@ -145,9 +145,9 @@ void tl_split_cancel(tl_pass *p)
 static bool tl_split_allowed(const tl_pass *p, size_t events)
 {
     const pv_timeline_index *ix = p->ix;
-    const char *env = getenv("PROFVIEW_INDEX_SPLIT");
-    bool force = env && strcmp(env, "1") == 0;
-    if (!p->split_ok || p->split_ran || (env && strcmp(env, "0") == 0) ||
+    int64_t split = pv_test_get(&p->opt.test, PV_TEST_INDEX_SPLIT, -1);
+    bool force = split == 1;
+    if (!p->split_ok || p->split_ran || split == 0 ||
         !tl_threads_allowed(p, TL_SPLIT_MIN_EVENTS) || events < 2 ||
         (!force && events < TL_SPLIT_MIN_EVENTS))
         return false;
@@ -529,30 +529,14 @@ static void *tl_split_depths(void *arg)
     return NULL;
 }
 
-/* The stitch, step 2: the second half's events become the index's. */
-static void tl_split_stitch(tl_pass *p, tl_split *sp)
+/* The stitch: the guessed events replayed on the first half's
+ * frames (their depths written), then the frames whose S and R the second
+ * half followed, as they are at the end.  `base`: the running clocks at
+ * the split. */
+static void tl_stitch_replay(tl_pass *p, tl_split *sp, const int64_t *base)
 {
     pv_timeline_index *ix = p->ix;
-    pv_timeline_index *bx = &sp->ix;
     tl_pass *b = &sp->pass;
-    size_t n = ix->event_count;
-    size_t nstack = p->stack_cap;
-    size_t *below = pv_xcalloc(nstack + 1, sizeof *below);
-    size_t *ex0 = pv_xcalloc(nstack + 1, sizeof *ex0);
-    for (size_t c = 0; c < nstack; c++) {
-        below[c] = tl_stack_size(&p->stacks[c]);
-        ex0[c] = p->stacks[c].ex_n;
-    }
-    /* the running clocks at the split */
-    pv_wi_event e;
-    pv_timeline_event(ix, sp->from, &e);
-    int64_t t0 = e.time < p->prev ? p->prev : e.time;
-    size_t nrun = p->st.run_count;
-    int64_t *base = pv_xcalloc(nrun + 1, sizeof *base);
-    for (size_t c = 0; c < nrun && !p->st.all_running; c++)
-        base[c] = pv_stats_run(&p->st, (uint16_t)c, t0);
-
-    /* the guessed events, on the first half's frames */
     for (size_t k = 0; k < b->under_n; k++) {
         tl_under *u = &b->under[k];
         p->i = u->event;
@@ -570,17 +554,24 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
         else
             ((uint8_t *)ix->event_depth)[u->event] = (uint8_t)depth;
     }
-    /* the frames whose S and R the second half followed, as they are at the end */
     for (size_t j = 0; j < b->spec_acc_cap && j < b->st.acc_count; j++) {
         const tl_phantom *ph = &b->ph[j];
         if (ph->known && ph->used)
             tl_split_phantom(p, b->st.accs[j].area, b->st.accs[j].context, ph->active,
                              ph->active_run, ph->net, base);
     }
-    uint32_t *acc_map = pv_stats_merge(&p->st, &b->st, base);
+}
 
-    /* calls, lines and net times into place */
-    size_t a_calls = ix->call_count, b_calls = bx->call_count;
+/* The stitch: the second half's calls, lines and net times into place
+ * (its calls stay where they are: tl_phys).  a_calls, a_lines: the first
+ * half's. */
+static void tl_stitch_calls(tl_pass *p, tl_split *sp, const size_t *ex0, size_t a_calls,
+                            size_t a_lines)
+{
+    pv_timeline_index *ix = p->ix;
+    pv_timeline_index *bx = &sp->ix;
+    tl_pass *b = &sp->pass;
+    size_t b_calls = bx->call_count;
     size_t end = a_calls + b_calls;
     for (size_t k = 0; k < b_calls; k++) {
         uint32_t v = bx->call_parent[k];
@@ -594,7 +585,7 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     p->gap_a = a_calls; /* the calls stay where they are: tl_phys */
     p->gap_at = sp->call_at;
     ix->call_count = end;
-    size_t a_lines = ix->line_count, b_lines = bx->line_count;
+    size_t b_lines = bx->line_count;
     tl_split_move(ix->line_entry, 4, sp->line_at, a_lines, b_lines, a_lines + b_lines);
     tl_split_move(ix->line_net, 8, sp->line_at, a_lines, b_lines, a_lines + b_lines);
     ix->line_count = a_lines + b_lines;
@@ -603,8 +594,15 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     tl_split_move(p->net_call, 4, sp->net_at, p->net_n, b->net_n, p->net_n + b->net_n);
     tl_split_move(p->net_val, 8, sp->net_at, p->net_n, b->net_n, p->net_n + b->net_n);
     p->net_n += b->net_n;
+}
 
-    /* the second half's open frames on top of the first half's */
+/* The stitch: the second half's open frames on top of the first half's
+ * (acc_map: its accumulators' in the merged statistics). */
+static void tl_stitch_stacks(tl_pass *p, tl_split *sp, const size_t *ex0, const int64_t *base,
+                             const uint32_t *acc_map, size_t a_calls, size_t a_lines)
+{
+    tl_pass *b = &sp->pass;
+    size_t nrun = p->st.run_count;
     for (size_t c = 0; c < b->stack_cap; c++) {
         tl_stack *bs = &b->stacks[c];
         if (bs->ex_n == 0)
@@ -636,10 +634,13 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
             if (b->st.accs[j].context == c && b->st.accs[j].top >= 0)
                 p->st.accs[acc_map[j]].top = b->st.accs[j].top + (int32_t)off;
     }
-    free(acc_map);
+}
 
-    for (size_t c = 0; c < bx->context_count; c++)
-        ix->contexts[c].events += bx->contexts[c].events;
+/* The stitch: the calls made per context (the first half's kept apart for
+ * finishing). */
+static void tl_stitch_context_calls(tl_pass *p, const tl_pass *b)
+{
+    pv_timeline_index *ix = p->ix;
     p->first_calls = pv_xcalloc(ix->context_count + 1, sizeof *p->first_calls);
     for (size_t c = 0; c < ix->context_count && c < p->context_calls_cap; c++)
         p->first_calls[c] = p->context_calls[c];
@@ -654,15 +655,65 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
         }
         p->context_calls[c] += b->context_calls[c];
     }
-    p->area_switched |= b->area_switched;
+}
+
+/* The stitch: every field of the pass by its kind in TL_PASS_FIELDS. */
+#define TL_MERGE_FIRST(name, step)
+#define TL_MERGE_SECOND(name, step)
+#define TL_MERGE_OR(name, step) p->name |= b->name;
+#define TL_MERGE_LAST(name, step) p->name = b->name;
+#define TL_MERGE_BITS(name, step) pv_wi_version_bits_or(&p->name, &b->name);
+#define TL_MERGE_STEP(name, step) (void)step;
+#define TL_MERGE(type, name, dims, kind, step) TL_MERGE_##kind(name, step)
+static void tl_split_stitch(tl_pass *p, tl_split *sp);
+static void tl_stitch_fields(tl_pass *p, const tl_pass *b)
+{
+    TL_PASS_FIELDS(TL_MERGE)
+}
+#undef TL_MERGE
+#undef TL_MERGE_STEP
+#undef TL_MERGE_BITS
+#undef TL_MERGE_LAST
+#undef TL_MERGE_OR
+#undef TL_MERGE_SECOND
+#undef TL_MERGE_FIRST
+
+/* The stitch, step 2: the second half's events become the index's. */
+static void tl_split_stitch(tl_pass *p, tl_split *sp)
+{
+    pv_timeline_index *ix = p->ix;
+    pv_timeline_index *bx = &sp->ix;
+    tl_pass *b = &sp->pass;
+    size_t n = ix->event_count;
+    size_t nstack = p->stack_cap;
+    size_t *below = pv_xcalloc(nstack + 1, sizeof *below);
+    size_t *ex0 = pv_xcalloc(nstack + 1, sizeof *ex0);
+    for (size_t c = 0; c < nstack; c++) {
+        below[c] = tl_stack_size(&p->stacks[c]);
+        ex0[c] = p->stacks[c].ex_n;
+    }
+    /* the running clocks at the split */
+    pv_wi_event e;
+    pv_timeline_event(ix, sp->from, &e);
+    int64_t t0 = e.time < p->prev ? p->prev : e.time;
+    size_t nrun = p->st.run_count;
+    int64_t *base = pv_xcalloc(nrun + 1, sizeof *base);
+    for (size_t c = 0; c < nrun && !p->st.all_running; c++)
+        base[c] = pv_stats_run(&p->st, (uint16_t)c, t0);
+
+    tl_stitch_replay(p, sp, base);
+    uint32_t *acc_map = pv_stats_merge(&p->st, &b->st, base);
+    size_t a_calls = ix->call_count, a_lines = ix->line_count;
+    tl_stitch_calls(p, sp, ex0, a_calls, a_lines);
+    tl_stitch_stacks(p, sp, ex0, base, acc_map, a_calls, a_lines);
+    free(acc_map);
+    for (size_t c = 0; c < bx->context_count; c++)
+        ix->contexts[c].events += bx->contexts[c].events;
+    tl_stitch_context_calls(p, b);
+    tl_stitch_fields(p, b);
     ix->time_decreased |= bx->time_decreased;
-    p->bits.v10_type |= b->bits.v10_type;
-    p->bits.v10_low |= b->bits.v10_low;
-    p->bits.v11_bad |= b->bits.v11_bad;
     ix->warnings += bx->warnings;
     pv_diag_take(p->diag, &sp->diag);
-    p->prev = b->prev;
-    p->time = b->time;
     p->i = n - 1;
     free(ex0);
     free(base);

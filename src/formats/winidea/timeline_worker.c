@@ -94,17 +94,15 @@ static void *tl_worker_run(void *arg)
 }
 
 /* How many threads this pass of `events` events may use: one when the
- * options or PROFVIEW_INDEX_THREADS=1 say so; two from
- * TL_WORKER_MIN_EVENTS events on, or for any pass with
- * PROFVIEW_INDEX_THREADS=2 (the tests compare the two). */
+ * options or the test option index-threads=1 say so; two from
+ * TL_WORKER_MIN_EVENTS events on, or for any pass with index-threads=2
+ * (the tests compare the two). */
 bool tl_threads_allowed(const tl_pass *p, size_t events)
 {
-    if (p->opt.single_thread)
+    int64_t threads = pv_test_get(&p->opt.test, PV_TEST_INDEX_THREADS, 0);
+    if (p->opt.single_thread || threads == 1)
         return false;
-    const char *env = getenv("PROFVIEW_INDEX_THREADS");
-    if (env && strcmp(env, "1") == 0)
-        return false;
-    return events >= TL_WORKER_MIN_EVENTS || (env && strcmp(env, "2") == 0);
+    return events >= TL_WORKER_MIN_EVENTS || threads == 2;
 }
 
 void tl_worker_start(tl_pass *p, size_t events)

@@ -340,6 +340,7 @@ void pv_wi_index_options(pv_tl_options *to, const pv_wi_data *d, const char *pat
         to->from = o->from;
         to->has_to = o->has_to;
         to->to = o->to;
+        to->test = o->test;
         if (!o->defer_index)
             to->progress = o->progress; /* the caller's progress lives only while loading */
     }
@@ -473,7 +474,6 @@ static const pv_file_hooks wi_file_hooks = {
     .index_progress = wi_file_index_progress,
     .index_unit = "events",
     .range_view = "statistics",
-    .export = pv_wi_export,
 };
 
 const pv_wi_data *pv_wi_file_data(const pv_file *f)

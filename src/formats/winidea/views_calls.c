@@ -12,20 +12,20 @@
 /* ---- call-trace: a virtual tree, one row per reconstructed call */
 
 static const pv_column wi_call_trace_columns[CT_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"parent", "Parent", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_PARENT, PV_COL_HIDDEN},
     {"call_no", "Call no", PV_TYPE_INT, 0},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-    {"depth", "Depth", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_TREE},
+    {PV_COLUMN_DEPTH, PV_COL_HIDDEN},
     {"thread", "Context", PV_TYPE_STRING, 0},
-    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC | PV_COL_HIDDEN},
     {"entry_time", "Entered", PV_TYPE_TIME, 0},
     {"exit_time", "Exited", PV_TYPE_TIME, PV_COL_HIDDEN},
-    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_HIDDEN},
+    {PV_COLUMN_HANDLE, PV_COL_HIDDEN},
     {"implicit", "Implicit", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"module", "Module", PV_TYPE_STRING, PV_COL_HIDDEN}, /* the mapping's FILE, as in routines */
+    {PV_COLUMN_MODULE, PV_COL_HIDDEN}, /* the mapping's FILE, as in routines */
 };
 
 static const pv_detail_def wi_call_trace_details[] = {{"call-events", "Events of the call"}};
@@ -130,14 +130,14 @@ static void wi_calls_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
 enum { CE_ID, CE_INDEX, CE_TIME, CE_HANDLE, CE_NAME, CE_EVENT, CE_VALUE, CE_DEPTH, CE_COLUMNS };
 
 static const pv_column wi_call_event_columns[CE_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"index", "Index", PV_TYPE_INT, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {PV_COLUMN_TIME, 0},
+    {PV_COLUMN_HANDLE, 0},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
     {"event", "Event", PV_TYPE_STRING, 0},
     {"value", "Value", PV_TYPE_HEX, 0},
-    {"depth", "Depth", PV_TYPE_INT, 0},
+    {PV_COLUMN_DEPTH, 0},
 };
 
 /* call-events: row r is event list[r] (the view owns the list). */

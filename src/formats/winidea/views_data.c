@@ -12,8 +12,8 @@
 /* ---- data (areas of types 2-5) and their value history */
 
 const pv_column wi_data_columns[DATA_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {PV_COLUMN_ID, 0},
+    {PV_COLUMN_HANDLE, 0},
     {"type", "Type", PV_TYPE_STRING, 0},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
     {"value", "Value", PV_TYPE_HEX, 0},
@@ -24,8 +24,8 @@ const pv_column wi_data_columns[DATA_COLUMNS] = {
 enum { VH_ID, VH_TIME, VH_VALUE, VH_DURATION, VH_COLUMNS, VH_RAW = VH_COLUMNS, VH_F64_COLUMNS };
 
 static const pv_column wi_value_history_columns[VH_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
+    {PV_COLUMN_ID, 0},
+    {PV_COLUMN_TIME, 0},
     {"value", "Value", PV_TYPE_HEX, PV_COL_NAME},
     {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
 };
@@ -33,8 +33,8 @@ static const pv_column wi_value_history_columns[VH_COLUMNS] = {
 /* An F64 area (docs/formats.md §2): the value as a double, and the 64 bits of
  * DATA exactly as read in `raw`. */
 static const pv_column wi_value_history_f64_columns[VH_F64_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
+    {PV_COLUMN_ID, 0},
+    {PV_COLUMN_TIME, 0},
     {"value", "Value", PV_TYPE_FLOAT, PV_COL_NAME},
     {"duration", "Duration", PV_TYPE_TIME, PV_COL_DESC},
     {"raw", "Raw DATA", PV_TYPE_HEX, 0},

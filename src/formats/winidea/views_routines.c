@@ -12,12 +12,12 @@
 /* ---- routines: function areas with their Neutral statistics */
 
 const pv_column wi_routine_columns[RT_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
-    {"module", "Module", PV_TYPE_STRING, PV_COL_KEY},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME | PV_COL_KEY},
+    {PV_COLUMN_MODULE, PV_COL_KEY},
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"time_min", "Min time", PV_TYPE_TIME, PV_COL_DESC},
     {"time_max", "Max time", PV_TYPE_TIME, PV_COL_DESC},
     {"time_avg", "Avg time", PV_TYPE_TIME, PV_COL_DESC},
@@ -25,16 +25,16 @@ const pv_column wi_routine_columns[RT_COLUMNS] = {
     {"time_with_children_max", "Max time with children", PV_TYPE_TIME, PV_COL_DESC},
     {"time_with_children_avg", "Avg time with children", PV_TYPE_TIME, PV_COL_DESC},
     {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC | PV_COL_HIDDEN},
-    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_HIDDEN},
+    {PV_COLUMN_HANDLE, PV_COL_HIDDEN},
 };
 
 enum { CC_ID, CC_ROUTINE, CC_HITS, CC_TIME, CC_COLUMNS };
 
 static const pv_column wi_caller_columns[CC_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
-    {"time", "Time with children", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
+    {PV_COLUMN_HITS, PV_COL_DESC},
+    {"time", "Time with children", PV_TYPE_TIME, PV_COL_DESC}, /* not the shared column */
 };
 
 const pv_detail_def wi_routine_details[] = {

@@ -82,12 +82,12 @@ pv_view *wi_summary_view(const pv_file *f, const wi_model *m)
 /* ---- contexts */
 
 const pv_column wi_context_columns[CTX_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
+    {PV_COLUMN_ID, 0},
     {"handle", "Handle", PV_TYPE_HEX, 0},
     {"name", "Context", PV_TYPE_STRING, PV_COL_NAME},
     {"events", "Events", PV_TYPE_INT, PV_COL_DESC},
     {"calls", "Calls", PV_TYPE_INT, PV_COL_DESC},
-    {"source", "Source", PV_TYPE_STRING, PV_COL_HIDDEN},
+    {PV_COLUMN_SOURCE, PV_COL_HIDDEN},
 };
 
 pv_view *wi_contexts_view(const wi_model *m)
@@ -112,13 +112,13 @@ pv_view *wi_contexts_view(const wi_model *m)
 /* ---- lines */
 
 const pv_column wi_line_columns[LINE_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, 0},
+    {PV_COLUMN_ID, 0},
+    {PV_COLUMN_HANDLE, 0},
     {"name", "Source line", PV_TYPE_STRING, PV_COL_NAME},
-    {"line", "Line", PV_TYPE_INT, 0},
+    {PV_COLUMN_LINE, 0},
     {"function", "Function", PV_TYPE_STRING, 0},
     {"file", "File", PV_TYPE_STRING, PV_COL_HIDDEN},
-    {"hits", "Hits", PV_TYPE_INT, PV_COL_DESC},
+    {PV_COLUMN_HITS, PV_COL_DESC},
 };
 
 pv_view *wi_lines_view(const wi_model *m)
@@ -150,12 +150,12 @@ pv_view *wi_lines_view(const wi_model *m)
 /* ---- statistics (recomputed) and statistics-exported */
 
 pv_column wi_stat_columns[ST_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_KEY},
+    {PV_COLUMN_ID, 0},
+    {PV_COLUMN_HANDLE, PV_COL_KEY},
     {"type", "Type", PV_TYPE_STRING, PV_COL_KEY},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_KEY},
     {"value", "Value", PV_TYPE_HEX, PV_COL_KEY},
-    {"context", "Context", PV_TYPE_STRING, PV_COL_KEY},
+    {PV_COLUMN_CONTEXT, PV_COL_KEY},
     {"count", "Count", PV_TYPE_INT, PV_COL_DESC},
 };
 
@@ -200,11 +200,11 @@ void wi_stat_fill(pv_table *t, size_t r, const pv_timeline_index *ix, size_t i)
 enum { AC_ID, AC_THREAD, AC_ENTRY, AC_TIME, AC_TWC, AC_CALL, AC_COLUMNS };
 
 static const pv_column wi_area_call_columns[AC_COLUMNS] = {
-    {"id", "Call", PV_TYPE_INT, 0},
+    {PV_COLUMN_ID, 0},
     {"thread", "Context", PV_TYPE_STRING, PV_COL_NAME},
     {"entry_time", "Entered", PV_TYPE_TIME, 0},
-    {"time", "Time (net)", PV_TYPE_TIME, PV_COL_DESC},
-    {"time_with_children", "Time with children (gross)", PV_TYPE_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME, PV_COL_DESC},
+    {PV_COLUMN_TIME_WITH_CHILDREN, PV_COL_DESC},
     {"call_time", "Call time", PV_TYPE_TIME, PV_COL_DESC},
 };
 

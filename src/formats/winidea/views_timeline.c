@@ -10,16 +10,16 @@
 #include <string.h>
 
 static const pv_column wi_timeline_columns[TL_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"index", "Index", PV_TYPE_INT, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
-    {"context", "Context", PV_TYPE_STRING, PV_COL_LANE},
+    {PV_COLUMN_TIME, 0},
+    {PV_COLUMN_CONTEXT, PV_COL_LANE},
     {"core", "Core", PV_TYPE_INT, 0},
-    {"handle", "Handle", PV_TYPE_HANDLE, PV_COL_GROUPED},
+    {PV_COLUMN_HANDLE, PV_COL_GROUPED},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_GROUPED},
     {"event", "Event", PV_TYPE_STRING, 0},
     {"value", "Value", PV_TYPE_HEX, 0},
-    {"depth", "Depth", PV_TYPE_INT, 0},
+    {PV_COLUMN_DEPTH, 0},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
     {"delta", "Delta", PV_TYPE_TIME, PV_COL_SINCE_PREV},
     {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
@@ -154,11 +154,11 @@ static uint32_t wi_timeline_group(const pv_view *v, size_t row)
 enum { CS_ID, CS_POSITION, CS_ROUTINE, CS_HANDLE, CS_CONTEXT, CS_ENTRY, CS_COLUMNS };
 
 static const pv_column wi_call_stack_columns[CS_COLUMNS] = {
-    {"id", "Id", PV_TYPE_INT, PV_COL_HIDDEN},
+    {PV_COLUMN_ID, PV_COL_HIDDEN},
     {"position", "Position", PV_TYPE_INT, 0},
-    {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
-    {"handle", "Handle", PV_TYPE_HANDLE, 0},
-    {"context", "Context", PV_TYPE_STRING, 0},
+    {PV_COLUMN_ROUTINE, PV_COL_NAME},
+    {PV_COLUMN_HANDLE, 0},
+    {PV_COLUMN_CONTEXT, 0},
     {"entry_time", "Entered", PV_TYPE_TIME, 0},
 };
 

@@ -151,11 +151,24 @@ static inline void pv_wi_event_at(const pv_wi_timeline *tl, size_t i, pv_wi_even
 
 /* docs/formats.md §2 version detection as bits gathered over the record words
  * (bytes 4-7), so that any pass over the records can decide or confirm. */
+#define PV_WI_VERSION_BITS(X)                                                                     \
+    X(v10_type) /* bits 24-27 seen: v1.0 (rule 1) */                                              \
+    X(v10_low)  /* bits 0-23 seen: not v1.0 by rule 3 */                                          \
+    X(v11_bad)  /* bits 12-31 or an event type > 4 seen: not v1.1 (rule 2) */
+
+#define PV_WI_VERSION_BIT(name) uint32_t name;
 typedef struct pv_wi_version_bits {
-    uint32_t v10_type; /* bits 24-27 seen: v1.0 (rule 1) */
-    uint32_t v10_low;  /* bits 0-23 seen: not v1.0 by rule 3 */
-    uint32_t v11_bad;  /* bits 12-31 or an event type > 4 seen: not v1.1 (rule 2) */
+    PV_WI_VERSION_BITS(PV_WI_VERSION_BIT)
 } pv_wi_version_bits;
+#undef PV_WI_VERSION_BIT
+
+/* Adds the bits that `from` saw (a pass in two halves, timeline_split.c). */
+static inline void pv_wi_version_bits_or(pv_wi_version_bits *to, const pv_wi_version_bits *from)
+{
+#define PV_WI_VERSION_BIT(name) to->name |= from->name;
+    PV_WI_VERSION_BITS(PV_WI_VERSION_BIT)
+#undef PV_WI_VERSION_BIT
+}
 
 /* docs/formats.md §2: the version of a large BIN is detected over its first 1 M
  * records, so that the first screen does not wait for a pass over the whole
