@@ -559,6 +559,9 @@ void pv_app_free(pv_app *a)
     free(a->items);
     pv_sql_free(a->sql.conn);
     free(a->sql.pending);
+    for (size_t i = 0; i < a->sql.from_count; i++)
+        pv_location_free(&a->sql.from[i]);
+    free(a->sql.from);
     pv_buf_free(&a->clip.copied);
     pv_jobs_stop(a, false);
     pv_trash_free(&a->trash);
@@ -936,6 +939,31 @@ bool pv_app_big_index(const pv_app *a)
             return true;
     }
     return false;
+}
+
+/* State the user made that quitting loses: markers, pinned lanes, a
+ * filter on any view. */
+static bool pv_app_has_state(const pv_app *a)
+{
+    if (a->mark.set[0] || a->mark.set[1] || a->lanes.pins)
+        return true;
+    for (size_t i = 0; i < a->item_count; i++)
+        if (a->items[i].opened && a->items[i].report.filter && a->items[i].report.filter[0])
+            return true;
+    for (size_t i = 0; i < PV_LOC_MAX_DEPTH; i++)
+        if (a->drill[i].view && a->drill[i].filter && a->drill[i].filter[0])
+            return true;
+    return false;
+}
+
+void pv_app_quit_request(pv_app *a)
+{
+    if (!pv_app_big_index(a) && !pv_app_has_state(a)) {
+        a->quit = true;
+        return;
+    }
+    a->quit_ask = true;
+    pv_app_message(a, false, "Quit profview? y/n");
 }
 
 bool pv_app_report_indexing(const pv_app *a)

@@ -331,12 +331,23 @@ static void pv_app_history_step(pv_app *a, bool back)
 /* ---- keys: one function per family of actions (actions.def) */
 
 /* q: up from a drilled-down view (to its parent, with the parent's filter
- * and sort), otherwise quit. */
+ * and sort), back from an :sql result to where its query was run,
+ * otherwise quit (asking first when that loses something:
+ * pv_app_quit_request). The diff and the graphs take q themselves. */
 static void pv_key_quit(pv_app *a, pv_action act)
 {
     (void)act;
     if (a->loc.depth == 0) {
-        a->quit = true;
+        const pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
+        if (it && it->kind == PV_ITEM_VIEW && it->file == a->sql.file &&
+            it->view < a->sql.from_count && a->sql.from[it->view].item < a->item_count) {
+            pv_location to = {0};
+            pv_location_copy(&to, &a->sql.from[it->view]);
+            pv_app_go(a, &to, true);
+            pv_location_free(&to);
+            return;
+        }
+        pv_app_quit_request(a);
         return;
     }
     pv_location to;
@@ -650,6 +661,14 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
         a->quit_armed = false;
         pv_buf_clear(&a->message);
     }
+    if (a->quit_ask) {
+        /* "Quit profview? y/n": y (or Ctrl-C again) quits, any other key
+         * stays and does nothing else */
+        a->quit_ask = false;
+        pv_buf_clear(&a->message);
+        a->quit = key == 'y' || key == 'Y' || key == PV_KEY_CTRL('c');
+        return true;
+    }
     return pv_jobs_key(a, key, false);
 }
 
@@ -671,12 +690,10 @@ static void pv_app_interrupt(pv_app *a)
         for (size_t i = 0; i < a->file_count; i++)
             pv_file_index_pause(a->files[i], true); /* a format's own threads too */
         pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
-    } else if (!a->quit_armed && pv_app_big_index(a)) {
-        /* a long index is lost by quitting: ask (q quits at once) */
-        a->quit_armed = true;
-        pv_app_message(a, false, "Ctrl-C again quits (the index goes with it); q quits too");
+    } else if (a->quit_armed) {
+        a->quit = true; /* "Ctrl-C again quits" after indexing stopped */
     } else {
-        a->quit = true;
+        pv_app_quit_request(a);
     }
 }
 

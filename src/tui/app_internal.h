@@ -229,6 +229,10 @@ typedef struct pv_app_sql {
     bool running; /* the status bar shows the query's progress */
     uint64_t rows, visited;
     pv_app_sql_names names; /* completion candidates of :sql */
+    /* Per result view (its index in the results' set): where its query
+     * was run from, where q goes back to (docs/tui.md "Quitting"). */
+    pv_location *from;
+    size_t from_count;
 } pv_app_sql;
 
 /* The clipboard (y, Y, :copy): the terminal (term.c; NULL in the scripted
@@ -332,7 +336,8 @@ struct pv_app {
     bool message_error;
     pv_buf search;  /* the search text in force, any length */
     bool quit;
-    bool quit_armed; /* Ctrl-C once with a big index in memory */
+    bool quit_armed; /* Ctrl-C once after indexing stopped: again quits */
+    bool quit_ask;   /* "Quit profview? y/n" is asked: y quits, any other key stays */
 
     /* the panes and overlays */
     pv_explorer_state ex;
@@ -420,6 +425,11 @@ void pv_app_sync_details(pv_app *a);
 void pv_app_range_request(pv_app *a);
 /* Hides the range statistics and frees the window file. */
 void pv_app_range_hide(pv_app *a);
+/* q at the top level, Ctrl-C with nothing to stop: quits, or asks first
+ * ("Quit profview? y/n") when a big index or state the user made (markers,
+ * pinned lanes, a filter) would be lost (docs/tui.md "Quitting"). */
+void pv_app_quit_request(pv_app *a);
+
 /* A file holds an index of more than PV_BIG_VIEW events (Ctrl-C asks
  * before quitting). */
 bool pv_app_big_index(const pv_app *a);

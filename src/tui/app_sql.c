@@ -82,6 +82,9 @@ static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
  * and shows it. */
 static void pv_app_sql_show(pv_app *a, pv_view *v)
 {
+    /* where q goes back to from this result (pv_app_sql.from) */
+    a->sql.from = pv_xrealloc(a->sql.from, (a->sql.from_count + 1) * sizeof *a->sql.from);
+    pv_app_here(a, &a->sql.from[a->sql.from_count++]);
     a->sql.count++;
     free(v->id);
     v->id = pv_xasprintf("sql-%zu", a->sql.count);

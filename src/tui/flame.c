@@ -414,6 +414,7 @@ void pv_flame_ui_open(pv_app *a, int mode)
         return;
     }
     if (u->mode && mode != PV_FLAME_SANDWICH) {
+        u->sw_from_table = false;
         u->mode = u->graph_mode = mode; /* flame <-> icicle, same graph */
         return;
     }
@@ -467,6 +468,7 @@ void pv_flame_ui_open(pv_app *a, int mode)
         const char *slash = strrchr(f->path, '/');
         /* the Report's filter applies when the Report is the call tree */
         const char *filter = strcmp(r->view->id, tree->id) == 0 ? r->filter : "";
+        u->sw_from_table = mode == PV_FLAME_SANDWICH;
         fl_start(a, tree, slash ? slash + 1 : f->path, filter, mode, routine, false);
         return;
     } else if (u->fl && u->mode != PV_FLAME_SANDWICH) {
@@ -631,8 +633,15 @@ static bool fl_sandwich_key(pv_app *a, pv_action act)
         fl_sandwich(a, name);
         return true;
     }
-    case PV_ACT_BACK:
     case PV_ACT_QUIT:
+        if (u->sw_from_table) { /* q: back where it came from (docs/tui.md "Quitting") */
+            pv_flame_ui_close(a);
+            return true;
+        }
+        u->mode = u->graph_mode;
+        return true;
+    case PV_ACT_BACK:
+        u->sw_from_table = false; /* the graph now: q comes back to it */
         u->mode = u->graph_mode;
         return true;
     default:

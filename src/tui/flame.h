@@ -46,6 +46,7 @@ typedef struct pv_flame_hit {
 typedef struct pv_flame_ui {
     int mode;            /* PV_FLAME_* */
     int graph_mode;      /* flame or icicle: where W and Backspace return to */
+    bool sw_from_table;  /* the sandwich was opened from the table: q goes back there */
     const pv_view *tree; /* the call tree (owned by its file) */
     char tree_file[256]; /* its file, for the title */
     pv_flame *fl;        /* the merged paths of the tree under the filter */

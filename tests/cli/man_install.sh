@@ -3,7 +3,7 @@
 # names every command and option that `profview --help` lists; `cmake
 # --install` puts the binary, the man page and the themes under a prefix,
 # and the installed copy finds its own themes, also after the whole tree
-# is moved elsewhere (README.md, "Installing").
+# is moved elsewhere (docs/usage.md, "Installing").
 set -euo pipefail
 pv=${PROFVIEW:?}
 src=${PV_SOURCE_DIR:?}

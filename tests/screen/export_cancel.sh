@@ -40,6 +40,8 @@ pv_tmux_wait "Help: keys"
 pv_tmux_keys q
 pv_tmux_wait "Report:"
 echo "ok: the viewer still runs"
-pv_tmux_keys q
+pv_tmux_keys q # a big index in memory: quitting asks first
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

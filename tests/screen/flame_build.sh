@@ -51,7 +51,9 @@ pv_tmux_wait "row 3/"
 s=$(pv_tmux_screen)
 expect_absent ctrl_c_does_not_quit "$s" "exit="
 expect_contains ctrl_c_keeps_table "$s" "Report: Call trace"
-pv_tmux_keys q
+pv_tmux_keys q # a big index in memory: quitting asks first
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop
 
@@ -61,6 +63,8 @@ open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Flame graph: Call trace of big.txt" 30
 expect_absent built_progress_gone "$(pv_tmux_screen)" "Building the flame graph"
-pv_tmux_keys q q
+pv_tmux_keys q q # back to the table, then quit: a big index, it asks
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

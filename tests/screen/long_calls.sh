@@ -96,6 +96,8 @@ pv_tmux_wait "export cancelled: nothing written to $old" 60
 echo "ok: the file to replace keeps its content"
 s=$(pv_tmux_screen)
 expect_contains "the view stays after the export" "$s" "$title"
-pv_tmux_keys q
+pv_tmux_keys q # a big index in memory: quitting asks first
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

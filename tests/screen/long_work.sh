@@ -80,9 +80,13 @@ expect_contains "... its rows" "$s" "/$matches"
 # ---- quitting with a big index in memory
 
 s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C' "$BIG" --size 110x24)
-expect_contains "Ctrl-C asks before dropping a big index" "$s" "Ctrl-C again quits"
-s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nj' "$BIG" --size 110x24)
-expect_contains "another key goes on" "$s" "row 2/$rows"
+expect_contains "Ctrl-C asks before dropping a big index" "$s" "Quit profview? y/n"
+s=$(pv_screen "$TO_TIMELINE"$'\nq' "$BIG" --size 110x24)
+expect_contains "q asks too" "$s" "Quit profview? y/n"
+s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nj\nj' "$BIG" --size 110x24)
+expect_contains "another key stays (and does nothing else)" "$s" "row 2/$rows"
+s=$(pv_screen "$TO_TIMELINE"$'\nq\ny\nj' "$BIG" --size 110x24)
+expect_contains "y quits (j never came)" "$s" "row 1/$rows"
 s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nCtrl-C\nj' "$BIG" --size 110x24)
 expect_contains "Ctrl-C twice quits (j never came)" "$s" "row 1/$rows"
 

@@ -34,6 +34,8 @@ pv_tmux_wait "a paste goes into a prompt"
 s=$(pv_tmux_screen)
 expect_absent "a paste is not keys (q did not quit)" "$s" "exit="
 expect_contains "a paste is not keys (the row did not move)" "$s" "row 1/1"
-pv_tmux_keys q
+pv_tmux_keys q # a filter is set: quitting asks first
+pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

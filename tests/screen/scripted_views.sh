@@ -103,7 +103,7 @@ expect_screen details_tabs "$(pv_screen $'Shift-Tab j Tab Tab Right' plist-func-
 # The help screen: the live key table
 expected=$(cat <<'SCREEN'
 ─ Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ──────────────────────
- q                  quit           close the help or a drilled-down view; quit
+ q                  quit           close the help or a view opened from another;
  Tab                next-pane      focus the next pane
  Shift-Tab          prev-pane      focus the previous pane
  Up k               up             move up

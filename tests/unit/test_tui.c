@@ -257,7 +257,7 @@ static const char golden_tree_collapse[] =
 
 static const char golden_help_screen[] =
     "- Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ----------------------\n"
-    " q                  quit           close the help or a drilled-down view; quit\n"
+    " q                  quit           close the help or a view opened from another;\n"
     " Tab                next-pane      focus the next pane\n"
     " Shift-Tab          prev-pane      focus the previous pane\n"
     " Up k               up             move up\n"

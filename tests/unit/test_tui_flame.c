@@ -238,8 +238,9 @@ static void test_sandwich_screen(void **state)
     assert_non_null(strstr(s, "Sandwich: Call trace"));
     assert_non_null(strstr(s, "main: 1.000 us through it in 1 calls"));
     free(s);
-    /* q: to the flame graph; the sandwich of its selected frame */
-    s = screen_after(a, "q g k k W");
+    /* Backspace: to the flame graph (q would go back to the table it
+     * was opened from); the sandwich of its selected frame */
+    s = screen_after(a, "Backspace g k k W");
     assert_non_null(strstr(s, "work: 600 ns through it in 1 calls"));
     int xm, y_main = find_text(s, "main", &xm);
     int xw = 0, y_work = find_text(s, "\xe2\x96\x8fwork", &xw);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Nothing quits by surprise (docs/tui.md "Quitting"): q in a view opened from
+# another one (an :sql result, a diff, a drill-down, the flame graph, icicle,
+# sandwich) goes back to it; quitting with state the user made (markers, a
+# filter, pinned lanes) or a big index asks "Quit profview? y/n" first, for
+# q as for Ctrl-C; a small file with nothing set quits at once.  Each case
+# ends with j: when the viewer is still running it moves the selection.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+need_sample rtos.txt
+cd "$SAMPLES"
+TIMELINE=$'Shift-Tab\ng j j j j j j\nTab'
+STATS=$'Shift-Tab\ng j j j j\nTab'
+CALLS=$'Shift-Tab\ng j j j j j j j\nTab\nj'
+ROUTINES=$'Shift-Tab\ng j j j j j j j j\nTab\nj'
+rtos() { pv_screen "$1" rtos.txt --size 100x30; }
+status() { tail -n 1 <<<"$1"; }
+title() { head -n 1 <<<"$1" | sed 's/^[^│]*│//; s/ *─*$//'; }
+
+# expect_back NAME KEYS_TO_ORIGIN KEYS_OPENING WANT_STATUS WANT_TITLE
+expect_back() {
+  local opened s
+  opened=$(rtos "$2"$'\n'"$3")
+  [ "$(title "$opened")" != "$5" ] || { printf '%s\n' "$opened" >&2; fail "$1: test premise: it opens another view"; }
+  s=$(rtos "$2"$'\n'"$3"$'\nq\nj')
+  expect_contains "$1: q goes back, and the viewer runs on" "$(status "$s")" "$4"
+  [ "$(title "$s")" = "$5" ] || { printf '%s\n' "$s" >&2; fail "$1: back in '$(title "$s")', not '$5'"; }
+}
+
+expect_back ":sql result" "$TIMELINE"$'\n:goto 500<Enter>' ':sql SELECT 1<Enter>' \
+  "rtos.txt │ timeline │ row 502/3000" "─ Report: Timeline"
+expect_back "diff" "$STATS" ':diff 0..100us 100us..200us<Enter>' \
+  "rtos.txt │ statistics │ row 2/83" "─ Report: Statistics"
+expect_back "drill-down" "$ROUTINES" 'Enter' "rtos.txt │ routines │ row 3/11" "─ Report: Routines"
+expect_back "flame graph" "$CALLS" 'F' "│ call-trace │ row 3/" "─ Report: Call trace"
+expect_back "icicle" "$CALLS" 'I' "│ call-trace │ row 3/" "─ Report: Call trace"
+expect_back "sandwich from the table" "$CALLS" 'W' "│ call-trace │ row 3/" "─ Report: Call trace"
+# A sandwich opened from the flame graph goes back to the graph.
+s=$(rtos "$CALLS"$'\nF\nk\nW\nq')
+expect_contains "test premise: a sandwich from the graph" "$(title "$(rtos "$CALLS"$'\nF\nk\nW')")" "─ Sandwich"
+expect_contains "sandwich from the graph: q goes back to the graph" "$(title "$s")" "─ Flame graph"
+
+# Quitting asks when it would lose markers or a filter.
+s=$(rtos "$TIMELINE"$'\nm\nq')
+expect_contains "q with a marker set asks" "$(status "$s")" "Quit profview? y/n"
+s=$(rtos "$TIMELINE"$'\nm\nq\nn\nj')
+expect_contains "n stays (and does nothing else)" "$(status "$s")" "row 2/3000"
+expect_absent "... the question is gone" "$(status "$s")" "Quit profview"
+s=$(rtos "$TIMELINE"$'\nm\nq\ny\nj\nj')
+expect_contains "y quits (the j never came)" "$(status "$s")" "row 1/3000"
+s=$(rtos "$TIMELINE"$'\nm\nCtrl-C')
+expect_contains "Ctrl-C with a marker set asks too" "$(status "$s")" "Quit profview? y/n"
+s=$(rtos "$TIMELINE"$'\nm\nCtrl-C\nx\nj')
+expect_contains "... any other key stays" "$(status "$s")" "row 2/3000"
+s=$(rtos "$TIMELINE"$'\n:filter Idle_Hook<Enter>\nq')
+expect_contains "q with a filter asks" "$(status "$s")" "Quit profview? y/n"
+# A small file with nothing set quits at once, for q as for Ctrl-C.
+s=$(rtos "$TIMELINE"$'\nq\nj')
+expect_contains "q with nothing to lose quits at once" "$(status "$s")" "row 1/3000"
+expect_absent "... without asking" "$s" "Quit profview"
+s=$(rtos "$TIMELINE"$'\nCtrl-C\nj')
+expect_contains "Ctrl-C with nothing to lose quits at once" "$(status "$s")" "row 1/3000"
