@@ -56,7 +56,7 @@ typedef struct pv_job_ops {
      * finished (its result in place and said). */
     bool (*step)(pv_app *a, pv_job *j, pv_budget *b);
     /* Stopped before its end: everything stays as it was; says so when
-     * `say`.  NULL: nothing to undo, pv_jobs_stop says "<noun> stopped". */
+     * `say`.  NULL: nothing to undo or say. */
     void (*stop)(pv_app *a, pv_job *j, bool say);
     /* The Explorer's items (and the reports in them) are about to move (a
      * file arrives): false drops the job (stopped, said); `moved` follows
