@@ -19,64 +19,6 @@
 #define PV_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
 #define PV_PRINTF(fmt, args)
-/* ---- test options
- *
- * Switches that only the tests turn (docs/testing.md "Test options"): each
- * reaches a code path at a small size, or fixes what would otherwise
- * depend on timing.  None set is the normal behaviour.  A test program sets
- * them in the options it passes (pv_load_options.test,
- * pv_export_request.test, pv_tl_options.test); the command line takes them
- * as --test NAME=VALUE.  The library never reads them from the environment.
- * X(enum suffix, name, what it does) */
-#define PV_TEST_OPTIONS(X)                                                                        \
-    X(INDEX_THREADS, "index-threads", "winIDEA index: 1 one thread, 2 the helper thread on every pass") \
-    X(INDEX_SPLIT, "index-split", "winIDEA index: 1 in two halves wherever it can, 0 never")       \
-    X(TEXT1_SERIAL, "text1-serial", "Text1: 1 parse, then index (no index while reading)")         \
-    X(TEXT1_CHUNK, "text1-chunk", "Text1: events per hand-over to the indexing thread")            \
-    X(TEXT1_DEBUG, "text1-debug", "Text1: 1 say on stderr what the indexing stream did")           \
-    X(AQ_SPLIT_ROWS, "aq-split-rows", "AQTime: rows from which a table is read in two halves")     \
-    X(AQ_DEFER_ROWS, "aq-defer-rows", "AQTime: rows from which a table is read after the first screen") \
-    X(AQ_DEFER_PAUSED, "aq-defer-paused", "AQTime: 1 the reading after the first screen starts paused") \
-    X(EXPORT_GRACE_MS, "export-grace-ms", "export: ms a cancelled SQLite write may finish before it is left") \
-    X(DETAIL_ROWS, "detail-rows", "export: the cap of a detail's rows in the SQLite export")       \
-    X(INDEX_SLICE, "index-slice", "viewer: 1 index one slice per key")                             \
-    X(WORK_SLICE, "work-slice", "viewer: 1 do one step of a job per key")                          \
-    X(FLAME_SLICE, "flame-slice", "viewer: build the flame graph N rows per key")                  \
-    X(PROGRESS_DELAY_MS, "progress-delay-ms", "command line: ms before the progress bar shows")
-
-typedef enum pv_test_option {
-#define PV_TEST_ENUM(name, text, help) PV_TEST_##name,
-    PV_TEST_OPTIONS(PV_TEST_ENUM)
-#undef PV_TEST_ENUM
-    PV_TEST_COUNT
-} pv_test_option;
-
-typedef struct pv_test_options {
-    uint32_t set; /* bit (1 << option): given */
-    int64_t value[PV_TEST_COUNT];
-} pv_test_options;
-
-/* Whether option `o` is given. */
-static inline bool pv_test_has(const pv_test_options *t, pv_test_option o)
-{
-    return t && (t->set >> o & 1u);
-}
-/* Its value, or `normal` when it is not given. */
-static inline int64_t pv_test_get(const pv_test_options *t, pv_test_option o, int64_t normal)
-{
-    return pv_test_has(t, o) ? t->value[o] : normal;
-}
-static inline void pv_test_set(pv_test_options *t, pv_test_option o, int64_t v)
-{
-    t->set |= 1u << o;
-    t->value[o] = v;
-}
-/* Parses "NAME=VALUE" (VALUE an integer) into t; false with a message in
- * err for an unknown name or a bad value. */
-bool pv_test_parse(pv_test_options *t, const char *name_value, char *err, size_t err_size);
-/* One line per option, "  NAME  what it does", for docs and usage errors. */
-void pv_test_print(FILE *fp);
-
 #endif
 
 /* ---- allocation: abort with a message on out-of-memory, never return NULL */

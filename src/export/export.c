@@ -133,6 +133,38 @@ static bool pv_export_filter_pieces(const pv_filter *f, const pv_view *v, pv_row
     return true;
 }
 
+/* The text of a cell equals `want` (--context: a context or thread name). */
+static bool pv_export_same_text(const char *want, const char *text, size_t len)
+{
+    return strlen(want) == len && memcmp(want, text, len) == 0;
+}
+
+/* Keeps, in order, the rows whose cell in column `col`, as text, satisfies
+ * match(arg, text); false when the progress asks to stop. */
+static bool pv_export_keep_rows(const pv_view *v, pv_row *rows, size_t *count, size_t col,
+                                bool (*match)(const char *, const char *, size_t),
+                                const char *arg, const pv_progress *p)
+{
+    pv_buf text;
+    pv_buf_init(&text);
+    size_t kept = 0, n = *count;
+    for (size_t i = 0; i < n; i++) {
+        if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, n)) {
+            pv_buf_free(&text);
+            return false;
+        }
+        pv_cell c;
+        pv_view_cell(v, rows[i], col, &c);
+        pv_buf_clear(&text);
+        pv_cell_format_exact(&c, &text);
+        if (match(arg, text.data ? text.data : "", text.len))
+            rows[kept++] = rows[i];
+    }
+    pv_buf_free(&text);
+    *count = kept;
+    return true;
+}
+
 pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool selected_view,
                               size_t *n, pv_diag *err, bool *ok)
 {
@@ -174,46 +206,17 @@ pv_row *pv_export_select_rows(const pv_view *v, const pv_export_request *r, bool
         size_t col = pv_view_column(v, "context");
         if (col == PV_NO_ROW)
             col = pv_view_column(v, "thread");
-        pv_buf text;
-        pv_buf_init(&text);
-        size_t kept = 0;
-        for (size_t i = 0; i < count; i++) {
-            if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, count)) {
-                pv_buf_free(&text);
-                pv_export_dispose(r, rows, room * sizeof *rows);
-                *ok = false;
-                return NULL;
-            }
-            pv_cell c;
-            pv_view_cell(v, rows[i], col, &c);
-            pv_buf_clear(&text);
-            pv_cell_format_exact(&c, &text);
-            if (strcmp(pv_buf_cstr(&text), r->context) == 0)
-                rows[kept++] = rows[i];
+        if (!pv_export_keep_rows(v, rows, &count, col, pv_export_same_text, r->context, p)) {
+            pv_export_dispose(r, rows, room * sizeof *rows);
+            *ok = false;
+            return NULL;
         }
-        pv_buf_free(&text);
-        count = kept;
     }
-    if (name_col != PV_NO_ROW) {
-        pv_buf text;
-        pv_buf_init(&text);
-        size_t kept = 0;
-        for (size_t i = 0; i < count; i++) {
-            if (i % PV_EXPORT_PIECE == 0 && !pv_progress_step(p, "selecting rows", i, count)) {
-                pv_buf_free(&text);
-                pv_export_dispose(r, rows, room * sizeof *rows);
-                *ok = false;
-                return NULL;
-            }
-            pv_cell c;
-            pv_view_cell(v, rows[i], name_col, &c);
-            pv_buf_clear(&text);
-            pv_cell_format_exact(&c, &text);
-            if (pv_export_glob_match(r->areas, text.data ? text.data : "", text.len))
-                rows[kept++] = rows[i];
-        }
-        pv_buf_free(&text);
-        count = kept;
+    if (name_col != PV_NO_ROW &&
+        !pv_export_keep_rows(v, rows, &count, name_col, pv_export_glob_match, r->areas, p)) {
+        pv_export_dispose(r, rows, room * sizeof *rows);
+        *ok = false;
+        return NULL;
     }
     if (selected_view && r->filter) {
         pv_query_error qe;
