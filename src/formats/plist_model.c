@@ -5,6 +5,16 @@
 
 #include "formats/plist_model.h"
 
+void plist_model_vwarn(plist_model *m, size_t line_no, const char *fmt, va_list ap)
+{
+    pv_buf b;
+    pv_buf_init(&b);
+    pv_buf_printf(&b, "%s: line %zu: ", m->path, line_no);
+    pv_buf_vprintf(&b, fmt, ap);
+    pv_warn(&m->f->diag, "%s", pv_buf_cstr(&b));
+    pv_buf_free(&b);
+}
+
 void plist_model_init(plist_model *m, pv_file *f)
 {
     memset(m, 0, sizeof *m);

@@ -5,6 +5,8 @@
 #ifndef PROFVIEW_FORMATS_PLIST_MODEL_H
 #define PROFVIEW_FORMATS_PLIST_MODEL_H
 
+#include <stdarg.h>
+
 #include "profview/load.h"
 
 #define PLIST_NONE SIZE_MAX
@@ -116,6 +118,9 @@ typedef struct plist_model {
 
 void plist_model_init(plist_model *m, pv_file *f);
 void plist_model_free(plist_model *m);
+/* A warning of either reader, "PATH: line N: ..." (docs/plist.md). */
+void plist_model_vwarn(plist_model *m, size_t line_no, const char *fmt, va_list ap)
+    PV_PRINTF(3, 0);
 
 void plist_names_init(plist_names *n);
 void plist_names_free(plist_names *n);

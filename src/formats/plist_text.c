@@ -108,15 +108,10 @@ typedef struct plist_text_parser {
 static void plist_text_warn(plist_text_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
 static void plist_text_warn(plist_text_parser *p, const char *fmt, ...)
 {
-    pv_buf b;
-    pv_buf_init(&b);
-    pv_buf_printf(&b, "%s: line %zu: ", p->m.path, p->line_no);
     va_list ap;
     va_start(ap, fmt);
-    pv_buf_vprintf(&b, fmt, ap);
+    plist_model_vwarn(&p->m, p->line_no, fmt, ap);
     va_end(ap);
-    pv_warn(&p->m.f->diag, "%s", pv_buf_cstr(&b));
-    pv_buf_free(&b);
 }
 
 /* Warns about a line that is not what its place in the report needs. */
