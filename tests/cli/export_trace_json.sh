@@ -4,7 +4,8 @@
 # PLIST call trees (placed by their siblings' times), hostile names; each
 # file read by a JSON reader and checked against `profview cat`
 # (trace_json_check.py: one X event per call on its context's track, ts/dur
-# exact, nesting, counters equal to the value histories, markers).
+# exact, nesting of calls and line activations, counters equal to the
+# value histories, markers).
 set -euo pipefail
 pv=${PROFVIEW:?}
 : "${PV_SOURCE_DIR:?}" "${PV_BUILD_DIR:?}"
@@ -35,12 +36,12 @@ run() {
 # 1. timelines, whole and with each selection
 for f in ctx text bin; do
   in=$tmp/$f.txt
-  run "$in" "$tmp/$f.json" --
+  run "$in" "$tmp/$f.json" -- --lines
   ctx=$("$pv" cat "$in" --view contexts --columns name | sed -n 3p)
-  run "$in" "$tmp/$f-ctx.json" --context "$ctx" -- -- --context "$ctx"
+  run "$in" "$tmp/$f-ctx.json" --context "$ctx" -- --lines -- --context "$ctx"
   run "$in" "$tmp/$f-filter.json" --filter 'routine = "CRC_Calc"' -- -- --filter 'routine = "CRC_Calc"'
   run "$in" "$tmp/$f-areas.json" --areas 'Task_*' -- -- --areas 'Task_*'
-  run "$in" "$tmp/$f-window.json" --from 20us --to 90us -- --markers 20000 90000 -- --from 20us --to 90us
+  run "$in" "$tmp/$f-window.json" --from 20us --to 90us -- --lines --markers 20000 90000 -- --from 20us --to 90us
   run "$in" "$tmp/$f-all.json" --from 20us --to 300us --context "$ctx" --filter 'depth >= 1' \
     -- --markers 20000 300000 -- --from 20us --to 300us --context "$ctx" --filter 'depth >= 1'
 done
@@ -68,7 +69,7 @@ s = s.replace(b"CRC_Calc", b"CRC\x01\x7f\xc2\x85\xff\\\"x")
 s = s.replace(b"ID_TASK_FAST", b"ID\x02FAST\xe2\x80\xa8").replace(b"iCounter", b"iC\x1b[31m")
 open(sys.argv[2], "wb").write(s)
 EOF
-run "$tmp/hostile.txt" "$tmp/hostile.json" --
+run "$tmp/hostile.txt" "$tmp/hostile.json" -- --lines
 python3 - "$tmp/hostile.json" <<'EOF' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))

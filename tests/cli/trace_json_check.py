@@ -159,6 +159,25 @@ def main():
                                             ns(e["ts"]) + ns(e["dur"]) <= ns(q["ts"]) + ns(q["dur"])):
                 fail("call %d is not inside its parent %s" % (i, p))
 
+    # on every track the slices nest: none overlaps another partly
+    spans = {}
+    for e in ev:
+        if e["ph"] == "X" and e["pid"] == pid:
+            spans.setdefault(e["tid"], []).append((ns(e["ts"]), -ns(e["dur"]), e["name"]))
+    for tid, ss in spans.items():
+        ss.sort()
+        stack = []
+        for ts, mdur, name in ss:
+            end = ts - mdur
+            # the slices that ended before this one starts (one that starts
+            # where another ends is not inside it, unless it lasts 0)
+            while stack and (stack[-1][1] < ts or (stack[-1][1] == ts and end > ts)):
+                stack.pop()
+            if stack and end > stack[-1][1]:
+                fail("on track %r, %r [%d, %d] overlaps %r [%d, %d] partly" %
+                     (tracks.get(tid), name, ts, end, stack[-1][2], stack[-1][0], stack[-1][1]))
+            stack.append((ts, end, name))
+
     if lines:
         nl = 0
         for e in ev:
