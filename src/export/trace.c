@@ -64,9 +64,24 @@ typedef struct tj {
 
 /* ---- writing */
 
-static void tj_lit(tj *j, const char *s)
+/* Bytes into the writer's buffer; the writer itself when they do not fit. */
+static inline void tj_put(tj *j, const char *s, size_t len)
 {
-    pv_export_writer_write(&j->w, s, strlen(s));
+    pv_export_writer *w = &j->w;
+    if (w->cap - w->len >= len) {
+        memcpy(w->buf + w->len, s, len);
+        w->len += len;
+    } else {
+        pv_export_writer_write(w, s, len);
+    }
+}
+
+/* A string literal (its length known when compiled). */
+#define tj_lit(j, s) tj_put((j), "" s, sizeof(s) - 1)
+
+static void tj_cstr(tj *j, const char *s)
+{
+    tj_put(j, s, strlen(s));
 }
 
 static void tj_uint(tj *j, uint64_t v)
@@ -125,7 +140,7 @@ static void tj_str(tj *j, const char *s, size_t len)
         n->ptr = s;
         n->len = len;
     }
-    pv_export_writer_write(&j->w, n->esc, n->esc_len);
+    tj_put(j, n->esc, n->esc_len);
 }
 
 /* A string not remembered (a text made for this event). */
@@ -373,7 +388,7 @@ static void tj_complete(tj *j, const char *cat, uint32_t tid, int64_t ts, int64_
 {
     tj_event(j);
     tj_lit(j, "\"ph\":\"X\",\"cat\":\"");
-    tj_lit(j, cat);
+    tj_cstr(j, cat);
     tj_lit(j, "\",\"pid\":");
     tj_int(j, j->pid);
     tj_lit(j, ",\"tid\":");
@@ -578,7 +593,7 @@ static bool tj_inner_frames(tj *j, tj_set *s)
     pv_buf_init(&text);
     pv_buf_init(&ctx);
     for (size_t row = 0; row < n && !j->cancelled; row++) {
-        int64_t parent, ts, end, v64;
+        int64_t parent = 0, ts, end, v64;
         bool top = !tj_cell_int(lv, row, c.parent, &parent) || parent < 1;
         if (top ? narrowed : !tj_selected(s->rows, s->n, (size_t)(parent - 1))) {
             tj_step(j);
@@ -622,7 +637,7 @@ static bool tj_inner_frames(tj *j, tj_set *s)
             sep = ",";
         }
         if (tj_cell_int(lv, row, c.net, &v64)) {
-            tj_lit(j, sep);
+            tj_cstr(j, sep);
             tj_lit(j, "\"net\":");
             tj_int(j, v64);
         }
@@ -698,11 +713,19 @@ static bool tj_counters(tj *j, tj_set *s)
             continue;
         }
         pv_buf_clear(&num);
+        char digits[24];
+        size_t nd = 0;
+        uint64_t mag = 0;
+        bool neg = false;
         switch (val.type) {
         case PV_TYPE_HEX:
-        case PV_TYPE_HANDLE: pv_buf_printf(&num, "%" PRIu64, val.v.u); break;
+        case PV_TYPE_HANDLE: mag = val.v.u; nd = 1; break;
         case PV_TYPE_INT:
-        case PV_TYPE_TIME: pv_buf_printf(&num, "%" PRId64, val.v.i); break;
+        case PV_TYPE_TIME:
+            neg = val.v.i < 0;
+            mag = neg ? (uint64_t)0 - (uint64_t)val.v.i : (uint64_t)val.v.i;
+            nd = 1;
+            break;
         case PV_TYPE_FLOAT:
             pv_cell_format_exact(&val, &num);
             /* JSON has no NaN or infinity: such a value is left out */
@@ -710,6 +733,16 @@ static bool tj_counters(tj *j, tj_set *s)
                 pv_buf_clear(&num);
             break;
         default: break;
+        }
+        if (nd) { /* an integer, digit by digit */
+            nd = 0;
+            do {
+                digits[sizeof digits - 1 - nd++] = (char)('0' + mag % 10);
+                mag /= 10;
+            } while (mag);
+            if (neg)
+                digits[sizeof digits - 1 - nd++] = '-';
+            pv_buf_append(&num, digits + sizeof digits - nd, nd);
         }
         const char *name;
         size_t len;
@@ -736,8 +769,11 @@ static bool tj_counters(tj *j, tj_set *s)
             tj_str(j, name, len);
         else
             tj_str_once(j, name, len);
-        tj_lit(j, state ? ",\"args\":{\"state\":" : ",\"args\":{\"value\":");
-        pv_export_writer_write(&j->w, num.data, num.len);
+        if (state)
+            tj_lit(j, ",\"args\":{\"state\":");
+        else
+            tj_lit(j, ",\"args\":{\"value\":");
+        tj_put(j, num.data, num.len);
         tj_lit(j, "}}");
         tj_step(j);
     }
@@ -815,7 +851,7 @@ static void tj_clock_note(tj *j, const tj_set *s)
         return;
     }
     bool time = s->c.total != PV_NO_ROW && s->calls->columns[s->c.total].type == PV_TYPE_TIME;
-    tj_lit(j, time ? "\"none: the call trace has no clock; each call is placed by the cumulative "
+    tj_cstr(j, time ? "\"none: the call trace has no clock; each call is placed by the cumulative "
                      "time_with_children of its earlier siblings (the first child at its parent's "
                      "start, the roots of a thread one after another from 0), dur its "
                      "time_with_children\""
@@ -956,7 +992,7 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
         const char *sep = "";
         for (size_t k = 0; k < r->bookmark_count; k++)
             if (!r->bookmarks[k].has_time) {
-                tj_lit(&j, sep);
+                tj_cstr(&j, sep);
                 tj_bookmark_args(&j, &r->bookmarks[k]);
                 sep = ",";
             }
