@@ -1,8 +1,9 @@
 /* panel.h - the viewer's screen as panels (docs/tui.md "The viewer's
  * design").
  *
- * A panel owns its state (its struct in pv_app, app_internal.h) and
- * answers draw, key, mouse and status.  The screen manager (screen.c) lays
+ * A panel owns its state (its struct in its own header, explorer.h,
+ * details.h, ..., embedded in pv_app by app_internal.h) and answers draw,
+ * key, mouse and status.  The screen manager (screen.c) lays
  * the panels out, draws them, hands a click to the panel under it, and
  * app_input.c hands a key to the panel that has the input (the prompt, an
  * overlay) before the action table; what the panels share stays in
