@@ -256,6 +256,9 @@ void pv_app_report_opened(pv_app *a, pv_report *r);
  * (0..100) in *pct when not NULL. */
 bool pv_app_opening(const pv_app *a, double *pct);
 void pv_app_show_item(pv_app *a, size_t item);
+/* Enter after Esc stopped the opening of the item shown: it opens again
+ * (pv_app_report); true then, and the key does nothing else. */
+bool pv_app_open_again(pv_app *a);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
 void pv_app_sync_details(pv_app *a);

@@ -6,8 +6,15 @@
 
 #include <stddef.h>
 
+#include "tui/keymap.h"
+
 /* Columns a report shows at most (pv_report_shown). */
 #define PV_MAX_SHOWN 256
+
+typedef struct pv_app pv_app;
+/* The Report pane's keys (report_keys.c): act on the focused report (the
+ * Details' when they have the focus); true when taken. */
+bool pv_report_pane_action(pv_app *a, pv_action act);
 
 /* The Report pane: where its header's columns were drawn (for the mouse). */
 typedef struct pv_report_panel {
