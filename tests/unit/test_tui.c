@@ -1755,6 +1755,13 @@ static pv_view *tg_tree(size_t n, int threads, bool blocks, unsigned seed)
     return pv_table_view(t);
 }
 
+/* One step of the grouping within `units`, no deadline. */
+static bool tg_group_step(pv_group_job *j, size_t units)
+{
+    pv_budget b = {units, 0};
+    return pv_group_job_step(j, &b);
+}
+
 /* The grouping of `base` built in steps of `budget` equals the expected
  * one: top-level subtrees stably partitioned by thread (threads in the
  * order they first appear), a node before each thread. */
@@ -1764,7 +1771,7 @@ static void tg_check_grouping(pv_view *base, size_t budget)
     pv_group_job *j = pv_group_job_new(base);
     assert_non_null(j);
     size_t steps = 0;
-    while (!pv_group_job_step(j, budget))
+    while (!tg_group_step(j, budget))
         steps++;
     if (budget <= 3)
         assert_true(steps > 1); /* it did take steps */
@@ -1831,9 +1838,27 @@ static void test_group_job_steps(void **state)
             tg_check_grouping(base, SIZE_MAX);
             /* stopped half way: freed with what it built */
             pv_group_job *j = pv_group_job_new(base);
-            assert_false(pv_group_job_step(j, 20));
+            assert_false(tg_group_step(j, 20));
             assert_true(pv_group_job_progress(j) < 1.0);
             pv_group_job_free(j);
+            /* stopped after every one of its steps (both phases: SCAN, and
+             * FILL when threads interleave): freed with what it built, the
+             * base as it was, and the next one groups it the same */
+            size_t steps = 0, units = blocks && hooked ? 1 : 11; /* a block: one unit */
+            j = pv_group_job_new(base);
+            while (!tg_group_step(j, units))
+                steps++;
+            pv_group_job_free(j);
+            print_message("group blocks=%d hooked=%d: %zu steps\n", blocks, hooked, steps);
+            assert_true(steps >= 2); /* it was stopped in the middle below */
+            for (size_t stop = 0; stop <= steps; stop++) {
+                j = pv_group_job_new(base);
+                for (size_t k = 0; k < stop; k++)
+                    assert_false(tg_group_step(j, units));
+                pv_group_job_free(j);
+                assert_int_equal(pv_view_rows(base), 3000);
+            }
+            tg_check_grouping(base, units);
             pv_view_free(base);
         }
 }
