@@ -142,6 +142,7 @@ typedef struct aq_colstore {
 typedef struct aq_table {
     const char *name;   /* the seed's name */
     char *db_name;      /* as spelled in the database; NULL when absent */
+    bool is_view;       /* the name is a view's, not read (said once) */
     size_t col_count;
     char **col_names;   /* as spelled in the database */
     bool *col_known;    /* documented by the seed */

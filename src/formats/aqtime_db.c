@@ -1401,8 +1401,11 @@ static bool aq_find_tables(pv_file *f, sqlite3 *db, aq_db *a)
             if (strcasecmp(name, aq_table_specs[t].name) != 0)
                 continue;
             if (view) {
-                pv_warn(&f->diag, "%s: %s is a view, not a table: not read (a view may cost "
-                        "anything to read; docs/input.md \"Databases\")", f->path, name);
+                /* one message: the table is then not "missing" as well */
+                pv_warn(&f->diag, "%s: %s is a view, not a table: not read, what it holds is "
+                        "shown empty (a view may cost anything to read; docs/input.md "
+                        "\"Databases\")", f->path, name);
+                a->tables[t].is_view = true;
                 continue;
             }
             if (a->tables[t].db_name)
@@ -1782,7 +1785,7 @@ pv_load_status aq_load_db(pv_file *f, const pv_load_options *o, sqlite3 *db, cha
             continue;
         pv_diag *d = any_deferred ? &tdiag[t] : &f->diag;
         if (!tab->db_name) {
-            if (t != AQ_T_RELATIONS)
+            if (t != AQ_T_RELATIONS && !tab->is_view)
                 pv_warn(d, "%s: table %s is missing: what it holds is shown empty",
                         f->path, tab->name);
             continue;
