@@ -115,6 +115,16 @@ typedef enum aq_profiler {
     AQ_PROF_COUNT
 } aq_profiler;
 
+/* The seed's tables (AQ_TABLES) and the profilers' name prefixes
+ * (aqtime_db.c). */
+typedef struct aq_table_spec {
+    const char *name;
+    const char *columns;
+} aq_table_spec;
+
+extern const aq_table_spec aq_table_specs[AQ_T_COUNT];
+extern const char *const aq_profiler_prefix[AQ_PROF_COUNT];
+
 #define AQ_NONE SIZE_MAX
 
 /* One cell as read.  Numbers expected by the seed are converted once at
@@ -206,6 +216,9 @@ bool aq_real(const aq_table *t, size_t row, size_t col, double *out);
 /* Like aq_int, and also reads a number written as text (decimal or 0x-hex)
  * in a column the seed documents as text (e.g. a thread id "String"). */
 bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out);
+/* A number written as text (decimal, 0x hex, real) as a cell; false when
+ * it is none (aqtime_read.c). */
+bool aq_parse_number(const char *s, aq_value *out);
 /* Text of a cell (numbers are written in decimal into `tmp`); NULL when absent. */
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size);
 int64_t aq_inst(const aq_table *t, size_t row);
