@@ -412,6 +412,15 @@ void pv_app_job_keep_place(pv_app *a)
         ((pv_app_report_job *)job)->undo = false;
 }
 
+bool pv_app_job_select(pv_app *a, int kind, size_t row)
+{
+    pv_job *job = pv_jobs_get(a, kind);
+    if (!job || job->ops != &pv_app_report_job_ops)
+        return false;
+    pv_report_job_select(((pv_app_report_job *)job)->rj, row);
+    return true;
+}
+
 bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress)
 {
     pv_job *job = pv_jobs_get(a, kind);
