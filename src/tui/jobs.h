@@ -64,6 +64,10 @@ typedef struct pv_job_ops {
     bool (*items_moving)(pv_app *a, pv_job *j);
     void (*items_moved)(pv_app *a, pv_job *j);
     void (*free)(pv_job *j); /* what the kind owns (not j); may be NULL */
+    /* It waits for something other than the index (files the loader thread
+     * reads): while true it is not stepped and keys leave it, as a queued
+     * job (Esc and Ctrl-C stop it).  NULL: it waits for nothing else. */
+    bool (*waits)(const pv_app *a, const pv_job *j);
 } pv_job_ops;
 
 struct pv_job {
