@@ -32,6 +32,16 @@ const char *pv_export_format_name(pv_export_format f);
 
 /* What to export.  The time window is the one the file was loaded with
  * (pv_load_options.from/to): the views and statistics already are over it. */
+/* A bookmark the viewer hands to an export (docs/tui.md "Bookmarks"):
+ * exports that can hold them write them (SQLite: the profview_bookmarks
+ * table; docs/export.md). */
+typedef struct pv_export_bookmark {
+    const char *view; /* the view id */
+    int64_t row;      /* the row's id (its `id` cell, else its row number from 0) */
+    int64_t time;     /* ns, or -1 when the row has no time */
+    const char *note; /* "" for none */
+} pv_export_bookmark;
+
 typedef struct pv_export_request {
     pv_export_format format;
     int bin_version;       /* BIN: 10 or 11; 0 = the source's version (1.1 without one) */
@@ -58,6 +68,8 @@ typedef struct pv_export_request {
     void (*after_create)(const char *temp_path, void *arg);
     void *after_create_arg;
     pv_test_options test; /* the tests' switches (core.h): export-grace-ms, detail-rows */
+    const pv_export_bookmark *bookmarks; /* the viewer's bookmarks of the file, or NULL */
+    size_t bookmark_count;
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);

@@ -701,6 +701,7 @@ int pv_cmd_view(const pv_cli_args *a)
     o.load = a->load;
     o.theme = a->values[PV_OPT_THEME];
     o.ascii = pv_cli_has(a, PV_OPT_ASCII);
+    o.session = !pv_cli_has(a, PV_OPT_NO_SESSION);
     o.keys_path = keys;
     o.dump_path = a->values[PV_OPT_DUMP];
     if (pv_cli_has(a, PV_OPT_SIZE) &&

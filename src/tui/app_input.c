@@ -420,6 +420,8 @@ static void pv_key_right(pv_app *a, pv_action act)
 static void pv_key_open(pv_app *a, pv_action act)
 {
     (void)act;
+    if (pv_app_bookmarks_enter(a)) /* the Bookmarks view: go to the bookmark */
+        return;
     pv_app_open(a);
 }
 
@@ -557,6 +559,16 @@ static void pv_key_step(pv_app *a, pv_action act)
         pv_app_match_call(a);
     else
         pv_app_step_event(a, act == PV_ACT_NEXT_SAME ? 1 : -1);
+}
+
+/* b: a bookmark with a note (typed as `:bookmark NOTE`); ' and `: step
+ * through them (docs/tui.md "Bookmarks"). */
+static void pv_key_bookmark(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_BOOKMARK)
+        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "bookmark ");
+    else
+        pv_app_bookmark_step(a, act == PV_ACT_BOOKMARK_NEXT ? 1 : -1);
 }
 
 static void pv_key_marker(pv_app *a, pv_action act)

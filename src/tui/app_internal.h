@@ -15,6 +15,7 @@
 #include "tui/jobs.h"
 #include "tui/keymap.h"
 #include "tui/report.h"
+#include "tui/session.h"
 
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
@@ -360,6 +361,7 @@ struct pv_app {
     pv_trash trash;
     pv_app_sql sql;
     pv_clipboard clip;
+    pv_session_ui sess; /* sessions, bookmarks, :reload (session.h) */
 };
 
 /* One slice of background indexing takes about this long, so that a key

@@ -238,6 +238,15 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
                 pv_yaml_error(err, file, v, "ascii is true or false, not '%s'", val);
                 ok = false;
             }
+        } else if (strcmp(key, "session") == 0 && val) {
+            if (strcmp(val, "true") == 0 || strcmp(val, "yes") == 0)
+                c->session_off = false;
+            else if (strcmp(val, "false") == 0 || strcmp(val, "no") == 0)
+                c->session_off = true;
+            else {
+                pv_yaml_error(err, file, v, "session is true or false, not '%s'", val);
+                ok = false;
+            }
         } else if (strcmp(key, "keys") == 0) {
             ok = pv_config_keys(c, &doc, v, file, err) && ok;
         } else if (strcmp(key, "columns") == 0) {
@@ -246,8 +255,8 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
             ok = pv_config_cache(c, &doc, v, file, err) && ok;
         } else {
             pv_yaml_error(err, file, k,
-                          "unknown setting '%s' (known: theme, time_unit, ascii, keys, columns, "
-                          "cache)",
+                          "unknown setting '%s' (known: theme, time_unit, ascii, session, keys, "
+                          "columns, cache)",
                           key);
             ok = false;
         }
