@@ -250,12 +250,13 @@ pv_view *pv_app_bookmarks_view(pv_app *a)
     return a->files[a->sess.bm_file]->sets[0]->views[0];
 }
 
-size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, pv_export_bookmark *out, size_t max)
+size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, size_t set, pv_export_bookmark *out,
+                           size_t max)
 {
     size_t n = 0;
     for (size_t k = 0; k < a->sess.bm_count; k++) {
         const pv_bookmark *b = &a->sess.bm[k];
-        if (b->file != fi)
+        if (b->file != fi || (set != PV_NO_ROW && b->set != set))
             continue;
         if (out && n < max) {
             out[n].view = b->view;

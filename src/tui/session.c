@@ -469,7 +469,8 @@ static bool pv_session_write(const pv_session *s, pv_buf *why)
 }
 
 /* Reads the session of the input at real path `real`: 1 read, 0 none
- * (no message), -1 not usable (why says so). */
+ * (no message), -1 not usable (why says so), -2 the directory is not to
+ * be trusted (why says which and why). */
 static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
 {
     char *dir = pv_session_dir();
@@ -479,10 +480,9 @@ static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
     int dirfd = pv_private_dir_open(dir, reason, sizeof reason);
     if (dirfd < 0) {
         if (reason[0])
-            pv_buf_printf(why, "sessions are not used: %s %s (it must be a directory of your own "
-                               "that no one else can write)", dir, reason);
+            pv_buf_printf(why, "%s %s", dir, reason);
         free(dir);
-        return reason[0] ? -1 : 0;
+        return reason[0] ? -2 : 0;
     }
     char *name = pv_session_name(real);
     int rc = 0;
@@ -514,7 +514,7 @@ static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
             pv_buf_printf(why, "%s/%s: cannot read it", dir, name);
             rc = -1;
         } else if (!pv_session_parse(text, got, s, &where)) {
-            pv_buf_printf(why, "%s/%s: %s", dir, name, pv_buf_cstr(&where));
+            pv_buf_printf(why, "%s (%s/%s)", pv_buf_cstr(&where), dir, name);
             rc = -1;
         } else {
             rc = 1;
@@ -755,7 +755,10 @@ void pv_app_session_adopted(pv_app *a, size_t fi, size_t *first_view)
     pv_buf_init(&why);
     int rc = pv_session_read(real, saved, &why);
     const char *base = pv_basename(f->path);
-    if (rc < 0) {
+    if (rc == -2) {
+        pv_app_messagef(a, true, "sessions are not used: %s (it must be a directory of your own that "
+                                 "no one else can write)", pv_buf_cstr(&why));
+    } else if (rc < 0) {
         pv_app_messagef(a, true, "%s: its saved session is ignored: %s", base, pv_buf_cstr(&why));
     } else if (rc > 0 && (strcmp(saved->path, real) != 0 || saved->size != size ||
                           saved->mtime_s != s || saved->mtime_ns != ns)) {
@@ -1019,6 +1022,23 @@ void pv_app_reload(pv_app *a, size_t fi)
     pv_app_messagef(a, false, "reloading %s...", pv_basename(path));
 }
 
+void pv_app_input_changed(pv_app *a, const char *path)
+{
+    /* the open file it belongs to: itself, or the file it goes with (a
+     * Text1 file's run.txt.BIN) */
+    const char *name = NULL;
+    for (size_t i = 0; i < a->file_count && !name; i++) {
+        const char *p = a->files[i]->path;
+        if (!pv_app_file_is_pseudo(a, i) &&
+            (strcmp(p, path) == 0 || (strncmp(p, path, strlen(p)) == 0 && path[strlen(p)] == '.')))
+            name = pv_basename(p);
+    }
+    pv_app_messagef(a, true,
+                    "%s changed on disk while it was open: `:reload%s%s` (r on its line in the "
+                    "Explorer) reopens it; what is shown of it is no longer read from it",
+                    pv_basename(path), name ? " " : "", name ? name : "");
+}
+
 void pv_app_reload_command(pv_app *a, const char *arg)
 {
     while (*arg == ' ')
@@ -1186,6 +1206,8 @@ bool pv_app_session_reloaded(pv_app *a, void *file)
                         pv_basename(nf->path), w, w == 1 ? "" : "s");
     else
         pv_app_messagef(a, false, "%s reloaded: your place is kept", pv_basename(nf->path));
+    free(sf->say); /* said again once the place is restored */
+    sf->say = pv_xstrdup(pv_buf_cstr(&a->message));
     free(e.path);
     return true;
 }

@@ -123,6 +123,9 @@ size_t pv_app_view_file(const pv_app *a, const void *view, size_t *item);
 /* :reload [FILE], r on a file's line: reopens file fi in place. */
 void pv_app_reload(pv_app *a, size_t fi);
 void pv_app_reload_command(pv_app *a, const char *arg);
+/* An input changed on disk (docs/input.md "Files that change"): says
+ * so, offering :reload of the open file it belongs to. */
+void pv_app_input_changed(pv_app *a, const char *path);
 /* A loaded file: true when it was a :reload, now in place. */
 bool pv_app_session_reloaded(pv_app *a, void *file);
 
@@ -141,10 +144,12 @@ void pv_app_bookmark_go(pv_app *a, size_t k);
 void pv_app_bookmark_push(pv_app *a, const pv_bookmark *b);
 /* The Bookmarks view (NULL: no bookmarks). */
 struct pv_view *pv_app_bookmarks_view(pv_app *a);
-/* The bookmarks of file fi as an export takes them (export.h); how many
- * there are (at most `max` written to out). */
+/* The bookmarks of file fi (of its result set `set`; PV_NO_ROW: of
+ * every set) as an export takes them (export.h); how many there are (at
+ * most `max` written to out). */
 struct pv_export_bookmark;
-size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, struct pv_export_bookmark *out, size_t max);
+size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, size_t set, struct pv_export_bookmark *out,
+                           size_t max);
 /* The file is a pseudo-file of the viewer (SQL results, Bookmarks). */
 bool pv_app_file_is_pseudo(const pv_app *a, size_t fi);
 

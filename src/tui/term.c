@@ -308,16 +308,7 @@ static void pv_term_check_inputs(pv_app *app)
     char path[512];
     if (!pv_inputs_changed(path, sizeof path))
         return;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    pv_buf msg;
-    pv_buf_init(&msg);
-    pv_buf_printf(&msg,
-                  "%s changed on disk while it was open: what is shown of it is no longer read "
-                  "from it; reload it with `:reload %s` (or r on its line in the Explorer)",
-                  base, base);
-    pv_app_message(app, true, pv_buf_cstr(&msg));
-    pv_buf_free(&msg);
+    pv_app_input_changed(app, path); /* session.c: offers :reload */
 }
 
 static double pv_term_now(void)
