@@ -20,7 +20,7 @@ static const pv_column pv_bm_columns[PV_BM_COLUMNS] = {
     {"file", "File", PV_TYPE_STRING, 0},
     {"view", "View", PV_TYPE_STRING, PV_COL_NAME},
     {"row", "Row", PV_TYPE_INT, 0},
-    {"time", "Time", PV_TYPE_TIME, 0},
+    {PV_COLUMN_TIME, 0},
     {"note", "Note", PV_TYPE_STRING, 0},
 };
 

@@ -104,6 +104,18 @@ typedef struct pv_session_ui {
     size_t reload_count;
 } pv_session_ui;
 
+/* session.c: the parts reload.c shares.  The session file of fi (made
+ * when missing); the item of view (set, id) of file fi or PV_NO_ROW; an
+ * item's view id; the input's real path, size and modification time
+ * (false: not a regular file); the file :session and :reload act on (the
+ * Explorer's line when it has the focus, else the Report's). */
+pv_session_file *pv_app_session_file(pv_app *a, size_t fi);
+size_t pv_app_session_item(const pv_app *a, size_t fi, size_t set, const char *id);
+struct pv_item;
+const char *pv_app_item_view_id(const pv_app *a, const struct pv_item *it);
+bool pv_session_identity(const char *path, char **real, uint64_t *size, int64_t *s, int64_t *ns);
+size_t pv_app_session_target(const pv_app *a);
+
 /* session.c: hooks of the viewer */
 void pv_app_session_init(pv_app *a);
 void pv_app_session_free(pv_app *a);
@@ -120,12 +132,15 @@ void pv_app_session_command(pv_app *a, const char *arg);
 void pv_app_session_capture(pv_app *a, size_t fi, pv_session *out);
 /* The file of an item's view pointer, or PV_NO_ROW; its item in *item. */
 size_t pv_app_view_file(const pv_app *a, const void *view, size_t *item);
-/* :reload [FILE], r on a file's line: reopens file fi in place. */
+/* reload.c: :reload [FILE], r on a file's line: reopens file fi in place. */
 void pv_app_reload(pv_app *a, size_t fi);
 void pv_app_reload_command(pv_app *a, const char *arg);
 /* An input changed on disk (docs/input.md "Files that change"): says
  * so, offering :reload of the open file it belongs to. */
 void pv_app_input_changed(pv_app *a, const char *path);
+/* The :reload asked did not load (the loader said why): the old file
+ * stays, and the message says so. */
+void pv_app_reload_failed(pv_app *a);
 /* A loaded file: true when it was a :reload, now in place. */
 bool pv_app_session_reloaded(pv_app *a, void *file);
 

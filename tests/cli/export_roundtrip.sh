@@ -6,7 +6,6 @@ set -euo pipefail
 pv=${PROFVIEW:?}
 src=${PV_SOURCE_DIR:?}/sample-data
 tmp=$(mktemp -d)
-export XDG_STATE_HOME=$tmp/state # the viewer's sessions stay in the test (docs/tui.md "Sessions")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 

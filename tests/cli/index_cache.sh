@@ -12,7 +12,6 @@ set -euo pipefail
 pv=${PROFVIEW:?}
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 tmp=$(mktemp -d)
-export XDG_STATE_HOME=$tmp/state # the viewer's sessions stay in the test (docs/tui.md "Sessions")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { # check DESCRIPTION COMMAND...: fail when the command fails

@@ -10,7 +10,6 @@ src=${PV_SOURCE_DIR:?}
 build=${PV_BUILD_DIR:?}
 page=$src/docs/profview.1
 tmp=$(mktemp -d)
-export XDG_STATE_HOME=$tmp/state # the viewer's sessions stay in the test (docs/tui.md "Sessions")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -23,9 +23,10 @@ unset TMUX
 # No user config or theme may change what the tests see.
 export XDG_CONFIG_HOME=$TMP/config
 unset NO_COLOR
-# Sessions (docs/tui.md "Sessions"): each run gets a state directory of its
-# own, so that no run restores what another left and no test touches the
-# user's; a test of sessions names one in PV_STATE to share it.
+# Sessions (docs/tui.md "Sessions"; scripted --keys runs have none): each
+# viewer in tmux gets a state directory of its own, so that no run restores
+# what another left and no test touches the user's; a test of sessions
+# names one in PV_STATE to share it.
 export HOME=$TMP/home
 mkdir -p "$HOME"
 pv_state_dir() {
@@ -44,8 +45,7 @@ pv_screen() {
   local keys=$1; shift
   printf '%s\n' "$keys" > "$TMP/keys"
   # shellcheck disable=SC2086 # PV_TEST is words
-  XDG_STATE_HOME=$(pv_state_dir) "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" ${PV_TEST:-} "$@" ||
-    fail "profview exited with $?"
+  "$PROFVIEW" --keys "$TMP/keys" --dump "$TMP/screen" ${PV_TEST:-} "$@" || fail "profview exited with $?"
   cat "$TMP/screen"
 }
 
