@@ -701,7 +701,7 @@ void pv_app_session_capture(pv_app *a, size_t fi, pv_session *out)
     for (size_t i = 0; i < p->view_count; i++) {
         const pv_session_view *pv = &p->views[i];
         pv_session_view *v = pv_session_find(out, pv->set, pv->view, false);
-        if (v && (v->columns || !pv->columns)) /* the view was opened: its state is newer */
+        if (v && v->columns) /* the view was opened (its columns taken): its state is newer */
             continue;
         bool was_current = v && v->current;
         if (v) { /* only named current: replace by the saved state */
