@@ -30,18 +30,20 @@ typedef enum pv_export_format {
 bool pv_export_format_parse(const char *name, pv_export_format *out);
 const char *pv_export_format_name(pv_export_format f);
 
-/* What to export.  The time window is the one the file was loaded with
- * (pv_load_options.from/to): the views and statistics already are over it. */
-/* A bookmark the viewer hands to an export (docs/tui.md "Bookmarks"):
- * exports that can hold them write them (SQLite: the profview_bookmarks
- * table; docs/export.md). */
+/* A bookmark the user set (the viewer's `b`): a row of a view, with its
+ * time when the row has one.  Written by the exports that hold bookmarks
+ * (trace-json: an instant event at its time; docs/export.md).  The strings
+ * are the caller's, valid during the export. */
 typedef struct pv_export_bookmark {
-    const char *view; /* the view id */
-    int64_t row;      /* the row's id (its `id` cell, else its row number from 0) */
-    int64_t time;     /* ns, or -1 when the row has no time */
-    const char *note; /* "" for none */
+    const char *view; /* the view's id ("call-trace", "timeline", ...) */
+    size_t row;       /* its row in that view (0-based, view order) */
+    bool has_time;
+    int64_t time;     /* ns, when has_time */
+    const char *note; /* the user's note, or NULL */
 } pv_export_bookmark;
 
+/* What to export.  The time window is the one the file was loaded with
+ * (pv_load_options.from/to): the views and statistics already are over it. */
 typedef struct pv_export_request {
     pv_export_format format;
     int bin_version;       /* BIN: 10 or 11; 0 = the source's version (1.1 without one) */
@@ -59,6 +61,10 @@ typedef struct pv_export_request {
     const char *context;   /* only this context (timelines) / thread, or NULL */
     const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
     const char *profile;   /* Text1: a YAML export profile, or NULL for the default */
+    bool has_mark[2];      /* markers A and B on times (the viewer's; the CLI's --from/--to): */
+    int64_t mark[2];       /* trace-json writes them as instant events */
+    const pv_export_bookmark *bookmarks; /* or NULL: the user's bookmarks (trace-json: */
+    size_t bookmark_count;               /* instants at their times) */
     pv_progress progress;
     pv_trash *trash;       /* or NULL: the export's big work blocks (hundreds of MB at 50 M
                               rows) are put here instead of freed, for a viewer to give
@@ -68,8 +74,6 @@ typedef struct pv_export_request {
     void (*after_create)(const char *temp_path, void *arg);
     void *after_create_arg;
     pv_test_options test; /* the tests' switches (core.h): export-grace-ms, detail-rows */
-    const pv_export_bookmark *bookmarks; /* the viewer's bookmarks of the file, or NULL */
-    size_t bookmark_count;
 } pv_export_request;
 
 void pv_export_request_init(pv_export_request *r);

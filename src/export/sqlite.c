@@ -1177,14 +1177,14 @@ static bool sq_count_rows(const pv_file *f, const pv_export_request *r, uint64_t
     return true;
 }
 
-/* The viewer's bookmarks of the file (docs/export.md "Bookmarks"): one
- * row each, the view's id, the row's id, its time (NULL: none) and the
- * note. */
+/* The viewer's bookmarks of the file (docs/export.md, the profview
+ * schema): one row each, the view's id, the row (from 0, view order), its
+ * time (NULL: none) and the note. */
 static pv_export_status sq_write_bookmarks(sq_writer *w, const pv_export_request *r)
 {
     if (!r->bookmark_count)
         return PV_EXPORT_OK;
-    if (!sq_exec(w, "CREATE TABLE profview_bookmarks(view_id TEXT, row_id INTEGER,"
+    if (!sq_exec(w, "CREATE TABLE profview_bookmarks(view_id TEXT, view_row INTEGER,"
                     " time INTEGER, note TEXT);"))
         return PV_EXPORT_FAILED;
     sqlite3_stmt *st = NULL;
@@ -1197,8 +1197,8 @@ static pv_export_status sq_write_bookmarks(sq_writer *w, const pv_export_request
         const pv_export_bookmark *b = &r->bookmarks[i];
         sqlite3_reset(st);
         sqlite3_bind_text(st, 1, b->view ? b->view : "", -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 2, b->row);
-        if (b->time >= 0)
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)b->row);
+        if (b->has_time)
             sqlite3_bind_int64(st, 3, b->time);
         else
             sqlite3_bind_null(st, 3);

@@ -250,6 +250,21 @@ pv_view *pv_app_bookmarks_view(pv_app *a)
     return a->files[a->sess.bm_file]->sets[0]->views[0];
 }
 
+/* The bookmark's row in its file's view (view order from 0): a call tree
+ * grouped by thread numbers its rows otherwise, so the row is found again
+ * by its id. */
+static size_t pv_bookmark_view_row(const pv_app *a, const pv_bookmark *b)
+{
+    const pv_file *f = b->file < a->file_count ? a->files[b->file] : NULL;
+    const pv_view *v = f && b->set < f->set_count ? pv_set_find_view(f->sets[b->set], b->view) : NULL;
+    if (v && pv_view_column(v, "id") != PV_NO_ROW) {
+        size_t row = pv_view_find_id(v, b->id);
+        if (row != PV_NO_ROW)
+            return row;
+    }
+    return b->row;
+}
+
 size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, size_t set, pv_export_bookmark *out,
                            size_t max)
 {
@@ -260,7 +275,8 @@ size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, size_t set, pv_export_boo
             continue;
         if (out && n < max) {
             out[n].view = b->view;
-            out[n].row = b->id;
+            out[n].row = pv_bookmark_view_row(a, b);
+            out[n].has_time = b->time >= 0;
             out[n].time = b->time;
             out[n].note = b->note;
         }

@@ -85,7 +85,7 @@ pv_tmux_keys ":export sqlite $TMP/out.db" Enter
 pv_tmux_wait "exported"
 got=$(python3 -c '
 import sqlite3, sys
-for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, row_id, time, note FROM profview_bookmarks ORDER BY row_id"):
+for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, view_row, time, note FROM profview_bookmarks ORDER BY view_row"):
     print(*r)' "$TMP/out.db")
 expect_screen "bookmarks in the SQLite export" "$got" "timeline 45 5996 first one
 timeline $last second"
