@@ -91,14 +91,8 @@ static void pv_app_sql_show(pv_app *a, pv_view *v)
     free(v->title);
     v->title = pv_xasprintf("SQL %zu: %s", a->sql.count, a->sql.pending);
     if (a->sql.file == PV_NO_ROW) {
-        pv_file *f = pv_xcalloc(1, sizeof *f);
-        f->path = pv_xstrdup("SQL results");
-        f->format = "sql";
-        pv_diag_init(&f->diag);
-        pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
-        pv_set_add_view(set, v);
         a->sql.file = a->file_count;
-        pv_app_adopt_file(a, f);
+        pv_app_adopt_file(a, pv_app_own_file("SQL results", "sql", "Queries", "SQL", v));
     } else {
         pv_result_set *set = a->files[a->sql.file]->sets[0];
         pv_set_add_view(set, v);

@@ -102,16 +102,22 @@ static void pv_app_bookmarks_file(pv_app *a)
     v->ops = &pv_bm_ops;
     v->impl = a;
     pv_view_copy_names(v, "bookmarks", "Bookmarks", pv_bm_columns, PV_BM_COLUMNS);
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("Bookmarks");
-    f->format = "bookmarks";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "of every file (b adds)", "bookmarks");
-    pv_set_add_view(set, v);
     a->sess.bm_file = a->file_count;
     size_t cursor = a->ex.cursor;
-    pv_app_adopt_file(a, f);
+    pv_app_adopt_file(a, pv_app_own_file("Bookmarks", "bookmarks", "of every file (b adds)", "bookmarks", v));
     a->ex.cursor = cursor;
+}
+
+pv_file *pv_app_own_file(const char *name, const char *format, const char *caption,
+                         const char *kind, pv_view *v)
+{
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup(name);
+    f->format = format;
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, caption, kind);
+    pv_set_add_view(set, v);
+    return f;
 }
 
 void pv_app_bookmark_push(pv_app *a, const pv_bookmark *b)

@@ -165,6 +165,11 @@ struct pv_view *pv_app_bookmarks_view(pv_app *a);
 struct pv_export_bookmark;
 size_t pv_app_bookmarks_of(const pv_app *a, size_t fi, size_t set, struct pv_export_bookmark *out,
                            size_t max);
+/* A file of the viewer's own (SQL results, Bookmarks): NAME in the
+ * Explorer, of format FORMAT, one result set CAPTION of KIND holding
+ * view v. */
+struct pv_file *pv_app_own_file(const char *name, const char *format, const char *caption,
+                                const char *kind, struct pv_view *v);
 /* The file is a pseudo-file of the viewer (SQL results, Bookmarks). */
 bool pv_app_file_is_pseudo(const pv_app *a, size_t fi);
 
