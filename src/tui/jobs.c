@@ -74,6 +74,8 @@ void pv_jobs_start(pv_app *a, pv_job *j)
 /* The queued job j still waits for its index. */
 static bool pv_jobs_waits(const pv_app *a, const pv_job *j)
 {
+    if (j->ops->waits && j->ops->waits(a, j))
+        return true;
     if (!j->queued)
         return false;
     if (j->wait_report)
@@ -106,13 +108,14 @@ bool pv_jobs_key(pv_app *a, int key, bool mouse)
     if (!j)
         return false;
     bool stop_key = !mouse && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'));
+    bool waits = j->queued || (j->ops->waits && j->ops->waits(a, j));
     switch (j->ops->keys) {
     case PV_JOB_KEYS_STOP:
         /* Esc and Ctrl-C stop a job (queued or running) and do nothing
          * else; another key stops a running job and then acts (a queued
          * one waits on; an opening goes on under other keys: moving
-         * elsewhere stops it) */
-        if (stop_key || (!j->queued && j->kind != PV_JOB_OPEN)) {
+         * elsewhere stops it; one waiting for files waits on too) */
+        if (stop_key || (!waits && j->kind != PV_JOB_OPEN)) {
             pv_jobs_stop(a, true);
             return stop_key;
         }
@@ -410,6 +413,15 @@ void pv_app_job_keep_place(pv_app *a)
     pv_job *job = a->jobs.job;
     if (job && job->ops == &pv_app_report_job_ops)
         ((pv_app_report_job *)job)->undo = false;
+}
+
+bool pv_app_job_select(pv_app *a, int kind, size_t row)
+{
+    pv_job *job = pv_jobs_get(a, kind);
+    if (!job || job->ops != &pv_app_report_job_ops)
+        return false;
+    pv_report_job_select(((pv_app_report_job *)job)->rj, row);
+    return true;
 }
 
 bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress)

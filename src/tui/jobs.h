@@ -16,6 +16,7 @@
 #define PROFVIEW_TUI_JOBS_H
 
 #include "profview/model.h"
+#include "tui/history.h"
 #include "tui/report.h"
 
 typedef struct pv_app pv_app;
@@ -64,6 +65,10 @@ typedef struct pv_job_ops {
     bool (*items_moving)(pv_app *a, pv_job *j);
     void (*items_moved)(pv_app *a, pv_job *j);
     void (*free)(pv_job *j); /* what the kind owns (not j); may be NULL */
+    /* It waits for something other than the index (files the loader thread
+     * reads): while true it is not stepped and keys leave it, as a queued
+     * job (Esc and Ctrl-C stop it).  NULL: it waits for nothing else. */
+    bool (*waits)(const pv_app *a, const pv_job *j);
 } pv_job_ops;
 
 struct pv_job {
@@ -123,6 +128,9 @@ void pv_app_job_open(pv_app *a, pv_report_job *rj, const char *what);
 void pv_app_job_undo_to(pv_app *a, const pv_location *from, size_t pos);
 /* The job's stop no longer goes back (a new place was shown). */
 void pv_app_job_keep_place(pv_app *a);
+/* The report job of kind `kind` selects model row `row` when it finishes
+ * (pv_report_job_select); false when no such job runs. */
+bool pv_app_job_select(pv_app *a, int kind, size_t row);
 /* The progress (0..1) of the running job of kind `kind`; false when none. */
 bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress);
 
