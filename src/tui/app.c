@@ -568,7 +568,7 @@ void pv_app_free(pv_app *a)
         pv_location_free(&a->sql.from[i]);
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
-    pv_jobs_stop(a, false);
+    pv_jobs_free(a);
     pv_app_session_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
