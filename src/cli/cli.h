@@ -46,6 +46,7 @@ bool pv_cli_reader_gone(void);
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(NO_CACHE, "no-cache", NULL, "timelines: neither read nor write the index cache (docs/cache.md)") \
+    X(NO_SESSION, "no-session", NULL, "TUI: neither restore nor save where you were in the files (docs/tui.md \"Sessions\")") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
     X(KEYS, "keys", "FILE", "testing: run the TUI on the key names in FILE, without a terminal")  \

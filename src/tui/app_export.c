@@ -630,9 +630,16 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
     req.progress.cancel = &a->exp.cancel;
     req.trash = &a->trash; /* big blocks go back between key presses */
     a->exp.stage[0] = '\0';
+    /* the bookmarks of what is exported (docs/tui.md "Bookmarks") */
+    size_t bm_set = req.instance >= 0 ? a->items[item].set : PV_NO_ROW;
+    size_t bm_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, NULL, 0);
+    pv_export_bookmark *bm = pv_xcalloc(bm_count ? bm_count : 1, sizeof *bm);
+    req.bookmark_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, bm, bm_count);
+    req.bookmarks = bm;
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
+    free(bm);
     a->exp.running = false;
     pv_buf text;
     pv_buf_init(&text);

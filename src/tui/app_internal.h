@@ -25,6 +25,7 @@
 #include "tui/prompt.h"
 #include "tui/report.h"
 #include "tui/report_pane.h"
+#include "tui/session.h"
 
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
@@ -199,6 +200,7 @@ struct pv_app {
     pv_trash trash;
     pv_app_sql sql;
     pv_clipboard clip;
+    pv_session_ui sess; /* sessions, bookmarks, :reload (session.h) */
 };
 
 /* One slice of background indexing takes about this long, so that a key

@@ -338,6 +338,8 @@ static void pv_key_right(pv_app *a, pv_action act)
 static void pv_key_open(pv_app *a, pv_action act)
 {
     (void)act;
+    if (pv_app_bookmarks_enter(a)) /* the Bookmarks view: go to the bookmark */
+        return;
     pv_app_open(a);
 }
 
