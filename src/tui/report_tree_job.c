@@ -52,8 +52,8 @@ static int pv_open_group(void *job, pv_budget *b)
 {
     pv_open_job *j = job;
     if (j->group) {
-        pv_group_job_deadline(j->group, b->deadline);
-        if (!pv_group_job_step(j->group, b->units)) {
+        pv_budget gb = *b; /* the grouping's step is the whole step */
+        if (!pv_group_job_step(j->group, &gb)) {
             j->base.done = (uint64_t)(pv_group_job_progress(j->group) * (double)j->n);
             b->units = 0; /* the grouping's step is the whole step */
             return PV_OPEN_GROUP;
