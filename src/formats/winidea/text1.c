@@ -10,6 +10,7 @@
  * The templates and number readers are in text1_template.c, the links
  * resolved after the whole file in text1_resolve.c (text1_internal.h).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -945,6 +946,13 @@ static void text1_parser_free(text1_parser *p)
     free(p->saved_parent);
 }
 
+static atomic_size_t text1_parses;
+
+size_t pv_wi_text1_parse_count(void)
+{
+    return atomic_load(&text1_parses);
+}
+
 bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, pv_wi_data *d,
                        pv_diag *diag)
 {
@@ -961,6 +969,7 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
                             pv_wi_data *d, pv_diag *diag, const pv_progress *progress,
                             const pv_wi_text1_sink *sink)
 {
+    atomic_fetch_add(&text1_parses, 1);
     text1_parser p;
     memset(&p, 0, sizeof p);
     p.sink = sink;
