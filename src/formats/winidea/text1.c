@@ -587,8 +587,10 @@ static inline void text1_store_event(text1_parser *p, uint32_t handle, unsigned 
     if (tl->count == tl->owned_cap) {
         if (p->streaming)
             text1_stream_stop(p, true); /* cannot happen (the room is a bound): the records move */
+        /* from 256 records up, doubling: a small file takes no 1.5 MB */
         size_t cap = tl->owned_cap;
-        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
+        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + (tl->count < 65536 ? 256 : 65536),
+                             PV_WI_RECORD_SIZE);
         tl->owned_cap = cap;
         /* set here only: an index may be reading them (pv_wi_text1_sink) */
         tl->records = tl->owned;
