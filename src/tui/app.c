@@ -563,7 +563,7 @@ void pv_app_free(pv_app *a)
         pv_location_free(&a->sql.from[i]);
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
-    pv_jobs_stop(a, false);
+    pv_jobs_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)
@@ -954,6 +954,14 @@ static bool pv_app_has_state(const pv_app *a)
         if (a->drill[i].view && a->drill[i].filter && a->drill[i].filter[0])
             return true;
     return false;
+}
+
+bool pv_app_open_again(pv_app *a)
+{
+    if (a->open_stopped != a->loc.item || a->loc.depth)
+        return false;
+    a->open_stopped = PV_NO_ROW; /* opened again (pv_app_report) */
+    return true;
 }
 
 void pv_app_quit_request(pv_app *a)
