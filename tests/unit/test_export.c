@@ -560,6 +560,63 @@ static void test_trace_json_bookmarks(void **state)
     pv_file_free(f);
 }
 
+/* trace-json of calls without a clock: each placed after the one before
+ * on its thread (no tree: every call a root), and a bookmark of a call at
+ * the call's place. */
+static void test_trace_json_placed_bookmark(void **state)
+{
+    (void)state;
+    static const pv_column calls[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+        {"thread", "Thread", PV_TYPE_STRING, 0},
+        {"time_with_children", "Total", PV_TYPE_TIME, 0},
+    };
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("placed.test");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
+    static const char *const threads[] = {"A", "B", "A"};
+    static const int64_t twc[] = {1500, 7, 2001};
+    for (int i = 0; i < 3; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, i + 1);
+        pv_table_set_cstr(t, r, 1, "f");
+        pv_table_set_cstr(t, r, 2, threads[i]);
+        pv_table_set_int(t, r, 3, twc[i]);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_export_bookmark mark = {.view = "call-trace", .row = 2, .note = "third"};
+    char path[512];
+    out_path(path, sizeof path, "placed");
+    pv_export_request r;
+    pv_export_request_init(&r);
+    r.format = PV_EXPORT_TRACE_JSON;
+    r.bookmarks = &mark;
+    r.bookmark_count = 1;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    pv_diag_free(&err);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    /* A: 0 + 1.5 us, then 1.5 + 2.001; B: 0 + 0.007 */
+    assert_non_null(strstr(text, "\"tid\":1,\"ts\":0.000,\"dur\":1.500,"));
+    assert_non_null(strstr(text, "\"tid\":2,\"ts\":0.000,\"dur\":0.007,"));
+    assert_non_null(strstr(text, "\"tid\":1,\"ts\":1.500,\"dur\":2.001,"));
+    assert_non_null(strstr(text, "\"ts\":1.500,\"name\":\"bookmark: third\""));
+    assert_null(strstr(text, "bookmarks without a time"));
+    assert_non_null(strstr(text, "\"none: the call trace has no clock"));
+    remove(path);
+    pv_file_free(f);
+}
+
 /* A trace-json export reports its progress as it writes and stops when
  * cancelled, leaving no file. */
 static void test_trace_json_cancel(void **state)
@@ -618,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_swapped_temp_text1_bin),
         cmocka_unit_test(test_diff_and_sql_views_reopen_as_shown),
         cmocka_unit_test(test_trace_json_bookmarks),
+        cmocka_unit_test(test_trace_json_placed_bookmark),
         cmocka_unit_test(test_trace_json_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
