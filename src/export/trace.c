@@ -391,14 +391,15 @@ static uint32_t tj_row_track(tj *j, tj_tracks *t, const pv_view *v, size_t col, 
     return tid;
 }
 
-/* One complete event. */
-static void tj_complete(tj *j, const char *cat, uint32_t tid, int64_t ts, int64_t dur,
-                        const char *name, size_t len, bool stable)
+/* One complete event: a call's or a line activation's. */
+static void tj_complete(tj *j, bool line, uint32_t tid, int64_t ts, int64_t dur, const char *name,
+                        size_t len, bool stable)
 {
     tj_event(j);
-    tj_lit(j, "\"ph\":\"X\",\"cat\":\"");
-    tj_cstr(j, cat);
-    tj_lit(j, "\",\"pid\":");
+    if (line)
+        tj_lit(j, "\"ph\":\"X\",\"cat\":\"line\",\"pid\":");
+    else
+        tj_lit(j, "\"ph\":\"X\",\"cat\":\"call\",\"pid\":");
     tj_int(j, j->pid);
     tj_lit(j, ",\"tid\":");
     tj_uint(j, tid);
@@ -477,7 +478,7 @@ static bool tj_calls_clocked(tj *j, tj_set *s)
             continue;
         }
         uint32_t tid = tj_row_track(j, &s->tracks, v, c->thread, row, &run);
-        tj_complete(j, "call", tid, ts, pv_add_sat(end, -ts), name, len, stable);
+        tj_complete(j, false, tid, ts, pv_add_sat(end, -ts), name, len, stable);
         tj_lit(j, ",\"args\":{\"id\":");
         if (tj_cell_int(v, row, c->id, &v64))
             tj_int(j, v64);
@@ -571,7 +572,7 @@ static bool tj_calls_placed(tj *j, tj_set *s)
             tj_step(j);
             continue;
         }
-        tj_complete(j, "call", tid, start, dur, name, len, stable);
+        tj_complete(j, false, tid, start, dur, name, len, stable);
         tj_lit(j, ",\"args\":{\"id\":");
         if (tj_cell_int(v, row, c->id, &v64))
             tj_int(j, v64);
@@ -647,7 +648,7 @@ static bool tj_inner_frames(tj *j, tj_set *s)
         uint32_t tid = tj_track(j, &s->tracks, copy ? copy : cs, cl, cstable);
         free(copy);
         tj_cell_text(lv, row, c.routine, &text, &name, &len, &stable);
-        tj_complete(j, "line", tid, ts, pv_add_sat(end, -ts), name, len, stable);
+        tj_complete(j, true, tid, ts, pv_add_sat(end, -ts), name, len, stable);
         tj_lit(j, ",\"args\":{");
         const char *sep = "";
         if (!top) {
