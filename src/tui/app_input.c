@@ -104,6 +104,16 @@ static void pv_key_export(pv_app *a, pv_action act)
     pv_app_export_open(a);
 }
 
+/* b: a bookmark with a note (typed as `:bookmark NOTE`); ' and `: step
+ * through them (docs/tui.md "Bookmarks"). */
+static void pv_key_bookmark(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_BOOKMARK)
+        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "bookmark ");
+    else
+        pv_app_bookmark_step(a, act == PV_ACT_BOOKMARK_NEXT ? 1 : -1);
+}
+
 static void pv_key_command(pv_app *a, pv_action act)
 {
     (void)act;
