@@ -117,6 +117,12 @@ static size_t aq_inst_group(const aq_table *t, int64_t inst)
     return lo < t->inst_count && t->insts[lo] == inst ? lo : AQ_NONE;
 }
 
+bool aq_first_of_inst(const aq_table *t, size_t row)
+{
+    size_t k = aq_inst_group(t, aq_inst(t, row));
+    return k == AQ_NONE || t->inst_rows[t->inst_start[k]] == row;
+}
+
 bool aq_has_inst(const aq_table *t, int64_t inst)
 {
     return aq_inst_group(t, inst) != AQ_NONE;
