@@ -143,13 +143,16 @@ typedef struct aq_value {
 } aq_value;
 
 /* A column as stored (docs/aqtime.md, Scale): integers in 32 bits while they
- * fit, then 64; any real or text makes the column hold aq_value cells. */
-enum { AQ_COL_I32, AQ_COL_I64, AQ_COL_VAL };
+ * fit, then 64; a column the seed documents as text holds the texts' pool
+ * offsets (4 bytes a row) while it holds only text; any other mix makes the
+ * column hold aq_value cells. */
+enum { AQ_COL_I32, AQ_COL_I64, AQ_COL_VAL, AQ_COL_TEXT };
+#define AQ_NO_TEXT UINT32_MAX /* AQ_COL_TEXT: NULL */
 typedef struct aq_colstore {
     uint8_t kind;
-    void *data;        /* int32_t[], int64_t[] or aq_value[], row_cap entries */
+    void *data;        /* int32_t[], int64_t[], aq_value[] or uint32_t[], row_cap entries */
     uint8_t *nulls;    /* AQ_COL_I32/I64: bit set = NULL; NULL while none is */
-    size_t null_count; /* AQ_COL_I32/I64 */
+    size_t null_count; /* AQ_COL_I32/I64/TEXT */
 } aq_colstore;
 
 typedef struct aq_table {
