@@ -420,6 +420,23 @@ static void pv_term_paste(pv_app *app)
     pv_buf_free(&text);
 }
 
+/* A mouse event (`kept`: read during a long call; NULL: read it now):
+ * a click or the wheel to the app. */
+static void pv_term_mouse(pv_app *app, const MEVENT *kept)
+{
+    MEVENT ev;
+    if (kept)
+        ev = *kept;
+    else if (getmouse(&ev) != OK)
+        return;
+    int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
+                 : (ev.bstate & BUTTON5_PRESSED)                     ? 5
+                 : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
+                                                                     : 0;
+    if (button)
+        pv_app_mouse(app, ev.y, ev.x, button);
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -549,15 +566,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_resize(app, COLS, LINES);
             clear();
         } else if (key == PV_KEY_MOUSE) {
-            MEVENT ev = kept.mouse;
-            if (was_kept || getmouse(&ev) == OK) {
-                int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
-                             : (ev.bstate & BUTTON5_PRESSED)                     ? 5
-                             : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
-                                                                                 : 0;
-                if (button)
-                    pv_app_mouse(app, ev.y, ev.x, button);
-            }
+            pv_term_mouse(app, was_kept ? &kept.mouse : NULL);
         } else if (key == PV_KEY_CTRL('l')) {
             clearok(curscr, TRUE);
         } else {

@@ -2219,10 +2219,15 @@ static pv_job *vj_job(const pv_app *a)
     return j;
 }
 
-/* What a job may change: the Report, and the graph shown. */
+/* The file :copy FILE writes (test_app_jobs_cancel). */
+static char vj_copy_path[300];
+
+/* What a job may change: the Report, the graph shown, the file copied to. */
 static void vj_snap(pv_app *a, pv_buf *out)
 {
     tj_snap(pv_app_report(a), out);
+    struct stat st;
+    pv_buf_putc(out, vj_copy_path[0] && stat(vj_copy_path, &st) == 0 ? 'F' : '-');
     const void *graph[] = {a->flame.fl, a->flame.tree};
     pv_buf_append(out, (const char *)&a->flame.mode, sizeof a->flame.mode);
     pv_buf_append(out, (const char *)graph, sizeof graph);
@@ -2254,11 +2259,17 @@ static void test_app_jobs_cancel(void **state)
         {"search", "", "/n249990\n", PV_JOB_SEARCH, false},
         {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE, false},
         {"flame graph", "", "F", PV_JOB_BUILD, true},
+        {"copy", "", NULL, PV_JOB_COPY, false}, /* :copy FILE */
     };
+    char dir[] = "/tmp/profview-copy-XXXXXX", copy_keys[400];
+    assert_non_null(mkdtemp(dir));
+    snprintf(vj_copy_path, sizeof vj_copy_path, "%s/view.tsv", dir);
+    snprintf(copy_keys, sizeof copy_keys, ":copy %s\n", vj_copy_path);
     pv_buf before, after;
     pv_buf_init(&before);
     pv_buf_init(&after);
     for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
+        const char *keys = kinds[k].keys ? kinds[k].keys : copy_keys;
         /* to its end: the report changes */
         pv_app *a = vj_app();
         if (kinds[k].graph)
@@ -2266,7 +2277,7 @@ static void test_app_jobs_cancel(void **state)
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
         vj_snap(a, &before);
-        vj_type(a, kinds[k].keys);
+        vj_type(a, keys);
         pv_job *j = vj_job(a);
         assert_non_null(j);
         assert_int_equal(j->kind, kinds[k].kind);
@@ -2276,6 +2287,7 @@ static void test_app_jobs_cancel(void **state)
         assert_true(steps >= 3);
         assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
         pv_app_free(a);
+        unlink(vj_copy_path);
         /* stopped after 0, 1, 2... steps: as it was */
         a = vj_app();
         if (kinds[k].graph)
@@ -2285,7 +2297,7 @@ static void test_app_jobs_cancel(void **state)
         vj_snap(a, &before);
         size_t stops[] = {0, 1, 2, steps / 2, steps ? steps - 1 : 0};
         for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
-            vj_type(a, kinds[k].keys);
+            vj_type(a, keys);
             for (size_t i = 0; i < stops[s] && vj_job(a); i++)
                 pv_app_work(a);
             assert_non_null(vj_job(a));
@@ -2297,6 +2309,9 @@ static void test_app_jobs_cancel(void **state)
         }
         pv_app_free(a);
     }
+    unlink(vj_copy_path);
+    rmdir(dir);
+    vj_copy_path[0] = '\0';
     pv_buf_free(&before);
     pv_buf_free(&after);
 }
