@@ -114,6 +114,17 @@ pv_tmux_wait "session restored"
 wait_status "filter: event = E"
 stop
 
+# ---- so does `session: false` in the config
+mkdir -p "$XDG_CONFIG_HOME/profview"
+printf 'session: false\n' >"$XDG_CONFIG_HOME/profview/config.yaml"
+run "$TMP/run.txt"
+expect_absent "session: false: nothing restored" "$(pv_tmux_screen)" "session restored"
+expect_absent "session: false: no filter" "$(pv_tmux_screen)" "filter:"
+pv_tmux_keys ":session" Enter
+pv_tmux_wait "sessions are off"
+stop
+rm "$XDG_CONFIG_HOME/profview/config.yaml"
+
 # ---- a corrupt session, a stale one, an untrusted directory: ignored, said
 session=$(ls "$PV_STATE"/profview/*.session)
 printf 'profview-session 1\ninput\tx\nview\t0\n' >"$session"
