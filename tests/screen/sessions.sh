@@ -146,6 +146,22 @@ pv_tmux_wait "sessions are not used: $PV_STATE/profview is writable by others"
 stop
 chmod 700 "$PV_STATE/profview"
 
+# ---- markers on rows of a view without a clock (the AQTime call trace,
+# grouped by thread): restored on the same rows
+cp "$SAMPLES/aqtime-trace.db" "$TMP/trace.db"
+run "$TMP/trace.db"
+pv_tmux_keys BTab j j Tab
+pv_tmux_wait "Report: Call Trace"
+pv_tmux_keys j j m j j j M
+wait_status "A row 3 B row 6"
+marks=$(status)
+stop
+run "$TMP/trace.db"
+pv_tmux_wait "trace.db: session restored"
+wait_status "A row 3 B row 6"
+expect_screen "row markers restored" "$(status)" "$marks"
+stop
+
 # ---- :reload after the file was rewritten (the way tests/cli/input_changed.sh
 # changes it): the place is kept (the view, its filter and sort, the same
 # row of the view), the new recording shown
