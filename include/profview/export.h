@@ -1,5 +1,6 @@
 /*
- * export.h - writing what is shown to Text1, BIN or SQLite (docs/export.md).
+ * export.h - writing what is shown to Text1, BIN, SQLite or the Trace Event
+ * Format (trace-json) (docs/export.md).
  *
  * The generic part (src/export/) owns the output files: each is written as
  * a temporary file in the target's directory and renamed into place only
@@ -24,9 +25,11 @@ typedef enum pv_export_format {
     PV_EXPORT_TEXT1,
     PV_EXPORT_BIN,
     PV_EXPORT_SQLITE,
+    PV_EXPORT_TRACE_JSON, /* the Trace Event Format, JSON object form (src/export/trace.c) */
+    PV_EXPORT_FORMAT_COUNT
 } pv_export_format;
 
-/* "text1", "bin", "sqlite" -> format; false for anything else. */
+/* "text1", "bin", "sqlite", "trace-json" -> format; false for anything else. */
 bool pv_export_format_parse(const char *name, pv_export_format *out);
 const char *pv_export_format_name(pv_export_format f);
 
@@ -204,6 +207,13 @@ size_t pv_export_selection_room(const pv_view *v, const pv_export_request *r, bo
 /* Frees p (malloc'd, `bytes` long): into the request's trash when it has
  * one (a big block is then given back in steps), else at once. */
 void pv_export_dispose(const pv_export_request *r, void *p, size_t bytes);
+
+/* The Trace Event Format writer (docs/export.md "Trace Event Format"): the
+ * requested result sets' call trace (a track per context), line
+ * activations, data areas as counters, markers and bookmarks as instants,
+ * streamed from the views and hooks into one JSON file. */
+pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request *r,
+                                      pv_export_target *t, pv_diag *err);
 
 /* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */
 bool pv_export_glob_match(const char *pattern, const char *s, size_t len);

@@ -37,7 +37,7 @@ bool pv_cli_reader_gone(void);
     X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
     X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
+    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin, sqlite or trace-json") \
     X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
     X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
     X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \

@@ -317,6 +317,9 @@ void pv_app_goto(pv_app *a, const char *arg);
  * selected with its path expanded and centred: now, or when the opening
  * of a big tree in steps ends (the Report may group v by thread). */
 void pv_app_reach_row(pv_app *a, const pv_view *v, size_t row);
+/* Enter on event `row` of report r before the index tells its call: Enter
+ * again once the index is ready, if the event is still selected. */
+void pv_app_reach_call_later(pv_app *a, pv_report *r, size_t row);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);

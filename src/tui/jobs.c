@@ -23,6 +23,7 @@ static const char *const pv_job_nouns[PV_JOB_KINDS] = {
     [PV_JOB_COPY] = "copy",
     [PV_JOB_SCAN] = "search",
     [PV_JOB_AREA] = "search",
+    [PV_JOB_JUMP] = "jump to the call",
     [PV_JOB_BUILD] = "flame graph",
 };
 

@@ -43,6 +43,7 @@ enum {
     PV_JOB_COPY,
     PV_JOB_SCAN, /* :goto a time, J/K: a scan over a report's rows */
     PV_JOB_AREA, /* a jump to a call waiting for its area's lane */
+    PV_JOB_JUMP, /* Enter on an event: to its call once the index is ready */
     PV_JOB_BUILD, /* beside: a flame graph being built (flame.c) */
     PV_JOB_KINDS
 };
