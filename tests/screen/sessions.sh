@@ -82,13 +82,24 @@ wait_status "row 4/1127"
 pv_tmux_keys ":copy bookmarks" Enter
 pv_tmux_wait "copied the bookmarks (2 rows)"
 pv_tmux_keys ":export sqlite $TMP/out.db" Enter
-pv_tmux_wait "exported"
+pv_tmux_wait "out.db (sqlite)"
 got=$(python3 -c '
 import sqlite3, sys
 for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, view_row, time, note FROM profview_bookmarks ORDER BY view_row"):
     print(*r)' "$TMP/out.db")
 expect_screen "bookmarks in the SQLite export" "$got" "timeline 45 5996 first one
 timeline $last second"
+pv_tmux_keys ":filter" Enter # trace-json writes the calls: no filter of the events
+wait_status "row 46/20000"
+pv_tmux_keys ":export trace-json $TMP/out.json" Enter
+pv_tmux_wait "out.json (trace-json)"
+got=$(python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("ph") == "i" and e["name"].startswith("bookmark"):
+        print(e["name"], round(e["ts"] * 1000), e["args"]["view"], e["args"]["row"])' "$TMP/out.json")
+expect_screen "bookmarks in the trace-json export" "$got" "bookmark: first one 5996 timeline 45
+bookmark: second ${last#* } timeline ${last% *}"
 stop
 
 # ---- :session reset forgets it; the next quit saves again
