@@ -19,7 +19,14 @@
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
 enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
-enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
+enum {
+    PV_OVERLAY_NONE,
+    PV_OVERLAY_HELP,
+    PV_OVERLAY_COLUMNS,
+    PV_OVERLAY_SORT,
+    PV_OVERLAY_EXPORT,
+    PV_OVERLAY_MESSAGES /* :messages, drawn by the help's pager (help.c) */
+};
 /* The parts of what the export dialog exports, each its own choice (bit
  * 1 << part of pv_export_dialog.what; docs/tui.md "Export"). */
 enum {
@@ -142,6 +149,7 @@ typedef struct pv_details_state {
     pv_report rep;
     const pv_view *owner;
     size_t row, tab, tab_open;
+    bool chosen; /* the user chose the tab: it stays (else the first with rows) */
     bool open;
     bool tried;   /* owner/row/tab_open say what was opened */
     bool waiting; /* the Details wait for the index */
@@ -180,7 +188,21 @@ typedef struct pv_prompt_state {
 typedef struct pv_overlay_state {
     int kind; /* PV_OVERLAY_* */
     size_t cursor, top;
+    /* the help's and the messages' search (help.c): the line it started
+     * from; it set the search text (cleared when they close) */
+    size_t search_from;
+    bool searched;
 } pv_overlay_state;
+
+/* The session's messages, the last PV_MESSAGE_LOG (:messages, help.c):
+ * a message goes with the next key, the log keeps it (a load error of a
+ * file of the command line, docs/tui.md "Messages"). */
+#define PV_MESSAGE_LOG 200
+typedef struct pv_message_log {
+    char *text[PV_MESSAGE_LOG];
+    bool error[PV_MESSAGE_LOG];
+    size_t count;
+} pv_message_log;
 
 /* Markers A and B (docs/tui.md), times in ns; a marker on a row of a
  * view without a clock ("Markers without a clock"): that view (NULL for a
@@ -334,6 +356,7 @@ struct pv_app {
     pv_rect rect[PV_PANE_COUNT];
     pv_buf message; /* the status line's message ("" = none), any length */
     bool message_error;
+    pv_message_log log; /* the messages shown, for :messages */
     pv_buf search;  /* the search text in force, any length */
     bool quit;
     bool quit_armed; /* Ctrl-C once after indexing stopped: again quits */
