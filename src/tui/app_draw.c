@@ -435,9 +435,10 @@ static pv_role pv_table_cell_role(const pv_report *r, size_t row, size_t c)
     return role;
 }
 
-/* The cell of visible row k in drawn column j, at line y. */
+/* The cell of visible row k in drawn column j, at line y; on the
+ * selected row in `sel` (a search match stays marked there too). */
 static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_layout *L, size_t k,
-                               size_t j, int y, pv_buf *text)
+                               size_t j, int y, pv_buf *text, int sel)
 {
     size_t row = pv_report_row(r, k);
     size_t c = L->shown[L->order[j]];
@@ -457,7 +458,7 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
             mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
                                                   : pv_app_glyph(a, 0x25be, '-');
         if (w - indent >= 2) {
-            pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
+            pv_grid_char(&a->grid, y, cx, mark, sel >= 0 ? (pv_role)sel : PV_ROLE_TREE);
             cx += 2;
         }
         w -= (cx - L->xs[j]);
@@ -472,7 +473,8 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
     const char *s = text->data ? text->data : "";
     int tw = (int)pv_text_width(s, text->len, a->utf8);
     int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len, pv_table_cell_role(r, row, c));
+    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len,
+                               sel >= 0 ? (pv_role)sel : pv_table_cell_role(r, row, c));
     if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
         pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
 }
@@ -506,11 +508,11 @@ void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int p
         int y = rc.y + 1 + line;
         if (k >= L.count)
             break;
+        int sel = k != r->cursor ? -1 : focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
+        if (sel >= 0)
+            pv_grid_fill(&a->grid, y, rc.x, rc.w, 1, (pv_role)sel);
         for (size_t j = 0; j < L.end; j++)
-            pv_table_draw_cell(a, r, &L, k, j, y, &text);
-        if (k == r->cursor)
-            pv_grid_paint(&a->grid, y, rc.x, rc.w,
-                          focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+            pv_table_draw_cell(a, r, &L, k, j, y, &text, sel);
     }
     if (L.count == 0 && L.rows > 0)
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,

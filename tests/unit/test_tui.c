@@ -521,7 +521,9 @@ static void test_search(void **state)
     while (x < g->width && g->cells[y * g->width + x].ch != 'c')
         x++;
     assert_true(x < g->width);
-    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_SELECTED);
+    /* on the selected row the match stays marked, the rest is selected */
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_MATCH);
+    assert_int_equal(g->cells[y * g->width + g->width - 1].role, PV_ROLE_SELECTED);
     free(s);
     /* Moving away shows the match highlight on the cell. */
     s = screen_after(a, "g");
