@@ -25,7 +25,7 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
         pv_grid_char(&a->grid, y, x + i, pv_app_glyph(a, 0x2500, '-'), PV_ROLE_BORDER);
     if (w > 4) {
         pv_grid_char(&a->grid, y, x + 1, ' ', role);
-        int used = pv_grid_str(&a->grid, y, x + 2, w - 4, title, role);
+        int used = pv_app_cut_text(a, y, x + 2, w - 4, title, strlen(title), role);
         pv_grid_char(&a->grid, y, x + 2 + used, ' ', role);
     }
 }
