@@ -504,7 +504,8 @@ bool pv_app_pump(pv_app *a);
 /* Table, function and column names for the prompt's completion. */
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
                          void *ctx);
-/* y / Y: the selected cell (the leftmost column shown) or row as TSV. */
+/* y / Y: the selected cell (the key column, or the column scrolled to)
+ * or the row as TSV. */
 void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);
