@@ -16,7 +16,7 @@ Q="SELECT routine, hits, time FROM routines WHERE hits > 30 ORDER BY hits DESC"
 # 1. the result is a view: its own Explorer entry, columns, types (time in ms)
 s=$(pv_screen ":sql $Q<Enter>" "$PLIST")
 expected=$(cat <<'SCREEN'
-─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, time FROM routines ─
+─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, time FROM routine… ─
 plist-func…iming.txt│routine                                  hits       time
   PLIST report      │parse, then check (v2)                     73  78.043 ms
     Summary (28)    │_MATMUL@12                                 67 148.565 ms
