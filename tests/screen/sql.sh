@@ -64,7 +64,7 @@ expect_contains ":copy FILE never overwrites" "$s" "exists"
 s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER BY hits DESC<Enter>
 j" "$PLIST")
 expected=$(cat <<'SCREEN'
-─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines W ─
+─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines … ─
 plist-func…iming.txt│routine                         hits  id
   PLIST report      │parse, then check (v2)            73   4
     Summary (28)    │_MATMUL@12                        67   7
