@@ -137,10 +137,24 @@ pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab)
     return first;
 }
 
-/* Left and Right: the previous and the next detail tab. */
+/* Left and Right: the previous and the next detail tab; Enter drills into
+ * the detail's row.  The keys it does not take act on the focused report,
+ * the Details' (the Report's keys, screen.c). */
 static bool pv_details_action(pv_app *a, pv_action act)
 {
-    if (a->focus != PV_PANE_DETAILS || (act != PV_ACT_LEFT && act != PV_ACT_RIGHT))
+    if (a->focus != PV_PANE_DETAILS)
+        return false;
+    if (act == PV_ACT_OPEN) {
+        if (pv_app_open_again(a))
+            return true;
+        pv_report *owner = pv_app_report(a);
+        if (a->range.show)
+            return true; /* the range statistics have nothing to drill into */
+        if (a->det.open && owner)
+            pv_app_drill(a, a->det.tab, pv_report_selected(owner), pv_report_selected(&a->det.rep));
+        return true;
+    }
+    if (act != PV_ACT_LEFT && act != PV_ACT_RIGHT)
         return false;
     pv_report *owner = pv_app_report(a);
     a->det.chosen = true; /* the tab stays while the rows change */

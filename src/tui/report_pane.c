@@ -126,6 +126,7 @@ static void pv_report_pane_state(pv_app *a, pv_status *st)
 const pv_panel pv_panel_report = {
     .name = "Report",
     .draw = pv_report_pane_draw,
+    .action = pv_report_pane_action, /* report_keys.c */
     .mouse = pv_report_pane_mouse,
     .state = pv_report_pane_state,
 };
