@@ -274,6 +274,21 @@ static void pv_app_too_large(pv_app *a, const char *what)
     pv_app_message(a, true, msg);
 }
 
+/* The column `y` copies, the selected column (docs/tui.md "Copying"):
+ * the key column (a tree's column, else the name) while the columns are
+ * not scrolled, else the first column scrolled to. */
+static size_t pv_app_copy_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    if (r->hscroll > 0 && r->hscroll < n)
+        return shown[r->hscroll];
+    unsigned want[2] = {pv_view_is_tree(r->view) ? PV_COL_TREE : PV_COL_NAME, PV_COL_NAME};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n; i++)
+            if (r->view->columns[shown[i]].flags & want[k])
+                return shown[i];
+    return shown[0];
+}
+
 void pv_app_copy_selection(pv_app *a, bool whole_row)
 {
     pv_report *r = pv_app_focused_report(a);
@@ -286,7 +301,7 @@ void pv_app_copy_selection(pv_app *a, bool whole_row)
     size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
     if (!n)
         return;
-    size_t col = shown[r->hscroll < n ? r->hscroll : 0];
+    size_t col = pv_app_copy_column(r, shown, n);
     pv_buf text;
     pv_buf_init(&text);
     /* as shown: a delta from the row shown above it */

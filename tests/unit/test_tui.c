@@ -179,7 +179,7 @@ static void check_screen(const char *keys, int w, int h, const char *expected)
 
 static const char golden_table_with_details[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -205,7 +205,7 @@ static const char golden_table_with_details[] =
 
 static const char golden_details_tabs[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -231,7 +231,7 @@ static const char golden_details_tabs[] =
 
 static const char golden_tree_collapse[] =
     "- Explorer ---------|- Report: Call trace --------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine             Depth      Time\n"
+    "demo~rof (1 warning)| Id Routine             Depth      Time\n"
     "  Run 1             |  1 - main                  0  5.000 us\n"
     "    Routines (5)    |  2     parse_args          1  4.000 us\n"
     "    Call trace (5)  |  3   + compute             1  3.000 us\n"
@@ -256,28 +256,28 @@ static const char golden_tree_collapse[] =
     "\n";
 
 static const char golden_help_screen[] =
-    "- Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ----------------------\n"
-    " q                  quit           close the help or a view opened from another;\n"
+    "- Help: keys (q, Esc or ? closes; / searches; more below: j, PgDn, G) ----------\n"
+    " q                  quit           close the help or a view opened from\n"
+    "                                   another; quit (asks if state would be lost)\n"
     " Tab                next-pane      focus the next pane\n"
     " Shift-Tab          prev-pane      focus the previous pane\n"
     " Up k               up             move up\n"
     " Down j             down           move down\n"
-    " Left h             left           scroll left; Explorer: to the parent; Details\n"
-    " Right l            right          scroll right; Explorer: open; Details: next t\n"
+    " Left h             left           scroll left; Explorer: to the parent;\n"
+    "                                   Details: previous tab\n"
+    " Right l            right          scroll right; Explorer: open; Details: next\n"
+    "                                   tab\n"
     " PgUp Ctrl-B        page-up        one page up\n"
     " PgDn Ctrl-F        page-down      one page down\n"
     " Home g             first          first row\n"
     " End G              last           last row\n"
-    " Enter              open           open / drill down; in a tree, expand or colla\n"
+    " Enter              open           open / drill down; in a tree, expand or\n"
+    "                                   collapse\n"
     " Space              toggle         expand or collapse the tree node\n"
     " +                  expand         expand the tree node; timeline: zoom in\n"
     " -                  collapse       collapse the tree node; timeline: zoom out\n"
     " *                  expand-all     expand everything below the node\n"
     " Backspace [        back           back in the navigation history\n"
-    " ]                  forward        forward in the navigation history\n"
-    " /                  search         incremental search in the report\n"
-    " n                  search-next    next match\n"
-    " N                  search-prev    previous match\n"
     " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
     "\n";
 
@@ -309,7 +309,7 @@ static const char golden_zoom_report[] =
 
 static const char golden_drill_down[] =
     "- Explorer ---------|- Report: Callers of parse_args (Routines) ----------------\n"
-    "demo.prof (1 warnin>| Id Routine   Hits\n"
+    "demo~rof (1 warning)| Id Routine   Hits\n"
     "  Run 1             |  1 main         1\n"
     "    Routines (5)    |\n"
     "    Call trace (5)  |\n"
@@ -335,7 +335,7 @@ static const char golden_drill_down[] =
 
 static const char golden_columns_chooser[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine          Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine          Hits      Time\n"
     "  Run 1             |  1 main                1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args          3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil     5  3.703 ms\n"
@@ -349,12 +349,12 @@ static const char golden_columns_chooser[] =
     "                    |\n"
     "                    |\n"
     "                    |\n"
-    "                    |- Details -[Callers]- Callees -----------------------------\n"
-    "                    | Id Routine   Hits\n"
-    "                    |(no rows)\n"
-    "                    |\n"
-    "                    |\n"
-    "                    |\n"
+    "                    |- Details - Callers -[Callees]-----------------------------\n"
+    "                    | Id Routine          Hits\n"
+    "                    |  2 parse_args         10\n"
+    "                    |  3 load\\x1B[2Jevil    20\n"
+    "                    |  4 compute            30\n"
+    "                    |  5 print_result       40\n"
     "                    |\n"
     " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
     "\n";
@@ -369,10 +369,10 @@ static const char golden_narrow_terminal[] = "- Report: Routines ---------------
                                              "\n"
                                              "\n"
                                              "\n"
-                                             "\n"
-                                             "\n"
-                                             " routines | row 1/5 | 1 warning            ? help\n"
-                                             "/data/demo.prof: 1 warning (the file's line in the\n";
+                                             "/data/demo.prof: 1 warning (the file's line in the\n"
+                                             "Explorer lists them)\n"
+                                             " demo.prof | routines | row 1/5 | 1 warning\n"
+                                             "\n";
 
 static void test_screen_table_with_details(void **state)
 {
@@ -521,7 +521,9 @@ static void test_search(void **state)
     while (x < g->width && g->cells[y * g->width + x].ch != 'c')
         x++;
     assert_true(x < g->width);
-    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_SELECTED);
+    /* on the selected row the match stays marked, the rest is selected */
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_MATCH);
+    assert_int_equal(g->cells[y * g->width + g->width - 1].role, PV_ROLE_SELECTED);
     free(s);
     /* Moving away shows the match highlight on the cell. */
     s = screen_after(a, "g");
