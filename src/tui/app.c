@@ -9,7 +9,7 @@
 
 #include "profview/hooks.h"
 #include "profview/sql.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 #include "tui/group.h"
 
 double pv_app_now(void)
@@ -469,6 +469,8 @@ bool pv_app_poll(pv_app *a)
         pv_buf_clear(&a->load.errors);
         pthread_mutex_unlock(&a->load.lock);
         pv_app_message(a, true, text);
+        /* the log keeps them after the next key (docs/tui.md "Messages") */
+        pv_buf_puts(&a->message, "\n(:messages shows them again)");
     }
     pv_app_session_tick(a); /* a session restored as the index and the views get ready */
     return n > 0 || errors || range_news || win_n > 0;
@@ -594,6 +596,8 @@ void pv_app_free(pv_app *a)
     pv_buf_free(&a->load.path);
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
+    for (size_t i = 0; i < a->log.count; i++)
+        free(a->log.text[i]);
     pv_buf_free(&a->exp.path);
     pv_buf_free(&a->exp.summary);
     pv_buf_free(&a->exp.error);
@@ -612,6 +616,19 @@ void pv_app_message(pv_app *a, bool is_error, const char *text)
     pv_buf_clear(&a->message);
     pv_buf_append(&a->message, text, len);
     a->message_error = is_error;
+    /* the log keeps it (:messages), a repeated one once */
+    pv_message_log *log = &a->log;
+    if (!len || (log->count && strlen(log->text[log->count - 1]) == len &&
+                 memcmp(log->text[log->count - 1], text, len) == 0))
+        return;
+    if (log->count == PV_MESSAGE_LOG) {
+        free(log->text[0]);
+        memmove(log->text, log->text + 1, (PV_MESSAGE_LOG - 1) * sizeof *log->text);
+        memmove(log->error, log->error + 1, (PV_MESSAGE_LOG - 1) * sizeof *log->error);
+        log->count--;
+    }
+    log->text[log->count] = pv_xstrndup(text, len);
+    log->error[log->count++] = is_error;
 }
 
 void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...)
@@ -906,6 +923,8 @@ void pv_app_sync_details(pv_app *a)
         pv_app_close_details(a); /* opened again once the index is complete */
         return;
     }
+    if (owner != a->det.owner)
+        a->det.chosen = false; /* another view: its first tab with rows */
     if (a->det.tried && a->det.owner == owner && a->det.row == row && a->det.tab_open == a->det.tab)
         return;
     pv_app_close_details(a);
@@ -915,7 +934,9 @@ void pv_app_sync_details(pv_app *a)
     a->det.tab_open = a->det.tab;
     if (!owner || row == PV_NO_ROW || owner->detail_count == 0)
         return;
-    pv_view *v = pv_view_open_detail(owner, a->det.tab, row);
+    pv_view *v = a->det.chosen ? pv_view_open_detail(owner, a->det.tab, row)
+                               : pv_details_open_first(owner, row, &a->det.tab);
+    a->det.tab_open = a->det.tab;
     if (v) {
         pv_app_open_report(a, &a->det.rep, v, true);
         a->det.open = true;
@@ -1025,63 +1046,133 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
     pv_lanes_build_text(a, out, size);
 }
 
+/* ---- indexing as a job beside the one job (jobs.h, PV_JOB_INDEX):
+ * stepped while no key waits, stopped by Ctrl-C (the index keeps what it
+ * has; :index starts it again) */
+
+/* The first file not indexed yet, or PV_NO_ROW. */
+static size_t pv_app_index_pending(const pv_app *a)
+{
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if (!pv_file_index_progress(a->files[i], &done, &total))
+            return i;
+    }
+    return PV_NO_ROW;
+}
+
+/* One slice of file i's index: a->index.slice events (adapted to
+ * PV_INDEX_SLICE_S, or the tests' fixed number), ending at b's deadline. */
+static void pv_app_index_file(pv_app *a, size_t i, const pv_budget *b)
+{
+    pv_file *f = a->files[i];
+    uint64_t done, total;
+    pv_file_index_progress(f, &done, &total);
+    if (a->index.file != i || a->index.start == 0) {
+        a->index.file = i;
+        a->index.start = pv_app_now();
+        a->index.start_done = done;
+    }
+    double t0 = pv_app_now();
+    bool complete;
+    size_t units = a->index.slice;
+    if (a->index.fixed_slice) {
+        complete = pv_file_index_step(f, a->index.slice);
+    } else {
+        /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
+         * slice whose work costs more than the last one's (a page
+         * fault burst, a dearer finishing phase) overshoots by at most
+         * a quarter (docs/tui.md "Loading and indexing"). */
+        size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
+        units = 0;
+        do {
+            complete = pv_file_index_step(f, part);
+            units += part;
+        } while (!complete && units < a->index.slice && !pv_budget_late(b));
+    }
+    double took = pv_app_now() - t0;
+    if (!a->index.fixed_slice && !complete && took > 0) {
+        /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
+        double k = PV_INDEX_SLICE_S / took;
+        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+        size_t next = (size_t)((double)units * k);
+        /* Capped: the steps that finish the index cost 2-10 times less
+         * per unit than the pass, and a cheap step must not grow the
+         * slice that the next, dearer one gets. */
+        a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
+    }
+    if (complete) {
+        a->index.start = 0;
+        if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
+            pv_buf_clear(&a->message); /* "... work once it is done": it is */
+        a->det.tried = false; /* the Details may open now */
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w > a->index.warnings[i]) {
+            pv_app_messagef(a, false,
+                            "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                            f->path, w, w == 1 ? "" : "s");
+            a->index.warnings[i] = w;
+            pv_app_warnings_changed(a, i);
+        }
+    }
+}
+
+static bool pv_index_job_step(pv_app *a, pv_job *j, pv_budget *b)
+{
+    (void)j;
+    size_t i = pv_app_index_pending(a);
+    if (i != PV_NO_ROW)
+        pv_app_index_file(a, i, b);
+    return pv_app_index_pending(a) == PV_NO_ROW;
+}
+
+/* Ctrl-C: no more slices (a format's own threads pause too); the views
+ * keep what is indexed. */
+static void pv_index_job_stop(pv_app *a, pv_job *j, bool say)
+{
+    (void)j;
+    if (!say)
+        return; /* the viewer ends */
+    a->index.stopped = true;
+    for (size_t i = 0; i < a->file_count; i++)
+        pv_file_index_pause(a->files[i], true);
+    pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
+}
+
+static const pv_job_ops pv_index_job_ops = {
+    .keys = PV_JOB_KEYS_WAIT, /* Ctrl-C stops it (pv_app_index_stop) */
+    .beside = true,
+    .idle = true,
+    .slice_s = PV_INDEX_SLICE_S,
+    .step = pv_index_job_step,
+    .stop = pv_index_job_stop,
+};
+
+/* The indexing job, started when none runs. */
+static pv_job *pv_app_index_job(pv_app *a)
+{
+    pv_job *j = pv_jobs_beside(a, PV_JOB_INDEX);
+    if (!j) {
+        j = pv_job_new(sizeof *j, &pv_index_job_ops, PV_JOB_INDEX);
+        pv_jobs_start_beside(a, j);
+    }
+    return j;
+}
+
+void pv_app_index_stop(pv_app *a)
+{
+    pv_app_index_job(a);
+    pv_jobs_stop_beside(a, PV_JOB_INDEX, true);
+}
+
 bool pv_app_index_slice(pv_app *a)
 {
     if (a->index.stopped)
         return false;
-    for (size_t i = 0; i < a->file_count; i++) {
-        pv_file *f = a->files[i];
-        uint64_t done, total;
-        if (pv_file_index_progress(f, &done, &total))
-            continue;
-        if (a->index.file != i || a->index.start == 0) {
-            a->index.file = i;
-            a->index.start = pv_app_now();
-            a->index.start_done = done;
-        }
-        double t0 = pv_app_now();
-        bool complete;
-        size_t units = a->index.slice;
-        if (a->index.fixed_slice) {
-            complete = pv_file_index_step(f, a->index.slice);
-        } else {
-            /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
-             * slice whose work costs more than the last one's (a page
-             * fault burst, a dearer finishing phase) overshoots by at most
-             * a quarter (docs/tui.md "Loading and indexing"). */
-            size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
-            units = 0;
-            do {
-                complete = pv_file_index_step(f, part);
-                units += part;
-            } while (!complete && units < a->index.slice &&
-                     pv_app_now() - t0 < PV_INDEX_SLICE_S);
-        }
-        double took = pv_app_now() - t0;
-        if (!a->index.fixed_slice && !complete && took > 0) {
-            /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
-            double k = PV_INDEX_SLICE_S / took;
-            k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-            size_t next = (size_t)((double)units * k);
-            /* Capped: the steps that finish the index cost 2-10 times less
-             * per unit than the pass, and a cheap step must not grow the
-             * slice that the next, dearer one gets. */
-            a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
-        }
-        if (complete) {
-            a->index.start = 0;
-            if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
-                pv_buf_clear(&a->message); /* "... work once it is done": it is */
-            a->det.tried = false; /* the Details may open now */
-            size_t w = f->diag.warnings + f->diag.errors;
-            if (w > a->index.warnings[i]) {
-                pv_app_messagef(a, false,
-                                "%s: %zu warning%s (the file's line in the Explorer lists them)",
-                                f->path, w, w == 1 ? "" : "s");
-                a->index.warnings[i] = w;
-                pv_app_warnings_changed(a, i);
-            }
-        }
+    if (pv_app_index_pending(a) != PV_NO_ROW) {
+        pv_job *j = pv_app_index_job(a);
+        j->fixed_units = a->index.fixed_slice ? a->index.slice : 0;
+        pv_jobs_step_beside(a, PV_JOB_INDEX);
         return true;
     }
     /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):
