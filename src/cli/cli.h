@@ -46,6 +46,7 @@ bool pv_cli_reader_gone(void);
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(NO_CACHE, "no-cache", NULL, "timelines: neither read nor write the index cache (docs/cache.md)") \
+    X(SOURCE_PATH, "source-path", "DIR", "where source files are looked for (repeatable; docs/source.md)") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
     X(KEYS, "keys", "FILE", "testing: run the TUI on the key names in FILE, without a terminal")  \

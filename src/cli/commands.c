@@ -258,18 +258,25 @@ static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_res
                     owner->id, parent_id);
             return PV_EXIT_USAGE;
         }
-        v = pv_view_open_detail(owner, d, row);
+        pv_buf why;
+        pv_buf_init(&why);
+        v = pv_view_open_detail_why(owner, d, row, &why);
         if (!v) {
-            /* a detail left out of an export for its size says so */
+            /* a detail left out of an export for its size says so, a
+             * source file not found where it looked */
             const char *missing = pv_view_detail_missing(owner, d);
+            if (!missing && why.len)
+                missing = pv_buf_cstr(&why);
             if (missing)
                 fprintf(stderr, "profview: %s: '%s' of row %" PRId64 " of '%s': %s\n", f->path,
                         view_id, parent_id, owner->id, missing);
             else
                 fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
                         parent_id, owner->id, view_id);
+            pv_buf_free(&why);
             return PV_EXIT_INPUT;
         }
+        pv_buf_free(&why);
         *out = v;
         *owned = true;
         return PV_EXIT_OK;

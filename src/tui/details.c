@@ -94,6 +94,7 @@ static void pv_details_draw(pv_app *a, pv_rect rc)
                           : owner->view->detail_count == 0 ? "This view has no details"
                           : pv_report_count(owner) == 0    ? "No row selected"
                           : missing                        ? missing
+                          : a->det.why.len                 ? pv_buf_cstr(&a->det.why)
                                                            : "Nothing of this kind for the selected row";
         pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
     }
