@@ -106,6 +106,13 @@ typedef struct pv_detail_def {
     const char *title; /* e.g. "Call routes" */
 } pv_detail_def;
 
+/* The detail read from outside the profile: the source view (id "source",
+ * profview/source.h) reads source files.  It is not part of the file's
+ * data, so exports do not write it and SQL has no function for it; `info`
+ * lists it apart. */
+#define PV_DETAIL_SOURCE "source"
+bool pv_detail_outside(const pv_detail_def *d);
+
 typedef struct pv_view_ops {
     /* At most PV_VIEW_ROWS_MAX (docs/model.md "Row selections"). */
     size_t (*row_count)(const pv_view *v);

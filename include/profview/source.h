@@ -38,7 +38,10 @@ typedef struct pv_source_gutter {
 } pv_source_gutter;
 
 typedef struct pv_source_req {
-    const char *path; /* as the profiler wrote it */
+    const char *path; /* as the profiler wrote it; NULL: no file, only the profile's text */
+    /* The gutter's rows are those whose path column names this (NULL: path)
+     * — with no file, what groups the lines (their function) */
+    const char *key;
     int64_t line;     /* the line to show first (the routine's), 0: none */
     pv_source_gutter gutter; /* .view NULL: no figures */
     /* More of the profile's text (lines without figures), used like the

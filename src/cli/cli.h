@@ -28,6 +28,7 @@ bool pv_cli_reader_gone(void);
     X(INSTANCE, "instance", "N", "the result set whose INST_ID is N (default: the first)")        \
     X(INSTANCE_B, "instance-b", "N", "diff: the result set of B (default: as --instance)")       \
     X(PARENT, "parent", "ID", "cat: open a detail view of the row whose id is ID")                \
+    X(OF, "of", "VIEW", "cat: with --parent, the view of that row (when several offer the detail)") \
     X(CONTEXT, "context", "NAME", "cat: only rows of this context or thread")                     \
     X(FILTER, "filter", "EXPR", "cat: only rows matching the filter expression")                  \
     X(SORT, "sort", "COL[:desc],...", "cat: sort by these columns")                               \

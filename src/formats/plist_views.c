@@ -676,7 +676,7 @@ static pv_table *plist_routines_table(const plist_model *p)
     return t;
 }
 
-static const pv_detail_def plist_line_details[] = {{"source", "Source"}};
+static const pv_detail_def plist_line_details[] = {{PV_DETAIL_SOURCE, "Source"}};
 
 enum { TX_SOURCE, TX_LINE, TX_TEXT, TX_COLUMNS };
 static const pv_column plist_text_line_columns[TX_COLUMNS] = {

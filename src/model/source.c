@@ -285,6 +285,7 @@ static void pv_source_cell(const pv_view *v, size_t row, size_t col, pv_cell *ou
         }
     } else if (l->fig != UINT32_MAX) {
         *out = s->figs[(size_t)l->fig * s->fig_cols + (col - SV_FIXED)];
+        out->type = v->columns[col].type; /* an absent figure too */
     }
 }
 
@@ -426,20 +427,23 @@ static bool pv_source_read(pv_source_view *s, const char *path, pv_buf *why)
 static void pv_source_fill_gutter(pv_source_view *s, const pv_source_req *req,
                                   const pv_source_gutter *g, bool want_text)
 {
+    const char *key = req->key ? req->key : req->path;
+    if (!key)
+        return;
     size_t rows = pv_view_rows(g->view);
     for (size_t r = 0; r < rows; r++) {
         pv_cell p, l;
         pv_view_cell(g->view, r, g->path_col, &p);
         pv_view_cell(g->view, r, g->line_col, &l);
         if (!p.present || !l.present || l.v.i <= 0 ||
-            !pv_source_same_path(p.v.s.ptr, p.v.s.len, req->path, strlen(req->path)))
+            !pv_source_same_path(p.v.s.ptr, p.v.s.len, key, strlen(key)))
             continue;
         size_t row = pv_source_line_row(s, l.v.i);
         pv_source_line *sl = &s->lines[row];
         if (want_text && g->text_col != PV_NO_ROW && sl->text == UINT32_MAX) {
             pv_cell t;
             pv_view_cell(g->view, r, g->text_col, &t);
-            if (t.present)
+            if (t.present && t.v.s.len) /* an empty text is no text */
                 sl->text = pv_source_put_text(s, t.v.s.ptr, t.v.s.len);
         }
         if (!g->col_count || !s->fig_cols)
@@ -472,7 +476,11 @@ pv_view *pv_source_open(const pv_source_req *req, const char *title, pv_buf *why
 {
     pv_buf looked;
     pv_buf_init(&looked);
-    char *found = pv_source_find(req->path, &looked);
+    char *found = NULL;
+    if (req->path)
+        found = pv_source_find(req->path, &looked);
+    else
+        pv_buf_puts(&looked, "the profile names no source file for this row");
     const pv_source_gutter *g = &req->gutter;
     size_t fig_cols = g->view ? g->col_count : 0;
     pv_source_view *s = pv_xcalloc(1, sizeof *s);

@@ -111,6 +111,8 @@ size_t pv_view_detail_index(const pv_view *v, const char *detail_id)
     return PV_NO_ROW;
 }
 
+bool pv_detail_outside(const pv_detail_def *d) { return strcmp(d->id, PV_DETAIL_SOURCE) == 0; }
+
 pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row)
 {
     if (!v->ops->open_detail || detail >= v->detail_count || row >= pv_view_rows(v))
