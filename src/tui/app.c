@@ -256,6 +256,8 @@ static void pv_app_index_briefly(pv_file *f)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
+    if (pv_app_session_reloaded(a, f))
+        return; /* :reload: in place of the file it reopens (session.c) */
     /* A job on an item's report follows the report when the items move
      * (a scan stops: jobs.h). */
     pv_jobs_items_moving(a);
@@ -291,6 +293,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                         f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
+    pv_app_session_adopted(a, fi, &first_view); /* its saved session (docs/tui.md "Sessions") */
     pv_jobs_items_moved(a);
     pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
@@ -467,6 +470,7 @@ bool pv_app_poll(pv_app *a)
         pthread_mutex_unlock(&a->load.lock);
         pv_app_message(a, true, text);
     }
+    pv_app_session_tick(a); /* a session restored as the index and the views get ready */
     return n > 0 || errors || range_news || win_n > 0;
 }
 
@@ -513,6 +517,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
         a->jobs.fixed = true;
     }
     a->prompt.search_origin_row = PV_NO_ROW;
+    pv_app_session_init(a);
     for (size_t i = 0; i < o->path_count; i++)
         pv_app_enqueue(a, o->paths[i]);
     if (pthread_create(&a->load.thread, NULL, pv_app_loader, a) == 0)
@@ -565,7 +570,8 @@ void pv_app_free(pv_app *a)
         pv_location_free(&a->sql.from[i]);
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
-    pv_jobs_stop(a, false);
+    pv_jobs_free(a);
+    pv_app_session_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)
@@ -961,6 +967,14 @@ static bool pv_app_has_state(const pv_app *a)
         if (a->drill[i].view && a->drill[i].filter && a->drill[i].filter[0])
             return true;
     return false;
+}
+
+bool pv_app_open_again(pv_app *a)
+{
+    if (a->open_stopped != a->loc.item || a->loc.depth)
+        return false;
+    a->open_stopped = PV_NO_ROW; /* opened again (pv_app_report) */
+    return true;
 }
 
 void pv_app_quit_request(pv_app *a)

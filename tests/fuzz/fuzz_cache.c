@@ -64,7 +64,7 @@ static bool fuzz_cache_setup(void)
     pv_file *f = fuzz_cache_load(&st);
     pv_file_free(f);
     char cmd[700];
-    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-*.pvc", fuzz_dir);
+    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-[0-9a-f]*.pvc", fuzz_dir);
     FILE *ls = popen(cmd, "r");
     if (!ls || !fgets(fuzz_entry, sizeof fuzz_entry, ls)) {
         if (ls)
