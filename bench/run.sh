@@ -325,6 +325,16 @@ rate=failed
   rate=$(awk -v s="$text_size" -v t="$text_s" 'BEGIN { printf "%.0f", (t > 0 ? s / 1e6 / t : 0) }')
 row "  context: Text1 throughput (parse + index, median)" "$rate MB/s" "" ""
 row "Text1 load peak RSS" "$(mb "$best_kb")" "" ""
+# the second open of the Text1 file: no parse (docs/cache.md "Text1 files"),
+# against the same wc -l (measured after the first open, which fills the cache)
+cache_dir=$data/.cache
+rm -rf "$cache_dir"; mkdir -p "$cache_dir"
+env -u PROFVIEW_CACHE XDG_CACHE_HOME="$cache_dir" "$pv" info "$text_txt" > /dev/null 2>&1 || true
+alt_a=(env -u PROFVIEW_CACHE XDG_CACHE_HOME="$cache_dir" "$pv" info "$text_txt") alt_b=(wc -l "$text_txt")
+measure_alt "text cache hit / wc -l"
+row "Text1 second open from the cache / wc -l, wall (no parse)" "$(times_x "$(ratio_of "$a_s" "$b_s")")" "" ""
+row "  context: profview info from the cache, wall / CPU" "$a_s s / $a_cpu s" "" ""
+rm -rf "$cache_dir"
 measure "cat" sh -c 'cat "$1" > /dev/null' sh "$text_txt"
 row "  cat > /dev/null (profview takes $(ratio "$text_s" "$med_s"))" "$(mm)" "" ""
 measure "awk" awk -F, '$2 == "E" { n[$1]++ } END { for (h in n) k++; print k }' "$text_txt"

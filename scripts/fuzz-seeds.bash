@@ -15,11 +15,13 @@ pv_fuzz_seed() {
       done
       "${dir:-build/fuzz}/profview" export sample-data/rtos.txt --format sqlite --view statistics \
         -o "$out/rtos-statistics.db" --force >/dev/null ;;
-    cache) # the payload of the real cache entry of sample-data/rtos.txt (fuzz_cache.c)
-      local c
+    cache | cache_text1) # the payload of the real cache entry of sample-data/rtos.txt
+      # (fuzz_cache.c: the index's; fuzz_cache_text1.c: what the parse read)
+      local c entry=winidea-[0-9a-f]*.pvc
+      [ "$name" = cache_text1 ] && entry=winidea-text1-*.pvc
       c=$(mktemp -d)
       XDG_CACHE_HOME=$c PROFVIEW_CACHE=on "${dir:-build/fuzz}/profview" info sample-data/rtos.txt >/dev/null
-      python3 - "$c"/profview/winidea-[0-9a-f]*.pvc "$out/rtos.payload" <<'PY'
+      python3 - "$c"/profview/$entry "$out/rtos.payload" <<'PY'
 import struct, sys
 data = open(sys.argv[1], 'rb').read()
 who, state = struct.unpack_from('<QQ', data, 24)

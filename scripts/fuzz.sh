@@ -7,7 +7,7 @@
 # build/fuzz-logs/NAME.log and crashing inputs to build/fuzz-crashes/NAME/.
 # At the end it prints, per target, executions/s and edges covered at the
 # start and at the end, and fails if any target found a crash, leak or UB.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (TARGET: text1 text1_full bin bin_full plist plist_text aqtime mdb profview_db cache query yaml)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (TARGET: text1 text1_full bin bin_full plist plist_text aqtime mdb profview_db cache cache_text1 query yaml)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}

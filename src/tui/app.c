@@ -1032,63 +1032,133 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
     pv_lanes_build_text(a, out, size);
 }
 
+/* ---- indexing as a job beside the one job (jobs.h, PV_JOB_INDEX):
+ * stepped while no key waits, stopped by Ctrl-C (the index keeps what it
+ * has; :index starts it again) */
+
+/* The first file not indexed yet, or PV_NO_ROW. */
+static size_t pv_app_index_pending(const pv_app *a)
+{
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if (!pv_file_index_progress(a->files[i], &done, &total))
+            return i;
+    }
+    return PV_NO_ROW;
+}
+
+/* One slice of file i's index: a->index.slice events (adapted to
+ * PV_INDEX_SLICE_S, or the tests' fixed number), ending at b's deadline. */
+static void pv_app_index_file(pv_app *a, size_t i, const pv_budget *b)
+{
+    pv_file *f = a->files[i];
+    uint64_t done, total;
+    pv_file_index_progress(f, &done, &total);
+    if (a->index.file != i || a->index.start == 0) {
+        a->index.file = i;
+        a->index.start = pv_app_now();
+        a->index.start_done = done;
+    }
+    double t0 = pv_app_now();
+    bool complete;
+    size_t units = a->index.slice;
+    if (a->index.fixed_slice) {
+        complete = pv_file_index_step(f, a->index.slice);
+    } else {
+        /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
+         * slice whose work costs more than the last one's (a page
+         * fault burst, a dearer finishing phase) overshoots by at most
+         * a quarter (docs/tui.md "Loading and indexing"). */
+        size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
+        units = 0;
+        do {
+            complete = pv_file_index_step(f, part);
+            units += part;
+        } while (!complete && units < a->index.slice && !pv_budget_late(b));
+    }
+    double took = pv_app_now() - t0;
+    if (!a->index.fixed_slice && !complete && took > 0) {
+        /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
+        double k = PV_INDEX_SLICE_S / took;
+        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+        size_t next = (size_t)((double)units * k);
+        /* Capped: the steps that finish the index cost 2-10 times less
+         * per unit than the pass, and a cheap step must not grow the
+         * slice that the next, dearer one gets. */
+        a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
+    }
+    if (complete) {
+        a->index.start = 0;
+        if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
+            pv_buf_clear(&a->message); /* "... work once it is done": it is */
+        a->det.tried = false; /* the Details may open now */
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w > a->index.warnings[i]) {
+            pv_app_messagef(a, false,
+                            "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                            f->path, w, w == 1 ? "" : "s");
+            a->index.warnings[i] = w;
+            pv_app_warnings_changed(a, i);
+        }
+    }
+}
+
+static bool pv_index_job_step(pv_app *a, pv_job *j, pv_budget *b)
+{
+    (void)j;
+    size_t i = pv_app_index_pending(a);
+    if (i != PV_NO_ROW)
+        pv_app_index_file(a, i, b);
+    return pv_app_index_pending(a) == PV_NO_ROW;
+}
+
+/* Ctrl-C: no more slices (a format's own threads pause too); the views
+ * keep what is indexed. */
+static void pv_index_job_stop(pv_app *a, pv_job *j, bool say)
+{
+    (void)j;
+    if (!say)
+        return; /* the viewer ends */
+    a->index.stopped = true;
+    for (size_t i = 0; i < a->file_count; i++)
+        pv_file_index_pause(a->files[i], true);
+    pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
+}
+
+static const pv_job_ops pv_index_job_ops = {
+    .keys = PV_JOB_KEYS_WAIT, /* Ctrl-C stops it (pv_app_index_stop) */
+    .beside = true,
+    .idle = true,
+    .slice_s = PV_INDEX_SLICE_S,
+    .step = pv_index_job_step,
+    .stop = pv_index_job_stop,
+};
+
+/* The indexing job, started when none runs. */
+static pv_job *pv_app_index_job(pv_app *a)
+{
+    pv_job *j = pv_jobs_beside(a, PV_JOB_INDEX);
+    if (!j) {
+        j = pv_job_new(sizeof *j, &pv_index_job_ops, PV_JOB_INDEX);
+        pv_jobs_start_beside(a, j);
+    }
+    return j;
+}
+
+void pv_app_index_stop(pv_app *a)
+{
+    pv_app_index_job(a);
+    pv_jobs_stop_beside(a, PV_JOB_INDEX, true);
+}
+
 bool pv_app_index_slice(pv_app *a)
 {
     if (a->index.stopped)
         return false;
-    for (size_t i = 0; i < a->file_count; i++) {
-        pv_file *f = a->files[i];
-        uint64_t done, total;
-        if (pv_file_index_progress(f, &done, &total))
-            continue;
-        if (a->index.file != i || a->index.start == 0) {
-            a->index.file = i;
-            a->index.start = pv_app_now();
-            a->index.start_done = done;
-        }
-        double t0 = pv_app_now();
-        bool complete;
-        size_t units = a->index.slice;
-        if (a->index.fixed_slice) {
-            complete = pv_file_index_step(f, a->index.slice);
-        } else {
-            /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
-             * slice whose work costs more than the last one's (a page
-             * fault burst, a dearer finishing phase) overshoots by at most
-             * a quarter (docs/tui.md "Loading and indexing"). */
-            size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
-            units = 0;
-            do {
-                complete = pv_file_index_step(f, part);
-                units += part;
-            } while (!complete && units < a->index.slice &&
-                     pv_app_now() - t0 < PV_INDEX_SLICE_S);
-        }
-        double took = pv_app_now() - t0;
-        if (!a->index.fixed_slice && !complete && took > 0) {
-            /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
-            double k = PV_INDEX_SLICE_S / took;
-            k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-            size_t next = (size_t)((double)units * k);
-            /* Capped: the steps that finish the index cost 2-10 times less
-             * per unit than the pass, and a cheap step must not grow the
-             * slice that the next, dearer one gets. */
-            a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
-        }
-        if (complete) {
-            a->index.start = 0;
-            if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
-                pv_buf_clear(&a->message); /* "... work once it is done": it is */
-            a->det.tried = false; /* the Details may open now */
-            size_t w = f->diag.warnings + f->diag.errors;
-            if (w > a->index.warnings[i]) {
-                pv_app_messagef(a, false,
-                                "%s: %zu warning%s (the file's line in the Explorer lists them)",
-                                f->path, w, w == 1 ? "" : "s");
-                a->index.warnings[i] = w;
-                pv_app_warnings_changed(a, i);
-            }
-        }
+    if (pv_app_index_pending(a) != PV_NO_ROW) {
+        pv_job *j = pv_app_index_job(a);
+        j->fixed_units = a->index.fixed_slice ? a->index.slice : 0;
+        pv_jobs_step_beside(a, PV_JOB_INDEX);
         return true;
     }
     /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):

@@ -214,11 +214,8 @@ static void pv_app_interrupt(pv_app *a)
     } else if (pv_lanes_build_stop(a)) {
         pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
-        a->index.stopped = true;
+        pv_app_index_stop(a); /* the indexing job (app.c) */
         a->quit_armed = true;
-        for (size_t i = 0; i < a->file_count; i++)
-            pv_file_index_pause(a->files[i], true); /* a format's own threads too */
-        pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
     } else if (a->quit_armed) {
         a->quit = true; /* "Ctrl-C again quits" after indexing stopped */
     } else {

@@ -277,6 +277,9 @@ void pv_app_quit_request(pv_app *a);
 /* A file holds an index of more than PV_BIG_VIEW events (Ctrl-C asks
  * before quitting). */
 bool pv_app_big_index(const pv_app *a);
+/* Ctrl-C: stops indexing (the job beside the one job, jobs.h): the views
+ * keep what is indexed, :index goes on; says so. */
+void pv_app_index_stop(pv_app *a);
 /* The file of the focused Report's view is still being indexed. */
 bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
