@@ -14,7 +14,7 @@ cd "$SAMPLES"
 # the file: line 17 (the fourth line of the report) centred, focused
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Lines ───────────────────────────────────────────
-plist-line-count.re…│Source File   Source Line  Hits  Hits %  Covered Source te…
+plist-line…eport.txt│Source File   Source Line  Hits  Hits %  Covered Source te…
   PLIST text report │main.c                  2  2571    2.29        1 \x09if (c…
     Summary (18)    │main.c                  5   455    0.40        1       CAL…
     Lines (62)      │main.c                 11  2918    2.60        1     retur…
@@ -35,7 +35,7 @@ plist-line-count.re…│Source File   Source Line  Hits  Hits %  Covered Source
                     │          17 /* main.c 17 */ x17();  2567        1
                     │          18 /* main.c 18 */ x18();
                     │          19 /* main.c 19 */ x19();
- plist-line-count.report.t… │ source │ row 17/52                         ? help
+ plist-line-count.report.txt │ source │ row 17/52                        ? help
 SCREEN
 )
 expect_screen source_file "$(pv_screen $'Shift-Tab j Tab j j j Tab' plist-line-count.report.txt --source-path "$TMP/tree" --size 80x24)" "$expected"
