@@ -445,6 +445,11 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
 /* lanes.c (docs/tui.md "Lane strip") */
 /* Rows the strip takes under the Report (0: no strip). */
 int pv_lanes_height(const pv_app *a, const pv_report *r);
+/* Rows the strip takes under a Report body of body_h lines (docs/tui.md
+ * "Layout"): all of them when the events keep PV_REPORT_ROWS_MIN rows,
+ * else fewer lanes (title, at least one lane, the axis) as long as they
+ * keep 5; 0: no strip. */
+int pv_lanes_fit(const pv_app *a, const pv_report *r, int body_h);
 void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused);
 /* Lane keys (zoom, pan, fit, A..B, pin, calls); false: not a lane key here. */
 bool pv_lanes_key(pv_app *a, pv_action act);
