@@ -956,6 +956,14 @@ static bool pv_app_has_state(const pv_app *a)
     return false;
 }
 
+bool pv_app_open_again(pv_app *a)
+{
+    if (a->open_stopped != a->loc.item || a->loc.depth)
+        return false;
+    a->open_stopped = PV_NO_ROW; /* opened again (pv_app_report) */
+    return true;
+}
+
 void pv_app_quit_request(pv_app *a)
 {
     if (!pv_app_big_index(a) && !pv_app_has_state(a)) {

@@ -1,7 +1,8 @@
 /* app_internal.h - the viewer's state: what the panels share (the open
  * files and their items, where we are, the focus, the message line) and
- * one struct per panel or service (docs/tui.md "The viewer's design"),
- * and the functions the viewer's files call across.  Not an API: only
+ * one struct per panel or service, each declared in its panel's header
+ * (docs/tui.md "The viewer's design"), and the functions the viewer's
+ * files call across.  Not an API: only
  * src/tui includes it (the panels through panel.h). */
 #ifndef PROFVIEW_TUI_APP_INTERNAL_H
 #define PROFVIEW_TUI_APP_INTERNAL_H
@@ -10,30 +11,23 @@
 #include <stdatomic.h>
 
 #include "tui/app.h"
+#include "tui/app_export.h"
+#include "tui/app_sql.h"
+#include "tui/details.h"
+#include "tui/diff.h"
+#include "tui/explorer.h"
 #include "tui/flame.h"
 #include "tui/history.h"
 #include "tui/jobs.h"
 #include "tui/keymap.h"
+#include "tui/lanes.h"
+#include "tui/overlay.h"
+#include "tui/prompt.h"
 #include "tui/report.h"
+#include "tui/report_pane.h"
 
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
-enum { PV_PROMPT_NONE, PV_PROMPT_SEARCH, PV_PROMPT_FILTER, PV_PROMPT_COMMAND, PV_PROMPT_KINDS };
-enum { PV_OVERLAY_NONE, PV_OVERLAY_HELP, PV_OVERLAY_COLUMNS, PV_OVERLAY_SORT, PV_OVERLAY_EXPORT };
-/* The parts of what the export dialog exports, each its own choice (bit
- * 1 << part of pv_export_dialog.what; docs/tui.md "Export"). */
-enum {
-    PV_EXPORT_PART_FILTER,  /* the Report's filter */
-    PV_EXPORT_PART_WINDOW,  /* between markers A and B */
-    PV_EXPORT_PART_CONTEXT, /* the selected row's context (or thread) */
-    PV_EXPORT_PART_AREA,    /* the selected row's area (its name) */
-    PV_EXPORT_PART_VIEW,    /* only this view (else the whole result set) */
-    PV_EXPORT_PART_COUNT
-};
-
-#define PV_PROMPT_HISTORY 50
-#define PV_LANE_PINS 8 /* pinned area lanes at most (the oldest goes) */
-#define PV_MAX_SHOWN 256
 
 typedef struct pv_item {
     int kind;
@@ -41,17 +35,6 @@ typedef struct pv_item {
     bool opened;
     pv_report report; /* views (and files with warnings: their list), opened when first shown */
 } pv_item;
-
-/* Names offered by :sql completion (offsets into text, NUL-separated). */
-typedef struct pv_app_sql_names {
-    pv_buf text;
-    size_t count;
-    size_t offsets[256];
-} pv_app_sql_names;
-
-typedef struct pv_rect {
-    int y, x, w, h;
-} pv_rect;
 
 /* A scan over a report's rows that a key may stop (PV_JOB_SCAN): each
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
@@ -70,26 +53,6 @@ typedef struct pv_scan {
     int64_t time;  /* PV_SCAN_TIME: the first row whose time (row_time) >= this */
     uint64_t area; /* PV_SCAN_AREA: the next row with this area (row_area) */
 } pv_scan;
-
-/* A time window of a load: --from/--to where has_lo/has_hi. */
-typedef struct pv_app_window {
-    bool on, has_lo, has_hi;
-    int64_t lo, hi;
-} pv_app_window;
-
-/* :diff A..B: the two windows asked for, the view compared, and the two
- * windowed loads of the file once they arrived. */
-typedef struct pv_diff_windows {
-    int pending;          /* loads still to arrive (0: none asked) */
-    int discard;          /* loads of a request given up (:diff off): freed on arrival */
-    pv_app_window win[2]; /* side a, side b */
-    char view_id[64];
-    int64_t set_id;
-    char text[2][96];     /* "10ms..20ms" of each side, for messages */
-    pv_file *file[2];     /* arrived (NULL: failed) */
-    size_t arrived;
-    pv_file *shown[2];    /* the two windows of the diff shown (its views read them) */
-} pv_diff_windows;
 
 /* The loader thread and what it shares with the UI thread (app.c): it
  * takes paths from the queue and hands back files.  Under lock unless
@@ -131,57 +94,6 @@ typedef struct pv_loader_state {
     pv_buf range_errors;
 } pv_loader_state;
 
-/* The Explorer pane's own state (the items are shared: pv_app). */
-typedef struct pv_explorer_state {
-    size_t cursor, top;
-    int width_adj;
-} pv_explorer_state;
-
-/* The Details pane: the detail of the Report's selected row. */
-typedef struct pv_details_state {
-    pv_report rep;
-    const pv_view *owner;
-    size_t row, tab, tab_open;
-    bool open;
-    bool tried;   /* owner/row/tab_open say what was opened */
-    bool waiting; /* the Details wait for the index */
-    int height_adj;
-    int tabs_y; /* where the tabs were drawn (for the mouse) */
-    struct {
-        int x, w;
-    } tabs[32];
-    size_t tab_count;
-} pv_details_state;
-
-/* The Report pane: where its header's columns were drawn (for the mouse). */
-typedef struct pv_report_panel {
-    int header_y;
-    size_t header_count;
-    struct {
-        int x, w;
-        size_t col;
-    } header[PV_MAX_SHOWN];
-} pv_report_panel;
-
-/* The prompt (/ search, \ filter, : command) and its line editor. */
-typedef struct pv_prompt_state {
-    int kind; /* PV_PROMPT_* (NONE: closed) */
-    pv_buf line;
-    size_t pos;
-    char *history[PV_PROMPT_KINDS][PV_PROMPT_HISTORY];
-    size_t history_count[PV_PROMPT_KINDS];
-    size_t history_pos;
-    size_t search_origin;
-    size_t search_origin_row; /* the model row selected when / opened (trees expand) */
-} pv_prompt_state;
-
-/* An overlay over the panes: help, the column and sort choosers, the
- * export dialog. */
-typedef struct pv_overlay_state {
-    int kind; /* PV_OVERLAY_* */
-    size_t cursor, top;
-} pv_overlay_state;
-
 /* Markers A and B (docs/tui.md), times in ns; a marker on a row of a
  * view without a clock ("Markers without a clock"): that view (NULL for a
  * time marker) and its row. */
@@ -205,36 +117,6 @@ typedef struct pv_indexer {
     size_t *warnings; /* per file: warnings when adopted */
 } pv_indexer;
 
-/* :stats as the Details pane shows it (UI thread only; the request is the
- * loader's). */
-typedef struct pv_range_state {
-    bool show; /* :stats is on */
-    bool failed;
-    int64_t shown_lo, shown_hi; /* the range asked for last */
-    pv_file *file;              /* the adopted window, with its report */
-    bool rows;                  /* the markers are rows: shown_* are rows */
-    pv_view *view;              /* ... and these their statistics (range_statistics) */
-    pv_report rep;
-    bool open;
-} pv_range_state;
-
-/* :sql (app_sql.c, docs/sql.md): one connection over every file. */
-typedef struct pv_app_sql {
-    struct pv_sql *conn; /* made at the first query */
-    size_t files;        /* files[0 .. files) are exposed to it */
-    size_t file;         /* the file holding the results, or PV_NO_ROW */
-    size_t count;        /* queries shown (numbers the result views) */
-    char *pending;       /* the query to run (a PV_JOB_SQL job runs it) */
-    double start;
-    bool running; /* the status bar shows the query's progress */
-    uint64_t rows, visited;
-    pv_app_sql_names names; /* completion candidates of :sql */
-    /* Per result view (its index in the results' set): where its query
-     * was run from, where q goes back to (docs/tui.md "Quitting"). */
-    pv_location *from;
-    size_t from_count;
-} pv_app_sql;
-
 /* The clipboard (y, Y, :copy): the terminal (term.c; NULL in the scripted
  * mode) writes bytes to the terminal. */
 typedef struct pv_clipboard {
@@ -242,34 +124,6 @@ typedef struct pv_clipboard {
     void *ctx;
     pv_buf copied; /* the text last copied */
 } pv_clipboard;
-
-/* :diff (docs/diff.md): the diff view is the Report while `on`. */
-typedef struct pv_diff_state {
-    pv_report rep;
-    bool on;
-    char *pending;       /* :diff FILE: the file being loaded */
-    pv_diff_windows win; /* :diff over two windows */
-} pv_diff_state;
-
-/* The export dialog (app_export.c). */
-typedef struct pv_export_dialog {
-    int format; /* pv_export_format */
-    int what;   /* bits 1 << PV_EXPORT_PART_*: the parts chosen */
-    int field;  /* format, the parts, path (app_export.c) */
-    pv_buf summary;   /* what will be written ("182 rows: ..."), or why not */
-    bool summary_bad; /* the choices do not fit together */
-    pv_buf error;     /* the last failure, shown in the dialog */
-    int last_format;  /* the session's last export: 1 + its format, 0 none */
-    pv_buf last_dir;  /* ... and its directory, with its '/' ("" none) */
-    pv_buf path;
-    size_t path_pos;
-    bool confirm; /* the path exists: Enter replaces it, Esc keeps it */
-    bool running; /* the status bar shows the export's progress */
-    atomic_int cancel;
-    uint64_t done, total;
-    char stage[32]; /* the progress's `what`: "exporting", "selecting rows" */
-    double start;
-} pv_export_dialog;
 
 /* A long call on this thread (`:sql`, an export; docs/tui.md "Long
  * operations"): its progress callback calls pv_app_pump, which calls the
@@ -281,21 +135,6 @@ typedef struct pv_pump {
     double last;
     bool stop;
 } pv_pump;
-
-/* The lane strip (lanes.c, docs/tui.md "Lane strip"): the areas pinned in
- * one view, the zoomed span of one view, where the lanes were drawn (for
- * the mouse). */
-typedef struct pv_lanes_state {
-    const pv_view *view;
-    uint64_t pin[PV_LANE_PINS];
-    size_t pins;
-    bool zoomed;
-    const pv_view *zoom_view;
-    int64_t t0, t1;    /* the zoomed span, both ends shown */
-    size_t cursor_row; /* the selected row when the span last followed it */
-    pv_rect rect;      /* the lanes' cells, empty when none drawn */
-    int64_t view_t0, view_span;
-} pv_lanes_state;
 
 /* The viewer: what the panes share (the open files and their items, where
  * we are, the focus, the message line, the screen) and each pane's and
@@ -417,6 +256,9 @@ void pv_app_report_opened(pv_app *a, pv_report *r);
  * (0..100) in *pct when not NULL. */
 bool pv_app_opening(const pv_app *a, double *pct);
 void pv_app_show_item(pv_app *a, size_t item);
+/* Enter after Esc stopped the opening of the item shown: it opens again
+ * (pv_app_report); true then, and the key does nothing else. */
+bool pv_app_open_again(pv_app *a);
 /* Opens detail tab `detail` of `owner_row` as the Report. */
 void pv_app_drill(pv_app *a, size_t detail, size_t owner_row, size_t select_row);
 void pv_app_sync_details(pv_app *a);
@@ -442,39 +284,6 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size);
 /* app_draw.c */
 void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focused);
 
-/* lanes.c (docs/tui.md "Lane strip") */
-/* Rows the strip takes under the Report (0: no strip). */
-int pv_lanes_height(const pv_app *a, const pv_report *r);
-/* Rows the strip takes under a Report body of body_h lines (docs/tui.md
- * "Layout"): all of them when the events keep PV_REPORT_ROWS_MIN rows,
- * else fewer lanes (title, at least one lane, the axis) as long as they
- * keep 5; 0: no strip. */
-int pv_lanes_fit(const pv_app *a, const pv_report *r, int body_h);
-void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused);
-/* Lane keys (zoom, pan, fit, A..B, pin, calls); false: not a lane key here. */
-bool pv_lanes_key(pv_app *a, pv_action act);
-bool pv_lanes_mouse(pv_app *a, int y, int x, int button);
-/* :goto longest / shortest; false: another :goto. */
-bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg);
-/* Pins `area` in view v (toggle: unpin when pinned, and say so). */
-bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle);
-/* Pinned lanes still being built (docs/tui.md "Lane strip"): building them
- * goes on between key presses like indexing.  pv_lanes_build_slice builds
- * for about `seconds` (or `budget` units when budget != 0) and returns true
- * while one is left; pv_lanes_build_text writes "lane NAME 42%" (empty when
- * none); pv_lanes_build_stop unpins them (Ctrl-C), true when there were. */
-bool pv_lanes_building(const pv_app *a);
-bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds);
-void pv_lanes_build_text(const pv_app *a, char *out, size_t size);
-bool pv_lanes_build_stop(pv_app *a);
-/* An activity cell's character and a sparkline level (unit tests). */
-uint32_t pv_lanes_activity_char(bool fancy, int64_t active, int64_t suspended, int64_t bucket);
-/* The colour of lane `lane` (lane-1 .. lane-6, cycled), and of a cell of a
- * PV_COL_LANE column in row `row` (`role` when the row shows no lane). */
-pv_role pv_lanes_role(size_t lane);
-pv_role pv_lanes_row_role(const pv_view *v, size_t row, pv_role role);
-int pv_lanes_level(double value, double lo, double hi);
-
 /* app_sql.c */
 /* :sql QUERY: runs it (as work, after the screen says so). */
 void pv_app_sql_start(pv_app *a, const char *query);
@@ -490,19 +299,6 @@ void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, co
 void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);
-/* app_export.c */
-/* Tab on a file name being typed (the export dialog's path): completes it
- * to the longest common prefix of the matching files (a directory with its
- * '/'), listing them in the message line when there are several; the same
- * completion as :open's (prompt.c). */
-void pv_app_complete_path(pv_app *a, pv_buf *path);
-void pv_app_export_open(pv_app *a);
-void pv_app_export_key(pv_app *a, int key);
-void pv_app_export_command(pv_app *a, const char *arg);
-/* The comparison queued while a file was indexed (q->set, named q->arg). */
-void pv_app_diff_queued(pv_app *a, const pv_command_args *q);
-/* The export queued while its file was indexed (pv_app_command_queue). */
-void pv_app_export_queued(pv_app *a, const pv_command_args *q);
 
 /* app_input.c: keys, filter and sort asked from keys */
 /* Sorts by column col (the same column again: the other direction). */
@@ -510,12 +306,6 @@ void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same);
 void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t count);
 /* Filters the focused report (a big one after the screen says so). */
 void pv_app_apply_filter(pv_app *a, const char *expr);
-
-/* prompt.c: the prompt and its line editor */
-void pv_app_prompt_open(pv_app *a, int kind, const char *initial);
-void pv_app_prompt_key(pv_app *a, int key);
-/* Searches the focused report from `from` in direction dir, in steps. */
-void pv_app_search_from(pv_app *a, pv_report *r, size_t from, int dir);
 
 /* goto.c: J / K: the next row (dir) of the selected row's area. */
 void pv_app_step_event(pv_app *a, int dir);

@@ -116,10 +116,24 @@ static bool pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
     return true;
 }
 
-/* Left and Right: the previous and the next detail tab. */
+/* Left and Right: the previous and the next detail tab; Enter drills into
+ * the detail's row.  The keys it does not take act on the focused report,
+ * the Details' (the Report's keys, screen.c). */
 static bool pv_details_action(pv_app *a, pv_action act)
 {
-    if (a->focus != PV_PANE_DETAILS || (act != PV_ACT_LEFT && act != PV_ACT_RIGHT))
+    if (a->focus != PV_PANE_DETAILS)
+        return false;
+    if (act == PV_ACT_OPEN) {
+        if (pv_app_open_again(a))
+            return true;
+        pv_report *owner = pv_app_report(a);
+        if (a->range.show)
+            return true; /* the range statistics have nothing to drill into */
+        if (a->det.open && owner)
+            pv_app_drill(a, a->det.tab, pv_report_selected(owner), pv_report_selected(&a->det.rep));
+        return true;
+    }
+    if (act != PV_ACT_LEFT && act != PV_ACT_RIGHT)
         return false;
     pv_report *owner = pv_app_report(a);
     if (act == PV_ACT_LEFT && a->det.tab > 0)

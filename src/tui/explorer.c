@@ -119,7 +119,8 @@ static bool pv_explorer_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
 }
 
 /* The Explorer's moves: up, down, pages, first, last; Left to the parent
- * (the result set of a view, the file of a set). */
+ * (the result set of a view, the file of a set); Enter and Right show the
+ * item.  The keys it does not take act on the Report (screen.c). */
 static bool pv_explorer_action(pv_app *a, pv_action act)
 {
     if (a->focus != PV_PANE_EXPLORER)
@@ -144,6 +145,14 @@ static bool pv_explorer_action(pv_app *a, pv_action act)
         return true;
     case PV_ACT_LAST:
         pv_app_explorer_move(a, (long)(SIZE_MAX / 4));
+        return true;
+    case PV_ACT_OPEN:
+    case PV_ACT_RIGHT: /* the item in the Report, which gets the focus */
+        if (pv_app_open_again(a))
+            return true;
+        pv_app_show_item(a, a->ex.cursor);
+        if (pv_app_report(a))
+            a->focus = PV_PANE_REPORT;
         return true;
     case PV_ACT_LEFT:
         if (a->ex.cursor < a->item_count) {

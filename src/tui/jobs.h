@@ -16,6 +16,7 @@
 #define PROFVIEW_TUI_JOBS_H
 
 #include "profview/model.h"
+#include "tui/history.h"
 #include "tui/report.h"
 
 typedef struct pv_app pv_app;

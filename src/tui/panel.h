@@ -1,14 +1,16 @@
 /* panel.h - the viewer's screen as panels (docs/tui.md "The viewer's
  * design").
  *
- * A panel owns its state (its struct in pv_app, app_internal.h) and
- * answers draw, key, mouse and status.  The screen manager (screen.c) lays
- * the panels out, draws them, hands a click to the panel under it, and
- * app_input.c hands a key to the panel that has the input (the prompt, an
- * overlay) before the action table; what the panels share stays in
- * pv_app (the open files and their items, where we are, the focus, the
- * message line).  Adding a panel: its file with its state and its
- * pv_panel, and its place in screen.c's tables; no other panel changes.
+ * A panel owns its state (its struct in its own header, explorer.h,
+ * details.h, ..., embedded in pv_app by app_internal.h) and answers draw,
+ * key, action, mouse and status.  The screen manager (screen.c) lays the
+ * panels out, draws them, hands a click to the panel under it and an
+ * action to the panels (pv_screen_action); app_input.c hands a key to the
+ * panel that has the input (the prompt, an overlay) before that.  What
+ * the panels share stays in pv_app (the open files and their items, where
+ * we are, the focus, the message line).  Adding a panel: its file and its
+ * header with its state, its member in pv_app, and its place in
+ * screen.c's tables; no other panel changes.
  * Part of the viewer: only src/tui includes it. */
 #ifndef PROFVIEW_TUI_PANEL_H
 #define PROFVIEW_TUI_PANEL_H
@@ -20,10 +22,11 @@ typedef struct pv_panel {
     /* Draws the panel into the grid, within rc. */
     void (*draw)(pv_app *a, pv_rect rc);
     /* A key while the panel has the input (an overlay, the prompt); NULL:
-     * its keys are actions (actions.def, app_input.c). */
+     * its keys are actions (actions.def), which `action` answers. */
     void (*key)(pv_app *a, int key);
-    /* An action (actions.def) while the panel is shown, before the
-     * action table; true when taken.  NULL: none. */
+    /* An action (actions.def) while the panel is shown (a pane: while it
+     * has the focus), before the action table; true when taken.  NULL:
+     * none. */
     bool (*action)(pv_app *a, pv_action act);
     /* A click or the wheel (button 4, 5) at y, x: a pane's inside rc (the
      * pane has the focus then); a part of the Report (the lanes, the
@@ -54,7 +57,8 @@ const pv_panel *pv_screen_overlay(int overlay);
  * none runs. */
 bool pv_screen_status(pv_app *a, pv_buf *out);
 /* An action for the parts of the Report (the graph, the diff), then the
- * focused pane, before the action table; true when taken. */
+ * focused pane, then the Report (the keys of the focused report), before
+ * the action table; true when taken. */
 bool pv_screen_action(pv_app *a, pv_action act);
 
 /* The screen's own lines (app_draw.c): the status bar at y, the message

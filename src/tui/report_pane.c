@@ -114,5 +114,6 @@ static bool pv_report_pane_mouse(pv_app *a, pv_rect rc, int y, int x, int button
 const pv_panel pv_panel_report = {
     .name = "Report",
     .draw = pv_report_pane_draw,
+    .action = pv_report_pane_action, /* report_keys.c */
     .mouse = pv_report_pane_mouse,
 };

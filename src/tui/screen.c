@@ -51,7 +51,12 @@ bool pv_screen_action(pv_app *a, pv_action act)
         if (pv_layers[l]->action && pv_layers[l]->action(a, act))
             return true;
     const pv_panel *pane = pv_screen_pane(a->focus);
-    return pane && pane->action && pane->action(a, act);
+    if (pane && pane->action && pane->action(a, act))
+        return true;
+    /* What the Explorer and the Details do not take acts on the focused
+     * report: the Report's keys (report_keys.c). */
+    const pv_panel *report = pv_panes[PV_PANE_REPORT];
+    return pane != report && report->action && report->action(a, act);
 }
 
 /* The panes' places (a->rect; zero: not shown) in the main area. */

@@ -60,4 +60,9 @@ void pv_text_rate(pv_buf *out, double done, double total, double elapsed, const 
 void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char *hi,
                        size_t size);
 
+/* A rectangle of the grid: a pane's or a part's place. */
+typedef struct pv_rect {
+    int y, x, w, h;
+} pv_rect;
+
 #endif
