@@ -55,6 +55,14 @@ for mode in utf8 ascii; do
   golden "call_tree_$mode" "$s"
 done
 
+# A Text1 timeline of more than 4 M cells (400 000 events): too big to
+# look at every cell, its empty Core is hidden because the view says it is
+# empty (column_empty: Text1 records no core).
+"$gen" --seed 3 --tasks 2 --events 400000 --format text -o "$TMP/big.txt" > /dev/null
+h=$(header "$(pv_screen "$TO_TIMELINE" "$TMP/big.txt" --size 120x30)")
+expect_absent "a big Text1 timeline hides its empty Core" "$h" "Core"
+expect_contains "a big Text1 timeline shows its contexts" "$h" "Context"
+
 # Scrolling right keeps the first column (Index) and the key column (Name):
 # `l` scrolls the others away, one a press.
 s=$(pv_screen "$TO_TIMELINE"$'\nl l' "$TMP/gen.txt" --size 80x24)
