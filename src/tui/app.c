@@ -564,6 +564,7 @@ void pv_app_free(pv_app *a)
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
     pv_jobs_stop(a, false);
+    pv_jobs_stop_beside(a, -1, false);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)

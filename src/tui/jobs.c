@@ -23,6 +23,7 @@ static const char *const pv_job_nouns[PV_JOB_KINDS] = {
     [PV_JOB_COPY] = "copy",
     [PV_JOB_SCAN] = "search",
     [PV_JOB_AREA] = "search",
+    [PV_JOB_LANE] = "lane",
 };
 
 const char *pv_job_noun(int kind)
@@ -69,6 +70,81 @@ void pv_jobs_start(pv_app *a, pv_job *j)
 {
     pv_jobs_stop(a, false);
     a->jobs.job = j;
+}
+
+/* ---- jobs beside the one job */
+
+void pv_jobs_start_beside(pv_app *a, pv_job *j)
+{
+    if (a->jobs.beside_count == PV_JOBS_BESIDE)
+        pv_jobs_drop_beside(a, a->jobs.beside[0]);
+    a->jobs.beside[a->jobs.beside_count++] = j;
+}
+
+static void pv_jobs_unlist_beside(pv_app *a, size_t k)
+{
+    memmove(a->jobs.beside + k, a->jobs.beside + k + 1,
+            (a->jobs.beside_count - k - 1) * sizeof *a->jobs.beside);
+    a->jobs.beside_count--;
+}
+
+pv_job *pv_jobs_beside(const pv_app *a, int kind, size_t i)
+{
+    for (size_t k = 0; k < a->jobs.beside_count; k++)
+        if ((kind < 0 || a->jobs.beside[k]->kind == kind) && i-- == 0)
+            return a->jobs.beside[k];
+    return NULL;
+}
+
+bool pv_jobs_beside_step(pv_app *a, pv_budget *b)
+{
+    if (!a->jobs.beside_count)
+        return false;
+    pv_job *j = a->jobs.beside[0];
+    if (j->ops->step(a, j, b)) {
+        for (size_t k = 0; k < a->jobs.beside_count; k++)
+            if (a->jobs.beside[k] == j) {
+                pv_jobs_unlist_beside(a, k);
+                pv_job_free(j);
+                break;
+            }
+    }
+    return a->jobs.beside_count > 0;
+}
+
+void pv_jobs_beside_progress(const pv_app *a, char *out, size_t size)
+{
+    if (size)
+        out[0] = '\0';
+    pv_job *j = a->jobs.beside_count ? a->jobs.beside[0] : NULL;
+    if (j && j->ops->progress)
+        j->ops->progress(a, j, out, size);
+}
+
+void pv_jobs_drop_beside(pv_app *a, pv_job *j)
+{
+    for (size_t k = 0; k < a->jobs.beside_count; k++)
+        if (a->jobs.beside[k] == j) {
+            pv_jobs_unlist_beside(a, k);
+            pv_job_free(j);
+            return;
+        }
+}
+
+bool pv_jobs_stop_beside(pv_app *a, int kind, bool say)
+{
+    bool any = false;
+    for (size_t k = a->jobs.beside_count; k-- > 0;) {
+        pv_job *j = a->jobs.beside[k];
+        if (kind >= 0 && j->kind != kind)
+            continue;
+        pv_jobs_unlist_beside(a, k);
+        if (j->ops->stop)
+            j->ops->stop(a, j, say);
+        pv_job_free(j);
+        any = true;
+    }
+    return any;
 }
 
 /* The queued job j still waits for its index. */

@@ -9,9 +9,11 @@
  * as it was before the job started.  A new long operation is a state
  * struct, a step function and an ops table, nothing else.
  *
- * Work that goes on beside the one job between key presses (indexing, a
- * flame graph or a pinned lane being built, trash given back) is done in
- * slices by its owner (app.c, flame.c, lanes.c). */
+ * Jobs beside the one job (a pinned lane being built) run between key
+ * presses as indexing does: keys do not stop them, Ctrl-C does
+ * (pv_jobs_stop_beside); each gets a step per slice.  Other work that goes
+ * on between key presses (indexing, a flame graph being built, trash given
+ * back) is done in slices by its owner (app.c, flame.c). */
 #ifndef PROFVIEW_TUI_JOBS_H
 #define PROFVIEW_TUI_JOBS_H
 
@@ -39,6 +41,7 @@ enum {
     PV_JOB_COPY,
     PV_JOB_SCAN, /* :goto a time, J/K: a scan over a report's rows */
     PV_JOB_AREA, /* a jump to a call waiting for its area's lane */
+    PV_JOB_LANE, /* a pinned lane being built, beside the one job */
     PV_JOB_KINDS
 };
 
@@ -65,6 +68,8 @@ typedef struct pv_job_ops {
     bool (*items_moving)(pv_app *a, pv_job *j);
     void (*items_moved)(pv_app *a, pv_job *j);
     void (*free)(pv_job *j); /* what the kind owns (not j); may be NULL */
+    /* Its progress for the status bar ("lane NAME 42%"); NULL: none. */
+    void (*progress)(const pv_app *a, const pv_job *j, char *out, size_t size);
 } pv_job_ops;
 
 struct pv_job {
@@ -76,8 +81,12 @@ struct pv_job {
 };
 
 /* The engine's state in the viewer. */
+#define PV_JOBS_BESIDE 8 /* jobs beside the one job at most */
+
 typedef struct pv_jobs {
     pv_job *job;   /* the one job, running or queued (NULL: none) */
+    pv_job *beside[PV_JOBS_BESIDE]; /* jobs beside it, in the order started */
+    size_t beside_count;
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
 } pv_jobs;
@@ -94,6 +103,20 @@ void pv_jobs_start_now(pv_app *a, pv_job *j);
 /* Stops the job, queued or running (the one cancel path); says so when
  * `say`. */
 void pv_jobs_stop(pv_app *a, bool say);
+/* Starts j beside the one job (keys do not stop it; a full list stops
+ * the oldest quietly).  pv_jobs_beside_step gives the first one a step
+ * within b (it is freed when finished) and says whether any is left;
+ * pv_jobs_beside finds the i-th one of kind `kind` (-1: any);
+ * pv_jobs_beside_progress writes the first one's progress (empty: none);
+ * pv_jobs_drop_beside stops one without a word (the owner took back what
+ * it was for); pv_jobs_stop_beside stops every one of kind `kind` (-1:
+ * any), saying so when `say`, and is true when there were. */
+void pv_jobs_start_beside(pv_app *a, pv_job *j);
+bool pv_jobs_beside_step(pv_app *a, pv_budget *b);
+pv_job *pv_jobs_beside(const pv_app *a, int kind, size_t i);
+void pv_jobs_beside_progress(const pv_app *a, char *out, size_t size);
+void pv_jobs_drop_beside(pv_app *a, pv_job *j);
+bool pv_jobs_stop_beside(pv_app *a, int kind, bool say);
 /* The job when it is of kind `kind` (-1: any), else NULL. */
 pv_job *pv_jobs_get(const pv_app *a, int kind);
 /* The job waits for the index. */
