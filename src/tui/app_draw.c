@@ -366,11 +366,12 @@ static int pv_table_floor(pv_app *a, const pv_report *r, const pv_table_layout *
  * its floor, the minor ones (PV_COL_MINOR: a handle) after the others.
  * The row's key stays when scrolling right: the first column (the Index of
  * an event) always, the key column (the name, or the tree) once scrolled
- * past; hscroll counts the other columns scrolled away.  Widths drawn: the learnt ones, fitted to the pane: as many
- * columns as can be on screen with other text columns down to 16 (or
- * their title) and the key column down to half the pane (a third, when
- * that brings every column but the minor ones on screen) get there, other
- * text columns giving room first; numbers are never cut. */
+ * past; hscroll counts the other columns scrolled away.  Widths drawn: the
+ * learnt ones, fitted to the pane: as many columns as can be on screen
+ * with other text columns down to 16 (or their title) and the key column
+ * down to half the pane (a third, when that brings every column but the
+ * minor ones on screen) get there, other text columns giving room first;
+ * numbers are never cut. */
 static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
 {
     const pv_rect rc = L->rc;
@@ -524,8 +525,9 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
         w -= (cx - L->xs[j]);
     } else if (c == L->indent_col) {
         size_t d;
-        int indent =
-            pv_view_row_depth(r->view, row, &d) ? pv_app_draw_indent(a, y, cx, d, w, squeezed, 1) : 0;
+        int indent = pv_view_row_depth(r->view, row, &d)
+                         ? pv_app_draw_indent(a, y, cx, d, w, squeezed, 1)
+                         : 0;
         if (indent > w - 1)
             indent = w > 1 ? w - 1 : 0;
         cx += indent;
