@@ -108,6 +108,10 @@ char *pv_xstrndup(const char *s, size_t len);
  * restore), "profview: out of memory (asked for N bytes)" on stderr, exit
  * status 2, no core dump.  Every pv_x* allocation ends here on failure. */
 _Noreturn void pv_out_of_memory(size_t size);
+/* Ends profview as pv_out_of_memory does (the fatal hook, then
+ * "profview: MSG" on stderr, exit status 2, no core dump) for a limit
+ * that no input can be allowed past (a table of more than 2^32 - 1 rows). */
+_Noreturn void pv_fatal(const char *msg);
 /* Sets (NULL: clears) what pv_out_of_memory runs first; it must be
  * async-signal-safe and may run on any thread. */
 void pv_set_fatal_hook(void (*restore)(void));

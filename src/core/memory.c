@@ -33,13 +33,20 @@ void pv_fatal_restore(void)
  * is no bug), no handler that could allocate. */
 _Noreturn void pv_out_of_memory(size_t size)
 {
+    char msg[64];
+    snprintf(msg, sizeof msg, "out of memory (asked for %zu bytes)", size);
+    pv_fatal(msg);
+}
+
+_Noreturn void pv_fatal(const char *msg)
+{
     void (*restore)(void) = atomic_exchange(&pv_fatal_hook, NULL);
     if (restore)
         restore();
-    char msg[96];
-    int n = snprintf(msg, sizeof msg, "profview: out of memory (asked for %zu bytes)\n", size);
-    if (n > 0)
-        (void)!write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    static const char prefix[] = "profview: ";
+    (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
+    (void)!write(STDERR_FILENO, msg, strlen(msg));
+    (void)!write(STDERR_FILENO, "\n", 1);
     _exit(2);
 }
 

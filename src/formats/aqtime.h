@@ -1,10 +1,13 @@
 /*
  * aqtime.h - internal to the AQTime database loader (docs/formats.md §5).
  *
- * aqtime_db.c reads the tables of the seeds (aqtime-*-db.txt) from a SQLite
- * file opened read-only into memory, converting and checking every value once;
- * aqtime_trace.c and aqtime_objects.c build the views of one result set from
- * those rows.  Nothing here draws, and nothing writes to the database.
+ * aqtime_db.c opens a SQLite file read-only and finds the seed's tables
+ * (aqtime-*-db.txt); aqtime_read.c reads them into memory, converting and
+ * checking every value once; aqtime_rows.c reads their cells and links
+ * their rows; aqtime_sets.c makes the result sets, whose views
+ * aqtime_trace.c and aqtime_objects.c build from those rows (with the
+ * columns of aqtime_columns.c).  Nothing here draws, and nothing writes to
+ * the database.
  */
 #ifndef PROFVIEW_AQTIME_H
 #define PROFVIEW_AQTIME_H
@@ -115,6 +118,16 @@ typedef enum aq_profiler {
     AQ_PROF_COUNT
 } aq_profiler;
 
+/* The seed's tables (AQ_TABLES) and the profilers' name prefixes
+ * (aqtime_db.c). */
+typedef struct aq_table_spec {
+    const char *name;
+    const char *columns;
+} aq_table_spec;
+
+extern const aq_table_spec aq_table_specs[AQ_T_COUNT];
+extern const char *const aq_profiler_prefix[AQ_PROF_COUNT];
+
 #define AQ_NONE SIZE_MAX
 
 /* One cell as read.  Numbers expected by the seed are converted once at
@@ -142,6 +155,7 @@ typedef struct aq_colstore {
 typedef struct aq_table {
     const char *name;   /* the seed's name */
     char *db_name;      /* as spelled in the database; NULL when absent */
+    bool is_view;       /* the name is a view's, not read (said once) */
     size_t col_count;
     char **col_names;   /* as spelled in the database */
     bool *col_known;    /* documented by the seed */
@@ -187,7 +201,7 @@ typedef struct aq_db {
     size_t owned_free_cap;
 } aq_db;
 
-/* ---- reading cells (aqtime_db.c) */
+/* ---- reading cells (aqtime_rows.c) */
 
 /* Column index by name, case-insensitive (docs/formats.md §5), or AQ_NONE. */
 size_t aq_col(const aq_table *t, const char *name);
@@ -205,6 +219,9 @@ bool aq_real(const aq_table *t, size_t row, size_t col, double *out);
 /* Like aq_int, and also reads a number written as text (decimal or 0x-hex)
  * in a column the seed documents as text (e.g. a thread id "String"). */
 bool aq_int_any(const aq_table *t, size_t row, size_t col, int64_t *out);
+/* A number written as text (decimal, 0x hex, real) as a cell; false when
+ * it is none (aqtime_read.c). */
+bool aq_parse_number(const char *s, aq_value *out);
 /* Text of a cell (numbers are written in decimal into `tmp`); NULL when absent. */
 const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t tmp_size);
 int64_t aq_inst(const aq_table *t, size_t row);
@@ -246,7 +263,8 @@ bool aq_keymap_get(const aq_keymap_t *m, int64_t key, size_t *pos);
 void aq_keymap_free(aq_keymap_t *m);
 
 /* ---- views built over one table, with its remaining columns appended
- * (docs/formats.md §5: extra columns are shown, COL_FOO_BAR -> "Foo Bar"). */
+ * (aqtime_columns.c; docs/formats.md §5: extra columns are shown,
+ * COL_FOO_BAR -> "Foo Bar"). */
 typedef struct aq_view {
     pv_table *t;
     const aq_table *src;
@@ -277,9 +295,9 @@ struct aq_ctx {
     char *counter_name;  /* e.g. "Elapsed Time", "Misses" */
 };
 
-/* Keeps `p` alive until the file is freed. */
+/* Keeps `p` alive until the file is freed (aqtime_db.c). */
 void aq_db_own(aq_db *db, void *p, void (*free_fn)(void *));
-/* Converts a counter value: ns for a time counter, the value otherwise
+/* Converts a counter value (aqtime_columns.c): ns for a time counter, the value otherwise
  * (round(cycles * 1e9 / frequency), exact for integral frequencies). */
 int64_t aq_counter_value(const aq_ctx *c, __int128 cycles);
 /* Time columns of the counter: PV_TYPE_TIME or PV_TYPE_INT. */
@@ -290,7 +308,7 @@ int64_t aq_cycles_to_ns(__int128 cycles, double frequency);
 /* Name of a routine of a META_ROUTINES selection row, or NULL. */
 const char *aq_routine_name(const aq_sel *meta, size_t pos, char *tmp, size_t tmp_size);
 
-/* ---- reading the database (aqtime_db.c) */
+/* ---- reading the database (aqtime_read.c) */
 
 /* Progress of a read (docs/aqtime.md, Scale): rows read of about `total`
  * (the tables' largest rowids), reported every 16 k rows. */
@@ -312,14 +330,13 @@ uint64_t aq_table_size_hint(sqlite3 *db, const char *name);
  * threads. */
 void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri, aq_table_id id,
                    aq_table *t, aq_read_progress *prog);
-/* A row count from the environment (the tests' thresholds), else dflt. */
 /* Groups a table's rows by INST_ID and derives its column types. */
 void aq_index_table(aq_table *t);
-/* Adds the result sets of the tables read to f.  With `plan` (a file for
+/* Adds the result sets of the tables read to f (aqtime_sets.c).  With `plan` (a file for
  * the messages, which are dropped) only their summaries and placeholders
  * (docs/aqtime.md "First screen"). */
 void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan);
-/* Loads the AQTime tables of an open database into f (the rest of a load
+/* Loads the AQTime tables of an open database into f (aqtime_db.c; the rest of a load
  * once the file is open; it takes db, `uri` if the file can be opened
  * again, else NULL, and `a`, the file's data with the guard of db's
  * connection, or NULL).  The Access reader hands it the tables it copied

@@ -135,9 +135,13 @@ void pv_table_reserve(pv_table *t, size_t rows)
         return;
     if (rows > PV_VIEW_ROWS_MAX) {
         /* docs/model.md "Row selections": like running out of memory,
-         * which a table of 4 G rows would do long before */
-        fprintf(stderr, "profview: a table of more than %zu rows\n", PV_VIEW_ROWS_MAX);
-        abort();
+         * which a table of 4 G rows would do long before: a message and
+         * exit status 2, no core dump */
+        char msg[128];
+        snprintf(msg, sizeof msg,
+                 "a table of more than %zu rows (%s): more than profview can hold",
+                 PV_VIEW_ROWS_MAX, t->view.id ? t->view.id : "?");
+        pv_fatal(msg);
     }
     size_t cap = t->row_cap ? t->row_cap : 16;
     while (cap < rows)

@@ -220,11 +220,16 @@ pv_sql *pv_sql_new(void)
 {
     pv_sql *s = pv_xcalloc(1, sizeof *s);
     pv_buf_init(&s->notes);
-    if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK)
-    {
-        fprintf(stderr, "profview: out of memory (sqlite3_open_v2)\n");
-        abort();
+    int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                             NULL);
+    if (rc != SQLITE_OK) {
+        /* SQLite in memory fails only for want of memory: ends as every
+         * allocation does (docs/code-style.md), exit status 2, no core */
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s (opening SQLite's in-memory database for the SQL "
+                 "tables: %s)", rc == SQLITE_NOMEM ? "out of memory" : "cannot run SQL",
+                 sqlite3_errstr(rc));
+        pv_fatal(msg);
     }
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);

@@ -563,8 +563,7 @@ void pv_app_free(pv_app *a)
         pv_location_free(&a->sql.from[i]);
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
-    pv_jobs_stop(a, false);
-    pv_jobs_stop_beside(a, -1, false);
+    pv_jobs_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)
@@ -928,7 +927,7 @@ bool pv_app_indexing(const pv_app *a)
         if (!pv_file_index_progress(a->files[i], &done, &total))
             return true;
     }
-    return pv_lanes_building(a); /* pinned lanes, built the same way (lanes.c) */
+    return false;
 }
 
 bool pv_app_big_index(const pv_app *a)
@@ -1079,12 +1078,7 @@ bool pv_app_index_slice(pv_app *a)
         }
         return true;
     }
-    /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):
-     * scripted keys build them at once, as if long ago; a fixed test slice
-     * builds that many units per slice. */
-    if (a->opt.keys_path && !a->index.fixed_slice)
-        return pv_lanes_build_slice(a, SIZE_MAX, 0);
-    return pv_lanes_build_slice(a, a->index.fixed_slice ? a->index.slice : 0, PV_INDEX_SLICE_S);
+    return false; /* the pinned lanes are built by a job beside the one job (lanes.c) */
 }
 
 /* File `fi` has new warnings: its item's list is made again when shown. */

@@ -311,6 +311,10 @@ void pv_app_apply_filter(pv_app *a, const char *expr);
 void pv_app_step_event(pv_app *a, int dir);
 /* :goto N|TIME|A|B on the focused report. */
 void pv_app_goto(pv_app *a, const char *arg);
+/* Row `row` of `v`, the view of the Explorer item just shown (pv_app_go),
+ * selected with its path expanded and centred: now, or when the opening
+ * of a big tree in steps ends (the Report may group v by thread). */
+void pv_app_reach_row(pv_app *a, const pv_view *v, size_t row);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);

@@ -20,6 +20,131 @@ static void df_time_text(const pv_app *a, int64_t t, pv_buf *out)
     pv_cell_format_human(&c, a->unit, out);
 }
 
+/* ---- the comparison as a job (jobs.h): the matching in steps
+ * (pv_diff_step), its percentage, Esc and Ctrl-C stop it and leave the
+ * Report as it was; for two windows it first waits for their loads */
+
+typedef struct df_job {
+    pv_job base;
+    pv_diff_job *dj; /* NULL: the windows are still loading */
+    bool windows;    /* of a->diff.win: the two windows of the Report's file */
+    pv_file *win[2]; /* their files, owned until the diff is shown */
+    char name[300];  /* what it is compared with, for messages */
+} df_job;
+
+/* The diff view becomes the Report. */
+static void df_show(pv_app *a, df_job *j, pv_view *d, const pv_diff_counts *n)
+{
+    pv_app_diff_close(a); /* frees the windows of a diff shown before */
+    for (int k = 0; k < 2; k++) {
+        a->diff.win.shown[k] = j->win[k];
+        j->win[k] = NULL;
+    }
+    pv_report_open(&a->diff.rep, d, true, NULL);
+    a->diff.on = true;
+    a->focus = PV_PANE_REPORT;
+    if (j->windows)
+        pv_app_messagef(a, false, "%s: %zu rows in both, %zu only in a, %zu only in b", j->name,
+                        n->matched, n->only_a, n->only_b);
+    else
+        pv_app_messagef(a, false, "diff with %s: %zu rows in both, %zu only here, %zu only there",
+                        j->name, n->matched, n->only_a, n->only_b);
+}
+
+static bool df_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    df_job *j = (df_job *)job;
+    if (!j->dj)
+        return true; /* the windows did not load (said) */
+    if (!pv_diff_step(j->dj, b)) {
+        pv_app_messagef(a, false, "Comparing... %.0f%% (Esc stops)",
+                        100.0 * pv_diff_progress(j->dj));
+        return false;
+    }
+    pv_diff_counts n;
+    pv_view *d = pv_diff_take(j->dj, &n);
+    df_show(a, j, d, &n);
+    return true;
+}
+
+/* The loads of the windows still to arrive. */
+static bool df_job_waits(const pv_app *a, const pv_job *job)
+{
+    return ((const df_job *)job)->windows && a->diff.win.pending > 0;
+}
+
+/* The loads on their way are freed when they arrive. */
+static void df_windows_forget(pv_app *a)
+{
+    pv_diff_windows *d = &a->diff.win;
+    d->discard += d->pending;
+    d->pending = 0;
+    for (size_t k = 0; k < d->arrived; k++) {
+        pv_file_free(d->file[k]);
+        d->file[k] = NULL;
+    }
+    d->arrived = 0;
+}
+
+static void df_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    df_job *j = (df_job *)job;
+    bool loading = j->windows && !j->dj;
+    if (loading)
+        df_windows_forget(a);
+    if (say)
+        pv_app_messagef(a, false, "comparison %s: the view stays as it was",
+                        loading ? "cancelled" : "stopped");
+}
+
+static void df_job_free(pv_job *job)
+{
+    df_job *j = (df_job *)job;
+    pv_diff_job_free(j->dj); /* before the windows its views read */
+    pv_file_free(j->win[0]);
+    pv_file_free(j->win[1]);
+}
+
+static const pv_job_ops df_job_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .paced = true,
+    .step = df_job_step,
+    .stop = df_job_stop,
+    .free = df_job_free,
+    .waits = df_job_waits,
+};
+
+/* Starts the comparison of job j (pv_diff_begin); false with a message
+ * when the views cannot be compared (j is left to free). */
+static bool df_job_begin(pv_app *a, df_job *j, const pv_view *va, const pv_view *vb)
+{
+    char err[256];
+    j->dj = pv_diff_begin(va, NULL, 0, vb, NULL, 0, a->ascii ? PV_DIFF_ASCII : 0, err, sizeof err);
+    if (!j->dj)
+        pv_app_message(a, true, err);
+    return j->dj != NULL;
+}
+
+/* Compares va with vb: at once when they are small, else in steps. */
+static void df_job_start(pv_app *a, const pv_view *va, const pv_view *vb, const char *name)
+{
+    df_job *j = (df_job *)pv_job_new(sizeof *j, &df_job_ops, PV_JOB_DIFF);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (!df_job_begin(a, j, va, vb)) {
+        df_job_free(&j->base);
+        free(j);
+        return;
+    }
+    if (!a->jobs.fixed && pv_view_rows(va) + pv_view_rows(vb) <= PV_BIG_VIEW) {
+        pv_budget all = {SIZE_MAX, 0};
+        df_job_step(a, &j->base, &all); /* small: at once */
+        df_job_free(&j->base);
+        free(j);
+        return;
+    }
+    pv_jobs_start_now(a, &j->base);
+}
+
 /* ---- :diff (docs/diff.md) */
 
 /* The view to compare: the Report's own (a top-level view), or with a graph
@@ -70,21 +195,7 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
         }
         return;
     }
-    char err[256];
-    pv_diff_counts counts;
-    pv_view *d = pv_diff_views(va, NULL, 0, vb, NULL, 0, &counts, err, sizeof err);
-    if (!d) {
-        pv_app_message(a, true, err);
-        return;
-    }
-    pv_app_diff_close(a);
-    pv_report_open(&a->diff.rep, d, true, NULL);
-    a->diff.on = true;
-    a->focus = PV_PANE_REPORT;
-    char text[300];
-    snprintf(text, sizeof text, "diff with %s: %zu rows in both, %zu only here, %zu only there",
-             name, counts.matched, counts.only_a, counts.only_b);
-    pv_app_message(a, false, text);
+    df_job_start(a, va, vb, name);
 }
 
 /* ---- :diff over two time windows of the Report's file (docs/diff.md) */
@@ -162,6 +273,18 @@ static void df_window_text(const pv_app *a, const pv_app_window *w, char *out, s
     pv_buf_free(&hi);
 }
 
+/* The view the two windows compare: the Report's when its rows have an
+ * identity of their own (PV_COL_KEY: statistics, routines); else (events,
+ * calls, a summary: rows without one) the view the format computes over a
+ * window, each area's statistics (pv_file_hooks.range_view, docs/diff.md). */
+static const char *df_window_view(const pv_view *va, const pv_file *f)
+{
+    for (size_t c = 0; c < va->column_count; c++)
+        if (va->columns[c].flags & PV_COL_KEY)
+            return va->id;
+    return pv_file_range_view(f);
+}
+
 /* True when `arg` is one or two windows (it has `..` and no `/`); then the
  * diff is asked for or refused with a message. */
 static bool df_windows_command(pv_app *a, const char *arg)
@@ -177,11 +300,6 @@ static bool df_windows_command(pv_app *a, const char *arg)
     }
     if (!pv_file_range_view(f)) {
         pv_app_message(a, true, "this file has no time axis to cut into windows");
-        return true;
-    }
-    pv_diff_windows *d = &a->diff.win;
-    if (d->pending) {
-        pv_app_message(a, true, "the windows of the last :diff are still loading (:diff off stops)");
         return true;
     }
     const char *space = strchr(arg, ' ');
@@ -211,23 +329,39 @@ static bool df_windows_command(pv_app *a, const char *arg)
         w[0].hi = w[1].lo;
         w[0].lo = w[1].lo - len;
     }
+    /* the job first: it replaces a comparison still loading its windows */
+    df_job *j = (df_job *)pv_job_new(sizeof *j, &df_job_ops, PV_JOB_DIFF);
+    j->windows = true;
+    pv_jobs_start(a, &j->base);
+    pv_diff_windows *d = &a->diff.win;
     memset(d->text, 0, sizeof d->text);
     for (int k = 0; k < 2; k++) {
         df_window_text(a, &w[k], d->text[k], sizeof d->text[k]);
         d->win[k] = w[k];
         d->file[k] = NULL;
     }
-    snprintf(d->view_id, sizeof d->view_id, "%s", va->id);
+    const char *id = df_window_view(va, f);
+    snprintf(d->view_id, sizeof d->view_id, "%s", id);
+    snprintf(j->name, sizeof j->name, "diff of %s (a) with %s (b)%s", d->text[0], d->text[1],
+             strcmp(id, va->id) != 0 ? ", the statistics of each area" : "");
     d->set_id = set_id;
     d->arrived = 0;
     d->pending = 2;
     pv_app_enqueue_window(a, f->path, &w[0]);
     pv_app_enqueue_window(a, f->path, &w[1]);
-    char text[300];
-    snprintf(text, sizeof text, "loading %s over %s and %s to compare...", va->id, d->text[0],
-             d->text[1]);
-    pv_app_message(a, false, text);
+    pv_app_messagef(a, false, "loading %s over %s and %s to compare... (Esc cancels)", id,
+                    d->text[0], d->text[1]);
     return true;
+}
+
+/* The view of each window that the two windows compare (a view of that
+ * id in the file's result set of the Report's, else in its first). */
+static const pv_view *df_window_view_of(const pv_diff_windows *d, const pv_file *f)
+{
+    const pv_result_set *set = f ? pv_file_find_set(f, d->set_id) : NULL;
+    if (!set && f && f->set_count)
+        set = f->sets[0];
+    return set ? pv_set_find_view(set, d->view_id) : NULL;
 }
 
 void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
@@ -245,44 +379,35 @@ void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
     d->file[d->arrived++] = f;
     if (--d->pending)
         return;
-    pv_file *fa = d->file[0], *fb = d->file[1];
-    d->file[0] = d->file[1] = NULL;
-    const pv_view *v[2] = {NULL, NULL};
-    pv_file *both[2] = {fa, fb};
+    /* both arrived: the job waiting for them compares their views */
+    pv_job *job = pv_jobs_get(a, PV_JOB_DIFF);
+    df_job *j = job && job->ops == &df_job_ops ? (df_job *)job : NULL;
     for (int k = 0; k < 2; k++) {
-        if (!both[k])
-            continue;
-        const pv_result_set *set = pv_file_find_set(both[k], d->set_id);
-        if (!set && both[k]->set_count)
-            set = both[k]->sets[0];
-        v[k] = set ? pv_set_find_view(set, d->view_id) : NULL;
+        if (j)
+            j->win[k] = d->file[k];
+        else
+            pv_file_free(d->file[k]);
+        d->file[k] = NULL;
     }
-    char err[256] = "";
-    pv_diff_counts counts;
-    pv_view *diff = NULL;
-    if (!fa || !fb)
-        snprintf(err, sizeof err, "a window of the diff did not load");
-    else if (!v[0] || !v[1])
-        snprintf(err, sizeof err, "the window has no view '%s' to compare", d->view_id);
-    else
-        diff = pv_diff_views(v[0], NULL, 0, v[1], NULL, 0, &counts, err, sizeof err);
-    if (!diff) {
-        pv_file_free(fa);
-        pv_file_free(fb);
-        pv_app_message(a, true, err);
+    d->arrived = 0;
+    if (!j)
+        return;
+    const pv_view *va = df_window_view_of(d, j->win[0]), *vb = df_window_view_of(d, j->win[1]);
+    if (!j->win[0] || !j->win[1] || !va || !vb) {
+        pv_app_messagef(a, true, !j->win[0] || !j->win[1] ? "a window of the diff did not load"
+                                                          : "the window has no view '%s' to compare",
+                        d->view_id);
+        pv_jobs_stop(a, false);
         return;
     }
-    pv_app_diff_close(a); /* frees the windows of a diff shown before */
-    d->shown[0] = fa;
-    d->shown[1] = fb;
-    pv_report_open(&a->diff.rep, diff, true, NULL);
-    a->diff.on = true;
-    a->focus = PV_PANE_REPORT;
-    char text[400];
-    snprintf(text, sizeof text,
-             "diff of %s (a) with %s (b): %zu rows in both, %zu only in a, %zu only in b",
-             d->text[0], d->text[1], counts.matched, counts.only_a, counts.only_b);
-    pv_app_message(a, false, text);
+    if (!df_job_begin(a, j, va, vb)) {
+        pv_jobs_stop(a, false);
+        return;
+    }
+    pv_budget all = {SIZE_MAX, 0};
+    if (!a->jobs.fixed && pv_view_rows(va) + pv_view_rows(vb) <= PV_BIG_VIEW &&
+        df_job_step(a, &j->base, &all))
+        pv_jobs_stop(a, false); /* small: done at once (the diff is shown) */
 }
 
 void pv_app_diff_command(pv_app *a, const char *arg)
@@ -295,13 +420,9 @@ void pv_app_diff_command(pv_app *a, const char *arg)
         return;
     }
     if (strcmp(arg, "off") == 0) {
-        a->diff.win.discard += a->diff.win.pending; /* windows on their way */
-        a->diff.win.pending = 0;
-        for (size_t k = 0; k < a->diff.win.arrived; k++) {
-            pv_file_free(a->diff.win.file[k]);
-            a->diff.win.file[k] = NULL;
-        }
-        a->diff.win.arrived = 0;
+        if (pv_jobs_get(a, PV_JOB_DIFF))
+            pv_jobs_stop(a, false); /* a comparison, its windows on their way */
+        df_windows_forget(a);
         pv_app_diff_close(a);
         if (a->flame.in_b) {
             free(a->flame.in_b);

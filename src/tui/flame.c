@@ -156,13 +156,19 @@ static void fl_sandwich(pv_app *a, const char *routine)
 #define FL_CHUNK 8192
 #define FL_PROGRESS "Building the flame graph"
 
-static void fl_job_free(pv_flame_job *j)
+/* The build running, or NULL. */
+static pv_flame_job *fl_job(const pv_app *a)
 {
+    return (pv_flame_job *)pv_jobs_beside(a, PV_JOB_BUILD);
+}
+
+static void fl_job_free(pv_job *job)
+{
+    pv_flame_job *j = (pv_flame_job *)job;
     pv_filter_free(j->f);
     free(j->keep);
     pv_flame_builder_free(j->fb);
     pv_buf_free(&j->filter);
-    memset(j, 0, sizeof *j);
 }
 
 /* The status line shows the build's progress unless it says something else. */
@@ -172,9 +178,8 @@ static bool fl_message_is_ours(pv_app *a)
     return !m[0] || strncmp(m, FL_PROGRESS, strlen(FL_PROGRESS)) == 0;
 }
 
-static void fl_progress(pv_app *a)
+static void fl_progress(pv_app *a, const pv_flame_job *j)
 {
-    pv_flame_job *j = &a->flame.job;
     if (!fl_message_is_ours(a))
         return;
     /* the filter's pass, the merge of the calls, the frames inside them */
@@ -215,28 +220,23 @@ static void fl_show(pv_app *a, pv_flame *fl, const pv_view *tree, const char *tr
         fl_sandwich(a, name);
 }
 
-/* The build is done: its graph is shown. */
-static void fl_install(pv_app *a)
+/* The build is done: its graph is shown (the job is freed after). */
+static void fl_install(pv_app *a, pv_flame_job *j)
 {
-    pv_flame_job *j = &a->flame.job;
     pv_flame *fl = pv_flame_builder_finish(j->fb);
     j->fb = NULL;
-    pv_flame_job done = *j; /* its texts stay valid until freed below */
-    memset(j, 0, sizeof *j);
-    fl_show(a, fl, done.tree, done.tree_file, pv_buf_cstr(&done.filter), done.mode, done.routine,
-            done.rebuild);
-    fl_job_free(&done);
+    fl_show(a, fl, j->tree, j->tree_file, pv_buf_cstr(&j->filter), j->mode, j->routine,
+            j->rebuild);
     if (fl_message_is_ours(a))
         pv_buf_clear(&a->message);
 }
 
 /* Runs the build for at most `max_rows` rows or until `until` (0: no
- * limit); installs the graph when it is done. */
-static void fl_run(pv_app *a, size_t max_rows, double until)
+ * limit); installs the graph when it is done, and returns true then. */
+static bool fl_run(pv_app *a, pv_flame_job *j, size_t max_rows, double until)
 {
-    pv_flame_job *j = &a->flame.job;
     size_t done = 0;
-    while (j->tree) {
+    for (;;) {
         size_t len = j->pass == 2 ? j->inner_rows : j->rows;
         if (j->next >= len) {
             if (j->pass < 2) {
@@ -244,11 +244,11 @@ static void fl_run(pv_app *a, size_t max_rows, double until)
                 j->next = 0;
                 continue;
             }
-            fl_install(a);
-            return;
+            fl_install(a, j);
+            return true;
         }
         if (done >= max_rows || (until > 0 && pv_app_now() > until))
-            return;
+            return false;
         size_t n = max_rows - done < FL_CHUNK ? max_rows - done : FL_CHUNK;
         size_t to = len - j->next < n ? len : j->next + n;
         if (j->pass == 0)
@@ -262,6 +262,44 @@ static void fl_run(pv_app *a, size_t max_rows, double until)
     }
 }
 
+/* ---- the build as a job beside the one job (jobs.h) */
+
+static bool fl_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    pv_flame_job *j = (pv_flame_job *)job;
+    if (fl_run(a, j, b->units, b->deadline))
+        return true;
+    fl_progress(a, j);
+    return false;
+}
+
+/* Esc, Ctrl-C: the graph shown stays; a rebuild's filter is not tried
+ * again. */
+static void fl_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    pv_flame_job *j = (pv_flame_job *)job;
+    if (!say)
+        return;
+    pv_flame_ui *u = &a->flame;
+    if (j->rebuild) {
+        pv_buf_clear(&u->declined);
+        pv_buf_puts(&u->declined, pv_buf_cstr(&j->filter));
+        u->declined_set = true;
+    }
+    pv_app_message(a, false,
+                   j->rebuild ? "flame graph stopped: it still shows the previous filter"
+                              : "flame graph stopped");
+}
+
+static const pv_job_ops fl_job_ops = {
+    .keys = PV_JOB_KEYS_WAIT, /* Esc and Ctrl-C stop it (pv_flame_ui_stop); keys act */
+    .beside = true,
+    .slice_s = FL_SLICE_S,
+    .step = fl_job_step,
+    .stop = fl_job_stop,
+    .free = fl_job_free,
+};
+
 /* Starts building the graph of `tree` under `filter`: at once for a tree of
  * at most PV_BIG_VIEW calls, else in slices between keys.  A filter that
  * does not compile on the call tree leaves no graph and says why. */
@@ -269,8 +307,7 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
                      int mode, const char *routine, bool rebuild)
 {
     pv_flame_ui *u = &a->flame;
-    pv_flame_job *j = &u->job;
-    fl_job_free(j);
+    pv_jobs_stop_beside(a, PV_JOB_BUILD, false);
     if (!rebuild && u->kept && u->kept_tree == tree &&
         strcmp(pv_buf_cstr(&u->kept_filter), filter) == 0) {
         /* the graph closed last, of the same calls: shown again at once */
@@ -308,6 +345,7 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
         }
         return;
     }
+    pv_flame_job *j = (pv_flame_job *)pv_job_new(sizeof *j, &fl_job_ops, PV_JOB_BUILD);
     j->tree = tree;
     snprintf(j->tree_file, sizeof j->tree_file, "%s", tree_file);
     pv_buf_init(&j->filter);
@@ -321,52 +359,23 @@ static void fl_start(pv_app *a, const pv_view *tree, const char *tree_file, cons
     j->mode = mode;
     snprintf(j->routine, sizeof j->routine, "%s", routine ? routine : "");
     j->rebuild = rebuild;
+    /* the test option flame-slice: that many rows per step, one step per
+     * key in the scripted mode; in a terminal the steps are only small */
     int64_t slice = pv_test_get(&a->opt.load.test, PV_TEST_FLAME_SLICE, 0);
-    j->fixed_slice = slice > 0 ? (size_t)slice : 0;
-    if (!j->fixed_slice && j->rows <= PV_BIG_VIEW) {
-        fl_run(a, SIZE_MAX, 0);
+    j->base.fixed_units = slice > 0 ? (size_t)slice : 0;
+    if (!j->base.fixed_units && j->rows <= PV_BIG_VIEW) {
+        fl_run(a, j, SIZE_MAX, 0); /* small: at once */
+        pv_job_free(&j->base);
     } else {
+        pv_jobs_start_beside(a, &j->base);
         pv_buf_clear(&a->message); /* the newest work says how far it got */
-        fl_progress(a);
+        fl_progress(a, j);
     }
-}
-
-bool pv_flame_ui_building(const pv_app *a)
-{
-    /* the scripted mode's fixed slices go one per key (pv_app_flame_test_slice);
-     * in a terminal they are only small */
-    return a->flame.job.tree && !(a->flame.job.fixed_slice && a->opt.keys_path);
-}
-
-void pv_flame_ui_step(pv_app *a)
-{
-    pv_flame_job *j = &a->flame.job;
-    if (!j->tree)
-        return;
-    if (j->fixed_slice)
-        fl_run(a, j->fixed_slice, 0);
-    else
-        fl_run(a, SIZE_MAX, pv_app_now() + FL_SLICE_S);
-    if (j->tree)
-        fl_progress(a);
 }
 
 bool pv_flame_ui_stop(pv_app *a)
 {
-    pv_flame_ui *u = &a->flame;
-    pv_flame_job *j = &u->job;
-    if (!j->tree)
-        return false;
-    if (j->rebuild) {
-        pv_buf_clear(&u->declined);
-        pv_buf_puts(&u->declined, pv_buf_cstr(&j->filter));
-        u->declined_set = true;
-    }
-    pv_app_message(a, false,
-                   j->rebuild ? "flame graph stopped: it still shows the previous filter"
-                              : "flame graph stopped");
-    fl_job_free(j);
-    return true;
+    return pv_jobs_stop_beside(a, PV_JOB_BUILD, true);
 }
 
 /* The node of `b` with the path of node n of `fl` (frames by name and
@@ -400,12 +409,13 @@ static uint32_t *fl_match_paths(const pv_flame *fl, const pv_flame *b)
 void pv_flame_ui_open(pv_app *a, int mode)
 {
     pv_flame_ui *u = &a->flame;
-    if (u->job.tree && !u->job.rebuild) {
+    pv_flame_job *j = fl_job(a);
+    if (j && !j->rebuild) {
         /* F/I while the graph is being built: what to show once it is */
         if (mode != PV_FLAME_SANDWICH)
-            u->job.mode = mode;
+            j->mode = mode;
         pv_buf_clear(&a->message);
-        fl_progress(a);
+        fl_progress(a, j);
         return;
     }
     if (u->mode && (mode == u->mode || (mode != PV_FLAME_SANDWICH && u->mode != PV_FLAME_SANDWICH &&
@@ -501,10 +511,11 @@ void pv_flame_ui_close(pv_app *a)
         pv_buf_clear(&u->kept_filter);
         pv_buf_puts(&u->kept_filter, pv_buf_cstr(&u->filter));
     }
-    if (u->job.tree && !u->job.rebuild && fl_message_is_ours(a))
+    pv_flame_job *j = fl_job(a);
+    if (j && !j->rebuild && fl_message_is_ours(a))
         pv_app_message(a, false, "flame graph stopped"); /* another view was chosen */
     fl_clear_graph(u);
-    fl_job_free(&u->job);
+    pv_jobs_stop_beside(a, PV_JOB_BUILD, false);
     u->mode = PV_FLAME_OFF;
     u->tree = NULL;
     pv_buf_free(&u->filter);
@@ -1037,10 +1048,11 @@ void pv_flame_ui_draw(pv_app *a, const pv_rect *rc, const pv_rect *det)
     pv_report *r = pv_app_report(a);
     if (r && u->tree && strcmp(r->view->id, u->tree->id) == 0) {
         bool same = strcmp(r->filter, pv_buf_cstr(&u->filter)) == 0;
-        if (same && u->job.tree)
-            fl_job_free(&u->job); /* back to the filter of the graph shown */
+        pv_flame_job *j = fl_job(a);
+        if (same && j)
+            pv_jobs_stop_beside(a, PV_JOB_BUILD, false); /* back to the filter of the graph shown */
         else if (!same && !(u->declined_set && strcmp(r->filter, pv_buf_cstr(&u->declined)) == 0) &&
-                 !(u->job.tree && strcmp(r->filter, pv_buf_cstr(&u->job.filter)) == 0))
+                 !(j && strcmp(r->filter, pv_buf_cstr(&j->filter)) == 0))
             fl_start(a, u->tree, u->tree_file, r->filter, u->mode, NULL, true);
     }
     const char *kind = u->mode == PV_FLAME_SANDWICH ? "Sandwich"

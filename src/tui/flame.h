@@ -8,6 +8,7 @@
 
 #include "profview/flame.h"
 #include "profview/query.h"
+#include "tui/jobs.h"
 #include "tui/keymap.h"
 
 typedef struct pv_app pv_app;
@@ -16,9 +17,11 @@ typedef struct pv_rect pv_rect;
 enum { PV_FLAME_OFF, PV_FLAME_FLAME, PV_FLAME_ICICLE, PV_FLAME_SANDWICH };
 
 /* A graph being built in slices between key presses (docs/flame.md
- * "Speed"): the filter's pass over the call tree, then the merge. */
+ * "Speed"): the filter's pass over the call tree, then the merge; a job
+ * beside the one job (jobs.h, PV_JOB_BUILD). */
 typedef struct pv_flame_job {
-    const pv_view *tree;  /* NULL: no build runs */
+    pv_job base;
+    const pv_view *tree;
     char tree_file[256];
     pv_buf filter;        /* the filter's text */
     pv_filter *f;         /* compiled; NULL: every call */
@@ -30,7 +33,6 @@ typedef struct pv_flame_job {
     int mode;             /* what to show once built */
     char routine[256];    /* PV_FLAME_SANDWICH: its routine */
     bool rebuild;         /* the graph shown follows a new filter */
-    size_t fixed_slice;   /* tests: the test option flame-slice, rows per slice and key */
 } pv_flame_job;
 
 /* Where a graph was drawn (for the mouse): the frames of `fl` below `zoom`,
@@ -64,7 +66,6 @@ typedef struct pv_flame_ui {
     bool sw_callers;     /* the selection is in the callers (else the callees) */
     uint32_t sw_sel;
     char sw_name[256];
-    pv_flame_job job;    /* a build running between keys */
     pv_buf declined;     /* a filter whose rebuild Esc stopped: not tried again */
     bool declined_set;
     pv_flame_hit hit[2]; /* the graphs drawn last (the sandwich draws two) */
@@ -82,12 +83,8 @@ void pv_flame_ui_open(pv_app *a, int mode);
 void pv_flame_ui_close(pv_app *a);
 /* Closes it and frees the graph kept for showing it again (app teardown). */
 void pv_flame_ui_free(pv_app *a);
-/* A build runs (and is not the tests' one slice per key). */
-bool pv_flame_ui_building(const pv_app *a);
-/* One slice of the running build (a few ms); the graph appears when done. */
-void pv_flame_ui_step(pv_app *a);
-/* Esc, Ctrl-C: stops a running build, the screen stays as it is; true when
- * one ran. */
+/* Esc, Ctrl-C: stops a running build (pv_jobs_stop_beside), the screen
+ * stays as it is; true when one ran. */
 bool pv_flame_ui_stop(pv_app *a);
 /* Keys while a graph is shown; true when the action was taken. */
 bool pv_flame_ui_key(pv_app *a, pv_action act);

@@ -7,6 +7,7 @@
 
 #include "profview/hooks.h"
 #include "tui/app_internal.h"
+#include "tui/group.h"
 
 static void pv_app_scan_start(pv_app *a, const pv_scan *s);
 
@@ -201,4 +202,19 @@ void pv_app_step_event(pv_app *a, int dir)
                                             : r->cursor == 0 ? PV_NO_ROW
                                                              : r->cursor - 1,
                                     .area = area});
+}
+
+void pv_app_reach_row(pv_app *a, const pv_view *v, size_t row)
+{
+    pv_report *r = pv_app_report(a);
+    if (!r) {
+        /* a big tree opening in steps: its last step selects the row (a
+         * stop goes back where the jump was made, docs/tui.md "Jumps") */
+        pv_app_job_select(a, PV_JOB_OPEN, row);
+        return;
+    }
+    /* the Report may show the view grouped by thread (group.c) */
+    size_t shown = r->view == v ? row : pv_group_row_of(r->view, v, row);
+    if (shown != PV_NO_ROW)
+        pv_report_select_row(r, shown);
 }

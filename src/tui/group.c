@@ -299,7 +299,7 @@ size_t pv_group_row_of(const pv_view *v, const pv_view *base, size_t row)
  * segment, in the groups' order, the grouping is an offset (no arrays);
  * otherwise FILL writes map and inv segment by segment. */
 
-enum { PV_GJ_SCAN, PV_GJ_FILL, PV_GJ_DONE, PV_GJ_NONE };
+enum { PV_GJ_SCAN, PV_GJ_FILL, PV_GJ_DONE };
 
 /* Units of the step budget: a row whose parent is read; a cell read and
  * formatted (a top-level call without column_run) weighs more. */
@@ -308,9 +308,8 @@ enum { PV_GJ_SCAN, PV_GJ_FILL, PV_GJ_DONE, PV_GJ_NONE };
 struct pv_group_job {
     pv_view *base;
     size_t col, label_col, n;
-    int phase;
+    int phase; /* PV_GJ_*; DONE: result holds the grouping, or NULL (none) */
     size_t at;
-    double deadline;
     /* the groups found: their exact texts and sizes */
     pv_buf *values;
     size_t *sizes, groups, vcap, scap;
@@ -358,11 +357,6 @@ pv_group_job *pv_group_job_new(pv_view *base)
     j->phase = PV_GJ_SCAN;
     pv_buf_init(&j->text);
     return j;
-}
-
-void pv_group_job_deadline(pv_group_job *j, double deadline)
-{
-    j->deadline = deadline;
 }
 
 /* The group of the top-level row `r` (by its cell's exact text), a new one
@@ -415,18 +409,14 @@ static void pv_group_job_segment(pv_group_job *j, size_t r, size_t g)
     j->current = g;
 }
 
-static bool pv_group_job_late(const pv_group_job *j)
-{
-    return j->deadline > 0 && pv_work_clock() >= j->deadline;
-}
-
 /* SCAN: about `budget` units; false when the tree cannot be grouped. */
-static bool pv_group_job_scan(pv_group_job *j, size_t budget)
+static bool pv_group_job_scan(pv_group_job *j, pv_budget *b)
 {
     const pv_view *base = j->base;
+    size_t budget = b->units;
     unsigned tick = 0;
     while (budget > 0 && j->at < j->n) {
-        if ((++tick & 255) == 0 && pv_group_job_late(j))
+        if ((++tick & 255) == 0 && pv_budget_late(b))
             break;
         size_t r = j->at;
         bool top = r == 0 || pv_view_parent(base, r) == PV_NO_ROW;
@@ -471,6 +461,7 @@ static bool pv_group_job_scan(pv_group_job *j, size_t budget)
         j->at++;
         budget -= budget < PV_GJ_CELL_UNITS ? budget : PV_GJ_CELL_UNITS;
     }
+    b->units = budget;
     return true;
 }
 
@@ -525,9 +516,10 @@ static pv_view *pv_group_view(pv_group_impl *g)
 }
 
 /* FILL: about `budget` rows of map and inv, segment by segment. */
-static bool pv_group_job_fill(pv_group_job *j, size_t budget)
+static bool pv_group_job_fill(pv_group_job *j, pv_budget *b)
 {
     pv_group_impl *g = j->g;
+    size_t budget = b->units;
     j->seg_start[j->segs] = j->n;
     while (budget > 0 && j->fill_seg < j->segs) {
         size_t s = j->fill_seg, grp = j->seg_group[s];
@@ -545,51 +537,54 @@ static bool pv_group_job_fill(pv_group_job *j, size_t budget)
         j->fill_row = stop;
         if (stop == end)
             j->fill_seg++;
-        if (pv_group_job_late(j))
+        if (pv_budget_late(b))
             break;
     }
+    b->units = budget;
     return j->fill_seg == j->segs;
 }
 
-bool pv_group_job_step(pv_group_job *j, size_t budget)
+/* The phases (core.h pv_phases_run).  SCAN: the top-level rows' threads;
+ * then no grouping (fewer than two threads, more than 4096 values), the
+ * grouping at once (each thread one block), or FILL. */
+static int pv_gj_scan(void *job, pv_budget *b)
 {
-    if (budget == 0)
-        budget = 1;
-    if (j->phase == PV_GJ_SCAN) {
-        if (!pv_group_job_scan(j, budget)) {
-            j->phase = PV_GJ_NONE;
-            return true;
-        }
-        if (j->at < j->n)
-            return false;
-        bool all_empty = j->groups == 1 && pv_buf_cstr(&j->values[0])[0] == '\0';
-        if (j->groups < 2 || all_empty) {
-            j->phase = PV_GJ_NONE;
-            return true;
-        }
-        j->g = pv_group_job_impl(j);
-        if (!j->interleaved) {
-            j->result = pv_group_view(j->g);
-            j->g = NULL;
-            j->phase = PV_GJ_DONE;
-            return true;
-        }
-        j->phase = PV_GJ_FILL;
-        return false;
-    }
-    if (j->phase == PV_GJ_FILL) {
-        if (!pv_group_job_fill(j, budget))
-            return false;
-        j->result = pv_group_view(j->g);
-        j->g = NULL;
-        j->phase = PV_GJ_DONE;
-    }
-    return true;
+    pv_group_job *j = job;
+    if (!pv_group_job_scan(j, b))
+        return PV_GJ_DONE; /* not grouped */
+    if (j->at < j->n)
+        return PV_GJ_SCAN;
+    bool all_empty = j->groups == 1 && pv_buf_cstr(&j->values[0])[0] == '\0';
+    if (j->groups < 2 || all_empty)
+        return PV_GJ_DONE; /* not grouped */
+    j->g = pv_group_job_impl(j);
+    if (j->interleaved)
+        return PV_GJ_FILL;
+    j->result = pv_group_view(j->g);
+    j->g = NULL;
+    return PV_GJ_DONE;
+}
+
+static int pv_gj_fill(void *job, pv_budget *b)
+{
+    pv_group_job *j = job;
+    if (!pv_group_job_fill(j, b))
+        return PV_GJ_FILL;
+    j->result = pv_group_view(j->g);
+    j->g = NULL;
+    return PV_GJ_DONE;
+}
+
+static const pv_phase_fn pv_gj_phases[] = {[PV_GJ_SCAN] = pv_gj_scan, [PV_GJ_FILL] = pv_gj_fill};
+
+bool pv_group_job_step(pv_group_job *j, pv_budget *b)
+{
+    return pv_phases_run(j, pv_gj_phases, &j->phase, PV_GJ_DONE, b);
 }
 
 double pv_group_job_progress(const pv_group_job *j)
 {
-    if (j->phase == PV_GJ_DONE || j->phase == PV_GJ_NONE || !j->n)
+    if (j->phase == PV_GJ_DONE || !j->n)
         return 1.0;
     double scan = (double)j->at / (double)j->n;
     if (j->phase == PV_GJ_SCAN)
@@ -642,8 +637,9 @@ pv_view *pv_group_by_thread(pv_view *base)
     pv_group_job *j = pv_group_job_new(base);
     if (!j)
         return NULL;
-    while (!pv_group_job_step(j, SIZE_MAX))
-        ;
+    pv_budget b = {SIZE_MAX, 0};
+    while (!pv_group_job_step(j, &b))
+        b.units = SIZE_MAX;
     pv_view *v = pv_group_job_take(j);
     pv_group_job_free(j);
     return v;

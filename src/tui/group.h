@@ -26,7 +26,8 @@ static inline double pv_work_clock(void)
 pv_view *pv_group_by_thread(pv_view *base);
 /* pv_group_by_thread in steps (docs/tui.md "Long operations"): NULL when
  * `base` cannot be grouped at all (not a tree, no `thread` column);
- * pv_group_job_step does about `budget` units (rows) and returns true when
+ * pv_group_job_step does about b->units units (rows), takes them from
+ * b and stops at b->deadline (core.h pv_phases_run), and returns true when
  * finished; pv_group_job_take then gives the grouped view (the caller
  * frees it) or NULL when the tree is not grouped (fewer than two threads).
  * Freeing an unfinished job frees what it built.  The grouping reads a
@@ -35,9 +36,7 @@ pv_view *pv_group_by_thread(pv_view *base);
  * calls are one block of the base. */
 typedef struct pv_group_job pv_group_job;
 pv_group_job *pv_group_job_new(pv_view *base);
-/* A step also ends at this pv_work_clock time (0: none). */
-void pv_group_job_deadline(pv_group_job *j, double deadline);
-bool pv_group_job_step(pv_group_job *j, size_t budget);
+bool pv_group_job_step(pv_group_job *j, pv_budget *b);
 double pv_group_job_progress(const pv_group_job *j);
 pv_view *pv_group_job_take(pv_group_job *j);
 void pv_group_job_free(pv_group_job *j);

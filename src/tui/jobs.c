@@ -23,6 +23,7 @@ static const char *const pv_job_nouns[PV_JOB_KINDS] = {
     [PV_JOB_COPY] = "copy",
     [PV_JOB_SCAN] = "search",
     [PV_JOB_AREA] = "search",
+    [PV_JOB_BUILD] = "flame graph",
     [PV_JOB_LANE] = "lane",
 };
 
@@ -40,7 +41,7 @@ pv_job *pv_job_new(size_t size, const pv_job_ops *ops, int kind)
     return j;
 }
 
-static void pv_job_free(pv_job *j)
+void pv_job_free(pv_job *j)
 {
     if (!j)
         return;
@@ -72,84 +73,11 @@ void pv_jobs_start(pv_app *a, pv_job *j)
     a->jobs.job = j;
 }
 
-/* ---- jobs beside the one job */
-
-void pv_jobs_start_beside(pv_app *a, pv_job *j)
-{
-    if (a->jobs.beside_count == PV_JOBS_BESIDE)
-        pv_jobs_drop_beside(a, a->jobs.beside[0]);
-    a->jobs.beside[a->jobs.beside_count++] = j;
-}
-
-static void pv_jobs_unlist_beside(pv_app *a, size_t k)
-{
-    memmove(a->jobs.beside + k, a->jobs.beside + k + 1,
-            (a->jobs.beside_count - k - 1) * sizeof *a->jobs.beside);
-    a->jobs.beside_count--;
-}
-
-pv_job *pv_jobs_beside(const pv_app *a, int kind, size_t i)
-{
-    for (size_t k = 0; k < a->jobs.beside_count; k++)
-        if ((kind < 0 || a->jobs.beside[k]->kind == kind) && i-- == 0)
-            return a->jobs.beside[k];
-    return NULL;
-}
-
-bool pv_jobs_beside_step(pv_app *a, pv_budget *b)
-{
-    if (!a->jobs.beside_count)
-        return false;
-    pv_job *j = a->jobs.beside[0];
-    if (j->ops->step(a, j, b)) {
-        for (size_t k = 0; k < a->jobs.beside_count; k++)
-            if (a->jobs.beside[k] == j) {
-                pv_jobs_unlist_beside(a, k);
-                pv_job_free(j);
-                break;
-            }
-    }
-    return a->jobs.beside_count > 0;
-}
-
-void pv_jobs_beside_progress(const pv_app *a, char *out, size_t size)
-{
-    if (size)
-        out[0] = '\0';
-    pv_job *j = a->jobs.beside_count ? a->jobs.beside[0] : NULL;
-    if (j && j->ops->progress)
-        j->ops->progress(a, j, out, size);
-}
-
-void pv_jobs_drop_beside(pv_app *a, pv_job *j)
-{
-    for (size_t k = 0; k < a->jobs.beside_count; k++)
-        if (a->jobs.beside[k] == j) {
-            pv_jobs_unlist_beside(a, k);
-            pv_job_free(j);
-            return;
-        }
-}
-
-bool pv_jobs_stop_beside(pv_app *a, int kind, bool say)
-{
-    bool any = false;
-    for (size_t k = a->jobs.beside_count; k-- > 0;) {
-        pv_job *j = a->jobs.beside[k];
-        if (kind >= 0 && j->kind != kind)
-            continue;
-        pv_jobs_unlist_beside(a, k);
-        if (j->ops->stop)
-            j->ops->stop(a, j, say);
-        pv_job_free(j);
-        any = true;
-    }
-    return any;
-}
-
 /* The queued job j still waits for its index. */
 static bool pv_jobs_waits(const pv_app *a, const pv_job *j)
 {
+    if (j->ops->waits && j->ops->waits(a, j))
+        return true;
     if (!j->queued)
         return false;
     if (j->wait_report)
@@ -182,13 +110,14 @@ bool pv_jobs_key(pv_app *a, int key, bool mouse)
     if (!j)
         return false;
     bool stop_key = !mouse && (key == PV_KEY_ESC || key == PV_KEY_CTRL('c'));
+    bool waits = j->queued || (j->ops->waits && j->ops->waits(a, j));
     switch (j->ops->keys) {
     case PV_JOB_KEYS_STOP:
         /* Esc and Ctrl-C stop a job (queued or running) and do nothing
          * else; another key stops a running job and then acts (a queued
          * one waits on; an opening goes on under other keys: moving
-         * elsewhere stops it) */
-        if (stop_key || (!j->queued && j->kind != PV_JOB_OPEN)) {
+         * elsewhere stops it; one waiting for files waits on too) */
+        if (stop_key || (!waits && j->kind != PV_JOB_OPEN)) {
             pv_jobs_stop(a, true);
             return stop_key;
         }
@@ -222,9 +151,84 @@ void pv_jobs_items_moved(pv_app *a)
         j->ops->items_moved(a, j);
 }
 
+/* ---- jobs beside the one job */
+
+void pv_jobs_start_beside(pv_app *a, pv_job *j)
+{
+    pv_jobs_stop_beside(a, j->kind, false);
+    a->jobs.beside[j->kind] = j;
+}
+
+pv_job *pv_jobs_beside(const pv_app *a, int kind)
+{
+    return kind >= 0 && kind < PV_JOB_KINDS ? a->jobs.beside[kind] : NULL;
+}
+
+bool pv_jobs_stop_beside(pv_app *a, int kind, bool say)
+{
+    pv_job *j = pv_jobs_beside(a, kind);
+    if (!j)
+        return false;
+    a->jobs.beside[kind] = NULL;
+    if (j->ops->stop)
+        j->ops->stop(a, j, say);
+    pv_job_free(j);
+    return true;
+}
+
+void pv_jobs_free(pv_app *a)
+{
+    pv_jobs_stop(a, false);
+    for (int k = 0; k < PV_JOB_KINDS; k++)
+        pv_jobs_stop_beside(a, k, false);
+}
+
+/* The job beside runs between frames: not the scripted mode's one step per
+ * key of a test's fixed units (pv_app_flame_test_slice). */
+static bool pv_jobs_beside_runs(const pv_app *a, const pv_job *j)
+{
+    return j && !(j->fixed_units && a->opt.keys_path);
+}
+
+static bool pv_jobs_beside_busy(const pv_app *a)
+{
+    for (int k = 0; k < PV_JOB_KINDS; k++)
+        if (pv_jobs_beside_runs(a, a->jobs.beside[k]))
+            return true;
+    return false;
+}
+
+/* One step of the job of kind `kind` beside the one job: about its
+ * slice_s (tests: its fixed units).  While it steps it is not in its
+ * place: what it starts replaces nothing. */
+static void pv_jobs_step_beside(pv_app *a, int kind)
+{
+    pv_job *j = a->jobs.beside[kind];
+    if (!j)
+        return;
+    a->jobs.beside[kind] = NULL;
+    pv_budget b = {j->fixed_units ? j->fixed_units : SIZE_MAX,
+                   j->fixed_units ? 0 : pv_clock_now() + j->ops->slice_s};
+    if (j->ops->step(a, j, &b) || a->jobs.beside[kind])
+        pv_job_free(j); /* finished (or replaced by what it started) */
+    else
+        a->jobs.beside[kind] = j;
+}
+
+/* A step of every job beside the one job (`paced`: only the scripted
+ * mode's one step per key). */
+static void pv_jobs_step_besides(pv_app *a, bool paced)
+{
+    for (int k = 0; k < PV_JOB_KINDS; k++) {
+        pv_job *j = a->jobs.beside[k];
+        if (j && (!paced || !pv_jobs_beside_runs(a, j)))
+            pv_jobs_step_beside(a, k);
+    }
+}
+
 bool pv_app_has_work(const pv_app *a)
 {
-    bool beside = pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
+    bool beside = pv_jobs_beside_busy(a) || !pv_trash_empty(&a->trash);
     /* A job queued for the index waits while indexing goes on. */
     if (pv_jobs_waiting(a))
         return beside;
@@ -237,7 +241,7 @@ bool pv_app_work_stoppable(const pv_app *a)
      * every key */
     if (a->jobs.job)
         return a->jobs.job->ops->keys != PV_JOB_KEYS_WAIT;
-    return pv_flame_ui_building(a) || !pv_trash_empty(&a->trash);
+    return pv_jobs_beside_busy(a) || !pv_trash_empty(&a->trash);
 }
 
 bool pv_app_work_paced(const pv_app *a)
@@ -247,8 +251,7 @@ bool pv_app_work_paced(const pv_app *a)
 
 void pv_app_flame_test_slice(pv_app *a)
 {
-    if (a->flame.job.tree && a->flame.job.fixed_slice && !pv_flame_ui_building(a))
-        pv_flame_ui_step(a);
+    pv_jobs_step_besides(a, true);
 }
 
 /* One step of job j: about PV_SCAN_SLICE_S of rows (tests: a fixed
@@ -292,12 +295,12 @@ void pv_app_work(pv_app *a)
         /* a few MB of a replaced selection back to the system */
         if (!pv_trash_empty(&a->trash))
             pv_trash_step(&a->trash, PV_TRASH_STEP);
-        pv_flame_ui_step(a); /* a slice of the graph being built */
+        pv_jobs_step_besides(a, false); /* a slice of the graph being built */
         return;
     }
     if (pv_jobs_waits(a, j)) {
-        if (pv_flame_ui_building(a)) /* the graph goes on; the job waits */
-            pv_flame_ui_step(a);
+        if (pv_jobs_beside_busy(a)) /* the graph goes on; the job waits */
+            pv_jobs_step_besides(a, false);
         return;
     }
     pv_jobs_step(a, j);
@@ -486,6 +489,15 @@ void pv_app_job_keep_place(pv_app *a)
     pv_job *job = a->jobs.job;
     if (job && job->ops == &pv_app_report_job_ops)
         ((pv_app_report_job *)job)->undo = false;
+}
+
+bool pv_app_job_select(pv_app *a, int kind, size_t row)
+{
+    pv_job *job = pv_jobs_get(a, kind);
+    if (!job || job->ops != &pv_app_report_job_ops)
+        return false;
+    pv_report_job_select(((pv_app_report_job *)job)->rj, row);
+    return true;
 }
 
 bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress)

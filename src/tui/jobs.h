@@ -9,11 +9,13 @@
  * as it was before the job started.  A new long operation is a state
  * struct, a step function and an ops table, nothing else.
  *
- * Jobs beside the one job (a pinned lane being built) run between key
- * presses as indexing does: keys do not stop them, Ctrl-C does
- * (pv_jobs_stop_beside); each gets a step per slice.  Other work that goes
- * on between key presses (indexing, a flame graph being built, trash given
- * back) is done in slices by its owner (app.c, flame.c). */
+ * Work that goes on beside the one job between key presses (a flame
+ * graph being built, pinned lanes being built) is a job of the same engine
+ * too, "beside" it: one of each kind, stepped between frames within its
+ * own slice of time, neither replacing the one job nor replaced by it,
+ * stopped through the same path (pv_jobs_stop_beside).  (Indexing is
+ * still done in slices by its owner, app.c; trash is given back between
+ * frames.) */
 #ifndef PROFVIEW_TUI_JOBS_H
 #define PROFVIEW_TUI_JOBS_H
 
@@ -41,7 +43,8 @@ enum {
     PV_JOB_COPY,
     PV_JOB_SCAN, /* :goto a time, J/K: a scan over a report's rows */
     PV_JOB_AREA, /* a jump to a call waiting for its area's lane */
-    PV_JOB_LANE, /* a pinned lane being built, beside the one job */
+    PV_JOB_BUILD, /* beside: a flame graph being built (flame.c) */
+    PV_JOB_LANE,  /* beside: pinned lanes being built (lanes.c) */
     PV_JOB_KINDS
 };
 
@@ -54,8 +57,12 @@ enum {
 };
 
 typedef struct pv_job_ops {
-    int keys;   /* PV_JOB_KEYS_* */
+    int keys;   /* PV_JOB_KEYS_* (the one job; a job beside it: its owner's keys) */
     bool paced; /* tests' fixed slices give it one step per key */
+    /* Runs beside the one job (pv_jobs_start_beside), each step about
+     * slice_s seconds (or the job's fixed_units). */
+    bool beside;
+    double slice_s;
     /* One step within b->units rows and b->deadline; true when it is
      * finished (its result in place and said). */
     bool (*step)(pv_app *a, pv_job *j, pv_budget *b);
@@ -68,8 +75,10 @@ typedef struct pv_job_ops {
     bool (*items_moving)(pv_app *a, pv_job *j);
     void (*items_moved)(pv_app *a, pv_job *j);
     void (*free)(pv_job *j); /* what the kind owns (not j); may be NULL */
-    /* Its progress for the status bar ("lane NAME 42%"); NULL: none. */
-    void (*progress)(const pv_app *a, const pv_job *j, char *out, size_t size);
+    /* It waits for something other than the index (files the loader thread
+     * reads): while true it is not stepped and keys leave it, as a queued
+     * job (Esc and Ctrl-C stop it).  NULL: it waits for nothing else. */
+    bool (*waits)(const pv_app *a, const pv_job *j);
 } pv_job_ops;
 
 struct pv_job {
@@ -78,21 +87,24 @@ struct pv_job {
     bool queued;      /* waits for the index (the status bar says so) */
     bool wait_report; /* ... of the focused report's file; else of `file` */
     size_t file;      /* PV_NO_ROW: of every file */
+    /* beside: tests' fixed units per step, no deadline (0: slice_s); in
+     * the scripted mode one step per key (pv_app_flame_test_slice) */
+    size_t fixed_units;
 };
 
 /* The engine's state in the viewer. */
-#define PV_JOBS_BESIDE 8 /* jobs beside the one job at most */
-
 typedef struct pv_jobs {
     pv_job *job;   /* the one job, running or queued (NULL: none) */
-    pv_job *beside[PV_JOBS_BESIDE]; /* jobs beside it, in the order started */
-    size_t beside_count;
+    pv_job *beside[PV_JOB_KINDS]; /* the jobs beside it, by kind */
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
 } pv_jobs;
 
 /* A new job of `size` bytes (the kind's struct). */
 pv_job *pv_job_new(size_t size, const pv_job_ops *ops, int kind);
+/* Frees a job that was never started, or ran to its end outside the
+ * engine (a small one at once). */
+void pv_job_free(pv_job *j);
 /* Makes j the job (stopping any other quietly); it steps from the next
  * frame, or waits while j->queued and what it reads is being indexed
  * (j->wait_report, j->file). */
@@ -103,20 +115,6 @@ void pv_jobs_start_now(pv_app *a, pv_job *j);
 /* Stops the job, queued or running (the one cancel path); says so when
  * `say`. */
 void pv_jobs_stop(pv_app *a, bool say);
-/* Starts j beside the one job (keys do not stop it; a full list stops
- * the oldest quietly).  pv_jobs_beside_step gives the first one a step
- * within b (it is freed when finished) and says whether any is left;
- * pv_jobs_beside finds the i-th one of kind `kind` (-1: any);
- * pv_jobs_beside_progress writes the first one's progress (empty: none);
- * pv_jobs_drop_beside stops one without a word (the owner took back what
- * it was for); pv_jobs_stop_beside stops every one of kind `kind` (-1:
- * any), saying so when `say`, and is true when there were. */
-void pv_jobs_start_beside(pv_app *a, pv_job *j);
-bool pv_jobs_beside_step(pv_app *a, pv_budget *b);
-pv_job *pv_jobs_beside(const pv_app *a, int kind, size_t i);
-void pv_jobs_beside_progress(const pv_app *a, char *out, size_t size);
-void pv_jobs_drop_beside(pv_app *a, pv_job *j);
-bool pv_jobs_stop_beside(pv_app *a, int kind, bool say);
 /* The job when it is of kind `kind` (-1: any), else NULL. */
 pv_job *pv_jobs_get(const pv_app *a, int kind);
 /* The job waits for the index. */
@@ -132,6 +130,19 @@ void pv_jobs_items_moved(pv_app *a);
 void pv_jobs_say_waiting(pv_app *a, int kind, const char *verb);
 /* A job's noun ("sort"). */
 const char *pv_job_noun(int kind);
+/* Every job, the one and those beside it, stopped quietly (teardown). */
+void pv_jobs_free(pv_app *a);
+
+/* ---- jobs beside the one job */
+
+/* Makes j the job of its kind beside the one job (stopping the previous
+ * of that kind quietly); it steps from the next frame. */
+void pv_jobs_start_beside(pv_app *a, pv_job *j);
+/* The job of kind `kind` beside the one job, or NULL. */
+pv_job *pv_jobs_beside(const pv_app *a, int kind);
+/* Stops it (the one cancel path: everything stays as it was); says so
+ * when `say`; true when there was one. */
+bool pv_jobs_stop_beside(pv_app *a, int kind, bool say);
 
 /* ---- report jobs (report.h) as viewer jobs: search, filter, sort,
  * reverse, a history step, an opening, an expansion */
@@ -147,6 +158,9 @@ void pv_app_job_open(pv_app *a, pv_report_job *rj, const char *what);
 void pv_app_job_undo_to(pv_app *a, const pv_location *from, size_t pos);
 /* The job's stop no longer goes back (a new place was shown). */
 void pv_app_job_keep_place(pv_app *a);
+/* The report job of kind `kind` selects model row `row` when it finishes
+ * (pv_report_job_select); false when no such job runs. */
+bool pv_app_job_select(pv_app *a, int kind, size_t row);
 /* The progress (0..1) of the running job of kind `kind`; false when none. */
 bool pv_app_job_progress_of(const pv_app *a, int kind, double *progress);
 

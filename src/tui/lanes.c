@@ -824,108 +824,93 @@ static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
     pv_lanes_select(a, r, row);
 }
 
-/* ---- building pinned lanes: jobs beside the one job (jobs.h) */
+/* ---- building pinned lanes: a job beside the one job (jobs.h) */
 
-/* A pinned area's lane being built (the format's area_build, docs/model.md
- * "Area lanes"): a step builds within the budget's units and deadline; it
- * is done (the lane in place: the format commits it) when area_build
- * answers 1 (or -1: no lane); Ctrl-C stops it and unpins the area. */
-typedef struct pv_lane_job {
-    pv_job base;
-    const pv_view *view;
-    uint64_t area;
-} pv_lane_job;
-
-static bool pv_lane_job_step(pv_app *a, pv_job *job, pv_budget *b)
+/* The first pinned area whose lane is still being built, or -1. */
+static long pv_lanes_pending(const pv_app *a)
 {
-    (void)a;
-    pv_lane_job *j = (pv_lane_job *)job;
-    int st;
-    if (b->deadline <= 0) /* a fixed step (tests; SIZE_MAX: the whole lane) */
-        st = pv_view_area_build(j->view, j->area, b->units ? b->units : 16384, NULL, NULL);
-    else
-        do
-            st = pv_view_area_build(j->view, j->area, 16384, NULL, NULL);
-        while (st == 0 && pv_work_clock() < b->deadline);
-    return st != 0;
+    for (size_t k = 0; a->lanes.view && k < a->lanes.pins; k++)
+        if (pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, NULL, NULL) == 0)
+            return (long)k;
+    return -1;
 }
 
-/* Stopped (Ctrl-C): the area is unpinned. */
+/* The pinned lanes not built yet are built by one job beside the one job
+ * (the format's area_build, docs/model.md "Area lanes"): a step builds the
+ * first of them within the budget (its units, or until its deadline); the
+ * format puts a lane in place when it is complete; the job ends when none
+ * is left; Ctrl-C stops it (pv_lanes_build_stop), unpinning the areas whose
+ * lanes are not built.  Keys do not stop it. */
+static bool pv_lane_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    (void)job;
+    long k;
+    if (b->deadline <= 0) { /* a fixed step (tests) */
+        if ((k = pv_lanes_pending(a)) >= 0)
+            pv_view_area_build(a->lanes.view, a->lanes.pin[k], b->units, NULL, NULL);
+        return pv_lanes_pending(a) < 0;
+    }
+    while ((k = pv_lanes_pending(a)) >= 0 && pv_clock_now() < b->deadline)
+        pv_view_area_build(a->lanes.view, a->lanes.pin[k], 16384, NULL, NULL);
+    return k < 0;
+}
+
 static void pv_lane_job_stop(pv_app *a, pv_job *job, bool say)
 {
-    pv_lane_job *j = (pv_lane_job *)job;
-    for (size_t k = 0; a->lanes.view == j->view && k < a->lanes.pins; k++)
-        if (a->lanes.pin[k] == j->area) {
-            memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
-                    (a->lanes.pins - k - 1) * sizeof *a->lanes.pin);
-            a->lanes.pins--;
-            break;
-        }
+    (void)job;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
+                (a->lanes.pins - (size_t)k - 1) * sizeof *a->lanes.pin);
+        a->lanes.pins--;
+    }
     if (say)
         pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
 }
 
-static void pv_lane_job_progress(const pv_app *a, const pv_job *job, char *out, size_t size)
-{
-    (void)a;
-    const pv_lane_job *j = (const pv_lane_job *)job;
-    uint64_t done = 0, total = 0;
-    pv_cell name;
-    pv_view_area_build(j->view, j->area, 0, &done, &total);
-    pv_view_area_name(j->view, j->area, &name);
-    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
-             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
-}
-
 static const pv_job_ops pv_lane_job_ops = {
-    .keys = PV_JOB_KEYS_WAIT, /* keys do not reach a job beside the one job */
+    .beside = true,
+    .slice_s = PV_INDEX_SLICE_S,
     .step = pv_lane_job_step,
     .stop = pv_lane_job_stop,
-    .progress = pv_lane_job_progress,
 };
 
-/* The job building the lane of `area` in view v, or NULL. */
-static pv_lane_job *pv_lanes_job_of(const pv_app *a, const pv_view *v, uint64_t area)
+/* A pinned area whose lane is not built yet: the job builds it (scripted
+ * keys with a fixed index slice: that many units a key, as indexing). */
+static void pv_lanes_build_start(pv_app *a)
 {
-    pv_job *j;
-    for (size_t i = 0; (j = pv_jobs_beside(a, PV_JOB_LANE, i)); i++)
-        if (((pv_lane_job *)j)->view == v && ((pv_lane_job *)j)->area == area)
-            return (pv_lane_job *)j;
-    return NULL;
-}
-
-/* A pinned area whose lane is not built yet gets its job. */
-static void pv_lanes_build_start(pv_app *a, const pv_view *v, uint64_t area)
-{
-    if (pv_view_area_build(v, area, 0, NULL, NULL) != 0 || pv_lanes_job_of(a, v, area))
+    if (pv_lanes_pending(a) < 0 || pv_jobs_beside(a, PV_JOB_LANE))
         return;
-    pv_lane_job *j = (pv_lane_job *)pv_job_new(sizeof *j, &pv_lane_job_ops, PV_JOB_LANE);
-    j->view = v;
-    j->area = area;
-    pv_jobs_start_beside(a, &j->base);
+    pv_job *j = pv_job_new(sizeof *j, &pv_lane_job_ops, PV_JOB_LANE);
+    j->fixed_units = a->index.fixed_slice ? a->index.slice : 0;
+    pv_jobs_start_beside(a, j);
 }
 
 bool pv_lanes_building(const pv_app *a)
 {
-    return pv_jobs_beside(a, PV_JOB_LANE, 0) != NULL;
-}
-
-bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
-{
-    pv_budget b = {budget, budget ? 0 : pv_work_clock() + seconds};
-    if (!pv_lanes_building(a))
-        return false;
-    return pv_jobs_beside_step(a, &b);
+    return pv_jobs_beside(a, PV_JOB_LANE) != NULL && pv_lanes_pending(a) >= 0;
 }
 
 void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
 {
-    pv_jobs_beside_progress(a, out, size);
+    long k = pv_lanes_pending(a);
+    out[0] = '\0';
+    if (k < 0 || !size)
+        return;
+    uint64_t done, total;
+    pv_cell name;
+    pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, &done, &total);
+    pv_view_area_name(a->lanes.view, a->lanes.pin[k], &name);
+    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
+             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
 }
 
 bool pv_lanes_build_stop(pv_app *a)
 {
-    return pv_jobs_stop_beside(a, PV_JOB_LANE, false);
+    bool any = pv_lanes_pending(a) >= 0;
+    pv_jobs_stop_beside(a, PV_JOB_LANE, false);
+    pv_lane_job_stop(a, NULL, false); /* also pins whose job was not started */
+    return any;
 }
 
 static void pv_lanes_pin(pv_app *a, pv_report *r)
@@ -941,8 +926,7 @@ static void pv_lanes_pin(pv_app *a, pv_report *r)
 
 bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
 {
-    if (a->lanes.view != v) {
-        pv_jobs_stop_beside(a, PV_JOB_LANE, false); /* pins belong to one view */
+    if (a->lanes.view != v) { /* pins belong to one view */
         a->lanes.view = v;
         a->lanes.pins = 0;
     }
@@ -952,9 +936,6 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
                 memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
                         (a->lanes.pins - k - 1) * sizeof *a->lanes.pin);
                 a->lanes.pins--;
-                pv_lane_job *j = pv_lanes_job_of(a, v, area);
-                if (j)
-                    pv_jobs_drop_beside(a, &j->base);
                 pv_app_message(a, false, "unpinned");
             }
             return true;
@@ -965,14 +946,11 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
         return false;
     }
     if (a->lanes.pins == PV_LANE_PINS) {
-        pv_lane_job *j = pv_lanes_job_of(a, v, a->lanes.pin[0]);
-        if (j)
-            pv_jobs_drop_beside(a, &j->base);
         memmove(a->lanes.pin, a->lanes.pin + 1, (PV_LANE_PINS - 1) * sizeof *a->lanes.pin);
         a->lanes.pins--;
     }
     a->lanes.pin[a->lanes.pins++] = area;
-    pv_lanes_build_start(a, v, area);
+    pv_lanes_build_start(a);
     /* pinned at once: the lane is built between key presses, with its
      * progress in the lane and the status bar */
     if (toggle)

@@ -172,7 +172,9 @@ pv_report_job *pv_report_select_job(pv_report *r, const char *expr, const pv_sor
 pv_report_job *pv_report_reverse_job(pv_report *r);
 /* The finishing step selects this model row (when it is in the new
  * selection; a tree opens its ancestors) instead of the row selected now:
- * history back and forward (docs/tui.md "Long operations"). */
+ * history back and forward (docs/tui.md "Long operations"); an opening
+ * (pv_report_open_job): a row of the view opened, before its grouping by
+ * thread, centred (a jump to a call). */
 void pv_report_job_select(pv_report_job *j, size_t model_row);
 /* Opens report r (closed) over v as pv_report_open does (owned false),
  * in steps: with `group`, a call tree grouped by thread first (group.c:

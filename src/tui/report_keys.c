@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "profview/hooks.h"
-#include "tui/group.h"
 #include "tui/panel.h"
 
 /* ---- filter, sort */
@@ -238,11 +237,7 @@ static bool pv_app_show_ref(pv_app *a, pv_report *from, const pv_row_ref *ref)
         to.row = PV_NO_ROW;
         pv_app_go(a, &to, true);
         a->focus = PV_PANE_REPORT;
-        pv_report *r = pv_app_report(a);
-        /* the Report may show the view grouped by thread (group.c) */
-        size_t row = r ? pv_group_row_of(r->view, ref->view, ref->row) : PV_NO_ROW;
-        if (row != PV_NO_ROW)
-            pv_report_select_row(r, row);
+        pv_app_reach_row(a, ref->view, ref->row); /* now, or once open (goto.c) */
         return true;
     }
     return false;

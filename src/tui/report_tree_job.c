@@ -19,6 +19,9 @@ typedef struct pv_open_job {
     pv_view *base_view;
     char *columns; /* asked for */
     pv_layout lay;
+    /* a row of base_view to select once open (PV_NO_ROW: none): its path
+     * expanded, the row centred (a jump to a call, docs/tui.md "Jumps") */
+    size_t select;
 } pv_open_job;
 
 /* The view is known: the report's columns and bits; LAYOUT next (trees). */
@@ -49,8 +52,8 @@ static int pv_open_group(void *job, pv_budget *b)
 {
     pv_open_job *j = job;
     if (j->group) {
-        pv_group_job_deadline(j->group, b->deadline);
-        if (!pv_group_job_step(j->group, b->units)) {
+        pv_budget gb = *b; /* the grouping's step is the whole step */
+        if (!pv_group_job_step(j->group, &gb)) {
             j->base.done = (uint64_t)(pv_group_job_progress(j->group) * (double)j->n);
             b->units = 0; /* the grouping's step is the whole step */
             return PV_OPEN_GROUP;
@@ -85,6 +88,18 @@ static void pv_open_finish(pv_report_job *job)
     pv_layout_free(&j->lay);
     *job->r = *o;
     memset(o, 0, sizeof *o);
+    if (j->select != PV_NO_ROW) {
+        pv_report *r = job->r; /* the row among the thread nodes (group.c) */
+        size_t row = r->view == j->base_view ? j->select
+                                             : pv_group_row_of(r->view, j->base_view, j->select);
+        if (row != PV_NO_ROW)
+            pv_report_select_row(r, row);
+    }
+}
+
+static void pv_open_select(pv_report_job *job, size_t model_row)
+{
+    ((pv_open_job *)job)->select = model_row;
 }
 
 static void pv_open_free(pv_report_job *job)
@@ -103,6 +118,7 @@ static const pv_report_job_ops pv_open_ops = {
     .done = PV_OPEN_DONE,
     .finish = pv_open_finish,
     .free = pv_open_free,
+    .select = pv_open_select,
 };
 
 pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const char *columns)
@@ -112,6 +128,7 @@ pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const ch
     j->columns = columns ? pv_xstrdup(columns) : NULL;
     j->group = group ? pv_group_job_new(v) : NULL;
     j->n = pv_view_rows(v);
+    j->select = PV_NO_ROW;
     j->base.total = 2 * (uint64_t)j->n + 1; /* grouping, layout */
     return &j->base;
 }

@@ -29,6 +29,9 @@ set -e
 [ $rc -eq 0 ] || { echo "FAIL: AQTime view: exit $rc (124: it hung)"; fail=1; }
 grep -q 'FUNCTION_TRACE_PROFILER_CALL_TRACE is a view, not a table: not read' "$tmp/a.out" ||
   { echo "FAIL: AQTime view: not said: $(head -5 "$tmp/a.out")"; fail=1; }
+# one message for the table, not "is a view" and "is missing" as well
+n=$(grep -c 'FUNCTION_TRACE_PROFILER_CALL_TRACE' "$tmp/a.out" || true)
+[ "$n" = 1 ] || { echo "FAIL: AQTime view: $n messages name the table, not 1:"; grep FUNCTION_TRACE_PROFILER_CALL_TRACE "$tmp/a.out"; fail=1; }
 
 # 2. profview schema: a view's table that never ends, and one that sorts it
 "$pv" export "$src/rtos.txt" --format sqlite -o "$tmp/p.db"

@@ -25,7 +25,7 @@ to_timeline=$'Shift-Tab\ng j j j j j j\nTab'
 # two windows named by times
 out=$(pv_screen "$to_stats"$'\n:diff 0..100us 100us..200us<Enter>' rtos.txt --size 150x30)
 expect_contains windows_report "$out" "─ Report: Diff of Statistics"
-expect_contains windows_header "$out" "Count (a)  Count (b)"
+expect_contains windows_header "$out" "a Count  b Count  Δ Count"
 want=$(cli_counts --to 100us --from-b 100us --to-b 200us)
 expect_contains windows_counts "$out" "diff of 0..100.000 us (a) with 100.000 us..200.000 us (b): $want"
 

@@ -256,6 +256,127 @@ static void test_diff_matching(void **state)
 }
 
 
+/* Columns that name or place a row (an index, a line, another row's id)
+ * are carried as C_a and C_b, never subtracted; titles put the side or the
+ * operation first ("a Hits", "Δ Hits") so that a cut title still tells
+ * them apart (docs/diff.md "Columns"). */
+static void test_diff_references(void **state)
+{
+    (void)state;
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},          {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+        {"index", "Index", PV_TYPE_INT, 0},    {"line", "Source Line", PV_TYPE_INT, 0},
+        {"routine_id", "Routine", PV_TYPE_INT, 0}, {"hits", "Hits", PV_TYPE_INT, 0},
+    };
+    pv_table *ta = pv_table_new("t", "T", cols, 6), *tb = pv_table_new("t", "T", cols, 6);
+    for (int k = 0; k < 2; k++) {
+        pv_table *t = k ? tb : ta;
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, 1);
+        pv_table_set_cstr(t, r, 1, "f");
+        pv_table_set_int(t, r, 2, k ? 40 : 7);
+        pv_table_set_int(t, r, 3, k ? 12 : 10);
+        pv_table_set_int(t, r, 4, 100);
+        pv_table_set_int(t, r, 5, k ? 5 : 2);
+    }
+    pv_view *a = pv_table_view(ta), *b = pv_table_view(tb);
+    char err[128], text[64];
+    pv_view *d = pv_diff_views(a, NULL, 0, b, NULL, 0, NULL, err, sizeof err);
+    assert_non_null(d);
+    static const char *const carried[] = {"index", "line", "routine_id"};
+    for (size_t i = 0; i < 3; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "%s_a", carried[i]);
+        assert_int_not_equal(pv_view_column(d, id), PV_NO_ROW);
+        snprintf(id, sizeof id, "%s_b", carried[i]);
+        assert_int_not_equal(pv_view_column(d, id), PV_NO_ROW);
+        snprintf(id, sizeof id, "%s_delta", carried[i]);
+        assert_int_equal(pv_view_column(d, id), PV_NO_ROW);
+        snprintf(id, sizeof id, "%s_ratio", carried[i]);
+        assert_int_equal(pv_view_column(d, id), PV_NO_ROW);
+    }
+    cell_text(d, 0, "line_b", text, sizeof text);
+    assert_string_equal(text, "12");
+    cell_text(d, 0, "hits_delta", text, sizeof text);
+    assert_string_equal(text, "3");
+    assert_string_equal(d->columns[pv_view_column(d, "hits_a")].title, "a Hits");
+    assert_string_equal(d->columns[pv_view_column(d, "hits_b")].title, "b Hits");
+    assert_string_equal(d->columns[pv_view_column(d, "hits_delta")].title, "\xce\x94 Hits");
+    assert_string_equal(d->columns[pv_view_column(d, "hits_ratio")].title, "\xc3\x97 Hits");
+    pv_view_free(d);
+    /* ASCII titles */
+    pv_diff_job *j = pv_diff_begin(a, NULL, 0, b, NULL, 0, PV_DIFF_ASCII, err, sizeof err);
+    pv_budget all = {SIZE_MAX, 0};
+    assert_true(pv_diff_step(j, &all));
+    d = pv_diff_take(j, NULL);
+    pv_diff_job_free(j);
+    assert_string_equal(d->columns[pv_view_column(d, "hits_delta")].title, "d Hits");
+    assert_string_equal(d->columns[pv_view_column(d, "hits_ratio")].title, "x Hits");
+    pv_view_free(d);
+    pv_view_free(a);
+    pv_view_free(b);
+}
+
+/* The diff in steps of a few rows gives what the diff at once gives, its
+ * progress grows to 1, and a job freed at any step leaves nothing behind
+ * (the sanitizer build checks the leaks). */
+static void test_diff_steps(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static char names[N][8];
+    const char *na[N], *nb[N];
+    int ha[N], hb[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "r%d", i % 120); /* repeated keys */
+        na[i] = names[i];
+        nb[N - 1 - i] = names[(i * 7) % N];
+        ha[i] = i;
+        hb[i] = 3 * i;
+    }
+    pv_view *a = make_table(na, ha, N), *b = make_table(nb, hb, N);
+    char err[128];
+    pv_diff_counts at_once, stepped;
+    pv_view *want = pv_diff_views(a, NULL, 0, b, NULL, 0, &at_once, err, sizeof err);
+    for (size_t stop = 0; stop < 8; stop++) {
+        pv_diff_job *j = pv_diff_begin(a, NULL, 0, b, NULL, 0, 0, err, sizeof err);
+        assert_non_null(j);
+        double last = 0;
+        size_t steps = 0;
+        bool done = false;
+        while (!done && (stop == 7 || steps < stop * 40)) {
+            pv_budget b7 = {7, 0};
+            done = pv_diff_step(j, &b7);
+            assert_true(pv_diff_progress(j) >= last);
+            last = pv_diff_progress(j);
+            steps++;
+            if (!done)
+                assert_null(pv_diff_take(j, NULL));
+        }
+        if (!done) {
+            pv_diff_job_free(j); /* cancelled half way */
+            continue;
+        }
+        assert_true(steps > 100);
+        pv_view *got = pv_diff_take(j, &stepped);
+        pv_diff_job_free(j);
+        assert_int_equal(stepped.matched, at_once.matched);
+        assert_int_equal(stepped.only_b, at_once.only_b);
+        assert_int_equal(pv_view_rows(got), pv_view_rows(want));
+        for (size_t r = 0; r < pv_view_rows(want); r++)
+            for (size_t c = 0; c < want->column_count; c++) {
+                char x[64], y[64];
+                cell_text(want, r, want->columns[c].id, x, sizeof x);
+                cell_text(got, r, want->columns[c].id, y, sizeof y);
+                assert_string_equal(x, y);
+            }
+        pv_view_free(got);
+    }
+    pv_view_free(want);
+    pv_view_free(a);
+    pv_view_free(b);
+}
+
 /* Inner frames of make_calls(): "L1" (3 ns) inside row 1 (main;a), "L1"
  * (2 ns) again inside row 1, "L2" (4 ns) inside row 6 (thread 9's b),
  * "L3" (7 ns) at the top of thread 7. */
@@ -337,6 +458,8 @@ int main(void)
         cmocka_unit_test(test_flame_inner_frames),
         cmocka_unit_test(test_sandwich),
         cmocka_unit_test(test_diff_matching),
+        cmocka_unit_test(test_diff_references),
+        cmocka_unit_test(test_diff_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "profview/hooks.h"
 #include "profview/load.h"
@@ -902,6 +905,54 @@ static void test_completion(void **state)
     pv_file_free(f);
 }
 
+/* Runs fn in a child process with its stderr captured into err; returns
+ * its wait status (the tests of what ends profview). */
+static int run_in_child(void (*fn)(void), char *err, size_t err_size)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t len = 0;
+    ssize_t n;
+    while (len + 1 < err_size && (n = read(fds[0], err + len, err_size - 1 - len)) > 0)
+        len += (size_t)n;
+    err[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+static void open_without_memory(void)
+{
+    /* SQLite may allocate nothing more: its in-memory database cannot open */
+    sqlite3_initialize();
+    sqlite3_hard_heap_limit64(1);
+    pv_sql_new();
+}
+
+/* SQL's connection that cannot be opened for want of memory ends profview
+ * as every allocation does: a message, exit status 2, no abort (it was
+ * SIGABRT, a core dump). */
+static void test_out_of_memory_exits_2(void **state)
+{
+    (void)state;
+    char err[512];
+    int status = run_in_child(open_without_memory, err, sizeof err);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_non_null(strstr(err, "profview: out of memory (opening SQLite's in-memory database"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -914,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_result_types),
         cmocka_unit_test(test_progress_stops_a_query),
         cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_out_of_memory_exits_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -186,6 +188,53 @@ static void test_float_text_is_exact(void **state)
     expect_float_text(3.3000000000000003, "3.3000000000000003"); /* an F64 sample value */
 }
 
+/* Runs fn in a child process with its stderr captured into err; returns
+ * its wait status (the tests of what ends profview). */
+static int run_in_child(void (*fn)(void), char *err, size_t err_size)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t len = 0;
+    ssize_t n;
+    while (len + 1 < err_size && (n = read(fds[0], err + len, err_size - 1 - len)) > 0)
+        len += (size_t)n;
+    err[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+static void reserve_past_the_limit(void)
+{
+    pv_table *t = pv_table_new("routines", "Routines", cols, C_COUNT);
+    pv_table_reserve(t, PV_VIEW_ROWS_MAX + 1);
+}
+
+/* A table past 2^32 - 1 rows (docs/model.md "Row selections") ends
+ * profview as running out of memory does: a message, exit status 2, no
+ * abort (it was SIGABRT, a core dump). */
+static void test_row_limit_exits_2(void **state)
+{
+    (void)state;
+    char err[512];
+    int status = run_in_child(reserve_past_the_limit, err, sizeof err);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_string_equal(err, "profview: a table of more than 4294967295 rows (routines): more "
+                             "than profview can hold\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_float_text_is_exact),
         cmocka_unit_test(test_writers_escape),
+        cmocka_unit_test(test_row_limit_exits_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1755,6 +1755,13 @@ static pv_view *tg_tree(size_t n, int threads, bool blocks, unsigned seed)
     return pv_table_view(t);
 }
 
+/* One step of the grouping within `units`, no deadline. */
+static bool tg_group_step(pv_group_job *j, size_t units)
+{
+    pv_budget b = {units, 0};
+    return pv_group_job_step(j, &b);
+}
+
 /* The grouping of `base` built in steps of `budget` equals the expected
  * one: top-level subtrees stably partitioned by thread (threads in the
  * order they first appear), a node before each thread. */
@@ -1764,7 +1771,7 @@ static void tg_check_grouping(pv_view *base, size_t budget)
     pv_group_job *j = pv_group_job_new(base);
     assert_non_null(j);
     size_t steps = 0;
-    while (!pv_group_job_step(j, budget))
+    while (!tg_group_step(j, budget))
         steps++;
     if (budget <= 3)
         assert_true(steps > 1); /* it did take steps */
@@ -1831,9 +1838,27 @@ static void test_group_job_steps(void **state)
             tg_check_grouping(base, SIZE_MAX);
             /* stopped half way: freed with what it built */
             pv_group_job *j = pv_group_job_new(base);
-            assert_false(pv_group_job_step(j, 20));
+            assert_false(tg_group_step(j, 20));
             assert_true(pv_group_job_progress(j) < 1.0);
             pv_group_job_free(j);
+            /* stopped after every one of its steps (both phases: SCAN, and
+             * FILL when threads interleave): freed with what it built, the
+             * base as it was, and the next one groups it the same */
+            size_t steps = 0, units = blocks && hooked ? 1 : 11; /* a block: one unit */
+            j = pv_group_job_new(base);
+            while (!tg_group_step(j, units))
+                steps++;
+            pv_group_job_free(j);
+            print_message("group blocks=%d hooked=%d: %zu steps\n", blocks, hooked, steps);
+            assert_true(steps >= 2); /* it was stopped in the middle below */
+            for (size_t stop = 0; stop <= steps; stop++) {
+                j = pv_group_job_new(base);
+                for (size_t k = 0; k < stop; k++)
+                    assert_false(tg_group_step(j, units));
+                pv_group_job_free(j);
+                assert_int_equal(pv_view_rows(base), 3000);
+            }
+            tg_check_grouping(base, units);
             pv_view_free(base);
         }
 }
@@ -2142,10 +2167,29 @@ static pv_app *vj_app(void)
         pv_table_set_int(t, r, 3, (int64_t)i * 1000);
     }
     pv_set_add_view(set, pv_table_view(t));
+    /* a call tree whose flame graph is built beside the one job: loop >
+     * leaf, in steps of the test option flame-slice's rows */
+    static const pv_column fcols[] = {
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+        {"time", "Time", PV_TYPE_TIME, 0},
+        {"time_with_children", "With children", PV_TYPE_TIME, 0},
+    };
+    pv_table *ft = pv_table_new("call-trace", "Call trace", fcols, 3);
+    pv_table_make_tree(ft);
+    for (size_t i = 0; i < PV_BIG_VIEW + 50000; i++) {
+        size_t r = pv_table_add_row(ft);
+        pv_table_set_cstr(ft, r, 0, i % 2 ? "leaf" : "loop");
+        pv_table_set_int(ft, r, 1, 1);
+        pv_table_set_int(ft, r, 2, i % 2 ? 1 : 2);
+        if (i % 2)
+            pv_table_set_parent(ft, r, r - 1);
+    }
+    pv_set_add_view(set, pv_table_view(ft));
     pv_set_add_view(set, tg_tree(PV_BIG_VIEW + 50000, 3, false, 31u)); /* opened in steps */
     pv_tui_options o;
     memset(&o, 0, sizeof o);
     pv_load_options_init(&o.load);
+    pv_test_set(&o.load.test, PV_TEST_FLAME_SLICE, 40000);
     pv_tui_config cfg;
     pv_config_init(&cfg);
     pv_theme theme;
@@ -2166,11 +2210,30 @@ static void vj_type(pv_app *a, const char *keys)
     }
 }
 
+/* The one job, or a job beside it. */
+static pv_job *vj_job(const pv_app *a)
+{
+    pv_job *j = pv_jobs_get(a, -1);
+    for (int k = 0; k < PV_JOB_KINDS && !j; k++)
+        j = pv_jobs_beside(a, k);
+    return j;
+}
+
+/* What a job may change: the Report, and the graph shown. */
+static void vj_snap(pv_app *a, pv_buf *out)
+{
+    tj_snap(pv_app_report(a), out);
+    const void *graph[] = {a->flame.fl, a->flame.tree};
+    pv_buf_append(out, (const char *)&a->flame.mode, sizeof a->flame.mode);
+    pv_buf_append(out, (const char *)graph, sizeof graph);
+    pv_buf_puts(out, pv_buf_cstr(&a->flame.filter));
+}
+
 /* Runs the job to its end; returns its steps. */
 static size_t vj_finish(pv_app *a)
 {
     size_t steps = 0;
-    while (pv_jobs_get(a, -1)) {
+    while (vj_job(a)) {
         pv_app_draw(a);
         pv_app_work(a);
         steps++;
@@ -2184,11 +2247,13 @@ static void test_app_jobs_cancel(void **state)
     static const struct {
         const char *name, *prepare, *keys;
         int kind;
+        bool graph; /* on the call tree of the flame graph */
     } kinds[] = {
-        {"sort", "", ":sort hits\n", PV_JOB_SORT},
-        {"filter", ":sort hits\n", ":filter hits > 40\n", PV_JOB_FILTER},
-        {"search", "", "/n249990\n", PV_JOB_SEARCH},
-        {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE},
+        {"sort", "", ":sort hits\n", PV_JOB_SORT, false},
+        {"filter", ":sort hits\n", ":filter hits > 40\n", PV_JOB_FILTER, false},
+        {"search", "", "/n249990\n", PV_JOB_SEARCH, false},
+        {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE, false},
+        {"flame graph", "", "F", PV_JOB_BUILD, true},
     };
     pv_buf before, after;
     pv_buf_init(&before);
@@ -2196,33 +2261,37 @@ static void test_app_jobs_cancel(void **state)
     for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
         /* to its end: the report changes */
         pv_app *a = vj_app();
+        if (kinds[k].graph)
+            pv_app_show_item(a, a->item_count - 2);
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
-        tj_snap(pv_app_report(a), &before);
+        vj_snap(a, &before);
         vj_type(a, kinds[k].keys);
-        pv_job *j = pv_jobs_get(a, -1);
+        pv_job *j = vj_job(a);
         assert_non_null(j);
         assert_int_equal(j->kind, kinds[k].kind);
         size_t steps = vj_finish(a);
-        tj_snap(pv_app_report(a), &after);
+        vj_snap(a, &after);
         print_message("%s: %zu steps\n", kinds[k].name, steps);
         assert_true(steps >= 3);
         assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
         pv_app_free(a);
         /* stopped after 0, 1, 2... steps: as it was */
         a = vj_app();
+        if (kinds[k].graph)
+            pv_app_show_item(a, a->item_count - 2);
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
-        tj_snap(pv_app_report(a), &before);
+        vj_snap(a, &before);
         size_t stops[] = {0, 1, 2, steps / 2, steps ? steps - 1 : 0};
         for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
             vj_type(a, kinds[k].keys);
-            for (size_t i = 0; i < stops[s] && pv_jobs_get(a, -1); i++)
+            for (size_t i = 0; i < stops[s] && vj_job(a); i++)
                 pv_app_work(a);
-            assert_non_null(pv_jobs_get(a, -1));
+            assert_non_null(vj_job(a));
             pv_app_key(a, PV_KEY_ESC);
-            assert_null(pv_jobs_get(a, -1));
-            tj_snap(pv_app_report(a), &after);
+            assert_null(vj_job(a));
+            vj_snap(a, &after);
             assert_int_equal(after.len, before.len);
             assert_memory_equal(after.data, before.data, before.len);
         }
