@@ -296,6 +296,19 @@ limit_kb=$(((bin_size + 12 * bin_events) / 1024 + base_kb))
 if [ "$best_kb" = - ]; then ok=FAIL; elif [ "$best_kb" -le "$limit_kb" ]; then ok=ok; else ok=MISS; fi
 row "BIN full index peak RSS (file + 12 B/event + $(mb "$base_kb"))" "$(mb "$best_kb")" "<= $(mb "$limit_kb")" "$ok"
 
+# trace-json against Text1, the same timeline exported both ways, alternately
+# (docs/export.md "Trace Event Format": streamed like Text1).  Both load the
+# file (from the index cache of the runs above, when there is one).
+alt_a=("$pv" export "$bin_txt" --format trace-json --force -o "$data/.export.json")
+alt_b=("$pv" export "$bin_txt" --format text1 --force -o "$data/.export.txt")
+measure_alt "trace-json / text1 export"
+tj_x=$(ratio_of "$a_s" "$b_s")
+row "trace-json export / Text1 export, wall ($bin_events events, medians)" "$(times_x "$tj_x")" \
+  "<= 1.5x" "$(verdict "$tj_x" "<" 1.5001)"
+row "  context: trace-json / Text1 export, wall" "$a_s s / $b_s s" "" ""
+row "  context: trace-json / Text1 export, CPU" "$a_cpu s / $b_cpu s" "" ""
+rm -f "$data/.export.json" "$data/.export.txt"
+
 # Text1, side by side with the tools a user would otherwise reach for, on
 # the same file in the same run: the read limit (wc -l, cat), an awk pass
 # counting entries per handle, and the sqlite3 shell's .import of the events.
@@ -312,6 +325,16 @@ rate=failed
   rate=$(awk -v s="$text_size" -v t="$text_s" 'BEGIN { printf "%.0f", (t > 0 ? s / 1e6 / t : 0) }')
 row "  context: Text1 throughput (parse + index, median)" "$rate MB/s" "" ""
 row "Text1 load peak RSS" "$(mb "$best_kb")" "" ""
+# the second open of the Text1 file: no parse (docs/cache.md "Text1 files"),
+# against the same wc -l (measured after the first open, which fills the cache)
+cache_dir=$data/.cache
+rm -rf "$cache_dir"; mkdir -p "$cache_dir"
+env -u PROFVIEW_CACHE XDG_CACHE_HOME="$cache_dir" "$pv" info "$text_txt" > /dev/null 2>&1 || true
+alt_a=(env -u PROFVIEW_CACHE XDG_CACHE_HOME="$cache_dir" "$pv" info "$text_txt") alt_b=(wc -l "$text_txt")
+measure_alt "text cache hit / wc -l"
+row "Text1 second open from the cache / wc -l, wall (no parse)" "$(times_x "$(ratio_of "$a_s" "$b_s")")" "" ""
+row "  context: profview info from the cache, wall / CPU" "$a_s s / $a_cpu s" "" ""
+rm -rf "$cache_dir"
 measure "cat" sh -c 'cat "$1" > /dev/null' sh "$text_txt"
 row "  cat > /dev/null (profview takes $(ratio "$text_s" "$med_s"))" "$(mm)" "" ""
 measure "awk" awk -F, '$2 == "E" { n[$1]++ } END { for (h in n) k++; print k }' "$text_txt"

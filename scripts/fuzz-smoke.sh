@@ -30,14 +30,15 @@ fuzz_one() {
         > "$corpus/$name/rtos-$v.pair"
     done
   fi
-  local n=$runs max_len=65536
+  local n=$runs opts
   case "$name" in text1_full | bin_full) n=$(( (runs + 9) / 10 )) ;; esac
   # an Access file is 4 KB pages, the samples' twins 150-180 KB: whole
-  # seeds, a third of the inputs (each goes through libmdb and SQLite)
-  case "$name" in mdb) n=$(( (runs + 2) / 3 )) max_len=262144 ;; esac
+  # seeds (pv_fuzz_options), a third of the inputs (each goes through libmdb and SQLite)
+  case "$name" in mdb) n=$(( (runs + 2) / 3 )) ;; esac
+  mapfile -t opts < <(pv_fuzz_options "$name")
   local dict=()
   [ -f "tests/fuzz/${name%_full}.dict" ] && dict=(-dict="tests/fuzz/${name%_full}.dict")
-  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 -max_len="$max_len" "${dict[@]}" \
+  if ASAN_OPTIONS=detect_leaks=1 "$target" -runs="$n" -seed=1 "${opts[@]}" "${dict[@]}" \
        -artifact_prefix="$corpus/$name-" \
        "$corpus/$name" > "$corpus/$name.log" 2>&1; then
     echo "fuzz $name: $n runs, $(grep -o 'cov: [0-9]*' "$corpus/$name.log" | tail -1), no crash" \

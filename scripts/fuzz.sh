@@ -7,7 +7,7 @@
 # build/fuzz-logs/NAME.log and crashing inputs to build/fuzz-crashes/NAME/.
 # At the end it prints, per target, executions/s and edges covered at the
 # start and at the end, and fails if any target found a crash, leak or UB.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (TARGET: text1 text1_full bin bin_full plist plist_text aqtime mdb profview_db cache query yaml)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (TARGET: text1 text1_full bin bin_full plist plist_text aqtime mdb profview_db cache cache_text1 query yaml)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -28,8 +28,9 @@ for name in "${targets[@]}"; do
   pv_fuzz_seed "$name" "$corpus"
   dict=()
   [ -f "tests/fuzz/${name%_full}.dict" ] && dict=(-dict="tests/fuzz/${name%_full}.dict")
+  mapfile -t opts < <(pv_fuzz_options "$name")
   ASAN_OPTIONS=detect_leaks=1 nice -n 19 "$dir/fuzz_$name" -max_total_time="$seconds" \
-      -max_len=65536 -timeout=30 -rss_limit_mb=1024 -print_final_stats=1 \
+      "${opts[@]}" -timeout=30 -rss_limit_mb=1024 -print_final_stats=1 \
       -artifact_prefix="$crashes/" "${dict[@]}" "$corpus" > "build/fuzz-logs/$name.log" 2>&1 &
   pids+=($!)
   echo "fuzz $name: started (pid $!, ${seconds}s, log build/fuzz-logs/$name.log)"

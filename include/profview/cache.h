@@ -90,6 +90,20 @@ void pv_cache_debug(const char *fmt, ...) PV_PRINTF(1, 2);
  * message to show, in out; false otherwise. */
 bool pv_cache_take_refusal(char *out, size_t size);
 
+/* ---- private directories: the cache's, and the viewer's sessions
+ * (docs/tui.md "Sessions") follow the same rules (docs/cache.md "Trust"). */
+
+/* Opens `dir` (O_DIRECTORY|O_NOFOLLOW) when it is a directory of the
+ * user's own that no one else can write; -1 otherwise, with the reason in
+ * `why` ("is a symbolic link", "belongs to another user (uid 7)", "is
+ * writable by others (mode 0777)"; empty when it is just missing). */
+int pv_private_dir_open(const char *dir, char *why, size_t why_size);
+/* mkdir -p with mode 0700; true when it exists afterwards. */
+bool pv_private_mkdir(const char *dir);
+/* Creates a temporary file "BASE.XXXXXX" in dirfd with
+ * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600; its name in tmp; -1 on failure. */
+int pv_private_temp(int dirfd, const char *base, pv_buf *tmp);
+
 /* The checksum of cache files: a 64-bit hash over whole 32-byte blocks
  * (len a multiple of 32), four independent lanes so that it runs at memory
  * speed.  Exposed for the unit test. */

@@ -1,5 +1,6 @@
 /*
- * export.h - writing what is shown to Text1, BIN or SQLite (docs/export.md).
+ * export.h - writing what is shown to Text1, BIN, SQLite or the Trace Event
+ * Format (trace-json) (docs/export.md).
  *
  * The generic part (src/export/) owns the output files: each is written as
  * a temporary file in the target's directory and renamed into place only
@@ -24,11 +25,25 @@ typedef enum pv_export_format {
     PV_EXPORT_TEXT1,
     PV_EXPORT_BIN,
     PV_EXPORT_SQLITE,
+    PV_EXPORT_TRACE_JSON, /* the Trace Event Format, JSON object form (src/export/trace.c) */
+    PV_EXPORT_FORMAT_COUNT
 } pv_export_format;
 
-/* "text1", "bin", "sqlite" -> format; false for anything else. */
+/* "text1", "bin", "sqlite", "trace-json" -> format; false for anything else. */
 bool pv_export_format_parse(const char *name, pv_export_format *out);
 const char *pv_export_format_name(pv_export_format f);
+
+/* A bookmark the user set (the viewer's `b`): a row of a view, with its
+ * time when the row has one.  Written by the exports that hold bookmarks
+ * (trace-json: an instant event at its time; docs/export.md).  The strings
+ * are the caller's, valid during the export. */
+typedef struct pv_export_bookmark {
+    const char *view; /* the view's id ("call-trace", "timeline", ...) */
+    size_t row;       /* its row in that view (0-based, view order) */
+    bool has_time;
+    int64_t time;     /* ns, when has_time */
+    const char *note; /* the user's note, or NULL */
+} pv_export_bookmark;
 
 /* What to export.  The time window is the one the file was loaded with
  * (pv_load_options.from/to): the views and statistics already are over it. */
@@ -49,6 +64,10 @@ typedef struct pv_export_request {
     const char *context;   /* only this context (timelines) / thread, or NULL */
     const char *areas;     /* timelines: glob over area names ('*', '?'), or NULL */
     const char *profile;   /* Text1: a YAML export profile, or NULL for the default */
+    bool has_mark[2];      /* markers A and B on times (the viewer's; the CLI's --from/--to): */
+    int64_t mark[2];       /* trace-json writes them as instant events */
+    const pv_export_bookmark *bookmarks; /* or NULL: the user's bookmarks (trace-json: */
+    size_t bookmark_count;               /* instants at their times) */
     pv_progress progress;
     pv_trash *trash;       /* or NULL: the export's big work blocks (hundreds of MB at 50 M
                               rows) are put here instead of freed, for a viewer to give
@@ -188,6 +207,13 @@ size_t pv_export_selection_room(const pv_view *v, const pv_export_request *r, bo
 /* Frees p (malloc'd, `bytes` long): into the request's trash when it has
  * one (a big block is then given back in steps), else at once. */
 void pv_export_dispose(const pv_export_request *r, void *p, size_t bytes);
+
+/* The Trace Event Format writer (docs/export.md "Trace Event Format"): the
+ * requested result sets' call trace (a track per context), line
+ * activations, data areas as counters, markers and bookmarks as instants,
+ * streamed from the views and hooks into one JSON file. */
+pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request *r,
+                                      pv_export_target *t, pv_diag *err);
 
 /* Glob match ('*' any run, '?' one byte), case-sensitive, as --areas. */
 bool pv_export_glob_match(const char *pattern, const char *s, size_t len);

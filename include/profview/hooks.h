@@ -209,7 +209,10 @@ struct pv_view_hooks {
      * frame: `parent` (INT: the 1-based row of this view it runs in; absent
      * at the top of its context), `routine`, `module`, the tree's
      * `context` or `thread` column, `time` (self) and `time_with_children`
-     * (total), typed as the tree's.  NULL when there are none. */
+     * (total), typed as the tree's; when the tree has a clock, also
+     * `entry_time` and `exit_time` (TIME, ns; exit absent while open at
+     * the end), which lie within the call the frame runs in (a trace
+     * export nests the frames by them).  NULL when there are none. */
     pv_view *(*inner_frames)(const pv_view *v);
     /* Every text a STRING column can show, when there are few and the view
      * knows them without reading its rows (a timeline's context names, its

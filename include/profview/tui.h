@@ -18,6 +18,10 @@ typedef struct pv_tui_options {
     pv_load_options load;
     const char *theme; /* --theme NAME, or NULL for the config's / default */
     bool ascii;        /* --ascii: ASCII line drawing */
+    /* Sessions (docs/tui.md "Sessions"): where the user was in each file
+     * is restored when it is opened and saved at quit; false (the
+     * default, --no-session): neither. */
+    bool session;
     /* Scripted-keys mode (testing): read key names from keys_path, render
      * into a virtual width x height screen (no terminal), write the final
      * screen (and one at every <Dump> key) to dump_path ("-" = stdout). */

@@ -37,7 +37,7 @@ bool pv_cli_reader_gone(void);
     X(FROM_B, "from-b", "TIME", "diff: B's window starts here (default: as --from)")               \
     X(TO_B, "to-b", "TIME", "diff: B's window ends here (default: as --to)")                      \
     X(LIMIT, "limit", "N", "cat: print at most N rows")                                           \
-    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin or sqlite") \
+    X(FORMAT, "format", "FMT", "cat, diff, sql: tsv (default), csv, json; cat: folded; export: text1, bin, sqlite or trace-json") \
     X(OUTPUT, "output", "OUT", "export: the file to write (-o OUT)")                               \
     X(AREAS, "areas", "GLOB", "export: only the timeline areas whose names match ('*', '?')")      \
     X(PROFILE, "profile", "FILE", "export: the YAML export profile (macros of each Text1 section)") \
@@ -46,6 +46,7 @@ bool pv_cli_reader_gone(void);
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(NO_CACHE, "no-cache", NULL, "timelines: neither read nor write the index cache (docs/cache.md)") \
+    X(NO_SESSION, "no-session", NULL, "TUI: neither restore nor save where you were in the files (docs/tui.md \"Sessions\")") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \
     X(KEYS, "keys", "FILE", "testing: run the TUI on the key names in FILE, without a terminal")  \

@@ -701,6 +701,9 @@ int pv_cmd_view(const pv_cli_args *a)
     o.load = a->load;
     o.theme = a->values[PV_OPT_THEME];
     o.ascii = pv_cli_has(a, PV_OPT_ASCII);
+    /* a script of keys (--keys) is a test: no session read or saved, so
+     * that every run starts the same (docs/tui.md "Sessions") */
+    o.session = !pv_cli_has(a, PV_OPT_NO_SESSION) && !keys;
     o.keys_path = keys;
     o.dump_path = a->values[PV_OPT_DUMP];
     if (pv_cli_has(a, PV_OPT_SIZE) &&

@@ -33,7 +33,7 @@ int pv_cmd_export(const pv_cli_args *a)
     pv_export_request_init(&r);
     r.test = a->test;
     if (!pv_cli_has(a, PV_OPT_FORMAT) || !pv_export_format_parse(a->values[PV_OPT_FORMAT], &r.format)) {
-        fprintf(stderr, "profview: export needs --format text1, bin or sqlite%s%s%s\n",
+        fprintf(stderr, "profview: export needs --format text1, bin, sqlite or trace-json%s%s%s\n",
                 pv_cli_has(a, PV_OPT_FORMAT) ? " (not '" : "",
                 pv_cli_has(a, PV_OPT_FORMAT) ? a->values[PV_OPT_FORMAT] : "",
                 pv_cli_has(a, PV_OPT_FORMAT) ? "')" : "");
@@ -75,6 +75,14 @@ int pv_cmd_export(const pv_cli_args *a)
     r.context = a->values[PV_OPT_CONTEXT];
     r.areas = a->values[PV_OPT_AREAS];
     r.profile = a->values[PV_OPT_PROFILE];
+    /* trace-json: the window's ends as markers A and B (the file is loaded
+     * over the window: its views already are) */
+    if (r.format == PV_EXPORT_TRACE_JSON) {
+        r.has_mark[0] = a->load.has_from;
+        r.mark[0] = a->load.from;
+        r.has_mark[1] = a->load.has_to;
+        r.mark[1] = a->load.to;
+    }
 
     /* --bin-version names the version to write; the input's is detected. */
     pv_cli_args in = *a;

@@ -44,7 +44,7 @@ static const struct {
      "                (rows matched by identity; C_a, C_b, C_delta, C_ratio per numeric C)",
      pv_cmd_diff},
     {"export",
-     "profview export FILE --format text1|bin|sqlite -o OUT [--bin-version 1.0|1.1]\n"
+     "profview export FILE --format text1|bin|sqlite|trace-json -o OUT [--bin-version 1.0|1.1]\n"
      "                [--view ID] [--filter EXPR] [--from TIME] [--to TIME] [--context NAME]\n"
      "                [--areas GLOB] [--profile FILE] [--force] [--instance N]",
      pv_cmd_export},

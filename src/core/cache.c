@@ -155,44 +155,37 @@ bool pv_cache_take_refusal(char *out, size_t size)
     return take;
 }
 
-/* The cache directory opened once (every later access is relative to it,
- * so a rename of it or of a parent changes nothing) and checked; -1 when
- * it is missing (no message) or not to be trusted (pv_cache_refuse). */
-static int pv_cache_dir_open(const char *dir)
+/* ---- private directories (docs/cache.md "Trust"; the viewer's sessions,
+ * docs/tui.md "Sessions", keep theirs the same way) */
+
+int pv_private_dir_open(const char *dir, char *why, size_t why_size)
 {
+    why[0] = '\0';
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
         if (errno == ELOOP || errno == ENOTDIR) {
             struct stat lst;
-            pv_cache_refuse(dir, lstat(dir, &lst) == 0 && S_ISLNK(lst.st_mode)
-                                     ? "is a symbolic link"
-                                     : "is not a directory");
+            snprintf(why, why_size, "%s", lstat(dir, &lst) == 0 && S_ISLNK(lst.st_mode)
+                                              ? "is a symbolic link"
+                                              : "is not a directory");
         }
         return -1;
     }
-    const char *why = NULL;
-    char buf[64];
-    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        why = "is not a directory";
-    } else if (st.st_uid != geteuid()) {
-        snprintf(buf, sizeof buf, "belongs to another user (uid %u)", (unsigned)st.st_uid);
-        why = buf;
-    } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        snprintf(buf, sizeof buf, "is writable by others (mode %04o)",
-                 (unsigned)(st.st_mode & 07777));
-        why = buf;
-    }
-    if (why) {
-        pv_cache_refuse(dir, why);
+    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode))
+        snprintf(why, why_size, "is not a directory");
+    else if (st.st_uid != geteuid())
+        snprintf(why, why_size, "belongs to another user (uid %u)", (unsigned)st.st_uid);
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(why, why_size, "is writable by others (mode %04o)", (unsigned)(st.st_mode & 07777));
+    if (why[0]) {
         close(fd);
         return -1;
     }
     return fd;
 }
 
-/* mkdir -p of the cache directory (private to the user). */
-static bool pv_cache_mkdir(const char *dir)
+bool pv_private_mkdir(const char *dir)
 {
     char *p = pv_xstrdup(dir);
     for (char *s = p + 1; *s; s++) {
@@ -208,6 +201,36 @@ static bool pv_cache_mkdir(const char *dir)
     bool ok = mkdir(p, 0700) == 0 || errno == EEXIST;
     free(p);
     return ok;
+}
+
+int pv_private_temp(int dirfd, const char *base, pv_buf *tmp)
+{
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        pv_buf_clear(tmp);
+        pv_buf_printf(tmp, "%s.%06lx", base,
+                      ((unsigned long)now.tv_nsec ^ (unsigned long)getpid() << 12 ^
+                       (unsigned long)attempt * 7919u) & 0xFFFFFFu);
+        fd = openat(dirfd, pv_buf_cstr(tmp), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
+/* The cache directory opened once (every later access is relative to it,
+ * so a rename of it or of a parent changes nothing) and checked; -1 when
+ * it is missing (no message) or not to be trusted (pv_cache_refuse). */
+static int pv_cache_dir_open(const char *dir)
+{
+    char why[64];
+    int fd = pv_private_dir_open(dir, why, sizeof why);
+    if (fd < 0 && why[0])
+        pv_cache_refuse(dir, why);
+    return fd;
 }
 
 /* ---- checksum */
@@ -558,7 +581,7 @@ bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
         free(dir);
         return false;
     }
-    if (!pv_cache_mkdir(dir)) {
+    if (!pv_private_mkdir(dir)) {
         pv_cache_debug("not written: cannot create %s: %s", dir, strerror(errno));
         free(dir);
         return false;
@@ -571,19 +594,7 @@ bool pv_cache_write(const pv_cache_key *k, const char *kind, uint32_t version,
     char *path = pv_cache_path(dir, k, kind);
     pv_buf tmp;
     pv_buf_init(&tmp);
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        pv_buf_clear(&tmp);
-        pv_buf_printf(&tmp, "%s.%06lx", pv_cache_base(path),
-                      ((unsigned long)now.tv_nsec ^ (unsigned long)getpid() << 12 ^
-                       (unsigned long)attempt * 7919u) & 0xFFFFFFu);
-        fd = openat(dirfd, pv_buf_cstr(&tmp), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                    0600);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    int fd = pv_private_temp(dirfd, pv_cache_base(path), &tmp);
     bool ok = fd >= 0;
     if (ok) {
         unsigned char header[PV_CACHE_HEADER];

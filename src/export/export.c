@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const pv_export_format_names[] = {"text1", "bin", "sqlite"};
+static const char *const pv_export_format_names[] = {"text1", "bin", "sqlite", "trace-json"};
 
 bool pv_export_format_parse(const char *name, pv_export_format *out)
 {
@@ -823,7 +823,29 @@ void pv_export_writer_discard(pv_export_writer *w)
 static const char *pv_export_fit_message(const pv_file *f)
 {
     (void)f;
-    return "Text1 and BIN hold winIDEA timelines; use --format sqlite for this file";
+    return "Text1 and BIN hold winIDEA timelines; use --format sqlite (or trace-json for a call "
+           "trace) for this file";
+}
+
+/* The files beside `path` that a format pairs with it (docs/export.md
+ * "Safety"): PATH.BIN (or .bin), and PATH without its .BIN. */
+static void pv_export_protect_partners(pv_export_target *t, const char *path)
+{
+    size_t len = strlen(path);
+    pv_buf p;
+    pv_buf_init(&p);
+    static const char *const ext[] = {".BIN", ".bin"};
+    for (size_t k = 0; k < PV_ARRAY_LEN(ext); k++) {
+        pv_buf_clear(&p);
+        pv_buf_printf(&p, "%s%s", path, ext[k]);
+        pv_export_target_protect(t, pv_buf_cstr(&p));
+    }
+    if (len > 4 && strcasecmp(path + len - 4, ".bin") == 0) {
+        pv_buf_clear(&p);
+        pv_buf_append(&p, path, len - 4);
+        pv_export_target_protect(t, pv_buf_cstr(&p));
+    }
+    pv_buf_free(&p);
 }
 
 pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, const char *out,
@@ -857,8 +879,15 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
     t.main_path = pv_xstrdup(out);
     pv_export_status st = PV_EXPORT_UNSUPPORTED;
     pv_export_hook own = pv_export_format_hook(f);
-    if (own)
+    if (r->format == PV_EXPORT_TRACE_JSON) {
+        /* written from the views by this layer; a partner the format reads
+         * beside the input (a Text1's OUT.BIN, a BIN's mapping) is never
+         * the target either */
+        pv_export_protect_partners(&t, f->path);
+        st = pv_export_trace_json(f, r, &t, err);
+    } else if (own) {
         st = (pv_export_status)own(f, r, &t, err);
+    }
     if (st == PV_EXPORT_UNSUPPORTED) {
         if (r->format == PV_EXPORT_SQLITE) {
             st = pv_export_sqlite_views(f, r, &t, err);

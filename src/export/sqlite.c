@@ -1177,6 +1177,42 @@ static bool sq_count_rows(const pv_file *f, const pv_export_request *r, uint64_t
     return true;
 }
 
+/* The viewer's bookmarks of the file (docs/export.md, the profview
+ * schema): one row each, the view's id, the row (from 0, view order), its
+ * time (NULL: none) and the note. */
+static pv_export_status sq_write_bookmarks(sq_writer *w, const pv_export_request *r)
+{
+    if (!r->bookmark_count)
+        return PV_EXPORT_OK;
+    if (!sq_exec(w, "CREATE TABLE profview_bookmarks(view_id TEXT, view_row INTEGER,"
+                    " time INTEGER, note TEXT);"))
+        return PV_EXPORT_FAILED;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(w->db, "INSERT INTO profview_bookmarks VALUES(?,?,?,?)", -1, &st,
+                           NULL) != SQLITE_OK) {
+        sq_fail(w, "profview_bookmarks");
+        return PV_EXPORT_FAILED;
+    }
+    for (size_t i = 0; i < r->bookmark_count; i++) {
+        const pv_export_bookmark *b = &r->bookmarks[i];
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, b->view ? b->view : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)b->row);
+        if (b->has_time)
+            sqlite3_bind_int64(st, 3, b->time);
+        else
+            sqlite3_bind_null(st, 3);
+        sqlite3_bind_text(st, 4, b->note ? b->note : "", -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            sq_fail(w, "profview_bookmarks");
+            return PV_EXPORT_FAILED;
+        }
+    }
+    sqlite3_finalize(st);
+    return PV_EXPORT_OK;
+}
+
 /* The catalogue, the schema row and every requested view, into w->db (a
  * transaction is open). */
 static pv_export_status sq_write_sets(sq_writer *w, const pv_file *f, const pv_export_request *r)
@@ -1226,7 +1262,7 @@ static pv_export_status sq_write_sets(sq_writer *w, const pv_file *f, const pv_e
         }
         first = false;
     }
-    return PV_EXPORT_OK;
+    return sq_write_bookmarks(w, r);
 }
 
 pv_export_status pv_export_sqlite_views_into(sqlite3 *db, const pv_file *f,

@@ -256,6 +256,8 @@ static void pv_app_index_briefly(pv_file *f)
 
 void pv_app_adopt_file(pv_app *a, pv_file *f)
 {
+    if (pv_app_session_reloaded(a, f))
+        return; /* :reload: in place of the file it reopens (session.c) */
     /* A job on an item's report follows the report when the items move
      * (a scan stops: jobs.h). */
     pv_jobs_items_moving(a);
@@ -291,6 +293,7 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
                         f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
+    pv_app_session_adopted(a, fi, &first_view); /* its saved session (docs/tui.md "Sessions") */
     pv_jobs_items_moved(a);
     pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
@@ -467,6 +470,7 @@ bool pv_app_poll(pv_app *a)
         pthread_mutex_unlock(&a->load.lock);
         pv_app_message(a, true, text);
     }
+    pv_app_session_tick(a); /* a session restored as the index and the views get ready */
     return n > 0 || errors || range_news || win_n > 0;
 }
 
@@ -513,6 +517,7 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
         a->jobs.fixed = true;
     }
     a->prompt.search_origin_row = PV_NO_ROW;
+    pv_app_session_init(a);
     for (size_t i = 0; i < o->path_count; i++)
         pv_app_enqueue(a, o->paths[i]);
     if (pthread_create(&a->load.thread, NULL, pv_app_loader, a) == 0)
@@ -564,6 +569,7 @@ void pv_app_free(pv_app *a)
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
     pv_jobs_free(a);
+    pv_app_session_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);
     for (size_t i = 0; i < a->file_count; i++)
@@ -1019,63 +1025,133 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
     pv_lanes_build_text(a, out, size);
 }
 
+/* ---- indexing as a job beside the one job (jobs.h, PV_JOB_INDEX):
+ * stepped while no key waits, stopped by Ctrl-C (the index keeps what it
+ * has; :index starts it again) */
+
+/* The first file not indexed yet, or PV_NO_ROW. */
+static size_t pv_app_index_pending(const pv_app *a)
+{
+    for (size_t i = 0; i < a->file_count; i++) {
+        uint64_t done, total;
+        if (!pv_file_index_progress(a->files[i], &done, &total))
+            return i;
+    }
+    return PV_NO_ROW;
+}
+
+/* One slice of file i's index: a->index.slice events (adapted to
+ * PV_INDEX_SLICE_S, or the tests' fixed number), ending at b's deadline. */
+static void pv_app_index_file(pv_app *a, size_t i, const pv_budget *b)
+{
+    pv_file *f = a->files[i];
+    uint64_t done, total;
+    pv_file_index_progress(f, &done, &total);
+    if (a->index.file != i || a->index.start == 0) {
+        a->index.file = i;
+        a->index.start = pv_app_now();
+        a->index.start_done = done;
+    }
+    double t0 = pv_app_now();
+    bool complete;
+    size_t units = a->index.slice;
+    if (a->index.fixed_slice) {
+        complete = pv_file_index_step(f, a->index.slice);
+    } else {
+        /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
+         * slice whose work costs more than the last one's (a page
+         * fault burst, a dearer finishing phase) overshoots by at most
+         * a quarter (docs/tui.md "Loading and indexing"). */
+        size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
+        units = 0;
+        do {
+            complete = pv_file_index_step(f, part);
+            units += part;
+        } while (!complete && units < a->index.slice && !pv_budget_late(b));
+    }
+    double took = pv_app_now() - t0;
+    if (!a->index.fixed_slice && !complete && took > 0) {
+        /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
+        double k = PV_INDEX_SLICE_S / took;
+        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+        size_t next = (size_t)((double)units * k);
+        /* Capped: the steps that finish the index cost 2-10 times less
+         * per unit than the pass, and a cheap step must not grow the
+         * slice that the next, dearer one gets. */
+        a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
+    }
+    if (complete) {
+        a->index.start = 0;
+        if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
+            pv_buf_clear(&a->message); /* "... work once it is done": it is */
+        a->det.tried = false; /* the Details may open now */
+        size_t w = f->diag.warnings + f->diag.errors;
+        if (w > a->index.warnings[i]) {
+            pv_app_messagef(a, false,
+                            "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                            f->path, w, w == 1 ? "" : "s");
+            a->index.warnings[i] = w;
+            pv_app_warnings_changed(a, i);
+        }
+    }
+}
+
+static bool pv_index_job_step(pv_app *a, pv_job *j, pv_budget *b)
+{
+    (void)j;
+    size_t i = pv_app_index_pending(a);
+    if (i != PV_NO_ROW)
+        pv_app_index_file(a, i, b);
+    return pv_app_index_pending(a) == PV_NO_ROW;
+}
+
+/* Ctrl-C: no more slices (a format's own threads pause too); the views
+ * keep what is indexed. */
+static void pv_index_job_stop(pv_app *a, pv_job *j, bool say)
+{
+    (void)j;
+    if (!say)
+        return; /* the viewer ends */
+    a->index.stopped = true;
+    for (size_t i = 0; i < a->file_count; i++)
+        pv_file_index_pause(a->files[i], true);
+    pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
+}
+
+static const pv_job_ops pv_index_job_ops = {
+    .keys = PV_JOB_KEYS_WAIT, /* Ctrl-C stops it (pv_app_index_stop) */
+    .beside = true,
+    .idle = true,
+    .slice_s = PV_INDEX_SLICE_S,
+    .step = pv_index_job_step,
+    .stop = pv_index_job_stop,
+};
+
+/* The indexing job, started when none runs. */
+static pv_job *pv_app_index_job(pv_app *a)
+{
+    pv_job *j = pv_jobs_beside(a, PV_JOB_INDEX);
+    if (!j) {
+        j = pv_job_new(sizeof *j, &pv_index_job_ops, PV_JOB_INDEX);
+        pv_jobs_start_beside(a, j);
+    }
+    return j;
+}
+
+void pv_app_index_stop(pv_app *a)
+{
+    pv_app_index_job(a);
+    pv_jobs_stop_beside(a, PV_JOB_INDEX, true);
+}
+
 bool pv_app_index_slice(pv_app *a)
 {
     if (a->index.stopped)
         return false;
-    for (size_t i = 0; i < a->file_count; i++) {
-        pv_file *f = a->files[i];
-        uint64_t done, total;
-        if (pv_file_index_progress(f, &done, &total))
-            continue;
-        if (a->index.file != i || a->index.start == 0) {
-            a->index.file = i;
-            a->index.start = pv_app_now();
-            a->index.start_done = done;
-        }
-        double t0 = pv_app_now();
-        bool complete;
-        size_t units = a->index.slice;
-        if (a->index.fixed_slice) {
-            complete = pv_file_index_step(f, a->index.slice);
-        } else {
-            /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
-             * slice whose work costs more than the last one's (a page
-             * fault burst, a dearer finishing phase) overshoots by at most
-             * a quarter (docs/tui.md "Loading and indexing"). */
-            size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
-            units = 0;
-            do {
-                complete = pv_file_index_step(f, part);
-                units += part;
-            } while (!complete && units < a->index.slice &&
-                     pv_app_now() - t0 < PV_INDEX_SLICE_S);
-        }
-        double took = pv_app_now() - t0;
-        if (!a->index.fixed_slice && !complete && took > 0) {
-            /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
-            double k = PV_INDEX_SLICE_S / took;
-            k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-            size_t next = (size_t)((double)units * k);
-            /* Capped: the steps that finish the index cost 2-10 times less
-             * per unit than the pass, and a cheap step must not grow the
-             * slice that the next, dearer one gets. */
-            a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
-        }
-        if (complete) {
-            a->index.start = 0;
-            if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
-                pv_buf_clear(&a->message); /* "... work once it is done": it is */
-            a->det.tried = false; /* the Details may open now */
-            size_t w = f->diag.warnings + f->diag.errors;
-            if (w > a->index.warnings[i]) {
-                pv_app_messagef(a, false,
-                                "%s: %zu warning%s (the file's line in the Explorer lists them)",
-                                f->path, w, w == 1 ? "" : "s");
-                a->index.warnings[i] = w;
-                pv_app_warnings_changed(a, i);
-            }
-        }
+    if (pv_app_index_pending(a) != PV_NO_ROW) {
+        pv_job *j = pv_app_index_job(a);
+        j->fixed_units = a->index.fixed_slice ? a->index.slice : 0;
+        pv_jobs_step_beside(a, PV_JOB_INDEX);
         return true;
     }
     return false; /* the pinned lanes are built by a job beside the one job (lanes.c) */

@@ -55,7 +55,8 @@ void pv_app_flame_test_slice(pv_app *a);
 /* A file is still being indexed (and Ctrl-C has not stopped it). */
 bool pv_app_indexing(const pv_app *a);
 /* Indexes one slice (about PV_INDEX_SLICE_S; tests: a fixed number of
- * events); false when nothing is left to index. */
+ * events): a step of the indexing job (jobs.h, PV_JOB_INDEX), which runs
+ * while no key waits; false when nothing is left to index. */
 bool pv_app_index_slice(pv_app *a);
 /* Tests and batch use: indexes everything now. */
 void pv_app_index_all(pv_app *a);

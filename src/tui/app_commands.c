@@ -182,6 +182,21 @@ static void pv_cmd_copy(pv_app *a, const char *arg)
     pv_app_copy_command(a, arg);
 }
 
+static void pv_cmd_reload(pv_app *a, const char *arg)
+{
+    pv_app_reload_command(a, arg);
+}
+
+static void pv_cmd_session(pv_app *a, const char *arg)
+{
+    pv_app_session_command(a, arg);
+}
+
+static void pv_cmd_bookmark(pv_app *a, const char *arg)
+{
+    pv_app_bookmark_add(a, arg);
+}
+
 static void pv_cmd_help(pv_app *a, const char *arg)
 {
     (void)arg;

@@ -404,13 +404,16 @@ static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
     }
     int floor_w[PV_MAX_SHOWN];
     size_t fit = 0;
-    int need = 0;
+    int need = 0, need_half = 0; /* the key column at its floor, at half the pane */
     for (size_t j = 0; j < L->on; j++) {
         size_t c = L->shown[L->order[j]];
         L->dw[j] = r->widths[c];
         floor_w[j] = pv_table_floor(a, r, L, c, third);
         need += floor_w[j] + 1;
-        if (need <= rc.w + 1)
+        need_half += pv_table_floor(a, r, L, c, false) + 1;
+        /* the key column goes below half only for the major columns */
+        bool minor_col = (r->view->columns[c].flags & PV_COL_MINOR) != 0;
+        if (fit == j && (minor_col ? need_half : need) <= rc.w + 1)
             fit = j + 1;
     }
     int total = 0;

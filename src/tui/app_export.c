@@ -30,7 +30,11 @@ enum {
     PV_EXP_F_COUNT
 };
 
-static const char *const pv_export_format_titles[] = {"Text1", "BIN", "SQLite"};
+static const char *const pv_export_format_titles[PV_EXPORT_FORMAT_COUNT] = {"Text1", "BIN", "SQLite",
+                                                                             "trace-json"};
+/* The formats in the dialog's order (Left/Right step through it). */
+static const int pv_export_format_order[PV_EXPORT_FORMAT_COUNT] = {
+    PV_EXPORT_TEXT1, PV_EXPORT_BIN, PV_EXPORT_TRACE_JSON, PV_EXPORT_SQLITE};
 
 /* The file and result set of Explorer item `item` (the Report's: a->loc.item),
  * or false. */
@@ -64,6 +68,12 @@ static pv_report *pv_app_export_report(pv_app *a, size_t item)
 static bool pv_app_export_has_timeline(const pv_result_set *set)
 {
     return pv_set_find_view(set, "timeline") != NULL;
+}
+
+/* trace-json writes a call trace or a timeline. */
+static bool pv_app_export_has_trace(const pv_result_set *set)
+{
+    return pv_set_find_view(set, "call-trace") || pv_set_find_view(set, "timeline");
 }
 
 /* The text of column `id` (or `alt`) of the selected row, into out; false
@@ -105,6 +115,8 @@ typedef struct pv_export_parts {
     char context[256];    /* the selected row's context (or thread) */
     char area[256];       /* the selected row's area (its name) */
     int64_t lo, hi;       /* the markers' window */
+    bool grouped;         /* the Report shows the view grouped by thread (group.h): its
+                             filter is handed over as text, not as its rows */
 } pv_export_parts;
 
 /* What item `item` offers: a part is there when it is in force (a filter,
@@ -118,8 +130,10 @@ static bool pv_app_export_parts(pv_app *a, size_t item, pv_export_parts *p)
     if (item == a->loc.item && a->loc.depth > 0)
         p->view = NULL; /* a detail's rows go with their result set */
     p->timeline = pv_app_export_has_timeline(p->set);
-    p->has[PV_EXPORT_PART_FILTER] = p->r && p->view && p->r->view == p->view && p->r->filter &&
-                                    p->r->filter[0];
+    p->grouped = p->r && p->view && p->r->view != p->view &&
+                 strcmp(p->r->view->id, p->view->id) == 0;
+    p->has[PV_EXPORT_PART_FILTER] = p->r && p->view && (p->r->view == p->view || p->grouped) &&
+                                    p->r->filter && p->r->filter[0];
     p->has[PV_EXPORT_PART_WINDOW] = a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] &&
                                     !a->mark.view[1] && p->timeline;
     p->lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
@@ -157,7 +171,9 @@ static void pv_app_export_defaults(pv_app *a, int format)
     if (a->exp.what && p.has[PV_EXPORT_PART_VIEW])
         a->exp.what |= 1 << PV_EXPORT_PART_VIEW;
     int last = a->exp.last_format - 1;
-    if (format < 0 && last >= 0 && (last == PV_EXPORT_SQLITE || p.timeline))
+    if (format < 0 && last >= 0 &&
+        (last == PV_EXPORT_SQLITE || p.timeline ||
+         (last == PV_EXPORT_TRACE_JSON && pv_app_export_has_trace(p.set))))
         format = last;
     a->exp.format = format >= 0 ? format : p.timeline ? PV_EXPORT_TEXT1 : PV_EXPORT_SQLITE;
 }
@@ -211,7 +227,42 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
     char lo[32], hi[32];
     pv_format_time_human(p.lo, a->unit, lo, sizeof lo);
     pv_format_time_human(p.hi, a->unit, hi, sizeof hi);
-    if (q->format != PV_EXPORT_SQLITE) {
+    if (q->format == PV_EXPORT_TRACE_JSON) {
+        /* the call trace's calls (docs/export.md "Trace Event Format"),
+         * with the markers as instants */
+        if (!pv_app_export_has_trace(p.set)) {
+            pv_buf_printf(why, "%s holds no call trace or timeline: trace-json writes calls on "
+                               "a time axis; choose SQLite",
+                          p.f->path);
+            return false;
+        }
+        if (filter && strcmp(p.view->id, "call-trace") != 0) {
+            pv_buf_printf(why, "the filter is over the %s view, and trace-json writes the "
+                               "calls: filter the call trace, or choose SQLite",
+                          p.view->id);
+            return false;
+        }
+        if (filter) {
+            q->view_id = "call-trace";
+            if (p.r->sel && !p.grouped) {
+                q->rows = p.r->sel;
+                q->row_count = p.r->sel_count;
+            } else {
+                q->filter = p.r->filter;
+            }
+        }
+        if (window) {
+            q->has_from = q->has_to = true;
+            q->from = p.lo;
+            q->to = p.hi;
+        }
+        for (int k = 0; k < 2; k++) {
+            q->has_mark[k] = a->mark.set[k] && !a->mark.view[k];
+            q->mark[k] = a->mark.at[k];
+        }
+        pl->count_view = pv_set_find_view(p.set, "call-trace");
+        pv_buf_puts(&pl->describe, filter ? "" : "the call trace");
+    } else if (q->format != PV_EXPORT_SQLITE) {
         /* Text1 and BIN: the timeline's events */
         if (!p.timeline) {
             pv_buf_printf(why, "%s holds no timeline: Text1 and BIN hold winIDEA timelines; "
@@ -268,11 +319,11 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
         }
         q->view_id = v->id;
         pl->count_view = v;
-        if (filter && p.r->sel) {
+        if (filter && p.r->sel && !p.grouped) {
             q->rows = p.r->sel;
             q->row_count = p.r->sel_count;
         }
-        const char *text = filter && !p.r->sel ? p.r->filter : NULL;
+        const char *text = filter && (!p.r->sel || p.grouped) ? p.r->filter : NULL;
         if (window)
             snprintf(pl->filter, sizeof pl->filter,
                      "%s%s%stime >= %" PRId64 " && time <= %" PRId64, text ? "(" : "",
@@ -346,10 +397,16 @@ static void pv_app_export_describe(pv_app *a)
                 /* Text1/BIN: the timeline's rows between the markers */
                 narrowed |= q->has_from;
             }
+            if (q->format == PV_EXPORT_TRACE_JSON && (q->has_from || q->areas)) {
+                /* calls of the window or of an area: at most those */
+                sel.has_from = sel.has_to = false;
+                more = narrowed = true;
+            }
             if (narrowed && total > PV_EXPORT_COUNT_MAX) {
                 more = true;
             } else if (narrowed) {
-                if (q->format != PV_EXPORT_SQLITE && q->has_from) {
+                if (q->format != PV_EXPORT_SQLITE && q->format != PV_EXPORT_TRACE_JSON &&
+                    q->has_from) {
                     /* the window as a filter over the timeline's rows */
                     snprintf(pl.filter, sizeof pl.filter,
                              "%s%s%stime >= %" PRId64 " && time <= %" PRId64,
@@ -370,14 +427,15 @@ static void pv_app_export_describe(pv_app *a)
                 if (ok && q->format != PV_EXPORT_SQLITE && q->areas)
                     more = true; /* an area keeps its lines and states too: at least */
             }
-            if (more && n == total && narrowed)
-                pv_buf_printf(&a->exp.summary, "up to %zu rows: ", total);
+            if (more && (n == total || q->format == PV_EXPORT_TRACE_JSON) && narrowed)
+                pv_buf_printf(&a->exp.summary, "up to %zu rows: ", n);
             else
                 pv_buf_printf(&a->exp.summary, "%zu%s rows: ", n, more ? "+" : "");
         }
         pv_buf_append(&a->exp.summary, pl.describe.data ? pl.describe.data : "",
                       pl.describe.len);
-        if (q->format != PV_EXPORT_SQLITE && (q->filter || q->rows || q->context || q->areas))
+        if (q->format != PV_EXPORT_SQLITE && q->format != PV_EXPORT_TRACE_JSON &&
+            (q->filter || q->rows || q->context || q->areas))
             pv_buf_puts(&a->exp.summary,
                         " (with the context area's events, and the calls' entries and exits)");
     }
@@ -387,7 +445,9 @@ static void pv_app_export_describe(pv_app *a)
 
 static const char *pv_app_export_ext(int format)
 {
-    return format == PV_EXPORT_SQLITE ? ".db" : ".txt";
+    return format == PV_EXPORT_SQLITE        ? ".db"
+           : format == PV_EXPORT_TRACE_JSON ? ".json"
+                                             : ".txt";
 }
 
 void pv_app_export_open(pv_app *a)
@@ -570,9 +630,16 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
     req.progress.cancel = &a->exp.cancel;
     req.trash = &a->trash; /* big blocks go back between key presses */
     a->exp.stage[0] = '\0';
+    /* the bookmarks of what is exported (docs/tui.md "Bookmarks") */
+    size_t bm_set = req.instance >= 0 ? a->items[item].set : PV_NO_ROW;
+    size_t bm_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, NULL, 0);
+    pv_export_bookmark *bm = pv_xcalloc(bm_count ? bm_count : 1, sizeof *bm);
+    req.bookmark_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, bm, bm_count);
+    req.bookmarks = bm;
     pv_diag err;
     pv_diag_init(&err);
     pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
+    free(bm);
     a->exp.running = false;
     pv_buf text;
     pv_buf_init(&text);
@@ -667,7 +734,11 @@ void pv_app_export_key(pv_app *a, int key)
         pv_buf_clear(&a->exp.error);
         if (a->exp.field == PV_EXP_F_FORMAT) {
             int old = a->exp.format;
-            a->exp.format = (a->exp.format + 3 + d) % 3;
+            int at = 0;
+            while (at < PV_EXPORT_FORMAT_COUNT - 1 && pv_export_format_order[at] != old)
+                at++;
+            a->exp.format = pv_export_format_order[(at + PV_EXPORT_FORMAT_COUNT + d) %
+                                                   PV_EXPORT_FORMAT_COUNT];
             /* the path's extension follows the format while it is the default one */
             const char *oe = pv_app_export_ext(old), *ne = pv_app_export_ext(a->exp.format);
             size_t len = a->exp.path.len, ol = strlen(oe);
@@ -751,6 +822,10 @@ static void pv_app_export_part_line(pv_app *a, const pv_export_parts *p, int par
         pv_buf_puts(out, why[part]);
         return;
     }
+    if (part == PV_EXPORT_PART_VIEW && a->exp.format == PV_EXPORT_TRACE_JSON) {
+        pv_buf_puts(out, " -  the call trace (trace-json writes the calls)");
+        return;
+    }
     if (part == PV_EXPORT_PART_VIEW && a->exp.format != PV_EXPORT_SQLITE) {
         pv_buf_puts(out, " -  the timeline's events (Text1 and BIN hold the timeline)");
         return;
@@ -816,9 +891,11 @@ static void pv_export_draw(pv_app *a, pv_rect rc)
         pv_role role = PV_ROLE_NORMAL;
         if (f == PV_EXP_F_FORMAT) {
             pv_buf_puts(&line, " Format  ");
-            for (int i = 0; i < 3; i++)
+            for (int k = 0; k < PV_EXPORT_FORMAT_COUNT; k++) {
+                int i = pv_export_format_order[k];
                 pv_buf_printf(&line, i == a->exp.format ? "[%s] " : " %s  ",
                               pv_export_format_titles[i]);
+            }
         } else if (f == PV_EXP_F_PATH) {
             pv_buf_puts(&line, " Path    ");
         } else if (have) {
@@ -881,7 +958,8 @@ void pv_app_export_command(pv_app *a, const char *arg)
         path++;
     pv_export_format format;
     if (!fmt[0] || !path[0] || !pv_export_format_parse(fmt, &format)) {
-        pv_app_message(a, true, ":export text1|bin|sqlite PATH (e opens the export dialog)");
+        pv_app_message(a, true,
+                       ":export text1|bin|sqlite|trace-json PATH (e opens the export dialog)");
         return;
     }
     pv_file *f;

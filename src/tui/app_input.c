@@ -104,6 +104,16 @@ static void pv_key_export(pv_app *a, pv_action act)
     pv_app_export_open(a);
 }
 
+/* b: a bookmark with a note (typed as `:bookmark NOTE`); ' and `: step
+ * through them (docs/tui.md "Bookmarks"). */
+static void pv_key_bookmark(pv_app *a, pv_action act)
+{
+    if (act == PV_ACT_BOOKMARK)
+        pv_app_prompt_open(a, PV_PROMPT_COMMAND, "bookmark ");
+    else
+        pv_app_bookmark_step(a, act == PV_ACT_BOOKMARK_NEXT ? 1 : -1);
+}
+
 static void pv_key_command(pv_app *a, pv_action act)
 {
     (void)act;
@@ -204,11 +214,8 @@ static void pv_app_interrupt(pv_app *a)
     } else if (pv_lanes_build_stop(a)) {
         pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
     } else if (pv_app_indexing(a)) {
-        a->index.stopped = true;
+        pv_app_index_stop(a); /* the indexing job (app.c) */
         a->quit_armed = true;
-        for (size_t i = 0; i < a->file_count; i++)
-            pv_file_index_pause(a->files[i], true); /* a format's own threads too */
-        pv_app_message(a, false, "indexing stopped (:index resumes; Ctrl-C again quits)");
     } else if (a->quit_armed) {
         a->quit = true; /* "Ctrl-C again quits" after indexing stopped */
     } else {

@@ -25,6 +25,7 @@
 #include "tui/prompt.h"
 #include "tui/report.h"
 #include "tui/report_pane.h"
+#include "tui/session.h"
 
 enum { PV_PANE_EXPLORER, PV_PANE_REPORT, PV_PANE_DETAILS, PV_PANE_COUNT };
 enum { PV_ITEM_FILE, PV_ITEM_SET, PV_ITEM_VIEW };
@@ -199,6 +200,7 @@ struct pv_app {
     pv_trash trash;
     pv_app_sql sql;
     pv_clipboard clip;
+    pv_session_ui sess; /* sessions, bookmarks, :reload (session.h) */
 };
 
 /* One slice of background indexing takes about this long, so that a key
@@ -275,6 +277,9 @@ void pv_app_quit_request(pv_app *a);
 /* A file holds an index of more than PV_BIG_VIEW events (Ctrl-C asks
  * before quitting). */
 bool pv_app_big_index(const pv_app *a);
+/* Ctrl-C: stops indexing (the job beside the one job, jobs.h): the views
+ * keep what is indexed, :index goes on; says so. */
+void pv_app_index_stop(pv_app *a);
 /* The file of the focused Report's view is still being indexed. */
 bool pv_app_report_indexing(const pv_app *a);
 /* Indexing progress of the file being indexed, for the screen ("indexing
@@ -315,6 +320,9 @@ void pv_app_goto(pv_app *a, const char *arg);
  * selected with its path expanded and centred: now, or when the opening
  * of a big tree in steps ends (the Report may group v by thread). */
 void pv_app_reach_row(pv_app *a, const pv_view *v, size_t row);
+/* Enter on event `row` of report r before the index tells its call: Enter
+ * again once the index is ready, if the event is still selected. */
+void pv_app_reach_call_later(pv_app *a, pv_report *r, size_t row);
 
 /* app_commands.c: runs a : command line (commands.def). */
 void pv_app_run_command(pv_app *a, const char *cmd);

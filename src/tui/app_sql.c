@@ -91,14 +91,8 @@ static void pv_app_sql_show(pv_app *a, pv_view *v)
     free(v->title);
     v->title = pv_xasprintf("SQL %zu: %s", a->sql.count, a->sql.pending);
     if (a->sql.file == PV_NO_ROW) {
-        pv_file *f = pv_xcalloc(1, sizeof *f);
-        f->path = pv_xstrdup("SQL results");
-        f->format = "sql";
-        pv_diag_init(&f->diag);
-        pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
-        pv_set_add_view(set, v);
         a->sql.file = a->file_count;
-        pv_app_adopt_file(a, f);
+        pv_app_adopt_file(a, pv_app_own_file("SQL results", "sql", "Queries", "SQL", v));
     } else {
         pv_result_set *set = a->files[a->sql.file]->sets[0];
         pv_set_add_view(set, v);
@@ -362,6 +356,20 @@ void pv_app_copy_command(pv_app *a, const char *arg)
         pv_app_copy_selection(a, strcmp(arg, "row") == 0);
         return;
     }
+    /* :copy bookmarks: the Bookmarks view, from anywhere (docs/tui.md
+     * "Bookmarks") */
+    pv_report marks;
+    bool bookmarks = strcmp(arg, "bookmarks") == 0;
+    if (bookmarks) {
+        pv_view *bv = pv_app_bookmarks_view(a);
+        if (!bv) {
+            pv_app_message(a, true, "no bookmarks to copy (b bookmarks the selected row)");
+            return;
+        }
+        pv_report_open(&marks, bv, false, NULL);
+        r = &marks;
+        arg = "view";
+    }
     if (!r) {
         pv_app_message(a, true, "no view to copy");
         return;
@@ -370,7 +378,7 @@ void pv_app_copy_command(pv_app *a, const char *arg)
     /* Every cell of the view: while its file is indexed the rows not
      * indexed yet have none, so the copy waits for the index, queued
      * (docs/tui.md "Loading and indexing"). */
-    if (pv_app_report_indexing(a) &&
+    if (!bookmarks && pv_app_report_indexing(a) &&
         pv_app_command_queue(a, PV_JOB_COPY, a->items[a->loc.item].file, arg))
         return;
     size_t count = pv_report_count(r);
@@ -384,7 +392,7 @@ void pv_app_copy_command(pv_app *a, const char *arg)
                            &text);
     free(rows);
     char what[200];
-    snprintf(what, sizeof what, "the view (%zu rows)", count);
+    snprintf(what, sizeof what, bookmarks ? "the bookmarks (%zu rows)" : "the view (%zu rows)", count);
     if (to_file)
         pv_app_write_file(a, arg, &text);
     else if (fits)
@@ -392,6 +400,8 @@ void pv_app_copy_command(pv_app *a, const char *arg)
     else
         pv_app_too_large(a, what);
     pv_buf_free(&text);
+    if (bookmarks)
+        pv_report_close(&marks);
 }
 
 void pv_app_set_terminal(pv_app *a, void (*clipboard)(void *ctx, const char *bytes, size_t len),

@@ -196,6 +196,22 @@ static bool pv_config_cache(pv_tui_config *c, yaml_document_t *doc, yaml_node_t 
     return ok;
 }
 
+/* true|yes / false|no into *out (left as it is otherwise, said in err). */
+static bool pv_config_bool(bool *out, const char *key, const yaml_node_t *v, const char *file,
+                           pv_buf *err)
+{
+    const char *val = pv_yaml_scalar(v);
+    if (strcmp(val, "true") == 0 || strcmp(val, "yes") == 0)
+        *out = true;
+    else if (strcmp(val, "false") == 0 || strcmp(val, "no") == 0)
+        *out = false;
+    else {
+        pv_yaml_error(err, file, v, "%s is true or false, not '%s'", key, val);
+        return false;
+    }
+    return true;
+}
+
 bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char *file, pv_buf *err)
 {
     yaml_document_t doc;
@@ -230,14 +246,11 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
                 ok = false;
             }
         } else if (strcmp(key, "ascii") == 0 && val) {
-            if (strcmp(val, "true") == 0 || strcmp(val, "yes") == 0)
-                c->ascii = true;
-            else if (strcmp(val, "false") == 0 || strcmp(val, "no") == 0)
-                c->ascii = false;
-            else {
-                pv_yaml_error(err, file, v, "ascii is true or false, not '%s'", val);
-                ok = false;
-            }
+            ok = pv_config_bool(&c->ascii, key, v, file, err) && ok;
+        } else if (strcmp(key, "session") == 0 && val) {
+            bool on = true;
+            ok = pv_config_bool(&on, key, v, file, err) && ok;
+            c->session_off = !on;
         } else if (strcmp(key, "keys") == 0) {
             ok = pv_config_keys(c, &doc, v, file, err) && ok;
         } else if (strcmp(key, "columns") == 0) {
@@ -246,8 +259,8 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
             ok = pv_config_cache(c, &doc, v, file, err) && ok;
         } else {
             pv_yaml_error(err, file, k,
-                          "unknown setting '%s' (known: theme, time_unit, ascii, keys, columns, "
-                          "cache)",
+                          "unknown setting '%s' (known: theme, time_unit, ascii, session, keys, "
+                          "columns, cache)",
                           key);
             ok = false;
         }

@@ -146,6 +146,12 @@ static bool pv_explorer_action(pv_app *a, pv_action act)
     case PV_ACT_LAST:
         pv_app_explorer_move(a, (long)(SIZE_MAX / 4));
         return true;
+    case PV_ACT_SORT_REVERSE: /* r on a file's line: :reload (docs/tui.md) */
+        if (a->ex.cursor < a->item_count && a->items[a->ex.cursor].kind == PV_ITEM_FILE) {
+            pv_app_reload(a, a->items[a->ex.cursor].file);
+            return true;
+        }
+        return false;
     case PV_ACT_OPEN:
     case PV_ACT_RIGHT: /* the item in the Report, which gets the focus */
         if (pv_app_open_again(a))

@@ -218,3 +218,57 @@ void pv_app_reach_row(pv_app *a, const pv_view *v, size_t row)
     if (shown != PV_NO_ROW)
         pv_report_select_row(r, shown);
 }
+
+/* Enter on an event while its file is indexed: its call is not known
+ * yet.  A job queued for the index (jobs.h) presses Enter again when it is
+ * ready, if the event is still the one selected. */
+typedef struct pv_jump_job {
+    pv_job base;
+    pv_report *r;
+    size_t row;
+} pv_jump_job;
+
+static bool pv_jump_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    (void)b;
+    pv_jump_job *j = (pv_jump_job *)job;
+    pv_buf_clear(&a->message);
+    if (pv_app_focused_report(a) != j->r || pv_report_selected(j->r) != j->row) {
+        pv_app_message(a, false, "no jump to the call: another row is selected");
+        return true;
+    }
+    pv_report_pane_action(a, PV_ACT_OPEN); /* the call, or what Enter does there */
+    return true;
+}
+
+static void pv_jump_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    if (say)
+        pv_app_messagef(a, false, "%s %s: the event stays selected", pv_job_noun(job->kind),
+                        job->queued ? "cancelled" : "stopped");
+}
+
+/* The items (and the reports in them) may move: the jump is given up. */
+static bool pv_jump_job_moving(pv_app *a, pv_job *job)
+{
+    pv_jump_job_stop(a, job, true);
+    return false;
+}
+
+static const pv_job_ops pv_jump_job_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .step = pv_jump_job_step,
+    .stop = pv_jump_job_stop,
+    .items_moving = pv_jump_job_moving,
+};
+
+void pv_app_reach_call_later(pv_app *a, pv_report *r, size_t row)
+{
+    pv_jump_job *j = (pv_jump_job *)pv_job_new(sizeof *j, &pv_jump_job_ops, PV_JOB_JUMP);
+    j->r = r;
+    j->row = row;
+    j->base.queued = true;
+    j->base.wait_report = true;
+    pv_jobs_start(a, &j->base);
+    pv_jobs_say_waiting(a, PV_JOB_JUMP, "is made");
+}

@@ -23,7 +23,9 @@ static const char *const pv_job_nouns[PV_JOB_KINDS] = {
     [PV_JOB_COPY] = "copy",
     [PV_JOB_SCAN] = "search",
     [PV_JOB_AREA] = "search",
+    [PV_JOB_JUMP] = "jump to the call",
     [PV_JOB_BUILD] = "flame graph",
+    [PV_JOB_INDEX] = "indexing",
     [PV_JOB_LANE] = "lane",
 };
 
@@ -187,7 +189,7 @@ void pv_jobs_free(pv_app *a)
  * key of a test's fixed units (pv_app_flame_test_slice). */
 static bool pv_jobs_beside_runs(const pv_app *a, const pv_job *j)
 {
-    return j && !(j->fixed_units && a->opt.keys_path);
+    return j && !j->ops->idle && !(j->fixed_units && a->opt.keys_path);
 }
 
 static bool pv_jobs_beside_busy(const pv_app *a)
@@ -201,7 +203,7 @@ static bool pv_jobs_beside_busy(const pv_app *a)
 /* One step of the job of kind `kind` beside the one job: about its
  * slice_s (tests: its fixed units).  While it steps it is not in its
  * place: what it starts replaces nothing. */
-static void pv_jobs_step_beside(pv_app *a, int kind)
+void pv_jobs_step_beside(pv_app *a, int kind)
 {
     pv_job *j = a->jobs.beside[kind];
     if (!j)
@@ -221,7 +223,7 @@ static void pv_jobs_step_besides(pv_app *a, bool paced)
 {
     for (int k = 0; k < PV_JOB_KINDS; k++) {
         pv_job *j = a->jobs.beside[k];
-        if (j && (!paced || !pv_jobs_beside_runs(a, j)))
+        if (j && !j->ops->idle && (!paced || !pv_jobs_beside_runs(a, j)))
             pv_jobs_step_beside(a, k);
     }
 }

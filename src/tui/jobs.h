@@ -10,12 +10,11 @@
  * struct, a step function and an ops table, nothing else.
  *
  * Work that goes on beside the one job between key presses (a flame
- * graph being built, pinned lanes being built) is a job of the same engine
- * too, "beside" it: one of each kind, stepped between frames within its
- * own slice of time, neither replacing the one job nor replaced by it,
- * stopped through the same path (pv_jobs_stop_beside).  (Indexing is
- * still done in slices by its owner, app.c; trash is given back between
- * frames.) */
+ * graph being built, indexing, pinned lanes being built) is a job of the
+ * same engine too, "beside" it: one of each kind, stepped within its own
+ * slice of time (between frames, or for indexing while no key waits),
+ * neither replacing the one job nor replaced by it, stopped through the
+ * same path (pv_jobs_stop_beside).  (Trash is given back between frames.) */
 #ifndef PROFVIEW_TUI_JOBS_H
 #define PROFVIEW_TUI_JOBS_H
 
@@ -43,7 +42,9 @@ enum {
     PV_JOB_COPY,
     PV_JOB_SCAN, /* :goto a time, J/K: a scan over a report's rows */
     PV_JOB_AREA, /* a jump to a call waiting for its area's lane */
+    PV_JOB_JUMP, /* Enter on an event: to its call once the index is ready */
     PV_JOB_BUILD, /* beside: a flame graph being built (flame.c) */
+    PV_JOB_INDEX, /* beside, idle: indexing in slices (app.c) */
     PV_JOB_LANE,  /* beside: pinned lanes being built (lanes.c) */
     PV_JOB_KINDS
 };
@@ -63,6 +64,9 @@ typedef struct pv_job_ops {
      * slice_s seconds (or the job's fixed_units). */
     bool beside;
     double slice_s;
+    /* beside, stepped only while no key waits (pv_app_index_slice), not
+     * between frames (pv_app_work) */
+    bool idle;
     /* One step within b->units rows and b->deadline; true when it is
      * finished (its result in place and said). */
     bool (*step)(pv_app *a, pv_job *j, pv_budget *b);
@@ -143,6 +147,8 @@ pv_job *pv_jobs_beside(const pv_app *a, int kind);
 /* Stops it (the one cancel path: everything stays as it was); says so
  * when `say`; true when there was one. */
 bool pv_jobs_stop_beside(pv_app *a, int kind, bool say);
+/* One step of it: about its slice_s (tests: its fixed_units). */
+void pv_jobs_step_beside(pv_app *a, int kind);
 
 /* ---- report jobs (report.h) as viewer jobs: search, filter, sort,
  * reverse, a history step, an opening, an expansion */

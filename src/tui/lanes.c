@@ -254,7 +254,7 @@ static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y,
     uint64_t done, total;
     int built = pv_view_area_build(v, area, 0, &done, &total);
     if (built != 1) {
-        /* being built between key presses (pv_lanes_build_slice) */
+        /* being built between key presses (the lane job, pv_lane_job_step) */
         char text[96];
         if (built == 0)
             snprintf(text, sizeof text, "building the lane... %.0f%%%s",

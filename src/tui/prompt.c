@@ -269,7 +269,7 @@ static void pv_app_candidates(pv_app *a, bool first_word, const char *word, size
     } else if (complete == PV_ARG_FILE || complete == PV_ARG_EXPORT_FILE) {
         pv_app_file_candidates(word, wl, out);
     } else if (complete == PV_ARG_EXPORT) {
-        for (int f = PV_EXPORT_TEXT1; f <= PV_EXPORT_SQLITE; f++) {
+        for (int f = PV_EXPORT_TEXT1; f < PV_EXPORT_FORMAT_COUNT; f++) {
             const char *name = pv_export_format_name((pv_export_format)f);
             pv_cands_add(out, name, strlen(name));
         }

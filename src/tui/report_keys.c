@@ -171,6 +171,11 @@ static void pv_app_open(pv_app *a)
             pv_app_message(a, true, "this result set has no call trace");
         return;
     }
+    if (!a->loc.depth && pv_view_has_lanes(r->view) && pv_view_has_time(r->view) &&
+        !pv_view_is_tree(r->view) && pv_view_waits_for_index(r->view, true)) {
+        pv_app_reach_call_later(a, r, row); /* the call is known with the index */
+        return;
+    }
     if (r->view->detail_count) {
         if (a->det.open)
             pv_app_drill(a, a->det.tab, row, PV_NO_ROW);
@@ -338,6 +343,8 @@ static void pv_key_right(pv_app *a, pv_action act)
 static void pv_key_open(pv_app *a, pv_action act)
 {
     (void)act;
+    if (pv_app_bookmarks_enter(a)) /* the Bookmarks view: go to the bookmark */
+        return;
     pv_app_open(a);
 }
 

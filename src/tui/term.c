@@ -23,6 +23,7 @@
 #include "tui/config.h"
 #include "tui/keymap.h"
 #include "tui/keyscript.h"
+#include "tui/session.h"
 #include "tui/yamlfile.h"
 
 /* Last: term.h defines macros (columns, lines...) that clash with our names. */
@@ -307,16 +308,7 @@ static void pv_term_check_inputs(pv_app *app)
     char path[512];
     if (!pv_inputs_changed(path, sizeof path))
         return;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    pv_buf msg;
-    pv_buf_init(&msg);
-    pv_buf_printf(&msg,
-                  "%s changed on disk while it was open: what is shown of it is no longer read "
-                  "from it; open it again with `:open %s`",
-                  base, path);
-    pv_app_message(app, true, pv_buf_cstr(&msg));
-    pv_buf_free(&msg);
+    pv_app_input_changed(app, path); /* session.c: offers :reload */
 }
 
 static double pv_term_now(void)
@@ -647,6 +639,7 @@ static int pv_script_run(pv_app *app, const pv_tui_options *o)
     }
     if (rc == 0)
         pv_script_dump(app, out);
+    pv_app_session_save_all(app); /* as at quit (docs/tui.md "Sessions") */
     if (!to_stdout && fclose(out) != 0)
         rc = 1;
     free(ev);
@@ -691,6 +684,7 @@ int pv_tui_run(const pv_tui_options *o)
         atexit(pv_term_restore);
         pv_term_signals();
         rc = pv_term_loop(app, ascii);
+        pv_app_session_save_all(app); /* the terminal is restored: a failure is said */
     }
     if (pv_app_file_count(app) == 0 && pv_app_load_errors(app)[0]) {
         /* Nothing loaded: the same messages as `profview info` gives. */

@@ -19,6 +19,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The entry whose payload the input is (fuzz_cache_text1.c: what the Text1
+ * parse read, docs/cache.md "Text1 files"). */
+#ifndef FUZZ_CACHE_ENTRY
+#define FUZZ_CACHE_ENTRY "winidea-[0-9a-f]*.pvc"
+#endif
+
 static char fuzz_dir[] = "/tmp/pv-fuzz-cache-XXXXXX";
 static char fuzz_input[600], fuzz_entry[700];
 static unsigned char *fuzz_prefix; /* the entry's header and key */
@@ -64,7 +70,7 @@ static bool fuzz_cache_setup(void)
     pv_file *f = fuzz_cache_load(&st);
     pv_file_free(f);
     char cmd[700];
-    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-*.pvc", fuzz_dir);
+    snprintf(cmd, sizeof cmd, "ls %s/profview/" FUZZ_CACHE_ENTRY, fuzz_dir);
     FILE *ls = popen(cmd, "r");
     if (!ls || !fgets(fuzz_entry, sizeof fuzz_entry, ls)) {
         if (ls)

@@ -6,7 +6,8 @@
 # centred — the first time.  The expected call comes from the command line
 # (`cat --view call-trace`: the call of that routine and context that exits
 # at the event's time), and the Details of the selected call list the
-# event itself.  Esc while it opens goes back to the event.
+# event itself.  Esc while it opens goes back to the event.  Enter while
+# the file is still indexed waits for the index, then does the same.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
@@ -70,4 +71,31 @@ print('ok: call %s (%s) selected on line %d of %d, its events list event %s'
 PY
 expect_contains "... the event's call selected (its status)" "$s" "call-trace │ row "
 expect_absent "... not collapsed at the first row" "$s" "row 1/"
+
+# Enter while the file is still indexed (--test index-slice=N: N events
+# a key): the call is not known yet; the jump waits for the index, then
+# lands on the call as above
+IDX_TO_EVENT=$'Shift-Tab\nj\nTab\n:goto '"$index"$'<Enter>'
+PV_TEST="--test index-slice=200000 --test work-slice=50000"
+s=$(pv_screen "$IDX_TO_EVENT"$'\nEnter' "$BIG" --size 80x24)
+expect_contains "while indexing, the jump waits" "$s" "the jump to the call is made when the index is ready"
+expect_contains "... on the timeline" "$s" "Report: Timeline"
+s=$(pv_screen "$IDX_TO_EVENT"$'\nEnter\nEsc' "$BIG" --size 80x24)
+expect_contains "Esc cancels it" "$s" "jump to the call cancelled: the event stays selected"
+s=$(pv_screen "$IDX_TO_EVENT"$'\nEnter\n'"$WAIT" "$BIG" --size 80x24)
+expect_contains "once indexed, the call trace" "$s" "Report: Call trace"
+printf '%s\n' "$s" >"$TMP/s"
+python3 - "$call_no" "$name" "$index" "$TMP/s" <<'PY' || { printf '%s\n' "$s" >&2; fail "the call after the index"; }
+import sys
+call_no, name, index = sys.argv[1], sys.argv[2], sys.argv[3]
+lines = open(sys.argv[4], encoding='utf-8').read().split('\n')
+top = next(i for i, l in enumerate(lines) if 'Call no' in l)
+det = next(i for i, l in enumerate(lines) if '─ Details' in l)
+rows = [l.split('│', 1)[1] for l in lines[top + 1:det]]
+if not [r for r in rows if r.split()[:1] == [call_no] and name in r]:
+    sys.exit('call %s (%s) is not on screen' % (call_no, name))
+if not any(l.split('│')[-1].split()[:1] == [index] for l in lines[det + 1:]):
+    sys.exit('the Details of the selected call do not list event %s' % index)
+print('ok: after the index: call %s (%s), its events list event %s' % (call_no, name, index))
+PY
 exit 0

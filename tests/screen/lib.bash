@@ -23,6 +23,15 @@ unset TMUX
 # No user config or theme may change what the tests see.
 export XDG_CONFIG_HOME=$TMP/config
 unset NO_COLOR
+# Sessions (docs/tui.md "Sessions"; scripted --keys runs have none): each
+# viewer in tmux gets a state directory of its own, so that no run restores
+# what another left and no test touches the user's; a test of sessions
+# names one in PV_STATE to share it.
+export HOME=$TMP/home
+mkdir -p "$HOME"
+pv_state_dir() {
+  if [ -n "${PV_STATE:-}" ]; then echo "$PV_STATE"; else mktemp -d "$TMP/state.XXXXXX"; fi
+}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -67,7 +76,7 @@ pv_tmux_start() { # WIDTH HEIGHT TERM LANG COMMAND...
   PV_TMUX_SOCKET=pvtest$$-$PV_TMUX_COUNT
   # -f /dev/null: no user tmux config; the pane runs the command through sh.
   tmux -L "$PV_TMUX_SOCKET" -f /dev/null new-session -d -x "$w" -y "$h" \
-    "env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME=$XDG_CONFIG_HOME $*"
+    "env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME=$XDG_CONFIG_HOME HOME=$HOME XDG_STATE_HOME=$(pv_state_dir) $*"
   tmux -L "$PV_TMUX_SOCKET" set-option -g default-terminal "$term" >/dev/null 2>&1 || true
 }
 

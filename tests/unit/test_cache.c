@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "formats/winidea/parse.h"
 #include "profview/cache.h"
 #include "profview/load.h"
 
@@ -212,7 +213,7 @@ static void test_forged_index_entry(void **state)
     /* the entry just written: the first event's area made 0xFFFF..., the
      * checksum made right again */
     char cmd[700], entry[700];
-    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-*.pvc", dir);
+    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-[0-9a-f]*.pvc", dir);
     FILE *ls = popen(cmd, "r");
     assert_non_null(ls);
     assert_non_null(fgets(entry, sizeof entry, ls));
@@ -253,6 +254,114 @@ static void test_forged_index_entry(void **state)
     pv_file_free(f);
 }
 
+/* Every cell of every row of `view` in two loads, the same. */
+static void assert_same_view(pv_file *a, pv_file *b, const char *view)
+{
+    pv_view *va = pv_set_find_view(a->sets[0], view);
+    pv_view *vb = pv_set_find_view(b->sets[0], view);
+    assert_non_null(va);
+    assert_non_null(vb);
+    size_t rows = pv_view_rows(va);
+    assert_int_equal(pv_view_rows(vb), rows);
+    assert_int_equal(va->column_count, vb->column_count);
+    pv_buf ta, tb;
+    pv_buf_init(&ta);
+    pv_buf_init(&tb);
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < va->column_count; c++) {
+            pv_cell x, y;
+            pv_view_cell(va, r, c, &x);
+            pv_view_cell(vb, r, c, &y);
+            pv_buf_clear(&ta);
+            pv_buf_clear(&tb);
+            pv_cell_format_exact(&x, &ta);
+            pv_cell_format_exact(&y, &tb);
+            assert_int_equal(ta.len, tb.len);
+            assert_memory_equal(ta.data, tb.data, ta.len);
+        }
+    pv_buf_free(&ta);
+    pv_buf_free(&tb);
+}
+
+/* A Text1 file opened again, unchanged, runs no parser (docs/cache.md
+ * "Text1 files"): what the parse read comes from the cache, with the same
+ * rows and warnings; a forged entry of it (a valid checksum over an area
+ * whose name points nowhere) is rejected and the file parsed again. */
+static void test_text1_hit_parses_nothing(void **state)
+{
+    (void)state;
+    char path[600], cmd[1400];
+    snprintf(path, sizeof path, "%s/rtos-ctx.txt", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos-ctx.txt' '%s' && rm -f %s/profview/*.pvc",
+             PV_SOURCE_DIR, path, dir);
+    assert_int_equal(system(cmd), 0);
+    pv_load_options o;
+    pv_load_options_init(&o);
+    o.cache = true;
+    pv_load_options none;
+    pv_load_options_init(&none);
+    pv_load_status st;
+    size_t parses = pv_wi_text1_parse_count();
+    pv_file *ref = pv_load_file(path, &none, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(pv_wi_text1_parse_count(), parses + 1);
+    pv_file *first = pv_load_file(path, &o, &st); /* a miss: parsed, written */
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(pv_wi_text1_parse_count(), parses + 2);
+    pv_file *hit = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(pv_wi_text1_parse_count(), parses + 2); /* not parsed */
+    static const char *const views[] = {"summary",  "timeline", "call-trace",
+                                        "statistics", "routines", "data"};
+    for (size_t i = 0; i < PV_ARRAY_LEN(views); i++)
+        assert_same_view(ref, hit, views[i]);
+    assert_int_equal(hit->diag.warnings, ref->diag.warnings);
+    assert_int_equal(hit->diag.entry_count, ref->diag.entry_count);
+    for (size_t i = 0; i < ref->diag.entry_count; i++)
+        assert_string_equal(hit->diag.entries[i].text, ref->diag.entries[i].text);
+    pv_file_free(first);
+    pv_file_free(hit);
+
+    /* forged: area 0's name offset out of the pool, the checksum right */
+    char entry[700];
+    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-text1-*.pvc", dir);
+    FILE *ls = popen(cmd, "r");
+    assert_non_null(ls);
+    assert_non_null(fgets(entry, sizeof entry, ls));
+    pclose(ls);
+    entry[strcspn(entry, "\n")] = '\0';
+    FILE *fp = fopen(entry, "r+b");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    unsigned char *m = malloc((size_t)size);
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fread(m, 1, (size_t)size, fp), (size_t)size);
+    uint64_t who, stl, head, pool, contexts;
+    memcpy(&who, m + 24, 8);
+    memcpy(&stl, m + 32, 8);
+    size_t payload = 64 + pv_cache_padded(who + stl);
+    memcpy(&head, m + payload + 24, 8); /* the head's own size (sizes[3]) */
+    memcpy(&pool, m + payload + 32, 8);
+    memcpy(&contexts, m + payload + 40, 8);
+    size_t areas = payload + pv_cache_padded(head) + pv_cache_padded(pool) +
+                   pv_cache_padded(contexts * sizeof(pv_wi_context));
+    memset(m + areas + 4, 0xFF, 4); /* pv_wi_area.name */
+    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
+    memcpy(m + 56, &sum, 8);
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fwrite(m, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    free(m);
+    pv_file *again = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(pv_wi_text1_parse_count(), parses + 3); /* rejected: parsed */
+    for (size_t i = 0; i < PV_ARRAY_LEN(views); i++)
+        assert_same_view(ref, again, views[i]);
+    pv_file_free(again);
+    pv_file_free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_unusable_input),
         cmocka_unit_test(test_untrusted_directory),
         cmocka_unit_test(test_forged_index_entry),
+        cmocka_unit_test(test_text1_hit_parses_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -765,8 +765,8 @@ static pv_wi_data *random_data(uint64_t seed, size_t n, bool text_context)
 }
 
 /* Two indexes hold the same: every event's area, context and depth, every
- * call (order, entry, exit, parent, net and gross time), every line
- * activation, every statistics row. */
+ * call (order, entry, exit, parent, net and gross time), the events of
+ * every context, every line activation, every statistics row. */
 static void assert_same_index(const pv_timeline_index *a, const pv_timeline_index *b)
 {
     assert_int_equal(a->event_count, b->event_count);
@@ -784,6 +784,8 @@ static void assert_same_index(const pv_timeline_index *a, const pv_timeline_inde
         assert_int_equal(pv_timeline_call_gross(a, k), pv_timeline_call_gross(b, k));
     }
     assert_int_equal(a->context_count, b->context_count);
+    for (size_t c = 0; c < a->context_count; c++)
+        assert_int_equal(a->contexts[c].events, b->contexts[c].events);
     assert_memory_equal(a->context_call_start, b->context_call_start,
                         (a->context_count + 1) * sizeof *a->context_call_start);
     assert_int_equal(a->line_count, b->line_count);
@@ -1117,6 +1119,41 @@ static void test_split_merges_version_bits(void **state)
         pv_diag_free(&g2);
         data_free(d);
     }
+}
+
+/* The stitch merges the index's own fields by their kinds in
+ * PV_TL_INDEX_FIELDS (timeline.h) too: a time that decreases only in the
+ * second half is known to the stitched index (time_decreased, its warning,
+ * the events of each context: assert_same_index). */
+static void test_split_merges_index_fields(void **state)
+{
+    (void)state;
+    size_t n = 40000;
+    pv_wi_data *d = rtos_data(13, n, true, 0);
+    unsigned char *rec = d->timeline.owned + (n - 7) * PV_WI_RECORD_SIZE;
+    uint64_t t = pv_wi_le64(rec - PV_WI_RECORD_SIZE + 16) - 50; /* before the one before */
+    for (int b = 0; b < 8; b++)
+        rec[16 + b] = (unsigned char)(t >> (8 * b));
+    pv_tl_options one, two;
+    memset(&one, 0, sizeof one);
+    one.single_thread = true;
+    memset(&two, 0, sizeof two);
+    pv_test_set(&two.test, PV_TEST_INDEX_SPLIT, 1);
+    pv_diag g1, g2;
+    pv_diag_init(&g1);
+    pv_diag_init(&g2);
+    pv_timeline_index a, b;
+    assert_true(pv_timeline_index_build(&a, d, &one, &g1));
+    assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+    assert_true(a.time_decreased);
+    assert_true(b.halves);
+    assert_same_index(&a, &b);
+    assert_same_warnings(&g1, &g2);
+    pv_timeline_index_free(&a);
+    pv_timeline_index_free(&b);
+    pv_diag_free(&g1);
+    pv_diag_free(&g2);
+    data_free(d);
 }
 
 /* Cancelling a pass in two halves (the CLI's Ctrl-C, through the
@@ -1872,6 +1909,7 @@ int main(void)
         cmocka_unit_test(test_split_same_index),
         cmocka_unit_test(test_split_cancelled),
         cmocka_unit_test(test_split_merges_version_bits),
+        cmocka_unit_test(test_split_merges_index_fields),
         cmocka_unit_test(test_memory_bare_timeline),
         cmocka_unit_test(test_gross_from_records),
         cmocka_unit_test(test_columns_widen),

@@ -2301,6 +2301,108 @@ static void test_app_jobs_cancel(void **state)
     pv_buf_free(&after);
 }
 
+/* The same for the indexing job beside it (PV_JOB_INDEX): a file indexed
+ * in units of its own, stopped with Ctrl-C after each number of its steps,
+ * keeps what it has indexed (no slice runs after) and its format's
+ * threads pause; `:index` goes on from there to the end. */
+typedef struct vj_counted {
+    uint64_t done, total;
+    int paused; /* index_pause(true) calls minus index_pause(false) calls */
+} vj_counted;
+
+static vj_counted vj_count;
+
+static bool vj_index_step(pv_file *f, size_t budget)
+{
+    (void)f;
+    vj_count.done += vj_count.total - vj_count.done < budget ? vj_count.total - vj_count.done
+                                                             : budget;
+    return vj_count.done == vj_count.total;
+}
+
+static bool vj_index_progress(const pv_file *f, uint64_t *done, uint64_t *total)
+{
+    (void)f;
+    *done = vj_count.done;
+    *total = vj_count.total;
+    return vj_count.done == vj_count.total;
+}
+
+static void vj_index_pause(pv_file *f, bool pause)
+{
+    (void)f;
+    vj_count.paused += pause ? 1 : -1;
+}
+
+static pv_app *vj_index_app(void)
+{
+    static const pv_file_hooks hooks = {.index_step = vj_index_step,
+                                        .index_progress = vj_index_progress,
+                                        .index_unit = "units",
+                                        .index_pause = vj_index_pause};
+    static const pv_column cols[] = {{"id", "Id", PV_TYPE_INT, 0}};
+    vj_count = (vj_counted){0, 70000, 0};
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("/data/counted.prof");
+    f->format = "test";
+    f->hooks = &hooks;
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run 1", "test");
+    pv_table *t = pv_table_new("rows", "Rows", cols, 1);
+    pv_table_set_int(t, pv_table_add_row(t), 0, 1);
+    pv_set_add_view(set, pv_table_view(t));
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_test_set(&o.load.test, PV_TEST_INDEX_SLICE, 10000); /* units per step */
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
+    pv_app_adopt_file(a, f);
+    pv_app_draw(a);
+    return a;
+}
+
+static void test_app_index_job_cancel(void **state)
+{
+    (void)state;
+    pv_app *a = vj_index_app();
+    size_t steps = 0;
+    while (pv_app_index_slice(a))
+        steps++;
+    assert_int_equal(vj_count.done, vj_count.total);
+    assert_null(pv_jobs_beside(a, PV_JOB_INDEX)); /* it ended with the index */
+    pv_app_free(a);
+    assert_int_equal(steps, 7);
+    for (size_t stop = 0; stop < steps; stop++) {
+        a = vj_index_app();
+        for (size_t k = 0; k < stop; k++)
+            assert_true(pv_app_index_slice(a));
+        assert_true(stop == 0 || pv_jobs_beside(a, PV_JOB_INDEX));
+        uint64_t done = vj_count.done;
+        assert_int_equal(done, stop * 10000);
+        pv_app_draw(a);
+        pv_app_key(a, PV_KEY_CTRL('c'));
+        assert_false(pv_app_done(a));
+        assert_null(pv_jobs_beside(a, PV_JOB_INDEX));
+        assert_false(pv_app_indexing(a));
+        assert_int_equal(vj_count.paused, 1);
+        /* nothing runs any more: what was indexed stays */
+        assert_false(pv_app_index_slice(a));
+        pv_app_work(a);
+        assert_int_equal(vj_count.done, done);
+        /* :index goes on to the end */
+        vj_type(a, ":index\n");
+        assert_int_equal(vj_count.paused, 0);
+        while (pv_app_index_slice(a))
+            ;
+        assert_int_equal(vj_count.done, vj_count.total);
+        pv_app_free(a);
+    }
+}
+
 /* The same for the jobs of a big call tree: its opening (Esc goes back
  * to the view shown before, the tree stays closed) and `*` on a thread
  * node (the tree stays as it was). */
@@ -3069,6 +3171,7 @@ int main(void)
         cmocka_unit_test(test_report_jobs_cancel_anywhere),
         cmocka_unit_test(test_app_jobs_cancel),
         cmocka_unit_test(test_app_tree_jobs_cancel),
+        cmocka_unit_test(test_app_index_job_cancel),
         cmocka_unit_test(test_report_expand_all_job),
         cmocka_unit_test(test_loading_in_background),
         cmocka_unit_test(test_lanes_cursor_and_click),

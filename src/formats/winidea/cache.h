@@ -27,4 +27,16 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
  * added to diag again. */
 bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *d, pv_diag *diag);
 
+/* What the Text1 parser read (cache_text1.c, docs/cache.md "Text1 files"),
+ * keyed by the Text1 file alone: a hit fills `d` (initialised, empty)
+ * without parsing, its records in the mapped entry, and adds the parser's
+ * messages to diag again. */
+#define PV_WI_TEXT1_CACHE_KIND "winidea-text1"
+#define PV_WI_TEXT1_CACHE_VERSION 1u
+void pv_wi_text1_cache_key(pv_cache_key *k, const char *path);
+bool pv_wi_text1_cache_save(const pv_cache_key *k, const pv_wi_data *d, const pv_diag *diag,
+                            size_t diag_from, size_t warnings_before, size_t errors_before,
+                            uint64_t max_bytes);
+bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag);
+
 #endif

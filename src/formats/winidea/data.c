@@ -39,7 +39,10 @@ void pv_wi_data_free(pv_wi_data *d)
     free(d->areas);
     free(d->stats);
     free(d->timeline.owned);
-    free(d->timeline.text_context);
+    if (d->cache.map)
+        pv_cache_close(&d->cache); /* records and text_context were in it */
+    else
+        free(d->timeline.text_context);
     if (d->bin.data)
         pv_unmap_file(&d->bin);
     free(d->bin_path);

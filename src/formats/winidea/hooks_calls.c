@@ -132,7 +132,7 @@ const pv_view_hooks wi_calls_hooks = {
  * runs in; self and total are its net time (the time it is active while
  * its context runs). */
 
-enum { LF_PARENT, LF_ROUTINE, LF_MODULE, LF_THREAD, LF_TIME, LF_TWC, LF_COLUMNS };
+enum { LF_PARENT, LF_ROUTINE, LF_MODULE, LF_THREAD, LF_TIME, LF_TWC, LF_ENTRY, LF_EXIT, LF_COLUMNS };
 
 static const pv_column wi_line_frame_columns[LF_COLUMNS] = {
     {PV_COLUMN_PARENT, 0},
@@ -141,7 +141,26 @@ static const pv_column wi_line_frame_columns[LF_COLUMNS] = {
     {"thread", "Context", PV_TYPE_STRING, 0},
     {PV_COLUMN_TIME, 0},
     {PV_COLUMN_TIME_WITH_CHILDREN, 0},
+    {"entry_time", "Entered", PV_TYPE_TIME, 0},
+    {"exit_time", "Exited", PV_TYPE_TIME, 0},
 };
+
+/* The exits of the line activations (entry_time, exit_time: a trace
+ * export nests them in their calls), found by a sweep over the events in
+ * order that runs only as far as a cell asks: per context, the open line
+ * activations in stack order; an X of a line area ends the innermost open
+ * activation of that area and those above it (as the index pops them,
+ * docs/formats.md §3).  An activation left open ends with the call it runs
+ * in (a function's X pops the frames above it). */
+typedef struct wi_line_exits {
+    uint32_t *exit;   /* per line activation: its X, PV_TL_OPEN (none, or not yet) */
+    uint32_t *order;  /* the activations by their first event, NULL: already so */
+    size_t next;      /* the next activation (in `order`) to open */
+    size_t event;     /* the next event to sweep */
+    uint32_t **open;  /* per context: open activations, innermost last */
+    size_t *open_n, *open_cap;
+    bool started;
+} wi_line_exits;
 
 typedef struct wi_line_frames {
     const wi_model *m;
@@ -149,7 +168,102 @@ typedef struct wi_line_frames {
     uint32_t *parent; /* per line activation: the call it runs in, PV_TL_OPEN */
     size_t count;
     pv_tl_line_sweep sweep; /* parents are found as the rows are read */
+    wi_line_exits ex;
 } wi_line_frames;
+
+static int wi_lx_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void wi_lx_begin(const pv_timeline_index *ix, wi_line_exits *lx)
+{
+    size_t n = ix->line_count, nctx = ix->context_count ? ix->context_count : 1;
+    lx->started = true;
+    lx->exit = pv_xmalloc((n ? n : 1) * sizeof *lx->exit);
+    for (size_t k = 0; k < n; k++)
+        lx->exit[k] = PV_TL_OPEN;
+    bool sorted = true;
+    for (size_t k = 1; k < n && sorted; k++)
+        sorted = (ix->line_entry[k - 1] & ~PV_TL_IMPLICIT_CALL) <=
+                 (ix->line_entry[k] & ~PV_TL_IMPLICIT_CALL);
+    if (!sorted) {
+        /* by (first event, activation) */
+        uint64_t *key = pv_xmalloc(n * sizeof *key);
+        for (size_t k = 0; k < n; k++)
+            key[k] = (uint64_t)(ix->line_entry[k] & ~PV_TL_IMPLICIT_CALL) << 32 | k;
+        qsort(key, n, sizeof *key, wi_lx_cmp);
+        lx->order = pv_xmalloc(n * sizeof *lx->order);
+        for (size_t k = 0; k < n; k++)
+            lx->order[k] = (uint32_t)key[k];
+        free(key);
+    }
+    lx->open = pv_xcalloc(nctx, sizeof *lx->open);
+    lx->open_n = pv_xcalloc(nctx, sizeof *lx->open_n);
+    lx->open_cap = pv_xcalloc(nctx, sizeof *lx->open_cap);
+}
+
+static void wi_lx_end(const pv_timeline_index *ix, wi_line_exits *lx)
+{
+    for (size_t c = 0; lx->open && c < (ix->context_count ? ix->context_count : 1); c++)
+        free(lx->open[c]);
+    free(lx->open);
+    free(lx->open_n);
+    free(lx->open_cap);
+    free(lx->exit);
+    free(lx->order);
+}
+
+/* Sweeps the events until line activation k's exit is known, or to the end. */
+static void wi_lx_until(const pv_timeline_index *ix, wi_line_exits *lx, size_t k)
+{
+    if (!lx->started)
+        wi_lx_begin(ix, lx);
+    size_t n = ix->line_count;
+    while (lx->exit[k] == PV_TL_OPEN && lx->event < ix->event_count) {
+        size_t i = lx->event++;
+        /* the activations that begin at this event: an implicit one (the
+         * recording began inside it) lies under those open, and under the
+         * implicit ones revealed before it */
+        while (lx->next < n) {
+            uint32_t q = lx->order ? lx->order[lx->next] : (uint32_t)lx->next;
+            uint32_t e = ix->line_entry[q];
+            if ((e & ~PV_TL_IMPLICIT_CALL) != i)
+                break;
+            lx->next++;
+            uint16_t c = pv_tl_event_context(ix, i);
+            if (c >= ix->context_count)
+                continue;
+            lx->open[c] = pv_xgrow(lx->open[c], &lx->open_cap[c], lx->open_n[c] + 1,
+                                   sizeof *lx->open[c]);
+            if (e & PV_TL_IMPLICIT_CALL) {
+                memmove(lx->open[c] + 1, lx->open[c], lx->open_n[c] * sizeof *lx->open[c]);
+                lx->open[c][0] = q;
+            } else {
+                lx->open[c][lx->open_n[c]] = q;
+            }
+            lx->open_n[c]++;
+        }
+        uint32_t a = pv_tl_event_area(ix, i);
+        uint16_t c = pv_tl_event_context(ix, i);
+        if (ix->areas[a].type != PV_WI_LINE || c >= ix->context_count)
+            continue;
+        pv_wi_event ev;
+        pv_timeline_event(ix, i, &ev);
+        if (ev.kind != PV_WI_EXIT)
+            continue;
+        size_t at = lx->open_n[c];
+        while (at > 0 &&
+               pv_tl_event_area(ix, ix->line_entry[lx->open[c][at - 1]] & ~PV_TL_IMPLICIT_CALL) != a)
+            at--;
+        if (at == 0)
+            continue; /* not open: the index ignores it too */
+        for (size_t p = at - 1; p < lx->open_n[c]; p++)
+            lx->exit[lx->open[c][p]] = (uint32_t)i;
+        lx->open_n[c] = at - 1;
+    }
+}
 
 static size_t wi_lines_rows(const pv_view *v)
 {
@@ -188,6 +302,33 @@ static void wi_lines_cell(const pv_view *v, size_t row, size_t col, pv_cell *out
     case LF_TWC:
         wi_cell_int(out, PV_TYPE_TIME, ix->line_net[k]);
         return;
+    case LF_ENTRY:
+        wi_cell_int(out, PV_TYPE_TIME,
+                    (ix->line_entry[k] & PV_TL_IMPLICIT_CALL) ? ix->time_first
+                                                              : wi_event_time(ix, e));
+        return;
+    case LF_EXIT: {
+        /* its X, or the exit of the call it runs in when that is earlier
+         * (a function's X pops the frames above it); absent when both
+         * are open at the end */
+        if (k >= lf->sweep.done)
+            pv_timeline_line_sweep_step(ix, &lf->sweep, (size_t)k + 65536, lf->parent);
+        wi_lx_until(ix, &lf->ex, k);
+        uint32_t x = lf->ex.exit[k], p = lf->parent[k];
+        bool open = x == PV_TL_OPEN;
+        int64_t t = open ? 0 : wi_event_time(ix, x);
+        if (p != PV_TL_OPEN && ix->call_exit[p] != PV_TL_OPEN) {
+            int64_t pt = wi_call_exit_time(ix, p);
+            if (open || pt < t)
+                t = pt;
+            open = false;
+        }
+        if (open)
+            wi_cell_absent(out, PV_TYPE_TIME);
+        else
+            wi_cell_int(out, PV_TYPE_TIME, t);
+        return;
+    }
     default:
         wi_cell_absent(out, PV_TYPE_INT);
     }
@@ -199,6 +340,7 @@ static void wi_lines_destroy(pv_view *v)
     free(lf->line);
     free(lf->parent);
     pv_timeline_line_sweep_end(&lf->sweep);
+    wi_lx_end(&lf->m->ix, &lf->ex);
     wi_virtual_destroy(v);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "formats/winidea/cache.h"
 #include "formats/winidea/parse.h"
 #include "formats/winidea/timeline.h"
 
@@ -360,25 +361,47 @@ static void wi_data_delete(pv_wi_data *d)
  * text wins).  A BIN that cannot be read is a warning: the text is usable. */
 static pv_load_status wi_text1_load(pv_file *f, const pv_load_options *o)
 {
-    pv_mapped_file mf;
-    int err = pv_map_file(f->path, &mf);
-    if (err) {
-        pv_error(&f->diag, "%s: cannot read: %s", f->path, strerror(err));
-        return PV_LOAD_ERROR;
-    }
     pv_wi_data *d = wi_data_new();
     d->text_path = pv_xstrdup(f->path);
-    pv_wi_stream *stream = wi_stream_new(d, f->path, o, &mf);
-    pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(o),
-                             wi_stream_map};
-    bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
-                                     stream ? &sink : NULL);
-    pv_unmap_file(&mf);
-    if (!ok) {
-        pv_wi_stream_free(stream);
-        wi_data_delete(d);
-        return PV_LOAD_ERROR;
+    /* docs/cache.md "Text1 files": what an earlier parse read, unchanged,
+     * replaces the parse (and its indexing beside it: the index has an
+     * entry of its own) */
+    pv_cache_key key;
+    bool cache = o->cache && !pv_input_is_stream(f->path);
+    if (cache)
+        pv_wi_text1_cache_key(&key, f->path);
+    pv_wi_stream *stream = NULL;
+    if (!cache || !pv_wi_text1_cache_load(&key, d, &f->diag)) {
+        pv_mapped_file mf;
+        int err = pv_map_file(f->path, &mf);
+        if (err) {
+            pv_error(&f->diag, "%s: cannot read: %s", f->path, strerror(err));
+            wi_data_delete(d);
+            if (cache)
+                pv_cache_key_free(&key);
+            return PV_LOAD_ERROR;
+        }
+        size_t diag_from = f->diag.entry_count;
+        size_t warnings = f->diag.warnings, errors = f->diag.errors;
+        stream = wi_stream_new(d, f->path, o, &mf);
+        pv_wi_text1_sink sink = {wi_stream_events, wi_stream_abort, stream, wi_stream_chunk(o),
+                                 wi_stream_map};
+        bool ok = pv_wi_parse_text1_sink(f->path, mf.data, mf.size, d, &f->diag, &o->progress,
+                                         stream ? &sink : NULL);
+        pv_unmap_file(&mf);
+        if (!ok) {
+            pv_wi_stream_free(stream);
+            wi_data_delete(d);
+            if (cache)
+                pv_cache_key_free(&key);
+            return PV_LOAD_ERROR;
+        }
+        if (cache)
+            pv_wi_text1_cache_save(&key, d, &f->diag, diag_from, warnings, errors,
+                                   o->cache_max_bytes);
     }
+    if (cache)
+        pv_cache_key_free(&key);
     char *bin = pv_wi_bin_find_pair(f->path);
     if (bin) {
         if (d->timeline.count > 0)

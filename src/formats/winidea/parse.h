@@ -54,6 +54,10 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
                             pv_wi_data *d, pv_diag *diag, const pv_progress *progress,
                             const pv_wi_text1_sink *sink);
 
+/* How many Text1 parses this process began (any thread): the tests check
+ * that an open from the index cache parses nothing (docs/cache.md). */
+size_t pv_wi_text1_parse_count(void);
+
 /* How sure we are that `head` starts a Text1 file: 90 when the first
  * non-blank line (after an optional UTF-8 BOM) is `* ` and a known section
  * name, 60 when it is an unknown `* ` section and a known one follows within

@@ -7,444 +7,17 @@
  * template, never by fixed columns.  Entry lines are scanned with
  * memchr/memmem and parsed with hand-written number readers, without
  * allocating, so that TIMELINE-heavy files read at hundreds of MB/s.
+ * The templates and number readers are in text1_template.c, the links
+ * resolved after the whole file in text1_resolve.c (text1_internal.h).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/winidea/parse.h"
-
-/* ---- macros */
-
-enum {
-    T1_UNKNOWN,
-    T1_HANDLE,
-    T1_HANDLE_PARENT,
-    T1_HANDLE_STATE,
-    T1_NAME,
-    T1_NAME_PARENT,
-    T1_VALUE,
-    T1_VALUE_TYPE,
-    T1_VALUE_UNIT,
-    T1_FILE,
-    T1_PATH,
-    T1_FORMAT,
-    T1_CLASS,
-    T1_CONTEXT,
-    T1_COUNT,
-    T1_EVENT,
-    T1_TIME,
-    T1_TOTAL_TIME,
-    T1_WINDOW_FROM,
-    T1_WINDOW_TO,
-    T1_STAT_FIRST, /* T1_STAT_FIRST + pv_wi_stat: the T.* macros */
-    T1_MACRO_COUNT = T1_STAT_FIRST + PV_WI_STAT_COUNT
-};
-
-/* The macros of the vendor document; `free_text` marks the fields that may
- * contain the separator (docs/formats.md §1: matched by anchoring every other
- * field from both ends of the line). */
-static const struct {
-    const char *name;
-    unsigned char macro;
-    bool free_text;
-} text1_macros[] = {
-    {"HANDLE", T1_HANDLE, false},
-    {"HANDLE.PARENT", T1_HANDLE_PARENT, false},
-    {"HANDLE.STATE", T1_HANDLE_STATE, false},
-    {"NAME", T1_NAME, true},
-    {"NAME.PARENT", T1_NAME_PARENT, true},
-    {"VALUE", T1_VALUE, false},
-    {"VALUE.TYPE", T1_VALUE_TYPE, false},
-    {"VALUE.UNIT", T1_VALUE_UNIT, false},
-    {"FILE", T1_FILE, true},
-    {"PATH", T1_PATH, true},
-    {"FORMAT", T1_FORMAT, true},
-    {"CLASS", T1_CLASS, false},
-    {"CONTEXT", T1_CONTEXT, false},
-    {"COUNT", T1_COUNT, false},
-    {"EVENT", T1_EVENT, false},
-    {"TIME", T1_TIME, false},
-    {"TOTAL_TIME", T1_TOTAL_TIME, false},
-    /* profview's windowed exports (docs/export.md "Windows") */
-    {"WINDOW.FROM", T1_WINDOW_FROM, false},
-    {"WINDOW.TO", T1_WINDOW_TO, false},
-};
-
-static bool text1_macro_is_free(unsigned macro)
-{
-    for (size_t i = 0; i < PV_ARRAY_LEN(text1_macros); i++)
-        if (text1_macros[i].macro == macro)
-            return text1_macros[i].free_text;
-    return false;
-}
-
-/* "%HANDLE%", "%T.NET%", ... for messages. */
-static const char *text1_macro_name(unsigned macro)
-{
-    static const char *const stat_names[PV_WI_STAT_COUNT] = {
-#define PV_WI_STAT_NAME(name, macro, column) "%" macro "%",
-        PV_WI_STATS(PV_WI_STAT_NAME)
-#undef PV_WI_STAT_NAME
-    };
-    static const char *const names[] = {
-        "an unknown macro", "%HANDLE%", "%HANDLE.PARENT%", "%HANDLE.STATE%", "%NAME%",
-        "%NAME.PARENT%", "%VALUE%", "%VALUE.TYPE%", "%VALUE.UNIT%", "%FILE%", "%PATH%",
-        "%FORMAT%", "%CLASS%", "%CONTEXT%", "%COUNT%", "%EVENT%", "%TIME%", "%TOTAL_TIME%",
-        "%WINDOW.FROM%", "%WINDOW.TO%",
-    };
-    _Static_assert(PV_ARRAY_LEN(names) == T1_STAT_FIRST, "one name per macro");
-    if (macro >= T1_STAT_FIRST && macro < T1_MACRO_COUNT)
-        return stat_names[macro - T1_STAT_FIRST];
-    return macro < T1_STAT_FIRST ? names[macro] : "?";
-}
-
-static unsigned char text1_ascii_upper(unsigned char c)
-{
-    return c >= 'a' && c <= 'z' ? (unsigned char)(c - 'a' + 'A') : c;
-}
-
-static bool text1_is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-/* Looks a macro name up: case-insensitive, whitespace inside ignored
- * (`T. OUTSIDE.MIN`, docs/formats.md §1). */
-static unsigned text1_macro_lookup(const char *s, size_t n)
-{
-    char norm[32];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (text1_is_blank(s[i]))
-            continue;
-        if (len + 1 >= sizeof norm)
-            return T1_UNKNOWN;
-        norm[len++] = (char)text1_ascii_upper((unsigned char)s[i]);
-    }
-    norm[len] = '\0';
-    for (size_t i = 0; i < PV_ARRAY_LEN(text1_macros); i++)
-        if (strcmp(norm, text1_macros[i].name) == 0)
-            return text1_macros[i].macro;
-    for (unsigned i = 0; i < PV_WI_STAT_COUNT; i++)
-        if (strcmp(norm, pv_wi_stat_macro[i]) == 0)
-            return T1_STAT_FIRST + i;
-    return T1_UNKNOWN;
-}
-
-/* ---- templates */
-
-typedef struct text1_slice {
-    const char *s;
-    size_t n;
-} text1_slice;
-
-typedef struct text1_template {
-    size_t count;            /* fields (macros) */
-    unsigned char *macro;    /* per field */
-    char *text;              /* the literals, one after the other */
-    size_t *lit_off;         /* count + 1 literals: before field 0, between, after the last */
-    size_t *lit_len;
-    size_t free_first;       /* first and last free-text field, SIZE_MAX when none */
-    size_t free_last;
-    size_t field_of[T1_MACRO_COUNT]; /* first field carrying each macro, SIZE_MAX */
-    bool has_unknown;
-    bool adjacent;           /* two macros with no literal between them */
-    text1_slice *fields;     /* scratch for one line: count slices */
-} text1_template;
-
-static void text1_template_free(text1_template *t)
-{
-    free(t->macro);
-    free(t->text);
-    free(t->lit_off);
-    free(t->lit_len);
-    free(t->fields);
-    memset(t, 0, sizeof *t);
-}
-
-/* Compiles a FORMAT string ("%HANDLE%,%EVENT%,%VALUE%,%TIME%") into a
- * template.  `%%` is a literal percent sign; an unterminated `%` starts
- * literal text.  Leading blanks of the first literal and trailing blanks of
- * the last are dropped, as they are from every line. */
-static void text1_template_compile(text1_template *t, const char *fmt, size_t n)
-{
-    memset(t, 0, sizeof *t);
-    for (size_t m = 0; m < T1_MACRO_COUNT; m++)
-        t->field_of[m] = SIZE_MAX;
-    t->free_first = t->free_last = SIZE_MAX;
-    t->text = pv_xmalloc(n + 1);
-    size_t text_len = 0, cap_fields = 0, cap_lits = 0;
-    size_t lit_start = 0;
-    size_t i = 0;
-    while (i < n) {
-        if (fmt[i] != '%') {
-            t->text[text_len++] = fmt[i++];
-            continue;
-        }
-        const char *close = memchr(fmt + i + 1, '%', n - i - 1);
-        if (!close) {
-            memcpy(t->text + text_len, fmt + i, n - i);
-            text_len += n - i;
-            break;
-        }
-        size_t name_len = (size_t)(close - (fmt + i + 1));
-        if (name_len == 0) {
-            t->text[text_len++] = '%';
-            i += 2;
-            continue;
-        }
-        t->lit_off = pv_xgrow(t->lit_off, &cap_lits, t->count + 2, sizeof *t->lit_off);
-        t->lit_len = pv_xrealloc(t->lit_len, cap_lits * sizeof *t->lit_len);
-        t->lit_off[t->count] = lit_start;
-        t->lit_len[t->count] = text_len - lit_start;
-        if (t->count > 0 && text_len == lit_start)
-            t->adjacent = true;
-        lit_start = text_len;
-        unsigned macro = text1_macro_lookup(fmt + i + 1, name_len);
-        t->macro = pv_xgrow(t->macro, &cap_fields, t->count + 1, 1);
-        t->macro[t->count] = (unsigned char)macro;
-        if (macro == T1_UNKNOWN)
-            t->has_unknown = true;
-        else if (t->field_of[macro] == SIZE_MAX)
-            t->field_of[macro] = t->count;
-        if (text1_macro_is_free(macro)) {
-            if (t->free_first == SIZE_MAX)
-                t->free_first = t->count;
-            t->free_last = t->count;
-        }
-        t->count++;
-        i = (size_t)(close - fmt) + 1;
-    }
-    t->lit_off = pv_xgrow(t->lit_off, &cap_lits, t->count + 1, sizeof *t->lit_off);
-    t->lit_len = pv_xrealloc(t->lit_len, cap_lits * sizeof *t->lit_len);
-    t->lit_off[t->count] = lit_start;
-    t->lit_len[t->count] = text_len - lit_start;
-    t->fields = pv_xcalloc(t->count ? t->count : 1, sizeof *t->fields);
-    /* The line's leading and trailing blanks are dropped before matching. */
-    while (t->lit_len[0] > 0 && text1_is_blank(t->text[t->lit_off[0]])) {
-        t->lit_off[0]++;
-        t->lit_len[0]--;
-    }
-    while (t->lit_len[t->count] > 0 &&
-           text1_is_blank(t->text[t->lit_off[t->count] + t->lit_len[t->count] - 1]))
-        t->lit_len[t->count]--;
-}
-
-static const char *text1_lit(const text1_template *t, size_t i)
-{
-    return t->text + t->lit_off[i];
-}
-
-/* First occurrence of lit in s[0..n), or SIZE_MAX. */
-static size_t text1_find(const char *s, size_t n, const char *lit, size_t lit_len)
-{
-    if (lit_len == 0)
-        return 0;
-    if (lit_len > n)
-        return SIZE_MAX;
-    size_t limit = n - lit_len + 1; /* candidate starts are below limit */
-    size_t from = 0;
-    while (from < limit) {
-        const char *q = memchr(s + from, lit[0], limit - from);
-        if (!q)
-            return SIZE_MAX;
-        size_t at = (size_t)(q - s);
-        if (lit_len == 1 || memcmp(q + 1, lit + 1, lit_len - 1) == 0)
-            return at;
-        from = at + 1;
-    }
-    return SIZE_MAX;
-}
-
-/* Last occurrence of lit in s[0..n), or SIZE_MAX. */
-static size_t text1_rfind(const char *s, size_t n, const char *lit, size_t lit_len)
-{
-    if (lit_len == 0)
-        return n;
-    if (lit_len > n)
-        return SIZE_MAX;
-    size_t limit = n - lit_len + 1; /* candidate starts are below limit */
-    /* A plain backward scan: the fields after a free-text one are short. */
-    while (limit > 0) {
-        limit--;
-        if (s[limit] == lit[0] && memcmp(s + limit, lit, lit_len) == 0)
-            return limit;
-    }
-    return SIZE_MAX;
-}
-
-/* Splits line s[0..n) by the template into t->fields.  Fields before the
- * last free-text field are found from the start (so a first free-text field
- * takes the shortest match), fields after it from the end, and the free-text
- * field gets what lies between (docs/formats.md §1).  Without free-text fields
- * the last field gets the rest of the line.  On failure *missing is the
- * index of the literal that was not found (0 = the prefix). */
-static bool text1_template_match(const text1_template *t, const char *s, size_t n,
-                                 size_t *missing)
-{
-    text1_slice *f = t->fields;
-    size_t last = t->free_last != SIZE_MAX ? t->free_last : t->count - 1;
-    size_t prefix = t->lit_len[0];
-    if (n < prefix || memcmp(s, text1_lit(t, 0), prefix) != 0) {
-        *missing = 0;
-        return false;
-    }
-    size_t pos = prefix;
-    for (size_t i = 0; i < last; i++) {
-        size_t sep = t->lit_len[i + 1];
-        size_t at = text1_find(s + pos, n - pos, text1_lit(t, i + 1), sep);
-        if (at == SIZE_MAX) {
-            *missing = i + 1;
-            return false;
-        }
-        f[i].s = s + pos;
-        f[i].n = at;
-        pos += at + sep;
-    }
-    size_t suffix = t->lit_len[t->count];
-    if (n - pos < suffix || memcmp(s + n - suffix, text1_lit(t, t->count), suffix) != 0) {
-        *missing = t->count;
-        return false;
-    }
-    size_t end = n - suffix;
-    for (size_t i = t->count - 1; i > last; i--) {
-        size_t sep = t->lit_len[i];
-        size_t at = text1_rfind(s + pos, end - pos, text1_lit(t, i), sep);
-        if (at == SIZE_MAX) {
-            *missing = i;
-            return false;
-        }
-        f[i].s = s + pos + at + sep;
-        f[i].n = end - (pos + at + sep);
-        end = pos + at;
-    }
-    f[last].s = s + pos;
-    f[last].n = end - pos;
-    return true;
-}
-
-/* With two free-text fields the first took the shortest match; the split is
- * ambiguous when the separator that ended it occurs again in the last one. */
-static bool text1_match_ambiguous(const text1_template *t)
-{
-    if (t->free_first == t->free_last)
-        return false;
-    const text1_slice *last = &t->fields[t->free_last];
-    size_t sep = t->lit_len[t->free_first + 1];
-    return sep > 0 &&
-           text1_find(last->s, last->n, text1_lit(t, t->free_first + 1), sep) != SIZE_MAX;
-}
-
-/* ---- values */
-
-static const signed char text1_hex_digit[256] = {
-    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
-    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
-    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
-    ['F'] = 16,
-};
-
-static void text1_trim(const char **s, size_t *n)
-{
-    while (*n > 0 && text1_is_blank(**s)) {
-        (*s)++;
-        (*n)--;
-    }
-    while (*n > 0 && text1_is_blank((*s)[*n - 1]))
-        (*n)--;
-}
-
-/* Hex digits (an optional 0x prefix is accepted), at most max_digits. */
-static bool text1_parse_hex(const char *s, size_t n, size_t max_digits, uint64_t *out)
-{
-    text1_trim(&s, &n);
-    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-        n -= 2;
-    }
-    if (n == 0 || n > max_digits)
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = text1_hex_digit[(unsigned char)s[i]];
-        if (!d)
-            return false;
-        v = v << 4 | (uint64_t)(d - 1);
-    }
-    *out = v;
-    return true;
-}
-
-/* A signed decimal 64-bit integer. */
-static bool text1_parse_dec(const char *s, size_t n, int64_t *out)
-{
-    text1_trim(&s, &n);
-    if (n == 0)
-        return false;
-    bool negative = s[0] == '-';
-    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-    if (i == n)
-        return false;
-    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    uint64_t v = 0;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9 || v > (limit - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = negative ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return true;
-}
-
-static bool text1_is_empty(const text1_slice *f)
-{
-    for (size_t i = 0; i < f->n; i++)
-        if (!text1_is_blank(f->s[i]))
-            return false;
-    return true;
-}
-
-/* Event characters (docs/formats.md §2 codes); 0 = unknown. */
-static unsigned char text1_event_code(char c)
-{
-    switch (c) {
-    case 'X': return PV_WI_EXIT + 1;
-    case 'S': return PV_WI_SUSPEND + 1;
-    case 'R': return PV_WI_RESUME + 1;
-    case 'E': return PV_WI_ENTRY + 1;
-    case 'W': return PV_WI_WRITE + 1;
-    default: return 0;
-    }
-}
-
-/* Whether the TIMELINE template suits text1_fast_event: no prefix or
- * suffix, single-character separators that cannot be part of a number. */
-static bool text1_fast_template(const text1_template *t)
-{
-    if (t->has_unknown || t->free_first != SIZE_MAX || t->lit_len[0] || t->lit_len[t->count])
-        return false;
-    for (size_t i = 1; i < t->count; i++) {
-        char c = t->text[t->lit_off[i]];
-        if (t->lit_len[i] != 1 || text1_hex_digit[(unsigned char)c] || c == '-' || c == '\n' ||
-            c == '\r' || text1_is_blank(c))
-            return false;
-    }
-    return true;
-}
+#include "formats/winidea/text1_internal.h"
 
 /* ---- the parser */
-
-typedef enum text1_kind {
-    SECTION_NONE,     /* before the first header */
-    SECTION_OPAQUE,   /* unknown, or known but not readable: lines kept as text */
-    SECTION_INFO,
-    SECTION_CONTEXTS,
-    SECTION_HANDLE,
-    SECTION_STATISTICS,
-    SECTION_TIMELINE,
-} text1_kind;
 
 static const struct {
     const char *name;
@@ -457,72 +30,10 @@ static const struct {
 
 static const char *const text1_classes[] = {"Functions", "Data", "AUX"};
 
-typedef struct text1_pending_parent {
-    size_t area;
-    uint32_t handle;
-    size_t line;
-    size_t fallback; /* the nearest preceding function, for a parent that is not found */
-} text1_pending_parent;
-
-/* A distinct %CONTEXT% text of the timeline, resolved to a context after the
- * whole file is read (CONTEXTS may come after TIMELINE). */
-typedef struct text1_context_name {
-    size_t off; /* in names */
-    size_t len;
-    uint64_t hash;
-} text1_context_name;
-
-typedef struct text1_parser {
-    const char *path;
-    pv_wi_data *d;
-    pv_diag *diag;
-    size_t line;
-    text1_kind kind;
-    int area_class;      /* 0 Functions, 1 Data, 2 AUX, -1 none given */
-    uint32_t context;    /* CONTEXT(...) of a STATISTICS header, pool offset */
-    size_t section;      /* index in d->sections */
-    bool keep_lines;     /* keep the entry lines (unknown macros / opaque) */
-    bool fast;           /* TIMELINE lines may take text1_fast_event */
-    bool seed;           /* ... and text1_seed_event: the seed's four fields */
-    char seed_sep[3];    /* its separators */
-    text1_template tpl;
-    size_t last_function; /* area index of the nearest type-0 row of the section */
-
-    size_t first_area;
-    size_t *area_line; /* line of each area added, index - first_area */
-    size_t area_line_cap;
-    text1_pending_parent *pending;
-    size_t pending_count, pending_cap;
-
-    size_t text_context_cap;
-    char *names;
-    size_t names_len, names_cap;
-    text1_context_name *ctx_names;
-    size_t ctx_name_count, ctx_name_cap;
-    uint32_t *ctx_table; /* open addressing: ctx_name index + 1, 0 = free */
-    size_t ctx_table_cap;
-    size_t last_ctx;     /* the name of the previous line, SIZE_MAX */
-
-    bool saw_state_entry;    /* an E on a 3/5 handle */
-    bool saw_variable_write; /* a W on a 2/4 handle */
-    size_t sections_seen;
-
-    /* Reading and indexing at once (pv_wi_text1_sink, docs/winidea-input.md) */
-    const pv_wi_text1_sink *sink;
-    bool stream_tried;      /* a TIMELINE was considered: at most one streams */
-    bool streaming;         /* handing out the events of the current TIMELINE */
-    size_t stream_next;     /* the event count of the next sink->events call */
-    size_t stream_chunk;
-    bool stream_resolved;   /* the parents are resolved already (saved_parent: before) */
-    uint32_t *saved_parent; /* areas [first_area, first_area + saved_count) */
-    size_t saved_count;
-    bool quiet;             /* text1_warn says nothing (the early resolve) */
-} text1_parser;
-
 static void text1_stream_stop(text1_parser *p, bool tell_sink);
 
 /* Quotes a field for a message: control bytes escaped, at most ~40 bytes. */
-static const char *text1_quote(pv_buf *b, const char *s, size_t n)
+const char *text1_quote(pv_buf *b, const char *s, size_t n)
 {
     pv_buf_clear(b);
     pv_buf_putc(b, '\'');
@@ -533,8 +44,8 @@ static const char *text1_quote(pv_buf *b, const char *s, size_t n)
     return pv_buf_cstr(b);
 }
 
-static void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
-static void text1_warn(text1_parser *p, const char *fmt, ...)
+void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
+void text1_warn(text1_parser *p, const char *fmt, ...)
 {
     if (p->quiet)
         return;
@@ -595,11 +106,6 @@ static bool text1_word_equals(const char *s, size_t n, const char *word)
     return true;
 }
 
-static bool text1_is_word_char(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_';
-}
 
 /* The known section named s[0..n), or SECTION_OPAQUE. */
 static text1_kind text1_section_kind(const char *s, size_t n)
@@ -771,7 +277,6 @@ static void text1_stream_stop(text1_parser *p, bool tell_sink)
     }
 }
 
-static void text1_resolve_areas(text1_parser *p);
 
 /* Events [0, count) are read: hand them out.  The first time, the parents
  * of the areas are resolved as the end of the parse will resolve them
@@ -1082,8 +587,10 @@ static inline void text1_store_event(text1_parser *p, uint32_t handle, unsigned 
     if (tl->count == tl->owned_cap) {
         if (p->streaming)
             text1_stream_stop(p, true); /* cannot happen (the room is a bound): the records move */
+        /* from 256 records up, doubling: a small file takes no 1.5 MB */
         size_t cap = tl->owned_cap;
-        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + 65536, PV_WI_RECORD_SIZE);
+        tl->owned = pv_xgrow(tl->owned, &cap, tl->count + (tl->count < 65536 ? 256 : 65536),
+                             PV_WI_RECORD_SIZE);
         tl->owned_cap = cap;
         /* set here only: an index may be reading them (pv_wi_text1_sink) */
         tl->records = tl->owned;
@@ -1430,160 +937,6 @@ static void text1_entry(text1_parser *p, const char *s, size_t n)
         text1_section_keep_line(p, s, n);
 }
 
-/* ---- after the whole file: links that may point forward */
-
-/* docs/formats.md §3: a context name matches a CONTEXTS entry with that name, or
- * whose name equals it after removing a leading type prefix ("TSK: "). */
-static size_t text1_find_context(const pv_wi_data *d, size_t first, size_t count,
-                                 const char *s, size_t n)
-{
-    for (size_t pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            size_t i = 0;
-            while (i < n && i < 16 && text1_is_word_char(s[i]))
-                i++;
-            if (i == 0 || i + 1 >= n || s[i] != ':' || !text1_is_blank(s[i + 1]))
-                return SIZE_MAX;
-            i++;
-            while (i < n && text1_is_blank(s[i]))
-                i++;
-            s += i;
-            n -= i;
-        }
-        for (size_t c = first; c < count; c++) {
-            const char *name = pv_strpool_get(&d->pool, d->contexts[c].name);
-            if (strlen(name) == n && memcmp(name, s, n) == 0)
-                return c;
-        }
-    }
-    return SIZE_MAX;
-}
-
-static void text1_resolve_contexts(text1_parser *p, size_t first_event)
-{
-    pv_wi_data *d = p->d;
-    if (!d->timeline.text_context || p->ctx_name_count == 0)
-        return;
-    size_t known = d->context_count;
-    uint16_t *map = pv_xmalloc(p->ctx_name_count * sizeof *map);
-    for (size_t i = 0; i < p->ctx_name_count; i++) {
-        const char *s = p->names + p->ctx_names[i].off;
-        size_t n = p->ctx_names[i].len;
-        size_t c = text1_find_context(d, 0, known, s, n);
-        if (c == SIZE_MAX) /* kept as written, with no handle */
-            c = pv_wi_add_context(d, UINT64_MAX, s, n);
-        map[i] = c < UINT16_MAX ? (uint16_t)c : UINT16_MAX;
-    }
-    uint16_t *tc = d->timeline.text_context;
-    for (size_t e = first_event; e < d->timeline.count; e++)
-        if (tc[e] != UINT16_MAX)
-            tc[e] = map[tc[e]];
-    free(map);
-}
-
-static uint32_t text1_parent_handle(uint32_t state_handle)
-{
-    /* A state (type 3/5) belongs to the variable/AUX (type 2/4) with the same
-     * low 28 bits (docs/formats.md §1: all states of one variable share one handle). */
-    return (state_handle & 0x0FFFFFFFu) | ((pv_wi_handle_type(state_handle) - 1u) << 28);
-}
-
-static void text1_resolve_areas(text1_parser *p)
-{
-    pv_wi_data *d = p->d;
-    pv_hashmap owners; /* handle -> first area with it, states excluded */
-    pv_hashmap_init(&owners);
-    for (size_t i = 0; i < d->area_count; i++) {
-        uint32_t h = d->areas[i].handle;
-        unsigned type = pv_wi_handle_type(h);
-        if (type == PV_WI_STATE || type == PV_WI_AUX_STATE)
-            continue; /* states share their handle by design */
-        uint32_t first;
-        if (!pv_hashmap_get(&owners, h, &first)) {
-            pv_hashmap_put(&owners, h, (uint32_t)i);
-        } else if (i >= p->first_area) {
-            p->line = p->area_line[i - p->first_area];
-            if (first >= p->first_area)
-                text1_warn(p, "handle %08X defined again (first at line %zu); both kept, links "
-                              "go to the first", h, p->area_line[first - p->first_area]);
-            else
-                text1_warn(p, "handle %08X defined again; both kept, links go to the first", h);
-        }
-    }
-    for (size_t i = 0; i < p->pending_count; i++) {
-        const text1_pending_parent *pp = &p->pending[i];
-        uint32_t parent;
-        if (pv_hashmap_get(&owners, pp->handle, &parent) && parent != pp->area) {
-            d->areas[pp->area].parent = parent;
-        } else {
-            p->line = pp->line;
-            d->areas[pp->area].parent = (uint32_t)pp->fallback;
-            text1_warn(p, "HANDLE.PARENT %08X is not an area of the file; %s", pp->handle,
-                       pp->fallback != PV_WI_NONE ? "the nearest preceding function is used"
-                                                  : "no parent");
-        }
-    }
-    for (size_t i = p->first_area; i < d->area_count; i++) {
-        pv_wi_area *a = &d->areas[i];
-        unsigned type = pv_wi_handle_type(a->handle);
-        if (a->parent != PV_WI_NONE || (type != PV_WI_STATE && type != PV_WI_AUX_STATE))
-            continue;
-        uint32_t parent;
-        if (pv_hashmap_get(&owners, text1_parent_handle(a->handle), &parent))
-            a->parent = parent;
-    }
-    pv_hashmap_free(&owners);
-}
-
-/* TimelineStates (docs/formats.md §1): a state change arrives as W on a variable
- * that has states, or as E on a state handle.  Remember which. */
-static void text1_detect_state_style(text1_parser *p, size_t first_event)
-{
-    pv_wi_data *d = p->d;
-    pv_hashmap with_states;
-    pv_hashmap_init(&with_states);
-    if (p->saw_variable_write)
-        for (size_t i = 0; i < d->area_count; i++) {
-            unsigned type = pv_wi_handle_type(d->areas[i].handle);
-            if (type == PV_WI_STATE || type == PV_WI_AUX_STATE)
-                pv_hashmap_put(&with_states, text1_parent_handle(d->areas[i].handle), 1);
-        }
-    size_t first_write = SIZE_MAX, first_entry = SIZE_MAX;
-    /* what can be found: no E on a state handle was read at all when
-     * !saw_state_entry, so the scan stops at the first W (not at the end:
-     * a full pass over the events costs 10% of a load) */
-    bool want_write = with_states.count > 0, want_entry = p->saw_state_entry;
-    if (want_write || want_entry) {
-        const pv_wi_timeline *tl = &d->timeline;
-        for (size_t e = first_event; e < tl->count; e++) {
-            pv_wi_event ev;
-            pv_wi_event_at(tl, e, &ev);
-            unsigned type = pv_wi_handle_type(ev.handle);
-            uint32_t unused;
-            if (first_write == SIZE_MAX && ev.kind == PV_WI_WRITE &&
-                (type == PV_WI_VARIABLE || type == PV_WI_AUX) &&
-                pv_hashmap_get(&with_states, ev.handle, &unused))
-                first_write = e;
-            if (first_entry == SIZE_MAX && ev.kind == PV_WI_ENTRY &&
-                (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
-                first_entry = e;
-            if ((!want_write || first_write != SIZE_MAX) &&
-                (!want_entry || first_entry != SIZE_MAX))
-                break;
-        }
-    }
-    pv_hashmap_free(&with_states);
-    if (first_write == SIZE_MAX && first_entry == SIZE_MAX)
-        return;
-    d->timeline.states_as_writes = first_write < first_entry;
-    if (first_write != SIZE_MAX && first_entry != SIZE_MAX)
-        pv_warn(p->diag,
-                "%s: TIMELINE mixes both TimelineStates styles (W on a state variable at event "
-                "%zu, E on a state handle at event %zu); both are read, an export writes %s",
-                p->path, first_write, first_entry,
-                d->timeline.states_as_writes ? "W on the variable" : "E on the state");
-}
-
 static void text1_parser_free(text1_parser *p)
 {
     text1_template_free(&p->tpl);
@@ -1593,6 +946,13 @@ static void text1_parser_free(text1_parser *p)
     free(p->ctx_names);
     free(p->ctx_table);
     free(p->saved_parent);
+}
+
+static atomic_size_t text1_parses;
+
+size_t pv_wi_text1_parse_count(void)
+{
+    return atomic_load(&text1_parses);
 }
 
 bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, pv_wi_data *d,
@@ -1611,6 +971,7 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
                             pv_wi_data *d, pv_diag *diag, const pv_progress *progress,
                             const pv_wi_text1_sink *sink)
 {
+    atomic_fetch_add(&text1_parses, 1);
     text1_parser p;
     memset(&p, 0, sizeof p);
     p.sink = sink;

@@ -94,81 +94,99 @@ typedef struct pv_tl_options {
     pv_test_options test;
 } pv_tl_options;
 
+/* The index, one field a line, each with how the stitch of a pass in two
+ * halves (timeline_split.c, docs/winidea-model.md "Speed: the timeline in
+ * two halves") merges the second half's index (b) into the first half's
+ * (ix), as TL_PASS_FIELDS does for the pass, so that a field cannot be
+ * added without saying so:
+ *   FIRST   the first half's stands: shared by both halves (the second half
+ *           writes into the first half's arrays, and stops rather than
+ *           widen them or add an area or a context), or made after the
+ *           stitch (the end of the pass, the finish);
+ *   OR      ix->f |= b->f;   ADD  ix->f += b->f;
+ *   STEP    merged by the named step of the stitch (it must exist).
+ * X(type, name, array dimensions, kind, step) */
+#define PV_TL_INDEX_FIELDS(X)                                                                      \
+    X(const pv_wi_timeline *, tl, , FIRST,)                                                        \
+    X(size_t, event_count, , FIRST,)                                                               \
+    /* Per event, read through pv_tl_event_area/_context/_depth: the index area (u16, u32 */       \
+    /* once an area index needs it), the context (u8 with 0xFF = PV_TL_NO_CONTEXT, u16 once */     \
+    /* 255 contexts exist; PV_TL_NO_CONTEXT for data/AUX) and the docs/formats.md §3 depth */      \
+    /* (u8, u16 once a depth exceeds 254; saturated at 65535). */                                  \
+    X(void *, event_area, , FIRST,)                                                                \
+    X(void *, event_context, , FIRST,)                                                             \
+    X(void *, event_depth, , FIRST,)                                                               \
+    X(bool, area_wide, , FIRST,)                                                                   \
+    X(bool, context_wide, , FIRST,)                                                                \
+    X(bool, depth_wide, , FIRST,)                                                                  \
+    X(pv_strpool, pool, , FIRST,)                                                                  \
+    X(pv_tl_area *, areas, , FIRST,)                                                               \
+    X(size_t, area_count, , FIRST,)                                                                \
+    X(size_t, area_cap, , FIRST,)                                                                  \
+    X(pv_hashmap, area_map, , FIRST,) /* handle (| state value << 32) -> index area */             \
+    X(pv_tl_context *, contexts, , STEP, tl_stitch_context_events) /* their events add up */     \
+    X(size_t, context_count, , FIRST,)                                                             \
+    X(size_t, context_cap, , FIRST,)                                                               \
+    X(pv_tl_context_source, context_source, , FIRST,)                                              \
+    X(uint32_t, context_area, , FIRST,) /* index area of the context variable, PV_WI_NONE */      \
+    X(bool, has_from, , FIRST,)                                                                    \
+    X(bool, has_to, , FIRST,)                                                                      \
+    X(int64_t, from, , FIRST,)                                                                     \
+    X(int64_t, to, , FIRST,)                                                                       \
+    /* events with from <= time <= to: [window_first, window_end) */                               \
+    X(size_t, window_first, , FIRST,)                                                              \
+    X(size_t, window_end, , FIRST,)                                                                \
+    X(int64_t, time_first, , FIRST,) /* recording start */                                         \
+    X(int64_t, time_last, , FIRST,) /* and end (the end of the pass) */                            \
+    /* Reconstructed function calls (type-0 areas), grouped by context; within a context */        \
+    /* implicit frames first (outermost first), then calls in entry order: that is pre-order */    \
+    /* of each context's call tree. */                                                             \
+    X(size_t, call_count, , STEP, tl_stitch_calls)                                                 \
+    /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */                          \
+    X(uint32_t *, call_entry, , FIRST,)                                                            \
+    X(uint32_t *, call_exit, , FIRST,) /* event index of the X (or the mismatching one), OPEN */   \
+    X(uint32_t *, call_parent, , FIRST,) /* call index, PV_TL_OPEN at the top */                   \
+    /* Net and gross time of a call within the range: pv_timeline_call_net, */                     \
+    /* pv_timeline_call_gross.  call_gross is NULL when every context runs all the time and no */  \
+    /* time decreases: the gross time is then the clipped time from the entry's record to the */   \
+    /* exit's.  The net time is kept only for the calls whose net differs from their gross (a */   \
+    /* bit per call, a rank per 64 calls, the values in call order). */                            \
+    X(int64_t *, call_gross, , FIRST,)                                                             \
+    X(uint64_t *, net_bits, , FIRST,) /* (call_count + 63) / 64 words */                           \
+    X(uint32_t *, net_rank, , FIRST,) /* per word: the set bits before it */                       \
+    X(int64_t *, net_values, , FIRST,) /* net_count */                                             \
+    X(size_t, net_count, , FIRST,)                                                                 \
+    X(int64_t, clip_lo, , FIRST,) /* the range the statistics clip to (docs/formats.md §3) */      \
+    X(int64_t, clip_hi, , FIRST,)                                                                  \
+    X(size_t *, context_call_start, , FIRST,) /* context_count + 1 offsets into the calls */       \
+    /* Activations of line areas (docs/flame.md "winIDEA line areas"), in the order they */        \
+    /* began: the E, or for an implicit frame the event that revealed it */                        \
+    /* (| PV_TL_IMPLICIT_CALL); the net time of each within the range (as a call's). */            \
+    /* pv_timeline_line_parents places them. */                                                    \
+    X(size_t, line_count, , STEP, tl_stitch_calls)                                                 \
+    X(uint32_t *, line_entry, , STEP, tl_stitch_calls)                                             \
+    X(int64_t *, line_net, , STEP, tl_stitch_calls)                                                \
+    X(pv_tl_stat_row *, stats, , FIRST,) /* sorted by area, then context, Neutral last */          \
+    X(size_t, stat_count, , FIRST,)                                                                \
+    X(size_t, warnings, , ADD,)                                                                    \
+    /* Incremental indexing: events [0, indexed) have their area, context and depth; calls, */     \
+    /* statistics and time_last exist once complete. */                                            \
+    X(size_t, indexed, , FIRST,)                                                                   \
+    X(bool, complete, , FIRST,)                                                                    \
+    X(struct pv_tl_pass *, pass, , FIRST,) /* the pass in progress (timeline.c), or NULL */        \
+    X(bool, time_decreased, , OR,) /* an event of [0, indexed) is earlier than the one before */   \
+    /* The pass indexed its second half on another thread and stitched it on */                    \
+    /* (docs/winidea-model.md "Speed: the timeline in two halves"); the index is the same. */     \
+    X(bool, halves, , FIRST,)                                                                      \
+    /* Restored from the index cache (src/formats/winidea/cache.c): the per-event, call and */     \
+    /* line arrays point into this mapping. */                                                     \
+    X(pv_cache_entry, cache, , FIRST,)
+
+#define PV_TL_INDEX_FIELD(type, name, dims, kind, step) type name dims;
 typedef struct pv_timeline_index {
-    const pv_wi_timeline *tl;
-    size_t event_count;
-    /* Per event, read through pv_tl_event_area/_context/_depth: the index
-     * area (u16, u32 once an area index needs it), the context (u8 with
-     * 0xFF = PV_TL_NO_CONTEXT, u16 once 255 contexts exist;
-     * PV_TL_NO_CONTEXT for data/AUX) and the docs/formats.md §3 depth (u8,
-     * u16 once a depth exceeds 254; saturated at 65535). */
-    void *event_area;
-    void *event_context;
-    void *event_depth;
-    bool area_wide, context_wide, depth_wide;
-
-    pv_strpool pool;
-    pv_tl_area *areas;
-    size_t area_count, area_cap;
-    pv_hashmap area_map; /* handle (| state value << 32) -> index area */
-    pv_tl_context *contexts;
-    size_t context_count, context_cap;
-    pv_tl_context_source context_source;
-    uint32_t context_area; /* index area of the context variable, PV_WI_NONE */
-
-    bool has_from, has_to;
-    int64_t from, to;
-    size_t window_first, window_end; /* events with from <= time <= to: [first, end) */
-    int64_t time_first, time_last;   /* recording start and end */
-
-    /* Reconstructed function calls (type-0 areas), grouped by context; within
-     * a context implicit frames first (outermost first), then calls in entry
-     * order: that is pre-order of each context's call tree. */
-    size_t call_count;
-    uint32_t *call_entry;  /* event index (| PV_TL_IMPLICIT_CALL: the event that revealed it) */
-    uint32_t *call_exit;   /* event index of the X (or the mismatching event), PV_TL_OPEN */
-    uint32_t *call_parent; /* call index, PV_TL_OPEN at the top */
-    /* Net and gross time of a call within the range: pv_timeline_call_net,
-     * pv_timeline_call_gross.  call_gross is NULL when every context runs
-     * all the time and no time decreases: the gross time is then the
-     * clipped time from the entry's record to the exit's.  The net time is
-     * kept only for the calls whose net differs from their gross (a bit per
-     * call, a rank per 64 calls, the values in call order). */
-    int64_t *call_gross;
-    uint64_t *net_bits;   /* (call_count + 63) / 64 words */
-    uint32_t *net_rank;   /* per word: the set bits before it */
-    int64_t *net_values;  /* net_count */
-    size_t net_count;
-    int64_t clip_lo, clip_hi; /* the range the statistics clip to (docs/formats.md §3) */
-    size_t *context_call_start; /* context_count + 1 offsets into the calls */
-
-    /* Activations of line areas (docs/flame.md "winIDEA line areas"), in
-     * the order they began: the E, or for an implicit frame the event that
-     * revealed it (| PV_TL_IMPLICIT_CALL); the net time of each within the
-     * range (as a call's).  pv_timeline_line_parents places them. */
-    size_t line_count;
-    uint32_t *line_entry;
-    int64_t *line_net;
-
-    pv_tl_stat_row *stats; /* sorted by area, then context, Neutral last */
-    size_t stat_count;
-
-    size_t warnings;
-
-    /* Incremental indexing: events [0, indexed) have their area, context and
-     * depth; calls, statistics and time_last exist once complete. */
-    size_t indexed;
-    bool complete;
-    struct pv_tl_pass *pass; /* the pass in progress (timeline.c), NULL when complete */
-    bool time_decreased; /* an event of [0, indexed) is earlier than the one before it */
-    /* The pass indexed its second half on another thread and stitched it
-     * on (docs/winidea-model.md "Speed: the timeline in two halves"); the
-     * index is the same as without. */
-    bool halves;
-    /* Restored from the index cache (src/formats/winidea/cache.c): the
-     * per-event, call and line arrays point into this mapping. */
-    pv_cache_entry cache;
+    PV_TL_INDEX_FIELDS(PV_TL_INDEX_FIELD)
 } pv_timeline_index;
+#undef PV_TL_INDEX_FIELD
 
 /* Incremental form of pv_timeline_index_build, so that a first screen of
  * events needs only a prefix of the pass: begin sets up areas, contexts and

@@ -657,10 +657,19 @@ static void tl_stitch_context_calls(tl_pass *p, const tl_pass *b)
     }
 }
 
-/* The stitch: every field of the pass by its kind in TL_PASS_FIELDS. */
+/* The stitch: the events each context ran, counted by both halves. */
+static void tl_stitch_context_events(pv_timeline_index *ix, const pv_timeline_index *bx)
+{
+    for (size_t c = 0; c < bx->context_count; c++)
+        ix->contexts[c].events += bx->contexts[c].events;
+}
+
+/* The stitch: every field of the pass by its kind in TL_PASS_FIELDS, then
+ * every field of the index by its kind in PV_TL_INDEX_FIELDS (timeline.h). */
 #define TL_MERGE_FIRST(name, step)
 #define TL_MERGE_SECOND(name, step)
 #define TL_MERGE_OR(name, step) p->name |= b->name;
+#define TL_MERGE_ADD(name, step) p->name += b->name;
 #define TL_MERGE_LAST(name, step) p->name = b->name;
 #define TL_MERGE_BITS(name, step) pv_wi_version_bits_or(&p->name, &b->name);
 #define TL_MERGE_STEP(name, step) (void)step;
@@ -670,10 +679,22 @@ static void tl_stitch_fields(tl_pass *p, const tl_pass *b)
 {
     TL_PASS_FIELDS(TL_MERGE)
 }
+#undef TL_MERGE_STEP
+/* the index's steps take (ix, bx); the others were run by tl_split_stitch */
+#define TL_MERGE_STEP(name, step) TL_STITCH_INDEX_STEP_##step
+#define TL_STITCH_INDEX_STEP_tl_stitch_calls (void)tl_stitch_calls;
+#define TL_STITCH_INDEX_STEP_tl_stitch_context_events tl_stitch_context_events(p, b);
+static void tl_stitch_index_fields(pv_timeline_index *p, const pv_timeline_index *b)
+{
+    PV_TL_INDEX_FIELDS(TL_MERGE)
+}
+#undef TL_STITCH_INDEX_STEP_tl_stitch_context_events
+#undef TL_STITCH_INDEX_STEP_tl_stitch_calls
 #undef TL_MERGE
 #undef TL_MERGE_STEP
 #undef TL_MERGE_BITS
 #undef TL_MERGE_LAST
+#undef TL_MERGE_ADD
 #undef TL_MERGE_OR
 #undef TL_MERGE_SECOND
 #undef TL_MERGE_FIRST
@@ -707,12 +728,9 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     tl_stitch_calls(p, sp, ex0, a_calls, a_lines);
     tl_stitch_stacks(p, sp, ex0, base, acc_map, a_calls, a_lines);
     free(acc_map);
-    for (size_t c = 0; c < bx->context_count; c++)
-        ix->contexts[c].events += bx->contexts[c].events;
     tl_stitch_context_calls(p, b);
     tl_stitch_fields(p, b);
-    ix->time_decreased |= bx->time_decreased;
-    ix->warnings += bx->warnings;
+    tl_stitch_index_fields(ix, bx);
     pv_diag_take(p->diag, &sp->diag);
     p->i = n - 1;
     free(ex0);

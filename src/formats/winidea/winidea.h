@@ -10,6 +10,7 @@
 #ifndef PROFVIEW_WINIDEA_H
 #define PROFVIEW_WINIDEA_H
 
+#include "profview/cache.h"
 #include "profview/load.h"
 
 /* Area types: the top nibble of a handle (docs/formats.md §1). */
@@ -242,6 +243,9 @@ typedef struct pv_wi_data {
     pv_wi_raw_section *sections; /* every section header in file order (unknown ones whole) */
     size_t section_count, section_cap;
     char *text_path; /* the Text1 file, or NULL for a BIN opened alone */
+    /* Read from the index cache instead of parsed (cache_text1.c): the
+     * records and text_context point into this mapping. */
+    pv_cache_entry cache;
 } pv_wi_data;
 
 void pv_wi_data_init(pv_wi_data *d);

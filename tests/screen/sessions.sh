@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Sessions, bookmarks and :reload (docs/tui.md "Sessions", "Bookmarks",
+# ":reload"), in tmux: a view, a filter, markers and a bookmark survive a
+# quit; ' and ` step through the bookmarks, the Explorer's Bookmarks lists
+# them and Enter goes back; the SQLite export holds them; :session reset,
+# --no-session, a corrupt, a stale session and an untrusted state
+# directory; :reload (and r on the file's line) after the file was
+# rewritten keeps the place and shows the new recording.
+source "$(dirname "$0")/lib.bash"
+export LC_ALL=C.UTF-8
+gen=${PV_BUILD_DIR:?}/pv_gen_winidea
+"$gen" --seed 3 --events 20000 --format bin11 -o "$TMP/a.txt" >/dev/null
+"$gen" --seed 4 --events 30000 --format bin11 -o "$TMP/b.txt" >/dev/null
+cp "$TMP/a.txt" "$TMP/run.txt"
+cp "$TMP/a.txt.BIN" "$TMP/run.txt.BIN"
+export PV_STATE=$TMP/state # shared by the runs of this test (lib.bash)
+
+run() { # profview options and files
+  pv_tmux_start 110 32 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $* ; echo exit=\$?; sleep 60'"
+  pv_tmux_wait "Report:"
+}
+stop() {
+  pv_tmux_keys ":q" Enter
+  pv_tmux_wait "exit=0"
+  pv_tmux_stop
+}
+status() { pv_tmux_screen | grep -F "│ row " | tail -1; }
+wait_status() { # the status bar holds TEXT
+  local i
+  for ((i = 0; i < 200; i++)); do
+    case "$(status)" in *"$1"*) return 0 ;; esac
+    sleep 0.05
+  done
+  pv_tmux_screen >&2
+  fail "the status bar never showed '$1'"
+}
+
+# ---- a view, a filter, markers and a bookmark, then quit and reopen
+run "$TMP/run.txt"
+pv_tmux_keys BTab j j j j Tab
+pv_tmux_wait "Report: Timeline"
+pv_tmux_keys f "name = CRC_Calc" Enter
+wait_status "filter: name = CRC_Calc (1127)"
+pv_tmux_keys j m j j M
+wait_status "row 4/1127"
+wait_status "B 5.996 us"
+pv_tmux_keys b "first one" Enter
+pv_tmux_wait "bookmark 1: Timeline row 46 'first one'" # the view's row 46 (index 45)
+pv_tmux_keys j
+wait_status "row 5/1127"
+before=$(status)
+stop
+[ -n "$(ls "$PV_STATE"/profview/*.session)" ] || fail "no session file written"
+[ "$(stat -c %a "$PV_STATE/profview")" = 700 ] || fail "the state directory is not private"
+
+run "$TMP/run.txt"
+pv_tmux_wait "run.txt: session restored"
+wait_status "row 5/1127"
+expect_screen "restored: view, filter, row, markers" "$(status)" "$before"
+expect_contains "restored: the bookmark" "$(pv_tmux_screen)" "Bookmarks (1)"
+
+# ---- bookmarks: b, ' and `, the Bookmarks view, Enter, the export
+last=$("$PROFVIEW" cat "$TMP/run.txt" --view timeline --filter 'name = CRC_Calc' --columns id,time |
+  tail -1 | tr '\t' ' ')
+pv_tmux_keys G b "second" Enter
+pv_tmux_wait "bookmark 2: Timeline row $((${last% *} + 1)) 'second'"
+pv_tmux_keys "'"
+pv_tmux_wait "bookmark 1 of 2: first one"
+wait_status "row 4/1127"
+pv_tmux_keys '`'
+pv_tmux_wait "bookmark 2 of 2: second"
+wait_status "row 1127/1127"
+pv_tmux_keys BTab G Tab
+pv_tmux_wait "Report: Bookmarks"
+screen=$(pv_tmux_screen)
+expect_contains "the Bookmarks view: the first" "$screen" "5.996 us first one"
+expect_contains "the Bookmarks view: the second" "$screen" "second"
+pv_tmux_keys Enter
+pv_tmux_wait "Report: Timeline"
+pv_tmux_wait "bookmark 1 of 2: first one"
+wait_status "row 4/1127"
+pv_tmux_keys ":copy bookmarks" Enter
+pv_tmux_wait "copied the bookmarks (2 rows)"
+pv_tmux_keys ":export sqlite $TMP/out.db" Enter
+pv_tmux_wait "exported"
+got=$(python3 -c '
+import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, view_row, time, note FROM profview_bookmarks ORDER BY view_row"):
+    print(*r)' "$TMP/out.db")
+expect_screen "bookmarks in the SQLite export" "$got" "timeline 45 5996 first one
+timeline $last second"
+stop
+
+# ---- :session reset forgets it; the next quit saves again
+run "$TMP/run.txt"
+pv_tmux_wait "session restored"
+pv_tmux_keys ":session reset" Enter
+pv_tmux_wait "run.txt: session forgotten"
+stop
+run "$TMP/run.txt"
+expect_absent ":session reset: nothing restored" "$(pv_tmux_screen)" "session restored"
+expect_absent ":session reset: no filter" "$(pv_tmux_screen)" "filter:"
+pv_tmux_keys BTab j j j j Tab f "event = E" Enter
+wait_status "filter: event = E"
+stop
+
+# ---- --no-session neither restores nor saves
+run --no-session "$TMP/run.txt"
+expect_absent "--no-session: nothing restored" "$(pv_tmux_screen)" "session restored"
+expect_absent "--no-session: no filter" "$(pv_tmux_screen)" "filter:"
+stop
+run "$TMP/run.txt"
+pv_tmux_wait "session restored"
+wait_status "filter: event = E"
+stop
+
+# ---- a corrupt session, a stale one, an untrusted directory: ignored, said
+session=$(ls "$PV_STATE"/profview/*.session)
+printf 'profview-session 1\ninput\tx\nview\t0\n' >"$session"
+run "$TMP/run.txt"
+pv_tmux_wait "run.txt: its saved session is ignored"
+expect_contains "corrupt: says where" "$(pv_tmux_screen)" "line 2: "
+stop
+run "$TMP/run.txt" # saved again, whole
+pv_tmux_keys BTab j j j j Tab f "event = X" Enter
+wait_status "filter: event = X"
+stop
+touch -d '2001-01-01' "$TMP/run.txt"
+run "$TMP/run.txt"
+pv_tmux_wait "run.txt changed since its session was saved"
+stop
+chmod 777 "$PV_STATE/profview"
+run "$TMP/run.txt"
+pv_tmux_wait "sessions are not used: $PV_STATE/profview is writable by others"
+stop
+chmod 700 "$PV_STATE/profview"
+
+# ---- :reload after the file was rewritten (the way tests/cli/input_changed.sh
+# changes it): the place is kept (the view, its filter and sort, the same
+# row of the view), the new recording shown
+run "$TMP/run.txt"
+pv_tmux_keys BTab j j j j Tab
+pv_tmux_wait "Report: Timeline"
+pv_tmux_keys f "index < 5000" Enter
+wait_status "filter: index < 5000 (5000)"
+pv_tmux_keys j j
+wait_status "row 3/5000"
+cp "$TMP/b.txt" "$TMP/run.txt"
+dd if="$TMP/b.txt.BIN" of="$TMP/run.txt.BIN" conv=notrunc status=none
+pv_tmux_keys j # the next frame
+pv_tmux_wait "run.txt.BIN changed on disk while it was open: \`:reload run.txt\` (r on its line"
+pv_tmux_keys ":reload" Enter
+pv_tmux_wait "run.txt reloaded: your place is kept"
+pv_tmux_wait "Timeline (30000)"
+wait_status "row 4/5000"
+wait_status "filter: index < 5000 (5000)"
+expect_absent ":reload: the old recording is gone" "$(pv_tmux_screen)" "Timeline (20000)"
+want=$("$PROFVIEW" cat "$TMP/b.txt" --view timeline --columns index,time,name --limit 4 | tail -1 |
+  awk -F'\t' '{print $3}')
+expect_contains ":reload: the new recording's row 4" "$(pv_tmux_screen | grep -F '│     3 ')" "$want"
+# r on the file's line does the same
+pv_tmux_keys BTab g r
+pv_tmux_wait "run.txt reloaded: your place is kept"
+pv_tmux_keys Tab
+wait_status "row 4/5000"
+stop
+echo PASS
