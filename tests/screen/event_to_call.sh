@@ -98,4 +98,47 @@ if not any(l.split('│')[-1].split()[:1] == [index] for l in lines[det + 1:]):
     sys.exit('the Details of the selected call do not list event %s' % index)
 print('ok: after the index: call %s (%s), its events list event %s' % (call_no, name, index))
 PY
+
+# In a real terminal (tmux, 80x24): the opening runs between frames, then
+# the call is selected; waited for, never slept
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
+AFTER='echo "exit=$?"; sleep 60'
+pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $BIG; $AFTER'"
+pv_tmux_wait "Report:" 60
+for _ in $(seq 1200); do
+  pv_tmux_screen | grep -q 'indexing' || break
+  sleep 0.05
+done
+pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
+pv_tmux_keys BTab g j j j j j j Tab
+pv_tmux_wait "Report: Timeline"
+pv_tmux_keys ":goto $index" Enter
+pv_tmux_wait "row $((index + 1))/"
+pv_tmux_keys Enter
+pv_tmux_wait "Report: Call trace" 30
+pv_tmux_wait "$name" 30
+for _ in $(seq 600); do
+  pv_tmux_screen | grep -q "Opening" || break
+  sleep 0.05
+done
+pv_tmux_wait "─ Details ─[Events of the call]" 30
+pv_tmux_screen >"$TMP/s"
+python3 - "$call_no" "$name" "$index" "$TMP/s" <<'PY' || { cat "$TMP/s" >&2; fail "tmux: the call"; }
+import sys
+call_no, name, index = sys.argv[1], sys.argv[2], sys.argv[3]
+lines = open(sys.argv[4], encoding='utf-8').read().split('\n')
+top = next(i for i, l in enumerate(lines) if 'Call no' in l)
+det = next(i for i, l in enumerate(lines) if '─ Details' in l)
+rows = [l.split('│', 1)[1] for l in lines[top + 1:det]]
+at = [k for k, r in enumerate(rows) if r.split()[:1] == [call_no] and name in r]
+if len(at) != 1:
+    sys.exit('call %s (%s) is not on screen once' % (call_no, name))
+if not (len(rows) <= 3 * at[0] + 2 < 2 * len(rows) + 2):
+    sys.exit('call %s is on line %d of %d, not centred' % (call_no, at[0], len(rows)))
+if not any(l.split('│')[-1].split()[:1] == [index] for l in lines[det + 1:]):
+    sys.exit('the Details of the selected call do not list event %s' % index)
+print('ok: tmux: call %s (%s) on line %d of %d, its events list event %s'
+      % (call_no, name, at[0], len(rows), index))
+PY
+pv_tmux_stop
 exit 0
