@@ -304,7 +304,7 @@ alt_b=("$pv" export "$bin_txt" --format text1 --force -o "$data/.export.txt")
 measure_alt "trace-json / text1 export"
 tj_x=$(ratio_of "$a_s" "$b_s")
 row "trace-json export / Text1 export, wall ($bin_events events, medians)" "$(times_x "$tj_x")" \
-  "<= 1.5x" "$(verdict "$tj_x" "<" 1.5001)"
+  "<= 2x" "$(verdict "$tj_x" "<" 2.0001)"
 row "  context: trace-json / Text1 export, wall" "$a_s s / $b_s s" "" ""
 row "  context: trace-json / Text1 export, CPU" "$a_cpu s / $b_cpu s" "" ""
 rm -f "$data/.export.json" "$data/.export.txt"

@@ -40,9 +40,9 @@ enum {
 };
 /* The comparison of pv_diff_views as a job (flags: PV_DIFF_*); NULL with
  * a message as pv_diff_views. */
-pv_diff_job *pv_diff_begin(const pv_view *a, const pv_row *rows_a, size_t count_a,
-                           const pv_view *b, const pv_row *rows_b, size_t count_b,
-                           unsigned flags, char *err, size_t err_len);
+pv_diff_job *pv_diff_begin(const pv_view *a, const pv_row *rows_a, size_t count_a, const pv_view *b,
+                           const pv_row *rows_b, size_t count_b, unsigned flags, char *err,
+                           size_t err_len);
 /* Matches about b->units rows, stopping once b->deadline has passed; true
  * when all is matched. */
 bool pv_diff_step(pv_diff_job *j, pv_budget *b);

@@ -33,10 +33,11 @@ typedef enum pv_export_format {
 bool pv_export_format_parse(const char *name, pv_export_format *out);
 const char *pv_export_format_name(pv_export_format f);
 
-/* A bookmark the user set (the viewer's `b`): a row of a view, with its
- * time when the row has one.  Written by the exports that hold bookmarks
- * (trace-json: an instant event at its time; docs/export.md).  The strings
- * are the caller's, valid during the export. */
+/* A bookmark the user set (the viewer's `b`, docs/tui.md "Bookmarks"): a
+ * row of a view, with its time when the row has one.  Written by the
+ * exports that hold bookmarks (trace-json: an instant event at its time;
+ * SQLite: the profview_bookmarks table; docs/export.md).  The strings are
+ * the caller's, valid during the export. */
 typedef struct pv_export_bookmark {
     const char *view; /* the view's id ("call-trace", "timeline", ...) */
     size_t row;       /* its row in that view (0-based, view order) */
@@ -67,7 +68,7 @@ typedef struct pv_export_request {
     bool has_mark[2];      /* markers A and B on times (the viewer's; the CLI's --from/--to): */
     int64_t mark[2];       /* trace-json writes them as instant events */
     const pv_export_bookmark *bookmarks; /* or NULL: the user's bookmarks (trace-json: */
-    size_t bookmark_count;               /* instants at their times) */
+    size_t bookmark_count;               /* instants at their times; SQLite: a table) */
     pv_progress progress;
     pv_trash *trash;       /* or NULL: the export's big work blocks (hundreds of MB at 50 M
                               rows) are put here instead of freed, for a viewer to give

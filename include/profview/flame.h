@@ -49,6 +49,15 @@ typedef struct pv_flame {
     bool by_module;       /* groups are modules (else contexts) */
     const char *context_column; /* "thread", "context" or NULL */
     char *source_view;    /* id of the tree it was built from */
+    /* When the tree's times are converted from raw values (pv_view_cell_raw:
+     * AQTime's cycles), the sums in that unit, two per node (self, total):
+     * a node's times are converted from them once they are summed, so that
+     * they agree with the tree's own sums (docs/flame.md "Raw values").
+     * raw_view is the tree (the flame is used while it lives), raw_col its
+     * time and time_with_children columns.  NULL: summed as shown. */
+    int64_t *raw;
+    const pv_view *raw_view;
+    size_t raw_col[2];
 } pv_flame;
 
 /* Builds the merged paths of `tree`.  `rows` (pre-order, parents before

@@ -254,6 +254,16 @@ struct pv_view_hooks {
      * 0 some row has a value, -1 not known (or not now).  The viewer hides
      * empty columns (docs/tui.md "Columns"). */
     int (*column_empty)(const pv_view *v, size_t col);
+    /* A TIME or INT column whose cells are converted one by one from
+     * values in another unit (an AQTime time counter: machine cycles shown
+     * as ns, docs/aqtime.md "Counters"): the raw value of a row's cell,
+     * false when the cell is absent or the column has none.  A consumer
+     * that sums the column's cells (the flame graph, docs/flame.md) sums
+     * the raw values and converts the sum once (raw_sum), as the view's own
+     * sums are, so that the sums agree to the unit. */
+    bool (*cell_raw)(const pv_view *v, size_t row, size_t col, int64_t *raw);
+    /* The value shown for a sum of raw values of column `col`. */
+    int64_t (*raw_sum)(const pv_view *v, size_t col, int64_t sum);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -321,5 +331,11 @@ bool pv_view_has_range_statistics(const pv_view *v);
 pv_view *pv_view_range_statistics(const pv_view *v, size_t from, size_t to);
 /* pv_view_hooks.inner_frames; NULL without it. */
 pv_view *pv_view_inner_frames(const pv_view *v);
+/* Raw values (cell_raw, raw_sum): whether the view has them for column
+ * `col` (a row's cell may still have none), a row's, and the value shown
+ * for a sum of them (the sum itself without the hook). */
+bool pv_view_has_raw(const pv_view *v, size_t col);
+bool pv_view_cell_raw(const pv_view *v, size_t row, size_t col, int64_t *raw);
+int64_t pv_view_raw_sum(const pv_view *v, size_t col, int64_t sum);
 
 #endif

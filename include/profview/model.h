@@ -211,15 +211,16 @@ int pv_cell_compare(const pv_cell *a, const pv_cell *b);
 
 typedef struct pv_result_set {
     int64_t id;    /* INST_ID for AQTime; 1.. otherwise */
-    char *caption; /* shown in the Explorer */
-    char *kind;    /* e.g. "Function Trace", "winIDEA timeline" */
+    char *caption;    /* shown in the Explorer (in the set's own block) */
+    const char *kind; /* e.g. "Function Trace", "winIDEA timeline" (kept once
+                         per file: pv_file.kinds) */
     pv_view **views;
     size_t view_count;
     size_t view_cap;
-    /* Notes for `profview info` (e.g. which key reading a link used). */
+    /* Notes for `profview info` (e.g. which key reading a link used): one
+     * block, the pointers, then their texts (pv_set_add_note). */
     char **notes;
     size_t note_count;
-    size_t note_cap;
 } pv_result_set;
 
 struct pv_file {
@@ -232,6 +233,10 @@ struct pv_file {
     void *loader_data;
     void (*loader_free)(void *loader_data);
     const pv_file_hooks *hooks; /* optional capabilities (profview/hooks.h), NULL: none */
+    /* The kinds of its result sets, each once (a file may hold a million
+     * result sets of one kind, docs/aqtime.md "Scale"). */
+    char **kinds;
+    size_t kind_count;
 };
 
 /* The file's warnings as a view "warnings" (id, severity, file, place,
@@ -250,6 +255,9 @@ void pv_warning_split(const char *text, const char *path, pv_warning_parts *out)
 pv_result_set *pv_file_add_set(pv_file *f, int64_t id, const char *caption, const char *kind);
 void pv_set_add_view(pv_result_set *s, pv_view *v);
 void pv_set_add_note(pv_result_set *s, const char *fmt, ...) PV_PRINTF(2, 3);
+/* Gives back the room its list of views keeps for more: for a loader of
+ * many result sets, once a set is complete. */
+void pv_set_fit(pv_result_set *s);
 pv_view *pv_set_find_view(const pv_result_set *s, const char *view_id);
 /* The result set with that id, or the first when id < 0; NULL when absent. */
 pv_result_set *pv_file_find_set(const pv_file *f, int64_t id);

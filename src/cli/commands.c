@@ -45,12 +45,24 @@ pv_file *pv_cli_load(const char *path, const pv_cli_args *a)
 
 /* ---- info */
 
+/* Writes the text of b escaped (pv_escape_terminal) and empties b. */
+static void pv_info_flush(pv_buf *b, pv_buf *esc)
+{
+    pv_buf_clear(esc);
+    pv_escape_terminal(esc, b->data ? b->data : "", b->len, "\n");
+    fwrite(esc->data ? esc->data : "", 1, esc->len, stdout);
+    pv_buf_clear(b);
+}
+
 /* Everything from the input (its path, captions, notes, messages) is
- * escaped before it reaches the terminal (pv_escape_terminal). */
+ * escaped before it reaches the terminal (pv_escape_terminal).  Written a
+ * result set at a time: a file of a million result sets needs no text of
+ * them all in memory (docs/aqtime.md, Scale). */
 static void pv_info_text(const pv_file *f)
 {
-    pv_buf b;
+    pv_buf b, esc;
     pv_buf_init(&b);
+    pv_buf_init(&esc);
     pv_buf_printf(&b, "%s\n  format: %s\n", f->path, f->format ? f->format : "?");
     if (f->diag.warnings || f->diag.errors)
         pv_buf_printf(&b, "  warnings: %zu\n", f->diag.warnings + f->diag.errors);
@@ -76,11 +88,10 @@ static void pv_info_text(const pv_file *f)
             }
             pv_buf_printf(&b, "\n");
         }
+        if (b.len >= 65536)
+            pv_info_flush(&b, &esc);
     }
-    pv_buf esc;
-    pv_buf_init(&esc);
-    pv_escape_terminal(&esc, b.data ? b.data : "", b.len, "\n");
-    fwrite(esc.data ? esc.data : "", 1, esc.len, stdout);
+    pv_info_flush(&b, &esc);
     pv_buf_free(&esc);
     pv_buf_free(&b);
 }

@@ -37,8 +37,10 @@ typedef struct tj_name {
     size_t esc_len;
 } tj_name;
 
-/* The tracks (contexts, threads) of one result set: tid = index + 1. */
+/* The tracks (contexts, threads) of one result set: tid = base + index +
+ * 1, so that a tid names one track in the whole file. */
 typedef struct tj_tracks {
+    uint32_t base; /* the tracks of the result sets before */
     char **names;
     size_t count, cap;
     pv_hashmap by_hash; /* FNV-1a of the name -> index (the first of that hash) */
@@ -60,6 +62,7 @@ typedef struct tj {
     pv_buf tmp;
     tj_name *names;
     int pid;
+    bool *placed; /* per bookmark: written as an instant */
 } tj;
 
 /* ---- writing */
@@ -242,7 +245,9 @@ static void tj_tracks_free(tj_tracks *t)
         free(t->names[k]);
     free(t->names);
     pv_hashmap_free(&t->by_hash);
+    uint32_t base = t->base;
     memset(t, 0, sizeof *t);
+    t->base = base;
 }
 
 /* The tid of the context or thread named s; a new one gets its
@@ -268,7 +273,7 @@ static uint32_t tj_track(tj *j, tj_tracks *t, const char *s, size_t len, bool st
         t->names[t->count++] = pv_xstrndup(s, len);
         if (!pv_hashmap_get(&t->by_hash, h, &at))
             pv_hashmap_put(&t->by_hash, h, (uint32_t)found);
-        uint32_t tid = (uint32_t)found + 1;
+        uint32_t tid = t->base + (uint32_t)found + 1;
         tj_event(j);
         tj_lit(j, "\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
         tj_int(j, j->pid);
@@ -292,10 +297,14 @@ static uint32_t tj_track(tj *j, tj_tracks *t, const char *s, size_t len, bool st
     if (stable) {
         t->last_ptr = s;
         t->last_len = len;
-        t->last_tid = (uint32_t)found + 1;
+        t->last_tid = t->base + (uint32_t)found + 1;
     }
-    return (uint32_t)found + 1;
+    return t->base + (uint32_t)found + 1;
 }
+
+static void tj_instant(tj *j, int64_t ts, const char *name, size_t len);
+static void tj_bookmark_args(tj *j, const pv_export_bookmark *b);
+static void tj_bookmark(tj *j, const pv_export_bookmark *b, int64_t ts);
 
 /* ---- the calls */
 
@@ -382,14 +391,15 @@ static uint32_t tj_row_track(tj *j, tj_tracks *t, const pv_view *v, size_t col, 
     return tid;
 }
 
-/* One complete event. */
-static void tj_complete(tj *j, const char *cat, uint32_t tid, int64_t ts, int64_t dur,
-                        const char *name, size_t len, bool stable)
+/* One complete event: a call's or a line activation's. */
+static void tj_complete(tj *j, bool line, uint32_t tid, int64_t ts, int64_t dur, const char *name,
+                        size_t len, bool stable)
 {
     tj_event(j);
-    tj_lit(j, "\"ph\":\"X\",\"cat\":\"");
-    tj_cstr(j, cat);
-    tj_lit(j, "\",\"pid\":");
+    if (line)
+        tj_lit(j, "\"ph\":\"X\",\"cat\":\"line\",\"pid\":");
+    else
+        tj_lit(j, "\"ph\":\"X\",\"cat\":\"call\",\"pid\":");
     tj_int(j, j->pid);
     tj_lit(j, ",\"tid\":");
     tj_uint(j, tid);
@@ -468,7 +478,7 @@ static bool tj_calls_clocked(tj *j, tj_set *s)
             continue;
         }
         uint32_t tid = tj_row_track(j, &s->tracks, v, c->thread, row, &run);
-        tj_complete(j, "call", tid, ts, pv_add_sat(end, -ts), name, len, stable);
+        tj_complete(j, false, tid, ts, pv_add_sat(end, -ts), name, len, stable);
         tj_lit(j, ",\"args\":{\"id\":");
         if (tj_cell_int(v, row, c->id, &v64))
             tj_int(j, v64);
@@ -506,6 +516,13 @@ static bool tj_calls_placed(tj *j, tj_set *s)
     size_t sel = 0;
     pv_buf text;
     pv_buf_init(&text);
+    /* bookmarks of calls of this view (the first result set's): at the
+     * calls' places */
+    const pv_export_request *r = j->r;
+    bool marks = false;
+    for (size_t b = 0; b < r->bookmark_count && j->pid == 1; b++)
+        marks |= !r->bookmarks[b].has_time && r->bookmarks[b].view &&
+                 strcmp(r->bookmarks[b].view, v->id) == 0;
     for (size_t row = 0; row < total && !j->cancelled; row++) {
         int64_t dur = 0, v64;
         if (tj_cell_int(v, row, c->total, &v64) || tj_cell_int(v, row, c->net, &v64))
@@ -520,16 +537,23 @@ static bool tj_calls_placed(tj *j, tj_set *s)
             stack[depth - 1].next = pv_add_sat(start, dur);
         } else {
             /* a root (or a call whose parent came later: placed as one) */
-            if (tid > cursor_len) {
-                cursor = pv_xgrow(cursor, &cursor_cap, tid, sizeof *cursor);
-                memset(cursor + cursor_len, 0, (tid - cursor_len) * sizeof *cursor);
-                cursor_len = tid;
+            size_t at = tid - s->tracks.base - 1;
+            if (at >= cursor_len) {
+                cursor = pv_xgrow(cursor, &cursor_cap, at + 1, sizeof *cursor);
+                memset(cursor + cursor_len, 0, (at + 1 - cursor_len) * sizeof *cursor);
+                cursor_len = at + 1;
             }
-            start = cursor[tid - 1];
-            cursor[tid - 1] = pv_add_sat(start, dur);
+            start = cursor[at];
+            cursor[at] = pv_add_sat(start, dur);
         }
         stack = pv_xgrow(stack, &cap, depth + 1, sizeof *stack);
         stack[depth++] = (tj_open){row, start, start};
+        for (size_t b = 0; marks && b < r->bookmark_count; b++)
+            if (!j->placed[b] && !r->bookmarks[b].has_time && r->bookmarks[b].row == row &&
+                r->bookmarks[b].view && strcmp(r->bookmarks[b].view, v->id) == 0) {
+                tj_bookmark(j, &r->bookmarks[b], start);
+                j->placed[b] = true;
+            }
         bool want;
         if (s->rows) {
             while (sel < s->n && s->rows[sel] < row)
@@ -548,7 +572,7 @@ static bool tj_calls_placed(tj *j, tj_set *s)
             tj_step(j);
             continue;
         }
-        tj_complete(j, "call", tid, start, dur, name, len, stable);
+        tj_complete(j, false, tid, start, dur, name, len, stable);
         tj_lit(j, ",\"args\":{\"id\":");
         if (tj_cell_int(v, row, c->id, &v64))
             tj_int(j, v64);
@@ -624,7 +648,7 @@ static bool tj_inner_frames(tj *j, tj_set *s)
         uint32_t tid = tj_track(j, &s->tracks, copy ? copy : cs, cl, cstable);
         free(copy);
         tj_cell_text(lv, row, c.routine, &text, &name, &len, &stable);
-        tj_complete(j, "line", tid, ts, pv_add_sat(end, -ts), name, len, stable);
+        tj_complete(j, true, tid, ts, pv_add_sat(end, -ts), name, len, stable);
         tj_lit(j, ",\"args\":{");
         const char *sep = "";
         if (!top) {
@@ -808,6 +832,18 @@ static void tj_bookmark_args(tj *j, const pv_export_bookmark *b)
     pv_export_writer_putc(&j->w, '}');
 }
 
+static void tj_bookmark(tj *j, const pv_export_bookmark *b, int64_t ts)
+{
+    pv_buf name;
+    pv_buf_init(&name);
+    pv_buf_printf(&name, "bookmark%s%s", b->note && b->note[0] ? ": " : "", b->note ? b->note : "");
+    tj_instant(j, ts, name.data, name.len);
+    pv_buf_free(&name);
+    tj_lit(j, ",\"args\":");
+    tj_bookmark_args(j, b);
+    tj_lit(j, "}");
+}
+
 static void tj_instants(tj *j)
 {
     const pv_export_request *r = j->r;
@@ -817,20 +853,11 @@ static void tj_instants(tj *j)
             tj_instant(j, r->mark[k], marks[k], strlen(marks[k]));
             tj_lit(j, "}");
         }
-    for (size_t k = 0; k < r->bookmark_count; k++) {
-        const pv_export_bookmark *b = &r->bookmarks[k];
-        if (!b->has_time)
-            continue;
-        pv_buf name;
-        pv_buf_init(&name);
-        pv_buf_printf(&name, "bookmark%s%s", b->note && b->note[0] ? ": " : "",
-                      b->note ? b->note : "");
-        tj_instant(j, b->time, name.data, name.len);
-        pv_buf_free(&name);
-        tj_lit(j, ",\"args\":");
-        tj_bookmark_args(j, b);
-        tj_lit(j, "}");
-    }
+    for (size_t k = 0; k < r->bookmark_count; k++)
+        if (r->bookmarks[k].has_time) {
+            tj_bookmark(j, &r->bookmarks[k], r->bookmarks[k].time);
+            j->placed[k] = true;
+        }
 }
 
 /* ---- the file */
@@ -946,10 +973,12 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
         goto done;
     }
     j.names = pv_xcalloc(TJ_NAMES, sizeof *j.names);
+    j.placed = pv_xcalloc(r->bookmark_count ? r->bookmark_count : 1, sizeof *j.placed);
     tj_lit(&j, "{\"traceEvents\":[");
     for (size_t k = 0; k < count && !j.cancelled; k++) {
         tj_set *s = &sets[k];
         j.pid = (int)k + 1;
+        s->tracks.base = k ? sets[k - 1].tracks.base + (uint32_t)sets[k - 1].tracks.count : 0;
         tj_event(&j);
         tj_lit(&j, "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
         tj_int(&j, j.pid);
@@ -985,13 +1014,13 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
     }
     bool untimed = false;
     for (size_t k = 0; k < r->bookmark_count; k++)
-        untimed |= !r->bookmarks[k].has_time;
+        untimed |= !j.placed[k];
     if (untimed) {
-        /* bookmarks of rows without a time: listed, not placed */
+        /* bookmarks of rows without a time or a place: listed */
         tj_lit(&j, ",\"bookmarks without a time\":[");
         const char *sep = "";
         for (size_t k = 0; k < r->bookmark_count; k++)
-            if (!r->bookmarks[k].has_time) {
+            if (!j.placed[k]) {
                 tj_cstr(&j, sep);
                 tj_bookmark_args(&j, &r->bookmarks[k]);
                 sep = ",";
@@ -1001,6 +1030,7 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
     tj_lit(&j, "}\n}\n");
     tj_forget_names(&j);
     free(j.names);
+    free(j.placed);
     pv_buf_free(&j.tmp);
     if (j.cancelled) {
         pv_export_writer_discard(&j.w);

@@ -143,13 +143,16 @@ typedef struct aq_value {
 } aq_value;
 
 /* A column as stored (docs/aqtime.md, Scale): integers in 32 bits while they
- * fit, then 64; any real or text makes the column hold aq_value cells. */
-enum { AQ_COL_I32, AQ_COL_I64, AQ_COL_VAL };
+ * fit, then 64; a column the seed documents as text holds the texts' pool
+ * offsets (4 bytes a row) while it holds only text; any other mix makes the
+ * column hold aq_value cells. */
+enum { AQ_COL_I32, AQ_COL_I64, AQ_COL_VAL, AQ_COL_TEXT };
+#define AQ_NO_TEXT UINT32_MAX /* AQ_COL_TEXT: NULL */
 typedef struct aq_colstore {
     uint8_t kind;
-    void *data;        /* int32_t[], int64_t[] or aq_value[], row_cap entries */
+    void *data;        /* int32_t[], int64_t[], aq_value[] or uint32_t[], row_cap entries */
     uint8_t *nulls;    /* AQ_COL_I32/I64: bit set = NULL; NULL while none is */
-    size_t null_count; /* AQ_COL_I32/I64 */
+    size_t null_count; /* AQ_COL_I32/I64/TEXT */
 } aq_colstore;
 
 typedef struct aq_table {
@@ -184,6 +187,7 @@ typedef struct aq_table {
 } aq_table;
 
 struct aq_defer;
+typedef struct aq_counter aq_counter;
 
 typedef struct aq_db {
     char *path;
@@ -194,6 +198,12 @@ typedef struct aq_db {
     struct aq_defer *defer;
     aq_table tables[AQ_T_COUNT];
     bool has_profiler[AQ_PROF_COUNT];
+    /* The counters of the result sets, each once (aqtime_sets.c): the last
+     * few made, for the next set to find its own. */
+    aq_counter *counters[8];
+    size_t counter_count;
+    /* What every result set's summary is called, once (aqtime_sets.c). */
+    pv_view summary_names;
     void **owned; /* per-result-set data, freed with the file */
     size_t owned_count;
     size_t owned_cap;
@@ -227,6 +237,8 @@ const char *aq_text(const aq_table *t, size_t row, size_t col, char *tmp, size_t
 int64_t aq_inst(const aq_table *t, size_t row);
 /* Does the table hold rows of this INST_ID? */
 bool aq_has_inst(const aq_table *t, int64_t inst);
+/* Is the row the first of its INST_ID (in table order)? */
+bool aq_first_of_inst(const aq_table *t, size_t row);
 /* The type an extra column of the table is shown with (derived at load). */
 pv_type aq_column_type(const aq_table *t, size_t col);
 
@@ -365,6 +377,9 @@ bool aq_defer_held(const pv_file *f, int seconds);
 /* A call-trace view moved to `to` (its struct copied there): its hooks'
  * references to the view follow it. */
 void aq_ft_view_moved(pv_view *to);
+/* Whether v is a view that the empty result sets share (aqtime_sets.c):
+ * the file frees it, not a result set. */
+bool aq_view_is_shared(const pv_view *v);
 
 /* ---- the builders */
 void aq_build_trace(aq_ctx *c);

@@ -43,6 +43,8 @@ static void aq_db_free(void *p)
     if (!db)
         return;
     aq_defer_free(db->defer); /* first: its thread uses the tables */
+    if (db->summary_names.id)
+        pv_view_free_names(&db->summary_names);
     for (size_t i = 0; i < db->owned_count; i++)
         db->owned_free[i](db->owned[i]);
     free(db->owned);

@@ -241,7 +241,8 @@ static void aq_defer_become(pv_view *p, pv_view *v)
 {
     pv_view_free_names(p);
     *p = *v;
-    aq_ft_view_moved(p);
+    if (!aq_view_is_shared(v))
+        aq_ft_view_moved(p); /* a shared view's hooks keep the view they have */
 }
 
 /* Moves the built views into the placeholders and the messages into the

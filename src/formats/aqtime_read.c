@@ -22,7 +22,9 @@ static void aq_table_resize(aq_table *t, size_t cap)
 {
     for (size_t c = 0; c < t->col_count; c++) {
         aq_colstore *cs = &t->cols[c];
-        size_t w = cs->kind == AQ_COL_I32 ? 4 : cs->kind == AQ_COL_I64 ? 8 : sizeof(aq_value);
+        size_t w = cs->kind == AQ_COL_I32 || cs->kind == AQ_COL_TEXT ? 4
+                   : cs->kind == AQ_COL_I64                            ? 8
+                                                                       : sizeof(aq_value);
         cs->data = pv_xrealloc(cs->data, cap * w);
         if (cs->nulls) {
             cs->nulls = pv_xrealloc(cs->nulls, cap / 8);
@@ -50,7 +52,15 @@ static void aq_row_no_materialise(aq_table *t)
         t->row_no[r] = (uint32_t)(t->row_no_base + r + 1);
 }
 
-/* Widens an integer column to 64 bits or to cells. */
+/* The columns the seed documents as text start as text (AQ_COL_TEXT). */
+static void aq_cols_init(aq_table *t)
+{
+    for (size_t c = 0; c < t->col_count; c++)
+        if (t->col_text[c])
+            t->cols[c].kind = AQ_COL_TEXT;
+}
+
+/* Widens an integer column to 64 bits, or any column to cells. */
 static void aq_col_widen(aq_table *t, aq_colstore *cs, uint8_t kind)
 {
     size_t n = t->row_count, cap = t->row_cap;
@@ -83,13 +93,19 @@ static void aq_table_store(aq_table *t, const aq_value *row)
     for (size_t c = 0; c < t->col_count; c++) {
         aq_colstore *cs = &t->cols[c];
         const aq_value *v = &row[c];
-        if (cs->kind != AQ_COL_VAL && (v->kind == AQ_V_REAL || v->kind == AQ_V_TEXT))
+        if (cs->kind == AQ_COL_TEXT ? v->kind == AQ_V_INT || v->kind == AQ_V_REAL
+                                    : cs->kind != AQ_COL_VAL &&
+                                          (v->kind == AQ_V_REAL || v->kind == AQ_V_TEXT))
             aq_col_widen(t, cs, AQ_COL_VAL);
         else if (cs->kind == AQ_COL_I32 && v->kind == AQ_V_INT &&
                  (v->v.i < INT32_MIN || v->v.i > INT32_MAX))
             aq_col_widen(t, cs, AQ_COL_I64);
         switch (cs->kind) {
         case AQ_COL_VAL: ((aq_value *)cs->data)[r] = *v; break;
+        case AQ_COL_TEXT:
+            ((uint32_t *)cs->data)[r] = v->kind == AQ_V_TEXT ? v->v.s : AQ_NO_TEXT;
+            cs->null_count += v->kind != AQ_V_TEXT;
+            break;
         case AQ_COL_I32:
         case AQ_COL_I64: {
             int64_t i = v->kind == AQ_V_INT ? v->v.i : 0;
@@ -224,6 +240,11 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
     size_t id_col = aq_col(t, "ID");
     size_t row_no = r->row_no;
     aq_value *rowbuf = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *rowbuf);
+    /* per column, the text of the row before: a text that repeats (a
+     * counter's name in every INSTANCES row) is pooled once */
+    uint32_t *last_text = pv_xmalloc((t->col_count ? t->col_count : 1) * sizeof *last_text);
+    for (size_t c = 0; c < t->col_count; c++)
+        last_text[c] = AQ_NO_TEXT;
     size_t dropped = 0, first_dropped = 0;
     int rc;
     for (;;) {
@@ -263,9 +284,16 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
             case SQLITE_TEXT:
             case SQLITE_BLOB: {
                 const char *s = (const char *)sqlite3_value_text(sv);
-                size_t len = (size_t)sqlite3_value_bytes(sv);
+                size_t len = s ? strnlen(s, (size_t)sqlite3_value_bytes(sv)) : 0;
+                const char *prev =
+                    last_text[c] != AQ_NO_TEXT ? pv_strpool_get(&t->pool, last_text[c]) : NULL;
                 v->kind = AQ_V_TEXT;
-                v->v.s = pv_strpool_add(&t->pool, s ? s : "", s ? strnlen(s, len) : 0);
+                if (prev && strncmp(prev, s ? s : "", len) == 0 && prev[len] == '\0') {
+                    v->v.s = last_text[c];
+                } else {
+                    v->v.s = pv_strpool_add(&t->pool, s ? s : "", len);
+                    last_text[c] = v->v.s;
+                }
                 break;
             }
             default:
@@ -315,6 +343,7 @@ static void aq_read_rows(const char *path, pv_diag *diag, sqlite3_stmt *st, aq_t
         aq_table_store(t, row);
     }
     free(rowbuf);
+    free(last_text);
     r->rows = row_no - r->row_no;
     r->row_no = row_no;
     r->dropped = dropped;
@@ -471,6 +500,7 @@ static void aq_split_start(aq_split *sp, const char *path, aq_table *t, size_t s
     b->inst_col = t->inst_col;
     b->row_no_base = split;
     b->cols = pv_xcalloc(t->col_count ? t->col_count : 1, sizeof *b->cols);
+    aq_cols_init(b);
     sp->outer_cancel = prog->p ? prog->p->cancel : NULL;
     sp->gate = prog->gate;
     sp->gate_user = prog->gate_user;
@@ -500,9 +530,22 @@ static void aq_table_append(aq_table *t, const aq_table *b)
     for (size_t c = 0; c < t->col_count; c++) {
         aq_colstore *cs = &t->cols[c];
         const aq_colstore *bs = &b->cols[c];
-        uint8_t kind = cs->kind > bs->kind ? cs->kind : bs->kind;
+        /* integers widen to the wider, text stays text; any other mix is cells */
+        uint8_t kind = cs->kind == bs->kind                             ? cs->kind
+                       : cs->kind <= AQ_COL_I64 && bs->kind <= AQ_COL_I64 ? AQ_COL_I64
+                                                                        : AQ_COL_VAL;
         if (cs->kind != kind)
             aq_col_widen(t, cs, kind);
+        if (kind == AQ_COL_TEXT) {
+            uint32_t *d = cs->data;
+            const uint32_t *o = bs->data;
+            for (size_t r = 0; r < m; r++) {
+                const char *txt = o[r] == AQ_NO_TEXT ? NULL : pv_strpool_get(&b->pool, o[r]);
+                d[n + r] = txt ? pv_strpool_add(&t->pool, txt, strlen(txt)) : AQ_NO_TEXT;
+            }
+            cs->null_count += bs->null_count;
+            continue;
+        }
         if (kind == bs->kind && kind != AQ_COL_VAL) {
             size_t w = kind == AQ_COL_I32 ? 4 : 8;
             memcpy((char *)cs->data + n * w, bs->data, m * w);
@@ -576,6 +619,7 @@ void aq_read_table(const char *path, pv_diag *diag, sqlite3 *db, const char *uri
         if (strcasecmp(t->col_names[c], "INST_ID") == 0 && t->inst_col == AQ_NONE)
             t->inst_col = c;
     }
+    aq_cols_init(t);
     /* docs/formats.md §5: missing columns are shown empty; say which. */
     pv_buf missing;
     pv_buf_init(&missing);
@@ -756,6 +800,11 @@ void aq_index_table(aq_table *t)
     bool *any_real = pv_xcalloc(nc ? nc : 1, sizeof *any_real);
     for (size_t c = 0; c < nc; c++) {
         const aq_colstore *cs = &t->cols[c];
+        if (cs->kind == AQ_COL_TEXT) {
+            any_text[c] = cs->null_count < n;
+            t->col_all_text[c] = true;
+            continue;
+        }
         if (cs->kind != AQ_COL_VAL) {
             t->col_any_int[c] = cs->null_count < n;
             t->col_all_text[c] = !t->col_any_int[c];

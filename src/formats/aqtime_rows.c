@@ -34,6 +34,14 @@ aq_value aq_cell(const aq_table *t, size_t row, size_t col)
     const aq_colstore *cs = &t->cols[col];
     if (cs->kind == AQ_COL_VAL)
         return ((const aq_value *)cs->data)[row];
+    if (cs->kind == AQ_COL_TEXT) {
+        uint32_t off = ((const uint32_t *)cs->data)[row];
+        if (off != AQ_NO_TEXT) {
+            v.kind = AQ_V_TEXT;
+            v.v.s = off;
+        }
+        return v;
+    }
     if (cs->nulls && (cs->nulls[row >> 3] >> (row & 7)) & 1)
         return v;
     v.kind = AQ_V_INT;
@@ -115,6 +123,12 @@ static size_t aq_inst_group(const aq_table *t, int64_t inst)
             hi = mid;
     }
     return lo < t->inst_count && t->insts[lo] == inst ? lo : AQ_NONE;
+}
+
+bool aq_first_of_inst(const aq_table *t, size_t row)
+{
+    size_t k = aq_inst_group(t, aq_inst(t, row));
+    return k == AQ_NONE || t->inst_rows[t->inst_start[k]] == row;
 }
 
 bool aq_has_inst(const aq_table *t, int64_t inst)

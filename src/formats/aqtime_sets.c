@@ -33,39 +33,246 @@ void aq_warn(aq_ctx *c, const char *fmt, ...)
     pv_buf_free(&b);
 }
 
-/* ---- result sets */
+/* ---- the counter of result sets, kept once per file (docs/aqtime.md,
+ * Scale): the summary and the views of an empty result set depend on
+ * nothing else */
 
-static void aq_summary(aq_ctx *c, const char *caption, aq_profiler p)
+struct aq_counter {
+    const char *path; /* the file's (aq_db.path) */
+    char *name;      /* as shown ("" for none) */
+    double frequency; /* 0: none */
+    bool time_counter;
+    /* The views every empty result set of a profiler shows with this
+     * counter (aq_shared_sets), NULL until the first. */
+    struct aq_shared *empty[AQ_PROF_COUNT];
+};
+
+typedef struct aq_shared aq_shared;
+static void aq_shared_free(aq_shared *sh);
+
+static void aq_counter_free(void *p)
 {
-    pv_table *t = pv_summary_new();
-    const char *facts[8][2];
+    aq_counter *k = p;
+    for (size_t i = 0; i < AQ_PROF_COUNT; i++)
+        aq_shared_free(k->empty[i]);
+    free(k->name);
+    free(k);
+}
+
+/* The file's counter of that name, frequency and kind, made once. */
+static aq_counter *aq_counter_get(aq_db *a, const char *name, double frequency, bool time_counter)
+{
+    for (size_t i = 0; i < a->counter_count; i++) {
+        aq_counter *k = a->counters[i];
+        if (k->frequency == frequency && k->time_counter == time_counter &&
+            strcmp(k->name, name) == 0)
+            return k;
+    }
+    aq_counter *k = pv_xcalloc(1, sizeof *k);
+    k->path = a->path;
+    k->name = pv_xstrdup(name);
+    k->frequency = frequency;
+    k->time_counter = time_counter;
+    aq_db_own(a, k, aq_counter_free);
+    /* the last few are searched: a file whose every result set has a
+     * counter of its own still costs no search over all of them */
+    if (a->counter_count < PV_ARRAY_LEN(a->counters)) {
+        a->counters[a->counter_count++] = k;
+    } else {
+        memmove(a->counters, a->counters + 1, sizeof a->counters - sizeof *a->counters);
+        a->counters[a->counter_count - 1] = k;
+    }
+    return k;
+}
+
+/* ---- the summary, made when first read: until then a result set's
+ * summary is a few pointers (docs/aqtime.md, Scale) */
+
+typedef struct aq_summary_view {
+    pv_view view;
+    const aq_counter *k;
+    const pv_result_set *set; /* its id, caption and kind; it outlives the view */
+    pv_table *built;          /* NULL until a cell is read */
+} aq_summary_view;
+
+/* The summary's facts; bufs holds the texts made for them. */
+static size_t aq_summary_facts(const aq_summary_view *sv, const char *facts[8][2],
+                               char bufs[2][64])
+{
+    const aq_counter *k = sv->k;
     size_t n = 0;
-    char inst[32], freq[64];
-    snprintf(inst, sizeof inst, "%" PRId64, c->inst);
+    snprintf(bufs[0], 64, "%" PRId64, sv->set->id);
     facts[n][0] = "format";
     facts[n++][1] = "AQTime database";
     facts[n][0] = "file";
-    facts[n++][1] = c->f->path;
+    facts[n++][1] = k->path;
     facts[n][0] = "result set";
-    facts[n++][1] = inst;
+    facts[n++][1] = bufs[0];
     facts[n][0] = "caption";
-    facts[n++][1] = caption;
+    facts[n++][1] = sv->set->caption;
     facts[n][0] = "profiler";
-    facts[n++][1] = aq_profiler_name[p];
-    if (c->counter_name && c->counter_name[0]) {
+    facts[n++][1] = sv->set->kind;
+    if (k->name[0]) {
         facts[n][0] = "counter";
-        facts[n++][1] = c->counter_name;
+        facts[n++][1] = k->name;
     }
-    if (c->frequency > 0) {
-        snprintf(freq, sizeof freq, "%.17g", c->frequency);
+    if (k->frequency > 0) {
+        snprintf(bufs[1], 64, "%.17g", k->frequency);
         facts[n][0] = "counter frequency";
-        facts[n++][1] = freq;
+        facts[n++][1] = bufs[1];
         facts[n][0] = "counter unit";
-        facts[n++][1] = c->time_counter ? "time (cycles converted to ns)" : "count";
+        facts[n++][1] = k->time_counter ? "time (cycles converted to ns)" : "count";
     }
-    for (size_t i = 0; i < n; i++)
-        pv_summary_add(t, facts[i][0], facts[i][1]);
-    pv_set_add_view(c->set, pv_table_view(t));
+    return n;
+}
+
+static size_t aq_summary_rows(const pv_view *v)
+{
+    const aq_summary_view *sv = v->impl;
+    return 5 + (sv->k->name[0] != '\0') + 2 * (sv->k->frequency > 0);
+}
+
+static void aq_summary_cell(const pv_view *v, size_t row, size_t col, pv_cell *out)
+{
+    aq_summary_view *sv = v->impl;
+    if (!sv->built) {
+        const char *facts[8][2];
+        char bufs[2][64];
+        size_t n = aq_summary_facts(sv, facts, bufs);
+        sv->built = pv_summary_new();
+        for (size_t i = 0; i < n; i++)
+            pv_summary_add(sv->built, facts[i][0], facts[i][1]);
+    }
+    pv_view_cell(pv_table_view(sv->built), row, col, out);
+}
+
+static void aq_summary_destroy(pv_view *v)
+{
+    aq_summary_view *sv = v->impl;
+    if (sv->built)
+        pv_view_free(pv_table_view(sv->built));
+    free(sv);
+}
+
+static const pv_view_ops aq_summary_ops = {
+    aq_summary_rows, aq_summary_cell, NULL, NULL, aq_summary_destroy, NULL,
+};
+
+/* Adds the summary of c's result set (its counter k). */
+static void aq_summary(aq_ctx *c, const aq_counter *k)
+{
+    aq_db *a = c->db;
+    if (!a->summary_names.id) {
+        /* the names every summary shows, once per file */
+        pv_table *proto = pv_summary_new();
+        const pv_view *pv = pv_table_view(proto);
+        pv_view_copy_names(&a->summary_names, pv->id, pv->title, pv->columns, pv->column_count);
+        pv_view_free(pv_table_view(proto));
+    }
+    aq_summary_view *sv = pv_xcalloc(1, sizeof *sv);
+    sv->view = a->summary_names;
+    sv->view.ops = &aq_summary_ops;
+    sv->view.impl = sv;
+    sv->k = k;
+    sv->set = c->set;
+    pv_set_add_view(c->set, &sv->view);
+}
+
+/* ---- the views of an empty result set, shared (docs/aqtime.md, Scale):
+ * a result set whose profiler's tables hold no row of it shows the same
+ * empty views as any other with the same counter: they are built once and
+ * every such set lists them (their destroy is left to the file) */
+
+typedef struct aq_shared_view {
+    pv_view view; /* the built view's, with ops whose destroy keeps it */
+    pv_view_ops ops;
+} aq_shared_view;
+
+struct aq_shared {
+    bool usable;          /* false: the build said something; each set builds its own */
+    pv_result_set *proto; /* the built views */
+    aq_shared_view **views;
+};
+
+static void aq_shared_keep(pv_view *v)
+{
+    (void)v; /* the file frees it (aq_shared_free) */
+}
+
+bool aq_view_is_shared(const pv_view *v)
+{
+    return v->ops->destroy == aq_shared_keep;
+}
+
+static void aq_shared_free(aq_shared *sh)
+{
+    if (!sh)
+        return;
+    for (size_t i = 0; sh->proto && i < sh->proto->view_count; i++) {
+        pv_view_free(sh->proto->views[i]);
+        free(sh->views[i]);
+    }
+    if (sh->proto) {
+        free(sh->proto->notes);
+        free(sh->proto->views);
+        free(sh->proto);
+    }
+    free(sh->views);
+    free(sh);
+}
+
+/* Whether no table of profiler p holds a row of the result set. */
+static bool aq_set_is_empty(const aq_db *a, int64_t inst, aq_profiler p)
+{
+    size_t plen = strlen(aq_profiler_prefix[p]);
+    for (size_t t = 0; t < AQ_T_COUNT; t++)
+        if (strncmp(a->tables[t].name, aq_profiler_prefix[p], plen) == 0 &&
+            aq_has_inst(&a->tables[t], inst))
+            return false;
+    return true;
+}
+
+static void aq_build_views(aq_ctx *c, aq_profiler p)
+{
+    if (p == AQ_PROF_TRACE)
+        aq_build_trace(c);
+    else
+        aq_build_objects(c, p);
+}
+
+/* Adds to c's empty result set the shared views of its counter k (built
+ * the first time, for this set); false when they cannot be shared: the
+ * build said something (a warning, a note), which every set must say. */
+static bool aq_add_shared(aq_ctx *c, aq_counter *k, aq_profiler p)
+{
+    aq_shared *sh = k->empty[p];
+    if (!sh) {
+        sh = k->empty[p] = pv_xcalloc(1, sizeof *sh);
+        pv_file scratch;
+        memset(&scratch, 0, sizeof scratch);
+        scratch.path = c->f->path;
+        pv_diag_init(&scratch.diag);
+        aq_ctx b = *c;
+        b.f = &scratch;
+        b.set = sh->proto = pv_xcalloc(1, sizeof *sh->proto);
+        aq_build_views(&b, p);
+        sh->usable = scratch.diag.entry_count == 0 && scratch.diag.warnings == 0 &&
+                     scratch.diag.errors == 0 && sh->proto->note_count == 0;
+        pv_diag_free(&scratch.diag);
+        sh->views = pv_xcalloc(sh->proto->view_count + 1, sizeof *sh->views);
+        for (size_t i = 0; i < sh->proto->view_count; i++) {
+            aq_shared_view *v = sh->views[i] = pv_xcalloc(1, sizeof *v);
+            v->view = *sh->proto->views[i];
+            v->ops = *v->view.ops;
+            v->ops.destroy = aq_shared_keep;
+            v->view.ops = &v->ops;
+        }
+    }
+    if (!sh->usable)
+        return false;
+    for (size_t i = 0; i < sh->proto->view_count; i++)
+        pv_set_add_view(c->set, &sh->views[i]->view);
+    return true;
 }
 
 void aq_build_threads(aq_ctx *c, aq_table_id table)
@@ -159,13 +366,14 @@ static void aq_add_sets(pv_file *f, aq_db *a, int64_t inst, const char *caption,
                 pv_set_add_note(c.set, "counter: %s, %s", c.counter_name,
                                 c.time_counter ? "machine cycles shown as time" : "shown as counts");
         }
-        aq_summary(&c, caption, (aq_profiler)p);
+        aq_counter *k = aq_counter_get(a, c.counter_name, c.frequency, c.time_counter);
+        aq_summary(&c, k);
         if (plan)
             aq_defer_placeholders(a, c.set, (aq_profiler)p);
-        else if (p == AQ_PROF_TRACE)
-            aq_build_trace(&c);
-        else
-            aq_build_objects(&c, (aq_profiler)p);
+        else if (!aq_set_is_empty(a, inst, (aq_profiler)p) ||
+                 !aq_add_shared(&c, k, (aq_profiler)p))
+            aq_build_views(&c, (aq_profiler)p);
+        pv_set_fit(c.set);
         free(c.counter_name);
     }
 }
@@ -181,19 +389,15 @@ void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan)
     pv_diag *diag = plan ? &plan->diag : &f->diag;
     /* One result set per INSTANCES row (docs/formats.md §5). */
     aq_table *inst = &a->tables[AQ_T_INSTANCES];
-    pv_hashmap seen;
-    pv_hashmap_init(&seen);
     size_t cap_col = aq_col(inst, "CAPTION"), cn_col = aq_col(inst, "COUNTER_NAME"),
            cd_col = aq_col(inst, "COUNTER_DESCRIPTION"), fr_col = aq_col(inst, "COUNTER_FREQUENCY");
     for (size_t r = 0; r < inst->row_count; r++) {
         int64_t id = aq_inst(inst, r);
-        uint32_t dummy;
-        if (pv_hashmap_get(&seen, (uint64_t)id, &dummy)) {
+        if (!aq_first_of_inst(inst, r)) {
             pv_warn(diag, "%s: table %s row %zu: INST_ID %" PRId64 " appears twice; the "
                     "first row is used", f->path, inst->db_name, aq_row_no(inst, r), id);
             continue;
         }
-        pv_hashmap_put(&seen, (uint64_t)id, 1);
         char t1[64], t2[64], t3[64], capbuf[64];
         const char *caption = aq_text(inst, r, cap_col, t1, sizeof t1);
         if (!caption) {
@@ -214,17 +418,20 @@ void aq_make_sets(pv_file *f, aq_db *a, pv_file *plan)
             continue;
         for (size_t k = 0; k < tab->inst_count; k++) {
             int64_t id = tab->insts[k];
-            uint32_t dummy;
-            if (pv_hashmap_get(&seen, (uint64_t)id, &dummy))
+            if (aq_has_inst(inst, id))
                 continue;
-            pv_hashmap_put(&seen, (uint64_t)id, 2);
             orphans = pv_xgrow(orphans, &orphan_cap, orphan_count + 1, sizeof *orphans);
             orphans[orphan_count++] = id;
         }
     }
-    pv_hashmap_free(&seen);
+    /* each once, ascending (several tables may hold rows of one) */
     if (orphan_count)
         qsort(orphans, orphan_count, sizeof *orphans, aq_cmp_i64);
+    size_t distinct = 0;
+    for (size_t k = 0; k < orphan_count; k++)
+        if (distinct == 0 || orphans[distinct - 1] != orphans[k])
+            orphans[distinct++] = orphans[k];
+    orphan_count = distinct;
     for (size_t k = 0; k < orphan_count; k++) {
         pv_warn(diag, "%s: INST_ID %" PRId64 " has rows but no INSTANCES row: shown without "
                 "caption or counter", f->path, orphans[k]);

@@ -247,11 +247,36 @@ static pv_view *aq_ft_range_statistics(const pv_view *v, size_t from, size_t to)
     return pv_table_view(t);
 }
 
+/* Raw values (docs/aqtime.md "Counters"): a call's own counter value and
+ * the value with children as stored (cycles for a time counter), so that a
+ * sum of them (the flame graph's) is converted once, as the routines' are. */
+static bool aq_ft_cell_raw(const pv_view *v, size_t row, size_t col, int64_t *raw)
+{
+    const aq_ft_dctx *d;
+    size_t call;
+    if (!aq_ft_src(v, row, &d, &call) || d->kind != AQ_FT_CALLS)
+        return false;
+    if (strcmp(v->columns[col].id, "time") == 0)
+        return aq_ft_own(d->ft, call, raw);
+    if (strcmp(v->columns[col].id, "time_with_children") == 0)
+        return aq_ft_wc(d->ft, call, raw);
+    return false;
+}
+
+static int64_t aq_ft_raw_sum(const pv_view *v, size_t col, int64_t sum)
+{
+    (void)col;
+    const aq_ft_dctx *d = v->hook_ctx;
+    return aq_counter_value(&d->ft->c, sum);
+}
+
 static const pv_view_hooks aq_ft_trace_hooks = {
     .related = aq_ft_related,
     .row_area = aq_ft_row_area,
     .lanes = &aq_ft_lanes,
     .range_statistics = aq_ft_range_statistics,
+    .cell_raw = aq_ft_cell_raw,
+    .raw_sum = aq_ft_raw_sum,
 };
 
 static const pv_view_hooks aq_ft_routine_hooks = {

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 static bool diff_is_numeric(pv_type t)
 {
     return t == PV_TYPE_INT || t == PV_TYPE_TIME || t == PV_TYPE_FLOAT;
@@ -80,8 +79,8 @@ static bool diff_rows_equal(const pv_view *a, size_t ra, const size_t *ca, const
  * own view, are left out. */
 static bool diff_is_reference(const pv_column *c)
 {
-    static const char *const ids[] = {"index", "number", "next",  "object", "thread", "core",
-                                      "depth", "token",  "line",  "recid",  "position"};
+    static const char *const ids[] = {"index", "number", "next", "object", "thread",  "core",
+                                      "depth", "token",  "line", "recid",  "position"};
     static const char *const ends[] = {"_id", "_no", "_line", "_number", "_index", "_code"};
     if (c->type != PV_TYPE_INT)
         return false;
@@ -362,8 +361,8 @@ static size_t diff_probe(const pv_diff_job *j, uint64_t h, const pv_view *v, siz
     size_t s = h & (j->cap - 1);
     while (j->slots[s].first != UINT32_MAX &&
            (j->slots[s].hash != (uint32_t)(h >> 32) ||
-            !diff_rows_equal(d->a, diff_row_at(j->rows_a, j->slots[s].first), d->key_a, v, r,
-                             cols, d->nkeys)))
+            !diff_rows_equal(d->a, diff_row_at(j->rows_a, j->slots[s].first), d->key_a, v, r, cols,
+                             d->nkeys)))
         s = (s + 1) & (j->cap - 1);
     return s;
 }
@@ -482,9 +481,9 @@ static const pv_phase_fn diff_phases[] = {
     [DIFF_MATCH_B] = diff_match_b, [DIFF_ROWS] = diff_pair_rows,
 };
 
-pv_diff_job *pv_diff_begin(const pv_view *a, const pv_row *rows_a, size_t count_a,
-                           const pv_view *b, const pv_row *rows_b, size_t count_b,
-                           unsigned flags, char *err, size_t err_len)
+pv_diff_job *pv_diff_begin(const pv_view *a, const pv_row *rows_a, size_t count_a, const pv_view *b,
+                           const pv_row *rows_b, size_t count_b, unsigned flags, char *err,
+                           size_t err_len)
 {
     if (!rows_a)
         count_a = pv_view_rows(a);
@@ -505,8 +504,13 @@ pv_diff_job *pv_diff_begin(const pv_view *a, const pv_row *rows_a, size_t count_
     }
     diff_measure_columns(d);
     pv_diff_job *j = pv_xcalloc(1, sizeof *j);
-    *j = (pv_diff_job){.d = d, .rows_a = rows_a, .rows_b = rows_b, .count_a = count_a,
-                       .count_b = count_b, .ascii = (flags & PV_DIFF_ASCII) != 0, .cap = 16};
+    *j = (pv_diff_job){.d = d,
+                       .rows_a = rows_a,
+                       .rows_b = rows_b,
+                       .count_a = count_a,
+                       .count_b = count_b,
+                       .ascii = (flags & PV_DIFF_ASCII) != 0,
+                       .cap = 16};
     /* hash, insert a; hash, match b; the rows (at most a + b) */
     j->total = 3 * (uint64_t)count_a + 3 * (uint64_t)count_b;
     while (j->cap < count_a + count_a / 2 + 2)

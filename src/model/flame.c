@@ -16,6 +16,7 @@
 typedef struct fl_builder {
     pv_flame *fl;
     size_t node_cap;
+    size_t raw_cap; /* of fl->raw, in nodes */
     /* interned strings: open addressing over pool offsets */
     uint32_t *str_slots;
     size_t str_cap, str_count;
@@ -98,6 +99,10 @@ static uint32_t fl_new_node(fl_builder *b, uint32_t parent, uint32_t name, uint3
     node->module = module;
     node->context = PV_FLAME_NONE;
     node->first_row = UINT32_MAX;
+    if (fl->raw_view) {
+        fl->raw = pv_xgrow(fl->raw, &b->raw_cap, fl->count, 2 * sizeof *fl->raw);
+        fl->raw[2 * n] = fl->raw[2 * n + 1] = 0;
+    }
     if (parent != PV_FLAME_NONE) {
         node->depth = fl->nodes[parent].depth + 1;
         node->context = fl->nodes[parent].is_context ? parent : fl->nodes[parent].context;
@@ -232,9 +237,32 @@ static void fl_finish(pv_flame *fl)
     for (size_t i = fl->preorder_count; i-- > 0;) {
         uint32_t x = fl->preorder[i];
         uint32_t p = fl->nodes[x].parent;
-        if (p != PV_FLAME_NONE && (p == 0 || fl->nodes[p].is_context))
+        if (p == PV_FLAME_NONE || (p != 0 && !fl->nodes[p].is_context))
+            continue;
+        if (fl->raw)
+            fl->raw[2 * p + 1] += fl->raw[2 * x + 1];
+        else
             fl->nodes[p].total += fl->nodes[x].total;
     }
+    /* raw sums: each converted once, now that it is summed */
+    for (size_t x = 0; fl->raw && x < fl->count; x++) {
+        fl->nodes[x].self = pv_view_raw_sum(fl->raw_view, fl->raw_col[0], fl->raw[2 * x]);
+        fl->nodes[x].total = pv_view_raw_sum(fl->raw_view, fl->raw_col[1], fl->raw[2 * x + 1]);
+    }
+}
+
+/* Adds the times of node x of fl to node c of `to` (a sandwich's tree):
+ * its self time and, with `total`, its total; raw sums when fl has them. */
+static void fl_add_times(pv_flame *to, uint32_t c, const pv_flame *fl, uint32_t x, bool self,
+                         bool total)
+{
+    if (fl->raw) {
+        to->raw[2 * c] += self ? fl->raw[2 * x] : 0;
+        to->raw[2 * c + 1] += total ? fl->raw[2 * x + 1] : 0;
+        return;
+    }
+    to->nodes[c].self += self ? fl->nodes[x].self : 0;
+    to->nodes[c].total += total ? fl->nodes[x].total : 0;
 }
 
 /* Colour groups: the module when the frames have several, else the context
@@ -368,10 +396,16 @@ pv_flame_builder *pv_flame_builder_new(const pv_view *tree, char *err, size_t er
     fl->time_type = tree->columns[col_time].type;
     fl->context_column = col_ctx != PV_NO_ROW ? ctx_id : NULL;
     fl->source_view = pv_xstrdup(tree->id);
+    fb->inner = pv_view_inner_frames(tree);
+    if (!fb->inner && pv_view_has_raw(tree, col_time) && pv_view_has_raw(tree, col_twc)) {
+        /* docs/flame.md "Raw values" (a tree with inner frames has none) */
+        fl->raw_view = tree;
+        fl->raw_col[0] = col_time;
+        fl->raw_col[1] = col_twc;
+    }
     fl_builder_init(&fb->b, fl);
     fb->node_of = pv_xcalloc(n_rows ? n_rows : 1, sizeof *fb->node_of);
     pv_buf_init(&fb->ctx_text);
-    fb->inner = pv_view_inner_frames(tree);
     if (fb->inner) {
         const pv_view *in = fb->inner;
         fb->in_parent = pv_view_column(in, "parent");
@@ -443,12 +477,21 @@ static inline void fl_add_row(pv_flame_builder *fb, size_t r)
     uint32_t n = fl_child(b, parent, name, module);
     fb->node_of[r] = n + 1;
     pv_flame_node *node = &fl->nodes[n];
-    pv_view_cell(tree, r, fb->col_time, &c);
-    if (c.present)
-        node->self += c.v.i;
-    pv_view_cell(tree, r, fb->col_twc, &c);
-    if (c.present)
-        node->total += c.v.i;
+    if (fl->raw) {
+        /* summed raw, converted once in fl_finish */
+        int64_t raw;
+        if (pv_view_cell_raw(tree, r, fb->col_time, &raw))
+            fl->raw[2 * n] += raw;
+        if (pv_view_cell_raw(tree, r, fb->col_twc, &raw))
+            fl->raw[2 * n + 1] += raw;
+    } else {
+        pv_view_cell(tree, r, fb->col_time, &c);
+        if (c.present)
+            node->self += c.v.i;
+        pv_view_cell(tree, r, fb->col_twc, &c);
+        if (c.present)
+            node->total += c.v.i;
+    }
     node->calls++;
     if (node->first_row == UINT32_MAX)
         node->first_row = (uint32_t)r;
@@ -586,6 +629,7 @@ void pv_flame_free(pv_flame *fl)
     if (!fl)
         return;
     free(fl->nodes);
+    free(fl->raw);
     free(fl->preorder);
     free(fl->source_view);
     pv_strpool_free(&fl->pool);
@@ -714,6 +758,13 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
     pv_flame *callers = fl_new(), *callees = fl_new();
     callers->time_type = callees->time_type = fl->time_type;
     callers->by_module = callees->by_module = fl->by_module;
+    if (fl->raw) {
+        /* summed raw as well, converted once (docs/flame.md "Raw values") */
+        callers->raw_view = callees->raw_view = fl->raw_view;
+        memcpy(callers->raw_col, fl->raw_col, sizeof fl->raw_col);
+        memcpy(callees->raw_col, fl->raw_col, sizeof fl->raw_col);
+    }
+    int64_t self = 0, through = 0; /* raw when fl->raw */
     fl_builder bc, be;
     fl_builder_init(&bc, callers);
     fl_builder_init(&be, callees);
@@ -734,8 +785,7 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
             uint32_t md = fl_intern(&be, pv_strpool_get(&fl->pool, node->module),
                                     strlen(pv_strpool_get(&fl->pool, node->module)));
             uint32_t c = fl_child(&be, cp, nm, md);
-            callees->nodes[c].self += node->self;
-            callees->nodes[c].total += node->total;
+            fl_add_times(callees, c, fl, x, true, true);
             callees->nodes[c].calls += node->calls;
             if (callees->nodes[c].first_row == UINT32_MAX)
                 callees->nodes[c].first_row = node->first_row;
@@ -743,7 +793,7 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
             if (fl_node_is(fl, x, name, name_len, module)) {
                 /* recursion: the inner occurrence's own time still counts as
                  * the routine's self time */
-                out->self += node->self;
+                self += fl->raw ? fl->raw[2 * x] : node->self;
             }
             continue;
         }
@@ -759,14 +809,13 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
             any = true;
         }
         uint32_t top = callees->nodes[0].first_child;
-        callees->nodes[top].self += node->self;
-        callees->nodes[top].total += node->total;
+        fl_add_times(callees, top, fl, x, true, true);
         callees->nodes[top].calls += node->calls;
         if (callees->nodes[top].first_row == UINT32_MAX)
             callees->nodes[top].first_row = node->first_row;
         callee_of[x] = top;
-        out->through += node->total;
-        out->self += node->self;
+        through += fl->raw ? fl->raw[2 * x + 1] : node->total;
+        self += fl->raw ? fl->raw[2 * x] : node->self;
         out->calls += node->calls;
         /* callers: the path above, innermost first */
         uint32_t cn = 0;
@@ -774,8 +823,7 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
         uint32_t md0 = fl_intern(&bc, pv_strpool_get(&fl->pool, node->module),
                                  strlen(pv_strpool_get(&fl->pool, node->module)));
         cn = fl_child(&bc, 0, nm, md0);
-        callers->nodes[cn].total += node->total;
-        callers->nodes[cn].self += node->self;
+        fl_add_times(callers, cn, fl, x, true, true);
         callers->nodes[cn].calls += node->calls;
         for (uint32_t a = p; a != 0 && a != PV_FLAME_NONE; a = fl->nodes[a].parent) {
             const char *an = pv_flame_name(fl, a);
@@ -784,7 +832,7 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
             uint32_t amd = fl_intern(&bc, am, strlen(am));
             cn = fl_child(&bc, cn, anm, amd);
             callers->nodes[cn].is_context = fl->nodes[a].is_context;
-            callers->nodes[cn].total += node->total;
+            fl_add_times(callers, cn, fl, x, false, true);
             callers->nodes[cn].calls += node->calls;
             if (callers->nodes[cn].first_row == UINT32_MAX)
                 callers->nodes[cn].first_row = fl->nodes[a].first_row;
@@ -798,6 +846,8 @@ bool pv_sandwich_build(const pv_flame *fl, const char *name, size_t name_len, co
     fl_finish(callees);
     fl_groups(callers);
     fl_groups(callees);
+    out->self = fl->raw ? pv_view_raw_sum(fl->raw_view, fl->raw_col[0], self) : self;
+    out->through = fl->raw ? pv_view_raw_sum(fl->raw_view, fl->raw_col[1], through) : through;
     out->callers = callers;
     out->callees = callees;
     return any;

@@ -230,6 +230,22 @@ int pv_view_column_empty(const pv_view *v, size_t col)
     return e == 0 || e == 1 ? e : -1;
 }
 
+bool pv_view_has_raw(const pv_view *v, size_t col)
+{
+    return v && v->hooks && v->hooks->cell_raw && v->hooks->raw_sum && col < v->column_count;
+}
+
+bool pv_view_cell_raw(const pv_view *v, size_t row, size_t col, int64_t *raw)
+{
+    return v && v->hooks && v->hooks->cell_raw && col < v->column_count &&
+           row < pv_view_rows(v) && v->hooks->cell_raw(v, row, col, raw);
+}
+
+int64_t pv_view_raw_sum(const pv_view *v, size_t col, int64_t sum)
+{
+    return v && v->hooks && v->hooks->raw_sum ? v->hooks->raw_sum(v, col, sum) : sum;
+}
+
 bool pv_view_column_values(const pv_view *v, size_t col,
                            void (*each)(void *ctx, const char *s, size_t len), void *ctx)
 {

@@ -9,7 +9,7 @@
 
 #include "profview/hooks.h"
 #include "profview/sql.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 #include "tui/group.h"
 
 double pv_app_now(void)
@@ -469,6 +469,8 @@ bool pv_app_poll(pv_app *a)
         pv_buf_clear(&a->load.errors);
         pthread_mutex_unlock(&a->load.lock);
         pv_app_message(a, true, text);
+        /* the log keeps them after the next key (docs/tui.md "Messages") */
+        pv_buf_puts(&a->message, "\n(:messages shows them again)");
     }
     pv_app_session_tick(a); /* a session restored as the index and the views get ready */
     return n > 0 || errors || range_news || win_n > 0;
@@ -594,6 +596,8 @@ void pv_app_free(pv_app *a)
     pv_buf_free(&a->load.path);
     pv_buf_free(&a->search);
     pv_buf_free(&a->message);
+    for (size_t i = 0; i < a->log.count; i++)
+        free(a->log.text[i]);
     pv_buf_free(&a->exp.path);
     pv_buf_free(&a->exp.summary);
     pv_buf_free(&a->exp.error);
@@ -612,6 +616,19 @@ void pv_app_message(pv_app *a, bool is_error, const char *text)
     pv_buf_clear(&a->message);
     pv_buf_append(&a->message, text, len);
     a->message_error = is_error;
+    /* the log keeps it (:messages), a repeated one once */
+    pv_message_log *log = &a->log;
+    if (!len || (log->count && strlen(log->text[log->count - 1]) == len &&
+                 memcmp(log->text[log->count - 1], text, len) == 0))
+        return;
+    if (log->count == PV_MESSAGE_LOG) {
+        free(log->text[0]);
+        memmove(log->text, log->text + 1, (PV_MESSAGE_LOG - 1) * sizeof *log->text);
+        memmove(log->error, log->error + 1, (PV_MESSAGE_LOG - 1) * sizeof *log->error);
+        log->count--;
+    }
+    log->text[log->count] = pv_xstrndup(text, len);
+    log->error[log->count++] = is_error;
 }
 
 void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...)
@@ -906,6 +923,8 @@ void pv_app_sync_details(pv_app *a)
         pv_app_close_details(a); /* opened again once the index is complete */
         return;
     }
+    if (owner != a->det.owner)
+        a->det.chosen = false; /* another view: its first tab with rows */
     if (a->det.tried && a->det.owner == owner && a->det.row == row && a->det.tab_open == a->det.tab)
         return;
     pv_app_close_details(a);
@@ -915,7 +934,9 @@ void pv_app_sync_details(pv_app *a)
     a->det.tab_open = a->det.tab;
     if (!owner || row == PV_NO_ROW || owner->detail_count == 0)
         return;
-    pv_view *v = pv_view_open_detail(owner, a->det.tab, row);
+    pv_view *v = a->det.chosen ? pv_view_open_detail(owner, a->det.tab, row)
+                               : pv_details_open_first(owner, row, &a->det.tab);
+    a->det.tab_open = a->det.tab;
     if (v) {
         pv_app_open_report(a, &a->det.rep, v, true);
         a->det.open = true;

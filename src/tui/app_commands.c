@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "profview/hooks.h"
-#include "tui/app_internal.h"
+#include "tui/panel.h"
 #include "tui/commands.h"
 
 static void pv_cmd_filter(pv_app *a, const char *arg)
@@ -202,6 +202,12 @@ static void pv_cmd_help(pv_app *a, const char *arg)
     (void)arg;
     a->ov.kind = PV_OVERLAY_HELP;
     a->ov.top = 0;
+}
+
+static void pv_cmd_messages(pv_app *a, const char *arg)
+{
+    (void)arg;
+    pv_app_messages_open(a);
 }
 
 static void pv_cmd_quit(pv_app *a, const char *arg)

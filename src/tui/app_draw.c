@@ -1,7 +1,6 @@
 /* app_draw.c - drawing that the panels share (panel.h): boxes, titles,
  * text cut to its cells, a report as a table (the Report and the Details
- * panes); and the status bar and the message box, the screen's own lines
- * (screen.c lays them out).  Into the grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
+ * panes).  Into the grid (docs/code-style.md habit 4: format into a buffer of characters and roles;
  * term.c paints it).  Only the rows on screen are ever read. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -26,7 +25,7 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
         pv_grid_char(&a->grid, y, x + i, pv_app_glyph(a, 0x2500, '-'), PV_ROLE_BORDER);
     if (w > 4) {
         pv_grid_char(&a->grid, y, x + 1, ' ', role);
-        int used = pv_grid_str(&a->grid, y, x + 2, w - 4, title, role);
+        int used = pv_app_cut_text(a, y, x + 2, w - 4, title, strlen(title), role);
         pv_grid_char(&a->grid, y, x + 2 + used, ' ', role);
     }
 }
@@ -169,16 +168,20 @@ static size_t pv_app_key_column(const pv_report *r, const size_t *shown, size_t 
     return PV_NO_ROW;
 }
 
-/* Draws text in at most w cells; text that does not fit ends in a mark
- * (… or > in ASCII) in its last cell, so a cut cell never looks whole.
- * Returns the cells used. */
+/* Draws text in at most w cells; text that does not fit is cut with a
+ * mark (… or > in ASCII) so that a cut cell never looks whole: a path in
+ * its middle, keeping its file name (/work/…/trunc_pair.txt.BIN), other
+ * text at its end (pv_text_cut, docs/tui.md "Cut text").  Returns the
+ * cells used. */
 int pv_app_cut_text(pv_app *a, int y, int x, int w, const char *s, size_t len, pv_role role)
 {
     if (w <= 0)
         return 0;
-    int used = pv_grid_text(&a->grid, y, x, w, s, len, role);
-    if ((int)pv_text_width(s, len, a->utf8) > w && used > 0)
-        pv_grid_char(&a->grid, y, x + used - 1, pv_app_glyph(a, 0x2026, '>'), role);
+    pv_buf cut;
+    pv_buf_init(&cut);
+    pv_text_cut(&cut, s, len, 0, w, PV_CUT_AUTO, a->utf8, !a->ascii);
+    int used = pv_grid_text(&a->grid, y, x, w, cut.data ? cut.data : "", cut.len, role);
+    pv_buf_free(&cut);
     return used;
 }
 
@@ -499,9 +502,10 @@ static pv_role pv_table_cell_role(const pv_report *r, size_t row, size_t c)
     return role;
 }
 
-/* The cell of visible row k in drawn column j, at line y. */
+/* The cell of visible row k in drawn column j, at line y; on the
+ * selected row in `sel` (a search match stays marked there too). */
 static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_layout *L, size_t k,
-                               size_t j, int y, pv_buf *text)
+                               size_t j, int y, pv_buf *text, int sel)
 {
     size_t row = pv_report_row(r, k);
     size_t c = L->shown[L->order[j]];
@@ -522,7 +526,7 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
             mark = pv_report_is_collapsed(r, row) ? pv_app_glyph(a, 0x25b8, '+')
                                                   : pv_app_glyph(a, 0x25be, '-');
         if (w - indent >= 2) {
-            pv_grid_char(&a->grid, y, cx, mark, PV_ROLE_TREE);
+            pv_grid_char(&a->grid, y, cx, mark, sel >= 0 ? (pv_role)sel : PV_ROLE_TREE);
             cx += 2;
         }
         w -= (cx - L->xs[j]);
@@ -540,7 +544,8 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
     const char *s = text->data ? text->data : "";
     int tw = (int)pv_text_width(s, text->len, a->utf8);
     int off = pv_type_numeric(col->type) && tw < w ? w - tw : 0;
-    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len, pv_table_cell_role(r, row, c));
+    int used = pv_app_cut_text(a, y, cx + off, w - off, s, text->len,
+                               sel >= 0 ? (pv_role)sel : pv_table_cell_role(r, row, c));
     if (a->search.len && pv_report_cell_matches(r, row, c, pv_buf_cstr(&a->search)))
         pv_grid_paint(&a->grid, y, cx + off, used, PV_ROLE_MATCH);
 }
@@ -574,229 +579,16 @@ void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int p
         int y = rc.y + 1 + line;
         if (k >= L.count)
             break;
+        int sel = k != r->cursor ? -1 : focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM;
+        if (sel >= 0)
+            pv_grid_fill(&a->grid, y, rc.x, rc.w, 1, (pv_role)sel);
         for (size_t j = 0; j < L.end; j++)
-            pv_table_draw_cell(a, r, &L, k, j, y, &text);
-        if (k == r->cursor)
-            pv_grid_paint(&a->grid, y, rc.x, rc.w,
-                          focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+            pv_table_draw_cell(a, r, &L, k, j, y, &text, sel);
     }
     if (L.count == 0 && L.rows > 0)
         pv_grid_str(&a->grid, rc.y + 1, rc.x, rc.w,
                     r->filter[0] ? "(no row matches the filter)" : "(no rows)", PV_ROLE_DIM);
     pv_buf_free(&text);
-}
-
-/* The status of long work that takes the whole bar: loading, an export,
- * a query; false when none runs. */
-static bool pv_status_busy(pv_app *a, pv_buf *s)
-{
-    pthread_mutex_lock(&a->load.lock);
-    bool busy = a->load.queue_next < a->load.queue_count;
-    if (busy) {
-        double elapsed = pv_app_now() - a->load.start;
-        pv_buf_printf(s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
-        if (a->load.what.len)
-            pv_buf_printf(s, ": %s", pv_buf_cstr(&a->load.what));
-        if (a->load.units_total) {
-            double frac = (double)a->load.units_done / (double)a->load.units_total;
-            pv_buf_printf(s, " %3.0f%%", frac * 100);
-            pv_text_rate(s, (double)a->load.units_done, (double)a->load.units_total, elapsed, "");
-        }
-        pv_buf_puts(s, "  (Ctrl-C cancels)");
-    }
-    pthread_mutex_unlock(&a->load.lock);
-    if (busy)
-        return true;
-    if (pv_screen_status(a, s)) /* a panel's long work: an export */
-        return true;
-    if (a->sql.running) {
-        pv_buf_printf(s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
-                         " result rows  (Esc stops)",
-                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
-        return true;
-    }
-    return false;
-}
-
-/* Parts of the status bar by priority: what goes first when the bar is too
- * narrow (docs/tui.md "Status bar"): the file, the view, the warnings, the
- * sort, the filter; the row, the markers, the indexing and the help hint
- * stay. */
-enum { SEG_FILE, SEG_VIEW, SEG_ROW, SEG_FILTER, SEG_SORT, SEG_INDEX, SEG_WARN, SEG_MARK, SEG_COUNT };
-
-static void pv_status_markers(pv_app *a, pv_buf *out)
-{
-    for (int m = 0; m < 2; m++)
-        if (a->mark.set[m]) {
-            char t[48];
-            if (a->mark.view[m])
-                snprintf(t, sizeof t, "row %zu", a->mark.row[m] + 1);
-            else
-                pv_format_time_human(a->mark.at[m], a->unit, t, sizeof t);
-            pv_buf_printf(out, "%s%c %s", m ? " " : "", m == 0 ? 'A' : 'B', t);
-        }
-    if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
-        char t[48];
-        /* exact: 1 999 769 ns reads 1.999 769 ms, not 1.999 ms (docs/tui.md "Times") */
-        pv_format_time_exact(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, t, sizeof t);
-        pv_buf_printf(out, " B-A %s", t);
-    }
-}
-
-/* The parts' texts (empty when there is nothing to say). */
-static void pv_status_segments(pv_app *a, pv_buf seg[SEG_COUNT])
-{
-    pv_report *r = pv_app_report(a);
-    pv_item *it = a->loc.item < a->item_count ? &a->items[a->loc.item] : NULL;
-    pv_buf_puts(&seg[SEG_FILE], it ? pv_basename(a->files[it->file]->path) : "profview");
-    if (r) {
-        pv_report *fr = pv_app_focused_report(a);
-        if (!fr)
-            fr = r;
-        size_t count = pv_report_count(fr);
-        pv_buf_puts(&seg[SEG_VIEW], fr->view->id);
-        pv_buf_printf(&seg[SEG_ROW], "row %zu/%zu", count ? fr->cursor + 1 : 0, count);
-        if (r->filter[0])
-            pv_buf_printf(&seg[SEG_FILTER], "filter: %s (%zu)", r->filter, r->matched);
-        if (r->sort_count) {
-            pv_buf_puts(&seg[SEG_SORT], "sort: ");
-            pv_report_sort_text(r, &seg[SEG_SORT]);
-        }
-    }
-    char progress[128];
-    pv_app_index_text(a, progress, sizeof progress);
-    if (progress[0])
-        pv_buf_printf(&seg[SEG_INDEX], "%s%s", progress, a->index.stopped ? "" : " (Ctrl-C stops)");
-    size_t warnings = 0;
-    for (size_t i = 0; i < a->file_count; i++)
-        warnings += a->files[i]->diag.warnings + a->files[i]->diag.errors;
-    if (warnings)
-        pv_buf_printf(&seg[SEG_WARN], "%zu warning%s", warnings, warnings == 1 ? "" : "s");
-    pv_status_markers(a, &seg[SEG_MARK]);
-}
-
-/* A part wider than a third of the bar (not the row, not the markers) is
- * cut (with a mark); then the least important parts go until the rest and
- * the hint (hw cells) fit. */
-static void pv_status_fit(pv_app *a, pv_buf seg[SEG_COUNT], int hw, const char *sep)
-{
-    static const int prio[SEG_COUNT] = {1, 2, 9, 5, 4, 7, 3, 8};
-    int third = a->width / 3 > 12 ? a->width / 3 : 12;
-    for (int i = 0; i < SEG_COUNT; i++) {
-        if (i == SEG_ROW || i == SEG_MARK ||
-            (int)pv_text_width(seg[i].data ? seg[i].data : "", seg[i].len, a->utf8) <= third)
-            continue;
-        size_t cut = 0;
-        int chars = 0;
-        while (cut < seg[i].len && chars < third - 1) {
-            cut++;
-            while (cut < seg[i].len && ((unsigned char)seg[i].data[cut] & 0xC0) == 0x80)
-                cut++;
-            chars++;
-        }
-        seg[i].len = cut;
-        seg[i].data[cut] = '\0';
-        pv_buf_puts(&seg[i], a->utf8 && !a->ascii ? "\xe2\x80\xa6" : ">");
-    }
-    int sw = (int)pv_text_width(sep, strlen(sep), a->utf8);
-    for (;;) {
-        int total = 1 + hw + 2, parts = 0, low = -1;
-        for (int i = 0; i < SEG_COUNT; i++) {
-            if (!seg[i].len)
-                continue;
-            total += (int)pv_text_width(seg[i].data, seg[i].len, a->utf8) + (parts ? sw : 0);
-            parts++;
-            if (low < 0 || prio[i] < prio[low])
-                low = i;
-        }
-        if (total <= a->width || parts <= 1)
-            break;
-        pv_buf_clear(&seg[low]);
-    }
-}
-
-void pv_app_draw_status(pv_app *a, int y)
-{
-    pv_grid_fill(&a->grid, y, 0, a->width, 1, PV_ROLE_STATUS);
-    pv_buf s;
-    pv_buf_init(&s);
-    const char *sep = a->ascii ? " | " : " \xe2\x94\x82 ";
-    bool busy = pv_status_busy(a, &s);
-    /* The help hint, on the right. */
-    char help[32];
-    pv_keymap_describe(&a->cfg.keys, PV_ACT_HELP, help, sizeof help);
-    char *space = strchr(help, ' ');
-    if (space)
-        *space = '\0';
-    char hint[48];
-    snprintf(hint, sizeof hint, "%s help ", help);
-    int hw = (int)strlen(hint);
-    if (!busy) {
-        pv_buf seg[SEG_COUNT];
-        for (int i = 0; i < SEG_COUNT; i++)
-            pv_buf_init(&seg[i]);
-        pv_status_segments(a, seg);
-        pv_status_fit(a, seg, hw, sep);
-        pv_buf_puts(&s, " ");
-        bool first = true;
-        for (int i = 0; i < SEG_COUNT; i++) {
-            if (!seg[i].len)
-                continue;
-            if (!first)
-                pv_buf_puts(&s, sep);
-            pv_buf_append(&s, seg[i].data, seg[i].len);
-            first = false;
-        }
-        for (int i = 0; i < SEG_COUNT; i++)
-            pv_buf_free(&seg[i]);
-    }
-    pv_grid_text(&a->grid, y, 0, a->width, s.data ? s.data : "", s.len, PV_ROLE_STATUS);
-    if ((int)pv_text_width(s.data ? s.data : "", s.len, a->utf8) + hw + 2 <= a->width)
-        pv_grid_str(&a->grid, y, a->width - hw, hw, hint, PV_ROLE_STATUS);
-    pv_buf_free(&s);
-}
-
-/* A multi-line message (a filter error with its caret, a bad config) stands
- * above the status bar until the next key; long lines are wrapped.  While
- * the prompt is open (it has the last line), any message stands there: the
- * completions of Tab. */
-void pv_app_draw_message_box(pv_app *a, int bottom)
-{
-    if (!a->message.len || (!a->prompt.kind && !strchr(pv_buf_cstr(&a->message), '\n')))
-        return;
-    struct {
-        const char *p;
-        size_t len;
-    } lines[64];
-    int count = 0;
-    size_t width = (size_t)a->width;
-    for (const char *p = pv_buf_cstr(&a->message); *p && count < 64;) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        size_t start = 0;
-        do {
-            size_t end = start, cols = 0;
-            while (end < len && cols < width) {
-                end = pv_app_utf8_next(p, len, end);
-                cols++;
-            }
-            if (count < 64) {
-                lines[count].p = p + start;
-                lines[count].len = end - start;
-                count++;
-            }
-            start = end;
-        } while (start < len);
-        p = e ? e + 1 : p + len;
-    }
-    pv_role role = a->message_error ? PV_ROLE_ERROR : PV_ROLE_NORMAL;
-    int y = bottom - count + 1;
-    for (int i = 0; i < count; i++, y++) {
-        if (y < 0)
-            continue;
-        pv_grid_fill(&a->grid, y, 0, a->width, 1, role);
-        pv_grid_text(&a->grid, y, 0, a->width, lines[i].p, lines[i].len, role);
-    }
 }
 
 void pv_app_click_rows(pv_app *a, pv_report *r, pv_rect rc, int pane, int y)

@@ -192,6 +192,47 @@ typedef struct pv_export_plan {
     const pv_view *count_view; /* the view whose rows are written, or NULL */
 } pv_export_plan;
 
+/* trace-json: the call trace's calls (docs/export.md "Trace Event
+ * Format"), with the markers as instants; false with the reason in `why`. */
+static bool pv_app_export_plan_trace(const pv_app *a, const pv_export_parts *p, bool filter,
+                                     bool window, pv_export_plan *pl, pv_buf *why)
+{
+    pv_export_request *q = &pl->req;
+    if (!pv_app_export_has_trace(p->set)) {
+        pv_buf_printf(why, "%s holds no call trace or timeline: trace-json writes calls on "
+                           "a time axis; choose SQLite",
+                      p->f->path);
+        return false;
+    }
+    if (filter && strcmp(p->view->id, "call-trace") != 0) {
+        pv_buf_printf(why, "the filter is over the %s view, and trace-json writes the "
+                           "calls: filter the call trace, or choose SQLite",
+                      p->view->id);
+        return false;
+    }
+    if (filter) {
+        q->view_id = "call-trace";
+        if (p->r->sel && !p->grouped) {
+            q->rows = p->r->sel;
+            q->row_count = p->r->sel_count;
+        } else {
+            q->filter = p->r->filter;
+        }
+    }
+    if (window) {
+        q->has_from = q->has_to = true;
+        q->from = p->lo;
+        q->to = p->hi;
+    }
+    for (int k = 0; k < 2; k++) {
+        q->has_mark[k] = a->mark.set[k] && !a->mark.view[k];
+        q->mark[k] = a->mark.at[k];
+    }
+    pl->count_view = pv_set_find_view(p->set, "call-trace");
+    pv_buf_puts(&pl->describe, filter ? "" : "the call trace");
+    return true;
+}
+
 /* The request the chosen parts make, with what it writes in words; false
  * with the reason in `why` (in the viewer's words: what was chosen, never a
  * command-line option) when they do not fit together. */
@@ -228,40 +269,8 @@ static bool pv_app_export_plan(pv_app *a, size_t item, pv_export_plan *pl, pv_bu
     pv_format_time_human(p.lo, a->unit, lo, sizeof lo);
     pv_format_time_human(p.hi, a->unit, hi, sizeof hi);
     if (q->format == PV_EXPORT_TRACE_JSON) {
-        /* the call trace's calls (docs/export.md "Trace Event Format"),
-         * with the markers as instants */
-        if (!pv_app_export_has_trace(p.set)) {
-            pv_buf_printf(why, "%s holds no call trace or timeline: trace-json writes calls on "
-                               "a time axis; choose SQLite",
-                          p.f->path);
+        if (!pv_app_export_plan_trace(a, &p, filter, window, pl, why))
             return false;
-        }
-        if (filter && strcmp(p.view->id, "call-trace") != 0) {
-            pv_buf_printf(why, "the filter is over the %s view, and trace-json writes the "
-                               "calls: filter the call trace, or choose SQLite",
-                          p.view->id);
-            return false;
-        }
-        if (filter) {
-            q->view_id = "call-trace";
-            if (p.r->sel && !p.grouped) {
-                q->rows = p.r->sel;
-                q->row_count = p.r->sel_count;
-            } else {
-                q->filter = p.r->filter;
-            }
-        }
-        if (window) {
-            q->has_from = q->has_to = true;
-            q->from = p.lo;
-            q->to = p.hi;
-        }
-        for (int k = 0; k < 2; k++) {
-            q->has_mark[k] = a->mark.set[k] && !a->mark.view[k];
-            q->mark[k] = a->mark.at[k];
-        }
-        pl->count_view = pv_set_find_view(p.set, "call-trace");
-        pv_buf_puts(&pl->describe, filter ? "" : "the call trace");
     } else if (q->format != PV_EXPORT_SQLITE) {
         /* Text1 and BIN: the timeline's events */
         if (!p.timeline) {

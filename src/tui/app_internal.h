@@ -137,6 +137,16 @@ typedef struct pv_pump {
     bool stop;
 } pv_pump;
 
+/* The session's messages, the last PV_MESSAGE_LOG (:messages, help.c):
+ * a message goes with the next key, the log keeps it (a load error of a
+ * file of the command line, docs/tui.md "Prompt line"). */
+#define PV_MESSAGE_LOG 200
+typedef struct pv_message_log {
+    char *text[PV_MESSAGE_LOG];
+    bool error[PV_MESSAGE_LOG];
+    size_t count;
+} pv_message_log;
+
 /* The viewer: what the panes share (the open files and their items, where
  * we are, the focus, the message line, the screen) and each pane's and
  * service's own state. */
@@ -174,6 +184,7 @@ struct pv_app {
     pv_rect rect[PV_PANE_COUNT];
     pv_buf message; /* the status line's message ("" = none), any length */
     bool message_error;
+    pv_message_log log; /* the messages shown, for :messages */
     pv_buf search;  /* the search text in force, any length */
     bool quit;
     bool quit_armed; /* Ctrl-C once after indexing stopped: again quits */
@@ -300,7 +311,8 @@ bool pv_app_pump(pv_app *a);
 /* Table, function and column names for the prompt's completion. */
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
                          void *ctx);
-/* y / Y: the selected cell (the leftmost column shown) or row as TSV. */
+/* y / Y: the selected cell (the key column, or the column scrolled to)
+ * or the row as TSV. */
 void pv_app_copy_selection(pv_app *a, bool whole_row);
 /* :copy view|row|cell|FILE */
 void pv_app_copy_command(pv_app *a, const char *arg);

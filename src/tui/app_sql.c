@@ -205,13 +205,9 @@ void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out)
  * `prev`, PV_NO_ROW: none); without the header line when
  * !header.  Stops once more than `limit` bytes are written (returns
  * false). */
-static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, size_t prev,
-                       size_t only, bool header, size_t limit, pv_buf *out)
+static bool pv_app_tsv_columns(const pv_view *v, const size_t *shown, size_t n, const pv_row *rows,
+                               size_t count, size_t prev, bool header, size_t limit, pv_buf *out)
 {
-    size_t shown[PV_MAX_SHOWN];
-    size_t n = only != PV_NO_ROW ? 1 : pv_report_shown(r, shown, PV_MAX_SHOWN);
-    if (only != PV_NO_ROW)
-        shown[0] = only;
     char *mem = NULL;
     size_t mem_len = 0;
     /* a chunk of rows at a time, so that a view too big stops early */
@@ -220,7 +216,7 @@ static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, siz
         FILE *fp = open_memstream(&mem, &mem_len);
         if (!fp)
             return false;
-        pv_write_rows_after(fp, r->view, shown, n, rows + done, k, PV_OUT_TSV,
+        pv_write_rows_after(fp, v, shown, n, rows + done, k, PV_OUT_TSV,
                             done ? rows[done - 1] : prev);
         fclose(fp);
         const char *body = mem;
@@ -235,6 +231,16 @@ static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, siz
             break;
     }
     return true;
+}
+
+static bool pv_app_tsv(const pv_report *r, const pv_row *rows, size_t count, size_t prev,
+                       size_t only, bool header, size_t limit, pv_buf *out)
+{
+    size_t shown[PV_MAX_SHOWN];
+    size_t n = only != PV_NO_ROW ? 1 : pv_report_shown(r, shown, PV_MAX_SHOWN);
+    if (only != PV_NO_ROW)
+        shown[0] = only;
+    return pv_app_tsv_columns(r->view, shown, n, rows, count, prev, header, limit, out);
 }
 
 /* Sends text to the clipboard (OSC 52), or says why not. */
@@ -268,6 +274,21 @@ static void pv_app_too_large(pv_app *a, const char *what)
     pv_app_message(a, true, msg);
 }
 
+/* The column `y` copies, the selected column (docs/tui.md "Copying"):
+ * the key column (a tree's column, else the name) while the columns are
+ * not scrolled, else the first column scrolled to. */
+static size_t pv_app_copy_column(const pv_report *r, const size_t *shown, size_t n)
+{
+    if (r->hscroll > 0 && r->hscroll < n)
+        return shown[r->hscroll];
+    unsigned want[2] = {pv_view_is_tree(r->view) ? PV_COL_TREE : PV_COL_NAME, PV_COL_NAME};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n; i++)
+            if (r->view->columns[shown[i]].flags & want[k])
+                return shown[i];
+    return shown[0];
+}
+
 void pv_app_copy_selection(pv_app *a, bool whole_row)
 {
     pv_report *r = pv_app_focused_report(a);
@@ -280,7 +301,7 @@ void pv_app_copy_selection(pv_app *a, bool whole_row)
     size_t n = pv_report_shown(r, shown, PV_MAX_SHOWN);
     if (!n)
         return;
-    size_t col = shown[r->hscroll < n ? r->hscroll : 0];
+    size_t col = pv_app_copy_column(r, shown, n);
     pv_buf text;
     pv_buf_init(&text);
     /* as shown: a delta from the row shown above it */
@@ -343,6 +364,105 @@ static bool pv_app_write_file(pv_app *a, const char *path, const pv_buf *text)
     return ok;
 }
 
+/* ---- :copy view and :copy FILE as a job (jobs.h): the rows as TSV a
+ * chunk at a time within the step's budget; the clipboard or the file gets
+ * the text only at its end, so a stop copies nothing */
+
+typedef struct pv_copy_job {
+    pv_job base;
+    const pv_view *view; /* owned by its file (a reload stops the job) */
+    size_t shown[PV_MAX_SHOWN], n;
+    pv_row *rows; /* the report's rows in its order */
+    size_t count, done;
+    bool fits;    /* within `limit` bytes so far */
+    size_t limit;
+    char *path;   /* :copy FILE; NULL: the clipboard */
+    char what[200];
+    pv_buf text;
+} pv_copy_job;
+
+/* The text is written: to the file or the clipboard, or why not. */
+static void pv_copy_job_done(pv_app *a, pv_copy_job *j)
+{
+    if (j->path)
+        pv_app_write_file(a, j->path, &j->text);
+    else if (j->fits)
+        pv_app_clipboard(a, j->what, &j->text);
+    else
+        pv_app_too_large(a, j->what);
+}
+
+static bool pv_copy_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    pv_copy_job *j = (pv_copy_job *)job;
+    for (bool first = true; j->fits && (j->done < j->count || first); first = false) {
+        if (!first && (b->units == 0 || pv_budget_late(b)))
+            break;
+        size_t k = j->count - j->done < 1024 ? j->count - j->done : 1024;
+        j->fits = pv_app_tsv_columns(j->view, j->shown, j->n, j->rows + j->done, k,
+                                     j->done ? j->rows[j->done - 1] : PV_NO_ROW, j->done == 0,
+                                     j->limit, &j->text);
+        j->done += k;
+        pv_budget_spend(b, k);
+    }
+    if (!j->fits || j->done == j->count) {
+        pv_copy_job_done(a, j);
+        return true;
+    }
+    pv_app_messagef(a, false, "Copying %s... %.0f%% (Esc stops)", j->what,
+                    100.0 * (double)j->done / (double)j->count);
+    return false;
+}
+
+static void pv_copy_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    if (say)
+        pv_app_messagef(a, false, "copy %s: nothing copied", job->queued ? "cancelled" : "stopped");
+}
+
+static void pv_copy_job_free(pv_job *job)
+{
+    pv_copy_job *j = (pv_copy_job *)job;
+    free(j->rows);
+    free(j->path);
+    pv_buf_free(&j->text);
+}
+
+static const pv_job_ops pv_copy_job_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .paced = true,
+    .step = pv_copy_job_step,
+    .stop = pv_copy_job_stop,
+    .free = pv_copy_job_free,
+};
+
+/* Copies report r's rows (to `path`, NULL: the clipboard): at once when
+ * small or `at_once` (r goes away), else as a job in steps. */
+static void pv_app_copy_start(pv_app *a, const pv_report *r, const char *path, const char *what,
+                              bool at_once)
+{
+    pv_copy_job *j = (pv_copy_job *)pv_job_new(sizeof *j, &pv_copy_job_ops, PV_JOB_COPY);
+    j->view = r->view;
+    j->n = pv_report_shown(r, j->shown, PV_MAX_SHOWN);
+    j->count = pv_report_count(r);
+    j->rows = pv_xmalloc((j->count ? j->count : 1) * sizeof *j->rows);
+    for (size_t i = 0; i < j->count; i++)
+        j->rows[i] = (pv_row)pv_report_row(r, i);
+    j->fits = true;
+    j->limit = path ? SIZE_MAX : PV_COPY_MAX;
+    j->path = path ? pv_xstrdup(path) : NULL;
+    snprintf(j->what, sizeof j->what, "%s", what);
+    pv_buf_init(&j->text);
+    if (!at_once && (a->jobs.fixed || j->count > PV_BIG_VIEW)) {
+        pv_jobs_start(a, &j->base); /* Esc stops it: nothing copied */
+        return;
+    }
+    pv_budget b = {SIZE_MAX, 0};
+    while (!pv_copy_job_step(a, &j->base, &b)) /* small: at once */
+        b.units = SIZE_MAX;
+    pv_job_free(&j->base);
+}
+
 void pv_app_copy_command(pv_app *a, const char *arg)
 {
     while (*arg == ' ')
@@ -382,24 +502,9 @@ void pv_app_copy_command(pv_app *a, const char *arg)
         pv_app_command_queue(a, PV_JOB_COPY, a->items[a->loc.item].file, arg))
         return;
     size_t count = pv_report_count(r);
-    pv_row *rows = pv_xmalloc((count ? count : 1) * sizeof *rows);
-    for (size_t i = 0; i < count; i++)
-        rows[i] = (pv_row)pv_report_row(r, i);
-    pv_buf text;
-    pv_buf_init(&text);
-    bool fits = pv_app_tsv(r, rows, count, PV_NO_ROW, PV_NO_ROW, true,
-                           to_file ? SIZE_MAX : PV_COPY_MAX,
-                           &text);
-    free(rows);
     char what[200];
     snprintf(what, sizeof what, bookmarks ? "the bookmarks (%zu rows)" : "the view (%zu rows)", count);
-    if (to_file)
-        pv_app_write_file(a, arg, &text);
-    else if (fits)
-        pv_app_clipboard(a, what, &text);
-    else
-        pv_app_too_large(a, what);
-    pv_buf_free(&text);
+    pv_app_copy_start(a, r, to_file ? arg : NULL, what, bookmarks);
     if (bookmarks)
         pv_report_close(&marks);
 }

@@ -108,12 +108,33 @@ static bool pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
     }
     if (y == a->det.tabs_y) {
         for (size_t t = 0; t < a->det.tab_count; t++)
-            if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w)
+            if (x >= a->det.tabs[t].x && x < a->det.tabs[t].x + a->det.tabs[t].w) {
                 a->det.tab = t;
+                a->det.chosen = true;
+            }
         return true;
     }
     pv_app_click_rows(a, r, rc, PV_PANE_DETAILS, y);
     return true;
+}
+
+pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab)
+{
+    pv_view *first = NULL;
+    *tab = 0;
+    for (size_t d = 0; d < owner->detail_count; d++) {
+        pv_view *v = pv_view_open_detail(owner, d, row);
+        if (v && pv_view_rows(v)) {
+            pv_view_free(first);
+            *tab = d;
+            return v;
+        }
+        if (d == 0)
+            first = v;
+        else
+            pv_view_free(v);
+    }
+    return first;
 }
 
 /* Left and Right: the previous and the next detail tab; Enter drills into
@@ -136,6 +157,7 @@ static bool pv_details_action(pv_app *a, pv_action act)
     if (act != PV_ACT_LEFT && act != PV_ACT_RIGHT)
         return false;
     pv_report *owner = pv_app_report(a);
+    a->det.chosen = true; /* the tab stays while the rows change */
     if (act == PV_ACT_LEFT && a->det.tab > 0)
         a->det.tab--;
     else if (act == PV_ACT_RIGHT && owner && a->det.tab + 1 < owner->view->detail_count)
@@ -143,9 +165,19 @@ static bool pv_details_action(pv_app *a, pv_action act)
     return true;
 }
 
+/* The status bar: the Details' own list (its view, row, filter, sort),
+ * or, when they are empty, the Report's (which then has their keys). */
+static void pv_details_bar(pv_app *a, pv_status *st)
+{
+    pv_report *r = pv_app_focused_report(a);
+    if (r)
+        pv_status_report(a, r, st);
+}
+
 const pv_panel pv_panel_details = {
     .name = "Details",
     .draw = pv_details_draw,
     .action = pv_details_action,
     .mouse = pv_details_mouse,
+    .state = pv_details_bar,
 };

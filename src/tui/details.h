@@ -12,6 +12,7 @@ typedef struct pv_details_state {
     pv_report rep;
     const pv_view *owner;
     size_t row, tab, tab_open;
+    bool chosen; /* the user chose the tab: it stays (else the first with rows) */
     bool open;
     bool tried;   /* owner/row/tab_open say what was opened */
     bool waiting; /* the Details wait for the index */

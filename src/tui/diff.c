@@ -221,7 +221,7 @@ static bool df_window_end(pv_app *a, const char *s, size_t len, bool lo, bool *h
         int m = text[0] - 'A';
         if (!a->mark.set[m] || a->mark.view[m]) {
             *why = !a->mark.set[m] ? "that marker is not set (m sets A, M sets B)"
-                                     : "that marker is on a row, not at a time";
+                                   : "that marker is on a row, not at a time";
             return false;
         }
         *t = a->mark.at[m];
@@ -321,7 +321,8 @@ static bool df_windows_command(pv_app *a, const char *arg)
             return true;
         }
         if (!w[1].has_lo || !w[1].has_hi) {
-            pv_app_message(a, true, "with start or end, give both windows: :diff FROM..TO FROM..TO");
+            pv_app_message(a, true,
+                           "with start or end, give both windows: :diff FROM..TO FROM..TO");
             return true;
         }
         w[0] = w[1];
@@ -394,8 +395,9 @@ void pv_app_diff_window_arrived(pv_app *a, pv_file *f)
         return;
     const pv_view *va = df_window_view_of(d, j->win[0]), *vb = df_window_view_of(d, j->win[1]);
     if (!j->win[0] || !j->win[1] || !va || !vb) {
-        pv_app_messagef(a, true, !j->win[0] || !j->win[1] ? "a window of the diff did not load"
-                                                          : "the window has no view '%s' to compare",
+        pv_app_messagef(a, true,
+                        !j->win[0] || !j->win[1] ? "a window of the diff did not load"
+                                                 : "the window has no view '%s' to compare",
                         d->view_id);
         pv_jobs_stop(a, false);
         return;
@@ -414,9 +416,10 @@ void pv_app_diff_command(pv_app *a, const char *arg)
 {
     int64_t set_id = 0;
     if (!arg[0]) {
-        pv_app_message(a, true,
-                       ":diff FILE, :diff N (result set N of this file), :diff A..B (this "
-                       "timeline's window A..B against the one before it), :diff X..Y X..Y, :diff off");
+        pv_app_message(
+            a, true,
+            ":diff FILE, :diff N (result set N of this file), :diff A..B (this "
+            "timeline's window A..B against the one before it), :diff X..Y X..Y, :diff off");
         return;
     }
     if (strcmp(arg, "off") == 0) {

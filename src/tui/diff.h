@@ -19,7 +19,7 @@ typedef struct pv_app_window {
  * windowed loads of the file once they arrived. */
 typedef struct pv_diff_windows {
     int pending;          /* loads still to arrive (0: none asked) */
-    int discard;          /* loads of a request given up (:diff off): freed on arrival */
+    int discard;          /* loads given up (Esc, :diff off, a newer :diff): freed on arrival */
     pv_app_window win[2]; /* side a, side b */
     char view_id[64];
     int64_t set_id;

@@ -8,24 +8,34 @@
 #include "profview/hooks.h"
 #include "tui/panel.h"
 
-static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out)
+/* An item's label: its name, then what it counts (" (83)", " (4
+ * warnings)", " (indexing)"), whose bytes go in *count_len (NULL: not
+ * asked): cut, the label keeps them (docs/tui.md "Cut text"). */
+static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out, size_t *count_len)
 {
     const pv_file *f = a->files[it->file];
+    size_t before = 0;
     if (it->kind == PV_ITEM_FILE) {
         pv_buf_puts(out, pv_basename(f->path));
+        before = out->len;
         size_t w = f->diag.warnings + f->diag.errors;
         if (w)
             pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
     } else if (it->kind == PV_ITEM_SET) {
         const pv_result_set *s = f->sets[it->set];
         pv_buf_printf(out, "  %s", s->caption);
+        before = out->len;
     } else {
         const pv_view *v = f->sets[it->set]->views[it->view];
+        pv_buf_printf(out, "    %s", v->title);
+        before = out->len;
         if (pv_view_waits_for_index(v, false))
-            pv_buf_printf(out, "    %s (indexing)", v->title); /* counting would index */
+            pv_buf_puts(out, " (indexing)"); /* counting would index */
         else
-            pv_buf_printf(out, "    %s (%zu)", v->title, pv_view_rows(v));
+            pv_buf_printf(out, " (%zu)", pv_view_rows(v));
     }
+    if (count_len)
+        *count_len = out->len - before;
 }
 
 /* The Explorer's width: its longest label, within a quarter to a third of
@@ -38,7 +48,7 @@ int pv_app_explorer_width(const pv_app *a, int W)
     pv_buf_init(&label);
     for (size_t i = 0; i < a->item_count; i++) {
         pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
+        pv_app_item_label(a, &a->items[i], &label, NULL);
         int w = (int)pv_text_width(label.data ? label.data : "", label.len, a->utf8);
         longest = w > longest ? w : longest;
     }
@@ -68,14 +78,24 @@ static void pv_explorer_draw(pv_app *a, pv_rect r)
         a->ex.top = a->ex.cursor;
     if (a->ex.cursor >= a->ex.top + (size_t)rows)
         a->ex.top = a->ex.cursor - (size_t)rows + 1;
-    pv_buf label;
+    pv_buf label, cut;
     pv_buf_init(&label);
+    pv_buf_init(&cut);
     int y = r.y + 1;
     for (size_t i = a->ex.top; i < a->item_count && y < r.y + r.h; i++, y++) {
         pv_buf_clear(&label);
-        pv_app_item_label(a, &a->items[i], &label);
+        size_t count_len;
+        pv_app_item_label(a, &a->items[i], &label, &count_len);
         pv_role role = a->items[i].kind == PV_ITEM_FILE ? PV_ROLE_TITLE : PV_ROLE_NORMAL;
-        pv_app_cut_text(a, y, r.x, r.w, label.data ? label.data : "", label.len, role);
+        /* a name too long is cut in its middle; its count stays */
+        const char *text = label.data ? label.data : "";
+        size_t indent = strspn(text, " ");
+        if ((int)indent >= r.w)
+            indent = 0;
+        pv_text_cut(&cut, text + indent, label.len - indent, count_len, r.w - (int)indent,
+                    PV_CUT_MIDDLE, a->utf8, !a->ascii);
+        pv_grid_text(&a->grid, y, r.x + (int)indent, r.w - (int)indent, cut.data ? cut.data : "",
+                     cut.len, role);
         if (i == a->ex.cursor)
             pv_grid_paint(&a->grid, y, r.x, r.w, focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
         else if (i == a->loc.item && a->items[i].kind == PV_ITEM_VIEW)
@@ -89,6 +109,7 @@ static void pv_explorer_draw(pv_app *a, pv_rect r)
     if (busy && y < r.y + r.h)
         pv_grid_str(&a->grid, y, r.x, r.w, what, PV_ROLE_DIM);
     pv_buf_free(&label);
+    pv_buf_free(&cut);
 }
 
 void pv_app_explorer_move(pv_app *a, long delta)

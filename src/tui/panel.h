@@ -17,6 +17,33 @@
 
 #include "tui/app_internal.h"
 
+/* The status bar's parts (status.c, docs/tui.md "Status bar"), in the
+ * order drawn; which stay when the bar is narrow is their priority
+ * (pv_status_priority). */
+enum {
+    PV_STATUS_FILE,
+    PV_STATUS_VIEW,
+    PV_STATUS_ROW,
+    PV_STATUS_FILTER,
+    PV_STATUS_SORT,
+    PV_STATUS_INDEX,
+    PV_STATUS_WARNINGS,
+    PV_STATUS_MARKERS,
+    PV_STATUS_HINT,
+    PV_STATUS_PARTS
+};
+/* A part: its text, a shorter form (empty: none), and how the shorter
+ * (else the whole) one may be cut: `cut` a pv_cut_mode or -1 (never), to
+ * `min` columns at least, its last `keep` bytes kept ("(6)"). */
+typedef struct pv_status_part {
+    pv_buf text, brief;
+    int cut, min;
+    size_t keep;
+} pv_status_part;
+typedef struct pv_status {
+    pv_status_part part[PV_STATUS_PARTS];
+} pv_status;
+
 typedef struct pv_panel {
     const char *name;
     /* Draws the panel into the grid, within rc. */
@@ -35,6 +62,13 @@ typedef struct pv_panel {
     /* The status bar's line while the panel's long work runs (an export);
      * false when it has none.  NULL: never. */
     bool (*status)(pv_app *a, pv_buf *out);
+    /* The pane's own state in the status bar while it has the focus: its
+     * view, row, filter, sort (PV_STATUS_VIEW...).  NULL: the Report's. */
+    void (*state)(pv_app *a, pv_status *st);
+    /* An overlay that searches itself (the help): the prompt's search
+     * text (a->search) changed (how 0), Enter (1), Esc (-1).  NULL: the
+     * prompt searches the focused report. */
+    void (*search)(pv_app *a, int how);
 } pv_panel;
 
 /* The panes (PV_PANE_*) and the overlays (PV_OVERLAY_*). */
@@ -56,15 +90,29 @@ const pv_panel *pv_screen_overlay(int overlay);
 /* The status bar's line of the first panel whose long work runs; false:
  * none runs. */
 bool pv_screen_status(pv_app *a, pv_buf *out);
+/* The prompt's search, given to the overlay shown when it searches
+ * itself (pv_panel.search); false: none does. */
+bool pv_screen_overlay_search(pv_app *a, int how);
+/* :messages: the session's messages in the help's pager (help.c). */
+void pv_app_messages_open(pv_app *a);
 /* An action for the parts of the Report (the graph, the diff), then the
  * focused pane, then the Report (the keys of the focused report), before
  * the action table; true when taken. */
 bool pv_screen_action(pv_app *a, pv_action act);
 
-/* The screen's own lines (app_draw.c): the status bar at y, the message
- * box ending at line `bottom`. */
+/* The screen's own lines (status.c): the status bar at y, the message
+ * box ending at line `bottom`; the message fits the prompt's line (one
+ * line, not wider than the screen). */
 void pv_app_draw_status(pv_app *a, int y);
 void pv_app_draw_message_box(pv_app *a, int bottom);
+bool pv_app_message_fits_line(const pv_app *a);
+/* The parts of report r's state: its view, row, filter, sort (a pane's
+ * `state`). */
+void pv_status_report(pv_app *a, const pv_report *r, pv_status *st);
+/* details.c: the detail of owner's row on its first tab that has rows
+ * (the first tab when none has; *tab gets it): what the Details show
+ * until a tab is chosen (docs/tui.md "Details"). */
+pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab);
 /* explorer.c: its width on a screen W wide (the layout asks); moves its
  * cursor by delta and shows the item. */
 int pv_app_explorer_width(const pv_app *a, int W);

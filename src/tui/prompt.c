@@ -336,8 +336,8 @@ static void pv_app_search_update(pv_app *a)
     pv_report *r = pv_app_focused_report(a);
     pv_buf_clear(&a->search);
     pv_buf_puts(&a->search, pv_buf_cstr(&a->prompt.line));
-    if (!r || a->flame.mode)
-        return;
+    if (pv_screen_overlay_search(a, 0) || !r || a->flame.mode)
+        return; /* the help searches itself; a graph highlights its matches */
     if (pv_jobs_get(a, PV_JOB_SEARCH))
         pv_jobs_stop(a, false); /* the text changed: a search of the old one is moot */
     if (a->prompt.search_origin_row != PV_NO_ROW)
@@ -419,7 +419,7 @@ void pv_app_prompt_key(pv_app *a, int key)
             pv_buf_clear(&a->search);
             pv_buf_puts(&a->search, text);
             /* a graph highlights its matches itself (docs/flame.md) */
-            if (text[0] && pv_app_focused_report(a) && !a->flame.mode)
+            if (!pv_screen_overlay_search(a, 1) && text[0] && pv_app_focused_report(a) && !a->flame.mode)
                 pv_app_search_from(a, pv_app_focused_report(a), a->prompt.search_origin, +1);
         } else if (kind == PV_PROMPT_FILTER) {
             pv_app_apply_filter(a, text);
@@ -432,7 +432,7 @@ void pv_app_prompt_key(pv_app *a, int key)
     case PV_KEY_ESC:
     case PV_KEY_CTRL('c'):
     case PV_KEY_CTRL('g'):
-        if (kind == PV_PROMPT_SEARCH) {
+        if (kind == PV_PROMPT_SEARCH && !pv_screen_overlay_search(a, -1)) {
             pv_report *r = pv_app_focused_report(a);
             if (r && a->prompt.search_origin_row != PV_NO_ROW)
                 pv_report_select_row(r, a->prompt.search_origin_row);
@@ -566,8 +566,7 @@ static void pv_prompt_draw_line(pv_app *a, int y)
         a->cursor_on = true;
         return;
     }
-    const char *nl = strchr(pv_buf_cstr(&a->message), '\n');
-    if (!nl)
+    if (pv_app_message_fits_line(a)) /* else the message box has it, wrapped */
         pv_grid_str(&a->grid, y, 0, a->width, pv_buf_cstr(&a->message),
                     a->message_error ? PV_ROLE_ERROR : PV_ROLE_PROMPT);
 }

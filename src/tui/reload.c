@@ -77,10 +77,20 @@ void pv_app_reload_command(pv_app *a, const char *arg)
 
 /* Nothing may show or hold file fi's views any more: the job, :stats,
  * markers on its rows, its pins and zoom, the Details, drill-downs,
- * graphs, the diff, the SQL tables over it. */
+ * graphs, the diff, the SQL tables over it, a search or filter being
+ * typed, the choosers and the export dialog. */
 static void pv_reload_release(pv_app *a, size_t fi)
 {
     pv_jobs_stop(a, false);
+    /* what acts on the Report's rows: a search or filter being typed, the
+     * choosers, the export dialog (the help stays) */
+    if (a->prompt.kind == PV_PROMPT_SEARCH || a->prompt.kind == PV_PROMPT_FILTER) {
+        a->prompt.kind = PV_PROMPT_NONE;
+        pv_buf_clear(&a->prompt.line);
+        a->prompt.pos = 0;
+    }
+    if (a->ov.kind != PV_OVERLAY_HELP)
+        a->ov.kind = PV_OVERLAY_NONE;
     pv_app_range_hide(a);
     for (int m = 0; m < 2; m++)
         if (a->mark.set[m] && a->mark.view[m] && pv_app_view_file(a, a->mark.view[m], NULL) == fi) {

@@ -174,7 +174,9 @@ pv_report_job *pv_report_reverse_job(pv_report *r);
  * selection; a tree opens its ancestors) instead of the row selected now:
  * history back and forward (docs/tui.md "Long operations"); an opening
  * (pv_report_open_job): a row of the view opened, before its grouping by
- * thread, centred (a jump to a call). */
+ * thread, centred (a jump to a call).  PV_NO_ROW (a sort, a reverse):
+ * none, the first row (the viewer's sorts show the top: docs/tui.md
+ * "Jumps"). */
 void pv_report_job_select(pv_report_job *j, size_t model_row);
 /* Opens report r (closed) over v as pv_report_open does (owned false),
  * in steps: with `group`, a call tree grouped by thread first (group.c:

@@ -49,6 +49,7 @@ void pv_app_sort_keys(pv_app *a, pv_report *r, const pv_sort_key *keys, size_t c
     }
     pv_buf what;
     pv_buf_init(&what);
+    pv_report_job_select(j, PV_NO_ROW); /* a sort shows the top (docs/tui.md "Jumps") */
     pv_buf_puts(&what, "Sorting by ");
     for (size_t i = 0; i < count; i++)
         pv_buf_printf(&what, "%s%s%s", i ? "," : "", r->view->columns[keys[i].column].id,
@@ -66,6 +67,7 @@ void pv_app_sort_by(pv_app *a, pv_report *r, size_t col, bool toggle_same)
         /* the same column again: the other direction, without sorting again */
         pv_report_job *j = pv_report_reverse_job(r);
         if (j) {
+            pv_report_job_select(j, PV_NO_ROW); /* the top, as a sort */
             pv_app_job_start(a, j, PV_JOB_REVERSE, "Reversing the order");
             return;
         }
@@ -427,10 +429,12 @@ static void pv_key_sort(pv_app *a, pv_action act)
     if (act == PV_ACT_SORT_REVERSE) {
         /* the order reversed, not sorted again (docs/tui.md) */
         pv_report_job *j = pv_report_reverse_job(r);
-        if (j)
+        if (j) {
+            pv_report_job_select(j, PV_NO_ROW); /* the top, as a sort */
             pv_app_job_start(a, j, PV_JOB_REVERSE, "Reversing the order");
-        else
+        } else {
             pv_app_message(a, false, "not sorted: s or S sorts");
+        }
         return;
     }
     size_t shown[PV_MAX_SHOWN];

@@ -111,9 +111,18 @@ static bool pv_report_pane_mouse(pv_app *a, pv_rect rc, int y, int x, int button
     return true;
 }
 
+/* The status bar: the view shown, its row, filter and sort. */
+static void pv_report_pane_state(pv_app *a, pv_status *st)
+{
+    pv_report *r = pv_app_report(a);
+    if (r)
+        pv_status_report(a, r, st);
+}
+
 const pv_panel pv_panel_report = {
     .name = "Report",
     .draw = pv_report_pane_draw,
     .action = pv_report_pane_action, /* report_keys.c */
     .mouse = pv_report_pane_mouse,
+    .state = pv_report_pane_state,
 };

@@ -293,8 +293,8 @@ static void pv_select_free(pv_report_job *job)
 static void pv_select_select(pv_report_job *job, size_t model_row)
 {
     pv_select_job *j = (pv_select_job *)job;
-    if (model_row < j->n)
-        j->keep_row = model_row;
+    if (model_row < j->n || model_row == PV_NO_ROW)
+        j->keep_row = model_row; /* none: the first row */
 }
 
 static const pv_phase_fn pv_select_phases[] = {
@@ -355,6 +355,7 @@ typedef struct pv_reverse_job {
     size_t key_count;
     pv_row *sel; /* the new selection */
     size_t run_start, keep_pos;
+    bool top; /* the cursor goes to the first row (pv_report_job_select) */
     size_t rev_x, rev_y; /* a run being turned back: positions still to swap */
 } pv_reverse_job;
 
@@ -444,7 +445,16 @@ static void pv_reverse_finish(pv_report_job *job)
     r->sel = j->sel;
     j->sel = NULL;
     memcpy(r->sort, j->keys, j->key_count * sizeof *j->keys);
-    r->cursor = j->keep_pos;
+    r->cursor = j->top ? 0 : j->keep_pos;
+    if (j->top)
+        r->top = 0;
+}
+
+/* PV_NO_ROW: the first row instead of the row selected (the viewer's
+ * sorts show the top); another row is not asked for. */
+static void pv_reverse_select(pv_report_job *job, size_t model_row)
+{
+    ((pv_reverse_job *)job)->top = model_row == PV_NO_ROW;
 }
 
 static void pv_reverse_free(pv_report_job *job)
@@ -459,6 +469,7 @@ static const pv_report_job_ops pv_reverse_ops = {
     .done = PV_REV_DONE,
     .finish = pv_reverse_finish,
     .free = pv_reverse_free,
+    .select = pv_reverse_select,
 };
 
 pv_report_job *pv_report_reverse_job(pv_report *r)

@@ -18,6 +18,7 @@ static const pv_panel *const pv_overlays[] = {
     [PV_OVERLAY_COLUMNS] = &pv_panel_chooser,
     [PV_OVERLAY_SORT] = &pv_panel_chooser,
     [PV_OVERLAY_EXPORT] = &pv_panel_export,
+    [PV_OVERLAY_MESSAGES] = &pv_panel_help,
 };
 
 /* The parts of the Report that see clicks, then actions, first. */
@@ -43,6 +44,15 @@ bool pv_screen_status(pv_app *a, pv_buf *out)
         if (pv_overlays[o] && pv_overlays[o]->status && pv_overlays[o]->status(a, out))
             return true;
     return false;
+}
+
+bool pv_screen_overlay_search(pv_app *a, int how)
+{
+    const pv_panel *ov = pv_screen_overlay(a->ov.kind);
+    if (!ov || !ov->search)
+        return false;
+    ov->search(a, how);
+    return true;
 }
 
 bool pv_screen_action(pv_app *a, pv_action act)
@@ -109,7 +119,7 @@ const pv_grid *pv_app_draw(pv_app *a)
     }
     int main_h = H - 2;
     pv_rect main = {0, 0, W, main_h};
-    if (a->ov.kind == PV_OVERLAY_HELP) { /* instead of the panes */
+    if (a->ov.kind == PV_OVERLAY_HELP || a->ov.kind == PV_OVERLAY_MESSAGES) { /* instead of the panes */
         memset(a->rect, 0, sizeof a->rect);
         pv_panel_help.draw(a, main);
     } else {

@@ -807,6 +807,13 @@ static void pv_app_session_apply_view(pv_app *a, pv_session *p, size_t i)
 {
     pv_session_view *v = &p->views[i];
     pv_report *r = pv_app_report(a);
+    if ((r->filter && r->filter[0]) || r->sort_count || r->cursor > 0) {
+        /* the user filtered, sorted or moved in it meanwhile (it showed
+         * while the index was built): theirs wins */
+        pv_session_view_free(v);
+        p->views[i] = p->views[--p->view_count];
+        return;
+    }
     if (v->columns && v->columns[0]) {
         pv_buf bad;
         pv_buf_init(&bad);

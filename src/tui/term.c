@@ -191,9 +191,29 @@ static attr_t pv_term_mono_background(int role)
     }
 }
 
+/* Without colour, what stands for a role's foreground colour when the
+ * theme gives it no attribute: the states that a colour alone told apart
+ * (a filter's context rows, the Explorer's files and current view, a
+ * diff's falls and rises) keep an attribute (docs/tui.md "Themes"). */
+static attr_t pv_term_mono_foreground(int role)
+{
+    switch (role) {
+    case PV_ROLE_DIM:
+        return A_DIM;
+    case PV_ROLE_TITLE:
+    case PV_ROLE_WORSE:
+        return A_BOLD;
+    case PV_ROLE_BETTER:
+        return A_UNDERLINE;
+    default:
+        return 0;
+    }
+}
+
 /* Colour pairs from the theme, with fallback to 8/16 colours; without colour
  * (NO_COLOR, a monochrome terminal) only attributes, a background colour
- * standing as pv_term_mono_background says. */
+ * standing as pv_term_mono_background says, a foreground colour as
+ * pv_term_mono_foreground. */
 static void pv_term_apply_theme(const pv_theme *t, bool color)
 {
     for (int r = 0; r < PV_ROLE_COUNT; r++) {
@@ -208,6 +228,8 @@ static void pv_term_apply_theme(const pv_theme *t, bool color)
             pv_term_pairs[r] = 0;
             if (s->bg != PV_COLOR_DEFAULT && !(s->attrs & PV_ATTR_REVERSE))
                 a |= pv_term_mono_background(r);
+            else if (s->fg != PV_COLOR_DEFAULT && !s->attrs)
+                a |= pv_term_mono_foreground(r);
         }
         pv_term_attrs[r] = a;
     }
@@ -420,6 +442,23 @@ static void pv_term_paste(pv_app *app)
     pv_buf_free(&text);
 }
 
+/* A mouse event (`kept`: read during a long call; NULL: read it now):
+ * a click or the wheel to the app. */
+static void pv_term_mouse(pv_app *app, const MEVENT *kept)
+{
+    MEVENT ev;
+    if (kept)
+        ev = *kept;
+    else if (getmouse(&ev) != OK)
+        return;
+    int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
+                 : (ev.bstate & BUTTON5_PRESSED)                     ? 5
+                 : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
+                                                                     : 0;
+    if (button)
+        pv_app_mouse(app, ev.y, ev.x, button);
+}
+
 static int pv_term_loop(pv_app *app, bool ascii)
 {
     (void)ascii;
@@ -549,15 +588,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_resize(app, COLS, LINES);
             clear();
         } else if (key == PV_KEY_MOUSE) {
-            MEVENT ev = kept.mouse;
-            if (was_kept || getmouse(&ev) == OK) {
-                int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
-                             : (ev.bstate & BUTTON5_PRESSED)                     ? 5
-                             : (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ? 1
-                                                                                 : 0;
-                if (button)
-                    pv_app_mouse(app, ev.y, ev.x, button);
-            }
+            pv_term_mouse(app, was_kept ? &kept.mouse : NULL);
         } else if (key == PV_KEY_CTRL('l')) {
             clearok(curscr, TRUE);
         } else {

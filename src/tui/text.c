@@ -269,3 +269,184 @@ void pv_text_time_span(int64_t t0, int64_t t1, pv_time_unit unit, char *lo, char
             return;
     }
 }
+
+/* ---- cutting and wrapping (docs/tui.md "Cut text") */
+
+/* The width of the code point at u[i] (escaped text: valid UTF-8, no
+ * controls) and its length in *n. */
+static int pv_text_cp(const unsigned char *u, size_t len, size_t i, bool utf8, size_t *n)
+{
+    uint32_t cp;
+    *n = pv_utf8_decode(u + i, len - i, &cp);
+    if (!*n)
+        *n = 1, cp = '?';
+    int w = pv_cp_width(cp, utf8);
+    return w > 0 ? w : 0;
+}
+
+/* Bytes of escaped text t that fit in w columns from its start. */
+static size_t pv_text_head(const pv_buf *t, int w, bool utf8)
+{
+    const unsigned char *u = (const unsigned char *)t->data;
+    size_t i = 0;
+    int used = 0;
+    while (i < t->len) {
+        size_t n;
+        int cw = pv_text_cp(u, t->len, i, utf8, &n);
+        if (used + cw > w)
+            break;
+        used += cw;
+        i += n;
+    }
+    return i;
+}
+
+/* Where the tail of escaped text t that fits in w columns starts. */
+static size_t pv_text_tail(const pv_buf *t, int w, bool utf8)
+{
+    const unsigned char *u = (const unsigned char *)t->data;
+    size_t start = t->len;
+    int used = 0;
+    while (start > 0) {
+        size_t p = start - 1;
+        while (p > 0 && (u[p] & 0xc0) == 0x80)
+            p--;
+        size_t n;
+        int cw = pv_text_cp(u, t->len, p, utf8, &n);
+        if (used + cw > w)
+            break;
+        used += cw;
+        start = p;
+    }
+    return start;
+}
+
+bool pv_text_is_path(const char *s, size_t len)
+{
+    size_t sep = len;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '/' || s[i] == '\\')
+            sep = i;
+    if (sep >= len || sep + 1 == len)
+        return false;
+    for (size_t i = sep + 1; i < len; i++)
+        if (s[i] == ' ' || s[i] == '\t')
+            return false;
+    return true;
+}
+
+int pv_text_cut(pv_buf *out, const char *s, size_t len, size_t keep, int w, pv_cut_mode mode,
+                bool utf8, bool fancy)
+{
+    pv_buf_clear(out);
+    if (w <= 0)
+        return 0;
+    if (keep > len)
+        keep = len;
+    pv_buf body, tail;
+    pv_buf_init(&body);
+    pv_buf_init(&tail);
+    pv_text_escape(&body, s, len - keep, utf8);
+    pv_text_escape(&tail, s + len - keep, keep, utf8);
+    int bw = (int)pv_text_width(body.data ? body.data : "", body.len, utf8);
+    int tw = (int)pv_text_width(tail.data ? tail.data : "", tail.len, utf8);
+    if (bw + tw <= w) {
+        pv_buf_append(out, body.data ? body.data : "", body.len);
+        pv_buf_append(out, tail.data ? tail.data : "", tail.len);
+        pv_buf_free(&body);
+        pv_buf_free(&tail);
+        return bw + tw;
+    }
+    if (tw + 2 > w) { /* the kept part does not fit either: cut it all */
+        pv_buf_append(&body, tail.data ? tail.data : "", tail.len);
+        pv_buf_clear(&tail);
+        tw = 0;
+    }
+    bool path = mode == PV_CUT_AUTO && keep == 0 && pv_text_is_path(s, len);
+    if (path) {
+        /* the directories give way first; a file name too long for the
+         * cells is cut at its end (its start says more than its type) */
+        size_t sep = len;
+        while (sep > 0 && s[sep - 1] != '/' && s[sep - 1] != '\\')
+            sep--;
+        int name_w = (int)pv_text_width(s + sep - 1, len - sep + 1, utf8);
+        if (name_w + 2 > w) {
+            pv_buf_free(&body);
+            pv_buf_free(&tail);
+            if (name_w > w) /* "trunc_p…" */
+                return pv_text_cut(out, s + sep, len - sep, 0, w, PV_CUT_END, utf8, fancy);
+            pv_buf_puts(out, fancy && utf8 ? "\xe2\x80\xa6" : "~"); /* "…trunc_pair.txt" */
+            pv_text_escape(out, s + sep, len - sep, utf8);
+            return name_w;
+        }
+        pv_buf_clear(&tail);
+        pv_text_escape(&tail, s + sep - 1, len - sep + 1, utf8); /* "/name" */
+        pv_buf_clear(&body);
+        pv_text_escape(&body, s, sep - 1, utf8);
+        tw = name_w;
+    }
+    if (mode == PV_CUT_AUTO)
+        mode = path ? PV_CUT_MIDDLE : PV_CUT_END;
+    const char *mark = fancy && utf8 ? "\xe2\x80\xa6" : mode == PV_CUT_END ? ">" : "~";
+    int room = w - tw - 1; /* the body's columns around the mark */
+    size_t head_end, tail_start;
+    if (mode == PV_CUT_END) {
+        head_end = pv_text_head(&body, room, utf8);
+        tail_start = body.len;
+    } else {
+        int back = path ? 0 : room / 2; /* a path: its file name is the kept tail */
+        tail_start = pv_text_tail(&body, back, utf8);
+        head_end = pv_text_head(&body, room - (int)pv_text_width(body.data + tail_start,
+                                                                   body.len - tail_start, utf8),
+                                utf8);
+        if (head_end > tail_start)
+            head_end = tail_start;
+    }
+    pv_buf_append(out, body.data, head_end);
+    pv_buf_puts(out, mark);
+    pv_buf_append(out, body.data + tail_start, body.len - tail_start);
+    pv_buf_append(out, tail.data ? tail.data : "", tail.len);
+    pv_buf_free(&body);
+    pv_buf_free(&tail);
+    return (int)pv_text_width(out->data, out->len, utf8);
+}
+
+size_t pv_text_wrap(const char *s, size_t len, int width, bool utf8, pv_text_line *lines,
+                    size_t max)
+{
+    if (width < 1)
+        width = 1;
+    size_t count = 0, i = 0;
+    while (i < len || count == 0) {
+        size_t start = i, end = i, brk = SIZE_MAX;
+        int used = 0;
+        while (end < len && s[end] != '\n') {
+            size_t n = 1;
+            while (end + n < len && ((unsigned char)s[end + n] & 0xc0) == 0x80)
+                n++;
+            int cw = (int)pv_text_width(s + end, n, utf8);
+            if (used + cw > width && end > start)
+                break;
+            if (s[end] == ' ')
+                brk = end;
+            used += cw;
+            end += n;
+        }
+        bool hard = end >= len || s[end] == '\n';
+        if (!hard && s[end] != ' ' && brk != SIZE_MAX && brk > start)
+            end = brk; /* at the last blank of the line */
+        size_t stop = end;
+        while (stop > start && s[stop - 1] == ' ' && !hard)
+            stop--;
+        if (count < max)
+            lines[count] = (pv_text_line){start, stop - start};
+        count++;
+        i = end;
+        if (i < len && s[i] == '\n')
+            i++;
+        else
+            while (i < len && s[i] == ' ')
+                i++;
+    }
+    return count;
+}

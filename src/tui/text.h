@@ -49,6 +49,30 @@ int pv_grid_str(pv_grid *g, int y, int x, int max_w, const char *s, pv_role role
 /* The grid as UTF-8 text, one line per row, trailing blanks removed. */
 void pv_grid_dump(const pv_grid *g, pv_buf *out);
 
+/* How text that does not fit in its cells is cut (docs/tui.md "Cut
+ * text"): at its end, in its middle, or by what it is (PV_CUT_AUTO: a
+ * path in the middle, keeping its file name; other text at its end). */
+typedef enum { PV_CUT_END, PV_CUT_MIDDLE, PV_CUT_AUTO } pv_cut_mode;
+/* A path: a `/` or `\` followed by a file name without blanks. */
+bool pv_text_is_path(const char *s, size_t len);
+/* The escaped text of s in at most w columns: whole when it fits, else
+ * cut as `mode` says with a mark where it was cut (`…`; in ASCII `>` at
+ * the end, `~` in the middle); the last `keep` bytes of s (a count:
+ * " (83)") are kept whole when they fit.  Returns the columns of out. */
+int pv_text_cut(pv_buf *out, const char *s, size_t len, size_t keep, int w, pv_cut_mode mode,
+                bool utf8, bool fancy);
+
+/* A line of wrapped text: bytes [off, off + len) of the text. */
+typedef struct pv_text_line {
+    size_t off, len;
+} pv_text_line;
+/* Wraps s into lines of at most `width` columns, at blanks where it can
+ * (a word longer than a line is cut), at every '\n'; blanks at a break
+ * are dropped.  Fills lines[0 .. max) and returns the number of lines
+ * (which may be more than max). */
+size_t pv_text_wrap(const char *s, size_t len, int width, bool utf8, pv_text_line *lines,
+                    size_t max);
+
 /* " 3.6 M events/s ETA 2 min 05 s": the rate of `done` of `total` units
  * in `elapsed` seconds and the time left, in human units; nothing until the
  * rate is known (half a second and 1 % done). */

@@ -8,8 +8,9 @@
 # checked on their own (under a call path, total = self).  Then the
 # invariants: winIDEA self summed per area and context = the `net` of the
 # `statistics` view, for function and line areas, also over a window;
-# AQTime self summed per routine = the `routines` time (each call's time is
-# rounded to ns on its own: at most 1 ns per call apart).
+# AQTime self summed per routine = the `routines` time (each path's time is
+# converted from its summed cycles on its own: at most 1 ns per path apart;
+# a routine's sandwich is exact, tests/unit/test_aqtime.c).
 set -euo pipefail
 src=${PV_SOURCE_DIR:?}
 pv=${PROFVIEW:?}
@@ -42,9 +43,34 @@ if [ -x "$gen" ]; then
   files+=("$tmp/gen.txt:1")
 fi
 
-# expected.py CALLTRACE.tsv -> "stack<TAB>self<TAB>total<TAB>calls" per path, sorted
+# expected.py CALLTRACE.tsv [AQTIME.db INST] -> "stack<TAB>self<TAB>total<TAB>calls"
+# per path, sorted.  With an AQTime database the calls' times are its raw
+# counter values (COL__S, COL__S_WITH_CHILDREN by ID), summed per path and
+# converted once (docs/flame.md "Raw values"): round(cycles * 1e9 /
+# frequency), half away from zero, for a time counter (docs/aqtime.md
+# "Counters").
 cat >"$tmp/expected.py" <<'EOF'
-import sys, csv
+import sys, csv, sqlite3
+raw, convert = None, lambda v: v
+if len(sys.argv) > 3:
+    db = sqlite3.connect(sys.argv[2])
+    inst = int(sys.argv[3])
+    raw = {str(i): (s, w) for i, s, w in db.execute(
+        'SELECT ID, COL__S, COL__S_WITH_CHILDREN FROM FUNCTION_TRACE_PROFILER_CALL_TRACE '
+        'WHERE INST_ID = ?', (inst,))}
+    name, desc, freq = db.execute('SELECT COUNTER_NAME, COUNTER_DESCRIPTION, COUNTER_FREQUENCY '
+                                  'FROM INSTANCES WHERE INST_ID = ?', (inst,)).fetchone()
+    timed = (name or '').lower() == 'time' or (desc or '').lower() in (
+        'elapsed time', 'user time', 'user+kernel time')
+    if timed and freq and int(freq) == freq and freq > 0:
+        def convert(c, f=int(freq)):
+            q, r = divmod(abs(c) * 10**9, f)
+            q += 2 * r >= f
+            return q if c >= 0 else -q
+def time_of(r, ix, col, k):
+    if raw is not None:
+        return int(raw[r[ix['id']]][k] or 0)
+    return int(r[ix[col]] or 0)
 def unescape_tsv(s):
     out, i = [], 0
     while i < len(s):
@@ -75,17 +101,18 @@ for r in rows:
             c = unescape_tsv(c)
             prefix = esc(c if not c.lstrip('-').isdigit() else 'Thread ' + c)
             a = acc.setdefault(prefix, [0, 0, 0])
-            a[1] += int(r[ix['time_with_children']] or 0)
+            a[1] += time_of(r, ix, 'time_with_children', 1)
     name = esc(unescape_tsv(r[ix['routine']]))
     path = prefix + ';' + name if prefix else name
     path_of[rid] = path
     a = acc.setdefault(path, [0, 0, 0])
-    a[0] += int(r[ix['time']] or 0)
-    a[1] += int(r[ix['time_with_children']] or 0)
+    a[0] += time_of(r, ix, 'time', 0)
+    a[1] += time_of(r, ix, 'time_with_children', 1)
     a[2] += 1
 for p in sorted(acc):
     # TSV output escapes backslashes of names
-    print('%s\t%d\t%d\t%d' % (p.replace('\\', '\\\\'), acc[p][0], acc[p][1], acc[p][2]))
+    print('%s\t%d\t%d\t%d' % (p.replace('\\', '\\\\'), convert(acc[p][0]),
+                               convert(acc[p][1]), acc[p][2]))
 EOF
 
 # lineframes.py FLAME.tsv LINES.tsv|- OUT: splits the `flame` view's rows
@@ -122,7 +149,10 @@ for spec in "${files[@]}"; do
   f=${spec%:*} inst=${spec##*:}
   name=$(basename "$f"):$inst
   "$pv" cat "$f" --instance "$inst" --view call-trace >"$tmp/ct.tsv"
-  python3 "$tmp/expected.py" "$tmp/ct.tsv" >"$tmp/expected.tsv"
+  case $f in
+  *aqtime*.db) python3 "$tmp/expected.py" "$tmp/ct.tsv" "$f" "$inst" >"$tmp/expected.tsv" ;;
+  *) python3 "$tmp/expected.py" "$tmp/ct.tsv" >"$tmp/expected.tsv" ;;
+  esac
   [ -s "$tmp/expected.tsv" ] || { echo "FAIL: $name: no call paths"; fail=1; continue; }
   # context frames have no calls of their own: compare them without the count
   "$pv" cat "$f" --instance "$inst" --view flame --columns stack,self,total,calls >"$tmp/flame.tsv"
@@ -235,7 +265,7 @@ for f in "$S/rtos.txt" "$S/rtos-ctx.txt" "$S/rtos-v11.txt" ${gen:+"$tmp/gen.txt"
   done
 done
 
-# AQTime: self summed per routine and module = routines time (1 ns per call of rounding)
+# AQTime: self summed per routine and module = routines time (1 ns per path of rounding)
 for inst in 1 2; do
   "$pv" cat "$S/aqtime-trace.db" --instance $inst --view flame --filter 'depth > 0' \
     --columns routine,module,self,calls | tail -n +2 \

@@ -89,6 +89,17 @@ run w2 info "$tmp/w.txt"
 check "warnings: a hit" has w2 "cache: hit"
 check "warnings: the reference has the index's warnings" grep -q "warnings: 3" "$tmp/wref.out"
 check "warnings: identical from the cache" same w2 wref
+# a Text1 file opened again is not parsed (docs/cache.md "Text1 files"): the
+# read-and-index worker says what it did on a parse (--test text1-debug=1),
+# nothing on a hit
+"$gen" --seed 4 --tasks 3 --events 100000 --format text -o "$tmp/t.txt"
+run tref info --no-cache "$tmp/t.txt"
+run t1 info --test text1-debug=1 "$tmp/t.txt"
+run t2 info --test text1-debug=1 "$tmp/t.txt"
+check "Text1: the first open parses (and indexes beside)" has t1 "Text1 index taken"
+check "Text1: the second open reads what the parse read" has t2 "cache: hit .*/winidea-text1-"
+check "Text1: the second open parses nothing" hasnt t2 "Text1 index"
+check "Text1: the second open, identical" same t2 tref
 run wjson info --no-cache --json "$tmp/w.txt"
 run wjson2 info --json "$tmp/w.txt"
 check "warnings: JSON identical from the cache" same wjson2 wjson

@@ -57,8 +57,8 @@ roles:
   selected: black on mauve
 YAML
 s=$(pv_screen '' "$FILE" --size 100x30 --theme broken)
-expect_contains "bad theme named with its place" "$s" "themes/broken.yaml:3:13: role 'selected': 'on' needs a backgroun"
-expect_contains "long messages wrap" "$s" $'\nd colour, got \'mauve\''
+expect_contains "bad theme named with its place" "$s" "themes/broken.yaml:3:13: role 'selected': 'on' needs a"
+expect_contains "... wrapped at a blank" "$s" $'\nbackground colour, got \'mauve\''
 expect_contains "defaults used" "$s" "(using the defaults; press any key)"
 s=$(pv_screen '' "$FILE" --size 100x30 --theme nosuch)
 expect_contains "missing theme" "$s" "theme 'nosuch' not found"

@@ -134,4 +134,15 @@ out=$(pv_screen "$keys"$'\nCtrl-L\nCtrl-C\nj' rtos.txt --size 120x30)
 expect_contains job_ctrl_c "$out" "row 2/83"
 out=$(pv_screen "$keys"$'\n'"$(printf 'Ctrl-L %.0s' {1..60})" rtos.txt --size 120x30)
 expect_contains job_finishes "$out" "─ Report: Diff of Statistics"
+# the same for two result sets of one file (:diff N)
+need_sample aqtime-trace.db
+PV_TEST="--test work-slice=5"
+out=$(pv_screen $'Shift-Tab\nj j j\nTab\n:diff 2<Enter>' aqtime-trace.db --size 100x24)
+expect_contains job_sets_progress "$out" "Comparing... "
+out=$(pv_screen $'Shift-Tab\nj j j\nTab\n:diff 2<Enter>\nEsc' aqtime-trace.db --size 100x24)
+expect_contains job_sets_stopped "$out" "comparison stopped: the view stays as it was"
+expect_contains job_sets_view_stays "$out" "─ Report: Routines "
+out=$(pv_screen $'Shift-Tab\nj j j\nTab\n:diff 2<Enter>\n'"$(printf 'Ctrl-L %.0s' {1..30})" \
+  aqtime-trace.db --size 100x24)
+expect_contains job_sets_finishes "$out" "diff with result set 2: "
 exit 0

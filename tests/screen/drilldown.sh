@@ -21,8 +21,9 @@ check() { # FILE EXPLORER-KEYS DETAIL
   done
   [ -n "$first" ] || fail "$file: no routine has $detail"
   want=$(awk -F'\t' -v r="$first" 'NR > 1 && $2 == r { print NR - 1; exit }' "$TMP/routines.tsv")
-  # the Details tab of that detail: Tab to Details, Right to the tab, back
-  local k tabs=$'\nTab' title=
+  # the Details tab of that detail: Tab to Details, Left to the first tab
+  # (they open on the first with rows), Right to the tab, back
+  local k tabs=$'\nTab\nLeft Left Left Left Left Left Left Left' title=
   k=$("$PROFVIEW" info "$file" | awk '$1 == "routines" { for (i = 1; i <= NF; i++) if ($i == "details:") d = i; print d; exit }')
   k=$("$PROFVIEW" info "$file" | awk -v d="$detail" -v at="$k" '$1 == "routines" { for (i = at + 1; i <= NF; i++) if ($i == d) { print i - at - 1; exit } }')
   for ((i = 0; i < k; i++)); do tabs+=$'\nRight'; done

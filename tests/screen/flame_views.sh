@@ -15,14 +15,14 @@ cd "$SAMPLES"
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Flame graph: Call Trace of aqtime-trace.db ──────────────
 aqtime-trace.db     │all
-  Run 1 - Elapsed T…│
+  Run 1 - E…sed Time│
     Summary (8)     │
     Threads (2)     │
     Call Trace (21) │
     Routines (8)    │
     Call Routes (17)│
     Lines (24)      │               op
-  Run 2 - Cache Mis…│               ▏lo▎
+  Run 2 - C…e Misses│               ▏lo▎
     Summary (8)     │ ▏pars▉▏fib  ▍ ▏log_wri▌   ▏fib     ▍
     Threads (2)     │ ▏Matri▏parse_a▏qsort_r ▍  ▏parse_arg▊
     Call Trace (23) │M▏parse_args            ▊  ▏Matrix::multip▏loa▏log▌
@@ -44,14 +44,14 @@ expect_screen flame_utf8_80x24 "$(pv_screen $'Tab F k k' aqtime-trace.db --size 
 expected=$(cat <<'SCREEN'
 - Explorer ---------|- Flame graph: Call Trace of aqtime-trace.db --------------
 aqtime-trace.db     |all
-  Run 1 - Elapsed T>|
+  Run 1 - E~sed Time|
     Summary (8)     |
     Threads (2)     |
     Call Trace (21) |
     Routines (8)    |
     Call Routes (17)|
     Lines (24)      |               op
-  Run 2 - Cache Mis>|               |lo|
+  Run 2 - C~e Misses|               |lo|
     Summary (8)     | |pars||fib  | |log_wri|   |fib     |
     Threads (2)     | |Matri|parse_a|qsort_r |  |parse_arg|
     Call Trace (23) |M|parse_args            |  |Matrix::multip|loa|log|
@@ -198,12 +198,12 @@ expect_screen icicle_lines_wide "$(pv_screen $'Tab I\n/Task_Fast<Enter>\nn Enter
 # PLIST: the sandwich of qsort_compare (callers above, callees below)
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Sandwich: Call trace of plist-func-timing.txt ───────────
-plist-func-timing.t…│qsort_compare (static): 433.690 ms through it in 2 calls  (
+plist-func…iming.txt│qsort_compare (static): 433.690 ms through it in 2 calls  (
   PLIST report      │
     Summary (28)    │
     Routines (14)   │
     Call trace (21) │                                             ▏main
-    Attribution sta…│▏main                                        ▏operator new(
+    Attri…tacks (21)│▏main                                        ▏operator new(
                     │▏operator new(unsigned int)                  ▏std::vector<i
                     │▏qsort_compare (static)
                     │▏?f▏CMainFra▏SOLVE_SYSTEM             ▏pars▊
@@ -304,14 +304,14 @@ expect_screen flame_utf8_wide "$(pv_screen $'Tab F k' plist-func-timing.txt --si
 expected=$(cat <<'SCREEN'
 - Explorer ---------|- Icicle: Call Trace of aqtime-trace.db -------------------
 aqtime-trace.db     |all
-  Run 1 - Elapsed T>||Thread 4120                                      |Thread 5
+  Run 1 - E~sed Time||Thread 4120                                      |Thread 5
     Summary (8)     ||log_write                 |main                  |log|main
     Threads (2)     |M|parse_args            |  |Matrix::multip|loa|log|
     Call Trace (21) | |Matri|parse_a|qsort_r |  |parse_arg|
     Routines (8)    | |pars||fib  | |log_wri|   |fib     |
     Call Routes (17)|               |lo|
     Lines (24)      |               op
-  Run 2 - Cache Mis>|
+  Run 2 - C~e Misses|
     Summary (8)     |
     Threads (2)     |
     Call Trace (23) |
@@ -386,14 +386,14 @@ expect_absent mouse_click_selects_no_zoom "$(line_of 1 2)" "›"
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Flame graph: Call Trace of aqtime-trace.db ──────────────
 aqtime-trace.db     │all › Thread 4120 › log_write › parse_args
-  Run 1 - Elapsed T…│
+  Run 1 - E…sed Time│
     Summary (8)     │
     Threads (2)     │
     Call Trace (21) │
     Routines (8)    │
     Call Routes (17)│
     Lines (24)      │
-  Run 2 - Cache Mis…│
+  Run 2 - C…e Misses│
     Summary (8)     │                                    ▏op▍
     Threads (2)     │                                    ▏load_▌
     Call Trace (23) │▏parse_args     ▏fib          ▍     ▏log_write         ▊

@@ -10,7 +10,7 @@ B = os.path.abspath(os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", 
 cases = [
  ("table_details", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab j", "Routines table: the selected routine's callers in Details"),
  ("tree_collapse", "plist-func-timing.txt", "80x24", [], "Shift-Tab j j Tab j j Space", "Call-trace tree: a node collapsed with Space"),
- ("details_tabs", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab Tab Right", "Details focused, Right switches to the Callees tab"),
+ ("details_tabs", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab j Tab Right", "Details focused, Right switches to the Callees tab"),
  ("help", "plist-func-timing.txt", "80x24", [], "?", "The help screen: the live key table"),
  ("filter_error_caret", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab\n:filter hits>50<Enter>\n:filter hits>>3<Enter>", "A bad filter: the caret message, and the previous filter stays"),
  ("filter_and_sort", "plist-func-timing.txt", "80x24", [], "Shift-Tab j Tab\nf\nhits>50 && time>70ms<Enter>\nS j j Enter", "Filter with f, sort chosen with S (ascending module)"),

@@ -16,20 +16,20 @@ cd "$SAMPLES"  # the summary view shows the path as given
 # Routines table: the selected routine's callers in Details
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                              Module            Hits
-  PLIST report      │main                                 C:\src\demo app…     1
-    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
-    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
-    Call trace (21) │parse, then check (v2)               C:\src\demo app…    73
-    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z        C:\src\demo app…    26
-                    │?foo@@YAXH@Z                         C:\src\demo app…    36
-                    │_MATMUL@12                           C:\src\demo app…    67
-                    │SOLVE_SYSTEM                         C:\src\demo app…    58
-                    │std::vector<int,std::allocator<int>… C:\src\demo app…    40
-                    │operator new(unsigned int)           C:\src\demo app…    22
-                    │qsort_compare (static)               C:\src\demo app…    55
-                    │Never Called(void)                   C:\src\demo app…     0
-                    │?unused@@YAXXZ                       C:\src\demo app…     0
+plist-func…iming.txt│Routine                              Module            Hits
+  PLIST report      │main                                 C:\src…\main.obj     1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src…\view.obj    51
+    Routines (14)   │compute_sum(int, char, double)       C:\s…\solver.obj    53
+    Call trace (21) │parse, then check (v2)               C:\src…\main.obj    73
+    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z        C:\src…\view.obj    26
+                    │?foo@@YAXH@Z                         C:\s…\solver.obj    36
+                    │_MATMUL@12                           C:\src…\main.obj    67
+                    │SOLVE_SYSTEM                         C:\src…\view.obj    58
+                    │std::vector<int,std::allocator<int>… C:\s…\solver.obj    40
+                    │operator new(unsigned int)           C:\src…\main.obj    22
+                    │qsort_compare (static)               C:\src…\view.obj    55
+                    │Never Called(void)                   C:\s…\solver.obj     0
+                    │?unused@@YAXXZ                       C:\src…\main.obj     0
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
                     │Routine                 Hits Time with c…      Time
                     │qsort_compare (static)    12    64.529 ms 64.223 ms
@@ -45,12 +45,12 @@ expect_screen table_details "$(pv_screen $'Shift-Tab j Tab j' plist-func-timing.
 # Call-trace tree: a node collapsed with Space
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Call trace ──────────────────────────────────────
-plist-func-timing.t…│Routine                        Hits       Time Time with c…
+plist-func…iming.txt│Routine                        Hits       Time Time with c…
   PLIST report      │▾ main                            1  51.000 ms   818.833 ms
     Summary (28)    │  ▾ operator new(unsigned in…    22   8.356 ms   483.694 ms
     Routines (14)   │    ▸ qsort_compare (static)     27  83.000 ms   337.113 ms
     Call trace (21) │    ▾ std::vector<int,std::a…    40  41.648 ms   138.225 ms
-    Attribution sta…│      ▾ qsort_compare (stati…    28  29.000 ms    96.577 ms
+    Attri…tacks (21)│      ▾ qsort_compare (stati…    28  29.000 ms    96.577 ms
                     │          parse, then check …    15  39.787 ms    39.787 ms
                     │          ?Render@CView@@UAE…    26   2.538 ms     2.538 ms
                     │          ?foo@@YAXH@Z           29  25.252 ms    25.252 ms
@@ -74,56 +74,56 @@ expect_screen tree_collapse "$(pv_screen $'Shift-Tab j j Tab j j Space' plist-fu
 # Details focused, Right switches to the Callees tab
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                              Module            Hits
-  PLIST report      │main                                 C:\src\demo app…     1
-    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
-    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
-    Call trace (21) │parse, then check (v2)               C:\src\demo app…    73
-    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z        C:\src\demo app…    26
-                    │?foo@@YAXH@Z                         C:\src\demo app…    36
-                    │_MATMUL@12                           C:\src\demo app…    67
-                    │SOLVE_SYSTEM                         C:\src\demo app…    58
-                    │std::vector<int,std::allocator<int>… C:\src\demo app…    40
-                    │operator new(unsigned int)           C:\src\demo app…    22
-                    │qsort_compare (static)               C:\src\demo app…    55
-                    │Never Called(void)                   C:\src\demo app…     0
-                    │?unused@@YAXXZ                       C:\src\demo app…     0
+plist-func…iming.txt│Routine                              Module            Hits
+  PLIST report      │main                                 C:\src…\main.obj     1
+    Summary (28)    │CMainFrame::OnPaint(CDC *)           C:\src…\view.obj    51
+    Routines (14)   │compute_sum(int, char, double)       C:\s…\solver.obj    53
+    Call trace (21) │parse, then check (v2)               C:\src…\main.obj    73
+    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z        C:\src…\view.obj    26
+                    │?foo@@YAXH@Z                         C:\s…\solver.obj    36
+                    │_MATMUL@12                           C:\src…\main.obj    67
+                    │SOLVE_SYSTEM                         C:\src…\view.obj    58
+                    │std::vector<int,std::allocator<int>… C:\s…\solver.obj    40
+                    │operator new(unsigned int)           C:\src…\main.obj    22
+                    │qsort_compare (static)               C:\src…\view.obj    55
+                    │Never Called(void)                   C:\s…\solver.obj     0
+                    │?unused@@YAXXZ                       C:\src…\main.obj     0
                     │─ Details ─ Callers ─[Callees]─────────────────────────────
-                    │Routine                         Hits Time with c…      Time
-                    │compute_sum(int, char, double)    36   151.218 ms  1.592 ms
-                    │_MATMUL@12                        34    86.811 ms 86.811 ms
-                    │SOLVE_SYSTEM                      33    46.110 ms 46.110 ms
-                    │operator new(unsigned int)        22   483.694 ms  8.356 ms
+                    │Routine       Hits Time with c…       Time
+                    │SOLVE_SYSTEM    18   305.637 us 305.637 us
                     │
- plist-func-timing.txt │ callees │ row 1/4                               ? help
+                    │
+                    │
+                    │
+ plist-func-timing.txt │ callees │ row 1/1                               ? help
 SCREEN
 )
-expect_screen details_tabs "$(pv_screen $'Shift-Tab j Tab Tab Right' plist-func-timing.txt --size 80x24)" "$expected"
+expect_screen details_tabs "$(pv_screen $'Shift-Tab j Tab j Tab Right' plist-func-timing.txt --size 80x24)" "$expected"
 
 # The help screen: the live key table
 expected=$(cat <<'SCREEN'
-─ Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ──────────────────────
- q                  quit           close the help or a view opened from another;
+─ Help: keys (q, Esc or ? closes; / searches; more below: j, PgDn, G) ──────────
+ q                  quit           close the help or a view opened from
+                                   another; quit (asks if state would be lost)
  Tab                next-pane      focus the next pane
  Shift-Tab          prev-pane      focus the previous pane
  Up k               up             move up
  Down j             down           move down
- Left h             left           scroll left; Explorer: to the parent; Details
- Right l            right          scroll right; Explorer: open; Details: next t
+ Left h             left           scroll left; Explorer: to the parent;
+                                   Details: previous tab
+ Right l            right          scroll right; Explorer: open; Details: next
+                                   tab
  PgUp Ctrl-B        page-up        one page up
  PgDn Ctrl-F        page-down      one page down
  Home g             first          first row
  End G              last           last row
- Enter              open           open / drill down; in a tree, expand or colla
+ Enter              open           open / drill down; in a tree, expand or
+                                   collapse
  Space              toggle         expand or collapse the tree node
  +                  expand         expand the tree node; timeline: zoom in
  -                  collapse       collapse the tree node; timeline: zoom out
  *                  expand-all     expand everything below the node
  Backspace [        back           back in the navigation history
- ]                  forward        forward in the navigation history
- /                  search         incremental search in the report
- n                  search-next    next match
- N                  search-prev    previous match
  plist-func-timing.txt │ summary │ row 1/28                              ? help
 SCREEN
 )
@@ -132,13 +132,13 @@ expect_screen help "$(pv_screen $'?' plist-func-timing.txt --size 80x24)" "$expe
 # A bad filter: the caret message, and the previous filter stays
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                              Module            Hits
-  PLIST report      │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
-    Summary (28)    │compute_sum(int, char, double)       C:\src\demo app…    53
-    Routines (14)   │parse, then check (v2)               C:\src\demo app…    73
-    Call trace (21) │_MATMUL@12                           C:\src\demo app…    67
-    Attribution sta…│SOLVE_SYSTEM                         C:\src\demo app…    58
-                    │qsort_compare (static)               C:\src\demo app…    55
+plist-func…iming.txt│Routine                              Module            Hits
+  PLIST report      │CMainFrame::OnPaint(CDC *)           C:\src…\view.obj    51
+    Summary (28)    │compute_sum(int, char, double)       C:\s…\solver.obj    53
+    Routines (14)   │parse, then check (v2)               C:\src…\main.obj    73
+    Call trace (21) │_MATMUL@12                           C:\src…\main.obj    67
+    Attri…tacks (21)│SOLVE_SYSTEM                         C:\src…\view.obj    58
+                    │qsort_compare (static)               C:\src…\view.obj    55
                     │
                     │
                     │
@@ -161,12 +161,12 @@ expect_screen filter_error_caret "$(pv_screen $'Shift-Tab j Tab\n:filter hits>50
 # Filter with f, sort chosen with S (ascending module)
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                              Module▲           Hits
-  PLIST report      │parse, then check (v2)               C:\src\demo app…    73
-    Summary (28)    │_MATMUL@12                           C:\src\demo app…    67
-    Routines (14)   │compute_sum(int, char, double)       C:\src\demo app…    53
-    Call trace (21) │CMainFrame::OnPaint(CDC *)           C:\src\demo app…    51
-    Attribution sta…│qsort_compare (static)               C:\src\demo app…    55
+plist-func…iming.txt│Routine                              Module▲           Hits
+  PLIST report      │parse, then check (v2)               C:\src…\main.obj    73
+    Summary (28)    │_MATMUL@12                           C:\src…\main.obj    67
+    Routines (14)   │compute_sum(int, char, double)       C:\s…\solver.obj    53
+    Call trace (21) │CMainFrame::OnPaint(CDC *)           C:\src…\view.obj    51
+    Attri…tacks (21)│qsort_compare (static)               C:\src…\view.obj    55
                     │
                     │
                     │
@@ -176,13 +176,13 @@ plist-func-timing.t…│Routine                              Module▲         
                     │
                     │
                     │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine                 Hits Time with c…      Time
-                    │qsort_compare (static)    12    64.529 ms 64.223 ms
-                    │SOLVE_SYSTEM              39    87.000 ms 87.000 ms
+                    │Routine                         Hits Time with c…      Time
+                    │compute_sum(int, char, double)    36   149.626 ms 35.054 ms
+                    │SOLVE_SYSTEM                      22     3.202 ms  3.202 ms
+                    │qsort_compare (static)            15    39.787 ms 39.787 ms
                     │
                     │
-                    │
- routines │ row 4/5 │ filter: hits>50 && time>7… │ sort: module          ? help
+ plist-func-timing.txt │ routines │ row 1/5 │ f: hits>50 && time>… (5) │ module
 SCREEN
 )
 expect_screen filter_and_sort "$(pv_screen $'Shift-Tab j Tab\nf\nhits>50 && time>70ms<Enter>\nS j j Enter' plist-func-timing.txt --size 80x24)" "$expected"
@@ -191,20 +191,20 @@ expect_screen filter_and_sort "$(pv_screen $'Shift-Tab j Tab\nf\nhits>50 && time
 expected=$(cat <<'SCREEN'
 ─ Report: Routines ─────────────────────────────────────────────────────────────
 Routine                                        Module            Hits       Time
-main                                           C:\src\demo app…     1  51.000 ms
-CMainFrame::OnPaint(CDC *)                     C:\src\demo app…    51 151.223 ms
-compute_sum(int, char, double)                 C:\src\demo app…    53  79.532 ms
-parse, then check (v2)                         C:\src\demo app…    73  78.043 ms
-?Render@CView@@UAEXPAVCDC@@@Z                  C:\src\demo app…    26   2.538 ms
-?foo@@YAXH@Z                                   C:\src\demo app…    36  78.070 ms
-_MATMUL@12                                     C:\src\demo app…    67 148.565 ms
-SOLVE_SYSTEM                                   C:\src\demo app…    58  67.857 ms
-std::vector<int,std::allocator<int> >::push_b… C:\src\demo app…    40  41.648 ms
-operator new(unsigned int)                     C:\src\demo app…    22   8.356 ms
-qsort_compare (static)                         C:\src\demo app…    55 112.000 ms
-Never Called(void)                             C:\src\demo app…     0          0
-?unused@@YAXXZ                                 C:\src\demo app…     0          0
-LOG_MESSAGE                                    C:\src\demo app…     0          0
+main                                           C:\src…\main.obj     1  51.000 ms
+CMainFrame::OnPaint(CDC *)                     C:\src…\view.obj    51 151.223 ms
+compute_sum(int, char, double)                 C:\s…\solver.obj    53  79.532 ms
+parse, then check (v2)                         C:\src…\main.obj    73  78.043 ms
+?Render@CView@@UAEXPAVCDC@@@Z                  C:\src…\view.obj    26   2.538 ms
+?foo@@YAXH@Z                                   C:\s…\solver.obj    36  78.070 ms
+_MATMUL@12                                     C:\src…\main.obj    67 148.565 ms
+SOLVE_SYSTEM                                   C:\src…\view.obj    58  67.857 ms
+std::vector<int,std::allocator<int> >::push_b… C:\s…\solver.obj    40  41.648 ms
+operator new(unsigned int)                     C:\src…\main.obj    22   8.356 ms
+qsort_compare (static)                         C:\src…\view.obj    55 112.000 ms
+Never Called(void)                             C:\s…\solver.obj     0          0
+?unused@@YAXXZ                                 C:\src…\main.obj     0          0
+LOG_MESSAGE                                    C:\src…\view.obj     0          0
 
 
 
@@ -219,12 +219,12 @@ expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --siz
 # l scrolls the columns
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func-timing.t…│Routine                                   Time Time with c…
+plist-func…iming.txt│Routine                                   Time Time with c…
   PLIST report      │main                                 51.000 ms   818.833 ms
     Summary (28)    │CMainFrame::OnPaint(CDC *)          151.223 ms   151.529 ms
     Routines (14)   │compute_sum(int, char, double)       79.532 ms   229.158 ms
     Call trace (21) │parse, then check (v2)               78.043 ms   192.615 ms
-    Attribution sta…│?Render@CView@@UAEXPAVCDC@@@Z         2.538 ms     2.538 ms
+    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z         2.538 ms     2.538 ms
                     │?foo@@YAXH@Z                         78.070 ms    86.070 ms
                     │_MATMUL@12                          148.565 ms   148.565 ms
                     │SOLVE_SYSTEM                         67.857 ms   235.999 ms
@@ -233,12 +233,12 @@ plist-func-timing.t…│Routine                                   Time Time wit
                     │qsort_compare (static)              112.000 ms   433.690 ms
                     │Never Called(void)                           0            0
                     │?unused@@YAXXZ                               0            0
-                    │─ Details ─[Callers]─ Callees ─────────────────────────────
-                    │Routine   Hits Time with c…      Time
-                    │(no rows)
-                    │
-                    │
-                    │
+                    │─ Details ─ Callers ─[Callees]─────────────────────────────
+                    │Routine                         Hits Time with c…      Time
+                    │compute_sum(int, char, double)    36   151.218 ms  1.592 ms
+                    │_MATMUL@12                        34    86.811 ms 86.811 ms
+                    │SOLVE_SYSTEM                      33    46.110 ms 46.110 ms
+                    │operator new(unsigned int)        22   483.694 ms  8.356 ms
                     │
  plist-func-timing.txt │ routines │ row 1/14                             ? help
 SCREEN
@@ -308,9 +308,9 @@ rtos.txt                         │ Index       Time Context      Name         
                                  │ ID_TASK_IDLE    █████                      │
                                  │ ID_ISR_TIMER                               │
                                  │                 ──────┴168.0us─────────────^─────┴169.0us────────
-                                 │─ Details ─[Call stack]─ Statistics of the area ──────────────────
-                                 │ Position Routine      Handle Context    Entered
-                                 │(no rows)
+                                 │─ Details ─ Call stack ─[Statistics of the area]──────────────────
+                                 │ Id     Handle Type  Name     Count       Net   Net min   Net max
+                                 │ 83 0x40000000 aux   AUX_IN0     77         0         0         0
                                  │
                                  │
                                  │
@@ -353,9 +353,9 @@ rtos.txt                         | Index       Time Context      Name           
                                  | ID_TASK_IDLE    #####                      |
                                  | ID_ISR_TIMER                               |
                                  |                 ------|168.0us-------------^-----|169.0us--------
-                                 |- Details -[Call stack]- Statistics of the area ------------------
-                                 | Position Routine      Handle Context    Entered
-                                 |(no rows)
+                                 |- Details - Call stack -[Statistics of the area]------------------
+                                 | Id     Handle Type  Name     Count       Net   Net min   Net max
+                                 | 83 0x40000000 aux   AUX_IN0     77         0         0         0
                                  |
                                  |
                                  |
@@ -465,10 +465,10 @@ aqtime-refcount.db       │ Id   # Class Name     Address  Size  Thread Live Re
                          │ Id Routine           RefCount Ch… Routine Hit…  Source Line Module  Sour…
                          │ 11 ▾ <Root>                     1            7           10
                          │ 12   ▾ Thread 2808             -2            2           11
-                         │ 13     ▾ main                   2            2           12 com.dll src/…
-                         │ 14         main                 0            5           13 com.dll src/…
-                         │ 15       OpenFile               0            5           14 com.dll src/…
-                         │ 16       Worker::Run            2            4           15 com.dll src/…
+                         │ 13     ▾ main                   2            2           12 com.dll obj0…
+                         │ 14         main                 0            5           13 com.dll obj0…
+                         │ 15       OpenFile               0            5           14 com.dll obj4…
+                         │ 16       Worker::Run            2            4           15 com.dll obj5…
                          │
  aqtime-refcount.db │ refcount-tree │ row 1/6                                                ? help
 SCREEN

@@ -82,13 +82,24 @@ wait_status "row 4/1127"
 pv_tmux_keys ":copy bookmarks" Enter
 pv_tmux_wait "copied the bookmarks (2 rows)"
 pv_tmux_keys ":export sqlite $TMP/out.db" Enter
-pv_tmux_wait "exported"
+pv_tmux_wait "out.db (sqlite)"
 got=$(python3 -c '
 import sqlite3, sys
 for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, view_row, time, note FROM profview_bookmarks ORDER BY view_row"):
     print(*r)' "$TMP/out.db")
 expect_screen "bookmarks in the SQLite export" "$got" "timeline 45 5996 first one
 timeline $last second"
+pv_tmux_keys ":filter" Enter # trace-json writes the calls: no filter of the events
+wait_status "row 46/20000"
+pv_tmux_keys ":export trace-json $TMP/out.json" Enter
+pv_tmux_wait "out.json (trace-json)"
+got=$(python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("ph") == "i" and e["name"].startswith("bookmark"):
+        print(e["name"], round(e["ts"] * 1000), e["args"]["view"], e["args"]["row"])' "$TMP/out.json")
+expect_screen "bookmarks in the trace-json export" "$got" "bookmark: first one 5996 timeline 45
+bookmark: second ${last#* } timeline ${last% *}"
 stop
 
 # ---- :session reset forgets it; the next quit saves again
@@ -114,6 +125,17 @@ pv_tmux_wait "session restored"
 wait_status "filter: event = E"
 stop
 
+# ---- so does `session: false` in the config
+mkdir -p "$XDG_CONFIG_HOME/profview"
+printf 'session: false\n' >"$XDG_CONFIG_HOME/profview/config.yaml"
+run "$TMP/run.txt"
+expect_absent "session: false: nothing restored" "$(pv_tmux_screen)" "session restored"
+expect_absent "session: false: no filter" "$(pv_tmux_screen)" "filter:"
+pv_tmux_keys ":session" Enter
+pv_tmux_wait "sessions are off"
+stop
+rm "$XDG_CONFIG_HOME/profview/config.yaml"
+
 # ---- a corrupt session, a stale one, an untrusted directory: ignored, said
 session=$(ls "$PV_STATE"/profview/*.session)
 printf 'profview-session 1\ninput\tx\nview\t0\n' >"$session"
@@ -134,6 +156,22 @@ run "$TMP/run.txt"
 pv_tmux_wait "sessions are not used: $PV_STATE/profview is writable by others"
 stop
 chmod 700 "$PV_STATE/profview"
+
+# ---- markers on rows of a view without a clock (the AQTime call trace,
+# grouped by thread): restored on the same rows
+cp "$SAMPLES/aqtime-trace.db" "$TMP/trace.db"
+run "$TMP/trace.db"
+pv_tmux_keys BTab j j Tab
+pv_tmux_wait "Report: Call Trace"
+pv_tmux_keys j j m j j j M
+wait_status "A row 3 B row 6"
+marks=$(status)
+stop
+run "$TMP/trace.db"
+pv_tmux_wait "trace.db: session restored"
+wait_status "A row 3 B row 6"
+expect_screen "row markers restored" "$(status)" "$marks"
+stop
 
 # ---- :reload after the file was rewritten (the way tests/cli/input_changed.sh
 # changes it): the place is kept (the view, its filter and sort, the same

@@ -16,16 +16,16 @@ Q="SELECT routine, hits, time FROM routines WHERE hits > 30 ORDER BY hits DESC"
 # 1. the result is a view: its own Explorer entry, columns, types (time in ms)
 s=$(pv_screen ":sql $Q<Enter>" "$PLIST")
 expected=$(cat <<'SCREEN'
-─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, time FROM routines ─
-plist-func-timing.t…│routine                                  hits       time
+─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, time FROM routine… ─
+plist-func…iming.txt│routine                                  hits       time
   PLIST report      │parse, then check (v2)                     73  78.043 ms
     Summary (28)    │_MATMUL@12                                 67 148.565 ms
     Routines (14)   │SOLVE_SYSTEM                               58  67.857 ms
     Call trace (21) │qsort_compare (static)                     55 112.000 ms
-    Attribution sta…│compute_sum(int, char, double)             53  79.532 ms
+    Attri…tacks (21)│compute_sum(int, char, double)             53  79.532 ms
 SQL results         │CMainFrame::OnPaint(CDC *)                 51 151.223 ms
   Queries           │std::vector<int,std::allocator<int> >:…    40  41.648 ms
-    SQL 1: SELECT r…│?foo@@YAXH@Z                               36  78.070 ms
+    SQL 1:… DESC (8)│?foo@@YAXH@Z                               36  78.070 ms
                     │
                     │
                     │
@@ -64,16 +64,16 @@ expect_contains ":copy FILE never overwrites" "$s" "exists"
 s=$(pv_screen ":sql SELECT routine, hits, id FROM routines WHERE hits > 50 ORDER BY hits DESC<Enter>
 j" "$PLIST")
 expected=$(cat <<'SCREEN'
-─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines W ─
-plist-func-timing.t…│routine                         hits  id
+─ Explorer ─────────│─ Report: SQL 1: SELECT routine, hits, id FROM routines … ─
+plist-func…iming.txt│routine                         hits  id
   PLIST report      │parse, then check (v2)            73   4
     Summary (28)    │_MATMUL@12                        67   7
     Routines (14)   │SOLVE_SYSTEM                      58   8
     Call trace (21) │qsort_compare (static)            55  11
-    Attribution sta…│compute_sum(int, char, double)    53   3
+    Attri…tacks (21)│compute_sum(int, char, double)    53   3
 SQL results         │CMainFrame::OnPaint(CDC *)        51   2
   Queries           │
-    SQL 1: SELECT r…│
+    SQL 1:… DESC (6)│
                     │
                     │
                     │

@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "formats/aqtime.h"
+#include "profview/flame.h"
 #include "profview/hooks.h"
 #include "profview/load.h"
 
@@ -736,11 +737,80 @@ static void test_probe(void **state)
     assert_int_equal(l->probe(head, 10, 10, "x"), 0);
 }
 
+/* A text cell as a NUL-terminated copy, or NULL when absent. */
+static char *cell_text(const pv_view *v, size_t row, size_t col)
+{
+    pv_cell c;
+    pv_view_cell(v, row, col, &c);
+    return c.present ? pv_xstrndup(c.v.s.ptr, c.v.s.len) : NULL;
+}
+
+/* The flame graph of a time counter in cycles (docs/flame.md "Raw
+ * values"): each routine's self time in the graph (its sandwich's) and the
+ * time through it are its Routines time and time with children to the ns:
+ * the calls' cycles summed, then converted once.  On the generated sample
+ * (3579545 Hz) the calls' times converted one by one and summed differ from
+ * them, which is what the graph did. */
+static void test_flame_sums_cycles_first(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/sample-data/aqtime-trace.db", PV_SOURCE_DIR);
+    pv_file *f = load(path);
+    pv_result_set *s = pv_file_find_set(f, 1);
+    assert_non_null(s);
+    pv_view *routines = pv_set_find_view(s, "routines"), *tree = pv_flame_source(s);
+    assert_non_null(routines);
+    assert_non_null(tree);
+    size_t r_name = pv_view_column(routines, "routine"), r_module = pv_view_column(routines, "module"),
+           r_time = pv_view_column(routines, "time"), r_twc = pv_view_column(routines, "time_with_children"),
+           r_calls = pv_view_column(routines, "calls"), r_id = pv_view_column(routines, "id");
+    assert_int_equal(routines->columns[r_time].type, PV_TYPE_TIME);
+    char err[256];
+    pv_flame *fl = pv_flame_build(tree, NULL, 0, err, sizeof err);
+    assert_non_null(fl);
+    /* the calls' own times as the call trace shows them, summed per routine */
+    size_t t_time = pv_view_column(tree, "time"), t_rid = pv_view_column(tree, "routine_id");
+    size_t checked = 0, rounding_differs = 0;
+    for (size_t r = 0; r < pv_view_rows(routines); r++) {
+        pv_cell calls, time, twc, id;
+        pv_view_cell(routines, r, r_calls, &calls);
+        pv_view_cell(routines, r, r_time, &time);
+        pv_view_cell(routines, r, r_twc, &twc);
+        pv_view_cell(routines, r, r_id, &id);
+        char *name = cell_text(routines, r, r_name), *module = cell_text(routines, r, r_module);
+        if (calls.present && calls.v.i > 0 && time.present && name) {
+            pv_sandwich sw;
+            assert_true(pv_sandwich_build(fl, name, strlen(name), module, &sw));
+            assert_int_equal(sw.self, time.v.i);
+            assert_int_equal(sw.through, twc.v.i);
+            pv_sandwich_free(&sw);
+            int64_t per_call = 0;
+            for (size_t k = 0; k < pv_view_rows(tree); k++) {
+                pv_cell rid, t;
+                pv_view_cell(tree, k, t_rid, &rid);
+                pv_view_cell(tree, k, t_time, &t);
+                if (rid.present && rid.v.i == id.v.i && t.present)
+                    per_call += t.v.i;
+            }
+            rounding_differs += per_call != time.v.i;
+            checked++;
+        }
+        free(name);
+        free(module);
+    }
+    assert_true(checked >= 5);
+    assert_true(rounding_differs > 0); /* the sample is one where it matters */
+    pv_flame_free(fl);
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cycles_to_ns),
         cmocka_unit_test(test_total_from_summed_cycles),
+        cmocka_unit_test(test_flame_sums_cycles_first),
         cmocka_unit_test(test_trace_hooks),
         cmocka_unit_test(test_titles_distinct),
         cmocka_unit_test(test_uri_escaping),

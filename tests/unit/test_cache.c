@@ -188,6 +188,46 @@ static void test_untrusted_directory(void **state)
     pv_cache_key_free(&k);
 }
 
+/* A forged cache entry: the one file matching `pattern` in the cache
+ * directory, read whole (`*size` bytes; `*payload`: where its payload
+ * starts); forge_write writes it back with its checksum made right again,
+ * as another user could. */
+static unsigned char *forge_read(const char *pattern, char *path, size_t path_size, long *size,
+                                 size_t *payload)
+{
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "ls %s/profview/%s", dir, pattern);
+    FILE *ls = popen(cmd, "r");
+    assert_non_null(ls);
+    assert_non_null(fgets(path, (int)path_size, ls));
+    pclose(ls);
+    path[strcspn(path, "\n")] = '\0';
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    *size = ftell(fp);
+    unsigned char *m = malloc((size_t)*size);
+    fseek(fp, 0, SEEK_SET);
+    assert_int_equal(fread(m, 1, (size_t)*size, fp), (size_t)*size);
+    fclose(fp);
+    uint64_t who, stl;
+    memcpy(&who, m + 24, 8);
+    memcpy(&stl, m + 32, 8);
+    *payload = 64 + pv_cache_padded(who + stl);
+    return m;
+}
+
+static void forge_write(const char *path, unsigned char *m, long size)
+{
+    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
+    memcpy(m + 56, &sum, 8);
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(m, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    free(m);
+}
+
 /* A forged entry of the winIDEA index (a valid checksum over indices that
  * point nowhere, as another user could write) is rejected and rebuilt,
  * never read: the load gives the same rows as without the cache. */
@@ -212,34 +252,16 @@ static void test_forged_index_entry(void **state)
 
     /* the entry just written: the first event's area made 0xFFFF..., the
      * checksum made right again */
-    char cmd[700], entry[700];
-    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-[0-9a-f]*.pvc", dir);
-    FILE *ls = popen(cmd, "r");
-    assert_non_null(ls);
-    assert_non_null(fgets(entry, sizeof entry, ls));
-    pclose(ls);
-    entry[strcspn(entry, "\n")] = '\0';
-    FILE *fp = fopen(entry, "r+b");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long size = ftell(fp);
-    unsigned char *m = malloc((size_t)size);
-    fseek(fp, 0, SEEK_SET);
-    assert_int_equal(fread(m, 1, (size_t)size, fp), (size_t)size);
-    uint64_t who, stl, head;
-    memcpy(&who, m + 24, 8);
-    memcpy(&stl, m + 32, 8);
-    size_t payload = 64 + pv_cache_padded(who + stl);
+    char entry[700];
+    long size;
+    size_t payload;
+    unsigned char *m = forge_read("winidea-[0-9a-f]*.pvc", entry, sizeof entry, &size, &payload);
+    uint64_t head;
     memcpy(&head, m + payload + 32, 8); /* the head's own size (wic_head.sizes[4]) */
     size_t areas = payload + pv_cache_padded(head);
     m[areas] = 0xFF;
     m[areas + 1] = 0xFF;
-    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
-    memcpy(m + 56, &sum, 8);
-    fseek(fp, 0, SEEK_SET);
-    assert_int_equal(fwrite(m, 1, (size_t)size, fp), (size_t)size);
-    fclose(fp);
-    free(m);
+    forge_write(entry, m, size);
 
     f = pv_load_file(path, &o, &st);
     assert_int_equal(st, PV_LOAD_OK);
@@ -324,35 +346,17 @@ static void test_text1_hit_parses_nothing(void **state)
 
     /* forged: area 0's name offset out of the pool, the checksum right */
     char entry[700];
-    snprintf(cmd, sizeof cmd, "ls %s/profview/winidea-text1-*.pvc", dir);
-    FILE *ls = popen(cmd, "r");
-    assert_non_null(ls);
-    assert_non_null(fgets(entry, sizeof entry, ls));
-    pclose(ls);
-    entry[strcspn(entry, "\n")] = '\0';
-    FILE *fp = fopen(entry, "r+b");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long size = ftell(fp);
-    unsigned char *m = malloc((size_t)size);
-    fseek(fp, 0, SEEK_SET);
-    assert_int_equal(fread(m, 1, (size_t)size, fp), (size_t)size);
-    uint64_t who, stl, head, pool, contexts;
-    memcpy(&who, m + 24, 8);
-    memcpy(&stl, m + 32, 8);
-    size_t payload = 64 + pv_cache_padded(who + stl);
+    long size;
+    size_t payload;
+    unsigned char *m = forge_read("winidea-text1-*.pvc", entry, sizeof entry, &size, &payload);
+    uint64_t head, pool, contexts;
     memcpy(&head, m + payload + 24, 8); /* the head's own size (sizes[3]) */
     memcpy(&pool, m + payload + 32, 8);
     memcpy(&contexts, m + payload + 40, 8);
     size_t areas = payload + pv_cache_padded(head) + pv_cache_padded(pool) +
                    pv_cache_padded(contexts * sizeof(pv_wi_context));
     memset(m + areas + 4, 0xFF, 4); /* pv_wi_area.name */
-    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
-    memcpy(m + 56, &sum, 8);
-    fseek(fp, 0, SEEK_SET);
-    assert_int_equal(fwrite(m, 1, (size_t)size, fp), (size_t)size);
-    fclose(fp);
-    free(m);
+    forge_write(entry, m, size);
     pv_file *again = pv_load_file(path, &o, &st);
     assert_int_equal(st, PV_LOAD_OK);
     assert_int_equal(pv_wi_text1_parse_count(), parses + 3); /* rejected: parsed */

@@ -3,7 +3,8 @@
  * row is written and stops when cancelled (leaving no file); the
  * statements that work inside SQLite alone (CREATE INDEX, COMMIT) keep
  * reporting while they run; big work blocks go to the request's trash
- * (docs/export.md "In the viewer"). */
+ * (docs/export.md "In the viewer"); trace-json's instants, exact times and
+ * cancel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -489,6 +490,178 @@ static void test_diff_and_sql_views_reopen_as_shown(void **state)
     pv_file_free(trace);
 }
 
+/* trace-json (docs/export.md "Trace Event Format"): the request's markers
+ * and bookmarks are instants at their exact times (ns as us.fff, a
+ * negative time too), a bookmark of a row without a time is listed in the
+ * file's metadata, names and notes are escaped. */
+static void test_trace_json_bookmarks(void **state)
+{
+    (void)state;
+    static const pv_column calls[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+        {"thread", "Context", PV_TYPE_STRING, 0},
+        {"depth", "Depth", PV_TYPE_INT, 0},
+        {"time", "Time", PV_TYPE_TIME, 0},
+        {"entry_time", "Entered", PV_TYPE_TIME, 0},
+        {"exit_time", "Exited", PV_TYPE_TIME, 0},
+    };
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("calls.test");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
+    size_t r0 = pv_table_add_row(t);
+    pv_table_set_int(t, r0, 0, 1);
+    pv_table_set_cstr(t, r0, 1, "main\x01\"q\"");
+    pv_table_set_cstr(t, r0, 2, "T1");
+    pv_table_set_int(t, r0, 3, 0);
+    pv_table_set_int(t, r0, 4, 7);
+    pv_table_set_int(t, r0, 5, -5);
+    pv_table_set_int(t, r0, 6, 1234567);
+    pv_set_add_view(set, pv_table_view(t));
+
+    pv_export_bookmark marks[2] = {
+        {.view = "call-trace", .row = 0, .has_time = true, .time = 1000001, .note = "look \"here\"\n"},
+        {.view = "routines", .row = 7, .has_time = false, .note = NULL},
+    };
+    char path[512];
+    out_path(path, sizeof path, "trace");
+    pv_export_request r;
+    pv_export_request_init(&r);
+    r.format = PV_EXPORT_TRACE_JSON;
+    r.has_mark[0] = r.has_mark[1] = true;
+    r.mark[0] = 999;
+    r.mark[1] = 2000000;
+    r.bookmarks = marks;
+    r.bookmark_count = 2;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    pv_diag_free(&err);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "{\"ph\":\"X\",\"cat\":\"call\",\"pid\":1,\"tid\":1,\"ts\":-0.005,"
+                                 "\"dur\":1234.572,\"name\":\"main\\u0001\\\"q\\\"\",\"args\":{\"id\":1,"
+                                 "\"net\":7,\"depth\":0}}"));
+    assert_non_null(strstr(text, "\"ts\":0.999,\"name\":\"marker A\"}"));
+    assert_non_null(strstr(text, "\"ts\":2000.000,\"name\":\"marker B\"}"));
+    assert_non_null(strstr(text, "\"ts\":1000.001,\"name\":\"bookmark: look \\\"here\\\"\\u000A\","
+                                 "\"args\":{\"view\":\"call-trace\",\"row\":0,"
+                                 "\"note\":\"look \\\"here\\\"\\u000A\"}}"));
+    assert_non_null(strstr(text, "\"bookmarks without a time\":[{\"view\":\"routines\",\"row\":7}]"));
+    assert_non_null(strstr(text, "\"displayTimeUnit\":\"ns\""));
+    remove(path);
+    pv_file_free(f);
+}
+
+/* trace-json of calls without a clock: each placed after the one before
+ * on its thread (no tree: every call a root), and a bookmark of a call at
+ * the call's place. */
+static void test_trace_json_placed_bookmark(void **state)
+{
+    (void)state;
+    static const pv_column calls[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+        {"thread", "Thread", PV_TYPE_STRING, 0},
+        {"time_with_children", "Total", PV_TYPE_TIME, 0},
+    };
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("placed.test");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
+    static const char *const threads[] = {"A", "B", "A"};
+    static const int64_t twc[] = {1500, 7, 2001};
+    for (int i = 0; i < 3; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, i + 1);
+        pv_table_set_cstr(t, r, 1, "f");
+        pv_table_set_cstr(t, r, 2, threads[i]);
+        pv_table_set_int(t, r, 3, twc[i]);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    pv_export_bookmark mark = {.view = "call-trace", .row = 2, .note = "third"};
+    char path[512];
+    out_path(path, sizeof path, "placed");
+    pv_export_request r;
+    pv_export_request_init(&r);
+    r.format = PV_EXPORT_TRACE_JSON;
+    r.bookmarks = &mark;
+    r.bookmark_count = 1;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    pv_diag_free(&err);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    /* A: 0 + 1.5 us, then 1.5 + 2.001; B: 0 + 0.007 */
+    assert_non_null(strstr(text, "\"tid\":1,\"ts\":0.000,\"dur\":1.500,"));
+    assert_non_null(strstr(text, "\"tid\":2,\"ts\":0.000,\"dur\":0.007,"));
+    assert_non_null(strstr(text, "\"tid\":1,\"ts\":1.500,\"dur\":2.001,"));
+    assert_non_null(strstr(text, "\"ts\":1.500,\"name\":\"bookmark: third\""));
+    assert_null(strstr(text, "bookmarks without a time"));
+    assert_non_null(strstr(text, "\"none: the call trace has no clock"));
+    remove(path);
+    pv_file_free(f);
+}
+
+/* A trace-json export reports its progress as it writes and stops when
+ * cancelled, leaving no file. */
+static void test_trace_json_cancel(void **state)
+{
+    (void)state;
+    static const pv_column calls[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME},
+        {"thread", "Context", PV_TYPE_STRING, 0},
+        {"entry_time", "Entered", PV_TYPE_TIME, 0},
+        {"exit_time", "Exited", PV_TYPE_TIME, 0},
+    };
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup("calls.test");
+    f->format = "test";
+    pv_diag_init(&f->diag);
+    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
+    for (int i = 0; i < N; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, i + 1);
+        pv_table_set_cstr(t, r, 1, i % 2 ? "f" : "g");
+        pv_table_set_cstr(t, r, 2, "T");
+        pv_table_set_int(t, r, 3, (int64_t)i * 10);
+        pv_table_set_int(t, r, 4, (int64_t)i * 10 + 5);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    char path[512];
+    out_path(path, sizeof path, "trace-cancel");
+    pv_export_request r;
+    request(&r, NULL);
+    r.format = PV_EXPORT_TRACE_JSON;
+    r.view_id = NULL;
+    seen.cancel_after = 5;
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_CANCELLED);
+    pv_diag_free(&err);
+    assert_true(seen.calls >= 5);
+    assert_string_equal(seen.first, "exporting");
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0); /* nothing left */
+    pv_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,6 +674,9 @@ int main(void)
         cmocka_unit_test(test_swapped_temp_sqlite),
         cmocka_unit_test(test_swapped_temp_text1_bin),
         cmocka_unit_test(test_diff_and_sql_views_reopen_as_shown),
+        cmocka_unit_test(test_trace_json_bookmarks),
+        cmocka_unit_test(test_trace_json_placed_bookmark),
+        cmocka_unit_test(test_trace_json_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1121,6 +1121,22 @@ static void test_split_merges_version_bits(void **state)
     }
 }
 
+/* Builds d's index on one thread (a) and forced in two halves (b, the
+ * test option index-split=1), with their messages. */
+static void build_one_and_split(pv_wi_data *d, pv_timeline_index *a, pv_timeline_index *b,
+                                pv_diag *g1, pv_diag *g2)
+{
+    pv_tl_options one, two;
+    memset(&one, 0, sizeof one);
+    one.single_thread = true;
+    memset(&two, 0, sizeof two);
+    pv_test_set(&two.test, PV_TEST_INDEX_SPLIT, 1);
+    pv_diag_init(g1);
+    pv_diag_init(g2);
+    assert_true(pv_timeline_index_build(a, d, &one, g1));
+    assert_true(pv_timeline_index_build(b, d, &two, g2));
+}
+
 /* The stitch merges the index's own fields by their kinds in
  * PV_TL_INDEX_FIELDS (timeline.h) too: a time that decreases only in the
  * second half is known to the stitched index (time_decreased, its warning,
@@ -1134,17 +1150,9 @@ static void test_split_merges_index_fields(void **state)
     uint64_t t = pv_wi_le64(rec - PV_WI_RECORD_SIZE + 16) - 50; /* before the one before */
     for (int b = 0; b < 8; b++)
         rec[16 + b] = (unsigned char)(t >> (8 * b));
-    pv_tl_options one, two;
-    memset(&one, 0, sizeof one);
-    one.single_thread = true;
-    memset(&two, 0, sizeof two);
-    pv_test_set(&two.test, PV_TEST_INDEX_SPLIT, 1);
-    pv_diag g1, g2;
-    pv_diag_init(&g1);
-    pv_diag_init(&g2);
     pv_timeline_index a, b;
-    assert_true(pv_timeline_index_build(&a, d, &one, &g1));
-    assert_true(pv_timeline_index_build(&b, d, &two, &g2));
+    pv_diag g1, g2;
+    build_one_and_split(d, &a, &b, &g1, &g2);
     assert_true(a.time_decreased);
     assert_true(b.halves);
     assert_same_index(&a, &b);

@@ -179,7 +179,7 @@ static void check_screen(const char *keys, int w, int h, const char *expected)
 
 static const char golden_table_with_details[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -205,7 +205,7 @@ static const char golden_table_with_details[] =
 
 static const char golden_details_tabs[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine         Module   Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine         Module   Hits      Time\n"
     "  Run 1             |  1 main            lib.dll     1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args      app.exe     3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil lib.dll     5  3.703 ms\n"
@@ -231,7 +231,7 @@ static const char golden_details_tabs[] =
 
 static const char golden_tree_collapse[] =
     "- Explorer ---------|- Report: Call trace --------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine             Depth      Time\n"
+    "demo~rof (1 warning)| Id Routine             Depth      Time\n"
     "  Run 1             |  1 - main                  0  5.000 us\n"
     "    Routines (5)    |  2     parse_args          1  4.000 us\n"
     "    Call trace (5)  |  3   + compute             1  3.000 us\n"
@@ -256,28 +256,28 @@ static const char golden_tree_collapse[] =
     "\n";
 
 static const char golden_help_screen[] =
-    "- Help: keys (q, Esc or ? closes; more below: j, PgDn, G) ----------------------\n"
-    " q                  quit           close the help or a view opened from another;\n"
+    "- Help: keys (q, Esc or ? closes; / searches; more below: j, PgDn, G) ----------\n"
+    " q                  quit           close the help or a view opened from\n"
+    "                                   another; quit (asks if state would be lost)\n"
     " Tab                next-pane      focus the next pane\n"
     " Shift-Tab          prev-pane      focus the previous pane\n"
     " Up k               up             move up\n"
     " Down j             down           move down\n"
-    " Left h             left           scroll left; Explorer: to the parent; Details\n"
-    " Right l            right          scroll right; Explorer: open; Details: next t\n"
+    " Left h             left           scroll left; Explorer: to the parent;\n"
+    "                                   Details: previous tab\n"
+    " Right l            right          scroll right; Explorer: open; Details: next\n"
+    "                                   tab\n"
     " PgUp Ctrl-B        page-up        one page up\n"
     " PgDn Ctrl-F        page-down      one page down\n"
     " Home g             first          first row\n"
     " End G              last           last row\n"
-    " Enter              open           open / drill down; in a tree, expand or colla\n"
+    " Enter              open           open / drill down; in a tree, expand or\n"
+    "                                   collapse\n"
     " Space              toggle         expand or collapse the tree node\n"
     " +                  expand         expand the tree node; timeline: zoom in\n"
     " -                  collapse       collapse the tree node; timeline: zoom out\n"
     " *                  expand-all     expand everything below the node\n"
     " Backspace [        back           back in the navigation history\n"
-    " ]                  forward        forward in the navigation history\n"
-    " /                  search         incremental search in the report\n"
-    " n                  search-next    next match\n"
-    " N                  search-prev    previous match\n"
     " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
     "\n";
 
@@ -309,7 +309,7 @@ static const char golden_zoom_report[] =
 
 static const char golden_drill_down[] =
     "- Explorer ---------|- Report: Callers of parse_args (Routines) ----------------\n"
-    "demo.prof (1 warnin>| Id Routine   Hits\n"
+    "demo~rof (1 warning)| Id Routine   Hits\n"
     "  Run 1             |  1 main         1\n"
     "    Routines (5)    |\n"
     "    Call trace (5)  |\n"
@@ -335,7 +335,7 @@ static const char golden_drill_down[] =
 
 static const char golden_columns_chooser[] =
     "- Explorer ---------|- Report: Routines ----------------------------------------\n"
-    "demo.prof (1 warnin>| Id Routine          Hits      Time\n"
+    "demo~rof (1 warning)| Id Routine          Hits      Time\n"
     "  Run 1             |  1 main                1  1.234 ms\n"
     "    Routines (5)    |  2 parse_args          3  2.469 ms\n"
     "    Call trace (5)  |  3 load\\x1B[2Jevil     5  3.703 ms\n"
@@ -349,12 +349,12 @@ static const char golden_columns_chooser[] =
     "                    |\n"
     "                    |\n"
     "                    |\n"
-    "                    |- Details -[Callers]- Callees -----------------------------\n"
-    "                    | Id Routine   Hits\n"
-    "                    |(no rows)\n"
-    "                    |\n"
-    "                    |\n"
-    "                    |\n"
+    "                    |- Details - Callers -[Callees]-----------------------------\n"
+    "                    | Id Routine          Hits\n"
+    "                    |  2 parse_args         10\n"
+    "                    |  3 load\\x1B[2Jevil    20\n"
+    "                    |  4 compute            30\n"
+    "                    |  5 print_result       40\n"
     "                    |\n"
     " demo.prof | routines | row 1/5 | 1 warning                              ? help\n"
     "\n";
@@ -369,10 +369,10 @@ static const char golden_narrow_terminal[] = "- Report: Routines ---------------
                                              "\n"
                                              "\n"
                                              "\n"
-                                             "\n"
-                                             "\n"
-                                             " routines | row 1/5 | 1 warning            ? help\n"
-                                             "/data/demo.prof: 1 warning (the file's line in the\n";
+                                             "/data/demo.prof: 1 warning (the file's line in the\n"
+                                             "Explorer lists them)\n"
+                                             " demo.prof | routines | row 1/5 | 1 warning\n"
+                                             "\n";
 
 static void test_screen_table_with_details(void **state)
 {
@@ -521,7 +521,9 @@ static void test_search(void **state)
     while (x < g->width && g->cells[y * g->width + x].ch != 'c')
         x++;
     assert_true(x < g->width);
-    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_SELECTED);
+    /* on the selected row the match stays marked, the rest is selected */
+    assert_int_equal(g->cells[y * g->width + x].role, PV_ROLE_MATCH);
+    assert_int_equal(g->cells[y * g->width + g->width - 1].role, PV_ROLE_SELECTED);
     free(s);
     /* Moving away shows the match highlight on the cell. */
     s = screen_after(a, "g");
@@ -2219,10 +2221,15 @@ static pv_job *vj_job(const pv_app *a)
     return j;
 }
 
-/* What a job may change: the Report, and the graph shown. */
+/* The file :copy FILE writes (test_app_jobs_cancel). */
+static char vj_copy_path[300];
+
+/* What a job may change: the Report, the graph shown, the file copied to. */
 static void vj_snap(pv_app *a, pv_buf *out)
 {
     tj_snap(pv_app_report(a), out);
+    struct stat st;
+    pv_buf_putc(out, vj_copy_path[0] && stat(vj_copy_path, &st) == 0 ? 'F' : '-');
     const void *graph[] = {a->flame.fl, a->flame.tree};
     pv_buf_append(out, (const char *)&a->flame.mode, sizeof a->flame.mode);
     pv_buf_append(out, (const char *)graph, sizeof graph);
@@ -2254,11 +2261,17 @@ static void test_app_jobs_cancel(void **state)
         {"search", "", "/n249990\n", PV_JOB_SEARCH, false},
         {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE, false},
         {"flame graph", "", "F", PV_JOB_BUILD, true},
+        {"copy", "", NULL, PV_JOB_COPY, false}, /* :copy FILE */
     };
+    char dir[] = "/tmp/profview-copy-XXXXXX", copy_keys[400];
+    assert_non_null(mkdtemp(dir));
+    snprintf(vj_copy_path, sizeof vj_copy_path, "%s/view.tsv", dir);
+    snprintf(copy_keys, sizeof copy_keys, ":copy %s\n", vj_copy_path);
     pv_buf before, after;
     pv_buf_init(&before);
     pv_buf_init(&after);
     for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
+        const char *keys = kinds[k].keys ? kinds[k].keys : copy_keys;
         /* to its end: the report changes */
         pv_app *a = vj_app();
         if (kinds[k].graph)
@@ -2266,7 +2279,7 @@ static void test_app_jobs_cancel(void **state)
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
         vj_snap(a, &before);
-        vj_type(a, kinds[k].keys);
+        vj_type(a, keys);
         pv_job *j = vj_job(a);
         assert_non_null(j);
         assert_int_equal(j->kind, kinds[k].kind);
@@ -2276,6 +2289,7 @@ static void test_app_jobs_cancel(void **state)
         assert_true(steps >= 3);
         assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
         pv_app_free(a);
+        unlink(vj_copy_path);
         /* stopped after 0, 1, 2... steps: as it was */
         a = vj_app();
         if (kinds[k].graph)
@@ -2285,7 +2299,7 @@ static void test_app_jobs_cancel(void **state)
         vj_snap(a, &before);
         size_t stops[] = {0, 1, 2, steps / 2, steps ? steps - 1 : 0};
         for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
-            vj_type(a, kinds[k].keys);
+            vj_type(a, keys);
             for (size_t i = 0; i < stops[s] && vj_job(a); i++)
                 pv_app_work(a);
             assert_non_null(vj_job(a));
@@ -2297,6 +2311,9 @@ static void test_app_jobs_cancel(void **state)
         }
         pv_app_free(a);
     }
+    unlink(vj_copy_path);
+    rmdir(dir);
+    vj_copy_path[0] = '\0';
     pv_buf_free(&before);
     pv_buf_free(&after);
 }

@@ -115,15 +115,9 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
             m++;
         }
     /* the warnings (and errors) the index added to the file's diagnostics */
-    size_t ne = diag->entry_count > diag_from ? diag->entry_count - diag_from : 0;
-    unsigned char *sev = pv_xmalloc(ne ? ne : 1);
     pv_buf text;
-    pv_buf_init(&text);
-    for (size_t i = 0; i < ne; i++) {
-        const pv_diag_entry *e = &diag->entries[diag_from + i];
-        sev[i] = (unsigned char)e->severity;
-        pv_buf_append(&text, e->text, strlen(e->text) + 1);
-    }
+    size_t ne;
+    unsigned char *sev = pv_wi_cache_diag_pack(diag, diag_from, &text, &ne);
     h.diag_entries = ne;
     h.diag_warnings = diag->warnings - warnings_before;
     h.diag_errors = diag->errors - errors_before;
@@ -163,14 +157,35 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
     return ok;
 }
 
-/* Reading the payload in order: each piece padded, never past the end. */
-typedef struct wic_reader {
-    const unsigned char *p;
-    size_t left;
-    bool bad;
-} wic_reader;
+unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, pv_buf *text,
+                                     size_t *count)
+{
+    size_t ne = diag->entry_count > from ? diag->entry_count - from : 0;
+    unsigned char *sev = pv_xmalloc(ne ? ne : 1);
+    pv_buf_init(text);
+    for (size_t i = 0; i < ne; i++) {
+        const pv_diag_entry *e = &diag->entries[from + i];
+        sev[i] = (unsigned char)e->severity;
+        pv_buf_append(text, e->text, strlen(e->text) + 1);
+    }
+    *count = ne;
+    return sev;
+}
 
-static const void *wic_take(wic_reader *r, uint64_t count, size_t elem)
+void pv_wi_cache_diag_restore(pv_diag *diag, const unsigned char *sev, const char *text,
+                              size_t text_len, size_t entries, size_t warnings, size_t errors)
+{
+    size_t warnings0 = diag->warnings, errors0 = diag->errors;
+    const char *text_end = text + text_len;
+    for (size_t i = 0; i < entries && text < text_end; i++) {
+        pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);
+        text += strlen(text) + 1;
+    }
+    diag->warnings = warnings0 + warnings;
+    diag->errors = errors0 + errors;
+}
+
+const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem)
 {
     if (r->bad || (elem && count > SIZE_MAX / elem)) {
         r->bad = true;
@@ -188,7 +203,7 @@ static const void *wic_take(wic_reader *r, uint64_t count, size_t elem)
     return at;
 }
 
-static void *wic_copy(const void *src, size_t len)
+void *pv_wi_cache_copy(const void *src, size_t len)
 {
     void *p = pv_xmalloc(len ? len : 1);
     if (len)
@@ -283,8 +298,8 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         pv_warn(diag, "%s", refused);
     if (!found)
         return false;
-    wic_reader r = {e.payload, e.payload_size, false};
-    const wic_head *hp = wic_take(&r, 1, sizeof(wic_head));
+    pv_wi_cache_reader r = {e.payload, e.payload_size, false};
+    const wic_head *hp = pv_wi_cache_take(&r, 1, sizeof(wic_head));
     wic_head h;
     memset(&h, 0, sizeof h);
     uint64_t sizes[5];
@@ -307,27 +322,27 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     uint64_t words = 0;
     if (!why) {
         words = h.has_net_bits ? (h.call_count + 63) / 64 : 0;
-        a[1] = wic_take(&r, h.event_count, wic_width(h.area_wide, 2));
-        a[2] = wic_take(&r, h.event_count, wic_width(h.context_wide, 1));
-        a[3] = wic_take(&r, h.event_count, wic_width(h.depth_wide, 1));
-        a[4] = wic_take(&r, h.call_count, sizeof(uint32_t));
-        a[5] = wic_take(&r, h.call_count, sizeof(uint32_t));
-        a[6] = wic_take(&r, h.call_count, sizeof(uint32_t));
-        a[7] = wic_take(&r, h.has_gross ? h.call_count : 0, sizeof(int64_t));
-        a[8] = wic_take(&r, words, sizeof(uint64_t));
-        a[9] = wic_take(&r, words, sizeof(uint32_t));
-        a[10] = wic_take(&r, h.net_count, sizeof(int64_t));
-        a[11] = wic_take(&r, h.context_count + 1, sizeof(size_t));
-        a[12] = wic_take(&r, h.line_count, sizeof(uint32_t));
-        a[13] = wic_take(&r, h.line_count, sizeof(int64_t));
-        a[14] = wic_take(&r, h.area_count, sizeof(pv_tl_area));
-        a[15] = wic_take(&r, h.context_count, sizeof(pv_tl_context));
-        a[16] = wic_take(&r, h.stat_count, sizeof(pv_tl_stat_row));
-        a[17] = wic_take(&r, h.pool_len, 1);
-        a[18] = wic_take(&r, h.map_count, sizeof(uint64_t));
-        a[19] = wic_take(&r, h.map_count, sizeof(uint32_t));
-        a[20] = wic_take(&r, h.diag_entries, 1);
-        a[21] = wic_take(&r, h.diag_text_len, 1);
+        a[1] = pv_wi_cache_take(&r, h.event_count, wic_width(h.area_wide, 2));
+        a[2] = pv_wi_cache_take(&r, h.event_count, wic_width(h.context_wide, 1));
+        a[3] = pv_wi_cache_take(&r, h.event_count, wic_width(h.depth_wide, 1));
+        a[4] = pv_wi_cache_take(&r, h.call_count, sizeof(uint32_t));
+        a[5] = pv_wi_cache_take(&r, h.call_count, sizeof(uint32_t));
+        a[6] = pv_wi_cache_take(&r, h.call_count, sizeof(uint32_t));
+        a[7] = pv_wi_cache_take(&r, h.has_gross ? h.call_count : 0, sizeof(int64_t));
+        a[8] = pv_wi_cache_take(&r, words, sizeof(uint64_t));
+        a[9] = pv_wi_cache_take(&r, words, sizeof(uint32_t));
+        a[10] = pv_wi_cache_take(&r, h.net_count, sizeof(int64_t));
+        a[11] = pv_wi_cache_take(&r, h.context_count + 1, sizeof(size_t));
+        a[12] = pv_wi_cache_take(&r, h.line_count, sizeof(uint32_t));
+        a[13] = pv_wi_cache_take(&r, h.line_count, sizeof(int64_t));
+        a[14] = pv_wi_cache_take(&r, h.area_count, sizeof(pv_tl_area));
+        a[15] = pv_wi_cache_take(&r, h.context_count, sizeof(pv_tl_context));
+        a[16] = pv_wi_cache_take(&r, h.stat_count, sizeof(pv_tl_stat_row));
+        a[17] = pv_wi_cache_take(&r, h.pool_len, 1);
+        a[18] = pv_wi_cache_take(&r, h.map_count, sizeof(uint64_t));
+        a[19] = pv_wi_cache_take(&r, h.map_count, sizeof(uint32_t));
+        a[20] = pv_wi_cache_take(&r, h.diag_entries, 1);
+        a[21] = pv_wi_cache_take(&r, h.diag_text_len, 1);
         if (r.bad || r.left != 0)
             why = "sections do not fit the file";
         else if (h.diag_text_len && ((const char *)a[21])[h.diag_text_len - 1] != '\0')
@@ -369,16 +384,16 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     ix->line_count = (size_t)h.line_count;
     ix->line_entry = (uint32_t *)a[12];
     ix->line_net = (int64_t *)a[13];
-    ix->context_call_start = wic_copy(a[11], (size_t)(h.context_count + 1) * sizeof(size_t));
+    ix->context_call_start = pv_wi_cache_copy(a[11], (size_t)(h.context_count + 1) * sizeof(size_t));
     ix->area_count = ix->area_cap = (size_t)h.area_count;
-    ix->areas = wic_copy(a[14], ix->area_count * sizeof *ix->areas);
+    ix->areas = pv_wi_cache_copy(a[14], ix->area_count * sizeof *ix->areas);
     ix->context_count = ix->context_cap = (size_t)h.context_count;
-    ix->contexts = wic_copy(a[15], ix->context_count * sizeof *ix->contexts);
+    ix->contexts = pv_wi_cache_copy(a[15], ix->context_count * sizeof *ix->contexts);
     ix->stat_count = (size_t)h.stat_count;
-    ix->stats = wic_copy(a[16], ix->stat_count * sizeof *ix->stats);
+    ix->stats = pv_wi_cache_copy(a[16], ix->stat_count * sizeof *ix->stats);
     pv_strpool_init(&ix->pool);
     free(ix->pool.data);
-    ix->pool.data = wic_copy(a[17], (size_t)h.pool_len);
+    ix->pool.data = pv_wi_cache_copy(a[17], (size_t)h.pool_len);
     ix->pool.len = ix->pool.cap = (size_t)h.pool_len;
     pv_hashmap_init(&ix->area_map);
     for (size_t i = 0; i < h.map_count; i++) {
@@ -404,16 +419,8 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     ix->time_decreased = h.time_decreased;
 
     /* the index's warnings, as a full index gives them */
-    size_t warnings = diag->warnings, errors = diag->errors;
-    const unsigned char *sev = a[20];
-    const char *text = a[21];
-    const char *text_end = text + h.diag_text_len;
-    for (size_t i = 0; i < h.diag_entries && text < text_end; i++) {
-        pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);
-        text += strlen(text) + 1;
-    }
-    diag->warnings = warnings + (size_t)h.diag_warnings;
-    diag->errors = errors + (size_t)h.diag_errors;
+    pv_wi_cache_diag_restore(diag, a[20], a[21], (size_t)h.diag_text_len, (size_t)h.diag_entries,
+                             (size_t)h.diag_warnings, (size_t)h.diag_errors);
 
     ix->cache = e; /* freed with the index */
     return true;

@@ -27,6 +27,24 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
  * added to diag again. */
 bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *d, pv_diag *diag);
 
+/* Shared by the two kinds of entry (cache.c, cache_text1.c). */
+/* Reading a payload in order: each piece padded, never past the end (bad
+ * is set, NULL returned, when it would be). */
+typedef struct pv_wi_cache_reader {
+    const unsigned char *p;
+    size_t left;
+    bool bad;
+} pv_wi_cache_reader;
+const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem);
+void *pv_wi_cache_copy(const void *src, size_t len); /* malloc'ed, at least 1 byte */
+/* The messages diag holds from `from` on: their severities (returned,
+ * malloc'ed) and their texts one after the other, NUL-terminated. */
+unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, pv_buf *text,
+                                     size_t *count);
+/* Adds them to diag again, with these counts of warnings and errors. */
+void pv_wi_cache_diag_restore(pv_diag *diag, const unsigned char *sev, const char *text,
+                              size_t text_len, size_t entries, size_t warnings, size_t errors);
+
 /* What the Text1 parser read (cache_text1.c, docs/cache.md "Text1 files"),
  * keyed by the Text1 file alone: a hit fills `d` (initialised, empty)
  * without parsing, its records in the mapped entry, and adds the parser's

@@ -85,15 +85,9 @@ bool pv_wi_text1_cache_save(const pv_cache_key *k, const pv_wi_data *d, const pv
     h.header_len = headers.len;
     h.lines_len = lines.len;
     /* the parser's messages */
-    size_t ne = diag->entry_count > diag_from ? diag->entry_count - diag_from : 0;
-    unsigned char *sev = pv_xmalloc(ne ? ne : 1);
     pv_buf text;
-    pv_buf_init(&text);
-    for (size_t i = 0; i < ne; i++) {
-        const pv_diag_entry *e = &diag->entries[diag_from + i];
-        sev[i] = (unsigned char)e->severity;
-        pv_buf_append(&text, e->text, strlen(e->text) + 1);
-    }
+    size_t ne;
+    unsigned char *sev = pv_wi_cache_diag_pack(diag, diag_from, &text, &ne);
     h.diag_entries = ne;
     h.diag_warnings = diag->warnings - warnings_before;
     h.diag_errors = diag->errors - errors_before;
@@ -126,31 +120,6 @@ bool pv_wi_text1_cache_save(const pv_cache_key *k, const pv_wi_data *d, const pv
     return ok;
 }
 
-/* Reading the payload in order: each piece padded, never past the end. */
-typedef struct wit_reader {
-    const unsigned char *p;
-    size_t left;
-    bool bad;
-} wit_reader;
-
-static const void *wit_take(wit_reader *r, uint64_t count, size_t elem)
-{
-    if (r->bad || (elem && count > SIZE_MAX / elem)) {
-        r->bad = true;
-        return NULL;
-    }
-    size_t len = (size_t)count * elem;
-    size_t padded = pv_cache_padded(len);
-    if (padded < len || padded > r->left) {
-        r->bad = true;
-        return NULL;
-    }
-    const void *at = r->p;
-    r->p += padded;
-    r->left -= padded;
-    return at;
-}
-
 /* `len` bytes at s hold exactly `count` NUL-terminated strings. */
 static bool wit_strings(const char *s, uint64_t len, uint64_t count)
 {
@@ -158,14 +127,6 @@ static bool wit_strings(const char *s, uint64_t len, uint64_t count)
     for (uint64_t i = 0; i < len; i++)
         found += s[i] == '\0';
     return found == count && (len == 0 || s[len - 1] == '\0');
-}
-
-static void *wit_copy(const void *src, size_t len)
-{
-    void *p = pv_xmalloc(len ? len : 1);
-    if (len)
-        memcpy(p, src, len);
-    return p;
 }
 
 /* Every offset and index the entry holds points inside what it indexes
@@ -214,8 +175,8 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
     pv_cache_entry e;
     if (!pv_cache_open(k, PV_WI_TEXT1_CACHE_KIND, PV_WI_TEXT1_CACHE_VERSION, &e))
         return false;
-    wit_reader r = {e.payload, e.payload_size, false};
-    const wit_head *hp = wit_take(&r, 1, sizeof(wit_head));
+    pv_wi_cache_reader r = {e.payload, e.payload_size, false};
+    const wit_head *hp = pv_wi_cache_take(&r, 1, sizeof(wit_head));
     wit_head h;
     memset(&h, 0, sizeof h);
     uint64_t sizes[4];
@@ -233,17 +194,17 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
     }
     const void *a[WIT_SEGMENTS] = {0};
     if (!why) {
-        a[1] = wit_take(&r, h.pool_len, 1);
-        a[2] = wit_take(&r, h.context_count, sizeof(pv_wi_context));
-        a[3] = wit_take(&r, h.area_count, sizeof(pv_wi_area));
-        a[4] = wit_take(&r, h.stat_count, sizeof(pv_wi_stat_row));
-        a[5] = wit_take(&r, h.event_count, PV_WI_RECORD_SIZE);
-        a[6] = wit_take(&r, h.has_text_context ? h.event_count : 0, sizeof(uint16_t));
-        a[7] = wit_take(&r, h.section_count, sizeof(wit_section));
-        a[8] = wit_take(&r, h.header_len, 1);
-        a[9] = wit_take(&r, h.lines_len, 1);
-        a[10] = wit_take(&r, h.diag_entries, 1);
-        a[11] = wit_take(&r, h.diag_text_len, 1);
+        a[1] = pv_wi_cache_take(&r, h.pool_len, 1);
+        a[2] = pv_wi_cache_take(&r, h.context_count, sizeof(pv_wi_context));
+        a[3] = pv_wi_cache_take(&r, h.area_count, sizeof(pv_wi_area));
+        a[4] = pv_wi_cache_take(&r, h.stat_count, sizeof(pv_wi_stat_row));
+        a[5] = pv_wi_cache_take(&r, h.event_count, PV_WI_RECORD_SIZE);
+        a[6] = pv_wi_cache_take(&r, h.has_text_context ? h.event_count : 0, sizeof(uint16_t));
+        a[7] = pv_wi_cache_take(&r, h.section_count, sizeof(wit_section));
+        a[8] = pv_wi_cache_take(&r, h.header_len, 1);
+        a[9] = pv_wi_cache_take(&r, h.lines_len, 1);
+        a[10] = pv_wi_cache_take(&r, h.diag_entries, 1);
+        a[11] = pv_wi_cache_take(&r, h.diag_text_len, 1);
         if (r.bad || r.left != 0)
             why = "sections do not fit the file";
     }
@@ -256,14 +217,14 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
     }
 
     pv_strpool_free(&d->pool);
-    d->pool.data = wit_copy(a[1], (size_t)h.pool_len);
+    d->pool.data = pv_wi_cache_copy(a[1], (size_t)h.pool_len);
     d->pool.len = d->pool.cap = (size_t)h.pool_len;
     d->context_count = d->context_cap = (size_t)h.context_count;
-    d->contexts = wit_copy(a[2], d->context_count * sizeof *d->contexts);
+    d->contexts = pv_wi_cache_copy(a[2], d->context_count * sizeof *d->contexts);
     d->area_count = d->area_cap = (size_t)h.area_count;
-    d->areas = wit_copy(a[3], d->area_count * sizeof *d->areas);
+    d->areas = pv_wi_cache_copy(a[3], d->area_count * sizeof *d->areas);
     d->stat_count = d->stat_cap = (size_t)h.stat_count;
-    d->stats = wit_copy(a[4], d->stat_count * sizeof *d->stats);
+    d->stats = pv_wi_cache_copy(a[4], d->stat_count * sizeof *d->stats);
     d->has_total_time = h.has_total_time;
     d->total_time = h.total_time;
     d->has_window_from = h.has_window_from;
@@ -300,15 +261,8 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
         s->blank_after = (size_t)sec[i].blank_after;
     }
     /* the parser's messages, as a parse gives them */
-    size_t warnings = diag->warnings, errors = diag->errors;
-    const unsigned char *sev = a[10];
-    const char *text = a[11];
-    for (size_t i = 0; i < h.diag_entries; i++) {
-        pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);
-        text += strlen(text) + 1;
-    }
-    diag->warnings = warnings + (size_t)h.diag_warnings;
-    diag->errors = errors + (size_t)h.diag_errors;
+    pv_wi_cache_diag_restore(diag, a[10], a[11], (size_t)h.diag_text_len, (size_t)h.diag_entries,
+                             (size_t)h.diag_warnings, (size_t)h.diag_errors);
     d->cache = e; /* freed with the data */
     return true;
 }
