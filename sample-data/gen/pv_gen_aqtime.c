@@ -224,6 +224,239 @@ static void ft_schema(void)
          "INTEGER)");
 }
 
+/* The meta routines of result set inst (ID 0..7, repeating across result
+ * sets; REC_ID "Reserved", -1: the ID is the key the trace uses), their
+ * lines and parameters. */
+static void ft_gen_meta(int inst)
+{
+    /* Meta routines: ID 0..7 (repeating across result sets), REC_ID
+     * "Reserved" (-1); the ID is the key the trace uses. */
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        char src[64], moniker[64];
+        snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
+        snprintf(moniker, sizeof moniker, "sym%d_%d", inst, r);
+        ins("FUNCTION_TRACE_PROFILER_META_ROUTINES",
+            "iiiiisissiississisisiiiiiiiiiiii", (int64_t)0, (int64_t)0, (int64_t)0,
+            (int64_t)0, (int64_t)(4198400 + r * 64), "", (int64_t)1,
+            r == 3 ? "Matrix" : "", "x86", (int64_t)(r == 3), (int64_t)1,
+            inst == 1 ? "app.exe" : "game.exe", "", (int64_t)0, ft_names[inst - 1][r], src,
+            (int64_t)(10 + r * 20), moniker, (int64_t)0, "unit", (int64_t)0, (int64_t)0,
+            (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
+            (int64_t)r, (int64_t)inst, (int64_t)-1, (int64_t)-1);
+    }
+    int64_t line_id = 1;
+    for (int r = 0; r < FT_ROUTINES; r++)
+        for (int k = 0; k < 3; k++) {
+            ins("FUNCTION_TRACE_PROFILER_META_LINES", "iiiii", (int64_t)(10 + r * 20 + k),
+                line_id++, (int64_t)inst, (int64_t)r, (int64_t)k);
+            fprintf(expect, "line\t%d\t%d\t%d\n", inst, 100 + r, 10 + r * 20 + k);
+        }
+    for (int r = 0; r < FT_ROUTINES; r++)
+        ins("FUNCTION_TRACE_PROFILER_METAPARAMETERS", "iisiiii", (int64_t)9, (int64_t)4, "int",
+            (int64_t)(r + 1), (int64_t)inst, (int64_t)r, (int64_t)0);
+}
+
+/* The calls of a result set in pre-order per thread: two roots per
+ * thread, a random walk below them; their own times, lines and times
+ * with children.  Returns how many. */
+static int ft_gen_calls(ft_call *calls)
+{
+    int ncalls = 0;
+    int64_t next_id = 1;
+    for (int t = 0; t < 2; t++) {
+        int64_t rec = 0, call_no = 1;
+        for (int root = 0; root < 2; root++) {
+            int stack[8];
+            int depth = 0;
+            int budget = 10 + (int)rnd(8);
+            ft_call *c = &calls[ncalls];
+            memset(c, 0, sizeof *c);
+            c->id = next_id++;
+            c->rec = rec++;
+            c->call_no = call_no++;
+            c->parent = -1;
+            c->thread = t;
+            c->routine = root == 0 ? 0 : 6;
+            stack[depth++] = ncalls++;
+            while (depth > 0) {
+                if (budget > 0 && depth < 6 && rnd(3) != 0) {
+                    budget--;
+                    int parent = stack[depth - 1];
+                    ft_call *k = &calls[ncalls];
+                    memset(k, 0, sizeof *k);
+                    k->id = next_id++;
+                    k->rec = rec++;
+                    k->call_no = call_no++;
+                    k->parent = parent;
+                    k->thread = t;
+                    /* Recursion: routine 4 ("fib" / "ReadFile") calls itself. */
+                    if (calls[parent].routine == 4 && rnd(2) == 0)
+                        k->routine = 4;
+                    else
+                        k->routine = 1 + (int)rnd(FT_ROUTINES - 1);
+                    k->depth = depth;
+                    stack[depth++] = ncalls++;
+                } else {
+                    depth--;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < ncalls; i++) {
+        calls[i].own = 40 + (int64_t)rnd(20000);
+        calls[i].line = 10 + (int64_t)rnd(400);
+    }
+    /* With children: children come after their parent, so go backwards. */
+    for (int i = ncalls - 1; i >= 0; i--) {
+        calls[i].wc += calls[i].own;
+        if (calls[i].parent >= 0)
+            calls[calls[i].parent].wc += calls[i].wc;
+    }
+    return ncalls;
+}
+
+/* The CALL_TRACE rows (in a shuffled order: only the keys may order them)
+ * and the expected tree. */
+static void ft_write_calls(int inst, const ft_call *calls, int ncalls, bool is_time,
+                           uint64_t freq, const int64_t thread_os[2])
+{
+    int order[2 * FT_MAX_CALLS];
+    for (int i = 0; i < ncalls; i++)
+        order[i] = i;
+    for (int i = ncalls - 1; i > 0; i--) {
+        int j = (int)rnd((uint32_t)i + 1);
+        int tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (int oi = 0; oi < ncalls; oi++) {
+        const ft_call *c = &calls[order[oi]];
+        int64_t next = -1;
+        for (int j = order[oi] + 1; j < ncalls; j++)
+            if (calls[j].parent == c->parent && calls[j].thread == c->thread) {
+                next = calls[j].rec;
+                break;
+            }
+        ins("FUNCTION_TRACE_PROFILER_CALL_TRACE", "iiiiiiiiiiii", c->own, c->wc, c->call_no,
+            c->line, next, c->parent >= 0 ? calls[c->parent].rec : (int64_t)-1,
+            (int64_t)c->routine, (int64_t)c->routine, c->id, (int64_t)inst,
+            (int64_t)c->thread, c->rec);
+    }
+    /* Expected tree: calls were made in pre-order per thread. */
+    for (int i = 0; i < ncalls; i++) {
+        const ft_call *c = &calls[i];
+        uint64_t t = is_time ? cycles_ns((uint64_t)c->own, freq) : (uint64_t)c->own;
+        uint64_t w = is_time ? cycles_ns((uint64_t)c->wc, freq) : (uint64_t)c->wc;
+        char parent[32] = "";
+        if (c->parent >= 0)
+            snprintf(parent, sizeof parent, "%lld", (long long)calls[c->parent].id);
+        fprintf(expect, "call\t%d\t%lld\t%lld\t%s\t%d\t%s\t%llu\t%llu\n", inst,
+                (long long)thread_os[c->thread], (long long)c->id, parent, c->depth,
+                tsv(ft_names[inst - 1][c->routine]), (unsigned long long)t, (unsigned long long)w);
+    }
+}
+
+/* Parameters on enter and exit of every third call. */
+static void ft_gen_params(int inst, const ft_call *calls, int ncalls)
+{
+    int64_t pid = 1;
+    for (int i = 0; i < ncalls; i += 3) {
+        char v[64];
+        snprintf(v, sizeof v, "%u", rnd(1000));
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)1, "int", v,
+            pid, (int64_t)inst, calls[i].id, (int64_t)0);
+        fprintf(expect, "param\t%d\tenter\t%lld\t1\t%s\n", inst, (long long)calls[i].id, v);
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)2,
+            "const char *", "\"a,b\"", pid + 1, (int64_t)inst, calls[i].id, (int64_t)1);
+        fprintf(expect, "param\t%d\tenter\t%lld\t2\t\"a,b\"\n", inst, (long long)calls[i].id);
+        snprintf(v, sizeof v, "%d", (int)rnd(3) - 1);
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_EXIT", "sissiiii", "result", (int64_t)0,
+            "int", v, pid, (int64_t)inst, calls[i].id, (int64_t)0);
+        fprintf(expect, "param\t%d\texit\t%lld\t0\t%s\n", inst, (long long)calls[i].id, v);
+        pid += 2;
+    }
+}
+
+/* The ROUTINES rows (ID 100+r, REC_ID the meta routine's ID) with their
+ * hits and times summed from the calls. */
+static void ft_gen_routines(int inst, const ft_call *calls, int ncalls, bool is_time,
+                            uint64_t freq)
+{
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        int64_t hits = 0;
+        uint64_t own = 0, wc = 0;
+        for (int i = 0; i < ncalls; i++) {
+            if (calls[i].routine != r)
+                continue;
+            hits++;
+            own += (uint64_t)calls[i].own;
+            bool nested = false;
+            for (int p = (int)calls[i].parent; p >= 0; p = (int)calls[p].parent)
+                nested = nested || calls[p].routine == r;
+            if (!nested)
+                wc += (uint64_t)calls[i].wc;
+        }
+        char src[64];
+        snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
+        ins("FUNCTION_TRACE_PROFILER_ROUTINES", "isssisssiisiiii", (int64_t)(4198400 + r * 64),
+            "", r == 3 ? "Matrix" : "", "x86", hits, inst == 1 ? "app.exe" : "game.exe", "",
+            src, (int64_t)(10 + r * 20), (int64_t)0, "unit", (int64_t)(100 + r),
+            (int64_t)inst, (int64_t)-1, (int64_t)r);
+        fprintf(expect, "routine\t%d\t%d\t%s\t%lld\t%llu\t%llu\n", inst, 100 + r,
+                tsv(ft_names[inst - 1][r]), (long long)hits,
+                (unsigned long long)(is_time ? cycles_ns(own, freq) : own),
+                (unsigned long long)(is_time ? cycles_ns(wc, freq) : wc));
+    }
+}
+
+/* The call routes: the distinct stacks (routine up to the root) of each
+ * routine's calls, in order of first appearance, and their call stacks. */
+static void ft_gen_routes(int inst, const ft_call *calls, int ncalls)
+{
+    int64_t route_id = 1, stack_id = 1;
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        int routes[2 * FT_MAX_CALLS][8];
+        int route_len[2 * FT_MAX_CALLS];
+        int64_t route_hits[2 * FT_MAX_CALLS];
+        int nroutes = 0;
+        for (int i = 0; i < ncalls; i++) {
+            if (calls[i].routine != r)
+                continue;
+            int path[8], len = 0;
+            for (int p = i; p >= 0 && len < 8; p = (int)calls[p].parent)
+                path[len++] = calls[p].routine;
+            int found = -1;
+            for (int k = 0; k < nroutes && found < 0; k++)
+                if (route_len[k] == len && memcmp(routes[k], path, sizeof(int) * (size_t)len) == 0)
+                    found = k;
+            if (found < 0) {
+                found = nroutes++;
+                memcpy(routes[found], path, sizeof path);
+                route_len[found] = len;
+                route_hits[found] = 0;
+            }
+            route_hits[found]++;
+        }
+        for (int k = 0; k < nroutes; k++) {
+            ins("FUNCTION_TRACE_PROFILER_CALL_ROUTES", "iiiiiii", (int64_t)r, route_hits[k],
+                (int64_t)(k + 1), route_id, (int64_t)inst, (int64_t)(100 + r), (int64_t)k);
+            fprintf(expect, "route\t%d\t%lld\t%d\t%lld\n", inst, (long long)route_id, 100 + r,
+                    (long long)route_hits[k]);
+            for (int pos = 0; pos < route_len[k]; pos++) {
+                int m = routes[k][pos];
+                char src[64];
+                snprintf(src, sizeof src, "src\\unit%d.cpp", m % 3);
+                ins("FUNCTION_TRACE_PROFILER_CALL_STACK", "isiisiiiii", (int64_t)pos,
+                    inst == 1 ? "app.exe" : "game.exe", (int64_t)m, (int64_t)m, src,
+                    (int64_t)(10 + m * 20), stack_id++, (int64_t)inst, route_id, (int64_t)pos);
+                fprintf(expect, "stack\t%d\t%lld\t%d\t%s\n", inst, (long long)route_id, pos,
+                        tsv(ft_names[inst - 1][m]));
+            }
+            route_id++;
+        }
+    }
+}
+
 static void gen_trace(const char *dir)
 {
     open_db(dir, "aqtime-trace");
@@ -265,207 +498,13 @@ static void gen_trace(const char *dir)
             ins("FUNCTION_TRACE_PROFILER_THREADS", "iiiiii", (int64_t)0, thread_os[t], (int64_t)t,
                 (int64_t)inst, (int64_t)-1, (int64_t)t);
 
-        /* Meta routines: ID 0..7 (repeating across result sets), REC_ID
-         * "Reserved" (-1); the ID is the key the trace uses. */
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            char src[64], moniker[64];
-            snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
-            snprintf(moniker, sizeof moniker, "sym%d_%d", inst, r);
-            ins("FUNCTION_TRACE_PROFILER_META_ROUTINES",
-                "iiiiisissiississisisiiiiiiiiiiii", (int64_t)0, (int64_t)0, (int64_t)0,
-                (int64_t)0, (int64_t)(4198400 + r * 64), "", (int64_t)1,
-                r == 3 ? "Matrix" : "", "x86", (int64_t)(r == 3), (int64_t)1,
-                inst == 1 ? "app.exe" : "game.exe", "", (int64_t)0, ft_names[inst - 1][r], src,
-                (int64_t)(10 + r * 20), moniker, (int64_t)0, "unit", (int64_t)0, (int64_t)0,
-                (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
-                (int64_t)r, (int64_t)inst, (int64_t)-1, (int64_t)-1);
-        }
-        int64_t line_id = 1;
-        for (int r = 0; r < FT_ROUTINES; r++)
-            for (int k = 0; k < 3; k++) {
-                ins("FUNCTION_TRACE_PROFILER_META_LINES", "iiiii", (int64_t)(10 + r * 20 + k),
-                    line_id++, (int64_t)inst, (int64_t)r, (int64_t)k);
-                fprintf(expect, "line\t%d\t%d\t%d\n", inst, 100 + r, 10 + r * 20 + k);
-            }
-        for (int r = 0; r < FT_ROUTINES; r++)
-            ins("FUNCTION_TRACE_PROFILER_METAPARAMETERS", "iisiiii", (int64_t)9, (int64_t)4, "int",
-                (int64_t)(r + 1), (int64_t)inst, (int64_t)r, (int64_t)0);
-
-        /* The call trace: two roots per thread, a random walk below them. */
+        ft_gen_meta(inst);
         ft_call calls[2 * FT_MAX_CALLS];
-        int ncalls = 0;
-        int64_t next_id = 1;
-        for (int t = 0; t < 2; t++) {
-            int64_t rec = 0, call_no = 1;
-            for (int root = 0; root < 2; root++) {
-                int stack[8];
-                int depth = 0;
-                int budget = 10 + (int)rnd(8);
-                ft_call *c = &calls[ncalls];
-                memset(c, 0, sizeof *c);
-                c->id = next_id++;
-                c->rec = rec++;
-                c->call_no = call_no++;
-                c->parent = -1;
-                c->thread = t;
-                c->routine = root == 0 ? 0 : 6;
-                stack[depth++] = ncalls++;
-                while (depth > 0) {
-                    if (budget > 0 && depth < 6 && rnd(3) != 0) {
-                        budget--;
-                        int parent = stack[depth - 1];
-                        ft_call *k = &calls[ncalls];
-                        memset(k, 0, sizeof *k);
-                        k->id = next_id++;
-                        k->rec = rec++;
-                        k->call_no = call_no++;
-                        k->parent = parent;
-                        k->thread = t;
-                        /* Recursion: routine 4 ("fib" / "ReadFile") calls itself. */
-                        if (calls[parent].routine == 4 && rnd(2) == 0)
-                            k->routine = 4;
-                        else
-                            k->routine = 1 + (int)rnd(FT_ROUTINES - 1);
-                        k->depth = depth;
-                        stack[depth++] = ncalls++;
-                    } else {
-                        depth--;
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < ncalls; i++) {
-            calls[i].own = 40 + (int64_t)rnd(20000);
-            calls[i].line = 10 + (int64_t)rnd(400);
-        }
-        /* With children: children come after their parent, so go backwards. */
-        for (int i = ncalls - 1; i >= 0; i--) {
-            calls[i].wc += calls[i].own;
-            if (calls[i].parent >= 0)
-                calls[calls[i].parent].wc += calls[i].wc;
-        }
-        /* Rows go to the table in a shuffled order: only the keys may order them. */
-        int order[2 * FT_MAX_CALLS];
-        for (int i = 0; i < ncalls; i++)
-            order[i] = i;
-        for (int i = ncalls - 1; i > 0; i--) {
-            int j = (int)rnd((uint32_t)i + 1);
-            int tmp = order[i];
-            order[i] = order[j];
-            order[j] = tmp;
-        }
-        for (int oi = 0; oi < ncalls; oi++) {
-            ft_call *c = &calls[order[oi]];
-            int64_t next = -1;
-            for (int j = order[oi] + 1; j < ncalls; j++)
-                if (calls[j].parent == c->parent && calls[j].thread == c->thread) {
-                    next = calls[j].rec;
-                    break;
-                }
-            ins("FUNCTION_TRACE_PROFILER_CALL_TRACE", "iiiiiiiiiiii", c->own, c->wc, c->call_no,
-                c->line, next, c->parent >= 0 ? calls[c->parent].rec : (int64_t)-1,
-                (int64_t)c->routine, (int64_t)c->routine, c->id, (int64_t)inst,
-                (int64_t)c->thread, c->rec);
-        }
-        /* Expected tree: calls were made in pre-order per thread. */
-        for (int i = 0; i < ncalls; i++) {
-            const ft_call *c = &calls[i];
-            uint64_t t = is_time ? cycles_ns((uint64_t)c->own, freq) : (uint64_t)c->own;
-            uint64_t w = is_time ? cycles_ns((uint64_t)c->wc, freq) : (uint64_t)c->wc;
-            char parent[32] = "";
-            if (c->parent >= 0)
-                snprintf(parent, sizeof parent, "%lld", (long long)calls[c->parent].id);
-            fprintf(expect, "call\t%d\t%lld\t%lld\t%s\t%d\t%s\t%llu\t%llu\n", inst,
-                    (long long)thread_os[c->thread], (long long)c->id, parent, c->depth,
-                    tsv(ft_names[inst - 1][c->routine]), (unsigned long long)t, (unsigned long long)w);
-        }
-        /* Parameters of every third call. */
-        int64_t pid = 1;
-        for (int i = 0; i < ncalls; i += 3) {
-            char v[64];
-            snprintf(v, sizeof v, "%u", rnd(1000));
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)1, "int", v,
-                pid, (int64_t)inst, calls[i].id, (int64_t)0);
-            fprintf(expect, "param\t%d\tenter\t%lld\t1\t%s\n", inst, (long long)calls[i].id, v);
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)2,
-                "const char *", "\"a,b\"", pid + 1, (int64_t)inst, calls[i].id, (int64_t)1);
-            fprintf(expect, "param\t%d\tenter\t%lld\t2\t\"a,b\"\n", inst, (long long)calls[i].id);
-            snprintf(v, sizeof v, "%d", (int)rnd(3) - 1);
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_EXIT", "sissiiii", "result", (int64_t)0,
-                "int", v, pid, (int64_t)inst, calls[i].id, (int64_t)0);
-            fprintf(expect, "param\t%d\texit\t%lld\t0\t%s\n", inst, (long long)calls[i].id, v);
-            pid += 2;
-        }
-        /* Routines: ROUTINES.ID 100+r, REC_ID = the meta routine's ID. */
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            int64_t hits = 0;
-            uint64_t own = 0, wc = 0;
-            for (int i = 0; i < ncalls; i++) {
-                if (calls[i].routine != r)
-                    continue;
-                hits++;
-                own += (uint64_t)calls[i].own;
-                bool nested = false;
-                for (int p = (int)calls[i].parent; p >= 0; p = (int)calls[p].parent)
-                    nested = nested || calls[p].routine == r;
-                if (!nested)
-                    wc += (uint64_t)calls[i].wc;
-            }
-            char src[64];
-            snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
-            ins("FUNCTION_TRACE_PROFILER_ROUTINES", "isssisssiisiiii", (int64_t)(4198400 + r * 64),
-                "", r == 3 ? "Matrix" : "", "x86", hits, inst == 1 ? "app.exe" : "game.exe", "",
-                src, (int64_t)(10 + r * 20), (int64_t)0, "unit", (int64_t)(100 + r),
-                (int64_t)inst, (int64_t)-1, (int64_t)r);
-            fprintf(expect, "routine\t%d\t%d\t%s\t%lld\t%llu\t%llu\n", inst, 100 + r,
-                    tsv(ft_names[inst - 1][r]), (long long)hits,
-                    (unsigned long long)(is_time ? cycles_ns(own, freq) : own),
-                    (unsigned long long)(is_time ? cycles_ns(wc, freq) : wc));
-        }
-        /* Call routes: the distinct stacks (routine up to the root) of each
-         * routine's calls, in order of first appearance. */
-        int64_t route_id = 1, stack_id = 1;
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            int routes[2 * FT_MAX_CALLS][8];
-            int route_len[2 * FT_MAX_CALLS];
-            int64_t route_hits[2 * FT_MAX_CALLS];
-            int nroutes = 0;
-            for (int i = 0; i < ncalls; i++) {
-                if (calls[i].routine != r)
-                    continue;
-                int path[8], len = 0;
-                for (int p = i; p >= 0 && len < 8; p = (int)calls[p].parent)
-                    path[len++] = calls[p].routine;
-                int found = -1;
-                for (int k = 0; k < nroutes && found < 0; k++)
-                    if (route_len[k] == len && memcmp(routes[k], path, sizeof(int) * (size_t)len) == 0)
-                        found = k;
-                if (found < 0) {
-                    found = nroutes++;
-                    memcpy(routes[found], path, sizeof path);
-                    route_len[found] = len;
-                    route_hits[found] = 0;
-                }
-                route_hits[found]++;
-            }
-            for (int k = 0; k < nroutes; k++) {
-                ins("FUNCTION_TRACE_PROFILER_CALL_ROUTES", "iiiiiii", (int64_t)r, route_hits[k],
-                    (int64_t)(k + 1), route_id, (int64_t)inst, (int64_t)(100 + r), (int64_t)k);
-                fprintf(expect, "route\t%d\t%lld\t%d\t%lld\n", inst, (long long)route_id, 100 + r,
-                        (long long)route_hits[k]);
-                for (int pos = 0; pos < route_len[k]; pos++) {
-                    int m = routes[k][pos];
-                    char src[64];
-                    snprintf(src, sizeof src, "src\\unit%d.cpp", m % 3);
-                    ins("FUNCTION_TRACE_PROFILER_CALL_STACK", "isiisiiiii", (int64_t)pos,
-                        inst == 1 ? "app.exe" : "game.exe", (int64_t)m, (int64_t)m, src,
-                        (int64_t)(10 + m * 20), stack_id++, (int64_t)inst, route_id, (int64_t)pos);
-                    fprintf(expect, "stack\t%d\t%lld\t%d\t%s\n", inst, (long long)route_id, pos,
-                            tsv(ft_names[inst - 1][m]));
-                }
-                route_id++;
-            }
-        }
+        int ncalls = ft_gen_calls(calls);
+        ft_write_calls(inst, calls, ncalls, is_time, freq, thread_os);
+        ft_gen_params(inst, calls, ncalls);
+        ft_gen_routines(inst, calls, ncalls, is_time, freq);
+        ft_gen_routes(inst, calls, ncalls);
     }
     close_db();
 }
