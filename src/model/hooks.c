@@ -58,6 +58,11 @@ const char *pv_view_detail_missing(const pv_view *v, size_t detail)
     return v->hooks && v->hooks->detail_missing ? v->hooks->detail_missing(v, detail) : NULL;
 }
 
+size_t pv_view_first_row(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->first_row ? v->hooks->first_row(v) : PV_NO_ROW;
+}
+
 bool pv_view_waits_for_index(const pv_view *v, bool details)
 {
     return v && v->hooks && v->hooks->waits_for_index && v->hooks->waits_for_index(v, details);
@@ -106,6 +111,19 @@ size_t pv_view_row_lane(const pv_view *v, size_t row)
     if (!pv_view_has_lanes(v) || row >= pv_view_rows(v))
         return PV_NO_ROW;
     return v->hooks->lanes->row_lane(v, row);
+}
+
+bool pv_view_lanes_exclusive(const pv_view *v)
+{
+    return pv_view_has_lanes(v) && v->hooks->lanes->exclusive && v->hooks->lanes->row_running &&
+           v->hooks->lanes->exclusive(v);
+}
+
+size_t pv_view_row_running(const pv_view *v, size_t row)
+{
+    if (!pv_view_has_lanes(v) || !v->hooks->lanes->row_running || row >= pv_view_rows(v))
+        return PV_NO_ROW;
+    return v->hooks->lanes->row_running(v, row);
 }
 
 bool pv_view_has_range_statistics(const pv_view *v)
@@ -207,6 +225,14 @@ bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth)
 pv_view *pv_view_inner_frames(const pv_view *v)
 {
     return v->hooks && v->hooks->inner_frames ? v->hooks->inner_frames(v) : NULL;
+}
+
+int pv_view_column_empty(const pv_view *v, size_t col)
+{
+    if (!v || !v->hooks || !v->hooks->column_empty || col >= v->column_count)
+        return -1;
+    int e = v->hooks->column_empty(v, col);
+    return e == 0 || e == 1 ? e : -1;
 }
 
 bool pv_view_has_raw(const pv_view *v, size_t col)
