@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 jobs=$(nproc)
+# ctest runs twice as many tests as cores: the screen tests mostly wait for
+# tmux, and the long CPU-bound tests count as two jobs each (CMakeLists.txt,
+# "The schedule of ctest -j"); PV_TEST_JOBS overrides it.
+test_jobs=${PV_TEST_JOBS:-$((jobs * 2))}
 status=0
 for kind in normal sanitize; do
   dir=build/test-$kind
@@ -17,7 +21,7 @@ for kind in normal sanitize; do
   echo "== $kind tests"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  if ! ctest --test-dir "$dir" --output-on-failure -j"$jobs"; then
+  if ! ctest --test-dir "$dir" --output-on-failure -j"$test_jobs"; then
     status=1
   fi
 done

@@ -264,6 +264,9 @@ struct pv_view_hooks {
     bool (*cell_raw)(const pv_view *v, size_t row, size_t col, int64_t *raw);
     /* The value shown for a sum of raw values of column `col`. */
     int64_t (*raw_sum)(const pv_view *v, size_t col, int64_t sum);
+    /* The row a reader shows first when the view opens (a source view: the
+     * routine's line), PV_NO_ROW for the top. */
+    size_t (*first_row)(const pv_view *v);
 };
 
 /* ---- accessors: every consumer uses these; they answer "not supported"
@@ -288,6 +291,8 @@ bool pv_view_waits_for_index(const pv_view *v, bool details);
 int pv_view_column_empty(const pv_view *v, size_t col);
 /* pv_view_hooks.detail_missing, or NULL. */
 const char *pv_view_detail_missing(const pv_view *v, size_t detail);
+/* pv_view_hooks.first_row, or PV_NO_ROW. */
+size_t pv_view_first_row(const pv_view *v);
 bool pv_view_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out);
 bool pv_view_row_area(const pv_view *v, size_t row, uint64_t *area);
 bool pv_view_has_lanes(const pv_view *v);

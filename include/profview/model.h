@@ -110,6 +110,13 @@ typedef struct pv_detail_def {
     const char *title; /* e.g. "Call routes" */
 } pv_detail_def;
 
+/* The detail read from outside the profile: the source view (id "source",
+ * profview/source.h) reads source files.  It is not part of the file's
+ * data, so exports do not write it and SQL has no function for it; `info`
+ * lists it apart. */
+#define PV_DETAIL_SOURCE "source"
+bool pv_detail_outside(const pv_detail_def *d);
+
 typedef struct pv_view_ops {
     /* At most PV_VIEW_ROWS_MAX (docs/model.md "Row selections"). */
     size_t (*row_count)(const pv_view *v);
@@ -187,6 +194,13 @@ size_t pv_view_find_id(const pv_view *v, int64_t id);
 /* Index of the detail with that id, or PV_NO_ROW. */
 size_t pv_view_detail_index(const pv_view *v, const char *detail_id);
 pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row);
+/* pv_view_open_detail; when it returns NULL, why the row has none is
+ * appended to `why` if the detail says (a source file not found: where it
+ * looked).  Details that can say call pv_detail_why(). */
+pv_view *pv_view_open_detail_why(const pv_view *v, size_t detail, size_t row, pv_buf *why);
+/* For a detail's open: where to append why it has nothing, or NULL when
+ * the caller did not ask. */
+pv_buf *pv_detail_why(void);
 void pv_view_free(pv_view *v);
 /* For view providers whose view owns its names: sets v's id, title and
  * columns to copies of these (a column without a title gets its id), and

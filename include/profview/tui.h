@@ -39,8 +39,9 @@ int pv_tui_run(const pv_tui_options *o);
  * table the help screen and the config parser use. */
 void pv_tui_print_keys(FILE *fp);
 
-/* Applies the config's cache section (docs/cache.md) to load options: the
- * viewer and the commands share it.  A config that cannot be read changes
+/* Applies the config's cache section (docs/cache.md) to load options, and
+ * adds its source_paths to the source search (docs/source.md): the
+ * viewer and the commands share them.  A config that cannot be read changes
  * nothing here (the viewer reports its problems). */
 void pv_tui_config_cache(pv_load_options *o);
 

@@ -28,6 +28,7 @@ bool pv_cli_reader_gone(void);
     X(INSTANCE, "instance", "N", "the result set whose INST_ID is N (default: the first)")        \
     X(INSTANCE_B, "instance-b", "N", "diff: the result set of B (default: as --instance)")       \
     X(PARENT, "parent", "ID", "cat: open a detail view of the row whose id is ID")                \
+    X(OF, "of", "VIEW", "cat: with --parent, the view of that row (when several offer the detail)") \
     X(CONTEXT, "context", "NAME", "cat: only rows of this context or thread")                     \
     X(FILTER, "filter", "EXPR", "cat: only rows matching the filter expression")                  \
     X(SORT, "sort", "COL[:desc],...", "cat: sort by these columns")                               \
@@ -46,6 +47,7 @@ bool pv_cli_reader_gone(void);
     X(BIN_VERSION, "bin-version", "1.0|1.1", "winIDEA BIN: force the record version; export: the version to write")             \
     X(CONTEXT_AREA, "context-area", "NAME|HANDLE", "winIDEA: the state variable that names the running context") \
     X(NO_CACHE, "no-cache", NULL, "timelines: neither read nor write the index cache (docs/cache.md)") \
+    X(SOURCE_PATH, "source-path", "DIR", "where source files are looked for (repeatable; docs/source.md)") \
     X(NO_SESSION, "no-session", NULL, "TUI: neither restore nor save where you were in the files (docs/tui.md \"Sessions\")") \
     X(THEME, "theme", "NAME", "TUI: colour theme")                                                \
     X(ASCII, "ascii", NULL, "TUI: draw lines with ASCII characters")                              \

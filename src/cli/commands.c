@@ -83,8 +83,10 @@ static void pv_info_text(const pv_file *f)
                    pv_view_is_tree(view) ? " (tree)" : "");
             if (view->detail_count) {
                 pv_buf_printf(&b, "  details:");
-                for (size_t d = 0; d < view->detail_count; d++)
-                    pv_buf_printf(&b, " %s", view->details[d].id);
+                for (size_t d = 0; d < view->detail_count; d++) /* the source view: apart */
+                    pv_buf_printf(&b, " %s%s", view->details[d].id,
+                                  pv_detail_outside(&view->details[d]) ? " (source files)"
+                                                                             : "");
             }
             pv_buf_printf(&b, "\n");
         }
@@ -128,10 +130,20 @@ static void pv_info_json(const pv_file *f, pv_buf *out)
             pv_json_string(out, view->id, strlen(view->id));
             pv_buf_printf(out, ",\"rows\":%zu,\"tree\":%s,\"details\":[", pv_view_rows(view),
                           pv_view_is_tree(view) ? "true" : "false");
-            for (size_t d = 0; d < view->detail_count; d++) {
-                if (d)
-                    pv_buf_putc(out, ',');
-                pv_json_string(out, view->details[d].id, strlen(view->details[d].id));
+            /* the file's details; those read from outside it (the source
+             * view, docs/source.md) apart */
+            for (int outside = 0; outside < 2; outside++) {
+                if (outside)
+                    pv_buf_puts(out, "],\"outside_details\":[");
+                bool any = false;
+                for (size_t d = 0; d < view->detail_count; d++) {
+                    if (pv_detail_outside(&view->details[d]) != (outside == 1))
+                        continue;
+                    if (any)
+                        pv_buf_putc(out, ',');
+                    any = true;
+                    pv_json_string(out, view->details[d].id, strlen(view->details[d].id));
+                }
             }
             pv_buf_puts(out, "]}");
         }
@@ -258,34 +270,60 @@ static int pv_cat_find_view(const pv_cli_args *a, const pv_file *f, const pv_res
         }
         parent_id = (int64_t)hex;
     }
+    /* The view whose row it is: the first that offers the detail and has a
+     * row with that id (--of names another). */
+    const char *of = a->values[PV_OPT_OF];
+    const pv_view *owner = NULL, *first = NULL;
+    size_t row = PV_NO_ROW, d = PV_NO_ROW;
     for (size_t i = 0; i < set->view_count; i++) {
-        const pv_view *owner = set->views[i];
-        size_t d = pv_view_detail_index(owner, view_id);
-        if (d == PV_NO_ROW)
+        const pv_view *o = set->views[i];
+        size_t od = pv_view_detail_index(o, view_id);
+        if (od == PV_NO_ROW || (of && strcasecmp(o->id, of) != 0))
             continue;
-        size_t row = pv_view_find_id(owner, parent_id);
-        if (row == PV_NO_ROW) {
-            fprintf(stderr, "profview: %s: view '%s' has no row with id %" PRId64 "\n", f->path,
-                    owner->id, parent_id);
-            return PV_EXIT_USAGE;
-        }
-        v = pv_view_open_detail(owner, d, row);
+        if (!first)
+            first = o;
+        size_t r = pv_view_find_id(o, parent_id);
+        if (r == PV_NO_ROW)
+            continue;
+        owner = o;
+        row = r;
+        d = od;
+        break;
+    }
+    if (first && !owner) {
+        fprintf(stderr, "profview: %s: view '%s' has no row with id %" PRId64 "\n", f->path,
+                first->id, parent_id);
+        return PV_EXIT_USAGE;
+    }
+    if (owner) {
+        pv_buf why;
+        pv_buf_init(&why);
+        v = pv_view_open_detail_why(owner, d, row, &why);
         if (!v) {
-            /* a detail left out of an export for its size says so */
+            /* a detail left out of an export for its size says so, a
+             * source file not found where it looked */
             const char *missing = pv_view_detail_missing(owner, d);
+            if (!missing && why.len)
+                missing = pv_buf_cstr(&why);
             if (missing)
                 fprintf(stderr, "profview: %s: '%s' of row %" PRId64 " of '%s': %s\n", f->path,
                         view_id, parent_id, owner->id, missing);
             else
                 fprintf(stderr, "profview: %s: row %" PRId64 " of '%s' has no '%s'\n", f->path,
                         parent_id, owner->id, view_id);
+            pv_buf_free(&why);
             return PV_EXIT_INPUT;
         }
+        pv_buf_free(&why);
         *out = v;
         *owned = true;
         return PV_EXIT_OK;
     }
-    fprintf(stderr, "profview: %s: no detail view '%s' in this result set; ", f->path, view_id);
+    if (of)
+        fprintf(stderr, "profview: %s: view '%s' has no detail '%s'; ", f->path, of, view_id);
+    else
+        fprintf(stderr, "profview: %s: no detail view '%s' in this result set; ", f->path,
+                view_id);
     pv_list_views(set);
     return PV_EXIT_USAGE;
 }

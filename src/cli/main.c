@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "profview/source.h"
 #include "profview/tui.h"
 
 #ifndef PROFVIEW_VERSION
@@ -185,6 +186,9 @@ static int pv_run(int argc, char **argv)
             if (!pv_test_parse(&args.test, optarg, err, sizeof err))
                 return pv_usage_error("%s", err);
             args.values[PV_OPT_TEST] = optarg;
+        } else if (c == 1000 + PV_OPT_SOURCE_PATH) {
+            pv_source_path_add(optarg); /* repeatable: each in turn */
+            args.values[PV_OPT_SOURCE_PATH] = optarg;
         } else if (c >= 1000 && c < 1000 + PV_OPT_COUNT) {
             args.values[c - 1000] = optarg ? optarg : "";
         } else if (c == ':') {

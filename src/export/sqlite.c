@@ -1117,6 +1117,8 @@ static pv_export_status sq_write_view(sq_writer *w, const pv_result_set *set, bo
     /* the detail views of the exported rows too (a selection's: of the
      * rows kept, so that `cat --parent` of a kept row is the source's) */
     for (size_t d = 0; d < v->detail_count; d++) {
+        if (pv_detail_outside(&v->details[d]))
+            continue; /* not the file's data (the source view) */
         status = sq_write_detail(w, v, T, d, rows, count);
         if (status != PV_EXPORT_OK)
             goto done;

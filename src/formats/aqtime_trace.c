@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profview/hooks.h"
+#include "profview/source.h"
 #include "aqtime_trace.h"
 
 /* A link of positions in 32 bits (the positions of one table's rows). */
@@ -94,8 +95,9 @@ const pv_detail_def aq_ft_call_details[] = {
 static const pv_detail_def aq_ft_routine_details[] = {
     {"call-routes", "Call routes"}, {"callers", "Callers"},
     {"callees", "Callees"},         {"lines", "Lines"},
-    {"meta-parameters", "Parameters"},
+    {"meta-parameters", "Parameters"}, {PV_DETAIL_SOURCE, "Source"},
 };
+static const pv_detail_def aq_ft_line_details[] = {{PV_DETAIL_SOURCE, "Source"}};
 static const pv_detail_def aq_ft_route_details[] = {
     {"call-stack", "Call stack"},
 };
@@ -594,9 +596,26 @@ static pv_view *aq_ft_meta_parameters(aq_ft *ft, size_t m)
     return pv_table_view(aq_view_finish(&vb));
 }
 
+/* The source file of a routine, the routines of the same file at their
+ * lines in the gutter (docs/source.md). */
+static pv_view *aq_ft_source(const pv_view *routines, size_t row)
+{
+    static const char *const figs[] = {"routine", "hits", "time", "time_with_children", NULL};
+    return pv_source_of_row(routines, row, "source", "line", NULL, figs);
+}
+
+/* The source file around a meta line, the routine each line belongs to in
+ * the gutter. */
+static pv_view *aq_ft_line_source(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)ctx;
+    (void)detail;
+    static const char *const figs[] = {"function", NULL};
+    return pv_source_of_row(owner, row, "source", "line", NULL, figs);
+}
+
 static pv_view *aq_ft_open(void *ctx, const pv_view *owner, size_t detail, size_t row)
 {
-    (void)owner;
     aq_ft_dctx *d = ctx;
     if (row >= d->n)
         return NULL;
@@ -618,6 +637,7 @@ static pv_view *aq_ft_open(void *ctx, const pv_view *owner, size_t detail, size_
                                                         : pv_table_view(aq_ft_lines(ft, ft->routine_meta[pos]));
         case 4: return ft->routine_meta[pos] == AQ_NONE ? NULL
                                                         : aq_ft_meta_parameters(ft, ft->routine_meta[pos]);
+        case 5: return aq_ft_source(owner, row);
         }
     }
     return NULL;
@@ -687,7 +707,10 @@ void aq_build_trace(aq_ctx *c)
     aq_ft_routines(ft, acc);
     free(acc);
     pv_set_add_view(c->set, pv_table_view(aq_ft_routes_table(ft, AQ_NONE)));
-    pv_set_add_view(c->set, pv_table_view(aq_ft_lines(ft, AQ_NONE)));
+    pv_table *lines = aq_ft_lines(ft, AQ_NONE);
+    pv_table_set_details(lines, aq_ft_line_details, PV_ARRAY_LEN(aq_ft_line_details),
+                         aq_ft_line_source, NULL, NULL);
+    pv_set_add_view(c->set, pv_table_view(lines));
     /* After the load, builders must not report through the file. */
     ft->c.f = NULL;
     ft->c.set = NULL;

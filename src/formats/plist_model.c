@@ -30,6 +30,7 @@ void plist_model_free(plist_model *m)
     plist_names_free(&m->names);
     free(m->routines);
     free(m->lines);
+    free(m->text_lines);
     free(m->stacks);
     free(m->stack_names);
     free(m->unknown);

@@ -85,6 +85,11 @@ typedef struct plist_model {
     size_t routine_count, routine_cap;
     plist_line *lines;
     size_t line_count, line_cap;
+    /* A text report's source lines without a count (declarations,
+     * comments): not line records, kept for the source view's text
+     * (docs/source.md) */
+    plist_line *text_lines;
+    size_t text_line_count, text_line_cap;
     plist_stack *stacks;
     size_t stack_count, stack_cap;
     uint32_t *stack_names;

@@ -324,11 +324,19 @@ static void plist_text_flush(plist_text_parser *p)
     if (!p->pending)
         return;
     p->pending = false;
-    if (p->pending_drop)
-        return;
     const char *s = p->pending_text.data ? p->pending_text.data : "";
     size_t len = p->pending_text.len;
     plist_model *m = &p->m;
+    if (p->pending_drop) {
+        if (p->pending_is_line) { /* its text, for the source view */
+            m->text_lines = pv_xgrow(m->text_lines, &m->text_line_cap, m->text_line_count + 1,
+                                     sizeof *m->text_lines);
+            plist_line *l = &m->text_lines[m->text_line_count++];
+            *l = p->line;
+            l->text = pv_strpool_add(&m->text, s, len);
+        }
+        return;
+    }
     if (p->pending_is_line) {
         m->lines = pv_xgrow(m->lines, &m->line_cap, m->line_count + 1, sizeof *m->lines);
         plist_line *l = &m->lines[m->line_count++];

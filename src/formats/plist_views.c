@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/plist_model.h"
+#include "profview/source.h"
 #include "profview/table.h"
 
 typedef struct plist_edge {
@@ -675,6 +676,63 @@ static pv_table *plist_routines_table(const plist_model *p)
     return t;
 }
 
+static const pv_detail_def plist_line_details[] = {{PV_DETAIL_SOURCE, "Source"}};
+
+enum { TX_SOURCE, TX_LINE, TX_TEXT, TX_COLUMNS };
+static const pv_column plist_text_line_columns[TX_COLUMNS] = {
+    {PV_COLUMN_SOURCE, 0},
+    {PV_COLUMN_LINE, 0},
+    {"text", "Source text", PV_TYPE_STRING, 0},
+};
+
+/* The source file around a line, its hits in the gutter (docs/source.md);
+ * a text report's own text (its lines with and without a count) when the
+ * file is not found.  ctx: the lines without a count, a view, or NULL. */
+static pv_view *plist_open_source(void *ctx, const pv_view *owner, size_t detail, size_t row)
+{
+    (void)detail;
+    const pv_view *text_lines = ctx;
+    size_t sc = pv_view_column(owner, "source"), lc = pv_view_column(owner, "line");
+    pv_cell src, line;
+    pv_view_cell(owner, row, sc, &src);
+    pv_view_cell(owner, row, lc, &line);
+    if (!src.present)
+        return NULL;
+    size_t figs[] = {pv_view_column(owner, "hits"), pv_view_column(owner, "covered")};
+    char *path = pv_xmalloc(src.v.s.len + 1);
+    memcpy(path, src.v.s.ptr, src.v.s.len);
+    path[src.v.s.len] = '\0';
+    pv_source_req req = {
+        .path = path,
+        .line = line.present ? line.v.i : 0,
+        .gutter = {owner, sc, lc, pv_view_column(owner, "text"), figs, PV_ARRAY_LEN(figs)},
+    };
+    if (text_lines)
+        req.text_only = (pv_source_gutter){text_lines, TX_SOURCE, TX_LINE, TX_TEXT, NULL, 0};
+    pv_view *v = pv_source_open(&req, NULL, pv_detail_why());
+    free(path);
+    return v;
+}
+
+static void plist_text_lines_free(void *ctx) { pv_view_free(ctx); }
+
+/* A text report's source lines without a count, as a view for the source
+ * detail; NULL for /T output. */
+static pv_view *plist_text_lines_view(const plist_model *p)
+{
+    if (!p->text_report)
+        return NULL;
+    pv_table *t = pv_table_new("source-text", "Source text", plist_text_line_columns, TX_COLUMNS);
+    for (size_t i = 0; i < p->text_line_count; i++) {
+        const plist_line *l = &p->text_lines[i];
+        size_t r = pv_table_add_row(t);
+        pv_table_set_cstr(t, r, TX_SOURCE, pv_strpool_get(&p->text, l->source));
+        pv_table_set_int(t, r, TX_LINE, l->line);
+        pv_table_set_cstr(t, r, TX_TEXT, pv_strpool_get(&p->text, l->text));
+    }
+    return pv_table_view(t);
+}
+
 static pv_view *plist_lines_view(const plist_model *p)
 {
     pv_table *t = pv_table_new("lines", "Lines", plist_line_columns,
@@ -700,6 +758,8 @@ static pv_view *plist_lines_view(const plist_model *p)
         if (p->text_report)
             pv_table_set_cstr(t, r, LN_TEXT, pv_strpool_get(&p->text, l->text));
     }
+    pv_table_set_details(t, plist_line_details, PV_ARRAY_LEN(plist_line_details),
+                         plist_open_source, plist_text_lines_view(p), plist_text_lines_free);
     return pv_table_view(t);
 }
 

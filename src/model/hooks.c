@@ -58,6 +58,11 @@ const char *pv_view_detail_missing(const pv_view *v, size_t detail)
     return v->hooks && v->hooks->detail_missing ? v->hooks->detail_missing(v, detail) : NULL;
 }
 
+size_t pv_view_first_row(const pv_view *v)
+{
+    return v && v->hooks && v->hooks->first_row ? v->hooks->first_row(v) : PV_NO_ROW;
+}
+
 bool pv_view_waits_for_index(const pv_view *v, bool details)
 {
     return v && v->hooks && v->hooks->waits_for_index && v->hooks->waits_for_index(v, details);

@@ -111,12 +111,28 @@ size_t pv_view_detail_index(const pv_view *v, const char *detail_id)
     return PV_NO_ROW;
 }
 
+bool pv_detail_outside(const pv_detail_def *d) { return strcmp(d->id, PV_DETAIL_SOURCE) == 0; }
+
 pv_view *pv_view_open_detail(const pv_view *v, size_t detail, size_t row)
 {
     if (!v->ops->open_detail || detail >= v->detail_count || row >= pv_view_rows(v))
         return NULL;
     return v->ops->open_detail(v, detail, row);
 }
+
+/* Where a detail being opened on this thread says why it has nothing. */
+static _Thread_local pv_buf *pv_detail_why_to;
+
+pv_view *pv_view_open_detail_why(const pv_view *v, size_t detail, size_t row, pv_buf *why)
+{
+    pv_buf *outer = pv_detail_why_to;
+    pv_detail_why_to = why;
+    pv_view *d = pv_view_open_detail(v, detail, row);
+    pv_detail_why_to = outer;
+    return d;
+}
+
+pv_buf *pv_detail_why(void) { return pv_detail_why_to; }
 
 void pv_view_free(pv_view *v)
 {

@@ -407,6 +407,8 @@ static void sql_add_detail_functions(pv_sql *s, const pv_result_set *set)
         const pv_view *v = set->views[i];
         for (size_t d = 0; d < v->detail_count; d++) {
             const char *id = v->details[d].id;
+            if (pv_detail_outside(&v->details[d]))
+                continue; /* read from outside the file (the source view) */
             char name[300];
             pv_sql_table_name(id, name, sizeof name);
             sql_add_detail_function(s, id, NULL, v->id, name);

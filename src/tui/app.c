@@ -535,6 +535,7 @@ static void pv_app_close_details(pv_app *a)
     pv_report_close(&a->det.rep);
     a->det.open = false;
     a->det.tried = false;
+    pv_buf_clear(&a->det.why);
 }
 
 void pv_app_free(pv_app *a)
@@ -548,6 +549,7 @@ void pv_app_free(pv_app *a)
     pthread_mutex_unlock(&a->load.lock);
     if (a->load.thread_started)
         pthread_join(a->load.thread, NULL);
+    pv_buf_free(&a->det.why);
     for (size_t i = 0; i < a->load.done_count; i++)
         pv_file_free(a->load.done[i]);
     free(a->load.done);
@@ -934,12 +936,17 @@ void pv_app_sync_details(pv_app *a)
     a->det.tab_open = a->det.tab;
     if (!owner || row == PV_NO_ROW || owner->detail_count == 0)
         return;
-    pv_view *v = a->det.chosen ? pv_view_open_detail(owner, a->det.tab, row)
-                               : pv_details_open_first(owner, row, &a->det.tab);
+    pv_buf_clear(&a->det.why);
+    pv_view *v = a->det.chosen ? pv_view_open_detail_why(owner, a->det.tab, row, &a->det.why)
+                               : pv_details_open_first(owner, row, &a->det.tab, &a->det.why);
     a->det.tab_open = a->det.tab;
     if (v) {
         pv_app_open_report(a, &a->det.rep, v, true);
         a->det.open = true;
+        /* a source view opens at the routine's line (docs/source.md) */
+        size_t first = pv_view_first_row(v);
+        if (first != PV_NO_ROW && pv_report_select_row(&a->det.rep, first))
+            a->det.rep.jumped = true;
     }
 }
 

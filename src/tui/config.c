@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profview/source.h"
 #include "profview/tui.h"
 #include "tui/yamlfile.h"
 
@@ -27,6 +28,7 @@ void pv_config_copy(pv_tui_config *dst, const pv_tui_config *src)
 {
     *dst = *src;
     dst->theme = pv_strdup_or_null(src->theme);
+    dst->source_paths = pv_strdup_or_null(src->source_paths);
     for (size_t i = 0; i < src->column_view_count; i++) {
         dst->columns[i].view = pv_strdup_or_null(src->columns[i].view);
         dst->columns[i].columns = pv_strdup_or_null(src->columns[i].columns);
@@ -37,6 +39,7 @@ void pv_config_copy(pv_tui_config *dst, const pv_tui_config *src)
 void pv_config_free(pv_tui_config *c)
 {
     free(c->theme);
+    free(c->source_paths);
     for (size_t i = 0; i < c->column_view_count; i++) {
         free(c->columns[i].view);
         free(c->columns[i].columns);
@@ -257,10 +260,22 @@ bool pv_config_parse(pv_tui_config *c, const char *yaml, size_t len, const char 
             ok = pv_config_columns_map(c, &doc, v, file, err) && ok;
         } else if (strcmp(key, "cache") == 0) {
             ok = pv_config_cache(c, &doc, v, file, err) && ok;
+        } else if (strcmp(key, "source_paths") == 0 || strcmp(key, "source-paths") == 0) {
+            /* docs/source.md: a directory or a list of them */
+            pv_buf dirs;
+            pv_buf_init(&dirs);
+            if (pv_config_words(&doc, v, '\n', &dirs)) {
+                free(c->source_paths);
+                c->source_paths = pv_xstrdup(pv_buf_cstr(&dirs));
+            } else {
+                pv_yaml_error(err, file, v, "source_paths is a directory or a list of directories");
+                ok = false;
+            }
+            pv_buf_free(&dirs);
         } else {
             pv_yaml_error(err, file, k,
                           "unknown setting '%s' (known: theme, time_unit, ascii, session, keys, "
-                          "columns, cache)",
+                          "columns, cache, source_paths)",
                           key);
             ok = false;
         }
@@ -325,5 +340,16 @@ void pv_tui_config_cache(pv_load_options *o)
         o->cache = false;
     if (c.cache_max_bytes)
         o->cache_max_bytes = c.cache_max_bytes;
+    /* docs/source.md: after the command line's --source-path */
+    for (const char *d = c.source_paths; d && *d;) {
+        const char *nl = strchr(d, '\n');
+        size_t len = nl ? (size_t)(nl - d) : strlen(d);
+        char *dir = pv_xmalloc(len + 1);
+        memcpy(dir, d, len);
+        dir[len] = '\0';
+        pv_source_path_add(dir);
+        free(dir);
+        d = nl ? nl + 1 : d + len;
+    }
     pv_config_free(&c);
 }

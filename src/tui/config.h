@@ -23,6 +23,7 @@ typedef struct pv_tui_config {
     /* cache: (docs/cache.md) */
     bool cache_off;           /* enabled: false */
     uint64_t cache_max_bytes; /* max_size, 0 = the default */
+    char *source_paths;       /* owned: source_paths, one directory per line; NULL = none */
     bool session_off;         /* session: false (docs/tui.md "Sessions") */
 } pv_tui_config;
 

@@ -94,6 +94,7 @@ static void pv_details_draw(pv_app *a, pv_rect rc)
                           : owner->view->detail_count == 0 ? "This view has no details"
                           : pv_report_count(owner) == 0    ? "No row selected"
                           : missing                        ? missing
+                          : a->det.why.len                 ? pv_buf_cstr(&a->det.why)
                                                            : "Nothing of this kind for the selected row";
         pv_grid_str(&a->grid, body.y, body.x, body.w, why, PV_ROLE_DIM);
     }
@@ -118,15 +119,19 @@ static bool pv_details_mouse(pv_app *a, pv_rect rc, int y, int x, int button)
     return true;
 }
 
-pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab)
+pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab, pv_buf *why)
 {
     pv_view *first = NULL;
     *tab = 0;
     for (size_t d = 0; d < owner->detail_count; d++) {
-        pv_view *v = pv_view_open_detail(owner, d, row);
+        /* the first tab's reason for having nothing: it is shown then */
+        pv_view *v = d == 0 ? pv_view_open_detail_why(owner, d, row, why)
+                            : pv_view_open_detail(owner, d, row);
         if (v && pv_view_rows(v)) {
             pv_view_free(first);
             *tab = d;
+            if (d)
+                pv_buf_clear(why);
             return v;
         }
         if (d == 0)

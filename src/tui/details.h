@@ -16,6 +16,7 @@ typedef struct pv_details_state {
     bool open;
     bool tried;   /* owner/row/tab_open say what was opened */
     bool waiting; /* the Details wait for the index */
+    pv_buf why;   /* why the detail has nothing, when it said (a source file not found) */
     int height_adj;
     int tabs_y; /* where the tabs were drawn (for the mouse) */
     struct {

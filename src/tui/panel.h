@@ -112,7 +112,7 @@ void pv_status_report(pv_app *a, const pv_report *r, pv_status *st);
 /* details.c: the detail of owner's row on its first tab that has rows
  * (the first tab when none has; *tab gets it): what the Details show
  * until a tab is chosen (docs/tui.md "Details"). */
-pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab);
+pv_view *pv_details_open_first(const pv_view *owner, size_t row, size_t *tab, pv_buf *why);
 /* explorer.c: its width on a screen W wide (the layout asks); moves its
  * cursor by delta and shows the item. */
 int pv_app_explorer_width(const pv_app *a, int W);

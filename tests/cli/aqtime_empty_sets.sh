@@ -43,9 +43,9 @@ expected='  result set 500000: run 500000 (Function Trace)
     summary                         8 rows
     threads                         0 rows
     call-trace                      0 rows (tree)  details: parameters-on-enter parameters-on-exit
-    routines                        0 rows  details: call-routes callers callees lines meta-parameters
+    routines                        0 rows  details: call-routes callers callees lines meta-parameters source (source files)
     call-routes                     0 rows  details: call-stack
-    lines                           0 rows'
+    lines                           0 rows  details: source (source files)'
 [ "$(head -8 "$tmp/out")" = "$expected" ] ||
   { echo "FAIL: an empty result set:"; head -8 "$tmp/out"; fail=1; }
 # its summary, made when read, is its own

@@ -19,6 +19,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 "$gen" --seed 8 --tasks 4 --events 100000 --format bin11 -o "$tmp/runb.txt"
 stats=handle,type,name,value,context,count,net,net_min,net_max,net_avg,gross,gross_min,gross_max,gross_avg,call,call_min,call_max,call_avg,period_min,period_max,period_avg,outside,outside_min,outside_max,outside_avg
 events=time,context,name,event,value,type
+calls=routine,thread,time,time_with_children,call_time,implicit
 warnings() { "$pv" cat "$1" --view summary "${@:2}" | awk -F'\t' '$2=="warnings"{print $3}'; }
 
 # 1. filter AND window AND context, each output format, against cat of the
@@ -60,20 +61,21 @@ SELECTIONS
 for file in "$tmp/run.txt" "$tmp/runb.txt" "$src/rtos.txt"; do
   for w in "10ms 20ms" "50us 200us" "123456 900000"; do
     set -- $w
+    # the source over the window, once for both formats
+    "$pv" cat "$file" --view timeline --from "$1" --to "$2" --columns "$events,depth" >"$tmp/src-events"
+    "$pv" cat "$file" --view statistics --from "$1" --to "$2" --columns "$stats" >"$tmp/src-stats"
+    "$pv" cat "$file" --view call-trace --from "$1" --to "$2" --columns "$calls" >"$tmp/src-calls"
+    wa=$(warnings "$file" --from "$1" --to "$2")
     for fmt in text1 bin; do
       out=$tmp/w-$fmt.txt
       rm -f "$out" "$out.BIN"
       "$pv" export "$file" --format $fmt --from "$1" --to "$2" -o "$out" || { bad "$fmt window $w"; continue; }
-      cmp <("$pv" cat "$file" --view timeline --from "$1" --to "$2" --columns "$events,depth") \
-          <("$pv" cat "$out" --view timeline --columns "$events,depth") ||
+      cmp "$tmp/src-events" <("$pv" cat "$out" --view timeline --columns "$events,depth") ||
         bad "$(basename "$file") $fmt $w: events, contexts or depths differ"
-      cmp <("$pv" cat "$file" --view statistics --from "$1" --to "$2" --columns "$stats") \
-          <("$pv" cat "$out" --view statistics --columns "$stats") ||
+      cmp "$tmp/src-stats" <("$pv" cat "$out" --view statistics --columns "$stats") ||
         bad "$(basename "$file") $fmt $w: statistics differ from cat --view statistics --from --to"
-      cmp <("$pv" cat "$file" --view call-trace --from "$1" --to "$2" --columns routine,thread,time,time_with_children,call_time,implicit) \
-          <("$pv" cat "$out" --view call-trace --columns routine,thread,time,time_with_children,call_time,implicit) ||
+      cmp "$tmp/src-calls" <("$pv" cat "$out" --view call-trace --columns "$calls") ||
         bad "$(basename "$file") $fmt $w: calls differ"
-      wa=$(warnings "$file" --from "$1" --to "$2")
       wb=$(warnings "$out")
       [ "$wb" -le "$wa" ] || bad "$(basename "$file") $fmt $w: $wb warnings, the source $wa"
       n=$("$pv" cat "$out" --view timeline --filter 'context = Unknown' | wc -l)
@@ -96,7 +98,7 @@ cmp <("$pv" cat "$tmp/run.txt" --view statistics --from 10ms --to 12ms --context
 
 # 3. the progress bar: the loader's, on a terminal only
 if command -v script >/dev/null; then
-  "$gen" --seed 5 --tasks 4 --events 400000 --format text -o "$tmp/big.txt"
+  "$gen" --seed 5 --tasks 4 --events 100000 --format text -o "$tmp/big.txt"
   now="--test progress-delay-ms=0" # the bar from the first report
   for fmt in sqlite text1; do
     rm -f "$tmp/big-out"

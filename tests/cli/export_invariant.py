@@ -11,16 +11,21 @@ must print the same bytes, and every detail of the kept rows
 query per detail) must be the same in both.
 
 usage: export_invariant.py PROFVIEW TMPDIR FILE...
-Prints one FAIL line per difference; exit 1 when there was one.
+Prints one FAIL line per difference; exit 1 when there was one.  The files
+are checked two at a time (each runs many short profview processes that
+wait on the export's writes), their reports printed in the order given.
 """
 import json
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 pv, tmp, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-failures = 0
-compared = {"views": 0, "rows": 0, "details": 0, "detail_rows": 0}
+JOBS = 2
+# each file's report and counts, made on the thread that checks it
+local = threading.local()
 
 
 def run(*args, check=True):
@@ -32,17 +37,17 @@ def run(*args, check=True):
 
 
 def fail(msg, a=None, b=None):
-    global failures
-    failures += 1
-    print("FAIL: " + msg)
+    local.failures += 1
+    print_ = local.log.append
+    print_("FAIL: " + msg)
     if a is not None:
         al, bl = a.decode(errors="replace").split("\n"), b.decode(errors="replace").split("\n")
         for i, (x, y) in enumerate(zip(al, bl)):
             if x != y:
-                print("  line %d: source: %s\n  line %d: export: %s" % (i + 1, x[:200], i + 1, y[:200]))
+                print_("  line %d: source: %s\n  line %d: export: %s" % (i + 1, x[:200], i + 1, y[:200]))
                 break
         else:
-            print("  source %d lines, export %d lines" % (len(al), len(bl)))
+            print_("  source %d lines, export %d lines" % (len(al), len(bl)))
 
 
 def quote(s):
@@ -105,7 +110,11 @@ def strip_file_row(view, out):
     return b"\n".join(l for l in out.split(b"\n") if not l.split(b"\t")[1:2] == [b"file"])
 
 
-for path in files:
+def check(n, path):
+    """Every view of the file at PATH: (report lines, failures, counts)."""
+    local.log, local.failures = [], 0
+    compared = {"views": 0, "rows": 0, "details": 0, "detail_rows": 0}
+    out = os.path.join(tmp, "inv%d.db" % n)
     fmt, sets = sets_of(path)
     warn_source = run("info", path).stdout.count(b"warning")
     for k, s in enumerate(sets):
@@ -117,7 +126,6 @@ for path in files:
             flt = half_filter(rows)
             base = ["--instance", inst, "--view", view]
             fargs = ["--filter", flt] if flt else []
-            out = os.path.join(tmp, "inv.db")
             if os.path.exists(out):
                 os.unlink(out)
             label = "%s #%s %s%s" % (os.path.basename(path), inst, view,
@@ -178,6 +186,18 @@ for path in files:
                     fail("%s: detail %s of the kept rows differs%s" % (
                         label, d, ": " + b.stderr.decode(errors="replace").strip() if b.returncode else ""),
                         a.stdout, b.stdout)
+    return local.log, local.failures, compared
+
+
+failures = 0
+compared = {"views": 0, "rows": 0, "details": 0, "detail_rows": 0}
+with ThreadPoolExecutor(max_workers=JOBS) as pool:
+    for log, n, counts in pool.map(check, range(len(files)), files):
+        for line in log:
+            print(line)
+        failures += n
+        for key in compared:
+            compared[key] += counts[key]
 
 print("compared %(views)d views (%(rows)d rows), %(details)d details (%(detail_rows)d rows)" % compared)
 sys.exit(1 if failures else 0)

@@ -24,7 +24,7 @@ LAYERS=(core model query export formats sql tui cli)
 public_layer() {
   case $1 in
   core.h | cache.h | dbinput.h) echo core ;;
-  model.h | hooks.h | table.h | flame.h | diff.h | output.h) echo model ;;
+  model.h | hooks.h | table.h | flame.h | diff.h | output.h | source.h) echo model ;;
   query.h) echo query ;;
   export.h) echo export ;;
   load.h) echo formats ;;

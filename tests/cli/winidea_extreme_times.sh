@@ -30,12 +30,12 @@ every_view() {
     shift
     local info views
     info=$("$PROFVIEW" info --json "$@" "$f" 2>&1) || { bad "info $* $f: exit $?"; echo "$info"; return; }
-    views=$(grep -o '{"id":"[^"]*","rows":[0-9]*,"tree":[a-z]*,"details":\[[^]]*\]}' <<<"$info")
+    views=$(grep -o '{"id":"[^"]*","rows":[0-9]*,"tree":[a-z]*,"details":\[[^]]*\],"outside_details":\[[^]]*\]}' <<<"$info")
     [ -n "$views" ] || { bad "info --json $f: no views"; return; }
     while read -r v; do
         local id details out rc
         id=$(sed 's/^{"id":"\([^"]*\)".*/\1/' <<<"$v")
-        details=$(sed 's/.*"details":\[\(.*\)\]}/\1/; s/[",]/ /g' <<<"$v")
+        details=$(sed 's/.*"details":\[\([^]]*\)\].*/\1/; s/[",]/ /g' <<<"$v")
         out=$("$PROFVIEW" cat "$f" "$@" --view "$id" 2>&1)
         rc=$?
         [ $rc -eq 0 ] || { bad "cat $* --view $id: exit $rc"; echo "$out" | head -5; continue; }

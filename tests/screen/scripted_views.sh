@@ -112,7 +112,7 @@ expected=$(cat <<'SCREEN'
  Left h             left           scroll left; Explorer: to the parent;
                                    Details: previous tab
  Right l            right          scroll right; Explorer: open; Details: next
-                                   tab
+                                   tab (callers, callees, source...)
  PgUp Ctrl-B        page-up        one page up
  PgDn Ctrl-F        page-down      one page down
  Home g             first          first row

@@ -266,7 +266,7 @@ static const char golden_help_screen[] =
     " Left h             left           scroll left; Explorer: to the parent;\n"
     "                                   Details: previous tab\n"
     " Right l            right          scroll right; Explorer: open; Details: next\n"
-    "                                   tab\n"
+    "                                   tab (callers, callees, source...)\n"
     " PgUp Ctrl-B        page-up        one page up\n"
     " PgDn Ctrl-F        page-down      one page down\n"
     " Home g             first          first row\n"

@@ -417,7 +417,7 @@ pv_load_status pv_wi_build_stream(pv_file *f, pv_wi_data *d, const pv_load_optio
                                           wi_routine_columns, RT_COLUMNS, wi_routine_details,
                                           wi_routine_detail_count));
         wi_add_view(set, m, wi_lazy_view(m, wi_make_lines, "lines", "Lines", wi_line_columns,
-                                          LINE_COLUMNS, NULL, 0));
+                                          LINE_COLUMNS, wi_line_details, wi_line_detail_count));
         wi_add_view(set, m,
                         wi_lazy_view(m, wi_make_data, "data", "Data", wi_data_columns, DATA_COLUMNS,
                                      wi_data_details, wi_data_detail_count));

@@ -250,6 +250,12 @@ int64_t wi_call_exit_time(const pv_timeline_index *ix, size_t k);
 extern const pv_view_ops wi_call_trace_ops;
 pv_view *wi_call_trace_view(wi_model *m);
 
+/* views_source.c (docs/source.md) */
+extern const pv_detail_def wi_line_details[];
+extern const size_t wi_line_detail_count;
+pv_view *wi_line_source(void *ctx, const pv_view *owner, size_t detail, size_t row);
+pv_view *wi_routine_source(const wi_model *m, uint32_t area);
+
 /* views_routines.c */
 extern const pv_column wi_routine_columns[];
 extern const pv_detail_def wi_routine_details[];

@@ -40,6 +40,7 @@ static const pv_column wi_caller_columns[CC_COLUMNS] = {
 const pv_detail_def wi_routine_details[] = {
     {"callers", "Callers"},
     {"callees", "Callees"},
+    {PV_DETAIL_SOURCE, "Source"}, /* views_source.c */
 };
 const size_t wi_routine_detail_count = PV_ARRAY_LEN(wi_routine_details);
 
@@ -132,6 +133,8 @@ static pv_view *wi_routine_detail(void *ctx, const pv_view *owner, size_t detail
         (size_t)id > ix->area_count)
         return NULL;
     uint32_t area = (uint32_t)(id - 1);
+    if (detail == 2)
+        return wi_routine_source(m, area);
     wi_model_edges(m);
     int64_t *hits = pv_xcalloc(ix->area_count, sizeof *hits);
     int64_t *time = pv_xcalloc(ix->area_count, sizeof *time);

@@ -144,6 +144,8 @@ pv_view *wi_lines_view(const wi_model *m)
         const pv_tl_stat_row *s = pv_timeline_find_stat(ix, (uint32_t)a, PV_TL_NEUTRAL);
         pv_table_set_int(t, r, LINE_COUNT, s ? s->count : 0);
     }
+    pv_table_set_details(t, wi_line_details, wi_line_detail_count, wi_line_source, (void *)m,
+                         NULL);
     return pv_table_view(t);
 }
 
