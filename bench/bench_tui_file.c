@@ -344,35 +344,10 @@ static void every_view(pv_app *a)
     }
 }
 
-int main(int argc, char **argv)
+/* Keys while the index is built in slices (20% first), then the rest of
+ * the index, its slices timed. */
+static void bench_indexing(pv_app *a, const char *go_time)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: bench_tui_file FILE [TIME]\n");
-        return 2;
-    }
-    const char *at = argc > 2 ? argv[2] : "2.5s";
-    char go_time[64];
-    snprintf(go_time, sizeof go_time, ":goto %s\n", at);
-    pv_tui_options o;
-    memset(&o, 0, sizeof o);
-    o.paths = (const char *const *)&argv[1];
-    o.path_count = 1;
-    pv_tui_config cfg;
-    pv_config_init(&cfg);
-    pv_theme theme;
-    pv_theme_builtin(&theme);
-    double t0 = now();
-    pv_app *a = pv_app_new(&o, &cfg, &theme, true, false, 160, 50);
-    pv_app_wait_loaded(a);
-    pv_app_draw(a);
-    printf("first screen (load + adopt + first frame): %.3f s\n", now() - t0);
-    if (pv_app_file_count(a) == 0) {
-        fprintf(stderr, "%s", pv_app_load_errors(a));
-        return 1;
-    }
-    to_timeline(a);
-    pv_app_draw(a);
-
     /* Index 20% in slices, then time keys in the middle of indexing. */
     double slice_worst = 0, slice_worst_cpu = 0, t_index = now();
     size_t slices = 0;
@@ -428,6 +403,11 @@ int main(int argc, char **argv)
            finish_worst * 1e3);
     printf("longest indexing slice: %.3f ms\n", slice_worst * 1e3);
     printf("most CPU in one indexing slice: %.3f ms\n", slice_worst_cpu * 1e3);
+}
+
+/* Keys once the index is complete. */
+static void bench_indexed(pv_app *a, const char *go_time)
+{
     worst_key = 0;
     frame(a, "g (first)", "g", 5);
     frame(a, go_time, go_time, 5);
@@ -438,6 +418,12 @@ int main(int argc, char **argv)
     frame(a, "K at the end", "K", 20);
     frame(a, "% at the end", "%", 20);
     printf("worst key after indexing: %.3f ms\n", worst_key * 1e3);
+}
+
+/* Search, sort, filter and history over the whole timeline and the call
+ * tree, in steps. */
+static void bench_long_ops(pv_app *a)
+{
     /* search, sort, filter and r of the whole timeline in steps (docs/tui.md
      * "Long operations"): the worst frame is the longest step */
     worst_key = 0;
@@ -479,6 +465,11 @@ int main(int argc, char **argv)
     explorer_move(a, 'k');
     printf("worst search/sort/filter/history frame: %.3f ms (CPU %.3f ms)\n", worst_key * 1e3,
            worst_key_cpu * 1e3);
+}
+
+/* Pins, their lanes built between keys, and the lane keys. */
+static void bench_lanes(pv_app *a)
+{
     /* lanes (docs/tui.md "Lane strip"): pins (the first builds the area's
      * lane: one pass over the calls or events), lanes fully zoomed out,
      * zoom, pan, the jumps through an area's calls */
@@ -532,6 +523,11 @@ int main(int argc, char **argv)
     frame(a, "- (zoom out)", "-", 10);
     frame(a, "j (zoomed)", "j", 50);
     printf("worst lane key: %.3f ms\n", worst_key * 1e3);
+}
+
+/* The flame graph of the whole call tree and its keys. */
+static void bench_flame(pv_app *a)
+{
     /* the flame graph of the whole call tree (docs/flame.md): F builds it
      * (the merge of every call), then keys redraw it */
     worst_key = 0;
@@ -549,6 +545,42 @@ int main(int argc, char **argv)
     frame(a, "I (icicle)", "I", 5);
     frame(a, "W (sandwich)", "W", 1);
     printf("worst flame key: %.3f ms\n", worst_key * 1e3);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_tui_file FILE [TIME]\n");
+        return 2;
+    }
+    const char *at = argc > 2 ? argv[2] : "2.5s";
+    char go_time[64];
+    snprintf(go_time, sizeof go_time, ":goto %s\n", at);
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    o.paths = (const char *const *)&argv[1];
+    o.path_count = 1;
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    double t0 = now();
+    pv_app *a = pv_app_new(&o, &cfg, &theme, true, false, 160, 50);
+    pv_app_wait_loaded(a);
+    pv_app_draw(a);
+    printf("first screen (load + adopt + first frame): %.3f s\n", now() - t0);
+    if (pv_app_file_count(a) == 0) {
+        fprintf(stderr, "%s", pv_app_load_errors(a));
+        return 1;
+    }
+    to_timeline(a);
+    pv_app_draw(a);
+
+    bench_indexing(a, go_time);
+    bench_indexed(a, go_time);
+    bench_long_ops(a);
+    bench_lanes(a);
+    bench_flame(a);
     pv_app_key(a, 'W'); /* the same key again: back to the table */
     to_timeline(a);
     pv_app_draw(a);

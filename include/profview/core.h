@@ -292,6 +292,10 @@ void pv_format_time_human(int64_t ns, pv_time_unit unit, char *out, size_t out_s
  * "5.551 097 450 s", "5 551 097 450 ns" (docs/tui.md "Times"). */
 void pv_format_time_precise(int64_t ns, pv_time_unit unit, int decimals, char *out,
                             size_t out_size);
+/* A time exactly, every significant digit: pv_format_time_precise in
+ * `unit` (AUTO: the human one) with the fewest of 3, 6 or 9 decimals that
+ * lose nothing ("1.999 769 ms", "2.000 ms", "12 ns"). */
+void pv_format_time_exact(int64_t ns, pv_time_unit unit, char *out, size_t out_size);
 /* The unit pv_format_time_human picks for a magnitude of `ns`. */
 pv_time_unit pv_time_unit_for(int64_t ns);
 /* Parses a unit name ("auto", "ns", "us", "ms", "s"). */

@@ -157,6 +157,16 @@ typedef struct pv_lane_hooks {
     bool (*area_value_range)(const pv_view *v, uint64_t area, double *lo, double *hi);
     /* The time of the recording's first and last event (fit all). */
     bool (*time_span)(const pv_view *v, int64_t *first, int64_t *last);
+    /* Whether one lane runs at a time (tasks switched by an RTOS; not
+     * cores, which run side by side): a lane then runs from a row that
+     * row_running names it for until the next row that names another, and
+     * the strip draws those spans (docs/tui.md "Lane strip").  NULL or
+     * false: the strip marks the rows' instants. */
+    bool (*exclusive)(const pv_view *v);
+    /* The lane that runs from row `row` on (a task's own event, a context
+     * switch), or PV_NO_ROW when the row changes nothing; asked only when
+     * exclusive. */
+    size_t (*row_running)(const pv_view *v, size_t row);
 } pv_lane_hooks;
 
 struct pv_view_hooks {
@@ -238,6 +248,12 @@ struct pv_view_hooks {
      * docs/export.md): a text that the Details pane and `cat --parent` show
      * ("not exported: ..."); NULL otherwise. */
     const char *(*detail_missing)(const pv_view *v, size_t detail);
+    /* Whether column `col` has no value in any row (every cell absent or
+     * an empty text), as the view knows it without reading its rows (a
+     * timeline read from a Text1 file has no core on any event): 1 empty,
+     * 0 some row has a value, -1 not known (or not now).  The viewer hides
+     * empty columns (docs/tui.md "Columns"). */
+    int (*column_empty)(const pv_view *v, size_t col);
     /* A TIME or INT column whose cells are converted one by one from
      * values in another unit (an AQTime time counter: machine cycles shown
      * as ns, docs/aqtime.md "Counters"): the raw value of a row's cell,
@@ -268,6 +284,8 @@ bool pv_view_has_time(const pv_view *v);
 bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);
 bool pv_view_time_ordered(const pv_view *v);
 bool pv_view_waits_for_index(const pv_view *v, bool details);
+/* pv_view_hooks.column_empty, or -1 (not known). */
+int pv_view_column_empty(const pv_view *v, size_t col);
 /* pv_view_hooks.detail_missing, or NULL. */
 const char *pv_view_detail_missing(const pv_view *v, size_t detail);
 bool pv_view_related(const pv_view *v, size_t row, pv_relation rel, pv_row_ref *out);
@@ -277,6 +295,10 @@ size_t pv_view_lane_count(const pv_view *v);
 /* An absent STRING cell when the lane has no name. */
 void pv_view_lane_name(const pv_view *v, size_t lane, pv_cell *out);
 size_t pv_view_row_lane(const pv_view *v, size_t row);
+/* pv_lane_hooks.exclusive (false without it or row_running) and
+ * row_running (PV_NO_ROW without them). */
+bool pv_view_lanes_exclusive(const pv_view *v);
+size_t pv_view_row_running(const pv_view *v, size_t row);
 /* Area lanes (pv_lane_hooks.area_*): PV_AREA_LANE_NONE, an absent name,
  * false without the hooks. */
 int pv_view_area_kind(const pv_view *v, uint64_t area);

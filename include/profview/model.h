@@ -66,6 +66,10 @@ enum {
                                     (pv_view_cell_after, docs/model.md "Columns") */
     PV_COL_LANE = 1u << 7,       /* names the row's lane (pv_lane_hooks.row_lane: a
                                     context, a thread): the viewer colours it like the lane */
+    PV_COL_MINOR = 1u << 8,      /* a technical detail (a handle): where the pane is too
+                                    narrow for every column, the viewer draws it after the
+                                    others, so that the name keeps its room (docs/tui.md
+                                    "Columns") */
 };
 
 typedef struct pv_column {

@@ -224,6 +224,239 @@ static void ft_schema(void)
          "INTEGER)");
 }
 
+/* The meta routines of result set inst (ID 0..7, repeating across result
+ * sets; REC_ID "Reserved", -1: the ID is the key the trace uses), their
+ * lines and parameters. */
+static void ft_gen_meta(int inst)
+{
+    /* Meta routines: ID 0..7 (repeating across result sets), REC_ID
+     * "Reserved" (-1); the ID is the key the trace uses. */
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        char src[64], moniker[64];
+        snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
+        snprintf(moniker, sizeof moniker, "sym%d_%d", inst, r);
+        ins("FUNCTION_TRACE_PROFILER_META_ROUTINES",
+            "iiiiisissiississisisiiiiiiiiiiii", (int64_t)0, (int64_t)0, (int64_t)0,
+            (int64_t)0, (int64_t)(4198400 + r * 64), "", (int64_t)1,
+            r == 3 ? "Matrix" : "", "x86", (int64_t)(r == 3), (int64_t)1,
+            inst == 1 ? "app.exe" : "game.exe", "", (int64_t)0, ft_names[inst - 1][r], src,
+            (int64_t)(10 + r * 20), moniker, (int64_t)0, "unit", (int64_t)0, (int64_t)0,
+            (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
+            (int64_t)r, (int64_t)inst, (int64_t)-1, (int64_t)-1);
+    }
+    int64_t line_id = 1;
+    for (int r = 0; r < FT_ROUTINES; r++)
+        for (int k = 0; k < 3; k++) {
+            ins("FUNCTION_TRACE_PROFILER_META_LINES", "iiiii", (int64_t)(10 + r * 20 + k),
+                line_id++, (int64_t)inst, (int64_t)r, (int64_t)k);
+            fprintf(expect, "line\t%d\t%d\t%d\n", inst, 100 + r, 10 + r * 20 + k);
+        }
+    for (int r = 0; r < FT_ROUTINES; r++)
+        ins("FUNCTION_TRACE_PROFILER_METAPARAMETERS", "iisiiii", (int64_t)9, (int64_t)4, "int",
+            (int64_t)(r + 1), (int64_t)inst, (int64_t)r, (int64_t)0);
+}
+
+/* The calls of a result set in pre-order per thread: two roots per
+ * thread, a random walk below them; their own times, lines and times
+ * with children.  Returns how many. */
+static int ft_gen_calls(ft_call *calls)
+{
+    int ncalls = 0;
+    int64_t next_id = 1;
+    for (int t = 0; t < 2; t++) {
+        int64_t rec = 0, call_no = 1;
+        for (int root = 0; root < 2; root++) {
+            int stack[8];
+            int depth = 0;
+            int budget = 10 + (int)rnd(8);
+            ft_call *c = &calls[ncalls];
+            memset(c, 0, sizeof *c);
+            c->id = next_id++;
+            c->rec = rec++;
+            c->call_no = call_no++;
+            c->parent = -1;
+            c->thread = t;
+            c->routine = root == 0 ? 0 : 6;
+            stack[depth++] = ncalls++;
+            while (depth > 0) {
+                if (budget > 0 && depth < 6 && rnd(3) != 0) {
+                    budget--;
+                    int parent = stack[depth - 1];
+                    ft_call *k = &calls[ncalls];
+                    memset(k, 0, sizeof *k);
+                    k->id = next_id++;
+                    k->rec = rec++;
+                    k->call_no = call_no++;
+                    k->parent = parent;
+                    k->thread = t;
+                    /* Recursion: routine 4 ("fib" / "ReadFile") calls itself. */
+                    if (calls[parent].routine == 4 && rnd(2) == 0)
+                        k->routine = 4;
+                    else
+                        k->routine = 1 + (int)rnd(FT_ROUTINES - 1);
+                    k->depth = depth;
+                    stack[depth++] = ncalls++;
+                } else {
+                    depth--;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < ncalls; i++) {
+        calls[i].own = 40 + (int64_t)rnd(20000);
+        calls[i].line = 10 + (int64_t)rnd(400);
+    }
+    /* With children: children come after their parent, so go backwards. */
+    for (int i = ncalls - 1; i >= 0; i--) {
+        calls[i].wc += calls[i].own;
+        if (calls[i].parent >= 0)
+            calls[calls[i].parent].wc += calls[i].wc;
+    }
+    return ncalls;
+}
+
+/* The CALL_TRACE rows (in a shuffled order: only the keys may order them)
+ * and the expected tree. */
+static void ft_write_calls(int inst, const ft_call *calls, int ncalls, bool is_time,
+                           uint64_t freq, const int64_t thread_os[2])
+{
+    int order[2 * FT_MAX_CALLS];
+    for (int i = 0; i < ncalls; i++)
+        order[i] = i;
+    for (int i = ncalls - 1; i > 0; i--) {
+        int j = (int)rnd((uint32_t)i + 1);
+        int tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (int oi = 0; oi < ncalls; oi++) {
+        const ft_call *c = &calls[order[oi]];
+        int64_t next = -1;
+        for (int j = order[oi] + 1; j < ncalls; j++)
+            if (calls[j].parent == c->parent && calls[j].thread == c->thread) {
+                next = calls[j].rec;
+                break;
+            }
+        ins("FUNCTION_TRACE_PROFILER_CALL_TRACE", "iiiiiiiiiiii", c->own, c->wc, c->call_no,
+            c->line, next, c->parent >= 0 ? calls[c->parent].rec : (int64_t)-1,
+            (int64_t)c->routine, (int64_t)c->routine, c->id, (int64_t)inst,
+            (int64_t)c->thread, c->rec);
+    }
+    /* Expected tree: calls were made in pre-order per thread. */
+    for (int i = 0; i < ncalls; i++) {
+        const ft_call *c = &calls[i];
+        uint64_t t = is_time ? cycles_ns((uint64_t)c->own, freq) : (uint64_t)c->own;
+        uint64_t w = is_time ? cycles_ns((uint64_t)c->wc, freq) : (uint64_t)c->wc;
+        char parent[32] = "";
+        if (c->parent >= 0)
+            snprintf(parent, sizeof parent, "%lld", (long long)calls[c->parent].id);
+        fprintf(expect, "call\t%d\t%lld\t%lld\t%s\t%d\t%s\t%llu\t%llu\n", inst,
+                (long long)thread_os[c->thread], (long long)c->id, parent, c->depth,
+                tsv(ft_names[inst - 1][c->routine]), (unsigned long long)t, (unsigned long long)w);
+    }
+}
+
+/* Parameters on enter and exit of every third call. */
+static void ft_gen_params(int inst, const ft_call *calls, int ncalls)
+{
+    int64_t pid = 1;
+    for (int i = 0; i < ncalls; i += 3) {
+        char v[64];
+        snprintf(v, sizeof v, "%u", rnd(1000));
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)1, "int", v,
+            pid, (int64_t)inst, calls[i].id, (int64_t)0);
+        fprintf(expect, "param\t%d\tenter\t%lld\t1\t%s\n", inst, (long long)calls[i].id, v);
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)2,
+            "const char *", "\"a,b\"", pid + 1, (int64_t)inst, calls[i].id, (int64_t)1);
+        fprintf(expect, "param\t%d\tenter\t%lld\t2\t\"a,b\"\n", inst, (long long)calls[i].id);
+        snprintf(v, sizeof v, "%d", (int)rnd(3) - 1);
+        ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_EXIT", "sissiiii", "result", (int64_t)0,
+            "int", v, pid, (int64_t)inst, calls[i].id, (int64_t)0);
+        fprintf(expect, "param\t%d\texit\t%lld\t0\t%s\n", inst, (long long)calls[i].id, v);
+        pid += 2;
+    }
+}
+
+/* The ROUTINES rows (ID 100+r, REC_ID the meta routine's ID) with their
+ * hits and times summed from the calls. */
+static void ft_gen_routines(int inst, const ft_call *calls, int ncalls, bool is_time,
+                            uint64_t freq)
+{
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        int64_t hits = 0;
+        uint64_t own = 0, wc = 0;
+        for (int i = 0; i < ncalls; i++) {
+            if (calls[i].routine != r)
+                continue;
+            hits++;
+            own += (uint64_t)calls[i].own;
+            bool nested = false;
+            for (int p = (int)calls[i].parent; p >= 0; p = (int)calls[p].parent)
+                nested = nested || calls[p].routine == r;
+            if (!nested)
+                wc += (uint64_t)calls[i].wc;
+        }
+        char src[64];
+        snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
+        ins("FUNCTION_TRACE_PROFILER_ROUTINES", "isssisssiisiiii", (int64_t)(4198400 + r * 64),
+            "", r == 3 ? "Matrix" : "", "x86", hits, inst == 1 ? "app.exe" : "game.exe", "",
+            src, (int64_t)(10 + r * 20), (int64_t)0, "unit", (int64_t)(100 + r),
+            (int64_t)inst, (int64_t)-1, (int64_t)r);
+        fprintf(expect, "routine\t%d\t%d\t%s\t%lld\t%llu\t%llu\n", inst, 100 + r,
+                tsv(ft_names[inst - 1][r]), (long long)hits,
+                (unsigned long long)(is_time ? cycles_ns(own, freq) : own),
+                (unsigned long long)(is_time ? cycles_ns(wc, freq) : wc));
+    }
+}
+
+/* The call routes: the distinct stacks (routine up to the root) of each
+ * routine's calls, in order of first appearance, and their call stacks. */
+static void ft_gen_routes(int inst, const ft_call *calls, int ncalls)
+{
+    int64_t route_id = 1, stack_id = 1;
+    for (int r = 0; r < FT_ROUTINES; r++) {
+        int routes[2 * FT_MAX_CALLS][8];
+        int route_len[2 * FT_MAX_CALLS];
+        int64_t route_hits[2 * FT_MAX_CALLS];
+        int nroutes = 0;
+        for (int i = 0; i < ncalls; i++) {
+            if (calls[i].routine != r)
+                continue;
+            int path[8], len = 0;
+            for (int p = i; p >= 0 && len < 8; p = (int)calls[p].parent)
+                path[len++] = calls[p].routine;
+            int found = -1;
+            for (int k = 0; k < nroutes && found < 0; k++)
+                if (route_len[k] == len && memcmp(routes[k], path, sizeof(int) * (size_t)len) == 0)
+                    found = k;
+            if (found < 0) {
+                found = nroutes++;
+                memcpy(routes[found], path, sizeof path);
+                route_len[found] = len;
+                route_hits[found] = 0;
+            }
+            route_hits[found]++;
+        }
+        for (int k = 0; k < nroutes; k++) {
+            ins("FUNCTION_TRACE_PROFILER_CALL_ROUTES", "iiiiiii", (int64_t)r, route_hits[k],
+                (int64_t)(k + 1), route_id, (int64_t)inst, (int64_t)(100 + r), (int64_t)k);
+            fprintf(expect, "route\t%d\t%lld\t%d\t%lld\n", inst, (long long)route_id, 100 + r,
+                    (long long)route_hits[k]);
+            for (int pos = 0; pos < route_len[k]; pos++) {
+                int m = routes[k][pos];
+                char src[64];
+                snprintf(src, sizeof src, "src\\unit%d.cpp", m % 3);
+                ins("FUNCTION_TRACE_PROFILER_CALL_STACK", "isiisiiiii", (int64_t)pos,
+                    inst == 1 ? "app.exe" : "game.exe", (int64_t)m, (int64_t)m, src,
+                    (int64_t)(10 + m * 20), stack_id++, (int64_t)inst, route_id, (int64_t)pos);
+                fprintf(expect, "stack\t%d\t%lld\t%d\t%s\n", inst, (long long)route_id, pos,
+                        tsv(ft_names[inst - 1][m]));
+            }
+            route_id++;
+        }
+    }
+}
+
 static void gen_trace(const char *dir)
 {
     open_db(dir, "aqtime-trace");
@@ -265,207 +498,13 @@ static void gen_trace(const char *dir)
             ins("FUNCTION_TRACE_PROFILER_THREADS", "iiiiii", (int64_t)0, thread_os[t], (int64_t)t,
                 (int64_t)inst, (int64_t)-1, (int64_t)t);
 
-        /* Meta routines: ID 0..7 (repeating across result sets), REC_ID
-         * "Reserved" (-1); the ID is the key the trace uses. */
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            char src[64], moniker[64];
-            snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
-            snprintf(moniker, sizeof moniker, "sym%d_%d", inst, r);
-            ins("FUNCTION_TRACE_PROFILER_META_ROUTINES",
-                "iiiiisissiississisisiiiiiiiiiiii", (int64_t)0, (int64_t)0, (int64_t)0,
-                (int64_t)0, (int64_t)(4198400 + r * 64), "", (int64_t)1,
-                r == 3 ? "Matrix" : "", "x86", (int64_t)(r == 3), (int64_t)1,
-                inst == 1 ? "app.exe" : "game.exe", "", (int64_t)0, ft_names[inst - 1][r], src,
-                (int64_t)(10 + r * 20), moniker, (int64_t)0, "unit", (int64_t)0, (int64_t)0,
-                (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
-                (int64_t)r, (int64_t)inst, (int64_t)-1, (int64_t)-1);
-        }
-        int64_t line_id = 1;
-        for (int r = 0; r < FT_ROUTINES; r++)
-            for (int k = 0; k < 3; k++) {
-                ins("FUNCTION_TRACE_PROFILER_META_LINES", "iiiii", (int64_t)(10 + r * 20 + k),
-                    line_id++, (int64_t)inst, (int64_t)r, (int64_t)k);
-                fprintf(expect, "line\t%d\t%d\t%d\n", inst, 100 + r, 10 + r * 20 + k);
-            }
-        for (int r = 0; r < FT_ROUTINES; r++)
-            ins("FUNCTION_TRACE_PROFILER_METAPARAMETERS", "iisiiii", (int64_t)9, (int64_t)4, "int",
-                (int64_t)(r + 1), (int64_t)inst, (int64_t)r, (int64_t)0);
-
-        /* The call trace: two roots per thread, a random walk below them. */
+        ft_gen_meta(inst);
         ft_call calls[2 * FT_MAX_CALLS];
-        int ncalls = 0;
-        int64_t next_id = 1;
-        for (int t = 0; t < 2; t++) {
-            int64_t rec = 0, call_no = 1;
-            for (int root = 0; root < 2; root++) {
-                int stack[8];
-                int depth = 0;
-                int budget = 10 + (int)rnd(8);
-                ft_call *c = &calls[ncalls];
-                memset(c, 0, sizeof *c);
-                c->id = next_id++;
-                c->rec = rec++;
-                c->call_no = call_no++;
-                c->parent = -1;
-                c->thread = t;
-                c->routine = root == 0 ? 0 : 6;
-                stack[depth++] = ncalls++;
-                while (depth > 0) {
-                    if (budget > 0 && depth < 6 && rnd(3) != 0) {
-                        budget--;
-                        int parent = stack[depth - 1];
-                        ft_call *k = &calls[ncalls];
-                        memset(k, 0, sizeof *k);
-                        k->id = next_id++;
-                        k->rec = rec++;
-                        k->call_no = call_no++;
-                        k->parent = parent;
-                        k->thread = t;
-                        /* Recursion: routine 4 ("fib" / "ReadFile") calls itself. */
-                        if (calls[parent].routine == 4 && rnd(2) == 0)
-                            k->routine = 4;
-                        else
-                            k->routine = 1 + (int)rnd(FT_ROUTINES - 1);
-                        k->depth = depth;
-                        stack[depth++] = ncalls++;
-                    } else {
-                        depth--;
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < ncalls; i++) {
-            calls[i].own = 40 + (int64_t)rnd(20000);
-            calls[i].line = 10 + (int64_t)rnd(400);
-        }
-        /* With children: children come after their parent, so go backwards. */
-        for (int i = ncalls - 1; i >= 0; i--) {
-            calls[i].wc += calls[i].own;
-            if (calls[i].parent >= 0)
-                calls[calls[i].parent].wc += calls[i].wc;
-        }
-        /* Rows go to the table in a shuffled order: only the keys may order them. */
-        int order[2 * FT_MAX_CALLS];
-        for (int i = 0; i < ncalls; i++)
-            order[i] = i;
-        for (int i = ncalls - 1; i > 0; i--) {
-            int j = (int)rnd((uint32_t)i + 1);
-            int tmp = order[i];
-            order[i] = order[j];
-            order[j] = tmp;
-        }
-        for (int oi = 0; oi < ncalls; oi++) {
-            ft_call *c = &calls[order[oi]];
-            int64_t next = -1;
-            for (int j = order[oi] + 1; j < ncalls; j++)
-                if (calls[j].parent == c->parent && calls[j].thread == c->thread) {
-                    next = calls[j].rec;
-                    break;
-                }
-            ins("FUNCTION_TRACE_PROFILER_CALL_TRACE", "iiiiiiiiiiii", c->own, c->wc, c->call_no,
-                c->line, next, c->parent >= 0 ? calls[c->parent].rec : (int64_t)-1,
-                (int64_t)c->routine, (int64_t)c->routine, c->id, (int64_t)inst,
-                (int64_t)c->thread, c->rec);
-        }
-        /* Expected tree: calls were made in pre-order per thread. */
-        for (int i = 0; i < ncalls; i++) {
-            const ft_call *c = &calls[i];
-            uint64_t t = is_time ? cycles_ns((uint64_t)c->own, freq) : (uint64_t)c->own;
-            uint64_t w = is_time ? cycles_ns((uint64_t)c->wc, freq) : (uint64_t)c->wc;
-            char parent[32] = "";
-            if (c->parent >= 0)
-                snprintf(parent, sizeof parent, "%lld", (long long)calls[c->parent].id);
-            fprintf(expect, "call\t%d\t%lld\t%lld\t%s\t%d\t%s\t%llu\t%llu\n", inst,
-                    (long long)thread_os[c->thread], (long long)c->id, parent, c->depth,
-                    tsv(ft_names[inst - 1][c->routine]), (unsigned long long)t, (unsigned long long)w);
-        }
-        /* Parameters of every third call. */
-        int64_t pid = 1;
-        for (int i = 0; i < ncalls; i += 3) {
-            char v[64];
-            snprintf(v, sizeof v, "%u", rnd(1000));
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)1, "int", v,
-                pid, (int64_t)inst, calls[i].id, (int64_t)0);
-            fprintf(expect, "param\t%d\tenter\t%lld\t1\t%s\n", inst, (long long)calls[i].id, v);
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_ENTER", "issiiii", (int64_t)2,
-                "const char *", "\"a,b\"", pid + 1, (int64_t)inst, calls[i].id, (int64_t)1);
-            fprintf(expect, "param\t%d\tenter\t%lld\t2\t\"a,b\"\n", inst, (long long)calls[i].id);
-            snprintf(v, sizeof v, "%d", (int)rnd(3) - 1);
-            ins("FUNCTION_TRACE_PROFILER_PARAMETERS_ON_EXIT", "sissiiii", "result", (int64_t)0,
-                "int", v, pid, (int64_t)inst, calls[i].id, (int64_t)0);
-            fprintf(expect, "param\t%d\texit\t%lld\t0\t%s\n", inst, (long long)calls[i].id, v);
-            pid += 2;
-        }
-        /* Routines: ROUTINES.ID 100+r, REC_ID = the meta routine's ID. */
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            int64_t hits = 0;
-            uint64_t own = 0, wc = 0;
-            for (int i = 0; i < ncalls; i++) {
-                if (calls[i].routine != r)
-                    continue;
-                hits++;
-                own += (uint64_t)calls[i].own;
-                bool nested = false;
-                for (int p = (int)calls[i].parent; p >= 0; p = (int)calls[p].parent)
-                    nested = nested || calls[p].routine == r;
-                if (!nested)
-                    wc += (uint64_t)calls[i].wc;
-            }
-            char src[64];
-            snprintf(src, sizeof src, "src\\unit%d.cpp", r % 3);
-            ins("FUNCTION_TRACE_PROFILER_ROUTINES", "isssisssiisiiii", (int64_t)(4198400 + r * 64),
-                "", r == 3 ? "Matrix" : "", "x86", hits, inst == 1 ? "app.exe" : "game.exe", "",
-                src, (int64_t)(10 + r * 20), (int64_t)0, "unit", (int64_t)(100 + r),
-                (int64_t)inst, (int64_t)-1, (int64_t)r);
-            fprintf(expect, "routine\t%d\t%d\t%s\t%lld\t%llu\t%llu\n", inst, 100 + r,
-                    tsv(ft_names[inst - 1][r]), (long long)hits,
-                    (unsigned long long)(is_time ? cycles_ns(own, freq) : own),
-                    (unsigned long long)(is_time ? cycles_ns(wc, freq) : wc));
-        }
-        /* Call routes: the distinct stacks (routine up to the root) of each
-         * routine's calls, in order of first appearance. */
-        int64_t route_id = 1, stack_id = 1;
-        for (int r = 0; r < FT_ROUTINES; r++) {
-            int routes[2 * FT_MAX_CALLS][8];
-            int route_len[2 * FT_MAX_CALLS];
-            int64_t route_hits[2 * FT_MAX_CALLS];
-            int nroutes = 0;
-            for (int i = 0; i < ncalls; i++) {
-                if (calls[i].routine != r)
-                    continue;
-                int path[8], len = 0;
-                for (int p = i; p >= 0 && len < 8; p = (int)calls[p].parent)
-                    path[len++] = calls[p].routine;
-                int found = -1;
-                for (int k = 0; k < nroutes && found < 0; k++)
-                    if (route_len[k] == len && memcmp(routes[k], path, sizeof(int) * (size_t)len) == 0)
-                        found = k;
-                if (found < 0) {
-                    found = nroutes++;
-                    memcpy(routes[found], path, sizeof path);
-                    route_len[found] = len;
-                    route_hits[found] = 0;
-                }
-                route_hits[found]++;
-            }
-            for (int k = 0; k < nroutes; k++) {
-                ins("FUNCTION_TRACE_PROFILER_CALL_ROUTES", "iiiiiii", (int64_t)r, route_hits[k],
-                    (int64_t)(k + 1), route_id, (int64_t)inst, (int64_t)(100 + r), (int64_t)k);
-                fprintf(expect, "route\t%d\t%lld\t%d\t%lld\n", inst, (long long)route_id, 100 + r,
-                        (long long)route_hits[k]);
-                for (int pos = 0; pos < route_len[k]; pos++) {
-                    int m = routes[k][pos];
-                    char src[64];
-                    snprintf(src, sizeof src, "src\\unit%d.cpp", m % 3);
-                    ins("FUNCTION_TRACE_PROFILER_CALL_STACK", "isiisiiiii", (int64_t)pos,
-                        inst == 1 ? "app.exe" : "game.exe", (int64_t)m, (int64_t)m, src,
-                        (int64_t)(10 + m * 20), stack_id++, (int64_t)inst, route_id, (int64_t)pos);
-                    fprintf(expect, "stack\t%d\t%lld\t%d\t%s\n", inst, (long long)route_id, pos,
-                            tsv(ft_names[inst - 1][m]));
-                }
-                route_id++;
-            }
-        }
+        int ncalls = ft_gen_calls(calls);
+        ft_write_calls(inst, calls, ncalls, is_time, freq, thread_os);
+        ft_gen_params(inst, calls, ncalls);
+        ft_gen_routines(inst, calls, ncalls, is_time, freq);
+        ft_gen_routes(inst, calls, ncalls);
     }
     close_db();
 }
@@ -574,20 +613,208 @@ typedef struct ob_object {
     int nrefs;
 } ob_object;
 
+/* The names of a Resource or Reference Count database's tables. */
+typedef struct ob_tables {
+    char objects[64], threads[64], classes[64], mclasses[64], cstack[64], meta[64], lines[64];
+} ob_tables;
+
+/* Threads, meta routines, their lines and the meta classes of result set
+ * inst. */
+static void ob_gen_meta(int inst, bool refcount, const ob_tables *T, const int64_t thread_os[2])
+{
+    for (int t = 0; t < 2; t++) {
+        char os[32];
+        snprintf(os, sizeof os, "%lld", (long long)thread_os[t]);
+        if (refcount)
+            ins(T->threads, "sisiiii", t == 0 ? "Main thread" : "Worker", (int64_t)4096, os,
+                (int64_t)(t + 1), (int64_t)inst, (int64_t)-1, (int64_t)t);
+        else
+            ins(T->threads, "iiiiii", (int64_t)4096, thread_os[t], (int64_t)t, (int64_t)inst,
+                (int64_t)-1, (int64_t)t);
+    }
+    for (int r = 0; r < OB_ROUTINES; r++) {
+        char src[64];
+        snprintf(src, sizeof src, "src/obj%d.cpp", r);
+        if (refcount)
+            ins(T->meta, "isssississisisiiii", (int64_t)(4096 + r * 32), "", "", "x86",
+                (int64_t)r, "com.dll", "", (int64_t)0, ob_routines[inst - 1][r], src,
+                (int64_t)(100 * (r + 1)), "", (int64_t)0, "u", (int64_t)r, (int64_t)inst,
+                (int64_t)-1, (int64_t)r);
+        else
+            ins(T->meta, "iiisssssissisisiiii", (int64_t)r, (int64_t)1, (int64_t)(4096 + r * 32),
+                "", "", "x86", "res.exe", "", (int64_t)0, ob_routines[inst - 1][r], src,
+                (int64_t)(100 * (r + 1)), "", (int64_t)0, "u", (int64_t)r, (int64_t)inst,
+                (int64_t)-1, (int64_t)r);
+    }
+    /* Lines: Resource numbers them within the routine, Reference Count
+     * within the result set. */
+    int64_t line_id = 1;
+    for (int r = 0; r < OB_ROUTINES; r++)
+        for (int k = 0; k < 3; k++) {
+            ins(T->lines, "iiiii", (int64_t)(100 * (r + 1) + 5 * k), line_id, (int64_t)inst,
+                (int64_t)r, refcount ? (int64_t)(r * 3 + k) : (int64_t)k);
+            line_id++;
+        }
+    /* Classes: META ID 10+i, REC_ID i; objects name the REC_ID. */
+    for (int c = 0; c < OB_CLASSES; c++)
+        ins(T->mclasses, "sssiiii", ob_classes[inst - 1][c], "mod.dll", "", (int64_t)(10 + c),
+            (int64_t)inst, (int64_t)-1, (int64_t)c);
+}
+
+/* The objects of a result set, with their AddRef/Release sequences. */
+static void ob_gen_objects(ob_object *objs)
+{
+    for (int o = 0; o < OB_OBJECTS; o++) {
+        ob_object *ob = &objs[o];
+        ob->id = o + 1;
+        ob->cls = (int)rnd(OB_CLASSES);
+        ob->thread = (int)rnd(2);
+        ob->size = 16 + 8 * (int64_t)rnd(100);
+        ob->address = 0x00400000 + 0x100 * (int64_t)o;
+        ob->nrefs = 2 + (int)rnd(5);
+        int live = 0;
+        for (int k = 0; k < ob->nrefs; k++) {
+            ob->refs[k] = live == 0 || rnd(2) == 0;
+            live += ob->refs[k] ? 1 : -1;
+        }
+    }
+}
+
+/* The classes' rows, their counts and sizes summed from the objects. */
+static void ob_gen_classes(int inst, const ob_object *objs, const ob_tables *T)
+{
+    for (int c = 0; c < OB_CLASSES; c++) {
+        int64_t count = 0, size = 0;
+        for (int o = 0; o < OB_OBJECTS; o++)
+            if (objs[o].cls == c) {
+                count++;
+                size += objs[o].size;
+            }
+        ins(T->classes, "siisiiiiiiii", ob_classes[inst - 1][c], count, size, "mod.dll", count,
+            size, count, size, (int64_t)(c + 1), (int64_t)inst, (int64_t)-1, (int64_t)c);
+        fprintf(expect, "class\t%d\t%d\t%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", inst, c + 1,
+                ob_classes[inst - 1][c], (long long)count, (long long)size, (long long)count,
+                (long long)size, (long long)count, (long long)size);
+    }
+}
+
+/* An object's references and their AddRef/Release call stacks. */
+static void ob_gen_refs(int inst, const ob_object *ob, const int64_t thread_os[2], int64_t *ref_id,
+                        int64_t *as_id)
+{
+    for (int k = 0; k < ob->nrefs; k++) {
+        ins("REFERENCE_COUNT_PROFILER_REFERENCES", "iiiiii", (int64_t)(k + 1),
+            (int64_t)ob->refs[k], (*ref_id), (int64_t)inst, ob->id, (int64_t)k);
+        fprintf(expect, "ref\t%d\t%lld\t%lld\t%d\t%s\n", inst, (long long)(*ref_id),
+                (long long)ob->id, k + 1, ob->refs[k] ? "AddRef" : "Release");
+        /* AddRef/Release stack: two routines, then the thread. */
+        for (int pos = 0; pos < 3; pos++) {
+            int r = 1 + (int)rnd(OB_ROUTINES - 1);
+            int64_t v = pos == 2 ? -(int64_t)ob->thread - 2 : r;
+            char line[16];
+            snprintf(line, sizeof line, "%d", 100 * (r + 1));
+            ins("REFERENCE_COUNT_PROFILER_ADDREF_RELEASE_CALL_STACK", "iisiiii",
+                (int64_t)pos, v, pos == 2 ? "" : line, (*as_id)++, (int64_t)inst, (*ref_id),
+                (int64_t)pos);
+            if (pos == 2)
+                fprintf(expect, "astack\t%d\t%lld\t%d\tThread %lld\n", inst,
+                        (long long)(*ref_id), pos, (long long)thread_os[ob->thread]);
+            else
+                fprintf(expect, "astack\t%d\t%lld\t%d\t%s\n", inst, (long long)(*ref_id), pos,
+                        ob_routines[inst - 1][r]);
+        }
+        (*ref_id)++;
+    }
+}
+
+/* An object's ref-count call tree: <Root>, the thread, then routines whose
+ * parents come earlier (REC_ID order), rows shuffled. */
+static void ob_gen_tree(int inst, const ob_object *ob, const int64_t thread_os[2], int64_t *tree_id)
+{
+    int n = 3 + (int)rnd(5);
+    int parent[8], routine[8], depth[8];
+    int64_t change[8];
+    for (int k = 0; k < n; k++) {
+        parent[k] = k == 0 ? -1 : k == 1 ? 0 : 1 + (int)rnd((uint32_t)k - 1);
+        routine[k] = k == 0 ? -1 : k == 1 ? -(ob->thread) - 2 : (int)rnd(OB_ROUTINES);
+        depth[k] = k == 0 ? 0 : depth[parent[k]] + 1;
+        change[k] = (int64_t)rnd(5) - 2;
+    }
+    int64_t ids[8];
+    for (int k = 0; k < n; k++)
+        ids[k] = (*tree_id)++;
+    int order[8];
+    for (int k = 0; k < n; k++)
+        order[k] = n - 1 - k;
+    for (int oi = 0; oi < n; oi++) {
+        int k = order[oi];
+        ins("REFERENCE_COUNT_PROFILER_REFCOUNT_TREE", "iiiiiiiii", (int64_t)(1 + rnd(9)),
+            (int64_t)parent[k], change[k], (int64_t)routine[k], (int64_t)(10 + k),
+            ids[k], (int64_t)inst, ob->id, (int64_t)k);
+    }
+    /* Pre-order with siblings by REC_ID. */
+    int stack[8], sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+        int k = stack[--sp];
+        char name[64];
+        if (routine[k] == -1)
+            snprintf(name, sizeof name, "<Root>");
+        else if (routine[k] <= -2)
+            snprintf(name, sizeof name, "Thread %lld",
+                     (long long)thread_os[-routine[k] - 2]);
+        else
+            snprintf(name, sizeof name, "%s", ob_routines[inst - 1][routine[k]]);
+        char par[32] = "";
+        if (parent[k] >= 0)
+            snprintf(par, sizeof par, "%lld", (long long)ids[parent[k]]);
+        fprintf(expect, "tree\t%d\t%lld\t%lld\t%s\t%d\t%s\t%lld\n", inst,
+                (long long)ob->id, (long long)ids[k], par, depth[k], name,
+                (long long)change[k]);
+        for (int j = n - 1; j > k; j--)
+            if (parent[j] == k)
+                stack[sp++] = j;
+    }
+}
+
+/* The Resource errors of a result set and their call stacks. */
+static void ob_gen_errors(int inst, const int64_t thread_os[2])
+{
+    int64_t es_id = 1;
+    for (int e = 0; e < 3; e++) {
+        int thread = (int)rnd(2);
+        int kind = e == 1 ? 2 : 1;
+        char desc[96];
+        snprintf(desc, sizeof desc, "The handle is invalid (%d)", e);
+        ins("RESOURCE_PROFILER_ERRORS", "isiisiiii", (int64_t)(e + 1), desc,
+            (int64_t)(6 + e), (int64_t)kind, e == 2 ? "ReleaseDC" : "CloseHandle",
+            (int64_t)(e + 1), (int64_t)inst, (int64_t)thread, (int64_t)e);
+        fprintf(expect, "error\t%d\t%d\t%s\t%s\t%lld\n", inst, e + 1,
+                kind == 1 ? "Error" : "Warning", e == 2 ? "ReleaseDC" : "CloseHandle",
+                (long long)thread_os[thread]);
+        for (int pos = 0; pos < 2; pos++) {
+            int r = pos == 1 ? 0 : 1 + (int)rnd(OB_ROUTINES - 1);
+            ins("RESOURCE_PROFILER_CALL_STACK", "iiiii", (int64_t)r, es_id++,
+                (int64_t)inst, (int64_t)(e + 1), (int64_t)pos);
+            fprintf(expect, "estack\t%d\t%d\t%d\t%s\n", inst, e + 1, pos,
+                    ob_routines[inst - 1][r]);
+        }
+    }
+}
+
 static void gen_objects(const char *dir, bool refcount)
 {
     const char *p = refcount ? "REFERENCE_COUNT_PROFILER" : "RESOURCE_PROFILER";
     open_db(dir, refcount ? "aqtime-refcount" : "aqtime-resource");
     instances_table();
-    char sql[1024], t_objects[64], t_threads[64], t_classes[64], t_mclasses[64], t_cstack[64],
-        t_meta[64], t_lines[64];
-    snprintf(t_objects, sizeof t_objects, "%s_OBJECTS", p);
-    snprintf(t_threads, sizeof t_threads, "%s_THREADS", p);
-    snprintf(t_classes, sizeof t_classes, "%s_CLASSES_DATA", p);
-    snprintf(t_mclasses, sizeof t_mclasses, "%s_META_CLASSES_DATA", p);
-    snprintf(t_cstack, sizeof t_cstack, "%s_CREATION_CALL_STACK", p);
-    snprintf(t_meta, sizeof t_meta, "%s_META_ROUTINES", p);
-    snprintf(t_lines, sizeof t_lines, "%s_META_LINES", p);
+    ob_tables T;
+    snprintf(T.objects, sizeof T.objects, "%s_OBJECTS", p);
+    snprintf(T.threads, sizeof T.threads, "%s_THREADS", p);
+    snprintf(T.classes, sizeof T.classes, "%s_CLASSES_DATA", p);
+    snprintf(T.mclasses, sizeof T.mclasses, "%s_META_CLASSES_DATA", p);
+    snprintf(T.cstack, sizeof T.cstack, "%s_CREATION_CALL_STACK", p);
+    snprintf(T.meta, sizeof T.meta, "%s_META_ROUTINES", p);
+    snprintf(T.lines, sizeof T.lines, "%s_META_LINES", p);
     ob_schema(p, refcount);
     fprintf(expect, "# class\tinst\tid\tclass\tlive_count\tlive_size\tpeak_created\tpeak_size\t"
                     "total_created\ttotal_size\n"
@@ -606,71 +833,10 @@ static void gen_objects(const char *dir, bool refcount)
         ins("INSTANCES", "issss", (int64_t)inst, inst == 1 ? "Leaks - first run" : "Second run",
             NULL, NULL, NULL);
         const int64_t thread_os[2] = {inst == 1 ? 2204 : 9100, inst == 1 ? 2808 : 9104};
-        for (int t = 0; t < 2; t++) {
-            char os[32];
-            snprintf(os, sizeof os, "%lld", (long long)thread_os[t]);
-            if (refcount)
-                ins(t_threads, "sisiiii", t == 0 ? "Main thread" : "Worker", (int64_t)4096, os,
-                    (int64_t)(t + 1), (int64_t)inst, (int64_t)-1, (int64_t)t);
-            else
-                ins(t_threads, "iiiiii", (int64_t)4096, thread_os[t], (int64_t)t, (int64_t)inst,
-                    (int64_t)-1, (int64_t)t);
-        }
-        for (int r = 0; r < OB_ROUTINES; r++) {
-            char src[64];
-            snprintf(src, sizeof src, "src/obj%d.cpp", r);
-            if (refcount)
-                ins(t_meta, "isssississisisiiii", (int64_t)(4096 + r * 32), "", "", "x86",
-                    (int64_t)r, "com.dll", "", (int64_t)0, ob_routines[inst - 1][r], src,
-                    (int64_t)(100 * (r + 1)), "", (int64_t)0, "u", (int64_t)r, (int64_t)inst,
-                    (int64_t)-1, (int64_t)r);
-            else
-                ins(t_meta, "iiisssssissisisiiii", (int64_t)r, (int64_t)1, (int64_t)(4096 + r * 32),
-                    "", "", "x86", "res.exe", "", (int64_t)0, ob_routines[inst - 1][r], src,
-                    (int64_t)(100 * (r + 1)), "", (int64_t)0, "u", (int64_t)r, (int64_t)inst,
-                    (int64_t)-1, (int64_t)r);
-        }
-        /* Lines: Resource numbers them within the routine, Reference Count
-         * within the result set. */
-        int64_t line_id = 1;
-        for (int r = 0; r < OB_ROUTINES; r++)
-            for (int k = 0; k < 3; k++) {
-                ins(t_lines, "iiiii", (int64_t)(100 * (r + 1) + 5 * k), line_id, (int64_t)inst,
-                    (int64_t)r, refcount ? (int64_t)(r * 3 + k) : (int64_t)k);
-                line_id++;
-            }
-        /* Classes: META ID 10+i, REC_ID i; objects name the REC_ID. */
-        for (int c = 0; c < OB_CLASSES; c++)
-            ins(t_mclasses, "sssiiii", ob_classes[inst - 1][c], "mod.dll", "", (int64_t)(10 + c),
-                (int64_t)inst, (int64_t)-1, (int64_t)c);
+        ob_gen_meta(inst, refcount, &T, thread_os);
         ob_object objs[OB_OBJECTS];
-        for (int o = 0; o < OB_OBJECTS; o++) {
-            ob_object *ob = &objs[o];
-            ob->id = o + 1;
-            ob->cls = (int)rnd(OB_CLASSES);
-            ob->thread = (int)rnd(2);
-            ob->size = 16 + 8 * (int64_t)rnd(100);
-            ob->address = 0x00400000 + 0x100 * (int64_t)o;
-            ob->nrefs = 2 + (int)rnd(5);
-            int live = 0;
-            for (int k = 0; k < ob->nrefs; k++) {
-                ob->refs[k] = live == 0 || rnd(2) == 0;
-                live += ob->refs[k] ? 1 : -1;
-            }
-        }
-        for (int c = 0; c < OB_CLASSES; c++) {
-            int64_t count = 0, size = 0;
-            for (int o = 0; o < OB_OBJECTS; o++)
-                if (objs[o].cls == c) {
-                    count++;
-                    size += objs[o].size;
-                }
-            ins(t_classes, "siisiiiiiiii", ob_classes[inst - 1][c], count, size, "mod.dll", count,
-                size, count, size, (int64_t)(c + 1), (int64_t)inst, (int64_t)-1, (int64_t)c);
-            fprintf(expect, "class\t%d\t%d\t%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", inst, c + 1,
-                    ob_classes[inst - 1][c], (long long)count, (long long)size, (long long)count,
-                    (long long)size, (long long)count, (long long)size);
-        }
+        ob_gen_objects(objs);
+        ob_gen_classes(inst, objs, &T);
         int64_t cs_id = 1, ref_id = 1, as_id = 1, tree_id = 1;
         for (int o = 0; o < OB_OBJECTS; o++) {
             ob_object *ob = &objs[o];
@@ -682,11 +848,11 @@ static void gen_objects(const char *dir, bool refcount)
                     peak = live;
             }
             if (refcount)
-                ins(t_objects, "iiiiiiiiiiiii", (int64_t)(o + 1), ob->address, (int64_t)ob->cls,
+                ins(T.objects, "iiiiiiiiiiiii", (int64_t)(o + 1), ob->address, (int64_t)ob->cls,
                     (int64_t)o, (int64_t)live, (int64_t)peak, ob->size, (int64_t)ob->thread,
                     (int64_t)total, ob->id, (int64_t)inst, (int64_t)-1, (int64_t)o);
             else
-                ins(t_objects, "iiiiiiiiii", (int64_t)(o + 1), ob->address, (int64_t)ob->cls,
+                ins(T.objects, "iiiiiiiiii", (int64_t)(o + 1), ob->address, (int64_t)ob->cls,
                     (int64_t)o, ob->size, (int64_t)ob->thread, ob->id, (int64_t)inst, (int64_t)-1,
                     (int64_t)0);
             fprintf(expect, "object\t%d\t%lld\t%d\t%s\t%lld\t%lld", inst, (long long)ob->id, o + 1,
@@ -700,105 +866,18 @@ static void gen_objects(const char *dir, bool refcount)
                 int r = pos == 2 ? 0 : 1 + (int)rnd(OB_ROUTINES - 1);
                 int k = (int)rnd(3);
                 int64_t linerid = refcount ? r * 3 + k : k;
-                ins(t_cstack, "iiiiiii", (int64_t)(1 + rnd(5)), linerid, (int64_t)r, cs_id++,
+                ins(T.cstack, "iiiiiii", (int64_t)(1 + rnd(5)), linerid, (int64_t)r, cs_id++,
                     (int64_t)inst, ob->id, (int64_t)pos);
                 fprintf(expect, "cstack\t%d\t%lld\t%d\t%s\t%d\n", inst, (long long)ob->id, pos,
                         ob_routines[inst - 1][r], 100 * (r + 1) + 5 * k);
             }
             if (!refcount)
                 continue;
-            for (int k = 0; k < ob->nrefs; k++) {
-                ins("REFERENCE_COUNT_PROFILER_REFERENCES", "iiiiii", (int64_t)(k + 1),
-                    (int64_t)ob->refs[k], ref_id, (int64_t)inst, ob->id, (int64_t)k);
-                fprintf(expect, "ref\t%d\t%lld\t%lld\t%d\t%s\n", inst, (long long)ref_id,
-                        (long long)ob->id, k + 1, ob->refs[k] ? "AddRef" : "Release");
-                /* AddRef/Release stack: two routines, then the thread. */
-                for (int pos = 0; pos < 3; pos++) {
-                    int r = 1 + (int)rnd(OB_ROUTINES - 1);
-                    int64_t v = pos == 2 ? -(int64_t)ob->thread - 2 : r;
-                    char line[16];
-                    snprintf(line, sizeof line, "%d", 100 * (r + 1));
-                    ins("REFERENCE_COUNT_PROFILER_ADDREF_RELEASE_CALL_STACK", "iisiiii",
-                        (int64_t)pos, v, pos == 2 ? "" : line, as_id++, (int64_t)inst, ref_id,
-                        (int64_t)pos);
-                    if (pos == 2)
-                        fprintf(expect, "astack\t%d\t%lld\t%d\tThread %lld\n", inst,
-                                (long long)ref_id, pos, (long long)thread_os[ob->thread]);
-                    else
-                        fprintf(expect, "astack\t%d\t%lld\t%d\t%s\n", inst, (long long)ref_id, pos,
-                                ob_routines[inst - 1][r]);
-                }
-                ref_id++;
-            }
-            /* Ref-count call tree: <Root>, the thread, then routines whose
-             * parents come earlier (REC_ID order), rows shuffled. */
-            int n = 3 + (int)rnd(5);
-            int parent[8], routine[8], depth[8];
-            int64_t change[8];
-            for (int k = 0; k < n; k++) {
-                parent[k] = k == 0 ? -1 : k == 1 ? 0 : 1 + (int)rnd((uint32_t)k - 1);
-                routine[k] = k == 0 ? -1 : k == 1 ? -(ob->thread) - 2 : (int)rnd(OB_ROUTINES);
-                depth[k] = k == 0 ? 0 : depth[parent[k]] + 1;
-                change[k] = (int64_t)rnd(5) - 2;
-            }
-            int64_t ids[8];
-            for (int k = 0; k < n; k++)
-                ids[k] = tree_id++;
-            int order[8];
-            for (int k = 0; k < n; k++)
-                order[k] = n - 1 - k;
-            for (int oi = 0; oi < n; oi++) {
-                int k = order[oi];
-                ins("REFERENCE_COUNT_PROFILER_REFCOUNT_TREE", "iiiiiiiii", (int64_t)(1 + rnd(9)),
-                    (int64_t)parent[k], change[k], (int64_t)routine[k], (int64_t)(10 + k),
-                    ids[k], (int64_t)inst, ob->id, (int64_t)k);
-            }
-            /* Pre-order with siblings by REC_ID. */
-            int stack[8], sp = 0;
-            stack[sp++] = 0;
-            while (sp > 0) {
-                int k = stack[--sp];
-                char name[64];
-                if (routine[k] == -1)
-                    snprintf(name, sizeof name, "<Root>");
-                else if (routine[k] <= -2)
-                    snprintf(name, sizeof name, "Thread %lld",
-                             (long long)thread_os[-routine[k] - 2]);
-                else
-                    snprintf(name, sizeof name, "%s", ob_routines[inst - 1][routine[k]]);
-                char par[32] = "";
-                if (parent[k] >= 0)
-                    snprintf(par, sizeof par, "%lld", (long long)ids[parent[k]]);
-                fprintf(expect, "tree\t%d\t%lld\t%lld\t%s\t%d\t%s\t%lld\n", inst,
-                        (long long)ob->id, (long long)ids[k], par, depth[k], name,
-                        (long long)change[k]);
-                for (int j = n - 1; j > k; j--)
-                    if (parent[j] == k)
-                        stack[sp++] = j;
-            }
+            ob_gen_refs(inst, ob, thread_os, &ref_id, &as_id);
+            ob_gen_tree(inst, ob, thread_os, &tree_id);
         }
-        if (!refcount) {
-            int64_t es_id = 1;
-            for (int e = 0; e < 3; e++) {
-                int thread = (int)rnd(2);
-                int kind = e == 1 ? 2 : 1;
-                char desc[96];
-                snprintf(desc, sizeof desc, "The handle is invalid (%d)", e);
-                ins("RESOURCE_PROFILER_ERRORS", "isiisiiii", (int64_t)(e + 1), desc,
-                    (int64_t)(6 + e), (int64_t)kind, e == 2 ? "ReleaseDC" : "CloseHandle",
-                    (int64_t)(e + 1), (int64_t)inst, (int64_t)thread, (int64_t)e);
-                fprintf(expect, "error\t%d\t%d\t%s\t%s\t%lld\n", inst, e + 1,
-                        kind == 1 ? "Error" : "Warning", e == 2 ? "ReleaseDC" : "CloseHandle",
-                        (long long)thread_os[thread]);
-                for (int pos = 0; pos < 2; pos++) {
-                    int r = pos == 1 ? 0 : 1 + (int)rnd(OB_ROUTINES - 1);
-                    ins("RESOURCE_PROFILER_CALL_STACK", "iiiii", (int64_t)r, es_id++,
-                        (int64_t)inst, (int64_t)(e + 1), (int64_t)pos);
-                    fprintf(expect, "estack\t%d\t%d\t%d\t%s\n", inst, e + 1, pos,
-                            ob_routines[inst - 1][r]);
-                }
-            }
-        }
+        if (!refcount)
+            ob_gen_errors(inst, thread_os);
         static const char *const rs_rel[][2] = {
             {"RESOURCE_PROFILER_CLASSES_DATA", NULL},
             {"RESOURCE_PROFILER_OBJECTS", NULL},
@@ -821,7 +900,6 @@ static void gen_objects(const char *dir, bool refcount)
         else
             relations(inst, rs_rel, sizeof rs_rel / sizeof rs_rel[0]);
     }
-    (void)sql;
     close_db();
 }
 

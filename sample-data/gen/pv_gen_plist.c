@@ -277,6 +277,74 @@ typedef struct function_profile {
     int64_t outside;
 } function_profile;
 
+/* The expected routines of a function profile (expect/BASE.routines.tsv). */
+static void write_expected_routines(const char *dir, const function_profile *fp)
+{
+    char name[256];
+    FILE *f;
+    snprintf(name, sizeof name, "expect/%s.routines.tsv", fp->base);
+    f = open_out(dir, name);
+    fputs("id\troutine\tmodule\texe\tsource\thits\ttime\ttime_with_children\tcovered\n", f);
+    for (int i = 0; i < routine_count; i++) {
+        const routine *r = &routines[i];
+        fprintf(f, "%" PRId64 "\t", r->id);
+        tsv(f, r->name);
+        fputs("\t", f);
+        tsv(f, r->obj);
+        fputs("\t", f);
+        tsv(f, r->exe);
+        fputs("\t", f);
+        tsv(f, r->obj);
+        fprintf(f, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%d\n", r->hits, r->time, r->child,
+                r->hits > 0);
+    }
+    close_out(f);
+}
+
+/* The expected call-trace paths (every node is one stack, so one path) and
+ * the caller -> callee edges, summed over nodes with the same pair
+ * (expect/BASE.call-trace.tsv, expect/BASE.edges.tsv). */
+static void write_expected_paths(const char *dir, const function_profile *fp)
+{
+    char name[256];
+    FILE *f;
+    char *lines[MAX_NODES];
+    char path[1024];
+    for (int n = 0; n < node_count; n++) {
+        node_path(n, path, sizeof path);
+        lines[n] = line_dup("%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", path, nodes[n].hits,
+                            nodes[n].self, nodes[n].child);
+    }
+    snprintf(name, sizeof name, "expect/%s.call-trace.tsv", fp->base);
+    f = open_out(dir, name);
+    write_sorted(f, lines, node_count);
+    close_out(f);
+
+    int count = 0;
+    for (int n = 1; n < node_count; n++) {
+        int seen = 0;
+        for (int m = 1; m < n; m++)
+            seen |= nodes[m].routine == nodes[n].routine &&
+                    nodes[nodes[m].parent].routine == nodes[nodes[n].parent].routine;
+        if (seen)
+            continue;
+        int64_t hits = 0, child = 0;
+        for (int m = n; m < node_count; m++)
+            if (nodes[m].routine == nodes[n].routine &&
+                nodes[nodes[m].parent].routine == nodes[nodes[n].parent].routine) {
+                hits += nodes[m].hits;
+                child += nodes[m].child;
+            }
+        lines[count++] = line_dup("%s\t%s\t%" PRId64 "\t%" PRId64 "\n",
+                                  routines[nodes[nodes[n].parent].routine].name,
+                                  routines[nodes[n].routine].name, hits, child);
+    }
+    snprintf(name, sizeof name, "expect/%s.edges.tsv", fp->base);
+    f = open_out(dir, name);
+    write_sorted(f, lines, count);
+    close_out(f);
+}
+
 static void write_function_profile(const char *dir, const function_profile *fp)
 {
     char name[256];
@@ -375,64 +443,9 @@ static void write_function_profile(const char *dir, const function_profile *fp)
         fprintf(f, "attribution stacks\t%" PRId64 "\nunattached stacks\t0\n", stacks);
     close_out(f);
 
-    /* routines */
-    snprintf(name, sizeof name, "expect/%s.routines.tsv", fp->base);
-    f = open_out(dir, name);
-    fputs("id\troutine\tmodule\texe\tsource\thits\ttime\ttime_with_children\tcovered\n", f);
-    for (int i = 0; i < routine_count; i++) {
-        const routine *r = &routines[i];
-        fprintf(f, "%" PRId64 "\t", r->id);
-        tsv(f, r->name);
-        fputs("\t", f);
-        tsv(f, r->obj);
-        fputs("\t", f);
-        tsv(f, r->exe);
-        fputs("\t", f);
-        tsv(f, r->obj);
-        fprintf(f, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%d\n", r->hits, r->time, r->child,
-                r->hits > 0);
-    }
-    close_out(f);
-
-    if (!fp->stacks)
-        return;
-    /* call-trace paths: every node is one stack, so one path. */
-    char *lines[MAX_NODES];
-    char path[1024];
-    for (int n = 0; n < node_count; n++) {
-        node_path(n, path, sizeof path);
-        lines[n] = line_dup("%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", path, nodes[n].hits,
-                            nodes[n].self, nodes[n].child);
-    }
-    snprintf(name, sizeof name, "expect/%s.call-trace.tsv", fp->base);
-    f = open_out(dir, name);
-    write_sorted(f, lines, node_count);
-    close_out(f);
-
-    /* caller -> callee edges, summed over nodes with the same pair. */
-    int count = 0;
-    for (int n = 1; n < node_count; n++) {
-        int seen = 0;
-        for (int m = 1; m < n; m++)
-            seen |= nodes[m].routine == nodes[n].routine &&
-                    nodes[nodes[m].parent].routine == nodes[nodes[n].parent].routine;
-        if (seen)
-            continue;
-        int64_t hits = 0, child = 0;
-        for (int m = n; m < node_count; m++)
-            if (nodes[m].routine == nodes[n].routine &&
-                nodes[nodes[m].parent].routine == nodes[nodes[n].parent].routine) {
-                hits += nodes[m].hits;
-                child += nodes[m].child;
-            }
-        lines[count++] = line_dup("%s\t%s\t%" PRId64 "\t%" PRId64 "\n",
-                                  routines[nodes[nodes[n].parent].routine].name,
-                                  routines[nodes[n].routine].name, hits, child);
-    }
-    snprintf(name, sizeof name, "expect/%s.edges.tsv", fp->base);
-    f = open_out(dir, name);
-    write_sorted(f, lines, count);
-    close_out(f);
+    write_expected_routines(dir, fp);
+    if (fp->stacks)
+        write_expected_paths(dir, fp);
 }
 
 /* ---- text reports: what PLIST prints without /T (docs/plist.md "Text

@@ -54,7 +54,7 @@ static void pv_print_help(FILE *fp)
 {
     fprintf(fp, "profview %s - a terminal viewer for AQTime, winIDEA and MSVC PLIST profiler "
                 "results\n\nUsage:\n"
-                "  profview [--theme NAME] [--ascii] FILE...   the interactive viewer\n",
+                "  profview [--theme NAME] [--ascii] [--no-session] FILE...   the interactive viewer\n",
             PROFVIEW_VERSION);
     for (size_t i = 0; i < PV_ARRAY_LEN(pv_commands); i++)
         fprintf(fp, "  %s\n", pv_commands[i].usage);
@@ -83,7 +83,7 @@ static void pv_print_help(FILE *fp)
 /* `profview` alone: what to type, in a few lines (the whole help is long). */
 static void pv_print_usage(FILE *fp)
 {
-    fprintf(fp, "usage: profview [--theme NAME] [--ascii] FILE...   open the viewer\n");
+    fprintf(fp, "usage: profview [--theme NAME] [--ascii] [--no-session] FILE...   open the viewer\n");
     for (size_t i = 0; i < PV_ARRAY_LEN(pv_commands); i++) {
         const char *u = pv_commands[i].usage;
         const char *nl = strchr(u, '\n');

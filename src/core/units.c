@@ -232,3 +232,18 @@ void pv_format_time_precise(int64_t ns, pv_time_unit unit, int decimals, char *o
     buf[k] = '\0';
     snprintf(out, out_size, "%s %s", buf, name[unit]);
 }
+
+void pv_format_time_exact(int64_t ns, pv_time_unit unit, char *out, size_t out_size)
+{
+    static const uint64_t per[] = {1, 1, 1000, 1000000, 1000000000}; /* by pv_time_unit */
+    if (unit == PV_UNIT_AUTO)
+        unit = pv_time_unit_for(ns);
+    uint64_t mag = ns < 0 ? (uint64_t)(-(ns + 1)) + 1 : (uint64_t)ns;
+    int decimals = 3;
+    uint64_t cut = per[unit] / 1000; /* what 3 decimals leave out */
+    while (cut > 1 && mag % cut) {
+        decimals += 3;
+        cut /= 1000;
+    }
+    pv_format_time_precise(ns, unit, decimals, out, out_size);
+}

@@ -844,12 +844,14 @@ static void tj_bookmark(tj *j, const pv_export_bookmark *b, int64_t ts)
     tj_lit(j, "}");
 }
 
-static void tj_instants(tj *j)
+/* Markers (on a clock: `clock` false for a placed call trace, whose
+ * times are no times) and the bookmarks with a time. */
+static void tj_instants(tj *j, bool clock)
 {
     const pv_export_request *r = j->r;
     static const char *const marks[2] = {"marker A", "marker B"};
     for (int k = 0; k < 2; k++)
-        if (r->has_mark[k]) {
+        if (r->has_mark[k] && clock) {
             tj_instant(j, r->mark[k], marks[k], strlen(marks[k]));
             tj_lit(j, "}");
         }
@@ -986,7 +988,7 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
         tj_str_once(&j, s->set->caption ? s->set->caption : "", s->set->caption ? strlen(s->set->caption) : 0);
         tj_lit(&j, "}}");
         if (k == 0)
-            tj_instants(&j);
+            tj_instants(&j, s->clocked || !s->calls);
         if (s->calls) {
             if (s->clocked ? !tj_calls_clocked(&j, s) : !tj_calls_placed(&j, s))
                 break;

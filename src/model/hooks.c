@@ -108,6 +108,19 @@ size_t pv_view_row_lane(const pv_view *v, size_t row)
     return v->hooks->lanes->row_lane(v, row);
 }
 
+bool pv_view_lanes_exclusive(const pv_view *v)
+{
+    return pv_view_has_lanes(v) && v->hooks->lanes->exclusive && v->hooks->lanes->row_running &&
+           v->hooks->lanes->exclusive(v);
+}
+
+size_t pv_view_row_running(const pv_view *v, size_t row)
+{
+    if (!pv_view_has_lanes(v) || !v->hooks->lanes->row_running || row >= pv_view_rows(v))
+        return PV_NO_ROW;
+    return v->hooks->lanes->row_running(v, row);
+}
+
 bool pv_view_has_range_statistics(const pv_view *v)
 {
     return v && v->hooks && v->hooks->range_statistics;
@@ -207,6 +220,14 @@ bool pv_view_row_depth(const pv_view *v, size_t row, size_t *depth)
 pv_view *pv_view_inner_frames(const pv_view *v)
 {
     return v->hooks && v->hooks->inner_frames ? v->hooks->inner_frames(v) : NULL;
+}
+
+int pv_view_column_empty(const pv_view *v, size_t col)
+{
+    if (!v || !v->hooks || !v->hooks->column_empty || col >= v->column_count)
+        return -1;
+    int e = v->hooks->column_empty(v, col);
+    return e == 0 || e == 1 ? e : -1;
 }
 
 bool pv_view_has_raw(const pv_view *v, size_t col)

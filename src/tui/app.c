@@ -954,7 +954,7 @@ bool pv_app_indexing(const pv_app *a)
         if (!pv_file_index_progress(a->files[i], &done, &total))
             return true;
     }
-    return pv_lanes_building(a); /* pinned lanes, built the same way (lanes.c) */
+    return false;
 }
 
 bool pv_app_big_index(const pv_app *a)
@@ -1175,12 +1175,7 @@ bool pv_app_index_slice(pv_app *a)
         pv_jobs_step_beside(a, PV_JOB_INDEX);
         return true;
     }
-    /* Then the pinned lanes still being built (docs/tui.md "Lane strip"):
-     * scripted keys build them at once, as if long ago; a fixed test slice
-     * builds that many units per slice. */
-    if (a->opt.keys_path && !a->index.fixed_slice)
-        return pv_lanes_build_slice(a, SIZE_MAX, 0);
-    return pv_lanes_build_slice(a, a->index.fixed_slice ? a->index.slice : 0, PV_INDEX_SLICE_S);
+    return false; /* the pinned lanes are built by a job beside the one job (lanes.c) */
 }
 
 /* File `fi` has new warnings: its item's list is made again when shown. */

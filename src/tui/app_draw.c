@@ -213,12 +213,40 @@ static size_t pv_app_indent_column(const pv_report *r, const size_t *shown, size
 
 #define PV_INDENT_MAX 24 /* columns of indentation by depth at most */
 
+/* The indentation learnt for a column's width (the drawing may use less). */
 static int pv_app_row_indent(const pv_report *r, size_t row)
 {
     size_t d;
     if (!pv_view_row_depth(r->view, row, &d))
         return 0;
     return 2 * d > PV_INDENT_MAX ? PV_INDENT_MAX : 2 * (int)d;
+}
+
+static int pv_app_tree_indent(size_t depth)
+{
+    return 2 * depth > PV_INDENT_MAX ? PV_INDENT_MAX : 2 * (int)depth;
+}
+
+/* The indentation of a row at `depth` in a column w cells wide (docs/tui.md
+ * "Deep trees"): two cells a level, up to PV_INDENT_MAX, or up to a third
+ * of the column when it is narrower than its rows need (`squeezed`); a
+ * deeper row stays there, its depth written as a number that ends `gap`
+ * cells before the indentation does, so that a name always has room.
+ * Returns the cells of indentation. */
+static int pv_app_draw_indent(pv_app *a, int y, int x, size_t depth, int w, bool squeezed,
+                              int gap)
+{
+    int cap = squeezed && w / 3 < PV_INDENT_MAX ? w / 3 : PV_INDENT_MAX;
+    cap &= ~1;
+    if ((size_t)cap / 2 >= depth)
+        return 2 * (int)depth;
+    char num[24];
+    int n = snprintf(num, sizeof num, "%zu", depth);
+    if (cap < n + gap)
+        cap = n + gap < w - 1 ? n + gap : 0;
+    if (cap)
+        pv_grid_str(&a->grid, y, x + cap - gap - n, n, num, PV_ROLE_TREE);
+    return cap;
 }
 
 /* Width of the last column: its content on screen, up to all the room. */
@@ -233,7 +261,7 @@ static int pv_app_last_width(const pv_app *a, const pv_report *r, size_t c, int 
         pv_app_cell_text(a, r, k, c, &text);
         int cw = (int)pv_text_width(text.data ? text.data : "", text.len, a->utf8);
         if (c == tree_col)
-            cw += 2 * (int)pv_report_depth(r, k) + 2;
+            cw += pv_app_tree_indent(pv_report_depth(r, k)) + 2;
         else if (c == indent_col)
             cw += pv_app_row_indent(r, row);
         if (cw > w)
@@ -303,7 +331,7 @@ static void pv_table_learn_widths(pv_app *a, pv_report *r, const pv_table_layout
             pv_app_cell_text(a, r, k, c, text);
             int cw = (int)pv_text_width(text->data ? text->data : "", text->len, a->utf8);
             if (c == L->tree_col)
-                cw += 2 * (int)pv_report_depth(r, k) + 2;
+                cw += pv_app_tree_indent(pv_report_depth(r, k)) + 2;
             else if (c == L->indent_col)
                 cw += pv_app_row_indent(r, row);
             if (cw > w)
@@ -319,37 +347,76 @@ static void pv_table_learn_widths(pv_app *a, pv_report *r, const pv_table_layout
     }
 }
 
-/* The columns drawn, as positions in shown[]: from hscroll on, with the key
- * column kept first when scrolled past (docs/tui.md "Columns").  Widths
- * drawn: the learnt ones, fitted to the pane: as many columns as can be on
- * screen with other text columns down to 16 (or their title) and the key
- * column down to half the pane get there, other text columns giving room
- * first; numbers are never cut. */
+/* The floor of a column's drawn width: numbers are never cut, the key
+ * column goes down to half the pane (a third), other text columns to 16
+ * (or their title). */
+static int pv_table_floor(pv_app *a, const pv_report *r, const pv_table_layout *L, size_t c,
+                          bool third)
+{
+    const pv_column *col = &r->view->columns[c];
+    int dw = r->widths[c];
+    int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
+    int key_floor = (third ? L->rc.w / 3 : L->rc.w / 2);
+    key_floor = key_floor > 16 ? key_floor : 16;
+    int f = pv_type_numeric(col->type) ? dw
+            : c == L->key_col           ? key_floor
+                                        : (title_w > 16 ? title_w : 16);
+    return f < dw ? f : dw;
+}
+
+/* The columns drawn, as positions in shown[] (docs/tui.md "Columns"): in
+ * the view's order, or, when the pane is too narrow for every column at
+ * its floor, the minor ones (PV_COL_MINOR: a handle) after the others.
+ * The row's key stays when scrolling right: the first column (the Index of
+ * an event) always, the key column (the name, or the tree) once scrolled
+ * past; hscroll counts the other columns scrolled away.  Widths drawn: the
+ * learnt ones, fitted to the pane: as many columns as can be on screen
+ * with other text columns down to 16 (or their title) and the key column
+ * down to half the pane (a third, when that brings every column but the
+ * minor ones on screen) get there, other text columns giving room first;
+ * numbers are never cut. */
 static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
 {
     const pv_rect rc = L->rc;
+    size_t base[PV_MAX_SHOWN], nb = 0;
+    int all = 0, major = 0;
+    bool minor = false;
+    for (size_t i = 0; i < L->n; i++) {
+        all += pv_table_floor(a, r, L, L->shown[i], false) + 1;
+        if (r->view->columns[L->shown[i]].flags & PV_COL_MINOR)
+            minor = true;
+        else
+            major += pv_table_floor(a, r, L, L->shown[i], true) + 1;
+    }
+    bool narrow = all > rc.w + 1;
+    /* in a view with minor columns, the key column yields down to a third
+     * when that brings every other column but the minor ones on screen */
+    bool third = narrow && minor && major <= rc.w + 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < L->n; i++)
+            if (!narrow ? pass == 0
+                        : ((r->view->columns[L->shown[i]].flags & PV_COL_MINOR) != 0) == pass)
+                base[nb++] = i;
+    /* the first column stays; `l` scrolls the others (the key column
+     * stays too once scrolled past) */
     L->on = 0;
-    for (size_t i = 0; i < L->n; i++)
-        if (L->shown[i] == L->key_col && i < r->hscroll)
-            L->order[L->on++] = i;
-    for (size_t i = r->hscroll; i < L->n; i++)
-        L->order[L->on++] = i;
+    for (size_t b = 0, rank = 0; b < nb; b++) {
+        bool key = b == 0 || L->shown[base[b]] == L->key_col;
+        if (key || rank++ >= r->hscroll)
+            L->order[L->on++] = base[b];
+    }
     int floor_w[PV_MAX_SHOWN];
-    int key_floor = rc.w / 2 > 16 ? rc.w / 2 : 16;
     size_t fit = 0;
-    int need = 0;
+    int need = 0, need_half = 0; /* the key column at its floor, at half the pane */
     for (size_t j = 0; j < L->on; j++) {
         size_t c = L->shown[L->order[j]];
-        const pv_column *col = &r->view->columns[c];
         L->dw[j] = r->widths[c];
-        int title_w = (int)pv_text_width(col->title, strlen(col->title), a->utf8) + 1;
-        floor_w[j] = pv_type_numeric(col->type) ? L->dw[j]
-                     : c == L->key_col           ? key_floor
-                                                 : (title_w > 16 ? title_w : 16);
-        if (floor_w[j] > L->dw[j])
-            floor_w[j] = L->dw[j];
+        floor_w[j] = pv_table_floor(a, r, L, c, third);
         need += floor_w[j] + 1;
-        if (need <= rc.w + 1)
+        need_half += pv_table_floor(a, r, L, c, false) + 1;
+        /* the key column goes below half only for the major columns */
+        bool minor_col = (r->view->columns[c].flags & PV_COL_MINOR) != 0;
+        if (fit == j && (minor_col ? need_half : need) <= rc.w + 1)
             fit = j + 1;
     }
     int total = 0;
@@ -388,7 +455,7 @@ static void pv_table_draw_header(pv_app *a, const pv_report *r, pv_table_layout 
         const pv_column *col = &r->view->columns[c];
         int room = rc.x + rc.w - x;
         /* The last column may use all the room that is left. */
-        if (i + 1 == L->n && L->dw[j] < room)
+        if (j + 1 == L->on && L->dw[j] < room)
             L->dw[j] = pv_app_last_width(a, r, c, room, L->tree_col, L->indent_col, L->count,
                                          L->rows);
         int w = L->dw[j];
@@ -448,8 +515,9 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
     if (w > room)
         w = room;
     int cx = L->xs[j];
+    bool squeezed = w < r->widths[c]; /* narrower than its rows need */
     if (c == L->tree_col) {
-        int indent = 2 * (int)pv_report_depth(r, k);
+        int indent = pv_app_draw_indent(a, y, cx, pv_report_depth(r, k), w, squeezed, 0);
         if (indent > w - 2)
             indent = w > 2 ? w - 2 : 0;
         cx += indent;
@@ -463,7 +531,10 @@ static void pv_table_draw_cell(pv_app *a, const pv_report *r, const pv_table_lay
         }
         w -= (cx - L->xs[j]);
     } else if (c == L->indent_col) {
-        int indent = pv_app_row_indent(r, row);
+        size_t d;
+        int indent = pv_view_row_depth(r->view, row, &d)
+                         ? pv_app_draw_indent(a, y, cx, d, w, squeezed, 1)
+                         : 0;
         if (indent > w - 1)
             indent = w > 1 ? w - 1 : 0;
         cx += indent;

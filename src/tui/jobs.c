@@ -26,6 +26,7 @@ static const char *const pv_job_nouns[PV_JOB_KINDS] = {
     [PV_JOB_JUMP] = "jump to the call",
     [PV_JOB_BUILD] = "flame graph",
     [PV_JOB_INDEX] = "indexing",
+    [PV_JOB_LANE] = "lane",
 };
 
 const char *pv_job_noun(int kind)

@@ -10,12 +10,11 @@
  * struct, a step function and an ops table, nothing else.
  *
  * Work that goes on beside the one job between key presses (a flame
- * graph being built, indexing) is a job of the same engine too, "beside"
- * it: one of each kind, stepped within its own slice of time (between
- * frames, or for indexing while no key waits), neither replacing the one
- * job nor replaced by it, stopped through the same path
- * (pv_jobs_stop_beside).  (Pinned lanes are still built in slices by
- * lanes.c; trash is given back between frames.) */
+ * graph being built, indexing, pinned lanes being built) is a job of the
+ * same engine too, "beside" it: one of each kind, stepped within its own
+ * slice of time (between frames, or for indexing while no key waits),
+ * neither replacing the one job nor replaced by it, stopped through the
+ * same path (pv_jobs_stop_beside).  (Trash is given back between frames.) */
 #ifndef PROFVIEW_TUI_JOBS_H
 #define PROFVIEW_TUI_JOBS_H
 
@@ -46,6 +45,7 @@ enum {
     PV_JOB_JUMP, /* Enter on an event: to its call once the index is ready */
     PV_JOB_BUILD, /* beside: a flame graph being built (flame.c) */
     PV_JOB_INDEX, /* beside, idle: indexing in slices (app.c) */
+    PV_JOB_LANE,  /* beside: pinned lanes being built (lanes.c) */
     PV_JOB_KINDS
 };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "profview/hooks.h"
+#include "tui/group.h"
 #include "tui/panel.h"
 
 #define PV_LANES_MAX 8          /* context lanes drawn at most */
@@ -53,6 +54,18 @@ int pv_lanes_height(const pv_app *a, const pv_report *r)
         return 0;
     bool time = pv_view_has_time(r->view);
     return 1 + (int)n + (time ? (int)pv_lanes_pins(a, r) + 1 : 0);
+}
+
+int pv_lanes_fit(const pv_app *a, const pv_report *r, int body_h)
+{
+    int full = pv_lanes_height(a, r);
+    int strip = full;
+    if (strip && body_h - strip < 1 + PV_REPORT_ROWS_MIN) {
+        strip = body_h - (1 + PV_REPORT_ROWS_MIN);
+        if (strip < 3)
+            strip = full < 3 ? full : 3;
+    }
+    return strip && body_h - strip >= 6 ? strip : 0;
 }
 
 /* ---- the span */
@@ -241,7 +254,7 @@ static void pv_lanes_draw_pin(pv_app *a, const pv_view *v, uint64_t area, int y,
     uint64_t done, total;
     int built = pv_view_area_build(v, area, 0, &done, &total);
     if (built != 1) {
-        /* being built between key presses (pv_lanes_build_slice) */
+        /* being built between key presses (the lane job, pv_lane_job_step) */
         char text[96];
         if (built == 0)
             snprintf(text, sizeof text, "building the lane... %.0f%%%s",
@@ -319,8 +332,36 @@ static int64_t pv_lanes_tick(int64_t span, size_t width, size_t min_cols)
     return step;
 }
 
-/* The axis: `|` (`┴`... no: `|` in both) at each tick with its time, the
- * markers' letters and `^` under the cursor. */
+/* A tick's label: the time in `unit` with the decimals the step needs
+ * and no more, without spaces ("168.25us", "0ns"), so that two ticks
+ * never read the same (docs/tui.md "Lane strip"). */
+static void pv_lanes_tick_label(int64_t t, pv_time_unit unit, int64_t step, char *out, size_t size)
+{
+    static const int64_t per[] = {1, 1, 1000, 1000000, 1000000000}; /* by pv_time_unit */
+    static const char *const name[] = {"ns", "ns", "us", "ms", "s"};
+    int decimals = 0;
+    for (int64_t q = per[unit]; q > 1 && step % q; q /= 10)
+        decimals++;
+    uint64_t mag = t < 0 ? (uint64_t)(-(t + 1)) + 1 : (uint64_t)t;
+    uint64_t whole = mag / (uint64_t)per[unit], frac = mag % (uint64_t)per[unit];
+    int most = unit == PV_UNIT_S ? 9 : unit == PV_UNIT_MS ? 6 : unit == PV_UNIT_US ? 3 : 0;
+    for (int d = most; d > decimals; d--)
+        frac /= 10;
+    char digits[16] = ""; /* frac's `decimals` digits after a point */
+    if (decimals) {
+        digits[0] = '.';
+        for (int i = decimals; i >= 1; i--, frac /= 10)
+            digits[i] = (char)('0' + frac % 10);
+        digits[decimals + 1] = '\0';
+    }
+    snprintf(out, size, "%s%" PRIu64 "%s%s", t < 0 ? "-" : "", whole, digits, name[unit]);
+}
+
+/* The axis: a tick `┴` (`|`) at each multiple of the step with its time;
+ * a label never repeats another (its decimals come from the step), never
+ * runs into the next one and never lies under a mark: `A`, `B` and `^`
+ * (the cursor) take their columns, and a tick whose label would cover
+ * one is left out. */
 static void pv_lanes_draw_axis(pv_app *a, int y, int cx, size_t width, int64_t t0, int64_t span,
                                const pv_lane_cols *cols, bool focused)
 {
@@ -328,20 +369,27 @@ static void pv_lanes_draw_axis(pv_app *a, int y, int cx, size_t width, int64_t t
         pv_grid_char(&a->grid, y, cx + (int)b, pv_lanes_glyph(a, 0x2500, '-'), PV_ROLE_DIM);
     int64_t step = pv_lanes_tick(span, width, 12);
     int64_t first = t0 % step == 0 ? t0 : t0 - (t0 % step) + (t0 >= 0 ? step : 0);
+    int64_t last = t0 + span - 1;
+    int64_t big = last < 0 ? -last : last;
+    big = big > (t0 < 0 ? -t0 : t0) ? big : (t0 < 0 ? -t0 : t0);
+    pv_time_unit unit = a->unit == PV_UNIT_AUTO ? pv_time_unit_for(big) : a->unit;
     size_t free_from = 0;
     for (int64_t t = first; t < t0 + span; t += step) {
         size_t b = pv_lane_bucket(t, t0, span, width);
         if (b < free_from)
             continue;
-        char text[40];
-        pv_format_time_human(t, a->unit, text, sizeof text);
-        /* "|12 us" without the space before the unit, to stay short */
-        char *sp = strchr(text, ' ');
-        if (sp)
-            memmove(sp, sp + 1, strlen(sp));
+        char text[48];
+        pv_lanes_tick_label(t, unit, step, text, sizeof text);
         size_t n = strlen(text);
         if (b + 1 + n > width)
             break;
+        bool covers = false; /* the label's cells b+1 .. b+n hold no mark */
+        for (int m = 0; m < 3; m++) {
+            size_t c = m < 2 ? cols->mark[m] : cols->cursor;
+            covers = covers || (c != PV_NO_ROW && c > b && c <= b + n);
+        }
+        if (covers)
+            continue;
         pv_grid_char(&a->grid, y, cx + (int)b, pv_lanes_glyph(a, 0x2534, '|'), PV_ROLE_NORMAL);
         pv_grid_str(&a->grid, y, cx + (int)b + 1, (int)n, text, PV_ROLE_NORMAL);
         free_from = b + n + 2;
@@ -352,6 +400,34 @@ static void pv_lanes_draw_axis(pv_app *a, int y, int cx, size_t width, int64_t t
     if (cols->cursor != PV_NO_ROW)
         pv_grid_char(&a->grid, y, cx + (int)cols->cursor, '^',
                      focused ? PV_ROLE_SELECTED : PV_ROLE_SELECTED_DIM);
+}
+
+/* Which of `total` lanes (the context lanes, then the pins) get one of
+ * `lines` lines (docs/tui.md "Layout"): all when they fit; else the ones
+ * with something in the span (used[k]; a pin always counts), in order,
+ * then the others, as many as fit.  Returns how many are shown. */
+static size_t pv_lanes_pick(const bool *used, size_t total, int lines, bool *show)
+{
+    size_t room = lines > 0 ? (size_t)lines : 0, n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < total; k++) {
+            if (pass == 0)
+                show[k] = false;
+            if (n < room && !show[k] && (pass == 1 || used[k]))
+                show[k] = true, n++;
+        }
+    return n;
+}
+
+/* The title with the lanes left out, when some are: "Lanes ... (3 of 5)". */
+static void pv_lanes_title(pv_app *a, pv_rect rc, const char *text, size_t shown, size_t total)
+{
+    char title[160];
+    if (shown < total)
+        snprintf(title, sizeof title, "%s (%zu of %zu lanes)", text, shown, total);
+    else
+        snprintf(title, sizeof title, "%s", text);
+    pv_app_title(a, rc.y, rc.x, rc.w, title, false);
 }
 
 /* Context lanes over the rows' order (a view without time, the AQTime
@@ -374,29 +450,115 @@ static void pv_lanes_draw_rows(pv_app *a, const pv_report *r, size_t lanes, pv_r
         return;
     size_t width = (size_t)(rc.x + rc.w - cx);
     uint8_t *cells = pv_xcalloc(lanes * width, 1);
+    bool used[PV_LANES_MAX] = {false}, show[PV_LANES_MAX];
     for (size_t b = 0; b < width; b++) {
         uint64_t from = (uint64_t)b * count / width;
         uint64_t to = ((uint64_t)(b + 1) * count + width - 1) / width;
         for (uint64_t i = from, n = 0; i < to && n < PV_LANE_BUCKET_ROWS; i++, n++) {
             size_t k = pv_view_row_lane(v, pv_report_row(r, (size_t)i));
             if (k < lanes)
-                cells[k * width + b] = 1;
+                cells[k * width + b] = used[k] = 1;
         }
     }
+    size_t shown = pv_lanes_pick(used, lanes, rc.h - 1, show);
+    if (shown < lanes)
+        pv_lanes_title(a, rc, title, shown, lanes);
     pv_lane_cols cols = {PV_NO_ROW, {PV_NO_ROW, PV_NO_ROW}};
     if (pv_report_selected(r) != PV_NO_ROW && r->cursor < count)
         cols.cursor = (size_t)((uint64_t)r->cursor * width / count);
     uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
-    for (size_t k = 0; k < lanes && (int)k + 1 < rc.h; k++) {
-        int y = rc.y + 1 + (int)k;
+    int y = rc.y + 1;
+    for (size_t k = 0; k < lanes && y < rc.y + rc.h; k++) {
+        if (!show[k])
+            continue;
         pv_cell name;
         pv_view_lane_name(v, k, &name);
         pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
         for (size_t b = 0; b < width; b++)
             pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
                              focused, pv_lanes_role(k));
+        y++;
     }
     free(cells);
+}
+
+/* The context lanes as spans (lanes that run one at a time: the model's
+ * exclusive and row_running, docs/tui.md "Lane strip"): in bucket [from,
+ * to) lane k runs from a row that names it until the next row that names
+ * another; the lane running at `from` is the last one named before it (at
+ * most PV_LANE_BUCKET_ROWS rows back), and at most PV_LANE_BUCKET_ROWS
+ * rows of the bucket are read (after them the lane last named runs to the
+ * bucket's end).  A cell shows the part of the bucket its lane ran, as a
+ * function lane does. */
+static void pv_lanes_spans(const pv_app *a, const pv_view *v, size_t lanes, size_t width,
+                           int64_t t0, int64_t span, uint32_t *cells)
+{
+    size_t rows = pv_view_rows(v);
+    bool fancy = pv_lanes_fancy(a);
+    for (size_t b = 0; b < width; b++) {
+        int64_t from = pv_lane_start(b, t0, span, width);
+        int64_t to = pv_lane_start(b + 1, t0, span, width);
+        if (to <= from)
+            continue;
+        size_t row = pv_lanes_lower(v, from), cur = PV_NO_ROW;
+        for (size_t back = row, n = 0; back > 0 && n < PV_LANE_BUCKET_ROWS && cur == PV_NO_ROW;
+             n++)
+            cur = pv_view_row_running(v, --back);
+        int64_t ran[PV_LANES_MAX] = {0}, at = from;
+        for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
+            int64_t t;
+            if (!pv_view_row_time(v, row, &t) || t >= to)
+                break;
+            size_t k = pv_view_row_running(v, row);
+            if (k == PV_NO_ROW)
+                continue;
+            if (cur < lanes && t > at)
+                ran[cur] += t - at;
+            at = t > at ? t : at;
+            cur = k;
+        }
+        if (cur < lanes)
+            ran[cur] += to - at;
+        for (size_t k = 0; k < lanes; k++)
+            if (ran[k] > 0)
+                cells[k * width + b] = pv_lanes_activity_char(fancy, ran[k], 0, to - from);
+    }
+}
+
+/* The context lanes as instants: a cell is full where a row of the bucket
+ * shows its lane running (lanes that run side by side, cores; and with a
+ * filter or sort only the rows on screen are read). */
+static void pv_lanes_instants(pv_app *a, const pv_report *r, size_t lanes, size_t width,
+                              int64_t t0, int64_t t1, int64_t span, uint32_t *cells)
+{
+    const pv_view *v = r->view;
+    uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
+    if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
+        size_t rows = pv_view_rows(v);
+        for (size_t b = 0; b < width; b++) {
+            int64_t from = pv_lane_start(b, t0, span, width);
+            int64_t to = pv_lane_start(b + 1, t0, span, width);
+            size_t row = pv_lanes_lower(v, from);
+            for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
+                int64_t t;
+                if (!pv_view_row_time(v, row, &t) || t >= to)
+                    break;
+                size_t k = pv_view_row_lane(v, row);
+                if (k < lanes)
+                    cells[k * width + b] = full;
+            }
+        }
+        return;
+    }
+    size_t count = pv_report_count(r);
+    size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
+    for (size_t i = r->top; i < count && i < r->top + page; i++) {
+        size_t row = pv_report_row(r, i);
+        int64_t t;
+        size_t k = pv_view_row_lane(v, row);
+        if (k < lanes && pv_view_row_time(v, row, &t) && t >= t0 && t <= t1)
+            cells[k * width + pv_lane_bucket(t, t0, span, width)] = full;
+    }
 }
 
 void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
@@ -430,33 +592,11 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
     a->lanes.view_t0 = t0;
     a->lanes.view_span = span;
 
-    uint8_t *cells = pv_xcalloc(lanes * width + 1, 1);
-    if (pv_view_time_ordered(v) && !r->sel && !r->vis) {
-        size_t rows = pv_view_rows(v);
-        for (size_t b = 0; b < width; b++) {
-            int64_t from = pv_lane_start(b, t0, span, width);
-            int64_t to = pv_lane_start(b + 1, t0, span, width);
-            size_t row = pv_lanes_lower(v, from);
-            for (size_t n = 0; row < rows && n < PV_LANE_BUCKET_ROWS; row++, n++) {
-                int64_t t;
-                if (!pv_view_row_time(v, row, &t) || t >= to)
-                    break;
-                size_t k = pv_view_row_lane(v, row);
-                if (k < lanes)
-                    cells[k * width + b] = 1;
-            }
-        }
-    } else {
-        size_t count = pv_report_count(r);
-        size_t page = (size_t)(a->page_rows[PV_PANE_REPORT] > 0 ? a->page_rows[PV_PANE_REPORT] : 1);
-        for (size_t i = r->top; i < count && i < r->top + page; i++) {
-            size_t row = pv_report_row(r, i);
-            int64_t t;
-            size_t k = pv_view_row_lane(v, row);
-            if (k < lanes && pv_view_row_time(v, row, &t) && t >= t0 && t <= t1)
-                cells[k * width + pv_lane_bucket(t, t0, span, width)] = 1;
-        }
-    }
+    uint32_t *cells = pv_xcalloc(lanes * width + 1, sizeof *cells);
+    if (pv_view_time_ordered(v) && !r->sel && !r->vis && pv_view_lanes_exclusive(v))
+        pv_lanes_spans(a, v, lanes, width, t0, span, cells);
+    else
+        pv_lanes_instants(a, r, lanes, width, t0, t1, span, cells);
     pv_lane_cols cols = {PV_NO_ROW, {PV_NO_ROW, PV_NO_ROW}};
     size_t sel = pv_report_selected(r);
     int64_t ts;
@@ -466,22 +606,39 @@ void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused)
         if (a->mark.set[m] && !a->mark.view[m] && a->mark.at[m] >= t0 && a->mark.at[m] <= t1)
             cols.mark[m] = pv_lane_bucket(a->mark.at[m], t0, span, width);
 
-    uint32_t full = pv_lanes_glyph(a, 0x2588, '#');
+    /* a short strip shows the lanes with something in the span first */
+    bool used[PV_LANES_MAX + PV_LANE_PINS] = {false}, show[PV_LANES_MAX + PV_LANE_PINS];
+    for (size_t k = 0; k < lanes + pins; k++) {
+        used[k] = k >= lanes;
+        for (size_t b = 0; b < width && !used[k]; b++)
+            used[k] = cells[k * width + b] != 0;
+    }
+    size_t shown = pv_lanes_pick(used, lanes + pins, rc.h - 2, show);
+    if (shown < lanes + pins)
+        pv_lanes_title(a, rc, title, shown, lanes + pins);
     int y = rc.y + 1;
-    for (size_t k = 0; k < lanes && y < rc.y + rc.h; k++, y++) {
+    for (size_t k = 0; k < lanes; k++) {
+        if (!show[k])
+            continue;
         pv_cell name;
         pv_view_lane_name(v, k, &name);
         pv_lanes_label(a, y, rc.x + 1, (int)label, &name, pv_lanes_role(k));
-        for (size_t b = 0; b < width; b++)
-            pv_lanes_cell_as(a, y, cx + (int)b, b, cells[k * width + b] ? full : ' ', &cols,
-                             focused, pv_lanes_role(k));
+        for (size_t b = 0; b < width; b++) {
+            uint32_t ch = cells[k * width + b];
+            pv_lanes_cell_as(a, y, cx + (int)b, b, ch ? ch : ' ', &cols, focused,
+                             pv_lanes_role(k));
+        }
+        y++;
     }
     free(cells);
-    for (size_t p = 0; p < pins && y < rc.y + rc.h; p++, y++) {
+    for (size_t p = 0; p < pins; p++) {
+        if (!show[lanes + p])
+            continue;
         pv_cell name;
         pv_view_area_name(v, a->lanes.pin[p], &name);
         pv_lanes_label(a, y, rc.x + 1, (int)label, &name, PV_ROLE_NORMAL);
         pv_lanes_draw_pin(a, v, a->lanes.pin[p], y, cx, width, t0, span, &cols, focused);
+        y++;
     }
     if (y < rc.y + rc.h)
         pv_lanes_draw_axis(a, y, cx, width, t0, span, &cols, focused);
@@ -667,6 +824,95 @@ static void pv_lanes_jump(pv_app *a, pv_report *r, pv_area_jump which)
     pv_lanes_select(a, r, row);
 }
 
+/* ---- building pinned lanes: a job beside the one job (jobs.h) */
+
+/* The first pinned area whose lane is still being built, or -1. */
+static long pv_lanes_pending(const pv_app *a)
+{
+    for (size_t k = 0; a->lanes.view && k < a->lanes.pins; k++)
+        if (pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, NULL, NULL) == 0)
+            return (long)k;
+    return -1;
+}
+
+/* The pinned lanes not built yet are built by one job beside the one job
+ * (the format's area_build, docs/model.md "Area lanes"): a step builds the
+ * first of them within the budget (its units, or until its deadline); the
+ * format puts a lane in place when it is complete; the job ends when none
+ * is left; Ctrl-C stops it (pv_lanes_build_stop), unpinning the areas whose
+ * lanes are not built.  Keys do not stop it. */
+static bool pv_lane_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    (void)job;
+    long k;
+    if (b->deadline <= 0) { /* a fixed step (tests) */
+        if ((k = pv_lanes_pending(a)) >= 0)
+            pv_view_area_build(a->lanes.view, a->lanes.pin[k], b->units, NULL, NULL);
+        return pv_lanes_pending(a) < 0;
+    }
+    while ((k = pv_lanes_pending(a)) >= 0 && pv_clock_now() < b->deadline)
+        pv_view_area_build(a->lanes.view, a->lanes.pin[k], 16384, NULL, NULL);
+    return k < 0;
+}
+
+static void pv_lane_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    (void)job;
+    long k;
+    while ((k = pv_lanes_pending(a)) >= 0) {
+        memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
+                (a->lanes.pins - (size_t)k - 1) * sizeof *a->lanes.pin);
+        a->lanes.pins--;
+    }
+    if (say)
+        pv_app_message(a, false, "stopped building the pinned lane (unpinned)");
+}
+
+static const pv_job_ops pv_lane_job_ops = {
+    .beside = true,
+    .slice_s = PV_INDEX_SLICE_S,
+    .step = pv_lane_job_step,
+    .stop = pv_lane_job_stop,
+};
+
+/* A pinned area whose lane is not built yet: the job builds it (scripted
+ * keys with a fixed index slice: that many units a key, as indexing). */
+static void pv_lanes_build_start(pv_app *a)
+{
+    if (pv_lanes_pending(a) < 0 || pv_jobs_beside(a, PV_JOB_LANE))
+        return;
+    pv_job *j = pv_job_new(sizeof *j, &pv_lane_job_ops, PV_JOB_LANE);
+    j->fixed_units = a->index.fixed_slice ? a->index.slice : 0;
+    pv_jobs_start_beside(a, j);
+}
+
+bool pv_lanes_building(const pv_app *a)
+{
+    return pv_jobs_beside(a, PV_JOB_LANE) != NULL && pv_lanes_pending(a) >= 0;
+}
+
+void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
+{
+    long k = pv_lanes_pending(a);
+    out[0] = '\0';
+    if (k < 0 || !size)
+        return;
+    uint64_t done, total;
+    pv_cell name;
+    pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, &done, &total);
+    pv_view_area_name(a->lanes.view, a->lanes.pin[k], &name);
+    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
+             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
+}
+
+bool pv_lanes_build_stop(pv_app *a)
+{
+    bool any = pv_lanes_pending(a) >= 0;
+    pv_jobs_stop_beside(a, PV_JOB_LANE, false);
+    pv_lane_job_stop(a, NULL, false); /* also pins whose job was not started */
+    return any;
+}
+
 static void pv_lanes_pin(pv_app *a, pv_report *r)
 {
     size_t sel = pv_report_selected(r);
@@ -680,7 +926,7 @@ static void pv_lanes_pin(pv_app *a, pv_report *r)
 
 bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
 {
-    if (a->lanes.view != v) {
+    if (a->lanes.view != v) { /* pins belong to one view */
         a->lanes.view = v;
         a->lanes.pins = 0;
     }
@@ -704,67 +950,12 @@ bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle)
         a->lanes.pins--;
     }
     a->lanes.pin[a->lanes.pins++] = area;
+    pv_lanes_build_start(a);
     /* pinned at once: the lane is built between key presses, with its
      * progress in the lane and the status bar */
     if (toggle)
         pv_app_message(a, false, "pinned (p again unpins)");
     return true;
-}
-
-/* ---- building pinned lanes between key presses */
-
-/* The first pinned area whose lane is still being built, or -1. */
-static long pv_lanes_pending(const pv_app *a)
-{
-    for (size_t k = 0; a->lanes.view && k < a->lanes.pins; k++)
-        if (pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, NULL, NULL) == 0)
-            return (long)k;
-    return -1;
-}
-
-bool pv_lanes_building(const pv_app *a)
-{
-    return pv_lanes_pending(a) >= 0;
-}
-
-bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds)
-{
-    double until = pv_app_now() + seconds;
-    long k;
-    while ((k = pv_lanes_pending(a)) >= 0) {
-        size_t step = budget ? budget : 16384;
-        pv_view_area_build(a->lanes.view, a->lanes.pin[k], step, NULL, NULL);
-        if (budget || pv_app_now() >= until)
-            break;
-    }
-    return pv_lanes_building(a);
-}
-
-void pv_lanes_build_text(const pv_app *a, char *out, size_t size)
-{
-    long k = pv_lanes_pending(a);
-    out[0] = '\0';
-    if (k < 0 || !size)
-        return;
-    uint64_t done, total;
-    pv_cell name;
-    pv_view_area_build(a->lanes.view, a->lanes.pin[k], 0, &done, &total);
-    pv_view_area_name(a->lanes.view, a->lanes.pin[k], &name);
-    snprintf(out, size, "lane %.*s %.0f%%", (int)(name.v.s.len < 64 ? name.v.s.len : 64),
-             name.v.s.ptr, total ? 100.0 * (double)done / (double)total : 0.0);
-}
-
-bool pv_lanes_build_stop(pv_app *a)
-{
-    bool any = false;
-    long k;
-    while ((k = pv_lanes_pending(a)) >= 0) {
-        memmove(a->lanes.pin + k, a->lanes.pin + k + 1,
-                (a->lanes.pins - (size_t)k - 1) * sizeof *a->lanes.pin);
-        a->lanes.pins--;
-        any = true;
-    }
-    return any;
 }
 
 bool pv_lanes_key(pv_app *a, pv_action act)

@@ -28,6 +28,11 @@ typedef struct pv_lanes_state {
 
 /* Rows the strip takes under the Report (0: no strip). */
 int pv_lanes_height(const pv_app *a, const pv_report *r);
+/* Rows the strip takes under a Report body of body_h lines (docs/tui.md
+ * "Layout"): all of them when the events keep PV_REPORT_ROWS_MIN rows,
+ * else fewer lanes (title, at least one lane, the axis) as long as they
+ * keep 5; 0: no strip. */
+int pv_lanes_fit(const pv_app *a, const pv_report *r, int body_h);
 void pv_lanes_draw(pv_app *a, const pv_report *r, pv_rect rc, bool focused);
 /* Lane keys (zoom, pan, fit, A..B, pin, calls); false: not a lane key here. */
 bool pv_lanes_key(pv_app *a, pv_action act);
@@ -36,13 +41,12 @@ bool pv_lanes_mouse(pv_app *a, int y, int x, int button);
 bool pv_lanes_goto(pv_app *a, pv_report *r, const char *arg);
 /* Pins `area` in view v (toggle: unpin when pinned, and say so). */
 bool pv_lanes_pin_area(pv_app *a, const pv_view *v, uint64_t area, bool toggle);
-/* Pinned lanes still being built (docs/tui.md "Lane strip"): building them
- * goes on between key presses like indexing.  pv_lanes_build_slice builds
- * for about `seconds` (or `budget` units when budget != 0) and returns true
- * while one is left; pv_lanes_build_text writes "lane NAME 42%" (empty when
- * none); pv_lanes_build_stop unpins them (Ctrl-C), true when there were. */
+/* Pinned lanes still being built (docs/tui.md "Lane strip"): a job
+ * beside the one job builds them between key presses (jobs.h).
+ * pv_lanes_build_text writes "lane NAME 42%" (empty when none);
+ * pv_lanes_build_stop stops the job and unpins them (Ctrl-C), true when
+ * there were. */
 bool pv_lanes_building(const pv_app *a);
-bool pv_lanes_build_slice(pv_app *a, size_t budget, double seconds);
 void pv_lanes_build_text(const pv_app *a, char *out, size_t size);
 bool pv_lanes_build_stop(pv_app *a);
 /* An activity cell's character and a sparkline level (unit tests). */

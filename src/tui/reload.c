@@ -208,6 +208,7 @@ bool pv_app_session_reloaded(pv_app *a, void *file)
     pv_file_free(old);
     a->index.warnings[fi] = nf->diag.warnings + nf->diag.errors;
     a->index.start = 0;
+    a->index.stopped = false; /* the new recording is indexed (Ctrl-C stops it again) */
     if (a->opt.keys_path && !a->index.fixed_slice)
         pv_file_index_step(nf, SIZE_MAX); /* scripted keys: as if long ago */
 

@@ -67,14 +67,18 @@ void pv_report_apply_columns(pv_report *r, const char *columns)
     pv_buf bad;
     pv_buf_init(&bad);
     if (!columns || !pv_report_set_columns(r, columns, &bad)) {
-        /* Columns empty in the whole view are hidden too, where the view is
-         * small enough to look at every cell (docs/tui.md "Columns"). */
+        /* Columns empty in the whole view are hidden too: as the view
+         * knows it (pv_view_column_empty: a fact of its index, at any
+         * size), else where the view is small enough to look at every cell
+         * (docs/tui.md "Columns"). */
         const pv_view *v = r->view;
         bool look = pv_view_rows(v) * v->column_count <= PV_REPORT_EMPTY_SCAN_CELLS;
-        for (size_t c = 0; c < v->column_count; c++)
+        for (size_t c = 0; c < v->column_count; c++) {
+            int known = pv_view_column_empty(v, c);
+            bool empty = known >= 0 ? known == 1 : look && pv_report_column_empty(v, c);
             r->hidden[c] = (v->columns[c].flags & PV_COL_HIDDEN) != 0 ||
-                           (look && !(v->columns[c].flags & (PV_COL_NAME | PV_COL_TREE)) &&
-                            pv_report_column_empty(v, c));
+                           (!(v->columns[c].flags & (PV_COL_NAME | PV_COL_TREE)) && empty);
+        }
         if (columns)
             r->bad_column = pv_xstrdup(pv_buf_cstr(&bad));
     }

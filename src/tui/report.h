@@ -59,7 +59,8 @@ typedef struct pv_report {
 } pv_report;
 
 /* Views with at most this many cells have their empty columns hidden when
- * opened (a scan of every cell; bigger views show them). */
+ * opened (a scan of every cell; bigger views show them unless the view
+ * knows: pv_view_column_empty). */
 #define PV_REPORT_EMPTY_SCAN_CELLS 4000000
 
 /* Opens a report over v.  `columns` ("a,b,c", from the config) picks the
@@ -67,6 +68,9 @@ typedef struct pv_report {
  * Trees with more than PV_REPORT_EXPAND_LIMIT rows start with only their
  * top level shown, smaller ones fully expanded. */
 #define PV_REPORT_EXPAND_LIMIT 20000
+/* Rows a Report with a lane strip keeps for its events before the strip
+ * and the Details give up lines (docs/tui.md "Layout"). */
+#define PV_REPORT_ROWS_MIN 12
 void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns);
 void pv_report_close(pv_report *r);
 

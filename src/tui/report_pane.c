@@ -84,11 +84,7 @@ static void pv_report_pane_draw(pv_app *a, pv_rect rc)
         a->rp.header_count = 0;
         return;
     }
-    /* The strip (lanes.c) leaves the events at least 6 rows (header and
-     * 5 events). */
-    int strip = pv_lanes_height(a, r);
-    if (strip && body.h - strip < 6)
-        strip = 0;
+    int strip = pv_lanes_fit(a, r, body.h);
     body.h -= strip;
     a->lanes.rect = (pv_rect){0, 0, 0, 0};
     pv_app_draw_report(a, r, body, focused, PV_PANE_REPORT, true);

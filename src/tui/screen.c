@@ -80,15 +80,25 @@ static void pv_screen_layout(pv_app *a, int W, int main_h)
         return;
     }
     int ew = pv_app_explorer_width(a, W);
-    /* A Report with a lane strip on a short screen: the Details give up a
-     * little, so that the events keep room (docs/tui.md). */
+    /* The Details take a third of the height, a quarter under a Report
+     * with a lane strip below 30 lines (< and > change it).  Under a
+     * Report with a lane strip the events come first (docs/tui.md
+     * "Layout"): unless the Details have the focus, they give the Report
+     * room for its title, header, PV_REPORT_ROWS_MIN rows and its whole
+     * strip, down to 3 lines (title, header, a row), else they fold to
+     * their title line (the tabs; Tab to them unfolds them). */
     pv_report *shown_r = a->flame.mode ? NULL : pv_app_report(a);
-    bool strip = shown_r && main_h < 30 && pv_lanes_height(a, shown_r) > 0;
-    int dh = (strip ? main_h / 4 : main_h / 3) + a->det.height_adj;
+    int strip = shown_r ? pv_lanes_height(a, shown_r) : 0;
+    int dh = (strip && main_h < 30 ? main_h / 4 : main_h / 3) + a->det.height_adj;
     if (dh < 4)
         dh = 4;
     if (dh > main_h - 5)
         dh = main_h - 5;
+    if (strip && a->focus != PV_PANE_DETAILS) {
+        int room = main_h - (2 + PV_REPORT_ROWS_MIN + strip);
+        if (dh > room)
+            dh = room >= 3 ? room : 1;
+    }
     a->rect[PV_PANE_EXPLORER] = (pv_rect){0, 0, ew, main_h};
     a->rect[PV_PANE_REPORT] = (pv_rect){0, ew + 1, W - ew - 1, main_h - dh};
     a->rect[PV_PANE_DETAILS] = (pv_rect){main_h - dh, ew + 1, W - ew - 1, dh};

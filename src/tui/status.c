@@ -99,7 +99,8 @@ static void pv_status_markers(pv_app *a, pv_status_part *p)
     }
     if (a->mark.set[0] && a->mark.set[1] && !a->mark.view[0] && !a->mark.view[1]) {
         char d[48];
-        pv_format_time_human(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, d, sizeof d);
+        /* exact: 1 999 769 ns reads 1.999 769 ms, not 1.999 ms (docs/tui.md "Times") */
+        pv_format_time_exact(pv_sub_sat(a->mark.at[1], a->mark.at[0]), a->unit, d, sizeof d);
         pv_buf_printf(&p->text, " B-A %s", d);
         pv_buf_clear(&p->brief);
         pv_buf_printf(&p->brief, "B-A %s", d); /* the span: what the markers are for */

@@ -53,6 +53,9 @@ run "$tmp/trace.db" "$tmp/gen-aq.json" -- --placed
 thread=$("$pv" cat "$tmp/trace.db" --view threads --columns thread | sed -n 3p)
 run "$tmp/trace.db" "$tmp/gen-aq-thread.json" --context "$thread" -- --placed -- --context "$thread"
 run "$src/plist-func-timing.txt" "$tmp/plist.json" -- --placed
+# a window has no meaning on places: no markers
+"$pv" export "$src/aqtime-trace.db" --format trace-json --from 1ms --to 2ms -o "$tmp/aq-win.json"
+! grep -q '"ph":"i"' "$tmp/aq-win.json" || { echo "FAIL: markers on a trace without a clock"; fail=1; }
 # ... and the file says how its calls were placed
 grep -q '"none: the call trace has no clock; each call is placed by the cumulative time_with_children' "$tmp/aq.json" ||
   { echo "FAIL: an AQTime trace's metadata does not say how its calls are placed"; fail=1; }

@@ -219,20 +219,20 @@ expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --siz
 # l scrolls the columns
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func…iming.txt│Routine                        Hits       Time Time with c…
-  PLIST report      │main                              1  51.000 ms   818.833 ms
-    Summary (28)    │CMainFrame::OnPaint(CDC *)       51 151.223 ms   151.529 ms
-    Routines (14)   │compute_sum(int, char, doubl…    53  79.532 ms   229.158 ms
-    Call trace (21) │parse, then check (v2)           73  78.043 ms   192.615 ms
-    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z    26   2.538 ms     2.538 ms
-                    │?foo@@YAXH@Z                     36  78.070 ms    86.070 ms
-                    │_MATMUL@12                       67 148.565 ms   148.565 ms
-                    │SOLVE_SYSTEM                     58  67.857 ms   235.999 ms
-                    │std::vector<int,std::allocat…    40  41.648 ms   138.225 ms
-                    │operator new(unsigned int)       22   8.356 ms   483.694 ms
-                    │qsort_compare (static)           55 112.000 ms   433.690 ms
-                    │Never Called(void)                0          0            0
-                    │?unused@@YAXXZ                    0          0            0
+plist-func…iming.txt│Routine                                   Time Time with c…
+  PLIST report      │main                                 51.000 ms   818.833 ms
+    Summary (28)    │CMainFrame::OnPaint(CDC *)          151.223 ms   151.529 ms
+    Routines (14)   │compute_sum(int, char, double)       79.532 ms   229.158 ms
+    Call trace (21) │parse, then check (v2)               78.043 ms   192.615 ms
+    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z         2.538 ms     2.538 ms
+                    │?foo@@YAXH@Z                         78.070 ms    86.070 ms
+                    │_MATMUL@12                          148.565 ms   148.565 ms
+                    │SOLVE_SYSTEM                         67.857 ms   235.999 ms
+                    │std::vector<int,std::allocator<int…  41.648 ms   138.225 ms
+                    │operator new(unsigned int)            8.356 ms   483.694 ms
+                    │qsort_compare (static)              112.000 ms   433.690 ms
+                    │Never Called(void)                           0            0
+                    │?unused@@YAXXZ                               0            0
                     │─ Details ─ Callers ─[Callees]─────────────────────────────
                     │Routine                         Hits Time with c…      Time
                     │compute_sum(int, char, double)    36   151.218 ms  1.592 ms
@@ -248,26 +248,26 @@ expect_screen hscroll "$(pv_screen $'Shift-Tab j Tab l l' plist-func-timing.txt 
 # winIDEA timeline: the call stack at the selected event
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────────────│─ Report: Timeline ───────────────────────────────────────────────
-rtos.txt                         │ Index      Time Context          Handle Name
-  winIDEA profiler               │     0         0              0x20000000 OS_RunningTask
-    Summary (14)                 │     1    114 ns ID_TASK_COMM 0x10000010 len = CAN_Rx(buf, sizeof…
-    Contexts (5)                 │     2    385 ns ID_TASK_COMM 0x00000007 CAN_Process
-    Statistics (83)              │     3    385 ns ID_TASK_COMM 0x00000009   memcpy_s
-    Statistics (as exported) (56)│     4    453 ns ID_TASK_COMM 0x00000009   memcpy_s
-    Timeline (3000)              │     5    453 ns ID_TASK_COMM 0x00000007 CAN_Process
-    Call trace (581)             │     6    586 ns              0x20000001 iCounter
-    Routines (11)                │     7    681 ns ID_TASK_COMM 0x00000007 CAN_Process
-    Lines (18)                   │     8    681 ns ID_TASK_COMM 0x00000008   CRC_Calc
-    Data (13)                    │     9    808 ns              0x20000002 "Test.c"##s_eMode
-                                 │    10  1.083 us ID_TASK_COMM 0x00000008   CRC_Calc
-                                 │    11  1.083 us ID_TASK_COMM 0x00000007 CAN_Process
+rtos.txt                         │ Index      Time Context      Name                          Event
+  winIDEA profiler               │     0         0              OS_RunningTask                W
+    Summary (14)                 │     1    114 ns ID_TASK_COMM len = CAN_Rx(buf, sizeof(buf… X
+    Contexts (5)                 │     2    385 ns ID_TASK_COMM CAN_Process                   S
+    Statistics (83)              │     3    385 ns ID_TASK_COMM   memcpy_s                    E
+    Statistics (as exported) (56)│     4    453 ns ID_TASK_COMM   memcpy_s                    X
+    Timeline (3000)              │     5    453 ns ID_TASK_COMM CAN_Process                   R
+    Call trace (581)             │     6    586 ns              iCounter                      W
+    Routines (11)                │     7    681 ns ID_TASK_COMM CAN_Process                   S
+    Lines (18)                   │     8    681 ns ID_TASK_COMM   CRC_Calc                    E
+    Data (13)                    │     9    808 ns              "Test.c"##s_eMode             W
+                                 │    10  1.083 us ID_TASK_COMM   CRC_Calc                    X
+                                 │    11  1.083 us ID_TASK_COMM CAN_Process                   R
                                  │─ Lanes 0..1.083 us ──────────────────────────────────────────────
                                  │ ID_TASK_FAST                     │
                                  │ ID_TASK_CONTROL                  │
-                                 │ ID_TASK_COMM         █           █  █         █                 █
+                                 │ ID_TASK_COMM    █████████████████████████████████████████████████
                                  │ ID_TASK_IDLE                     │
                                  │ ID_ISR_TIMER                     │
-                                 │                 ┴0───────────────^────┴500ns─────────────────────
+                                 │                 ┴0.0us───────────^────┴0.5us─────────────────────
                                  │─ Details ─[Call stack]─ Statistics of the area ──────────────────
                                  │ Position Routine         Handle Context        Entered
                                  │        0 CAN_Process 0x00000007 ID_TASK_COMM         0
@@ -283,31 +283,31 @@ expect_screen timeline_call_stack "$(pv_screen $'Shift-Tab\nj j j j\nTab j j' rt
 # winIDEA timeline: the lane strip (a lane per context, the cursor column at the selected event)
 expected=$(cat <<'SCREEN'
 ─ Explorer ──────────────────────│─ Report: Timeline ───────────────────────────────────────────────
-rtos.txt                         │ Index       Time Context          Handle Name
-  winIDEA profiler               │  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Summary (14)                 │  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Contexts (5)                 │  1493 167.767 us              0x40000000 AUX_IN0
-    Statistics (83)              │  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (as exported) (56)│  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Timeline (3000)              │  1496 167.947 us              0x20000000 OS_RunningTask
-    Call trace (581)             │  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
-    Routines (11)                │  1498 168.249 us ID_TASK_FAST 0x10000000   {
-    Lines (18)                   │  1499 168.532 us ID_TASK_FAST 0x10000000   {
-    Data (13)                    │  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
-                                 │  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 │  1502 168.761 us              0x40000000 AUX_IN0
-                                 │  1503 169.099 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 │  1504 169.099 us ID_TASK_FAST 0x00000008       CRC_Calc
-                                 │  1505 169.159 us ID_TASK_FAST 0x00000008       CRC_Calc
-                                 │  1506 169.159 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 │  1507 169.544 us ID_TASK_FAST 0x00000006     Sensor_Read
+rtos.txt                         │ Index       Time Context      Name                         Event
+  winIDEA profiler               │  1491 167.767 us ID_TASK_IDLE Idle_Loop                    S
+    Summary (14)                 │  1492 167.767 us ID_TASK_IDLE   Idle_Hook                  E
+    Contexts (5)                 │  1493 167.767 us              AUX_IN0                      W
+    Statistics (83)              │  1494 167.947 us ID_TASK_IDLE   Idle_Hook                  X
+    Statistics (as exported) (56)│  1495 167.947 us ID_TASK_IDLE Idle_Loop                    R
+    Timeline (3000)              │  1496 167.947 us              OS_RunningTask               W
+    Call trace (581)             │  1497 167.947 us ID_TASK_FAST Task_Fast                    E
+    Routines (11)                │  1498 168.249 us ID_TASK_FAST   {                          E
+    Lines (18)                   │  1499 168.532 us ID_TASK_FAST   {                          S
+    Data (13)                    │  1500 168.532 us ID_TASK_FAST Task_Fast                    S
+                                 │  1501 168.532 us ID_TASK_FAST     Sensor_Read              E
+                                 │  1502 168.761 us              AUX_IN0                      W
+                                 │  1503 169.099 us ID_TASK_FAST     Sensor_Read              S
+                                 │  1504 169.099 us ID_TASK_FAST       CRC_Calc               E
+                                 │  1505 169.159 us ID_TASK_FAST       CRC_Calc               X
+                                 │  1506 169.159 us ID_TASK_FAST     Sensor_Read              R
+                                 │  1507 169.544 us ID_TASK_FAST     Sensor_Read              X
                                  │─ Lanes 167.767 us..169.544 us ───────────────────────────────────
-                                 │ ID_TASK_FAST        █        █       █     │        █ █         █
+                                 │ ID_TASK_FAST        ▏████████████████████████████████████████████
                                  │ ID_TASK_CONTROL                            │
                                  │ ID_TASK_COMM                               │
-                                 │ ID_TASK_IDLE    █   █                      │
+                                 │ ID_TASK_IDLE    █████                      │
                                  │ ID_ISR_TIMER                               │
-                                 │                 ──────┴168.000us────┴168.50^us───┴169.000us──────
+                                 │                 ──────┴168.0us─────────────^─────┴169.0us────────
                                  │─ Details ─ Call stack ─[Statistics of the area]──────────────────
                                  │ Id     Handle Type  Name     Count       Net   Net min   Net max
                                  │ 83 0x40000000 aux   AUX_IN0     77         0         0         0
@@ -328,31 +328,31 @@ expect_screen timeline_lanes "$(pv_screen $'Shift-Tab\nj j j j\nTab\n:goto #1500
 # The lane strip in ASCII: # for events, | for the cursor
 expected=$(cat <<'SCREEN'
 - Explorer ----------------------|- Report: Timeline -----------------------------------------------
-rtos.txt                         | Index       Time Context          Handle Name
-  winIDEA profiler               |  1491 167.767 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Summary (14)                 |  1492 167.767 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Contexts (5)                 |  1493 167.767 us              0x40000000 AUX_IN0
-    Statistics (83)              |  1494 167.947 us ID_TASK_IDLE 0x0000000A   Idle_Hook
-    Statistics (as exported) (56)|  1495 167.947 us ID_TASK_IDLE 0x00000003 Idle_Loop
-    Timeline (3000)              |  1496 167.947 us              0x20000000 OS_RunningTask
-    Call trace (581)             |  1497 167.947 us ID_TASK_FAST 0x00000000 Task_Fast
-    Routines (11)                |  1498 168.249 us ID_TASK_FAST 0x10000000   {
-    Lines (18)                   |  1499 168.532 us ID_TASK_FAST 0x10000000   {
-    Data (13)                    |  1500 168.532 us ID_TASK_FAST 0x00000000 Task_Fast
-                                 |  1501 168.532 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 |  1502 168.761 us              0x40000000 AUX_IN0
-                                 |  1503 169.099 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 |  1504 169.099 us ID_TASK_FAST 0x00000008       CRC_Calc
-                                 |  1505 169.159 us ID_TASK_FAST 0x00000008       CRC_Calc
-                                 |  1506 169.159 us ID_TASK_FAST 0x00000006     Sensor_Read
-                                 |  1507 169.544 us ID_TASK_FAST 0x00000006     Sensor_Read
+rtos.txt                         | Index       Time Context      Name                         Event
+  winIDEA profiler               |  1491 167.767 us ID_TASK_IDLE Idle_Loop                    S
+    Summary (14)                 |  1492 167.767 us ID_TASK_IDLE   Idle_Hook                  E
+    Contexts (5)                 |  1493 167.767 us              AUX_IN0                      W
+    Statistics (83)              |  1494 167.947 us ID_TASK_IDLE   Idle_Hook                  X
+    Statistics (as exported) (56)|  1495 167.947 us ID_TASK_IDLE Idle_Loop                    R
+    Timeline (3000)              |  1496 167.947 us              OS_RunningTask               W
+    Call trace (581)             |  1497 167.947 us ID_TASK_FAST Task_Fast                    E
+    Routines (11)                |  1498 168.249 us ID_TASK_FAST   {                          E
+    Lines (18)                   |  1499 168.532 us ID_TASK_FAST   {                          S
+    Data (13)                    |  1500 168.532 us ID_TASK_FAST Task_Fast                    S
+                                 |  1501 168.532 us ID_TASK_FAST     Sensor_Read              E
+                                 |  1502 168.761 us              AUX_IN0                      W
+                                 |  1503 169.099 us ID_TASK_FAST     Sensor_Read              S
+                                 |  1504 169.099 us ID_TASK_FAST       CRC_Calc               E
+                                 |  1505 169.159 us ID_TASK_FAST       CRC_Calc               X
+                                 |  1506 169.159 us ID_TASK_FAST     Sensor_Read              R
+                                 |  1507 169.544 us ID_TASK_FAST     Sensor_Read              X
                                  |- Lanes 167.767 us..169.544 us -----------------------------------
-                                 | ID_TASK_FAST        #        #       #     |        # #         #
+                                 | ID_TASK_FAST        #############################################
                                  | ID_TASK_CONTROL                            |
                                  | ID_TASK_COMM                               |
-                                 | ID_TASK_IDLE    #   #                      |
+                                 | ID_TASK_IDLE    #####                      |
                                  | ID_ISR_TIMER                               |
-                                 |                 ------|168.000us----|168.50^us---|169.000us------
+                                 |                 ------|168.0us-------------^-----|169.0us--------
                                  |- Details - Call stack -[Statistics of the area]------------------
                                  | Id     Handle Type  Name     Count       Net   Net min   Net max
                                  | 83 0x40000000 aux   AUX_IN0     77         0         0         0

@@ -37,7 +37,7 @@ wait_status() { # the status bar holds TEXT
 
 # ---- a view, a filter, markers and a bookmark, then quit and reopen
 run "$TMP/run.txt"
-pv_tmux_keys BTab j j j j Tab
+pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "name = CRC_Calc" Enter
 wait_status "filter: name = CRC_Calc (1127)"
@@ -111,7 +111,7 @@ stop
 run "$TMP/run.txt"
 expect_absent ":session reset: nothing restored" "$(pv_tmux_screen)" "session restored"
 expect_absent ":session reset: no filter" "$(pv_tmux_screen)" "filter:"
-pv_tmux_keys BTab j j j j Tab f "event = E" Enter
+pv_tmux_keys BTab g j j j j j j Tab f "event = E" Enter
 wait_status "filter: event = E"
 stop
 
@@ -144,7 +144,7 @@ pv_tmux_wait "run.txt: its saved session is ignored"
 expect_contains "corrupt: says where" "$(pv_tmux_screen)" "line 2: "
 stop
 run "$TMP/run.txt" # saved again, whole
-pv_tmux_keys BTab j j j j Tab f "event = X" Enter
+pv_tmux_keys BTab g j j j j j j Tab f "event = X" Enter
 wait_status "filter: event = X"
 stop
 touch -d '2001-01-01' "$TMP/run.txt"
@@ -157,11 +157,31 @@ pv_tmux_wait "sessions are not used: $PV_STATE/profview is writable by others"
 stop
 chmod 700 "$PV_STATE/profview"
 
+# ---- a big timeline (more than 200 000 events): the restored filter and
+# sort run as jobs of the engine, once the index is ready
+"$gen" --seed 5 --events 400000 --format bin11 -o "$TMP/big.txt" >/dev/null
+run "$TMP/big.txt"
+pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
+pv_tmux_wait "Report: Timeline"
+pv_tmux_keys f "name = CRC_Calc" Enter
+wait_status "filter: name = CRC_Calc ("
+pv_tmux_keys ":sort time:desc" Enter
+wait_status "sort: time:desc"
+pv_tmux_keys j j
+wait_status "row 3/"
+big=$(status)
+stop
+run "$TMP/big.txt"
+pv_tmux_wait "big.txt: session restored"
+wait_status "row 3/"
+expect_screen "a big timeline restored" "$(status)" "$big"
+stop
+
 # ---- markers on rows of a view without a clock (the AQTime call trace,
 # grouped by thread): restored on the same rows
 cp "$SAMPLES/aqtime-trace.db" "$TMP/trace.db"
 run "$TMP/trace.db"
-pv_tmux_keys BTab j j Tab
+pv_tmux_keys BTab g j j j j Tab
 pv_tmux_wait "Report: Call Trace"
 pv_tmux_keys j j m j j j M
 wait_status "A row 3 B row 6"
@@ -177,7 +197,7 @@ stop
 # changes it): the place is kept (the view, its filter and sort, the same
 # row of the view), the new recording shown
 run "$TMP/run.txt"
-pv_tmux_keys BTab j j j j Tab
+pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "index < 5000" Enter
 wait_status "filter: index < 5000 (5000)"

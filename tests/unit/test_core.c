@@ -249,6 +249,34 @@ static void test_time_precise(void **state)
     assert_int_equal(pv_time_unit_for(-5000000000), PV_UNIT_S);
 }
 
+/* A time with every significant digit (B-A, docs/tui.md "Times"): the
+ * fewest of 3, 6, 9 decimals that lose nothing. */
+static void test_time_exact(void **state)
+{
+    (void)state;
+    struct {
+        int64_t ns;
+        pv_time_unit unit;
+        const char *want;
+    } cases[] = {
+        {1999769, PV_UNIT_AUTO, "1.999 769 ms"}, /* not 1.999 ms */
+        {2000000, PV_UNIT_AUTO, "2.000 ms"},
+        {1999700, PV_UNIT_AUTO, "1.999 700 ms"},
+        {5551097450, PV_UNIT_AUTO, "5.551 097 450 s"},
+        {5551000000, PV_UNIT_AUTO, "5.551 s"},
+        {-1500, PV_UNIT_AUTO, "-1.500 us"},
+        {12, PV_UNIT_AUTO, "12 ns"},
+        {0, PV_UNIT_AUTO, "0 ns"},
+        {1999769, PV_UNIT_S, "0.001 999 769 s"},
+        {1999769, PV_UNIT_NS, "1 999 769 ns"},
+    };
+    char out[96];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pv_format_time_exact(cases[i].ns, cases[i].unit, out, sizeof out);
+        assert_string_equal(out, cases[i].want);
+    }
+}
+
 /* The trash gives big blocks back in steps of about the bytes asked for,
  * oldest first, and frees small ones at once; what is left at the end is
  * freed by pv_trash_free (the sanitizer build checks that nothing leaks). */
@@ -297,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_diag_keeps_errors_and_counts_all),
         cmocka_unit_test(test_stream_input_read_once),
         cmocka_unit_test(test_time_precise),
+        cmocka_unit_test(test_time_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1065,6 +1065,69 @@ static void test_history_long_texts(void **state)
 
 /* The : commands come from one table: names, aliases, help, dispatch. */
 /* Progress rates: nothing until known, then human units and a readable ETA. */
+/* Cut text (docs/tui.md "Cut text"): whole when it fits, else a mark where
+ * it was cut; a path keeps its file name, a kept tail (a count) stays, and
+ * the result never takes more columns than given, wide characters too. */
+static void cut_is(const char *s, size_t keep, int w, pv_cut_mode mode, bool fancy, const char *want)
+{
+    pv_buf out;
+    pv_buf_init(&out);
+    int used = pv_text_cut(&out, s, strlen(s), keep, w, mode, true, fancy);
+    assert_string_equal(pv_buf_cstr(&out), want);
+    assert_int_equal(used, (int)pv_text_width(out.data ? out.data : "", out.len, true));
+    if (used > (w > 0 ? w : 0))
+        fprintf(stderr, "cut %s to %d: %s (%d)\n", s, w, pv_buf_cstr(&out), used);
+    assert_true(used <= (w > 0 ? w : 0));
+    pv_buf_free(&out);
+}
+
+static void test_text_cut_and_wrap(void **state)
+{
+    (void)state;
+    /* the widths of UTF-8 characters are the locale's (wcwidth) */
+    char *saved = pv_xstrdup(setlocale(LC_CTYPE, NULL));
+    if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
+        free(saved);
+        skip();
+    }
+    cut_is("rtos.txt", 0, 8, PV_CUT_END, true, "rtos.txt");
+    cut_is("Statistics (as exported)", 0, 10, PV_CUT_END, true, "Statistic\xe2\x80\xa6");
+    cut_is("Statistics (as exported)", 0, 10, PV_CUT_END, false, "Statistic>");
+    cut_is("Statistics (as exported) (56)", 5, 16, PV_CUT_MIDDLE, true,
+           "Stati\xe2\x80\xa6rted) (56)");
+    cut_is("Statistics (as exported) (56)", 5, 16, PV_CUT_MIDDLE, false, "Stati~rted) (56)");
+    cut_is("/work/tmp/deep/trunc_pair.txt.BIN", 0, 26, PV_CUT_AUTO, true,
+           "/work/\xe2\x80\xa6/trunc_pair.txt.BIN");
+    cut_is("/work/tmp/deep/trunc_pair.txt.BIN", 0, 19, PV_CUT_AUTO, true,
+           "\xe2\x80\xa6trunc_pair.txt.BIN");
+    cut_is("/work/tmp/deep/trunc_pair.txt.BIN", 0, 8, PV_CUT_AUTO, true,
+           "trunc_p\xe2\x80\xa6");
+    cut_is("C:\\src\\demo app\\view.obj", 0, 16, PV_CUT_AUTO, false, "C:\\src~\\view.obj");
+    cut_is("a name with / in it", 0, 10, PV_CUT_AUTO, true, "a name wi\xe2\x80\xa6"); /* not a path */
+    cut_is("operator/", 0, 5, PV_CUT_AUTO, true, "oper\xe2\x80\xa6");
+    cut_is("anything", 3, 1, PV_CUT_END, true, "\xe2\x80\xa6");
+    cut_is("anything", 0, 0, PV_CUT_END, true, "");
+    cut_is("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 0, 4, PV_CUT_END, true, "\xe6\x97\xa5\xe2\x80\xa6");
+    cut_is("bad\x01name", 0, 20, PV_CUT_END, true, "bad\\x01name"); /* escaped, whole */
+
+    const char *m = "unknown column 'x' at column 1; columns: id, routine, module";
+    pv_text_line l[8];
+    size_t n = pv_text_wrap(m, strlen(m), 20, true, l, 8);
+    assert_int_equal(n, 4);
+    assert_int_equal((int)l[0].len, 18); /* "unknown column 'x'": at a blank */
+    assert_memory_equal(m + l[1].off, "at column 1;", 12);
+    for (size_t i = 0; i < n; i++)
+        assert_true(pv_text_width(m + l[i].off, l[i].len, true) <= 20);
+    n = pv_text_wrap("averyveryverylongword", 21, 8, true, l, 8); /* cut where it must */
+    assert_int_equal(n, 3);
+    assert_int_equal((int)l[0].len, 8);
+    n = pv_text_wrap("one\ntwo", 7, 80, true, l, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal((int)l[1].off, 4);
+    setlocale(LC_CTYPE, saved);
+    free(saved);
+}
+
 static void test_rate_text(void **state)
 {
     (void)state;
@@ -3166,6 +3229,7 @@ int main(void)
         cmocka_unit_test(test_history_long_texts),
         cmocka_unit_test(test_command_table),
         cmocka_unit_test(test_rate_text),
+        cmocka_unit_test(test_text_cut_and_wrap),
         cmocka_unit_test(test_search_skips_columns_by_their_values),
         cmocka_unit_test(test_keyscript),
         cmocka_unit_test(test_relative_goto),

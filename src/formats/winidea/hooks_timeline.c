@@ -104,6 +104,47 @@ static size_t wi_tl_row_lane(const pv_view *v, size_t row)
     return c == PV_TL_NO_CONTEXT ? PV_NO_ROW : c;
 }
 
+/* One context runs at a time when a context area or %CONTEXT% says which
+ * (docs/winidea-model.md "Which context runs"); cores and the single
+ * Unknown context run side by side. */
+static bool wi_tl_lanes_exclusive(const pv_view *v)
+{
+    const wi_model *m = wi_view_model(v);
+    return wi_model_ready(m) &&
+           (m->ix.context_source == PV_TL_CONTEXT_TEXT ||
+            m->ix.context_source == PV_TL_CONTEXT_AREA || m->ix.context_area != PV_WI_NONE);
+}
+
+/* The context that runs from event `row` on, as running(c) reads it
+ * (docs/winidea-model.md "Which context runs"): with a context area, the
+ * context its change switches to (a W on the variable, an E on one of its
+ * states), and, when the area alone names the contexts, a function or line
+ * event's own context (the one running then); without one, a function or
+ * line event's context. */
+static size_t wi_tl_row_running(const pv_view *v, size_t row)
+{
+    const wi_events_impl *im = v->impl;
+    const pv_timeline_index *ix = &im->m->ix;
+    if (!wi_model_ready(im->m) || ix->context_area == PV_WI_NONE)
+        return wi_tl_row_lane(v, row);
+    size_t i = im->first + row;
+    const pv_tl_area *ar = &ix->areas[pv_tl_event_area(ix, i)];
+    uint32_t key = ix->areas[ix->context_area].state_key;
+    if (ar->type == PV_WI_FUNCTION || ar->type == PV_WI_LINE)
+        return ix->context_source == PV_TL_CONTEXT_AREA ? wi_tl_row_lane(v, row) : PV_NO_ROW;
+    if (!key || ar->state_key != key)
+        return PV_NO_ROW;
+    pv_wi_event e;
+    pv_timeline_event(ix, i, &e);
+    bool state = ar->type == PV_WI_STATE || ar->type == PV_WI_AUX_STATE; /* an E selects it */
+    if (e.kind != (state ? PV_WI_ENTRY : PV_WI_WRITE))
+        return PV_NO_ROW;
+    for (size_t c = 0; c < ix->context_count; c++)
+        if (ix->contexts[c].has_handle && ix->contexts[c].handle == e.data)
+            return c;
+    return PV_NO_ROW;
+}
+
 /* Area lanes (lanes.c, docs/winidea-model.md "Area lanes"): the lane of a
  * handle from the cache, begun there (`begin`) when it is not; NULL when it
  * has none.  Lanes are built by area_build, a bounded step at a time. */
@@ -234,6 +275,8 @@ static const pv_lane_hooks wi_tl_lanes = {
     .area_sample = wi_tl_area_sample,
     .area_value_range = wi_tl_area_value_range,
     .time_span = wi_tl_time_span,
+    .exclusive = wi_tl_lanes_exclusive,
+    .row_running = wi_tl_row_running,
 };
 
 /* The texts of the context and event columns: the contexts' names, the
@@ -288,7 +331,19 @@ static bool wi_tl_code_column(const pv_view *v, size_t col, pv_int_array *out)
     return col == TL_CONTEXT && wi_tl_event_array(v, ix->event_context, ix->context_wide, out);
 }
 
+/* The core column is empty in a timeline that records no core: BIN v1.0
+ * and one read from a Text1 TIMELINE (its events are built without one,
+ * data.c); a v1.1 BIN may carry cores (not known without its records). */
+static int wi_tl_column_empty(const pv_view *v, size_t col)
+{
+    const pv_wi_timeline *tl = &wi_view_model(v)->d->timeline;
+    if (col != TL_CORE)
+        return -1;
+    return tl->version == 10 || tl->owned ? 1 : -1;
+}
+
 const pv_view_hooks wi_timeline_hooks = {
+    .column_empty = wi_tl_column_empty,
     .column_values = wi_tl_column_values,
     .int_column = wi_tl_int_column,
     .code_column = wi_tl_code_column,

@@ -15,14 +15,14 @@ static const pv_column wi_timeline_columns[TL_COLUMNS] = {
     {PV_COLUMN_TIME, 0},
     {PV_COLUMN_CONTEXT, PV_COL_LANE},
     {"core", "Core", PV_TYPE_INT, 0},
-    {PV_COLUMN_HANDLE, PV_COL_GROUPED},
+    {PV_COLUMN_HANDLE, PV_COL_GROUPED | PV_COL_MINOR},
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME | PV_COL_GROUPED},
     {"event", "Event", PV_TYPE_STRING, 0},
-    {"value", "Value", PV_TYPE_HEX, 0},
-    {PV_COLUMN_DEPTH, 0},
+    {"value", "Value", PV_TYPE_HEX, PV_COL_MINOR},
+    {PV_COLUMN_DEPTH, PV_COL_MINOR},
     {"type", "Type", PV_TYPE_STRING, PV_COL_HIDDEN | PV_COL_GROUPED},
-    {"delta", "Delta", PV_TYPE_TIME, PV_COL_SINCE_PREV},
-    {"value_f64", "Value (F64)", PV_TYPE_FLOAT, 0},
+    {"delta", "Delta", PV_TYPE_TIME, PV_COL_SINCE_PREV | PV_COL_MINOR},
+    {"value_f64", "Value (F64)", PV_TYPE_FLOAT, PV_COL_MINOR},
 };
 
 static size_t wi_timeline_rows(const pv_view *v)
