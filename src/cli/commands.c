@@ -148,6 +148,12 @@ static void pv_info_json(const pv_file *f, pv_buf *out)
             pv_buf_puts(out, "]}");
         }
         pv_buf_puts(out, "]}");
+        if (out->len >= 65536) {
+            /* written as it goes: a file of a million result sets needs no
+             * text of them all in memory (docs/aqtime.md, Scale) */
+            fwrite(out->data, 1, out->len, stdout);
+            pv_buf_clear(out);
+        }
     }
     pv_buf_puts(out, "]}");
 }

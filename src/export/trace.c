@@ -891,6 +891,45 @@ static void tj_clock_note(tj *j, const tj_set *s)
                      "time_with_children\"");
 }
 
+/* The end of the file: the metadata (otherData) with each result set's
+ * clock and the bookmarks that have no place on a track. */
+static void tj_trailer(tj *j, const pv_file *f, const tj_set *sets, size_t count)
+{
+    const pv_export_request *r = j->r;
+    tj_lit(j, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":\"profview\",\"source\":");
+    tj_str_once(j, f->path, strlen(f->path));
+    tj_lit(j, ",\"source_format\":");
+    tj_str_once(j, f->format ? f->format : "", f->format ? strlen(f->format) : 0);
+    tj_lit(j, ",\"time_unit\":\"ts and dur in microseconds with the ns as 3 decimals\"");
+    for (size_t k = 0; k < count; k++) {
+        pv_buf key;
+        pv_buf_init(&key);
+        pv_buf_printf(&key, "clock of pid %zu (%s)", k + 1,
+                      sets[k].set->caption ? sets[k].set->caption : "");
+        pv_export_writer_putc(&j->w, ',');
+        tj_str_once(j, key.data, key.len);
+        pv_export_writer_putc(&j->w, ':');
+        tj_clock_note(j, &sets[k]);
+        pv_buf_free(&key);
+    }
+    bool untimed = false;
+    for (size_t k = 0; k < r->bookmark_count; k++)
+        untimed |= !j->placed[k];
+    if (untimed) {
+        /* bookmarks of rows without a time or a place: listed */
+        tj_lit(j, ",\"bookmarks without a time\":[");
+        const char *sep = "";
+        for (size_t k = 0; k < r->bookmark_count; k++)
+            if (!j->placed[k]) {
+                tj_cstr(j, sep);
+                tj_bookmark_args(j, &r->bookmarks[k]);
+                sep = ",";
+            }
+        pv_export_writer_putc(&j->w, ']');
+    }
+    tj_lit(j, "}\n}\n");
+}
+
 pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request *r,
                                       pv_export_target *t, pv_diag *err)
 {
@@ -998,38 +1037,7 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
         if (s->timeline && (s->clocked || !s->calls) && !tj_counters(&j, s))
             break;
     }
-    tj_lit(&j, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":\"profview\",\"source\":");
-    tj_str_once(&j, f->path, strlen(f->path));
-    tj_lit(&j, ",\"source_format\":");
-    tj_str_once(&j, f->format ? f->format : "", f->format ? strlen(f->format) : 0);
-    tj_lit(&j, ",\"time_unit\":\"ts and dur in microseconds with the ns as 3 decimals\"");
-    for (size_t k = 0; k < count; k++) {
-        pv_buf key;
-        pv_buf_init(&key);
-        pv_buf_printf(&key, "clock of pid %zu (%s)", k + 1,
-                      sets[k].set->caption ? sets[k].set->caption : "");
-        pv_export_writer_putc(&j.w, ',');
-        tj_str_once(&j, key.data, key.len);
-        pv_export_writer_putc(&j.w, ':');
-        tj_clock_note(&j, &sets[k]);
-        pv_buf_free(&key);
-    }
-    bool untimed = false;
-    for (size_t k = 0; k < r->bookmark_count; k++)
-        untimed |= !j.placed[k];
-    if (untimed) {
-        /* bookmarks of rows without a time or a place: listed */
-        tj_lit(&j, ",\"bookmarks without a time\":[");
-        const char *sep = "";
-        for (size_t k = 0; k < r->bookmark_count; k++)
-            if (!j.placed[k]) {
-                tj_cstr(&j, sep);
-                tj_bookmark_args(&j, &r->bookmarks[k]);
-                sep = ",";
-            }
-        pv_export_writer_putc(&j.w, ']');
-    }
-    tj_lit(&j, "}\n}\n");
+    tj_trailer(&j, f, sets, count);
     tj_forget_names(&j);
     free(j.names);
     free(j.placed);

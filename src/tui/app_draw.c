@@ -284,6 +284,7 @@ typedef struct pv_table_layout {
     int dw[PV_MAX_SHOWN];           /* their widths drawn */
     int xs[PV_MAX_SHOWN];           /* where they start */
     size_t end;                     /* order[0 .. end-1] are on screen */
+    size_t scrolled_to;             /* the first column drawn that is not kept */
 } pv_table_layout;
 
 /* The cursor on screen: the first row drawn follows it, by as little as
@@ -369,7 +370,7 @@ static int pv_table_floor(pv_app *a, const pv_report *r, const pv_table_layout *
  * its floor, the minor ones (PV_COL_MINOR: a handle) after the others.
  * The row's key stays when scrolling right: the first column (the Index of
  * an event) always, the key column (the name, or the tree) once scrolled
- * past; hscroll counts the other columns scrolled away.  Widths drawn: the
+ * past; hscroll is the position scrolled to in that order.  Widths drawn: the
  * learnt ones, fitted to the pane: as many columns as can be on screen
  * with other text columns down to 16 (or their title) and the key column
  * down to half the pane (a third, when that brings every column but the
@@ -397,14 +398,13 @@ static void pv_table_fit(pv_app *a, const pv_report *r, pv_table_layout *L)
             if (!narrow ? pass == 0
                         : ((r->view->columns[L->shown[i]].flags & PV_COL_MINOR) != 0) == pass)
                 base[nb++] = i;
-    /* the first column stays; `l` scrolls the others (the key column
-     * stays too once scrolled past) */
+    /* the first column stays, and the key column once scrolled past;
+     * hscroll is the column scrolled to (what `y` copies) */
     L->on = 0;
-    for (size_t b = 0, rank = 0; b < nb; b++) {
-        bool key = b == 0 || L->shown[base[b]] == L->key_col;
-        if (key || rank++ >= r->hscroll)
+    L->scrolled_to = r->hscroll > 0 && r->hscroll < nb ? L->shown[base[r->hscroll]] : PV_NO_ROW;
+    for (size_t b = 0; b < nb; b++)
+        if (b == 0 || b >= r->hscroll || L->shown[base[b]] == L->key_col)
             L->order[L->on++] = base[b];
-    }
     int floor_w[PV_MAX_SHOWN];
     size_t fit = 0;
     int need = 0, need_half = 0; /* the key column at its floor, at half the pane */
@@ -572,6 +572,7 @@ void pv_app_draw_report(pv_app *a, pv_report *r, pv_rect rc, bool focused, int p
     if (r->hscroll >= L.n)
         r->hscroll = L.n ? L.n - 1 : 0;
     pv_table_fit(a, r, &L);
+    r->scrolled_to = L.scrolled_to; /* what `y` copies when scrolled */
     pv_table_draw_header(a, r, &L, record_header);
     /* Rows: only the ones on screen. */
     for (int line = 0; line < L.rows; line++) {

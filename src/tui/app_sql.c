@@ -276,11 +276,13 @@ static void pv_app_too_large(pv_app *a, const char *what)
 
 /* The column `y` copies, the selected column (docs/tui.md "Copying"):
  * the key column (a tree's column, else the name) while the columns are
- * not scrolled, else the first column scrolled to. */
+ * not scrolled, else the first column scrolled to (as last drawn: the
+ * first and key columns stay, docs/tui.md "Columns"). */
 static size_t pv_app_copy_column(const pv_report *r, const size_t *shown, size_t n)
 {
-    if (r->hscroll > 0 && r->hscroll < n)
-        return shown[r->hscroll];
+    for (size_t i = 0; r->hscroll > 0 && i < n; i++)
+        if (shown[i] == r->scrolled_to)
+            return shown[i];
     unsigned want[2] = {pv_view_is_tree(r->view) ? PV_COL_TREE : PV_COL_NAME, PV_COL_NAME};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < n; i++)

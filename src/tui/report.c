@@ -88,6 +88,7 @@ void pv_report_apply_columns(pv_report *r, const char *columns)
 void pv_report_open(pv_report *r, pv_view *v, bool owned, const char *columns)
 {
     memset(r, 0, sizeof *r);
+    r->scrolled_to = PV_NO_ROW;
     r->view = v;
     r->owned = owned;
     r->hidden = pv_xcalloc(v->column_count + 1, 1);

@@ -36,7 +36,9 @@ typedef struct pv_report {
      * search, J/K, a drill-down...), not moved by a step: the next drawing
      * centres it unless it is on screen (docs/tui.md "Jumps"). */
     bool jumped;
-    size_t hscroll;  /* first shown column drawn (not counting the tree column) */
+    size_t hscroll;  /* the column scrolled to (a position in the drawing order) */
+    size_t scrolled_to; /* that column as last drawn (PV_NO_ROW: none), the
+                           first after those that stay (the first, the key) */
     uint8_t *hidden; /* per column: not shown */
     int *widths;     /* per column: width learnt from the rows drawn so far */
     pv_sort_key sort[PV_SORT_MAX_KEYS];

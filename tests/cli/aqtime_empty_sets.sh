@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory per AQTime result set proportional to what it holds (docs/aqtime.md
 # "Scale"): a million empty INSTANCES rows (result sets whose tables hold no
-# row) load in under 500 MB of resident memory, and each still shows its
+# row) load, and `info` (text and --json) lists them, in under 500 MB of
+# resident memory, and each still shows its
 # summary, its views (empty) and its note; the result sets that hold rows
 # are untouched.  It used to take about 10 KB per empty result set (1.14 GB
 # for 100 000).  The run is bounded by `ulimit -v` (1 GB of address space),
@@ -48,6 +49,14 @@ expected='  result set 500000: run 500000 (Function Trace)
     lines                           0 rows  details: source (source files)'
 [ "$(head -8 "$tmp/out")" = "$expected" ] ||
   { echo "FAIL: an empty result set:"; head -8 "$tmp/out"; fail=1; }
+# --json is written as it goes too: the same bound, and it ends as JSON does
+/usr/bin/time -f '%M' -o "$tmp/rss" bash -c 'ulimit -v 1000000; exec "$@"' _ \
+  "$pv" info --json "$tmp/empty.db" 2>"$tmp/err" | tail -c 2000 >"$tmp/json_end"
+rss=$(tail -1 "$tmp/rss")
+echo "max resident (--json): $rss KB"
+[ "$rss" -lt 500000 ] 2>/dev/null || { echo "FAIL: info --json takes $rss KB, not under 500 000"; fail=1; }
+grep -q '"id":1000099,"caption":"run 1000099"' "$tmp/json_end" && grep -q ']}]}]}$' "$tmp/json_end" ||
+  { echo "FAIL: info --json does not end with the last result set: $(tail -c 300 "$tmp/json_end")"; fail=1; }
 # its summary, made when read, is its own
 bounded "$pv" cat "$tmp/empty.db" --instance 777777 --view summary --columns key,value >"$tmp/sum"
 printf 'key\tvalue\nformat\tAQTime database\nfile\t%s\nresult set\t777777\ncaption\trun 777777\nprofiler\tFunction Trace\ncounter\tElapsed Time\ncounter frequency\t3579545\ncounter unit\ttime (cycles converted to ns)\n' \

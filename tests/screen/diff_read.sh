@@ -42,13 +42,11 @@ Idle_Hook           104      95      -9    35.017 us 26.09…
 
 EOF
 )"
-# scrolled right past the three Hits columns (each `l` scrolls one away;
-# Routine, the first and key column, stays): the four columns of one
-# measure, cut, still tell apart
-out=$(pv_screen "$keys"$'\nl l l' rtos.txt --size 80x24)
+# scrolled right: the four columns of one measure, cut, still tell apart
+out=$(pv_screen "$keys"$'\nl l l l' rtos.txt --size 80x24)
 head=$(report_part "$out" | head -1)
 expect_contains titles_scrolled "$head" "a Time with… b Time with… Δ Time with… × T"
-out=$(pv_screen "$keys"$'\nl l l' rtos.txt --size 80x24 --ascii)
+out=$(pv_screen "$keys"$'\nl l l l' rtos.txt --size 80x24 --ascii)
 head=$(awk -F'|' 'NR == 2 { print $2 }' <<<"$out")
 expect_contains titles_ascii "$head" "a Time with> b Time with> d Time with> x T"
 

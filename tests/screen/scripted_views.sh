@@ -219,20 +219,20 @@ expect_screen zoom "$(pv_screen $'Shift-Tab j Tab z' plist-func-timing.txt --siz
 # l scrolls the columns
 expected=$(cat <<'SCREEN'
 ─ Explorer ─────────│─ Report: Routines ────────────────────────────────────────
-plist-func…iming.txt│Routine                                   Time Time with c…
-  PLIST report      │main                                 51.000 ms   818.833 ms
-    Summary (28)    │CMainFrame::OnPaint(CDC *)          151.223 ms   151.529 ms
-    Routines (14)   │compute_sum(int, char, double)       79.532 ms   229.158 ms
-    Call trace (21) │parse, then check (v2)               78.043 ms   192.615 ms
-    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z         2.538 ms     2.538 ms
-                    │?foo@@YAXH@Z                         78.070 ms    86.070 ms
-                    │_MATMUL@12                          148.565 ms   148.565 ms
-                    │SOLVE_SYSTEM                         67.857 ms   235.999 ms
-                    │std::vector<int,std::allocator<int…  41.648 ms   138.225 ms
-                    │operator new(unsigned int)            8.356 ms   483.694 ms
-                    │qsort_compare (static)              112.000 ms   433.690 ms
-                    │Never Called(void)                           0            0
-                    │?unused@@YAXXZ                               0            0
+plist-func…iming.txt│Routine                        Hits       Time Time with c…
+  PLIST report      │main                              1  51.000 ms   818.833 ms
+    Summary (28)    │CMainFrame::OnPaint(CDC *)       51 151.223 ms   151.529 ms
+    Routines (14)   │compute_sum(int, char, doubl…    53  79.532 ms   229.158 ms
+    Call trace (21) │parse, then check (v2)           73  78.043 ms   192.615 ms
+    Attri…tacks (21)│?Render@CView@@UAEXPAVCDC@@@Z    26   2.538 ms     2.538 ms
+                    │?foo@@YAXH@Z                     36  78.070 ms    86.070 ms
+                    │_MATMUL@12                       67 148.565 ms   148.565 ms
+                    │SOLVE_SYSTEM                     58  67.857 ms   235.999 ms
+                    │std::vector<int,std::allocat…    40  41.648 ms   138.225 ms
+                    │operator new(unsigned int)       22   8.356 ms   483.694 ms
+                    │qsort_compare (static)           55 112.000 ms   433.690 ms
+                    │Never Called(void)                0          0            0
+                    │?unused@@YAXXZ                    0          0            0
                     │─ Details ─ Callers ─[Callees]─────────────────────────────
                     │Routine                         Hits Time with c…      Time
                     │compute_sum(int, char, double)    36   151.218 ms  1.592 ms

@@ -63,14 +63,15 @@ h=$(header "$(pv_screen "$TO_TIMELINE" "$TMP/big.txt" --size 120x30)")
 expect_absent "a big Text1 timeline hides its empty Core" "$h" "Core"
 expect_contains "a big Text1 timeline shows its contexts" "$h" "Context"
 
-# Scrolling right keeps the first column (Index) and the key column (Name):
-# `l` scrolls the others away, one a press.
-s=$(pv_screen "$TO_TIMELINE"$'\nl l' "$TMP/gen.txt" --size 80x24)
+# Scrolling right keeps the first column (Index) and the key column
+# (Name): three `l` scroll to the third column after Index, Time and
+# Context gone.
+s=$(pv_screen "$TO_TIMELINE"$'\nl l l' "$TMP/gen.txt" --size 80x24)
 h=$(header "$s")
 case "$h" in " Index "*Name*) ;; *) printf '%s\n' "$s" >&2; fail "scrolled right: '$h' lost Index or Name" ;; esac
 expect_absent "scrolled right: Time went first" "$h" " Time "
 expect_absent "scrolled right: then Context" "$h" "Context"
-echo "ok: scrolled right twice: '$h'"
+echo "ok: scrolled right three times: '$h'"
 
 # A deep call tree (40 nested calls, written here): at 80 columns every
 # name has room, the depth past the indentation's cap reads as a number.
