@@ -28,6 +28,13 @@ typedef struct wic_head {
 
 #define WIC_SEGMENTS 23
 
+bool pv_wi_cache_bool_ok(const bool *b)
+{
+    unsigned char v;
+    memcpy(&v, b, 1);
+    return v <= 1;
+}
+
 /* Bytes per event of the three per-event columns of a layout. */
 static size_t wic_width(uint32_t wide, size_t narrow)
 {
@@ -265,13 +272,19 @@ static const char *wic_check(const wic_head *h, const void *const a[], const pv_
         if ((line[l] & ~PV_TL_IMPLICIT_CALL) >= n)
             return "a line's entry out of range";
     const pv_tl_area *ar = a[14];
-    for (uint64_t i = 0; i < areas; i++)
+    for (uint64_t i = 0; i < areas; i++) {
+        /* the bools as bytes first: a byte other than 0 or 1 read as a
+         * bool is undefined (a forged entry) */
+        if (!pv_wi_cache_bool_ok(&ar[i].implicit) || !pv_wi_cache_bool_ok(&ar[i].has_states) ||
+            !pv_wi_cache_bool_ok(&ar[i].has_value) || !pv_wi_cache_bool_ok(&ar[i].value_f64))
+            return "an area's flags out of range";
         if (ar[i].name >= pool || (ar[i].parent != PV_WI_NONE && ar[i].parent >= areas) ||
             (ar[i].data_area != PV_WI_NONE && ar[i].data_area >= d->area_count))
             return "an area out of range";
+    }
     const pv_tl_context *cx = a[15];
     for (uint64_t i = 0; i < contexts; i++)
-        if (cx[i].name >= pool)
+        if (!pv_wi_cache_bool_ok(&cx[i].has_handle) || cx[i].name >= pool)
             return "a context's name out of range";
     const pv_tl_stat_row *st = a[16];
     for (uint64_t i = 0; i < h->stat_count; i++)

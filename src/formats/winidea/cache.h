@@ -36,6 +36,9 @@ typedef struct pv_wi_cache_reader {
     bool bad;
 } pv_wi_cache_reader;
 const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem);
+/* A bool of a struct mapped from a cache entry holds 0 or 1 (read as a
+ * byte: another value read as a bool is undefined, a forged entry). */
+bool pv_wi_cache_bool_ok(const bool *b);
 void *pv_wi_cache_copy(const void *src, size_t len); /* malloc'ed, at least 1 byte */
 /* The messages diag holds from `from` on: their severities (returned,
  * malloc'ed) and their texts one after the other, NUL-terminated. */

@@ -142,13 +142,15 @@ static const char *wit_check(const wit_head *h, const void *const a[])
             return "a context's name out of range";
     const pv_wi_area *ar = a[3];
     for (uint64_t i = 0; i < areas; i++)
-        if (ar[i].name >= pool || ar[i].file >= pool || ar[i].path >= pool ||
+        if (!pv_wi_cache_bool_ok(&ar[i].has_value) || ar[i].name >= pool ||
+            ar[i].file >= pool || ar[i].path >= pool ||
             ar[i].value_type >= pool || ar[i].value_unit >= pool ||
             (ar[i].parent != PV_WI_NONE && ar[i].parent >= areas))
             return "an area out of range";
     const pv_wi_stat_row *st = a[4];
     for (uint64_t i = 0; i < h->stat_count; i++)
-        if (st[i].context >= pool)
+        if (!pv_wi_cache_bool_ok(&st[i].has_value) || !pv_wi_cache_bool_ok(&st[i].has_count) ||
+            st[i].context >= pool)
             return "a statistics row out of range";
     const uint16_t *tc = a[6];
     for (uint64_t i = 0; h->has_text_context && i < h->event_count; i++)
