@@ -303,7 +303,6 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
 /* app_sql.c */
 /* :sql QUERY: runs it (as work, after the screen says so). */
 void pv_app_sql_start(pv_app *a, const char *query);
-void pv_app_sql_run(pv_app *a);
 /* From a long call's progress callback: a frame and the keys when
  * PV_PUMP_S passed since the last; true once Esc or Ctrl-C asked it to
  * stop. */
