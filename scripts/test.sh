@@ -27,17 +27,21 @@ for kind in normal sanitize; do
 done
 # The winIDEA index's helper thread (docs/winidea-model.md "Speed") under
 # ThreadSanitizer: only the index's unit test, which builds indexes with the
-# helper and without and compares them (about a minute: CI stays short).
-echo "== thread sanitizer (test_timeline)"
+# helper and without and compares them (about a minute: CI stays short); and
+# the viewer's jobs whose call runs on a worker thread (src/tui/worker.h:
+# :sql, an export; a few seconds).
+echo "== thread sanitizer (test_timeline, test_app_jobs)"
 dir=build/test-tsan
 cmake -S . -B "$dir" -DPV_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
-cmake --build "$dir" -j"$jobs" --target test_timeline >/dev/null
-if ! TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 "$dir/test_timeline" >"$dir/test_timeline.log" 2>&1; then
-  cat "$dir/test_timeline.log"
-  echo "thread sanitizer: test_timeline failed"
-  status=1
-fi
+cmake --build "$dir" -j"$jobs" --target test_timeline test_app_jobs >/dev/null
+for t in test_timeline test_app_jobs; do
+  if ! TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 "$dir/$t" >"$dir/$t.log" 2>&1; then
+    cat "$dir/$t.log"
+    echo "thread sanitizer: $t failed"
+    status=1
+  fi
+done
 echo "== fuzz smoke"
 if ! ./scripts/fuzz-smoke.sh; then
   status=1

@@ -117,14 +117,15 @@ static pv_job *aj_job(const pv_app *a)
     return j;
 }
 
-/* Runs the jobs to their end; returns their steps. */
+/* Runs the jobs to their end (and the work after them); returns the steps
+ * of the one job. */
 static size_t aj_finish(pv_app *a)
 {
     size_t steps = 0;
     while (pv_app_has_work(a) || aj_job(a)) {
+        steps += pv_jobs_get(a, -1) != NULL;
         pv_app_draw(a);
         pv_app_work(a);
-        steps++;
     }
     return steps;
 }
@@ -184,7 +185,7 @@ static void aj_snap(pv_app *a, pv_buf *out)
 typedef struct aj_kind {
     const char *name;
     const char *prepare; /* keys before (the graph shown) */
-    const char *keys;    /* the keys that start it; NULL: :export */
+    const char *keys;    /* the keys that start it, %s the export's path */
     int kind;
     const char *stopped; /* the message after a stop */
 } aj_kind;
@@ -192,14 +193,23 @@ typedef struct aj_kind {
 static const aj_kind aj_kinds[] = {
     {":sql", "", ":sql SELECT name, sum(hits), count(*) FROM rows GROUP BY name\n", PV_JOB_SQL,
      "query stopped: the view stays as it was"},
+    {":export", "", ":export sqlite %s\n", PV_JOB_EXPORT, "export cancelled: nothing written to"},
+    /* the dialog: e, the path typed over the one it offers, Enter */
+    {"export dialog", "", "e\x15%s\n", PV_JOB_EXPORT, "export cancelled: nothing written to"},
+    /* the flame graph of run 1, coloured by run 2's (its graph built in steps) */
+    {":diff (graph)", "F", ":diff 2\n", PV_JOB_DIFF, "comparison stopped: the graph stays as it was"},
 };
 
+/* The kind's keys, its "%s" replaced by the export's path. */
 static void aj_keys(const aj_kind *k, char *out, size_t size)
 {
-    if (k->keys)
-        snprintf(out, size, "%s", k->keys);
+    char path[200];
+    snprintf(path, sizeof path, "%s/out.db", aj_dir);
+    const char *at = strstr(k->keys, "%s");
+    if (at)
+        snprintf(out, size, "%.*s%s%s", (int)(at - k->keys), k->keys, path, at + 2);
     else
-        snprintf(out, size, ":export sqlite %s/out.db\n", aj_dir);
+        snprintf(out, size, "%s", k->keys);
 }
 
 /* Each kind: to its end it changes the state; stopped after 0, 1, 2, ...
@@ -237,7 +247,7 @@ static void test_worker_jobs_cancel(void **state)
         aj_type(a, kind->prepare);
         aj_finish(a);
         aj_snap(a, &before);
-        size_t stops[] = {0, 1, 2, steps / 2, steps - 2};
+        size_t stops[] = {0, 1, 2, steps / 2, steps - 2, steps - 1};
         for (size_t s = 0; s < PV_ARRAY_LEN(stops); s++) {
             aj_type(a, keys);
             for (size_t i = 0; i < stops[s]; i++) {
