@@ -26,18 +26,25 @@ for kind in normal sanitize; do
   fi
 done
 # The winIDEA index's helper thread (docs/winidea-model.md "Speed") under
-# ThreadSanitizer: only the index's unit test, which builds indexes with the
-# helper and without and compares them (about a minute: CI stays short).
-echo "== thread sanitizer (test_timeline)"
+# ThreadSanitizer: only the index's unit tests (test_timeline_*), which build
+# indexes with the helper and without and compare them (about a minute: CI
+# stays short).
+echo "== thread sanitizer (test_timeline_*)"
 dir=build/test-tsan
 cmake -S . -B "$dir" -DPV_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
-cmake --build "$dir" -j"$jobs" --target test_timeline >/dev/null
-if ! TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 "$dir/test_timeline" >"$dir/test_timeline.log" 2>&1; then
-  cat "$dir/test_timeline.log"
-  echo "thread sanitizer: test_timeline failed"
-  status=1
-fi
+tsan_tests=()
+for src in tests/unit/test_timeline_*.c; do
+  tsan_tests+=("$(basename "$src" .c)")
+done
+cmake --build "$dir" -j"$jobs" --target "${tsan_tests[@]}" >/dev/null
+for test in "${tsan_tests[@]}"; do
+  if ! TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 "$dir/$test" >"$dir/$test.log" 2>&1; then
+    cat "$dir/$test.log"
+    echo "thread sanitizer: $test failed"
+    status=1
+  fi
+done
 echo "== fuzz smoke"
 if ! ./scripts/fuzz-smoke.sh; then
   status=1

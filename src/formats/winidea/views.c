@@ -110,11 +110,19 @@ static void wi_model_destroy(void *p)
 {
     wi_model *m = p;
     wi_model_cache_join(m); /* before the index it reads goes */
-    /* the index and the mapped BIN: their pages back on two threads */
+    /* the index, the mapped BIN and the records read from a Text1 file (24
+     * bytes an event, the largest block: in two halves, one per thread):
+     * their pages back on two threads */
     pv_span spans[16];
-    size_t ns = m->indexed ? pv_timeline_index_spans(&m->ix, spans, 15) : 0;
+    size_t ns = m->indexed ? pv_timeline_index_spans(&m->ix, spans, 13) : 0;
     if (m->d->bin.mapped)
         spans[ns++] = (pv_span){(void *)m->d->bin.data, m->d->bin.size};
+    const pv_wi_timeline *tl = &m->d->timeline;
+    if (tl->owned) {
+        size_t half = tl->count / 2 * PV_WI_RECORD_SIZE;
+        spans[ns++] = (pv_span){tl->owned, half};
+        spans[ns++] = (pv_span){tl->owned + half, tl->count * PV_WI_RECORD_SIZE - half};
+    }
     pv_release_spans(spans, ns);
     if (m->indexed)
         pv_timeline_index_free(&m->ix);
