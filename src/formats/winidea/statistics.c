@@ -31,32 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t stats_clock(const pv_stats *st, int64_t t)
-{
-    return t < st->lo ? st->lo : t > st->hi ? st->hi : t;
-}
-
-static bool stats_in_range(const pv_stats *st, int64_t t)
-{
-    return t >= st->lo && t <= st->hi;
-}
-
-/* run(c, t): time c has been running since the recording start, in range. */
-static int64_t stats_run(const pv_stats *st, uint16_t c, int64_t t)
-{
-    if (st->all_running)
-        return stats_clock(st, t) - stats_clock(st, st->start);
-    int64_t r = c < st->run_count ? st->run[c] : 0;
-    if (c == st->running)
-        r += stats_clock(st, t) - stats_clock(st, st->since);
-    return r;
-}
-
-int64_t pv_stats_run(const pv_stats *st, uint16_t c, int64_t t)
-{
-    return stats_run(st, c, t);
-}
-
 bool pv_stats_find(const pv_stats *st, uint32_t area, uint16_t context, uint32_t *acc)
 {
     if (area >= st->slot_areas || context >= st->stride)
@@ -124,7 +98,7 @@ void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t)
     if (st->all_running || c == st->running)
         return;
     if (st->running < st->run_count)
-        st->run[st->running] += stats_clock(st, t) - stats_clock(st, st->since);
+        st->run[st->running] += pv_stat_clock(st, t) - pv_stat_clock(st, st->since);
     st->running = c;
     st->since = t;
 }
@@ -172,55 +146,6 @@ uint32_t pv_stats_data_acc(pv_stats *st, uint32_t area)
     return st->data_slot[area] - 1;
 }
 
-static void stats_min_max(int64_t v, bool first, int64_t *min, int64_t *max)
-{
-    if (first || v < *min)
-        *min = v;
-    if (first || v > *max)
-        *max = v;
-}
-
-void pv_stats_entry(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t)
-{
-    pv_stat_acc *a = &st->accs[acc];
-    bool in = stats_in_range(st, t);
-    if (in)
-        a->count++;
-    /* period: E to the next E, both ends inside the range, not clipped */
-    if (a->has_last_entry && in && stats_in_range(st, a->last_entry)) {
-        int64_t p = t - a->last_entry;
-        stats_min_max(p, a->period_n == 0, &a->period_min, &a->period_max);
-        a->period_sum += p;
-        a->period_n++;
-    }
-    if (!a->has_last_entry)
-        a->first_entry = t;
-    a->has_last_entry = true;
-    a->last_entry = t;
-    /* outside: the X that left the area to this E, both inside the range */
-    if (a->has_last_exit && in && stats_in_range(st, a->last_exit)) {
-        int64_t o = t - a->last_exit;
-        stats_min_max(o, a->outside_n == 0, &a->outside_min, &a->outside_max);
-        a->outside_sum += o;
-        a->outside_n++;
-    }
-    a->has_last_exit = false;
-
-    int64_t r = stats_run(st, a->context, t);
-    f->entry_time = t;
-    f->entry_run = r;
-    f->net = 0;
-    f->active = true;
-    f->active_run = r;
-    f->implicit = false;
-    if (a->inside_n++ == 0) {
-        a->inside_run0 = r;
-        a->inside_clock0 = stats_clock(st, t);
-    }
-    if (a->active_n++ == 0)
-        a->active_run0 = r;
-}
-
 /* docs/formats.md §3: an implicit frame was entered at the start of the
  * recording, where every running clock is 0.  It is active from the start
  * when its first event is S or X, suspended from the start when it is R. */
@@ -235,71 +160,10 @@ void pv_stats_implicit(pv_stats *st, uint32_t acc, pv_stat_frame *f, bool active
     f->implicit = true;
     if (a->inside_n++ == 0) {
         a->inside_run0 = 0;
-        a->inside_clock0 = stats_clock(st, st->start);
+        a->inside_clock0 = pv_stat_clock(st, st->start);
     }
     if (active && a->active_n++ == 0)
         a->active_run0 = 0;
-}
-
-void pv_stats_suspend(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t)
-{
-    pv_stat_acc *a = &st->accs[acc];
-    if (!f->active)
-        return;
-    int64_t r = stats_run(st, a->context, t);
-    f->net += r - f->active_run;
-    f->active = false;
-    if (--a->active_n == 0)
-        a->net += r - a->active_run0;
-}
-
-void pv_stats_resume(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t)
-{
-    pv_stat_acc *a = &st->accs[acc];
-    if (f->active)
-        return;
-    int64_t r = stats_run(st, a->context, t);
-    f->active = true;
-    f->active_run = r;
-    if (a->active_n++ == 0)
-        a->active_run0 = r;
-}
-
-void pv_stats_exit(pv_stats *st, uint32_t acc, pv_stat_frame *f, int64_t t, bool matched,
-                   int64_t *net, int64_t *gross)
-{
-    pv_stats_suspend(st, acc, f, t);
-    pv_stat_acc *a = &st->accs[acc];
-    int64_t r = stats_run(st, a->context, t);
-    int64_t frame_gross = r - f->entry_run;
-    int64_t frame_call = stats_clock(st, t) - stats_clock(st, f->entry_time);
-    if (--a->inside_n == 0) {
-        a->gross += r - a->inside_run0;
-        a->call += stats_clock(st, t) - a->inside_clock0;
-        if (matched) {
-            a->has_last_exit = true;
-            a->last_exit = t;
-        }
-    }
-    /* MIN/MAX: complete activations only (its own E and X, both in range) */
-    if (matched && !f->implicit && stats_in_range(st, f->entry_time) && stats_in_range(st, t)) {
-        bool first = a->complete == 0;
-        stats_min_max(f->net, first, &a->net_min, &a->net_max);
-        stats_min_max(frame_gross, first, &a->gross_min, &a->gross_max);
-        stats_min_max(frame_call, first, &a->call_min, &a->call_max);
-        a->complete++;
-    }
-    *net = f->net;
-    *gross = frame_gross;
-}
-
-void pv_stats_write(pv_stats *st, uint32_t area, int64_t t)
-{
-    uint32_t acc = pv_stats_data_acc(st, area); /* may move st->accs */
-    if (stats_in_range(st, t)) {
-        st->accs[acc].count++;
-        st->accs[acc].in_range = true;
-    }
 }
 
 /* docs/formats.md §3: a state's net is the time from its entry to the variable's
@@ -310,7 +174,7 @@ static void stats_state_close(pv_stats *st, uint32_t tracker, int64_t t)
     if (cur == PV_WI_NONE)
         return;
     uint32_t acc = pv_stats_data_acc(st, cur); /* may move st->accs */
-    st->accs[acc].net += stats_clock(st, t) - stats_clock(st, st->state_since[tracker]);
+    st->accs[acc].net += pv_stat_clock(st, t) - pv_stat_clock(st, st->state_since[tracker]);
 }
 
 /* A tracker for state key `key`, whose first state entry is at t. */
@@ -319,14 +183,12 @@ static uint32_t stats_new_tracker(pv_stats *st, uint32_t key, int64_t t)
     size_t cap = st->state_cap;
     st->state_area = pv_xgrow(st->state_area, &cap, st->state_count + 1, sizeof *st->state_area);
     cap = st->state_cap;
-    st->state_since =
-        pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
+    st->state_since = pv_xgrow(st->state_since, &cap, st->state_count + 1, sizeof *st->state_since);
     cap = st->state_cap;
     st->state_key_of =
         pv_xgrow(st->state_key_of, &cap, st->state_count + 1, sizeof *st->state_key_of);
     cap = st->state_cap;
-    st->state_first =
-        pv_xgrow(st->state_first, &cap, st->state_count + 1, sizeof *st->state_first);
+    st->state_first = pv_xgrow(st->state_first, &cap, st->state_count + 1, sizeof *st->state_first);
     st->state_cap = cap;
     uint32_t tracker = (uint32_t)st->state_count++;
     st->state_area[tracker] = PV_WI_NONE;
@@ -352,7 +214,7 @@ void pv_stats_state(pv_stats *st, uint32_t state_key, uint32_t area, int64_t t)
     st->state_area[tracker] = area;
     st->state_since[tracker] = t;
     uint32_t acc = pv_stats_data_acc(st, area);
-    if (stats_in_range(st, t)) {
+    if (pv_stat_in_range(st, t)) {
         st->accs[acc].count++;
         st->accs[acc].in_range = true;
     }
@@ -367,8 +229,8 @@ static void stats_join_range(int64_t *xmin, int64_t *xmax, int64_t xn, int64_t y
 {
     if (yn == 0)
         return;
-    stats_min_max(ymin, xn == 0, xmin, xmax);
-    stats_min_max(ymax, false, xmin, xmax);
+    pv_stat_min_max(ymin, xn == 0, xmin, xmax);
+    pv_stat_min_max(ymax, false, xmin, xmax);
 }
 
 /* x (the first half's, after the replay) += y (the second half's).  `off`
@@ -380,16 +242,16 @@ static void stats_merge_acc(const pv_stats *st, pv_stat_acc *x, const pv_stat_ac
     if (y->has_last_entry) {
         /* y's first E: its period and outside reach back into the first half */
         int64_t f = y->first_entry;
-        bool in = stats_in_range(st, f);
-        if (x->has_last_entry && in && stats_in_range(st, x->last_entry)) {
+        bool in = pv_stat_in_range(st, f);
+        if (x->has_last_entry && in && pv_stat_in_range(st, x->last_entry)) {
             int64_t p = f - x->last_entry;
-            stats_min_max(p, x->period_n == 0, &x->period_min, &x->period_max);
+            pv_stat_min_max(p, x->period_n == 0, &x->period_min, &x->period_max);
             x->period_sum += p;
             x->period_n++;
         }
-        if (x->has_last_exit && in && stats_in_range(st, x->last_exit)) {
+        if (x->has_last_exit && in && pv_stat_in_range(st, x->last_exit)) {
             int64_t o = f - x->last_exit;
-            stats_min_max(o, x->outside_n == 0, &x->outside_min, &x->outside_max);
+            pv_stat_min_max(o, x->outside_n == 0, &x->outside_min, &x->outside_max);
             x->outside_sum += o;
             x->outside_n++;
         }
@@ -420,8 +282,8 @@ static void stats_merge_acc(const pv_stats *st, pv_stat_acc *x, const pv_stat_ac
                      y->period_n);
     x->period_sum += y->period_sum;
     x->period_n += y->period_n;
-    stats_join_range(&x->outside_min, &x->outside_max, x->outside_n, y->outside_min,
-                     y->outside_max, y->outside_n);
+    stats_join_range(&x->outside_min, &x->outside_max, x->outside_n, y->outside_min, y->outside_max,
+                     y->outside_n);
     x->outside_sum += y->outside_sum;
     x->outside_n += y->outside_n;
 }
@@ -514,25 +376,25 @@ static void stats_neutral_add(pv_stat_acc *n, const pv_stat_acc *a)
     n->call = pv_add_sat(n->call, a->call);
     if (a->complete > 0) {
         bool first = n->complete == 0;
-        stats_min_max(a->net_min, first, &n->net_min, &n->net_max);
-        stats_min_max(a->net_max, false, &n->net_min, &n->net_max);
-        stats_min_max(a->gross_min, first, &n->gross_min, &n->gross_max);
-        stats_min_max(a->gross_max, false, &n->gross_min, &n->gross_max);
-        stats_min_max(a->call_min, first, &n->call_min, &n->call_max);
-        stats_min_max(a->call_max, false, &n->call_min, &n->call_max);
+        pv_stat_min_max(a->net_min, first, &n->net_min, &n->net_max);
+        pv_stat_min_max(a->net_max, false, &n->net_min, &n->net_max);
+        pv_stat_min_max(a->gross_min, first, &n->gross_min, &n->gross_max);
+        pv_stat_min_max(a->gross_max, false, &n->gross_min, &n->gross_max);
+        pv_stat_min_max(a->call_min, first, &n->call_min, &n->call_max);
+        pv_stat_min_max(a->call_max, false, &n->call_min, &n->call_max);
         n->complete += a->complete;
     }
     if (a->period_n > 0) {
         bool first = n->period_n == 0;
-        stats_min_max(a->period_min, first, &n->period_min, &n->period_max);
-        stats_min_max(a->period_max, false, &n->period_min, &n->period_max);
+        pv_stat_min_max(a->period_min, first, &n->period_min, &n->period_max);
+        pv_stat_min_max(a->period_max, false, &n->period_min, &n->period_max);
         n->period_sum = pv_add_sat(n->period_sum, a->period_sum);
         n->period_n += a->period_n;
     }
     if (a->outside_n > 0) {
         bool first = n->outside_n == 0;
-        stats_min_max(a->outside_min, first, &n->outside_min, &n->outside_max);
-        stats_min_max(a->outside_max, false, &n->outside_min, &n->outside_max);
+        pv_stat_min_max(a->outside_min, first, &n->outside_min, &n->outside_max);
+        pv_stat_min_max(a->outside_max, false, &n->outside_min, &n->outside_max);
         n->outside_sum = pv_add_sat(n->outside_sum, a->outside_sum);
         n->outside_n += a->outside_n;
     }

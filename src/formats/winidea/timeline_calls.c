@@ -241,37 +241,48 @@ static size_t tl_fc_permute(tl_pass *p, size_t left)
 
 /* FC_PERMUTE and FC_COPY of every array in one go, on two threads (a
  * finish without a budget, docs/winidea-model.md "Speed"): the helper
- * moves the arrays from `first` on, each thread through a scratch buffer of
- * its own; the result is the same as one array after the other. */
+ * moves the arrays from `first` on.  Each thread permutes its widest array
+ * into a new block, and every next one into the block the one before it
+ * left (as wide or wider, and as long: each holds every call), so that
+ * nothing is copied back and a thread needs one new block only; the result
+ * is the same as one array after the other. */
 typedef struct tl_permute_job {
-    tl_call_array arrays[TL_CALL_ARRAYS];
+    tl_call_array arrays[TL_CALL_ARRAYS]; /* their blocks, the new ones once done */
     size_t first, count, n;
     size_t gap_a, gap_at;
     const uint32_t *pos;
 } tl_permute_job;
 
-static void tl_permute_arrays(const tl_permute_job *j, size_t from, size_t to)
+static void tl_permute_arrays(tl_permute_job *j, size_t from, size_t to)
 {
-    size_t widest = 4;
-    for (size_t a = from; a < to; a++)
-        widest = j->arrays[a].size > widest ? j->arrays[a].size : widest;
-    void *scratch = tl_big_alloc((j->n ? j->n : 1) * widest);
-    for (size_t a = from; a < to; a++) {
-        tl_permute_gap(&j->arrays[a], j->pos, scratch, 0, j->n, j->gap_a, j->gap_at);
+    size_t order[TL_CALL_ARRAYS], m = 0;
+    for (size_t a = from; a < to; a++) { /* widest first */
+        size_t at = m++;
+        while (at > 0 && j->arrays[order[at - 1]].size < j->arrays[a].size) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = a;
+    }
+    void *spare = NULL;
+    for (size_t q = 0; q < m; q++) {
+        tl_call_array *a = &j->arrays[order[q]];
+        void *dst = spare ? spare : tl_big_alloc((j->n ? j->n : 1) * a->size);
+        tl_permute_gap(a, j->pos, dst, 0, j->n, j->gap_a, j->gap_at);
         if (j->gap_a < j->n) { /* the second half's calls: their pages go back */
             size_t lo = j->gap_at > j->n ? j->gap_at : j->n, hi = j->gap_at + (j->n - j->gap_a);
             if (hi > lo)
-                pv_release((char *)j->arrays[a].base + lo * j->arrays[a].size,
-                           (hi - lo) * j->arrays[a].size);
+                pv_release((char *)a->base + lo * a->size, (hi - lo) * a->size);
         }
-        memcpy(j->arrays[a].base, scratch, j->n * j->arrays[a].size);
+        spare = a->base;
+        a->base = dst;
     }
-    free(scratch);
+    free(spare);
 }
 
 static void *tl_permute_run(void *arg)
 {
-    const tl_permute_job *j = arg;
+    tl_permute_job *j = arg;
     tl_permute_arrays(j, j->first, j->count);
     return NULL;
 }
@@ -295,6 +306,12 @@ static bool tl_fc_permute_parallel(tl_pass *p)
         return false;
     tl_permute_arrays(&j, 0, j.first);
     pthread_join(helper, NULL);
+    /* the blocks in tl_call_arrays' order */
+    ix->call_parent = j.arrays[0].base;
+    ix->call_entry = j.arrays[1].base;
+    ix->call_exit = j.arrays[2].base;
+    if (j.count > 3)
+        ix->call_gross = j.arrays[3].base;
     p->gap_a = SIZE_MAX; /* every array is in place now */
     p->fc_phase = FC_TOP;
     p->fc_k = 0;
