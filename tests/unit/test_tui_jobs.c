@@ -563,7 +563,7 @@ static void test_report_job_deadline(void **state)
     pv_report_job *j = pv_report_open_job(&r, base, true, NULL);
     size_t steps = 0;
     for (;;) {
-        pv_report_job_deadline(j, pv_work_clock() - 1);
+        pv_report_job_deadline(j, pv_clock_now() - 1);
         if (pv_report_job_step(j, SIZE_MAX))
             break;
         steps++;
@@ -577,7 +577,7 @@ static void test_report_job_deadline(void **state)
     j = pv_report_select_job(&r, "routine ~ /1/", &key, 1, &err);
     steps = 0;
     for (;;) {
-        pv_report_job_deadline(j, pv_work_clock() - 1);
+        pv_report_job_deadline(j, pv_clock_now() - 1);
         if (pv_report_job_step(j, SIZE_MAX))
             break;
         steps++;
