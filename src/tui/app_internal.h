@@ -189,7 +189,7 @@ struct pv_app {
     pv_range_state range;
     pv_markers mark;
 
-    /* long work: the one job (jobs.h), a long call's frames, the blocks
+    /* long work: the one job and those beside it (jobs.h), the blocks
      * the reports no longer need (a replaced selection), given back in
      * steps between key presses (core.h pv_trash) */
     pv_jobs jobs;

@@ -7,7 +7,9 @@
  * frames (pv_app_work) within a budget of rows and a deadline; Esc and
  * Ctrl-C stop it through one path (pv_jobs_stop), which leaves everything
  * as it was before the job started.  A new long operation is a state
- * struct, a step function and an ops table, nothing else.
+ * struct, a step function and an ops table, nothing else.  Work that is
+ * one call into code that does not yield (:sql, an export) is a job whose
+ * call runs on a worker thread in turns with this one (worker.h).
  *
  * Work that goes on beside the one job between key presses (a flame
  * graph being built, indexing, pinned lanes being built) is a job of the
