@@ -241,6 +241,11 @@ void pv_jobs_free(pv_app *a)
         pv_jobs_stop_beside(a, k, false);
 }
 
+void pv_app_stop_jobs(pv_app *a)
+{
+    pv_jobs_free(a);
+}
+
 /* The job beside runs between frames: not the scripted mode's one step per
  * key of a test's fixed units (pv_app_flame_test_slice). */
 static bool pv_jobs_beside_runs(const pv_app *a, const pv_job *j)

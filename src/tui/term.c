@@ -525,6 +525,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
         }
     }
     pv_app_set_terminal(app, NULL, NULL);
+    if (pv_term_pending)
+        pv_app_stop_jobs(app); /* before dying of the signal: nothing left behind */
     pv_term_restore();
     delscreen(screen);
     pv_term_die_of_pending();
