@@ -1,7 +1,9 @@
-/* bench_long_calls - the long calls that run on the viewer's thread
- * (`:sql`, `:export`; docs/tui.md "Long operations"): how long the screen
- * stands still between two frames of their pump, and how soon Esc stops
- * them.
+/* bench_long_calls - the jobs whose call runs on a worker in turns with
+ * the viewer's thread (`:sql`, `:export`; src/tui/worker.h, docs/tui.md
+ * "Long operations"): how long the screen stands still between two frames
+ * (one after each step of the job, as the terminal's loop draws), and how
+ * soon Esc stops them.  (The CPU times are the viewer's thread's: the
+ * call's own CPU is the worker's.)
  *
  *   bench_long_calls FILE [STOP_AFTER_S [FORMAT]]
  *
@@ -10,8 +12,7 @@
  * Report's result set (the file's), stopped (as Esc would) after
  * STOP_AFTER_S seconds (default 2; 0: to its end), and
  *   :sql SELECT context, count(*) FROM timeline GROUP BY context
- * to its end.  Each pump draws the
- * frame, as the terminal does.
+ * to its end.  A frame is drawn after each step, as the terminal does.
  *
  * PV_BENCH_STALLS=1 in the environment: while no frame came for 8 ms of
  * CPU, the stack is written to stderr every 2 ms of CPU (SIGPROF), to
@@ -99,7 +100,7 @@ static void pump(void *user)
     if (P.stop_after > 0 && P.last - P.start > P.stop_after && !P.stopped) {
         P.stopped = true;
         P.stopped_at = P.last;
-        pv_app_long_stop(P.a); /* what Esc does in the terminal's pump */
+        pv_app_key(P.a, PV_KEY_ESC); /* between two steps, as the terminal reads it */
     }
 }
 
@@ -164,7 +165,6 @@ int main(int argc, char **argv)
     }
     pv_app_index_all(a);
     pv_app_draw(a);
-    pv_app_set_pump(a, pump, NULL);
     stall_sampler();
     char path[64];
     snprintf(path, sizeof path, "/tmp/bench_long_calls-%ld.db", (long)getpid());

@@ -28,13 +28,14 @@ done
 # The winIDEA index's helper thread (docs/winidea-model.md "Speed") under
 # ThreadSanitizer: only the index's unit tests (test_timeline_*), which build
 # indexes with the helper and without and compare them (about a minute: CI
-# stays short).
-echo "== thread sanitizer (test_timeline_*)"
+# stays short); and the viewer's jobs whose call runs on a worker thread
+# (test_tui_worker: src/tui/worker.h, :sql and an export; a few seconds).
+echo "== thread sanitizer (test_timeline_*, test_tui_worker)"
 dir=build/test-tsan
 cmake -S . -B "$dir" -DPV_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
 tsan_tests=()
-for src in tests/unit/test_timeline_*.c; do
+for src in tests/unit/test_timeline_*.c tests/unit/test_tui_worker.c; do
   tsan_tests+=("$(basename "$src" .c)")
 done
 cmake --build "$dir" -j"$jobs" --target "${tsan_tests[@]}" >/dev/null

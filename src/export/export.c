@@ -279,6 +279,7 @@ struct pv_export_target {
         ino_t ino;
     } inputs[8];
     size_t input_count;
+    bool cancelled; /* the commit found the request cancelled: nothing renamed */
 };
 
 /* The temporary files open now, by full path: what SQLite's open() of one
@@ -632,6 +633,15 @@ static bool pv_export_target_commit(pv_export_target *t, pv_diag *err)
             return false;
         }
     }
+    /* A cancel that came while they were written to disk (the progress
+     * above reports it, a viewer reads keys then): nothing is renamed
+     * into place, so a cancel at any point leaves no file
+     * (docs/export.md). */
+    if (p && p->cancel && atomic_load(p->cancel)) {
+        t->cancelled = true;
+        pv_export_target_abort(t);
+        return false;
+    }
     for (size_t k = t->output_count; k-- > 0;) {
         pv_export_output *o = &t->outputs[k];
         if (!pv_export_check_final(t, o, true, err)) {
@@ -898,7 +908,7 @@ pv_export_status pv_export_file(const pv_file *f, const pv_export_request *r, co
         }
     }
     if (st == PV_EXPORT_OK && !pv_export_target_commit(&t, err))
-        st = PV_EXPORT_FAILED;
+        st = t.cancelled ? PV_EXPORT_CANCELLED : PV_EXPORT_FAILED;
     if (st != PV_EXPORT_OK) {
         pv_export_target_abort(&t);
         if (st == PV_EXPORT_CANCELLED)

@@ -549,6 +549,9 @@ void pv_app_free(pv_app *a)
     pthread_mutex_unlock(&a->load.lock);
     if (a->load.thread_started)
         pthread_join(a->load.thread, NULL);
+    /* first: a job's call on a worker (worker.h) reads the files, the SQL
+     * connection and the trash freed below */
+    pv_jobs_free(a);
     pv_buf_free(&a->det.why);
     for (size_t i = 0; i < a->load.done_count; i++)
         pv_file_free(a->load.done[i]);
@@ -567,12 +570,10 @@ void pv_app_free(pv_app *a)
         pv_report_close(&a->items[i].report);
     free(a->items);
     pv_sql_free(a->sql.conn);
-    free(a->sql.pending);
     for (size_t i = 0; i < a->sql.from_count; i++)
         pv_location_free(&a->sql.from[i]);
     free(a->sql.from);
     pv_buf_free(&a->clip.copied);
-    pv_jobs_free(a);
     pv_app_session_free(a);
     pv_trash_free(&a->trash);
     pv_buf_free(&a->sql.names.text);

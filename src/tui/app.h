@@ -73,15 +73,6 @@ void pv_app_set_terminal(pv_app *a, void (*clipboard)(void *ctx, const char *byt
 /* The OSC 52 sequence that puts text on the clipboard (base64), wrapped in
  * DCS pieces for GNU screen's pass-through when `screen`. */
 void pv_osc52_sequence(const char *text, size_t len, bool screen, pv_buf *out);
-/* A long call runs on the UI thread (`:sql`, an export; docs/tui.md "Long
- * operations"): about every 4 ms of wall time its progress calls
- * pump(user), with which the terminal driver draws a frame (the status bar
- * shows the progress) and reads the keys: Esc or Ctrl-C call
- * pv_app_long_stop, other keys are kept, in order, for after the call. */
-void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user);
-/* Stops the long call that runs (the previous view stays; an export
- * removes its partial file). */
-void pv_app_long_stop(pv_app *a);
 /* Draws everything into the grid. */
 const pv_grid *pv_app_draw(pv_app *a);
 /* Where the terminal cursor belongs (the prompt), or false to hide it. */

@@ -4,9 +4,9 @@
  * view or the whole result set), each its own choice, preselected from what
  * is active; what will be written, said before writing; a path with
  * completion, in the directory of the last export; a confirmation before
- * replacing a file; the export itself through the generic export API, with
- * its progress in the status bar and Esc or Ctrl-C to cancel (nothing is
- * left); a failure keeps the dialog open with its message, in the viewer's
+ * replacing a file; the export itself through the generic export API, as a
+ * job on a worker (worker.h), with its progress in the status bar and Esc
+ * or Ctrl-C to cancel (nothing is left); a failure keeps the dialog open with its message, in the viewer's
  * words. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "profview/export.h"
 #include "tui/app_internal.h"
 #include "tui/panel.h"
+#include "tui/worker.h"
 
 /* The dialog's fields, top to bottom. */
 enum {
@@ -490,16 +491,6 @@ void pv_app_export_open(pv_app *a)
 
 /* ---- running the export */
 
-static void pv_app_export_progress(void *user, const char *what, uint64_t done, uint64_t total)
-{
-    pv_app *a = user;
-    snprintf(a->exp.stage, sizeof a->exp.stage, "%s", what ? what : "");
-    a->exp.done = done;
-    a->exp.total = total;
-    if (pv_app_pump(a)) /* a frame with the status bar; Esc or Ctrl-C stop */
-        a->exp.cancel = 1;
-}
-
 /* The library's messages name command-line options where the viewer has
  * choices: said in the viewer's words. */
 static void pv_app_export_viewer_words(pv_buf *msg)
@@ -576,6 +567,214 @@ static void pv_app_export_say(pv_app *a, bool error, const char *text)
     pv_buf_free(&out);
 }
 
+/* ---- the export as a job (jobs.h) whose call runs on a worker
+ * (worker.h): the writers do not yield, so the call runs in turns with the
+ * UI thread, within each step's budget, and reports its progress from the
+ * export's pv_progress; a stop sets the export's cancel flag (the export
+ * removes its temporary files; a file it was to replace keeps its
+ * content); the message and the dialog are the UI thread's, in the last
+ * step. */
+
+typedef struct pv_export_job {
+    pv_job base;
+    pv_worker *w; /* made at the first step */
+    const pv_file *f;
+    /* the request, with a copy of what it reads of the viewer's state
+     * (the report's rows and filter, the bookmarks) */
+    pv_export_request req;
+    pv_row *rows;
+    char *filter, *view_id, *context, *areas;
+    pv_export_bookmark *bm;
+    size_t bm_count;
+    char *path;
+    bool force;
+    int format;
+    pv_buf describe; /* what is written, in words */
+    atomic_int cancel;
+    /* the call's: its progress (read between turns) and its result */
+    char stage[32];
+    uint64_t done, total;
+    pv_export_status st;
+    pv_diag err;
+} pv_export_job;
+
+/* The export's progress (on the worker): the counts for the status bar;
+ * the turn goes back to the UI thread when the step's budget is spent. */
+static void pv_export_job_progress(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    pv_export_job *j = user;
+    snprintf(j->stage, sizeof j->stage, "%s", what ? what : "");
+    j->done = done;
+    j->total = total;
+    pv_worker_yield(j->w, done);
+}
+
+static void pv_export_job_call(void *ctx)
+{
+    pv_export_job *j = ctx;
+    j->st = pv_export_file(j->f, &j->req, j->path, j->force, &j->err);
+}
+
+/* The call has returned: what was written, or why not. */
+static void pv_export_job_done(pv_app *a, pv_export_job *j)
+{
+    const char *path = j->path;
+    pv_buf text;
+    pv_buf_init(&text);
+    if (j->st == PV_EXPORT_OK) {
+        /* the session remembers the format and the directory */
+        a->exp.last_format = j->format + 1;
+        const char *slash = strrchr(path, '/');
+        pv_buf_clear(&a->exp.last_dir);
+        if (slash) /* with its '/' */
+            pv_buf_append(&a->exp.last_dir, path, (size_t)(slash - path) + 1);
+        pv_buf_printf(&text, "exported %s to %s (%s)", pv_buf_cstr(&j->describe), path,
+                      pv_export_format_name(j->req.format));
+        pv_app_export_say(a, false, pv_buf_cstr(&text));
+    } else if (j->st == PV_EXPORT_CANCELLED) {
+        pv_buf_printf(&text, "export cancelled: nothing written to %s", path);
+        pv_app_export_say(a, false, pv_buf_cstr(&text));
+    } else {
+        /* the dialog stays open with the message, to change a choice or
+         * the path */
+        for (size_t i = 0; i < j->err.entry_count; i++)
+            pv_buf_printf(&text, "%s%s", i ? "; " : "", j->err.entries[i].text);
+        pv_app_export_viewer_words(&text);
+        pv_buf_clear(&a->exp.error);
+        pv_buf_printf(&a->exp.error, "export failed: %s",
+                      j->err.entry_count ? pv_buf_cstr(&text) : "?");
+        a->ov.kind = PV_OVERLAY_EXPORT;
+        a->exp.field = PV_EXP_F_PATH;
+        pv_app_export_describe(a);
+    }
+    pv_buf_free(&text);
+}
+
+/* The call, run to its end (cancelled first when `cancel`), its thread
+ * gone. */
+static void pv_export_job_end(pv_app *a, pv_export_job *j, bool cancel)
+{
+    if (cancel)
+        atomic_store(&j->cancel, 1);
+    pv_worker_free(j->w);
+    j->w = NULL;
+    a->exp.running = false;
+}
+
+static bool pv_export_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    pv_export_job *j = (pv_export_job *)job;
+    if (!j->w) {
+        a->exp.running = true;
+        a->exp.done = a->exp.total = 0;
+        a->exp.start = pv_app_now();
+        a->exp.stage[0] = '\0';
+        j->w = pv_worker_new(pv_export_job_call, j);
+    }
+    bool done = pv_worker_step(j->w, b);
+    snprintf(a->exp.stage, sizeof a->exp.stage, "%s", j->stage);
+    a->exp.done = j->done;
+    a->exp.total = j->total;
+    if (!done)
+        return false;
+    pv_export_job_end(a, j, false);
+    pv_export_job_done(a, j);
+    return true;
+}
+
+/* Esc, Ctrl-C (pv_jobs_stop): the export is cancelled, nothing written. */
+static void pv_export_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    pv_export_job *j = (pv_export_job *)job;
+    if (j->w) {
+        pv_export_job_end(a, j, true);
+        if (say || j->st == PV_EXPORT_OK)
+            pv_export_job_done(a, j); /* (finished before it saw the cancel: said) */
+    } else if (say) {
+        pv_buf text;
+        pv_buf_init(&text);
+        pv_buf_printf(&text, "export cancelled: nothing written to %s", j->path);
+        pv_app_export_say(a, false, pv_buf_cstr(&text));
+        pv_buf_free(&text);
+    }
+}
+
+static void pv_export_job_free(pv_job *job)
+{
+    pv_export_job *j = (pv_export_job *)job;
+    if (j->w) { /* freed without a stop (not by the engine) */
+        atomic_store(&j->cancel, 1);
+        pv_worker_free(j->w);
+    }
+    for (size_t i = 0; i < j->bm_count; i++) {
+        free((char *)j->bm[i].view);
+        free((char *)j->bm[i].note);
+    }
+    free(j->bm);
+    free(j->rows);
+    free(j->filter);
+    free(j->view_id);
+    free(j->context);
+    free(j->areas);
+    free(j->path);
+    pv_buf_free(&j->describe);
+    pv_diag_free(&j->err);
+}
+
+static const pv_job_ops pv_export_job_ops = {
+    .keys = PV_JOB_KEYS_KEEP,
+    .step = pv_export_job_step,
+    .stop = pv_export_job_stop,
+    .free = pv_export_job_free,
+};
+
+static char *pv_app_export_dup(const char *s)
+{
+    return s ? pv_xstrdup(s) : NULL;
+}
+
+/* The export of plan pl from item `item` to `path` as a job: it runs from
+ * the next frame, on a copy of what it reads of the viewer. */
+static void pv_app_export_job_start(pv_app *a, size_t item, const pv_file *f,
+                                    const pv_export_plan *pl, const char *path, bool force)
+{
+    pv_export_job *j = (pv_export_job *)pv_job_new(sizeof *j, &pv_export_job_ops, PV_JOB_EXPORT);
+    j->f = f;
+    j->req = pl->req;
+    if (pl->req.rows) {
+        j->rows = pv_xmalloc((pl->req.row_count ? pl->req.row_count : 1) * sizeof *j->rows);
+        memcpy(j->rows, pl->req.rows, pl->req.row_count * sizeof *j->rows);
+        j->req.rows = j->rows;
+    }
+    j->req.filter = j->filter = pv_app_export_dup(pl->req.filter);
+    j->req.view_id = j->view_id = pv_app_export_dup(pl->req.view_id);
+    j->req.context = j->context = pv_app_export_dup(pl->req.context);
+    j->req.areas = j->areas = pv_app_export_dup(pl->req.areas);
+    j->path = pv_xstrdup(path);
+    j->force = force;
+    j->format = a->exp.format;
+    pv_buf_init(&j->describe);
+    pv_buf_append(&j->describe, pl->describe.data ? pl->describe.data : "", pl->describe.len);
+    atomic_init(&j->cancel, 0);
+    pv_diag_init(&j->err);
+    j->req.progress.report = pv_export_job_progress;
+    j->req.progress.user = j;
+    j->req.progress.cancel = &j->cancel;
+    j->req.trash = &a->trash; /* big blocks go back between key presses */
+    /* the bookmarks of what is exported (docs/tui.md "Bookmarks") */
+    size_t bm_set = j->req.instance >= 0 ? a->items[item].set : PV_NO_ROW;
+    size_t n = pv_app_bookmarks_of(a, a->items[item].file, bm_set, NULL, 0);
+    j->bm = pv_xcalloc(n ? n : 1, sizeof *j->bm);
+    j->bm_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, j->bm, n);
+    for (size_t i = 0; i < j->bm_count; i++) {
+        j->bm[i].view = pv_app_export_dup(j->bm[i].view);
+        j->bm[i].note = pv_app_export_dup(j->bm[i].note);
+    }
+    j->req.bookmarks = j->bm;
+    j->req.bookmark_count = j->bm_count;
+    pv_jobs_start(a, &j->base);
+}
+
 /* Exports from Explorer item `item` (the Report's, or the one a queued
  * export was asked from) what the dialog's choices say. */
 static void pv_app_export_run(pv_app *a, size_t item, bool force)
@@ -598,7 +797,6 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
         return;
     }
     pv_buf_free(&why);
-    pv_export_request req = pl.req;
     const char *path = pv_buf_cstr(&a->exp.path);
     struct stat st;
     if (!path[0]) {
@@ -629,57 +827,7 @@ static void pv_app_export_run(pv_app *a, size_t item, bool force)
         pv_app_export_plan_free(&pl);
         return;
     }
-    a->exp.cancel = 0;
-    a->pump.stop = false;
-    a->exp.running = true;
-    a->exp.done = a->exp.total = 0;
-    a->exp.start = pv_app_now();
-    req.progress.report = pv_app_export_progress;
-    req.progress.user = a;
-    req.progress.cancel = &a->exp.cancel;
-    req.trash = &a->trash; /* big blocks go back between key presses */
-    a->exp.stage[0] = '\0';
-    /* the bookmarks of what is exported (docs/tui.md "Bookmarks") */
-    size_t bm_set = req.instance >= 0 ? a->items[item].set : PV_NO_ROW;
-    size_t bm_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, NULL, 0);
-    pv_export_bookmark *bm = pv_xcalloc(bm_count ? bm_count : 1, sizeof *bm);
-    req.bookmark_count = pv_app_bookmarks_of(a, a->items[item].file, bm_set, bm, bm_count);
-    req.bookmarks = bm;
-    pv_diag err;
-    pv_diag_init(&err);
-    pv_export_status st2 = pv_export_file(f, &req, path, force, &err);
-    free(bm);
-    a->exp.running = false;
-    pv_buf text;
-    pv_buf_init(&text);
-    if (st2 == PV_EXPORT_OK) {
-        /* the session remembers the format and the directory */
-        a->exp.last_format = a->exp.format + 1;
-        const char *slash = strrchr(path, '/');
-        pv_buf_clear(&a->exp.last_dir);
-        if (slash) /* with its '/' */
-            pv_buf_append(&a->exp.last_dir, path, (size_t)(slash - path) + 1);
-        pv_buf_printf(&text, "exported %s to %s (%s)", pv_buf_cstr(&pl.describe), path,
-                      pv_export_format_name(req.format));
-        pv_app_export_say(a, false, pv_buf_cstr(&text));
-    } else if (st2 == PV_EXPORT_CANCELLED) {
-        pv_buf_printf(&text, "export cancelled: nothing written to %s", path);
-        pv_app_export_say(a, false, pv_buf_cstr(&text));
-    } else {
-        /* the dialog stays open with the message, to change a choice or
-         * the path */
-        for (size_t i = 0; i < err.entry_count; i++)
-            pv_buf_printf(&text, "%s%s", i ? "; " : "", err.entries[i].text);
-        pv_app_export_viewer_words(&text);
-        pv_buf_clear(&a->exp.error);
-        pv_buf_printf(&a->exp.error, "export failed: %s",
-                      err.entry_count ? pv_buf_cstr(&text) : "?");
-        a->ov.kind = PV_OVERLAY_EXPORT;
-        a->exp.field = PV_EXP_F_PATH;
-        pv_app_export_describe(a);
-    }
-    pv_buf_free(&text);
-    pv_diag_free(&err);
+    pv_app_export_job_start(a, item, f, &pl, path, force);
     pv_app_export_plan_free(&pl);
 }
 
@@ -998,30 +1146,6 @@ void pv_app_export_queued(pv_app *a, const pv_command_args *q)
     pv_buf_puts(&a->exp.path, q->arg);
     a->exp.path_pos = a->exp.path.len;
     pv_app_export_run(a, item, q->force);
-}
-
-void pv_app_set_pump(pv_app *a, void (*pump)(void *), void *user)
-{
-    a->pump.fn = pump;
-    a->pump.user = user;
-}
-
-bool pv_app_pump(pv_app *a)
-{
-    if (a->pump.fn && !a->pump.stop) {
-        double now = pv_app_now();
-        if (now - a->pump.last >= PV_PUMP_S) {
-            a->pump.fn(a->pump.user);
-            a->pump.last = pv_app_now();
-        }
-    }
-    return a->pump.stop;
-}
-
-void pv_app_long_stop(pv_app *a)
-{
-    a->pump.stop = true;
-    a->exp.cancel = 1;
 }
 
 /* The status bar while the export runs. */

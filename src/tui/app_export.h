@@ -5,7 +5,6 @@
 #ifndef PROFVIEW_TUI_APP_EXPORT_H
 #define PROFVIEW_TUI_APP_EXPORT_H
 
-#include <stdatomic.h>
 #include "tui/app.h"
 #include "tui/jobs.h"
 
@@ -33,8 +32,7 @@ typedef struct pv_export_dialog {
     pv_buf path;
     size_t path_pos;
     bool confirm; /* the path exists: Enter replaces it, Esc keeps it */
-    bool running; /* the status bar shows the export's progress */
-    atomic_int cancel;
+    bool running; /* the status bar shows the export's progress (its job's step copies it) */
     uint64_t done, total;
     char stage[32]; /* the progress's `what`: "exporting", "selecting rows" */
     double start;

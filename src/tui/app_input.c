@@ -230,7 +230,7 @@ void pv_app_key(pv_app *a, int key)
     /* Ctrl-L only redraws: the terminal layer takes it before it comes
      * here, and scripted keys pass time with it (it changes nothing). */
     if (key == PV_KEY_RESIZE || key == 0 || key == PV_KEY_CTRL('l') ||
-        pv_app_key_stops_scan(a, key))
+        pv_jobs_keep(a, &(pv_job_input){.key = key}) || pv_app_key_stops_scan(a, key))
         return;
     /* Esc and Ctrl-C stop a graph being built (and do nothing else: the
      * screen stays, Ctrl-C does not quit); other keys act as always */
@@ -253,7 +253,7 @@ void pv_app_key(pv_app *a, int key)
     } else {
         /* A message answers the key before: the next action clears it
          * (docs/tui.md); work in progress keeps its own. */
-        if (!a->jobs.job && !a->exp.running)
+        if (!a->jobs.job)
             pv_buf_clear(&a->message);
         pv_app_action(a, pv_keymap_lookup(&a->cfg.keys, key));
     }

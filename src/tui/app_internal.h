@@ -41,9 +41,6 @@ typedef struct pv_item {
  * frame looks at rows for about PV_SCAN_SLICE_S, then the screen is drawn
  * and keys are read (docs/quality.md: no key blocks for more than 16 ms). */
 #define PV_SCAN_SLICE_S 0.005
-/* A long call on the UI thread (`:sql`, an export) draws a frame and reads
- * the keys this often (wall time), from its progress callback. */
-#define PV_PUMP_S 0.004
 enum { PV_SCAN_TIME = 1, PV_SCAN_AREA };
 typedef struct pv_scan {
     int kind;
@@ -126,17 +123,6 @@ typedef struct pv_clipboard {
     pv_buf copied; /* the text last copied */
 } pv_clipboard;
 
-/* A long call on this thread (`:sql`, an export; docs/tui.md "Long
- * operations"): its progress callback calls pv_app_pump, which calls the
- * terminal driver's pump about every PV_PUMP_S to draw a frame and read
- * the keys (Esc and Ctrl-C set `stop`; other keys wait). */
-typedef struct pv_pump {
-    void (*fn)(void *user);
-    void *user;
-    double last;
-    bool stop;
-} pv_pump;
-
 /* The session's messages, the last PV_MESSAGE_LOG (:messages, help.c):
  * a message goes with the next key, the log keeps it (a load error of a
  * file of the command line, docs/tui.md "Prompt line"). */
@@ -207,7 +193,6 @@ struct pv_app {
      * the reports no longer need (a replaced selection), given back in
      * steps between key presses (core.h pv_trash) */
     pv_jobs jobs;
-    pv_pump pump;
     pv_trash trash;
     pv_app_sql sql;
     pv_clipboard clip;
@@ -303,11 +288,6 @@ void pv_app_title(pv_app *a, int y, int x, int w, const char *title, bool focuse
 /* app_sql.c */
 /* :sql QUERY: runs it (as work, after the screen says so). */
 void pv_app_sql_start(pv_app *a, const char *query);
-void pv_app_sql_run(pv_app *a);
-/* From a long call's progress callback: a frame and the keys when
- * PV_PUMP_S passed since the last; true once Esc or Ctrl-C asked it to
- * stop. */
-bool pv_app_pump(pv_app *a);
 /* Table, function and column names for the prompt's completion. */
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),
                          void *ctx);

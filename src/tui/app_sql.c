@@ -11,6 +11,7 @@
 #include "profview/sql.h"
 #include "profview/table.h"
 #include "tui/app_internal.h"
+#include "tui/worker.h"
 
 /* ---- :sql */
 
@@ -25,62 +26,46 @@ static void pv_app_sql_expose(pv_app *a)
             pv_sql_add_file(a->sql.conn, a->files[a->sql.files]);
 }
 
-/* The query runs at the next frame, once the screen says so: one step
- * that draws frames itself (pv_app_pump; Esc and Ctrl-C stop it there). */
-static bool pv_sql_job_step(pv_app *a, pv_job *j, pv_budget *b)
+/* ---- the query as a job (jobs.h) whose call runs on a worker
+ * (worker.h): a single sqlite3_step may aggregate every row, so the call
+ * cannot be cut into steps; it runs in turns with the UI thread, within
+ * each step's budget, and reports its progress from SQLite's progress
+ * handler.  A stop interrupts it there (the handler answers "stop": SQLite's
+ * interrupt); the result view is adopted on this thread, in the last step. */
+
+typedef struct pv_sql_job {
+    pv_job base;
+    char *query;
+    struct pv_sql *conn; /* a->sql.conn, read by the call only while it runs */
+    pv_worker *w;        /* made at the first step */
+    atomic_int stop;
+    /* the call's: its progress (read between turns) and its result */
+    uint64_t rows, visited;
+    pv_view *view;
+    pv_sql_error err;
+} pv_sql_job;
+
+/* SQLite's progress handler (every few thousand of its steps), on the
+ * worker: the counts for the status bar; the turn goes back to the UI
+ * thread when the step's budget is spent. */
+static bool pv_sql_job_progress(void *ctx, uint64_t rows, uint64_t visited)
 {
-    (void)j;
-    (void)b;
-    pv_app_sql_run(a);
-    return true;
+    pv_sql_job *j = ctx;
+    j->rows = rows;
+    j->visited = visited;
+    pv_worker_yield(j->w, visited);
+    return !atomic_load(&j->stop);
 }
 
-/* A file arrives before the query ran: it runs now (the items move). */
-static bool pv_sql_job_moving(pv_app *a, pv_job *j)
+static void pv_sql_job_call(void *ctx)
 {
-    pv_sql_job_step(a, j, NULL);
-    return false;
-}
-
-static const pv_job_ops pv_sql_job_ops = {
-    .keys = PV_JOB_KEYS_WAIT,
-    .step = pv_sql_job_step,
-    .items_moving = pv_sql_job_moving,
-};
-
-void pv_app_sql_start(pv_app *a, const char *query)
-{
-    while (*query == ' ')
-        query++;
-    if (!query[0]) {
-        pv_app_message(a, true, ":sql SELECT ... (tables: the views; see docs/sql.md)");
-        return;
-    }
-    /* SQL reads every column of every row: while a file is indexed, the
-     * query waits for the index, queued (docs/tui.md "Loading and
-     * indexing"); other keys are answered meanwhile. */
-    if (pv_app_command_queue(a, PV_JOB_SQL, PV_NO_ROW, query))
-        return;
-    free(a->sql.pending);
-    a->sql.pending = pv_xstrdup(query);
-    pv_jobs_start(a, pv_job_new(sizeof(pv_job), &pv_sql_job_ops, PV_JOB_SQL));
-    pv_app_message(a, false, "Running the query... (Esc stops)");
-}
-
-/* SQLite's progress handler (every few thousand of its steps): the counts
- * for the status bar, and a frame with the keys every PV_PUMP_S (the
- * query runs on this thread: docs/tui.md "Long operations"). */
-static bool pv_app_sql_progress(void *ctx, uint64_t rows, uint64_t visited)
-{
-    pv_app *a = ctx;
-    a->sql.rows = rows;
-    a->sql.visited = visited;
-    return !pv_app_pump(a);
+    pv_sql_job *j = ctx;
+    j->view = pv_sql_query(j->conn, j->query, &j->err);
 }
 
 /* Adds the result view to the SQL results file (made at the first query)
  * and shows it. */
-static void pv_app_sql_show(pv_app *a, pv_view *v)
+static void pv_app_sql_show(pv_app *a, pv_view *v, const char *query)
 {
     /* where q goes back to from this result (pv_app_sql.from) */
     a->sql.from = pv_xrealloc(a->sql.from, (a->sql.from_count + 1) * sizeof *a->sql.from);
@@ -89,7 +74,7 @@ static void pv_app_sql_show(pv_app *a, pv_view *v)
     free(v->id);
     v->id = pv_xasprintf("sql-%zu", a->sql.count);
     free(v->title);
-    v->title = pv_xasprintf("SQL %zu: %s", a->sql.count, a->sql.pending);
+    v->title = pv_xasprintf("SQL %zu: %s", a->sql.count, query);
     if (a->sql.file == PV_NO_ROW) {
         a->sql.file = a->file_count;
         pv_app_adopt_file(a, pv_app_own_file("SQL results", "sql", "Queries", "SQL", v));
@@ -107,53 +92,127 @@ static void pv_app_sql_show(pv_app *a, pv_view *v)
     a->focus = PV_PANE_REPORT;
 }
 
-void pv_app_sql_run(pv_app *a)
+/* The call has returned: its view shown, or its error said. */
+static void pv_sql_job_done(pv_app *a, pv_sql_job *j)
 {
-    if (!a->sql.pending)
-        return;
-    /* Every file is indexed (pv_app_sql_start queued the query until
-     * then), unless the query was started by a caller that does not wait
-     * (a bench): then the index is finished here. */
-    pv_app_index_all(a);
-    pv_app_sql_expose(a);
-    a->sql.start = pv_app_now();
-    a->sql.rows = a->sql.visited = 0;
-    a->sql.running = true;
-    a->pump.stop = false;
-    pv_buf_clear(&a->message); /* the status bar shows the progress */
-    pv_sql_set_progress(a->sql.conn, pv_app_sql_progress, a);
-    pv_sql_error err;
-    pv_view *v = pv_sql_query(a->sql.conn, a->sql.pending, &err);
-    pv_sql_set_progress(a->sql.conn, NULL, NULL);
-    a->sql.running = false;
+    const char *query = j->query;
+    pv_sql_error *err = &j->err;
+    pv_view *v = j->view;
+    j->view = NULL;
     if (!v) {
         char text[1024];
-        if (err.interrupted) {
+        if (err->interrupted) {
             pv_app_message(a, false, "query stopped: the view stays as it was");
-        } else if (err.offset >= 0 && (size_t)err.offset <= strlen(a->sql.pending)) {
+        } else if (err->offset >= 0 && (size_t)err->offset <= strlen(query)) {
             /* the query, a caret under the place, the message (as :filter) */
             pv_buf line, before;
             pv_buf_init(&line);
             pv_buf_init(&before);
-            pv_escape_controls(&line, a->sql.pending, strlen(a->sql.pending));
-            pv_escape_controls(&before, a->sql.pending, (size_t)err.offset);
+            pv_escape_controls(&line, query, strlen(query));
+            pv_escape_controls(&before, query, (size_t)err->offset);
             snprintf(text, sizeof text, "%s\n%*s^\n%s", pv_buf_cstr(&line), (int)before.len, "",
-                     err.message);
+                     err->message);
             pv_buf_free(&line);
             pv_buf_free(&before);
             pv_app_message(a, true, text);
         } else {
-            snprintf(text, sizeof text, "SQL: %s", err.message);
+            snprintf(text, sizeof text, "SQL: %s", err->message);
             pv_app_message(a, true, text);
         }
     } else {
         char text[200];
         snprintf(text, sizeof text, "SQL %zu: %zu rows", a->sql.count + 1, pv_view_rows(v));
-        pv_app_sql_show(a, v);
+        pv_app_sql_show(a, v, query);
         pv_app_message(a, false, text);
     }
-    free(a->sql.pending);
-    a->sql.pending = NULL;
+}
+
+/* The call, run to its end (stopped first when `stop`), and its thread
+ * gone; the connection's handler off. */
+static void pv_sql_job_end(pv_app *a, pv_sql_job *j, bool stop)
+{
+    if (stop)
+        atomic_store(&j->stop, 1);
+    pv_worker_free(j->w);
+    j->w = NULL;
+    pv_sql_set_progress(j->conn, NULL, NULL);
+    a->sql.running = false;
+}
+
+static bool pv_sql_job_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    pv_sql_job *j = (pv_sql_job *)job;
+    if (!j->w) {
+        /* Every file is indexed (pv_app_sql_start queued the query until
+         * then), unless the query was started by a caller that does not
+         * wait (a bench): then the index is finished here. */
+        pv_app_index_all(a);
+        pv_app_sql_expose(a);
+        j->conn = a->sql.conn;
+        a->sql.start = pv_app_now();
+        a->sql.rows = a->sql.visited = 0;
+        a->sql.running = true;
+        pv_buf_clear(&a->message); /* the status bar shows the progress */
+        pv_sql_set_progress(j->conn, pv_sql_job_progress, j);
+        j->w = pv_worker_new(pv_sql_job_call, j);
+    }
+    bool done = pv_worker_step(j->w, b);
+    a->sql.rows = j->rows;
+    a->sql.visited = j->visited;
+    if (!done)
+        return false;
+    pv_sql_job_end(a, j, false);
+    pv_sql_job_done(a, j);
+    return true;
+}
+
+/* Esc, Ctrl-C (pv_jobs_stop): SQLite is interrupted; no view is made. */
+static void pv_sql_job_stop(pv_app *a, pv_job *job, bool say)
+{
+    pv_sql_job *j = (pv_sql_job *)job;
+    if (j->w)
+        pv_sql_job_end(a, j, true);
+    if (say)
+        pv_app_message(a, false, "query stopped: the view stays as it was");
+}
+
+static void pv_sql_job_free(pv_job *job)
+{
+    pv_sql_job *j = (pv_sql_job *)job;
+    if (j->w) { /* freed without a stop (not by the engine) */
+        atomic_store(&j->stop, 1);
+        pv_worker_free(j->w);
+    }
+    pv_view_free(j->view); /* a result not shown (stopped at its end) */
+    free(j->query);
+}
+
+static const pv_job_ops pv_sql_job_ops = {
+    .keys = PV_JOB_KEYS_KEEP,
+    .step = pv_sql_job_step,
+    .stop = pv_sql_job_stop,
+    .free = pv_sql_job_free,
+};
+
+void pv_app_sql_start(pv_app *a, const char *query)
+{
+    while (*query == ' ')
+        query++;
+    if (!query[0]) {
+        pv_app_message(a, true, ":sql SELECT ... (tables: the views; see docs/sql.md)");
+        return;
+    }
+    /* SQL reads every column of every row: while a file is indexed, the
+     * query waits for the index, queued (docs/tui.md "Loading and
+     * indexing"); other keys are answered meanwhile. */
+    if (pv_app_command_queue(a, PV_JOB_SQL, PV_NO_ROW, query))
+        return;
+    /* it runs from the next frame, once the screen says so */
+    pv_sql_job *j = (pv_sql_job *)pv_job_new(sizeof *j, &pv_sql_job_ops, PV_JOB_SQL);
+    j->query = pv_xstrdup(query);
+    atomic_init(&j->stop, 0);
+    pv_jobs_start(a, &j->base);
+    pv_app_message(a, false, "Running the query... (Esc stops)");
 }
 
 void pv_app_sql_complete(pv_app *a, const char *prefix, void (*fn)(void *ctx, const char *name),

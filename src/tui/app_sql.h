@@ -21,9 +21,8 @@ typedef struct pv_app_sql {
     size_t files;        /* files[0 .. files) are exposed to it */
     size_t file;         /* the file holding the results, or PV_NO_ROW */
     size_t count;        /* queries shown (numbers the result views) */
-    char *pending;       /* the query to run (a PV_JOB_SQL job runs it) */
     double start;
-    bool running; /* the status bar shows the query's progress */
+    bool running; /* the status bar shows the query's progress (its job's step copies it) */
     uint64_t rows, visited;
     pv_app_sql_names names; /* completion candidates of :sql */
     /* Per result view (its index in the results' set): where its query

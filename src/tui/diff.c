@@ -187,12 +187,7 @@ static void df_start(pv_app *a, const pv_result_set *set, const char *name)
         return;
     }
     if (a->flame.mode) {
-        if (pv_flame_ui_diff(a, vb, name)) {
-            char text[300];
-            snprintf(text, sizeof text, "frames coloured by the change of their self time in %s",
-                     name);
-            pv_app_message(a, false, text);
-        }
+        pv_flame_ui_diff(a, vb, name); /* the graph's frames coloured (a job when big) */
         return;
     }
     df_job_start(a, va, vb, name);

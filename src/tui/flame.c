@@ -535,23 +535,115 @@ void pv_flame_ui_free(pv_app *a)
     pv_buf_free(&a->flame.kept_filter);
 }
 
-bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
+/* ---- :diff with a graph shown as a job (jobs.h, PV_JOB_DIFF): the other
+ * call tree's graph built in steps (its calls, then the frames inside
+ * them), its frames matched to the graph's and shown only in its last
+ * step; a stop leaves the graph as it was. */
+
+typedef struct fl_diff_job {
+    pv_job base;
+    const pv_view *tree; /* the other call tree (its file stays open) */
+    pv_flame_builder *fb;
+    int pass;            /* 1: the calls, 2: the frames inside them */
+    size_t next, rows, inner_rows;
+    char name[256];
+} fl_diff_job;
+
+/* The other graph is built: the graph shown is coloured by it. */
+static void fl_diff_done(pv_app *a, fl_diff_job *j)
 {
     pv_flame_ui *u = &a->flame;
-    if (!u->fl)
-        return false;
-    char err[256];
-    pv_flame *b = pv_flame_build(other_tree, NULL, 0, err, sizeof err);
-    if (!b) {
-        pv_app_message(a, true, err);
-        return false;
+    pv_flame *b = pv_flame_builder_finish(j->fb);
+    j->fb = NULL;
+    if (!u->fl) { /* the graph went meanwhile */
+        pv_flame_free(b);
+        return;
     }
     pv_flame_free(u->fl_b);
     free(u->in_b);
     u->fl_b = b;
     u->in_b = fl_match_paths(u->fl, b);
-    snprintf(u->b_name, sizeof u->b_name, "%s", name);
-    return true;
+    snprintf(u->b_name, sizeof u->b_name, "%s", j->name);
+    pv_app_messagef(a, false, "frames coloured by the change of their self time in %s", j->name);
+}
+
+static bool fl_diff_step(pv_app *a, pv_job *job, pv_budget *b)
+{
+    fl_diff_job *j = (fl_diff_job *)job;
+    for (bool first = true;; first = false) {
+        size_t len = j->pass == 2 ? j->inner_rows : j->rows;
+        if (j->next >= len) {
+            if (j->pass == 1) {
+                j->pass = 2;
+                j->next = 0;
+                continue;
+            }
+            fl_diff_done(a, j);
+            return true;
+        }
+        if (!first && (b->units == 0 || pv_budget_late(b)))
+            break;
+        size_t n = b->units < FL_CHUNK ? (b->units ? b->units : 1) : FL_CHUNK;
+        size_t to = len - j->next < n ? len : j->next + n;
+        if (j->pass == 1)
+            pv_flame_builder_add(j->fb, j->next, to, NULL);
+        else
+            pv_flame_builder_add_inner(j->fb, j->next, to);
+        pv_budget_spend(b, to - j->next);
+        j->next = to;
+    }
+    size_t total = j->rows + j->inner_rows;
+    size_t done = (j->pass == 2 ? j->rows : 0) + j->next;
+    pv_app_messagef(a, false, "Comparing... %.0f%% (Esc stops)",
+                    total ? 100.0 * (double)done / (double)total : 100.0);
+    return false;
+}
+
+static void fl_diff_stop(pv_app *a, pv_job *job, bool say)
+{
+    if (say)
+        pv_app_messagef(a, false, "comparison %s: the graph stays as it was",
+                        job->queued ? "cancelled" : "stopped");
+}
+
+static void fl_diff_free(pv_job *job)
+{
+    pv_flame_builder_free(((fl_diff_job *)job)->fb);
+}
+
+static const pv_job_ops fl_diff_ops = {
+    .keys = PV_JOB_KEYS_STOP,
+    .paced = true,
+    .step = fl_diff_step,
+    .stop = fl_diff_stop,
+    .free = fl_diff_free,
+};
+
+void pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name)
+{
+    pv_flame_ui *u = &a->flame;
+    if (!u->fl)
+        return;
+    char err[256];
+    pv_flame_builder *fb = pv_flame_builder_new(other_tree, err, sizeof err);
+    if (!fb) {
+        pv_app_message(a, true, err);
+        return;
+    }
+    fl_diff_job *j = (fl_diff_job *)pv_job_new(sizeof *j, &fl_diff_ops, PV_JOB_DIFF);
+    j->tree = other_tree;
+    j->fb = fb;
+    j->pass = 1;
+    j->rows = pv_view_rows(other_tree);
+    j->inner_rows = pv_flame_builder_inner_rows(fb);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (!a->jobs.fixed && j->rows + j->inner_rows <= PV_BIG_VIEW) {
+        pv_budget all = {SIZE_MAX, 0};
+        fl_diff_step(a, &j->base, &all); /* small: at once */
+        pv_job_free(&j->base);
+        return;
+    }
+    pv_jobs_start_now(a, &j->base);
 }
 
 /* ---- keys */

@@ -98,8 +98,10 @@ bool pv_flame_ui_mouse(pv_app *a, int y, int x, int button);
  * frame's statistics into the Details pane's. */
 void pv_flame_ui_draw(pv_app *a, const pv_rect *report, const pv_rect *details);
 /* `:diff` with a graph shown: colour its frames by the change of their self
- * time against the same call tree of `other` (docs/flame.md). */
-bool pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name);
+ * time against the same call tree of `other` (docs/flame.md): its graph
+ * built at once when small, else a job in steps (PV_JOB_DIFF); said in
+ * the message line. */
+void pv_flame_ui_diff(pv_app *a, const pv_view *other_tree, const char *name);
 
 /* `:diff FILE` (loaded in the background, compared when it arrives), `:diff N`
  * (result set N of the same file), `:diff X..Y [X..Y]` (two time windows of

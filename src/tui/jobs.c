@@ -129,9 +129,62 @@ bool pv_jobs_key(pv_app *a, int key, bool mouse)
             return false;
         pv_jobs_stop(a, true);
         return stop_key;
+    case PV_JOB_KEYS_KEEP:
+        /* other keys were kept (pv_jobs_keep) */
+        if (stop_key)
+            pv_jobs_stop(a, true);
+        return stop_key;
     default:
         return false;
     }
+}
+
+/* The job keeps keys (PV_JOB_KEYS_KEEP) while it runs. */
+static bool pv_jobs_keeping(const pv_app *a)
+{
+    return a->jobs.job && a->jobs.job->ops->keys == PV_JOB_KEYS_KEEP;
+}
+
+bool pv_jobs_keep(pv_app *a, const pv_job_input *in)
+{
+    bool stop_key = !in->button && !in->paste &&
+                    (in->key == PV_KEY_ESC || in->key == PV_KEY_CTRL('c'));
+    if (!pv_jobs_keeping(a) || stop_key)
+        return false;
+    if (a->jobs.kept_count < PV_JOB_KEPT) {
+        pv_job_input *k = &a->jobs.kept[a->jobs.kept_count++];
+        *k = *in;
+        if (in->paste) {
+            k->paste = pv_xmalloc(in->paste_len + 1);
+            memcpy(k->paste, in->paste, in->paste_len);
+            k->paste[in->paste_len] = '\0';
+        }
+    }
+    return true; /* (more than PV_JOB_KEPT are dropped) */
+}
+
+/* The inputs kept while a job ran, answered in order once none keeps
+ * them (one that starts such a job keeps the rest again). */
+static void pv_jobs_answer_kept(pv_app *a)
+{
+    size_t i = 0;
+    for (; i < a->jobs.kept_count && !pv_jobs_keeping(a); i++) {
+        pv_job_input in = a->jobs.kept[i];
+        if (in.paste) {
+            pv_app_paste(a, in.paste, in.paste_len);
+            free(in.paste);
+        } else if (in.button) {
+            pv_app_draw(a); /* a click acts on what is on screen */
+            pv_app_mouse(a, in.y, in.x, in.button);
+        } else {
+            pv_app_draw(a); /* keys act on what is on screen (page size...) */
+            pv_app_key(a, in.key);
+        }
+    }
+    /* kept again meanwhile: after those not answered yet */
+    size_t left = a->jobs.kept_count - i;
+    memmove(a->jobs.kept, a->jobs.kept + i, left * sizeof *a->jobs.kept);
+    a->jobs.kept_count = left;
 }
 
 void pv_jobs_items_moving(pv_app *a)
@@ -181,6 +234,9 @@ bool pv_jobs_stop_beside(pv_app *a, int kind, bool say)
 void pv_jobs_free(pv_app *a)
 {
     pv_jobs_stop(a, false);
+    for (size_t i = 0; i < a->jobs.kept_count; i++)
+        free(a->jobs.kept[i].paste);
+    a->jobs.kept_count = 0;
     for (int k = 0; k < PV_JOB_KINDS; k++)
         pv_jobs_stop_beside(a, k, false);
 }
@@ -230,7 +286,8 @@ static void pv_jobs_step_besides(pv_app *a, bool paced)
 
 bool pv_app_has_work(const pv_app *a)
 {
-    bool beside = pv_jobs_beside_busy(a) || !pv_trash_empty(&a->trash);
+    bool beside = pv_jobs_beside_busy(a) || !pv_trash_empty(&a->trash) ||
+                  (a->jobs.kept_count && !pv_jobs_keeping(a));
     /* A job queued for the index waits while indexing goes on. */
     if (pv_jobs_waiting(a))
         return beside;
@@ -292,6 +349,10 @@ void pv_jobs_start_now(pv_app *a, pv_job *j)
 
 void pv_app_work(pv_app *a)
 {
+    if (a->jobs.kept_count && !pv_jobs_keeping(a)) {
+        pv_jobs_answer_kept(a); /* keys typed while a job kept them */
+        return;
+    }
     pv_job *j = a->jobs.job;
     if (!j) {
         /* a few MB of a replaced selection back to the system */

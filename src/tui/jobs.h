@@ -54,8 +54,22 @@ enum {
     PV_JOB_KEYS_STOP, /* Esc and Ctrl-C stop it; another key stops it and acts (not an
                        * opening, not a queued job) */
     PV_JOB_KEYS_ANY,  /* any key stops it (Esc and Ctrl-C do nothing else) */
-    PV_JOB_KEYS_WAIT, /* keys wait: it runs at the next frame (the pump reads them) */
+    PV_JOB_KEYS_WAIT, /* beside: its owner answers the keys it wants (pv_jobs_stop_beside) */
+    /* Esc and Ctrl-C stop it; other keys, clicks and pastes wait, kept in
+     * order, and are answered when it ends (a job on a worker, worker.h:
+     * nothing may change what its call reads) */
+    PV_JOB_KEYS_KEEP,
 };
+
+/* A key, a click or a paste kept while a job runs (PV_JOB_KEYS_KEEP). */
+typedef struct pv_job_input {
+    int key;          /* a key (button == 0 and no paste) */
+    int y, x, button; /* button != 0: a click or the wheel */
+    char *paste;      /* a paste's text (owned), or NULL */
+    size_t paste_len;
+} pv_job_input;
+
+#define PV_JOB_KEPT 256 /* inputs kept while a job runs; more are dropped */
 
 typedef struct pv_job_ops {
     int keys;   /* PV_JOB_KEYS_* (the one job; a job beside it: its owner's keys) */
@@ -102,10 +116,16 @@ typedef struct pv_jobs {
     pv_job *beside[PV_JOB_KINDS]; /* the jobs beside it, by kind */
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
     bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
+    pv_job_input kept[PV_JOB_KEPT]; /* kept while a job runs (PV_JOB_KEYS_KEEP) */
+    size_t kept_count;
 } pv_jobs;
 
 /* A new job of `size` bytes (the kind's struct). */
 pv_job *pv_job_new(size_t size, const pv_job_ops *ops, int kind);
+/* A key, click or paste while a job that keeps them runs (PV_JOB_KEYS_KEEP;
+ * not Esc or Ctrl-C, which stop it): kept, answered when it ends; true
+ * when kept. */
+bool pv_jobs_keep(pv_app *a, const pv_job_input *in);
 /* Frees a job that was never started, or ran to its end outside the
  * engine (a small one at once). */
 void pv_job_free(pv_job *j);

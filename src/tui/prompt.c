@@ -366,6 +366,8 @@ static void pv_app_search_update(pv_app *a)
 
 void pv_app_paste(pv_app *a, const char *text, size_t len)
 {
+    if (pv_jobs_keep(a, &(pv_job_input){.paste = (char *)text, .paste_len = len}))
+        return; /* answered when the job ends */
     if (a->prompt.kind == PV_PROMPT_NONE) {
         pv_app_message(a, false,
                        "a paste goes into a prompt: open one first (: command, / search, f filter)");

@@ -146,6 +146,8 @@ static bool pv_in(pv_rect r, int y, int x)
 
 void pv_app_mouse(pv_app *a, int y, int x, int button)
 {
+    if (pv_jobs_keep(a, &(pv_job_input){.y = y, .x = x, .button = button}))
+        return; /* answered when the job ends */
     pv_jobs_key(a, 0, true);
     if (a->prompt.kind || a->ov.kind)
         return;

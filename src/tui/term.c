@@ -31,8 +31,8 @@
 
 static volatile sig_atomic_t pv_term_active;
 /* A signal that asks profview to end (SIGINT, SIGTERM, SIGHUP, SIGQUIT):
- * its handler only sets this; the main loop (and the pump of a long call)
- * sees it, leaves, restores the terminal with endwin and dies of it. */
+ * its handler only sets this; the main loop sees it between two steps of
+ * the running job, leaves (the job is stopped as the viewer ends), restores the terminal with endwin and dies of it. */
 static volatile sig_atomic_t pv_term_pending;
 
 /* What endwin does, the async-signal-safe part of it (for a crash signal,
@@ -358,62 +358,6 @@ static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
     }
 }
 
-/* While a long call runs on the UI thread (`:sql`, an export; docs/tui.md
- * "Long operations"), its progress calls this about every 4 ms: a frame,
- * then the keys typed meanwhile: Esc or Ctrl-C stop the call, other keys
- * (and mouse events) are kept, in order, for the loop to answer after it. */
-typedef struct pv_term_input {
-    int rc;       /* get_wch's: OK or KEY_CODE_YES */
-    wint_t wc;
-    MEVENT mouse; /* rc == KEY_CODE_YES, wc == KEY_MOUSE: the event read then */
-} pv_term_input;
-
-#define PV_TERM_KEPT 256 /* keys kept during a long call; more are dropped */
-
-typedef struct pv_term_pump_ctx {
-    pv_app *app;
-    bool color;
-    pv_term_input kept[PV_TERM_KEPT];
-    size_t kept_first, kept_count;
-} pv_term_pump_ctx;
-
-static void pv_term_pump(void *user)
-{
-    pv_term_pump_ctx *p = user;
-    if (pv_term_pending) {
-        pv_app_long_stop(p->app); /* a signal asks to end: the loop answers it */
-        return;
-    }
-    pv_term_show(p->app, p->color);
-    timeout(0);
-    wint_t wc;
-    int rc;
-    while ((rc = get_wch(&wc)) != ERR) {
-        if (rc == OK && (wc == PV_KEY_ESC || wc == PV_KEY_CTRL('c'))) {
-            pv_app_long_stop(p->app);
-            continue;
-        }
-        if (p->kept_first + p->kept_count >= PV_TERM_KEPT)
-            continue;
-        pv_term_input *in = &p->kept[p->kept_first + p->kept_count++];
-        in->rc = rc;
-        in->wc = wc;
-        if (rc == KEY_CODE_YES && wc == KEY_MOUSE && getmouse(&in->mouse) != OK)
-            p->kept_count--;
-    }
-}
-
-/* The next key kept by the pump, if any. */
-static bool pv_term_kept(pv_term_pump_ctx *p, pv_term_input *out)
-{
-    if (!p->kept_count)
-        return false;
-    *out = p->kept[p->kept_first++];
-    if (!--p->kept_count)
-        p->kept_first = 0;
-    return true;
-}
-
 /* Reads a bracketed paste up to its end marker (or a pause of a second, if
  * the marker is lost) and hands it to the viewer as one input. */
 static void pv_term_paste(pv_app *app)
@@ -442,14 +386,11 @@ static void pv_term_paste(pv_app *app)
     pv_buf_free(&text);
 }
 
-/* A mouse event (`kept`: read during a long call; NULL: read it now):
- * a click or the wheel to the app. */
-static void pv_term_mouse(pv_app *app, const MEVENT *kept)
+/* A mouse event: a click or the wheel to the app. */
+static void pv_term_mouse(pv_app *app)
 {
     MEVENT ev;
-    if (kept)
-        ev = *kept;
-    else if (getmouse(&ev) != OK)
+    if (getmouse(&ev) != OK)
         return;
     int button = (ev.bstate & BUTTON4_PRESSED)                       ? 4
                  : (ev.bstate & BUTTON5_PRESSED)                     ? 5
@@ -533,8 +474,6 @@ static int pv_term_loop(pv_app *app, bool ascii)
     pv_term_apply_theme(pv_app_theme(app, &changed), color);
     pv_app_resize(app, COLS, LINES);
     pv_app_set_terminal(app, pv_term_clipboard, NULL);
-    pv_term_pump_ctx pump = {.app = app, .color = color};
-    pv_app_set_pump(app, pv_term_pump, &pump);
     double shown = 0;
     while (!pv_app_done(app) && !pv_term_pending) {
         pv_app_poll(app);
@@ -549,14 +488,13 @@ static int pv_term_loop(pv_app *app, bool ascii)
         /* Between slices of work that keys interrupt (a scan, a flame graph
          * being built) with no key waiting, a frame every 40 ms shows the
          * progress; otherwise every pass draws. */
-        bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && !pump.kept_count &&
-                      poll(&in, 1, 0) == 0;
+        bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && poll(&in, 1, 0) == 0;
         if (!slices || pv_term_now() - shown >= 0.04) {
             pv_term_show(app, color);
             shown = pv_term_now();
         }
         if (pv_app_has_work(app) &&
-            (!pv_app_work_stoppable(app) || (!pump.kept_count && poll(&in, 1, 0) == 0))) {
+            (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
             pv_app_work(app);
             continue;
         }
@@ -564,10 +502,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
         timeout(indexing || pv_app_has_work(app)                  ? 0
                 : drawn_loading || pv_app_loading(app) ? 100
                                                        : -1);
-        pv_term_input kept = {0};
-        bool was_kept = pv_term_kept(&pump, &kept);
-        wint_t wc = kept.wc;
-        int rc = was_kept ? kept.rc : get_wch(&wc);
+        wint_t wc;
+        int rc = get_wch(&wc);
         if (rc == ERR) {
             /* Idle: index in slices of a few ms until a key arrives (the
              * slice is the longest a key waits) or it is time to redraw the
@@ -588,7 +524,7 @@ static int pv_term_loop(pv_app *app, bool ascii)
             pv_app_resize(app, COLS, LINES);
             clear();
         } else if (key == PV_KEY_MOUSE) {
-            pv_term_mouse(app, was_kept ? &kept.mouse : NULL);
+            pv_term_mouse(app);
         } else if (key == PV_KEY_CTRL('l')) {
             clearok(curscr, TRUE);
         } else {
@@ -596,7 +532,6 @@ static int pv_term_loop(pv_app *app, bool ascii)
         }
     }
     pv_app_set_terminal(app, NULL, NULL);
-    pv_app_set_pump(app, NULL, NULL);
     pv_term_restore();
     delscreen(screen);
     pv_term_die_of_pending();
