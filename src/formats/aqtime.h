@@ -374,6 +374,10 @@ void aq_defer_free(struct aq_defer *d);
 /* Waits (at most `seconds`) until a reader of f's background read is held
  * at its pause; whether one is (the tests' condition for "paused"). */
 bool aq_defer_held(const pv_file *f, int seconds);
+/* Waits (at most `seconds`) until f's background read has finished on its
+ * own (read and built, not yet moved into the file); whether it has (the
+ * tests' condition for "done without a step"). */
+bool aq_defer_finished(const pv_file *f, int seconds);
 /* A call-trace view moved to `to` (its struct copied there): its hooks'
  * references to the view follow it. */
 void aq_ft_view_moved(pv_view *to);

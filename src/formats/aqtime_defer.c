@@ -366,7 +366,10 @@ static void aq_defer_pause(pv_file *f, bool pause)
     pthread_mutex_unlock(&d->lock);
 }
 
-bool aq_defer_held(const pv_file *f, int seconds)
+/* Waits (at most `seconds`) until a reader of f's background read is held
+ * at its pause (`held`) or the thread has finished (not `held`); whether
+ * it is. */
+static bool aq_defer_wait(const pv_file *f, int seconds, bool held)
 {
     const aq_db *a = f->loader_data;
     aq_defer *d = a ? a->defer : NULL;
@@ -377,11 +380,21 @@ bool aq_defer_held(const pv_file *f, int seconds)
     until.tv_sec += seconds;
     pthread_mutex_lock(&d->lock);
     int rc = 0;
-    while (d->held == 0 && rc == 0)
+    while (!(held ? d->held > 0 : d->finished) && rc == 0)
         rc = pthread_cond_timedwait(&d->cond, &d->lock, &until);
-    bool held = d->held > 0;
+    bool there = held ? d->held > 0 : d->finished;
     pthread_mutex_unlock(&d->lock);
-    return held;
+    return there;
+}
+
+bool aq_defer_held(const pv_file *f, int seconds)
+{
+    return aq_defer_wait(f, seconds, true);
+}
+
+bool aq_defer_finished(const pv_file *f, int seconds)
+{
+    return aq_defer_wait(f, seconds, false);
 }
 
 void aq_defer_free(aq_defer *d)

@@ -12,13 +12,6 @@
 #include "tui/panel.h"
 #include "tui/group.h"
 
-double pv_app_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- loading in the background (docs/code-style.md habit 5) */
 
 static void pv_app_progress(void *user, const char *what, uint64_t done, uint64_t total)
@@ -95,7 +88,7 @@ static void *pv_app_loader(void *arg)
         pv_buf_puts(&a->load.path, path);
         pv_buf_clear(&a->load.what);
         a->load.units_done = a->load.units_total = 0;
-        a->load.start = pv_app_now();
+        a->load.start = pv_clock_now();
         pv_load_options o = a->opt.load;
         /* The first screen must not wait for a timeline's index: the UI
          * thread indexes it in slices once the file is adopted. */
@@ -505,7 +498,6 @@ pv_app *pv_app_new(const pv_tui_options *o, const pv_tui_config *cfg, const pv_t
     pv_app_resize(a, width, height);
     /* Tests only (docs/tui.md "Testing options"): index N events per key. */
     int64_t slice = pv_test_get(&o->load.test, PV_TEST_INDEX_SLICE, 0);
-    a->index.slice = 1u << 16;
     if (slice > 0) {
         a->index.slice = (size_t)slice;
         a->index.fixed_slice = true;
@@ -1037,7 +1029,7 @@ void pv_app_index_text(const pv_app *a, char *out, size_t size)
             return;
         }
         int n = snprintf(out, size, "indexing %.0f%%", frac * 100);
-        double elapsed = pv_app_now() - a->index.start;
+        double elapsed = pv_clock_now() - a->index.start;
         if (i == a->index.file && done > a->index.start_done && n > 0 && (size_t)n < size) {
             pv_buf rate;
             pv_buf_init(&rate);
@@ -1069,46 +1061,29 @@ static size_t pv_app_index_pending(const pv_app *a)
     return PV_NO_ROW;
 }
 
-/* One slice of file i's index: a->index.slice events (adapted to
- * PV_INDEX_SLICE_S, or the tests' fixed number), ending at b's deadline. */
-static void pv_app_index_file(pv_app *a, size_t i, const pv_budget *b)
+/* One slice of file i's index: b's units (sized by the engine to take
+ * about PV_INDEX_SLICE_S, or the tests' fixed number), ending at b's
+ * deadline. */
+static void pv_app_index_file(pv_app *a, size_t i, pv_budget *b)
 {
     pv_file *f = a->files[i];
     uint64_t done, total;
     pv_file_index_progress(f, &done, &total);
     if (a->index.file != i || a->index.start == 0) {
         a->index.file = i;
-        a->index.start = pv_app_now();
+        a->index.start = pv_clock_now();
         a->index.start_done = done;
     }
-    double t0 = pv_app_now();
+    /* In quarters, stopping once the deadline is passed: a slice whose
+     * work costs more than the last one's (a page fault burst, a dearer
+     * finishing phase) overshoots by at most a quarter (docs/tui.md
+     * "Loading and indexing"); the tests' fixed units in one piece. */
+    size_t part = b->deadline > 0 && b->units / 4 ? b->units / 4 : b->units ? b->units : 1;
     bool complete;
-    size_t units = a->index.slice;
-    if (a->index.fixed_slice) {
-        complete = pv_file_index_step(f, a->index.slice);
-    } else {
-        /* In quarters, stopping once PV_INDEX_SLICE_S is spent: a
-         * slice whose work costs more than the last one's (a page
-         * fault burst, a dearer finishing phase) overshoots by at most
-         * a quarter (docs/tui.md "Loading and indexing"). */
-        size_t part = a->index.slice / 4 ? a->index.slice / 4 : 1;
-        units = 0;
-        do {
-            complete = pv_file_index_step(f, part);
-            units += part;
-        } while (!complete && units < a->index.slice && !pv_budget_late(b));
-    }
-    double took = pv_app_now() - t0;
-    if (!a->index.fixed_slice && !complete && took > 0) {
-        /* aim at PV_INDEX_SLICE_S per slice, changing by at most 2x */
-        double k = PV_INDEX_SLICE_S / took;
-        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-        size_t next = (size_t)((double)units * k);
-        /* Capped: the steps that finish the index cost 2-10 times less
-         * per unit than the pass, and a cheap step must not grow the
-         * slice that the next, dearer one gets. */
-        a->index.slice = next < 4096 ? 4096 : next > PV_INDEX_SLICE_MAX ? PV_INDEX_SLICE_MAX : next;
-    }
+    do {
+        complete = pv_file_index_step(f, part);
+        pv_budget_spend(b, part);
+    } while (!complete && b->units > 0 && !pv_budget_late(b));
     if (complete) {
         a->index.start = 0;
         if (strncmp(pv_buf_cstr(&a->message), "indexing ", 9) == 0)
@@ -1152,6 +1127,12 @@ static const pv_job_ops pv_index_job_ops = {
     .beside = true,
     .idle = true,
     .slice_s = PV_INDEX_SLICE_S,
+    /* The cap: the steps that finish the index cost 2-10 times less per
+     * unit than the pass, and a cheap step must not grow the slice that
+     * the next, dearer one gets. */
+    .units_start = 1u << 16,
+    .units_min = 4096,
+    .units_max = PV_INDEX_SLICE_MAX,
     .step = pv_index_job_step,
     .stop = pv_index_job_stop,
 };

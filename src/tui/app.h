@@ -65,6 +65,10 @@ void pv_app_work(pv_app *a);
 void pv_app_mouse(pv_app *a, int y, int x, int button);
 /* Cancels long work (Ctrl-C while loading); returns true if there was any. */
 bool pv_app_cancel(pv_app *a);
+/* Stops every job quietly, the one and those beside it (a signal ends the
+ * viewer: a job's call on a worker stops first, an export removing its
+ * temporary files). */
+void pv_app_stop_jobs(pv_app *a);
 void pv_app_resize(pv_app *a, int width, int height);
 /* The terminal's part (term.c): `clipboard` writes an OSC 52 sequence to
  * the terminal. */

@@ -667,7 +667,7 @@ static bool pv_export_job_step(pv_app *a, pv_job *job, pv_budget *b)
     if (!j->w) {
         a->exp.running = true;
         a->exp.done = a->exp.total = 0;
-        a->exp.start = pv_app_now();
+        a->exp.start = pv_clock_now();
         a->exp.stage[0] = '\0';
         j->w = pv_worker_new(pv_export_job_call, j);
     }
@@ -1153,7 +1153,7 @@ static bool pv_export_dialog_status(pv_app *a, pv_buf *s)
 {
     if (!a->exp.running)
         return false;
-    double elapsed = pv_app_now() - a->exp.start;
+    double elapsed = pv_clock_now() - a->exp.start;
     if (strcmp(a->exp.stage, "selecting rows") == 0) /* before the rows are written */
         pv_buf_printf(s, " Exporting to %s: selecting rows", pv_buf_cstr(&a->exp.path));
     else

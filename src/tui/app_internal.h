@@ -107,7 +107,7 @@ typedef struct pv_markers {
  * an adopted file, so nothing is shared. */
 typedef struct pv_indexer {
     bool stopped;     /* Ctrl-C: no more slices */
-    size_t slice;     /* events per slice, adapted to PV_INDEX_SLICE_S */
+    size_t slice;     /* tests: events per slice (the engine sizes the others) */
     bool fixed_slice; /* tests: the test option index-slice, one slice per key */
     double start;     /* when the current file's indexing started */
     uint64_t start_done;
@@ -189,7 +189,7 @@ struct pv_app {
     pv_range_state range;
     pv_markers mark;
 
-    /* long work: the one job (jobs.h), a long call's frames, the blocks
+    /* long work: the one job and those beside it (jobs.h), the blocks
      * the reports no longer need (a replaced selection), given back in
      * steps between key presses (core.h pv_trash) */
     pv_jobs jobs;
@@ -225,7 +225,6 @@ struct pv_app {
 #define PV_SEARCH_STEP 30000
 
 /* app.c */
-double pv_app_now(void);
 /* pv_app_message with printf formatting (the text may be of any length). */
 void pv_app_messagef(pv_app *a, bool is_error, const char *fmt, ...) PV_PRINTF(3, 4);
 pv_item *pv_app_add_item(pv_app *a, int kind, size_t file, size_t set, size_t view);

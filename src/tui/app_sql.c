@@ -149,7 +149,7 @@ static bool pv_sql_job_step(pv_app *a, pv_job *job, pv_budget *b)
         pv_app_index_all(a);
         pv_app_sql_expose(a);
         j->conn = a->sql.conn;
-        a->sql.start = pv_app_now();
+        a->sql.start = pv_clock_now();
         a->sql.rows = a->sql.visited = 0;
         a->sql.running = true;
         pv_buf_clear(&a->message); /* the status bar shows the progress */

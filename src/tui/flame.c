@@ -247,7 +247,7 @@ static bool fl_run(pv_app *a, pv_flame_job *j, size_t max_rows, double until)
             fl_install(a, j);
             return true;
         }
-        if (done >= max_rows || (until > 0 && pv_app_now() > until))
+        if (done >= max_rows || (until > 0 && pv_clock_now() > until))
             return false;
         size_t n = max_rows - done < FL_CHUNK ? max_rows - done : FL_CHUNK;
         size_t to = len - j->next < n ? len : j->next + n;

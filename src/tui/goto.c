@@ -112,7 +112,7 @@ static bool pv_scan_job_step(pv_app *a, pv_job *job, pv_budget *b)
     pv_report *r = s->r;
     const pv_view *v = r->view;
     size_t n = pv_report_count(r);
-    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    double until = pv_clock_now() + PV_SCAN_SLICE_S;
     size_t looked = 0;
     bool found = false;
     while (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW) {
@@ -130,7 +130,7 @@ static bool pv_scan_job_step(pv_app *a, pv_job *job, pv_budget *b)
             pv_report_move_to(r, k);
             break;
         }
-        if (++looked % 1024 == 0 && pv_app_now() > until)
+        if (++looked % 1024 == 0 && pv_clock_now() > until)
             break;
     }
     bool more = !found && (s->dir > 0 ? s->next < n : s->next != PV_NO_ROW);

@@ -5,17 +5,6 @@
 
 #include "profview/model.h"
 
-#include <time.h>
-
-/* The monotonic clock in seconds: the deadline of a step of long work
- * (docs/tui.md "Long operations"). */
-static inline double pv_work_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* When `base` is a tree with a `thread` column holding at least two
  * distinct values at its top level, returns a view over it with one node
  * per thread ("Thread 12" for a number, else the name, e.g. a winIDEA

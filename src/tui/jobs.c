@@ -241,6 +241,11 @@ void pv_jobs_free(pv_app *a)
         pv_jobs_stop_beside(a, k, false);
 }
 
+void pv_app_stop_jobs(pv_app *a)
+{
+    pv_jobs_free(a);
+}
+
 /* The job beside runs between frames: not the scripted mode's one step per
  * key of a test's fixed units (pv_app_flame_test_slice). */
 static bool pv_jobs_beside_runs(const pv_app *a, const pv_job *j)
@@ -256,18 +261,41 @@ static bool pv_jobs_beside_busy(const pv_app *a)
     return false;
 }
 
+/* The units of the next step, from `units` that took `took` seconds:
+ * aimed at `target`, changing by at most 2x, within min..max (capped: a
+ * cheap phase must not grow the step that the next, dearer one gets). */
+static size_t pv_jobs_size(size_t units, double took, double target, size_t min, size_t max)
+{
+    double k = target / took;
+    k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
+    size_t next = (size_t)((double)units * k);
+    return next < min ? min : next > max ? max : next;
+}
+
 /* One step of the job of kind `kind` beside the one job: about its
- * slice_s (tests: its fixed units).  While it steps it is not in its
- * place: what it starts replaces nothing. */
+ * slice_s (tests: its fixed units), its units sized by the engine when its
+ * kind asks (units_max).  While it steps it is not in its place: what it
+ * starts replaces nothing. */
 void pv_jobs_step_beside(pv_app *a, int kind)
 {
     pv_job *j = a->jobs.beside[kind];
     if (!j)
         return;
     a->jobs.beside[kind] = NULL;
-    pv_budget b = {j->fixed_units ? j->fixed_units : SIZE_MAX,
-                   j->fixed_units ? 0 : pv_clock_now() + j->ops->slice_s};
-    if (j->ops->step(a, j, &b) || a->jobs.beside[kind])
+    const pv_job_ops *ops = j->ops;
+    bool sized = ops->units_max && !j->fixed_units;
+    size_t *units = &a->jobs.units[kind];
+    if (sized && !*units)
+        *units = ops->units_start;
+    double t0 = pv_clock_now();
+    pv_budget b = {j->fixed_units ? j->fixed_units : sized ? *units : SIZE_MAX,
+                   j->fixed_units ? 0 : t0 + ops->slice_s};
+    size_t given = b.units;
+    bool done = ops->step(a, j, &b);
+    double took = pv_clock_now() - t0;
+    if (sized && !done && took > 0 && given > b.units)
+        *units = pv_jobs_size(given - b.units, took, ops->slice_s, ops->units_min, ops->units_max);
+    if (done || a->jobs.beside[kind])
         pv_job_free(j); /* finished (or replaced by what it started) */
     else
         a->jobs.beside[kind] = j;
@@ -321,24 +349,18 @@ static void pv_jobs_step(pv_app *a, pv_job *j)
 {
     j->queued = false;
     a->jobs.job = NULL;
-    double t0 = pv_app_now();
+    double t0 = pv_clock_now();
     /* the budget is counted in rows: the clock ends a step that a slow row
      * or a loaded machine makes overrun (docs/tui.md "Long operations") */
-    pv_budget b = {a->jobs.budget, a->jobs.fixed ? 0 : pv_work_clock() + PV_SCAN_SLICE_S};
+    pv_budget b = {a->jobs.budget, a->jobs.fixed ? 0 : pv_clock_now() + PV_SCAN_SLICE_S};
     if (j->ops->step(a, j, &b) || a->jobs.job) {
         pv_job_free(j); /* finished (or replaced by what it started) */
         return;
     }
     a->jobs.job = j;
-    double took = pv_app_now() - t0;
-    if (j->ops->paced && !a->jobs.fixed && took > 0) {
-        double k = PV_SCAN_SLICE_S / took;
-        k = k > 2 ? 2 : k < 0.5 ? 0.5 : k;
-        size_t next = (size_t)((double)a->jobs.budget * k);
-        /* capped: a cheap phase (placing rows) must not grow the step
-         * that the next, dearer one (reading cells) gets */
-        a->jobs.budget = next < 1024 ? 1024 : next > PV_JOB_STEP_MAX ? PV_JOB_STEP_MAX : next;
-    }
+    double took = pv_clock_now() - t0;
+    if (j->ops->paced && !a->jobs.fixed && took > 0)
+        a->jobs.budget = pv_jobs_size(a->jobs.budget, took, PV_SCAN_SLICE_S, 1024, PV_JOB_STEP_MAX);
 }
 
 void pv_jobs_start_now(pv_app *a, pv_job *j)

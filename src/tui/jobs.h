@@ -7,7 +7,9 @@
  * frames (pv_app_work) within a budget of rows and a deadline; Esc and
  * Ctrl-C stop it through one path (pv_jobs_stop), which leaves everything
  * as it was before the job started.  A new long operation is a state
- * struct, a step function and an ops table, nothing else.
+ * struct, a step function and an ops table, nothing else.  Work that is
+ * one call into code that does not yield (:sql, an export) is a job whose
+ * call runs on a worker thread in turns with this one (worker.h).
  *
  * Work that goes on beside the one job between key presses (a flame
  * graph being built, indexing, pinned lanes being built) is a job of the
@@ -78,6 +80,11 @@ typedef struct pv_job_ops {
      * slice_s seconds (or the job's fixed_units). */
     bool beside;
     double slice_s;
+    /* beside: the engine sizes each step's units (b->units) to take about
+     * slice_s, adapted after each step from the units it spent, from
+     * units_start within units_min..units_max, as it sizes the one job's
+     * (indexing); 0: a step is bounded by its deadline only */
+    size_t units_start, units_min, units_max;
     /* beside, stepped only while no key waits (pv_app_index_slice), not
      * between frames (pv_app_work) */
     bool idle;
@@ -115,6 +122,7 @@ typedef struct pv_jobs {
     pv_job *job;   /* the one job, running or queued (NULL: none) */
     pv_job *beside[PV_JOB_KINDS]; /* the jobs beside it, by kind */
     size_t budget; /* rows per step, adapted to PV_SCAN_SLICE_S */
+    size_t units[PV_JOB_KINDS]; /* beside, sized by the engine: units per step, by kind */
     bool fixed;    /* tests (the test option work-slice): one step of `budget` per key */
     pv_job_input kept[PV_JOB_KEPT]; /* kept while a job runs (PV_JOB_KEYS_KEEP) */
     size_t kept_count;

@@ -748,12 +748,12 @@ static bool pv_area_job_step(pv_app *a, pv_job *job, pv_budget *b)
     if (pv_app_focused_report(a) != r)
         return true; /* the jump was in another pane (a key stops the work anyway) */
     const pv_view *v = r->view;
-    double until = pv_app_now() + PV_SCAN_SLICE_S;
+    double until = pv_clock_now() + PV_SCAN_SLICE_S;
     int st;
     uint64_t done = 0, total = 0;
     do
         st = pv_view_area_build(v, j->area, 16384, &done, &total);
-    while (st == 0 && pv_app_now() < until);
+    while (st == 0 && pv_clock_now() < until);
     if (st != 0) {
         pv_buf_clear(&a->message);
         pv_lanes_jump(a, r, (pv_area_jump)j->which);

@@ -191,7 +191,7 @@ pv_report_job *pv_report_open_job(pv_report *r, pv_view *v, bool group, const ch
  * unfinished job leaves the tree as it was.  NULL when the selected row is
  * not a node or the tree has no subtree ends (then pv_report_tree). */
 pv_report_job *pv_report_expand_all_job(pv_report *r);
-/* Every later step also stops at this pv_work_clock (group.h) time, 0:
+/* Every later step also stops at this pv_clock_now() time, 0:
  * none: a budget is counted in rows, and a slow row or a loaded machine
  * must not make a step overrun its slice (docs/tui.md "Long operations"). */
 void pv_report_job_deadline(pv_report_job *j, double deadline);

@@ -64,7 +64,7 @@ typedef struct pv_layout {
     pv_row *stack, *stack_pos;
     uint8_t *hide;
     size_t sp, stack_cap;
-    double deadline; /* pv_work_clock time a step stops at (0: none) */
+    double deadline; /* pv_clock_now() time a step stops at (0: none) */
 } pv_layout;
 
 void pv_layout_init(pv_layout *l, const pv_view *v, const pv_row *sel, size_t n,
@@ -97,7 +97,7 @@ struct pv_report_job {
     bool finished;
     bool found;          /* a search found a row */
     uint64_t done, total; /* for the percentage */
-    double deadline;     /* pv_work_clock time a step ends at (0: none) */
+    double deadline;     /* pv_clock_now() time a step ends at (0: none) */
 };
 
 /* A new job of `size` bytes (the kind's struct) with its ops, on report r. */

@@ -32,7 +32,7 @@ bool pv_layout_step(pv_layout *l, size_t budget)
 {
     size_t end = budget < l->n - l->at ? l->at + budget : l->n;
     for (size_t i = l->at; i < end; i++) {
-        if ((i & 4095) == 4095 && i > l->at && l->deadline > 0 && pv_work_clock() >= l->deadline) {
+        if ((i & 4095) == 4095 && i > l->at && l->deadline > 0 && pv_clock_now() >= l->deadline) {
             end = i; /* the slice is over (a slow parent, a loaded machine) */
             break;
         }

@@ -18,7 +18,7 @@ static bool pv_status_busy(pv_app *a, pv_buf *s)
     pthread_mutex_lock(&a->load.lock);
     bool busy = a->load.queue_next < a->load.queue_count;
     if (busy) {
-        double elapsed = pv_app_now() - a->load.start;
+        double elapsed = pv_clock_now() - a->load.start;
         pv_buf_printf(s, " Loading %s", pv_basename(a->load.queue[a->load.queue_next]));
         if (a->load.what.len)
             pv_buf_printf(s, ": %s", pv_buf_cstr(&a->load.what));
@@ -37,7 +37,7 @@ static bool pv_status_busy(pv_app *a, pv_buf *s)
     if (a->sql.running) {
         pv_buf_printf(s, " Running the query: %.1f s, %.1f M rows read, %" PRIu64
                          " result rows  (Esc stops)",
-                      pv_app_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
+                      pv_clock_now() - a->sql.start, (double)a->sql.visited / 1e6, a->sql.rows);
         return true;
     }
     return false;

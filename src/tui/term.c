@@ -333,13 +333,6 @@ static void pv_term_check_inputs(pv_app *app)
     pv_app_input_changed(app, path); /* session.c: offers :reload */
 }
 
-static double pv_term_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Writes an OSC 52 sequence (built by the app: base64, nothing from a file
  * raw) straight to the terminal, between two curses updates. */
 static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
@@ -489,9 +482,9 @@ static int pv_term_loop(pv_app *app, bool ascii)
          * being built) with no key waiting, a frame every 40 ms shows the
          * progress; otherwise every pass draws. */
         bool slices = pv_app_has_work(app) && pv_app_work_stoppable(app) && poll(&in, 1, 0) == 0;
-        if (!slices || pv_term_now() - shown >= 0.04) {
+        if (!slices || pv_clock_now() - shown >= 0.04) {
             pv_term_show(app, color);
-            shown = pv_term_now();
+            shown = pv_clock_now();
         }
         if (pv_app_has_work(app) &&
             (!pv_app_work_stoppable(app) || poll(&in, 1, 0) == 0)) {
@@ -508,8 +501,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
             /* Idle: index in slices of a few ms until a key arrives (the
              * slice is the longest a key waits) or it is time to redraw the
              * progress. */
-            double until = pv_term_now() + 0.1;
-            while (indexing && pv_term_now() < until && poll(&in, 1, 0) == 0)
+            double until = pv_clock_now() + 0.1;
+            while (indexing && pv_clock_now() < until && poll(&in, 1, 0) == 0)
                 indexing = pv_app_index_slice(app);
             continue;
         }
@@ -532,6 +525,8 @@ static int pv_term_loop(pv_app *app, bool ascii)
         }
     }
     pv_app_set_terminal(app, NULL, NULL);
+    if (pv_term_pending)
+        pv_app_stop_jobs(app); /* before dying of the signal: nothing left behind */
     pv_term_restore();
     delscreen(screen);
     pv_term_die_of_pending();

@@ -2,6 +2,7 @@
 # Ctrl-C (SIGINT) during an export: profview stops, says so, exits 2 and
 # leaves nothing behind, not even its temporary file (docs/export.md).
 set -euo pipefail
+source "$(dirname "$0")/../lib/wait.bash"
 pv=${PROFVIEW:?}
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 tmp=$(mktemp -d)
@@ -9,14 +10,13 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x "$gen" ] || { echo "SKIP: no generator"; exit 0; }
 "$gen" --seed 5 --tasks 3 --events 3000000 --format bin11 -o "$tmp/big.txt" >/dev/null
 mkdir "$tmp/out"
+dir_has_files() { [ -n "$(ls -A "$1")" ]; }
 for fmt in sqlite text1; do
   "$pv" export "$tmp/big.txt" --format $fmt -o "$tmp/out/x" 2>"$tmp/err" &
   pid=$!
-  # wait for the temporary file: the export is writing
-  for _ in $(seq 600); do
-    [ -n "$(ls -A "$tmp/out")" ] && break
-    sleep 0.05
-  done
+  # wait for the temporary file: the export is writing (not there: the
+  # export was over first, said below)
+  pv_until 30 -- dir_has_files "$tmp/out" || true
   kill -INT "$pid" 2>/dev/null || true
   set +e
   wait "$pid"

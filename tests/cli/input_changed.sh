@@ -7,6 +7,7 @@
 # file mapped (polled); a machine fast enough to finish first is tried
 # again, up to five times.
 set -euo pipefail
+source "$(dirname "$0")/../lib/wait.bash"
 pv=${PROFVIEW:?}
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 tmp=$(mktemp -d)
@@ -16,6 +17,11 @@ fail=0
 "$gen" --seed 4 --events 3000000 --format bin11 -o "$tmp/b.txt" >/dev/null
 cmp -s "$tmp/a.txt.BIN" "$tmp/b.txt.BIN" && { echo "FAIL: setup: the two recordings are equal"; exit 1; }
 
+# mapped_or_gone PID: PID has run.BIN mapped, or has ended
+mapped_or_gone() {
+  grep -q "run.BIN" "/proc/$1/maps" 2>/dev/null || ! kill -0 "$1" 2>/dev/null
+}
+
 # change WHAT COMMAND...: run COMMAND on $tmp/run.BIN, make the change when
 # it has the file mapped; prints the exit status
 change() {
@@ -23,12 +29,8 @@ change() {
   shift
   cp "$tmp/a.txt.BIN" "$tmp/run.BIN"
   "$@" >"$tmp/out" 2>"$tmp/err" &
-  local pid=$! i
-  for i in $(seq 2000); do
-    grep -q "run.BIN" "/proc/$pid/maps" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.001
-  done
+  local pid=$!
+  pv_until 10 0.001 -- mapped_or_gone "$pid" || true
   case "$what" in
     truncate) truncate -s 4096 "$tmp/run.BIN" ;;
     overwrite) dd if="$tmp/b.txt.BIN" of="$tmp/run.BIN" conv=notrunc status=none ;;

@@ -5,6 +5,7 @@
 # SQLite database goes through a private temporary file that is removed, on
 # success and on error; a Text1 from a pipe says that no .BIN can be beside it.
 set -euo pipefail
+source "$(dirname "$0")/../lib/wait.bash"
 pv=${PROFVIEW:?}
 src=${PV_SOURCE_DIR:?}
 tmp=$(mktemp -d)
@@ -30,7 +31,7 @@ run() {
     fifo)
       rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
       # One writer, slowly: the reader must take it all and not ask for more.
-      ( sleep 0.05; cat "$file" ) > "$tmp/fifo" &
+      pv_fifo_write_slowly "$file" "$tmp/fifo" &
       "$pv" "$@" "$tmp/fifo" | norm "$tmp/fifo"
       wait ;;
   esac

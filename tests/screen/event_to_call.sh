@@ -102,14 +102,10 @@ PY
 # In a real terminal (tmux, 80x24): the opening runs between frames, then
 # the call is selected; waited for, never slept
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
-AFTER='echo "exit=$?"; sleep 60'
+AFTER='echo "exit=$?"'
 pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $BIG; $AFTER'"
 pv_tmux_wait "Report:" 60
-for _ in $(seq 1200); do
-  pv_tmux_screen | grep -q 'indexing' || break
-  sleep 0.05
-done
-pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
+pv_tmux_wait_gone "indexing" 60
 pv_tmux_keys BTab g j j j j j j Tab
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys ":goto $index" Enter
@@ -117,10 +113,7 @@ pv_tmux_wait "row $((index + 1))/"
 pv_tmux_keys Enter
 pv_tmux_wait "Report: Call trace" 30
 pv_tmux_wait "$name" 30
-for _ in $(seq 600); do
-  pv_tmux_screen | grep -q "Opening" || break
-  sleep 0.05
-done
+pv_until 30 -- pv_tmux_lacks "Opening" || true
 pv_tmux_wait "─ Details ─[Events of the call]" 30
 pv_tmux_screen >"$TMP/s"
 python3 - "$call_no" "$name" "$index" "$TMP/s" <<'PY' || { cat "$TMP/s" >&2; fail "tmux: the call"; }

@@ -11,16 +11,12 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 "$gen" --seed 5 --tasks 3 --events 4000000 --format bin11 -o "$TMP/big.txt" >/dev/null
 mkdir "$TMP/out"
 out=$TMP/out/x.db
-AFTER='echo "exit=$?"; sleep 60'
+AFTER='echo "exit=$?"'
 pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; $AFTER'"
 pv_tmux_wait "Report:" 60
 # the viewer indexes in slices: export once the index is complete (the
 # status bar shows the export only then)
-for _ in $(seq 1200); do
-  pv_tmux_screen | grep -q 'indexing' || break
-  sleep 0.05
-done
-pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
+pv_tmux_wait_gone "indexing" 60
 pv_tmux_keys ":export sqlite $out" Enter
 pv_tmux_wait "Exporting to $out: " 60
 expect_contains "progress in the status bar" "$(pv_tmux_screen)" "(Esc cancels)"

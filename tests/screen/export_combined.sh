@@ -22,7 +22,7 @@ all=$("$PROFVIEW" cat "$RTOS" --view timeline --filter "$F" | tail -n +2 | wc -l
 [ "$want" -gt 10 ] && [ "$want" -lt "$all" ] || fail "the selection ($want of $all rows) does not test a window"
 mkdir "$TMP/out"
 
-pv_tmux_start 80 30 xterm-256color C.UTF-8 "sh -c 'cd $TMP && $PROFVIEW $RTOS; echo exit=\$?; sleep 60'"
+pv_tmux_start 80 30 xterm-256color C.UTF-8 "sh -c 'cd $TMP && $PROFVIEW $RTOS; echo exit=\$?'"
 pv_tmux_wait "Report:"
 # the timeline; markers A (row 10) and B (event 2000); then the filter
 pv_tmux_keys BTab j j j j Tab

@@ -23,7 +23,7 @@ open_call_trace() {
 }
 
 pv_tmux_start 120 30 xterm-256color C.UTF-8 \
-  "sh -c '$PROFVIEW --test flame-slice=1 $TMP/big.txt; echo exit=\$?; sleep 60'"
+  "sh -c '$PROFVIEW --test flame-slice=1 $TMP/big.txt; echo exit=\$?'"
 open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Building the flame graph: "
@@ -58,7 +58,7 @@ pv_tmux_wait "exit=0"
 pv_tmux_stop
 
 # At full speed the graph comes (in slices of about 10 ms)
-pv_tmux_start 120 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; echo exit=\$?; sleep 60'"
+pv_tmux_start 120 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; echo exit=\$?'"
 open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Flame graph: Call trace of big.txt" 30

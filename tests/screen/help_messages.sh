@@ -83,11 +83,11 @@ pv_tmux_keys '?'
 pv_tmux_wait "Help: keys"
 pv_tmux_keys / c o p y - r o w Enter
 pv_tmux_wait " Y                  copy-row"
-for _ in $(seq 100); do
+match_highlighted() { # sets line to the help's line of copy-row
   line=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -p -e -t 0 | grep -F 'copy the selected row' || true)
-  case $line in *$'\e['*m'copy-row'*) break ;; esac
-  sleep 0.05
-done
+  case $line in *$'\e['*m'copy-row'*) return 0 ;; *) return 1 ;; esac
+}
+pv_until -- match_highlighted || true
 case $line in
   *$'\e['*m'copy-row'*) echo "ok: the match is highlighted" ;;
   *) printf '%s\n' "$line" | cat -v >&2; fail "no attribute before the match" ;;

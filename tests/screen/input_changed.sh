@@ -10,7 +10,7 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 "$gen" --seed 4 --events 20000 --format bin11 -o "$TMP/b.txt" >/dev/null
 for what in overwrite truncate; do
   cp "$TMP/a.txt.BIN" "$TMP/run.BIN"
-  pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $TMP/run.BIN; echo exit=\$?; sleep 60'"
+  pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $TMP/run.BIN; echo exit=\$?'"
   pv_tmux_wait "Report:"
   case $what in
     overwrite) dd if="$TMP/b.txt.BIN" of="$TMP/run.BIN" conv=notrunc status=none ;;

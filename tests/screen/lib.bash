@@ -3,7 +3,10 @@
 # Scripted-keys screens:  pv_screen KEYS_TEXT [--size WxH] [FILE...] -> stdout
 # tmux-driven terminals:  pv_tmux_start CMD; pv_tmux_wait PATTERN; pv_tmux_keys ...;
 #                         pv_tmux_screen; pv_tmux_stop
+# Waiting for anything else:  pv_until [SECONDS] -- COMMAND... (tests/lib/wait.bash)
 set -euo pipefail
+# shellcheck source=../lib/wait.bash
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/wait.bash"
 : "${PROFVIEW:?PROFVIEW must name the profview binary}"
 : "${PV_SOURCE_DIR:?PV_SOURCE_DIR must name the source tree}"
 SAMPLES=$PV_SOURCE_DIR/sample-data
@@ -74,8 +77,13 @@ pv_tmux_start() { # WIDTH HEIGHT TERM LANG COMMAND...
   # A fresh server per session: a killed server may still hold its socket.
   PV_TMUX_COUNT=$((${PV_TMUX_COUNT:-0} + 1))
   PV_TMUX_SOCKET=pvtest$$-$PV_TMUX_COUNT
-  # -f /dev/null: no user tmux config; the pane runs the command through sh.
-  tmux -L "$PV_TMUX_SOCKET" -f /dev/null new-session -d -x "$w" -y "$h" \
+  # A config of our own, no user's: a pane whose command has exited stays,
+  # as it was, with no message drawn in it (remain-on-exit), so that a test
+  # reads what a command printed after profview ended ("exit=$?"); the
+  # pane runs the command through sh.
+  printf '%s\n' 'set-option -g remain-on-exit on' "set-option -g remain-on-exit-format ''" \
+    > "$TMP/tmux.conf"
+  tmux -L "$PV_TMUX_SOCKET" -f "$TMP/tmux.conf" new-session -d -x "$w" -y "$h" \
     "env TERM=$term LANG=$lang LC_ALL=$lang XDG_CONFIG_HOME=$XDG_CONFIG_HOME HOME=$HOME XDG_STATE_HOME=$(pv_state_dir) $*"
   tmux -L "$PV_TMUX_SOCKET" set-option -g default-terminal "$term" >/dev/null 2>&1 || true
 }
@@ -84,27 +92,38 @@ pv_tmux_screen() { tmux -L "$PV_TMUX_SOCKET" capture-pane -p -t 0; }
 
 pv_tmux_keys() { tmux -L "$PV_TMUX_SOCKET" send-keys -t 0 "$@"; }
 
+# pv_tmux_shows PATTERN [LINE]: the pane shows PATTERN (fixed string), on
+# line LINE when given.
+pv_tmux_shows() {
+  if [ -n "${2:-}" ]; then
+    pv_tmux_screen | sed -n "${2}p" | grep -qF -- "$1"
+  else
+    pv_tmux_screen | grep -qF -- "$1"
+  fi
+}
+
 # pv_tmux_wait PATTERN [SECONDS]: until the pane shows PATTERN (fixed string).
 pv_tmux_wait() {
-  local pattern=$1 limit=${2:-10} i
-  for ((i = 0; i < limit * 20; i++)); do
-    if pv_tmux_screen | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.05
-  done
+  pv_until "${2:-10}" -- pv_tmux_shows "$1" && return 0
   pv_tmux_screen >&2
-  fail "timed out waiting for '$pattern'"
+  fail "timed out waiting for '$1'"
 }
 
 # pv_tmux_wait_line N PATTERN [SECONDS]: until line N of the pane shows it
 # (after a resize the old screen may still show the pattern elsewhere).
 pv_tmux_wait_line() {
-  local line=$1 pattern=$2 limit=${3:-10} i
-  for ((i = 0; i < limit * 20; i++)); do
-    if pv_tmux_screen | sed -n "${line}p" | grep -qF -- "$pattern"; then return 0; fi
-    sleep 0.05
-  done
+  pv_until "${3:-10}" -- pv_tmux_shows "$2" "$1" && return 0
   pv_tmux_screen >&2
-  fail "timed out waiting for '$pattern' on line $line"
+  fail "timed out waiting for '$2' on line $1"
+}
+
+# pv_tmux_wait_gone PATTERN [SECONDS]: until the pane no longer shows
+# PATTERN (fixed string): the viewer's indexing has ended, say.
+pv_tmux_lacks() { ! pv_tmux_shows "$@"; }
+pv_tmux_wait_gone() {
+  pv_until "${2:-10}" -- pv_tmux_lacks "$1" && return 0
+  pv_tmux_screen >&2
+  fail "'$1' is still on the screen"
 }
 
 pv_tmux_stop() {

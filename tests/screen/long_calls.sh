@@ -13,31 +13,26 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 # (every pair of events) would take hours
 "$gen" --seed 7 --tasks 3 --events 2000000 --format bin11 -o "$TMP/big.txt" >/dev/null
 mkdir "$TMP/out"
-AFTER='echo "exit=$?"; sleep 60'
+AFTER='echo "exit=$?"'
 pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; $AFTER'"
 pv_tmux_wait "Report:" 60
-for _ in $(seq 1200); do
-  pv_tmux_screen | grep -q 'indexing' || break
-  sleep 0.05
-done
-pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
+pv_tmux_wait_gone "indexing" 60
 title=$(pv_tmux_screen | grep -o 'Report: [^─]*' | head -1)
 [ -n "$title" ] || fail "no Report title"
+# the query's progress in the status bar; progress_moved: it (s2) is not s1
+progress() { pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true; }
+progress_moved() { s2=$(progress); [ -n "$s2" ] && [ "$s2" != "$s1" ]; }
 
 # 1. :sql, stopped by Esc: progress in the status bar, then the view stays
 query=':sql SELECT count(*) FROM timeline AS a, timeline AS b'
 pv_tmux_keys "$query" Enter
 pv_tmux_wait "Running the query: " 30
 pv_tmux_wait "M rows read" 30
-s1=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read')
+s1=$(progress)
+[ -n "$s1" ] || fail "no progress in the status bar"
 expect_contains "the query's progress in the status bar" "$(pv_tmux_screen)" "(Esc stops)"
 # frames keep coming while it runs: the count of rows read moves on
-for _ in $(seq 200); do
-  s2=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true)
-  [ -n "$s2" ] && [ "$s2" != "$s1" ] && break
-  sleep 0.05
-done
-[ -n "$s2" ] && [ "$s2" != "$s1" ] || fail "the status bar did not move on ('$s1')"
+pv_until -- progress_moved || fail "the status bar did not move on ('$s1')"
 echo "ok: frames are drawn while the query runs"
 pv_tmux_keys Escape
 pv_tmux_wait "query stopped: the view stays as it was" 20
@@ -55,13 +50,8 @@ pv_tmux_keys '/' 'z' 'q' 'x'
 # two frames drawn after the keys were typed (the query's progress moved on
 # twice) and still no prompt: the keys wait while it runs
 for frame in 1 2; do
-  s1=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true)
-  for _ in $(seq 200); do
-    s2=$(pv_tmux_screen | grep -o 'Running the query: [0-9.]* s, [0-9.]* M rows read' || true)
-    [ -n "$s2" ] && [ "$s2" != "$s1" ] && break
-    sleep 0.05
-  done
-  [ -n "$s2" ] && [ "$s2" != "$s1" ] || fail "frame $frame: the status bar did not move on ('$s1')"
+  s1=$(progress)
+  pv_until -- progress_moved || fail "frame $frame: the status bar did not move on ('$s1')"
 done
 expect_absent "the keys wait while it runs" "$(pv_tmux_screen)" "/zqx"
 pv_tmux_keys C-c

@@ -17,6 +17,14 @@ reversed_words() {
     tr -s ' │▏|' '\n' | grep -v '^$' || true
 }
 
+# only_selected_reversed: in a capture of the pane now (s), the reversed
+# words (words) are those of the selected frame, log_write, alone.
+only_selected_reversed() {
+  s=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -p -e -t 0)
+  words=$(reversed_words "$s" | sort -u | tr '\n' ' ')
+  [ "$words" = "log_write " ]
+}
+
 # check NAME COMMAND...: F, then k selects a frame; until a deadline, the
 # reversed words are those of the frame the Details name (the selection).
 check() {
@@ -27,14 +35,8 @@ check() {
   pv_tmux_wait "Flame graph:"
   pv_tmux_keys k
   pv_tmux_wait "Frame     log_write"
-  local i s words=""
-  for ((i = 0; i < 200; i++)); do
-    s=$(tmux -L "$PV_TMUX_SOCKET" capture-pane -p -e -t 0)
-    words=$(reversed_words "$s" | sort -u | tr '\n' ' ')
-    [ "$words" = "log_write " ] && break
-    sleep 0.05
-  done
-  [ "$words" = "log_write " ] ||
+  local s words=""
+  pv_until -- only_selected_reversed ||
     { printf '%s\n' "$s" | cat -v >&2; fail "$name: reversed in the graph: '$words', not the selected frame (log_write) alone"; }
   echo "ok: $name: the selected frame (log_write) alone is in reverse video"
   pv_tmux_stop

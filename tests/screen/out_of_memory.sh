@@ -14,7 +14,7 @@ cp "$SAMPLES/aqtime-trace.db" "$TMP/oom.db"
 sqlite3 "$TMP/oom.db" "WITH RECURSIVE c(x) AS (SELECT 100 UNION ALL SELECT x + 1 FROM c
   WHERE x < 3000099) INSERT INTO INSTANCES SELECT x, 'r', 'Elapsed Time', 3579545, 'Time' FROM c"
 need_sample rtos.txt
-AFTER='echo "exit=$?"; stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo; echo tty-checked; sleep 60'
+AFTER='echo "exit=$?"; stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo; echo tty-checked'
 pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c 'ulimit -v 400000; ulimit -c 0; $PROFVIEW $SAMPLES/rtos.txt $TMP/oom.db; $AFTER'"
 pv_tmux_wait "tty-checked" 60
 s=$(pv_tmux_screen)

@@ -16,7 +16,7 @@ cp "$TMP/a.txt.BIN" "$TMP/run.txt.BIN"
 export PV_STATE=$TMP/state # shared by the runs of this test (lib.bash)
 
 run() { # profview options and files
-  pv_tmux_start 110 32 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $* ; echo exit=\$?; sleep 60'"
+  pv_tmux_start 110 32 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $* ; echo exit=\$?'"
   pv_tmux_wait "Report:"
 }
 stop() {
@@ -25,12 +25,9 @@ stop() {
   pv_tmux_stop
 }
 status() { pv_tmux_screen | grep -F "│ row " | tail -1; }
+status_has() { case "$(status)" in *"$1"*) return 0 ;; *) return 1 ;; esac; }
 wait_status() { # the status bar holds TEXT
-  local i
-  for ((i = 0; i < 200; i++)); do
-    case "$(status)" in *"$1"*) return 0 ;; esac
-    sleep 0.05
-  done
+  pv_until -- status_has "$1" && return 0
   pv_tmux_screen >&2
   fail "the status bar never showed '$1'"
 }

@@ -40,10 +40,8 @@ if command -v tmux >/dev/null; then
   pv_tmux_wait "Report: Summary"
   pv_tmux_keys BTab j j j j j j Tab y
   pv_tmux_wait "copied the routine cell"
-  for _ in $(seq 100); do
-    [ "$(tmux -L "$PV_TMUX_SOCKET" show-buffer 2>/dev/null || true)" = "$first" ] && break
-    sleep 0.05
-  done
+  buffer_is() { [ "$(tmux -L "$PV_TMUX_SOCKET" show-buffer 2>/dev/null || true)" = "$1" ]; }
+  pv_until -- buffer_is "$first" || true
   got=$(tmux -L "$PV_TMUX_SOCKET" show-buffer 2>/dev/null || true)
   [ "$got" = "$first" ] || fail "y: tmux's buffer holds '$got', not '$first'"
   echo "ok: y: '$first' in tmux's buffer (OSC 52)"

@@ -131,8 +131,9 @@ pv_tmux_start 120 30 xterm-256color C.UTF-8 "$PROFVIEW $TMP/evil.txt"
 tmux -L "$PV_TMUX_SOCKET" set-option -s set-clipboard on
 pv_tmux_wait "Report: Summary"
 buffer() { tmux -L "$PV_TMUX_SOCKET" show-buffer 2>/dev/null || true; }
+buffer_is() { [ "$(buffer)" = "$1" ]; }
 wait_buffer() { # EXPECTED
-  for _ in $(seq 100); do [ "$(buffer)" = "$1" ] && return 0; sleep 0.05; done
+  pv_until -- buffer_is "$1" && return 0
   printf 'buffer: %q\nwanted: %q\n' "$(buffer)" "$1" >&2
   fail "tmux buffer"
 }

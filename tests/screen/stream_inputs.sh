@@ -24,7 +24,7 @@ for s in "${samples[@]}"; do
   cp "$SAMPLES/$s" "$file"
   want=$(dump "$file" "$file")
   rm -f "$TMP/fifo"; mkfifo "$TMP/fifo"
-  (sleep 0.05; cat "$file") > "$TMP/fifo" &
+  pv_fifo_write_slowly "$file" "$TMP/fifo" &
   got=$(dump "$TMP/fifo" "$TMP/fifo"); wait
   expect_screen "$s: FIFO" "$got" "$want"
   got=$(cat "$file" | dump /dev/stdin -)
@@ -48,7 +48,7 @@ expect_screen "range statistics of a pipe" "$got" "$want"
 
 # A real terminal: data on stdin, keys from the terminal.
 file=$SAMPLES/plist-func-timing.txt
-pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c 'cat $file | $PROFVIEW -; echo exit=\$?; sleep 60'"
+pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c 'cat $file | $PROFVIEW -; echo exit=\$?'"
 pv_tmux_wait "Report: Summary"
 expect_contains "stdin: the file row names /dev/stdin" "$(pv_tmux_screen)" "/dev/stdin"
 pv_tmux_keys j j
@@ -60,7 +60,7 @@ pv_tmux_stop
 
 # A FIFO whose writer comes later, in a real terminal.
 rm -f "$TMP/fifo"; mkfifo "$TMP/fifo"
-pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/fifo; echo exit=\$?; sleep 60'"
+pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/fifo; echo exit=\$?'"
 pv_tmux_wait "loading fifo" # the viewer is up, waiting for the writer
 cat "$SAMPLES/rtos.txt" > "$TMP/fifo"
 pv_tmux_wait "Report: Summary"

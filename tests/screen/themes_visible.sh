@@ -13,24 +13,30 @@ need_sample rtos.txt
 RTOS=$SAMPLES/rtos.txt
 ATTRS=$(dirname "$0")/attrs.py
 
-# expect_attrs NAME TEXT WANT [LINE]: TEXT's first character is drawn with
-# every attribute of WANT ("reverse underline") and none of its "!word"s
-# (polled until a deadline: the screen may lag).
-expect_attrs() {
-  local name=$1 text=$2 want=$3 line=${4:-} got="" w ok
-  for _ in $(seq 100); do
-    tmux -L "$PV_TMUX_SOCKET" capture-pane -p -e -t 0 > "$TMP/capture"
-    got=" $(python3 "$ATTRS" "$TMP/capture" "$text" $line) "
-    ok=1
-    for w in $want; do
-      case $w in
-        !*) case $got in *" ${w#!} "*) ok=0 ;; esac ;;
-        *) case $got in *" $w "*) ;; *) ok=0 ;; esac ;;
-      esac
-    done
-    [ "$ok" = 1 ] && { echo "ok: $case: $name ($want:$got)"; return 0; }
-    sleep 0.05
+# attrs_are TEXT WANT [LINE]: in a capture of the pane now, TEXT's first
+# character is drawn with every attribute of WANT ("reverse underline") and
+# none of its "!word"s; sets got to the attributes it has.
+attrs_are() {
+  local text=$1 want=$2 line=${3:-} w
+  tmux -L "$PV_TMUX_SOCKET" capture-pane -p -e -t 0 > "$TMP/capture"
+  # shellcheck disable=SC2086 # no LINE: no argument
+  got=" $(python3 "$ATTRS" "$TMP/capture" "$text" $line) "
+  for w in $want; do
+    case $w in
+      !*) case $got in *" ${w#!} "*) return 1 ;; esac ;;
+      *) case $got in *" $w "*) ;; *) return 1 ;; esac ;;
+    esac
   done
+}
+
+# expect_attrs NAME TEXT WANT [LINE]: attrs_are, polled until a deadline
+# (the screen may lag).
+expect_attrs() {
+  local name=$1 text=$2 want=$3 line=${4:-} got=""
+  if pv_until -- attrs_are "$text" "$want" "$line"; then
+    echo "ok: $case: $name ($want:$got)"
+    return 0
+  fi
   cat -v "$TMP/capture" >&2
   fail "$case: $name: '$text' is drawn$got, not $want"
 }

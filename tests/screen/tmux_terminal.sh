@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.bash"
 need_sample plist-func-timing.txt
 FILE=$SAMPLES/plist-func-timing.txt
 # After profview ends, the pane shows its exit status and the tty modes.
-AFTER='echo "exit=$?"; stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo; echo tty-checked; sleep 60'
+AFTER='echo "exit=$?"; stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo; echo tty-checked'
 
 # 1. UTF-8, 256 colours: line drawing, moving, resize, help, quit.
 pv_tmux_start 100 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE; $AFTER'"
@@ -75,7 +75,7 @@ for sig in TERM:143 HUP:129 SEGV:139; do
   pv_tmux_start 80 24 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $FILE </dev/tty & echo \$! > $TMP/pid; wait \$!; $AFTER'"
   pv_tmux_wait "Report: Summary"
   # The shell writes the pid after forking: the screen can be up before that.
-  for _ in $(seq 100); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
+  pv_until -- test -s "$TMP/pid" || fail "no pid written"
   kill -"$name" "$(cat "$TMP/pid")"
   pv_tmux_wait "exit=$status"
   pv_tmux_wait "tty-checked"

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "formats/winidea/parse.h"
+#include "formats/winidea/timeline.h"
 #include "profview/cache.h"
 #include "profview/load.h"
 
@@ -366,6 +367,117 @@ static void test_text1_hit_parses_nothing(void **state)
     pv_file_free(ref);
 }
 
+/* The byte at `at` of the one entry matching `pattern`. */
+static unsigned char entry_byte(const char *pattern, size_t at)
+{
+    char entry[700];
+    long size;
+    size_t payload;
+    unsigned char *m = forge_read(pattern, entry, sizeof entry, &size, &payload);
+    assert_true(at < (size_t)size);
+    unsigned char b = m[at];
+    free(m);
+    return b;
+}
+
+/* Where area 0's `implicit` flag stands in the winIDEA index's entry: after
+ * the head (wic_head in src/formats/winidea/cache.c: its counts at 40...,
+ * the widths of its columns at 216..., 264 bytes) the per-event, per-call,
+ * net time, context and line arrays, each padded, then the areas. */
+static size_t index_area_flag(const unsigned char *m, size_t payload)
+{
+    const unsigned char *h = m + payload;
+    uint64_t head, events, contexts, calls, lines, net;
+    uint32_t area_wide, context_wide, depth_wide, has_gross, has_net_bits;
+    memcpy(&head, h + 32, 8);
+    assert_int_equal(head, 264);
+    memcpy(&events, h + 40, 8);
+    memcpy(&contexts, h + 56, 8);
+    memcpy(&calls, h + 64, 8);
+    memcpy(&lines, h + 72, 8);
+    memcpy(&area_wide, h + 216, 4);
+    memcpy(&context_wide, h + 220, 4);
+    memcpy(&depth_wide, h + 224, 4);
+    memcpy(&has_gross, h + 228, 4);
+    memcpy(&has_net_bits, h + 232, 4);
+    memcpy(&net, h + 240, 8);
+    uint64_t words = has_net_bits ? (calls + 63) / 64 : 0;
+    size_t at = payload + pv_cache_padded(head);
+    at += pv_cache_padded(events * (area_wide ? 4 : 2));
+    at += pv_cache_padded(events * (context_wide ? 2 : 1));
+    at += pv_cache_padded(events * (depth_wide ? 2 : 1));
+    at += 3 * pv_cache_padded(calls * 4);
+    at += pv_cache_padded(has_gross ? calls * 8 : 0);
+    at += pv_cache_padded(words * 8) + pv_cache_padded(words * 4) + pv_cache_padded(net * 8);
+    at += pv_cache_padded((contexts + 1) * sizeof(size_t));
+    at += pv_cache_padded(lines * 4) + pv_cache_padded(lines * 8);
+    return at + offsetof(pv_tl_area, implicit);
+}
+
+/* A forged bool (docs/cache.md "Trust"): a byte other than 0 or 1 where an
+ * entry holds a bool (read as a bool it is undefined) makes the entry
+ * refused, in the winIDEA index's entry (an area's `implicit`) and in a
+ * Text1 entry (an area's `has_value`): the file is read again, the entry
+ * written again (the byte is 0 or 1 again), the rows those of a load
+ * without the cache. */
+static void test_forged_bool_refused(void **state)
+{
+    (void)state;
+    char path[600], cmd[1400];
+    snprintf(path, sizeof path, "%s/rtos-bool.txt", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos.txt' '%s' && rm -f %s/profview/*.pvc",
+             PV_SOURCE_DIR, path, dir);
+    assert_int_equal(system(cmd), 0);
+    pv_load_options o, none;
+    pv_load_options_init(&o);
+    o.cache = true;
+    pv_load_options_init(&none);
+    pv_load_status st;
+    pv_file *ref = pv_load_file(path, &none, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    pv_file_free(pv_load_file(path, &o, &st)); /* a miss: both entries written */
+    assert_int_equal(st, PV_LOAD_OK);
+    static const char *const views[] = {"timeline", "call-trace", "statistics", "routines",
+                                        "data"};
+
+    /* the index's entry: area 0's `implicit` made 2 */
+    char entry[700];
+    long size;
+    size_t payload;
+    unsigned char *m = forge_read("winidea-[0-9a-f]*.pvc", entry, sizeof entry, &size, &payload);
+    size_t flag = index_area_flag(m, payload);
+    assert_true(m[flag] <= 1);
+    m[flag] = 2;
+    forge_write(entry, m, size);
+    pv_file *f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    for (size_t i = 0; i < PV_ARRAY_LEN(views); i++)
+        assert_same_view(ref, f, views[i]);
+    pv_file_free(f);
+    assert_true(entry_byte("winidea-[0-9a-f]*.pvc", flag) <= 1); /* refused, written again */
+
+    /* the Text1 entry: area 0's `has_value` made 2 */
+    size_t parses = pv_wi_text1_parse_count();
+    m = forge_read("winidea-text1-*.pvc", entry, sizeof entry, &size, &payload);
+    uint64_t head, pool, contexts;
+    memcpy(&head, m + payload + 24, 8); /* the head's own size (sizes[3]) */
+    memcpy(&pool, m + payload + 32, 8);
+    memcpy(&contexts, m + payload + 40, 8);
+    flag = payload + pv_cache_padded(head) + pv_cache_padded(pool) +
+           pv_cache_padded(contexts * sizeof(pv_wi_context)) + offsetof(pv_wi_area, has_value);
+    assert_true(m[flag] <= 1);
+    m[flag] = 2;
+    forge_write(entry, m, size);
+    f = pv_load_file(path, &o, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    assert_int_equal(pv_wi_text1_parse_count(), parses + 1); /* refused: parsed */
+    for (size_t i = 0; i < PV_ARRAY_LEN(views); i++)
+        assert_same_view(ref, f, views[i]);
+    pv_file_free(f);
+    assert_true(entry_byte("winidea-text1-*.pvc", flag) <= 1);
+    pv_file_free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_untrusted_directory),
         cmocka_unit_test(test_forged_index_entry),
         cmocka_unit_test(test_text1_hit_parses_nothing),
+        cmocka_unit_test(test_forged_bool_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

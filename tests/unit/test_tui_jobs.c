@@ -2,6 +2,7 @@
  * kind of report job and of viewer job stopped at any step leaves the state
  * as it was, the index job, step deadlines, loading in the background and a
  * big sort that shows its progress first. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -271,19 +272,54 @@ static pv_job *vj_job(const pv_app *a)
     return j;
 }
 
-/* The file :copy FILE writes (test_app_jobs_cancel). */
+/* The file :copy FILE writes (test_app_jobs_cancel), in the directory
+ * where :export writes too. */
 static char vj_copy_path[300];
+static char vj_dir[300];
 
-/* What a job may change: the Report, the graph shown, the file copied to. */
+/* What a job may change: the Report, the Explorer's items (a query's
+ * view), the graph shown and its comparison (:diff), the files in the
+ * directory copied and exported to (not even a temporary one). */
 static void vj_snap(pv_app *a, pv_buf *out)
 {
     tj_snap(pv_app_report(a), out);
     struct stat st;
     pv_buf_putc(out, vj_copy_path[0] && stat(vj_copy_path, &st) == 0 ? 'F' : '-');
-    const void *graph[] = {a->flame.fl, a->flame.tree};
+    const void *graph[] = {a->flame.fl, a->flame.tree, a->flame.fl_b, a->flame.in_b};
     pv_buf_append(out, (const char *)&a->flame.mode, sizeof a->flame.mode);
     pv_buf_append(out, (const char *)graph, sizeof graph);
     pv_buf_puts(out, pv_buf_cstr(&a->flame.filter));
+    size_t counts[] = {a->file_count, a->item_count, a->loc.item};
+    pv_buf_append(out, (const char *)counts, sizeof counts);
+    DIR *d = vj_dir[0] ? opendir(vj_dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            pv_buf_printf(out, "[%s]", e->d_name);
+    if (d)
+        closedir(d);
+}
+
+/* Keys with DIR replaced by vj_dir. */
+static void vj_keys(const char *keys, char *out, size_t size)
+{
+    const char *at = strstr(keys, "DIR");
+    if (at)
+        snprintf(out, size, "%.*s%s%s", (int)(at - keys), keys, vj_dir, at + 3);
+    else
+        snprintf(out, size, "%s", keys);
+}
+
+static void vj_dir_clear(void)
+{
+    DIR *d = opendir(vj_dir);
+    char path[700];
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", vj_dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
 }
 
 /* Runs the job to its end; returns its steps. */
@@ -311,21 +347,29 @@ static void test_app_jobs_cancel(void **state)
         {"search", "", "/n249990\n", PV_JOB_SEARCH, false},
         {"reverse", ":sort hits\n", "r", PV_JOB_REVERSE, false},
         {"flame graph", "", "F", PV_JOB_BUILD, true},
-        {"copy", "", NULL, PV_JOB_COPY, false}, /* :copy FILE */
+        {"copy", "", ":copy DIR/view.tsv\n", PV_JOB_COPY, false}, /* :copy FILE */
+        /* the jobs whose call runs on a worker (worker.h) */
+        {":sql", "", ":sql SELECT hits, count(*) FROM rows GROUP BY hits\n", PV_JOB_SQL, false},
+        /* (the view's filtered rows: the set has two views of one id) */
+        {":export", ":filter hits > 40\n", ":export sqlite DIR/out.db\n", PV_JOB_EXPORT, false},
+        {"export dialog", ":filter hits > 40\n", "e\x15" "DIR/out.db\n", PV_JOB_EXPORT, false},
+        /* the graph coloured by another's: that graph built in steps */
+        {":diff (graph)", "F", ":diff 1\n", PV_JOB_DIFF, true},
     };
-    char dir[] = "/tmp/profview-copy-XXXXXX", copy_keys[400];
+    char dir[] = "/tmp/profview-copy-XXXXXX", keys[700];
     assert_non_null(mkdtemp(dir));
+    snprintf(vj_dir, sizeof vj_dir, "%s", dir);
     snprintf(vj_copy_path, sizeof vj_copy_path, "%s/view.tsv", dir);
-    snprintf(copy_keys, sizeof copy_keys, ":copy %s\n", vj_copy_path);
     pv_buf before, after;
     pv_buf_init(&before);
     pv_buf_init(&after);
     for (size_t k = 0; k < PV_ARRAY_LEN(kinds); k++) {
-        const char *keys = kinds[k].keys ? kinds[k].keys : copy_keys;
+        vj_keys(kinds[k].keys, keys, sizeof keys);
         /* to its end: the report changes */
         pv_app *a = vj_app();
         if (kinds[k].graph)
             pv_app_show_item(a, a->item_count - 2);
+        vj_finish(a); /* (a big tree opens in steps) */
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
         vj_snap(a, &before);
@@ -339,11 +383,12 @@ static void test_app_jobs_cancel(void **state)
         assert_true(steps >= 3);
         assert_true(before.len != after.len || memcmp(before.data, after.data, before.len) != 0);
         pv_app_free(a);
-        unlink(vj_copy_path);
+        vj_dir_clear();
         /* stopped after 0, 1, 2... steps: as it was */
         a = vj_app();
         if (kinds[k].graph)
             pv_app_show_item(a, a->item_count - 2);
+        vj_finish(a); /* (a big tree opens in steps) */
         vj_type(a, kinds[k].prepare);
         vj_finish(a);
         vj_snap(a, &before);
@@ -360,10 +405,11 @@ static void test_app_jobs_cancel(void **state)
             assert_memory_equal(after.data, before.data, before.len);
         }
         pv_app_free(a);
+        vj_dir_clear();
     }
-    unlink(vj_copy_path);
     rmdir(dir);
     vj_copy_path[0] = '\0';
+    vj_dir[0] = '\0';
     pv_buf_free(&before);
     pv_buf_free(&after);
 }
@@ -563,7 +609,7 @@ static void test_report_job_deadline(void **state)
     pv_report_job *j = pv_report_open_job(&r, base, true, NULL);
     size_t steps = 0;
     for (;;) {
-        pv_report_job_deadline(j, pv_work_clock() - 1);
+        pv_report_job_deadline(j, pv_clock_now() - 1);
         if (pv_report_job_step(j, SIZE_MAX))
             break;
         steps++;
@@ -577,7 +623,7 @@ static void test_report_job_deadline(void **state)
     j = pv_report_select_job(&r, "routine ~ /1/", &key, 1, &err);
     steps = 0;
     for (;;) {
-        pv_report_job_deadline(j, pv_work_clock() - 1);
+        pv_report_job_deadline(j, pv_clock_now() - 1);
         if (pv_report_job_step(j, SIZE_MAX))
             break;
         steps++;

@@ -17,7 +17,7 @@ typedef struct wic_head {
     uint64_t pool_len, map_count;
     uint64_t window_first, window_end, warnings;
     int64_t from, to, time_first, time_last;
-    uint64_t diag_entries, diag_warnings, diag_errors, diag_text_len;
+    pv_wi_cache_diag diag;
     uint32_t context_source, context_area;
     uint32_t has_from, has_to, time_decreased, version;
     /* the layout of the per-event and per-call columns (timeline.h) */
@@ -123,12 +123,8 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
         }
     /* the warnings (and errors) the index added to the file's diagnostics */
     pv_buf text;
-    size_t ne;
-    unsigned char *sev = pv_wi_cache_diag_pack(diag, diag_from, &text, &ne);
-    h.diag_entries = ne;
-    h.diag_warnings = diag->warnings - warnings_before;
-    h.diag_errors = diag->errors - errors_before;
-    h.diag_text_len = text.len;
+    unsigned char *sev =
+        pv_wi_cache_diag_pack(diag, diag_from, warnings_before, errors_before, &text, &h.diag);
 
     pv_cache_segment segs[WIC_SEGMENTS] = {
         {&h, sizeof h},
@@ -151,7 +147,7 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
         {ix->pool.data, ix->pool.len},
         {keys, m * sizeof *keys},
         {values, m * sizeof *values},
-        {sev, ne},
+        {sev, (size_t)h.diag.entries},
         {text.data, text.len},
         {NULL, 0},
     };
@@ -164,8 +160,8 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
     return ok;
 }
 
-unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, pv_buf *text,
-                                     size_t *count)
+unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, size_t warnings_before,
+                                     size_t errors_before, pv_buf *text, pv_wi_cache_diag *head)
 {
     size_t ne = diag->entry_count > from ? diag->entry_count - from : 0;
     unsigned char *sev = pv_xmalloc(ne ? ne : 1);
@@ -175,21 +171,24 @@ unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, pv_buf *t
         sev[i] = (unsigned char)e->severity;
         pv_buf_append(text, e->text, strlen(e->text) + 1);
     }
-    *count = ne;
+    head->entries = ne;
+    head->warnings = diag->warnings - warnings_before;
+    head->errors = diag->errors - errors_before;
+    head->text_len = text->len;
     return sev;
 }
 
 void pv_wi_cache_diag_restore(pv_diag *diag, const unsigned char *sev, const char *text,
-                              size_t text_len, size_t entries, size_t warnings, size_t errors)
+                              const pv_wi_cache_diag *head)
 {
     size_t warnings0 = diag->warnings, errors0 = diag->errors;
-    const char *text_end = text + text_len;
-    for (size_t i = 0; i < entries && text < text_end; i++) {
+    const char *text_end = text + head->text_len;
+    for (size_t i = 0; i < head->entries && text < text_end; i++) {
         pv_diag_add(diag, sev[i] == PV_SEV_ERROR ? PV_SEV_ERROR : PV_SEV_WARNING, "%s", text);
         text += strlen(text) + 1;
     }
-    diag->warnings = warnings0 + warnings;
-    diag->errors = errors0 + errors;
+    diag->warnings = warnings0 + (size_t)head->warnings;
+    diag->errors = errors0 + (size_t)head->errors;
 }
 
 const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem)
@@ -208,6 +207,29 @@ const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem)
     r->p += padded;
     r->left -= padded;
     return at;
+}
+
+const char *pv_wi_cache_head(pv_wi_cache_reader *r, void *head, size_t size,
+                             const uint64_t *sizes, size_t sizes_len)
+{
+    const void *at = pv_wi_cache_take(r, 1, size);
+    memset(head, 0, size);
+    if (!at)
+        return "no head";
+    memcpy(head, at, size);
+    return memcmp(head, sizes, sizes_len) != 0 ? "another build's layout" : NULL;
+}
+
+const char *pv_wi_cache_fit(const pv_wi_cache_reader *r)
+{
+    return r->bad || r->left != 0 ? "sections do not fit the file" : NULL;
+}
+
+bool pv_wi_cache_refuse(pv_cache_entry *e, const char *why)
+{
+    pv_cache_debug("ignored %s: %s", e->path, why);
+    pv_cache_close(e);
+    return false;
 }
 
 void *pv_wi_cache_copy(const void *src, size_t len)
@@ -312,25 +334,16 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     if (!found)
         return false;
     pv_wi_cache_reader r = {e.payload, e.payload_size, false};
-    const wic_head *hp = pv_wi_cache_take(&r, 1, sizeof(wic_head));
     wic_head h;
-    memset(&h, 0, sizeof h);
     uint64_t sizes[5];
     wic_sizes(sizes);
-    const char *why = NULL;
-    if (!hp) {
-        why = "no head";
-    } else {
-        memcpy(&h, hp, sizeof h);
-        if (memcmp(h.sizes, sizes, sizeof sizes) != 0)
-            why = "another build's layout";
-        else if (h.event_count != d->timeline.count)
-            why = "another event count";
-        else if (h.context_count > PV_TL_MAX_CONTEXTS || h.area_count > UINT32_MAX ||
+    const char *why = pv_wi_cache_head(&r, &h, sizeof h, sizes, sizeof sizes);
+    if (!why && h.event_count != d->timeline.count)
+        why = "another event count";
+    if (!why && (h.context_count > PV_TL_MAX_CONTEXTS || h.area_count > UINT32_MAX ||
                  h.call_count > UINT32_MAX || h.line_count > UINT32_MAX ||
-                 h.pool_len > UINT32_MAX || (h.version != 10 && h.version != 11 && h.version != 0))
-            why = "counts out of range";
-    }
+                 h.pool_len > UINT32_MAX || (h.version != 10 && h.version != 11 && h.version != 0)))
+        why = "counts out of range";
     const void *a[WIC_SEGMENTS] = {0};
     uint64_t words = 0;
     if (!why) {
@@ -354,22 +367,18 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         a[17] = pv_wi_cache_take(&r, h.pool_len, 1);
         a[18] = pv_wi_cache_take(&r, h.map_count, sizeof(uint64_t));
         a[19] = pv_wi_cache_take(&r, h.map_count, sizeof(uint32_t));
-        a[20] = pv_wi_cache_take(&r, h.diag_entries, 1);
-        a[21] = pv_wi_cache_take(&r, h.diag_text_len, 1);
-        if (r.bad || r.left != 0)
-            why = "sections do not fit the file";
-        else if (h.diag_text_len && ((const char *)a[21])[h.diag_text_len - 1] != '\0')
+        a[20] = pv_wi_cache_take(&r, h.diag.entries, 1);
+        a[21] = pv_wi_cache_take(&r, h.diag.text_len, 1);
+        why = pv_wi_cache_fit(&r);
+        if (!why && h.diag.text_len && ((const char *)a[21])[h.diag.text_len - 1] != '\0')
             why = "bad warning texts";
     }
     if (!why)
         why = wic_check_net(a[8], a[9], words, h.net_count);
     if (!why)
         why = wic_check(&h, a, d);
-    if (why) {
-        pv_cache_debug("ignored %s: %s", e.path, why);
-        pv_cache_close(&e);
-        return false;
-    }
+    if (why)
+        return pv_wi_cache_refuse(&e, why);
 
     memset(ix, 0, sizeof *ix);
     ix->tl = &d->timeline;
@@ -432,8 +441,7 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     ix->time_decreased = h.time_decreased;
 
     /* the index's warnings, as a full index gives them */
-    pv_wi_cache_diag_restore(diag, a[20], a[21], (size_t)h.diag_text_len, (size_t)h.diag_entries,
-                             (size_t)h.diag_warnings, (size_t)h.diag_errors);
+    pv_wi_cache_diag_restore(diag, a[20], a[21], &h.diag);
 
     ix->cache = e; /* freed with the index */
     return true;

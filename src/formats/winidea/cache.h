@@ -36,17 +36,33 @@ typedef struct pv_wi_cache_reader {
     bool bad;
 } pv_wi_cache_reader;
 const void *pv_wi_cache_take(pv_wi_cache_reader *r, uint64_t count, size_t elem);
+/* Takes the fixed-width head that starts a payload, `size` bytes whose
+ * first `sizes_len` are the sizes of the structs of the build that wrote
+ * it, and copies it to `head` (zeroed when it is missing): NULL when it
+ * is there and its sizes are `sizes` (this build's), else why not. */
+const char *pv_wi_cache_head(pv_wi_cache_reader *r, void *head, size_t size,
+                             const uint64_t *sizes, size_t sizes_len);
+/* After every piece is taken: NULL when they fit the payload exactly. */
+const char *pv_wi_cache_fit(const pv_wi_cache_reader *r);
+/* Refuses entry e (it is closed) for the reason `why`; false. */
+bool pv_wi_cache_refuse(pv_cache_entry *e, const char *why);
 /* A bool of a struct mapped from a cache entry holds 0 or 1 (read as a
  * byte: another value read as a bool is undefined, a forged entry). */
 bool pv_wi_cache_bool_ok(const bool *b);
 void *pv_wi_cache_copy(const void *src, size_t len); /* malloc'ed, at least 1 byte */
+/* The messages an entry holds, in its head: how many, the warnings and
+ * errors they count, and the length of their texts. */
+typedef struct pv_wi_cache_diag {
+    uint64_t entries, warnings, errors, text_len;
+} pv_wi_cache_diag;
 /* The messages diag holds from `from` on: their severities (returned,
- * malloc'ed) and their texts one after the other, NUL-terminated. */
-unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, pv_buf *text,
-                                     size_t *count);
-/* Adds them to diag again, with these counts of warnings and errors. */
+ * malloc'ed) and their texts one after the other, NUL-terminated; `head`
+ * counts them, and the warnings and errors beyond the ones given. */
+unsigned char *pv_wi_cache_diag_pack(const pv_diag *diag, size_t from, size_t warnings_before,
+                                     size_t errors_before, pv_buf *text, pv_wi_cache_diag *head);
+/* Adds them to diag again, with the counts of warnings and errors of `head`. */
 void pv_wi_cache_diag_restore(pv_diag *diag, const unsigned char *sev, const char *text,
-                              size_t text_len, size_t entries, size_t warnings, size_t errors);
+                              const pv_wi_cache_diag *head);
 
 /* What the Text1 parser read (cache_text1.c, docs/cache.md "Text1 files"),
  * keyed by the Text1 file alone: a hit fills `d` (initialised, empty)

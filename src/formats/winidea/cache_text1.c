@@ -16,7 +16,7 @@ typedef struct wit_head {
     uint64_t sizes[4]; /* sizeof pv_wi_area, pv_wi_context, pv_wi_stat_row, wit_head */
     uint64_t pool_len, context_count, area_count, stat_count, event_count;
     uint64_t section_count, line_count, header_len, lines_len;
-    uint64_t diag_entries, diag_warnings, diag_errors, diag_text_len;
+    pv_wi_cache_diag diag;
     int64_t total_time, window_from, window_to;
     uint32_t has_total_time, has_window_from, has_window_to, has_text_context;
     uint32_t states_as_writes, pad;
@@ -86,12 +86,8 @@ bool pv_wi_text1_cache_save(const pv_cache_key *k, const pv_wi_data *d, const pv
     h.lines_len = lines.len;
     /* the parser's messages */
     pv_buf text;
-    size_t ne;
-    unsigned char *sev = pv_wi_cache_diag_pack(diag, diag_from, &text, &ne);
-    h.diag_entries = ne;
-    h.diag_warnings = diag->warnings - warnings_before;
-    h.diag_errors = diag->errors - errors_before;
-    h.diag_text_len = text.len;
+    unsigned char *sev =
+        pv_wi_cache_diag_pack(diag, diag_from, warnings_before, errors_before, &text, &h.diag);
 
     size_t n = d->timeline.count;
     pv_cache_segment segs[WIT_SEGMENTS] = {
@@ -105,7 +101,7 @@ bool pv_wi_text1_cache_save(const pv_cache_key *k, const pv_wi_data *d, const pv
         {secs, d->section_count * sizeof *secs},
         {headers.data, headers.len},
         {lines.data, lines.len},
-        {sev, ne},
+        {sev, (size_t)h.diag.entries},
         {text.data, text.len},
         {NULL, 0},
         {NULL, 0},
@@ -167,7 +163,7 @@ static const char *wit_check(const wit_head *h, const void *const a[])
     }
     if (lines != h->line_count || !wit_strings(a[8], h->header_len, h->section_count) ||
         !wit_strings(a[9], h->lines_len, h->line_count) ||
-        !wit_strings(a[11], h->diag_text_len, h->diag_entries))
+        !wit_strings(a[11], h->diag.text_len, h->diag.entries))
         return "bad section texts";
     return NULL;
 }
@@ -178,22 +174,13 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
     if (!pv_cache_open(k, PV_WI_TEXT1_CACHE_KIND, PV_WI_TEXT1_CACHE_VERSION, &e))
         return false;
     pv_wi_cache_reader r = {e.payload, e.payload_size, false};
-    const wit_head *hp = pv_wi_cache_take(&r, 1, sizeof(wit_head));
     wit_head h;
-    memset(&h, 0, sizeof h);
     uint64_t sizes[4];
     wit_sizes(sizes);
-    const char *why = NULL;
-    if (!hp) {
-        why = "no head";
-    } else {
-        memcpy(&h, hp, sizeof h);
-        if (memcmp(h.sizes, sizes, sizeof sizes) != 0)
-            why = "another build's layout";
-        else if (h.pool_len > UINT32_MAX || h.context_count > UINT32_MAX ||
-                 h.area_count > UINT32_MAX || h.event_count > PV_TL_MAX_EVENTS)
-            why = "counts out of range";
-    }
+    const char *why = pv_wi_cache_head(&r, &h, sizeof h, sizes, sizeof sizes);
+    if (!why && (h.pool_len > UINT32_MAX || h.context_count > UINT32_MAX ||
+                 h.area_count > UINT32_MAX || h.event_count > PV_TL_MAX_EVENTS))
+        why = "counts out of range";
     const void *a[WIT_SEGMENTS] = {0};
     if (!why) {
         a[1] = pv_wi_cache_take(&r, h.pool_len, 1);
@@ -205,18 +192,14 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
         a[7] = pv_wi_cache_take(&r, h.section_count, sizeof(wit_section));
         a[8] = pv_wi_cache_take(&r, h.header_len, 1);
         a[9] = pv_wi_cache_take(&r, h.lines_len, 1);
-        a[10] = pv_wi_cache_take(&r, h.diag_entries, 1);
-        a[11] = pv_wi_cache_take(&r, h.diag_text_len, 1);
-        if (r.bad || r.left != 0)
-            why = "sections do not fit the file";
+        a[10] = pv_wi_cache_take(&r, h.diag.entries, 1);
+        a[11] = pv_wi_cache_take(&r, h.diag.text_len, 1);
+        why = pv_wi_cache_fit(&r);
     }
     if (!why)
         why = wit_check(&h, a);
-    if (why) {
-        pv_cache_debug("ignored %s: %s", e.path, why);
-        pv_cache_close(&e);
-        return false;
-    }
+    if (why)
+        return pv_wi_cache_refuse(&e, why);
 
     pv_strpool_free(&d->pool);
     d->pool.data = pv_wi_cache_copy(a[1], (size_t)h.pool_len);
@@ -263,8 +246,7 @@ bool pv_wi_text1_cache_load(const pv_cache_key *k, pv_wi_data *d, pv_diag *diag)
         s->blank_after = (size_t)sec[i].blank_after;
     }
     /* the parser's messages, as a parse gives them */
-    pv_wi_cache_diag_restore(diag, a[10], a[11], (size_t)h.diag_text_len, (size_t)h.diag_entries,
-                             (size_t)h.diag_warnings, (size_t)h.diag_errors);
+    pv_wi_cache_diag_restore(diag, a[10], a[11], &h.diag);
     d->cache = e; /* freed with the data */
     return true;
 }
