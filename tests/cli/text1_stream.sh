@@ -9,7 +9,9 @@
 # truncated last line, bad and 10 MB lines, times that go back and unknown
 # handles (warnings of the parser and of the index, more than are kept), a
 # context area found from written values, parents to resolve, the general
-# template path, %CONTEXT% (never streamed), a section after the TIMELINE
+# template path, %CONTEXT% (streamed while each name is a CONTEXTS entry's:
+# a name found only without its prefix, or a new one, drops the stream, as
+# does CONTEXTS after the TIMELINE), a section after the TIMELINE
 # (the stream is dropped), and with the index cache on.
 # --test text1-debug says whether the stream ran, so a stream that
 # never starts fails the test.
@@ -61,6 +63,22 @@ sed '/^30000000,,/d' "$f" >"$tmp/values.txt"
   echo "* TIMELINE [%HANDLE%] %EVENT% %VALUE% @%TIME%"
   awk -F, '{ printf "[%s] %s %s @%s\n", $1, $2, $3, $4 }' "$tmp/events"
 } >"$tmp/general.txt"
+# %CONTEXT%: a name that is a CONTEXTS entry only without its prefix, a
+# name that is none (a new context), both late (the stream is dropped);
+# CONTEXTS after the TIMELINE (no name is found while reading: never begun)
+c=$tmp/ctx.txt
+ctl=$(grep -n '^\* TIMELINE' "$c" | cut -d: -f1)
+late() { # late NAME: the first named event after 600 000 events renamed
+  awk -F, -v OFS=, -v from=$((ctl + 600000)) -v name="$1" \
+    'NR > from && !done && $2 != "" { $2 = name; done = 1 } { print }' "$c"
+}
+late "TSK: ID_TASK_FAST" >"$tmp/ctxprefix.txt"
+late "ISR: Unlisted" >"$tmp/ctxnew.txt"
+{
+  sed -n '/^\* CONTEXTS/,/^$/!p' "$c"
+  echo
+  sed -n '/^\* CONTEXTS/,/^$/p' "$c"
+} >"$tmp/ctxlate.txt"
 # a section after the TIMELINE: what the worker did is dropped
 {
   cat "$f"
@@ -104,11 +122,11 @@ expect() {
   fi
 }
 
-for v in plain edges bad values general ctx after; do
+for v in plain edges bad values general ctx ctxprefix ctxnew ctxlate after; do
   file=$tmp/$v.txt
   case $v in
-  ctx) expect "$file" none ;;
-  after) expect "$file" dropped ;;
+  ctxlate) expect "$file" none ;;
+  after | ctxprefix | ctxnew) expect "$file" dropped ;;
   *) expect "$file" taken ;;
   esac
   modes="serial small"
@@ -124,9 +142,8 @@ for v in plain edges bad values general ctx after; do
   # index sees other events or another mapping, the call tree where only
   # the parser's path differs
   case $v in
-  plain | bad) vs=$(views "$file") ;;
-  values) vs="timeline call-trace statistics contexts" ;;
-  ctx) vs="" ;;
+  plain | bad | ctx) vs=$(views "$file") ;;
+  values | ctxprefix | ctxnew | ctxlate) vs="timeline call-trace statistics contexts" ;;
   *) vs="call-trace" ;;
   esac
   for view in $vs; do
@@ -147,6 +164,9 @@ grep -q 'bad hex handle' "$tmp/bad.info.serial.out" || { echo "FAIL: bad: no par
 grep -q 'time decreases' "$tmp/bad.info.serial.out" || { echo "FAIL: bad: no index warning"; fail=1; }
 grep -q 'HANDLE.PARENT 0000FFFF' "$tmp/bad.info.serial.out" ||
   { echo "FAIL: parent: no warning about the parent"; fail=1; }
+# the odd names are there: a context named as written
+grep -q 'ISR: Unlisted' "$tmp/ctxnew.contexts.serial.out" ||
+  { echo "FAIL: ctxnew: no context 'ISR: Unlisted'"; fail=1; }
 
 # with the index cache on: a miss (the stream's index is saved) and a hit
 # (the stream's index is dropped) print what the serial load prints

@@ -770,7 +770,7 @@ static bool sink_events(void *user, pv_wi_data *d, size_t count, size_t done)
     assert_true(count <= d->timeline.owned_cap);
     assert_true(done > 0);
     if (l->calls++ == 0)
-        l->parent_seen = d->areas[1].parent;
+        l->parent_seen = d->area_count > 1 ? d->areas[1].parent : UINT32_MAX;
     else if (d->timeline.records != l->records)
         l->records_moved = true;
     l->records = d->timeline.records;
@@ -832,25 +832,63 @@ static void test_sink_hands_events_out(void **state)
         pv_diag_free(&diag);
         parsed_free(plain);
     }
-    /* with %CONTEXT% (resolved only after the whole file) nothing is handed out */
-    parsed *ctx = parse("* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
-                        "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n");
-    sink_log log = {0};
-    pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1, NULL};
-    pv_wi_data d;
-    pv_wi_data_init(&d);
-    pv_diag diag;
-    pv_diag_init(&diag);
-    static const char ctx_text[] = "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
-                                   "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n";
-    assert_true(pv_wi_parse_text1_sink("t.txt", (const unsigned char *)ctx_text,
-                                       sizeof ctx_text - 1, &d, &diag, NULL, &sink));
-    assert_int_equal(log.calls, 0);
-    assert_int_equal(d.timeline.count, 3);
-    assert_int_equal(ctx->d.timeline.count, 3);
-    pv_wi_data_free(&d);
-    pv_diag_free(&diag);
-    parsed_free(ctx);
+    /* with %CONTEXT%: handed out while every name is a CONTEXTS entry's
+     * (the events carry that context), and no more from the first that is
+     * not (found without its prefix, or new): then the same data and
+     * messages as without a sink all the same */
+    static const char *const ctx_texts[] = {
+        "* CONTEXTS %NAME%,%HANDLE%\nA,0x0\nB,0x1\n"
+        "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+        "00000001,E,,1,A\n00000001,E,,2,B\n00000001,X,,3,\n00000001,X,,4,A\n00000001,E,,5,B\n"
+        "00000001,E,,6,A\n00000001,X,,7,A\n",
+        "* CONTEXTS %NAME%,%HANDLE%\nA,0x0\nB,0x1\n"
+        "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+        "00000001,E,,1,A\n00000001,E,,2,B\n00000001,X,,3,\n00000001,X,,4,TSK: A\n"
+        "00000001,E,,5,C\n00000001,E,,6,A\n00000001,X,,7,B\n",
+        "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+        "00000001,E,,1,A\n00000001,X,,2,A\n00000001,E,,3,A\n"
+        "* CONTEXTS %NAME%,%HANDLE%\nA,0x0\n",
+    };
+    for (size_t k = 0; k < PV_ARRAY_LEN(ctx_texts); k++) {
+        const char *ctx_text = ctx_texts[k];
+        parsed *ctx = parse(ctx_text);
+        sink_log log = {0};
+        pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1, NULL};
+        pv_wi_data d;
+        pv_wi_data_init(&d);
+        pv_diag diag;
+        pv_diag_init(&diag);
+        assert_true(pv_wi_parse_text1_sink("t.txt", (const unsigned char *)ctx_text,
+                                           strlen(ctx_text), &d, &diag, NULL, &sink));
+        size_t n = ctx->d.timeline.count;
+        assert_int_equal(d.timeline.count, n);
+        assert_memory_equal(d.timeline.records, ctx->d.timeline.records, n * PV_WI_RECORD_SIZE);
+        assert_memory_equal(d.timeline.text_context, ctx->d.timeline.text_context,
+                            n * sizeof(uint16_t));
+        assert_int_equal(d.context_count, ctx->d.context_count);
+        for (size_t c = 0; c < d.context_count; c++)
+            assert_string_equal(pv_strpool_get(&d.pool, d.contexts[c].name),
+                                pv_strpool_get(&ctx->d.pool, ctx->d.contexts[c].name));
+        assert_int_equal(diag.entry_count, ctx->diag.entry_count);
+        if (k == 0) { /* every name found: handed out to the end */
+            assert_int_equal(log.calls, 7); /* at every event (chunk 1) */
+            assert_int_equal(log.aborts, 0);
+            assert_int_equal(d.timeline.text_context[1], 1);
+            assert_int_equal(d.timeline.text_context[2], UINT16_MAX);
+        } else if (k == 1) { /* stopped at "TSK: A" (the fourth event) */
+            assert_int_equal(log.calls, 3);
+            assert_int_equal(log.aborts, 1);
+            assert_int_equal(d.timeline.text_context[3], 0); /* A, found without its prefix */
+            assert_int_equal(d.context_count, 3);             /* C: a new context */
+            assert_int_equal(d.timeline.text_context[4], 2);
+        } else { /* CONTEXTS after the TIMELINE: no name found while reading */
+            assert_int_equal(log.calls, 0);
+            assert_int_equal(d.timeline.text_context[0], 0);
+        }
+        pv_wi_data_free(&d);
+        pv_diag_free(&diag);
+        parsed_free(ctx);
+    }
     pv_buf_free(&text);
 }
 

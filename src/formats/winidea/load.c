@@ -251,14 +251,19 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
     return true;
 }
 
-/* pv_wi_text1_sink.abort: the mapping is about to change; index after the
- * parse instead. */
+/* pv_wi_text1_sink.abort: the mapping is about to change (a section after
+ * the TIMELINE), or the events' contexts are known only after the parse (a
+ * %CONTEXT% name that is no CONTEXTS entry's); index after the parse
+ * instead. */
 static void wi_stream_abort(void *user)
 {
     pv_wi_stream *s = user;
     wi_stream_join(s, false);
     if (s->begun) {
-        wi_stream_debug(s, "dropped: the file goes on after its TIMELINE", s->ix.indexed,
+        wi_stream_debug(s,
+                        "dropped: the file goes on after its TIMELINE, or names a context "
+                        "to resolve after it",
+                        s->ix.indexed,
                         s->ix.event_count);
         pv_timeline_index_free(&s->ix);
     }

@@ -27,16 +27,18 @@ bool pv_wi_parse_text1(const char *path, const unsigned char *buf, size_t len, p
 bool pv_wi_parse_text1_progress(const char *path, const unsigned char *buf, size_t len,
                                 pv_wi_data *d, pv_diag *diag, const pv_progress *progress);
 
-/* Reading and indexing at once (docs/winidea-input.md): a TIMELINE section
- * with no %CONTEXT% field, once the parser has room for all its events
- * (reserved once from the bytes left, so the records never move), hands
- * its events out while it reads.  `events` is called every `chunk` events
+/* Reading and indexing at once (docs/winidea-input.md): a TIMELINE section,
+ * once the parser has room for all its events (reserved once from the bytes
+ * left, so the records and their contexts never move), hands its events
+ * out while it reads; with a %CONTEXT% field, while every name is a
+ * CONTEXTS entry's (each event then carries that context).  `events` is called every `chunk` events
  * (and not after the parse): events [0, count) of d->timeline are final
  * and will not move, the mapping (areas, their parents, contexts) is as it
  * will be, and the parser will not read buf[0, done) again; it returns
  * false to get no more calls.  `abort` is called
  * before anything an index reads would change (another section after the
- * TIMELINE): what was handed out must be dropped; no more calls follow.
+ * TIMELINE, a context name to resolve after the parse): what was handed
+ * out must be dropped; no more calls follow.
  * Everything else about the parse is as without a sink. */
 typedef struct pv_wi_text1_sink {
     bool (*events)(void *user, pv_wi_data *d, size_t count, size_t done);

@@ -227,19 +227,22 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n, size_t
 
 /* ---- reading and indexing at once (pv_wi_text1_sink) */
 
-/* A TIMELINE section starts: hand its events out when it attributes no
- * contexts by name (they are resolved after the whole file) and room for
- * all the events it can hold fits in memory.  Every event line has at
- * least a handle digit, the event letter, a time digit, the template's
- * literals and a line break, so the bytes left bound the events; the room
- * is reserved, not touched (untouched pages cost nothing), and the records
- * never move while an index reads them. */
+/* A TIMELINE section starts: hand its events out when room for all the
+ * events it can hold fits in memory.  Every event line has at least a
+ * handle digit, the event letter, a time digit, the template's literals and
+ * a line break, so the bytes left bound the events; the room is reserved,
+ * not touched (untouched pages cost nothing), and the records (and the
+ * events' contexts) never move while an index reads them.  Not when an
+ * earlier section attributed contexts by name.  With %CONTEXT%, each event
+ * carries the CONTEXTS entry of its name while names are found there
+ * exactly (text1_add_event): a name found otherwise is resolved after the
+ * whole file, and the stream stops there. */
 static void text1_stream_start(text1_parser *p, size_t rest)
 {
     const text1_template *t = &p->tpl;
     pv_wi_timeline *tl = &p->d->timeline;
     p->stream_tried = true;
-    if (t->field_of[T1_CONTEXT] != SIZE_MAX || tl->text_context)
+    if (tl->text_context || p->ctx_name_count > 0)
         return;
     size_t min_line = 4;
     for (size_t i = 0; i <= t->count; i++)
@@ -257,6 +260,10 @@ static void text1_stream_start(text1_parser *p, size_t rest)
     }
     tl->records = tl->owned;
     tl->version = 11;
+    if (t->field_of[T1_CONTEXT] != SIZE_MAX) {
+        p->direct = true;
+        p->direct_from = p->direct_to = tl->count;
+    }
     p->stream_chunk = p->sink->chunk ? p->sink->chunk : 65536;
     p->stream_next = (tl->count / p->stream_chunk + 1) * p->stream_chunk;
     p->streaming = true;
@@ -268,6 +275,10 @@ static void text1_stream_start(text1_parser *p, size_t rest)
 static void text1_stream_stop(text1_parser *p, bool tell_sink)
 {
     p->streaming = false;
+    if (p->direct) {
+        p->direct = false;
+        p->direct_to = p->d->timeline.count;
+    }
     if (tell_sink)
         p->sink->abort(p->sink->user);
     if (p->stream_resolved) {
@@ -533,7 +544,9 @@ static size_t text1_context_name_id(text1_parser *p, const char *s, size_t n)
     memcpy(p->names + p->names_len, s, n);
     p->ctx_names = pv_xgrow(p->ctx_names, &p->ctx_name_cap, p->ctx_name_count + 1,
                             sizeof *p->ctx_names);
-    p->ctx_names[p->ctx_name_count] = (text1_context_name){p->names_len, n, h};
+    p->ctx_names[p->ctx_name_count] = (text1_context_name){
+        p->names_len, n, h,
+        p->direct ? text1_context_named(p->d, p->d->context_count, s, n) : SIZE_MAX};
     p->names_len += n;
     p->ctx_table[slot] = (uint32_t)p->ctx_name_count + 1;
     return p->last_ctx = p->ctx_name_count++;
@@ -546,8 +559,11 @@ static void text1_push_text_context(text1_parser *p, uint16_t id)
 {
     pv_wi_timeline *tl = &p->d->timeline;
     if (!tl->text_context) {
+        /* while the events are handed out, room for all of them: an index
+         * reads the list, which must not move */
         p->text_context_cap = 0;
-        tl->text_context = pv_xgrow(NULL, &p->text_context_cap, tl->count, sizeof(uint16_t));
+        tl->text_context = pv_xgrow(NULL, &p->text_context_cap,
+                                    p->streaming ? tl->owned_cap : tl->count, sizeof(uint16_t));
         for (size_t i = 0; i + 1 < tl->count; i++)
             tl->text_context[i] = UINT16_MAX;
     } else {
@@ -634,6 +650,18 @@ static void text1_add_event(text1_parser *p, uint32_t handle, unsigned kind, uin
         else if (name == UINT16_MAX)
             text1_warn(p, "more than %u distinct context names; this one is not kept",
                        UINT16_MAX - 1u);
+        if (p->direct && id != UINT16_MAX) {
+            size_t c = p->ctx_names[name].direct;
+            if (c != SIZE_MAX) {
+                id = c < UINT16_MAX ? (uint16_t)c : UINT16_MAX; /* as the end would map it */
+            } else {
+                /* found otherwise, or a new context: this event's name and
+                 * the rest are resolved after the whole file, and indexed then */
+                p->direct = false;
+                p->direct_to = p->d->timeline.count - 1;
+                text1_stream_stop(p, true);
+            }
+        }
     }
     text1_push_text_context(p, id);
 }
@@ -1056,6 +1084,10 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
         p.line = first_stray;
         text1_warn(&p, "%zu line%s before the first section header; ignored", stray_lines,
                    stray_lines == 1 ? "" : "s");
+    }
+    if (p.direct) { /* handed out to the end */
+        p.direct = false;
+        p.direct_to = d->timeline.count;
     }
     text1_resolve_areas(&p);
     text1_resolve_contexts(&p, first_event);

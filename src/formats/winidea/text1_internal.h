@@ -157,6 +157,10 @@ typedef struct text1_context_name {
     size_t off; /* in names */
     size_t len;
     uint64_t hash;
+    /* While the events are handed out (text1_parser.direct): the context
+     * whose name equals this one, as the end of the parse will find it, or
+     * SIZE_MAX when there is none (found otherwise, or a new context). */
+    size_t direct;
 } text1_context_name;
 
 typedef struct text1_parser {
@@ -189,6 +193,12 @@ typedef struct text1_parser {
     uint32_t *ctx_table; /* open addressing: ctx_name index + 1, 0 = free */
     size_t ctx_table_cap;
     size_t last_ctx;     /* the name of the previous line, SIZE_MAX */
+    /* A streamed TIMELINE with %CONTEXT% (docs/winidea-input.md "Reading and
+     * indexing at once"): its events [direct_from, direct_to) carry their
+     * context (a CONTEXTS entry of the same name) instead of a name to
+     * resolve at the end; `direct` while that goes on. */
+    bool direct;
+    size_t direct_from, direct_to;
 
     bool saw_state_entry;    /* an E on a 3/5 handle */
     bool saw_variable_write; /* a W on a 2/4 handle */
@@ -210,7 +220,10 @@ typedef struct text1_parser {
 void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
 const char *text1_quote(pv_buf *b, const char *s, size_t n);
 
-/* text1_resolve.c: after the whole file (first_event: the parse's first) */
+/* text1_resolve.c: the context named s[0..n) exactly (the end of the parse
+ * finds that one first), among the first `count`, or SIZE_MAX. */
+size_t text1_context_named(const pv_wi_data *d, size_t count, const char *s, size_t n);
+/* after the whole file (first_event: the parse's first) */
 void text1_resolve_areas(text1_parser *p);
 void text1_resolve_contexts(text1_parser *p, size_t first_event);
 void text1_detect_state_style(text1_parser *p, size_t first_event);

@@ -14,9 +14,9 @@
 /* docs/formats.md §3: a context name matches a CONTEXTS entry with that name, or
  * whose name equals it after removing a leading type prefix ("TSK: "). */
 static size_t text1_find_context(const pv_wi_data *d, size_t first, size_t count,
-                                 const char *s, size_t n)
+                                 const char *s, size_t n, size_t passes)
 {
-    for (size_t pass = 0; pass < 2; pass++) {
+    for (size_t pass = 0; pass < passes; pass++) {
         if (pass == 1) {
             size_t i = 0;
             while (i < n && i < 16 && text1_is_word_char(s[i]))
@@ -38,6 +38,11 @@ static size_t text1_find_context(const pv_wi_data *d, size_t first, size_t count
     return SIZE_MAX;
 }
 
+size_t text1_context_named(const pv_wi_data *d, size_t count, const char *s, size_t n)
+{
+    return text1_find_context(d, 0, count, s, n, 1);
+}
+
 void text1_resolve_contexts(text1_parser *p, size_t first_event)
 {
     pv_wi_data *d = p->d;
@@ -48,14 +53,16 @@ void text1_resolve_contexts(text1_parser *p, size_t first_event)
     for (size_t i = 0; i < p->ctx_name_count; i++) {
         const char *s = p->names + p->ctx_names[i].off;
         size_t n = p->ctx_names[i].len;
-        size_t c = text1_find_context(d, 0, known, s, n);
+        size_t c = text1_find_context(d, 0, known, s, n, 2);
         if (c == SIZE_MAX) /* kept as written, with no handle */
             c = pv_wi_add_context(d, UINT64_MAX, s, n);
         map[i] = c < UINT16_MAX ? (uint16_t)c : UINT16_MAX;
     }
+    /* (the events handed out carry their context already: the same, since
+     * the name equals it and CONTEXTS entries are only ever added after it) */
     uint16_t *tc = d->timeline.text_context;
     for (size_t e = first_event; e < d->timeline.count; e++)
-        if (tc[e] != UINT16_MAX)
+        if (tc[e] != UINT16_MAX && (e < p->direct_from || e >= p->direct_to))
             tc[e] = map[tc[e]];
     free(map);
 }

@@ -191,7 +191,9 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         /* %CONTEXT% attributes the event.  The running context is the
          * context area's once it has switched; without an area (or before
          * its first switch) it is the one of the latest function event. */
-        uint16_t c = p->d->timeline.text_context[p->i];
+        /* (through the index's timeline: read beside a growing one, its own
+         * copy, docs/winidea-input.md "Reading and indexing at once") */
+        uint16_t c = p->ix->tl->text_context[p->i];
         if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
             c = tl_unknown_context(p);
         if (!p->area_switched)
