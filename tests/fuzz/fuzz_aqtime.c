@@ -12,14 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Every view, with the details of details. */
-static void fuzz_aqtime_walk(const pv_file *f)
-{
-    const fuzz_walk_limits lim = {2, SIZE_MAX};
-    fuzz_walk_file(f, &lim);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_file_run(data, size, "aqtime", "db", "aqtime", fuzz_aqtime_walk);
+    return fuzz_file_run(data, size, "aqtime", "db", "aqtime", fuzz_walk_deep);
 }
