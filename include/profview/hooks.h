@@ -44,6 +44,11 @@ struct pv_file_hooks {
      * (docs/tui.md "Loading and indexing").  NULL: nothing runs between
      * index_step calls. */
     void (*index_pause)(pv_file *f, bool pause);
+    /* The file's complete index is in the index cache (docs/cache.md): it
+     * was read from it, or written to it, or a write is under way (freeing
+     * the file waits for it).  The viewer asks before a quit drops a big
+     * index that is not (docs/tui.md "Quitting").  NULL: nothing cached. */
+    bool (*index_cached)(const pv_file *f);
     /* The id of the view that a load with pv_load_options.has_from/has_to
      * computes over that time window only (the statistics between two
      * times, `:stats`), or NULL when the format has none. */
@@ -282,6 +287,8 @@ const char *pv_file_range_view(const pv_file *f);
 const char *pv_file_index_unit(const pv_file *f);
 /* pv_file_hooks.index_pause, or nothing. */
 void pv_file_index_pause(pv_file *f, bool pause);
+/* pv_file_hooks.index_cached, or false. */
+bool pv_file_index_cached(const pv_file *f);
 
 bool pv_view_has_time(const pv_view *v);
 bool pv_view_row_time(const pv_view *v, size_t row, int64_t *t);

@@ -31,6 +31,11 @@ void pv_file_index_pause(pv_file *f, bool pause)
         f->hooks->index_pause(f, pause);
 }
 
+bool pv_file_index_cached(const pv_file *f)
+{
+    return f && f->hooks && f->hooks->index_cached && f->hooks->index_cached(f);
+}
+
 const char *pv_file_range_view(const pv_file *f)
 {
     return f && f->hooks ? f->hooks->range_view : NULL;

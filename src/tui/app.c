@@ -957,32 +957,6 @@ bool pv_app_indexing(const pv_app *a)
     return false;
 }
 
-bool pv_app_big_index(const pv_app *a)
-{
-    for (size_t i = 0; i < a->file_count; i++) {
-        uint64_t done, total;
-        pv_file_index_progress(a->files[i], &done, &total);
-        if (done > PV_BIG_VIEW)
-            return true;
-    }
-    return false;
-}
-
-/* State the user made that quitting loses: markers, pinned lanes, a
- * filter on any view. */
-static bool pv_app_has_state(const pv_app *a)
-{
-    if (a->mark.set[0] || a->mark.set[1] || a->lanes.pins)
-        return true;
-    for (size_t i = 0; i < a->item_count; i++)
-        if (a->items[i].opened && a->items[i].report.filter && a->items[i].report.filter[0])
-            return true;
-    for (size_t i = 0; i < PV_LOC_MAX_DEPTH; i++)
-        if (a->drill[i].view && a->drill[i].filter && a->drill[i].filter[0])
-            return true;
-    return false;
-}
-
 bool pv_app_open_again(pv_app *a)
 {
     if (a->open_stopped != a->loc.item || a->loc.depth)
@@ -991,14 +965,146 @@ bool pv_app_open_again(pv_app *a)
     return true;
 }
 
+/* ---- quitting (docs/tui.md "Quitting"): what a quit would lose */
+
+/* a plural is its singular shifted by one (pv_quit_state) */
+enum {
+    PV_LOSS_MARKER = 1,
+    PV_LOSS_MARKERS = 2,
+    PV_LOSS_PINS = 4,
+    PV_LOSS_FILTER = 8,
+    PV_LOSS_FILTERS = 16
+};
+
+typedef struct pv_quit_loss {
+    unsigned what;   /* PV_LOSS_*: the state no session saves */
+    size_t file;     /* the first file it belongs to, PV_NO_ROW: a drill-down's */
+    const char *why; /* why that file's session does not save it */
+    size_t others;   /* more files losing state */
+    size_t index;    /* the first file whose big index is lost, or PV_NO_ROW */
+    bool index_partial;
+} pv_quit_loss;
+
+/* The file whose session saves the state on `view` (row markers, pinned
+ * lanes): a view opened from the Explorer; PV_NO_ROW for a drill-down's,
+ * which no session keeps. */
+static size_t pv_app_state_file(const pv_app *a, const pv_view *view)
+{
+    for (size_t k = 0; view && k < a->item_count; k++)
+        if (a->items[k].kind == PV_ITEM_VIEW && a->items[k].opened && a->items[k].report.view == view)
+            return a->items[k].file;
+    return PV_NO_ROW;
+}
+
+/* State `what` belongs to file fi (PV_NO_ROW: a drill-down): noted when
+ * its session will not save it. */
+static void pv_quit_state(pv_app *a, pv_quit_loss *l, unsigned what, size_t fi)
+{
+    const char *why = fi == PV_NO_ROW ? "a drill-down" : pv_app_session_unsaved(a, fi);
+    if (!why)
+        return;
+    if (!l->what) {
+        l->file = fi;
+        l->why = why;
+    } else if (fi != l->file) {
+        l->others++;
+    }
+    if ((what & l->what & PV_LOSS_FILTER) || (what & l->what & PV_LOSS_MARKER))
+        what <<= 1; /* a second one: plural */
+    l->what |= what;
+}
+
+/* What quitting now would lose: state the user made (markers, pinned
+ * lanes, filters) that no session saves (docs/tui.md "Sessions"), an
+ * index of more than PV_BIG_VIEW events that the index cache does not
+ * keep (docs/cache.md; minutes to build again). */
+static void pv_app_quit_loss(pv_app *a, pv_quit_loss *l)
+{
+    memset(l, 0, sizeof *l);
+    l->index = PV_NO_ROW;
+    size_t shown = a->loc.item < a->item_count ? a->items[a->loc.item].file : PV_NO_ROW;
+    for (int m = 0; m < 2; m++) {
+        if (!a->mark.set[m])
+            continue;
+        if (a->mark.view[m]) {
+            pv_quit_state(a, l, PV_LOSS_MARKER, pv_app_state_file(a, a->mark.view[m]));
+            continue;
+        }
+        /* a marker at a time goes to the file shown; with a pseudo file
+         * shown, to every input file (pv_app_session_capture) */
+        if (shown == PV_NO_ROW || pv_app_file_is_pseudo(a, shown)) {
+            bool saved = false;
+            for (size_t i = 0; i < a->file_count && !saved; i++)
+                saved = !pv_app_session_unsaved(a, i);
+            if (saved || !a->file_count)
+                continue;
+        }
+        pv_quit_state(a, l, PV_LOSS_MARKER, shown != PV_NO_ROW ? shown : 0);
+    }
+    if (a->lanes.pins && a->lanes.view)
+        pv_quit_state(a, l, PV_LOSS_PINS, pv_app_state_file(a, a->lanes.view));
+    for (size_t i = 0; i < a->item_count; i++)
+        if (a->items[i].opened && a->items[i].report.filter && a->items[i].report.filter[0])
+            pv_quit_state(a, l, PV_LOSS_FILTER, a->items[i].file);
+    for (size_t i = 0; i < PV_LOC_MAX_DEPTH; i++)
+        if (a->drill[i].view && a->drill[i].filter && a->drill[i].filter[0])
+            pv_quit_state(a, l, PV_LOSS_FILTER, PV_NO_ROW);
+    for (size_t i = 0; i < a->file_count && l->index == PV_NO_ROW; i++) {
+        uint64_t done, total;
+        bool complete = pv_file_index_progress(a->files[i], &done, &total);
+        if (done > PV_BIG_VIEW && (!complete || !pv_file_index_cached(a->files[i]))) {
+            l->index = i;
+            l->index_partial = !complete;
+        }
+    }
+}
+
 void pv_app_quit_request(pv_app *a)
 {
-    if (!pv_app_big_index(a) && !pv_app_has_state(a)) {
+    pv_quit_loss l;
+    pv_app_quit_loss(a, &l);
+    if (!l.what && l.index == PV_NO_ROW) {
         a->quit = true;
         return;
     }
+    pv_buf m;
+    pv_buf_init(&m);
+    pv_buf_puts(&m, "Quit? the ");
+    if (l.what) {
+        const char *part[3];
+        size_t n = 0;
+        if (l.what & (PV_LOSS_MARKER | PV_LOSS_MARKERS))
+            part[n++] = (l.what & PV_LOSS_MARKERS) ? "markers" : "marker";
+        if (l.what & PV_LOSS_PINS)
+            part[n++] = "pinned lanes";
+        if (l.what & (PV_LOSS_FILTER | PV_LOSS_FILTERS))
+            part[n++] = (l.what & PV_LOSS_FILTERS) ? "filters" : "filter";
+        for (size_t i = 0; i < n; i++)
+            pv_buf_printf(&m, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", part[i]);
+        bool plural = n > 1 || !(l.what == PV_LOSS_FILTER || l.what == PV_LOSS_MARKER);
+        if (l.file == PV_NO_ROW)
+            pv_buf_puts(&m, " of a drill-down");
+        else
+            pv_buf_printf(&m, " of %s", pv_basename(a->files[l.file]->path));
+        if (l.others)
+            pv_buf_puts(&m, " and more");
+        if (l.index != PV_NO_ROW) {
+            if (l.file != PV_NO_ROW)
+                pv_buf_printf(&m, " (%s)", l.why);
+            pv_buf_printf(&m, " and the index of %s are lost", pv_basename(a->files[l.index]->path));
+        } else {
+            pv_buf_printf(&m, " %s not saved", plural ? "are" : "is");
+            if (l.file != PV_NO_ROW)
+                pv_buf_printf(&m, " (%s)", l.why);
+        }
+    } else {
+        pv_buf_printf(&m, "index of %s is lost (%s)", pv_basename(a->files[l.index]->path),
+                      l.index_partial ? "not complete" : "not in the cache");
+    }
+    pv_buf_puts(&m, " y/n");
     a->quit_ask = true;
-    pv_app_message(a, false, "Quit profview? y/n");
+    pv_app_message(a, false, pv_buf_cstr(&m));
+    pv_buf_free(&m);
 }
 
 bool pv_app_report_indexing(const pv_app *a)

@@ -191,7 +191,7 @@ static bool pv_app_key_stops_scan(pv_app *a, int key)
         pv_buf_clear(&a->message);
     }
     if (a->quit_ask) {
-        /* "Quit profview? y/n": y (or Ctrl-C again) quits, any other key
+        /* "Quit? ... y/n": y (or Ctrl-C again) quits, any other key
          * stays and does nothing else */
         a->quit_ask = false;
         pv_buf_clear(&a->message);

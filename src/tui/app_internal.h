@@ -174,7 +174,7 @@ struct pv_app {
     pv_buf search;  /* the search text in force, any length */
     bool quit;
     bool quit_armed; /* Ctrl-C once after indexing stopped: again quits */
-    bool quit_ask;   /* "Quit profview? y/n" is asked: y quits, any other key stays */
+    bool quit_ask;   /* "Quit? ... y/n" is asked: y quits, any other key stays */
 
     /* the panes and overlays */
     pv_explorer_state ex;
@@ -265,13 +265,11 @@ void pv_app_range_request(pv_app *a);
 /* Hides the range statistics and frees the window file. */
 void pv_app_range_hide(pv_app *a);
 /* q at the top level, Ctrl-C with nothing to stop: quits, or asks first
- * ("Quit profview? y/n") when a big index or state the user made (markers,
- * pinned lanes, a filter) would be lost (docs/tui.md "Quitting"). */
+ * ("Quit? the filter of run.txt is not saved (sessions off) y/n") when
+ * state the user made (markers, pinned lanes, a filter) that no session
+ * saves, or a big index the index cache does not keep, would be lost
+ * (docs/tui.md "Quitting"). */
 void pv_app_quit_request(pv_app *a);
-
-/* A file holds an index of more than PV_BIG_VIEW events (Ctrl-C asks
- * before quitting). */
-bool pv_app_big_index(const pv_app *a);
 /* Ctrl-C: stops indexing (the job beside the one job, jobs.h): the views
  * keep what is indexed, :index goes on; says so. */
 void pv_app_index_stop(pv_app *a);

@@ -905,31 +905,39 @@ void pv_app_session_tick(pv_app *a)
     }
 }
 
-void pv_app_session_save_all(pv_app *a)
+const char *pv_app_session_unsaved(pv_app *a, size_t fi)
 {
     if (!a->sess.on)
-        return;
+        return "sessions off";
+    if (pv_app_file_is_pseudo(a, fi))
+        return "not an input file";
+    if (fi < a->sess.file_cap && a->sess.files[fi].forget)
+        return ":session reset";
+    char *real;
+    uint64_t size;
+    int64_t sec, ns;
+    if (!pv_session_identity(a->files[fi]->path, &real, &size, &sec, &ns))
+        return "not a regular file";
+    free(real);
+    const pv_session_file *sf = fi < a->sess.file_cap ? &a->sess.files[fi] : NULL;
+    if (sf && sf->known && (sf->size != size || sf->mtime_s != sec || sf->mtime_ns != ns))
+        return "changed on disk"; /* its session would restore onto another recording */
+    return NULL;
+}
+
+void pv_app_session_save_all(pv_app *a)
+{
     for (size_t fi = 0; fi < a->file_count; fi++) {
-        if (pv_app_file_is_pseudo(a, fi) || (fi < a->sess.file_cap && a->sess.files[fi].forget))
+        if (pv_app_session_unsaved(a, fi))
             continue;
         pv_session s;
         pv_app_session_capture(a, fi, &s);
-        uint64_t size;
-        int64_t sec, ns;
-        char *real;
-        if (pv_session_identity(a->files[fi]->path, &real, &size, &sec, &ns)) {
-            /* saved only for the file as it was read (a file changed on
-             * disk would restore onto another recording) */
-            if (strcmp(real, s.path) == 0) {
-                pv_buf why;
-                pv_buf_init(&why);
-                if (!pv_session_write(&s, &why))
-                    fprintf(stderr, "profview: the session of %s was not saved: %s\n",
-                            pv_basename(a->files[fi]->path), pv_buf_cstr(&why));
-                pv_buf_free(&why);
-            }
-            free(real);
-        }
+        pv_buf why;
+        pv_buf_init(&why);
+        if (!pv_session_write(&s, &why))
+            fprintf(stderr, "profview: the session of %s was not saved: %s\n",
+                    pv_basename(a->files[fi]->path), pv_buf_cstr(&why));
+        pv_buf_free(&why);
         pv_session_free(&s);
     }
 }

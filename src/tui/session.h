@@ -124,8 +124,14 @@ void pv_app_session_free(pv_app *a);
 void pv_app_session_adopted(pv_app *a, size_t fi, size_t *first_view);
 /* Each frame: restores what can be now (after the index, as views open). */
 void pv_app_session_tick(pv_app *a);
-/* At quit: every input's session written. */
+/* At quit: every input's session written (those pv_app_session_unsaved
+ * clears). */
 void pv_app_session_save_all(pv_app *a);
+/* NULL when file fi's session is saved at quit, else why not, a few words
+ * for the quit question ("sessions off", ":session reset", "changed on
+ * disk", ...): the one rule of pv_app_session_save_all and
+ * pv_app_quit_request. */
+const char *pv_app_session_unsaved(pv_app *a, size_t fi);
 /* :session reset|save */
 void pv_app_session_command(pv_app *a, const char *arg);
 /* The state of file fi now (its views, markers, pins, bookmarks). */

@@ -12,7 +12,7 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 mkdir "$TMP/out"
 out=$TMP/out/x.db
 AFTER='echo "exit=$?"'
-pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; $AFTER'"
+pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $TMP/big.txt; $AFTER'"
 pv_tmux_wait "Report:" 60
 # the viewer indexes in slices: export once the index is complete (the
 # status bar shows the export only then)
@@ -36,8 +36,8 @@ pv_tmux_wait "Help: keys"
 pv_tmux_keys q
 pv_tmux_wait "Report:"
 echo "ok: the viewer still runs"
-pv_tmux_keys q # a big index in memory: quitting asks first
-pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys q # a big index no cache keeps (--no-cache): quitting asks first
+pv_tmux_wait "Quit? the index of big.txt is lost (not in the cache) y/n"
 pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

@@ -23,7 +23,7 @@ open_call_trace() {
 }
 
 pv_tmux_start 120 30 xterm-256color C.UTF-8 \
-  "sh -c '$PROFVIEW --test flame-slice=1 $TMP/big.txt; echo exit=\$?'"
+  "sh -c '$PROFVIEW --no-cache --test flame-slice=1 $TMP/big.txt; echo exit=\$?'"
 open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Building the flame graph: "
@@ -51,20 +51,20 @@ pv_tmux_wait "row 3/"
 s=$(pv_tmux_screen)
 expect_absent ctrl_c_does_not_quit "$s" "exit="
 expect_contains ctrl_c_keeps_table "$s" "Report: Call trace"
-pv_tmux_keys q # a big index in memory: quitting asks first
-pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys q # a big index no cache keeps (--no-cache): quitting asks first
+pv_tmux_wait "Quit? the index of big.txt is lost (not in the cache) y/n"
 pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop
 
 # At full speed the graph comes (in slices of about 10 ms)
-pv_tmux_start 120 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; echo exit=\$?'"
+pv_tmux_start 120 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $TMP/big.txt; echo exit=\$?'"
 open_call_trace
 pv_tmux_keys F
 pv_tmux_wait "Flame graph: Call trace of big.txt" 30
 expect_absent built_progress_gone "$(pv_tmux_screen)" "Building the flame graph"
-pv_tmux_keys q q # back to the table, then quit: a big index, it asks
-pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys q q # back to the table, then quit: a big index no cache keeps, it asks
+pv_tmux_wait "Quit? the index of big.txt is lost (not in the cache) y/n"
 pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

@@ -14,7 +14,7 @@ gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 "$gen" --seed 7 --tasks 3 --events 2000000 --format bin11 -o "$TMP/big.txt" >/dev/null
 mkdir "$TMP/out"
 AFTER='echo "exit=$?"'
-pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $TMP/big.txt; $AFTER'"
+pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c '$PROFVIEW --no-cache $TMP/big.txt; $AFTER'"
 pv_tmux_wait "Report:" 60
 pv_tmux_wait_gone "indexing" 60
 title=$(pv_tmux_screen | grep -o 'Report: [^─]*' | head -1)
@@ -86,8 +86,8 @@ pv_tmux_wait "export cancelled: nothing written to $old" 60
 echo "ok: the file to replace keeps its content"
 s=$(pv_tmux_screen)
 expect_contains "the view stays after the export" "$s" "$title"
-pv_tmux_keys q # a big index in memory: quitting asks first
-pv_tmux_wait "Quit profview? y/n"
+pv_tmux_keys q # a big index no cache keeps (--no-cache): quitting asks first
+pv_tmux_wait "Quit? the index of big.txt is lost (not in the cache) y/n"
 pv_tmux_keys y
 pv_tmux_wait "exit=0"
 pv_tmux_stop

@@ -6,6 +6,9 @@
 # done; Ctrl-L passes a key without stopping them.
 source "$(dirname "$0")/lib.bash"
 export LC_ALL=C.UTF-8
+# no index cache (as under ctest, wherever it runs): a cached index would be
+# complete at once, with nothing left to index in slices
+export PROFVIEW_CACHE=off
 gen=${PV_BUILD_DIR:?}/pv_gen_winidea
 [ -x "$gen" ] || { echo "SKIP: no generator"; exit 0; }
 "$gen" --seed 3 --tasks 3 --events 300000 --format bin11 -o "$TMP/big.txt" >/dev/null
@@ -77,18 +80,29 @@ s=$(pv_screen "$TO_TIMELINE"$'\n:filter CRC_Calc<Enter>\n'"$WAIT"$'\n:filter Idl
 expect_contains "a stopped filter keeps the previous one" "$s" "filter stopped: the previous filter stays"
 expect_contains "... its rows" "$s" "/$matches"
 
-# ---- quitting with a big index in memory
+# ---- quitting with a big index in memory (docs/tui.md "Quitting"): asked
+# only when the index cache does not keep it (--no-cache here, whatever the
+# environment); kept by the cache, q quits at once
 
-s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C' "$BIG" --size 110x24)
-expect_contains "Ctrl-C asks before dropping a big index" "$s" "Quit profview? y/n"
-s=$(pv_screen "$TO_TIMELINE"$'\nq' "$BIG" --size 110x24)
-expect_contains "q asks too" "$s" "Quit profview? y/n"
-s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nj\nj' "$BIG" --size 110x24)
+s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C' "$BIG" --size 110x24 --no-cache)
+expect_contains "Ctrl-C asks before dropping a big index" "$s" \
+  "Quit? the index of big.txt is lost (not in the cache) y/n"
+s=$(pv_screen "$TO_TIMELINE"$'\nq' "$BIG" --size 110x24 --no-cache)
+expect_contains "q asks too" "$s" "Quit? the index of big.txt is lost (not in the cache) y/n"
+s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nj\nj' "$BIG" --size 110x24 --no-cache)
 expect_contains "another key stays (and does nothing else)" "$s" "row 2/$rows"
-s=$(pv_screen "$TO_TIMELINE"$'\nq\ny\nj' "$BIG" --size 110x24)
+s=$(pv_screen "$TO_TIMELINE"$'\nq\ny\nj' "$BIG" --size 110x24 --no-cache)
 expect_contains "y quits (j never came)" "$s" "row 1/$rows"
-s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nCtrl-C\nj' "$BIG" --size 110x24)
+s=$(pv_screen "$TO_TIMELINE"$'\nCtrl-C\nCtrl-C\nj' "$BIG" --size 110x24 --no-cache)
 expect_contains "Ctrl-C twice quits (j never came)" "$s" "row 1/$rows"
+# the cache on (a directory of the test's own): written once complete, then
+# read; either way q quits at once
+for run in written read; do
+  s=$(PROFVIEW_CACHE=on XDG_CACHE_HOME=$TMP/cache pv_screen "$TO_TIMELINE"$'\nq\nj' "$BIG" --size 110x24)
+  expect_contains "an index the cache keeps ($run): q quits at once" "$s" "row 1/$rows"
+  expect_absent "... without asking" "$s" "Quit?"
+done
+ls "$TMP/cache/profview/"*.pvc >/dev/null 2>&1 || fail "the index cache holds no file: $(ls -A "$TMP/cache/profview" 2>&1)"
 
 # ---- queued while indexing (20000 events per key)
 

@@ -9,6 +9,7 @@
 #include "formats/winidea/views_internal.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,14 @@ typedef struct wi_cache_job {
     int version;
     pv_diag diag;
     uint64_t max_bytes;
+    atomic_bool failed; /* the write ended without a cache file (read by index_cached) */
 } wi_cache_job;
 
 static void *wi_cache_job_run(void *arg)
 {
     wi_cache_job *j = arg;
-    pv_wi_cache_save(j->key, j->ix, j->version, &j->diag, 0, 0, 0, j->max_bytes);
+    if (!pv_wi_cache_save(j->key, j->ix, j->version, &j->diag, 0, 0, 0, j->max_bytes))
+        atomic_store(&j->failed, true);
     return NULL;
 }
 
@@ -44,6 +47,7 @@ static void wi_model_cache_join(wi_model *m)
     if (!m->cache_job)
         return;
     pthread_join(m->cache_thread, NULL);
+    m->cache_kept = !atomic_load(&m->cache_job->failed);
     wi_cache_job_free(m->cache_job);
     m->cache_job = NULL;
 }
@@ -69,16 +73,20 @@ static void wi_model_cache_save(wi_model *m)
             pv_diag_add(&j->diag, d->entries[i].severity, "%s", d->entries[i].text);
         j->diag.warnings = d->warnings - m->diag_warnings;
         j->diag.errors = d->errors - m->diag_errors;
+        atomic_init(&j->failed, false);
         if (pthread_create(&m->cache_thread, NULL, wi_cache_job_run, j) == 0) {
             m->cache_job = j;
+            m->cache_kept = true; /* under way: index_cached asks how it ended */
             return;
         }
         wi_cache_job_run(j); /* no thread: write it here */
+        m->cache_kept = !atomic_load(&j->failed);
         wi_cache_job_free(j);
         return;
     }
-    pv_wi_cache_save(key, &m->ix, m->d->timeline.version, &m->f->diag, m->diag_from,
-                     m->diag_warnings, m->diag_errors, m->cache_max_bytes);
+    m->cache_kept = pv_wi_cache_save(key, &m->ix, m->d->timeline.version, &m->f->diag,
+                                     m->diag_from, m->diag_warnings, m->diag_errors,
+                                     m->cache_max_bytes);
     pv_cache_key_free(key);
     free(key);
 }
@@ -390,6 +398,7 @@ pv_load_status pv_wi_build_stream(pv_file *f, pv_wi_data *d, const pv_load_optio
     if (!cached && !streamed && !pv_timeline_index_begin(&m->ix, d, &to, &f->diag))
         return PV_LOAD_ERROR;
     m->indexed = true;
+    m->cache_kept = cached;
     if (cached)
         defer = false; /* complete already: the views are built at once */
     else if (!defer && !pv_timeline_index_finish(&m->ix))
@@ -477,9 +486,20 @@ static bool wi_file_index_progress(const pv_file *f, uint64_t *done, uint64_t *t
     return complete;
 }
 
+/* The index is in the cache: read from it, written, or a write under way
+ * that has not failed yet (freeing the file waits for it). */
+static bool wi_file_index_cached(const pv_file *f)
+{
+    const wi_model *m = wi_model_of(f);
+    if (!m || !m->cache_kept)
+        return false;
+    return !m->cache_job || !atomic_load(&m->cache_job->failed);
+}
+
 static const pv_file_hooks wi_file_hooks = {
     .index_step = wi_file_index_step,
     .index_progress = wi_file_index_progress,
+    .index_cached = wi_file_index_cached,
     .index_unit = "events",
     .range_view = "statistics",
 };

@@ -76,6 +76,7 @@ typedef struct wi_model {
     uint64_t cache_max_bytes;
     size_t diag_from, diag_warnings, diag_errors;
     struct wi_cache_job *cache_job; /* a write in progress on cache_thread */
+    bool cache_kept; /* read from the cache, written, or its write under way (index_cached) */
     pthread_t cache_thread;
     /* Caller -> callee area pairs of the calls with their hits and gross
      * times (one pass over the calls into a hash, wi_edges_step), so that
