@@ -43,7 +43,7 @@ static double cpu(void) { return clock_of(CLOCK_THREAD_CPUTIME_ID); }
 
 static struct {
     pv_app *a;
-    double start, last, last_cpu, worst, worst_cpu, first, stop_after, stopped_at;
+    double start, last, last_cpu, worst, worst_cpu, first, stop_after, stopped_at, stop_took;
     double draw_cpu;
     int pumps;
     bool stopped;
@@ -101,6 +101,7 @@ static void pump(void *user)
         P.stopped = true;
         P.stopped_at = P.last;
         pv_app_key(P.a, PV_KEY_ESC); /* between two steps, as the terminal reads it */
+        P.stop_took = now() - P.stopped_at; /* the call ran to its cancel, the thread joined */
     }
 }
 
@@ -116,7 +117,7 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
         pv_app_key(a, *k == '\n' ? PV_KEY_ENTER : (unsigned char)*k);
     /* the gap after the last pump, to the return of the key (where the
      * terminal draws again) */
-    double end = now(), c1 = cpu(), key_end = end;
+    double end = now(), c1 = cpu();
     double tail = end - P.last, tail_cpu = c1 - P.last_cpu;
     /* then the work it left (a query; blocks given back in steps): the
      * terminal answers keys and draws between two steps, so each counts
@@ -135,8 +136,8 @@ static void run(pv_app *a, const char *what, const char *keys, double stop_after
            what, end - P.start, c1 - c0, P.pumps, P.draw_cpu * 1e3, P.first * 1e3, P.worst * 1e3,
            P.worst_cpu * 1e3, tail * 1e3, tail_cpu * 1e3);
     if (P.stopped)
-        printf("; stopped after %.2f s, returned %.2f ms later", P.stopped_at - P.start,
-               (key_end - P.stopped_at) * 1e3);
+        printf("; stopped after %.2f s, the stop took %.2f ms", P.stopped_at - P.start,
+               P.stop_took * 1e3);
     printf("\n");
     pv_app_draw(a);
 }

@@ -59,10 +59,12 @@ pv_view *pv_source_open(const pv_source_req *req, const char *title, pv_buf *why
 /* The `source` detail of row `row` of `v` whose gutter is `v` itself (a
  * lines view, a routines view): the path and the line of the row from the
  * columns `path_id` and `line_id`, the profile's text from `text_id` (or
- * NULL), the figures from the columns named in `figs` (NULL-ended; those
- * the view lacks are skipped).  NULL when the row has no source; why goes
- * to pv_detail_why(). */
+ * NULL) and from `text_only` (more of it, pv_source_req; or NULL), the
+ * figures from the columns named in `figs` (NULL-ended; those the view
+ * lacks are skipped).  NULL when the row has no source (no path, or an
+ * empty one and none of the profile's text); why goes to pv_detail_why(). */
 pv_view *pv_source_of_row(const pv_view *v, size_t row, const char *path_id, const char *line_id,
-                          const char *text_id, const char *const *figs);
+                          const char *text_id, const pv_source_gutter *text_only,
+                          const char *const *figs);
 
 #endif

@@ -445,6 +445,30 @@ static bool tj_areas_match(const pv_export_request *r, const char *s, size_t len
     return !r->areas || pv_export_glob_match(r->areas, s, len);
 }
 
+/* Call `row` of v, named `name`, as a complete event on track tid from ts
+ * for dur, with its id (else its row number), net time and depth as args:
+ * the one event of both walks of the calls (with a clock and placed). */
+static void tj_call(tj *j, const pv_view *v, const tj_cols *c, size_t row, uint32_t tid,
+                    int64_t ts, int64_t dur, const char *name, size_t len, bool stable)
+{
+    int64_t v64;
+    tj_complete(j, false, tid, ts, dur, name, len, stable);
+    tj_lit(j, ",\"args\":{\"id\":");
+    if (tj_cell_int(v, row, c->id, &v64))
+        tj_int(j, v64);
+    else
+        tj_uint(j, row + 1);
+    if (tj_cell_int(v, row, c->net, &v64)) {
+        tj_lit(j, ",\"net\":");
+        tj_int(j, v64);
+    }
+    if (tj_cell_int(v, row, c->depth, &v64)) {
+        tj_lit(j, ",\"depth\":");
+        tj_int(j, v64);
+    }
+    tj_lit(j, "}}");
+}
+
 /* The calls of a view with a clock: ts = entry_time, dur = exit_time -
  * entry_time (a call open at the end: to the last event). */
 static bool tj_calls_clocked(tj *j, tj_set *s)
@@ -478,21 +502,7 @@ static bool tj_calls_clocked(tj *j, tj_set *s)
             continue;
         }
         uint32_t tid = tj_row_track(j, &s->tracks, v, c->thread, row, &run);
-        tj_complete(j, false, tid, ts, pv_add_sat(end, -ts), name, len, stable);
-        tj_lit(j, ",\"args\":{\"id\":");
-        if (tj_cell_int(v, row, c->id, &v64))
-            tj_int(j, v64);
-        else
-            tj_uint(j, row + 1);
-        if (tj_cell_int(v, row, c->net, &v64)) {
-            tj_lit(j, ",\"net\":");
-            tj_int(j, v64);
-        }
-        if (tj_cell_int(v, row, c->depth, &v64)) {
-            tj_lit(j, ",\"depth\":");
-            tj_int(j, v64);
-        }
-        tj_lit(j, "}}");
+        tj_call(j, v, c, row, tid, ts, pv_add_sat(end, -ts), name, len, stable);
         tj_step(j);
     }
     pv_buf_free(&text);
@@ -572,21 +582,7 @@ static bool tj_calls_placed(tj *j, tj_set *s)
             tj_step(j);
             continue;
         }
-        tj_complete(j, false, tid, start, dur, name, len, stable);
-        tj_lit(j, ",\"args\":{\"id\":");
-        if (tj_cell_int(v, row, c->id, &v64))
-            tj_int(j, v64);
-        else
-            tj_uint(j, row + 1);
-        if (tj_cell_int(v, row, c->net, &v64)) {
-            tj_lit(j, ",\"net\":");
-            tj_int(j, v64);
-        }
-        if (tj_cell_int(v, row, c->depth, &v64)) {
-            tj_lit(j, ",\"depth\":");
-            tj_int(j, v64);
-        }
-        tj_lit(j, "}}");
+        tj_call(j, v, c, row, tid, start, dur, name, len, stable);
         tj_step(j);
     }
     free(stack);

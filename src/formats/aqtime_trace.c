@@ -601,7 +601,7 @@ static pv_view *aq_ft_meta_parameters(aq_ft *ft, size_t m)
 static pv_view *aq_ft_source(const pv_view *routines, size_t row)
 {
     static const char *const figs[] = {"routine", "hits", "time", "time_with_children", NULL};
-    return pv_source_of_row(routines, row, "source", "line", NULL, figs);
+    return pv_source_of_row(routines, row, "source", "line", NULL, NULL, figs);
 }
 
 /* The source file around a meta line, the routine each line belongs to in
@@ -611,7 +611,7 @@ static pv_view *aq_ft_line_source(void *ctx, const pv_view *owner, size_t detail
     (void)ctx;
     (void)detail;
     static const char *const figs[] = {"function", NULL};
-    return pv_source_of_row(owner, row, "source", "line", NULL, figs);
+    return pv_source_of_row(owner, row, "source", "line", NULL, NULL, figs);
 }
 
 static pv_view *aq_ft_open(void *ctx, const pv_view *owner, size_t detail, size_t row)

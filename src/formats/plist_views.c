@@ -692,26 +692,10 @@ static pv_view *plist_open_source(void *ctx, const pv_view *owner, size_t detail
 {
     (void)detail;
     const pv_view *text_lines = ctx;
-    size_t sc = pv_view_column(owner, "source"), lc = pv_view_column(owner, "line");
-    pv_cell src, line;
-    pv_view_cell(owner, row, sc, &src);
-    pv_view_cell(owner, row, lc, &line);
-    if (!src.present)
-        return NULL;
-    size_t figs[] = {pv_view_column(owner, "hits"), pv_view_column(owner, "covered")};
-    char *path = pv_xmalloc(src.v.s.len + 1);
-    memcpy(path, src.v.s.ptr, src.v.s.len);
-    path[src.v.s.len] = '\0';
-    pv_source_req req = {
-        .path = path,
-        .line = line.present ? line.v.i : 0,
-        .gutter = {owner, sc, lc, pv_view_column(owner, "text"), figs, PV_ARRAY_LEN(figs)},
-    };
-    if (text_lines)
-        req.text_only = (pv_source_gutter){text_lines, TX_SOURCE, TX_LINE, TX_TEXT, NULL, 0};
-    pv_view *v = pv_source_open(&req, NULL, pv_detail_why());
-    free(path);
-    return v;
+    static const char *const figs[] = {"hits", "covered", NULL};
+    pv_source_gutter text = {text_lines, TX_SOURCE, TX_LINE, TX_TEXT, NULL, 0};
+    return pv_source_of_row(owner, row, "source", "line", "text",
+                            text_lines ? &text : NULL, figs);
 }
 
 static void plist_text_lines_free(void *ctx) { pv_view_free(ctx); }

@@ -373,9 +373,21 @@ static bool pvdb_read_detail(pv_file *f, sqlite3 *db, const char *id, const char
     return ok;
 }
 
-/* The detail views of view table `table` (t), from profview_details. */
-static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const char *table,
-                              pv_table *t)
+/* What one row of profview_details asks of a reader: to fill `item`
+ * (zeroed) for detail `id`, whose rows are in table `rows` (NULL: not
+ * exported), a tree or not; false (with an error) to stop. */
+typedef bool (*pvdb_detail_fn)(pv_file *f, sqlite3 *db, void *ctx, void *item, const char *id,
+                               const char *rows, bool tree);
+
+/* The details view `view_id` (view table `table`) offers, from
+ * profview_details in their order: each one's id and title appended to
+ * *defs (owned strings, *count of them), an item of `item_size` bytes to
+ * *items (the reader's own per detail) that `each` fills, and a note in
+ * `set` for a detail that was not exported.  False (with an error) when the
+ * catalogue cannot be read or `each` fails; what was appended stays. */
+static bool pvdb_details_read(pv_file *f, sqlite3 *db, pv_result_set *set, const char *table,
+                              const char *view_id, pv_detail_def **defs, size_t *count,
+                              void **items, size_t item_size, pvdb_detail_fn each, void *ctx)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db,
@@ -386,10 +398,8 @@ static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const
         return false;
     }
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    pvdb_details *ds = pv_xcalloc(1, sizeof *ds);
-    size_t cap = 0, dcap = 0;
+    size_t cap = 0, item_cap = 0;
     bool ok = true;
-    size_t owner_rows = pv_table_row_count(t);
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *title = (const char *)sqlite3_column_text(st, 1);
@@ -399,20 +409,40 @@ static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const
             ok = false;
             break;
         }
-        ds->defs = pv_xgrow(ds->defs, &cap, ds->count + 1, sizeof *ds->defs);
-        ds->d = pv_xgrow(ds->d, &dcap, ds->count + 1, sizeof *ds->d);
-        pvdb_detail *d = &ds->d[ds->count];
-        memset(d, 0, sizeof *d);
-        ds->defs[ds->count] = (pv_detail_def){pv_xstrdup(id), pv_xstrdup(title ? title : id)};
-        ds->count++;
+        *defs = pv_xgrow(*defs, &cap, *count + 1, sizeof **defs);
+        *items = pv_xgrow(*items, &item_cap, *count + 1, item_size);
+        void *item = (char *)*items + *count * item_size;
+        memset(item, 0, item_size);
+        (*defs)[*count] = (pv_detail_def){pv_xstrdup(id), pv_xstrdup(title ? title : id)};
+        (*count)++;
         if (!dt)
             pv_set_add_note(set,
                             "view %s: detail %s was not exported (too many rows, docs/export.md)",
-                            pv_table_view(t)->id, id);
-        else
-            ok = pvdb_read_detail(f, db, id, dt, sqlite3_column_int(st, 3) != 0, owner_rows, d);
+                            view_id, id);
+        ok = each(f, db, ctx, item, id, dt, sqlite3_column_int(st, 3) != 0);
     }
     sqlite3_finalize(st);
+    return ok;
+}
+
+/* Eager: the rows of an exported detail, read now (pvdb_detail_fn; ctx:
+ * the owner's count of rows). */
+static bool pvdb_eager_detail(pv_file *f, sqlite3 *db, void *ctx, void *item, const char *id,
+                              const char *rows, bool tree)
+{
+    return !rows || pvdb_read_detail(f, db, id, rows, tree, *(const size_t *)ctx, item);
+}
+
+/* The detail views of view table `table` (t), from profview_details. */
+static bool pvdb_read_details(pv_file *f, sqlite3 *db, pv_result_set *set, const char *table,
+                              pv_table *t)
+{
+    pvdb_details *ds = pv_xcalloc(1, sizeof *ds);
+    size_t owner_rows = pv_table_row_count(t);
+    void *items = NULL;
+    bool ok = pvdb_details_read(f, db, set, table, pv_table_view(t)->id, &ds->defs, &ds->count,
+                                &items, sizeof *ds->d, pvdb_eager_detail, &owner_rows);
+    ds->d = items;
     if (!ok || ds->count == 0) {
         pvdb_details_free(ds);
         return ok;
@@ -904,46 +934,29 @@ static pv_table *pvdb_read_groups(pv_file *f, sqlite3 *db, const char *table,
     return t;
 }
 
+/* Lazy: the columns of an exported detail, its rows read when opened
+ * (pvdb_detail_fn). */
+static bool pvdb_lazy_detail(pv_file *f, sqlite3 *db, void *ctx, void *item, const char *id,
+                             const char *rows, bool tree)
+{
+    (void)ctx;
+    (void)id;
+    pvdb_ldetail *d = item;
+    if (!rows)
+        return true;
+    d->table = pv_xstrdup(rows);
+    d->tree = tree;
+    return pvdb_columns_read(f, db, rows, &d->cols, &d->col_count);
+}
+
 /* The details view table `table` offers, from profview_details, for l. */
 static bool pvdb_lazy_details(pv_file *f, sqlite3 *db, pv_result_set *set, const char *table,
                               pvdb_lazy *l)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT detail_id, title, detail_table, tree FROM profview_details "
-                           "WHERE table_name = ? ORDER BY position",
-                           -1, &st, NULL) != SQLITE_OK) {
-        pv_error(&f->diag, "%s: table profview_details: %s", f->path, sqlite3_errmsg(db));
-        return false;
-    }
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    size_t cap = 0, dcap = 0;
-    bool ok = true;
-    while (ok && sqlite3_step(st) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(st, 0);
-        const char *title = (const char *)sqlite3_column_text(st, 1);
-        const char *dt = (const char *)sqlite3_column_text(st, 2);
-        if (!id) {
-            pv_error(&f->diag, "%s: table profview_details: a row without detail_id", f->path);
-            ok = false;
-            break;
-        }
-        l->defs = pv_xgrow(l->defs, &cap, l->detail_count + 1, sizeof *l->defs);
-        l->details = pv_xgrow(l->details, &dcap, l->detail_count + 1, sizeof *l->details);
-        pvdb_ldetail *d = &l->details[l->detail_count];
-        memset(d, 0, sizeof *d);
-        l->defs[l->detail_count] = (pv_detail_def){pv_xstrdup(id), pv_xstrdup(title ? title : id)};
-        l->detail_count++;
-        if (!dt) {
-            pv_set_add_note(set, "view %s: detail %s was not exported (too many rows, "
-                                 "docs/export.md)", l->view.id, id);
-            continue;
-        }
-        d->table = pv_xstrdup(dt);
-        d->tree = sqlite3_column_int(st, 3) != 0;
-        ok = pvdb_columns_read(f, db, dt, &d->cols, &d->col_count);
-    }
-    sqlite3_finalize(st);
+    void *items = NULL;
+    bool ok = pvdb_details_read(f, db, set, table, l->view.id, &l->defs, &l->detail_count,
+                                &items, sizeof *l->details, pvdb_lazy_detail, NULL);
+    l->details = items;
     l->view.details = l->defs;
     l->view.detail_count = l->detail_count;
     return ok;

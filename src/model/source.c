@@ -539,16 +539,19 @@ pv_view *pv_source_open(const pv_source_req *req, const char *title, pv_buf *why
 }
 
 pv_view *pv_source_of_row(const pv_view *v, size_t row, const char *path_id, const char *line_id,
-                          const char *text_id, const char *const *figs)
+                          const char *text_id, const pv_source_gutter *text_only,
+                          const char *const *figs)
 {
     size_t pc = pv_view_column(v, path_id), lc = pv_view_column(v, line_id);
+    size_t tc = text_id ? pv_view_column(v, text_id) : PV_NO_ROW;
     pv_buf *why = pv_detail_why();
     if (pc == PV_NO_ROW || lc == PV_NO_ROW || row >= pv_view_rows(v))
         return NULL;
     pv_cell p, l;
     pv_view_cell(v, row, pc, &p);
     pv_view_cell(v, row, lc, &l);
-    if (!p.present || p.v.s.len == 0) {
+    /* an empty path still groups the lines of the profile's own text */
+    if (!p.present || (p.v.s.len == 0 && tc == PV_NO_ROW && !text_only)) {
         if (why)
             pv_buf_puts(why, "the profile names no source file for this row");
         return NULL;
@@ -565,8 +568,10 @@ pv_view *pv_source_of_row(const pv_view *v, size_t row, const char *path_id, con
     pv_source_req req = {
         .path = path,
         .line = l.present ? l.v.i : 0,
-        .gutter = {v, pc, lc, text_id ? pv_view_column(v, text_id) : PV_NO_ROW, cols, n},
+        .gutter = {v, pc, lc, tc, cols, n},
     };
+    if (text_only)
+        req.text_only = *text_only;
     pv_view *out = pv_source_open(&req, NULL, why);
     free(path);
     return out;

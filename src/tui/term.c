@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include <wchar.h>
 #include <limits.h>
@@ -45,10 +46,29 @@ static bool pv_term_saved;
 static char pv_term_exit_seq[512];
 static size_t pv_term_exit_len;
 
+/* The main thread writes a frame (or an OSC 52 sequence) holding this;
+ * the fast restore takes it first, so a fatal exit on another thread
+ * (out of memory on the loader's) waits for the frame being written to
+ * end instead of leaving the alternate screen in the middle of it (the
+ * rest of the frame then landed on the user's screen, the message after
+ * it at column 79), and keeps it: no frame follows the restore. A signal
+ * on the main thread in the middle of a frame cannot wait for it: it
+ * gives up after 100 ms. */
+static pthread_mutex_t pv_term_out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pv_term_out_claim(void)
+{
+    for (int i = 0; i < 100 && pthread_mutex_trylock(&pv_term_out_lock) != 0; i++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+}
+
 static void pv_term_restore_fast(void)
 {
     if (!pv_term_active)
         return;
+    pv_term_out_claim();
     pv_term_active = 0;
     if (pv_term_exit_len)
         (void)!write(STDOUT_FILENO, pv_term_exit_seq, pv_term_exit_len);
@@ -312,6 +332,7 @@ static void pv_term_show(pv_app *app, bool color)
     if (changed)
         pv_term_apply_theme(t, color);
     const pv_grid *g = pv_app_draw(app);
+    pthread_mutex_lock(&pv_term_out_lock);
     pv_term_paint(g);
     int cy, cx;
     if (pv_app_cursor(app, &cy, &cx)) {
@@ -321,6 +342,7 @@ static void pv_term_show(pv_app *app, bool color)
         curs_set(0);
     }
     refresh();
+    pthread_mutex_unlock(&pv_term_out_lock);
 }
 
 /* docs/input.md "Files that change": a file changed on disk while it was
@@ -338,6 +360,7 @@ static void pv_term_check_inputs(pv_app *app)
 static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
 {
     (void)ctx;
+    pthread_mutex_lock(&pv_term_out_lock);
     fflush(stdout);
     size_t done = 0;
     while (done < len) {
@@ -349,6 +372,7 @@ static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
         }
         done += (size_t)n;
     }
+    pthread_mutex_unlock(&pv_term_out_lock);
 }
 
 /* Reads a bracketed paste up to its end marker (or a pause of a second, if

@@ -86,6 +86,14 @@ static inline void fuzz_walk_file(const pv_file *f, const fuzz_walk_limits *lim)
     pv_buf_free(&text);
 }
 
+/* Every view of f, every row's details and the details of those (the
+ * database targets: fuzz_aqtime, fuzz_mdb). */
+static inline void fuzz_walk_deep(const pv_file *f)
+{
+    const fuzz_walk_limits lim = {2, SIZE_MAX};
+    fuzz_walk_file(f, &lim);
+}
+
 /* The fast path of a target (fuzz_text1, fuzz_bin): a bounded sample of
  * each view, so that an input costs milliseconds: its first and last
  * `rows` rows (every cell, every hook) and the details of its first and

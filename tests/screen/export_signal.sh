@@ -17,13 +17,9 @@ cat > "$TMP/run.sh" <<EOF
 echo \$\$ > "$TMP/pid"
 exec "$PROFVIEW" "$TMP/big.txt"
 EOF
-pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c 'sh $TMP/run.sh; echo exit=\$?; sleep 60'"
+pv_tmux_start 160 30 xterm-256color C.UTF-8 "sh -c 'sh $TMP/run.sh; echo exit=\$?'"
 pv_tmux_wait "Report:" 60
-for _ in $(seq 1200); do
-  pv_tmux_screen | grep -q 'indexing' || break
-  sleep 0.05
-done
-pv_tmux_screen | grep -q 'indexing' && { pv_tmux_screen >&2; fail "indexing did not finish"; }
+pv_tmux_wait_gone "indexing" 60
 pv_tmux_keys ":export sqlite $out" Enter
 pv_tmux_wait "Exporting to $out: " 60
 [ -n "$(ls -A "$TMP/out")" ] || fail "no temporary file while exporting"

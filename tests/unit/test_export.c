@@ -35,15 +35,24 @@ static const pv_column cols[] = {
     {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
 };
 
+/* A file named `path` of `format` with one result set, empty. */
+static pv_file *one_set_file(const char *path, const char *format, const char *caption,
+                             const char *kind)
+{
+    pv_file *f = pv_xcalloc(1, sizeof *f);
+    f->path = pv_xstrdup(path);
+    f->format = format;
+    pv_diag_init(&f->diag);
+    pv_file_add_set(f, 1, caption, kind);
+    return f;
+}
+
 /* One result set with a `timeline` of N rows; handles in no order, so
  * that their index is a real sort. */
 static pv_file *make_file(void)
 {
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("test.file");
-    f->format = "test";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_file *f = one_set_file("test.file", "test", "Run", "test");
+    pv_result_set *set = f->sets[0];
     pv_table *t = pv_table_new("timeline", "Timeline", cols, PV_ARRAY_LEN(cols));
     for (int i = 0; i < N; i++) {
         size_t r = pv_table_add_row(t);
@@ -112,6 +121,29 @@ static int64_t count_rows(const char *path, const char *sql)
     return n;
 }
 
+/* Exports f as r asks to path (no file replaced): the status is `want`. */
+static void export_to(const pv_file *f, const pv_export_request *r, const char *path,
+                      pv_export_status want)
+{
+    pv_diag err;
+    pv_diag_init(&err);
+    assert_int_equal(pv_export_file(f, r, path, false, &err), want);
+    pv_diag_free(&err);
+}
+
+/* The text of the file at path (its first 8 K bytes at most; valid until
+ * the next call). */
+static char *read_all(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    return buf;
+}
+
 static void out_path(char *path, size_t size, const char *name)
 {
     snprintf(path, size, "%s/pv-test-export-%ld-%s.db", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
@@ -129,9 +161,7 @@ static void test_selection_reports_before_rows(void **state)
     out_path(path, sizeof path, "filtered");
     pv_export_request r;
     request(&r, "name == \"other\"");
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    export_to(f, &r, path, PV_EXPORT_OK);
     assert_string_equal(seen.first, "selecting rows");
     assert_true(seen.first_done == 0);
     /* every 64 K rows of the N: the identity, then the filter */
@@ -139,7 +169,6 @@ static void test_selection_reports_before_rows(void **state)
     assert_int_equal(count_rows(path, "SELECT count(*) FROM timeline"), (N + 2) / 3);
     assert_int_equal(count_rows(path, "SELECT count(*) FROM timeline WHERE name <> 'other'"), 0);
     remove(path);
-    pv_diag_free(&err);
     pv_file_free(f);
 }
 
@@ -198,14 +227,11 @@ static void test_cancel_while_selecting(void **state)
     seen.cancel_after = 3;
     pv_trash trash = {0};
     r.trash = &trash;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_CANCELLED);
+    export_to(f, &r, path, PV_EXPORT_CANCELLED);
     assert_int_equal(seen.calls, 3);
     assert_string_equal(seen.first, "selecting rows");
     assert_int_not_equal(access(path, F_OK), 0);
     pv_trash_free(&trash);
-    pv_diag_free(&err);
     pv_file_free(f);
 }
 
@@ -223,9 +249,7 @@ static void test_reports_through_index_and_commit(void **state)
     request(&r, "id >= 0");
     pv_trash trash = {0};
     r.trash = &trash;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
+    export_to(f, &r, path, PV_EXPORT_OK);
     assert_int_equal(count_rows(path, "SELECT count(*) FROM timeline"), N);
     /* the index exists and is the handles' */
     assert_int_equal(count_rows(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
@@ -237,7 +261,6 @@ static void test_reports_through_index_and_commit(void **state)
     assert_true(seen.at_end > 0);
     pv_trash_free(&trash); /* what went there is not leaked (ASan) */
     remove(path);
-    pv_diag_free(&err);
     pv_file_free(f);
 }
 
@@ -256,11 +279,8 @@ static void cancel_in_index(bool no_grace)
     if (no_grace)
         pv_test_set(&r.test, PV_TEST_EXPORT_GRACE_MS, 0);
     seen.cancel_at_end = true;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_CANCELLED);
+    export_to(f, &r, path, PV_EXPORT_CANCELLED);
     assert_int_not_equal(access(path, F_OK), 0);
-    pv_diag_free(&err);
     pv_file_free(f);
 }
 
@@ -296,17 +316,6 @@ static void swap_temp(const char *temp, void *arg)
     assert_int_equal(unlink(temp), 0);
     assert_int_equal(symlink(c->victim, temp), 0);
     c->swaps++;
-}
-
-static char *read_all(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    static char buf[256];
-    size_t n = fread(buf, 1, sizeof buf - 1, fp);
-    buf[n] = '\0';
-    fclose(fp);
-    return buf;
 }
 
 /* The swapped name is never written through: the export fails with a
@@ -427,10 +436,7 @@ static void check_filtered_export(pv_file *f, const char *id, const char *filter
     r.format = PV_EXPORT_SQLITE;
     r.view_id = id;
     r.filter = filter;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
-    pv_diag_free(&err);
+    export_to(f, &r, path, PV_EXPORT_OK);
     pv_load_options o;
     pv_load_options_init(&o);
     pv_load_status st;
@@ -457,11 +463,8 @@ static void test_diff_and_sql_views_reopen_as_shown(void **state)
     (void)state;
     pv_file *trace = load_sample("aqtime-trace.db");
     pv_file *rtos = load_sample("rtos.txt");
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("views made by the viewer");
-    f->format = "sql";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Queries", "SQL");
+    pv_file *f = one_set_file("views made by the viewer", "sql", "Queries", "SQL");
+    pv_result_set *set = f->sets[0];
     /* a diff window: the routines of the two result sets */
     char msg[256];
     pv_view *d = pv_diff_views(pv_set_find_view(trace->sets[0], "routines"), NULL, 0,
@@ -506,11 +509,8 @@ static void test_trace_json_bookmarks(void **state)
         {"entry_time", "Entered", PV_TYPE_TIME, 0},
         {"exit_time", "Exited", PV_TYPE_TIME, 0},
     };
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("calls.test");
-    f->format = "test";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_file *f = one_set_file("calls.test", "test", "Run", "test");
+    pv_result_set *set = f->sets[0];
     pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
     size_t r0 = pv_table_add_row(t);
     pv_table_set_int(t, r0, 0, 1);
@@ -536,16 +536,8 @@ static void test_trace_json_bookmarks(void **state)
     r.mark[1] = 2000000;
     r.bookmarks = marks;
     r.bookmark_count = 2;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
-    pv_diag_free(&err);
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    char text[8192];
-    size_t n = fread(text, 1, sizeof text - 1, fp);
-    fclose(fp);
-    text[n] = '\0';
+    export_to(f, &r, path, PV_EXPORT_OK);
+    const char *text = read_all(path);
     assert_non_null(strstr(text, "{\"ph\":\"X\",\"cat\":\"call\",\"pid\":1,\"tid\":1,\"ts\":-0.005,"
                                  "\"dur\":1234.572,\"name\":\"main\\u0001\\\"q\\\"\",\"args\":{\"id\":1,"
                                  "\"net\":7,\"depth\":0}}"));
@@ -572,11 +564,8 @@ static void test_trace_json_placed_bookmark(void **state)
         {"thread", "Thread", PV_TYPE_STRING, 0},
         {"time_with_children", "Total", PV_TYPE_TIME, 0},
     };
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("placed.test");
-    f->format = "test";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_file *f = one_set_file("placed.test", "test", "Run", "test");
+    pv_result_set *set = f->sets[0];
     pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
     static const char *const threads[] = {"A", "B", "A"};
     static const int64_t twc[] = {1500, 7, 2001};
@@ -596,16 +585,8 @@ static void test_trace_json_placed_bookmark(void **state)
     r.format = PV_EXPORT_TRACE_JSON;
     r.bookmarks = &mark;
     r.bookmark_count = 1;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_OK);
-    pv_diag_free(&err);
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    char text[8192];
-    size_t n = fread(text, 1, sizeof text - 1, fp);
-    fclose(fp);
-    text[n] = '\0';
+    export_to(f, &r, path, PV_EXPORT_OK);
+    const char *text = read_all(path);
     /* A: 0 + 1.5 us, then 1.5 + 2.001; B: 0 + 0.007 */
     assert_non_null(strstr(text, "\"tid\":1,\"ts\":0.000,\"dur\":1.500,"));
     assert_non_null(strstr(text, "\"tid\":2,\"ts\":0.000,\"dur\":0.007,"));
@@ -629,11 +610,8 @@ static void test_trace_json_cancel(void **state)
         {"entry_time", "Entered", PV_TYPE_TIME, 0},
         {"exit_time", "Exited", PV_TYPE_TIME, 0},
     };
-    pv_file *f = pv_xcalloc(1, sizeof *f);
-    f->path = pv_xstrdup("calls.test");
-    f->format = "test";
-    pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Run", "test");
+    pv_file *f = one_set_file("calls.test", "test", "Run", "test");
+    pv_result_set *set = f->sets[0];
     pv_table *t = pv_table_new("call-trace", "Call trace", calls, PV_ARRAY_LEN(calls));
     for (int i = 0; i < N; i++) {
         size_t r = pv_table_add_row(t);
@@ -651,10 +629,7 @@ static void test_trace_json_cancel(void **state)
     r.format = PV_EXPORT_TRACE_JSON;
     r.view_id = NULL;
     seen.cancel_after = 5;
-    pv_diag err;
-    pv_diag_init(&err);
-    assert_int_equal(pv_export_file(f, &r, path, false, &err), PV_EXPORT_CANCELLED);
-    pv_diag_free(&err);
+    export_to(f, &r, path, PV_EXPORT_CANCELLED);
     assert_true(seen.calls >= 5);
     assert_string_equal(seen.first, "exporting");
     struct stat st;

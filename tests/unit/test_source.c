@@ -124,7 +124,7 @@ static void test_view(void **state)
         pv_table_set_cstr(t, r, G_NAME, rows[i].name);
     }
     static const char *const figs[] = {"hits", "routine", "nosuch", NULL};
-    pv_view *v = pv_source_of_row(pv_table_view(t), 2, "source", "line", NULL, figs);
+    pv_view *v = pv_source_of_row(pv_table_view(t), 2, "source", "line", NULL, NULL, figs);
     assert_non_null(v);
     assert_string_equal(v->id, "source");
     assert_int_equal(v->column_count, 4); /* line, text, hits, routine */
