@@ -722,6 +722,85 @@ static void test_seed_layout_path_matches_line_by_line(void **state)
     pv_buf_free(&all);
 }
 
+/* The generic fast path (any order of fields, %CONTEXT%) reads 8 bytes at
+ * once where 16 or more follow: the seed's lines with a context name after
+ * them, and the same fields in another order, each line alone at the end
+ * of its text (byte by byte) against all of them with room after each. */
+static void test_fast_path_matches_line_by_line(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "A", "Task_Fast_And_Long_Name_1", "", "TSK: B", "ISR,x", "caf\303\251 task", "12345678\r",
+    };
+    for (int order = 0; order < 2; order++) {
+        const char *header = order ? "* TIMELINE %CONTEXT%;%TIME%;%VALUE%;%EVENT%;%HANDLE%\n"
+                                   : "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n";
+        size_t n = PV_ARRAY_LEN(seed_lines);
+        pv_buf all;
+        pv_buf_init(&all);
+        pv_buf_puts(&all, header);
+        char lines[PV_ARRAY_LEN(seed_lines)][400];
+        for (size_t i = 0; i < n; i++) {
+            const char *name = names[i % PV_ARRAY_LEN(names)];
+            if (!order) {
+                snprintf(lines[i], sizeof lines[i], "%s,%s", seed_lines[i], name);
+            } else { /* the four fields reversed, after the name */
+                char f[4][64] = {{0}};
+                const char *c = seed_lines[i];
+                for (int k = 0; k < 4; k++) {
+                    size_t len = k < 3 && strchr(c, ',') ? (size_t)(strchr(c, ',') - c) : strlen(c);
+                    memcpy(f[k], c, len < 63 ? len : 63);
+                    c += len + (c[len] != '\0');
+                }
+                snprintf(lines[i], sizeof lines[i], "%s;%s;%s;%s;%s", name, f[3], f[2], f[1],
+                         f[0]);
+            }
+            pv_buf_printf(&all, "%s\n", lines[i]);
+        }
+        for (int pad = 0; pad < 100; pad++) /* room after every line */
+            pv_buf_puts(&all, "\n");
+        parsed *a = parse_n(all.data, all.len);
+        assert_true(a->ok);
+        size_t events = 0, warnings = 0;
+        for (size_t i = 0; i < n; i++) {
+            pv_buf one;
+            pv_buf_init(&one);
+            pv_buf_printf(&one, "%s%s\n", header, lines[i]);
+            parsed *b = parse_n(one.data, one.len);
+            assert_true(b->ok);
+            for (size_t e = 0; e < b->d.timeline.count; e++, events++) {
+                assert_true(events < a->d.timeline.count);
+                assert_memory_equal(a->d.timeline.records + events * PV_WI_RECORD_SIZE,
+                                    b->d.timeline.records + e * PV_WI_RECORD_SIZE,
+                                    PV_WI_RECORD_SIZE);
+                uint16_t ca = a->d.timeline.text_context[events];
+                uint16_t cb = b->d.timeline.text_context[e];
+                assert_int_equal(ca == UINT16_MAX, cb == UINT16_MAX);
+                if (ca != UINT16_MAX)
+                    assert_string_equal(context_name(a, ca), context_name(b, cb));
+            }
+            for (size_t w = 0; w < b->diag.entry_count; w++, warnings++) {
+                assert_true(warnings < a->diag.entry_count);
+                assert_string_equal(after_place(a->diag.entries[warnings].text),
+                                    after_place(b->diag.entries[w].text));
+            }
+            parsed_free(b);
+            pv_buf_free(&one);
+        }
+        assert_int_equal(a->d.timeline.count, events);
+        assert_int_equal(a->diag.entry_count, warnings);
+        /* as the seed's layout reads them, but for "70\r": here a CR inside
+         * the line (a bad time) */
+        assert_int_equal(events, 11);
+        assert_int_equal(event(a, 4).time, 123456789012345678);
+        assert_int_equal(event(a, 6).data, 0xABCDEF12);
+        assert_string_equal(context_name(a, a->d.timeline.text_context[1]),
+                            "Task_Fast_And_Long_Name_1");
+        parsed_free(a);
+        pv_buf_free(&all);
+    }
+}
+
 static void test_header_without_format(void **state)
 {
     (void)state;
@@ -917,6 +996,7 @@ int main(void)
         cmocka_unit_test(test_timeline_context_field),
         cmocka_unit_test(test_general_path_matches_fast_path),
         cmocka_unit_test(test_seed_layout_path_matches_line_by_line),
+        cmocka_unit_test(test_fast_path_matches_line_by_line),
         cmocka_unit_test(test_header_without_format),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_sink_hands_events_out),

@@ -714,6 +714,28 @@ static void text1_entry_event(text1_parser *p)
  * without finding the line end first.  Returns the start of the next line,
  * or NULL when the line is anything unusual (blanks, a header, a bad or
  * long number): then the general path reads it and says what is wrong. */
+static inline uint64_t text1_load8(const char *s);
+static inline bool text1_hex8(uint64_t x, uint64_t *out);
+static inline bool text1_dec8(uint64_t x, uint64_t *out);
+
+/* Where in the 8 characters of x the first byte equal to a or b is, 8 when
+ * none is (x as text1_load8 reads it). */
+static inline unsigned text1_find2(uint64_t x, unsigned char a, unsigned char b)
+{
+    uint64_t xa = x ^ (a * UINT64_C(0x0101010101010101));
+    uint64_t xb = x ^ (b * UINT64_C(0x0101010101010101));
+    /* a byte that is zero: (v - 1) & ~v has its high bit set, exactly for
+     * the first such byte and maybe for bytes after it (borrows) */
+    uint64_t za = (xa - UINT64_C(0x0101010101010101)) & ~xa;
+    uint64_t zb = (xb - UINT64_C(0x0101010101010101)) & ~xb;
+    uint64_t z = (za | zb) & UINT64_C(0x8080808080808080);
+    return z ? (unsigned)__builtin_ctzll(z) / 8 : 8;
+}
+
+/* The generic fast path reads 8 bytes at once while this many follow the
+ * bytes it is at (more than it reads beyond them). */
+#define TEXT1_FAST_ROOM 16
+
 static const char *text1_fast_event(text1_parser *p, const char *s, const char *end)
 {
     const text1_template *t = &p->tpl;
@@ -731,6 +753,8 @@ static const char *text1_fast_event(text1_parser *p, const char *s, const char *
             const char *start = q;
             uint64_t v = 0;
             int digit;
+            if (end - q >= TEXT1_FAST_ROOM && text1_hex8(text1_load8(q), &v))
+                q += 8; /* the usual 8 digits at once; any more one by one */
             while (q < end && (digit = text1_hex_digit[(unsigned char)*q]) != 0) {
                 v = v << 4 | (uint64_t)(digit - 1);
                 q++;
@@ -751,7 +775,9 @@ static const char *text1_fast_event(text1_parser *p, const char *s, const char *
             q += negative;
             const char *start = q;
             uint64_t v = 0;
-            while (q < end && (unsigned)(unsigned char)*q - '0' <= 9)
+            if (end - q >= TEXT1_FAST_ROOM && text1_dec8(text1_load8(q), &v))
+                q += 8;
+            while (q < end && (unsigned)(unsigned char)*q - '0' <= 9 && q - start < 19)
                 v = v * 10 + (unsigned)(unsigned char)*q++ - '0';
             /* 18 digits cannot overflow; longer numbers take the checked path */
             if (q == start || q - start > 18)
@@ -759,6 +785,11 @@ static const char *text1_fast_event(text1_parser *p, const char *s, const char *
             time = negative ? -(int64_t)v : (int64_t)v;
         } else {
             const char *start = q;
+            unsigned k = 8;
+            while (k == 8 && end - q >= TEXT1_FAST_ROOM) {
+                k = text1_find2(text1_load8(q), (unsigned char)sep, '\n');
+                q += k;
+            }
             while (q < end && *q != sep && *q != '\n')
                 q++;
             if (macro == T1_CONTEXT) {

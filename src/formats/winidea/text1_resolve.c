@@ -61,8 +61,13 @@ void text1_resolve_contexts(text1_parser *p, size_t first_event)
     /* (the events handed out carry their context already: the same, since
      * the name equals it and CONTEXTS entries are only ever added after it) */
     uint16_t *tc = d->timeline.text_context;
-    for (size_t e = first_event; e < d->timeline.count; e++)
-        if (tc[e] != UINT16_MAX && (e < p->direct_from || e >= p->direct_to))
+    size_t skip_from = p->direct_from > first_event ? p->direct_from : first_event;
+    size_t skip_to = p->direct_to > skip_from ? p->direct_to : skip_from;
+    for (size_t e = first_event; e < skip_from; e++)
+        if (tc[e] != UINT16_MAX)
+            tc[e] = map[tc[e]];
+    for (size_t e = skip_to; e < d->timeline.count; e++)
+        if (tc[e] != UINT16_MAX)
             tc[e] = map[tc[e]];
     free(map);
 }
