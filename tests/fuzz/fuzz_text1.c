@@ -125,6 +125,17 @@ static void fuzz_check_sink(const uint8_t *data, size_t size)
     for (size_t i = 0; i < a.area_count; i++)
         if (a.areas[i].parent != b.areas[i].parent)
             __builtin_trap();
+    /* the events' contexts (%CONTEXT%: handed out while each name is a
+     * CONTEXTS entry's) and the contexts named */
+    if ((a.timeline.text_context == NULL) != (b.timeline.text_context == NULL) ||
+        (a.timeline.text_context && a.timeline.count &&
+         memcmp(a.timeline.text_context, b.timeline.text_context,
+                a.timeline.count * sizeof(uint16_t)) != 0))
+        __builtin_trap();
+    for (size_t i = 0; i < a.context_count; i++)
+        if (strcmp(pv_strpool_get(&a.pool, a.contexts[i].name),
+                   pv_strpool_get(&b.pool, b.contexts[i].name)) != 0)
+            __builtin_trap();
     for (size_t i = 0; i < da.entry_count; i++)
         if (strcmp(da.entries[i].text, db.entries[i].text) != 0)
             __builtin_trap();
