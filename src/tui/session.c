@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profview/cache.h"
@@ -383,7 +385,7 @@ char *pv_session_dir(void)
     return NULL;
 }
 
-static char *pv_session_name(const char *real)
+char *pv_session_name(const char *real)
 {
     size_t len = strlen(real);
     size_t padded = (len + 31) / 32 * 32;
@@ -467,23 +469,11 @@ static bool pv_session_write(const pv_session *s, pv_buf *why)
     return ok;
 }
 
-/* Reads the session of the input at real path `real`: 1 read, 0 none
- * (no message), -1 not usable (why says so), -2 the directory is not to
- * be trusted (why says which and why). */
-static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
+/* Reads session file `name` of directory dirfd (dir, for messages): 1
+ * read, 0 none (no message), -1 not usable (why says so). */
+static int pv_session_load_at(int dirfd, const char *dir, const char *name, pv_session *s,
+                              pv_buf *why)
 {
-    char *dir = pv_session_dir();
-    if (!dir)
-        return 0;
-    char reason[64];
-    int dirfd = pv_private_dir_open(dir, reason, sizeof reason);
-    if (dirfd < 0) {
-        if (reason[0])
-            pv_buf_printf(why, "%s %s", dir, reason);
-        free(dir);
-        return reason[0] ? -2 : 0;
-    }
-    char *name = pv_session_name(real);
     int rc = 0;
     int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
@@ -523,10 +513,142 @@ static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
     }
     if (fd >= 0)
         close(fd);
+    return rc;
+}
+
+/* Reads the session of the input at real path `real`: 1 read, 0 none
+ * (no message), -1 not usable (why says so), -2 the directory is not to
+ * be trusted (why says which and why). */
+static int pv_session_read(const char *real, pv_session *s, pv_buf *why)
+{
+    char *dir = pv_session_dir();
+    if (!dir)
+        return 0;
+    char reason[64];
+    int dirfd = pv_private_dir_open(dir, reason, sizeof reason);
+    if (dirfd < 0) {
+        if (reason[0])
+            pv_buf_printf(why, "%s %s", dir, reason);
+        free(dir);
+        return reason[0] ? -2 : 0;
+    }
+    char *name = pv_session_name(real);
+    int rc = pv_session_load_at(dirfd, dir, name, s, why);
     close(dirfd);
     free(name);
     free(dir);
     return rc;
+}
+
+/* What a name in the session directory is: 1 a session
+ * (pv_session_name: 32 lowercase hex digits, ".session"), 2 the temporary
+ * file of its write (pv_private_temp: ".XXXXXX" more), 0 anything else,
+ * never touched. */
+static int pv_session_name_kind(const char *name)
+{
+    for (int i = 0; i < 32; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    if (strncmp(name + 32, ".session", 8) != 0)
+        return 0;
+    if (name[40] == '\0')
+        return 1;
+    if (name[40] != '.' || strlen(name + 41) != 6)
+        return 0;
+    for (int i = 41; i < 47; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    return 2;
+}
+
+typedef struct pv_session_entry {
+    char *name;
+    struct timespec written;
+} pv_session_entry;
+
+static int pv_session_entry_cmp(const void *x, const void *y)
+{
+    const pv_session_entry *a = x, *b = y; /* newest first */
+    if (a->written.tv_sec != b->written.tv_sec)
+        return a->written.tv_sec > b->written.tv_sec ? -1 : 1;
+    if (a->written.tv_nsec != b->written.tv_nsec)
+        return a->written.tv_nsec > b->written.tv_nsec ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Whether the session file `name` is of an input that no longer exists:
+ * it names its input's real path (pv_session_name of it: the file is
+ * that input's), and nothing is there. */
+static bool pv_session_orphan(int dirfd, const char *dir, const char *name)
+{
+    pv_session s;
+    pv_buf why;
+    pv_buf_init(&why);
+    bool gone = false;
+    if (pv_session_load_at(dirfd, dir, name, &s, &why) == 1) {
+        char *own = pv_session_name(s.path);
+        struct stat st;
+        gone = s.path[0] == '/' && strcmp(own, name) == 0 && stat(s.path, &st) != 0 &&
+               (errno == ENOENT || errno == ENOTDIR);
+        free(own);
+        pv_session_free(&s);
+    }
+    pv_buf_free(&why);
+    return gone;
+}
+
+size_t pv_session_prune(size_t keep)
+{
+    char *dir = pv_session_dir();
+    if (!dir)
+        return 0;
+    char reason[64];
+    int dirfd = pv_private_dir_open(dir, reason, sizeof reason);
+    int fd = dirfd >= 0 ? fcntl(dirfd, F_DUPFD_CLOEXEC, 0) : -1;
+    DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dp) {
+        if (fd >= 0)
+            close(fd);
+        if (dirfd >= 0)
+            close(dirfd);
+        free(dir);
+        return 0;
+    }
+    pv_session_entry *kept = NULL;
+    size_t n = 0, cap = 0, removed = 0;
+    struct dirent *de;
+    while ((de = readdir(dp)) != NULL) {
+        int kind = pv_session_name_kind(de->d_name);
+        struct stat st;
+        if (!kind || fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+            continue;
+        bool drop;
+        if (kind == 2) /* a write that never finished (a crash): gone after a day */
+            drop = st.st_mtim.tv_sec < time(NULL) - 86400;
+        else
+            drop = pv_session_orphan(dirfd, dir, de->d_name);
+        if (drop) {
+            removed += unlinkat(dirfd, de->d_name, 0) == 0;
+        } else if (kind == 1) {
+            kept = pv_xgrow(kept, &cap, n + 1, sizeof *kept);
+            kept[n].name = pv_xstrdup(de->d_name);
+            kept[n].written = st.st_mtim;
+            n++;
+        }
+    }
+    closedir(dp);
+    if (n > keep) {
+        qsort(kept, n, sizeof *kept, pv_session_entry_cmp);
+        for (size_t i = keep; i < n; i++)
+            removed += unlinkat(dirfd, kept[i].name, 0) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(kept[i].name);
+    free(kept);
+    close(dirfd);
+    free(dir);
+    return removed;
 }
 
 static bool pv_session_remove(const char *real)
@@ -927,6 +1049,7 @@ const char *pv_app_session_unsaved(pv_app *a, size_t fi)
 
 void pv_app_session_save_all(pv_app *a)
 {
+    bool wrote = false;
     for (size_t fi = 0; fi < a->file_count; fi++) {
         if (pv_app_session_unsaved(a, fi))
             continue;
@@ -934,12 +1057,16 @@ void pv_app_session_save_all(pv_app *a)
         pv_app_session_capture(a, fi, &s);
         pv_buf why;
         pv_buf_init(&why);
-        if (!pv_session_write(&s, &why))
+        if (pv_session_write(&s, &why))
+            wrote = true;
+        else
             fprintf(stderr, "profview: the session of %s was not saved: %s\n",
                     pv_basename(a->files[fi]->path), pv_buf_cstr(&why));
         pv_buf_free(&why);
         pv_session_free(&s);
     }
+    if (wrote)
+        pv_session_prune(PV_SESSION_KEEP);
 }
 
 /* The file the Explorer's cursor is on (focused), else the Report's. */
@@ -989,8 +1116,10 @@ void pv_app_session_command(pv_app *a, const char *arg)
         pv_buf why;
         pv_buf_init(&why);
         sf->forget = false;
-        if (pv_session_write(&st, &why))
+        if (pv_session_write(&st, &why)) {
+            pv_session_prune(PV_SESSION_KEEP);
             pv_app_messagef(a, false, "%s: session saved", base);
+        }
         else
             pv_app_messagef(a, true, "%s: session not saved: %s", base, pv_buf_cstr(&why));
         pv_buf_free(&why);

@@ -68,6 +68,19 @@ bool pv_session_parse(const char *text, size_t len, pv_session *s, pv_buf *why);
  * ~/.local/state/profview), or NULL: no HOME, or CI=true without
  * XDG_STATE_HOME (a CI run never writes to a user's state).  Owned. */
 char *pv_session_dir(void);
+/* The file name of the session of the input at real path `real` (a
+ * 128-bit hash: 32 lowercase hex digits, ".session").  Owned. */
+char *pv_session_name(const char *real);
+
+/* At most this many sessions are kept (pv_session_prune). */
+#define PV_SESSION_KEEP 500
+/* Prunes the session directory after a save (docs/tui.md "Sessions"):
+ * removes the sessions of inputs that no longer exist at their real path,
+ * then, past `keep`, the least recently written, and a temporary file of
+ * a write that never finished after a day.  Touches nothing not named as
+ * a session is, nor anything not a regular file of the user's own.
+ * Returns how many files it removed. */
+size_t pv_session_prune(size_t keep);
 
 typedef struct pv_app pv_app;
 

@@ -219,4 +219,24 @@ pv_tmux_wait "run.txt reloaded: your place is kept"
 pv_tmux_keys Tab
 wait_status "row 4/5000"
 stop
+
+# ---- pruned at a save: the session of an input that no longer exists is
+# removed; a file not named as a session stays (pv_session_prune; the bound
+# of 500: tests/unit/test_session.c)
+cp "$TMP/a.txt" "$TMP/gone.txt"
+cp "$TMP/a.txt.BIN" "$TMP/gone.txt.BIN"
+ls "$PV_STATE/profview" >"$TMP/before"
+run "$TMP/gone.txt"
+stop
+gone=$(ls "$PV_STATE/profview" | comm -13 "$TMP/before" -)
+[ -n "$gone" ] || fail "no session was written for gone.txt"
+rm "$TMP/gone.txt" "$TMP/gone.txt.BIN"
+echo mine >"$PV_STATE/profview/notes.txt"
+run "$TMP/run.txt"
+stop
+[ ! -e "$PV_STATE/profview/$gone" ] || fail "the session of a deleted input was not pruned"
+echo "ok: the session of a deleted input is pruned at the next save"
+[ "$(cat "$PV_STATE/profview/notes.txt")" = mine ] || fail "a file not named as a session was touched"
+[ -n "$(ls "$PV_STATE"/profview/*.session)" ] || fail "run.txt's session is gone"
+echo "ok: a foreign file and the other sessions stay"
 echo PASS

@@ -1,8 +1,10 @@
 /* Unit tests for src/tui/session.c (docs/tui.md "Sessions"): the text of a
  * saved session, written and read back exactly (texts of any bytes), every
- * malformed or cut file refused with its line, and the private directory
- * the sessions share with the index cache (src/core/cache.c). */
+ * malformed or cut file refused with its line, the private directory
+ * the sessions share with the index cache (src/core/cache.c), and the
+ * pruning of the directory. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -195,6 +198,116 @@ static void test_session_dir(void **state)
     assert_null(pv_session_dir());
 }
 
+/* A file of `text` at dir/name, written `age` seconds ago. */
+static void put_file(const char *dir, const char *name, const char *text, time_t age)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    struct timespec t[2] = {{time(NULL) - age, 0}, {time(NULL) - age, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* The session of input `input` in dir, written `age` seconds ago; its
+ * file name (owned). */
+static char *put_session(const char *dir, const char *input, time_t age)
+{
+    pv_session s;
+    memset(&s, 0, sizeof s);
+    s.path = pv_xstrdup(input);
+    pv_buf text;
+    pv_buf_init(&text);
+    pv_session_format(&s, &text);
+    char *name = pv_session_name(input);
+    put_file(dir, name, pv_buf_cstr(&text), age);
+    pv_buf_free(&text);
+    pv_session_free(&s);
+    return name;
+}
+
+static bool present(const char *dir, const char *name)
+{
+    char path[600];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) == 0;
+}
+
+/* Pruning (docs/tui.md "Sessions"): the session of an input that no
+ * longer exists goes, then past the bound the least recently written,
+ * and a temporary file older than a day; nothing not named as a session
+ * is touched (nor a session named for another input's path). */
+static void test_session_prune(void **state)
+{
+    (void)state;
+    char base[] = "/tmp/pv_session_prune.XXXXXX";
+    assert_non_null(mkdtemp(base));
+    char dir[300], in[6][320];
+    snprintf(dir, sizeof dir, "%s/profview", base);
+    assert_true(pv_private_mkdir(dir));
+    setenv("XDG_STATE_HOME", base, 1);
+    char *name[6];
+    for (int i = 0; i < 6; i++) {
+        snprintf(in[i], sizeof in[i], "%s/input%d.txt", base, i);
+        put_file(base, strrchr(in[i], '/') + 1, "x", 0);
+        name[i] = put_session(dir, in[i], 100 * (6 - i)); /* input5 the newest */
+    }
+    assert_int_equal(unlink(in[1]), 0); /* its input is gone */
+    /* not sessions: never touched, whatever their age */
+    const char *foreign[] = {"notes.txt", "0123.session", "0123456789ABCDEF0123456789ABCDEF.session",
+                             "0123456789abcdef0123456789abcdef.session.bak",
+                             "0123456789abcdef0123456789abcdef.sessionx"};
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
+        put_file(dir, foreign[i], "profview-session 1\ninput\t/nowhere\t0\t0\t0\nend\n", 10 * 86400);
+    /* a session file whose name is not its input's: kept */
+    char *other = put_session(dir, "/nowhere/at/all", 0);
+    char renamed[600], from[600];
+    snprintf(from, sizeof from, "%s/%s", dir, other);
+    snprintf(renamed, sizeof renamed, "%s/ffffffffffffffffffffffffffffffff.session", dir);
+    assert_int_equal(rename(from, renamed), 0);
+    /* temporary files of writes: one of a crash two days ago, one now */
+    char old_tmp[80], new_tmp[80];
+    snprintf(old_tmp, sizeof old_tmp, "%s.0a0b0c", name[0]);
+    snprintf(new_tmp, sizeof new_tmp, "%s.0d0e0f", name[0]);
+    put_file(dir, old_tmp, "", 2 * 86400);
+    put_file(dir, new_tmp, "", 0);
+
+    assert_int_equal(pv_session_prune(PV_SESSION_KEEP), 2); /* input1's, the old temporary */
+    assert_false(present(dir, name[1]));
+    assert_false(present(dir, old_tmp));
+    assert_true(present(dir, new_tmp));
+    for (int i = 0; i < 6; i++)
+        if (i != 1)
+            assert_true(present(dir, name[i]));
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
+        assert_true(present(dir, foreign[i]));
+    assert_true(present(dir, "ffffffffffffffffffffffffffffffff.session"));
+
+    /* the bound: 6 sessions left (5 inputs and the misnamed one), keep the
+     * 3 written last: input5, input4 and the misnamed (written now) */
+    assert_int_equal(pv_session_prune(3), 3);
+    assert_true(present(dir, name[5]));
+    assert_true(present(dir, name[4]));
+    assert_true(present(dir, "ffffffffffffffffffffffffffffffff.session"));
+    assert_false(present(dir, name[0]));
+    assert_false(present(dir, name[2]));
+    assert_false(present(dir, name[3]));
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++)
+        assert_true(present(dir, foreign[i]));
+    assert_true(present(dir, new_tmp));
+
+    for (int i = 0; i < 6; i++)
+        free(name[i]);
+    free(other);
+    unsetenv("XDG_STATE_HOME");
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_session_refused),
         cmocka_unit_test(test_private_dir),
         cmocka_unit_test(test_session_dir),
+        cmocka_unit_test(test_session_prune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
