@@ -51,6 +51,11 @@ void pv_sql_set_progress(pv_sql *s, pv_sql_progress_fn fn, void *ctx);
  * view.  NULL on error, with *err filled. */
 pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err);
 
+/* Whether the last pv_sql_query read a view of f (scanned one of its
+ * tables or called one of its detail functions): a result made from f,
+ * stale once f is loaded again (docs/tui.md ":reload"). */
+bool pv_sql_read_file(const pv_sql *s, const pv_file *f);
+
 /* View rows the virtual tables have visited since pv_sql_new (a cursor step
  * each): what the index use saves shows here. */
 uint64_t pv_sql_rows_visited(const pv_sql *s);

@@ -144,6 +144,7 @@ static int sql_detail_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
         c->set_no = sqlite3_value_int64(argv[1]);
     if (c->set_no < 1 || (uint64_t)c->set_no > s->set_count)
         return SQLITE_OK;
+    s->sets[c->set_no - 1].read = true;
     c->owned = sql_open_detail(s->sets[c->set_no - 1].set, t->detail->detail_id,
                                t->detail->owner, false, c->parent_id);
     if (!c->owned)

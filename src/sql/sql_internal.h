@@ -64,6 +64,7 @@ typedef struct sql_set {
     const pv_result_set *set;
     char schema[24]; /* "rK"; "" past the attached limit (tables rK_view in main) */
     bool *prefixed;  /* per view: its table rK_view exists in main */
+    bool read;       /* the last query read a view of it (pv_sql_read_file) */
 } sql_set;
 
 /* A detail id offered as a table-valued function. */

@@ -384,6 +384,8 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
     sql_expose_meta(s);
     s->interrupted = false;
     s->result_rows = 0;
+    for (size_t i = 0; i < s->set_count; i++)
+        s->sets[i].read = false;
     sql_make_prefixed(s, query);
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
@@ -477,4 +479,12 @@ pv_view *pv_sql_query(pv_sql *s, const char *query, pv_sql_error *err)
     free(any_text);
     pv_buf_free(&text);
     return result;
+}
+
+bool pv_sql_read_file(const pv_sql *s, const pv_file *f)
+{
+    for (size_t i = 0; i < s->set_count; i++)
+        if (s->sets[i].file == f && s->sets[i].read)
+            return true;
+    return false;
 }

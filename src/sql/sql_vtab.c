@@ -412,6 +412,7 @@ static int sql_source_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *
     sql_cursor *c = (sql_cursor *)cur;
     sql_vtab *t = (sql_vtab *)cur->pVtab;
     const pv_view *v = t->src->view;
+    t->sql->sets[t->src->set].read = true;
     c->view = v;
     c->row = 0;
     c->end = pv_view_rows(v);

@@ -562,9 +562,13 @@ void pv_app_free(pv_app *a)
         pv_report_close(&a->items[i].report);
     free(a->items);
     pv_sql_free(a->sql.conn);
-    for (size_t i = 0; i < a->sql.from_count; i++)
+    for (size_t i = 0; i < a->sql.from_count; i++) {
         pv_location_free(&a->sql.from[i]);
+        free(a->sql.read[i]);
+    }
     free(a->sql.from);
+    free(a->sql.read);
+    free(a->sql.read_n);
     pv_buf_free(&a->clip.copied);
     pv_app_session_free(a);
     pv_trash_free(&a->trash);

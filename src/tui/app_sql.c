@@ -69,7 +69,16 @@ static void pv_app_sql_show(pv_app *a, pv_view *v, const char *query)
 {
     /* where q goes back to from this result (pv_app_sql.from) */
     a->sql.from = pv_xrealloc(a->sql.from, (a->sql.from_count + 1) * sizeof *a->sql.from);
-    pv_app_here(a, &a->sql.from[a->sql.from_count++]);
+    pv_app_here(a, &a->sql.from[a->sql.from_count]);
+    /* the files it read (closed with them by :reload, reload.c) */
+    a->sql.read = pv_xrealloc(a->sql.read, (a->sql.from_count + 1) * sizeof *a->sql.read);
+    a->sql.read_n = pv_xrealloc(a->sql.read_n, (a->sql.from_count + 1) * sizeof *a->sql.read_n);
+    bool *read = pv_xcalloc(a->sql.files ? a->sql.files : 1, sizeof *read);
+    for (size_t i = 0; i < a->sql.files; i++)
+        read[i] = i != a->sql.file && pv_sql_read_file(a->sql.conn, a->files[i]);
+    a->sql.read[a->sql.from_count] = read;
+    a->sql.read_n[a->sql.from_count] = a->sql.files;
+    a->sql.from_count++;
     a->sql.count++;
     free(v->id);
     v->id = pv_xasprintf("sql-%zu", a->sql.count);

@@ -29,6 +29,10 @@ typedef struct pv_app_sql {
      * was run from, where q goes back to (docs/tui.md "Quitting"). */
     pv_location *from;
     size_t from_count;
+    /* Per result view: the files its query read (read[k][fi] for the
+     * files fi < read_n[k] exposed then): :reload of one closes them. */
+    bool **read;
+    size_t *read_n;
 } pv_app_sql;
 
 #endif

@@ -2,6 +2,7 @@
  * ":reload"): the file loaded again and put in place of the old one, its
  * place kept through the session's record (session.c); the message about
  * a file changed on disk offers it (docs/input.md "Files that change"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +22,6 @@ void pv_app_reload(pv_app *a, size_t fi)
             pv_app_messagef(a, false, "%s is being reloaded", pv_basename(path));
             return;
         }
-    if (a->sql.count && a->sql.conn && fi < a->sql.files) {
-        pv_app_messagef(a, true,
-                        "%s cannot be reloaded: the SQL results read its views; open it again with `:open %s`",
-                        pv_basename(path), path);
-        return;
-    }
     a->sess.reload = pv_xrealloc(a->sess.reload, (a->sess.reload_count + 1) * sizeof *a->sess.reload);
     pv_reload *e = &a->sess.reload[a->sess.reload_count++];
     e->path = pv_xstrdup(path);
@@ -188,6 +183,100 @@ static void pv_reload_items(pv_app *a, size_t fi, pv_file *nf, pv_location *keep
     free(map);
 }
 
+/* Item `gone` removed from the Explorer: the item numbers after it move
+ * up; what showed it (the history, `keep`, where :sql results go back to)
+ * goes to the SQL results' line `to` (numbered after the removal). */
+static void pv_reload_remove_item(pv_app *a, size_t gone, size_t to, pv_location *keep)
+{
+    pv_report_close(&a->items[gone].report);
+    memmove(a->items + gone, a->items + gone + 1, (a->item_count - gone - 1) * sizeof *a->items);
+    a->item_count--;
+#define PV_REMOVED_MAP(k) ((k) == PV_NO_ROW || (k) < gone ? (k) : (k) == gone ? to : (k) - 1)
+    a->ex.cursor = PV_REMOVED_MAP(a->ex.cursor);
+    for (size_t i = 0; a->history_started && i < a->history.count; i++) {
+        pv_location *l = &a->history.entries[i];
+        if (l->item == gone) {
+            l->depth = 0;
+            l->row = PV_NO_ROW;
+        }
+        l->item = PV_REMOVED_MAP(l->item);
+    }
+    for (size_t i = 0; i < a->sql.from_count; i++)
+        a->sql.from[i].item = PV_REMOVED_MAP(a->sql.from[i].item);
+    if (keep->item == gone) {
+        keep->depth = 0;
+        keep->row = PV_NO_ROW;
+    }
+    keep->item = PV_REMOVED_MAP(keep->item);
+#undef PV_REMOVED_MAP
+}
+
+/* The :sql results whose query read file fi are closed (docs/tui.md
+ * ":reload"): their rows are the old recording's, and a result's Details
+ * read the old file's views.  Their views leave the SQL results, their
+ * lines the Explorer (a heading left with no result under it too).
+ * Returns how many. */
+static size_t pv_reload_close_sql(pv_app *a, size_t fi, pv_location *keep)
+{
+    size_t sf = a->sql.file, closed = 0;
+    if (sf == PV_NO_ROW)
+        return 0;
+    pv_result_set *set = a->files[sf]->sets[0];
+    size_t line = 0; /* the SQL results' line */
+    while (line < a->item_count &&
+           !(a->items[line].file == sf && a->items[line].kind == PV_ITEM_FILE))
+        line++;
+    for (size_t k = set->view_count; k-- > 0;) {
+        if (k >= a->sql.from_count || fi >= a->sql.read_n[k] || !a->sql.read[k][fi])
+            continue;
+        pv_view *v = set->views[k];
+        for (int m = 0; m < 2; m++)
+            if (a->mark.view[m] == v) {
+                a->mark.set[m] = false;
+                a->mark.view[m] = NULL;
+            }
+        if (a->lanes.view == v) {
+            a->lanes.view = NULL;
+            a->lanes.pins = 0;
+        }
+        if (a->lanes.zoom_view == v) {
+            a->lanes.zoomed = false;
+            a->lanes.zoom_view = NULL;
+        }
+        for (size_t i = 0; i < a->item_count; i++) {
+            pv_item *it = &a->items[i];
+            if (it->file == sf && it->kind == PV_ITEM_VIEW && it->view == k) {
+                pv_reload_remove_item(a, i, line, keep);
+                i--;
+            } else if (it->file == sf && it->kind == PV_ITEM_VIEW && it->view > k) {
+                it->view--;
+            }
+        }
+        pv_view_free(v);
+        memmove(set->views + k, set->views + k + 1, (set->view_count - k - 1) * sizeof *set->views);
+        set->view_count--;
+        pv_location_free(&a->sql.from[k]);
+        free(a->sql.read[k]);
+        size_t after = a->sql.from_count - k - 1;
+        memmove(a->sql.from + k, a->sql.from + k + 1, after * sizeof *a->sql.from);
+        memmove(a->sql.read + k, a->sql.read + k + 1, after * sizeof *a->sql.read);
+        memmove(a->sql.read_n + k, a->sql.read_n + k + 1, after * sizeof *a->sql.read_n);
+        a->sql.from_count--;
+        closed++;
+    }
+    /* a heading of the results with no result under it any more (the
+     * first stays, under the results' line) */
+    for (size_t i = line + 2; closed && i < a->item_count; i++) {
+        const pv_item *next = i + 1 < a->item_count ? &a->items[i + 1] : NULL;
+        if (a->items[i].file == sf && a->items[i].kind == PV_ITEM_SET &&
+            !(next && next->file == sf && next->kind == PV_ITEM_VIEW)) {
+            pv_reload_remove_item(a, i, line, keep);
+            i--;
+        }
+    }
+    return closed;
+}
+
 bool pv_app_session_reloaded(pv_app *a, void *file)
 {
     pv_file *nf = file;
@@ -205,6 +294,7 @@ bool pv_app_session_reloaded(pv_app *a, void *file)
     pv_app_here(a, &keep);
     pv_reload_release(a, fi);
     pv_reload_items(a, fi, nf, &keep);
+    size_t closed = pv_reload_close_sql(a, fi, &keep);
     pv_file_free(old);
     a->index.warnings[fi] = nf->diag.warnings + nf->diag.errors;
     a->index.start = 0;
@@ -237,11 +327,15 @@ bool pv_app_session_reloaded(pv_app *a, void *file)
     }
     pv_location_free(&keep);
     size_t w = nf->diag.warnings + nf->diag.errors;
+    char sql[120] = "";
+    if (closed)
+        snprintf(sql, sizeof sql, "; %zu :sql result%s of it closed (run again to see the new rows)",
+                 closed, closed == 1 ? "" : "s");
     if (w)
-        pv_app_messagef(a, false, "%s reloaded, with %zu warning%s (the file's line lists them)",
-                        pv_basename(nf->path), w, w == 1 ? "" : "s");
+        pv_app_messagef(a, false, "%s reloaded, with %zu warning%s (the file's line lists them)%s",
+                        pv_basename(nf->path), w, w == 1 ? "" : "s", sql);
     else
-        pv_app_messagef(a, false, "%s reloaded: your place is kept", pv_basename(nf->path));
+        pv_app_messagef(a, false, "%s reloaded: your place is kept%s", pv_basename(nf->path), sql);
     free(sf->say); /* said again once the place is restored */
     sf->say = pv_xstrdup(pv_buf_cstr(&a->message));
     free(e.path);

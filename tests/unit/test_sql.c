@@ -953,6 +953,34 @@ static void test_out_of_memory_exits_2(void **state)
     assert_non_null(strstr(err, "profview: out of memory (opening SQLite's in-memory database"));
 }
 
+/* pv_sql_read_file: the files the last query read (the viewer closes a
+ * result of a file reloaded, docs/tui.md ":reload"). */
+static void test_read_file(void **state)
+{
+    (void)state;
+    pv_file *f1 = make_file(), *f2 = make_file();
+    pv_sql *s = pv_sql_new();
+    pv_sql_add_file(s, f1);
+    pv_sql_add_file(s, f2);
+    assert_int_equal(query_int(s, "SELECT count(*) FROM r2.timeline"), N);
+    assert_false(pv_sql_read_file(s, f1));
+    assert_true(pv_sql_read_file(s, f2));
+    assert_int_equal(query_int(s, "SELECT count(*) FROM timeline"), N);
+    assert_true(pv_sql_read_file(s, f1));
+    assert_false(pv_sql_read_file(s, f2));
+    assert_int_equal(query_int(s, "SELECT (SELECT count(*) FROM r1.timeline) + "
+                                  "(SELECT count(*) FROM r2.shuffled)"),
+                     2 * N);
+    assert_true(pv_sql_read_file(s, f1));
+    assert_true(pv_sql_read_file(s, f2));
+    assert_int_equal(query_int(s, "SELECT 7"), 7);
+    assert_false(pv_sql_read_file(s, f1));
+    assert_false(pv_sql_read_file(s, f2));
+    pv_sql_free(s);
+    pv_file_free(f1);
+    pv_file_free(f2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -965,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_result_types),
         cmocka_unit_test(test_progress_stops_a_query),
         cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_read_file),
         cmocka_unit_test(test_out_of_memory_exits_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
