@@ -102,9 +102,11 @@ pv_tmux_shows() {
   fi
 }
 
-# pv_tmux_wait PATTERN [SECONDS]: until the pane shows PATTERN (fixed string).
+# pv_tmux_wait PATTERN [SECONDS]: until the pane shows PATTERN (fixed string);
+# 30 s by default: a deadline only a failure waits for, long enough for the
+# sanitizer build on a loaded machine (screen_flame_build once missed 10 s).
 pv_tmux_wait() {
-  pv_until "${2:-10}" -- pv_tmux_shows "$1" && return 0
+  pv_until "${2:-30}" -- pv_tmux_shows "$1" && return 0
   pv_tmux_screen >&2
   fail "timed out waiting for '$1'"
 }
@@ -112,7 +114,7 @@ pv_tmux_wait() {
 # pv_tmux_wait_line N PATTERN [SECONDS]: until line N of the pane shows it
 # (after a resize the old screen may still show the pattern elsewhere).
 pv_tmux_wait_line() {
-  pv_until "${3:-10}" -- pv_tmux_shows "$2" "$1" && return 0
+  pv_until "${3:-30}" -- pv_tmux_shows "$2" "$1" && return 0
   pv_tmux_screen >&2
   fail "timed out waiting for '$2' on line $1"
 }
@@ -121,7 +123,7 @@ pv_tmux_wait_line() {
 # PATTERN (fixed string): the viewer's indexing has ended, say.
 pv_tmux_lacks() { ! pv_tmux_shows "$@"; }
 pv_tmux_wait_gone() {
-  pv_until "${2:-10}" -- pv_tmux_lacks "$1" && return 0
+  pv_until "${2:-30}" -- pv_tmux_lacks "$1" && return 0
   pv_tmux_screen >&2
   fail "'$1' is still on the screen"
 }
