@@ -7,6 +7,9 @@
 
 #include "tui/worker.h"
 
+/* The share of a step's time the call runs in (pv_worker_step). */
+#define PV_WORKER_SHARE 0.6
+
 enum { PV_TURN_UI, PV_TURN_WORKER };
 
 struct pv_worker {
@@ -77,7 +80,12 @@ bool pv_worker_step(pv_worker *w, const pv_budget *b)
         pthread_mutex_unlock(&w->lock);
         return true;
     }
-    w->deadline = b ? b->deadline : 0;
+    /* The call hands the turn back only at its next progress report
+     * after the deadline, and the hand-back wakes this thread: it gets
+     * 60 % of the step's time, so the frame still comes within the
+     * step's budget (bench_long_calls: the longest gap between frames). */
+    double now = b && b->deadline > 0 ? pv_clock_now() : 0;
+    w->deadline = b ? (b->deadline > now ? now + (b->deadline - now) * PV_WORKER_SHARE : b->deadline) : 0;
     w->units = b && b->deadline <= 0 ? b->units : UINT64_MAX;
     w->turn = PV_TURN_WORKER;
     pthread_cond_broadcast(&w->cond);
