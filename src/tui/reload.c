@@ -172,8 +172,14 @@ static void pv_reload_items(pv_app *a, size_t fi, pv_file *nf, pv_location *keep
             l->row = PV_NO_ROW;
         }
     }
-    for (size_t i = 0; i < a->sql.from_count; i++)
-        a->sql.from[i].item = PV_RELOAD_MAP(a->sql.from[i].item);
+    for (size_t i = 0; i < a->sql.from_count; i++) {
+        pv_location *l = &a->sql.from[i];
+        if (l->item >= first && l->item < first + n) {
+            l->depth = 0; /* rows of the old recording */
+            l->row = PV_NO_ROW;
+        }
+        l->item = PV_RELOAD_MAP(l->item);
+    }
     keep->item = PV_RELOAD_MAP(keep->item);
 #undef PV_RELOAD_MAP
     for (size_t j = 0; j < n; j++)
@@ -242,6 +248,14 @@ static size_t pv_reload_close_sql(pv_app *a, size_t fi, pv_location *keep)
         if (a->lanes.zoom_view == v) {
             a->lanes.zoomed = false;
             a->lanes.zoom_view = NULL;
+        }
+        if (keep->item < a->item_count && a->items[keep->item].file == sf &&
+            a->items[keep->item].kind == PV_ITEM_VIEW && a->items[keep->item].view == k &&
+            a->sql.from[k].item < a->item_count) {
+            /* it was shown: where its query was run from, as q goes */
+            pv_location_free(keep);
+            memset(keep, 0, sizeof *keep);
+            pv_location_copy(keep, &a->sql.from[k]);
         }
         for (size_t i = 0; i < a->item_count; i++) {
             pv_item *it = &a->items[i];

@@ -38,6 +38,8 @@ expect_absent ":reload with :sql results: not refused" "$s" "cannot be reloaded"
 expect_contains ":reload with :sql results: the new recording" "$s" "Timeline (30000)"
 expect_absent ":reload with :sql results: the old recording is gone" "$s" "Timeline (20000)"
 expect_contains ":reload: the result of other.txt stays" "$s" "SQL 3:"
+expect_contains ":reload: SQL 4 was shown: back where its query was run (SQL 3)" "$s" \
+  "Report: SQL 3:"
 for k in 1 2 4; do
   expect_absent ":reload: SQL $k (of run.txt) closed" "$s" "SQL $k:"
 done
