@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
-#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <wchar.h>
 #include <limits.h>
@@ -46,19 +47,31 @@ static bool pv_term_saved;
 static char pv_term_exit_seq[512];
 static size_t pv_term_exit_len;
 
-/* The main thread writes a frame (or an OSC 52 sequence) holding this;
- * the fast restore takes it first, so a fatal exit on another thread
- * (out of memory on the loader's) waits for the frame being written to
- * end instead of leaving the alternate screen in the middle of it (the
- * rest of the frame then landed on the user's screen, the message after
- * it at column 79), and keeps it: no frame follows the restore. A signal
- * on the main thread in the middle of a frame cannot wait for it: it
- * gives up after 100 ms. */
-static pthread_mutex_t pv_term_out_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The main thread writes a frame (or an OSC 52 sequence) holding this
+ * flag; the fast restore takes it first, so a fatal exit on another
+ * thread (out of memory on the loader's) waits for the frame being
+ * written to end instead of leaving the alternate screen in the middle of
+ * it (the rest of the frame then landed on the user's screen, the message
+ * after it at column 79), and keeps it: no frame follows the restore. A
+ * lock-free atomic flag, not a mutex: the restore runs in signal handlers
+ * too. A signal on the main thread in the middle of a frame cannot wait
+ * for it: it gives up after 100 ms. */
+static atomic_flag pv_term_out_busy = ATOMIC_FLAG_INIT;
 
-static void pv_term_out_claim(void)
+static void pv_term_out_take(void) /* the main thread, around its writes */
 {
-    for (int i = 0; i < 100 && pthread_mutex_trylock(&pv_term_out_lock) != 0; i++) {
+    while (atomic_flag_test_and_set(&pv_term_out_busy))
+        sched_yield(); /* only the fatal path holds it: the process is ending */
+}
+
+static void pv_term_out_give(void)
+{
+    atomic_flag_clear(&pv_term_out_busy);
+}
+
+static void pv_term_out_claim(void) /* the fast restore: kept, never given back */
+{
+    for (int i = 0; i < 100 && atomic_flag_test_and_set(&pv_term_out_busy); i++) {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
@@ -332,7 +345,7 @@ static void pv_term_show(pv_app *app, bool color)
     if (changed)
         pv_term_apply_theme(t, color);
     const pv_grid *g = pv_app_draw(app);
-    pthread_mutex_lock(&pv_term_out_lock);
+    pv_term_out_take();
     pv_term_paint(g);
     int cy, cx;
     if (pv_app_cursor(app, &cy, &cx)) {
@@ -342,7 +355,7 @@ static void pv_term_show(pv_app *app, bool color)
         curs_set(0);
     }
     refresh();
-    pthread_mutex_unlock(&pv_term_out_lock);
+    pv_term_out_give();
 }
 
 /* docs/input.md "Files that change": a file changed on disk while it was
@@ -360,7 +373,7 @@ static void pv_term_check_inputs(pv_app *app)
 static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
 {
     (void)ctx;
-    pthread_mutex_lock(&pv_term_out_lock);
+    pv_term_out_take();
     fflush(stdout);
     size_t done = 0;
     while (done < len) {
@@ -372,7 +385,7 @@ static void pv_term_clipboard(void *ctx, const char *bytes, size_t len)
         }
         done += (size_t)n;
     }
-    pthread_mutex_unlock(&pv_term_out_lock);
+    pv_term_out_give();
 }
 
 /* Reads a bracketed paste up to its end marker (or a pause of a second, if
