@@ -198,59 +198,15 @@ static void test_report_jobs_cancel_anywhere(void **state)
 
 static pv_app *vj_app(void)
 {
-    static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"hits", "Hits", PV_TYPE_INT, 0},
-        {"time", "Time", PV_TYPE_TIME, 0},
-    };
     pv_file *f = pv_xcalloc(1, sizeof *f);
     f->path = pv_xstrdup("/data/big.prof");
     f->format = "test";
     pv_diag_init(&f->diag);
-    pv_result_set *set = pv_file_add_set(f, 1, "Run 1", "test");
-    pv_table *t = pv_table_new("rows", "Rows", cols, 4);
-    char name[32];
-    for (size_t i = 0; i < PV_BIG_VIEW + 50000; i++) {
-        size_t r = pv_table_add_row(t);
-        pv_table_set_int(t, r, 0, (int64_t)i);
-        snprintf(name, sizeof name, "n%zu", i);
-        pv_table_set_cstr(t, r, 1, name);
-        pv_table_set_int(t, r, 2, (int64_t)((i * 31) % 97));
-        pv_table_set_int(t, r, 3, (int64_t)i * 1000);
-    }
-    pv_set_add_view(set, pv_table_view(t));
-    /* a call tree whose flame graph is built beside the one job: loop >
-     * leaf, in steps of the test option flame-slice's rows */
-    static const pv_column fcols[] = {
-        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-        {"time", "Time", PV_TYPE_TIME, 0},
-        {"time_with_children", "With children", PV_TYPE_TIME, 0},
-    };
-    pv_table *ft = pv_table_new("call-trace", "Call trace", fcols, 3);
-    pv_table_make_tree(ft);
-    for (size_t i = 0; i < PV_BIG_VIEW + 50000; i++) {
-        size_t r = pv_table_add_row(ft);
-        pv_table_set_cstr(ft, r, 0, i % 2 ? "leaf" : "loop");
-        pv_table_set_int(ft, r, 1, 1);
-        pv_table_set_int(ft, r, 2, i % 2 ? 1 : 2);
-        if (i % 2)
-            pv_table_set_parent(ft, r, r - 1);
-    }
-    pv_set_add_view(set, pv_table_view(ft));
+    /* a table, and a call tree whose flame graph is built beside the one
+     * job (in steps of the test option flame-slice's rows) */
+    pv_result_set *set = big_set_add(f, 1, PV_BIG_VIEW + 50000, 0, 0);
     pv_set_add_view(set, tg_tree(PV_BIG_VIEW + 50000, 3, false, 31u)); /* opened in steps */
-    pv_tui_options o;
-    memset(&o, 0, sizeof o);
-    pv_load_options_init(&o.load);
-    pv_test_set(&o.load.test, PV_TEST_FLAME_SLICE, 40000);
-    pv_tui_config cfg;
-    pv_config_init(&cfg);
-    pv_theme theme;
-    pv_theme_builtin(&theme);
-    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
-    a->jobs.fixed = true; /* steps of a fixed number of rows, no deadline */
-    a->jobs.budget = 20000;
-    pv_app_adopt_file(a, f);
+    pv_app *a = jobs_app(f, 20000);
     pv_app_draw(a);
     return a;
 }

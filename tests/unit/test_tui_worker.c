@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tui_fixture.h"
+
 #include "profview/table.h"
 #include "tui/app.h"
 #include "tui/app_internal.h" /* the job engine's state */
@@ -31,47 +33,6 @@
 
 #define AJ_ROWS (PV_BIG_VIEW + 50000)
 
-static void aj_add_set(pv_file *f, int64_t id, unsigned salt)
-{
-    static const pv_column cols[] = {
-        {"id", "Id", PV_TYPE_INT, 0},
-        {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
-        {"hits", "Hits", PV_TYPE_INT, 0},
-        {"time", "Time", PV_TYPE_TIME, 0},
-    };
-    char title[32];
-    snprintf(title, sizeof title, "Run %lld", (long long)id);
-    pv_result_set *set = pv_file_add_set(f, id, title, "test");
-    pv_table *t = pv_table_new("rows", "Rows", cols, 4);
-    char name[32];
-    for (size_t i = 0; i < AJ_ROWS; i++) {
-        size_t r = pv_table_add_row(t);
-        pv_table_set_int(t, r, 0, (int64_t)i);
-        snprintf(name, sizeof name, "n%zu", i % 1000);
-        pv_table_set_cstr(t, r, 1, name);
-        pv_table_set_int(t, r, 2, (int64_t)((i * 31 + salt) % 97));
-        pv_table_set_int(t, r, 3, (int64_t)i * 1000);
-    }
-    pv_set_add_view(set, pv_table_view(t));
-    /* a call tree: loop > leaf, their self times differing by run */
-    static const pv_column fcols[] = {
-        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
-        {"time", "Time", PV_TYPE_TIME, 0},
-        {"time_with_children", "With children", PV_TYPE_TIME, 0},
-    };
-    pv_table *ft = pv_table_new("call-trace", "Call trace", fcols, 3);
-    pv_table_make_tree(ft);
-    for (size_t i = 0; i < AJ_ROWS; i++) {
-        size_t r = pv_table_add_row(ft);
-        pv_table_set_cstr(ft, r, 0, i % 2 ? "leaf" : "loop");
-        pv_table_set_int(ft, r, 1, i % 2 ? (int64_t)(1 + salt) : 1);
-        pv_table_set_int(ft, r, 2, i % 2 ? (int64_t)(1 + salt) : (int64_t)(2 + salt));
-        if (i % 2)
-            pv_table_set_parent(ft, r, r - 1);
-    }
-    pv_set_add_view(set, pv_table_view(ft));
-}
-
 /* The viewer over that file, its jobs in steps of `budget` rows (no
  * deadline), the Report on the table of run 1. */
 static pv_app *aj_app(size_t budget)
@@ -80,20 +41,9 @@ static pv_app *aj_app(size_t budget)
     f->path = pv_xstrdup("/data/runs.prof");
     f->format = "test";
     pv_diag_init(&f->diag);
-    aj_add_set(f, 1, 0);
-    aj_add_set(f, 2, 3);
-    pv_tui_options o;
-    memset(&o, 0, sizeof o);
-    pv_load_options_init(&o.load);
-    pv_test_set(&o.load.test, PV_TEST_FLAME_SLICE, 40000);
-    pv_tui_config cfg;
-    pv_config_init(&cfg);
-    pv_theme theme;
-    pv_theme_builtin(&theme);
-    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
-    a->jobs.fixed = true; /* steps of a fixed number of rows, no deadline */
-    a->jobs.budget = budget;
-    pv_app_adopt_file(a, f);
+    big_set_add(f, 1, AJ_ROWS, 0, 1000);
+    big_set_add(f, 2, AJ_ROWS, 3, 1000);
+    pv_app *a = jobs_app(f, budget);
     /* the items: the file, run 1, its two views, run 2, its two views */
     pv_app_show_item(a, 2);
     pv_app_draw(a);

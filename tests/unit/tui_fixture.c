@@ -13,6 +13,7 @@
 #include "tui_fixture.h"
 
 #include "profview/table.h"
+#include "tui/app_internal.h" /* the job engine's budget */
 #include "tui/config.h"
 #include "tui/keyscript.h"
 #include "tui/theme.h"
@@ -181,4 +182,62 @@ pv_view *tg_tree(size_t n, int threads, bool blocks, unsigned seed)
         stack[sp++] = r;
     }
     return pv_table_view(t);
+}
+
+pv_result_set *big_set_add(pv_file *f, int64_t id, size_t rows, unsigned salt, size_t name_mod)
+{
+    static const pv_column cols[] = {
+        {"id", "Id", PV_TYPE_INT, 0},
+        {"name", "Name", PV_TYPE_STRING, PV_COL_NAME},
+        {"hits", "Hits", PV_TYPE_INT, 0},
+        {"time", "Time", PV_TYPE_TIME, 0},
+    };
+    char title[32];
+    snprintf(title, sizeof title, "Run %lld", (long long)id);
+    pv_result_set *set = pv_file_add_set(f, id, title, "test");
+    pv_table *t = pv_table_new("rows", "Rows", cols, 4);
+    char name[32];
+    for (size_t i = 0; i < rows; i++) {
+        size_t r = pv_table_add_row(t);
+        pv_table_set_int(t, r, 0, (int64_t)i);
+        snprintf(name, sizeof name, "n%zu", name_mod ? i % name_mod : i);
+        pv_table_set_cstr(t, r, 1, name);
+        pv_table_set_int(t, r, 2, (int64_t)((i * 31 + salt) % 97));
+        pv_table_set_int(t, r, 3, (int64_t)i * 1000);
+    }
+    pv_set_add_view(set, pv_table_view(t));
+    static const pv_column fcols[] = {
+        {"routine", "Routine", PV_TYPE_STRING, PV_COL_NAME | PV_COL_TREE},
+        {"time", "Time", PV_TYPE_TIME, 0},
+        {"time_with_children", "With children", PV_TYPE_TIME, 0},
+    };
+    pv_table *ft = pv_table_new("call-trace", "Call trace", fcols, 3);
+    pv_table_make_tree(ft);
+    for (size_t i = 0; i < rows; i++) {
+        size_t r = pv_table_add_row(ft);
+        pv_table_set_cstr(ft, r, 0, i % 2 ? "leaf" : "loop");
+        pv_table_set_int(ft, r, 1, i % 2 ? (int64_t)(1 + salt) : 1);
+        pv_table_set_int(ft, r, 2, i % 2 ? (int64_t)(1 + salt) : (int64_t)(2 + salt));
+        if (i % 2)
+            pv_table_set_parent(ft, r, r - 1);
+    }
+    pv_set_add_view(set, pv_table_view(ft));
+    return set;
+}
+
+pv_app *jobs_app(pv_file *f, size_t budget)
+{
+    pv_tui_options o;
+    memset(&o, 0, sizeof o);
+    pv_load_options_init(&o.load);
+    pv_test_set(&o.load.test, PV_TEST_FLAME_SLICE, 40000);
+    pv_tui_config cfg;
+    pv_config_init(&cfg);
+    pv_theme theme;
+    pv_theme_builtin(&theme);
+    pv_app *a = pv_app_new(&o, &cfg, &theme, false, true, 100, 30);
+    a->jobs.fixed = true; /* steps of a fixed number of rows, no deadline */
+    a->jobs.budget = budget;
+    pv_app_adopt_file(a, f);
+    return a;
 }

@@ -34,4 +34,16 @@ char *screen_after(pv_app *a, const char *keys);
  * (blocks) or switching at random (interleaved).  Routine "rK" for call K. */
 pv_view *tg_tree(size_t n, int threads, bool blocks, unsigned seed);
 
+/* A big result set of f, `id` ("Run ID"): the table "rows" (id, name,
+ * hits, time) and the call tree "call-trace" (loop > leaf, self time and
+ * time with children), `rows` rows each.  `salt` varies the hits and the
+ * tree's times (0: leaf 1, loop 1 and 2 with children); the names are
+ * "nK", K = row % name_mod (0: the row). */
+pv_result_set *big_set_add(pv_file *f, int64_t id, size_t rows, unsigned salt, size_t name_mod);
+
+/* A viewer of 100 x 30 over f (adopted), the flame graph built in slices
+ * of 40 000 calls and the jobs in fixed steps of `budget` rows (no
+ * deadline). */
+pv_app *jobs_app(pv_file *f, size_t budget);
+
 #endif
