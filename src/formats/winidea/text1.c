@@ -950,6 +950,92 @@ static const char *text1_seed_event(text1_parser *p, const char *s)
     return q + 1;
 }
 
+/* The most lines text1_seed_run may read after the event just stored: it
+ * stops before the next event that maps a new block of records
+ * (text1_store_event), the next hand-over to the sink and the next line
+ * that reports progress, which the main loop does as after any line. */
+static size_t text1_seed_run_room(const text1_parser *p)
+{
+    const pv_wi_timeline *tl = &p->d->timeline;
+    if (tl->text_context || (tl->count & 0xFFFF) == 0 || (p->line & 0xFFFF) == 0 ||
+        (p->streaming && p->stream_next <= tl->count))
+        return 0;
+    size_t room = 0x10000 - (tl->count & 0xFFFF);
+    size_t lines = 0xFFFF - (p->line & 0xFFFF);
+    if (lines < room)
+        room = lines;
+    if (tl->owned_cap - tl->count < room)
+        room = tl->owned_cap - tl->count;
+    if (p->streaming && p->stream_next - tl->count < room)
+        room = p->stream_next - tl->count;
+    return room;
+}
+
+/* Lines of the seed's layout one after the other, at most `room` of them
+ * (text1_seed_run_room) and while TEXT1_SEED_ROOM bytes follow, with the
+ * records, the count and the flags in locals: a handle of exactly 8 hex
+ * digits, an empty or 8-digit value, a time of 1 to 18 digits, a bare line
+ * feed.  It stops at the first line that is anything else (before reading
+ * it: text1_seed_event and the paths after it read that one) and returns
+ * where it stopped.  What it reads is what text1_seed_event would. */
+static const char *text1_seed_run(text1_parser *p, const char *s, const char *end, size_t room)
+{
+    pv_wi_timeline *tl = &p->d->timeline;
+    unsigned char *const first = tl->owned + tl->count * PV_WI_RECORD_SIZE;
+    unsigned char *r = first;
+    unsigned char *const last = first + room * PV_WI_RECORD_SIZE;
+    const char *const stop = end - TEXT1_SEED_ROOM;
+    const char sep0 = p->seed_sep[0], sep1 = p->seed_sep[1], sep2 = p->seed_sep[2];
+    unsigned saw = 0; /* 1: a W on a variable, 2: an E on a state */
+    while (r < last && s <= stop) {
+        const char *q = s;
+        uint64_t handle, value = 0;
+        if (!text1_hex8(text1_load8(q), &handle) || q[8] != sep0)
+            break;
+        unsigned code = text1_event_code(q[9]);
+        if (!code || q[10] != sep1)
+            break;
+        q += 11;
+        if (*q != sep2) {
+            if (!text1_hex8(text1_load8(q), &value) || q[8] != sep2)
+                break;
+            q += 8;
+        }
+        q++;
+        bool negative = *q == '-';
+        q += negative;
+        const char *start = q;
+        uint64_t v = 0;
+        if (text1_dec8(text1_load8(q), &v))
+            q += 8;
+        unsigned d;
+        while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
+            v = v * 10 + d;
+            q++;
+        }
+        if (q == start || q - start > 18 || *q != '\n')
+            break;
+        unsigned kind = code - 1u, type = pv_wi_handle_type((uint32_t)handle);
+        saw |= (unsigned)(kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX)) |
+               (unsigned)(kind == PV_WI_ENTRY &&
+                          (type == PV_WI_STATE || type == PV_WI_AUX_STATE)) << 1;
+        text1_put_le32(r, (uint32_t)handle);
+        text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
+        text1_put_le64(r + 8, value);
+        text1_put_le64(r + 16, negative ? (uint64_t)-(int64_t)v : v);
+        r += PV_WI_RECORD_SIZE;
+        s = q + 1;
+    }
+    size_t n = (size_t)(r - first) / PV_WI_RECORD_SIZE;
+    tl->count += n;
+    p->line += n;
+    if (saw & 1)
+        p->saw_variable_write = true;
+    if (saw & 2)
+        p->saw_state_entry = true;
+    return s;
+}
+
 static void text1_entry(text1_parser *p, const char *s, size_t n)
 {
     if (p->kind == SECTION_OPAQUE) {
@@ -1052,8 +1138,12 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
         p.line++;
         if (p.fast) {
             const char *next = NULL;
-            if (p.seed && end - s >= TEXT1_SEED_ROOM)
+            if (p.seed && end - s >= TEXT1_SEED_ROOM) {
                 next = text1_seed_event(&p, s);
+                size_t room = next ? text1_seed_run_room(&p) : 0;
+                if (room > 0)
+                    next = text1_seed_run(&p, next, end, room);
+            }
             if (!next)
                 next = text1_fast_event(&p, s, end);
             if (next) {
