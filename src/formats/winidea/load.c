@@ -63,6 +63,12 @@ struct pv_wi_stream {
     unsigned char *records; /* d->timeline.owned, fixed while the worker runs */
     size_t record_room;
     atomic_size_t mapped;
+    /* The index's per-event columns as begin made them (room for
+     * record_room events): the parser's thread maps their pages a chunk
+     * ahead of the worker (wi_stream_map_columns). */
+    unsigned char *column[3];
+    size_t column_width[3];
+    size_t columns_mapped;
     /* for the test option text1-debug: the worker's CPU seconds; wall seconds
      * from the stream's start to the end of the parse, to the worker's end,
      * and spent by the worker waiting for the parser */
@@ -200,6 +206,26 @@ void pv_wi_stream_free(pv_wi_stream *s)
     free(s);
 }
 
+/* On the parser's thread, which has time to spare while the worker indexes
+ * (it parses faster than the pass indexes): maps the pages of the index's
+ * per-event columns for the chunk after `count`, which the worker's pass
+ * would map itself when it gets there (tl_prefault_events; then it finds
+ * them mapped).  Mapping changes no byte, so a column the pass has moved
+ * meanwhile (widened: more than 65535 areas, 255 contexts or a depth over
+ * 254) costs nothing but the call: its old pages are unmapped or another
+ * block's, whose contents stay as they are. */
+static void wi_stream_map_columns(pv_wi_stream *s, size_t count)
+{
+    if (count < s->columns_mapped)
+        return;
+    size_t to = count + WI_STREAM_STEP < s->record_room ? count + WI_STREAM_STEP : s->record_room;
+    for (size_t c = 0; c < 3; c++)
+        if (s->column[c])
+            pv_prefault(s->column[c] + count * s->column_width[c],
+                        (to - count) * s->column_width[c]);
+    s->columns_mapped = to;
+}
+
 /* pv_wi_text1_sink.events: begins the index (on this, the loading thread)
  * once enough events are read, then hands the worker the new count. */
 static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t done)
@@ -235,6 +261,13 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
         s->published = count;
         s->records = d->timeline.owned;
         s->record_room = d->timeline.owned_cap;
+        s->column[0] = s->ix.event_area;
+        s->column_width[0] = s->ix.area_wide ? 4 : 2;
+        s->column[1] = s->ix.event_context;
+        s->column_width[1] = s->ix.context_wide ? 2 : 1;
+        s->column[2] = s->ix.event_depth;
+        s->column_width[2] = s->ix.depth_wide ? 2 : 1;
+        s->columns_mapped = count;
         if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
             pv_timeline_index_free(&s->ix);
             s->begun = false;
@@ -248,6 +281,7 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
     s->published = count;
     pthread_cond_signal(&s->cond);
     pthread_mutex_unlock(&s->lock);
+    wi_stream_map_columns(s, count);
     return true;
 }
 
