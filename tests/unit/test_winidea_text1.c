@@ -284,6 +284,52 @@ static void test_timeline_states_as_writes(void **state)
     parsed_free(p);
 }
 
+/* The style is decided from what the parse noted of every event, on any
+ * path (runs of usual lines, line by line, the generic path): deep in a
+ * long TIMELINE, after W on variables without states (one of them sharing
+ * the low bits of the variable with states), with the mapping after the
+ * TIMELINE, in both orders of fields. */
+static void test_timeline_states_found_deep(void **state)
+{
+    (void)state;
+    for (int order = 0; order < 2; order++)
+        for (int entry_first = 0; entry_first < 2; entry_first++) {
+            pv_buf t;
+            pv_buf_init(&t);
+            pv_buf_puts(&t, order ? "* TIMELINE %TIME%;%VALUE%;%EVENT%;%HANDLE%\n"
+                                  : "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n");
+            size_t write_at = entry_first ? 150001 : 120000, entry_at = entry_first ? 130000 : 150001;
+            for (size_t i = 0; i < 200000; i++) {
+                const char *h = i % 3 == 0 ? (i % 2 ? "20000010" : "40000000") : "00000001";
+                char ev = i % 3 == 0 ? 'W' : i % 3 == 1 ? 'E' : 'X';
+                const char *v = i % 3 == 0 ? "00000007" : "";
+                if (i == write_at) {
+                    h = "20000000";
+                    ev = 'W';
+                    v = "00000005";
+                } else if (i == entry_at) {
+                    h = "30000000";
+                    ev = 'E';
+                    v = "00000005";
+                }
+                if (order)
+                    pv_buf_printf(&t, "%zu;%s;%c;%s\n", i + 1, v, ev, h);
+                else
+                    pv_buf_printf(&t, "%s,%c,%s,%zu%s\n", h, ev, v, i + 1, i == 99 ? "\r" : "");
+            }
+            pv_buf_puts(&t, states_mapping);
+            parsed *p = parse_n(t.data, t.len);
+            char want[160];
+            snprintf(want, sizeof want,
+                     "W on a state variable at event %zu, E on a state handle at event %zu",
+                     write_at, entry_at);
+            assert_int_equal(diag_count(p, want), 1);
+            assert_int_equal(p->d.timeline.states_as_writes, !entry_first);
+            parsed_free(p);
+            pv_buf_free(&t);
+        }
+}
+
 static void test_timeline_states_as_entries(void **state)
 {
     (void)state;
@@ -1058,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_seed_timeline),
         cmocka_unit_test(test_timeline_states_as_writes),
         cmocka_unit_test(test_timeline_states_mixed),
+        cmocka_unit_test(test_timeline_states_found_deep),
         cmocka_unit_test(test_timeline_states_as_entries),
         cmocka_unit_test(test_separator_inside_names),
         cmocka_unit_test(test_two_free_text_fields),
