@@ -69,6 +69,7 @@ struct pv_wi_stream {
     unsigned char *column[3];
     size_t column_width[3];
     size_t columns_mapped;
+    atomic_size_t indexed; /* events the worker has indexed (it stores, the parser reads) */
     /* for the test option text1-debug: the worker's CPU seconds; wall seconds
      * from the stream's start to the end of the parse, to the worker's end,
      * and spent by the worker waiting for the parser */
@@ -171,6 +172,7 @@ static void *wi_stream_run(void *arg)
         pv_timeline_index_grow(&s->ix, upto);
         (void)pv_timeline_index_advance(&s->ix, upto); /* no progress: never cancelled */
         done = upto;
+        atomic_store_explicit(&s->indexed, done, memory_order_relaxed);
     }
     s->worker_cpu = wi_thread_cpu(); /* read after the join */
     s->worker_end = wi_clock(CLOCK_MONOTONIC);
@@ -216,7 +218,10 @@ void pv_wi_stream_free(pv_wi_stream *s)
  * block's, whose contents stay as they are. */
 static void wi_stream_map_columns(pv_wi_stream *s, size_t count)
 {
-    if (count < s->columns_mapped)
+    /* only while the worker is behind: one that keeps up (the parse is the
+     * longer thread, as for a %CONTEXT% file) has the time to do it */
+    if (count < s->columns_mapped ||
+        atomic_load_explicit(&s->indexed, memory_order_relaxed) + 2 * WI_STREAM_STEP > count)
         return;
     size_t to = count + WI_STREAM_STEP < s->record_room ? count + WI_STREAM_STEP : s->record_room;
     for (size_t c = 0; c < 3; c++)
@@ -353,6 +358,7 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     atomic_init(&s->mapped, 0);
+    atomic_init(&s->indexed, 0);
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
     s->text = mf->mapped ? mf->data : NULL;
