@@ -48,15 +48,14 @@ typedef struct pv_stat_frame {
     bool implicit;
 } pv_stat_frame;
 
-/* A context starts to run (docs/winidea-model.md "Memory"): at which event,
- * since when, and its running clock then.  The statistics keep one per
- * change of the running context, so that a call's gross time can be read
- * from its entry and exit afterwards (pv_timeline_call_gross) instead of
- * being kept per call. */
+/* A context starts to run (docs/winidea-model.md "Memory"): at which event
+ * and since when.  The statistics keep one per change of the running
+ * context, so that a call's gross time can be read from its entry and exit
+ * afterwards (pv_timeline_call_gross) instead of being kept per call. */
 typedef struct pv_stat_switch {
     uint32_t event;
     uint16_t context;
-    int64_t since, base;
+    int64_t since;
 } pv_stat_switch;
 
 typedef struct pv_stats {

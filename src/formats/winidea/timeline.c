@@ -203,7 +203,8 @@ int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k)
 
 /* The stretches of time each context ran (ix->runs), from the switches of
  * the statistics' running clocks (pv_stats_switch): grouped by context in
- * one pass over them, each ending where the next switch begins. */
+ * one pass over them, each ending where the next switch begins, each
+ * context's clock summed on as pv_stats_switch sums it. */
 static void tl_build_runs(pv_timeline_index *ix, const pv_stats *st)
 {
     size_t nc = ix->context_count;
@@ -216,17 +217,21 @@ static void tl_build_runs(pv_timeline_index *ix, const pv_stats *st)
     for (size_t c = 0; c < nc; c++)
         ix->run_start[c + 1] += ix->run_start[c];
     size_t *fill = pv_xmalloc((nc ? nc : 1) * sizeof *fill);
+    int64_t *clock = pv_xcalloc(nc ? nc : 1, sizeof *clock);
     memcpy(fill, ix->run_start, nc * sizeof *fill);
     for (size_t j = 0; j < st->log_n; j++) {
         const pv_stat_switch *w = &st->log[j];
         if (w->context >= nc)
             continue;
         bool last = j + 1 == st->log_n;
-        ix->runs[fill[w->context]++] =
-            (pv_tl_run){w->event, last ? PV_TL_OPEN : st->log[j + 1].event, w->since,
-                        last ? 0 : st->log[j + 1].since, w->base};
+        int64_t until = last ? 0 : st->log[j + 1].since;
+        ix->runs[fill[w->context]++] = (pv_tl_run){
+            w->event, last ? PV_TL_OPEN : st->log[j + 1].event, w->since, until, clock[w->context]};
+        if (!last)
+            clock[w->context] += pv_stat_clock(st, until) - pv_stat_clock(st, w->since);
     }
     ix->run_count = ix->run_start[nc];
+    free(clock);
     free(fill);
 }
 
