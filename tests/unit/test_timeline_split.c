@@ -188,7 +188,7 @@ static void test_split_same_index(void **state)
         bool decreased;
         bool halves = same_both_ways(d, &o, true, 100, &decreased);
         if ((anomalies == 0 || anomalies == 2) && area_mode)
-            assert_true(halves); /* decreasing times included: the gross times are kept */
+            assert_true(halves); /* decreasing times included (their effective times listed) */
         if (anomalies == 2)
             assert_true(decreased);
         if (!area_mode)

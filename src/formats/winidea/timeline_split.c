@@ -18,9 +18,8 @@
  * own is on a frame the first half left open (tl_spec_under), a call with
  * nothing of its own below has the first half's frame there as parent
  * (TL_BELOW), and its running clocks start at zero.  Anything else it
- * cannot read alone (an area or context the mapping does not list, a time
- * that decreases while the gross times are not kept, a column to widen)
- * stops it.  The stitch checks every guess against the first half's
+ * cannot read alone (an area or context the mapping does not list, a
+ * column to widen) stops it.  The stitch checks every guess against the first half's
  * stacks before it changes anything, replays the guessed events on them,
  * adds the statistics, moves the calls, lines and net times into place and
  * adds the first half's frames to the depths.  When a check fails, this
