@@ -322,6 +322,10 @@ void pv_unmap_file(pv_mapped_file *mf);
  * read under the old index; nothing faults).  Each changed file is
  * reported once: its path in `path`, true; false when none (is new). */
 bool pv_inputs_changed(char *path, size_t size);
+/* Whether the input at `path`, or one that goes with it (`path` then a
+ * dot: a Text1 file's `run.txt.BIN`), changed so (whether reported or
+ * not): what was read of it since is zeros. */
+bool pv_input_changed(const char *path);
 
 /* ---- stream inputs (docs/input.md): pipes, FIFOs, /dev/stdin, `-`.  They
  * can be read only once, so the first reader copies the whole stream into

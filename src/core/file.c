@@ -328,6 +328,20 @@ bool pv_inputs_changed(char *path, size_t size)
     return found;
 }
 
+bool pv_input_changed(const char *path)
+{
+    size_t len = strlen(path);
+    bool changed = false;
+    pthread_mutex_lock(&pv_streams_lock);
+    for (size_t i = 0; i < PV_GUARDS && !changed; i++) {
+        const pv_guard *g = &pv_guards[i];
+        changed = atomic_load(&g->addr) && g->changed && strncmp(g->path, path, len) == 0 &&
+                  (g->path[len] == '\0' || g->path[len] == '.');
+    }
+    pthread_mutex_unlock(&pv_streams_lock);
+    return changed;
+}
+
 /* ---- whole files */
 
 int pv_map_file(const char *path, pv_mapped_file *mf)

@@ -280,13 +280,20 @@ void pv_app_adopt_file(pv_app *a, pv_file *f)
             pv_app_add_item(a, PV_ITEM_VIEW, fi, s, v);
         }
     }
-    if (f->diag.warnings + f->diag.errors)
+    /* changed on disk while it loaded (docs/input.md "Files that change"):
+     * that, not the warnings of what was read as zeros */
+    bool changed = pv_input_changed(f->path);
+    if (!changed && f->diag.warnings + f->diag.errors)
         pv_app_messagef(a, false, "%s: %zu warning%s (the file's line in the Explorer lists them)",
                         f->path, f->diag.warnings + f->diag.errors,
                         f->diag.warnings + f->diag.errors == 1 ? "" : "s");
     if (first_view == PV_NO_ROW)
         first_view = any_view;
     pv_app_session_adopted(a, fi, &first_view); /* its saved session (docs/tui.md "Sessions") */
+    if (changed) {
+        pv_app_session_file(a, fi)->changed = true;
+        pv_app_say_changed(a, fi);
+    }
     pv_jobs_items_moved(a);
     pv_app_diff_adopted(a, f);
     /* The first view of the first file is shown as soon as it exists. */
@@ -1056,7 +1063,9 @@ static void pv_app_quit_loss(pv_app *a, pv_quit_loss *l)
     for (size_t i = 0; i < a->file_count && l->index == PV_NO_ROW; i++) {
         uint64_t done, total;
         bool complete = pv_file_index_progress(a->files[i], &done, &total);
-        if (done > PV_BIG_VIEW && (!complete || !pv_file_index_cached(a->files[i]))) {
+        /* (the index of a file changed on disk is of zeros: nothing lost) */
+        if (done > PV_BIG_VIEW && !pv_app_file_changed(a, i) &&
+            (!complete || !pv_file_index_cached(a->files[i]))) {
             l->index = i;
             l->index_partial = !complete;
         }
@@ -1201,9 +1210,12 @@ static void pv_app_index_file(pv_app *a, size_t i, pv_budget *b)
         a->det.tried = false; /* the Details may open now */
         size_t w = f->diag.warnings + f->diag.errors;
         if (w > a->index.warnings[i]) {
-            pv_app_messagef(a, false,
-                            "%s: %zu warning%s (the file's line in the Explorer lists them)",
-                            f->path, w, w == 1 ? "" : "s");
+            if (pv_app_file_changed(a, i)) /* warnings of zeros: the change is the news */
+                pv_app_say_changed(a, i);
+            else
+                pv_app_messagef(a, false,
+                                "%s: %zu warning%s (the file's line in the Explorer lists them)",
+                                f->path, w, w == 1 ? "" : "s");
             a->index.warnings[i] = w;
             pv_app_warnings_changed(a, i);
         }

@@ -19,7 +19,9 @@ static void pv_app_item_label(const pv_app *a, const pv_item *it, pv_buf *out, s
         pv_buf_puts(out, pv_basename(f->path));
         before = out->len;
         size_t w = f->diag.warnings + f->diag.errors;
-        if (w)
+        if (pv_app_file_changed(a, it->file))
+            pv_buf_puts(out, " (changed on disk)"); /* its warnings are of zeros */
+        else if (w)
             pv_buf_printf(out, " (%zu warning%s)", w, w == 1 ? "" : "s");
     } else if (it->kind == PV_ITEM_SET) {
         const pv_result_set *s = f->sets[it->set];

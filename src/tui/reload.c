@@ -33,21 +33,39 @@ void pv_app_reload(pv_app *a, size_t fi)
     pv_app_messagef(a, false, "reloading %s...", pv_basename(path));
 }
 
-void pv_app_input_changed(pv_app *a, const char *path)
+static void pv_app_say_changed_path(pv_app *a, const char *path, const char *name)
 {
-    /* the open file it belongs to: itself, or the file it goes with (a
-     * Text1 file's run.txt.BIN) */
-    const char *name = NULL;
-    for (size_t i = 0; i < a->file_count && !name; i++) {
-        const char *p = a->files[i]->path;
-        if (!pv_app_file_is_pseudo(a, i) &&
-            (strcmp(p, path) == 0 || (strncmp(p, path, strlen(p)) == 0 && path[strlen(p)] == '.')))
-            name = pv_basename(p);
-    }
     pv_app_messagef(a, true,
                     "%s changed on disk while it was open: `:reload%s%s` (r on its line in the "
                     "Explorer) reopens it; what is shown of it is no longer read from it",
                     pv_basename(path), name ? " " : "", name ? name : "");
+}
+
+void pv_app_input_changed(pv_app *a, const char *path)
+{
+    /* the open file it belongs to: itself, or the file it goes with (a
+     * Text1 file's run.txt.BIN) */
+    size_t fi = PV_NO_ROW;
+    for (size_t i = 0; i < a->file_count && fi == PV_NO_ROW; i++) {
+        const char *p = a->files[i]->path;
+        if (!pv_app_file_is_pseudo(a, i) &&
+            (strcmp(p, path) == 0 || (strncmp(p, path, strlen(p)) == 0 && path[strlen(p)] == '.')))
+            fi = i;
+    }
+    if (fi != PV_NO_ROW)
+        pv_app_session_file(a, fi)->changed = true;
+    pv_app_say_changed_path(a, path, fi != PV_NO_ROW ? pv_basename(a->files[fi]->path) : NULL);
+}
+
+bool pv_app_file_changed(const pv_app *a, size_t fi)
+{
+    return fi < a->sess.file_cap && a->sess.files[fi].changed;
+}
+
+void pv_app_say_changed(pv_app *a, size_t fi)
+{
+    const char *base = pv_basename(a->files[fi]->path);
+    pv_app_say_changed_path(a, a->files[fi]->path, base);
 }
 
 void pv_app_reload_command(pv_app *a, const char *arg)
@@ -323,6 +341,7 @@ bool pv_app_session_reloaded(pv_app *a, void *file)
     sf->pending = e.state;
     sf->file_done = true; /* its bookmarks and markers at times stayed */
     sf->reloaded = true;
+    sf->changed = false; /* the recording as it is now */
     char *real;
     sf->known = pv_session_identity(nf->path, &real, &sf->size, &sf->mtime_s, &sf->mtime_ns);
     free(real);

@@ -414,8 +414,13 @@ bool pv_session_identity(const char *path, char **real, uint64_t *size, int64_t 
 }
 
 /* Writes the session atomically: a temporary file of our own
- * (O_EXCL|O_NOFOLLOW) in the private directory, fsynced, renamed into
- * place with renameat, the directory fsynced. */
+ * (O_EXCL|O_NOFOLLOW) in the private directory, renamed into place with
+ * renameat. Not fsynced (docs/tui.md "Sessions"): the write happens at
+ * quit, after the terminal is restored, and an fsync waits for the disk
+ * behind whatever else the machine is writing (seconds on a busy shared
+ * server) while the user waits for the prompt; after a crash of the
+ * machine a short or empty session is one that cannot be read, said when
+ * its input is opened, as the index cache's rule (docs/cache.md). */
 static bool pv_session_write(const pv_session *s, pv_buf *why)
 {
     char *dir = pv_session_dir();
@@ -450,7 +455,6 @@ static bool pv_session_write(const pv_session *s, pv_buf *why)
         if (ok)
             done += (size_t)n;
     }
-    ok = ok && fsync(fd) == 0;
     if (fd >= 0)
         ok = close(fd) == 0 && ok;
     ok = ok && renameat(dirfd, pv_buf_cstr(&tmp), dirfd, name) == 0;
@@ -458,8 +462,6 @@ static bool pv_session_write(const pv_session *s, pv_buf *why)
         pv_buf_printf(why, "%s/%s: %s", dir, name, strerror(errno ? errno : EIO));
         if (fd >= 0)
             unlinkat(dirfd, pv_buf_cstr(&tmp), 0);
-    } else {
-        fsync(dirfd);
     }
     close(dirfd);
     pv_buf_free(&text);

@@ -91,6 +91,7 @@ typedef struct pv_session_file {
     bool forget;         /* :session reset: not saved at quit */
     bool reloaded;       /* the pending state came from :reload */
     char *say;           /* "session restored (...)": said once its view is restored */
+    bool changed;        /* changed on disk since it was read (docs/input.md) */
     bool known;          /* the input as it was read: size, modification time */
     uint64_t size;
     int64_t mtime_s, mtime_ns;
@@ -157,6 +158,12 @@ void pv_app_reload_command(pv_app *a, const char *arg);
 /* An input changed on disk (docs/input.md "Files that change"): says
  * so, offering :reload of the open file it belongs to. */
 void pv_app_input_changed(pv_app *a, const char *path);
+/* File fi changed on disk since it was read (said by pv_app_input_changed,
+ * or found so when it was adopted): its Explorer line says so, and so does
+ * the end of its index in place of the warnings of what was read as zeros;
+ * pv_app_say_changed says it again. */
+bool pv_app_file_changed(const pv_app *a, size_t fi);
+void pv_app_say_changed(pv_app *a, size_t fi);
 /* The :reload asked did not load (the loader said why): the old file
  * stays, and the message says so. */
 void pv_app_reload_failed(pv_app *a);

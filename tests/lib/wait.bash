@@ -4,14 +4,14 @@
 #
 # pv_until [SECONDS [STEP]] -- COMMAND...
 #   Runs COMMAND until it succeeds, again every STEP seconds (0.05 unless
-#   given), for at most SECONDS (whole seconds by the clock, 10 unless
-#   given); returns 0 as soon as it succeeds. When the deadline passes it
+#   given), for at most SECONDS (whole seconds by the clock, 30 unless
+#   given: a deadline only a failure waits for, docs/testing.md); returns 0 as soon as it succeeds. When the deadline passes it
 #   says on stderr what it waited for and returns 1: the caller fails with
 #   what it saw, or goes on when not getting there is an answer too.
 #   COMMAND runs in the caller's shell (a function may set variables that
 #   the caller reads after).
 pv_until() {
-  local limit=10 step=0.05
+  local limit=30 step=0.05
   if [ $# -gt 0 ] && [ "$1" != -- ]; then limit=$1; shift; fi
   if [ $# -gt 0 ] && [ "$1" != -- ]; then step=$1; shift; fi
   [ "${1:-}" = -- ] || { echo "pv_until: usage: pv_until [SECONDS [STEP]] -- COMMAND..." >&2; return 2; }

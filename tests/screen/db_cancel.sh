@@ -14,9 +14,9 @@ sqlite3 "$TMP/q.db" "DROP TABLE summary; CREATE VIEW summary AS
 pv_tmux_start 100 30 xterm-256color C.UTF-8 "$PROFVIEW" "$SAMPLES/rtos.txt"
 pv_tmux_wait "Report: Summary"
 pv_tmux_keys ":open $TMP/q.db" Enter
-pv_tmux_wait "Loading q.db" 5
+pv_tmux_wait "Loading q.db"
 pv_tmux_keys C-c
-pv_tmux_wait "q.db: table summary: cancelled" 10
+pv_tmux_wait "q.db: table summary: cancelled"
 expect_contains "the first file stays" "$(pv_tmux_screen)" "rtos.txt"
 pv_tmux_stop
 echo PASS

@@ -36,7 +36,7 @@ for try in 1 2 3 4 5; do
   pv_tmux_start 100 30 xterm-256color C.UTF-8 "$PROFVIEW" "$SAMPLES/rtos.txt"
   pv_tmux_wait "Report: Summary"
   pv_tmux_keys ":open $TMP/bad.bin" Enter
-  pv_tmux_wait "$TMP/bad.bin: byte 0: not a format profview knows" 3
+  pv_tmux_wait "$TMP/bad.bin: byte 0: not a format profview knows"
   expect_absent "try $try: the status bar no longer says Loading" "$(pv_tmux_screen)" "Loading bad.bin"
   pv_tmux_stop
 done
