@@ -105,48 +105,143 @@ static void tl_widen_depths(tl_pass *p)
     ix->event_depth = tl_widen(ix->event_depth, p->event_room, tl_events_written(p), 1, 2);
 }
 
+/* The effective time of event i (docs/winidea-model.md "The index"): its
+ * record's, or the one before for an event earlier than that (ix->late). */
+static int64_t tl_effective_time(const pv_timeline_index *ix, size_t i)
+{
+    size_t a = 0, b = ix->late_count;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (ix->late[mid].event < i)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a < ix->late_count && ix->late[a].event == i)
+        return ix->late[a].time;
+    pv_wi_event e;
+    pv_timeline_event(ix, i, &e);
+    return e.time;
+}
+
+/* An event earlier than the one before: the time the statistics take for it. */
+static void tl_add_late(pv_timeline_index *ix, size_t i, int64_t time)
+{
+    size_t n = ix->late_count;
+    if ((n & (n - 1)) == 0) /* 0, 1, 2, 4, ...: the room doubles */
+        ix->late = pv_xrealloc(ix->late, (n ? 2 * n : 1) * sizeof *ix->late);
+    ix->late[ix->late_count++] = (pv_tl_late){(uint32_t)i, time};
+}
+
 /* docs/winidea-model.md "Memory": the gross time of a call from its records
- * when every context runs all the time (run(c, t) is then the clipped time)
- * and no time decreases (each event's effective time is its own). */
+ * when every context runs all the time (run(c, t) is then the clipped
+ * effective time). */
 static int64_t tl_derived_gross(const pv_timeline_index *ix, size_t k, int64_t end)
 {
-    pv_wi_event e;
     int64_t t0 = ix->time_first, t1 = end;
-    if (!(ix->call_entry[k] & PV_TL_IMPLICIT_CALL)) {
-        pv_timeline_event(ix, ix->call_entry[k], &e);
-        t0 = e.time;
-    }
-    if (ix->call_exit[k] != PV_TL_OPEN) {
-        pv_timeline_event(ix, ix->call_exit[k], &e);
-        t1 = e.time;
-    }
+    if (!(ix->call_entry[k] & PV_TL_IMPLICIT_CALL))
+        t0 = tl_effective_time(ix, ix->call_entry[k]);
+    if (ix->call_exit[k] != PV_TL_OPEN)
+        t1 = tl_effective_time(ix, ix->call_exit[k]);
     int64_t lo = ix->clip_lo, hi = ix->clip_hi;
     t0 = t0 < lo ? lo : t0 > hi ? hi : t0;
     t1 = t1 < lo ? lo : t1 > hi ? hi : t1;
     return t1 - t0;
 }
 
-int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k)
+/* docs/formats.md §3 run(c) at event i, time t (its effective time), from
+ * the stretches of time c ran (ix->runs): the clock of the last one that
+ * began at or before i, running on until t if it still ran then. */
+static int64_t tl_run_at(const pv_timeline_index *ix, uint16_t c, size_t i, int64_t t)
 {
-    return ix->call_gross ? ix->call_gross[k] : tl_derived_gross(ix, k, ix->time_last);
+    if (c >= ix->context_count)
+        return 0;
+    size_t a = ix->run_start[c], b = ix->run_start[c + 1];
+    while (a < b) { /* the first stretch beginning after i */
+        size_t mid = a + (b - a) / 2;
+        if (ix->runs[mid].from <= i)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a == ix->run_start[c])
+        return 0; /* c had not run yet */
+    const pv_tl_run *r = &ix->runs[a - 1];
+    int64_t end = r->to == PV_TL_OPEN || i < r->to ? t : r->until;
+    int64_t lo = ix->clip_lo, hi = ix->clip_hi;
+    int64_t e = end < lo ? lo : end > hi ? hi : end;
+    int64_t s = r->since < lo ? lo : r->since > hi ? hi : r->since;
+    return r->base + (e - s);
 }
 
-/* The first decreasing time: from now on the gross times are kept.  The
- * calls ended so far get theirs from the records (their events came before
- * any decrease); the open ones get theirs when they end. */
-static void tl_keep_gross(tl_pass *p)
+/* docs/winidea-model.md "Memory": the gross time of call k when contexts
+ * run one at a time: its context's running clock at its exit (the end:
+ * event_count, time_last) minus the clock at its entry (0 for an implicit
+ * frame, entered at the recording start). */
+static int64_t tl_run_gross(const pv_timeline_index *ix, size_t k, int64_t end)
 {
-    pv_timeline_index *ix = p->ix;
-    if (p->store_gross)
-        return;
-    if (p->spec && tl_split_fail(p))
-        return;
-    tl_split_cancel(p); /* the second half keeps no gross times */
-    tl_worker_stop(p);
-    p->store_gross = true;
-    ix->call_gross = tl_big_alloc((p->call_cap ? p->call_cap : 1) * sizeof *ix->call_gross);
-    for (size_t k = 0; k < ix->call_count; k++)
-        ix->call_gross[k] = ix->call_exit[k] == PV_TL_OPEN ? 0 : tl_derived_gross(ix, k, 0);
+    uint32_t entry = ix->call_entry[k];
+    uint16_t c = pv_tl_event_context(ix, entry & ~PV_TL_IMPLICIT_CALL);
+    int64_t r0 = 0;
+    if (!(entry & PV_TL_IMPLICIT_CALL))
+        r0 = tl_run_at(ix, c, entry, tl_effective_time(ix, entry));
+    size_t x = ix->event_count;
+    int64_t t1 = end;
+    if (ix->call_exit[k] != PV_TL_OPEN) {
+        x = ix->call_exit[k];
+        t1 = tl_effective_time(ix, x);
+    }
+    return tl_run_at(ix, c, x, t1) - r0;
+}
+
+int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k)
+{
+    if (ix->call_gross)
+        return ix->call_gross[k];
+    return ix->runs ? tl_run_gross(ix, k, ix->time_last) : tl_derived_gross(ix, k, ix->time_last);
+}
+
+/* The stretches of time each context ran (ix->runs), from the switches of
+ * the statistics' running clocks (pv_stats_switch): grouped by context in
+ * one pass over them, each ending where the next switch begins, each
+ * context's clock summed on as pv_stats_switch sums it. */
+static void tl_build_runs(pv_timeline_index *ix, const pv_stats *st)
+{
+    size_t nc = ix->context_count;
+    ix->run_start = pv_xcalloc(nc + 1, sizeof *ix->run_start);
+    ix->runs = pv_xmalloc((st->log_n ? st->log_n : 1) * sizeof *ix->runs);
+    ix->run_count = 0;
+    for (size_t j = 0; j < st->log_n; j++)
+        if (st->log[j].context < nc)
+            ix->run_start[st->log[j].context + 1]++;
+    for (size_t c = 0; c < nc; c++)
+        ix->run_start[c + 1] += ix->run_start[c];
+    size_t *fill = pv_xmalloc((nc ? nc : 1) * sizeof *fill);
+    int64_t *clock = pv_xcalloc(nc ? nc : 1, sizeof *clock);
+    memcpy(fill, ix->run_start, nc * sizeof *fill);
+    for (size_t j = 0; j < st->log_n; j++) {
+        const pv_stat_switch *w = &st->log[j];
+        if (w->context >= nc)
+            continue;
+        bool last = j + 1 == st->log_n;
+        int64_t until = last ? 0 : st->log[j + 1].since;
+        ix->runs[fill[w->context]++] = (pv_tl_run){
+            w->event, last ? PV_TL_OPEN : st->log[j + 1].event, w->since, until, clock[w->context]};
+        if (!last)
+            clock[w->context] += pv_stat_clock(st, until) - pv_stat_clock(st, w->since);
+    }
+    ix->run_count = ix->run_start[nc];
+    free(clock);
+    free(fill);
+}
+
+static void tl_free_runs(pv_timeline_index *ix)
+{
+    free(ix->runs);
+    free(ix->run_start);
+    ix->runs = NULL;
+    ix->run_start = NULL;
+    ix->run_count = 0;
 }
 
 /* ---- the pass */
@@ -197,16 +292,14 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
             c = tl_unknown_context(p);
         if (!p->area_switched)
-            pv_stats_switch(&p->st, c, p->time);
+            pv_stats_switch(&p->st, c, p->time, (uint32_t)p->i);
         return c;
     }
     case PV_TL_CONTEXT_AREA:
         if (p->st.running == PV_TL_NO_CONTEXT) {
             /* before the first context switch the context is unknown
              * (docs/formats.md §3); it has been running since the start */
-            uint16_t u = tl_unknown_context(p);
-            p->st.running = u;
-            p->st.since = p->st.start;
+            pv_stats_switch(&p->st, tl_unknown_context(p), p->st.start, (uint32_t)p->i);
         }
         return p->st.running;
     case PV_TL_CONTEXT_CORE:
@@ -314,9 +407,9 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
 
     /* the call arrays always exist; a call needs an E (and usually an X):
      * room for n / 2 avoids growing in the common case.  The gross times
-     * are kept only where the records cannot give them (see
-     * tl_derived_gross; tl_keep_gross when a time decreases). */
-    p->store_gross = !p->st.all_running || p->opt.keep_gross;
+     * are read from the running clocks and the records (tl_run_gross,
+     * tl_derived_gross), kept only for the tests (keep_gross). */
+    p->store_gross = p->opt.keep_gross;
     tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
     /* a timeline still being read (o->event_capacity): room for all it can hold */
@@ -409,7 +502,7 @@ again:
         }
         if (e.time < p->prev) {
             ix->time_decreased = true; /* rows are no longer in time order */
-            tl_keep_gross(p);
+            tl_add_late(ix, i, p->prev);
             p->time = e.time;
             tl_warn(p,
                     "time decreases (previous event at %" PRId64 "); event kept in place, "
@@ -444,7 +537,7 @@ again:
             /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
                 if (p->context_key && ix->areas[area].state_key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time, (uint32_t)i);
                     p->area_switched = true;
                 }
                 pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
@@ -461,7 +554,7 @@ again:
             if (key && e.kind == PV_WI_WRITE &&
                 (ix->areas[area].has_states || key == p->context_key)) {
                 if (key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time, (uint32_t)i);
                     p->area_switched = true;
                 }
                 uint32_t s = tl_lookup_area(p, key, e.data);
@@ -642,6 +735,8 @@ int tl_end_pass(pv_timeline_index *ix)
     for (size_t k = nets; k < p->net_n && p->gap_a != SIZE_MAX; k++)
         if (p->net_call[k] >= p->gap_at)
             p->net_call[k] = p->net_call[k] - (uint32_t)p->gap_at + (uint32_t)p->gap_a;
+    if (!p->st.all_running)
+        tl_build_runs(ix, &p->st);
     pv_stats_finish(&p->st, ix, p->prev);
     return 0;
 }
@@ -722,6 +817,8 @@ void pv_timeline_index_free(pv_timeline_index *ix)
         free(ix->net_values);
         free(ix->line_entry);
         free(ix->line_net);
+        tl_free_runs(ix);
+        free(ix->late);
     }
     pv_cache_close(&ix->cache);
     pv_strpool_free(&ix->pool);
@@ -752,6 +849,7 @@ size_t pv_timeline_index_spans(const pv_timeline_index *ix, pv_span *out, size_t
     TL_SPAN(ix->call_exit, ix->call_count * sizeof *ix->call_exit);
     TL_SPAN(ix->call_parent, ix->call_count * sizeof *ix->call_parent);
     TL_SPAN(ix->call_gross, ix->call_count * sizeof *ix->call_gross);
+    TL_SPAN(ix->runs, ix->run_count * sizeof *ix->runs);
     TL_SPAN(ix->net_values, ix->net_count * sizeof *ix->net_values);
     TL_SPAN(ix->line_entry, ix->line_count * sizeof *ix->line_entry);
     TL_SPAN(ix->line_net, ix->line_count * sizeof *ix->line_net);
@@ -766,6 +864,8 @@ size_t pv_timeline_index_memory(const pv_timeline_index *ix)
     bytes += ix->call_count * 3 * sizeof(uint32_t);
     if (ix->call_gross)
         bytes += ix->call_count * sizeof(int64_t);
+    if (ix->runs)
+        bytes += ix->run_count * sizeof(pv_tl_run) + (ix->context_count + 1) * sizeof(size_t);
     if (ix->net_bits)
         bytes += (ix->call_count + 63) / 64 * (sizeof(uint64_t) + sizeof(uint32_t));
     bytes += ix->net_count * sizeof(int64_t);

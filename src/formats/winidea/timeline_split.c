@@ -18,9 +18,8 @@
  * own is on a frame the first half left open (tl_spec_under), a call with
  * nothing of its own below has the first half's frame there as parent
  * (TL_BELOW), and its running clocks start at zero.  Anything else it
- * cannot read alone (an area or context the mapping does not list, a time
- * that decreases while the gross times are not kept, a column to widen)
- * stops it.  The stitch checks every guess against the first half's
+ * cannot read alone (an area or context the mapping does not list, a
+ * column to widen) stops it.  The stitch checks every guess against the first half's
  * stacks before it changes anything, replays the guessed events on them,
  * adds the statistics, moves the calls, lines and net times into place and
  * adds the first half's frames to the depths.  When a check fails, this
@@ -104,6 +103,7 @@ static void tl_split_free(tl_split *sp)
     pv_strpool_free(&bx->pool);
     free(bx->areas);
     free(bx->contexts);
+    free(bx->late);
     pv_diag_free(&sp->diag);
     free(sp->below);
     free(sp);
@@ -664,6 +664,20 @@ static void tl_stitch_context_events(pv_timeline_index *ix, const pv_timeline_in
         ix->contexts[c].events += bx->contexts[c].events;
 }
 
+/* The stitch: the events earlier than the one before, the second half's
+ * after the first's. */
+static void tl_stitch_late(pv_timeline_index *ix, const pv_timeline_index *bx)
+{
+    if (!bx->late_count)
+        return;
+    size_t n = ix->late_count + bx->late_count, cap = 1;
+    while (cap < n)
+        cap *= 2; /* the room tl_add_late expects */
+    ix->late = pv_xrealloc(ix->late, cap * sizeof *ix->late);
+    memcpy(ix->late + ix->late_count, bx->late, bx->late_count * sizeof *bx->late);
+    ix->late_count = n;
+}
+
 /* The stitch: every field of the pass by its kind in TL_PASS_FIELDS, then
  * every field of the index by its kind in PV_TL_INDEX_FIELDS (timeline.h). */
 #define TL_MERGE_FIRST(name, step)
@@ -684,10 +698,12 @@ static void tl_stitch_fields(tl_pass *p, const tl_pass *b)
 #define TL_MERGE_STEP(name, step) TL_STITCH_INDEX_STEP_##step
 #define TL_STITCH_INDEX_STEP_tl_stitch_calls (void)tl_stitch_calls;
 #define TL_STITCH_INDEX_STEP_tl_stitch_context_events tl_stitch_context_events(p, b);
+#define TL_STITCH_INDEX_STEP_tl_stitch_late (void)tl_stitch_late;
 static void tl_stitch_index_fields(pv_timeline_index *p, const pv_timeline_index *b)
 {
     PV_TL_INDEX_FIELDS(TL_MERGE)
 }
+#undef TL_STITCH_INDEX_STEP_tl_stitch_late
 #undef TL_STITCH_INDEX_STEP_tl_stitch_context_events
 #undef TL_STITCH_INDEX_STEP_tl_stitch_calls
 #undef TL_MERGE
@@ -731,6 +747,7 @@ static void tl_split_stitch(tl_pass *p, tl_split *sp)
     tl_stitch_context_calls(p, b);
     tl_stitch_fields(p, b);
     tl_stitch_index_fields(ix, bx);
+    tl_stitch_late(ix, bx);
     pv_diag_take(p->diag, &sp->diag);
     p->i = n - 1;
     free(ex0);
