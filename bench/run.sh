@@ -312,14 +312,31 @@ rm -f "$data/.export.json" "$data/.export.txt"
 # Text1, side by side with the tools a user would otherwise reach for, on
 # the same file in the same run: the read limit (wc -l, cat), an awk pass
 # counting entries per handle, and the sqlite3 shell's .import of the events.
+# The bar is measured twice, alternately, on the generator's file and on a
+# `cp` of it (the same bytes): `wc -l` reads a fresh copy up to 1.4 times
+# faster than the file as the generator wrote it (its page cache's folios,
+# bench/history.md "Text1 against `wc -l`"), profview takes the same on
+# both; the verdict is the worse of the two.
+text_copy=$data/.text-copy.txt
+cp "$text_txt" "$text_copy"
+cat "$text_copy" > /dev/null
 alt_a=("$pv" info --no-cache "$text_txt") alt_b=(wc -l "$text_txt")
 measure_alt "text / wc -l"
 text_s=$a_s best_s=$a_s med_s=$a_s best_kb=$a_kb
 text_x=$(ratio_of "$a_s" "$b_s")
-row "Text1 load / wc -l, wall ($((text_size / 1000000)) MB, $text_events events, medians)" \
-  "$(times_x "$text_x")" "<= 8x" "$(verdict "$text_x" "<" 8.0001)"
-row "  context: profview info --no-cache, wall / CPU" "$a_s s / $a_cpu s" "" ""
-row "  context: wc -l, wall" "$b_s s" "" ""
+text_ctx="$a_s s / $a_cpu s" text_wc=$b_s
+alt_a=("$pv" info --no-cache "$text_copy") alt_b=(wc -l "$text_copy")
+measure_alt "text copy / wc -l"
+copy_x=$(ratio_of "$a_s" "$b_s")
+rm -f "$text_copy"
+worse_x=$text_x
+[ "$copy_x" = failed ] || [ "$text_x" = failed ] ||
+  ! awk -v a="$copy_x" -v b="$text_x" 'BEGIN { exit !(a > b) }' || worse_x=$copy_x
+row "Text1 load / wc -l, wall ($((text_size / 1000000)) MB, $text_events events, medians, worse of two)" \
+  "$(times_x "$worse_x")" "<= 8x" "$(verdict "$worse_x" "<" 8.0001)"
+row "  the generator's file / a cp of it" "$(times_x "$text_x") / $(times_x "$copy_x")" "" ""
+row "  context: profview info --no-cache, wall / CPU (file; copy)" "$text_ctx; $a_s s / $a_cpu s" "" ""
+row "  context: wc -l, wall (file; copy)" "$text_wc s; $b_s s" "" ""
 rate=failed
 [ "$text_s" != failed ] &&
   rate=$(awk -v s="$text_size" -v t="$text_s" 'BEGIN { printf "%.0f", (t > 0 ? s / 1e6 / t : 0) }')

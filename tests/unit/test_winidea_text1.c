@@ -284,6 +284,52 @@ static void test_timeline_states_as_writes(void **state)
     parsed_free(p);
 }
 
+/* The style is decided from what the parse noted of every event, on any
+ * path (runs of usual lines, line by line, the generic path): deep in a
+ * long TIMELINE, after W on variables without states (one of them sharing
+ * the low bits of the variable with states), with the mapping after the
+ * TIMELINE, in both orders of fields. */
+static void test_timeline_states_found_deep(void **state)
+{
+    (void)state;
+    for (int order = 0; order < 2; order++)
+        for (int entry_first = 0; entry_first < 2; entry_first++) {
+            pv_buf t;
+            pv_buf_init(&t);
+            pv_buf_puts(&t, order ? "* TIMELINE %TIME%;%VALUE%;%EVENT%;%HANDLE%\n"
+                                  : "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n");
+            size_t write_at = entry_first ? 150001 : 120000, entry_at = entry_first ? 130000 : 150001;
+            for (size_t i = 0; i < 200000; i++) {
+                const char *h = i % 3 == 0 ? (i % 2 ? "20000010" : "40000000") : "00000001";
+                char ev = i % 3 == 0 ? 'W' : i % 3 == 1 ? 'E' : 'X';
+                const char *v = i % 3 == 0 ? "00000007" : "";
+                if (i == write_at) {
+                    h = "20000000";
+                    ev = 'W';
+                    v = "00000005";
+                } else if (i == entry_at) {
+                    h = "30000000";
+                    ev = 'E';
+                    v = "00000005";
+                }
+                if (order)
+                    pv_buf_printf(&t, "%zu;%s;%c;%s\n", i + 1, v, ev, h);
+                else
+                    pv_buf_printf(&t, "%s,%c,%s,%zu%s\n", h, ev, v, i + 1, i == 99 ? "\r" : "");
+            }
+            pv_buf_puts(&t, states_mapping);
+            parsed *p = parse_n(t.data, t.len);
+            char want[160];
+            snprintf(want, sizeof want,
+                     "W on a state variable at event %zu, E on a state handle at event %zu",
+                     write_at, entry_at);
+            assert_int_equal(diag_count(p, want), 1);
+            assert_int_equal(p->d.timeline.states_as_writes, !entry_first);
+            parsed_free(p);
+            pv_buf_free(&t);
+        }
+}
+
 static void test_timeline_states_as_entries(void **state)
 {
     (void)state;
@@ -959,6 +1005,95 @@ static void test_sink_hands_events_out(void **state)
     pv_buf_free(&text);
 }
 
+/* Counts the parse's progress reports. */
+static void count_progress(void *user, const char *what, uint64_t done, uint64_t total)
+{
+    (void)what;
+    (void)done;
+    (void)total;
+    ++*(size_t *)user;
+}
+
+/* Many lines of the seed's layout, most of them the usual (an 8-digit
+ * handle, an empty or 8-digit value, a bare line feed) and among them the
+ * others: short or long numbers, negative and 18-digit times, CRLF, bad
+ * lines.  Read in runs of usual lines (text1_seed_run, which stops before
+ * a new block of records, a hand-over to the sink and a progress report),
+ * they give the same records, messages and progress reports as the same
+ * lines in another order of fields (the generic path, line by line), with
+ * a sink or without. */
+static void test_seed_runs_match_generic_path(void **state)
+{
+    (void)state;
+    pv_buf seed, other;
+    pv_buf_init(&seed);
+    pv_buf_init(&other);
+    pv_buf_puts(&seed, "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n");
+    pv_buf_puts(&other, "* TIMELINE %TIME%;%VALUE%;%EVENT%;%HANDLE%\n");
+    uint64_t x = 12345;
+    size_t lines = 1;
+    for (size_t i = 0; i < 200000; i++, lines++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        unsigned r = (unsigned)(x >> 33);
+        char handle[24], value[24], time[32];
+        const char *end = "\n";
+        snprintf(handle, sizeof handle, "%08X", r & 0x3000000Fu);
+        value[0] = '\0';
+        if (r % 5 == 0)
+            snprintf(value, sizeof value, "%08x", r);
+        snprintf(time, sizeof time, "%llu", (unsigned long long)(i * 977 + (r % 1000)));
+        switch ((r >> 8) % 97) {
+        case 0: snprintf(handle, sizeof handle, "%X", r & 0xF); break;
+        case 1: snprintf(value, sizeof value, "%X", r & 0xFFFFF); break;
+        case 2: snprintf(value, sizeof value, "%016llX", (unsigned long long)x); break;
+        case 3: snprintf(time, sizeof time, "-%u", r % 100000); break;
+        case 4: snprintf(time, sizeof time, "%llu", (unsigned long long)(x >> 4) % 999999999999999999u); break;
+        case 5: end = "\r\n"; break;
+        case 6: snprintf(handle, sizeof handle, "0000000G"); break;
+        case 7: snprintf(time, sizeof time, "12x"); break;
+        case 8: snprintf(value, sizeof value, "1234567890ABCDEF1"); break;
+        default: break;
+        }
+        char event = "EXSRW"[(r >> 16) % 5];
+        pv_buf_printf(&seed, "%s,%c,%s,%s%s", handle, event, value, time, end);
+        pv_buf_printf(&other, "%s;%s;%c;%s%s", time, value, event, handle, end);
+    }
+    size_t reports[3] = {0};
+    pv_wi_data d[3];
+    pv_diag diag[3];
+    sink_log log = {0};
+    pv_wi_text1_sink sink = {sink_events, sink_abort, &log, 1000, NULL};
+    for (int k = 0; k < 3; k++) {
+        pv_progress progress = {count_progress, &reports[k], NULL};
+        const pv_buf *text = k == 1 ? &other : &seed;
+        pv_wi_data_init(&d[k]);
+        pv_diag_init(&diag[k]);
+        assert_true(pv_wi_parse_text1_sink("t.txt", (const unsigned char *)text->data, text->len,
+                                           &d[k], &diag[k], &progress, k == 2 ? &sink : NULL));
+    }
+    assert_true(d[0].timeline.count > 190000);
+    assert_true(diag[0].warnings > 1000);
+    assert_int_equal(reports[0], lines / 65536);
+    assert_int_equal(log.aborts, 0);
+    assert_int_equal(log.last_count, d[0].timeline.count / 1000 * 1000);
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(d[k].timeline.count, d[0].timeline.count);
+        assert_memory_equal(d[k].timeline.records, d[0].timeline.records,
+                            d[0].timeline.count * PV_WI_RECORD_SIZE);
+        assert_int_equal(reports[k], reports[0]);
+        assert_int_equal(diag[k].warnings, diag[0].warnings);
+        assert_int_equal(diag[k].entry_count, diag[0].entry_count);
+        for (size_t i = 0; i < diag[0].entry_count; i++) /* the same lines */
+            assert_int_equal(atoi(diag[k].entries[i].text + 6), atoi(diag[0].entries[i].text + 6));
+    }
+    for (int k = 0; k < 3; k++) {
+        pv_wi_data_free(&d[k]);
+        pv_diag_free(&diag[k]);
+    }
+    pv_buf_free(&seed);
+    pv_buf_free(&other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -969,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_seed_timeline),
         cmocka_unit_test(test_timeline_states_as_writes),
         cmocka_unit_test(test_timeline_states_mixed),
+        cmocka_unit_test(test_timeline_states_found_deep),
         cmocka_unit_test(test_timeline_states_as_entries),
         cmocka_unit_test(test_separator_inside_names),
         cmocka_unit_test(test_two_free_text_fields),
@@ -985,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_general_path_matches_fast_path),
         cmocka_unit_test(test_seed_layout_path_matches_line_by_line),
         cmocka_unit_test(test_fast_path_matches_line_by_line),
+        cmocka_unit_test(test_seed_runs_match_generic_path),
         cmocka_unit_test(test_header_without_format),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_sink_hands_events_out),

@@ -63,6 +63,13 @@ struct pv_wi_stream {
     unsigned char *records; /* d->timeline.owned, fixed while the worker runs */
     size_t record_room;
     atomic_size_t mapped;
+    /* The index's per-event columns as begin made them (room for
+     * record_room events): the parser's thread maps their pages a chunk
+     * ahead of the worker (wi_stream_map_columns). */
+    unsigned char *column[3];
+    size_t column_width[3];
+    size_t columns_mapped;
+    atomic_size_t indexed; /* events the worker has indexed (it stores, the parser reads) */
     /* for the test option text1-debug: the worker's CPU seconds; wall seconds
      * from the stream's start to the end of the parse, to the worker's end,
      * and spent by the worker waiting for the parser */
@@ -165,6 +172,7 @@ static void *wi_stream_run(void *arg)
         pv_timeline_index_grow(&s->ix, upto);
         (void)pv_timeline_index_advance(&s->ix, upto); /* no progress: never cancelled */
         done = upto;
+        atomic_store_explicit(&s->indexed, done, memory_order_relaxed);
     }
     s->worker_cpu = wi_thread_cpu(); /* read after the join */
     s->worker_end = wi_clock(CLOCK_MONOTONIC);
@@ -198,6 +206,29 @@ void pv_wi_stream_free(pv_wi_stream *s)
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+/* On the parser's thread, which has time to spare while the worker indexes
+ * (it parses faster than the pass indexes): maps the pages of the index's
+ * per-event columns for the chunk after `count`, which the worker's pass
+ * would map itself when it gets there (tl_prefault_events; then it finds
+ * them mapped).  Mapping changes no byte, so a column the pass has moved
+ * meanwhile (widened: more than 65535 areas, 255 contexts or a depth over
+ * 254) costs nothing but the call: its old pages are unmapped or another
+ * block's, whose contents stay as they are. */
+static void wi_stream_map_columns(pv_wi_stream *s, size_t count)
+{
+    /* only while the worker is behind: one that keeps up (the parse is the
+     * longer thread, as for a %CONTEXT% file) has the time to do it */
+    if (count < s->columns_mapped ||
+        atomic_load_explicit(&s->indexed, memory_order_relaxed) + 2 * WI_STREAM_STEP > count)
+        return;
+    size_t to = count + WI_STREAM_STEP < s->record_room ? count + WI_STREAM_STEP : s->record_room;
+    for (size_t c = 0; c < 3; c++)
+        if (s->column[c])
+            pv_prefault(s->column[c] + count * s->column_width[c],
+                        (to - count) * s->column_width[c]);
+    s->columns_mapped = to;
 }
 
 /* pv_wi_text1_sink.events: begins the index (on this, the loading thread)
@@ -235,6 +266,13 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
         s->published = count;
         s->records = d->timeline.owned;
         s->record_room = d->timeline.owned_cap;
+        s->column[0] = s->ix.event_area;
+        s->column_width[0] = s->ix.area_wide ? 4 : 2;
+        s->column[1] = s->ix.event_context;
+        s->column_width[1] = s->ix.context_wide ? 2 : 1;
+        s->column[2] = s->ix.event_depth;
+        s->column_width[2] = s->ix.depth_wide ? 2 : 1;
+        s->columns_mapped = count;
         if (pthread_create(&s->thread, NULL, wi_stream_run, s) != 0) {
             pv_timeline_index_free(&s->ix);
             s->begun = false;
@@ -248,6 +286,7 @@ static bool wi_stream_events(void *user, pv_wi_data *d, size_t count, size_t don
     s->published = count;
     pthread_cond_signal(&s->cond);
     pthread_mutex_unlock(&s->lock);
+    wi_stream_map_columns(s, count);
     return true;
 }
 
@@ -319,6 +358,7 @@ static pv_wi_stream *wi_stream_new(const pv_wi_data *d, const char *path, const 
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     atomic_init(&s->mapped, 0);
+    atomic_init(&s->indexed, 0);
     pv_wi_index_options(&s->opt, d, path, o);
     memset(&s->opt.progress, 0, sizeof s->opt.progress); /* never from the worker */
     s->text = mf->mapped ? mf->data : NULL;

@@ -63,6 +63,21 @@ void text1_warn(text1_parser *p, const char *fmt, ...)
     pv_buf_free(&b);
 }
 
+/* The first W on `handle` (a variable or AUX) may be event `event`: kept
+ * unless one was noted before (text1_note_event). */
+void text1_note_first_write(text1_parser *p, uint32_t handle, size_t event)
+{
+    p->write_seen[handle & 15] = handle; /* never 0: a 2/4 handle */
+    uint32_t first;
+    if (pv_hashmap_get(&p->first_write, handle, &first))
+        return;
+    if (event > UINT32_MAX) {
+        p->first_write_lost = true;
+        return;
+    }
+    pv_hashmap_put(&p->first_write, handle, (uint32_t)event);
+}
+
 /* Warns about a field that does not hold what its macro needs. */
 static void text1_warn_field(text1_parser *p, const char *what, const text1_slice *f)
 {
@@ -634,12 +649,8 @@ static inline void text1_store_event(text1_parser *p, uint32_t handle, unsigned 
 static void text1_add_event(text1_parser *p, uint32_t handle, unsigned kind, uint64_t value,
                             int64_t time, const char *ctx, size_t ctx_len, bool has_ctx_field)
 {
-    unsigned type = pv_wi_handle_type(handle);
-    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
-        p->saw_variable_write = true;
-    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
-        p->saw_state_entry = true;
     text1_store_event(p, handle, kind, value, time);
+    text1_note_event(p, handle, kind, p->d->timeline.count - 1);
     if (!has_ctx_field && !p->d->timeline.text_context)
         return;
     uint16_t id = UINT16_MAX;
@@ -939,15 +950,93 @@ static const char *text1_seed_event(text1_parser *p, const char *s)
     if (*q != '\n')
         return NULL;
     /* text1_add_event with no context field, inlined */
-    unsigned kind = code - 1u, type = pv_wi_handle_type((uint32_t)handle);
-    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX))
-        p->saw_variable_write = true;
-    else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE))
-        p->saw_state_entry = true;
+    unsigned kind = code - 1u;
     text1_store_event(p, (uint32_t)handle, kind, value, time);
+    text1_note_event(p, (uint32_t)handle, kind, p->d->timeline.count - 1);
     if (p->d->timeline.text_context)
         text1_push_text_context(p, UINT16_MAX);
     return q + 1;
+}
+
+/* The most lines text1_seed_run may read after the event just stored: it
+ * stops before the next event that maps a new block of records
+ * (text1_store_event), the next hand-over to the sink and the next line
+ * that reports progress, which the main loop does as after any line. */
+static size_t text1_seed_run_room(const text1_parser *p)
+{
+    const pv_wi_timeline *tl = &p->d->timeline;
+    if (tl->text_context || (tl->count & 0xFFFF) == 0 || (p->line & 0xFFFF) == 0 ||
+        (p->streaming && p->stream_next <= tl->count))
+        return 0;
+    size_t room = 0x10000 - (tl->count & 0xFFFF);
+    size_t lines = 0xFFFF - (p->line & 0xFFFF);
+    if (lines < room)
+        room = lines;
+    if (tl->owned_cap - tl->count < room)
+        room = tl->owned_cap - tl->count;
+    if (p->streaming && p->stream_next - tl->count < room)
+        room = p->stream_next - tl->count;
+    return room;
+}
+
+/* Lines of the seed's layout one after the other, at most `room` of them
+ * (text1_seed_run_room) and while TEXT1_SEED_ROOM bytes follow, with the
+ * records and the count in locals: a handle of exactly 8 hex
+ * digits, an empty or 8-digit value, a time of 1 to 18 digits, a bare line
+ * feed.  It stops at the first line that is anything else (before reading
+ * it: text1_seed_event and the paths after it read that one) and returns
+ * where it stopped.  What it reads is what text1_seed_event would. */
+static const char *text1_seed_run(text1_parser *p, const char *s, const char *end, size_t room)
+{
+    pv_wi_timeline *tl = &p->d->timeline;
+    unsigned char *const first = tl->owned + tl->count * PV_WI_RECORD_SIZE;
+    unsigned char *r = first;
+    unsigned char *const last = first + room * PV_WI_RECORD_SIZE;
+    const char *const stop = end - TEXT1_SEED_ROOM;
+    const char sep0 = p->seed_sep[0], sep1 = p->seed_sep[1], sep2 = p->seed_sep[2];
+    while (r < last && s <= stop) {
+        const char *q = s;
+        uint64_t handle, value = 0;
+        if (!text1_hex8(text1_load8(q), &handle) || q[8] != sep0)
+            break;
+        unsigned code = text1_event_code(q[9]);
+        if (!code || q[10] != sep1)
+            break;
+        q += 11;
+        if (*q != sep2) {
+            if (!text1_hex8(text1_load8(q), &value) || q[8] != sep2)
+                break;
+            q += 8;
+        }
+        q++;
+        bool negative = *q == '-';
+        q += negative;
+        const char *start = q;
+        uint64_t v = 0;
+        if (text1_dec8(text1_load8(q), &v))
+            q += 8;
+        unsigned d;
+        while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
+            v = v * 10 + d;
+            q++;
+        }
+        if (q == start || q - start > 18 || *q != '\n')
+            break;
+        unsigned kind = code - 1u;
+        if (kind == PV_WI_WRITE || kind == PV_WI_ENTRY) /* text1_note_event */
+            text1_note_event(p, (uint32_t)handle, kind,
+                             tl->count + (size_t)(r - first) / PV_WI_RECORD_SIZE);
+        text1_put_le32(r, (uint32_t)handle);
+        text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
+        text1_put_le64(r + 8, value);
+        text1_put_le64(r + 16, negative ? (uint64_t)-(int64_t)v : v);
+        r += PV_WI_RECORD_SIZE;
+        s = q + 1;
+    }
+    size_t n = (size_t)(r - first) / PV_WI_RECORD_SIZE;
+    tl->count += n;
+    p->line += n;
+    return s;
 }
 
 static void text1_entry(text1_parser *p, const char *s, size_t n)
@@ -1005,6 +1094,7 @@ static void text1_parser_free(text1_parser *p)
     free(p->ctx_names);
     free(p->ctx_table);
     free(p->saved_parent);
+    pv_hashmap_free(&p->first_write);
 }
 
 static atomic_size_t text1_parses;
@@ -1040,6 +1130,7 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
     p.kind = SECTION_NONE;
     p.first_area = d->area_count;
     p.last_ctx = SIZE_MAX;
+    pv_hashmap_init(&p.first_write);
     size_t first_event = d->timeline.count;
     size_t stray_lines = 0, first_stray = 0;
 
@@ -1052,8 +1143,12 @@ bool pv_wi_parse_text1_sink(const char *path, const unsigned char *buf, size_t l
         p.line++;
         if (p.fast) {
             const char *next = NULL;
-            if (p.seed && end - s >= TEXT1_SEED_ROOM)
+            if (p.seed && end - s >= TEXT1_SEED_ROOM) {
                 next = text1_seed_event(&p, s);
+                size_t room = next ? text1_seed_run_room(&p) : 0;
+                if (room > 0)
+                    next = text1_seed_run(&p, next, end, room);
+            }
             if (!next)
                 next = text1_fast_event(&p, s, end);
             if (next) {

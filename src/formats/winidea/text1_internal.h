@@ -202,6 +202,15 @@ typedef struct text1_parser {
 
     bool saw_state_entry;    /* an E on a 3/5 handle */
     bool saw_variable_write; /* a W on a 2/4 handle */
+    /* For text1_detect_state_style, noted as the events are read: the
+     * event index of the first E on a 3/5 handle, and of the first W on
+     * each 2/4 handle (first_write: handle -> index; write_seen: handles
+     * noted already, by their low bits, so that most W cost a compare);
+     * first_write_lost when an index did not fit (then it scans). */
+    size_t first_state_entry;
+    pv_hashmap first_write;
+    uint32_t write_seen[16];
+    bool first_write_lost;
     size_t sections_seen;
 
     /* Reading and indexing at once (pv_wi_text1_sink, docs/winidea-input.md) */
@@ -218,6 +227,22 @@ typedef struct text1_parser {
 
 /* text1.c */
 void text1_warn(text1_parser *p, const char *fmt, ...) PV_PRINTF(2, 3);
+void text1_note_first_write(text1_parser *p, uint32_t handle, size_t event);
+
+/* Notes event `event` (just stored) for text1_detect_state_style. */
+static inline void text1_note_event(text1_parser *p, uint32_t handle, unsigned kind, size_t event)
+{
+    unsigned type = pv_wi_handle_type(handle);
+    if (kind == PV_WI_WRITE && (type == PV_WI_VARIABLE || type == PV_WI_AUX)) {
+        p->saw_variable_write = true;
+        if (p->write_seen[handle & 15] != handle)
+            text1_note_first_write(p, handle, event);
+    } else if (kind == PV_WI_ENTRY && (type == PV_WI_STATE || type == PV_WI_AUX_STATE) &&
+               !p->saw_state_entry) {
+        p->saw_state_entry = true;
+        p->first_state_entry = event;
+    }
+}
 const char *text1_quote(pv_buf *b, const char *s, size_t n);
 
 /* text1_resolve.c: the context named s[0..n) exactly (the end of the parse
