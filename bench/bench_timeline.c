@@ -88,9 +88,7 @@ static int bench_file(const char *path)
     printf("events            %zu\n", ix->event_count);
     printf("load+index        %.3f s\n", t1 - t0);
     printf("calls             %zu (%zu with a net time of their own%s)\n", ix->call_count,
-           ix->net_count, ix->call_gross ? "; gross times kept"
-           : ix->runs   ? "; gross times from the running clocks"
-                        : "; gross times from the records");
+           ix->net_count, ix->call_gross ? "; gross times kept" : "; gross times from the records");
     printf("line activations  %zu\n", ix->line_count);
     printf("index memory      %.2f bytes/event (%zu bytes)\n", (double)bytes / (double)n, bytes);
     pv_file_free(f);

@@ -101,6 +101,10 @@ static void pv_app_sql_show(pv_app *a, pv_view *v, const char *query)
     a->focus = PV_PANE_REPORT;
 }
 
+/* Said when a query is stopped: by Esc or Ctrl-C (the engine's stop), or
+ * interrupted inside SQLite. */
+static const char pv_sql_stopped[] = "query stopped: the view stays as it was";
+
 /* The call has returned: its view shown, or its error said. */
 static void pv_sql_job_done(pv_app *a, pv_sql_job *j)
 {
@@ -111,7 +115,7 @@ static void pv_sql_job_done(pv_app *a, pv_sql_job *j)
     if (!v) {
         char text[1024];
         if (err->interrupted) {
-            pv_app_message(a, false, "query stopped: the view stays as it was");
+            pv_app_message(a, false, pv_sql_stopped);
         } else if (err->offset >= 0 && (size_t)err->offset <= strlen(query)) {
             /* the query, a caret under the place, the message (as :filter) */
             pv_buf line, before;
@@ -182,7 +186,7 @@ static void pv_sql_job_stop(pv_app *a, pv_job *job, bool say)
     if (j->w)
         pv_sql_job_end(a, j, true);
     if (say)
-        pv_app_message(a, false, "query stopped: the view stays as it was");
+        pv_app_message(a, false, pv_sql_stopped);
 }
 
 static void pv_sql_job_free(pv_job *job)

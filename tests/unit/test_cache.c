@@ -382,7 +382,7 @@ static unsigned char entry_byte(const char *pattern, size_t at)
 
 /* Where area 0's `implicit` flag stands in the winIDEA index's entry: after
  * the head (wic_head in src/formats/winidea/cache.c: its counts at 40...,
- * the widths of its columns at 216..., 288 bytes) the per-event, per-call,
+ * the widths of its columns at 216..., 272 bytes) the per-event, per-call,
  * net time, context and line arrays, each padded, then the areas. */
 static size_t index_area_flag(const unsigned char *m, size_t payload)
 {
@@ -390,7 +390,7 @@ static size_t index_area_flag(const unsigned char *m, size_t payload)
     uint64_t head, events, contexts, calls, lines, net;
     uint32_t area_wide, context_wide, depth_wide, has_gross, has_net_bits;
     memcpy(&head, h + 32, 8);
-    assert_int_equal(head, 288);
+    assert_int_equal(head, 272);
     memcpy(&events, h + 40, 8);
     memcpy(&contexts, h + 56, 8);
     memcpy(&calls, h + 64, 8);

@@ -188,7 +188,7 @@ static void test_split_same_index(void **state)
         bool decreased;
         bool halves = same_both_ways(d, &o, true, 100, &decreased);
         if ((anomalies == 0 || anomalies == 2) && area_mode)
-            assert_true(halves); /* decreasing times included (their effective times listed) */
+            assert_true(halves); /* decreasing times included */
         if (anomalies == 2)
             assert_true(decreased);
         if (!area_mode)
@@ -199,54 +199,6 @@ static void test_split_same_index(void **state)
     }
     assert_true(stitched >= 18);
     assert_true(redone > 0);
-}
-
-/* The gross time of a call read from its context's running clock at its
- * entry and exit (docs/winidea-model.md "Memory": the stretches each
- * context ran, and the effective times of the events earlier than the one
- * before) equals the one the pass computed and kept (the test option
- * keep_gross, on one thread), with and without a window, in two halves or
- * one, with decreasing times, mismatches, recursion and context values that
- * are no CONTEXTS handle. */
-static void test_gross_from_running_clocks(void **state)
-{
-    (void)state;
-    size_t late = 0;
-    for (int round = 0; round < 12; round++) {
-        unsigned anomalies = round < 4 ? 0 : round < 8 ? 2 : 20;
-        size_t n = 20000 + (size_t)round * 1009;
-        pv_wi_data *d = rtos_data(31 + (uint64_t)round, n, true, anomalies);
-        pv_tl_options o;
-        memset(&o, 0, sizeof o);
-        o.has_from = round % 2 == 1;
-        o.from = 1000 + (int64_t)n;
-        o.has_to = round % 4 >= 2;
-        o.to = 1000 + 3 * (int64_t)n;
-        pv_test_set(&o.test, PV_TEST_INDEX_SPLIT, round % 3 ? 1 : 0);
-        pv_tl_options kept = o;
-        kept.keep_gross = true;
-        kept.single_thread = true;
-        pv_test_set(&kept.test, PV_TEST_INDEX_SPLIT, 0);
-        pv_diag g1, g2;
-        pv_diag_init(&g1);
-        pv_diag_init(&g2);
-        pv_timeline_index a, b;
-        assert_true(pv_timeline_index_build(&a, d, &o, &g1));
-        assert_true(pv_timeline_index_build(&b, d, &kept, &g2));
-        assert_null(a.call_gross);
-        assert_non_null(a.runs);
-        assert_non_null(b.call_gross);
-        assert_true(a.call_count > 1000);
-        assert_int_equal(a.late_count, b.late_count);
-        late += a.late_count;
-        assert_same_index(&a, &b);
-        pv_timeline_index_free(&a);
-        pv_timeline_index_free(&b);
-        pv_diag_free(&g1);
-        pv_diag_free(&g2);
-        data_free(d);
-    }
-    assert_true(late > 0);
 }
 
 /* The stitch of a pass in two halves (docs/winidea-model.md "Speed: the
@@ -395,7 +347,6 @@ int main(void)
         cmocka_unit_test(test_threads_same_index),
         cmocka_unit_test(test_split_same_index),
         cmocka_unit_test(test_split_cancelled),
-        cmocka_unit_test(test_gross_from_running_clocks),
         cmocka_unit_test(test_split_merges_version_bits),
         cmocka_unit_test(test_split_merges_index_fields),
     };

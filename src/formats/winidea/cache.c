@@ -24,11 +24,10 @@ typedef struct wic_head {
     uint32_t area_wide, context_wide, depth_wide, has_gross, has_net_bits, pad;
     uint64_t net_count;
     int64_t clip_lo, clip_hi;
-    uint64_t run_count, late_count;
-    uint32_t has_runs, pad2;
+    uint64_t late_count;
 } wic_head;
 
-#define WIC_SEGMENTS 26
+#define WIC_SEGMENTS 24
 
 bool pv_wi_cache_bool_ok(const bool *b)
 {
@@ -111,8 +110,6 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
     h.net_count = ix->net_count;
     h.clip_lo = ix->clip_lo;
     h.clip_hi = ix->clip_hi;
-    h.has_runs = ix->runs != NULL;
-    h.run_count = ix->runs ? ix->run_count : 0;
     h.late_count = ix->late_count;
     size_t words = ix->net_bits ? (ix->call_count + 63) / 64 : 0;
 
@@ -154,8 +151,6 @@ bool pv_wi_cache_save(const pv_cache_key *k, const pv_timeline_index *ix, int bi
         {values, m * sizeof *values},
         {sev, (size_t)h.diag.entries},
         {text.data, text.len},
-        {ix->runs, h.run_count * sizeof *ix->runs},
-        {ix->run_start, h.has_runs ? (ix->context_count + 1) * sizeof *ix->run_start : 0},
         {ix->late, ix->late_count * sizeof *ix->late},
         {NULL, 0},
     };
@@ -329,10 +324,6 @@ static const char *wic_check(const wic_head *h, const void *const a[], const pv_
     }
     if (h->context_area != PV_WI_NONE && h->context_area >= areas)
         return "the context area out of range";
-    const size_t *run_start = a[23];
-    for (uint64_t c = 0; h->has_runs && c <= contexts; c++)
-        if (run_start[c] > h->run_count || (c && run_start[c] < run_start[c - 1]))
-            return "a context's running times out of range";
     return NULL;
 }
 
@@ -381,9 +372,7 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
         a[19] = pv_wi_cache_take(&r, h.map_count, sizeof(uint32_t));
         a[20] = pv_wi_cache_take(&r, h.diag.entries, 1);
         a[21] = pv_wi_cache_take(&r, h.diag.text_len, 1);
-        a[22] = pv_wi_cache_take(&r, h.run_count, sizeof(pv_tl_run));
-        a[23] = pv_wi_cache_take(&r, h.has_runs ? h.context_count + 1 : 0, sizeof(size_t));
-        a[24] = pv_wi_cache_take(&r, h.late_count, sizeof(pv_tl_late));
+        a[22] = pv_wi_cache_take(&r, h.late_count, sizeof(pv_tl_late));
         why = pv_wi_cache_fit(&r);
         if (!why && h.diag.text_len && ((const char *)a[21])[h.diag.text_len - 1] != '\0')
             why = "bad warning texts";
@@ -412,10 +401,7 @@ bool pv_wi_cache_load(const pv_cache_key *k, pv_timeline_index *ix, pv_wi_data *
     ix->call_exit = (uint32_t *)a[5];
     ix->call_parent = (uint32_t *)a[6];
     ix->call_gross = h.has_gross ? (int64_t *)a[7] : NULL;
-    ix->runs = h.has_runs ? (pv_tl_run *)a[22] : NULL;
-    ix->run_count = (size_t)h.run_count;
-    ix->run_start = h.has_runs ? (size_t *)a[23] : NULL;
-    ix->late = (pv_tl_late *)a[24];
+    ix->late = (pv_tl_late *)a[22];
     ix->late_count = (size_t)h.late_count;
     ix->net_bits = words ? (uint64_t *)a[8] : NULL;
     ix->net_rank = words ? (uint32_t *)a[9] : NULL;

@@ -58,7 +58,6 @@ void pv_stats_init(pv_stats *st, const pv_tl_options *o, int64_t start, bool all
 void pv_stats_free(pv_stats *st)
 {
     free(st->run);
-    free(st->log);
     free(st->accs);
     free(st->slot);
     free(st->data_slot);
@@ -94,14 +93,7 @@ void pv_stats_set_context_count(pv_stats *st, size_t count)
     st->stride = stride;
 }
 
-static void stats_log_switch(pv_stats *st, const pv_stat_switch *w)
-{
-    if (st->log_n == st->log_cap)
-        st->log = pv_xgrow(st->log, &st->log_cap, st->log_n + 1, sizeof *st->log);
-    st->log[st->log_n++] = *w;
-}
-
-void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t, uint32_t event)
+void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t)
 {
     if (st->all_running || c == st->running)
         return;
@@ -109,7 +101,6 @@ void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t, uint32_t event)
         st->run[st->running] += pv_stat_clock(st, t) - pv_stat_clock(st, st->since);
     st->running = c;
     st->since = t;
-    stats_log_switch(st, &(pv_stat_switch){event, c, t});
 }
 
 static uint32_t stats_new_acc(pv_stats *st, uint32_t area, uint16_t context)
@@ -321,13 +312,6 @@ uint32_t *pv_stats_merge(pv_stats *st, const pv_stats *b, const int64_t *base)
     }
     memset(st->state_cache_key, 0, sizeof st->state_cache_key);
     if (!st->all_running) {
-        /* b's switches; at the split (b's first event) the serial pass
-         * ignores a switch to the context that was running (st's last) */
-        size_t j = 0;
-        if (b->log_n && st->log_n && b->log[0].context == st->log[st->log_n - 1].context)
-            j = 1;
-        for (; j < b->log_n; j++)
-            stats_log_switch(st, &b->log[j]);
         for (size_t c = 0; c < st->run_count; c++)
             st->run[c] = base[c] + (c < b->run_count ? b->run[c] : 0);
         st->running = b->running;

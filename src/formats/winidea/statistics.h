@@ -48,16 +48,6 @@ typedef struct pv_stat_frame {
     bool implicit;
 } pv_stat_frame;
 
-/* A context starts to run (docs/winidea-model.md "Memory"): at which event
- * and since when.  The statistics keep one per change of the running
- * context, so that a call's gross time can be read from its entry and exit
- * afterwards (pv_timeline_call_gross) instead of being kept per call. */
-typedef struct pv_stat_switch {
-    uint32_t event;
-    uint16_t context;
-    int64_t since;
-} pv_stat_switch;
-
 typedef struct pv_stats {
     int64_t lo, hi;   /* the range: [from, to] or unbounded */
     int64_t start;    /* recording start (time of the first event) */
@@ -66,8 +56,6 @@ typedef struct pv_stats {
     size_t run_count, run_cap;
     uint16_t running; /* PV_TL_NO_CONTEXT: none yet */
     int64_t since;
-    pv_stat_switch *log; /* every change of `running`, in event order (not all_running) */
-    size_t log_n, log_cap;
     pv_stat_acc *accs;
     size_t acc_count, acc_cap;
     uint32_t *slot; /* [area * stride + context] -> acc + 1 (function/line areas) */
@@ -88,9 +76,8 @@ void pv_stats_init(pv_stats *st, const pv_tl_options *o, int64_t start, bool all
 void pv_stats_free(pv_stats *st);
 /* Makes room for `count` contexts (their running clocks start at 0). */
 void pv_stats_set_context_count(pv_stats *st, size_t count);
-/* Context `c` becomes the running one at time t, at event `event`
- * (ignored with all_running). */
-void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t, uint32_t event);
+/* Context `c` becomes the running one at time t (ignored with all_running). */
+void pv_stats_switch(pv_stats *st, uint16_t c, int64_t t);
 /* The accumulator of a function/line area in a context (created on first use). */
 uint32_t pv_stats_acc_slow(pv_stats *st, uint32_t area, uint16_t context);
 static inline uint32_t pv_stats_acc(pv_stats *st, uint32_t area, uint16_t context)
@@ -119,8 +106,7 @@ bool pv_stats_find(const pv_stats *st, uint32_t area, uint16_t context, uint32_t
  * b's clock readings into whole-timeline ones.  The caller has replayed onto
  * `st` every event of the second half on a frame of the first, and checked
  * that no accumulator of b began an activation while one of the first half
- * was still open.  b's switches follow st's (b's first is dropped when it
- * names the context that was running: the serial pass ignores it).  Returns the accumulator of `st` for each of b's
+ * was still open.  Returns the accumulator of `st` for each of b's
  * (free it). */
 uint32_t *pv_stats_merge(pv_stats *st, const pv_stats *b, const int64_t *base);
 /* Closes the open states at `end` and writes the rows into ix->stats. */

@@ -134,8 +134,8 @@ static void tl_add_late(pv_timeline_index *ix, size_t i, int64_t time)
 }
 
 /* docs/winidea-model.md "Memory": the gross time of a call from its records
- * when every context runs all the time (run(c, t) is then the clipped
- * effective time). */
+ * when every context runs all the time (run(c, t) is then the clipped time
+ * of the statistics: the effective time). */
 static int64_t tl_derived_gross(const pv_timeline_index *ix, size_t k, int64_t end)
 {
     int64_t t0 = ix->time_first, t1 = end;
@@ -149,99 +149,9 @@ static int64_t tl_derived_gross(const pv_timeline_index *ix, size_t k, int64_t e
     return t1 - t0;
 }
 
-/* docs/formats.md §3 run(c) at event i, time t (its effective time), from
- * the stretches of time c ran (ix->runs): the clock of the last one that
- * began at or before i, running on until t if it still ran then. */
-static int64_t tl_run_at(const pv_timeline_index *ix, uint16_t c, size_t i, int64_t t)
-{
-    if (c >= ix->context_count)
-        return 0;
-    size_t a = ix->run_start[c], b = ix->run_start[c + 1];
-    while (a < b) { /* the first stretch beginning after i */
-        size_t mid = a + (b - a) / 2;
-        if (ix->runs[mid].from <= i)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    if (a == ix->run_start[c])
-        return 0; /* c had not run yet */
-    const pv_tl_run *r = &ix->runs[a - 1];
-    int64_t end = r->to == PV_TL_OPEN || i < r->to ? t : r->until;
-    int64_t lo = ix->clip_lo, hi = ix->clip_hi;
-    int64_t e = end < lo ? lo : end > hi ? hi : end;
-    int64_t s = r->since < lo ? lo : r->since > hi ? hi : r->since;
-    return r->base + (e - s);
-}
-
-/* docs/winidea-model.md "Memory": the gross time of call k when contexts
- * run one at a time: its context's running clock at its exit (the end:
- * event_count, time_last) minus the clock at its entry (0 for an implicit
- * frame, entered at the recording start). */
-static int64_t tl_run_gross(const pv_timeline_index *ix, size_t k, int64_t end)
-{
-    uint32_t entry = ix->call_entry[k];
-    uint16_t c = pv_tl_event_context(ix, entry & ~PV_TL_IMPLICIT_CALL);
-    int64_t r0 = 0;
-    if (!(entry & PV_TL_IMPLICIT_CALL))
-        r0 = tl_run_at(ix, c, entry, tl_effective_time(ix, entry));
-    size_t x = ix->event_count;
-    int64_t t1 = end;
-    if (ix->call_exit[k] != PV_TL_OPEN) {
-        x = ix->call_exit[k];
-        t1 = tl_effective_time(ix, x);
-    }
-    return tl_run_at(ix, c, x, t1) - r0;
-}
-
 int64_t pv_timeline_call_gross(const pv_timeline_index *ix, size_t k)
 {
-    if (ix->call_gross)
-        return ix->call_gross[k];
-    return ix->runs ? tl_run_gross(ix, k, ix->time_last) : tl_derived_gross(ix, k, ix->time_last);
-}
-
-/* The stretches of time each context ran (ix->runs), from the switches of
- * the statistics' running clocks (pv_stats_switch): grouped by context in
- * one pass over them, each ending where the next switch begins, each
- * context's clock summed on as pv_stats_switch sums it. */
-static void tl_build_runs(pv_timeline_index *ix, const pv_stats *st)
-{
-    size_t nc = ix->context_count;
-    ix->run_start = pv_xcalloc(nc + 1, sizeof *ix->run_start);
-    ix->runs = pv_xmalloc((st->log_n ? st->log_n : 1) * sizeof *ix->runs);
-    ix->run_count = 0;
-    for (size_t j = 0; j < st->log_n; j++)
-        if (st->log[j].context < nc)
-            ix->run_start[st->log[j].context + 1]++;
-    for (size_t c = 0; c < nc; c++)
-        ix->run_start[c + 1] += ix->run_start[c];
-    size_t *fill = pv_xmalloc((nc ? nc : 1) * sizeof *fill);
-    int64_t *clock = pv_xcalloc(nc ? nc : 1, sizeof *clock);
-    memcpy(fill, ix->run_start, nc * sizeof *fill);
-    for (size_t j = 0; j < st->log_n; j++) {
-        const pv_stat_switch *w = &st->log[j];
-        if (w->context >= nc)
-            continue;
-        bool last = j + 1 == st->log_n;
-        int64_t until = last ? 0 : st->log[j + 1].since;
-        ix->runs[fill[w->context]++] = (pv_tl_run){
-            w->event, last ? PV_TL_OPEN : st->log[j + 1].event, w->since, until, clock[w->context]};
-        if (!last)
-            clock[w->context] += pv_stat_clock(st, until) - pv_stat_clock(st, w->since);
-    }
-    ix->run_count = ix->run_start[nc];
-    free(clock);
-    free(fill);
-}
-
-static void tl_free_runs(pv_timeline_index *ix)
-{
-    free(ix->runs);
-    free(ix->run_start);
-    ix->runs = NULL;
-    ix->run_start = NULL;
-    ix->run_count = 0;
+    return ix->call_gross ? ix->call_gross[k] : tl_derived_gross(ix, k, ix->time_last);
 }
 
 /* ---- the pass */
@@ -292,14 +202,16 @@ static uint16_t tl_event_context(tl_pass *p, const pv_wi_event *e)
         if (c >= p->d->context_count || c >= PV_TL_MAX_CONTEXTS - 1)
             c = tl_unknown_context(p);
         if (!p->area_switched)
-            pv_stats_switch(&p->st, c, p->time, (uint32_t)p->i);
+            pv_stats_switch(&p->st, c, p->time);
         return c;
     }
     case PV_TL_CONTEXT_AREA:
         if (p->st.running == PV_TL_NO_CONTEXT) {
             /* before the first context switch the context is unknown
              * (docs/formats.md §3); it has been running since the start */
-            pv_stats_switch(&p->st, tl_unknown_context(p), p->st.start, (uint32_t)p->i);
+            uint16_t u = tl_unknown_context(p);
+            p->st.running = u;
+            p->st.since = p->st.start;
         }
         return p->st.running;
     case PV_TL_CONTEXT_CORE:
@@ -407,9 +319,9 @@ bool pv_timeline_index_begin(pv_timeline_index *ix, pv_wi_data *d, const pv_tl_o
 
     /* the call arrays always exist; a call needs an E (and usually an X):
      * room for n / 2 avoids growing in the common case.  The gross times
-     * are read from the running clocks and the records (tl_run_gross,
-     * tl_derived_gross), kept only for the tests (keep_gross). */
-    p->store_gross = p->opt.keep_gross;
+     * are kept only where the records cannot give them (contexts that run
+     * one at a time; else tl_derived_gross, with the effective times). */
+    p->store_gross = !p->st.all_running || p->opt.keep_gross;
     tl_grow_calls(p, n / 2 + 16);
     ix->event_count = n;
     /* a timeline still being read (o->event_capacity): room for all it can hold */
@@ -537,7 +449,7 @@ again:
             /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
             if (e.kind == PV_WI_ENTRY) {
                 if (p->context_key && ix->areas[area].state_key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time, (uint32_t)i);
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
                     p->area_switched = true;
                 }
                 pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
@@ -554,7 +466,7 @@ again:
             if (key && e.kind == PV_WI_WRITE &&
                 (ix->areas[area].has_states || key == p->context_key)) {
                 if (key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time, (uint32_t)i);
+                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
                     p->area_switched = true;
                 }
                 uint32_t s = tl_lookup_area(p, key, e.data);
@@ -735,8 +647,6 @@ int tl_end_pass(pv_timeline_index *ix)
     for (size_t k = nets; k < p->net_n && p->gap_a != SIZE_MAX; k++)
         if (p->net_call[k] >= p->gap_at)
             p->net_call[k] = p->net_call[k] - (uint32_t)p->gap_at + (uint32_t)p->gap_a;
-    if (!p->st.all_running)
-        tl_build_runs(ix, &p->st);
     pv_stats_finish(&p->st, ix, p->prev);
     return 0;
 }
@@ -817,7 +727,6 @@ void pv_timeline_index_free(pv_timeline_index *ix)
         free(ix->net_values);
         free(ix->line_entry);
         free(ix->line_net);
-        tl_free_runs(ix);
         free(ix->late);
     }
     pv_cache_close(&ix->cache);
@@ -849,7 +758,6 @@ size_t pv_timeline_index_spans(const pv_timeline_index *ix, pv_span *out, size_t
     TL_SPAN(ix->call_exit, ix->call_count * sizeof *ix->call_exit);
     TL_SPAN(ix->call_parent, ix->call_count * sizeof *ix->call_parent);
     TL_SPAN(ix->call_gross, ix->call_count * sizeof *ix->call_gross);
-    TL_SPAN(ix->runs, ix->run_count * sizeof *ix->runs);
     TL_SPAN(ix->net_values, ix->net_count * sizeof *ix->net_values);
     TL_SPAN(ix->line_entry, ix->line_count * sizeof *ix->line_entry);
     TL_SPAN(ix->line_net, ix->line_count * sizeof *ix->line_net);
@@ -864,8 +772,6 @@ size_t pv_timeline_index_memory(const pv_timeline_index *ix)
     bytes += ix->call_count * 3 * sizeof(uint32_t);
     if (ix->call_gross)
         bytes += ix->call_count * sizeof(int64_t);
-    if (ix->runs)
-        bytes += ix->run_count * sizeof(pv_tl_run) + (ix->context_count + 1) * sizeof(size_t);
     if (ix->net_bits)
         bytes += (ix->call_count + 63) / 64 * (sizeof(uint64_t) + sizeof(uint32_t));
     bytes += ix->net_count * sizeof(int64_t);

@@ -19,7 +19,7 @@
 /* The version of the index's layout and meaning: a cached index of another
  * version is never read (docs/cache.md).  Raise it with any change to what
  * the index holds or how it is computed. */
-#define PV_TL_INDEX_VERSION 3u
+#define PV_TL_INDEX_VERSION 4u
 
 #define PV_TL_NO_CONTEXT UINT16_MAX    /* data/AUX events, data statistics rows */
 #define PV_TL_NEUTRAL (UINT16_MAX - 1) /* the Neutral statistics row of an area */
@@ -44,17 +44,6 @@ typedef struct pv_tl_area {
     uint32_t name;      /* display name, offset in the index pool */
     uint32_t state_key; /* variables and states: the state handle (3/5xxxxxxx) they share */
 } pv_tl_area;
-
-/* One stretch of time during which a context ran (contexts that run one at
- * a time: a context area or %CONTEXT%): from event `from` to event `to`
- * (PV_TL_OPEN: the end), from time `since` to `until`, with the context's
- * running clock (docs/formats.md §3 run(c)) `base` at its start.  A call's
- * gross time is the clock at its exit minus the clock at its entry
- * (pv_timeline_call_gross, docs/winidea-model.md "Memory"). */
-typedef struct pv_tl_run {
-    uint32_t from, to;
-    int64_t since, until, base;
-} pv_tl_run;
 
 /* An event whose time is earlier than the one before (a warning): the time
  * the statistics took for it, the one before (docs/winidea-model.md "The
@@ -106,8 +95,8 @@ typedef struct pv_tl_options {
     /* Index on this thread alone (docs/winidea-model.md "Speed"; the tests
      * compare it with the default, as the test option index-threads=1 does). */
     bool single_thread;
-    /* Keep every call's gross time instead of reading it from the running
-     * clocks and the records (the tests compare both). */
+    /* Keep every call's gross time even where the records give it (the
+     * tests compare both). */
     bool keep_gross;
     /* The tests' switches (core.h): index-threads, index-split. */
     pv_test_options test;
@@ -166,17 +155,11 @@ typedef struct pv_tl_options {
     X(uint32_t *, call_exit, , FIRST,) /* event index of the X (or the mismatching one), OPEN */   \
     X(uint32_t *, call_parent, , FIRST,) /* call index, PV_TL_OPEN at the top */                   \
     /* Net and gross time of a call within the range: pv_timeline_call_net, */                     \
-    /* pv_timeline_call_gross.  The gross time is read from the effective times of the entry */    \
-    /* and the exit: their clipped difference when every context runs all the time, else the */   \
-    /* difference of the context's running clock there (runs); call_gross is NULL but with */      \
-    /* the test option keep_gross.  The net time is kept only for the calls whose net differs */   \
-    /* from their gross (a bit per call, a rank per 64 calls, the values in call order). */        \
+    /* pv_timeline_call_gross.  call_gross is NULL when every context runs all the time: the */    \
+    /* gross time is then the clipped difference of the effective times of the entry and the */    \
+    /* exit (their records', or late's).  The net time is kept only for the calls whose net */     \
+    /* differs from their gross (a bit per call, a rank per 64 calls, the values in call order). */ \
     X(int64_t *, call_gross, , FIRST,)                                                             \
-    /* Contexts that run one at a time: when each ran, grouped by context, in event order */       \
-    /* (run_start: context_count + 1 offsets); NULL when every context runs all the time. */       \
-    X(pv_tl_run *, runs, , FIRST,)                                                                 \
-    X(size_t, run_count, , FIRST,)                                                                 \
-    X(size_t *, run_start, , FIRST,)                                                               \
     X(uint64_t *, net_bits, , FIRST,) /* (call_count + 63) / 64 words */                           \
     X(uint32_t *, net_rank, , FIRST,) /* per word: the set bits before it */                       \
     X(int64_t *, net_values, , FIRST,) /* net_count */                                             \
