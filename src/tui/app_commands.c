@@ -36,7 +36,9 @@ static void pv_cmd_goto(pv_app *a, const char *arg)
 }
 
 /* The markers' range as an ordinary filter (inclusive, like --from and
- * --to), so it shows in the status bar and clears like one. */
+ * --to), so it shows in the status bar and clears like one: on the
+ * column that holds the time of a row (pv_view_row_time: an event's
+ * `time`, a call's `entry_time`; a call's `time` is how long it took). */
 static void pv_cmd_range(pv_app *a, const char *arg)
 {
     (void)arg;
@@ -48,10 +50,20 @@ static void pv_cmd_range(pv_app *a, const char *arg)
         pv_app_message(a, true, ":range needs markers at times (these are on rows)");
         return;
     }
+    pv_report *r = pv_app_report(a);
+    const char *column = NULL;
+    if (r && pv_view_has_time(r->view))
+        column = pv_view_column(r->view, "entry_time") != PV_NO_ROW ? "entry_time"
+                 : pv_view_column(r->view, "time") != PV_NO_ROW    ? "time"
+                                                                   : NULL;
+    if (!column) {
+        pv_app_message(a, true, ":range needs a view whose rows have times (a timeline, a call trace)");
+        return;
+    }
     int64_t lo = a->mark.at[0] < a->mark.at[1] ? a->mark.at[0] : a->mark.at[1];
     int64_t hi = a->mark.at[0] < a->mark.at[1] ? a->mark.at[1] : a->mark.at[0];
-    char expr[128];
-    snprintf(expr, sizeof expr, "time >= %" PRId64 " && time <= %" PRId64, lo, hi);
+    char expr[160];
+    snprintf(expr, sizeof expr, "%s >= %" PRId64 " && %s <= %" PRId64, column, lo, column, hi);
     pv_app_apply_filter(a, expr);
 }
 

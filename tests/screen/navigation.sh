@@ -87,6 +87,18 @@ s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG M\n:range<Enter>\nG' "$RTOS" --size 120
 expect_contains ":range keeps the events from A to B" "$s" "row $n/$n"
 s=$(pv_screen "$TO_TIMELINE"$'\n:range<Enter>' "$RTOS" --size 120x30)
 expect_contains ":range without markers says so" "$s" ":range needs both markers"
+# In the call trace the same markers keep the calls that begin between
+# them (entry_time; a call's time is how long it took; the tree shows
+# their callers too, docs/filter.md "Trees"); in a view whose rows have
+# no time :range says so.
+"$PROFVIEW" cat "$RTOS" --view call-trace > "$TMP/calls.tsv"
+n=$(awk -F'\t' -v a="$tA" -v b="$tB" 'NR > 1 && $10 >= a && $10 <= b' "$TMP/calls.tsv" | wc -l)
+[ "$n" -gt 0 ] || fail "no call begins between the markers: the case shows nothing"
+s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG M\nShift-Tab\nj\nTab\n:range<Enter>\nG' "$RTOS" --size 160x30)
+expect_contains ":range in the call trace: the calls that begin from A to B, by entry_time" \
+  "$s" "filter: entry_time >= $tA && entry_time <= $tB ($n)"
+s=$(pv_screen "$TO_TIMELINE"$'\nj j m\nG M\nShift-Tab\nj j\nTab\n:range<Enter>' "$RTOS" --size 120x30)
+expect_contains ":range in a view without times says so" "$s" ":range needs a view whose rows have times"
 
 # A filter shows as many rows as `cat --filter` prints.
 n=$("$PROFVIEW" cat "$PLIST" --view routines --filter 'hits>50' | tail -n +2 | wc -l)

@@ -20,7 +20,7 @@ st=$(status_line "$s")
 printf 'status: %s\n' "$st"
 expect_contains "the file stays" "$st" " rtos.txt │ "
 expect_contains "the view stays" "$st" "│ call-trace │"
-expect_contains "the :range filter stays" "$st" "time >= 29882"
+expect_contains "the :range filter stays" "$st" "f: entry_time >= 2… (5)"
 expect_contains "the markers stay (their span)" "$st" "B-A 3.017 us"
 expect_contains "the sort stays" "$st" "call_no"
 # filled: no run of blanks (the bar used to leave 16 columns blank)
@@ -31,7 +31,9 @@ echo "ok: the bar is filled ($width of 80 columns)"
 # wide enough, every part whole
 s=$(pv_screen "$keys" "$RTOS" --size 160x24)
 st=$(status_line "$s")
-expect_contains "160 columns: the filter whole, with its count" "$st" "filter: time >= 29882 && time <= 32899 (0)"
+# the calls that begin between the markers, set on rows 4 and 8: five
+# (their entry times; a call's time is how long it took)
+expect_contains "160 columns: the filter whole, with its count" "$st" "filter: entry_time >= 29882 && entry_time <= 32899 (5)"
 expect_contains "160 columns: the sort whole" "$st" "sort: call_no"
 expect_contains "160 columns: the hint" "$st" "? help"
 
@@ -40,7 +42,7 @@ s=$(pv_screen "$keys" "$RTOS" --size 50x24)
 st=$(status_line "$s")
 printf 'status at 50: %s\n' "$st"
 expect_contains "50 columns: the file and the view" "$st" " rtos.txt │ call-t"
-expect_contains "50 columns: the filter" "$st" "f: time >= 29882"
+expect_contains "50 columns: the filter" "$st" "f: entry_time >=… (5)"
 expect_absent "50 columns: no hint" "$st" "help"
 # ASCII separators
 s=$(pv_screen "$keys" "$RTOS" --size 80x24 --ascii)
