@@ -231,6 +231,15 @@ static void text1_begin_section(text1_parser *p, const char *s, size_t n, size_t
     p->keep_lines = p->tpl.has_unknown;
     p->fast = kind == SECTION_TIMELINE && text1_fast_template(&p->tpl);
     const text1_template *t = &p->tpl;
+    if (p->fast) {
+        p->fast_macro = pv_xrealloc(p->fast_macro, t->count);
+        p->fast_sep = pv_xrealloc(p->fast_sep, t->count);
+        for (size_t k = 0; k < t->count; k++) {
+            p->fast_macro[k] = (unsigned char)(t->field_of[t->macro[k]] == k ? t->macro[k]
+                                                                            : T1_UNKNOWN);
+            p->fast_sep[k] = k + 1 == t->count ? '\n' : t->text[t->lit_off[k + 1]];
+        }
+    }
     p->seed = p->fast && t->count == 4 && t->macro[0] == T1_HANDLE && t->macro[1] == T1_EVENT &&
               t->macro[2] == T1_VALUE && t->macro[3] == T1_TIME;
     if (p->seed)
@@ -581,7 +590,7 @@ static void text1_push_text_context(text1_parser *p, uint16_t id)
                                     p->streaming ? tl->owned_cap : tl->count, sizeof(uint16_t));
         for (size_t i = 0; i + 1 < tl->count; i++)
             tl->text_context[i] = UINT16_MAX;
-    } else {
+    } else if (tl->count > p->text_context_cap) {
         tl->text_context = pv_xgrow(tl->text_context, &p->text_context_cap, tl->count,
                                     sizeof(uint16_t));
     }
@@ -756,10 +765,12 @@ static const char *text1_fast_event(text1_parser *p, const char *s, const char *
     const char *ctx = NULL;
     size_t ctx_len = 0;
     const char *q = s;
-    for (size_t i = 0; i < t->count; i++) {
-        bool last = i + 1 == t->count;
-        char sep = last ? '\n' : t->text[t->lit_off[i + 1]];
-        unsigned macro = t->field_of[t->macro[i]] == i ? t->macro[i] : T1_UNKNOWN;
+    const unsigned char *macros = p->fast_macro;
+    const char *seps = p->fast_sep;
+    for (size_t i = 0, count = t->count; i < count; i++) {
+        bool last = i + 1 == count;
+        char sep = seps[i];
+        unsigned macro = macros[i];
         if (macro == T1_HANDLE || macro == T1_VALUE) {
             const char *start = q;
             uint64_t v = 0;
@@ -1094,6 +1105,8 @@ static void text1_parser_free(text1_parser *p)
     free(p->ctx_names);
     free(p->ctx_table);
     free(p->saved_parent);
+    free(p->fast_macro);
+    free(p->fast_sep);
     pv_hashmap_free(&p->first_write);
 }
 

@@ -174,6 +174,10 @@ typedef struct text1_parser {
     size_t section;      /* index in d->sections */
     bool keep_lines;     /* keep the entry lines (unknown macros / opaque) */
     bool fast;           /* TIMELINE lines may take text1_fast_event */
+    /* for it, per field of tpl: the macro it reads (T1_UNKNOWN for a
+     * repeated or unknown one) and the separator after it ('\n' last) */
+    unsigned char *fast_macro;
+    char *fast_sep;
     bool seed;           /* ... and text1_seed_event: the seed's four fields */
     char seed_sep[3];    /* its separators */
     text1_template tpl;
