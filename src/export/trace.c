@@ -60,6 +60,7 @@ typedef struct tj {
     bool cancelled;
     uint64_t done, total;
     pv_buf tmp;
+    pv_buf cell; /* a cell formatted for tj_text_arg */
     tj_name *names;
     int pid;
     bool *placed; /* per bookmark: written as an instant */
@@ -311,6 +312,7 @@ static void tj_bookmark(tj *j, const pv_export_bookmark *b, int64_t ts);
 /* The columns of a call view (and of its inner frames). */
 typedef struct tj_cols {
     size_t id, parent, routine, thread, depth, net, total, entry, exit, call;
+    size_t module, source, line; /* where the routine is, as the view has it */
 } tj_cols;
 
 static void tj_cols_of(const pv_view *v, tj_cols *c)
@@ -329,6 +331,9 @@ static void tj_cols_of(const pv_view *v, tj_cols *c)
     c->entry = pv_view_column(v, "entry_time");
     c->exit = pv_view_column(v, "exit_time");
     c->call = pv_view_column(v, "call_time");
+    c->module = pv_view_column(v, "module");
+    c->source = pv_view_column(v, "source");
+    c->line = pv_view_column(v, "line");
 }
 
 /* A call view has a clock when its calls have entry times. */
@@ -445,6 +450,24 @@ static bool tj_areas_match(const pv_export_request *r, const char *s, size_t len
     return !r->areas || pv_export_glob_match(r->areas, s, len);
 }
 
+/* A text arg `key` (",\"module\":") of the cell at (row, col), when it
+ * holds a text: a STRING's own remembered by its pointer (a module is
+ * the same few texts over and over), any other formatted. */
+static void tj_text_arg(tj *j, const pv_view *v, size_t row, size_t col, const char *key)
+{
+    const char *t;
+    size_t len;
+    bool stable;
+    tj_cell_text(v, row, col, &j->cell, &t, &len, &stable);
+    if (!len)
+        return;
+    tj_put(j, key, strlen(key));
+    if (stable)
+        tj_str(j, t, len);
+    else
+        tj_str_once(j, t, len);
+}
+
 /* Call `row` of v, named `name`, as a complete event on track tid from ts
  * for dur, with its id (else its row number), net time and depth as args:
  * the one event of both walks of the calls (with a clock and placed). */
@@ -464,6 +487,12 @@ static void tj_call(tj *j, const pv_view *v, const tj_cols *c, size_t row, uint3
     }
     if (tj_cell_int(v, row, c->depth, &v64)) {
         tj_lit(j, ",\"depth\":");
+        tj_int(j, v64);
+    }
+    tj_text_arg(j, v, row, c->module, ",\"module\":");
+    tj_text_arg(j, v, row, c->source, ",\"source\":");
+    if (tj_cell_int(v, row, c->line, &v64) && v64 > 0) {
+        tj_lit(j, ",\"line\":");
         tj_int(j, v64);
     }
     tj_lit(j, "}}");
@@ -1005,8 +1034,10 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
     j.first = true;
     j.total = total;
     pv_buf_init(&j.tmp);
+    pv_buf_init(&j.cell);
     if (!pv_export_writer_open(&j.w, temp, err)) {
         pv_buf_free(&j.tmp);
+        pv_buf_free(&j.cell);
         goto done;
     }
     j.names = pv_xcalloc(TJ_NAMES, sizeof *j.names);
@@ -1038,6 +1069,7 @@ pv_export_status pv_export_trace_json(const pv_file *f, const pv_export_request 
     free(j.names);
     free(j.placed);
     pv_buf_free(&j.tmp);
+    pv_buf_free(&j.cell);
     if (j.cancelled) {
         pv_export_writer_discard(&j.w);
         st = PV_EXPORT_CANCELLED;

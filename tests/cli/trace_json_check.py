@@ -152,6 +152,16 @@ def main():
             fail("call %d on track %r, expected %r" % (i, tracks.get(e["tid"]), want_track))
         if str(e["args"].get("net")) != r["time"] or str(e["args"].get("depth")) != r["depth"]:
             fail("call %d: args %r, expected net %s depth %s" % (i, e["args"], r["time"], r["depth"]))
+        # where the routine is: the view's module (and source), its line
+        for k in ("module", "source"):
+            if e["args"].get(k) != (r.get(k) or None):
+                fail("call %d: %s %r, expected %r" % (i, k, e["args"].get(k), r.get(k)))
+        line = r.get("line") or None
+        if line is not None and int(line) <= 0:
+            line = None
+        got_line = e["args"].get("line")
+        if (None if got_line is None else str(got_line)) != line:
+            fail("call %d: line %r, expected %r" % (i, got_line, line))
         p = r["parent"]
         if p and int(p) in by_id:
             q = by_id[int(p)]

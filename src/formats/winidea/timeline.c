@@ -775,6 +775,7 @@ size_t pv_timeline_index_memory(const pv_timeline_index *ix)
     if (ix->net_bits)
         bytes += (ix->call_count + 63) / 64 * (sizeof(uint64_t) + sizeof(uint32_t));
     bytes += ix->net_count * sizeof(int64_t);
+    bytes += ix->late_count * sizeof(pv_tl_late);
     bytes += ix->line_count * (sizeof(uint32_t) + sizeof(int64_t));
     bytes += ix->area_count * sizeof(pv_tl_area) + ix->context_count * sizeof(pv_tl_context);
     bytes += ix->stat_count * sizeof(pv_tl_stat_row) + ix->pool.cap;
