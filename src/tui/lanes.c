@@ -422,12 +422,13 @@ static size_t pv_lanes_pick(const bool *used, size_t total, int lines, bool *sho
 /* The title with the lanes left out, when some are: "Lanes ... (3 of 5)". */
 static void pv_lanes_title(pv_app *a, pv_rect rc, const char *text, size_t shown, size_t total)
 {
-    char title[160];
+    pv_buf title; /* as long as the text is (a Release build warned of a cut) */
+    pv_buf_init(&title);
+    pv_buf_puts(&title, text);
     if (shown < total)
-        snprintf(title, sizeof title, "%s (%zu of %zu lanes)", text, shown, total);
-    else
-        snprintf(title, sizeof title, "%s", text);
-    pv_app_title(a, rc.y, rc.x, rc.w, title, false);
+        pv_buf_printf(&title, " (%zu of %zu lanes)", shown, total);
+    pv_app_title(a, rc.y, rc.x, rc.w, pv_buf_cstr(&title), false);
+    pv_buf_free(&title);
 }
 
 /* Context lanes over the rows' order (a view without time, the AQTime

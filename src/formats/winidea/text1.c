@@ -917,6 +917,36 @@ static inline int text1_hex_run(const char **q, int max, uint64_t *out)
     return n;
 }
 
+/* What the seed layout's paths may read past a line's start without a
+ * bound check (text1_seed_event, text1_seed_run). */
+#define TEXT1_SEED_ROOM 64
+
+/* A seed-layout time at *qp: '-' when negative, then at most 18 decimal
+ * digits (they cannot overflow; longer numbers take the checked path),
+ * the first 8 read at once (the caller keeps TEXT1_SEED_ROOM bytes after
+ * the line's start). False when there are none or more than 18; else
+ * *qp is past them. */
+static inline bool text1_seed_time(const char **qp, int64_t *time)
+{
+    const char *q = *qp;
+    bool negative = *q == '-';
+    q += negative;
+    const char *start = q;
+    uint64_t v = 0;
+    if (text1_dec8(text1_load8(q), &v))
+        q += 8;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
+        v = v * 10 + d;
+        q++;
+    }
+    if (q == start || q - start > 18)
+        return false;
+    *time = negative ? -(int64_t)v : (int64_t)v;
+    *qp = q;
+    return true;
+}
+
 /* The seed's layout, %HANDLE%,%EVENT%,%VALUE%,%TIME% (any single-character
  * separators text1_fast_template accepts), with no bound checks per byte:
  * the caller guarantees TEXT1_SEED_ROOM bytes after s, more than this path
@@ -924,7 +954,6 @@ static inline int text1_hex_run(const char **q, int max, uint64_t *out)
  * at once from inside those).  It accepts a subset of what
  * text1_fast_event accepts and reads it the same way; NULL hands the line
  * to text1_fast_event. */
-#define TEXT1_SEED_ROOM 64
 static const char *text1_seed_event(text1_parser *p, const char *s)
 {
     const char *q = s;
@@ -942,21 +971,9 @@ static const char *text1_seed_event(text1_parser *p, const char *s)
         return NULL;
     }
     q++;
-    bool negative = *q == '-';
-    q += negative;
-    const char *start = q;
-    uint64_t v = 0;
-    if (text1_dec8(text1_load8(q), &v))
-        q += 8;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
-        v = v * 10 + d;
-        q++;
-    }
-    /* 18 digits cannot overflow; longer numbers take the checked path */
-    if (q == start || q - start > 18)
+    int64_t time;
+    if (!text1_seed_time(&q, &time))
         return NULL;
-    int64_t time = negative ? -(int64_t)v : (int64_t)v;
     q += *q == '\r';
     if (*q != '\n')
         return NULL;
@@ -1020,18 +1037,8 @@ static const char *text1_seed_run(text1_parser *p, const char *s, const char *en
             q += 8;
         }
         q++;
-        bool negative = *q == '-';
-        q += negative;
-        const char *start = q;
-        uint64_t v = 0;
-        if (text1_dec8(text1_load8(q), &v))
-            q += 8;
-        unsigned d;
-        while ((d = (unsigned)(unsigned char)*q - '0') <= 9 && q - start < 19) {
-            v = v * 10 + d;
-            q++;
-        }
-        if (q == start || q - start > 18 || *q != '\n')
+        int64_t time;
+        if (!text1_seed_time(&q, &time) || *q != '\n')
             break;
         unsigned kind = code - 1u;
         if (kind == PV_WI_WRITE || kind == PV_WI_ENTRY) /* text1_note_event */
@@ -1040,7 +1047,7 @@ static const char *text1_seed_run(text1_parser *p, const char *s, const char *en
         text1_put_le32(r, (uint32_t)handle);
         text1_put_le32(r + 4, (kind & 0xFu) | (PV_WI_CORE_UNKNOWN << 4));
         text1_put_le64(r + 8, value);
-        text1_put_le64(r + 16, negative ? (uint64_t)-(int64_t)v : v);
+        text1_put_le64(r + 16, (uint64_t)time);
         r += PV_WI_RECORD_SIZE;
         s = q + 1;
     }
