@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(entry + fuzz_prefix_len, data, size);
     uint64_t file_size = total;
     memcpy(entry + 16, &file_size, 8);
-    uint64_t sum = pv_cache_hash(entry + 64, total - 64, pv_hash_bytes(entry, 56));
+    uint64_t sum = pv_cache_checksum(entry + 64, total - 64, pv_hash_bytes(entry, 56));
     memcpy(entry + 56, &sum, 8);
     FILE *fp = fopen(fuzz_entry, "wb");
     bool written = fp && fwrite(entry, 1, total, fp) == total;

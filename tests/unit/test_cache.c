@@ -120,6 +120,62 @@ static void test_round_trip_and_rejections(void **state)
     pv_cache_key_free(&k);
 }
 
+/* The checksum in chunks (docs/cache.md "The file"): an entry of 40 MiB
+ * in segments that do not fall on the 16 MiB chunks is written (hashed as
+ * it is written) and read (its chunks hashed on two threads) to the same
+ * checksum; a byte changed in the second chunk (the other thread's) or in
+ * the last is seen. */
+static void flip_at(const char *path, long at)
+{
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    fseek(fp, at, SEEK_SET);
+    int c = fgetc(fp);
+    fseek(fp, at, SEEK_SET);
+    fputc(c ^ 0x10, fp);
+    fclose(fp);
+}
+
+static void test_checksum_chunks(void **state)
+{
+    (void)state;
+    pv_cache_key k;
+    make_key(&k, "chunks");
+    size_t sizes[3] = {(5u << 20) + 1, (20u << 20) + 17, 15u << 20};
+    unsigned char *parts[3];
+    pv_cache_segment segs[3];
+    for (int i = 0; i < 3; i++) {
+        parts[i] = malloc(sizes[i]);
+        assert_non_null(parts[i]);
+        for (size_t j = 0; j < sizes[i]; j++)
+            parts[i][j] = (unsigned char)(j * 131 + (size_t)i * 7 + (j >> 16));
+        segs[i].data = parts[i];
+        segs[i].len = sizes[i];
+    }
+    pv_cache_entry e;
+    assert_true(pv_cache_write(&k, "chunks", 1, segs, 3, 0));
+    assert_true(pv_cache_open(&k, "chunks", 1, &e)); /* the two checksums agree */
+    assert_memory_equal((const unsigned char *)e.payload + pv_cache_padded(sizes[0]), parts[1],
+                        sizes[1]);
+    char path[600];
+    snprintf(path, sizeof path, "%s", e.path);
+    size_t payload_at = (size_t)((const unsigned char *)e.payload - (const unsigned char *)e.map);
+    pv_cache_close(&e);
+    long second = (long)(payload_at + (16u << 20) + 12345); /* in chunk 1 of the bytes hashed */
+    flip_at(path, second);
+    assert_false(pv_cache_open(&k, "chunks", 1, &e));
+    flip_at(path, second);
+    assert_true(pv_cache_open(&k, "chunks", 1, &e));
+    pv_cache_close(&e);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    flip_at(path, (long)st.st_size - 70); /* in the last chunk */
+    assert_false(pv_cache_open(&k, "chunks", 1, &e));
+    pv_cache_key_free(&k);
+    for (int i = 0; i < 3; i++)
+        free(parts[i]);
+}
+
 /* not a regular file: no key, nothing written */
 static void test_unusable_input(void **state)
 {
@@ -220,7 +276,7 @@ static unsigned char *forge_read(const char *pattern, char *path, size_t path_si
 
 static void forge_write(const char *path, unsigned char *m, long size)
 {
-    uint64_t sum = pv_cache_hash(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
+    uint64_t sum = pv_cache_checksum(m + 64, (size_t)size - 64, pv_hash_bytes(m, 56));
     memcpy(m + 56, &sum, 8);
     FILE *fp = fopen(path, "r+b");
     assert_non_null(fp);
@@ -380,38 +436,115 @@ static unsigned char entry_byte(const char *pattern, size_t at)
     return b;
 }
 
-/* Where area 0's `implicit` flag stands in the winIDEA index's entry: after
- * the head (wic_head in src/formats/winidea/cache.c: its counts at 40...,
- * the widths of its columns at 216..., 272 bytes) the per-event, per-call,
- * net time, context and line arrays, each padded, then the areas. */
-static size_t index_area_flag(const unsigned char *m, size_t payload)
+/* Where the columns of the winIDEA index's entry stand: after the head
+ * (wic_head in src/formats/winidea/cache.c: its counts at 40..., the
+ * widths of its columns at 216..., 272 bytes) the per-event columns (area,
+ * context, depth), the per-call ones (entry, exit, parent, gross), the net
+ * time, context and line arrays, each padded, then the areas. */
+typedef struct index_layout {
+    uint64_t events, contexts, calls;
+    uint32_t context_wide;
+    size_t context, entry, exit, parent; /* where each column starts */
+    size_t areas;
+} index_layout;
+
+static index_layout index_layout_of(const unsigned char *m, size_t payload)
 {
+    index_layout l;
     const unsigned char *h = m + payload;
-    uint64_t head, events, contexts, calls, lines, net;
-    uint32_t area_wide, context_wide, depth_wide, has_gross, has_net_bits;
+    uint64_t head, lines, net;
+    uint32_t area_wide, depth_wide, has_gross, has_net_bits;
     memcpy(&head, h + 32, 8);
     assert_int_equal(head, 272);
-    memcpy(&events, h + 40, 8);
-    memcpy(&contexts, h + 56, 8);
-    memcpy(&calls, h + 64, 8);
+    memcpy(&l.events, h + 40, 8);
+    memcpy(&l.contexts, h + 56, 8);
+    memcpy(&l.calls, h + 64, 8);
     memcpy(&lines, h + 72, 8);
     memcpy(&area_wide, h + 216, 4);
-    memcpy(&context_wide, h + 220, 4);
+    memcpy(&l.context_wide, h + 220, 4);
     memcpy(&depth_wide, h + 224, 4);
     memcpy(&has_gross, h + 228, 4);
     memcpy(&has_net_bits, h + 232, 4);
     memcpy(&net, h + 240, 8);
-    uint64_t words = has_net_bits ? (calls + 63) / 64 : 0;
+    uint64_t words = has_net_bits ? (l.calls + 63) / 64 : 0;
     size_t at = payload + pv_cache_padded(head);
-    at += pv_cache_padded(events * (area_wide ? 4 : 2));
-    at += pv_cache_padded(events * (context_wide ? 2 : 1));
-    at += pv_cache_padded(events * (depth_wide ? 2 : 1));
-    at += 3 * pv_cache_padded(calls * 4);
-    at += pv_cache_padded(has_gross ? calls * 8 : 0);
+    at += pv_cache_padded(l.events * (area_wide ? 4 : 2));
+    l.context = at;
+    at += pv_cache_padded(l.events * (l.context_wide ? 2 : 1));
+    at += pv_cache_padded(l.events * (depth_wide ? 2 : 1));
+    l.entry = at;
+    l.exit = at + pv_cache_padded(l.calls * 4);
+    l.parent = l.exit + pv_cache_padded(l.calls * 4);
+    at += 3 * pv_cache_padded(l.calls * 4);
+    at += pv_cache_padded(has_gross ? l.calls * 8 : 0);
     at += pv_cache_padded(words * 8) + pv_cache_padded(words * 4) + pv_cache_padded(net * 8);
-    at += pv_cache_padded((contexts + 1) * sizeof(size_t));
+    at += pv_cache_padded((l.contexts + 1) * sizeof(size_t));
     at += pv_cache_padded(lines * 4) + pv_cache_padded(lines * 8);
-    return at + offsetof(pv_tl_area, implicit);
+    l.areas = at;
+    return l;
+}
+
+/* Where area 0's `implicit` flag stands in the winIDEA index's entry. */
+static size_t index_area_flag(const unsigned char *m, size_t payload)
+{
+    return index_layout_of(m, payload).areas + offsetof(pv_tl_area, implicit);
+}
+
+/* A forged index entry whose per-event or per-call column points out of
+ * range by one (docs/cache.md "Trust"; each check is a reduction over the
+ * whole column): the last event's context the context count, the last
+ * call's entry or exit the event count, its parent itself. Each is
+ * refused: the rows are those of a load without the cache and the entry is
+ * written again (the forged word is gone). */
+static void test_forged_columns_refused(void **state)
+{
+    (void)state;
+    char path[600], cmd[1400];
+    snprintf(path, sizeof path, "%s/rtos-cols.txt", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos.txt' '%s' && rm -f %s/profview/*.pvc",
+             PV_SOURCE_DIR, path, dir);
+    assert_int_equal(system(cmd), 0);
+    pv_load_options o, none;
+    pv_load_options_init(&o);
+    o.cache = true;
+    pv_load_options_init(&none);
+    pv_load_status st;
+    pv_file *ref = pv_load_file(path, &none, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    pv_file_free(pv_load_file(path, &o, &st)); /* a miss: written */
+    static const char *const views[] = {"timeline", "call-trace", "statistics", "contexts"};
+    for (int what = 0; what < 4; what++) {
+        char entry[700];
+        long size;
+        size_t payload;
+        unsigned char *m = forge_read("winidea-[0-9a-f]*.pvc", entry, sizeof entry, &size, &payload);
+        index_layout l = index_layout_of(m, payload);
+        assert_true(l.events > 0 && l.calls > 1 && l.contexts > 0 && !l.context_wide);
+        size_t at;
+        uint32_t word;
+        size_t len = 4;
+        switch (what) {
+        case 0: /* the last event's context: one past the last context */
+            at = l.context + l.events - 1;
+            word = (uint32_t)l.contexts;
+            len = 1;
+            break;
+        case 1: at = l.entry + (l.calls - 1) * 4, word = (uint32_t)l.events; break;
+        case 2: at = l.exit + (l.calls - 1) * 4, word = (uint32_t)l.events; break;
+        default: at = l.parent + (l.calls - 1) * 4, word = (uint32_t)(l.calls - 1); break;
+        }
+        memcpy(m + at, &word, len);
+        forge_write(entry, m, size);
+        pv_file *f = pv_load_file(path, &o, &st);
+        assert_int_equal(st, PV_LOAD_OK);
+        for (size_t i = 0; i < PV_ARRAY_LEN(views); i++)
+            assert_same_view(ref, f, views[i]);
+        pv_file_free(f);
+        m = forge_read("winidea-[0-9a-f]*.pvc", entry, sizeof entry, &size, &payload);
+        assert_memory_not_equal(m + at, &word, len); /* refused, written again */
+        free(m);
+    }
+    pv_file_free(ref);
 }
 
 /* A forged bool (docs/cache.md "Trust"): a byte other than 0 or 1 where an
@@ -483,11 +616,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash_sees_every_bit),
         cmocka_unit_test(test_round_trip_and_rejections),
+        cmocka_unit_test(test_checksum_chunks),
         cmocka_unit_test(test_unusable_input),
         cmocka_unit_test(test_untrusted_directory),
         cmocka_unit_test(test_forged_index_entry),
         cmocka_unit_test(test_text1_hit_parses_nothing),
         cmocka_unit_test(test_forged_bool_refused),
+        cmocka_unit_test(test_forged_columns_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
