@@ -393,6 +393,13 @@ static void test_error_positions(void **state)
     assert_error_at(v, "hits > 1 || name ~ /((ab){99}c){99}/", 19, "regex too large");
     assert_error_at(v, "name ~ /(a|(b{200}|c){200})/", 7, "regex too large");
     assert_error_at(v, "/x{300}{300}/", 0, "regex too large");
+    /* Repetitions of what can match nothing grow with the square (the C
+     * library's closures over copied loops): these took seconds to minutes
+     * to compile (the query fuzzer found the first). */
+    assert_error_at(v, "/u++*+++++++++++s. l/ != 0", 0, "regex too large");
+    assert_error_at(v, "name ~ /u*+++++++++++/", 7, "regex too large");
+    assert_error_at(v, "name ~ /((((((((((((((u*)+)+)+)+)+)+)+)+)+)+)+)+)+)+/", 7, "regex too large");
+    assert_error_at(v, "name ~ /(x|y?){9}{9}{9}/", 7, "regex too large");
     pv_view_free(v);
 }
 
@@ -407,6 +414,8 @@ static void test_regex_size_allows_ordinary(void **state)
         "name ~ /(a{100}){100}/",         "name ~ /[{]{1}[[:alpha:]{]{2,}/",
         "name ~ /\\{99999}x\\{/",          "name ~ /a{,5}|{|}|x{2/",
         "name ~ /(((((((((((x)))))))))))/", "name ~ /([]{]{99}){99}/",
+        "name ~ /(a*b*)+/",               "name ~ /(https?:\\/\\/)?[a-z]*/",
+        "name ~ /([a-z]*\\.)*(x|y?)+/",     "name ~ /(a*)*b+?/",
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         pv_query_error err;
