@@ -436,6 +436,28 @@ static unsigned char entry_byte(const char *pattern, size_t at)
     return b;
 }
 
+/* rtos.txt copied to NAME in the test's directory (its path in `path`),
+ * with an empty cache: loaded without the cache (returned: the rows to
+ * compare with), then once with it (`o`), which writes its entries. */
+static pv_file *cached_copy(const char *name, char *path, size_t path_size, pv_load_options *o)
+{
+    char cmd[1400];
+    snprintf(path, path_size, "%s/%s", dir, name);
+    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos.txt' '%s' && rm -f %s/profview/*.pvc",
+             PV_SOURCE_DIR, path, dir);
+    assert_int_equal(system(cmd), 0);
+    pv_load_options none;
+    pv_load_options_init(&none);
+    pv_load_options_init(o);
+    o->cache = true;
+    pv_load_status st;
+    pv_file *ref = pv_load_file(path, &none, &st);
+    assert_int_equal(st, PV_LOAD_OK);
+    pv_file_free(pv_load_file(path, o, &st)); /* a miss: the entries written */
+    assert_int_equal(st, PV_LOAD_OK);
+    return ref;
+}
+
 /* Where the columns of the winIDEA index's entry stand: after the head
  * (wic_head in src/formats/winidea/cache.c: its counts at 40..., the
  * widths of its columns at 216..., 272 bytes) the per-event columns (area,
@@ -499,19 +521,10 @@ static size_t index_area_flag(const unsigned char *m, size_t payload)
 static void test_forged_columns_refused(void **state)
 {
     (void)state;
-    char path[600], cmd[1400];
-    snprintf(path, sizeof path, "%s/rtos-cols.txt", dir);
-    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos.txt' '%s' && rm -f %s/profview/*.pvc",
-             PV_SOURCE_DIR, path, dir);
-    assert_int_equal(system(cmd), 0);
-    pv_load_options o, none;
-    pv_load_options_init(&o);
-    o.cache = true;
-    pv_load_options_init(&none);
+    char path[600];
+    pv_load_options o;
     pv_load_status st;
-    pv_file *ref = pv_load_file(path, &none, &st);
-    assert_int_equal(st, PV_LOAD_OK);
-    pv_file_free(pv_load_file(path, &o, &st)); /* a miss: written */
+    pv_file *ref = cached_copy("rtos-cols.txt", path, sizeof path, &o);
     static const char *const views[] = {"timeline", "call-trace", "statistics", "contexts"};
     for (int what = 0; what < 4; what++) {
         char entry[700];
@@ -556,20 +569,10 @@ static void test_forged_columns_refused(void **state)
 static void test_forged_bool_refused(void **state)
 {
     (void)state;
-    char path[600], cmd[1400];
-    snprintf(path, sizeof path, "%s/rtos-bool.txt", dir);
-    snprintf(cmd, sizeof cmd, "cp '%s/sample-data/rtos.txt' '%s' && rm -f %s/profview/*.pvc",
-             PV_SOURCE_DIR, path, dir);
-    assert_int_equal(system(cmd), 0);
-    pv_load_options o, none;
-    pv_load_options_init(&o);
-    o.cache = true;
-    pv_load_options_init(&none);
+    char path[600];
+    pv_load_options o;
     pv_load_status st;
-    pv_file *ref = pv_load_file(path, &none, &st);
-    assert_int_equal(st, PV_LOAD_OK);
-    pv_file_free(pv_load_file(path, &o, &st)); /* a miss: both entries written */
-    assert_int_equal(st, PV_LOAD_OK);
+    pv_file *ref = cached_copy("rtos-bool.txt", path, sizeof path, &o);
     static const char *const views[] = {"timeline", "call-trace", "statistics", "routines",
                                         "data"};
 
