@@ -128,6 +128,17 @@ pv_tmux_wait_gone() {
   fail "'$1' is still on the screen"
 }
 
+# pv_tmux_status: the pane's status bar (its last line with "│ row ");
+# pv_tmux_status_has TEXT: it holds TEXT; pv_tmux_wait_status TEXT: until
+# it does (30 s, a deadline only a failure waits for).
+pv_tmux_status() { pv_tmux_screen | grep -F "│ row " | tail -1; }
+pv_tmux_status_has() { case "$(pv_tmux_status)" in *"$1"*) return 0 ;; *) return 1 ;; esac; }
+pv_tmux_wait_status() {
+  pv_until -- pv_tmux_status_has "$1" && return 0
+  pv_tmux_screen >&2
+  fail "the status bar never showed '$1'"
+}
+
 pv_tmux_stop() {
   tmux -L "$PV_TMUX_SOCKET" kill-server 2>/dev/null || true
   PV_TMUX_SOCKET=""

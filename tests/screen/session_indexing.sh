@@ -17,13 +17,6 @@ run() { # profview options
   pv_tmux_start 110 32 xterm-256color C.UTF-8 "sh -c '$PROFVIEW $* $TMP/run.txt ; echo exit=\$?'"
   pv_tmux_wait "Report:"
 }
-status() { pv_tmux_screen | grep -F "│ row " | tail -1; }
-status_has() { case "$(status)" in *"$1"*) return 0 ;; *) return 1 ;; esac; }
-wait_status() { # the status bar holds TEXT
-  pv_until -- status_has "$1" && return 0
-  pv_tmux_screen >&2
-  fail "the status bar never showed '$1'"
-}
 
 # ---- the first run: indexed, then the Timeline filtered, markers set
 run ""
@@ -31,11 +24,11 @@ pv_tmux_wait_gone "indexing"
 pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "name = CRC_Calc" Enter
-wait_status "filter: name = CRC_Calc ("
+pv_tmux_wait_status "filter: name = CRC_Calc ("
 pv_tmux_keys j m j j M
-wait_status "row 4/"
-wait_status " B "
-before=$(status)
+pv_tmux_wait_status "row 4/"
+pv_tmux_wait_status " B "
+before=$(pv_tmux_status)
 pv_tmux_keys ":q" Enter
 pv_tmux_wait "exit=0"
 pv_tmux_stop
@@ -51,12 +44,12 @@ pv_tmux_wait "indexing stopped"
 s=$(pv_tmux_screen)
 expect_contains "while indexing: the view shown is the session's" "$s" "Report: Timeline"
 expect_absent "while indexing: the filter not restored yet" "$s" "filter: name = CRC_Calc"
-expect_absent "... nor the markers" "$(status)" " B "
+expect_absent "... nor the markers" "$(pv_tmux_status)" " B "
 expect_absent "... nor said restored" "$s" "session restored"
 pv_tmux_keys ":index" Enter
 pv_tmux_wait "run.txt: session restored"
-wait_status "row 4/"
-expect_screen "restored once indexed: view, filter, row, markers" "$(status)" "$before"
+pv_tmux_wait_status "row 4/"
+expect_screen "restored once indexed: view, filter, row, markers" "$(pv_tmux_status)" "$before"
 pv_tmux_keys ":q" Enter
 pv_tmux_wait "exit=0"
 pv_tmux_stop

@@ -24,36 +24,29 @@ stop() {
   pv_tmux_wait "exit=0"
   pv_tmux_stop
 }
-status() { pv_tmux_screen | grep -F "│ row " | tail -1; }
-status_has() { case "$(status)" in *"$1"*) return 0 ;; *) return 1 ;; esac; }
-wait_status() { # the status bar holds TEXT
-  pv_until -- status_has "$1" && return 0
-  pv_tmux_screen >&2
-  fail "the status bar never showed '$1'"
-}
 
 # ---- a view, a filter, markers and a bookmark, then quit and reopen
 run "$TMP/run.txt"
 pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "name = CRC_Calc" Enter
-wait_status "filter: name = CRC_Calc (1127)"
+pv_tmux_wait_status "filter: name = CRC_Calc (1127)"
 pv_tmux_keys j m j j M
-wait_status "row 4/1127"
-wait_status "B 5.996 us"
+pv_tmux_wait_status "row 4/1127"
+pv_tmux_wait_status "B 5.996 us"
 pv_tmux_keys b "first one" Enter
 pv_tmux_wait "bookmark 1: Timeline row 46 'first one'" # the view's row 46 (index 45)
 pv_tmux_keys j
-wait_status "row 5/1127"
-before=$(status)
+pv_tmux_wait_status "row 5/1127"
+before=$(pv_tmux_status)
 stop
 [ -n "$(ls "$PV_STATE"/profview/*.session)" ] || fail "no session file written"
 [ "$(stat -c %a "$PV_STATE/profview")" = 700 ] || fail "the state directory is not private"
 
 run "$TMP/run.txt"
 pv_tmux_wait "run.txt: session restored"
-wait_status "row 5/1127"
-expect_screen "restored: view, filter, row, markers" "$(status)" "$before"
+pv_tmux_wait_status "row 5/1127"
+expect_screen "restored: view, filter, row, markers" "$(pv_tmux_status)" "$before"
 expect_contains "restored: the bookmark" "$(pv_tmux_screen)" "Bookmarks (1)"
 
 # ---- bookmarks: b, ' and `, the Bookmarks view, Enter, the export
@@ -63,10 +56,10 @@ pv_tmux_keys G b "second" Enter
 pv_tmux_wait "bookmark 2: Timeline row $((${last% *} + 1)) 'second'"
 pv_tmux_keys "'"
 pv_tmux_wait "bookmark 1 of 2: first one"
-wait_status "row 4/1127"
+pv_tmux_wait_status "row 4/1127"
 pv_tmux_keys '`'
 pv_tmux_wait "bookmark 2 of 2: second"
-wait_status "row 1127/1127"
+pv_tmux_wait_status "row 1127/1127"
 pv_tmux_keys BTab G Tab
 pv_tmux_wait "Report: Bookmarks"
 screen=$(pv_tmux_screen)
@@ -75,7 +68,7 @@ expect_contains "the Bookmarks view: the second" "$screen" "second"
 pv_tmux_keys Enter
 pv_tmux_wait "Report: Timeline"
 pv_tmux_wait "bookmark 1 of 2: first one"
-wait_status "row 4/1127"
+pv_tmux_wait_status "row 4/1127"
 pv_tmux_keys ":copy bookmarks" Enter
 pv_tmux_wait "copied the bookmarks (2 rows)"
 pv_tmux_keys ":export sqlite $TMP/out.db" Enter
@@ -87,7 +80,7 @@ for r in sqlite3.connect(sys.argv[1]).execute("SELECT view_id, view_row, time, n
 expect_screen "bookmarks in the SQLite export" "$got" "timeline 45 5996 first one
 timeline $last second"
 pv_tmux_keys ":filter" Enter # trace-json writes the calls: no filter of the events
-wait_status "row 46/20000"
+pv_tmux_wait_status "row 46/20000"
 pv_tmux_keys ":export trace-json $TMP/out.json" Enter
 pv_tmux_wait "out.json (trace-json)"
 got=$(python3 -c '
@@ -109,7 +102,7 @@ run "$TMP/run.txt"
 expect_absent ":session reset: nothing restored" "$(pv_tmux_screen)" "session restored"
 expect_absent ":session reset: no filter" "$(pv_tmux_screen)" "filter:"
 pv_tmux_keys BTab g j j j j j j Tab f "event = E" Enter
-wait_status "filter: event = E"
+pv_tmux_wait_status "filter: event = E"
 stop
 
 # ---- --no-session neither restores nor saves
@@ -119,7 +112,7 @@ expect_absent "--no-session: no filter" "$(pv_tmux_screen)" "filter:"
 stop
 run "$TMP/run.txt"
 pv_tmux_wait "session restored"
-wait_status "filter: event = E"
+pv_tmux_wait_status "filter: event = E"
 stop
 
 # ---- so does `session: false` in the config
@@ -142,7 +135,7 @@ expect_contains "corrupt: says where" "$(pv_tmux_screen)" "line 2: "
 stop
 run "$TMP/run.txt" # saved again, whole
 pv_tmux_keys BTab g j j j j j j Tab f "event = X" Enter
-wait_status "filter: event = X"
+pv_tmux_wait_status "filter: event = X"
 stop
 touch -d '2001-01-01' "$TMP/run.txt"
 run "$TMP/run.txt"
@@ -161,17 +154,17 @@ run "$TMP/big.txt"
 pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "name = CRC_Calc" Enter
-wait_status "filter: name = CRC_Calc ("
+pv_tmux_wait_status "filter: name = CRC_Calc ("
 pv_tmux_keys ":sort time:desc" Enter
-wait_status "sort: time:desc"
+pv_tmux_wait_status "sort: time:desc"
 pv_tmux_keys j j
-wait_status "row 3/"
-big=$(status)
+pv_tmux_wait_status "row 3/"
+big=$(pv_tmux_status)
 stop
 run "$TMP/big.txt"
 pv_tmux_wait "big.txt: session restored"
-wait_status "row 3/"
-expect_screen "a big timeline restored" "$(status)" "$big"
+pv_tmux_wait_status "row 3/"
+expect_screen "a big timeline restored" "$(pv_tmux_status)" "$big"
 stop
 
 # ---- markers on rows of a view without a clock (the AQTime call trace,
@@ -181,13 +174,13 @@ run "$TMP/trace.db"
 pv_tmux_keys BTab g j j j j Tab
 pv_tmux_wait "Report: Call Trace"
 pv_tmux_keys j j m j j j M
-wait_status "A row 3 B row 6"
-marks=$(status)
+pv_tmux_wait_status "A row 3 B row 6"
+marks=$(pv_tmux_status)
 stop
 run "$TMP/trace.db"
 pv_tmux_wait "trace.db: session restored"
-wait_status "A row 3 B row 6"
-expect_screen "row markers restored" "$(status)" "$marks"
+pv_tmux_wait_status "A row 3 B row 6"
+expect_screen "row markers restored" "$(pv_tmux_status)" "$marks"
 stop
 
 # ---- :reload after the file was rewritten (the way tests/cli/input_changed.sh
@@ -197,9 +190,9 @@ run "$TMP/run.txt"
 pv_tmux_keys BTab g j j j j j j Tab # the file's line, then down to the Timeline
 pv_tmux_wait "Report: Timeline"
 pv_tmux_keys f "index < 5000" Enter
-wait_status "filter: index < 5000 (5000)"
+pv_tmux_wait_status "filter: index < 5000 (5000)"
 pv_tmux_keys j j
-wait_status "row 3/5000"
+pv_tmux_wait_status "row 3/5000"
 cp "$TMP/b.txt" "$TMP/run.txt"
 dd if="$TMP/b.txt.BIN" of="$TMP/run.txt.BIN" conv=notrunc status=none
 pv_tmux_keys j # the next frame
@@ -207,8 +200,8 @@ pv_tmux_wait "run.txt.BIN changed on disk while it was open: \`:reload run.txt\`
 pv_tmux_keys ":reload" Enter
 pv_tmux_wait "run.txt reloaded: your place is kept"
 pv_tmux_wait "Timeline (30000)"
-wait_status "row 4/5000"
-wait_status "filter: index < 5000 (5000)"
+pv_tmux_wait_status "row 4/5000"
+pv_tmux_wait_status "filter: index < 5000 (5000)"
 expect_absent ":reload: the old recording is gone" "$(pv_tmux_screen)" "Timeline (20000)"
 want=$("$PROFVIEW" cat "$TMP/b.txt" --view timeline --columns index,time,name --limit 4 | tail -1 |
   awk -F'\t' '{print $3}')
@@ -217,7 +210,7 @@ expect_contains ":reload: the new recording's row 4" "$(pv_tmux_screen | grep -F
 pv_tmux_keys BTab g r
 pv_tmux_wait "run.txt reloaded: your place is kept"
 pv_tmux_keys Tab
-wait_status "row 4/5000"
+pv_tmux_wait_status "row 4/5000"
 stop
 
 # ---- pruned at a save: the session of an input that no longer exists is
