@@ -61,12 +61,12 @@ int pv_wi_bin_detect_version(const unsigned char *data, size_t size, char *why, 
     }
     /* One pass, in blocks so that the OR-accumulation stays a tight loop and
      * a v1.0 file stops at its first block. */
-    pv_wi_version_bits bits = {0, 0, 0};
+    pv_wi_version_bits bits = {0, 0};
     for (size_t start = 0; start < count; start += 4096) {
         size_t stop = count - start > 4096 ? start + 4096 : count;
         for (size_t i = start; i < stop; i++)
             pv_wi_version_bits_add(&bits, bin_word(data, i));
-        if (bits.v10_type)
+        if (pv_wi_version_bits_v10(&bits))
             return 10;
     }
     int version = pv_wi_version_of_bits(&bits);

@@ -48,6 +48,7 @@ void pv_stats_init(pv_stats *st, const pv_tl_options *o, int64_t start, bool all
     st->hi = o && o->has_to ? o->to : INT64_MAX;
     if (st->hi < st->lo)
         st->hi = st->lo; /* an empty window: every clipped length is 0 */
+    st->ranged = st->lo != INT64_MIN || st->hi != INT64_MAX;
     st->start = start;
     st->since = start;
     st->all_running = all_running;
@@ -432,7 +433,7 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end)
     st->data_slot = NULL;
     st->slot_areas = st->data_slot_cap = 0;
     ix->stats = pv_xcalloc(st->acc_count * 2 + 1, sizeof *ix->stats);
-    bool windowed = st->lo != INT64_MIN || st->hi != INT64_MAX;
+    bool windowed = st->ranged;
     size_t n = 0;
     for (size_t i = 0; i < st->acc_count;) {
         uint32_t area = st->accs[i].area;

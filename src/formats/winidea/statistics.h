@@ -50,6 +50,7 @@ typedef struct pv_stat_frame {
 
 typedef struct pv_stats {
     int64_t lo, hi;   /* the range: [from, to] or unbounded */
+    bool ranged;      /* lo or hi bounds it: without, the checks below are no-ops */
     int64_t start;    /* recording start (time of the first event) */
     bool all_running; /* contexts run in parallel (cores) or are unknown */
     int64_t *run;     /* per context: running time accumulated until `since` */
@@ -117,12 +118,14 @@ void pv_stats_finish(pv_stats *st, pv_timeline_index *ix, int64_t end);
 
 static inline int64_t pv_stat_clock(const pv_stats *st, int64_t t)
 {
+    if (!st->ranged)
+        return t;
     return t < st->lo ? st->lo : t > st->hi ? st->hi : t;
 }
 
 static inline bool pv_stat_in_range(const pv_stats *st, int64_t t)
 {
-    return t >= st->lo && t <= st->hi;
+    return !st->ranged || (t >= st->lo && t <= st->hi);
 }
 
 /* run(c, t): time c has been running since the recording start, in range. */

@@ -383,7 +383,7 @@ bool pv_timeline_index_advance(pv_timeline_index *ix, size_t upto)
         tl_worker_start(p, upto - ix->indexed);
     size_t i = ix->indexed;
 again:
-    for (; i < end; i++) {
+    while (i < end) {
         if ((i & 0xFFFF) == 0 && !p->worker) {
             tl_prefault_events(ix, i);
             if (p->split || p->spec) {
@@ -402,96 +402,101 @@ again:
                 }
             }
         }
-        pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
-        pv_wi_event_at(tl, i, &e);
-        if (p->cd.active && i >= p->cd.from)
-            tl_ctx_detect_event(p, &e);
-        p->i = i;
-        if (e.time != pv_tl_clamp_time(e.time)) {
+        /* the events up to the next multiple of 65536: the checks above
+         * and the progress report below once per block, not per event */
+        size_t from = i, stop = (i | 0xFFFF) + 1 < end ? (i | 0xFFFF) + 1 : end;
+        for (; i < stop; i++) {
+            pv_wi_version_bits_add(&bits, pv_wi_le32(tl->records + i * PV_WI_RECORD_SIZE + 4));
+            pv_wi_event_at(tl, i, &e);
+            if (p->cd.active && i >= p->cd.from)
+                tl_ctx_detect_event(p, &e);
+            p->i = i;
+            if (e.time != pv_tl_clamp_time(e.time)) {
+                p->time = e.time;
+                tl_warn(p, "time beyond +/-2^62 ns; read as %" PRId64, pv_tl_clamp_time(e.time));
+                e.time = pv_tl_clamp_time(e.time);
+            }
+            if (e.time < p->prev) {
+                ix->time_decreased = true; /* rows are no longer in time order */
+                tl_add_late(ix, i, p->prev);
+                p->time = e.time;
+                tl_warn(p,
+                        "time decreases (previous event at %" PRId64 "); event kept in place, "
+                        "timed at %" PRId64 " for the statistics",
+                        p->prev, p->prev);
+                e.time = p->prev; /* statistics use the non-decreasing effective time */
+            }
+            p->prev = e.time;
             p->time = e.time;
-            tl_warn(p, "time beyond +/-2^62 ns; read as %" PRId64, pv_tl_clamp_time(e.time));
-            e.time = pv_tl_clamp_time(e.time);
-        }
-        if (e.time < p->prev) {
-            ix->time_decreased = true; /* rows are no longer in time order */
-            tl_add_late(ix, i, p->prev);
-            p->time = e.time;
-            tl_warn(p,
-                    "time decreases (previous event at %" PRId64 "); event kept in place, "
-                    "timed at %" PRId64 " for the statistics",
-                    p->prev, p->prev);
-            e.time = p->prev; /* statistics use the non-decreasing effective time */
-        }
-        p->prev = e.time;
-        p->time = e.time;
-        unsigned type = pv_wi_handle_type(e.handle);
-        bool state = tl_is_state_type(type);
-        /* the area: the direct-mapped cache inline, the hash map behind it */
-        uint64_t area_key = state ? e.handle | (e.data & 0xFFFFFFFFu) << 32 : e.handle;
-        size_t slot =
-            (size_t)((area_key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
-        uint32_t area = p->cache_key[slot] == area_key ? p->cache_area[slot]
-                                                       : tl_lookup_area(p, e.handle, e.data);
-        uint16_t ctx = PV_TL_NO_CONTEXT;
-        size_t depth = 0;
-        if (e.kind > PV_WI_WRITE) {
-            tl_warn(p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
-                    e.handle);
-        } else if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
-            if (e.kind == PV_WI_WRITE) {
-                tl_warn(p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
+            unsigned type = pv_wi_handle_type(e.handle);
+            bool state = tl_is_state_type(type);
+            /* the area: the direct-mapped cache inline, the hash map behind it */
+            uint64_t area_key = state ? e.handle | (e.data & 0xFFFFFFFFu) << 32 : e.handle;
+            size_t slot =
+                (size_t)((area_key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (TL_AREA_CACHE - 1);
+            uint32_t area = p->cache_key[slot] == area_key ? p->cache_area[slot]
+                                                           : tl_lookup_area(p, e.handle, e.data);
+            uint16_t ctx = PV_TL_NO_CONTEXT;
+            size_t depth = 0;
+            if (e.kind > PV_WI_WRITE) {
+                tl_warn(p, "unknown event code %u on 0x%08" PRIX32 "; ignored", (unsigned)e.kind,
+                        e.handle);
+            } else if (type == PV_WI_FUNCTION || type == PV_WI_LINE) {
+                if (e.kind == PV_WI_WRITE) {
+                    tl_warn(p, "W on function/line area 0x%08" PRIX32 "; ignored", e.handle);
+                } else {
+                    ctx = tl_event_context(p, &e);
+                    ix->contexts[ctx].events++;
+                    depth = tl_stack_event(p, area, ctx, e.kind);
+                }
+            } else if (state) {
+                /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
+                if (e.kind == PV_WI_ENTRY) {
+                    if (p->context_key && ix->areas[area].state_key == p->context_key) {
+                        pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                        p->area_switched = true;
+                    }
+                    pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
+                    /* The same write as a W on the variable would be: it counts as a
+                     * write of the variable the state belongs to. */
+                    uint32_t variable = ix->areas[area].parent;
+                    if (variable != PV_WI_NONE && variable < ix->area_count)
+                        pv_stats_write(&p->st, variable, e.time);
+                }
             } else {
-                ctx = tl_event_context(p, &e);
-                ix->contexts[ctx].events++;
-                depth = tl_stack_event(p, area, ctx, e.kind);
-            }
-        } else if (state) {
-            /* docs/formats.md §1 TimelineStates: E on the state handle selects the state */
-            if (e.kind == PV_WI_ENTRY) {
-                if (p->context_key && ix->areas[area].state_key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
-                    p->area_switched = true;
+                /* variables, AUX (and unknown types): every event is a write */
+                pv_stats_write(&p->st, area, e.time);
+                uint32_t key = ix->areas[area].state_key;
+                if (key && e.kind == PV_WI_WRITE &&
+                    (ix->areas[area].has_states || key == p->context_key)) {
+                    if (key == p->context_key) {
+                        pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
+                        p->area_switched = true;
+                    }
+                    uint32_t s = tl_lookup_area(p, key, e.data);
+                    pv_stats_state(&p->st, key, s, e.time);
                 }
-                pv_stats_state(&p->st, ix->areas[area].state_key, area, e.time);
-                /* The same write as a W on the variable would be: it counts as a
-                 * write of the variable the state belongs to. */
-                uint32_t variable = ix->areas[area].parent;
-                if (variable != PV_WI_NONE && variable < ix->area_count)
-                    pv_stats_write(&p->st, variable, e.time);
             }
-        } else {
-            /* variables, AUX (and unknown types): every event is a write */
-            pv_stats_write(&p->st, area, e.time);
-            uint32_t key = ix->areas[area].state_key;
-            if (key && e.kind == PV_WI_WRITE &&
-                (ix->areas[area].has_states || key == p->context_key)) {
-                if (key == p->context_key) {
-                    pv_stats_switch(&p->st, tl_context_of_value(p, e.data), e.time);
-                    p->area_switched = true;
-                }
-                uint32_t s = tl_lookup_area(p, key, e.data);
-                pv_stats_state(&p->st, key, s, e.time);
-            }
+            if (ix->area_wide)
+                ((uint32_t *)ix->event_area)[i] = area;
+            else
+                ((uint16_t *)ix->event_area)[i] = (uint16_t)area;
+            if (ix->context_wide)
+                ((uint16_t *)ix->event_context)[i] = ctx;
+            else
+                ((uint8_t *)ix->event_context)[i] = (uint8_t)ctx; /* NO_CONTEXT -> 0xFF */
+            if (depth > 0xFE && !ix->depth_wide && !(p->spec && depth == TL_PHANTOM_DEPTH))
+                tl_widen_depths(p);
+            if (ix->depth_wide)
+                ((uint16_t *)ix->event_depth)[i] = tl_depth16(depth);
+            else
+                ((uint8_t *)ix->event_depth)[i] = (uint8_t)depth;
         }
-        if (ix->area_wide)
-            ((uint32_t *)ix->event_area)[i] = area;
-        else
-            ((uint16_t *)ix->event_area)[i] = (uint16_t)area;
-        if (ix->context_wide)
-            ((uint16_t *)ix->event_context)[i] = ctx;
-        else
-            ((uint8_t *)ix->event_context)[i] = (uint8_t)ctx; /* NO_CONTEXT -> 0xFF */
-        if (depth > 0xFE && !ix->depth_wide && !(p->spec && depth == TL_PHANTOM_DEPTH))
-            tl_widen_depths(p);
-        if (ix->depth_wide)
-            ((uint16_t *)ix->event_depth)[i] = tl_depth16(depth);
-        else
-            ((uint8_t *)ix->event_depth)[i] = (uint8_t)depth;
-        if ((i & 0xFFFFF) == 0xFFFFF &&
+        if (stop > from && (stop & 0xFFFFF) == 0 &&
             !pv_progress_step(&p->opt.progress, "indexing timeline",
-                              i + 1 + (p->split ? atomic_load(&p->split->done) : 0), n)) {
+                              stop + (p->split ? atomic_load(&p->split->done) : 0), n)) {
             tl_split_cancel(p);
-            ix->indexed = i + 1;
+            ix->indexed = stop;
             p->bits = bits;
             return false;
         }

@@ -308,7 +308,7 @@ static inline __attribute__((always_inline)) size_t tl_stack_event(tl_pass *p, u
     pv_stat_acc *a = &p->st.accs[acc];
     bool first = !a->seen;
     a->seen = true;
-    a->in_range |= p->time >= p->st.lo && p->time <= p->st.hi;
+    a->in_range |= pv_stat_in_range(&p->st, p->time);
     int32_t code = a->top;
     if (kind == PV_WI_ENTRY) {
         if (s->ex_n >= (size_t)INT32_MAX) {

@@ -151,11 +151,12 @@ static inline void pv_wi_event_at(const pv_wi_timeline *tl, size_t i, pv_wi_even
 }
 
 /* docs/formats.md §2 version detection as bits gathered over the record words
- * (bytes 4-7), so that any pass over the records can decide or confirm. */
+ * (bytes 4-7), so that any pass over the records can decide or confirm:
+ * the OR of every word, and the set of the event types (bits 0-3) seen.
+ * Two instructions or so a record (the index pass reads every record). */
 #define PV_WI_VERSION_BITS(X)                                                                     \
-    X(v10_type) /* bits 24-27 seen: v1.0 (rule 1) */                                              \
-    X(v10_low)  /* bits 0-23 seen: not v1.0 by rule 3 */                                          \
-    X(v11_bad)  /* bits 12-31 or an event type > 4 seen: not v1.1 (rule 2) */
+    X(words) /* every word ORed: bits 24-27 (v1.0, rule 1), 0-23 (rule 3), 12-31 (rule 2) */     \
+    X(types) /* 1 << (bits 0-3) of every word: a type > 4 is not v1.1 (rule 2) */
 
 #define PV_WI_VERSION_BIT(name) uint32_t name;
 typedef struct pv_wi_version_bits {
@@ -179,22 +180,28 @@ static inline void pv_wi_version_bits_or(pv_wi_version_bits *to, const pv_wi_ver
 #define PV_WI_V10_TYPE 0x0F000000u
 #define PV_WI_V10_LOW 0x00FFFFFFu
 #define PV_WI_V11_HIGH 0xFFFFF000u
+#define PV_WI_V11_TYPES ((1u << (PV_WI_WRITE + 1)) - 1) /* X S R E W */
 
 static inline void pv_wi_version_bits_add(pv_wi_version_bits *b, uint32_t word)
 {
-    b->v10_type |= word & PV_WI_V10_TYPE;
-    b->v10_low |= word & PV_WI_V10_LOW;
-    b->v11_bad |= (word & PV_WI_V11_HIGH) | (uint32_t)((word & 0xFu) > PV_WI_WRITE);
+    b->words |= word;
+    b->types |= 1u << (word & 0xFu);
+}
+
+/* Whether a v1.0 event type (bits 24-27) was seen: rule 1. */
+static inline bool pv_wi_version_bits_v10(const pv_wi_version_bits *b)
+{
+    return (b->words & PV_WI_V10_TYPE) != 0;
 }
 
 /* The version the bits decide (docs/formats.md §2 rules 1-3): 10, 11, or 0. */
 static inline int pv_wi_version_of_bits(const pv_wi_version_bits *b)
 {
-    if (b->v10_type)
+    if (pv_wi_version_bits_v10(b))
         return 10;
-    if (!b->v11_bad)
+    if (!(b->words & PV_WI_V11_HIGH) && !(b->types & ~PV_WI_V11_TYPES))
         return 11; /* an all-zero file lands here: every record an Exit on core 0 */
-    return b->v10_low ? 0 : 10;
+    return b->words & PV_WI_V10_LOW ? 0 : 10;
 }
 
 /* Whether one word is consistent with a decision for `version`: for 1.1 it
