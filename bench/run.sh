@@ -278,6 +278,19 @@ row "BIN full index / bare pass, CPU (user + system, medians)" "$(times_x "$cpu_
   "$(verdict "$cpu_x" "<" 2.5001)"
 row "  context: profview info --no-cache, wall / CPU" "$a_s s / $a_cpu s" "" ""
 row "  context: bench_floor, wall / CPU" "$b_s s / $b_cpu s" "" ""
+# what keeping an index of profview's shape costs here (bench_floor --keep,
+# bench/README.md "The floor that keeps the index"): against the floor, and
+# profview against it, each pair alternately (context, not a bar)
+alt_a=("$floor" "$bin_txt.BIN" --keep) alt_b=("$floor" "$bin_txt.BIN")
+measure_alt "keeping floor / floor"
+keep_s=$a_s keep_cpu=$a_cpu
+row "  context: bench_floor --keep / bench_floor, wall / CPU" \
+  "$(times_x "$(ratio_of "$a_s" "$b_s")") / $(times_x "$(ratio_of "$a_cpu" "$b_cpu")")" "" ""
+alt_a=("$pv" info --no-cache "$bin_txt") alt_b=("$floor" "$bin_txt.BIN" --keep)
+measure_alt "full index / keeping floor"
+row "  context: full index / bench_floor --keep, wall / CPU" \
+  "$(times_x "$(ratio_of "$a_s" "$b_s")") / $(times_x "$(ratio_of "$a_cpu" "$b_cpu")")" "" ""
+row "  context: bench_floor --keep, wall / CPU" "$keep_s s / $keep_cpu s" "" ""
 # the cache hit, against the same floor (measured after it, not alternately:
 # the first run fills the cache)
 cache_dir=$data/.cache
