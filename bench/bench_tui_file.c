@@ -16,6 +16,7 @@
 
 #include "formats/winidea/winidea.h"
 #include "tui/app.h"
+#include "tui/app_internal.h" /* pv_app_sync_details: the frames' split */
 #include "tui/keymap.h"
 #include "tui/text.h"
 
@@ -70,6 +71,12 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
 {
     double worst = 0, worst_cpu = 0, total = 0, scan_total = 0, cpu0 = cpu_now();
     int frames = 0;
+    /* PV_BENCH_FRAMES=MS: print every frame of more than MS ms of CPU, its
+     * number among the key's frames; a frame of the work the key started
+     * with its CPU split into the job's step, the Details following the
+     * cursor and the drawing */
+    const char *show = getenv("PV_BENCH_FRAMES");
+    double show_ms = show ? atof(show) : -1, step_cpu = -1, details_cpu = 0, draw_cpu = 0;
     for (int i = 0; i < repeat; i++) {
         double t0 = now(), c0 = thread_cpu_now();
         for (const int *k = keys; *k; k++) {
@@ -80,6 +87,9 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
             double dt = now() - t0, dc = thread_cpu_now() - c0;
             total += dt;
             frames++;
+            if (show_ms >= 0 && dc * 1e3 > show_ms)
+                printf("    frame %d (key %d): %.3f ms (CPU %.3f ms)\n", frames,
+                       (int)(k - keys) + 1, dt * 1e3, dc * 1e3);
             worst = dt > worst ? dt : worst;
             worst_cpu = dc > worst_cpu ? dc : worst_cpu;
             t0 = now();
@@ -89,6 +99,12 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
             double dt = now() - t0, dc = thread_cpu_now() - c0;
             total += dt;
             frames++;
+            if (show_ms >= 0 && dc * 1e3 > show_ms && step_cpu >= 0)
+                printf("    frame %d: %.3f ms (CPU %.3f ms: step %.3f, Details %.3f, draw %.3f)\n",
+                       frames, dt * 1e3, dc * 1e3, step_cpu * 1e3, details_cpu * 1e3,
+                       draw_cpu * 1e3);
+            else if (show_ms >= 0 && dc * 1e3 > show_ms)
+                printf("    frame %d: %.3f ms (CPU %.3f ms)\n", frames, dt * 1e3, dc * 1e3);
             if (dt > worst)
                 worst = dt;
             if (dc > worst_cpu)
@@ -99,8 +115,15 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
             t0 = now();
             c0 = thread_cpu_now();
             pv_app_work(a);
+            double c1 = thread_cpu_now();
+            pv_app_sync_details(a); /* as pv_app_draw does first; then nothing to do there */
+            double c2 = thread_cpu_now();
             pv_app_draw(a);
+            step_cpu = c1 - c0;
+            details_cpu = c2 - c1;
+            draw_cpu = thread_cpu_now() - c2;
         }
+        step_cpu = -1;
     }
     if (worst > worst_key)
         worst_key = worst;

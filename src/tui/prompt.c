@@ -357,6 +357,8 @@ static void pv_app_search_update(pv_app *a)
      * search started (as vim and less do). */
     pv_report_job *j = pv_report_search_job(r, pv_buf_cstr(&a->search), a->prompt.search_origin, +1);
     bool done = pv_report_job_step(j, PV_SEARCH_STEP);
+    if (!done && pv_report_job_found(j))
+        done = pv_report_job_step(j, PV_SEARCH_STEP); /* found: the step that moves to it */
     if (done && pv_report_job_found(j))
         pv_buf_clear(&a->message);
     else if (!done)

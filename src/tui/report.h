@@ -25,6 +25,7 @@ typedef struct pv_report {
     pv_row *vis;         /* NULL for tables: the selection is the visible list */
     uint32_t *vis_depth; /* depth of each visible row */
     size_t vis_count;
+    size_t vis_cap; /* rows vis and vis_depth have room for (>= vis_count) */
     /* Trees: the first selection position after the subtree of each
      * position (sub_count of them, from the last layout), so that opening
      * a node or the path to a row skips the collapsed subtrees below it. */
@@ -160,8 +161,9 @@ bool pv_report_is_context(const pv_report *r, size_t model_row);
  * r->trash). */
 typedef struct pv_report_job pv_report_job;
 /* Finds text from visible index `from` (inclusive) in direction dir,
- * wrapping around; in a tree it looks into collapsed nodes too and the
- * finishing step expands the path to the match and selects it. */
+ * wrapping around; in a tree it looks into collapsed nodes too.  The step
+ * that finds the match ends there; the next, finishing, step selects it
+ * (in a tree, expands the path to it). */
 pv_report_job *pv_report_search_job(pv_report *r, const char *text, size_t from, int dir);
 /* A new filter (docs/filter.md) and sort; NULL with *err filled when the
  * expression does not compile (nothing else happens then).  A tree's

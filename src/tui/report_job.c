@@ -205,7 +205,9 @@ static size_t pv_report_sel_pos(const pv_report *r, size_t i)
     return 0;
 }
 
-enum { PV_SEARCH_LOOK, PV_SEARCH_DONE };
+/* LOOK finds the row; FOUND ends the job at the start of the next step,
+ * whose finish moves the cursor to it. */
+enum { PV_SEARCH_LOOK, PV_SEARCH_FOUND, PV_SEARCH_DONE };
 
 typedef struct pv_search_job {
     pv_report_job base;
@@ -230,12 +232,26 @@ static int pv_search_look(void *job, pv_budget *b)
         if (pv_matcher_row(&s->m, pv_report_sel_row(r, p))) {
             s->base.found = true;
             s->found_pos = p;
-            return PV_SEARCH_DONE;
+            s->base.done = s->looked;
+            /* The step that found the row ends here: moving to it (in a
+             * tree, opening its path, a splice of the visible list) and
+             * the Details that follow the cursor are a step of their own,
+             * not added to a step that has spent its time looking
+             * (docs/tui.md "Long operations"). */
+            b->units = 0;
+            return PV_SEARCH_FOUND;
         }
     }
     b->units = 0;
     s->base.done = s->looked;
     return s->looked == s->n ? PV_SEARCH_DONE : PV_SEARCH_LOOK;
+}
+
+static int pv_search_found(void *job, pv_budget *b)
+{
+    (void)job;
+    (void)b;
+    return PV_SEARCH_DONE;
 }
 
 static void pv_search_finish(pv_report_job *j)
@@ -260,7 +276,8 @@ static void pv_search_move(pv_report_job *j)
     ((pv_search_job *)j)->m.r = j->r;
 }
 
-static const pv_phase_fn pv_search_phases[] = {[PV_SEARCH_LOOK] = pv_search_look};
+static const pv_phase_fn pv_search_phases[] = {
+    [PV_SEARCH_LOOK] = pv_search_look, [PV_SEARCH_FOUND] = pv_search_found};
 static const pv_report_job_ops pv_search_ops = {
     .phases = pv_search_phases,
     .done = PV_SEARCH_DONE,

@@ -91,6 +91,7 @@ void pv_layout_take(pv_layout *l, pv_report *r)
     r->vis = l->vis;
     r->vis_depth = l->vis_depth;
     r->vis_count = l->count;
+    r->vis_cap = l->cap;
     r->sub_end = l->sub_end;
     r->sub_count = l->n;
     l->vis = NULL;

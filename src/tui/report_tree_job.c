@@ -147,7 +147,7 @@ typedef struct pv_expand_job {
      * up to position end; the rows shown below it now end at visible index
      * old; the new list (vis, depth) is filled at `at`; stack: the subtree
      * ends of the rows open above the walk */
-    size_t k, p, end, old, count;
+    size_t k, p, end, old, count, vis_cap;
     pv_row *vis;
     uint32_t *depth;
     size_t *stack, sp, cap;
@@ -186,8 +186,13 @@ static int pv_expand_old(void *job, pv_budget *b)
      * rows below */
     size_t sub = j->end - j->p - 1;
     j->count = j->k + 1 + sub + (r->vis_count - j->old);
-    j->vis = pv_xmalloc((j->count ? j->count : 1) * sizeof *j->vis);
-    j->depth = pv_xmalloc((j->count ? j->count : 1) * sizeof *j->depth);
+    /* room for every row, as a layout has (report_layout.c): a path
+     * opened later (a search) splices its rows in without copying the
+     * list; pages never written cost nothing */
+    size_t all = pv_report_sel_count(r) + 1;
+    j->vis_cap = j->count > all ? j->count : all;
+    j->vis = pv_xmalloc(j->vis_cap * sizeof *j->vis);
+    j->depth = pv_xmalloc(j->vis_cap * sizeof *j->depth);
     j->cap = 64;
     j->stack = pv_xmalloc(j->cap * sizeof *j->stack);
     j->stack[0] = j->end;
@@ -246,6 +251,7 @@ static void pv_expand_finish(pv_report_job *job)
     r->vis = j->vis;
     r->vis_depth = j->depth;
     r->vis_count = j->count;
+    r->vis_cap = j->vis_cap;
     j->vis = NULL;
     j->depth = NULL;
     r->cursor = j->k;

@@ -212,11 +212,25 @@ static void test_collapsed_tree_search_and_filter(void **state)
     assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE)); /* main */
     assert_int_equal(pv_report_count(&r), 2);
     pv_report_job *j = pv_report_search_job(&r, "print", 0, 1);
-    assert_true(pv_report_job_step(j, 100));
+    /* the step that finds the row ends there: the tree is as it was (the
+     * path is opened, and the Details follow, in a step of their own) */
+    assert_false(pv_report_job_step(j, 100));
     assert_true(pv_report_job_found(j));
+    assert_int_equal(pv_report_count(&r), 2);
+    assert_int_equal(pv_report_selected(&r), 0);
+    assert_true(pv_report_job_step(j, 100));
     pv_report_job_free(j);
     assert_int_equal(pv_report_selected(&r), 3); /* print_result, shown */
     assert_int_equal(pv_report_count(&r), 5);
+    /* stopped after the step that found it: nothing moved */
+    pv_report_move_to(&r, 0);
+    assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE));
+    assert_int_equal(pv_report_count(&r), 2);
+    j = pv_report_search_job(&r, "print", 0, 1);
+    assert_false(pv_report_job_step(j, 100));
+    pv_report_job_free(j);
+    assert_int_equal(pv_report_count(&r), 2);
+    assert_int_equal(pv_report_selected(&r), 0);
 
     pv_report_move_to(&r, 0);
     assert_true(pv_report_tree(&r, PV_TREE_COLLAPSE));
