@@ -7,7 +7,9 @@
 # Environment: BENCH_EVENTS (BIN events, default 50000000), BENCH_TEXT_EVENTS
 # (Text1 timeline events, default 15000000), BENCH_AQ_CALLS (AQTime Function
 # Trace calls, default 10000000), BENCH_AQ_OBJECTS (objects of the AQTime
-# Resource and Reference Count databases, default 1000000), BENCH_RUNS (repetitions, default 5; the
+# Resource and Reference Count databases, default 1000000), BENCH_SHAPE_EVENTS
+# (events of each of the three BIN timelines of other seeds and task counts,
+# default 20000000), BENCH_RUNS (repetitions, default 5; the
 # table shows min / median), BENCH_BUILD (build dir, default build-release),
 # BENCH_DATA (data dir, default bench/data).
 set -euo pipefail
@@ -16,10 +18,12 @@ quick=false
 [ "${1:-}" = --quick ] && quick=true
 if $quick; then
   events=${BENCH_EVENTS:-200000} text_events=${BENCH_TEXT_EVENTS:-100000}
+  shape_events=${BENCH_SHAPE_EVENTS:-100000}
   aq_calls=${BENCH_AQ_CALLS:-20000} aq_sets=${BENCH_AQ_SETS:-500} runs=${BENCH_RUNS:-1}
   aq_objects=${BENCH_AQ_OBJECTS:-2000} aq_mdb_calls=${BENCH_AQ_MDB_CALLS:-20000}
 else
   events=${BENCH_EVENTS:-50000000} text_events=${BENCH_TEXT_EVENTS:-15000000}
+  shape_events=${BENCH_SHAPE_EVENTS:-20000000}
   aq_calls=${BENCH_AQ_CALLS:-10000000} aq_sets=${BENCH_AQ_SETS:-16000} runs=${BENCH_RUNS:-5}
   aq_objects=${BENCH_AQ_OBJECTS:-1000000} aq_mdb_calls=${BENCH_AQ_MDB_CALLS:-1000000}
 fi
@@ -278,6 +282,39 @@ row "BIN full index / bare pass, CPU (user + system, medians)" "$(times_x "$cpu_
   "$(verdict "$cpu_x" "<" 2.5001)"
 row "  context: profview info --no-cache, wall / CPU" "$a_s s / $a_cpu s" "" ""
 row "  context: bench_floor, wall / CPU" "$b_s s / $b_cpu s" "" ""
+# what keeping an index of profview's shape costs here (bench_floor --keep,
+# bench/README.md "The floor that keeps the index"): against the floor, and
+# profview against it, each pair alternately (context, not a bar)
+alt_a=("$floor" "$bin_txt.BIN" --keep) alt_b=("$floor" "$bin_txt.BIN")
+measure_alt "keeping floor / floor"
+keep_s=$a_s keep_cpu=$a_cpu
+row "  context: bench_floor --keep / bench_floor, wall / CPU" \
+  "$(times_x "$(ratio_of "$a_s" "$b_s")") / $(times_x "$(ratio_of "$a_cpu" "$b_cpu")")" "" ""
+alt_a=("$pv" info --no-cache "$bin_txt") alt_b=("$floor" "$bin_txt.BIN" --keep)
+measure_alt "full index / keeping floor"
+row "  context: full index / bench_floor --keep, wall / CPU" \
+  "$(times_x "$(ratio_of "$a_s" "$b_s")") / $(times_x "$(ratio_of "$a_cpu" "$b_cpu")")" "" ""
+row "  context: bench_floor --keep, wall / CPU" "$keep_s s / $keep_cpu s" "" ""
+# The same bar on timelines of other shapes (docs/quality.md: three more
+# seeds and task counts, not only the benchmark's own file), each
+# alternately with the floor over its own records.
+for shape in "3 2" "7 8" "11 3"; do
+  read -r seed tasks <<<"$shape"
+  shape_txt=$data/rtos-bin11-s$seed-t$tasks-$shape_events.txt
+  if [ ! -s "$shape_txt.BIN" ]; then
+    echo "== generating $shape_events events (BIN v1.1, seed $seed, $tasks tasks)" >&2
+    "$gen" --seed "$seed" --tasks "$tasks" --events "$shape_events" --format bin11 \
+      -o "$shape_txt" > /dev/null
+  fi
+  cat "$shape_txt.BIN" > /dev/null
+  alt_a=("$pv" info --no-cache "$shape_txt") alt_b=("$floor" "$shape_txt.BIN")
+  measure_alt "full index / floor, seed $seed, $tasks tasks"
+  shape_wall=$(ratio_of "$a_s" "$b_s") shape_cpu=$(ratio_of "$a_cpu" "$b_cpu")
+  ok=$(verdict "$shape_wall" "<" 1.5001)
+  [ "$(verdict "$shape_cpu" "<" 2.5001)" = ok ] || ok=$(verdict "$shape_cpu" "<" 2.5001)
+  row "BIN full index / bare pass, seed $seed, $tasks tasks, wall / CPU" \
+    "$(times_x "$shape_wall") / $(times_x "$shape_cpu")" "<= 1.5x / 2.5x" "$ok"
+done
 # the cache hit, against the same floor (measured after it, not alternately:
 # the first run fills the cache)
 cache_dir=$data/.cache
