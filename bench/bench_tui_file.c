@@ -9,9 +9,11 @@
  *
  *     bench_tui_file FILE [TIME]      (TIME: for :goto, default 2.5s)
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "formats/winidea/winidea.h"
@@ -63,6 +65,16 @@ static double thread_cpu_now(void)
 
 static double worst_key_cpu;
 
+/* Page faults of this thread so far (minor and major): a frame's CPU
+ * counts the kernel's time in its faults */
+static long thread_faults(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    return ru.ru_minflt + ru.ru_majflt;
+}
+
 /* keys: key codes ending with 0, each answered and drawn as the terminal
  * does (a frame after each key: typing `/Idle_Loop` and Enter is eleven
  * frames, not one eleven keys long); then the frames of the work they
@@ -77,6 +89,7 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
      * cursor and the drawing */
     const char *show = getenv("PV_BENCH_FRAMES");
     double show_ms = show ? atof(show) : -1, step_cpu = -1, details_cpu = 0, draw_cpu = 0;
+    long faults0 = 0;
     for (int i = 0; i < repeat; i++) {
         double t0 = now(), c0 = thread_cpu_now();
         for (const int *k = keys; *k; k++) {
@@ -100,9 +113,10 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
             total += dt;
             frames++;
             if (show_ms >= 0 && dc * 1e3 > show_ms && step_cpu >= 0)
-                printf("    frame %d: %.3f ms (CPU %.3f ms: step %.3f, Details %.3f, draw %.3f)\n",
+                printf("    frame %d: %.3f ms (CPU %.3f ms: step %.3f, Details %.3f, draw %.3f; "
+                       "%ld page faults)\n",
                        frames, dt * 1e3, dc * 1e3, step_cpu * 1e3, details_cpu * 1e3,
-                       draw_cpu * 1e3);
+                       draw_cpu * 1e3, thread_faults() - faults0);
             else if (show_ms >= 0 && dc * 1e3 > show_ms)
                 printf("    frame %d: %.3f ms (CPU %.3f ms)\n", frames, dt * 1e3, dc * 1e3);
             if (dt > worst)
@@ -114,6 +128,8 @@ static void frame_keys(pv_app *a, const char *what, const int *keys, int repeat)
             scan_total += dt;
             t0 = now();
             c0 = thread_cpu_now();
+            if (show_ms >= 0)
+                faults0 = thread_faults();
             pv_app_work(a);
             double c1 = thread_cpu_now();
             pv_app_sync_details(a); /* as pv_app_draw does first; then nothing to do there */
