@@ -333,6 +333,31 @@ limit_kb=$(((bin_size + 12 * bin_events) / 1024 + base_kb))
 if [ "$best_kb" = - ]; then ok=FAIL; elif [ "$best_kb" -le "$limit_kb" ]; then ok=ok; else ok=MISS; fi
 row "BIN full index peak RSS (file + 12 B/event + $(mb "$base_kb"))" "$(mb "$best_kb")" "<= $(mb "$limit_kb")" "$ok"
 
+# The index on two threads (the split, docs/winidea-model.md "Speed: the
+# timeline in two halves") against the index on one, on the benchmark's
+# BIN files: every event (its context, area, depth), every call (parent,
+# times) and every statistic, as the views print them (md5 of each `cat`).
+# Each index is built once by `info` and kept in a cache directory of its
+# own; `cat` reads it from there (`cat` of the timeline alone would index
+# in steps, on one thread, and compare nothing).
+for f in "$bin_txt" "$data"/rtos-bin11-s*-"$shape_events".txt; do
+  same=same
+  rm -rf "$data/.c1" "$data/.c2"
+  mkdir -p "$data/.c1" "$data/.c2"
+  env -u PROFVIEW_CACHE XDG_CACHE_HOME="$data/.c2" "$pv" info "$f" > /dev/null 2>&1 || same=failed
+  env -u PROFVIEW_CACHE XDG_CACHE_HOME="$data/.c1" "$pv" info --test index-threads=1 "$f" \
+    > /dev/null 2>&1 || same=failed
+  for v in timeline call-trace statistics routines lines contexts; do
+    two=$(env -u PROFVIEW_CACHE XDG_CACHE_HOME="$data/.c2" "$pv" cat "$f" --view "$v" 2>&1 | md5sum) || same=failed
+    one=$(env -u PROFVIEW_CACHE XDG_CACHE_HOME="$data/.c1" "$pv" cat "$f" --view "$v" 2>&1 | md5sum) || same=failed
+    [ "$two" = "$one" ] || { same=DIFF; echo "   $(basename "$f"): $v differs" >&2; }
+  done
+  rm -rf "$data/.c1" "$data/.c2"
+  ok=ok
+  [ "$same" = same ] || ok=FAIL
+  row "BIN index on two threads = on one: $(basename "$f" .txt)" "$same" "same" "$ok"
+done
+
 # trace-json against Text1, the same timeline exported both ways, alternately
 # (docs/export.md "Trace Event Format": streamed like Text1).  Both load the
 # file (from the index cache of the runs above, when there is one).
