@@ -450,7 +450,7 @@ static void pv_tree_order_free(pv_tree_order *t, void (*spend)(void *ctx, void *
 }
 
 /* Work units between two looks at the clock: each phase goes in pieces of
- * at most about a millisecond (the walk reads memory at random: 4 K rows),
+ * at most about a millisecond (the walk reads memory at random: 1 K rows),
  * so that a step ends at its deadline as the sort's other phases do
  * (docs/tui.md "Long operations"). */
 #define PV_TO_PIECE ((size_t)1 << 14)
