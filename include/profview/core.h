@@ -249,6 +249,20 @@ bool pv_progress_step(const pv_progress *p, const char *what, uint64_t done, uin
 #define PV_NS_PER_MS INT64_C(1000000)
 #define PV_NS_PER_S INT64_C(1000000000)
 
+/* The first position of a[lo, hi) (ascending) whose value is >= key: hi
+ * when there is none.  Rows of a selection, calls of a list. */
+static inline size_t pv_u32_lower_bound(const uint32_t *a, size_t lo, size_t hi, uint64_t key)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* a + b and a - b, saturated to the int64_t range instead of overflowing
  * (times and sums of times from any input: docs/winidea-model.md, "Times"). */
 static inline int64_t pv_add_sat(int64_t a, int64_t b)

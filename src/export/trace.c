@@ -353,14 +353,7 @@ static bool tj_selected(const pv_row *rows, size_t n, size_t row)
 {
     if (!rows)
         return row < n;
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rows[mid] < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = pv_u32_lower_bound(rows, 0, n, row);
     return lo < n && rows[lo] == row;
 }
 

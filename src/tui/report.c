@@ -180,14 +180,7 @@ static size_t pv_report_vis_find(const pv_report *r, size_t row)
     const pv_row *vis = r->vis;
     size_t n = r->vis_count;
     if (!r->sel) {
-        size_t lo = 0, hi = n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (vis[mid] < row)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = pv_u32_lower_bound(vis, 0, n, row);
         if (lo < n && vis[lo] == row)
             return lo;
     }
@@ -241,14 +234,7 @@ bool pv_report_select_row(pv_report *r, size_t model_row)
     }
     if (!r->vis && !r->sort_count) {
         /* filtered only: the selection is in view order, ascending */
-        size_t lo = 0, hi = n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (r->sel[mid] < model_row)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = pv_u32_lower_bound(r->sel, 0, n, model_row);
         if (lo < n && r->sel[lo] == model_row) {
             r->cursor = lo;
             return true;

@@ -544,14 +544,7 @@ static size_t lane_occ(pv_wi_lane *l, lane_job *j, size_t budget)
 
 static size_t occ_find(const pv_wi_lane *l, uint32_t event)
 {
-    size_t lo = 0, hi = l->occ_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->occ_event[mid] < event)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = pv_u32_lower_bound(l->occ_event, 0, l->occ_count, event);
     return lo < l->occ_count && l->occ_event[lo] == event ? lo : SIZE_MAX;
 }
 

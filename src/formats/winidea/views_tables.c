@@ -285,19 +285,6 @@ static const pv_view_ops wi_listed_calls_ops = {
     wi_listed_rows, wi_listed_calls_cell, NULL, NULL, wi_virtual_destroy, NULL,
 };
 
-/* The first position of list[lo, hi) (ascending) whose call is >= k. */
-static size_t wi_list_lower(const uint32_t *list, size_t lo, size_t hi, size_t k)
-{
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (list[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The calls of a function area in one context (all contexts for Neutral);
  * `id` is the call's id in `call-trace`. */
 static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context)
@@ -309,8 +296,8 @@ static pv_view *wi_area_calls(const wi_model *m, uint32_t area, uint16_t context
          * the calls, so its calls of the area a run of the area's list */
         size_t lo = m->call_start[area], hi = m->call_start[area + 1];
         if (context != PV_TL_NEUTRAL) {
-            size_t a = wi_list_lower(m->call_list, lo, hi, ix->context_call_start[context]);
-            hi = wi_list_lower(m->call_list, a, hi, ix->context_call_start[context + 1]);
+            size_t a = pv_u32_lower_bound(m->call_list, lo, hi, ix->context_call_start[context]);
+            hi = pv_u32_lower_bound(m->call_list, a, hi, ix->context_call_start[context + 1]);
             lo = a;
         }
         return wi_listed_view(m, m->call_list + lo, hi - lo, false, "area-calls", "Calls",
