@@ -271,6 +271,13 @@ size_t pv_report_pos_of(const pv_report *r, size_t row)
 {
     if (!r->sel)
         return row < pv_view_rows(r->view) ? row : PV_NO_ROW;
+    if (!r->sort_count) {
+        /* filtered only: the selection is in view order, ascending, and
+         * searched by halves (a scan reads up to the whole selection: 9.6
+         * M rows in the 50 M-event call tree) */
+        size_t p = pv_u32_lower_bound(r->sel, 0, r->sel_count, row);
+        return p < r->sel_count && r->sel[p] == row ? p : PV_NO_ROW;
+    }
     for (size_t p = 0; p < r->sel_count; p++)
         if (r->sel[p] == row)
             return p;
