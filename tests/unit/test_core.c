@@ -280,6 +280,32 @@ static void test_time_exact(void **state)
 /* The trash gives big blocks back in steps of about the bytes asked for,
  * oldest first, and frees small ones at once; what is left at the end is
  * freed by pv_trash_free (the sanitizer build checks that nothing leaks). */
+/* pv_u32_lower_bound and pv_u32_find against the one-at-a-time answer:
+ * every key in and around the values, every range [lo, hi) of a list
+ * longer than two blocks of 32 (the block loop, its break, the tail). */
+static void test_u32_search(void **state)
+{
+    (void)state;
+    enum { N = 100 };
+    uint32_t asc[N], any[N];
+    for (size_t i = 0; i < N; i++) {
+        asc[i] = (uint32_t)(i / 3 * 2 + 1); /* ascending, each value three times, gaps */
+        any[i] = (uint32_t)((i * 37 + 11) % 53);
+    }
+    for (size_t lo = 0; lo <= N; lo += 7)
+        for (size_t hi = lo; hi <= N; hi += (hi < lo + 70 ? 1 : 13))
+            for (uint32_t key = 0; key < 70; key++) {
+                size_t want = lo;
+                while (want < hi && asc[want] < key)
+                    want++;
+                assert_int_equal(pv_u32_lower_bound(asc, lo, hi, key), want);
+                want = lo;
+                while (want < hi && any[want] != key)
+                    want++;
+                assert_int_equal(pv_u32_find(any, lo, hi, key), want);
+            }
+}
+
 static void test_trash_steps(void **state)
 {
     (void)state;
@@ -315,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sql_ident_and_uri),
         cmocka_unit_test(test_trash_steps),
+        cmocka_unit_test(test_u32_search),
         cmocka_unit_test(test_parse_time_units),
         cmocka_unit_test(test_parse_time_rejects),
         cmocka_unit_test(test_parse_numbers),
